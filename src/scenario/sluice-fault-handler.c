@@ -1,0 +1,715 @@
+/* sluice-fault-handler.c: a handler that injects the faults a scenario describes
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "sluice-fault-handler.h"
+
+#include <math.h>
+
+/**
+ * SluiceFaultHandler:
+ *
+ * A #SluiceHandler that behaves, for each item, as a scenario says: it
+ * succeeds, fails, hangs, returns late, cancels itself, ignores a first
+ * cancellation request, blocks the main loop or sleeps in a thread (see
+ * #SluiceBehaviourKind).
+ *
+ * Every delay is a timer on the handler's #SluiceClock, so a run on a
+ * virtual clock is deterministic; every behaviour yields to the main loop
+ * at least once. A successful attempt returns `n*n` for an `int64` item `n`
+ * and the item itself otherwise.
+ *
+ * Each attempt stores a value of its own with sluice_attempt_set_local()
+ * when it starts and checks it when it completes;
+ * sluice_fault_handler_get_ctx_ok() tells whether every attempt read back
+ * its own value.
+ */
+
+struct _SluiceFaultHandler
+{
+  GObject          parent_instance;
+
+  SluiceClock     *clock;
+  SluiceBehaviour *default_behaviour;
+  GHashTable      *items;        /* gint64* → SluiceBehaviour* */
+  GPtrArray       *mix;          /* SluiceMixEntry*, or NULL */
+  double           mix_total;
+  GRand           *rand;
+  GArray          *draws;        /* guint: the mix entry of each item index */
+  GThreadPool     *threads;
+
+  guint            next_token;
+  guint            n_calls;
+  guint            n_active;
+  gboolean         ctx_ok;
+};
+
+/* One attempt in progress: the task data of its GTask. */
+typedef struct {
+  SluiceAttempt         *attempt;
+  const SluiceBehaviour *behaviour;    /* owned by the handler */
+  gpointer               token;
+  guint64                timer_id;
+  GSource               *cancel_source;
+  GSource               *idle_source;
+  gulong                 cancel_requested_id;
+  gboolean               done;
+} Call;
+
+static void handler_iface_init (SluiceHandlerInterface *iface);
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (SluiceFaultHandler, sluice_fault_handler, G_TYPE_OBJECT,
+                               G_IMPLEMENT_INTERFACE (SLUICE_TYPE_HANDLER, handler_iface_init))
+
+enum {
+  PROP_0,
+  PROP_CLOCK,
+  N_PROPS
+};
+
+static GParamSpec *properties [N_PROPS];
+
+static gint64
+seconds_to_us (double seconds)
+{
+  return (gint64) llround (seconds * G_USEC_PER_SEC);
+}
+
+/* ---- attempt bookkeeping ----------------------------------------------- */
+
+static void
+call_detach (Call        *call,
+             SluiceClock *clock)
+{
+  if (call->timer_id != 0)
+    sluice_clock_remove_timer (clock, call->timer_id);
+  call->timer_id = 0;
+
+  if (call->cancel_source != NULL)
+    g_source_destroy (call->cancel_source);
+  g_clear_pointer (&call->cancel_source, g_source_unref);
+
+  if (call->idle_source != NULL)
+    g_source_destroy (call->idle_source);
+  g_clear_pointer (&call->idle_source, g_source_unref);
+
+  g_clear_signal_handler (&call->cancel_requested_id, call->attempt);
+}
+
+static void
+call_free (Call *call)
+{
+  g_clear_object (&call->attempt);
+  g_free (call);
+}
+
+/**
+ * sluice_fault_handler_compute_result:
+ * @item: an item
+ *
+ * The result of a successful attempt on @item: `n*n` for an `int64` item
+ * `n` (wrapping around on overflow), the item itself otherwise.
+ *
+ * Returns: (transfer full): the result
+ */
+GVariant *
+sluice_fault_handler_compute_result (GVariant *item)
+{
+  g_return_val_if_fail (item != NULL, NULL);
+
+  if (g_variant_is_of_type (item, G_VARIANT_TYPE_INT64))
+    {
+      guint64 n = (guint64) g_variant_get_int64 (item);
+      return g_variant_ref_sink (g_variant_new_int64 ((gint64) (n * n)));
+    }
+
+  return g_variant_ref (item);
+}
+
+typedef enum {
+  END_RESULT,      /* the behaviour's own end: a result or its error */
+  END_CANCELLED,   /* honoured a cancellation request */
+} EndKind;
+
+/* Completes the attempt of @task once: checks its attempt-local value,
+ * drops every timer and watch, returns the result or the error. */
+static void
+call_finish (GTask   *task,
+             EndKind  end)
+{
+  SluiceFaultHandler *self = g_task_get_source_object (task);
+  Call *call = g_task_get_task_data (task);
+  const SluiceBehaviour *behaviour = call->behaviour;
+  guint number = sluice_attempt_get_number (call->attempt);
+
+  if (call->done)
+    return;
+  call->done = TRUE;
+  self->n_active--;
+
+  if (sluice_attempt_get_local (call->attempt) != call->token)
+    self->ctx_ok = FALSE;
+
+  call_detach (call, self->clock);
+
+  if (end == END_CANCELLED || behaviour->kind == SLUICE_BEHAVIOUR_CANCEL_SELF)
+    g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CANCELLED, "Operation was cancelled");
+  else if (behaviour->kind == SLUICE_BEHAVIOUR_FAIL_ALWAYS ||
+           (behaviour->kind == SLUICE_BEHAVIOUR_FAIL && number <= behaviour->failures))
+    g_task_return_error (task, sluice_named_error_new (behaviour->error_type,
+                                                       "attempt %u failed", number));
+  else
+    g_task_return_pointer (task,
+                           sluice_fault_handler_compute_result (sluice_attempt_get_item (call->attempt)),
+                           (GDestroyNotify) g_variant_unref);
+}
+
+/* ---- the ways an attempt ends ------------------------------------------ */
+
+static void
+on_timer (gpointer user_data)
+{
+  GTask *task = user_data;
+  Call *call = g_task_get_task_data (task);
+
+  call->timer_id = 0;
+  call_finish (task, END_RESULT);
+}
+
+static void
+on_block_timer (gpointer user_data)
+{
+  GTask *task = user_data;
+  Call *call = g_task_get_task_data (task);
+
+  call->timer_id = 0;
+
+  /* The lesson of `block`: nothing else on this main loop runs meanwhile. */
+  g_usleep ((gulong) seconds_to_us (call->behaviour->delay));
+
+  call_finish (task, END_RESULT);
+}
+
+static gboolean
+on_cancelled (GCancellable *cancellable,
+              gpointer      user_data)
+{
+  call_finish (G_TASK (user_data), END_CANCELLED);
+  return G_SOURCE_REMOVE;
+}
+
+static gboolean
+on_idle_cancel (gpointer user_data)
+{
+  call_finish (G_TASK (user_data), END_CANCELLED);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+on_cancel_requested (SluiceAttempt *attempt,
+                     guint          round,
+                     gpointer       user_data)
+{
+  GTask *task = user_data;
+  Call *call = g_task_get_task_data (task);
+
+  /* `stubborn`: ignore the first request, honour the second. The pool
+   * emits this signal in the middle of its own work: finish from an idle. */
+  if (round < 2 || call->idle_source != NULL || call->done)
+    return;
+
+  call->idle_source = g_idle_source_new ();
+  g_source_set_static_name (call->idle_source, "[sluice] stubborn gives up");
+  g_source_set_callback (call->idle_source, on_idle_cancel, g_object_ref (task), g_object_unref);
+  g_source_attach (call->idle_source, g_task_get_context (task));
+}
+
+/* ---- starting each kind of attempt ------------------------------------- */
+
+static void
+add_timer_at (GTask           *task,
+              gint64           deadline,
+              SluiceTimerFunc  func)
+{
+  SluiceFaultHandler *self = g_task_get_source_object (task);
+  Call *call = g_task_get_task_data (task);
+
+  call->timer_id = sluice_clock_add_timer (self->clock, deadline, func,
+                                           g_object_ref (task), g_object_unref);
+}
+
+static void
+add_timer_in (GTask  *task,
+              double  seconds)
+{
+  SluiceFaultHandler *self = g_task_get_source_object (task);
+
+  add_timer_at (task, sluice_clock_now (self->clock) + seconds_to_us (seconds), on_timer);
+}
+
+static void
+watch_cancellable (GTask        *task,
+                   GCancellable *cancellable)
+{
+  Call *call = g_task_get_task_data (task);
+
+  if (cancellable == NULL)
+    return;
+
+  call->cancel_source = g_cancellable_source_new (cancellable);
+  g_source_set_static_name (call->cancel_source, "[sluice] fault handler cancelled");
+  g_source_set_callback (call->cancel_source, G_SOURCE_FUNC (on_cancelled),
+                         g_object_ref (task), g_object_unref);
+  g_source_attach (call->cancel_source, g_task_get_context (task));
+}
+
+typedef struct {
+  GTask  *task;
+  double  delay;
+} ThreadJob;
+
+static gboolean
+on_thread_done (gpointer user_data)
+{
+  GTask *task = user_data;
+  Call *call = g_task_get_task_data (task);
+  GCancellable *cancellable = sluice_attempt_get_cancellable (call->attempt);
+
+  /* The thread could not be stopped; if someone asked, end cancelled now. */
+  if (cancellable != NULL && g_cancellable_is_cancelled (cancellable))
+    call_finish (task, END_CANCELLED);
+  else
+    call_finish (task, END_RESULT);
+
+  return G_SOURCE_REMOVE;
+}
+
+static void
+run_thread_job (gpointer data,
+                gpointer pool_data)
+{
+  ThreadJob *job = data;
+  GMainContext *context = g_task_get_context (job->task);
+
+  g_usleep ((gulong) seconds_to_us (job->delay));
+
+  /* Hand the task back to its main context, which completes it. */
+  g_main_context_invoke_full (context, G_PRIORITY_DEFAULT, on_thread_done,
+                              job->task, g_object_unref);
+  g_free (job);
+}
+
+static void
+start_thread (SluiceFaultHandler *self,
+              GTask              *task,
+              double              delay)
+{
+  ThreadJob *job = g_new0 (ThreadJob, 1);
+
+  if (self->threads == NULL)
+    self->threads = g_thread_pool_new (run_thread_job, self, -1, FALSE, NULL);
+
+  job->task = g_object_ref (task);
+  job->delay = delay;
+  g_thread_pool_push (self->threads, job, NULL);
+}
+
+static void
+start_behaviour (SluiceFaultHandler *self,
+                 GTask              *task,
+                 GCancellable       *cancellable)
+{
+  Call *call = g_task_get_task_data (task);
+  const SluiceBehaviour *behaviour = call->behaviour;
+  gint64 started_at = sluice_attempt_get_started_at (call->attempt);
+
+  switch (behaviour->kind)
+    {
+    case SLUICE_BEHAVIOUR_OK:
+    case SLUICE_BEHAVIOUR_FAIL:
+    case SLUICE_BEHAVIOUR_FAIL_ALWAYS:
+    case SLUICE_BEHAVIOUR_CANCEL_SELF:
+      add_timer_in (task, behaviour->delay);
+      watch_cancellable (task, cancellable);
+      break;
+
+    case SLUICE_BEHAVIOUR_HANG:
+      watch_cancellable (task, cancellable);
+      break;
+
+    case SLUICE_BEHAVIOUR_LATE:
+      add_timer_at (task, started_at + seconds_to_us (behaviour->delay), on_timer);
+      break;
+
+    case SLUICE_BEHAVIOUR_STUBBORN:
+      add_timer_at (task, started_at + seconds_to_us (behaviour->delay), on_timer);
+      call->cancel_requested_id =
+        g_signal_connect_data (call->attempt, "cancel-requested",
+                               G_CALLBACK (on_cancel_requested),
+                               g_object_ref (task), (GClosureNotify) (void (*) (void)) g_object_unref,
+                               G_CONNECT_DEFAULT);
+      break;
+
+    case SLUICE_BEHAVIOUR_BLOCK:
+      add_timer_at (task, sluice_clock_now (self->clock), on_block_timer);
+      break;
+
+    case SLUICE_BEHAVIOUR_THREAD:
+      start_thread (self, task, behaviour->delay);
+      break;
+
+    default:
+      g_assert_not_reached ();
+    }
+}
+
+static void
+sluice_fault_handler_handle_async (SluiceHandler       *handler,
+                                   SluiceAttempt       *attempt,
+                                   GCancellable        *cancellable,
+                                   GAsyncReadyCallback  callback,
+                                   gpointer             user_data)
+{
+  SluiceFaultHandler *self = SLUICE_FAULT_HANDLER (handler);
+  g_autoptr(GTask) task = NULL;
+  Call *call;
+
+  /* No cancellable on the task: `late` and `stubborn` return results even
+   * after a cancellation request, and the pool decides what they mean. */
+  task = g_task_new (self, NULL, callback, user_data);
+  g_task_set_source_tag (task, sluice_fault_handler_handle_async);
+
+  call = g_new0 (Call, 1);
+  call->attempt = g_object_ref (attempt);
+  call->behaviour = sluice_fault_handler_get_behaviour (self, sluice_attempt_get_item_index (attempt));
+  call->token = GUINT_TO_POINTER (++self->next_token);
+  g_task_set_task_data (task, call, (GDestroyNotify) call_free);
+
+  sluice_attempt_set_local (attempt, call->token, NULL);
+  self->n_calls++;
+  self->n_active++;
+
+  if (cancellable == NULL)
+    cancellable = sluice_attempt_get_cancellable (attempt);
+
+  start_behaviour (self, task, cancellable);
+}
+
+static GVariant *
+sluice_fault_handler_handle_finish (SluiceHandler  *handler,
+                                    GAsyncResult   *result,
+                                    GError        **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, handler), NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+static void
+handler_iface_init (SluiceHandlerInterface *iface)
+{
+  iface->handle_async = sluice_fault_handler_handle_async;
+  iface->handle_finish = sluice_fault_handler_handle_finish;
+}
+
+/* ---- GObject ----------------------------------------------------------- */
+
+static void
+sluice_fault_handler_finalize (GObject *object)
+{
+  SluiceFaultHandler *self = SLUICE_FAULT_HANDLER (object);
+
+  /* Every job holds a reference on us through its task: none is left. */
+  if (self->threads != NULL)
+    g_thread_pool_free (self->threads, FALSE, TRUE);
+
+  g_clear_object (&self->clock);
+  g_clear_pointer (&self->default_behaviour, sluice_behaviour_free);
+  g_clear_pointer (&self->items, g_hash_table_unref);
+  g_clear_pointer (&self->mix, g_ptr_array_unref);
+  g_clear_pointer (&self->rand, g_rand_free);
+  g_clear_pointer (&self->draws, g_array_unref);
+
+  G_OBJECT_CLASS (sluice_fault_handler_parent_class)->finalize (object);
+}
+
+static void
+sluice_fault_handler_get_property (GObject    *object,
+                                   guint       prop_id,
+                                   GValue     *value,
+                                   GParamSpec *pspec)
+{
+  SluiceFaultHandler *self = SLUICE_FAULT_HANDLER (object);
+
+  switch (prop_id)
+    {
+    case PROP_CLOCK:
+      g_value_set_object (value, self->clock);
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+sluice_fault_handler_set_property (GObject      *object,
+                                   guint         prop_id,
+                                   const GValue *value,
+                                   GParamSpec   *pspec)
+{
+  SluiceFaultHandler *self = SLUICE_FAULT_HANDLER (object);
+
+  switch (prop_id)
+    {
+    case PROP_CLOCK:
+      self->clock = g_value_dup_object (value);
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+sluice_fault_handler_class_init (SluiceFaultHandlerClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->finalize = sluice_fault_handler_finalize;
+  object_class->get_property = sluice_fault_handler_get_property;
+  object_class->set_property = sluice_fault_handler_set_property;
+
+  /**
+   * SluiceFaultHandler:clock:
+   *
+   * The clock every delay of the handler runs on: give it the pool's.
+   */
+  properties [PROP_CLOCK] =
+    g_param_spec_object ("clock", NULL, NULL,
+                         SLUICE_TYPE_CLOCK,
+                         (G_PARAM_READWRITE |
+                          G_PARAM_CONSTRUCT_ONLY |
+                          G_PARAM_STATIC_STRINGS));
+
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+}
+
+static void
+sluice_fault_handler_init (SluiceFaultHandler *self)
+{
+  self->default_behaviour = sluice_behaviour_new (SLUICE_BEHAVIOUR_OK, 0);
+  self->items = g_hash_table_new_full (g_int64_hash, g_int64_equal,
+                                       g_free, (GDestroyNotify) sluice_behaviour_free);
+  self->draws = g_array_new (FALSE, FALSE, sizeof (guint));
+  self->ctx_ok = TRUE;
+}
+
+/* ---- public API -------------------------------------------------------- */
+
+/**
+ * sluice_fault_handler_new:
+ * @clock: the clock of the pool that will call the handler
+ * @default_behaviour: (nullable): the behaviour of every item not named
+ *   otherwise; %NULL for `ok`
+ *
+ * Creates a fault-injecting handler.
+ *
+ * Returns: (transfer full): a new #SluiceFaultHandler
+ */
+SluiceFaultHandler *
+sluice_fault_handler_new (SluiceClock           *clock,
+                          const SluiceBehaviour *default_behaviour)
+{
+  SluiceFaultHandler *self;
+
+  g_return_val_if_fail (SLUICE_IS_CLOCK (clock), NULL);
+
+  self = g_object_new (SLUICE_TYPE_FAULT_HANDLER, "clock", clock, NULL);
+  if (default_behaviour != NULL)
+    {
+      sluice_behaviour_free (self->default_behaviour);
+      self->default_behaviour = sluice_behaviour_copy (default_behaviour);
+    }
+
+  return self;
+}
+
+/**
+ * sluice_fault_handler_get_clock:
+ * @self: a #SluiceFaultHandler
+ *
+ * Returns: (transfer none): the clock of the handler's delays
+ */
+SluiceClock *
+sluice_fault_handler_get_clock (SluiceFaultHandler *self)
+{
+  g_return_val_if_fail (SLUICE_IS_FAULT_HANDLER (self), NULL);
+
+  return self->clock;
+}
+
+/**
+ * sluice_fault_handler_set_item_behaviour:
+ * @self: a #SluiceFaultHandler
+ * @item_index: an item index, in pull order
+ * @behaviour: the behaviour of that item (copied)
+ *
+ * Gives one item a behaviour of its own (the scenario's `item.N`).
+ */
+void
+sluice_fault_handler_set_item_behaviour (SluiceFaultHandler    *self,
+                                         gint64                 item_index,
+                                         const SluiceBehaviour *behaviour)
+{
+  g_return_if_fail (SLUICE_IS_FAULT_HANDLER (self));
+  g_return_if_fail (item_index >= 0);
+  g_return_if_fail (behaviour != NULL);
+
+  g_hash_table_replace (self->items, g_memdup2 (&item_index, sizeof item_index),
+                        sluice_behaviour_copy (behaviour));
+}
+
+/**
+ * sluice_fault_handler_set_mix:
+ * @self: a #SluiceFaultHandler
+ * @entries: (element-type SluiceMixEntry) (nullable): the weighted
+ *   behaviours, or %NULL for no mix
+ * @seed: the seed of the random generator
+ *
+ * Draws the behaviour of every item not named by
+ * sluice_fault_handler_set_item_behaviour() from @entries, with
+ * probabilities proportional to their weights. There is one draw per item
+ * index, in index order, named items included, so a run is reproducible.
+ */
+void
+sluice_fault_handler_set_mix (SluiceFaultHandler *self,
+                              GPtrArray          *entries,
+                              guint32             seed)
+{
+  g_return_if_fail (SLUICE_IS_FAULT_HANDLER (self));
+
+  g_clear_pointer (&self->mix, g_ptr_array_unref);
+  g_clear_pointer (&self->rand, g_rand_free);
+  g_array_set_size (self->draws, 0);
+  self->mix_total = 0;
+
+  if (entries == NULL || entries->len == 0)
+    return;
+
+  self->mix = g_ptr_array_new_with_free_func ((GDestroyNotify) sluice_mix_entry_free);
+  for (guint i = 0; i < entries->len; i++)
+    {
+      const SluiceMixEntry *entry = g_ptr_array_index (entries, i);
+      SluiceMixEntry *copy = g_new0 (SluiceMixEntry, 1);
+
+      g_return_if_fail (entry->weight > 0);
+      copy->weight = entry->weight;
+      copy->behaviour = sluice_behaviour_copy (entry->behaviour);
+      self->mix_total += entry->weight;
+      g_ptr_array_add (self->mix, copy);
+    }
+
+  self->rand = g_rand_new_with_seed (seed);
+}
+
+static guint
+draw_mix_entry (SluiceFaultHandler *self)
+{
+  double x = g_rand_double_range (self->rand, 0, self->mix_total);
+  double sum = 0;
+
+  for (guint i = 0; i < self->mix->len; i++)
+    {
+      const SluiceMixEntry *entry = g_ptr_array_index (self->mix, i);
+
+      sum += entry->weight;
+      if (x < sum)
+        return i;
+    }
+
+  return self->mix->len - 1;
+}
+
+/**
+ * sluice_fault_handler_get_behaviour:
+ * @self: a #SluiceFaultHandler
+ * @item_index: an item index, in pull order
+ *
+ * The behaviour of an item: its own, else one drawn from the mix, else the
+ * default.
+ *
+ * Returns: (transfer none): the behaviour
+ */
+const SluiceBehaviour *
+sluice_fault_handler_get_behaviour (SluiceFaultHandler *self,
+                                    gint64              item_index)
+{
+  const SluiceBehaviour *own;
+
+  g_return_val_if_fail (SLUICE_IS_FAULT_HANDLER (self), NULL);
+  g_return_val_if_fail (item_index >= 0, NULL);
+
+  if (self->mix != NULL)
+    while ((gint64) self->draws->len <= item_index)
+      {
+        guint entry = draw_mix_entry (self);
+        g_array_append_val (self->draws, entry);
+      }
+
+  own = g_hash_table_lookup (self->items, &item_index);
+  if (own != NULL)
+    return own;
+
+  if (self->mix != NULL)
+    {
+      guint entry = g_array_index (self->draws, guint, item_index);
+      return ((SluiceMixEntry *) g_ptr_array_index (self->mix, entry))->behaviour;
+    }
+
+  return self->default_behaviour;
+}
+
+/**
+ * sluice_fault_handler_get_ctx_ok:
+ * @self: a #SluiceFaultHandler
+ *
+ * Returns: %TRUE if every finished attempt read back its own attempt-local
+ *   value
+ */
+gboolean
+sluice_fault_handler_get_ctx_ok (SluiceFaultHandler *self)
+{
+  g_return_val_if_fail (SLUICE_IS_FAULT_HANDLER (self), FALSE);
+
+  return self->ctx_ok;
+}
+
+/**
+ * sluice_fault_handler_get_n_calls:
+ * @self: a #SluiceFaultHandler
+ *
+ * Returns: how many attempts the handler started
+ */
+guint
+sluice_fault_handler_get_n_calls (SluiceFaultHandler *self)
+{
+  g_return_val_if_fail (SLUICE_IS_FAULT_HANDLER (self), 0);
+
+  return self->n_calls;
+}
+
+/**
+ * sluice_fault_handler_get_n_active:
+ * @self: a #SluiceFaultHandler
+ *
+ * Returns: how many attempts started and have not completed yet
+ */
+guint
+sluice_fault_handler_get_n_active (SluiceFaultHandler *self)
+{
+  g_return_val_if_fail (SLUICE_IS_FAULT_HANDLER (self), 0);
+
+  return self->n_active;
+}

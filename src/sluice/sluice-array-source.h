@@ -1,0 +1,23 @@
+/* sluice-array-source.h: a source over an array of items
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#pragma once
+
+#if !defined (SLUICE_INSIDE) && !defined (SLUICE_COMPILATION)
+# error "Only <sluice.h> can be included directly."
+#endif
+
+#include "sluice-source.h"
+
+G_BEGIN_DECLS
+
+#define SLUICE_TYPE_ARRAY_SOURCE (sluice_array_source_get_type ())
+G_DECLARE_FINAL_TYPE (SluiceArraySource, sluice_array_source, SLUICE, ARRAY_SOURCE, GObject)
+
+SluiceSource *sluice_array_source_new       (GVariant * const *items,
+                                             gsize             n_items);
+SluiceSource *sluice_array_source_new_range (gint64            count);
+guint         sluice_array_source_get_position (SluiceArraySource *self);
+
+G_END_DECLS

@@ -1,0 +1,508 @@
+/* sluice-attempt.c
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "config-engine.h"
+
+#include "sluice-attempt-private.h"
+#include "sluice-error.h"
+
+/**
+ * SECTION:sluice-attempt
+ * @Title: SluiceAttempt
+ *
+ * One call of the handler: the item, its own #GCancellable, a deadline on
+ * the pool's clock, and a slot for attempt-local data (the seed's
+ * contextvars copy).
+ *
+ * Stopping a late attempt takes up to three rounds: each round requests
+ * cancellation (the first cancels the cancellable; every round emits
+ * #SluiceAttempt::cancel-requested with its number) and waits up to the
+ * item timeout. After the third round the attempt is waited for however
+ * long it takes: the pool never abandons a handler that is still running.
+ */
+
+#define MAX_CANCEL_ROUNDS 3
+
+struct _SluiceAttempt
+{
+  GObject              parent_instance;
+
+  GVariant            *item;
+  gint64               item_index;
+  guint                number;
+  guint                worker;
+
+  SluiceClock         *clock;
+  GCancellable        *cancellable;
+  gint64               started_at;
+  gint64               deadline;
+  gint64               timeout;
+  guint64              deadline_timer;
+  guint64              round_timer;
+  guint                cancel_rounds;
+
+  gpointer             local;
+  GDestroyNotify       local_destroy;
+
+  SluiceAttemptNotify  notify;
+  gpointer             notify_data;
+
+  SluiceOutcome        outcome;
+  GVariant            *result;
+  GError              *error;
+
+  guint                running : 1;
+  guint                finished : 1;
+  guint                stopping : 1;
+  guint                timed_out : 1;
+  guint                caller_cancelled : 1;
+};
+
+enum {
+  CANCEL_REQUESTED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
+G_DEFINE_FINAL_TYPE (SluiceAttempt, sluice_attempt, G_TYPE_OBJECT)
+
+static void
+sluice_attempt_dispose (GObject *object)
+{
+  SluiceAttempt *self = SLUICE_ATTEMPT (object);
+
+  if (self->local_destroy != NULL)
+    g_clear_pointer (&self->local, self->local_destroy);
+  self->local = NULL;
+
+  G_OBJECT_CLASS (sluice_attempt_parent_class)->dispose (object);
+}
+
+static void
+sluice_attempt_finalize (GObject *object)
+{
+  SluiceAttempt *self = SLUICE_ATTEMPT (object);
+
+  g_assert (self->deadline_timer == 0 && self->round_timer == 0);
+
+  g_clear_pointer (&self->item, g_variant_unref);
+  g_clear_pointer (&self->result, g_variant_unref);
+  g_clear_error (&self->error);
+  g_clear_object (&self->cancellable);
+  g_clear_object (&self->clock);
+
+  G_OBJECT_CLASS (sluice_attempt_parent_class)->finalize (object);
+}
+
+static void
+sluice_attempt_class_init (SluiceAttemptClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->dispose = sluice_attempt_dispose;
+  object_class->finalize = sluice_attempt_finalize;
+
+  /**
+   * SluiceAttempt::cancel-requested:
+   * @self: the attempt
+   * @round: 1, 2 or 3
+   *
+   * The pool asks the attempt to stop, because it ran past its deadline or
+   * because the caller cancelled the run. Round 1 comes with the
+   * cancellable being cancelled; a handler that ignored it sees rounds 2
+   * and 3, one item timeout apart.
+   */
+  signals[CANCEL_REQUESTED] =
+    g_signal_new ("cancel-requested",
+                  G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 1, G_TYPE_UINT);
+}
+
+static void
+sluice_attempt_init (SluiceAttempt *self)
+{
+  self->cancellable = g_cancellable_new ();
+}
+
+SluiceAttempt *
+_sluice_attempt_new (GVariant *item,
+                     gint64    item_index,
+                     guint     number,
+                     guint     worker)
+{
+  SluiceAttempt *self;
+
+  g_return_val_if_fail (item != NULL, NULL);
+
+  self = g_object_new (SLUICE_TYPE_ATTEMPT, NULL);
+  self->item = g_variant_ref (item);
+  self->item_index = item_index;
+  self->number = number;
+  self->worker = worker;
+
+  return self;
+}
+
+static void
+remove_timer (SluiceAttempt *self,
+              guint64       *timer)
+{
+  if (*timer != 0)
+    {
+      sluice_clock_remove_timer (self->clock, *timer);
+      *timer = 0;
+    }
+}
+
+static void request_cancel_round (SluiceAttempt *self);
+
+static void
+on_round_elapsed (gpointer user_data)
+{
+  SluiceAttempt *self = user_data;
+
+  self->round_timer = 0;
+
+  if (self->cancel_rounds < MAX_CANCEL_ROUNDS)
+    request_cancel_round (self);
+  else
+    self->notify (self, SLUICE_EVENT_IGNORING_CANCEL, self->notify_data);
+}
+
+static void
+request_cancel_round (SluiceAttempt *self)
+{
+  g_autoptr(SluiceAttempt) hold = g_object_ref (self);
+
+  self->cancel_rounds++;
+  self->notify (self, SLUICE_EVENT_CANCEL_REQUEST, self->notify_data);
+
+  /* A handler that honours cancellation may finish right here, from inside
+   * g_cancellable_cancel(): then there is nothing left to wait for. */
+  if (self->cancel_rounds == 1)
+    g_cancellable_cancel (self->cancellable);
+  if (!self->finished)
+    g_signal_emit (self, signals[CANCEL_REQUESTED], 0, self->cancel_rounds);
+  if (!self->finished)
+    self->round_timer = sluice_clock_add_timeout (self->clock, self->timeout,
+                                                  on_round_elapsed, self, NULL);
+}
+
+static void
+begin_stopping (SluiceAttempt *self)
+{
+  if (self->stopping || self->finished)
+    return;
+
+  self->stopping = TRUE;
+  request_cancel_round (self);
+}
+
+static void
+on_deadline (gpointer user_data)
+{
+  SluiceAttempt *self = user_data;
+
+  self->deadline_timer = 0;
+  self->timed_out = TRUE;
+  begin_stopping (self);
+}
+
+static void
+settle_outcome (SluiceAttempt *self,
+                GVariant      *result,
+                GError        *error)
+{
+  /* The deadline wins a tie: a handler that finishes at its deadline, or
+   * returns a value while the pool is stopping it, has timed out. */
+  gboolean late = self->timed_out || sluice_clock_now (self->clock) >= self->deadline;
+
+  if (self->caller_cancelled)
+    {
+      self->outcome = SLUICE_OUTCOME_CANCELLED;
+      self->error = g_error_new_literal (G_IO_ERROR, G_IO_ERROR_CANCELLED,
+                                         "attempt cancelled by the caller");
+    }
+  else if (late)
+    {
+      self->outcome = SLUICE_OUTCOME_TIMED_OUT;
+      self->error = g_error_new_literal (SLUICE_ERROR, SLUICE_ERROR_TIMEOUT, "item timed out");
+    }
+  else if (error != NULL && g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    {
+      self->outcome = SLUICE_OUTCOME_FAILED;
+      self->error = g_error_new_literal (SLUICE_ERROR, SLUICE_ERROR_HANDLER_CANCELLED,
+                                         "handler cancelled itself");
+    }
+  else if (error != NULL)
+    {
+      self->outcome = SLUICE_OUTCOME_FAILED;
+      self->error = g_steal_pointer (&error);
+    }
+  else
+    {
+      self->outcome = SLUICE_OUTCOME_OK;
+      self->result = g_steal_pointer (&result);
+    }
+
+  /* Whatever the handler gave that the outcome did not keep is consumed
+   * here, exactly once. */
+  g_clear_pointer (&result, g_variant_unref);
+  g_clear_error (&error);
+}
+
+static void
+on_handled (GObject      *object,
+            GAsyncResult *res,
+            gpointer      user_data)
+{
+  g_autoptr(SluiceAttempt) self = user_data;
+  GError *error = NULL;
+  GVariant *result;
+
+  result = sluice_handler_handle_finish (SLUICE_HANDLER (object), res, &error);
+  if (result == NULL && error == NULL)
+    error = g_error_new_literal (SLUICE_ERROR, SLUICE_ERROR_FAILED,
+                                 "handler returned neither a result nor an error");
+
+  self->running = FALSE;
+  self->finished = TRUE;
+  remove_timer (self, &self->deadline_timer);
+  remove_timer (self, &self->round_timer);
+
+  settle_outcome (self, result, error);
+  self->notify (self, SLUICE_EVENT_ATTEMPT_END, self->notify_data);
+}
+
+void
+_sluice_attempt_start (SluiceAttempt       *self,
+                       SluiceHandler       *handler,
+                       SluiceClock         *clock,
+                       gint64               timeout,
+                       SluiceAttemptNotify  notify,
+                       gpointer             user_data)
+{
+  g_return_if_fail (SLUICE_IS_ATTEMPT (self));
+  g_return_if_fail (!self->running && !self->finished);
+  g_return_if_fail (timeout > 0);
+  g_return_if_fail (notify != NULL);
+
+  self->clock = g_object_ref (clock);
+  self->timeout = timeout;
+  self->notify = notify;
+  self->notify_data = user_data;
+  self->started_at = sluice_clock_now (clock);
+  self->deadline = self->started_at + timeout;
+  self->running = TRUE;
+
+  /* Scheduled before the handler starts, so that on equal times the
+   * deadline fires first. */
+  self->deadline_timer = sluice_clock_add_timer (clock, self->deadline, on_deadline, self, NULL);
+
+  sluice_handler_handle_async (handler, self, self->cancellable,
+                               on_handled, g_object_ref (self));
+}
+
+void
+_sluice_attempt_cancel (SluiceAttempt *self)
+{
+  g_return_if_fail (SLUICE_IS_ATTEMPT (self));
+
+  if (self->finished)
+    return;
+
+  self->caller_cancelled = TRUE;
+  begin_stopping (self);
+}
+
+gboolean
+_sluice_attempt_is_finished (SluiceAttempt *self)
+{
+  return self->finished;
+}
+
+SluiceOutcome
+_sluice_attempt_get_outcome (SluiceAttempt *self)
+{
+  return self->outcome;
+}
+
+const GError *
+_sluice_attempt_get_error (SluiceAttempt *self)
+{
+  return self->error;
+}
+
+GError *
+_sluice_attempt_steal_error (SluiceAttempt *self)
+{
+  return g_steal_pointer (&self->error);
+}
+
+GVariant *
+_sluice_attempt_steal_result (SluiceAttempt *self)
+{
+  return g_steal_pointer (&self->result);
+}
+
+guint
+_sluice_attempt_get_n_timers (SluiceAttempt *self)
+{
+  return (self->deadline_timer != 0) + (self->round_timer != 0);
+}
+
+/**
+ * sluice_attempt_get_item:
+ * @self: a #SluiceAttempt
+ *
+ * Returns: (transfer none): the item this attempt works on
+ */
+GVariant *
+sluice_attempt_get_item (SluiceAttempt *self)
+{
+  g_return_val_if_fail (SLUICE_IS_ATTEMPT (self), NULL);
+
+  return self->item;
+}
+
+/**
+ * sluice_attempt_get_item_index:
+ * @self: a #SluiceAttempt
+ *
+ * Returns: the item's index in pull order, from 0
+ */
+gint64
+sluice_attempt_get_item_index (SluiceAttempt *self)
+{
+  g_return_val_if_fail (SLUICE_IS_ATTEMPT (self), -1);
+
+  return self->item_index;
+}
+
+/**
+ * sluice_attempt_get_number:
+ * @self: a #SluiceAttempt
+ *
+ * Returns: which attempt at the item this is, from 1
+ */
+guint
+sluice_attempt_get_number (SluiceAttempt *self)
+{
+  g_return_val_if_fail (SLUICE_IS_ATTEMPT (self), 0);
+
+  return self->number;
+}
+
+/**
+ * sluice_attempt_get_worker:
+ * @self: a #SluiceAttempt
+ *
+ * Returns: the index of the worker running this attempt, from 0
+ */
+guint
+sluice_attempt_get_worker (SluiceAttempt *self)
+{
+  g_return_val_if_fail (SLUICE_IS_ATTEMPT (self), 0);
+
+  return self->worker;
+}
+
+/**
+ * sluice_attempt_get_started_at:
+ * @self: a #SluiceAttempt
+ *
+ * Returns: when the attempt started, on the pool's clock (µs)
+ */
+gint64
+sluice_attempt_get_started_at (SluiceAttempt *self)
+{
+  g_return_val_if_fail (SLUICE_IS_ATTEMPT (self), 0);
+
+  return self->started_at;
+}
+
+/**
+ * sluice_attempt_get_deadline:
+ * @self: a #SluiceAttempt
+ *
+ * Returns: when the attempt times out, on the pool's clock (µs)
+ */
+gint64
+sluice_attempt_get_deadline (SluiceAttempt *self)
+{
+  g_return_val_if_fail (SLUICE_IS_ATTEMPT (self), 0);
+
+  return self->deadline;
+}
+
+/**
+ * sluice_attempt_get_cancellable:
+ * @self: a #SluiceAttempt
+ *
+ * Returns: (transfer none): the cancellable the pool cancels to stop this
+ *   attempt
+ */
+GCancellable *
+sluice_attempt_get_cancellable (SluiceAttempt *self)
+{
+  g_return_val_if_fail (SLUICE_IS_ATTEMPT (self), NULL);
+
+  return self->cancellable;
+}
+
+/**
+ * sluice_attempt_get_cancel_rounds:
+ * @self: a #SluiceAttempt
+ *
+ * Returns: how many times the pool has asked this attempt to stop (0–3)
+ */
+guint
+sluice_attempt_get_cancel_rounds (SluiceAttempt *self)
+{
+  g_return_val_if_fail (SLUICE_IS_ATTEMPT (self), 0);
+
+  return self->cancel_rounds;
+}
+
+/**
+ * sluice_attempt_get_local:
+ * @self: a #SluiceAttempt
+ *
+ * Returns: (transfer none) (nullable): the data this attempt's handler
+ *   stored with sluice_attempt_set_local()
+ */
+gpointer
+sluice_attempt_get_local (SluiceAttempt *self)
+{
+  g_return_val_if_fail (SLUICE_IS_ATTEMPT (self), NULL);
+
+  return self->local;
+}
+
+/**
+ * sluice_attempt_set_local:
+ * @self: a #SluiceAttempt
+ * @data: (nullable): attempt-local data
+ * @destroy: (nullable): frees @data when replaced or when the attempt goes
+ *
+ * Stores data that belongs to this attempt only, like a context variable
+ * set inside the seed's attempt task: other attempts never see it.
+ */
+void
+sluice_attempt_set_local (SluiceAttempt  *self,
+                          gpointer        data,
+                          GDestroyNotify  destroy)
+{
+  g_return_if_fail (SLUICE_IS_ATTEMPT (self));
+
+  if (self->local_destroy != NULL && self->local != NULL)
+    self->local_destroy (self->local);
+
+  self->local = data;
+  self->local_destroy = destroy;
+}

@@ -1,0 +1,965 @@
+/* sluice-channel.c: a FIFO on GAsyncQueue with async put/get and a shutdown lifecycle
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "sluice-channel.h"
+#include "sluice-error.h"
+
+/**
+ * SluiceChannel:
+ *
+ * A first-in first-out channel of items, modelled on Python's
+ * `asyncio.Queue` with `shutdown()`.
+ *
+ * Items are non-%NULL pointers kept in a #GAsyncQueue. A channel has a
+ * capacity (0 means unbounded); sluice_channel_put_async() waits while the
+ * channel is full and sluice_channel_get_async() waits while it is empty.
+ * Waiting getters and waiting putters are each served in the order they
+ * started waiting.
+ *
+ * Every accepted item counts as unfinished until sluice_channel_task_done()
+ * is called for it; sluice_channel_join_async() waits for that count to
+ * reach zero.
+ *
+ * sluice_channel_shutdown() stops new puts. A graceful shutdown lets getters
+ * drain the stored items first; an immediate one drops them.
+ *
+ * A channel belongs to the thread-default #GMainContext of the thread that
+ * created it, and all its asynchronous operations complete there. Apart from
+ * sluice_channel_push(), which may be called from any thread, every function
+ * must be called from the thread that owns that context.
+ */
+
+typedef enum {
+  WAITER_GET,
+  WAITER_PUT,
+  WAITER_JOIN,
+} WaiterKind;
+
+/* One pending operation. The same link sits first in a wait queue
+ * (getters, putters or joiners) and then in the queue of completed
+ * operations whose GTask has yet to be returned. */
+typedef struct
+{
+  GList          link;
+  GQueue        *queue;          /* the wait queue holding link, or NULL */
+  SluiceChannel *self;           /* unowned: the task holds a ref */
+  GTask         *task;           /* owned */
+  WaiterKind     kind;
+  gpointer       item;           /* put: the caller's item; get: the result */
+  GError        *error;          /* the failure to return, if any */
+  GSource       *cancel_source;  /* owned; NULL when there is no cancellable */
+} Waiter;
+
+struct _SluiceChannel
+{
+  GObject         parent_instance;
+
+  GMainContext   *context;
+  GAsyncQueue    *queue;         /* the stored items; its lock guards push */
+  guint           capacity;      /* 0: unbounded */
+  GDestroyNotify  item_free;
+
+  gint            shutdown;      /* atomic: read by sluice_channel_push() */
+  gint            unfinished;    /* atomic: sluice_channel_push() adds to it */
+  gint            wake_pending;  /* atomic: a wake source for pushed items is queued */
+
+  GQueue          getters;       /* of Waiter, oldest first */
+  GQueue          putters;
+  GQueue          joiners;
+
+  GQueue          completed;     /* of Waiter, to be returned in this order */
+  GSource        *flush_source;  /* unowned: returns the completed tasks */
+};
+
+G_DEFINE_FINAL_TYPE (SluiceChannel, sluice_channel, G_TYPE_OBJECT)
+
+static Waiter *
+waiter_new (SluiceChannel       *self,
+            WaiterKind           kind,
+            GCancellable        *cancellable,
+            gpointer             source_tag,
+            GAsyncReadyCallback  callback,
+            gpointer             user_data)
+{
+  Waiter *w = g_new0 (Waiter, 1);
+
+  w->link.data = w;
+  w->self = self;
+  w->kind = kind;
+  w->task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (w->task, source_tag);
+  /* What the channel returns is the outcome: an item handed to a getter
+   * whose cancellable fires afterwards must still reach it, or it is lost. */
+  g_task_set_check_cancellable (w->task, FALSE);
+
+  return w;
+}
+
+static gboolean
+flush_completed_cb (gpointer user_data)
+{
+  SluiceChannel *self = user_data;
+  GList *link;
+
+  /* Callbacks run here may start or complete more operations; the loop
+   * picks those up too, in order. */
+  while ((link = g_queue_pop_head_link (&self->completed)) != NULL)
+    {
+      Waiter *w = link->data;
+      GTask *task = g_steal_pointer (&w->task);
+
+      if (w->error != NULL)
+        g_task_return_error (task, g_steal_pointer (&w->error));
+      else if (w->kind == WAITER_GET)
+        g_task_return_pointer (task, g_steal_pointer (&w->item), self->item_free);
+      else
+        g_task_return_boolean (task, TRUE);
+
+      g_free (w);
+      g_object_unref (task);
+    }
+
+  self->flush_source = NULL;
+
+  return G_SOURCE_REMOVE;
+}
+
+/* Ends @w with @error (taken), or with success. The task is returned from
+ * an idle on the channel's context, never from inside a channel call, so
+ * a callback can never re-enter the channel while its state is half
+ * updated, and callbacks run in the order the operations ended. */
+static void
+waiter_complete (SluiceChannel *self,
+                 Waiter        *w,
+                 GError        *error)
+{
+  if (w->queue != NULL)
+    {
+      g_queue_unlink (w->queue, &w->link);
+      w->queue = NULL;
+    }
+
+  if (w->cancel_source != NULL)
+    {
+      g_source_destroy (w->cancel_source);
+      g_clear_pointer (&w->cancel_source, g_source_unref);
+    }
+
+  w->error = error;
+  g_queue_push_tail_link (&self->completed, &w->link);
+
+  if (self->flush_source == NULL)
+    {
+      GSource *source = g_idle_source_new ();
+
+      g_source_set_priority (source, G_PRIORITY_DEFAULT);
+      g_source_set_static_name (source, "[sluice] channel completion");
+      g_source_set_callback (source, flush_completed_cb,
+                             g_object_ref (self), g_object_unref);
+      g_source_attach (source, self->context);
+      self->flush_source = source;
+      g_source_unref (source);
+    }
+}
+
+static void
+waiter_fail_closed (SluiceChannel *self,
+                    Waiter        *w)
+{
+  waiter_complete (self, w,
+                   g_error_new_literal (SLUICE_ERROR, SLUICE_ERROR_CLOSED,
+                                        "channel is shut down"));
+}
+
+static void
+waiter_fail_cancelled (SluiceChannel *self,
+                       Waiter        *w)
+{
+  GError *error = NULL;
+
+  /* Only NULL if the cancellable was reset meanwhile, which its docs
+   * forbid while an operation is pending; the operation ends anyway. */
+  if (!g_cancellable_set_error_if_cancelled (g_task_get_cancellable (w->task), &error))
+    error = g_error_new_literal (G_IO_ERROR, G_IO_ERROR_CANCELLED,
+                                 "Operation was cancelled");
+
+  waiter_complete (self, w, error);
+}
+
+static gboolean
+waiter_cancelled_cb (GCancellable *cancellable G_GNUC_UNUSED,
+                     gpointer      user_data)
+{
+  Waiter *w = user_data;
+
+  /* Still waiting, or the source would have been destroyed. */
+  waiter_fail_cancelled (w->self, w);
+
+  return G_SOURCE_REMOVE;
+}
+
+/* Parks @w at the tail of @queue until it is served, the channel shuts
+ * down or its cancellable fires. A cancellable source is used rather than
+ * g_cancellable_connect() because the cancellable may be cancelled from any
+ * thread, while the wait queues belong to the channel's context; it also
+ * never runs inside g_cancellable_cancel(), so nothing needs disconnecting
+ * from inside a handler. */
+static void
+waiter_wait (SluiceChannel *self,
+             Waiter        *w,
+             GQueue        *queue)
+{
+  GCancellable *cancellable = g_task_get_cancellable (w->task);
+
+  g_queue_push_tail_link (queue, &w->link);
+  w->queue = queue;
+
+  if (cancellable != NULL)
+    {
+      w->cancel_source = g_cancellable_source_new (cancellable);
+      g_source_set_priority (w->cancel_source, G_PRIORITY_DEFAULT);
+      g_source_set_static_name (w->cancel_source, "[sluice] channel cancel");
+      g_source_set_callback (w->cancel_source, G_SOURCE_FUNC (waiter_cancelled_cb), w, NULL);
+      g_source_attach (w->cancel_source, self->context);
+    }
+}
+
+static gboolean
+waiter_is_cancelled (Waiter *w)
+{
+  return g_cancellable_is_cancelled (g_task_get_cancellable (w->task));
+}
+
+/* The oldest waiter of @queue that is not cancelled, or NULL. Waiters
+ * whose cancellable fired but whose cancel source has not run yet are
+ * ended now, so that nothing is handed to an operation already given up. */
+static Waiter *
+peek_live (SluiceChannel *self,
+           GQueue        *queue)
+{
+  Waiter *w;
+
+  while ((w = g_queue_peek_head (queue)) != NULL && waiter_is_cancelled (w))
+    waiter_fail_cancelled (self, w);
+
+  return w;
+}
+
+/* Stores @item if the channel is open and has room; safe from any thread. */
+static gboolean
+try_enqueue (SluiceChannel *self,
+             gpointer       item)
+{
+  gboolean stored = FALSE;
+
+  g_async_queue_lock (self->queue);
+
+  if (!g_atomic_int_get (&self->shutdown) &&
+      (self->capacity == 0 ||
+       g_async_queue_length_unlocked (self->queue) < (gint) self->capacity))
+    {
+      g_async_queue_push_unlocked (self->queue, item);
+      g_atomic_int_inc (&self->unfinished);
+      stored = TRUE;
+    }
+
+  g_async_queue_unlock (self->queue);
+
+  return stored;
+}
+
+/* Moves stored items to waiting getters and waiting putters' items into
+ * free room, until neither can progress. Items pushed from other threads
+ * may sit in the queue while getters wait, which is why this runs first in
+ * every operation that could otherwise overtake a waiter. */
+static void
+balance (SluiceChannel *self)
+{
+  for (;;)
+    {
+      Waiter *w;
+
+      if ((w = peek_live (self, &self->getters)) != NULL)
+        {
+          gpointer item = g_async_queue_try_pop (self->queue);
+
+          if (item != NULL)
+            {
+              w->item = item;
+              waiter_complete (self, w, NULL);
+              continue;
+            }
+        }
+
+      if ((w = peek_live (self, &self->putters)) != NULL &&
+          try_enqueue (self, w->item))
+        {
+          w->item = NULL;
+          waiter_complete (self, w, NULL);
+          continue;
+        }
+
+      break;
+    }
+}
+
+static void
+wake_joiners (SluiceChannel *self)
+{
+  Waiter *w;
+
+  while ((w = g_queue_peek_head (&self->joiners)) != NULL)
+    {
+      if (waiter_is_cancelled (w))
+        waiter_fail_cancelled (self, w);
+      else
+        waiter_complete (self, w, NULL);
+    }
+}
+
+static gboolean
+wake_for_push_cb (gpointer user_data)
+{
+  SluiceChannel *self = user_data;
+
+  /* Cleared before balancing: an item pushed from now on schedules
+   * another wake, and one pushed earlier is seen below. */
+  g_atomic_int_set (&self->wake_pending, FALSE);
+  balance (self);
+
+  return G_SOURCE_REMOVE;
+}
+
+static void
+sluice_channel_finalize (GObject *object)
+{
+  SluiceChannel *self = SLUICE_CHANNEL (object);
+
+  /* Every pending operation's task holds a ref on the channel. */
+  g_assert (g_queue_is_empty (&self->getters));
+  g_assert (g_queue_is_empty (&self->putters));
+  g_assert (g_queue_is_empty (&self->joiners));
+  g_assert (g_queue_is_empty (&self->completed));
+
+  /* Frees the items left over with item_free. */
+  g_clear_pointer (&self->queue, g_async_queue_unref);
+  g_clear_pointer (&self->context, g_main_context_unref);
+
+  G_OBJECT_CLASS (sluice_channel_parent_class)->finalize (object);
+}
+
+static void
+sluice_channel_class_init (SluiceChannelClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->finalize = sluice_channel_finalize;
+}
+
+static void
+sluice_channel_init (SluiceChannel *self)
+{
+  self->context = g_main_context_ref_thread_default ();
+  g_queue_init (&self->getters);
+  g_queue_init (&self->putters);
+  g_queue_init (&self->joiners);
+  g_queue_init (&self->completed);
+}
+
+/**
+ * sluice_channel_new:
+ * @capacity: the most items the channel stores, or 0 for no limit; at
+ *   most %G_MAXINT
+ * @item_free: (nullable): frees an item the channel drops itself, on an
+ *   immediate shutdown or when finalized with items left
+ *
+ * Creates a channel that belongs to the thread-default main context of
+ * the calling thread.
+ *
+ * Returns: (transfer full): a new #SluiceChannel
+ */
+SluiceChannel *
+sluice_channel_new (guint          capacity,
+                    GDestroyNotify item_free)
+{
+  SluiceChannel *self;
+
+  /* The queue's length is a gint. */
+  g_return_val_if_fail (capacity <= G_MAXINT, NULL);
+
+  self = g_object_new (SLUICE_TYPE_CHANNEL, NULL);
+  self->capacity = capacity;
+  self->item_free = item_free;
+  self->queue = g_async_queue_new_full (item_free);
+
+  return self;
+}
+
+/**
+ * sluice_channel_get_capacity:
+ * @self: a #SluiceChannel
+ *
+ * Gets the capacity the channel was created with.
+ *
+ * Returns: the most items @self stores, or 0 if unbounded
+ */
+guint
+sluice_channel_get_capacity (SluiceChannel *self)
+{
+  g_return_val_if_fail (SLUICE_IS_CHANNEL (self), 0);
+
+  return self->capacity;
+}
+
+/**
+ * sluice_channel_get_length:
+ * @self: a #SluiceChannel
+ *
+ * Gets the number of items stored in the channel. Items handed straight
+ * to a waiting getter are never stored.
+ *
+ * Returns: the number of stored items
+ */
+guint
+sluice_channel_get_length (SluiceChannel *self)
+{
+  gint length;
+
+  g_return_val_if_fail (SLUICE_IS_CHANNEL (self), 0);
+
+  /* Negative only with threads blocked in g_async_queue_pop(), which the
+   * channel never does. */
+  length = g_async_queue_length (self->queue);
+
+  return MAX (length, 0);
+}
+
+/**
+ * sluice_channel_get_n_waiting:
+ * @self: a #SluiceChannel
+ *
+ * Gets the number of operations waiting on the channel: getters waiting
+ * for an item plus putters waiting for room. Operations whose cancellable
+ * has been cancelled are not counted.
+ *
+ * Returns: the number of waiting getters and putters
+ */
+guint
+sluice_channel_get_n_waiting (SluiceChannel *self)
+{
+  GQueue *queues[2];
+  guint n = 0;
+
+  g_return_val_if_fail (SLUICE_IS_CHANNEL (self), 0);
+
+  queues[0] = &self->getters;
+  queues[1] = &self->putters;
+
+  for (guint i = 0; i < G_N_ELEMENTS (queues); i++)
+    for (GList *l = queues[i]->head; l != NULL; l = l->next)
+      if (!waiter_is_cancelled (l->data))
+        n++;
+
+  return n;
+}
+
+/**
+ * sluice_channel_is_shutdown:
+ * @self: a #SluiceChannel
+ *
+ * Gets whether sluice_channel_shutdown() has been called. Safe to call
+ * from any thread.
+ *
+ * Returns: %TRUE if @self is shut down
+ */
+gboolean
+sluice_channel_is_shutdown (SluiceChannel *self)
+{
+  g_return_val_if_fail (SLUICE_IS_CHANNEL (self), FALSE);
+
+  return g_atomic_int_get (&self->shutdown);
+}
+
+/**
+ * sluice_channel_put_async:
+ * @self: a #SluiceChannel
+ * @item: (not nullable) (transfer full): the item to put
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: (scope async): called when the put is done
+ * @user_data: data for @callback
+ *
+ * Puts @item at the tail of the channel. If a getter is waiting, @item
+ * goes straight to the oldest one; otherwise it is stored if there is
+ * room, or the put waits for room behind any earlier waiting putters.
+ *
+ * The put fails with %SLUICE_ERROR_CLOSED if the channel is or becomes
+ * shut down before @item is accepted, and with %G_IO_ERROR_CANCELLED if
+ * @cancellable is cancelled first. On failure @item is not taken and
+ * still belongs to the caller.
+ *
+ * Each accepted item adds one to the unfinished count.
+ */
+void
+sluice_channel_put_async (SluiceChannel       *self,
+                          gpointer             item,
+                          GCancellable        *cancellable,
+                          GAsyncReadyCallback  callback,
+                          gpointer             user_data)
+{
+  GError *error = NULL;
+  Waiter *w;
+  Waiter *getter;
+
+  g_return_if_fail (SLUICE_IS_CHANNEL (self));
+  g_return_if_fail (item != NULL);
+  g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
+
+  w = waiter_new (self, WAITER_PUT, cancellable, sluice_channel_put_async,
+                  callback, user_data);
+  g_task_set_name (w->task, "[sluice] channel put");
+
+  if (g_cancellable_set_error_if_cancelled (cancellable, &error))
+    {
+      waiter_complete (self, w, error);
+      return;
+    }
+
+  if (g_atomic_int_get (&self->shutdown))
+    {
+      waiter_fail_closed (self, w);
+      return;
+    }
+
+  balance (self);
+
+  if ((getter = peek_live (self, &self->getters)) != NULL)
+    {
+      g_atomic_int_inc (&self->unfinished);
+      getter->item = item;
+      waiter_complete (self, getter, NULL);
+      waiter_complete (self, w, NULL);
+      return;
+    }
+
+  /* Not ahead of earlier putters, even if room appeared. */
+  if (peek_live (self, &self->putters) == NULL && try_enqueue (self, item))
+    {
+      waiter_complete (self, w, NULL);
+      return;
+    }
+
+  w->item = item;
+  waiter_wait (self, w, &self->putters);
+}
+
+/**
+ * sluice_channel_put_finish:
+ * @self: a #SluiceChannel
+ * @result: the #GAsyncResult given to the callback
+ * @error: return location for a #GError, or %NULL
+ *
+ * Finishes a sluice_channel_put_async().
+ *
+ * Returns: %TRUE if the item was accepted, %FALSE with @error set if not
+ *   (the item then still belongs to the caller)
+ */
+gboolean
+sluice_channel_put_finish (SluiceChannel  *self,
+                           GAsyncResult   *result,
+                           GError        **error)
+{
+  g_return_val_if_fail (SLUICE_IS_CHANNEL (self), FALSE);
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == sluice_channel_put_async, FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+/**
+ * sluice_channel_try_put:
+ * @self: a #SluiceChannel
+ * @item: (not nullable): the item to put; taken only on success
+ * @error: return location for a #GError, or %NULL
+ *
+ * Puts @item without waiting: it goes to the oldest waiting getter, or is
+ * stored if there is room and no putter is waiting.
+ *
+ * Fails with %G_IO_ERROR_WOULD_BLOCK if the channel is full, or with
+ * %SLUICE_ERROR_CLOSED if it is shut down.
+ *
+ * Returns: %TRUE if @item was accepted (ownership passes to the channel),
+ *   %FALSE with @error set if not
+ */
+gboolean
+sluice_channel_try_put (SluiceChannel  *self,
+                        gpointer        item,
+                        GError        **error)
+{
+  Waiter *getter;
+
+  g_return_val_if_fail (SLUICE_IS_CHANNEL (self), FALSE);
+  g_return_val_if_fail (item != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  if (g_atomic_int_get (&self->shutdown))
+    {
+      g_set_error_literal (error, SLUICE_ERROR, SLUICE_ERROR_CLOSED,
+                           "channel is shut down");
+      return FALSE;
+    }
+
+  balance (self);
+
+  if ((getter = peek_live (self, &self->getters)) != NULL)
+    {
+      g_atomic_int_inc (&self->unfinished);
+      getter->item = item;
+      waiter_complete (self, getter, NULL);
+      return TRUE;
+    }
+
+  if (peek_live (self, &self->putters) == NULL && try_enqueue (self, item))
+    return TRUE;
+
+  g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_WOULD_BLOCK,
+                       "channel is full");
+  return FALSE;
+}
+
+/**
+ * sluice_channel_push:
+ * @self: a #SluiceChannel
+ * @item: (not nullable): the item to push; taken only on success
+ *
+ * Stores @item if the channel is open and has room, without waiting.
+ * Unlike the other functions this one may be called from any thread;
+ * waiting getters receive the item on the channel's main context.
+ *
+ * A push does not queue behind putters waiting in
+ * sluice_channel_put_async(): it only needs a free slot.
+ *
+ * Returns: %TRUE if @item was accepted (ownership passes to the channel),
+ *   %FALSE if the channel is shut down or full
+ */
+gboolean
+sluice_channel_push (SluiceChannel *self,
+                     gpointer       item)
+{
+  g_return_val_if_fail (SLUICE_IS_CHANNEL (self), FALSE);
+  g_return_val_if_fail (item != NULL, FALSE);
+
+  if (!try_enqueue (self, item))
+    return FALSE;
+
+  /* One wake at a time is enough: it hands over everything stored. */
+  if (g_atomic_int_compare_and_exchange (&self->wake_pending, FALSE, TRUE))
+    {
+      GSource *source = g_idle_source_new ();
+
+      g_source_set_priority (source, G_PRIORITY_DEFAULT);
+      g_source_set_static_name (source, "[sluice] channel push");
+      g_source_set_callback (source, wake_for_push_cb,
+                             g_object_ref (self), g_object_unref);
+      g_source_attach (source, self->context);
+      g_source_unref (source);
+    }
+
+  return TRUE;
+}
+
+/**
+ * sluice_channel_get_async:
+ * @self: a #SluiceChannel
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: (scope async): called when the get is done
+ * @user_data: data for @callback
+ *
+ * Takes the item at the head of the channel. If the channel is empty the
+ * get waits, behind any earlier waiting getters, for an item.
+ *
+ * Once the channel is shut down, gets still receive the stored items and
+ * then fail with %SLUICE_ERROR_CLOSED. A get fails with
+ * %G_IO_ERROR_CANCELLED if @cancellable is cancelled before it receives an
+ * item; no item is lost then.
+ */
+void
+sluice_channel_get_async (SluiceChannel       *self,
+                          GCancellable        *cancellable,
+                          GAsyncReadyCallback  callback,
+                          gpointer             user_data)
+{
+  GError *error = NULL;
+  gpointer item = NULL;
+  Waiter *w;
+
+  g_return_if_fail (SLUICE_IS_CHANNEL (self));
+  g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
+
+  w = waiter_new (self, WAITER_GET, cancellable, sluice_channel_get_async,
+                  callback, user_data);
+  g_task_set_name (w->task, "[sluice] channel get");
+
+  if (g_cancellable_set_error_if_cancelled (cancellable, &error))
+    {
+      waiter_complete (self, w, error);
+      return;
+    }
+
+  balance (self);
+
+  /* Earlier getters come first, even for an item pushed just now. */
+  if (peek_live (self, &self->getters) == NULL)
+    item = g_async_queue_try_pop (self->queue);
+
+  if (item != NULL)
+    {
+      w->item = item;
+      waiter_complete (self, w, NULL);
+      /* The slot just freed goes to the oldest waiting putter. */
+      balance (self);
+      return;
+    }
+
+  if (g_atomic_int_get (&self->shutdown))
+    {
+      waiter_fail_closed (self, w);
+      return;
+    }
+
+  waiter_wait (self, w, &self->getters);
+}
+
+/**
+ * sluice_channel_get_finish:
+ * @self: a #SluiceChannel
+ * @result: the #GAsyncResult given to the callback
+ * @error: return location for a #GError, or %NULL
+ *
+ * Finishes a sluice_channel_get_async().
+ *
+ * Returns: (transfer full) (nullable): the item, or %NULL with @error set
+ */
+gpointer
+sluice_channel_get_finish (SluiceChannel  *self,
+                           GAsyncResult   *result,
+                           GError        **error)
+{
+  g_return_val_if_fail (SLUICE_IS_CHANNEL (self), NULL);
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == sluice_channel_get_async, NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+/**
+ * sluice_channel_try_get:
+ * @self: a #SluiceChannel
+ * @error: return location for a #GError, or %NULL
+ *
+ * Takes the item at the head of the channel without waiting.
+ *
+ * Fails with %G_IO_ERROR_WOULD_BLOCK if the channel is empty, or with
+ * %SLUICE_ERROR_CLOSED if it is empty and shut down.
+ *
+ * Returns: (transfer full) (nullable): the item, or %NULL with @error set
+ */
+gpointer
+sluice_channel_try_get (SluiceChannel  *self,
+                        GError        **error)
+{
+  gpointer item = NULL;
+
+  g_return_val_if_fail (SLUICE_IS_CHANNEL (self), NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  balance (self);
+
+  if (peek_live (self, &self->getters) == NULL)
+    item = g_async_queue_try_pop (self->queue);
+
+  if (item != NULL)
+    {
+      balance (self);
+      return item;
+    }
+
+  if (g_atomic_int_get (&self->shutdown))
+    g_set_error_literal (error, SLUICE_ERROR, SLUICE_ERROR_CLOSED,
+                         "channel is shut down");
+  else
+    g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_WOULD_BLOCK,
+                         "channel is empty");
+
+  return NULL;
+}
+
+/**
+ * sluice_channel_shutdown:
+ * @self: a #SluiceChannel
+ * @immediate: whether to drop the stored items
+ *
+ * Shuts the channel down. From now on every put and push fails, and
+ * putters that are waiting fail with %SLUICE_ERROR_CLOSED, keeping their
+ * items. Getters receive the stored items and then fail with
+ * %SLUICE_ERROR_CLOSED.
+ *
+ * If @immediate is %TRUE the stored items are dropped instead (freed with
+ * the channel's item_free), and the unfinished count is lowered by their
+ * number, which may complete sluice_channel_join_async().
+ *
+ * A graceful shutdown may be followed by an immediate one; shutting down
+ * again otherwise does nothing.
+ */
+void
+sluice_channel_shutdown (SluiceChannel *self,
+                         gboolean       immediate)
+{
+  g_autoptr(GPtrArray) dropped = NULL;
+  Waiter *w;
+
+  g_return_if_fail (SLUICE_IS_CHANNEL (self));
+
+  if (immediate)
+    dropped = g_ptr_array_new_with_free_func (self->item_free);
+
+  /* Under the lock so that no push lands after the flag is seen set. */
+  g_async_queue_lock (self->queue);
+  g_atomic_int_set (&self->shutdown, TRUE);
+
+  if (immediate)
+    {
+      gpointer item;
+
+      while ((item = g_async_queue_try_pop_unlocked (self->queue)) != NULL)
+        g_ptr_array_add (dropped, item);
+    }
+
+  g_async_queue_unlock (self->queue);
+
+  while ((w = g_queue_peek_head (&self->putters)) != NULL)
+    waiter_fail_closed (self, w);
+
+  /* Hand over what a push stored but no wake delivered yet; after this
+   * the queue is empty if any getter is left. */
+  balance (self);
+
+  while ((w = g_queue_peek_head (&self->getters)) != NULL)
+    {
+      if (waiter_is_cancelled (w))
+        waiter_fail_cancelled (self, w);
+      else
+        waiter_fail_closed (self, w);
+    }
+
+  if (dropped != NULL && dropped->len > 0)
+    {
+      gint n = (gint) dropped->len;
+
+      /* Freed outside the lock: item_free may do anything. */
+      g_clear_pointer (&dropped, g_ptr_array_unref);
+
+      if (g_atomic_int_add (&self->unfinished, -n) == n)
+        wake_joiners (self);
+    }
+}
+
+/**
+ * sluice_channel_task_done:
+ * @self: a #SluiceChannel
+ *
+ * Tells the channel that the work on one item taken from it is done,
+ * lowering the unfinished count. When it reaches zero, every pending
+ * sluice_channel_join_async() completes.
+ *
+ * It is a programming error to call this more often than items were
+ * accepted.
+ */
+void
+sluice_channel_task_done (SluiceChannel *self)
+{
+  g_return_if_fail (SLUICE_IS_CHANNEL (self));
+  /* Only this thread lowers the count, so it cannot drop between the
+   * check and the decrement. */
+  g_return_if_fail (g_atomic_int_get (&self->unfinished) > 0);
+
+  if (g_atomic_int_dec_and_test (&self->unfinished))
+    wake_joiners (self);
+}
+
+/**
+ * sluice_channel_get_unfinished:
+ * @self: a #SluiceChannel
+ *
+ * Gets the number of accepted items for which sluice_channel_task_done()
+ * has not been called yet (minus the items an immediate shutdown dropped).
+ *
+ * Returns: the unfinished count
+ */
+guint
+sluice_channel_get_unfinished (SluiceChannel *self)
+{
+  g_return_val_if_fail (SLUICE_IS_CHANNEL (self), 0);
+
+  return (guint) g_atomic_int_get (&self->unfinished);
+}
+
+/**
+ * sluice_channel_join_async:
+ * @self: a #SluiceChannel
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: (scope async): called when the unfinished count is zero
+ * @user_data: data for @callback
+ *
+ * Waits until every accepted item has been marked done with
+ * sluice_channel_task_done() (or dropped by an immediate shutdown).
+ * Completes at once if the unfinished count is already zero, and fails
+ * with %G_IO_ERROR_CANCELLED if @cancellable is cancelled first.
+ */
+void
+sluice_channel_join_async (SluiceChannel       *self,
+                           GCancellable        *cancellable,
+                           GAsyncReadyCallback  callback,
+                           gpointer             user_data)
+{
+  GError *error = NULL;
+  Waiter *w;
+
+  g_return_if_fail (SLUICE_IS_CHANNEL (self));
+  g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
+
+  w = waiter_new (self, WAITER_JOIN, cancellable, sluice_channel_join_async,
+                  callback, user_data);
+  g_task_set_name (w->task, "[sluice] channel join");
+
+  if (g_cancellable_set_error_if_cancelled (cancellable, &error))
+    waiter_complete (self, w, error);
+  else if (g_atomic_int_get (&self->unfinished) == 0)
+    waiter_complete (self, w, NULL);
+  else
+    waiter_wait (self, w, &self->joiners);
+}
+
+/**
+ * sluice_channel_join_finish:
+ * @self: a #SluiceChannel
+ * @result: the #GAsyncResult given to the callback
+ * @error: return location for a #GError, or %NULL
+ *
+ * Finishes a sluice_channel_join_async().
+ *
+ * Returns: %TRUE once the unfinished count reached zero, %FALSE with
+ *   @error set if the join was cancelled
+ */
+gboolean
+sluice_channel_join_finish (SluiceChannel  *self,
+                            GAsyncResult   *result,
+                            GError        **error)
+{
+  g_return_val_if_fail (SLUICE_IS_CHANNEL (self), FALSE);
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == sluice_channel_join_async, FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
+}

@@ -1,0 +1,68 @@
+/* sluice-clock.h: one timer heap under one GSource, on real, scaled or virtual time
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#pragma once
+
+#if !defined (SLUICE_INSIDE) && !defined (SLUICE_COMPILATION)
+# error "Only <sluice.h> can be included directly."
+#endif
+
+#include <glib-object.h>
+
+G_BEGIN_DECLS
+
+/**
+ * SluiceClockKind:
+ * @SLUICE_CLOCK_REAL: monotonic wall time
+ * @SLUICE_CLOCK_SCALED: wall time times a speed factor, with pause and step
+ * @SLUICE_CLOCK_VIRTUAL: simulated time that jumps to the next timer
+ *   whenever the main context has nothing else ready
+ *
+ * How a #SluiceClock moves.
+ */
+typedef enum {
+  SLUICE_CLOCK_REAL,
+  SLUICE_CLOCK_SCALED,
+  SLUICE_CLOCK_VIRTUAL,
+} SluiceClockKind;
+
+/**
+ * SluiceTimerFunc:
+ * @user_data: the data given to sluice_clock_add_timer()
+ *
+ * Called once when a timer is due, on the clock's main context.
+ */
+typedef void (*SluiceTimerFunc) (gpointer user_data);
+
+#define SLUICE_TYPE_CLOCK (sluice_clock_get_type ())
+G_DECLARE_FINAL_TYPE (SluiceClock, sluice_clock, SLUICE, CLOCK, GObject)
+
+SluiceClock     *sluice_clock_new               (SluiceClockKind  kind);
+SluiceClockKind  sluice_clock_get_kind          (SluiceClock     *self);
+gint64           sluice_clock_now               (SluiceClock     *self);
+guint64          sluice_clock_add_timer         (SluiceClock     *self,
+                                                 gint64           deadline,
+                                                 SluiceTimerFunc  func,
+                                                 gpointer         user_data,
+                                                 GDestroyNotify   destroy);
+guint64          sluice_clock_add_timeout       (SluiceClock     *self,
+                                                 gint64           delay,
+                                                 SluiceTimerFunc  func,
+                                                 gpointer         user_data,
+                                                 GDestroyNotify   destroy);
+gboolean         sluice_clock_remove_timer      (SluiceClock     *self,
+                                                 guint64          timer_id);
+guint            sluice_clock_get_n_pending     (SluiceClock     *self);
+gint64           sluice_clock_get_next_deadline (SluiceClock     *self);
+double           sluice_clock_get_speed         (SluiceClock     *self);
+void             sluice_clock_set_speed         (SluiceClock     *self,
+                                                 double           speed);
+gboolean         sluice_clock_get_paused        (SluiceClock     *self);
+void             sluice_clock_set_paused        (SluiceClock     *self,
+                                                 gboolean         paused);
+gboolean         sluice_clock_step              (SluiceClock     *self);
+void             sluice_clock_hold              (SluiceClock     *self);
+void             sluice_clock_release           (SluiceClock     *self);
+
+G_END_DECLS

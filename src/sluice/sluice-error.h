@@ -1,0 +1,75 @@
+/* sluice-error.h: the error domain of libsluice and the type names users see
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#pragma once
+
+#if !defined (SLUICE_INSIDE) && !defined (SLUICE_COMPILATION)
+# error "Only <sluice.h> can be included directly."
+#endif
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/**
+ * SLUICE_ERROR:
+ *
+ * The error domain of the pool's own errors. Codes are in #SluiceError.
+ */
+#define SLUICE_ERROR (sluice_error_quark ())
+
+/**
+ * SluiceError:
+ * @SLUICE_ERROR_FAILED: an unspecified failure
+ * @SLUICE_ERROR_INVALID_CONFIG: an option of the pool is out of range
+ * @SLUICE_ERROR_SINGLE_USE: the pool already ran once (`pool is single-use`)
+ * @SLUICE_ERROR_TIMEOUT: an attempt ran past its deadline (`item timed out`)
+ * @SLUICE_ERROR_HANDLER_CANCELLED: a handler ended cancelled when nobody
+ *   asked it to (`handler cancelled itself`)
+ * @SLUICE_ERROR_SOURCE_CANCELLED: a source read ended cancelled before any
+ *   stop was requested (`source cancelled itself`)
+ * @SLUICE_ERROR_GROUP: the run recorded errors; see sluice_run_get_errors()
+ * @SLUICE_ERROR_CLOSED: the channel was shut down
+ * @SLUICE_ERROR_PENDING: an operation of the same kind is already pending
+ * @SLUICE_ERROR_DEADLOCK: a virtual clock found nothing ready and no timer
+ *   pending while something still waits
+ *
+ * Error codes in the %SLUICE_ERROR domain.
+ */
+typedef enum {
+  SLUICE_ERROR_FAILED,
+  SLUICE_ERROR_INVALID_CONFIG,
+  SLUICE_ERROR_SINGLE_USE,
+  SLUICE_ERROR_TIMEOUT,
+  SLUICE_ERROR_HANDLER_CANCELLED,
+  SLUICE_ERROR_SOURCE_CANCELLED,
+  SLUICE_ERROR_GROUP,
+  SLUICE_ERROR_CLOSED,
+  SLUICE_ERROR_PENDING,
+  SLUICE_ERROR_DEADLOCK,
+} SluiceError;
+
+/**
+ * SLUICE_NAMED_ERROR:
+ *
+ * A domain for errors that are known by a type name only, such as the
+ * `ValueError` or `ConnectionError` a fault-injecting handler raises. The
+ * code of a name is given by sluice_named_error_code().
+ */
+#define SLUICE_NAMED_ERROR (sluice_named_error_quark ())
+
+GQuark       sluice_error_quark              (void);
+GQuark       sluice_named_error_quark        (void);
+gint         sluice_named_error_code         (const char   *type_name);
+GError      *sluice_named_error_new          (const char   *type_name,
+                                              const char   *format,
+                                              ...) G_GNUC_PRINTF (2, 3);
+void         sluice_error_register_type_name (GQuark        domain,
+                                              gint          code,
+                                              const char   *type_name);
+const char  *sluice_error_type_name          (const GError *error);
+char        *sluice_error_repr               (const GError *error);
+char        *sluice_repr_string              (const char   *text);
+
+G_END_DECLS

@@ -1,0 +1,144 @@
+/* sluice-event.h: one record of a run's structured event stream
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#pragma once
+
+#if !defined (SLUICE_INSIDE) && !defined (SLUICE_COMPILATION)
+# error "Only <sluice.h> can be included directly."
+#endif
+
+#include <glib-object.h>
+
+G_BEGIN_DECLS
+
+/**
+ * SluiceEventKind:
+ * @SLUICE_EVENT_RUN_START: the driver started
+ * @SLUICE_EVENT_PULL: the source yielded an item (@item, @value)
+ * @SLUICE_EVENT_SOURCE_END: the source reported its end
+ * @SLUICE_EVENT_SOURCE_ERROR: the source failed (@error_type, @error_message)
+ * @SLUICE_EVENT_QUEUE_PUT: an item entered the input channel
+ * @SLUICE_EVENT_QUEUE_GET: a worker took an item from the input channel
+ * @SLUICE_EVENT_ATTEMPT_START: a handler call began (@item, @attempt, @worker)
+ * @SLUICE_EVENT_ATTEMPT_END: a handler call ended (@outcome, error fields)
+ * @SLUICE_EVENT_CANCEL_REQUEST: the pool asked an attempt to stop (@round)
+ * @SLUICE_EVENT_IGNORING_CANCEL: an attempt ignored three rounds of
+ *   cancellation; the pool now waits for it however long it takes
+ * @SLUICE_EVENT_RETRY: a failed attempt will be retried
+ * @SLUICE_EVENT_ITEM_OK: an item succeeded (@value is the result)
+ * @SLUICE_EVENT_ITEM_FAILED: an item failed for good
+ * @SLUICE_EVENT_ITEM_DROPPED: a pulled item was never handled because of a
+ *   stop or cancel
+ * @SLUICE_EVENT_ITEM_CANCELLED: an item's attempt was cancelled in flight by
+ *   the caller
+ * @SLUICE_EVENT_STOP_REQUEST: a stop was requested
+ * @SLUICE_EVENT_DRAIN: the input is closed; the workers drain what is queued
+ * @SLUICE_EVENT_CANCEL: the caller cancelled or closed the run
+ * @SLUICE_EVENT_RESULT: the caller received a result (@value)
+ * @SLUICE_EVENT_RUN_END: every operation of the run has finished
+ *
+ * What a #SluiceEvent records.
+ */
+typedef enum {
+  SLUICE_EVENT_RUN_START,
+  SLUICE_EVENT_PULL,
+  SLUICE_EVENT_SOURCE_END,
+  SLUICE_EVENT_SOURCE_ERROR,
+  SLUICE_EVENT_QUEUE_PUT,
+  SLUICE_EVENT_QUEUE_GET,
+  SLUICE_EVENT_ATTEMPT_START,
+  SLUICE_EVENT_ATTEMPT_END,
+  SLUICE_EVENT_CANCEL_REQUEST,
+  SLUICE_EVENT_IGNORING_CANCEL,
+  SLUICE_EVENT_RETRY,
+  SLUICE_EVENT_ITEM_OK,
+  SLUICE_EVENT_ITEM_FAILED,
+  SLUICE_EVENT_ITEM_DROPPED,
+  SLUICE_EVENT_ITEM_CANCELLED,
+  SLUICE_EVENT_STOP_REQUEST,
+  SLUICE_EVENT_DRAIN,
+  SLUICE_EVENT_CANCEL,
+  SLUICE_EVENT_RESULT,
+  SLUICE_EVENT_RUN_END,
+} SluiceEventKind;
+
+#define SLUICE_EVENT_N_KINDS (SLUICE_EVENT_RUN_END + 1)
+
+/**
+ * SluiceOutcome:
+ * @SLUICE_OUTCOME_NONE: not an attempt event, or not finished
+ * @SLUICE_OUTCOME_OK: the attempt returned a result in time
+ * @SLUICE_OUTCOME_FAILED: the attempt returned an error
+ * @SLUICE_OUTCOME_TIMED_OUT: the attempt ran past its deadline
+ * @SLUICE_OUTCOME_CANCELLED: the caller cancelled the attempt
+ *
+ * How an attempt ended.
+ */
+typedef enum {
+  SLUICE_OUTCOME_NONE,
+  SLUICE_OUTCOME_OK,
+  SLUICE_OUTCOME_FAILED,
+  SLUICE_OUTCOME_TIMED_OUT,
+  SLUICE_OUTCOME_CANCELLED,
+} SluiceOutcome;
+
+/**
+ * SluiceEvent:
+ * @kind: what happened
+ * @time: the pool's clock time, in microseconds
+ * @item: the item index in pull order, or -1
+ * @attempt: the attempt number from 1, or 0
+ * @worker: the worker index, or -1
+ * @round: the cancel-request round (1–3), or 0
+ * @outcome: for attempt ends
+ * @retried: for attempt ends: the pool will retry this failure
+ * @error_type: (nullable): the error's type name
+ * @error_message: (nullable): the error's message
+ * @value: (nullable): the item (pulls) or the result (item ok, result)
+ * @queued: items in the input channel
+ * @in_flight: attempts running
+ * @pulled: items pulled so far
+ * @succeeded: items that succeeded so far
+ * @failed: items that failed for good so far
+ * @retries: retries so far
+ * @lead: items pulled and not yet handled successfully
+ *
+ * One record of the event stream. Pointers are borrowed for the duration
+ * of the callback: copy what you keep.
+ */
+typedef struct {
+  SluiceEventKind  kind;
+  gint64           time;
+  gint64           item;
+  guint            attempt;
+  gint             worker;
+  guint            round;
+  SluiceOutcome    outcome;
+  gboolean         retried;
+  const char      *error_type;
+  const char      *error_message;
+  GVariant        *value;
+  guint            queued;
+  guint            in_flight;
+  guint            pulled;
+  guint            succeeded;
+  guint            failed;
+  guint            retries;
+  guint            lead;
+} SluiceEvent;
+
+/**
+ * SluiceEventFunc:
+ * @event: the event, valid during the call
+ * @user_data: the data given with the function
+ *
+ * Receives the event stream of a run, on the pool's main context.
+ */
+typedef void (*SluiceEventFunc) (const SluiceEvent *event,
+                                 gpointer           user_data);
+
+const char *sluice_event_kind_to_string    (SluiceEventKind kind);
+const char *sluice_outcome_to_string       (SluiceOutcome   outcome);
+
+G_END_DECLS

@@ -1,0 +1,115 @@
+/* sluice-func-handler.c
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "config-engine.h"
+
+#include "sluice-func-handler.h"
+
+/**
+ * SECTION:sluice-func-handler
+ * @Title: SluiceFuncHandler
+ *
+ * The quickest way to give a pool its work: a function that receives the
+ * attempt and a #GTask, and completes the task when the attempt is done.
+ */
+
+struct _SluiceFuncHandler
+{
+  GObject            parent_instance;
+  SluiceHandlerFunc  func;
+  gpointer           user_data;
+  GDestroyNotify     destroy;
+};
+
+static void handler_iface_init (SluiceHandlerInterface *iface);
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (SluiceFuncHandler, sluice_func_handler, G_TYPE_OBJECT,
+                               G_IMPLEMENT_INTERFACE (SLUICE_TYPE_HANDLER, handler_iface_init))
+
+static void
+sluice_func_handler_handle_async (SluiceHandler       *handler,
+                                  SluiceAttempt       *attempt,
+                                  GCancellable        *cancellable,
+                                  GAsyncReadyCallback  callback,
+                                  gpointer             user_data)
+{
+  SluiceFuncHandler *self = SLUICE_FUNC_HANDLER (handler);
+  GTask *task;
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, sluice_func_handler_handle_async);
+  g_task_set_task_data (task, g_object_ref (attempt), g_object_unref);
+  /* The pool decides what a cancelled attempt means; the function's own
+   * return value must reach it unchanged. */
+  g_task_set_check_cancellable (task, FALSE);
+
+  self->func (attempt, task, self->user_data);
+}
+
+static GVariant *
+sluice_func_handler_handle_finish (SluiceHandler  *handler,
+                                   GAsyncResult   *result,
+                                   GError        **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, handler), NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+static void
+handler_iface_init (SluiceHandlerInterface *iface)
+{
+  iface->handle_async = sluice_func_handler_handle_async;
+  iface->handle_finish = sluice_func_handler_handle_finish;
+}
+
+static void
+sluice_func_handler_finalize (GObject *object)
+{
+  SluiceFuncHandler *self = SLUICE_FUNC_HANDLER (object);
+
+  if (self->destroy != NULL)
+    self->destroy (self->user_data);
+
+  G_OBJECT_CLASS (sluice_func_handler_parent_class)->finalize (object);
+}
+
+static void
+sluice_func_handler_class_init (SluiceFuncHandlerClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = sluice_func_handler_finalize;
+}
+
+static void
+sluice_func_handler_init (SluiceFuncHandler *self)
+{
+}
+
+/**
+ * sluice_func_handler_new:
+ * @func: (scope notified): starts one attempt
+ * @user_data: data for @func
+ * @destroy: (nullable): frees @user_data with the handler
+ *
+ * Makes a handler from a function.
+ *
+ * Returns: (transfer full): a new #SluiceHandler
+ */
+SluiceHandler *
+sluice_func_handler_new (SluiceHandlerFunc func,
+                         gpointer          user_data,
+                         GDestroyNotify    destroy)
+{
+  SluiceFuncHandler *self;
+
+  g_return_val_if_fail (func != NULL, NULL);
+
+  self = g_object_new (SLUICE_TYPE_FUNC_HANDLER, NULL);
+  self->func = func;
+  self->user_data = user_data;
+  self->destroy = destroy;
+
+  return SLUICE_HANDLER (self);
+}

@@ -1,0 +1,688 @@
+/* sluice-pool.c
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "config-engine.h"
+
+#include <math.h>
+
+#include "sluice-error.h"
+#include "sluice-pool-private.h"
+#include "sluice-run-private.h"
+
+/**
+ * SECTION:sluice-pool
+ * @Title: SluicePool
+ *
+ * A pool runs a #SluiceHandler on the items of a #SluiceSource, several at
+ * a time, and hands back each result as soon as it is ready. It takes its
+ * work in through a bounded channel read by exactly #SluicePool:workers
+ * workers, gives every handler call (an attempt) a deadline, retries the
+ * failures whose type is in #SluicePool:retryable, and on a stop drains
+ * what it already took in. A pool runs once: see sluice_pool_run().
+ *
+ * Build one with g_initable_new(), which checks every option:
+ * |[<!-- language="C" -->
+ * pool = g_initable_new (SLUICE_TYPE_POOL, NULL, &error,
+ *                        "handler", handler,
+ *                        "workers", 3,
+ *                        "queue-size", 3,
+ *                        "item-timeout", 1.0,
+ *                        NULL);
+ * ]|
+ */
+
+struct _SluicePool
+{
+  GObject            parent_instance;
+
+  SluiceHandler     *handler;
+  SluiceClock       *clock;
+  gint               workers;
+  gint               queue_size;
+  double             item_timeout;
+  gint               max_retries;
+  gboolean           keep_going;
+  GStrv              retryable;
+
+  SluiceMetricsFunc  metrics_func;
+  gpointer           metrics_data;
+  GDestroyNotify     metrics_destroy;
+
+  SluiceEventFunc    event_func;
+  gpointer           event_data;
+  GDestroyNotify     event_destroy;
+
+  SluiceRun         *run;          /* weak */
+  gboolean           ran;
+  gboolean           stop_requested;
+};
+
+enum {
+  PROP_0,
+  PROP_HANDLER,
+  PROP_CLOCK,
+  PROP_WORKERS,
+  PROP_QUEUE_SIZE,
+  PROP_ITEM_TIMEOUT,
+  PROP_MAX_RETRIES,
+  PROP_KEEP_GOING,
+  PROP_RETRYABLE,
+  PROP_STOP_REQUESTED,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+static void initable_iface_init (GInitableIface *iface);
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (SluicePool, sluice_pool, G_TYPE_OBJECT,
+                               G_IMPLEMENT_INTERFACE (G_TYPE_INITABLE, initable_iface_init))
+
+static gboolean
+invalid_config (GError     **error,
+                const char  *option,
+                const char  *expected,
+                const char  *value)
+{
+  g_set_error (error, SLUICE_ERROR, SLUICE_ERROR_INVALID_CONFIG,
+               "%s must be %s, not %s", option, expected, value);
+  return FALSE;
+}
+
+static gboolean
+sluice_pool_initable_init (GInitable     *initable,
+                           GCancellable  *cancellable,
+                           GError       **error)
+{
+  SluicePool *self = SLUICE_POOL (initable);
+  char value[G_ASCII_DTOSTR_BUF_SIZE];
+
+  if (self->handler == NULL)
+    return invalid_config (error, "handler", "set", "NULL");
+
+  if (self->workers <= 0)
+    {
+      g_snprintf (value, sizeof value, "%d", self->workers);
+      return invalid_config (error, "workers", "a positive integer", value);
+    }
+
+  if (self->queue_size <= 0)
+    {
+      g_snprintf (value, sizeof value, "%d", self->queue_size);
+      return invalid_config (error, "queue-size", "a positive integer", value);
+    }
+
+  /* Timeouts are kept in whole microseconds: one that rounds to zero is no
+   * timeout at all. */
+  if (!isfinite (self->item_timeout) || self->item_timeout <= 0 ||
+      self->item_timeout > (double) G_MAXINT64 / G_USEC_PER_SEC ||
+      _sluice_pool_get_timeout_us (self) <= 0)
+    {
+      g_ascii_dtostr (value, sizeof value, self->item_timeout);
+      return invalid_config (error, "item-timeout", "a finite number of seconds above 0", value);
+    }
+
+  if (self->max_retries < 0)
+    {
+      g_snprintf (value, sizeof value, "%d", self->max_retries);
+      return invalid_config (error, "max-retries", "0 or more", value);
+    }
+
+  return TRUE;
+}
+
+static void
+initable_iface_init (GInitableIface *iface)
+{
+  iface->init = sluice_pool_initable_init;
+}
+
+static void
+sluice_pool_constructed (GObject *object)
+{
+  SluicePool *self = SLUICE_POOL (object);
+
+  G_OBJECT_CLASS (sluice_pool_parent_class)->constructed (object);
+
+  if (self->clock == NULL)
+    self->clock = sluice_clock_new (SLUICE_CLOCK_REAL);
+}
+
+static void
+sluice_pool_finalize (GObject *object)
+{
+  SluicePool *self = SLUICE_POOL (object);
+
+  if (self->metrics_destroy != NULL)
+    self->metrics_destroy (self->metrics_data);
+  if (self->event_destroy != NULL)
+    self->event_destroy (self->event_data);
+
+  g_clear_object (&self->handler);
+  g_clear_object (&self->clock);
+  g_clear_pointer (&self->retryable, g_strfreev);
+
+  G_OBJECT_CLASS (sluice_pool_parent_class)->finalize (object);
+}
+
+static void
+sluice_pool_get_property (GObject    *object,
+                          guint       prop_id,
+                          GValue     *value,
+                          GParamSpec *pspec)
+{
+  SluicePool *self = SLUICE_POOL (object);
+
+  switch (prop_id)
+    {
+    case PROP_HANDLER:
+      g_value_set_object (value, self->handler);
+      break;
+    case PROP_CLOCK:
+      g_value_set_object (value, self->clock);
+      break;
+    case PROP_WORKERS:
+      g_value_set_int (value, self->workers);
+      break;
+    case PROP_QUEUE_SIZE:
+      g_value_set_int (value, self->queue_size);
+      break;
+    case PROP_ITEM_TIMEOUT:
+      g_value_set_double (value, self->item_timeout);
+      break;
+    case PROP_MAX_RETRIES:
+      g_value_set_int (value, self->max_retries);
+      break;
+    case PROP_KEEP_GOING:
+      g_value_set_boolean (value, self->keep_going);
+      break;
+    case PROP_RETRYABLE:
+      g_value_set_boxed (value, self->retryable);
+      break;
+    case PROP_STOP_REQUESTED:
+      g_value_set_boolean (value, self->stop_requested);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+sluice_pool_set_property (GObject      *object,
+                          guint         prop_id,
+                          const GValue *value,
+                          GParamSpec   *pspec)
+{
+  SluicePool *self = SLUICE_POOL (object);
+
+  switch (prop_id)
+    {
+    case PROP_HANDLER:
+      self->handler = g_value_dup_object (value);
+      break;
+    case PROP_CLOCK:
+      self->clock = g_value_dup_object (value);
+      break;
+    case PROP_WORKERS:
+      self->workers = g_value_get_int (value);
+      break;
+    case PROP_QUEUE_SIZE:
+      self->queue_size = g_value_get_int (value);
+      break;
+    case PROP_ITEM_TIMEOUT:
+      self->item_timeout = g_value_get_double (value);
+      break;
+    case PROP_MAX_RETRIES:
+      self->max_retries = g_value_get_int (value);
+      break;
+    case PROP_KEEP_GOING:
+      self->keep_going = g_value_get_boolean (value);
+      break;
+    case PROP_RETRYABLE:
+      g_strfreev (self->retryable);
+      self->retryable = g_value_dup_boxed (value);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+sluice_pool_class_init (SluicePoolClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  const GParamFlags flags = G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS;
+
+  object_class->constructed = sluice_pool_constructed;
+  object_class->finalize = sluice_pool_finalize;
+  object_class->get_property = sluice_pool_get_property;
+  object_class->set_property = sluice_pool_set_property;
+
+  /**
+   * SluicePool:handler:
+   *
+   * What the pool calls for each attempt.
+   */
+  properties[PROP_HANDLER] =
+    g_param_spec_object ("handler", NULL, NULL, SLUICE_TYPE_HANDLER, flags);
+
+  /**
+   * SluicePool:clock:
+   *
+   * The clock of every timer of the pool. A real clock by default; tests
+   * and deterministic runs use a virtual one.
+   */
+  properties[PROP_CLOCK] =
+    g_param_spec_object ("clock", NULL, NULL, SLUICE_TYPE_CLOCK, flags);
+
+  /* The integer ranges are wide on purpose: a bad value must reach
+   * GInitable and come back as an error, not be clamped by GObject. */
+
+  /**
+   * SluicePool:workers:
+   *
+   * How many workers take items from the input channel; must be positive.
+   */
+  properties[PROP_WORKERS] =
+    g_param_spec_int ("workers", NULL, NULL, G_MININT, G_MAXINT, 1, flags);
+
+  /**
+   * SluicePool:queue-size:
+   *
+   * How many items the input channel holds; must be positive.
+   */
+  properties[PROP_QUEUE_SIZE] =
+    g_param_spec_int ("queue-size", NULL, NULL, G_MININT, G_MAXINT, 1, flags);
+
+  /**
+   * SluicePool:item-timeout:
+   *
+   * Seconds an attempt may run, and the wait of each cancellation round;
+   * must be finite and positive.
+   */
+  properties[PROP_ITEM_TIMEOUT] =
+    g_param_spec_double ("item-timeout", NULL, NULL, -G_MAXDOUBLE, G_MAXDOUBLE, 1.0, flags);
+
+  /**
+   * SluicePool:max-retries:
+   *
+   * How many more attempts an item gets after a retryable failure.
+   */
+  properties[PROP_MAX_RETRIES] =
+    g_param_spec_int ("max-retries", NULL, NULL, G_MININT, G_MAXINT, 0, flags);
+
+  /**
+   * SluicePool:keep-going:
+   *
+   * If %TRUE, an item that fails for good is recorded but does not stop
+   * the pool.
+   */
+  properties[PROP_KEEP_GOING] =
+    g_param_spec_boolean ("keep-going", NULL, NULL, FALSE, flags);
+
+  /**
+   * SluicePool:retryable:
+   *
+   * The type names of the errors worth another attempt, such as
+   * `TimeoutError` or `ConnectionError`; see sluice_error_type_name().
+   */
+  properties[PROP_RETRYABLE] =
+    g_param_spec_boxed ("retryable", NULL, NULL, G_TYPE_STRV, flags);
+
+  /**
+   * SluicePool:stop-requested:
+   *
+   * Whether sluice_pool_request_stop() was called.
+   */
+  properties[PROP_STOP_REQUESTED] =
+    g_param_spec_boolean ("stop-requested", NULL, NULL, FALSE,
+                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+}
+
+static void
+sluice_pool_init (SluicePool *self)
+{
+  self->workers = 1;
+  self->queue_size = 1;
+  self->item_timeout = 1.0;
+}
+
+/**
+ * sluice_pool_new:
+ * @handler: what to call for each attempt
+ * @workers: how many workers (positive)
+ * @queue_size: capacity of the input channel (positive)
+ * @item_timeout: seconds each attempt may run (finite, positive)
+ * @error: return location for a %SLUICE_ERROR_INVALID_CONFIG error
+ *
+ * Makes a pool on a real clock with no retries. Use g_initable_new() for the
+ * other options.
+ *
+ * Returns: (transfer full) (nullable): a new pool, or %NULL with @error set
+ */
+SluicePool *
+sluice_pool_new (SluiceHandler  *handler,
+                 gint            workers,
+                 gint            queue_size,
+                 double          item_timeout,
+                 GError        **error)
+{
+  g_return_val_if_fail (SLUICE_IS_HANDLER (handler), NULL);
+
+  return g_initable_new (SLUICE_TYPE_POOL, NULL, error,
+                         "handler", handler,
+                         "workers", workers,
+                         "queue-size", queue_size,
+                         "item-timeout", item_timeout,
+                         NULL);
+}
+
+/**
+ * sluice_pool_get_handler:
+ * @self: a #SluicePool
+ *
+ * Returns: (transfer none): the handler
+ */
+SluiceHandler *
+sluice_pool_get_handler (SluicePool *self)
+{
+  g_return_val_if_fail (SLUICE_IS_POOL (self), NULL);
+
+  return self->handler;
+}
+
+/**
+ * sluice_pool_get_clock:
+ * @self: a #SluicePool
+ *
+ * Returns: (transfer none): the clock of the pool's timers
+ */
+SluiceClock *
+sluice_pool_get_clock (SluicePool *self)
+{
+  g_return_val_if_fail (SLUICE_IS_POOL (self), NULL);
+
+  return self->clock;
+}
+
+/**
+ * sluice_pool_get_workers:
+ * @self: a #SluicePool
+ *
+ * Returns: the number of workers
+ */
+gint
+sluice_pool_get_workers (SluicePool *self)
+{
+  g_return_val_if_fail (SLUICE_IS_POOL (self), 0);
+
+  return self->workers;
+}
+
+/**
+ * sluice_pool_get_queue_size:
+ * @self: a #SluicePool
+ *
+ * Returns: the capacity of the input channel
+ */
+gint
+sluice_pool_get_queue_size (SluicePool *self)
+{
+  g_return_val_if_fail (SLUICE_IS_POOL (self), 0);
+
+  return self->queue_size;
+}
+
+/**
+ * sluice_pool_get_item_timeout:
+ * @self: a #SluicePool
+ *
+ * Returns: the seconds each attempt may run
+ */
+double
+sluice_pool_get_item_timeout (SluicePool *self)
+{
+  g_return_val_if_fail (SLUICE_IS_POOL (self), 0);
+
+  return self->item_timeout;
+}
+
+/**
+ * sluice_pool_get_max_retries:
+ * @self: a #SluicePool
+ *
+ * Returns: how many retries an item gets at most
+ */
+gint
+sluice_pool_get_max_retries (SluicePool *self)
+{
+  g_return_val_if_fail (SLUICE_IS_POOL (self), 0);
+
+  return self->max_retries;
+}
+
+/**
+ * sluice_pool_get_keep_going:
+ * @self: a #SluicePool
+ *
+ * Returns: whether a failed item leaves the pool running
+ */
+gboolean
+sluice_pool_get_keep_going (SluicePool *self)
+{
+  g_return_val_if_fail (SLUICE_IS_POOL (self), FALSE);
+
+  return self->keep_going;
+}
+
+/**
+ * sluice_pool_get_retryable:
+ * @self: a #SluicePool
+ *
+ * Returns: (transfer none) (nullable) (array zero-terminated=1): the type
+ *   names of retryable errors
+ */
+const char * const *
+sluice_pool_get_retryable (SluicePool *self)
+{
+  g_return_val_if_fail (SLUICE_IS_POOL (self), NULL);
+
+  return (const char * const *) self->retryable;
+}
+
+/**
+ * sluice_pool_is_retryable:
+ * @self: a #SluicePool
+ * @error: an attempt's error
+ *
+ * Tells whether an attempt that failed with @error is worth another
+ * attempt: its type name is in #SluicePool:retryable. Cancellation never
+ * is.
+ *
+ * Returns: %TRUE if @error is retryable
+ */
+gboolean
+sluice_pool_is_retryable (SluicePool   *self,
+                          const GError *error)
+{
+  g_return_val_if_fail (SLUICE_IS_POOL (self), FALSE);
+  g_return_val_if_fail (error != NULL, FALSE);
+
+  if (self->retryable == NULL ||
+      g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return FALSE;
+
+  return g_strv_contains ((const char * const *) self->retryable,
+                          sluice_error_type_name (error));
+}
+
+/**
+ * sluice_pool_set_metrics_func:
+ * @self: a #SluicePool
+ * @func: (nullable) (scope notified): receives `ok`, `retry` and `failure`
+ * @user_data: data for @func
+ * @destroy: (nullable): frees @user_data
+ *
+ * Sets the metrics callback: one call per item event and for nothing else.
+ * A failing callback does not change what the pool does.
+ */
+void
+sluice_pool_set_metrics_func (SluicePool        *self,
+                              SluiceMetricsFunc  func,
+                              gpointer           user_data,
+                              GDestroyNotify     destroy)
+{
+  g_return_if_fail (SLUICE_IS_POOL (self));
+
+  if (self->metrics_destroy != NULL)
+    self->metrics_destroy (self->metrics_data);
+
+  self->metrics_func = func;
+  self->metrics_data = user_data;
+  self->metrics_destroy = destroy;
+}
+
+/**
+ * sluice_pool_set_event_func:
+ * @self: a #SluicePool
+ * @func: (nullable) (scope notified): receives every #SluiceEvent
+ * @user_data: data for @func
+ * @destroy: (nullable): frees @user_data
+ *
+ * Sets the receiver of the structured event stream. Without one, the pool
+ * does not build events at all.
+ */
+void
+sluice_pool_set_event_func (SluicePool      *self,
+                            SluiceEventFunc  func,
+                            gpointer         user_data,
+                            GDestroyNotify   destroy)
+{
+  g_return_if_fail (SLUICE_IS_POOL (self));
+
+  if (self->event_destroy != NULL)
+    self->event_destroy (self->event_data);
+
+  self->event_func = func;
+  self->event_data = user_data;
+  self->event_destroy = destroy;
+}
+
+/**
+ * sluice_pool_request_stop:
+ * @self: a #SluicePool
+ *
+ * Asks the pool to stop taking work: the source is no longer read (a read
+ * or a put that waits is woken), what is queued or running is drained and
+ * its results are still handed out. Called before the run starts, the run
+ * ends at once without reading the source. Plain, idempotent, and safe
+ * from any callback of the pool's main context.
+ */
+void
+sluice_pool_request_stop (SluicePool *self)
+{
+  g_return_if_fail (SLUICE_IS_POOL (self));
+
+  if (self->stop_requested)
+    return;
+
+  self->stop_requested = TRUE;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STOP_REQUESTED]);
+
+  if (self->run != NULL)
+    _sluice_run_stop_requested (self->run);
+}
+
+/**
+ * sluice_pool_get_stop_requested:
+ * @self: a #SluicePool
+ *
+ * Returns: whether a stop was requested
+ */
+gboolean
+sluice_pool_get_stop_requested (SluicePool *self)
+{
+  g_return_val_if_fail (SLUICE_IS_POOL (self), FALSE);
+
+  return self->stop_requested;
+}
+
+/**
+ * sluice_pool_run:
+ * @self: a #SluicePool
+ * @source: where the items come from; the caller keeps owning it
+ * @error: return location for a %SLUICE_ERROR_SINGLE_USE error
+ *
+ * Makes the pool's one run over @source. Nothing is read until the first
+ * sluice_run_next_async(); from then on the pool works until the source
+ * ends or a stop, and the run hands out results in the order they finish.
+ * A second call fails: a pool is single-use.
+ *
+ * Returns: (transfer full) (nullable): the run, or %NULL with @error set
+ */
+SluiceRun *
+sluice_pool_run (SluicePool    *self,
+                 SluiceSource  *source,
+                 GError       **error)
+{
+  SluiceRun *run;
+
+  g_return_val_if_fail (SLUICE_IS_POOL (self), NULL);
+  g_return_val_if_fail (SLUICE_IS_SOURCE (source), NULL);
+
+  if (self->ran)
+    {
+      g_set_error_literal (error, SLUICE_ERROR, SLUICE_ERROR_SINGLE_USE, "pool is single-use");
+      return NULL;
+    }
+
+  run = _sluice_run_new (self, source);
+  self->run = run;
+  g_object_add_weak_pointer (G_OBJECT (run), (gpointer *) &self->run);
+  self->ran = TRUE;
+
+  return run;
+}
+
+gboolean
+_sluice_pool_has_event_func (SluicePool *self)
+{
+  return self->event_func != NULL;
+}
+
+void
+_sluice_pool_emit_event (SluicePool        *self,
+                         const SluiceEvent *event)
+{
+  if (self->event_func != NULL)
+    self->event_func (event, self->event_data);
+}
+
+void
+_sluice_pool_emit_metrics (SluicePool *self,
+                           const char *event,
+                           const char *detail)
+{
+  g_autoptr(SluicePool) hold = NULL;
+  GError *error = NULL;
+
+  if (self->metrics_func == NULL)
+    return;
+
+  /* The callback may drop the last reference to the pool. */
+  hold = g_object_ref (self);
+  self->metrics_func (event, detail, self->metrics_data, &error);
+
+  /* A broken backend is ignored: its error is consumed here. */
+  g_clear_error (&error);
+}
+
+gint64
+_sluice_pool_get_timeout_us (SluicePool *self)
+{
+  return (gint64) llround (self->item_timeout * G_USEC_PER_SEC);
+}

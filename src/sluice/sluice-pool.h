@@ -1,0 +1,68 @@
+/* sluice-pool.h: the worker pool and its options
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#pragma once
+
+#if !defined (SLUICE_INSIDE) && !defined (SLUICE_COMPILATION)
+# error "Only <sluice.h> can be included directly."
+#endif
+
+#include "sluice-clock.h"
+#include "sluice-event.h"
+#include "sluice-handler.h"
+#include "sluice-run.h"
+#include "sluice-source.h"
+
+G_BEGIN_DECLS
+
+/**
+ * SluiceMetricsFunc:
+ * @event: `ok`, `retry` or `failure`
+ * @detail: the repr of the item (`ok`) or of the error (`retry`, `failure`)
+ * @user_data: the data given to sluice_pool_set_metrics_func()
+ * @error: a broken metrics backend may set it; the pool frees it and goes on
+ *
+ * Receives one call per item event. It may re-enter the pool (for example,
+ * request a stop).
+ *
+ * Returns: %FALSE if the backend failed (the pool ignores the failure)
+ */
+typedef gboolean (*SluiceMetricsFunc) (const char  *event,
+                                       const char  *detail,
+                                       gpointer     user_data,
+                                       GError     **error);
+
+#define SLUICE_TYPE_POOL (sluice_pool_get_type ())
+G_DECLARE_FINAL_TYPE (SluicePool, sluice_pool, SLUICE, POOL, GObject)
+
+SluicePool     *sluice_pool_new                (SluiceHandler      *handler,
+                                                gint                workers,
+                                                gint                queue_size,
+                                                double              item_timeout,
+                                                GError            **error);
+SluiceHandler  *sluice_pool_get_handler        (SluicePool         *self);
+SluiceClock    *sluice_pool_get_clock          (SluicePool         *self);
+gint            sluice_pool_get_workers        (SluicePool         *self);
+gint            sluice_pool_get_queue_size     (SluicePool         *self);
+double          sluice_pool_get_item_timeout   (SluicePool         *self);
+gint            sluice_pool_get_max_retries    (SluicePool         *self);
+gboolean        sluice_pool_get_keep_going     (SluicePool         *self);
+const char * const *sluice_pool_get_retryable  (SluicePool         *self);
+gboolean        sluice_pool_is_retryable       (SluicePool         *self,
+                                                const GError       *error);
+void            sluice_pool_set_metrics_func   (SluicePool         *self,
+                                                SluiceMetricsFunc   func,
+                                                gpointer            user_data,
+                                                GDestroyNotify      destroy);
+void            sluice_pool_set_event_func     (SluicePool         *self,
+                                                SluiceEventFunc     func,
+                                                gpointer            user_data,
+                                                GDestroyNotify      destroy);
+void            sluice_pool_request_stop       (SluicePool         *self);
+gboolean        sluice_pool_get_stop_requested (SluicePool         *self);
+SluiceRun      *sluice_pool_run                (SluicePool         *self,
+                                                SluiceSource       *source,
+                                                GError            **error);
+
+G_END_DECLS

@@ -1,0 +1,75 @@
+/* sluice-run.h: one run of a pool, read like an async iterator
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#pragma once
+
+#if !defined (SLUICE_INSIDE) && !defined (SLUICE_COMPILATION)
+# error "Only <sluice.h> can be included directly."
+#endif
+
+#include <gio/gio.h>
+
+G_BEGIN_DECLS
+
+/**
+ * SluiceRunStats:
+ * @pulled: items pulled from the source
+ * @succeeded: items that succeeded
+ * @failed: items that failed for good
+ * @dropped: items pulled but never handled (a stop or cancel came first)
+ * @cancelled: items whose attempt the caller cancelled in flight
+ * @retries: retries started
+ * @attempts: handler calls
+ * @timeouts: attempts that timed out
+ * @queued: items in the input channel now
+ * @in_flight: attempts running now
+ * @lead: items pulled and not handled successfully now
+ * @max_lead: the largest @lead seen each time the source yielded
+ * @yielded: results handed to the caller
+ *
+ * Counters of a run, for reports and live views.
+ */
+typedef struct {
+  guint pulled;
+  guint succeeded;
+  guint failed;
+  guint dropped;
+  guint cancelled;
+  guint retries;
+  guint attempts;
+  guint timeouts;
+  guint queued;
+  guint in_flight;
+  guint lead;
+  guint max_lead;
+  guint yielded;
+} SluiceRunStats;
+
+#define SLUICE_TYPE_RUN (sluice_run_get_type ())
+G_DECLARE_FINAL_TYPE (SluiceRun, sluice_run, SLUICE, RUN, GObject)
+
+void        sluice_run_next_async           (SluiceRun            *self,
+                                             GCancellable         *cancellable,
+                                             GAsyncReadyCallback   callback,
+                                             gpointer              user_data);
+GVariant   *sluice_run_next_finish          (SluiceRun            *self,
+                                             GAsyncResult         *result,
+                                             GError              **error);
+void        sluice_run_close_async          (SluiceRun            *self,
+                                             GCancellable         *cancellable,
+                                             GAsyncReadyCallback   callback,
+                                             gpointer              user_data);
+gboolean    sluice_run_close_finish         (SluiceRun            *self,
+                                             GAsyncResult         *result,
+                                             GError              **error);
+GPtrArray  *sluice_run_get_errors           (SluiceRun            *self);
+guint       sluice_run_get_live_operations  (SluiceRun            *self);
+gboolean    sluice_run_is_finished          (SluiceRun            *self);
+void        sluice_run_get_stats            (SluiceRun            *self,
+                                             SluiceRunStats       *stats);
+gint64      sluice_run_get_started_at       (SluiceRun            *self);
+gint64      sluice_run_get_finished_at      (SluiceRun            *self);
+char       *sluice_run_describe_waiting     (SluiceRun            *self);
+
+G_END_DECLS

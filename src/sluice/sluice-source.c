@@ -1,0 +1,68 @@
+/* sluice-source.c
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "config-engine.h"
+
+#include "sluice-source.h"
+
+/**
+ * SECTION:sluice-source
+ * @Title: SluiceSource
+ *
+ * The async iterator a pool pulls its items from, one read at a time.
+ * The end of input is not an item: sluice_source_next_finish() returns
+ * %NULL without an error. Every non-%NULL #GVariant, however empty, is work.
+ * The caller owns the source; the pool never closes it.
+ */
+
+G_DEFINE_INTERFACE (SluiceSource, sluice_source, G_TYPE_OBJECT)
+
+static void
+sluice_source_default_init (SluiceSourceInterface *iface)
+{
+}
+
+/**
+ * sluice_source_next_async:
+ * @self: a #SluiceSource
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: called when the next item, the end or an error is known
+ * @user_data: data for @callback
+ *
+ * Starts reading the next item. Only one read may be pending at a time.
+ */
+void
+sluice_source_next_async (SluiceSource        *self,
+                          GCancellable        *cancellable,
+                          GAsyncReadyCallback  callback,
+                          gpointer             user_data)
+{
+  g_return_if_fail (SLUICE_IS_SOURCE (self));
+  g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
+
+  SLUICE_SOURCE_GET_IFACE (self)->next_async (self, cancellable, callback, user_data);
+}
+
+/**
+ * sluice_source_next_finish:
+ * @self: a #SluiceSource
+ * @result: the #GAsyncResult given to the callback
+ * @error: return location for an error
+ *
+ * Completes a read started with sluice_source_next_async().
+ *
+ * Returns: (transfer full) (nullable): the item, or %NULL at the end (with
+ *   @error unset) or on error
+ */
+GVariant *
+sluice_source_next_finish (SluiceSource  *self,
+                           GAsyncResult  *result,
+                           GError       **error)
+{
+  g_return_val_if_fail (SLUICE_IS_SOURCE (self), NULL);
+  g_return_val_if_fail (G_IS_ASYNC_RESULT (result), NULL);
+
+  return SLUICE_SOURCE_GET_IFACE (self)->next_finish (self, result, error);
+}

@@ -1,0 +1,47 @@
+/* sluice-source.h: the async iterator the pool pulls items from
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#pragma once
+
+#if !defined (SLUICE_INSIDE) && !defined (SLUICE_COMPILATION)
+# error "Only <sluice.h> can be included directly."
+#endif
+
+#include <gio/gio.h>
+
+G_BEGIN_DECLS
+
+#define SLUICE_TYPE_SOURCE (sluice_source_get_type ())
+G_DECLARE_INTERFACE (SluiceSource, sluice_source, SLUICE, SOURCE, GObject)
+
+/**
+ * SluiceSourceInterface:
+ * @next_async: start reading the next item
+ * @next_finish: the next item (transfer full), or %NULL without an error at
+ *   the end, or %NULL with an error
+ *
+ * An async iterator of #GVariant items.
+ */
+struct _SluiceSourceInterface
+{
+  GTypeInterface g_iface;
+
+  void      (*next_async)  (SluiceSource         *self,
+                            GCancellable         *cancellable,
+                            GAsyncReadyCallback   callback,
+                            gpointer              user_data);
+  GVariant *(*next_finish) (SluiceSource         *self,
+                            GAsyncResult         *result,
+                            GError              **error);
+};
+
+void      sluice_source_next_async  (SluiceSource         *self,
+                                     GCancellable         *cancellable,
+                                     GAsyncReadyCallback   callback,
+                                     gpointer              user_data);
+GVariant *sluice_source_next_finish (SluiceSource         *self,
+                                     GAsyncResult         *result,
+                                     GError              **error);
+
+G_END_DECLS

@@ -16,8 +16,9 @@
  *
  * A fault after N items replaces pull N+1 at once (no interval before it);
  * N equal to the number of items replaces the end; a larger N never fires.
- * The interval is waited only between two items. While it waits, a read
- * honours its #GCancellable.
+ * The interval is waited only between two items, on the clock; while it
+ * waits, a read honours its #GCancellable. Any other read completes on the
+ * next main-loop iteration.
  */
 
 struct _SluiceFaultSource
@@ -196,11 +197,16 @@ sluice_fault_source_next_async (SluiceSource        *source,
       return;
     }
 
-  /* Every read yields to the main loop; only a read between two items
-   * waits for the interval. */
-  read->timer_id = sluice_clock_add_timeout (self->clock,
-                                             self->position > 0 ? self->interval : 0,
-                                             on_interval_done,
+  /* Only a read between two items waits for the interval; any other read
+   * completes at once (from an idle, as GTask never completes during the
+   * call), like an async generator that yields without awaiting. */
+  if (self->position == 0 || self->interval == 0)
+    {
+      read_finish (task, FALSE);
+      return;
+    }
+
+  read->timer_id = sluice_clock_add_timeout (self->clock, self->interval, on_interval_done,
                                              g_object_ref (task), g_object_unref);
   watch_cancellable (task, cancellable);
 }

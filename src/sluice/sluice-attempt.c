@@ -306,6 +306,11 @@ _sluice_attempt_start (SluiceAttempt       *self,
 
   sluice_handler_handle_async (handler, self, self->cancellable,
                                on_handled, g_object_ref (self));
+
+  /* Cancelled between its creation and now (say, by a callback of the
+   * attempt-start event): stop it like any attempt in flight. */
+  if (self->caller_cancelled)
+    begin_stopping (self);
 }
 
 void
@@ -317,6 +322,12 @@ _sluice_attempt_cancel (SluiceAttempt *self)
     return;
 
   self->caller_cancelled = TRUE;
+
+  /* Not started yet: there is nothing to stop, and no one to tell about
+   * it; _sluice_attempt_start() begins stopping. */
+  if (!self->running)
+    return;
+
   begin_stopping (self);
 }
 

@@ -302,8 +302,12 @@ sluice_pool_class_init (SluicePoolClass *klass)
    * Seconds an attempt may run, and the wait of each cancellation round;
    * must be finite and positive.
    */
+  /* Infinite bounds and lax validation let NaN and ±inf through too: with
+   * finite bounds GObject would refuse them with a warning and keep the
+   * default, building a pool the caller did not ask for. */
   properties[PROP_ITEM_TIMEOUT] =
-    g_param_spec_double ("item-timeout", NULL, NULL, -G_MAXDOUBLE, G_MAXDOUBLE, 1.0, flags);
+    g_param_spec_double ("item-timeout", NULL, NULL, -INFINITY, INFINITY, 1.0,
+                         flags | G_PARAM_LAX_VALIDATION);
 
   /**
    * SluicePool:max-retries:

@@ -93,6 +93,11 @@ struct _SluiceRun
   GCancellable   *producer_cancellable;
   GCancellable   *driver_cancellable;
 
+  /* The item the producer's put holds: still ours if the put fails, the
+   * channel's once it succeeds (and maybe freed before on_put runs). */
+  PulledItem     *held;
+  gint64          held_index;
+
   Worker         *workers;
   guint           n_workers;
   guint           workers_alive;
@@ -157,21 +162,31 @@ emit_simple (SluiceRun       *self,
 }
 
 static void
-emit_item (SluiceRun        *self,
-           SluiceEventKind   kind,
-           const PulledItem *item,
-           gint              worker,
-           GVariant         *value)
+emit_index (SluiceRun       *self,
+            SluiceEventKind  kind,
+            gint64           index,
+            gint             worker,
+            GVariant        *value)
 {
   SluiceEvent event = EVENT_INIT (kind);
 
   if (!wants_events (self))
     return;
 
-  event.item = item->index;
+  event.item = index;
   event.worker = worker;
   event.value = value;
   emit (self, &event);
+}
+
+static void
+emit_item (SluiceRun        *self,
+           SluiceEventKind   kind,
+           const PulledItem *item,
+           gint              worker,
+           GVariant         *value)
+{
+  emit_index (self, kind, item->index, worker, value);
 }
 
 static void
@@ -476,8 +491,8 @@ on_put (GObject      *object,
         GAsyncResult *res,
         gpointer      user_data)
 {
-  PulledItem *item = user_data;
-  SluiceRun *self = item->run;
+  SluiceRun *self = user_data;
+  PulledItem *item = g_steal_pointer (&self->held);
   g_autoptr(GError) error = NULL;
 
   self->live_operations--;
@@ -491,7 +506,8 @@ on_put (GObject      *object,
       return;
     }
 
-  emit_item (self, SLUICE_EVENT_QUEUE_PUT, item, -1, NULL);
+  /* Accepted: a worker may already have taken @item, even dropped it. */
+  emit_index (self, SLUICE_EVENT_QUEUE_PUT, self->held_index, -1, NULL);
   producer_pull (self);
 }
 
@@ -516,7 +532,9 @@ take_pulled_item (SluiceRun *self,
 
   self->producer_state = PRODUCER_PUTTING;
   self->live_operations++;
-  sluice_channel_put_async (self->input, item, self->producer_cancellable, on_put, item);
+  self->held = item;
+  self->held_index = item->index;
+  sluice_channel_put_async (self->input, item, self->producer_cancellable, on_put, self);
 }
 
 static void
@@ -700,11 +718,21 @@ on_attempt_end (Worker *worker)
           emit_metrics_for_error (self, "retry", error);
           emit_error (self, SLUICE_EVENT_RETRY, worker->item->index, error);
           g_error_free (error);
-          worker_attempt (worker);
-          return;
-        }
 
-      item_failed (worker, error);
+          /* The metrics or event callback may have closed or cancelled the
+           * run, after should_retry() said yes: cancellation is never
+           * retried, so the item ends here, cancelled between attempts. */
+          if (!self->cancelled)
+            {
+              worker_attempt (worker);
+              return;
+            }
+
+          self->stats.cancelled++;
+          emit_item (self, SLUICE_EVENT_ITEM_CANCELLED, worker->item, (gint) worker->index, NULL);
+        }
+      else
+        item_failed (worker, error);
     }
 
   worker_done_with_item (worker);
@@ -751,6 +779,16 @@ on_worker_got (GObject      *object,
     }
 
   emit_item (self, SLUICE_EVENT_QUEUE_GET, item, (gint) worker->index, NULL);
+
+  /* The event's callback may have cancelled the run: an attempt started
+   * now would be cancelled by no one. */
+  if (self->cancelled)
+    {
+      pulled_item_drop (item);
+      worker_exit (worker);
+      return;
+    }
+
   worker->item = item;
   worker->attempt_number = 0;
   worker_attempt (worker);

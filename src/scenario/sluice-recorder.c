@@ -1,0 +1,379 @@
+/* sluice-recorder.c: keeps a run's event stream and writes it as JSON Lines
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "sluice-recorder.h"
+
+#include <string.h>
+
+/**
+ * SluiceRecorder:
+ *
+ * Keeps copies of the #SluiceEvent records of a run (strings and values
+ * included), optionally in a ring buffer of fixed capacity so a long run in
+ * the app uses bounded memory, and writes them as JSON Lines: one object
+ * per event with its kind, clock time, item, attempt, worker, cancel round,
+ * outcome, error type and message, value and live counts.
+ */
+
+struct _SluiceRecorder
+{
+  GObject  parent_instance;
+
+  GArray  *events;      /* SluiceEvent, owning their strings and value */
+  guint    capacity;    /* 0: unbounded */
+  guint    head;        /* ring buffer: position of the oldest event */
+  guint64  n_dropped;
+};
+
+G_DEFINE_FINAL_TYPE (SluiceRecorder, sluice_recorder, G_TYPE_OBJECT)
+
+static void
+event_clear (gpointer data)
+{
+  SluiceEvent *event = data;
+
+  g_free ((char *) event->error_type);
+  g_free ((char *) event->error_message);
+  g_clear_pointer (&event->value, g_variant_unref);
+}
+
+static void
+event_copy (SluiceEvent       *dest,
+            const SluiceEvent *src)
+{
+  *dest = *src;
+  dest->error_type = g_strdup (src->error_type);
+  dest->error_message = g_strdup (src->error_message);
+  dest->value = src->value ? g_variant_ref (src->value) : NULL;
+}
+
+static void
+sluice_recorder_finalize (GObject *object)
+{
+  SluiceRecorder *self = SLUICE_RECORDER (object);
+
+  g_clear_pointer (&self->events, g_array_unref);
+
+  G_OBJECT_CLASS (sluice_recorder_parent_class)->finalize (object);
+}
+
+static void
+sluice_recorder_class_init (SluiceRecorderClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = sluice_recorder_finalize;
+}
+
+static void
+sluice_recorder_init (SluiceRecorder *self)
+{
+  self->events = g_array_new (FALSE, TRUE, sizeof (SluiceEvent));
+  g_array_set_clear_func (self->events, event_clear);
+}
+
+/**
+ * sluice_recorder_new:
+ * @capacity: the most events kept (the oldest go first), or 0 for no limit
+ *
+ * Returns: (transfer full): a new, empty recorder
+ */
+SluiceRecorder *
+sluice_recorder_new (guint capacity)
+{
+  SluiceRecorder *self = g_object_new (SLUICE_TYPE_RECORDER, NULL);
+
+  self->capacity = capacity;
+
+  return self;
+}
+
+/**
+ * sluice_recorder_get_capacity:
+ * @self: a #SluiceRecorder
+ *
+ * Returns: the most events kept, or 0 for no limit
+ */
+guint
+sluice_recorder_get_capacity (SluiceRecorder *self)
+{
+  g_return_val_if_fail (SLUICE_IS_RECORDER (self), 0);
+  return self->capacity;
+}
+
+/**
+ * sluice_recorder_add:
+ * @self: a #SluiceRecorder
+ * @event: an event; it is copied
+ *
+ * Appends a copy of @event, dropping the oldest event when full.
+ */
+void
+sluice_recorder_add (SluiceRecorder    *self,
+                     const SluiceEvent *event)
+{
+  g_return_if_fail (SLUICE_IS_RECORDER (self));
+  g_return_if_fail (event != NULL);
+
+  if (self->capacity == 0 || self->events->len < self->capacity)
+    {
+      SluiceEvent copy;
+
+      event_copy (&copy, event);
+      g_array_append_val (self->events, copy);
+      return;
+    }
+
+  event_clear (&g_array_index (self->events, SluiceEvent, self->head));
+  event_copy (&g_array_index (self->events, SluiceEvent, self->head), event);
+  self->head = (self->head + 1) % self->capacity;
+  self->n_dropped++;
+}
+
+/**
+ * sluice_recorder_event_func:
+ * @event: an event
+ * @user_data: a #SluiceRecorder
+ *
+ * A #SluiceEventFunc that records every event: give it to
+ * sluice_pool_set_event_func() with the recorder as data.
+ */
+void
+sluice_recorder_event_func (const SluiceEvent *event,
+                            gpointer           user_data)
+{
+  sluice_recorder_add (SLUICE_RECORDER (user_data), event);
+}
+
+/**
+ * sluice_recorder_get_n_events:
+ * @self: a #SluiceRecorder
+ *
+ * Returns: how many events the recorder holds
+ */
+guint
+sluice_recorder_get_n_events (SluiceRecorder *self)
+{
+  g_return_val_if_fail (SLUICE_IS_RECORDER (self), 0);
+  return self->events->len;
+}
+
+/**
+ * sluice_recorder_get_n_dropped:
+ * @self: a #SluiceRecorder
+ *
+ * Returns: how many old events were dropped to respect the capacity
+ */
+guint64
+sluice_recorder_get_n_dropped (SluiceRecorder *self)
+{
+  g_return_val_if_fail (SLUICE_IS_RECORDER (self), 0);
+  return self->n_dropped;
+}
+
+/**
+ * sluice_recorder_get_event:
+ * @self: a #SluiceRecorder
+ * @position: from 0 (the oldest event held) to the number of events
+ *
+ * Returns: (transfer none): the event, valid until the next change
+ */
+const SluiceEvent *
+sluice_recorder_get_event (SluiceRecorder *self,
+                           guint           position)
+{
+  g_return_val_if_fail (SLUICE_IS_RECORDER (self), NULL);
+  g_return_val_if_fail (position < self->events->len, NULL);
+
+  if (self->capacity > 0 && self->events->len == self->capacity)
+    position = (self->head + position) % self->capacity;
+
+  return &g_array_index (self->events, SluiceEvent, position);
+}
+
+/**
+ * sluice_recorder_clear:
+ * @self: a #SluiceRecorder
+ *
+ * Forgets every event.
+ */
+void
+sluice_recorder_clear (SluiceRecorder *self)
+{
+  g_return_if_fail (SLUICE_IS_RECORDER (self));
+
+  g_array_set_size (self->events, 0);
+  self->head = 0;
+  self->n_dropped = 0;
+}
+
+static void
+add_value (JsonBuilder *builder,
+           GVariant    *value)
+{
+  if (g_variant_is_of_type (value, G_VARIANT_TYPE_INT64))
+    json_builder_add_int_value (builder, g_variant_get_int64 (value));
+  else if (g_variant_is_of_type (value, G_VARIANT_TYPE_STRING))
+    json_builder_add_string_value (builder, g_variant_get_string (value, NULL));
+  else
+    {
+      g_autofree char *text = g_variant_print (value, FALSE);
+      json_builder_add_string_value (builder, text);
+    }
+}
+
+static void
+add_int (JsonBuilder *builder,
+         const char  *name,
+         gint64       value)
+{
+  json_builder_set_member_name (builder, name);
+  json_builder_add_int_value (builder, value);
+}
+
+static void
+add_string (JsonBuilder *builder,
+            const char  *name,
+            const char  *value)
+{
+  json_builder_set_member_name (builder, name);
+  json_builder_add_string_value (builder, value);
+}
+
+/**
+ * sluice_recorder_event_to_json:
+ * @event: an event
+ *
+ * Builds the JSON object of one event. Fields that do not apply (no item,
+ * no attempt, no error) are left out; the counts are always there.
+ *
+ * Returns: (transfer full): a JSON object node
+ */
+JsonNode *
+sluice_recorder_event_to_json (const SluiceEvent *event)
+{
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+
+  g_return_val_if_fail (event != NULL, NULL);
+
+  json_builder_begin_object (builder);
+  add_string (builder, "kind", sluice_event_kind_to_string (event->kind));
+  add_int (builder, "time_us", event->time);
+  json_builder_set_member_name (builder, "time");
+  json_builder_add_double_value (builder, (double) event->time / G_USEC_PER_SEC);
+
+  if (event->item >= 0)
+    add_int (builder, "item", event->item);
+  if (event->attempt > 0)
+    add_int (builder, "attempt", event->attempt);
+  if (event->worker >= 0)
+    add_int (builder, "worker", event->worker);
+  if (event->round > 0)
+    add_int (builder, "round", event->round);
+  if (event->outcome != SLUICE_OUTCOME_NONE)
+    {
+      add_string (builder, "outcome", sluice_outcome_to_string (event->outcome));
+      json_builder_set_member_name (builder, "retried");
+      json_builder_add_boolean_value (builder, event->retried);
+    }
+  if (event->error_type != NULL)
+    add_string (builder, "error_type", event->error_type);
+  if (event->error_message != NULL)
+    add_string (builder, "error_message", event->error_message);
+  if (event->value != NULL)
+    {
+      json_builder_set_member_name (builder, "value");
+      add_value (builder, event->value);
+    }
+
+  add_int (builder, "queued", event->queued);
+  add_int (builder, "in_flight", event->in_flight);
+  add_int (builder, "pulled", event->pulled);
+  add_int (builder, "succeeded", event->succeeded);
+  add_int (builder, "failed", event->failed);
+  add_int (builder, "retries", event->retries);
+  add_int (builder, "lead", event->lead);
+  json_builder_end_object (builder);
+
+  return json_builder_get_root (builder);
+}
+
+/**
+ * sluice_recorder_event_to_line:
+ * @event: an event
+ *
+ * Returns: (transfer full): the event as one line of JSON, with its `\n`
+ */
+char *
+sluice_recorder_event_to_line (const SluiceEvent *event)
+{
+  g_autoptr(JsonGenerator) generator = json_generator_new ();
+  g_autoptr(JsonNode) node = sluice_recorder_event_to_json (event);
+  g_autofree char *text = NULL;
+
+  json_generator_set_root (generator, node);
+  text = json_generator_to_data (generator, NULL);
+
+  return g_strconcat (text, "\n", NULL);
+}
+
+/**
+ * sluice_recorder_write_jsonl:
+ * @self: a #SluiceRecorder
+ * @stream: where to write
+ * @cancellable: (nullable): a #GCancellable
+ * @error: return location for an error
+ *
+ * Writes every event held, oldest first, one JSON object per line.
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+sluice_recorder_write_jsonl (SluiceRecorder  *self,
+                             GOutputStream   *stream,
+                             GCancellable    *cancellable,
+                             GError         **error)
+{
+  g_return_val_if_fail (SLUICE_IS_RECORDER (self), FALSE);
+  g_return_val_if_fail (G_IS_OUTPUT_STREAM (stream), FALSE);
+
+  for (guint i = 0; i < self->events->len; i++)
+    {
+      g_autofree char *line = sluice_recorder_event_to_line (sluice_recorder_get_event (self, i));
+
+      if (!g_output_stream_write_all (stream, line, strlen (line), NULL, cancellable, error))
+        return FALSE;
+    }
+
+  return TRUE;
+}
+
+/**
+ * sluice_recorder_save_jsonl:
+ * @self: a #SluiceRecorder
+ * @path: the file to write (replaced)
+ * @error: return location for an error
+ *
+ * Writes every event held to @path as JSON Lines.
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+sluice_recorder_save_jsonl (SluiceRecorder  *self,
+                            const char      *path,
+                            GError         **error)
+{
+  g_autoptr(GFile) file = NULL;
+  g_autoptr(GFileOutputStream) stream = NULL;
+
+  g_return_val_if_fail (SLUICE_IS_RECORDER (self), FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+
+  file = g_file_new_for_path (path);
+  stream = g_file_replace (file, NULL, FALSE, G_FILE_CREATE_NONE, NULL, error);
+  if (stream == NULL)
+    return FALSE;
+
+  return sluice_recorder_write_jsonl (self, G_OUTPUT_STREAM (stream), NULL, error) &&
+         g_output_stream_close (G_OUTPUT_STREAM (stream), NULL, error);
+}

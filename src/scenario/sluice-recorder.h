@@ -1,0 +1,36 @@
+/* sluice-recorder.h: keeps a run's event stream and writes it as JSON Lines
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#pragma once
+
+#include <json-glib/json-glib.h>
+#include <sluice.h>
+
+G_BEGIN_DECLS
+
+#define SLUICE_TYPE_RECORDER (sluice_recorder_get_type ())
+G_DECLARE_FINAL_TYPE (SluiceRecorder, sluice_recorder, SLUICE, RECORDER, GObject)
+
+SluiceRecorder    *sluice_recorder_new            (guint               capacity);
+guint              sluice_recorder_get_capacity   (SluiceRecorder     *self);
+void               sluice_recorder_add            (SluiceRecorder     *self,
+                                                   const SluiceEvent  *event);
+void               sluice_recorder_event_func     (const SluiceEvent  *event,
+                                                   gpointer            user_data);
+guint              sluice_recorder_get_n_events   (SluiceRecorder     *self);
+guint64            sluice_recorder_get_n_dropped  (SluiceRecorder     *self);
+const SluiceEvent *sluice_recorder_get_event      (SluiceRecorder     *self,
+                                                   guint               position);
+void               sluice_recorder_clear          (SluiceRecorder     *self);
+JsonNode          *sluice_recorder_event_to_json  (const SluiceEvent  *event);
+char              *sluice_recorder_event_to_line  (const SluiceEvent  *event);
+gboolean           sluice_recorder_write_jsonl    (SluiceRecorder     *self,
+                                                   GOutputStream      *stream,
+                                                   GCancellable       *cancellable,
+                                                   GError            **error);
+gboolean           sluice_recorder_save_jsonl     (SluiceRecorder     *self,
+                                                   const char         *path,
+                                                   GError            **error);
+
+G_END_DECLS

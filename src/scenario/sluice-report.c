@@ -1,0 +1,620 @@
+/* sluice-report.c: what a scenario run did, as the JSON report of the spec
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "sluice-report.h"
+
+#include <math.h>
+#include <string.h>
+
+/**
+ * SluiceReport:
+ *
+ * Collects one run of a scenario — the results in the order they were
+ * yielded, the handler calls per item (from the %SLUICE_EVENT_ATTEMPT_START
+ * events), the metrics calls, the recorded errors and the run's counters —
+ * and builds the report of `scenario-format.md`, key for key: `outcome`,
+ * `results`, `result_order`, `attempts`, `pulled`, `max_lead`, `lead_ok`,
+ * `group_size`, `group_types`, `group_messages`, `ctx_ok`, `metrics`,
+ * `metrics_raised`, `unfinished`, `live_operations`, `elapsed`.
+ *
+ * Feed it with sluice_report_add_event() and sluice_report_add_result(),
+ * give sluice_report_metrics_func() to the pool, then call
+ * sluice_report_finish() once the run ended.
+ */
+
+struct _SluiceReport
+{
+  GObject     parent_instance;
+
+  gint        queue_size;
+  gint        workers;
+  gboolean    metrics_broken;
+
+  GPtrArray  *results;          /* GVariant*, in yield order */
+  GHashTable *attempts;         /* gint64* → guint */
+  guint       metrics_ok;
+  guint       metrics_retry;
+  guint       metrics_failure;
+  guint       metrics_raised;
+
+  gboolean    finished;
+  char       *outcome;
+  GPtrArray  *error_types;      /* char*, in record order */
+  GPtrArray  *error_messages;
+  GPtrArray  *error_reprs;
+  SluiceRunStats stats;
+  guint       live_operations;
+  gint64      elapsed_us;
+  gboolean    ctx_ok;
+};
+
+G_DEFINE_FINAL_TYPE (SluiceReport, sluice_report, G_TYPE_OBJECT)
+
+static void
+sluice_report_finalize (GObject *object)
+{
+  SluiceReport *self = SLUICE_REPORT (object);
+
+  g_clear_pointer (&self->results, g_ptr_array_unref);
+  g_clear_pointer (&self->attempts, g_hash_table_unref);
+  g_clear_pointer (&self->outcome, g_free);
+  g_clear_pointer (&self->error_types, g_ptr_array_unref);
+  g_clear_pointer (&self->error_messages, g_ptr_array_unref);
+  g_clear_pointer (&self->error_reprs, g_ptr_array_unref);
+
+  G_OBJECT_CLASS (sluice_report_parent_class)->finalize (object);
+}
+
+static void
+sluice_report_class_init (SluiceReportClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = sluice_report_finalize;
+}
+
+static void
+sluice_report_init (SluiceReport *self)
+{
+  self->results = g_ptr_array_new_with_free_func ((GDestroyNotify) g_variant_unref);
+  self->attempts = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  self->error_types = g_ptr_array_new_with_free_func (g_free);
+  self->error_messages = g_ptr_array_new_with_free_func (g_free);
+  self->error_reprs = g_ptr_array_new_with_free_func (g_free);
+  self->ctx_ok = TRUE;
+}
+
+/**
+ * sluice_report_new:
+ * @queue_size: the pool's queue size, for `lead_ok`
+ * @workers: the pool's workers, for `lead_ok`
+ * @metrics_broken: whether sluice_report_metrics_func() behaves as a broken
+ *   backend (counts its calls in `metrics_raised` and fails each one)
+ *
+ * Returns: (transfer full): a new, empty report
+ */
+SluiceReport *
+sluice_report_new (gint     queue_size,
+                   gint     workers,
+                   gboolean metrics_broken)
+{
+  SluiceReport *self = g_object_new (SLUICE_TYPE_REPORT, NULL);
+
+  self->queue_size = queue_size;
+  self->workers = workers;
+  self->metrics_broken = !!metrics_broken;
+
+  return self;
+}
+
+/**
+ * sluice_report_add_event:
+ * @self: a #SluiceReport
+ * @event: an event of the run
+ *
+ * Counts the handler calls per item from the attempt-start events.
+ */
+void
+sluice_report_add_event (SluiceReport      *self,
+                         const SluiceEvent *event)
+{
+  guint count;
+
+  g_return_if_fail (SLUICE_IS_REPORT (self));
+  g_return_if_fail (event != NULL);
+
+  if (event->kind != SLUICE_EVENT_ATTEMPT_START || event->item < 0)
+    return;
+
+  count = GPOINTER_TO_UINT (g_hash_table_lookup (self->attempts, &event->item));
+  g_hash_table_replace (self->attempts, g_memdup2 (&event->item, sizeof event->item),
+                        GUINT_TO_POINTER (count + 1));
+}
+
+/**
+ * sluice_report_add_result:
+ * @self: a #SluiceReport
+ * @result: a result the run yielded
+ *
+ * Appends @result to the results, in yield order.
+ */
+void
+sluice_report_add_result (SluiceReport *self,
+                          GVariant     *result)
+{
+  g_return_if_fail (SLUICE_IS_REPORT (self));
+  g_return_if_fail (result != NULL);
+
+  g_ptr_array_add (self->results, g_variant_ref_sink (result));
+}
+
+/**
+ * sluice_report_metrics_func:
+ * @event: `ok`, `retry` or `failure`
+ * @detail: the repr of the item or error
+ * @user_data: a #SluiceReport
+ * @error: set when the report plays a broken backend
+ *
+ * A #SluiceMetricsFunc that counts the calls of each event. Give it to
+ * sluice_pool_set_metrics_func() with the report as data.
+ *
+ * Returns: %FALSE with @error set when the report plays a broken backend
+ */
+gboolean
+sluice_report_metrics_func (const char  *event,
+                            const char  *detail,
+                            gpointer     user_data,
+                            GError     **error)
+{
+  SluiceReport *self = user_data;
+
+  g_return_val_if_fail (SLUICE_IS_REPORT (self), FALSE);
+
+  if (g_strcmp0 (event, "ok") == 0)
+    self->metrics_ok++;
+  else if (g_strcmp0 (event, "retry") == 0)
+    self->metrics_retry++;
+  else if (g_strcmp0 (event, "failure") == 0)
+    self->metrics_failure++;
+
+  if (!self->metrics_broken)
+    return TRUE;
+
+  self->metrics_raised++;
+  g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "metrics backend is broken");
+  return FALSE;
+}
+
+static const char *
+outcome_of (const GError *end_error,
+            gboolean      closed)
+{
+  if (closed)
+    return "closed";
+  if (end_error == NULL)
+    return "ok";
+  if (g_error_matches (end_error, SLUICE_ERROR, SLUICE_ERROR_GROUP))
+    return "ExceptionGroup";
+  if (g_error_matches (end_error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return "CancelledError";
+
+  return sluice_error_type_name (end_error);
+}
+
+/**
+ * sluice_report_finish:
+ * @self: a #SluiceReport
+ * @run: the run, which has ended
+ * @end_error: (nullable): how the run ended: %NULL normally, a
+ *   %SLUICE_ERROR_GROUP, %G_IO_ERROR_CANCELLED after the caller cancelled,
+ *   or another error
+ * @closed: whether the caller closed the run
+ * @ctx_ok: whether every attempt read back its own attempt-local value
+ *
+ * Takes the outcome, the recorded errors and the counters of @run.
+ */
+void
+sluice_report_finish (SluiceReport *self,
+                      SluiceRun    *run,
+                      const GError *end_error,
+                      gboolean      closed,
+                      gboolean      ctx_ok)
+{
+  GPtrArray *errors;
+
+  g_return_if_fail (SLUICE_IS_REPORT (self));
+  g_return_if_fail (SLUICE_IS_RUN (run));
+  g_return_if_fail (!self->finished);
+
+  self->finished = TRUE;
+  self->outcome = g_strdup (outcome_of (end_error, closed));
+  self->ctx_ok = !!ctx_ok;
+
+  errors = sluice_run_get_errors (run);
+  for (guint i = 0; errors != NULL && i < errors->len; i++)
+    {
+      const GError *error = g_ptr_array_index (errors, i);
+
+      g_ptr_array_add (self->error_types, g_strdup (sluice_error_type_name (error)));
+      g_ptr_array_add (self->error_messages, g_strdup (error->message));
+      g_ptr_array_add (self->error_reprs, sluice_error_repr (error));
+    }
+
+  sluice_run_get_stats (run, &self->stats);
+  self->live_operations = sluice_run_get_live_operations (run);
+  self->elapsed_us = MAX (0, sluice_run_get_finished_at (run) - sluice_run_get_started_at (run));
+}
+
+/**
+ * sluice_report_is_finished:
+ * @self: a #SluiceReport
+ *
+ * Returns: whether sluice_report_finish() was called
+ */
+gboolean
+sluice_report_is_finished (SluiceReport *self)
+{
+  g_return_val_if_fail (SLUICE_IS_REPORT (self), FALSE);
+  return self->finished;
+}
+
+/**
+ * sluice_report_get_outcome:
+ * @self: a finished #SluiceReport
+ *
+ * Returns: (nullable): `ok`, `ExceptionGroup`, `closed`, `CancelledError`
+ *   or another error type name; %NULL before sluice_report_finish()
+ */
+const char *
+sluice_report_get_outcome (SluiceReport *self)
+{
+  g_return_val_if_fail (SLUICE_IS_REPORT (self), NULL);
+  return self->outcome;
+}
+
+/**
+ * sluice_report_get_n_results:
+ * @self: a #SluiceReport
+ *
+ * Returns: how many results the run yielded so far
+ */
+guint
+sluice_report_get_n_results (SluiceReport *self)
+{
+  g_return_val_if_fail (SLUICE_IS_REPORT (self), 0);
+  return self->results->len;
+}
+
+/**
+ * sluice_report_get_attempts:
+ * @self: a #SluiceReport
+ * @item_index: an item index
+ *
+ * Returns: how many times the handler was called for that item
+ */
+guint
+sluice_report_get_attempts (SluiceReport *self,
+                            gint64        item_index)
+{
+  g_return_val_if_fail (SLUICE_IS_REPORT (self), 0);
+  return GPOINTER_TO_UINT (g_hash_table_lookup (self->attempts, &item_index));
+}
+
+/**
+ * sluice_report_get_metrics_calls:
+ * @self: a #SluiceReport
+ * @event: `ok`, `retry` or `failure`
+ *
+ * Returns: how many metrics calls of @event the report received
+ */
+guint
+sluice_report_get_metrics_calls (SluiceReport *self,
+                                 const char   *event)
+{
+  g_return_val_if_fail (SLUICE_IS_REPORT (self), 0);
+
+  if (g_strcmp0 (event, "ok") == 0)
+    return self->metrics_ok;
+  if (g_strcmp0 (event, "retry") == 0)
+    return self->metrics_retry;
+  if (g_strcmp0 (event, "failure") == 0)
+    return self->metrics_failure;
+  return 0;
+}
+
+/* ---- JSON -------------------------------------------------------------- */
+
+static void
+add_value (JsonBuilder *builder,
+           GVariant    *value)
+{
+  if (g_variant_is_of_type (value, G_VARIANT_TYPE_INT64))
+    json_builder_add_int_value (builder, g_variant_get_int64 (value));
+  else if (g_variant_is_of_type (value, G_VARIANT_TYPE_STRING))
+    json_builder_add_string_value (builder, g_variant_get_string (value, NULL));
+  else
+    {
+      g_autofree char *text = g_variant_print (value, FALSE);
+      json_builder_add_string_value (builder, text);
+    }
+}
+
+/* A copy that borrows the elements (g_ptr_array_copy() would free them). */
+static GPtrArray *
+shallow_copy (GPtrArray *array)
+{
+  GPtrArray *copy = g_ptr_array_sized_new (array->len);
+
+  for (guint i = 0; i < array->len; i++)
+    g_ptr_array_add (copy, g_ptr_array_index (array, i));
+
+  return copy;
+}
+
+/* Integers first, in numeric order, then everything else by text. */
+static gint
+compare_results (gconstpointer a,
+                 gconstpointer b)
+{
+  GVariant *x = *(GVariant **) a, *y = *(GVariant **) b;
+  gboolean x_int = g_variant_is_of_type (x, G_VARIANT_TYPE_INT64);
+  gboolean y_int = g_variant_is_of_type (y, G_VARIANT_TYPE_INT64);
+
+  if (x_int && y_int)
+    {
+      gint64 i = g_variant_get_int64 (x), j = g_variant_get_int64 (y);
+      return i < j ? -1 : i > j;
+    }
+
+  if (x_int != y_int)
+    return x_int ? -1 : 1;
+
+  if (g_variant_is_of_type (x, G_VARIANT_TYPE_STRING) && g_variant_is_of_type (y, G_VARIANT_TYPE_STRING))
+    return strcmp (g_variant_get_string (x, NULL), g_variant_get_string (y, NULL));
+
+  {
+    g_autofree char *s = g_variant_print (x, FALSE);
+    g_autofree char *t = g_variant_print (y, FALSE);
+    return strcmp (s, t);
+  }
+}
+
+static void
+add_results (JsonBuilder *builder,
+             GPtrArray   *results,
+             gboolean     sorted)
+{
+  g_autoptr(GPtrArray) order = shallow_copy (results);
+
+  if (sorted)
+    g_ptr_array_sort (order, compare_results);
+
+  json_builder_begin_array (builder);
+  for (guint i = 0; i < order->len; i++)
+    add_value (builder, g_ptr_array_index (order, i));
+  json_builder_end_array (builder);
+}
+
+/* The keys of @table (gint64*), borrowed. */
+static GPtrArray *
+index_keys (GHashTable *table)
+{
+  GPtrArray *keys = g_ptr_array_new ();
+  GHashTableIter iter;
+  gpointer key;
+
+  g_hash_table_iter_init (&iter, table);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    g_ptr_array_add (keys, key);
+
+  return keys;
+}
+
+static gint
+compare_index (gconstpointer a,
+               gconstpointer b)
+{
+  gint64 x = **(gint64 **) a, y = **(gint64 **) b;
+
+  return x < y ? -1 : x > y;
+}
+
+static void
+add_attempts (JsonBuilder *builder,
+              GHashTable  *attempts)
+{
+  g_autoptr(GPtrArray) indexes = index_keys (attempts);
+
+  g_ptr_array_sort (indexes, compare_index);
+
+  json_builder_begin_object (builder);
+  for (guint i = 0; i < indexes->len; i++)
+    {
+      gint64 *index = g_ptr_array_index (indexes, i);
+      g_autofree char *key = g_strdup_printf ("%" G_GINT64_FORMAT, *index);
+
+      json_builder_set_member_name (builder, key);
+      json_builder_add_int_value (builder, GPOINTER_TO_UINT (g_hash_table_lookup (attempts, index)));
+    }
+  json_builder_end_object (builder);
+}
+
+static gint
+compare_strings (gconstpointer a,
+                 gconstpointer b)
+{
+  return strcmp (*(const char **) a, *(const char **) b);
+}
+
+static void
+add_sorted_strings (JsonBuilder *builder,
+                    GPtrArray   *strings)
+{
+  g_autoptr(GPtrArray) sorted = shallow_copy (strings);
+
+  g_ptr_array_sort (sorted, compare_strings);
+
+  json_builder_begin_array (builder);
+  for (guint i = 0; i < sorted->len; i++)
+    json_builder_add_string_value (builder, g_ptr_array_index (sorted, i));
+  json_builder_end_array (builder);
+}
+
+static void
+add_metrics (SluiceReport *self,
+             JsonBuilder  *builder)
+{
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "ok");
+  json_builder_add_int_value (builder, self->metrics_ok);
+  json_builder_set_member_name (builder, "retry");
+  json_builder_add_int_value (builder, self->metrics_retry);
+  json_builder_set_member_name (builder, "failure");
+  json_builder_add_int_value (builder, self->metrics_failure);
+  json_builder_end_object (builder);
+}
+
+static void
+add_int_member (JsonBuilder *builder,
+                const char  *name,
+                gint64       value)
+{
+  json_builder_set_member_name (builder, name);
+  json_builder_add_int_value (builder, value);
+}
+
+static gint64
+unfinished_items (SluiceReport *self)
+{
+  gint64 unfinished = (gint64) self->stats.pulled - self->stats.succeeded - self->stats.failed;
+
+  return MAX (unfinished, 0);
+}
+
+/**
+ * sluice_report_to_json:
+ * @self: a finished #SluiceReport
+ *
+ * Builds the report object with every key of the spec, in the spec's order.
+ *
+ * Returns: (transfer full): a JSON object node
+ */
+JsonNode *
+sluice_report_to_json (SluiceReport *self)
+{
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+
+  g_return_val_if_fail (SLUICE_IS_REPORT (self), NULL);
+  g_return_val_if_fail (self->finished, NULL);
+
+  json_builder_begin_object (builder);
+
+  json_builder_set_member_name (builder, "outcome");
+  json_builder_add_string_value (builder, self->outcome);
+  json_builder_set_member_name (builder, "results");
+  add_results (builder, self->results, TRUE);
+  json_builder_set_member_name (builder, "result_order");
+  add_results (builder, self->results, FALSE);
+  json_builder_set_member_name (builder, "attempts");
+  add_attempts (builder, self->attempts);
+  add_int_member (builder, "pulled", self->stats.pulled);
+  add_int_member (builder, "max_lead", self->stats.max_lead);
+  json_builder_set_member_name (builder, "lead_ok");
+  json_builder_add_boolean_value (builder,
+                                  (gint64) self->stats.max_lead <= (gint64) self->queue_size + self->workers + 1);
+  add_int_member (builder, "group_size", self->error_types->len);
+  json_builder_set_member_name (builder, "group_types");
+  add_sorted_strings (builder, self->error_types);
+  json_builder_set_member_name (builder, "group_messages");
+  add_sorted_strings (builder, self->error_messages);
+  json_builder_set_member_name (builder, "ctx_ok");
+  json_builder_add_boolean_value (builder, self->ctx_ok);
+  json_builder_set_member_name (builder, "metrics");
+  add_metrics (self, builder);
+  add_int_member (builder, "metrics_raised", self->metrics_raised);
+  add_int_member (builder, "unfinished", unfinished_items (self));
+  add_int_member (builder, "live_operations", self->live_operations);
+  json_builder_set_member_name (builder, "elapsed");
+  json_builder_add_double_value (builder, (double) self->elapsed_us / G_USEC_PER_SEC);
+
+  json_builder_end_object (builder);
+
+  return json_builder_get_root (builder);
+}
+
+/**
+ * sluice_report_to_json_string:
+ * @self: a finished #SluiceReport
+ * @pretty: whether to indent the output
+ *
+ * Returns: (transfer full): the report as JSON text
+ */
+char *
+sluice_report_to_json_string (SluiceReport *self,
+                              gboolean      pretty)
+{
+  g_autoptr(JsonGenerator) generator = json_generator_new ();
+  g_autoptr(JsonNode) root = NULL;
+
+  g_return_val_if_fail (SLUICE_IS_REPORT (self), NULL);
+
+  root = sluice_report_to_json (self);
+  json_generator_set_root (generator, root);
+  json_generator_set_pretty (generator, pretty);
+  json_generator_set_indent (generator, 2);
+
+  return json_generator_to_data (generator, NULL);
+}
+
+/**
+ * sluice_report_format_summary:
+ * @self: a finished #SluiceReport
+ *
+ * Returns: (transfer full): a few lines for a person to read
+ */
+char *
+sluice_report_format_summary (SluiceReport *self)
+{
+  GString *text;
+  guint calls = 0;
+  GHashTableIter iter;
+  gpointer value;
+
+  g_return_val_if_fail (SLUICE_IS_REPORT (self), NULL);
+  g_return_val_if_fail (self->finished, NULL);
+
+  g_hash_table_iter_init (&iter, self->attempts);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    calls += GPOINTER_TO_UINT (value);
+
+  text = g_string_new (NULL);
+  g_string_append_printf (text, "outcome     %s\n", self->outcome);
+  g_string_append_printf (text, "items       %u pulled, %u ok, %u failed, %" G_GINT64_FORMAT " unfinished\n",
+                          self->stats.pulled, self->stats.succeeded, self->stats.failed,
+                          unfinished_items (self));
+  g_string_append_printf (text, "results     %u yielded\n", self->results->len);
+  g_string_append_printf (text, "attempts    %u handler calls, %u retries, %u timeouts\n",
+                          calls, self->stats.retries, self->stats.timeouts);
+  g_string_append_printf (text, "max lead    %u (limit %d)\n", self->stats.max_lead,
+                          self->queue_size + self->workers + 1);
+  g_string_append_printf (text, "metrics     ok=%u retry=%u failure=%u",
+                          self->metrics_ok, self->metrics_retry, self->metrics_failure);
+  if (self->metrics_broken)
+    g_string_append_printf (text, " (broken backend: %u calls failed)", self->metrics_raised);
+  g_string_append_c (text, '\n');
+
+  if (self->error_reprs->len == 0)
+    g_string_append (text, "errors      none\n");
+  for (guint i = 0; i < self->error_reprs->len; i++)
+    g_string_append_printf (text, "%s %s\n", i == 0 ? "errors     " : "           ",
+                            (const char *) g_ptr_array_index (self->error_reprs, i));
+
+  if (!self->ctx_ok)
+    g_string_append (text, "context     an attempt read another attempt's local value!\n");
+  if (self->live_operations != 0)
+    g_string_append_printf (text, "leak        %u operations still alive!\n", self->live_operations);
+
+  g_string_append_printf (text, "elapsed     %.6f s\n", (double) self->elapsed_us / G_USEC_PER_SEC);
+
+  return g_string_free (text, FALSE);
+}

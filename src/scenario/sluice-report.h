@@ -1,0 +1,43 @@
+/* sluice-report.h: what a scenario run did, as the JSON report of the spec
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#pragma once
+
+#include <json-glib/json-glib.h>
+#include <sluice.h>
+
+G_BEGIN_DECLS
+
+#define SLUICE_TYPE_REPORT (sluice_report_get_type ())
+G_DECLARE_FINAL_TYPE (SluiceReport, sluice_report, SLUICE, REPORT, GObject)
+
+SluiceReport *sluice_report_new                (gint                queue_size,
+                                                gint                workers,
+                                                gboolean            metrics_broken);
+void          sluice_report_add_event          (SluiceReport       *self,
+                                                const SluiceEvent  *event);
+void          sluice_report_add_result         (SluiceReport       *self,
+                                                GVariant           *result);
+gboolean      sluice_report_metrics_func       (const char         *event,
+                                                const char         *detail,
+                                                gpointer            user_data,
+                                                GError            **error);
+void          sluice_report_finish             (SluiceReport       *self,
+                                                SluiceRun          *run,
+                                                const GError       *end_error,
+                                                gboolean            closed,
+                                                gboolean            ctx_ok);
+gboolean      sluice_report_is_finished        (SluiceReport       *self);
+const char   *sluice_report_get_outcome        (SluiceReport       *self);
+guint         sluice_report_get_n_results      (SluiceReport       *self);
+guint         sluice_report_get_attempts       (SluiceReport       *self,
+                                                gint64              item_index);
+guint         sluice_report_get_metrics_calls  (SluiceReport       *self,
+                                                const char         *event);
+JsonNode     *sluice_report_to_json            (SluiceReport       *self);
+char         *sluice_report_to_json_string     (SluiceReport       *self,
+                                                gboolean            pretty);
+char         *sluice_report_format_summary     (SluiceReport       *self);
+
+G_END_DECLS

@@ -329,6 +329,38 @@ test_cancel_get (void)
   result_clear (&get3);
 }
 
+/* Workers share one cancellable: cancelling it ends every waiter that uses
+ * it, and only those. */
+static void
+test_cancel_shared (void)
+{
+  g_autoptr(SluiceChannel) ch = sluice_channel_new (0, NULL);
+  g_autoptr(GCancellable) shared = g_cancellable_new ();
+  g_autoptr(GCancellable) other = g_cancellable_new ();
+  Result gets[3] = { 0 }, lone = { 0 };
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (gets); i++)
+    sluice_channel_get_async (ch, shared, get_cb, &gets[i]);
+  sluice_channel_get_async (ch, other, get_cb, &lone);
+  spin ();
+  g_assert_cmpuint (sluice_channel_get_n_waiting (ch), ==, 4);
+
+  g_cancellable_cancel (shared);
+  for (i = 0; i < G_N_ELEMENTS (gets); i++)
+    {
+      wait_for (&gets[i]);
+      g_assert_error (gets[i].error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+      result_clear (&gets[i]);
+    }
+  g_assert_cmpuint (sluice_channel_get_n_waiting (ch), ==, 1);
+
+  put_and_wait (ch, ITEM (7));
+  wait_for (&lone);
+  g_assert_no_error (lone.error);
+  g_assert_cmpint (GPOINTER_TO_INT (lone.item), ==, 7);
+}
+
 static void
 test_cancel_put (void)
 {
@@ -847,6 +879,7 @@ main (int   argc,
   g_test_add_func ("/channel/getters/fifo", test_getters_fifo);
   g_test_add_func ("/channel/putters/fifo", test_putters_fifo);
   g_test_add_func ("/channel/cancel/get", test_cancel_get);
+  g_test_add_func ("/channel/cancel/shared", test_cancel_shared);
   g_test_add_func ("/channel/cancel/put", test_cancel_put);
   g_test_add_func ("/channel/cancel/already", test_cancel_already);
   g_test_add_func ("/channel/shutdown/empty", test_shutdown_empty);

@@ -49,8 +49,19 @@ typedef struct
   WaiterKind     kind;
   gpointer       item;           /* put: the caller's item; get: the result */
   GError        *error;          /* the failure to return, if any */
-  GSource       *cancel_source;  /* owned; NULL when there is no cancellable */
+  struct _CancelWatch *watch;    /* NULL when there is no cancellable */
 } Waiter;
+
+/* One cancellable source per (channel, cancellable), shared by every waiter
+ * with that cancellable: a source per waiter made every main-loop turn cost
+ * O(waiting workers). */
+typedef struct _CancelWatch
+{
+  SluiceChannel *self;
+  GCancellable  *cancellable;   /* owned */
+  GSource       *source;        /* owned */
+  guint          n_waiters;
+} CancelWatch;
 
 struct _SluiceChannel
 {
@@ -71,6 +82,7 @@ struct _SluiceChannel
 
   GQueue          completed;     /* of Waiter, to be returned in this order */
   GSource        *flush_source;  /* unowned: returns the completed tasks */
+  GHashTable     *watches;       /* GCancellable* → CancelWatch* */
 };
 
 G_DEFINE_FINAL_TYPE (SluiceChannel, sluice_channel, G_TYPE_OBJECT)
@@ -95,6 +107,19 @@ waiter_new (SluiceChannel       *self,
   g_task_set_check_cancellable (w->task, FALSE);
 
   return w;
+}
+
+static void
+watch_release (SluiceChannel *self,
+               CancelWatch   *watch)
+{
+  if (--watch->n_waiters > 0)
+    return;
+  g_hash_table_remove (self->watches, watch->cancellable);
+  g_source_destroy (watch->source);
+  g_source_unref (watch->source);
+  g_object_unref (watch->cancellable);
+  g_free (watch);
 }
 
 static gboolean
@@ -141,10 +166,12 @@ waiter_complete (SluiceChannel *self,
       w->queue = NULL;
     }
 
-  if (w->cancel_source != NULL)
+  if (w->watch != NULL)
     {
-      g_source_destroy (w->cancel_source);
-      g_clear_pointer (&w->cancel_source, g_source_unref);
+      CancelWatch *watch = w->watch;
+
+      w->watch = NULL;
+      watch_release (self, watch);
     }
 
   w->error = error;
@@ -189,15 +216,33 @@ waiter_fail_cancelled (SluiceChannel *self,
 }
 
 static gboolean
-waiter_cancelled_cb (GCancellable *cancellable G_GNUC_UNUSED,
-                     gpointer      user_data)
+watch_cancelled_cb (GCancellable *cancellable G_GNUC_UNUSED,
+                    gpointer      user_data)
 {
-  Waiter *w = user_data;
+  CancelWatch *watch = user_data;
+  SluiceChannel *self = watch->self;
+  GQueue *queues[] = { &self->getters, &self->putters, &self->joiners };
 
-  /* Still waiting, or the source would have been destroyed. */
-  waiter_fail_cancelled (w->self, w);
+  /* Every waiter of this cancellable ends, in queue order; the hold keeps
+   * the watch alive meanwhile. */
+  watch->n_waiters++;
+  for (guint i = 0; i < G_N_ELEMENTS (queues); i++)
+    {
+      GList *l = queues[i]->head;
 
-  return G_SOURCE_REMOVE;
+      while (l != NULL)
+        {
+          GList *next = l->next;
+          Waiter *w = l->data;
+
+          if (w->watch == watch)
+            waiter_fail_cancelled (self, w);
+          l = next;
+        }
+    }
+  watch_release (self, watch);
+
+  return G_SOURCE_CONTINUE;
 }
 
 /* Parks @w at the tail of @queue until it is served, the channel shuts
@@ -218,11 +263,22 @@ waiter_wait (SluiceChannel *self,
 
   if (cancellable != NULL)
     {
-      w->cancel_source = g_cancellable_source_new (cancellable);
-      g_source_set_priority (w->cancel_source, G_PRIORITY_DEFAULT);
-      g_source_set_static_name (w->cancel_source, "[sluice] channel cancel");
-      g_source_set_callback (w->cancel_source, G_SOURCE_FUNC (waiter_cancelled_cb), w, NULL);
-      g_source_attach (w->cancel_source, self->context);
+      CancelWatch *watch = g_hash_table_lookup (self->watches, cancellable);
+
+      if (watch == NULL)
+        {
+          watch = g_new0 (CancelWatch, 1);
+          watch->self = self;
+          watch->cancellable = g_object_ref (cancellable);
+          watch->source = g_cancellable_source_new (cancellable);
+          g_source_set_priority (watch->source, G_PRIORITY_DEFAULT);
+          g_source_set_static_name (watch->source, "[sluice] channel cancel");
+          g_source_set_callback (watch->source, G_SOURCE_FUNC (watch_cancelled_cb), watch, NULL);
+          g_source_attach (watch->source, self->context);
+          g_hash_table_insert (self->watches, cancellable, watch);
+        }
+      watch->n_waiters++;
+      w->watch = watch;
     }
 }
 
@@ -346,6 +402,8 @@ sluice_channel_finalize (GObject *object)
   /* Frees the items left over with item_free. */
   g_clear_pointer (&self->queue, g_async_queue_unref);
   g_clear_pointer (&self->context, g_main_context_unref);
+  g_assert (g_hash_table_size (self->watches) == 0);
+  g_clear_pointer (&self->watches, g_hash_table_unref);
 
   G_OBJECT_CLASS (sluice_channel_parent_class)->finalize (object);
 }
@@ -366,6 +424,7 @@ sluice_channel_init (SluiceChannel *self)
   g_queue_init (&self->putters);
   g_queue_init (&self->joiners);
   g_queue_init (&self->completed);
+  self->watches = g_hash_table_new (NULL, NULL);
 }
 
 /**

@@ -516,6 +516,7 @@ take_pulled_item (SluiceRun *self,
                   GVariant  *value)
 {
   PulledItem *item = pulled_item_new (self, value);
+  gint64 index;
   guint lead;
 
   self->stats.pulled++;
@@ -527,6 +528,16 @@ take_pulled_item (SluiceRun *self,
     {
       pulled_item_drop (item);
       producer_finish (self);
+      return;
+    }
+
+  /* Room in the input channel: no main-loop turn to wait for. The next
+   * read completes on a later turn, so this does not recurse. */
+  index = item->index;
+  if (sluice_channel_try_put (self->input, item, NULL))
+    {
+      emit_index (self, SLUICE_EVENT_QUEUE_PUT, index, -1, NULL);
+      producer_pull (self);
       return;
     }
 

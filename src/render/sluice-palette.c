@@ -1,0 +1,136 @@
+/* sluice-palette.c: the colours of the charts and lanes, light and dark
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "sluice-palette.h"
+
+#include <math.h>
+
+/* 0xRRGGBB to a SluiceColor, opaque or with an alpha. */
+#define RGB(hex) { ((hex) >> 16 & 0xff) / 255., ((hex) >> 8 & 0xff) / 255., ((hex) & 0xff) / 255., 1. }
+
+/* Light: the Okabe–Ito hues as published. The backgrounds match the view
+ * colours of GTK's default Adwaita theme, so the drawings sit in the window
+ * without a visible box. */
+static const SluicePalette light_palette = {
+  .background   = RGB (0xffffff),
+  .foreground   = RGB (0x1c1c1c),
+  .muted        = RGB (0x5c5c5c),
+  .grid         = RGB (0xe4e4e4),
+
+  .ok           = RGB (0x009e73),  /* bluish green */
+  .retried      = RGB (0xe69f00),  /* orange */
+  .failed       = RGB (0xd55e00),  /* vermillion */
+  .timed_out    = RGB (0xcc79a7),  /* reddish purple */
+  .cancelled    = RGB (0x9a9a9a),
+  .running      = RGB (0x56b4e9),  /* sky blue */
+
+  .queue        = RGB (0x0072b2),  /* blue */
+  .in_flight    = RGB (0x009e73),
+  .lead         = RGB (0xd55e00),
+
+  .capacity     = RGB (0x5c5c5c),
+  .bound        = RGB (0x1c1c1c),
+  .now          = RGB (0x1c1c1c),
+  .deadline     = RGB (0x8a1c4a),
+  .cancel_round = RGB (0x1c1c1c),
+  .selection    = RGB (0x1c1c1c),
+};
+
+/* Dark: the same hues, lifted where the original is too dark to read on a
+ * dark background (the blue and the vermillion). */
+static const SluicePalette dark_palette = {
+  .background   = RGB (0x1e1e1e),
+  .foreground   = RGB (0xeeeeee),
+  .muted        = RGB (0xa8a8a8),
+  .grid         = RGB (0x383838),
+
+  .ok           = RGB (0x1fb88c),
+  .retried      = RGB (0xe69f00),
+  .failed       = RGB (0xf0772a),
+  .timed_out    = RGB (0xd88cb8),
+  .cancelled    = RGB (0x8c8c8c),
+  .running      = RGB (0x56b4e9),
+
+  .queue        = RGB (0x56b4e9),
+  .in_flight    = RGB (0x1fb88c),
+  .lead         = RGB (0xf0772a),
+
+  .capacity     = RGB (0xa8a8a8),
+  .bound        = RGB (0xeeeeee),
+  .now          = RGB (0xeeeeee),
+  .deadline     = RGB (0xf0e442),  /* yellow: apart from every bar colour */
+  .cancel_round = RGB (0xeeeeee),
+  .selection    = RGB (0xffffff),
+};
+
+/**
+ * sluice_palette_get:
+ * @dark: whether the views are drawn for a dark theme
+ *
+ * Returns: (transfer none): the palette, static
+ */
+const SluicePalette *
+sluice_palette_get (gboolean dark)
+{
+  return dark ? &dark_palette : &light_palette;
+}
+
+/**
+ * sluice_palette_set_source:
+ * @cr: a cairo context
+ * @color: a colour of a palette
+ *
+ * Makes @color the source of @cr.
+ */
+void
+sluice_palette_set_source (cairo_t           *cr,
+                           const SluiceColor *color)
+{
+  g_return_if_fail (cr != NULL);
+  g_return_if_fail (color != NULL);
+
+  cairo_set_source_rgba (cr, color->red, color->green, color->blue, color->alpha);
+}
+
+static double
+linear_channel (double c)
+{
+  return c <= 0.04045 ? c / 12.92 : pow ((c + 0.055) / 1.055, 2.4);
+}
+
+/**
+ * sluice_color_get_luminance:
+ * @color: a colour; its alpha is ignored
+ *
+ * Returns: the relative luminance of @color as WCAG 2 defines it, from 0
+ *   (black) to 1 (white)
+ */
+double
+sluice_color_get_luminance (const SluiceColor *color)
+{
+  g_return_val_if_fail (color != NULL, 0.);
+
+  return 0.2126 * linear_channel (color->red)
+       + 0.7152 * linear_channel (color->green)
+       + 0.0722 * linear_channel (color->blue);
+}
+
+/**
+ * sluice_color_get_contrast:
+ * @a: a colour
+ * @b: another colour
+ *
+ * Returns: the WCAG 2 contrast ratio of @a and @b, from 1 to 21; text
+ *   needs at least 4.5
+ */
+double
+sluice_color_get_contrast (const SluiceColor *a,
+                           const SluiceColor *b)
+{
+  double la = sluice_color_get_luminance (a);
+  double lb = sluice_color_get_luminance (b);
+
+  return (MAX (la, lb) + 0.05) / (MIN (la, lb) + 0.05);
+}

@@ -1,0 +1,190 @@
+/* sluice-render-export.c: the chart above the lanes, as a PNG, SVG or PDF file
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "sluice-render-export.h"
+
+#include <cairo-pdf.h>
+#include <cairo-svg.h>
+#include <gio/gio.h>
+#include <glib/gi18n.h>
+#include <math.h>
+
+#include "sluice-palette.h"
+#include "sluice-render-chart.h"
+#include "sluice-render-timeline.h"
+
+/**
+ * sluice_render_run:
+ * @cr: the context to draw on
+ * @width: the picture's width
+ * @height: the picture's height
+ * @model: a finished (or paused) run
+ * @queue_capacity: the queue size, for the chart's capacity line
+ * @lead_bound: `queue-size + workers + 1`, for the chart's bound line
+ * @dark: whether to use the dark palette
+ *
+ * Draws the whole run, chart above lanes, sharing one time span so that
+ * the two read together.
+ */
+void
+sluice_render_run (cairo_t        *cr,
+                   double          width,
+                   double          height,
+                   SluiceTimeline *model,
+                   guint           queue_capacity,
+                   guint           lead_bound,
+                   gboolean        dark)
+{
+  gint64 t0, t1;
+  double lanes_height, chart_height;
+
+  g_return_if_fail (cr != NULL);
+  g_return_if_fail (SLUICE_IS_TIMELINE (model));
+
+  /* An empty or instantaneous run still gets a readable axis; a little
+   * room after the last event keeps the marks at the end whole. */
+  t0 = sluice_timeline_get_start_time (model);
+  t1 = sluice_timeline_get_end_time (model);
+  t1 = t1 > t0 ? t1 + (t1 - t0) / 40 : t0 + G_USEC_PER_SEC;
+
+  /* The lanes take what they need, the chart the rest. */
+  lanes_height = sluice_render_timeline_get_natural_height (model);
+  chart_height = MAX (160., height - lanes_height);
+  lanes_height = MAX (height - chart_height, 1.);
+
+  cairo_save (cr);
+  sluice_palette_set_source (cr, &sluice_palette_get (dark)->background);
+  cairo_paint (cr);
+  sluice_render_chart (cr, width, chart_height, model, t0, t1, -1,
+                       queue_capacity, lead_bound, dark);
+  cairo_restore (cr);
+
+  cairo_save (cr);
+  cairo_translate (cr, 0., chart_height);
+  cairo_rectangle (cr, 0., 0., width, lanes_height);
+  cairo_clip (cr);
+  sluice_render_timeline (cr, width, lanes_height, model, t0, t1, -1, -1, dark);
+  cairo_restore (cr);
+}
+
+static gboolean
+check_status (cairo_status_t   status,
+              const char      *path,
+              GError         **error)
+{
+  if (status == CAIRO_STATUS_SUCCESS)
+    return TRUE;
+
+  g_set_error (error, G_IO_ERROR,
+               status == CAIRO_STATUS_WRITE_ERROR ? G_IO_ERROR_FAILED : G_IO_ERROR_INVALID_DATA,
+               /* TRANSLATORS: exporting a picture failed; %s is a file, then cairo's reason */
+               _("Could not write “%s”: %s"), path, cairo_status_to_string (status));
+  return FALSE;
+}
+
+static gboolean
+export_png (SluiceTimeline *model,
+            const char     *path,
+            double          width,
+            double          height,
+            guint           queue_capacity,
+            guint           lead_bound,
+            gboolean        dark,
+            GError        **error)
+{
+  cairo_surface_t *surface;
+  cairo_t *cr;
+  cairo_status_t status;
+
+  surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, (int) ceil (width), (int) ceil (height));
+  cr = cairo_create (surface);
+  sluice_render_run (cr, width, height, model, queue_capacity, lead_bound, dark);
+  status = cairo_status (cr);
+  cairo_destroy (cr);
+
+  if (status == CAIRO_STATUS_SUCCESS)
+    status = cairo_surface_write_to_png (surface, path);
+  cairo_surface_destroy (surface);
+
+  return check_status (status, path, error);
+}
+
+/* SVG and PDF: vector surfaces that write to @path as they are finished. */
+static gboolean
+export_vector (cairo_surface_t *surface,
+               SluiceTimeline  *model,
+               const char      *path,
+               double           width,
+               double           height,
+               guint            queue_capacity,
+               guint            lead_bound,
+               gboolean         dark,
+               GError         **error)
+{
+  cairo_t *cr = cairo_create (surface);
+  cairo_status_t status;
+
+  sluice_render_run (cr, width, height, model, queue_capacity, lead_bound, dark);
+  status = cairo_status (cr);
+  cairo_destroy (cr);
+  cairo_surface_finish (surface);
+  if (status == CAIRO_STATUS_SUCCESS)
+    status = cairo_surface_status (surface);
+  cairo_surface_destroy (surface);
+
+  return check_status (status, path, error);
+}
+
+/**
+ * sluice_render_export:
+ * @model: the run
+ * @path: the file to write; its extension, `.png`, `.svg` or `.pdf`, picks
+ *   the format
+ * @width: the picture's width, in pixels (points for SVG and PDF)
+ * @height: the picture's height
+ * @queue_capacity: the queue size, for the chart's capacity line
+ * @lead_bound: `queue-size + workers + 1`, for the chart's bound line
+ * @dark: whether to use the dark palette
+ * @error: return location for a #GError
+ *
+ * Writes the whole run, chart above lanes (see sluice_render_run()), as
+ * a picture.
+ *
+ * Returns: whether the file was written; otherwise @error says why
+ *   (%G_IO_ERROR_NOT_SUPPORTED for another extension)
+ */
+gboolean
+sluice_render_export (SluiceTimeline  *model,
+                      const char      *path,
+                      double           width,
+                      double           height,
+                      guint            queue_capacity,
+                      guint            lead_bound,
+                      gboolean         dark,
+                      GError         **error)
+{
+  g_autofree char *lower = NULL;
+
+  g_return_val_if_fail (SLUICE_IS_TIMELINE (model), FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+  g_return_val_if_fail (width >= 1. && height >= 1., FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  lower = g_ascii_strdown (path, -1);
+
+  if (g_str_has_suffix (lower, ".png"))
+    return export_png (model, path, width, height, queue_capacity, lead_bound, dark, error);
+  if (g_str_has_suffix (lower, ".svg"))
+    return export_vector (cairo_svg_surface_create (path, width, height),
+                          model, path, width, height, queue_capacity, lead_bound, dark, error);
+  if (g_str_has_suffix (lower, ".pdf"))
+    return export_vector (cairo_pdf_surface_create (path, width, height),
+                          model, path, width, height, queue_capacity, lead_bound, dark, error);
+
+  g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+               /* TRANSLATORS: %s is a file name */
+               _("Cannot export “%s”: the name must end in .png, .svg or .pdf"), path);
+  return FALSE;
+}

@@ -1,0 +1,84 @@
+/* sluice-render-private.h: what the render layer's views share
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#pragma once
+
+#include <cairo.h>
+#include <pango/pangocairo.h>
+
+#include "sluice-palette.h"
+#include "sluice-timeline.h"
+
+G_BEGIN_DECLS
+
+/* Where the data goes inside a view, in view coordinates. */
+typedef struct {
+  double x, y, width, height;
+} SluiceRect;
+
+/* The lanes view's geometry: shared by drawing, hit testing and tests. */
+typedef struct {
+  SluiceRect plot;          /* the lanes, without the gutter and the axis */
+  double     lane_height;
+  double     bar_inset;     /* space above and below a bar in its lane */
+} SluiceLanesLayout;
+
+/* The chart view's geometry. */
+typedef struct {
+  SluiceRect plot;          /* the series area, without legend and axes */
+  guint      y_max;         /* the count at the top of @plot */
+} SluiceChartLayout;
+
+#define SLUICE_RENDER_FONT          "Sans 9"
+#define SLUICE_RENDER_GUTTER        72.   /* lane names, y labels */
+#define SLUICE_RENDER_AXIS_HEIGHT   22.   /* time tick labels */
+#define SLUICE_RENDER_MARGIN        10.
+
+void         _sluice_lanes_get_layout     (double             width,
+                                           double             height,
+                                           guint              n_workers,
+                                           SluiceLanesLayout *layout);
+void         _sluice_chart_get_layout     (double             width,
+                                           double             height,
+                                           guint              y_max,
+                                           SluiceChartLayout *layout);
+
+double       _sluice_render_time_to_x     (const SluiceRect  *plot,
+                                           gint64             t0,
+                                           gint64             t1,
+                                           gint64             time);
+gint64       _sluice_render_x_to_time     (const SluiceRect  *plot,
+                                           gint64             t0,
+                                           gint64             t1,
+                                           double             x);
+
+PangoLayout *_sluice_render_create_layout (cairo_t           *cr,
+                                           gboolean           bold);
+void         _sluice_render_get_text_size (PangoLayout       *layout,
+                                           const char        *text,
+                                           double            *width,
+                                           double            *height);
+void         _sluice_render_draw_text     (cairo_t           *cr,
+                                           PangoLayout       *layout,
+                                           const char        *text,
+                                           double             x,
+                                           double             y,
+                                           double             align_x,
+                                           double             align_y);
+void         _sluice_render_draw_time_axis (cairo_t             *cr,
+                                            PangoLayout         *layout,
+                                            const SluicePalette *palette,
+                                            const SluiceRect    *plot,
+                                            gint64               t0,
+                                            gint64               t1);
+void         _sluice_render_draw_now      (cairo_t             *cr,
+                                           const SluicePalette *palette,
+                                           const SluiceRect    *plot,
+                                           gint64               t0,
+                                           gint64               t1,
+                                           gint64               now);
+double       _sluice_render_nice_step     (double              range,
+                                           double              n_ticks);
+
+G_END_DECLS

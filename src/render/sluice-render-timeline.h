@@ -1,0 +1,32 @@
+/* sluice-render-timeline.h: the worker lanes, one bar per attempt
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#pragma once
+
+#include <cairo.h>
+
+#include "sluice-timeline.h"
+
+G_BEGIN_DECLS
+
+void     sluice_render_timeline     (cairo_t        *cr,
+                                     double          width,
+                                     double          height,
+                                     SluiceTimeline *model,
+                                     gint64          t0,
+                                     gint64          t1,
+                                     gint64          now,
+                                     gint64          selected_item,
+                                     gboolean        dark);
+double   sluice_render_timeline_get_natural_height (SluiceTimeline *model);
+gboolean sluice_render_timeline_hit (SluiceTimeline *model,
+                                     double          width,
+                                     double          height,
+                                     gint64          t0,
+                                     gint64          t1,
+                                     double          x,
+                                     double          y,
+                                     guint          *bar_index);
+
+G_END_DECLS

@@ -1,0 +1,533 @@
+/* sluice-timeline.c: the attempts and counts of a recorded run, ready to draw
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "sluice-timeline.h"
+
+/**
+ * SluiceTimeline:
+ *
+ * The normalised model the views draw: one #SluiceTimelineBar per attempt
+ * (its worker, start, end, outcome, cancel rounds and error) and the chart
+ * series (queue depth, attempts in flight, pulled-but-unfinished items)
+ * sampled at every event, one sample per instant at which they changed.
+ *
+ * It is built incrementally: each sluice_timeline_update() consumes only
+ * the events recorded since the previous one, so a view can call it once
+ * per frame during a long run. Like Sysprof's charts, the data is
+ * normalised once here and the drawing code only reads it.
+ */
+
+typedef struct {
+  gint64 time;
+  guint  queued;
+  guint  in_flight;
+  guint  lead;
+} Sample;
+
+struct _SluiceTimeline
+{
+  GObject       parent_instance;
+
+  guint         n_workers;
+  GArray       *bars;          /* SluiceTimelineBar, in start order */
+  GArray       *samples;       /* Sample, in time order */
+  GHashTable   *last_bar;      /* item (gint64 *) → index + 1 of its latest bar */
+  GStringChunk *strings;       /* the bars' error types and messages */
+
+  guint64       consumed;      /* recorder position (n_events + n_dropped) read so far */
+  gint64        start_time;
+  gint64        end_time;
+  gint64        item_timeout;  /* -1: not known */
+  gboolean      empty;
+};
+
+G_DEFINE_FINAL_TYPE (SluiceTimeline, sluice_timeline, G_TYPE_OBJECT)
+
+static void
+sluice_timeline_finalize (GObject *object)
+{
+  SluiceTimeline *self = SLUICE_TIMELINE (object);
+
+  g_clear_pointer (&self->bars, g_array_unref);
+  g_clear_pointer (&self->samples, g_array_unref);
+  g_clear_pointer (&self->last_bar, g_hash_table_unref);
+  g_clear_pointer (&self->strings, g_string_chunk_free);
+
+  G_OBJECT_CLASS (sluice_timeline_parent_class)->finalize (object);
+}
+
+static void
+sluice_timeline_class_init (SluiceTimelineClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = sluice_timeline_finalize;
+}
+
+static void
+sluice_timeline_init (SluiceTimeline *self)
+{
+  self->bars = g_array_new (FALSE, TRUE, sizeof (SluiceTimelineBar));
+  self->samples = g_array_new (FALSE, TRUE, sizeof (Sample));
+  self->last_bar = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  self->strings = g_string_chunk_new (1024);
+  self->item_timeout = -1;
+  self->empty = TRUE;
+}
+
+/**
+ * sluice_timeline_new:
+ * @n_workers: the pool's workers: the number of lanes, at least
+ *
+ * Creates an empty model. It grows to more lanes if the events name more
+ * workers.
+ *
+ * Returns: (transfer full): a new #SluiceTimeline
+ */
+SluiceTimeline *
+sluice_timeline_new (guint n_workers)
+{
+  SluiceTimeline *self = g_object_new (SLUICE_TYPE_TIMELINE, NULL);
+
+  self->n_workers = n_workers;
+
+  return self;
+}
+
+static SluiceTimelineBar *
+find_last_bar (SluiceTimeline *self,
+               gint64          item)
+{
+  guint index = GPOINTER_TO_UINT (g_hash_table_lookup (self->last_bar, &item));
+
+  if (index == 0)
+    return NULL;
+
+  return &g_array_index (self->bars, SluiceTimelineBar, index - 1);
+}
+
+/* Finds the bar of this attempt of this item. A worker may only hold one
+ * attempt of an item at a time, so the item's latest bar is the one, unless
+ * its start was dropped from a bounded recorder. */
+static SluiceTimelineBar *
+find_bar (SluiceTimeline    *self,
+          const SluiceEvent *event)
+{
+  SluiceTimelineBar *bar = find_last_bar (self, event->item);
+
+  if (bar == NULL || bar->attempt != event->attempt)
+    return NULL;
+
+  return bar;
+}
+
+static const char *
+intern (SluiceTimeline *self,
+        const char     *text)
+{
+  return text != NULL ? g_string_chunk_insert_const (self->strings, text) : NULL;
+}
+
+static void
+on_attempt_start (SluiceTimeline    *self,
+                  const SluiceEvent *event)
+{
+  SluiceTimelineBar bar = {
+    .item = event->item,
+    .attempt = event->attempt,
+    .worker = event->worker,
+    .start = event->time,
+    .end = -1,
+    .deadline = self->item_timeout >= 0 ? event->time + self->item_timeout : -1,
+    .outcome = SLUICE_OUTCOME_NONE,
+  };
+  gint64 *key = g_new (gint64, 1);
+
+  g_array_append_val (self->bars, bar);
+  *key = event->item;
+  g_hash_table_replace (self->last_bar, key, GUINT_TO_POINTER (self->bars->len));
+
+  if (event->worker >= 0)
+    self->n_workers = MAX (self->n_workers, (guint) event->worker + 1);
+}
+
+static void
+on_cancel_request (SluiceTimeline    *self,
+                   const SluiceEvent *event)
+{
+  SluiceTimelineBar *bar = find_bar (self, event);
+
+  if (bar != NULL && bar->n_rounds < SLUICE_TIMELINE_MAX_ROUNDS)
+    bar->round_times[bar->n_rounds++] = event->time;
+}
+
+/* The events do not carry the deadline. A timed-out attempt reveals it: the
+ * pool's first cancel request comes exactly at the deadline. The timeout
+ * learnt from it gives the deadline of every other attempt. */
+static void
+learn_deadline (SluiceTimeline    *self,
+                SluiceTimelineBar *bar)
+{
+  if (bar->outcome != SLUICE_OUTCOME_TIMED_OUT || bar->n_rounds == 0)
+    return;
+
+  bar->deadline = bar->round_times[0];
+  if (self->item_timeout < 0)
+    sluice_timeline_set_item_timeout (self, bar->deadline - bar->start);
+}
+
+static void
+on_attempt_end (SluiceTimeline    *self,
+                const SluiceEvent *event)
+{
+  SluiceTimelineBar *bar = find_bar (self, event);
+
+  if (bar == NULL)
+    return;
+
+  bar->end = event->time;
+  bar->outcome = event->outcome;
+  bar->retried = event->retried;
+  bar->error_type = intern (self, event->error_type);
+  bar->error_message = intern (self, event->error_message);
+  learn_deadline (self, bar);
+}
+
+static void
+on_item_failed (SluiceTimeline    *self,
+                const SluiceEvent *event)
+{
+  SluiceTimelineBar *bar = find_last_bar (self, event->item);
+
+  if (bar != NULL)
+    bar->final_failure = TRUE;
+}
+
+/* A sample is the state after all the events of one instant: the steps in
+ * between last no time and would draw as spikes. Only changes are kept: a
+ * run of events with the same counts draws the same step line as its first
+ * one. */
+static gboolean
+same_counts (const Sample *a,
+             const Sample *b)
+{
+  return a->queued == b->queued && a->in_flight == b->in_flight && a->lead == b->lead;
+}
+
+static void
+add_sample (SluiceTimeline    *self,
+            const SluiceEvent *event)
+{
+  Sample sample = { event->time, event->queued, event->in_flight, event->lead };
+  GArray *samples = self->samples;
+  Sample *last = samples->len > 0 ? &g_array_index (samples, Sample, samples->len - 1) : NULL;
+
+  if (last != NULL && last->time == sample.time)
+    {
+      *last = sample;
+      if (samples->len > 1 && same_counts (last - 1, last))
+        g_array_set_size (samples, samples->len - 1);
+      return;
+    }
+
+  if (last != NULL && same_counts (last, &sample))
+    return;
+
+  g_array_append_val (samples, sample);
+}
+
+/**
+ * sluice_timeline_add_event:
+ * @self: a #SluiceTimeline
+ * @event: the next event of the run
+ *
+ * Adds one event to the model. sluice_timeline_update() calls this for
+ * each new event of a recorder; tests and other sources of events may call
+ * it directly.
+ */
+void
+sluice_timeline_add_event (SluiceTimeline    *self,
+                           const SluiceEvent *event)
+{
+  g_return_if_fail (SLUICE_IS_TIMELINE (self));
+  g_return_if_fail (event != NULL);
+
+  if (self->empty)
+    {
+      self->start_time = event->time;
+      self->end_time = event->time;
+      self->empty = FALSE;
+    }
+  self->end_time = MAX (self->end_time, event->time);
+
+  switch (event->kind)
+    {
+    case SLUICE_EVENT_ATTEMPT_START:
+      on_attempt_start (self, event);
+      break;
+    case SLUICE_EVENT_CANCEL_REQUEST:
+      on_cancel_request (self, event);
+      break;
+    case SLUICE_EVENT_ATTEMPT_END:
+      on_attempt_end (self, event);
+      break;
+    case SLUICE_EVENT_ITEM_FAILED:
+      on_item_failed (self, event);
+      break;
+    default:
+      break;
+    }
+
+  add_sample (self, event);
+}
+
+/**
+ * sluice_timeline_update:
+ * @self: a #SluiceTimeline
+ * @recorder: the recorder of the run
+ *
+ * Consumes the events recorded since the last update. The recorder's
+ * running total (events held plus events dropped) tells which are new, so
+ * a bounded recorder works as long as the model is updated before the ring
+ * buffer wraps past what it has not read. If the recorder was cleared
+ * (its total went down), the model starts again from its first event.
+ */
+void
+sluice_timeline_update (SluiceTimeline *self,
+                        SluiceRecorder *recorder)
+{
+  guint n_events;
+  guint64 n_dropped, total, first;
+
+  g_return_if_fail (SLUICE_IS_TIMELINE (self));
+  g_return_if_fail (SLUICE_IS_RECORDER (recorder));
+
+  n_events = sluice_recorder_get_n_events (recorder);
+  n_dropped = sluice_recorder_get_n_dropped (recorder);
+  total = n_dropped + n_events;
+
+  if (total < self->consumed)
+    sluice_timeline_clear (self);
+
+  first = MAX (self->consumed, n_dropped);
+  for (guint64 i = first; i < total; i++)
+    sluice_timeline_add_event (self, sluice_recorder_get_event (recorder, (guint) (i - n_dropped)));
+
+  self->consumed = total;
+}
+
+/**
+ * sluice_timeline_clear:
+ * @self: a #SluiceTimeline
+ *
+ * Forgets every bar and sample, and the learnt item timeout, for a new run.
+ * The number of workers stays.
+ */
+void
+sluice_timeline_clear (SluiceTimeline *self)
+{
+  g_return_if_fail (SLUICE_IS_TIMELINE (self));
+
+  g_array_set_size (self->bars, 0);
+  g_array_set_size (self->samples, 0);
+  g_hash_table_remove_all (self->last_bar);
+  g_string_chunk_clear (self->strings);
+  self->consumed = 0;
+  self->start_time = 0;
+  self->end_time = 0;
+  self->item_timeout = -1;
+  self->empty = TRUE;
+}
+
+/**
+ * sluice_timeline_set_item_timeout:
+ * @self: a #SluiceTimeline
+ * @timeout: the pool's item timeout in microseconds, or -1 if not known
+ *
+ * Tells the model each attempt's deadline (start + @timeout), which the
+ * events do not carry. Optional: without it the model learns the timeout
+ * from the first attempt that times out.
+ */
+void
+sluice_timeline_set_item_timeout (SluiceTimeline *self,
+                                  gint64          timeout)
+{
+  g_return_if_fail (SLUICE_IS_TIMELINE (self));
+
+  self->item_timeout = timeout >= 0 ? timeout : -1;
+
+  for (guint i = 0; i < self->bars->len; i++)
+    {
+      SluiceTimelineBar *bar = &g_array_index (self->bars, SluiceTimelineBar, i);
+
+      /* A timed-out attempt's deadline was seen, not computed: keep it. */
+      if (bar->outcome == SLUICE_OUTCOME_TIMED_OUT && bar->n_rounds > 0)
+        continue;
+      bar->deadline = self->item_timeout >= 0 ? bar->start + self->item_timeout : -1;
+    }
+}
+
+/**
+ * sluice_timeline_get_item_timeout:
+ * @self: a #SluiceTimeline
+ *
+ * Returns: the item timeout in microseconds, set or learnt, or -1
+ */
+gint64
+sluice_timeline_get_item_timeout (SluiceTimeline *self)
+{
+  g_return_val_if_fail (SLUICE_IS_TIMELINE (self), -1);
+  return self->item_timeout;
+}
+
+/**
+ * sluice_timeline_get_n_workers:
+ * @self: a #SluiceTimeline
+ *
+ * Returns: the number of lanes: the workers given at creation, or more if
+ *   the events named more
+ */
+guint
+sluice_timeline_get_n_workers (SluiceTimeline *self)
+{
+  g_return_val_if_fail (SLUICE_IS_TIMELINE (self), 0);
+  return self->n_workers;
+}
+
+/**
+ * sluice_timeline_get_n_bars:
+ * @self: a #SluiceTimeline
+ *
+ * Returns: the number of attempts seen
+ */
+guint
+sluice_timeline_get_n_bars (SluiceTimeline *self)
+{
+  g_return_val_if_fail (SLUICE_IS_TIMELINE (self), 0);
+  return self->bars->len;
+}
+
+/**
+ * sluice_timeline_get_bar:
+ * @self: a #SluiceTimeline
+ * @i: from 0 to the number of bars; bars are in start order
+ *
+ * Returns: (transfer none): the bar, valid until the next update or clear
+ */
+const SluiceTimelineBar *
+sluice_timeline_get_bar (SluiceTimeline *self,
+                         guint           i)
+{
+  g_return_val_if_fail (SLUICE_IS_TIMELINE (self), NULL);
+  g_return_val_if_fail (i < self->bars->len, NULL);
+
+  return &g_array_index (self->bars, SluiceTimelineBar, i);
+}
+
+/**
+ * sluice_timeline_get_start_time:
+ * @self: a #SluiceTimeline
+ *
+ * Returns: the time of the first event, in clock microseconds, or 0
+ */
+gint64
+sluice_timeline_get_start_time (SluiceTimeline *self)
+{
+  g_return_val_if_fail (SLUICE_IS_TIMELINE (self), 0);
+  return self->start_time;
+}
+
+/**
+ * sluice_timeline_get_end_time:
+ * @self: a #SluiceTimeline
+ *
+ * Returns: the time of the latest event, in clock microseconds, or 0
+ */
+gint64
+sluice_timeline_get_end_time (SluiceTimeline *self)
+{
+  g_return_val_if_fail (SLUICE_IS_TIMELINE (self), 0);
+  return self->end_time;
+}
+
+/**
+ * sluice_timeline_get_n_samples:
+ * @self: a #SluiceTimeline
+ *
+ * Returns: the number of chart samples
+ */
+guint
+sluice_timeline_get_n_samples (SluiceTimeline *self)
+{
+  g_return_val_if_fail (SLUICE_IS_TIMELINE (self), 0);
+  return self->samples->len;
+}
+
+/**
+ * sluice_timeline_get_sample:
+ * @self: a #SluiceTimeline
+ * @i: from 0 to the number of samples; samples are in time order
+ * @time: (out) (optional): when the counts changed to these values
+ * @queued: (out) (optional): items in the input queue
+ * @in_flight: (out) (optional): attempts running
+ * @lead: (out) (optional): items pulled and not yet handled successfully
+ *
+ * Gets one step of the chart series. The values hold from @time until the
+ * next sample's time.
+ */
+void
+sluice_timeline_get_sample (SluiceTimeline *self,
+                            guint           i,
+                            gint64         *time,
+                            guint          *queued,
+                            guint          *in_flight,
+                            guint          *lead)
+{
+  const Sample *sample;
+
+  g_return_if_fail (SLUICE_IS_TIMELINE (self));
+  g_return_if_fail (i < self->samples->len);
+
+  sample = &g_array_index (self->samples, Sample, i);
+  if (time != NULL)
+    *time = sample->time;
+  if (queued != NULL)
+    *queued = sample->queued;
+  if (in_flight != NULL)
+    *in_flight = sample->in_flight;
+  if (lead != NULL)
+    *lead = sample->lead;
+}
+
+/**
+ * sluice_timeline_find_sample:
+ * @self: a #SluiceTimeline
+ * @time: a clock time
+ *
+ * Finds the sample in effect at @time, by bisection, so a view can start
+ * drawing at the left edge of a zoomed window without scanning the run.
+ *
+ * Returns: the index of the last sample at or before @time, or 0 if every
+ *   sample is later
+ */
+guint
+sluice_timeline_find_sample (SluiceTimeline *self,
+                             gint64          time)
+{
+  guint lo = 0, hi;
+
+  g_return_val_if_fail (SLUICE_IS_TIMELINE (self), 0);
+
+  hi = self->samples->len;
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (g_array_index (self->samples, Sample, mid).time <= time)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+
+  return lo > 0 ? lo - 1 : 0;
+}

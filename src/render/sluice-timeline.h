@@ -1,0 +1,82 @@
+/* sluice-timeline.h: the attempts and counts of a recorded run, ready to draw
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#pragma once
+
+#include <sluice.h>
+
+#include "sluice-recorder.h"
+
+G_BEGIN_DECLS
+
+/**
+ * SLUICE_TIMELINE_MAX_ROUNDS:
+ *
+ * The most cancel-request rounds the pool makes for one attempt.
+ */
+#define SLUICE_TIMELINE_MAX_ROUNDS 3
+
+/**
+ * SluiceTimelineBar:
+ * @item: the item index in pull order
+ * @attempt: the attempt number, from 1
+ * @worker: the worker that ran it
+ * @start: when the handler was called, in clock microseconds
+ * @end: when the attempt ended, or -1 while it runs
+ * @deadline: when the attempt times out, or -1 when not known (see
+ *   sluice_timeline_set_item_timeout())
+ * @outcome: how it ended; %SLUICE_OUTCOME_NONE while it runs
+ * @retried: this attempt's failure was retried
+ * @final_failure: the item failed for good with this attempt
+ * @n_rounds: how many times the pool asked the attempt to stop
+ * @round_times: when it asked, for the first @n_rounds rounds
+ * @error_type: (nullable): the error's type name, owned by the model
+ * @error_message: (nullable): the error's message, owned by the model
+ *
+ * One attempt, as one bar in a worker's lane.
+ */
+typedef struct {
+  gint64         item;
+  guint          attempt;
+  gint           worker;
+  gint64         start, end;
+  gint64         deadline;
+  SluiceOutcome  outcome;
+  gboolean       retried;
+  gboolean       final_failure;
+  guint          n_rounds;
+  gint64         round_times[SLUICE_TIMELINE_MAX_ROUNDS];
+  const char    *error_type;
+  const char    *error_message;
+} SluiceTimelineBar;
+
+#define SLUICE_TYPE_TIMELINE (sluice_timeline_get_type ())
+G_DECLARE_FINAL_TYPE (SluiceTimeline, sluice_timeline, SLUICE, TIMELINE, GObject)
+
+SluiceTimeline          *sluice_timeline_new              (guint            n_workers);
+void                     sluice_timeline_update           (SluiceTimeline  *self,
+                                                           SluiceRecorder  *recorder);
+void                     sluice_timeline_add_event        (SluiceTimeline  *self,
+                                                           const SluiceEvent *event);
+void                     sluice_timeline_clear            (SluiceTimeline  *self);
+void                     sluice_timeline_set_item_timeout (SluiceTimeline  *self,
+                                                           gint64           timeout);
+gint64                   sluice_timeline_get_item_timeout (SluiceTimeline  *self);
+guint                    sluice_timeline_get_n_workers    (SluiceTimeline  *self);
+guint                    sluice_timeline_get_n_bars       (SluiceTimeline  *self);
+const SluiceTimelineBar *sluice_timeline_get_bar          (SluiceTimeline  *self,
+                                                           guint            i);
+gint64                   sluice_timeline_get_start_time   (SluiceTimeline  *self);
+gint64                   sluice_timeline_get_end_time     (SluiceTimeline  *self);
+guint                    sluice_timeline_get_n_samples    (SluiceTimeline  *self);
+void                     sluice_timeline_get_sample       (SluiceTimeline  *self,
+                                                           guint            i,
+                                                           gint64          *time,
+                                                           guint           *queued,
+                                                           guint           *in_flight,
+                                                           guint           *lead);
+guint                    sluice_timeline_find_sample      (SluiceTimeline  *self,
+                                                           gint64           time);
+
+G_END_DECLS

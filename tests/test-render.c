@@ -1,0 +1,858 @@
+/* test-render.c: the render layer, drawn to image surfaces without a display
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * A known run (hand-made events, or a preset on the virtual clock) is drawn
+ * and pixels are read back at coordinates computed from the views' layouts:
+ * the bar colour where an attempt ran, the background where none did,
+ * hatching on a retried attempt, the "now" line, the series and limits of
+ * the chart.
+ */
+
+#include <glib/gstdio.h>
+#include <math.h>
+
+#include "sluice-palette.h"
+#include "sluice-render-chart.h"
+#include "sluice-render-export.h"
+#include "sluice-render-private.h"
+#include "sluice-render-timeline.h"
+#include "sluice-scenario-runner.h"
+#include "sluice-timeline.h"
+
+#define S(seconds) ((gint64) ((seconds) * G_USEC_PER_SEC))
+
+/* ---- a known run --------------------------------------------------------- */
+
+typedef struct {
+  SluiceEventKind kind;
+  double          time;
+  gint64          item;
+  guint           attempt;
+  gint            worker;
+  guint           round;
+  SluiceOutcome   outcome;
+  gboolean        retried;
+  guint           queued, in_flight, lead;
+} Step;
+
+/* Two workers. Item 0 succeeds (0–2 s, worker 0). Item 1 fails at 1 s and
+ * is retried, then succeeds (1–3 s, worker 1). Item 2 times out at its 1 s
+ * deadline (2–3 s, worker 0) and fails for good. The run ends at 4 s. */
+static const Step known_run[] = {
+  { SLUICE_EVENT_RUN_START,      0, -1, 0, -1, 0, 0, 0,                       0, 0, 0 },
+  { SLUICE_EVENT_ATTEMPT_START,  0,  0, 1,  0, 0, 0, 0,                       0, 1, 1 },
+  { SLUICE_EVENT_ATTEMPT_START,  0,  1, 1,  1, 0, 0, 0,                       0, 2, 2 },
+  { SLUICE_EVENT_QUEUE_PUT,      0,  2, 0, -1, 0, 0, 0,                       1, 2, 3 },
+  { SLUICE_EVENT_ATTEMPT_END,    1,  1, 1,  1, 0, SLUICE_OUTCOME_FAILED, TRUE, 1, 1, 3 },
+  { SLUICE_EVENT_ATTEMPT_START,  1,  1, 2,  1, 0, 0, 0,                       1, 2, 3 },
+  { SLUICE_EVENT_ATTEMPT_END,    2,  0, 1,  0, 0, SLUICE_OUTCOME_OK, FALSE,   1, 1, 3 },
+  { SLUICE_EVENT_ITEM_OK,        2,  0, 0,  0, 0, 0, 0,                       1, 1, 2 },
+  { SLUICE_EVENT_ATTEMPT_START,  2,  2, 1,  0, 0, 0, 0,                       0, 2, 2 },
+  { SLUICE_EVENT_CANCEL_REQUEST, 3,  2, 1,  0, 1, 0, 0,                       0, 2, 2 },
+  { SLUICE_EVENT_ATTEMPT_END,    3,  2, 1,  0, 1, SLUICE_OUTCOME_TIMED_OUT, FALSE, 0, 1, 2 },
+  { SLUICE_EVENT_ITEM_FAILED,    3,  2, 0, -1, 0, 0, 0,                       0, 1, 2 },
+  { SLUICE_EVENT_ATTEMPT_END,    3,  1, 2,  1, 0, SLUICE_OUTCOME_OK, FALSE,   0, 0, 2 },
+  { SLUICE_EVENT_ITEM_OK,        3,  1, 0,  1, 0, 0, 0,                       0, 0, 1 },
+  { SLUICE_EVENT_RUN_END,        4, -1, 0, -1, 0, 0, 0,                       0, 0, 1 },
+};
+
+#define KNOWN_QUEUE_SIZE 1
+#define KNOWN_WORKERS    2
+#define KNOWN_BOUND      (KNOWN_QUEUE_SIZE + KNOWN_WORKERS + 1)
+
+static void
+add_step (SluiceRecorder *recorder,
+          const Step     *step)
+{
+  SluiceEvent event = {
+    .kind = step->kind,
+    .time = S (step->time),
+    .item = step->item,
+    .attempt = step->attempt,
+    .worker = step->worker,
+    .round = step->round,
+    .outcome = step->outcome,
+    .retried = step->retried,
+    .queued = step->queued,
+    .in_flight = step->in_flight,
+    .lead = step->lead,
+  };
+
+  if (step->outcome == SLUICE_OUTCOME_FAILED)
+    {
+      event.error_type = "ConnectionError";
+      event.error_message = "attempt 1 failed";
+    }
+  else if (step->outcome == SLUICE_OUTCOME_TIMED_OUT)
+    {
+      event.error_type = "TimeoutError";
+      event.error_message = "item timed out";
+    }
+  sluice_recorder_add (recorder, &event);
+}
+
+static SluiceRecorder *
+record_known_run (void)
+{
+  SluiceRecorder *recorder = sluice_recorder_new (0);
+
+  for (guint i = 0; i < G_N_ELEMENTS (known_run); i++)
+    add_step (recorder, &known_run[i]);
+  return recorder;
+}
+
+static SluiceTimeline *
+known_timeline (void)
+{
+  g_autoptr(SluiceRecorder) recorder = record_known_run ();
+  SluiceTimeline *model = sluice_timeline_new (KNOWN_WORKERS);
+
+  sluice_timeline_update (model, recorder);
+  return model;
+}
+
+/* ---- pixels -------------------------------------------------------------- */
+
+static cairo_surface_t *
+new_surface (double width,
+             double height)
+{
+  return cairo_image_surface_create (CAIRO_FORMAT_ARGB32, (int) width, (int) height);
+}
+
+static void
+get_pixel (cairo_surface_t *surface,
+           int              x,
+           int              y,
+           SluiceColor     *color)
+{
+  const guint8 *data;
+  guint32 pixel;
+
+  cairo_surface_flush (surface);
+  g_assert_cmpint (x, >=, 0);
+  g_assert_cmpint (y, >=, 0);
+  g_assert_cmpint (x, <, cairo_image_surface_get_width (surface));
+  g_assert_cmpint (y, <, cairo_image_surface_get_height (surface));
+
+  data = cairo_image_surface_get_data (surface);
+  pixel = *(const guint32 *) (data + y * cairo_image_surface_get_stride (surface) + x * 4);
+  /* Everything is drawn on an opaque background: no premultiplication
+   * to undo. */
+  *color = (SluiceColor) {
+    ((pixel >> 16) & 0xff) / 255., ((pixel >> 8) & 0xff) / 255., (pixel & 0xff) / 255., 1.
+  };
+}
+
+static gboolean
+color_near (const SluiceColor *a,
+            const SluiceColor *b,
+            double             tolerance)
+{
+  return fabs (a->red - b->red) <= tolerance &&
+         fabs (a->green - b->green) <= tolerance &&
+         fabs (a->blue - b->blue) <= tolerance;
+}
+
+/* @color drawn with @alpha over @background. */
+static SluiceColor
+blend (const SluiceColor *color,
+       const SluiceColor *background,
+       double             alpha)
+{
+  return (SluiceColor) {
+    color->red * alpha + background->red * (1. - alpha),
+    color->green * alpha + background->green * (1. - alpha),
+    color->blue * alpha + background->blue * (1. - alpha),
+    1.,
+  };
+}
+
+static void
+assert_pixel (cairo_surface_t   *surface,
+              double             x,
+              double             y,
+              const SluiceColor *expected,
+              const char        *what)
+{
+  SluiceColor actual;
+
+  get_pixel (surface, (int) floor (x), (int) floor (y), &actual);
+  if (!color_near (&actual, expected, 3. / 255.))
+    g_error ("%s at (%d, %d): expected #%02x%02x%02x, got #%02x%02x%02x", what,
+             (int) floor (x), (int) floor (y),
+             (int) round (expected->red * 255), (int) round (expected->green * 255),
+             (int) round (expected->blue * 255), (int) round (actual.red * 255),
+             (int) round (actual.green * 255), (int) round (actual.blue * 255));
+}
+
+/* ---- the model ----------------------------------------------------------- */
+
+static void
+test_timeline_model (void)
+{
+  g_autoptr(SluiceTimeline) model = known_timeline ();
+  const SluiceTimelineBar *bar;
+  gint64 time;
+  guint queued, in_flight, lead;
+
+  g_assert_cmpuint (sluice_timeline_get_n_workers (model), ==, 2);
+  g_assert_cmpuint (sluice_timeline_get_n_bars (model), ==, 4);
+  g_assert_cmpint (sluice_timeline_get_start_time (model), ==, 0);
+  g_assert_cmpint (sluice_timeline_get_end_time (model), ==, S (4));
+
+  bar = sluice_timeline_get_bar (model, 0);
+  g_assert_cmpint (bar->item, ==, 0);
+  g_assert_cmpint (bar->worker, ==, 0);
+  g_assert_cmpint (bar->start, ==, 0);
+  g_assert_cmpint (bar->end, ==, S (2));
+  g_assert_cmpint (bar->outcome, ==, SLUICE_OUTCOME_OK);
+  g_assert_false (bar->retried);
+  g_assert_false (bar->final_failure);
+
+  bar = sluice_timeline_get_bar (model, 1);
+  g_assert_cmpint (bar->item, ==, 1);
+  g_assert_cmpuint (bar->attempt, ==, 1);
+  g_assert_cmpint (bar->outcome, ==, SLUICE_OUTCOME_FAILED);
+  g_assert_true (bar->retried);
+  g_assert_cmpstr (bar->error_type, ==, "ConnectionError");
+  g_assert_cmpstr (bar->error_message, ==, "attempt 1 failed");
+
+  bar = sluice_timeline_get_bar (model, 2);
+  g_assert_cmpuint (bar->attempt, ==, 2);
+  g_assert_cmpint (bar->start, ==, S (1));
+  g_assert_cmpint (bar->end, ==, S (3));
+  g_assert_cmpint (bar->outcome, ==, SLUICE_OUTCOME_OK);
+  g_assert_null (bar->error_type);
+
+  bar = sluice_timeline_get_bar (model, 3);
+  g_assert_cmpint (bar->item, ==, 2);
+  g_assert_cmpint (bar->outcome, ==, SLUICE_OUTCOME_TIMED_OUT);
+  g_assert_true (bar->final_failure);
+  g_assert_cmpuint (bar->n_rounds, ==, 1);
+  g_assert_cmpint (bar->round_times[0], ==, S (3));
+  g_assert_cmpint (bar->deadline, ==, S (3));
+
+  /* The timeout learnt from item 2 gives every attempt its deadline. */
+  g_assert_cmpint (sluice_timeline_get_item_timeout (model), ==, S (1));
+  g_assert_cmpint (sluice_timeline_get_bar (model, 0)->deadline, ==, S (1));
+  g_assert_cmpint (sluice_timeline_get_bar (model, 2)->deadline, ==, S (2));
+
+  /* One sample per instant at which the counts changed: the state after
+   * all of that instant's events. */
+  g_assert_cmpuint (sluice_timeline_get_n_samples (model), ==, 3);
+  sluice_timeline_get_sample (model, 0, &time, &queued, &in_flight, &lead);
+  g_assert_cmpint (time, ==, 0);
+  g_assert_cmpuint (queued, ==, 1);
+  g_assert_cmpuint (in_flight, ==, 2);
+  g_assert_cmpuint (lead, ==, 3);
+  sluice_timeline_get_sample (model, 1, &time, &queued, &in_flight, &lead);
+  g_assert_cmpint (time, ==, S (2));
+  g_assert_cmpuint (queued, ==, 0);
+  g_assert_cmpuint (in_flight, ==, 2);
+  g_assert_cmpuint (lead, ==, 2);
+  sluice_timeline_get_sample (model, 2, &time, &queued, &in_flight, &lead);
+  g_assert_cmpint (time, ==, S (3));
+  g_assert_cmpuint (in_flight, ==, 0);
+  g_assert_cmpuint (lead, ==, 1);
+
+  g_assert_cmpuint (sluice_timeline_find_sample (model, S (2.5)), ==, 1);
+  g_assert_cmpuint (sluice_timeline_find_sample (model, S (9)), ==, 2);
+
+  sluice_timeline_set_item_timeout (model, S (0.5));
+  g_assert_cmpint (sluice_timeline_get_bar (model, 0)->deadline, ==, S (0.5));
+  /* A deadline that was seen stays. */
+  g_assert_cmpint (sluice_timeline_get_bar (model, 3)->deadline, ==, S (3));
+
+  sluice_timeline_clear (model);
+  g_assert_cmpuint (sluice_timeline_get_n_bars (model), ==, 0);
+  g_assert_cmpuint (sluice_timeline_get_n_samples (model), ==, 0);
+  g_assert_cmpint (sluice_timeline_get_item_timeout (model), ==, -1);
+  g_assert_cmpuint (sluice_timeline_get_n_workers (model), ==, 2);
+}
+
+/* Updating after every event, from a ring buffer that holds only a few,
+ * builds the same model as one update at the end. */
+static void
+test_timeline_incremental (void)
+{
+  g_autoptr(SluiceTimeline) once = known_timeline ();
+  g_autoptr(SluiceTimeline) model = sluice_timeline_new (0);
+  g_autoptr(SluiceRecorder) recorder = sluice_recorder_new (4);
+
+  for (guint i = 0; i < G_N_ELEMENTS (known_run); i++)
+    {
+      add_step (recorder, &known_run[i]);
+      sluice_timeline_update (model, recorder);
+      /* Nothing new: nothing changes. */
+      sluice_timeline_update (model, recorder);
+    }
+
+  g_assert_cmpuint (sluice_recorder_get_n_dropped (recorder), >, 0);
+  g_assert_cmpuint (sluice_timeline_get_n_workers (model), ==, 2);
+  g_assert_cmpuint (sluice_timeline_get_n_bars (model), ==, sluice_timeline_get_n_bars (once));
+  g_assert_cmpuint (sluice_timeline_get_n_samples (model), ==, sluice_timeline_get_n_samples (once));
+  for (guint i = 0; i < sluice_timeline_get_n_bars (once); i++)
+    {
+      const SluiceTimelineBar *a = sluice_timeline_get_bar (once, i);
+      const SluiceTimelineBar *b = sluice_timeline_get_bar (model, i);
+
+      g_assert_cmpint (a->item, ==, b->item);
+      g_assert_cmpint (a->start, ==, b->start);
+      g_assert_cmpint (a->end, ==, b->end);
+      g_assert_cmpint (a->outcome, ==, b->outcome);
+      g_assert_cmpint (a->deadline, ==, b->deadline);
+      g_assert_cmpint (a->final_failure, ==, b->final_failure);
+    }
+
+  /* A cleared recorder is a new run: the model starts again. */
+  sluice_recorder_clear (recorder);
+  add_step (recorder, &known_run[0]);
+  add_step (recorder, &known_run[1]);
+  sluice_timeline_update (model, recorder);
+  g_assert_cmpuint (sluice_timeline_get_n_bars (model), ==, 1);
+  g_assert_cmpint (sluice_timeline_get_bar (model, 0)->end, ==, -1);
+  g_assert_cmpint (sluice_timeline_get_bar (model, 0)->outcome, ==, SLUICE_OUTCOME_NONE);
+}
+
+/* ---- the palette --------------------------------------------------------- */
+
+static void
+test_palette_contrast (void)
+{
+  for (int dark = 0; dark < 2; dark++)
+    {
+      const SluicePalette *palette = sluice_palette_get (dark);
+      const SluiceColor black = { 0, 0, 0, 1 };
+      const SluiceColor *bars[] = {
+        &palette->ok, &palette->retried, &palette->failed,
+        &palette->timed_out, &palette->cancelled, &palette->running,
+      };
+
+      /* Text on the background. */
+      g_assert_cmpfloat (sluice_color_get_contrast (&palette->foreground, &palette->background), >=, 7.);
+      g_assert_cmpfloat (sluice_color_get_contrast (&palette->muted, &palette->background), >=, 4.5);
+      /* The item labels are dark text on the bars. */
+      for (guint i = 0; i < G_N_ELEMENTS (bars); i++)
+        g_assert_cmpfloat (sluice_color_get_contrast (bars[i], &black), >=, 4.5);
+      /* Lines and marks (non-text) need 3:1 against the background. */
+      g_assert_cmpfloat (sluice_color_get_contrast (&palette->queue, &palette->background), >=, 3.);
+      g_assert_cmpfloat (sluice_color_get_contrast (&palette->in_flight, &palette->background), >=, 3.);
+      g_assert_cmpfloat (sluice_color_get_contrast (&palette->now, &palette->background), >=, 3.);
+      g_assert_cmpfloat (sluice_color_get_contrast (&palette->deadline, &palette->background), >=, 3.);
+    }
+
+  g_assert_cmpfloat (fabs (sluice_color_get_contrast (&(SluiceColor) { 0, 0, 0, 1 },
+                                                      &(SluiceColor) { 1, 1, 1, 1 }) - 21.), <, 0.01);
+}
+
+/* ---- the lanes ----------------------------------------------------------- */
+
+typedef struct {
+  SluiceLanesLayout lanes;
+  double width, height;
+  gint64 t0, t1;
+} LanesGeometry;
+
+static void
+lanes_geometry (SluiceTimeline *model,
+                LanesGeometry  *g)
+{
+  g->width = 600.;
+  g->height = sluice_render_timeline_get_natural_height (model);
+  g->t0 = 0;
+  g->t1 = S (4);
+  _sluice_lanes_get_layout (g->width, g->height, sluice_timeline_get_n_workers (model), &g->lanes);
+}
+
+static double
+lanes_x (const LanesGeometry *g,
+         double               seconds)
+{
+  return _sluice_render_time_to_x (&g->lanes.plot, g->t0, g->t1, S (seconds));
+}
+
+/* Near the top of a bar: clear of its label, which is centred. */
+static double
+bar_top_y (const LanesGeometry *g,
+           gint                 worker)
+{
+  return g->lanes.plot.y + worker * g->lanes.lane_height + g->lanes.bar_inset + 2.;
+}
+
+static double
+lane_middle_y (const LanesGeometry *g,
+               gint                 worker)
+{
+  return g->lanes.plot.y + (worker + 0.5) * g->lanes.lane_height;
+}
+
+static void
+test_lanes_pixels (gconstpointer data)
+{
+  gboolean dark = GPOINTER_TO_INT (data);
+  const SluicePalette *palette = sluice_palette_get (dark);
+  g_autoptr(SluiceTimeline) model = known_timeline ();
+  cairo_surface_t *surface;
+  cairo_t *cr;
+  LanesGeometry g;
+  guint hatch = 0, plain = 0;
+  gboolean clock_face = FALSE;
+
+  lanes_geometry (model, &g);
+  g_assert_cmpfloat (g.lanes.lane_height, >=, 20.);
+
+  surface = new_surface (g.width, g.height);
+  cr = cairo_create (surface);
+  sluice_render_timeline (cr, g.width, g.height, model, g.t0, g.t1, S (3.5), -1, dark);
+  g_assert_cmpint (cairo_status (cr), ==, CAIRO_STATUS_SUCCESS);
+
+  /* Where an attempt ran: its outcome's colour. */
+  assert_pixel (surface, lanes_x (&g, 1.5), bar_top_y (&g, 0), &palette->ok, "ok bar, item 0");
+  assert_pixel (surface, lanes_x (&g, 2.5), bar_top_y (&g, 1), &palette->ok, "ok bar, item 1 attempt 2");
+  assert_pixel (surface, lanes_x (&g, 2.2), bar_top_y (&g, 0), &palette->timed_out, "timed-out bar, item 2");
+
+  /* Where none ran: the background (lane 0 is not shaded). */
+  assert_pixel (surface, lanes_x (&g, 3.25), lane_middle_y (&g, 0), &palette->background, "idle lane");
+  /* The gutter too. */
+  assert_pixel (surface, 2., g.height - 2., &palette->background, "corner");
+
+  /* The "now" line, two pixels wide, left of its rounded x. */
+  assert_pixel (surface, round (lanes_x (&g, 3.5)) - 1., lane_middle_y (&g, 0), &palette->now, "now line");
+
+  /* Hatching on the retried attempt: the bar's colour and darker stripes
+   * along a row. */
+  for (double x = lanes_x (&g, 0.) + 2.; x < lanes_x (&g, 1.) - 3.; x++)
+    {
+      SluiceColor c;
+
+      get_pixel (surface, (int) x, (int) bar_top_y (&g, 1), &c);
+      if (color_near (&c, &palette->retried, 3. / 255.))
+        plain++;
+      else if (sluice_color_get_luminance (&c) < sluice_color_get_luminance (&palette->retried) * 0.8)
+        hatch++;
+    }
+  g_assert_cmpuint (plain, >, 10);
+  g_assert_cmpuint (hatch, >, 10);
+
+  /* The timed-out attempt carries a clock face (a light disc) near its end. */
+  for (double x = lanes_x (&g, 3.) - 20.; x < lanes_x (&g, 3.); x++)
+    for (double y = lane_middle_y (&g, 0) - 5.; y < lane_middle_y (&g, 0) + 5.; y++)
+      {
+        SluiceColor c;
+
+        get_pixel (surface, (int) x, (int) y, &c);
+        clock_face |= c.red > 0.85 && c.green > 0.85 && c.blue > 0.85;
+      }
+  g_assert_true (clock_face);
+
+  cairo_destroy (cr);
+  cairo_surface_destroy (surface);
+}
+
+/* A selected item keeps its colours; the other attempts fade. */
+static void
+test_lanes_selection (void)
+{
+  const SluicePalette *palette = sluice_palette_get (FALSE);
+  g_autoptr(SluiceTimeline) model = known_timeline ();
+  SluiceColor faded;
+  cairo_surface_t *surface;
+  cairo_t *cr;
+  LanesGeometry g;
+
+  lanes_geometry (model, &g);
+  surface = new_surface (g.width, g.height);
+  cr = cairo_create (surface);
+  sluice_render_timeline (cr, g.width, g.height, model, g.t0, g.t1, -1, 1, FALSE);
+
+  faded = blend (&palette->ok, &palette->background, 0.35);
+  assert_pixel (surface, lanes_x (&g, 1.5), bar_top_y (&g, 0), &faded, "item 0, not selected");
+  assert_pixel (surface, lanes_x (&g, 2.5), bar_top_y (&g, 1), &palette->ok, "item 1, selected");
+  /* The selection outline, just above the bar. */
+  assert_pixel (surface, lanes_x (&g, 2.5), bar_top_y (&g, 1) - 3., &palette->selection, "selection outline");
+
+  cairo_destroy (cr);
+  cairo_surface_destroy (surface);
+}
+
+static void
+test_lanes_hit (void)
+{
+  g_autoptr(SluiceTimeline) model = known_timeline ();
+  LanesGeometry g;
+  guint index = G_MAXUINT;
+
+  lanes_geometry (model, &g);
+
+#define HIT(seconds, worker) \
+  sluice_render_timeline_hit (model, g.width, g.height, g.t0, g.t1, \
+                              lanes_x (&g, seconds), lane_middle_y (&g, worker), &index)
+
+  g_assert_true (HIT (1.5, 0));
+  g_assert_cmpuint (index, ==, 0);
+  g_assert_true (HIT (0.9, 1));
+  g_assert_cmpuint (index, ==, 1);
+  g_assert_true (HIT (2.0, 1));
+  g_assert_cmpuint (index, ==, 2);
+  g_assert_true (HIT (2.5, 0));
+  g_assert_cmpuint (index, ==, 3);
+  /* A pixel past a bar's end still hits it: thin bars stay hoverable. */
+  g_assert_true (sluice_render_timeline_hit (model, g.width, g.height, g.t0, g.t1,
+                                             lanes_x (&g, 3.) + 1.5, lane_middle_y (&g, 0), &index));
+  g_assert_cmpuint (index, ==, 3);
+
+  /* Nothing ran there; outside the lanes. */
+  g_assert_false (HIT (3.5, 0));
+  g_assert_false (sluice_render_timeline_hit (model, g.width, g.height, g.t0, g.t1, 10., lane_middle_y (&g, 0), NULL));
+  g_assert_false (sluice_render_timeline_hit (model, g.width, g.height, g.t0, g.t1, lanes_x (&g, 1.), 2., NULL));
+  g_assert_false (sluice_render_timeline_hit (model, g.width, g.height, g.t0, g.t1, lanes_x (&g, 1.), g.height - 1., NULL));
+
+#undef HIT
+}
+
+/* ---- the chart ----------------------------------------------------------- */
+
+static void
+test_chart_pixels (gconstpointer data)
+{
+  gboolean dark = GPOINTER_TO_INT (data);
+  const SluicePalette *palette = sluice_palette_get (dark);
+  g_autoptr(SluiceTimeline) model = known_timeline ();
+  double width = 600., height = 240.;
+  SluiceChartLayout chart;
+  cairo_surface_t *surface;
+  cairo_t *cr;
+  guint dashes = 0;
+  SluiceColor lead_band;
+
+#define CHART_X(seconds) _sluice_render_time_to_x (&chart.plot, 0, S (4), S (seconds))
+#define CHART_Y(count) (chart.plot.y + chart.plot.height * (1. - (count) / (double) chart.y_max))
+
+  /* The scale: the highest of the limits and the series, plus one. */
+  _sluice_chart_get_layout (width, height, KNOWN_BOUND + 1, &chart);
+
+  surface = new_surface (width, height);
+  cr = cairo_create (surface);
+  sluice_render_chart (cr, width, height, model, 0, S (4), S (3.5), KNOWN_QUEUE_SIZE, KNOWN_BOUND, dark);
+  g_assert_cmpint (cairo_status (cr), ==, CAIRO_STATUS_SUCCESS);
+
+  /* The queue is 1 from 0 to 2 s, a solid line over the capacity line. */
+  assert_pixel (surface, CHART_X (1.3), floor (CHART_Y (1)), &palette->queue, "queue at 1");
+  /* The lead is 3 until 2 s: a translucent band. */
+  lead_band = blend (&palette->lead, &palette->background, dark ? 0.8 : 0.45);
+  assert_pixel (surface, CHART_X (1.3), floor (CHART_Y (3)), &lead_band, "lead at 3");
+  /* Nothing between the lines. */
+  assert_pixel (surface, CHART_X (3.25), CHART_Y (3.5), &palette->background, "empty chart");
+
+  /* The capacity line at 1, dashed, once the queue has left it. */
+  for (double x = CHART_X (2.2); x < CHART_X (2.9); x++)
+    {
+      SluiceColor c;
+
+      get_pixel (surface, (int) x, (int) round (CHART_Y (1)), &c);
+      dashes += color_near (&c, &palette->capacity, 3. / 255.);
+    }
+  g_assert_cmpuint (dashes, >, 10);
+
+  /* The "now" line. */
+  assert_pixel (surface, round (CHART_X (3.5)) - 1., CHART_Y (3.5), &palette->now, "now line");
+
+#undef CHART_X
+#undef CHART_Y
+
+  cairo_destroy (cr);
+  cairo_surface_destroy (surface);
+}
+
+/* ---- a real run ---------------------------------------------------------- */
+
+static SluiceTimeline *
+run_preset (const char      *name,
+            SluiceScenario **scenario_out)
+{
+  const char *overrides[] = { "run.clock=virtual", NULL };
+  g_autofree char *file = g_strconcat (name, ".pool", NULL);
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "..", "data", "presets", file, NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SluiceScenario) scenario = NULL;
+  g_autoptr(SluiceScenarioRunner) runner = NULL;
+  g_autoptr(SluiceRecorder) recorder = sluice_recorder_new (0);
+  g_autoptr(SluiceReport) report = NULL;
+  SluiceTimeline *model;
+
+  scenario = sluice_scenario_new_from_file (path, overrides, &error);
+  g_assert_no_error (error);
+  runner = sluice_scenario_runner_new (scenario);
+  sluice_scenario_runner_set_recorder (runner, recorder);
+  report = sluice_scenario_runner_run (runner, &error);
+  g_assert_no_error (error);
+
+  model = sluice_timeline_new (sluice_scenario_get_workers (scenario));
+  sluice_timeline_update (model, recorder);
+  if (scenario_out != NULL)
+    *scenario_out = g_steal_pointer (&scenario);
+  return model;
+}
+
+static guint
+count_attempts (SluiceTimeline *model,
+                gint64          item)
+{
+  guint n = 0;
+
+  for (guint i = 0; i < sluice_timeline_get_n_bars (model); i++)
+    n += sluice_timeline_get_bar (model, i)->item == item;
+  return n;
+}
+
+static const SluiceTimelineBar *
+find_attempt (SluiceTimeline *model,
+              gint64          item,
+              guint           attempt)
+{
+  for (guint i = 0; i < sluice_timeline_get_n_bars (model); i++)
+    {
+      const SluiceTimelineBar *bar = sluice_timeline_get_bar (model, i);
+
+      if (bar->item == item && bar->attempt == attempt)
+        return bar;
+    }
+  g_assert_not_reached ();
+}
+
+/* retries.pool: item 1 retried once; item 3 times out three times; item 5
+ * fails for good at once. */
+static void
+test_preset_retries (void)
+{
+  g_autoptr(SluiceTimeline) model = run_preset ("retries", NULL);
+  const SluiceTimelineBar *bar;
+
+  g_assert_cmpuint (sluice_timeline_get_n_workers (model), ==, 3);
+  g_assert_cmpint (sluice_timeline_get_item_timeout (model), ==, S (0.3));
+
+  bar = find_attempt (model, 1, 1);
+  g_assert_cmpint (bar->outcome, ==, SLUICE_OUTCOME_FAILED);
+  g_assert_true (bar->retried);
+  g_assert_cmpint (find_attempt (model, 1, 2)->outcome, ==, SLUICE_OUTCOME_OK);
+
+  g_assert_cmpuint (count_attempts (model, 3), ==, 3);
+  for (guint a = 1; a <= 3; a++)
+    {
+      bar = find_attempt (model, 3, a);
+      g_assert_cmpint (bar->outcome, ==, SLUICE_OUTCOME_TIMED_OUT);
+      g_assert_cmpint (bar->retried, ==, a < 3);
+      g_assert_cmpint (bar->final_failure, ==, a == 3);
+      g_assert_cmpuint (bar->n_rounds, ==, 1);
+      g_assert_cmpint (bar->deadline, ==, bar->start + S (0.3));
+    }
+
+  bar = find_attempt (model, 5, 1);
+  g_assert_cmpint (bar->outcome, ==, SLUICE_OUTCOME_FAILED);
+  g_assert_false (bar->retried);
+  g_assert_true (bar->final_failure);
+  g_assert_cmpstr (bar->error_type, ==, "ValueError");
+
+  for (guint i = 0; i < sluice_timeline_get_n_bars (model); i++)
+    g_assert_cmpint (sluice_timeline_get_bar (model, i)->end, >=, 0);
+}
+
+/* stubborn.pool: the handler ignores the first request at 5 s; the second,
+ * at 10 s, stops it. */
+static void
+test_preset_stubborn (void)
+{
+  g_autoptr(SluiceTimeline) model = run_preset ("stubborn", NULL);
+  const SluiceTimelineBar *bar = find_attempt (model, 0, 1);
+
+  g_assert_cmpint (bar->outcome, ==, SLUICE_OUTCOME_TIMED_OUT);
+  g_assert_cmpuint (bar->n_rounds, ==, 2);
+  g_assert_cmpint (bar->round_times[0], ==, S (5));
+  g_assert_cmpint (bar->round_times[1], ==, S (10));
+  g_assert_cmpint (bar->deadline, ==, S (5));
+  g_assert_cmpint (bar->end, ==, S (10));
+  g_assert_true (bar->final_failure);
+}
+
+static void
+assert_png (const char *path,
+            int         width,
+            int         height)
+{
+  cairo_surface_t *png = cairo_image_surface_create_from_png (path);
+
+  g_assert_cmpint (cairo_surface_status (png), ==, CAIRO_STATUS_SUCCESS);
+  g_assert_cmpint (cairo_image_surface_get_width (png), ==, width);
+  g_assert_cmpint (cairo_image_surface_get_height (png), ==, height);
+  cairo_surface_destroy (png);
+}
+
+static goffset
+file_size (const char *path)
+{
+  GStatBuf st;
+
+  g_assert_cmpint (g_stat (path, &st), ==, 0);
+  return st.st_size;
+}
+
+static void
+test_export (void)
+{
+  g_autoptr(SluiceScenario) scenario = NULL;
+  g_autoptr(SluiceTimeline) model = run_preset ("retries", &scenario);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("test-render-XXXXXX", &error);
+  g_autofree char *png = NULL, *svg = NULL, *pdf = NULL, *bad = NULL;
+  guint capacity = sluice_scenario_get_queue_size (scenario);
+  guint bound = capacity + sluice_scenario_get_workers (scenario) + 1;
+
+  g_assert_no_error (error);
+  png = g_build_filename (dir, "run.png", NULL);
+  svg = g_build_filename (dir, "run.SVG", NULL);
+  pdf = g_build_filename (dir, "run.pdf", NULL);
+  bad = g_build_filename (dir, "run.bmp", NULL);
+
+  g_assert_true (sluice_render_export (model, png, 800, 400, capacity, bound, FALSE, &error));
+  g_assert_no_error (error);
+  assert_png (png, 800, 400);
+
+  g_assert_true (sluice_render_export (model, svg, 800, 400, capacity, bound, TRUE, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (file_size (svg), >, 1000);
+
+  g_assert_true (sluice_render_export (model, pdf, 800, 400, capacity, bound, FALSE, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (file_size (pdf), >, 1000);
+
+  g_assert_false (sluice_render_export (model, bad, 800, 400, capacity, bound, FALSE, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED);
+  g_assert_false (g_file_test (bad, G_FILE_TEST_EXISTS));
+  g_clear_error (&error);
+
+  /* A directory that is not there: an error, not a crash. */
+  {
+    g_autofree char *missing = g_build_filename (dir, "no", "such", "run.png", NULL);
+
+    g_assert_false (sluice_render_export (model, missing, 100, 100, 0, 0, FALSE, &error));
+    g_assert_nonnull (error);
+    g_clear_error (&error);
+  }
+
+  g_assert_cmpint (g_remove (png), ==, 0);
+  g_assert_cmpint (g_remove (svg), ==, 0);
+  g_assert_cmpint (g_remove (pdf), ==, 0);
+  g_assert_cmpint (g_rmdir (dir), ==, 0);
+}
+
+/* An empty model draws axes and lanes, without data and without trouble. */
+static void
+test_empty (void)
+{
+  g_autoptr(SluiceTimeline) model = sluice_timeline_new (0);
+  cairo_surface_t *surface = new_surface (200, 100);
+  cairo_t *cr = cairo_create (surface);
+
+  sluice_render_timeline (cr, 200, 100, model, 0, 0, -1, -1, FALSE);
+  sluice_render_chart (cr, 200, 100, model, 0, 0, -1, 0, 0, TRUE);
+  /* Smaller than the margins. */
+  sluice_render_timeline (cr, 10, 10, model, 0, S (1), 0, -1, TRUE);
+  sluice_render_chart (cr, 10, 10, model, 0, S (1), 0, 2, 5, FALSE);
+  g_assert_cmpint (cairo_status (cr), ==, CAIRO_STATUS_SUCCESS);
+  g_assert_false (sluice_render_timeline_hit (model, 200, 100, 0, S (1), 100, 50, NULL));
+
+  cairo_destroy (cr);
+  cairo_surface_destroy (surface);
+}
+
+/* ---- many attempts ------------------------------------------------------- */
+
+/* 20 000 attempts of 1 ms on 8 workers: sub-pixel bars merge, so drawing
+ * the whole run stays well under a frame's worth of budget per view on any
+ * machine that runs the tests; the bound here is loose on purpose. */
+static void
+test_many_attempts (void)
+{
+  const SluicePalette *palette = sluice_palette_get (FALSE);
+  g_autoptr(SluiceTimeline) model = sluice_timeline_new (8);
+  double width = 1000., height = 400.;
+  SluiceLanesLayout lanes;
+  cairo_surface_t *surface;
+  cairo_t *cr;
+  gint64 begin, elapsed, end;
+
+  for (guint i = 0; i < 20000; i++)
+    {
+      gint worker = i % 8;
+      gint64 start = S (0.001) * (i / 8);
+      SluiceEvent event = {
+        .kind = SLUICE_EVENT_ATTEMPT_START, .time = start, .item = i, .attempt = 1,
+        .worker = worker, .in_flight = 8, .queued = i % 5, .lead = 8 + i % 5,
+      };
+
+      sluice_timeline_add_event (model, &event);
+      event.kind = SLUICE_EVENT_ATTEMPT_END;
+      event.time = start + S (0.001);
+      event.outcome = i == 9000 ? SLUICE_OUTCOME_FAILED : SLUICE_OUTCOME_OK;
+      event.in_flight = 7;
+      sluice_timeline_add_event (model, &event);
+    }
+  g_assert_cmpuint (sluice_timeline_get_n_bars (model), ==, 20000);
+  end = sluice_timeline_get_end_time (model);
+
+  surface = new_surface (width, height);
+  cr = cairo_create (surface);
+
+  begin = g_get_monotonic_time ();
+  sluice_render_timeline (cr, width, height, model, 0, end, end, -1, FALSE);
+  elapsed = g_get_monotonic_time () - begin;
+  g_test_message ("lanes of 20000 attempts: %" G_GINT64_FORMAT " µs", elapsed);
+  g_assert_cmpint (elapsed, <, S (1));
+
+  /* The merged marks still show where work was done… */
+  _sluice_lanes_get_layout (width, height, 8, &lanes);
+  assert_pixel (surface, _sluice_render_time_to_x (&lanes.plot, 0, end, end / 3),
+                lanes.plot.y + lanes.bar_inset + 2., &palette->ok, "merged bars");
+  /* …and a failure among them is not lost: item 9000 ran on worker 0. */
+  assert_pixel (surface, floor (_sluice_render_time_to_x (&lanes.plot, 0, end, S (0.001) * (9000 / 8))),
+                lanes.plot.y + lanes.bar_inset + 2., &palette->failed, "failure among merged bars");
+
+  begin = g_get_monotonic_time ();
+  sluice_render_chart (cr, width, height, model, 0, end, end, 4, 13, FALSE);
+  elapsed = g_get_monotonic_time () - begin;
+  g_test_message ("chart of 40000 events: %" G_GINT64_FORMAT " µs", elapsed);
+  g_assert_cmpint (elapsed, <, S (1));
+
+  /* Zoomed in: bars outside the window are skipped, the rest drawn whole. */
+  sluice_render_timeline (cr, width, height, model, S (1), S (1.02), -1, 400, TRUE);
+  g_assert_cmpint (cairo_status (cr), ==, CAIRO_STATUS_SUCCESS);
+
+  cairo_destroy (cr);
+  cairo_surface_destroy (surface);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/render/timeline/model", test_timeline_model);
+  g_test_add_func ("/render/timeline/incremental", test_timeline_incremental);
+  g_test_add_func ("/render/palette/contrast", test_palette_contrast);
+  g_test_add_data_func ("/render/lanes/pixels/light", GINT_TO_POINTER (FALSE), test_lanes_pixels);
+  g_test_add_data_func ("/render/lanes/pixels/dark", GINT_TO_POINTER (TRUE), test_lanes_pixels);
+  g_test_add_func ("/render/lanes/selection", test_lanes_selection);
+  g_test_add_func ("/render/lanes/hit", test_lanes_hit);
+  g_test_add_data_func ("/render/chart/pixels/light", GINT_TO_POINTER (FALSE), test_chart_pixels);
+  g_test_add_data_func ("/render/chart/pixels/dark", GINT_TO_POINTER (TRUE), test_chart_pixels);
+  g_test_add_func ("/render/preset/retries", test_preset_retries);
+  g_test_add_func ("/render/preset/stubborn", test_preset_stubborn);
+  g_test_add_func ("/render/export", test_export);
+  g_test_add_func ("/render/empty", test_empty);
+  g_test_add_func ("/render/many-attempts", test_many_attempts);
+
+  return g_test_run ();
+}

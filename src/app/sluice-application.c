@@ -1,0 +1,292 @@
+/* sluice-application.c: the playground's GtkApplication
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "config-app.h"
+
+#include <glib/gi18n.h>
+
+#include "sluice-application.h"
+#include "sluice-presets.h"
+#include "sluice-window.h"
+
+/**
+ * SluiceApplication:
+ *
+ * Owns the settings, the application actions (quit, shortcuts, about) and
+ * the accelerators, and opens a #SluiceWindow. `--preset NAME` opens a
+ * preset; `--screenshot FILE.png` runs it on the virtual clock, saves the
+ * window as a PNG and quits.
+ */
+
+struct _SluiceApplication
+{
+  GtkApplication  parent_instance;
+
+  GSettings      *settings;
+  char           *preset;
+  char           *screenshot;
+  int             exit_status;
+};
+
+G_DEFINE_FINAL_TYPE (SluiceApplication, sluice_application, GTK_TYPE_APPLICATION)
+
+static const struct {
+  const char *action;
+  const char *accels[3];
+} accels[] = {
+  { "app.quit", { "<Control>q", NULL } },
+  { "app.shortcuts", { "<Control>question", NULL } },
+  { "win.run", { "<Control>r", NULL } },
+  { "win.open", { "<Control>o", NULL } },
+  { "win.save", { "<Control>s", NULL } },
+};
+
+/* The schema is installed, or compiled in the build tree by data/. */
+static GSettings *
+create_settings (void)
+{
+  GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
+  g_autoptr(GSettingsSchemaSource) build_source = NULL;
+  g_autoptr(GSettingsSchema) schema = NULL;
+
+  if (source != NULL)
+    schema = g_settings_schema_source_lookup (source, APPLICATION_ID, TRUE);
+
+  if (schema == NULL && g_file_test (SLUICE_BUILD_SCHEMA_DIR "/gschemas.compiled", G_FILE_TEST_EXISTS))
+    {
+      build_source = g_settings_schema_source_new_from_directory (SLUICE_BUILD_SCHEMA_DIR, source,
+                                                                  FALSE, NULL);
+      if (build_source != NULL)
+        schema = g_settings_schema_source_lookup (build_source, APPLICATION_ID, TRUE);
+    }
+
+  if (schema == NULL)
+    {
+      g_warning ("The settings schema %s is not installed; the last scenario will not be remembered",
+                 APPLICATION_ID);
+      return NULL;
+    }
+
+  return g_settings_new_full (schema, NULL, NULL);
+}
+
+static void
+quit_activated (GSimpleAction *action,
+                GVariant      *parameter,
+                gpointer       user_data)
+{
+  g_application_quit (G_APPLICATION (user_data));
+}
+
+static void
+shortcuts_activated (GSimpleAction *action,
+                     GVariant      *parameter,
+                     gpointer       user_data)
+{
+  GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (user_data));
+
+  if (window != NULL)
+    gtk_widget_activate_action (GTK_WIDGET (window), "win.show-help-overlay", NULL);
+}
+
+static void
+about_activated (GSimpleAction *action,
+                 GVariant      *parameter,
+                 gpointer       user_data)
+{
+  static const char *authors[] = { "The Sluice authors", NULL };
+  GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (user_data));
+
+  gtk_show_about_dialog (window,
+                         "program-name", _("Sluice"),
+                         "logo-icon-name", APPLICATION_ID,
+                         "version", PACKAGE_VERSION,
+                         "comments", _("Configure an async worker pool, run it and watch it work"),
+                         "license-type", GTK_LICENSE_LGPL_2_1,
+                         "authors", authors,
+                         "translator-credits", _("translator-credits"),
+                         NULL);
+}
+
+static const GActionEntry app_actions[] = {
+  { "quit", quit_activated },
+  { "shortcuts", shortcuts_activated },
+  { "about", about_activated },
+};
+
+static void
+load_css (void)
+{
+  g_autoptr(GtkCssProvider) provider = gtk_css_provider_new ();
+
+  gtk_css_provider_load_from_resource (provider, "/io/github/sluicepool/Sluice/style.css");
+  gtk_style_context_add_provider_for_display (gdk_display_get_default (),
+                                              GTK_STYLE_PROVIDER (provider),
+                                              GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
+}
+
+static void
+sluice_application_startup (GApplication *app)
+{
+  SluiceApplication *self = SLUICE_APPLICATION (app);
+
+  G_APPLICATION_CLASS (sluice_application_parent_class)->startup (app);
+
+  g_action_map_add_action_entries (G_ACTION_MAP (self), app_actions,
+                                   G_N_ELEMENTS (app_actions), self);
+  for (guint i = 0; i < G_N_ELEMENTS (accels); i++)
+    gtk_application_set_accels_for_action (GTK_APPLICATION (self), accels[i].action, accels[i].accels);
+
+  self->settings = create_settings ();
+  load_css ();
+}
+
+static void
+on_screenshot_done (SluiceWindow *window,
+                    gboolean      ok,
+                    gpointer      user_data)
+{
+  SluiceApplication *self = user_data;
+
+  self->exit_status = ok ? 0 : 1;
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_application_quit (G_APPLICATION (self));
+}
+
+static void
+sluice_application_activate (GApplication *app)
+{
+  SluiceApplication *self = SLUICE_APPLICATION (app);
+  GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (app));
+
+  if (window == NULL)
+    {
+      SluiceWindow *sw = sluice_window_new (self);
+
+      if (self->preset != NULL)
+        sluice_window_open_preset (sw, self->preset);
+      else
+        sluice_window_open_last (sw);
+
+      if (self->screenshot != NULL)
+        sluice_window_run_and_screenshot (sw, self->screenshot, on_screenshot_done, self);
+
+      window = GTK_WINDOW (sw);
+    }
+
+  gtk_window_present (window);
+}
+
+static gint
+sluice_application_handle_local_options (GApplication *app,
+                                         GVariantDict *options)
+{
+  SluiceApplication *self = SLUICE_APPLICATION (app);
+  g_autofree char *preset = NULL;
+
+  g_variant_dict_lookup (options, "preset", "s", &self->preset);
+  g_variant_dict_lookup (options, "screenshot", "^ay", &self->screenshot);
+
+  if (self->screenshot != NULL)
+    {
+      if (self->preset == NULL)
+        self->preset = g_strdup ("first-look");
+      /* A screenshot is its own short-lived instance. */
+      g_application_set_flags (app, g_application_get_flags (app) | G_APPLICATION_NON_UNIQUE);
+    }
+
+  if (self->preset != NULL && (preset = sluice_presets_find (self->preset)) == NULL)
+    {
+      g_auto(GStrv) names = sluice_presets_list_names ();
+      g_autofree char *list = g_strjoinv (", ", names);
+
+      g_printerr (_("No preset named “%s”; expected one of: %s\n"), self->preset, list);
+      return 2;
+    }
+
+  return -1;
+}
+
+static void
+sluice_application_dispose (GObject *object)
+{
+  SluiceApplication *self = SLUICE_APPLICATION (object);
+
+  g_clear_object (&self->settings);
+  g_clear_pointer (&self->preset, g_free);
+  g_clear_pointer (&self->screenshot, g_free);
+
+  G_OBJECT_CLASS (sluice_application_parent_class)->dispose (object);
+}
+
+static void
+sluice_application_class_init (SluiceApplicationClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GApplicationClass *app_class = G_APPLICATION_CLASS (klass);
+
+  object_class->dispose = sluice_application_dispose;
+  app_class->startup = sluice_application_startup;
+  app_class->activate = sluice_application_activate;
+  app_class->handle_local_options = sluice_application_handle_local_options;
+}
+
+static void
+sluice_application_init (SluiceApplication *self)
+{
+  static const GOptionEntry entries[] = {
+    { "preset", 'p', 0, G_OPTION_ARG_STRING, NULL,
+      N_("Open the preset NAME (a file name in the presets folder, without .pool)"), N_("NAME") },
+    { "screenshot", 0, 0, G_OPTION_ARG_FILENAME, NULL,
+      N_("Run the preset on the virtual clock, save the window as FILE.png and quit"), N_("FILE.png") },
+    { NULL }
+  };
+
+  g_application_add_main_option_entries (G_APPLICATION (self), entries);
+  g_application_set_option_context_summary (G_APPLICATION (self),
+                                            _("Configure an async worker pool, run it and watch it work."));
+}
+
+/**
+ * sluice_application_new:
+ *
+ * Returns: (transfer full): the application
+ */
+SluiceApplication *
+sluice_application_new (void)
+{
+  return g_object_new (SLUICE_TYPE_APPLICATION,
+                       "application-id", APPLICATION_ID,
+                       "resource-base-path", "/io/github/sluicepool/Sluice",
+                       "flags", G_APPLICATION_DEFAULT_FLAGS,
+                       NULL);
+}
+
+/**
+ * sluice_application_get_settings:
+ * @self: a #SluiceApplication
+ *
+ * Returns: (transfer none) (nullable): the settings, or %NULL when the
+ *   schema is not installed
+ */
+GSettings *
+sluice_application_get_settings (SluiceApplication *self)
+{
+  g_return_val_if_fail (SLUICE_IS_APPLICATION (self), NULL);
+  return self->settings;
+}
+
+/**
+ * sluice_application_get_exit_status:
+ * @self: a #SluiceApplication
+ *
+ * Returns: 1 if a `--screenshot` run failed, else 0
+ */
+int
+sluice_application_get_exit_status (SluiceApplication *self)
+{
+  g_return_val_if_fail (SLUICE_IS_APPLICATION (self), 1);
+  return self->exit_status;
+}

@@ -1,0 +1,158 @@
+/* sluice-chart-view.c: the queue chart, drawn by src/render
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "config-app.h"
+
+#include <glib/gi18n.h>
+
+#include "sluice-chart-view.h"
+#include "sluice-render-chart.h"
+
+/**
+ * SluiceChartView:
+ *
+ * Queue depth, attempts in flight and pulled-but-unfinished items over
+ * time, with the queue capacity and the lead bound as lines. It only
+ * draws: the window updates the shared #SluiceTimeline and the time range
+ * once per frame.
+ */
+
+struct _SluiceChartView
+{
+  GtkDrawingArea  parent_instance;
+
+  SluiceTimeline *model;
+  guint           queue_capacity;
+  guint           lead_bound;
+  gint64          t0;
+  gint64          t1;
+  gint64          now;
+};
+
+G_DEFINE_FINAL_TYPE (SluiceChartView, sluice_chart_view, GTK_TYPE_DRAWING_AREA)
+
+/* Dark when the theme's text is light. */
+static gboolean
+is_dark (GtkWidget *widget)
+{
+  GdkRGBA color;
+
+  G_GNUC_BEGIN_IGNORE_DEPRECATIONS
+  gtk_style_context_get_color (gtk_widget_get_style_context (widget), &color);
+  G_GNUC_END_IGNORE_DEPRECATIONS
+
+  return 0.299 * color.red + 0.587 * color.green + 0.114 * color.blue > 0.5;
+}
+
+static void
+draw (GtkDrawingArea *area,
+      cairo_t        *cr,
+      int             width,
+      int             height,
+      gpointer        user_data)
+{
+  SluiceChartView *self = SLUICE_CHART_VIEW (area);
+
+  if (self->model == NULL)
+    return;
+
+  sluice_render_chart (cr, width, height, self->model, self->t0, self->t1, self->now,
+                       self->queue_capacity, self->lead_bound, is_dark (GTK_WIDGET (area)));
+}
+
+static void
+sluice_chart_view_dispose (GObject *object)
+{
+  SluiceChartView *self = SLUICE_CHART_VIEW (object);
+
+  g_clear_object (&self->model);
+
+  G_OBJECT_CLASS (sluice_chart_view_parent_class)->dispose (object);
+}
+
+static void
+sluice_chart_view_class_init (SluiceChartViewClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = sluice_chart_view_dispose;
+  gtk_widget_class_set_css_name (widget_class, "chartview");
+  gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_IMG);
+}
+
+static void
+sluice_chart_view_init (SluiceChartView *self)
+{
+  gtk_drawing_area_set_draw_func (GTK_DRAWING_AREA (self), draw, NULL, NULL);
+  gtk_drawing_area_set_content_height (GTK_DRAWING_AREA (self), 140);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Queue chart"),
+                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
+                                  _("Queue depth, attempts in flight and items pulled but not finished, over time"),
+                                  -1);
+}
+
+/**
+ * sluice_chart_view_new:
+ *
+ * Returns: (transfer full): a new chart view
+ */
+GtkWidget *
+sluice_chart_view_new (void)
+{
+  return g_object_new (SLUICE_TYPE_CHART_VIEW, NULL);
+}
+
+/**
+ * sluice_chart_view_set_model:
+ * @self: a #SluiceChartView
+ * @model: (nullable): the run's timeline
+ * @queue_capacity: the pool's queue size, drawn as a line
+ * @lead_bound: `queue-size + workers + 1`, drawn as a line
+ *
+ * Draws @model from now on.
+ */
+void
+sluice_chart_view_set_model (SluiceChartView *self,
+                             SluiceTimeline  *model,
+                             guint            queue_capacity,
+                             guint            lead_bound)
+{
+  g_return_if_fail (SLUICE_IS_CHART_VIEW (self));
+
+  g_set_object (&self->model, model);
+  self->queue_capacity = queue_capacity;
+  self->lead_bound = lead_bound;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+/**
+ * sluice_chart_view_set_range:
+ * @self: a #SluiceChartView
+ * @t0: the clock time at the left edge, in µs
+ * @t1: the clock time at the right edge, in µs
+ * @now: the clock time of the "now" line, in µs
+ *
+ * Sets the time range and queues a redraw (at most once per frame).
+ */
+void
+sluice_chart_view_set_range (SluiceChartView *self,
+                             gint64           t0,
+                             gint64           t1,
+                             gint64           now)
+{
+  g_return_if_fail (SLUICE_IS_CHART_VIEW (self));
+
+  /* Nothing moved: no frame to draw, which leaves the main loop idle for
+   * a virtual clock (it runs at low priority). */
+  if (self->t0 == t0 && self->t1 == t1 && self->now == now)
+    return;
+
+  self->t0 = t0;
+  self->t1 = t1;
+  self->now = now;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}

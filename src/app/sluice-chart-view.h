@@ -1,0 +1,26 @@
+/* sluice-chart-view.h: the queue chart, drawn by src/render
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "sluice-timeline.h"
+
+G_BEGIN_DECLS
+
+#define SLUICE_TYPE_CHART_VIEW (sluice_chart_view_get_type ())
+G_DECLARE_FINAL_TYPE (SluiceChartView, sluice_chart_view, SLUICE, CHART_VIEW, GtkDrawingArea)
+
+GtkWidget *sluice_chart_view_new       (void);
+void       sluice_chart_view_set_model (SluiceChartView *self,
+                                        SluiceTimeline  *model,
+                                        guint            queue_capacity,
+                                        guint            lead_bound);
+void       sluice_chart_view_set_range (SluiceChartView *self,
+                                        gint64           t0,
+                                        gint64           t1,
+                                        gint64           now);
+
+G_END_DECLS

@@ -1,0 +1,368 @@
+/* sluice-error-group-view.c: the run's final error group as a tree
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "config-app.h"
+
+#include <glib/gi18n.h>
+
+#include "sluice-error-group-view.h"
+#include "sluice-event-item.h"
+
+/**
+ * SluiceErrorGroupView:
+ *
+ * The errors the run recorded — items that failed for good and source
+ * errors, in the order the pool recorded them — under one group row, as
+ * the caller receives them in the final error group. Each error shows its
+ * type, message, item and the attempt that failed for good.
+ */
+
+typedef enum {
+  COLUMN_ERROR,
+  COLUMN_MESSAGE,
+  COLUMN_ITEM,
+  COLUMN_ATTEMPT,
+  N_COLUMNS
+} Column;
+
+static const char * const column_titles[N_COLUMNS] = {
+  N_("Error"), N_("Message"), N_("Item"), N_("Attempt"),
+};
+
+struct _SluiceErrorGroupView
+{
+  GtkWidget          parent_instance;
+
+  GtkLabel          *summary_label;
+  GtkColumnView     *column_view;
+
+  GListStore        *groups;     /* GtkStringObject: zero or one group */
+  GListStore        *errors;     /* SluiceEventItem */
+  GtkTreeListModel  *tree;
+  GHashTable        *attempts;   /* item index → last attempt started */
+  char              *outcome;
+};
+
+G_DEFINE_FINAL_TYPE (SluiceErrorGroupView, sluice_error_group_view, GTK_TYPE_WIDGET)
+
+/* ---- the tree ---------------------------------------------------------- */
+
+static GListModel *
+create_children (gpointer item,
+                 gpointer user_data)
+{
+  SluiceErrorGroupView *self = user_data;
+
+  if (GTK_IS_STRING_OBJECT (item))
+    return G_LIST_MODEL (g_object_ref (self->errors));
+
+  return NULL;
+}
+
+static char *
+format_group (SluiceErrorGroupView *self,
+              Column                column)
+{
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->errors));
+
+  switch (column)
+    {
+    case COLUMN_ERROR:
+      return g_strdup (g_strcmp0 (self->outcome, "ExceptionGroup") == 0 ? "ExceptionGroup" : _("Recorded errors"));
+    case COLUMN_MESSAGE:
+      return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u error", "%u errors", n), n);
+    case COLUMN_ITEM:
+    case COLUMN_ATTEMPT:
+      return g_strdup ("");
+    case N_COLUMNS:
+    default:
+      g_assert_not_reached ();
+    }
+}
+
+static char *
+format_error (SluiceEventItem *item,
+              Column           column)
+{
+  const SluiceEvent *e = sluice_event_item_get_event (item);
+
+  switch (column)
+    {
+    case COLUMN_ERROR:
+      return g_strdup (e->error_type ? e->error_type : "Error");
+    case COLUMN_MESSAGE:
+      return g_strdup (e->error_message ? e->error_message : "");
+    case COLUMN_ITEM:
+      return e->item >= 0 ? g_strdup_printf ("%" G_GINT64_FORMAT, e->item) : g_strdup (_("source"));
+    case COLUMN_ATTEMPT:
+      return e->attempt > 0 ? g_strdup_printf ("%u", e->attempt) : g_strdup ("");
+    case N_COLUMNS:
+    default:
+      g_assert_not_reached ();
+    }
+}
+
+static void
+setup_cell (GtkSignalListItemFactory *factory,
+            GtkListItem              *list_item,
+            gpointer                  user_data)
+{
+  Column column = GPOINTER_TO_UINT (user_data);
+  GtkWidget *label = gtk_label_new (NULL);
+
+  gtk_label_set_xalign (GTK_LABEL (label), column >= COLUMN_ITEM ? 1 : 0);
+  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
+  if (column >= COLUMN_ITEM)
+    gtk_widget_add_css_class (label, "numeric");
+
+  if (column == COLUMN_ERROR)
+    {
+      GtkWidget *expander = gtk_tree_expander_new ();
+
+      gtk_tree_expander_set_child (GTK_TREE_EXPANDER (expander), label);
+      gtk_list_item_set_child (list_item, expander);
+    }
+  else
+    gtk_list_item_set_child (list_item, label);
+}
+
+static void
+bind_cell (GtkSignalListItemFactory *factory,
+           GtkListItem              *list_item,
+           gpointer                  user_data)
+{
+  Column column = GPOINTER_TO_UINT (user_data);
+  GtkTreeListRow *row = gtk_list_item_get_item (list_item);
+  gpointer item = gtk_tree_list_row_get_item (row);
+  SluiceErrorGroupView *self = g_object_get_data (G_OBJECT (factory), "view");
+  GtkWidget *child = gtk_list_item_get_child (list_item);
+  g_autofree char *text = NULL;
+
+  text = GTK_IS_STRING_OBJECT (item) ? format_group (self, column) : format_error (item, column);
+
+  if (column == COLUMN_ERROR)
+    {
+      gtk_tree_expander_set_list_row (GTK_TREE_EXPANDER (child), row);
+      child = gtk_tree_expander_get_child (GTK_TREE_EXPANDER (child));
+    }
+
+  gtk_label_set_text (GTK_LABEL (child), text);
+  gtk_widget_set_tooltip_text (child, column == COLUMN_MESSAGE && *text ? text : NULL);
+  g_object_unref (item);
+}
+
+static void
+add_columns (SluiceErrorGroupView *self)
+{
+  for (guint c = 0; c < N_COLUMNS; c++)
+    {
+      GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
+      GtkColumnViewColumn *column;
+
+      g_object_set_data (G_OBJECT (factory), "view", self);
+      g_signal_connect (factory, "setup", G_CALLBACK (setup_cell), GUINT_TO_POINTER (c));
+      g_signal_connect (factory, "bind", G_CALLBACK (bind_cell), GUINT_TO_POINTER (c));
+
+      column = gtk_column_view_column_new (_(column_titles[c]), factory);
+      gtk_column_view_column_set_resizable (column, TRUE);
+      gtk_column_view_column_set_expand (column, c == COLUMN_MESSAGE);
+      gtk_column_view_append_column (self->column_view, column);
+      g_object_unref (column);
+    }
+}
+
+/* Rebinds the group row, whose text depends on the count and outcome. */
+static void
+update_group (SluiceErrorGroupView *self)
+{
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->errors));
+  g_autoptr(GtkStringObject) group = NULL;
+  g_autofree char *summary = NULL;
+
+  if (n == 0)
+    {
+      g_list_store_remove_all (self->groups);
+      gtk_label_set_text (self->summary_label, _("No errors recorded."));
+      return;
+    }
+
+  group = gtk_string_object_new ("group");
+  g_list_store_splice (self->groups, 0, g_list_model_get_n_items (G_LIST_MODEL (self->groups)),
+                       (gpointer *) &group, 1);
+
+  if (g_strcmp0 (self->outcome, "ExceptionGroup") == 0)
+    summary = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                            "The run raised an ExceptionGroup with %u error.",
+                                            "The run raised an ExceptionGroup with %u errors.", n), n);
+  else
+    summary = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                            "%u error recorded.", "%u errors recorded.", n), n);
+  gtk_label_set_text (self->summary_label, summary);
+}
+
+/* ---- GObject ----------------------------------------------------------- */
+
+static void
+sluice_error_group_view_dispose (GObject *object)
+{
+  SluiceErrorGroupView *self = SLUICE_ERROR_GROUP_VIEW (object);
+
+  gtk_widget_dispose_template (GTK_WIDGET (self), SLUICE_TYPE_ERROR_GROUP_VIEW);
+  for (GtkWidget *child; (child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL;)
+    gtk_widget_unparent (child);
+  g_clear_object (&self->tree);
+  g_clear_object (&self->groups);
+  g_clear_object (&self->errors);
+  g_clear_pointer (&self->attempts, g_hash_table_unref);
+  g_clear_pointer (&self->outcome, g_free);
+
+  G_OBJECT_CLASS (sluice_error_group_view_parent_class)->dispose (object);
+}
+
+static void
+sluice_error_group_view_class_init (SluiceErrorGroupViewClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = sluice_error_group_view_dispose;
+
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               "/io/github/sluicepool/Sluice/sluice-error-group-view.ui");
+  gtk_widget_class_bind_template_child (widget_class, SluiceErrorGroupView, summary_label);
+  gtk_widget_class_bind_template_child (widget_class, SluiceErrorGroupView, column_view);
+
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+}
+
+static void
+sluice_error_group_view_init (SluiceErrorGroupView *self)
+{
+  g_autoptr(GtkNoSelection) selection = NULL;
+
+  gtk_widget_init_template (GTK_WIDGET (self));
+
+  self->groups = g_list_store_new (GTK_TYPE_STRING_OBJECT);
+  self->errors = g_list_store_new (SLUICE_TYPE_EVENT_ITEM);
+  self->attempts = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  self->tree = gtk_tree_list_model_new (G_LIST_MODEL (g_object_ref (self->groups)), FALSE, TRUE,
+                                        create_children, self, NULL);
+  selection = gtk_no_selection_new (G_LIST_MODEL (g_object_ref (self->tree)));
+  gtk_column_view_set_model (self->column_view, GTK_SELECTION_MODEL (selection));
+
+  add_columns (self);
+  update_group (self);
+}
+
+/* ---- API --------------------------------------------------------------- */
+
+/**
+ * sluice_error_group_view_new:
+ *
+ * Returns: (transfer full): a new, empty view
+ */
+GtkWidget *
+sluice_error_group_view_new (void)
+{
+  return g_object_new (SLUICE_TYPE_ERROR_GROUP_VIEW, NULL);
+}
+
+/**
+ * sluice_error_group_view_clear:
+ * @self: a #SluiceErrorGroupView
+ *
+ * Forgets every error, for a new run.
+ */
+void
+sluice_error_group_view_clear (SluiceErrorGroupView *self)
+{
+  g_return_if_fail (SLUICE_IS_ERROR_GROUP_VIEW (self));
+
+  g_list_store_remove_all (self->errors);
+  g_hash_table_remove_all (self->attempts);
+  g_clear_pointer (&self->outcome, g_free);
+  update_group (self);
+}
+
+/**
+ * sluice_error_group_view_add_event:
+ * @self: a #SluiceErrorGroupView
+ * @event: the next event of the run
+ * @position: its number in the run
+ *
+ * Keeps the errors of @event: item failures and source errors.
+ */
+void
+sluice_error_group_view_add_event (SluiceErrorGroupView *self,
+                                   const SluiceEvent    *event,
+                                   guint64               position)
+{
+  g_autoptr(SluiceEventItem) item = NULL;
+  SluiceEvent copy;
+
+  g_return_if_fail (SLUICE_IS_ERROR_GROUP_VIEW (self));
+
+  if (event->kind == SLUICE_EVENT_ATTEMPT_START)
+    {
+      g_hash_table_replace (self->attempts, g_memdup2 (&event->item, sizeof event->item),
+                            GUINT_TO_POINTER (event->attempt));
+      return;
+    }
+
+  if (event->kind != SLUICE_EVENT_ITEM_FAILED && event->kind != SLUICE_EVENT_SOURCE_ERROR)
+    return;
+
+  copy = *event;
+  if (copy.attempt == 0 && copy.item >= 0)
+    copy.attempt = GPOINTER_TO_UINT (g_hash_table_lookup (self->attempts, &copy.item));
+
+  item = sluice_event_item_new (&copy, position);
+  g_list_store_append (self->errors, item);
+  update_group (self);
+}
+
+/**
+ * sluice_error_group_view_set_outcome:
+ * @self: a #SluiceErrorGroupView
+ * @outcome: (nullable): how the run ended, as in the report
+ *
+ * Names the group after the run's outcome.
+ */
+void
+sluice_error_group_view_set_outcome (SluiceErrorGroupView *self,
+                                     const char           *outcome)
+{
+  g_return_if_fail (SLUICE_IS_ERROR_GROUP_VIEW (self));
+
+  g_free (self->outcome);
+  self->outcome = g_strdup (outcome);
+  update_group (self);
+}
+
+/**
+ * sluice_error_group_view_get_n_errors:
+ * @self: a #SluiceErrorGroupView
+ *
+ * Returns: how many errors the group holds
+ */
+guint
+sluice_error_group_view_get_n_errors (SluiceErrorGroupView *self)
+{
+  g_return_val_if_fail (SLUICE_IS_ERROR_GROUP_VIEW (self), 0);
+  return g_list_model_get_n_items (G_LIST_MODEL (self->errors));
+}
+
+/**
+ * sluice_error_group_view_get_n_rows:
+ * @self: a #SluiceErrorGroupView
+ *
+ * Returns: how many rows the tree shows: the group and its expanded errors
+ */
+guint
+sluice_error_group_view_get_n_rows (SluiceErrorGroupView *self)
+{
+  g_return_val_if_fail (SLUICE_IS_ERROR_GROUP_VIEW (self), 0);
+  return g_list_model_get_n_items (G_LIST_MODEL (self->tree));
+}

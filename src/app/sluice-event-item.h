@@ -1,0 +1,22 @@
+/* sluice-event-item.h: one recorded event as a list item
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#pragma once
+
+#include <sluice.h>
+
+G_BEGIN_DECLS
+
+#define SLUICE_TYPE_EVENT_ITEM (sluice_event_item_get_type ())
+G_DECLARE_FINAL_TYPE (SluiceEventItem, sluice_event_item, SLUICE, EVENT_ITEM, GObject)
+
+SluiceEventItem   *sluice_event_item_new          (const SluiceEvent *event,
+                                                   guint64            position);
+const SluiceEvent *sluice_event_item_get_event    (SluiceEventItem   *self);
+guint64            sluice_event_item_get_position (SluiceEventItem   *self);
+char              *sluice_event_item_dup_detail   (SluiceEventItem   *self);
+gboolean           sluice_event_item_matches      (SluiceEventItem   *self,
+                                                   const char        *needle);
+
+G_END_DECLS

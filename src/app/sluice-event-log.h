@@ -1,0 +1,27 @@
+/* sluice-event-log.h: the recorded events as a filtered table
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#pragma once
+
+#include <gtk/gtk.h>
+#include <sluice.h>
+
+G_BEGIN_DECLS
+
+#define SLUICE_TYPE_EVENT_LOG (sluice_event_log_get_type ())
+G_DECLARE_FINAL_TYPE (SluiceEventLog, sluice_event_log, SLUICE, EVENT_LOG, GtkWidget)
+
+GtkWidget *sluice_event_log_new          (void);
+void       sluice_event_log_clear        (SluiceEventLog    *self);
+void       sluice_event_log_append       (SluiceEventLog    *self,
+                                          const SluiceEvent *event,
+                                          guint64            position);
+void       sluice_event_log_flush        (SluiceEventLog    *self);
+guint      sluice_event_log_get_n_events (SluiceEventLog    *self);
+guint      sluice_event_log_get_n_rows   (SluiceEventLog    *self);
+void       sluice_event_log_set_filter   (SluiceEventLog    *self,
+                                          const char        *text,
+                                          gint               kind);
+
+G_END_DECLS

@@ -1,0 +1,15 @@
+/* sluice-presets.h: where the preset scenarios are
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+const char  *sluice_presets_get_dir    (void);
+GStrv        sluice_presets_list_names (void);
+char        *sluice_presets_find       (const char *name);
+
+G_END_DECLS

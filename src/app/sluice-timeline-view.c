@@ -1,0 +1,394 @@
+/* sluice-timeline-view.c: one lane per worker, drawn by src/render
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "config-app.h"
+
+#include <glib/gi18n.h>
+
+#include "sluice-render-timeline.h"
+#include "sluice-timeline-view.h"
+
+/**
+ * SluiceTimelineView:
+ *
+ * The worker lanes: each attempt is a bar from its start to its end. A
+ * tooltip tells the attempt under the pointer (item, attempt, start,
+ * duration, outcome, error); a click selects its item, whose attempts the
+ * renderer highlights in every lane. #SluiceTimelineView:selected-item is
+ * -1 when nothing is selected.
+ */
+
+#define LANE_HEIGHT 26
+
+struct _SluiceTimelineView
+{
+  GtkDrawingArea  parent_instance;
+
+  SluiceTimeline *model;
+  guint           n_lanes;
+  gint64          t0;
+  gint64          t1;
+  gint64          now;
+  gint64          selected_item;
+};
+
+G_DEFINE_FINAL_TYPE (SluiceTimelineView, sluice_timeline_view, GTK_TYPE_DRAWING_AREA)
+
+enum {
+  PROP_0,
+  PROP_SELECTED_ITEM,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+static gboolean
+is_dark (GtkWidget *widget)
+{
+  GdkRGBA color;
+
+  G_GNUC_BEGIN_IGNORE_DEPRECATIONS
+  gtk_style_context_get_color (gtk_widget_get_style_context (widget), &color);
+  G_GNUC_END_IGNORE_DEPRECATIONS
+
+  return 0.299 * color.red + 0.587 * color.green + 0.114 * color.blue > 0.5;
+}
+
+static void
+draw (GtkDrawingArea *area,
+      cairo_t        *cr,
+      int             width,
+      int             height,
+      gpointer        user_data)
+{
+  SluiceTimelineView *self = SLUICE_TIMELINE_VIEW (area);
+
+  if (self->model == NULL)
+    return;
+
+  sluice_render_timeline (cr, width, height, self->model, self->t0, self->t1, self->now,
+                          self->selected_item, is_dark (GTK_WIDGET (area)));
+}
+
+static gboolean
+hit (SluiceTimelineView *self,
+     double              x,
+     double              y,
+     guint              *bar_index)
+{
+  GtkWidget *widget = GTK_WIDGET (self);
+
+  if (self->model == NULL)
+    return FALSE;
+
+  return sluice_render_timeline_hit (self->model,
+                                     gtk_widget_get_width (widget), gtk_widget_get_height (widget),
+                                     self->t0, self->t1, x, y, bar_index);
+}
+
+static const char *
+outcome_label (const SluiceTimelineBar *bar)
+{
+  if (bar->end < 0)
+    return _("running");
+
+  switch (bar->outcome)
+    {
+    case SLUICE_OUTCOME_OK:
+      return _("ok");
+    case SLUICE_OUTCOME_FAILED:
+      return bar->retried ? _("failed, retried") : _("failed for good");
+    case SLUICE_OUTCOME_TIMED_OUT:
+      return bar->retried ? _("timed out, retried") : _("timed out");
+    case SLUICE_OUTCOME_CANCELLED:
+      return _("cancelled");
+    case SLUICE_OUTCOME_NONE:
+    default:
+      return _("unknown");
+    }
+}
+
+static gboolean
+on_query_tooltip (GtkWidget  *widget,
+                  int         x,
+                  int         y,
+                  gboolean    keyboard_mode,
+                  GtkTooltip *tooltip,
+                  gpointer    user_data)
+{
+  SluiceTimelineView *self = SLUICE_TIMELINE_VIEW (widget);
+  g_autofree char *text = NULL;
+  guint index;
+
+  if (keyboard_mode || !hit (self, x, y, &index))
+    return FALSE;
+
+  text = sluice_timeline_view_describe_bar (self, index);
+  gtk_tooltip_set_text (tooltip, text);
+  return TRUE;
+}
+
+static void
+on_pressed (GtkGestureClick    *gesture,
+            int                 n_press,
+            double              x,
+            double              y,
+            SluiceTimelineView *self)
+{
+  guint index;
+  gint64 item = -1;
+
+  if (hit (self, x, y, &index))
+    item = sluice_timeline_get_bar (self->model, index)->item;
+
+  /* Clicking the selected item again clears the selection. */
+  sluice_timeline_view_set_selected_item (self, item == self->selected_item ? -1 : item);
+}
+
+static void
+sluice_timeline_view_dispose (GObject *object)
+{
+  SluiceTimelineView *self = SLUICE_TIMELINE_VIEW (object);
+
+  g_clear_object (&self->model);
+
+  G_OBJECT_CLASS (sluice_timeline_view_parent_class)->dispose (object);
+}
+
+static void
+sluice_timeline_view_get_property (GObject    *object,
+                                   guint       prop_id,
+                                   GValue     *value,
+                                   GParamSpec *pspec)
+{
+  SluiceTimelineView *self = SLUICE_TIMELINE_VIEW (object);
+
+  switch (prop_id)
+    {
+    case PROP_SELECTED_ITEM:
+      g_value_set_int64 (value, self->selected_item);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+sluice_timeline_view_set_property (GObject      *object,
+                                   guint         prop_id,
+                                   const GValue *value,
+                                   GParamSpec   *pspec)
+{
+  SluiceTimelineView *self = SLUICE_TIMELINE_VIEW (object);
+
+  switch (prop_id)
+    {
+    case PROP_SELECTED_ITEM:
+      sluice_timeline_view_set_selected_item (self, g_value_get_int64 (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+sluice_timeline_view_class_init (SluiceTimelineViewClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = sluice_timeline_view_dispose;
+  object_class->get_property = sluice_timeline_view_get_property;
+  object_class->set_property = sluice_timeline_view_set_property;
+
+  /**
+   * SluiceTimelineView:selected-item:
+   *
+   * The item whose attempts are highlighted, or -1.
+   */
+  properties[PROP_SELECTED_ITEM] =
+    g_param_spec_int64 ("selected-item", NULL, NULL, -1, G_MAXINT64, -1,
+                        G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  gtk_widget_class_set_css_name (widget_class, "timelineview");
+  gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_IMG);
+}
+
+static void
+sluice_timeline_view_init (SluiceTimelineView *self)
+{
+  GtkGesture *click = gtk_gesture_click_new ();
+
+  self->selected_item = -1;
+
+  gtk_drawing_area_set_draw_func (GTK_DRAWING_AREA (self), draw, NULL, NULL);
+  gtk_widget_set_has_tooltip (GTK_WIDGET (self), TRUE);
+  /* Focus here leaves Space, → and +/− to the window's shortcuts. */
+  gtk_widget_set_focusable (GTK_WIDGET (self), TRUE);
+  g_signal_connect (self, "query-tooltip", G_CALLBACK (on_query_tooltip), NULL);
+
+  g_signal_connect (click, "pressed", G_CALLBACK (on_pressed), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (click));
+
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Worker lanes"),
+                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
+                                  _("One row per worker; each attempt is a bar coloured by its outcome"),
+                                  -1);
+}
+
+/**
+ * sluice_timeline_view_new:
+ *
+ * Returns: (transfer full): a new timeline view
+ */
+GtkWidget *
+sluice_timeline_view_new (void)
+{
+  return g_object_new (SLUICE_TYPE_TIMELINE_VIEW, NULL);
+}
+
+/**
+ * sluice_timeline_view_set_model:
+ * @self: a #SluiceTimelineView
+ * @model: (nullable): the run's timeline
+ * @n_lanes: its number of workers
+ *
+ * Draws @model from now on, and clears the selection.
+ */
+void
+sluice_timeline_view_set_model (SluiceTimelineView *self,
+                                SluiceTimeline     *model,
+                                guint               n_lanes)
+{
+  g_return_if_fail (SLUICE_IS_TIMELINE_VIEW (self));
+
+  g_set_object (&self->model, model);
+  self->n_lanes = n_lanes;
+  gtk_drawing_area_set_content_height (GTK_DRAWING_AREA (self),
+                                       (int) MIN (MAX (n_lanes, 3u), 12u) * LANE_HEIGHT + 24);
+  sluice_timeline_view_set_selected_item (self, -1);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+/**
+ * sluice_timeline_view_get_n_lanes:
+ * @self: a #SluiceTimelineView
+ *
+ * Returns: how many lanes it draws (one per worker)
+ */
+guint
+sluice_timeline_view_get_n_lanes (SluiceTimelineView *self)
+{
+  g_return_val_if_fail (SLUICE_IS_TIMELINE_VIEW (self), 0);
+  return self->model != NULL ? self->n_lanes : 0;
+}
+
+/**
+ * sluice_timeline_view_set_range:
+ * @self: a #SluiceTimelineView
+ * @t0: the clock time at the left edge, in µs
+ * @t1: the clock time at the right edge, in µs
+ * @now: the clock time of the "now" line, in µs
+ *
+ * Sets the time range and queues a redraw (at most once per frame).
+ */
+void
+sluice_timeline_view_set_range (SluiceTimelineView *self,
+                                gint64              t0,
+                                gint64              t1,
+                                gint64              now)
+{
+  g_return_if_fail (SLUICE_IS_TIMELINE_VIEW (self));
+
+  /* Nothing moved: no frame to draw, which leaves the main loop idle for
+   * a virtual clock (it runs at low priority). */
+  if (self->t0 == t0 && self->t1 == t1 && self->now == now)
+    return;
+
+  self->t0 = t0;
+  self->t1 = t1;
+  self->now = now;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+/**
+ * sluice_timeline_view_get_selected_item:
+ * @self: a #SluiceTimelineView
+ *
+ * Returns: the selected item, or -1
+ */
+gint64
+sluice_timeline_view_get_selected_item (SluiceTimelineView *self)
+{
+  g_return_val_if_fail (SLUICE_IS_TIMELINE_VIEW (self), -1);
+  return self->selected_item;
+}
+
+/**
+ * sluice_timeline_view_set_selected_item:
+ * @self: a #SluiceTimelineView
+ * @item: an item index, or -1
+ *
+ * Highlights every attempt of @item.
+ */
+void
+sluice_timeline_view_set_selected_item (SluiceTimelineView *self,
+                                        gint64              item)
+{
+  g_return_if_fail (SLUICE_IS_TIMELINE_VIEW (self));
+
+  item = MAX (item, -1);
+  if (self->selected_item == item)
+    return;
+
+  self->selected_item = item;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTED_ITEM]);
+}
+
+/**
+ * sluice_timeline_view_describe_bar:
+ * @self: a #SluiceTimelineView
+ * @bar_index: a bar of the model
+ *
+ * Returns: (transfer full): the tooltip of the bar: item, attempt, start,
+ *   duration, outcome and error
+ */
+char *
+sluice_timeline_view_describe_bar (SluiceTimelineView *self,
+                                   guint               bar_index)
+{
+  const SluiceTimelineBar *bar;
+  g_autofree char *item = NULL;
+  GString *text;
+  gint64 end;
+
+  g_return_val_if_fail (SLUICE_IS_TIMELINE_VIEW (self), NULL);
+  g_return_val_if_fail (self->model != NULL, NULL);
+  g_return_val_if_fail (bar_index < sluice_timeline_get_n_bars (self->model), NULL);
+
+  bar = sluice_timeline_get_bar (self->model, bar_index);
+  end = bar->end >= 0 ? bar->end : self->now;
+  text = g_string_new (NULL);
+
+  item = g_strdup_printf ("%" G_GINT64_FORMAT, bar->item);
+  g_string_append_printf (text, _("Item %s, attempt %u (worker %d)"), item, bar->attempt, bar->worker);
+  g_string_append_c (text, '\n');
+  g_string_append_printf (text, _("Started at %.3f s, ran %.3f s"),
+                          (double) bar->start / G_USEC_PER_SEC,
+                          (double) MAX (end - bar->start, 0) / G_USEC_PER_SEC);
+  g_string_append_c (text, '\n');
+  g_string_append_printf (text, _("Outcome: %s"), outcome_label (bar));
+  if (bar->error_type != NULL)
+    {
+      g_string_append_c (text, '\n');
+      g_string_append_printf (text, _("Error: %s: %s"), bar->error_type,
+                              bar->error_message ? bar->error_message : "");
+    }
+
+  return g_string_free (text, FALSE);
+}

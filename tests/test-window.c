@@ -1,0 +1,193 @@
+/* test-window.c: the playground window under Xvfb
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include <gtk/gtk.h>
+#include <string.h>
+
+#include "sluice-config-panel.h"
+#include "sluice-error-group-view.h"
+#include "sluice-event-log.h"
+#include "sluice-timeline-view.h"
+#include "sluice-window.h"
+
+#define RUN_TIMEOUT_S 60
+
+static gboolean
+on_timeout (gpointer user_data)
+{
+  g_error ("the run did not end within %d s", RUN_TIMEOUT_S);
+  return G_SOURCE_REMOVE;
+}
+
+static SluiceWindow *
+open_window (const char *preset)
+{
+  SluiceWindow *window = g_object_ref (sluice_window_new (NULL));
+
+  gtk_window_present (GTK_WINDOW (window));
+  g_assert_true (sluice_window_open_preset (window, preset));
+  return window;
+}
+
+static void
+close_window (SluiceWindow *window)
+{
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_assert_finalize_object (window);
+}
+
+/* Runs the loaded scenario on the virtual clock through win.run. */
+static void
+run_virtual (SluiceWindow *window)
+{
+  SluiceConfigPanel *panel = SLUICE_CONFIG_PANEL (sluice_window_get_config_panel (window));
+  guint timeout_id;
+
+  sluice_config_panel_set_field_text (panel, "run", "clock", "virtual");
+  g_assert_nonnull (sluice_config_panel_get_scenario (panel));
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.run", NULL));
+  g_assert_true (sluice_window_get_running (window));
+
+  timeout_id = g_timeout_add_seconds (RUN_TIMEOUT_S, on_timeout, NULL);
+  while (sluice_window_get_running (window))
+    g_main_context_iteration (NULL, TRUE);
+  g_source_remove (timeout_id);
+}
+
+static void
+assert_counter (SluiceWindow  *window,
+                SluiceCounter  counter,
+                const char    *expected)
+{
+  g_assert_cmpstr (sluice_window_get_counter (window, counter), ==, expected);
+}
+
+static void
+test_window_retries (void)
+{
+  SluiceWindow *window = open_window ("retries");
+  SluiceEventLog *log = SLUICE_EVENT_LOG (sluice_window_get_event_log (window));
+  SluiceErrorGroupView *errors = SLUICE_ERROR_GROUP_VIEW (sluice_window_get_error_group (window));
+  guint n_events;
+
+  run_virtual (window);
+
+  /* As in tests/scenarios: 8 pulled, 6 ok, 3 retries, 3 timeouts, 2 failed. */
+  assert_counter (window, SLUICE_COUNTER_PULLED, "8");
+  assert_counter (window, SLUICE_COUNTER_SUCCEEDED, "6");
+  assert_counter (window, SLUICE_COUNTER_RETRIES, "3");
+  assert_counter (window, SLUICE_COUNTER_TIMEOUTS, "3");
+  assert_counter (window, SLUICE_COUNTER_FAILED, "2");
+  assert_counter (window, SLUICE_COUNTER_QUEUED, "0");
+  assert_counter (window, SLUICE_COUNTER_IN_FLIGHT, "0");
+  assert_counter (window, SLUICE_COUNTER_ELAPSED, "1.00 s");
+
+  g_assert_cmpuint (sluice_timeline_view_get_n_lanes (SLUICE_TIMELINE_VIEW (sluice_window_get_timeline_view (window))), ==, 3);
+  g_assert_cmpuint (sluice_window_get_n_results (window), ==, 6);
+
+  /* Every event is a row; the kind filter keeps the 11 handler calls. */
+  n_events = sluice_event_log_get_n_events (log);
+  g_assert_cmpuint (n_events, >, 50);
+  g_assert_cmpuint (sluice_event_log_get_n_rows (log), ==, n_events);
+  sluice_event_log_set_filter (log, NULL, SLUICE_EVENT_ATTEMPT_START);
+  g_assert_cmpuint (sluice_event_log_get_n_rows (log), ==, 11);
+  sluice_event_log_set_filter (log, "timeouterror", -1);
+  g_assert_cmpuint (sluice_event_log_get_n_rows (log), >, 0);
+  g_assert_cmpuint (sluice_event_log_get_n_rows (log), <, n_events);
+  sluice_event_log_set_filter (log, NULL, -1);
+  g_assert_cmpuint (sluice_event_log_get_n_rows (log), ==, n_events);
+
+  /* The group and its two errors, ValueError and TimeoutError. */
+  g_assert_cmpuint (sluice_error_group_view_get_n_errors (errors), ==, 2);
+  g_assert_cmpuint (sluice_error_group_view_get_n_rows (errors), ==, 3);
+  g_assert_nonnull (strstr (sluice_window_get_banner (window), "ExceptionGroup"));
+
+  close_window (window);
+}
+
+static void
+test_window_first_look (void)
+{
+  SluiceWindow *window = open_window ("first-look");
+  SluiceErrorGroupView *errors = SLUICE_ERROR_GROUP_VIEW (sluice_window_get_error_group (window));
+
+  run_virtual (window);
+
+  assert_counter (window, SLUICE_COUNTER_PULLED, "3");
+  assert_counter (window, SLUICE_COUNTER_SUCCEEDED, "3");
+  assert_counter (window, SLUICE_COUNTER_FAILED, "0");
+  g_assert_cmpuint (sluice_timeline_view_get_n_lanes (SLUICE_TIMELINE_VIEW (sluice_window_get_timeline_view (window))), ==, 3);
+  g_assert_cmpuint (sluice_window_get_n_results (window), ==, 3);
+  g_assert_cmpuint (sluice_error_group_view_get_n_rows (errors), ==, 0);
+  g_assert_nonnull (strstr (sluice_window_get_banner (window), "all 3 items succeeded"));
+
+  /* Reset clears the views; a second run gives the same counts. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.reset", NULL));
+  assert_counter (window, SLUICE_COUNTER_SUCCEEDED, "0");
+  g_assert_cmpuint (sluice_window_get_n_results (window), ==, 0);
+  run_virtual (window);
+  assert_counter (window, SLUICE_COUNTER_SUCCEEDED, "3");
+
+  close_window (window);
+}
+
+static void
+test_window_invalid_field (void)
+{
+  SluiceWindow *window = open_window ("first-look");
+  SluiceConfigPanel *panel = SLUICE_CONFIG_PANEL (sluice_window_get_config_panel (window));
+  GActionGroup *actions = G_ACTION_GROUP (window);
+  const char *error;
+
+  g_assert_true (sluice_config_panel_get_valid (panel));
+  g_assert_null (sluice_config_panel_get_field_error (panel, "pool", "workers"));
+
+  /* Out of range: shown under the field, not clamped, and Run is off. */
+  sluice_config_panel_set_field_text (panel, "pool", "workers", "0");
+  error = sluice_config_panel_get_field_error (panel, "pool", "workers");
+  g_assert_nonnull (error);
+  g_assert_nonnull (strstr (error, "out of range"));
+  g_assert_false (sluice_config_panel_get_valid (panel));
+  g_assert_false (g_action_group_get_action_enabled (actions, "run"));
+
+  sluice_config_panel_set_field_text (panel, "pool", "workers", "many");
+  error = sluice_config_panel_get_field_error (panel, "pool", "workers");
+  g_assert_nonnull (strstr (error, "not an integer"));
+
+  sluice_config_panel_set_field_text (panel, "pool", "workers", "3");
+  g_assert_null (sluice_config_panel_get_field_error (panel, "pool", "workers"));
+  g_assert_true (g_action_group_get_action_enabled (actions, "run"));
+
+  /* A bad behaviour names its own field. */
+  sluice_config_panel_set_field_text (panel, "handler", "default", "explode");
+  g_assert_nonnull (sluice_config_panel_get_field_error (panel, "handler", "default"));
+  sluice_config_panel_set_field_text (panel, "handler", "default", "ok 0.1");
+
+  /* Per-item lines: one without "=", then an item the source lacks. */
+  sluice_config_panel_set_field_text (panel, "handler", "item.*", "0 = ok 0.3\nhang");
+  error = sluice_config_panel_get_field_error (panel, "handler", "item.*");
+  g_assert_nonnull (strstr (error, "Line 2"));
+  sluice_config_panel_set_field_text (panel, "handler", "item.*", "7 = hang");
+  error = sluice_config_panel_get_field_error (panel, "handler", "item.*");
+  g_assert_nonnull (strstr (error, "no item 7"));
+  sluice_config_panel_set_field_text (panel, "handler", "item.*", "");
+  g_assert_true (sluice_config_panel_get_valid (panel));
+
+  close_window (window);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  gtk_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/window/retries", test_window_retries);
+  g_test_add_func ("/window/first-look", test_window_first_look);
+  g_test_add_func ("/window/invalid-field", test_window_invalid_field);
+
+  return g_test_run ();
+}

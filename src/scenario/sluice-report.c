@@ -566,6 +566,28 @@ sluice_report_to_json_string (SluiceReport *self,
   return json_generator_to_data (generator, NULL);
 }
 
+/* The first results in the order they arrived: the seed's lesson is that
+ * this is finish order, not input order. */
+static void
+append_result_order (GString   *text,
+                     GPtrArray *results)
+{
+  const guint shown = MIN (results->len, 12);
+  guint i;
+
+  if (shown == 0)
+    return;
+
+  g_string_append (text, " in this order: ");
+  for (i = 0; i < shown; i++)
+    {
+      g_autofree char *repr = g_variant_print (g_ptr_array_index (results, i), FALSE);
+      g_string_append_printf (text, "%s%s", i > 0 ? ", " : "", repr);
+    }
+  if (shown < results->len)
+    g_string_append (text, ", …");
+}
+
 /**
  * sluice_report_format_summary:
  * @self: a finished #SluiceReport
@@ -592,7 +614,9 @@ sluice_report_format_summary (SluiceReport *self)
   g_string_append_printf (text, "items       %u pulled, %u ok, %u failed, %" G_GINT64_FORMAT " unfinished\n",
                           self->stats.pulled, self->stats.succeeded, self->stats.failed,
                           unfinished_items (self));
-  g_string_append_printf (text, "results     %u yielded\n", self->results->len);
+  g_string_append_printf (text, "results     %u yielded", self->results->len);
+  append_result_order (text, self->results);
+  g_string_append_c (text, '\n');
   g_string_append_printf (text, "attempts    %u handler calls, %u retries, %u timeouts\n",
                           calls, self->stats.retries, self->stats.timeouts);
   g_string_append_printf (text, "max lead    %u (limit %d)\n", self->stats.max_lead,

@@ -577,6 +577,48 @@ test_cli_signals (void)
   g_assert_cmpint (json_object_get_int_member (cancelled, "live_operations"), ==, 0);
 }
 
+/* ---- the recorder as CSV ----------------------------------------------- */
+
+static void
+test_recorder_csv (void)
+{
+  g_autoptr(SluiceRecorder) recorder = sluice_recorder_new (0);
+  g_autofree char *path = g_build_filename (g_get_tmp_dir (), "sluice-test-XXXXXX.csv", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *text = NULL;
+  g_auto(GStrv) lines = NULL;
+  SluiceEvent start = { .kind = SLUICE_EVENT_RUN_START, .item = -1, .worker = -1 };
+  SluiceEvent end = {
+    .kind = SLUICE_EVENT_ATTEMPT_END, .time = 1500000, .item = 3, .attempt = 2, .worker = 1,
+    .outcome = SLUICE_OUTCOME_FAILED, .error_type = "ValueError",
+    .error_message = "bad \"item\", again\nand again", .queued = 4, .in_flight = 2,
+    .pulled = 7, .succeeded = 1, .failed = 1, .retries = 2, .lead = 6,
+  };
+  int fd;
+
+  sluice_recorder_add (recorder, &start);
+  sluice_recorder_add (recorder, &end);
+
+  fd = g_mkstemp (path);
+  g_assert_cmpint (fd, >=, 0);
+  close (fd);
+  g_assert_true (sluice_recorder_save_csv (recorder, path, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  g_unlink (path);
+
+  /* A header and one row per event; the message is quoted, its quotes
+   * doubled and its line break kept inside the quotes. */
+  lines = g_strsplit (text, "\r\n", -1);
+  g_assert_cmpuint (g_strv_length (lines), ==, 4);
+  g_assert_cmpstr (lines[0], ==, "time,kind,item,attempt,worker,round,outcome,error_type,error_message,"
+                                 "queued,in_flight,pulled,succeeded,failed,retries,lead");
+  g_assert_cmpstr (lines[1], ==, "0.000000,run-start,,,,,,,,0,0,0,0,0,0,0");
+  g_assert_cmpstr (lines[2], ==, "1.500000,attempt-end,3,2,1,,failed,ValueError,"
+                                 "\"bad \"\"item\"\", again\nand again\",4,2,7,1,1,2,6");
+  g_assert_cmpstr (lines[3], ==, "");
+}
+
 /* ---- main -------------------------------------------------------------- */
 
 /* The names of the scenario tests, alive until the tests ran. */
@@ -620,6 +662,7 @@ main (int   argc,
   g_test_add_func ("/scenario/handler/mix-draws", test_fault_handler_behaviour_draws);
   g_test_add_func ("/scenario/report/mix-reproducible", test_mix_reproducible);
   add_report_tests ();
+  g_test_add_func ("/scenario/recorder/csv", test_recorder_csv);
   g_test_add_func ("/scenario/cli/exit-codes", test_cli_exit_codes);
   g_test_add_func ("/scenario/cli/signals", test_cli_signals);
 

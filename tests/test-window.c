@@ -3,7 +3,9 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 
+#include <glib/gstdio.h>
 #include <gtk/gtk.h>
+#include <json-glib/json-glib.h>
 #include <string.h>
 
 #include "sluice-config-panel.h"
@@ -179,6 +181,136 @@ test_window_invalid_field (void)
   close_window (window);
 }
 
+/* ---- exports ----------------------------------------------------------- */
+
+static char *
+read_export (const char *path)
+{
+  g_autoptr(GError) error = NULL;
+  char *text = NULL;
+  gsize length = 0;
+
+  g_assert_true (g_file_get_contents (path, &text, &length, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (length, >, 0);
+  return text;
+}
+
+/* Counts the records of RFC 4180 text: CRLFs outside quotes. */
+static guint
+count_csv_records (const char *text)
+{
+  gboolean quoted = FALSE;
+  guint n = 0;
+
+  for (const char *p = text; *p != '\0'; p++)
+    {
+      if (*p == '"')
+        quoted = !quoted;
+      else if (!quoted && p[0] == '\r' && p[1] == '\n')
+        n++;
+    }
+
+  g_assert_false (quoted);
+  return n;
+}
+
+static void
+assert_png (const char *path,
+            int         width,
+            int         height)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GdkPixbuf) pixbuf = gdk_pixbuf_new_from_file (path, &error);
+
+  g_assert_no_error (error);
+  g_assert_cmpint (gdk_pixbuf_get_width (pixbuf), ==, width);
+  g_assert_cmpint (gdk_pixbuf_get_height (pixbuf), ==, height);
+}
+
+static void
+assert_jsonl (const char *text,
+              guint       n_events)
+{
+  g_auto(GStrv) lines = g_strsplit (text, "\n", -1);
+  guint n_lines = g_strv_length (lines);
+
+  /* One object per line, and a final newline. */
+  g_assert_cmpuint (n_lines, ==, n_events + 1);
+  g_assert_cmpstr (lines[n_lines - 1], ==, "");
+  for (guint i = 0; i + 1 < n_lines; i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(JsonNode) node = json_from_string (lines[i], &error);
+
+      g_assert_no_error (error);
+      g_assert_true (JSON_NODE_HOLDS_OBJECT (node));
+    }
+}
+
+static void
+test_window_export (void)
+{
+  SluiceWindow *window = open_window ("retries");
+  SluiceEventLog *log = SLUICE_EVENT_LOG (sluice_window_get_event_log (window));
+  GActionGroup *actions = G_ACTION_GROUP (window);
+  g_autofree char *dir = g_dir_make_tmp ("sluice-export-XXXXXX", NULL);
+  g_autofree char *png = g_build_filename (dir, "run.png", NULL);
+  g_autofree char *svg = g_build_filename (dir, "run.svg", NULL);
+  g_autofree char *csv = g_build_filename (dir, "run.csv", NULL);
+  g_autofree char *jsonl = g_build_filename (dir, "run.jsonl", NULL);
+  g_autofree char *svg_text = NULL, *csv_text = NULL, *jsonl_text = NULL;
+  g_autoptr(GError) error = NULL;
+  guint n_events;
+
+  /* Nothing to export before a run. */
+  g_assert_false (g_action_group_get_action_enabled (actions, "export-image"));
+  g_assert_false (g_action_group_get_action_enabled (actions, "export-events"));
+  g_assert_false (sluice_window_export_events (window, csv, &error));
+  g_assert_nonnull (error);
+  g_clear_error (&error);
+
+  run_virtual (window);
+  g_assert_true (g_action_group_get_action_enabled (actions, "export-image"));
+  g_assert_true (g_action_group_get_action_enabled (actions, "export-events"));
+  n_events = sluice_event_log_get_n_events (log);
+
+  g_assert_true (sluice_window_export_image (window, png, 640, 360, &error));
+  g_assert_no_error (error);
+  assert_png (png, 640, 360);
+
+  g_assert_true (sluice_window_export_image (window, svg, 640, 360, &error));
+  g_assert_no_error (error);
+  svg_text = read_export (svg);
+  g_assert_nonnull (strstr (svg_text, "<svg"));
+
+  g_assert_true (sluice_window_export_events (window, csv, &error));
+  g_assert_no_error (error);
+  csv_text = read_export (csv);
+  g_assert_true (g_str_has_prefix (csv_text, "time,kind,item,attempt,worker,round,outcome,"));
+  g_assert_cmpuint (count_csv_records (csv_text), ==, n_events + 1);
+
+  g_assert_true (sluice_window_export_events (window, jsonl, &error));
+  g_assert_no_error (error);
+  jsonl_text = read_export (jsonl);
+  assert_jsonl (jsonl_text, n_events);
+
+  /* An unknown extension is an error, not a crash. */
+  g_assert_false (sluice_window_export_events (window, "run.txt", &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED);
+
+  /* A reset forgets the run: nothing to export again. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.reset", NULL));
+  g_assert_false (g_action_group_get_action_enabled (actions, "export-image"));
+
+  g_unlink (png);
+  g_unlink (svg);
+  g_unlink (csv);
+  g_unlink (jsonl);
+  g_rmdir (dir);
+  close_window (window);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -188,6 +320,7 @@ main (int   argc,
   g_test_add_func ("/window/retries", test_window_retries);
   g_test_add_func ("/window/first-look", test_window_first_look);
   g_test_add_func ("/window/invalid-field", test_window_invalid_field);
+  g_test_add_func ("/window/export", test_window_export);
 
   return g_test_run ();
 }

@@ -17,7 +17,9 @@
  * Owns the settings, the application actions (quit, shortcuts, about) and
  * the accelerators, and opens a #SluiceWindow. `--preset NAME` opens a
  * preset; `--screenshot FILE.png` runs it on the virtual clock, saves the
- * window as a PNG and quits.
+ * window as a PNG and quits; `--export-image FILE` and `--export-events
+ * FILE` do the same with the chart and lanes (PNG or SVG) and the events
+ * (CSV or JSON Lines), alone or together.
  */
 
 struct _SluiceApplication
@@ -27,6 +29,8 @@ struct _SluiceApplication
   GSettings      *settings;
   char           *preset;
   char           *screenshot;
+  char           *export_image;
+  char           *export_events;
   int             exit_status;
 };
 
@@ -170,8 +174,9 @@ sluice_application_activate (GApplication *app)
       else
         sluice_window_open_last (sw);
 
-      if (self->screenshot != NULL)
-        sluice_window_run_and_screenshot (sw, self->screenshot, on_screenshot_done, self);
+      if (self->screenshot != NULL || self->export_image != NULL || self->export_events != NULL)
+        sluice_window_run_and_export (sw, self->screenshot, self->export_image, self->export_events,
+                                      on_screenshot_done, self);
 
       window = GTK_WINDOW (sw);
     }
@@ -188,8 +193,10 @@ sluice_application_handle_local_options (GApplication *app,
 
   g_variant_dict_lookup (options, "preset", "s", &self->preset);
   g_variant_dict_lookup (options, "screenshot", "^ay", &self->screenshot);
+  g_variant_dict_lookup (options, "export-image", "^ay", &self->export_image);
+  g_variant_dict_lookup (options, "export-events", "^ay", &self->export_events);
 
-  if (self->screenshot != NULL)
+  if (self->screenshot != NULL || self->export_image != NULL || self->export_events != NULL)
     {
       if (self->preset == NULL)
         self->preset = g_strdup ("first-look");
@@ -217,6 +224,8 @@ sluice_application_dispose (GObject *object)
   g_clear_object (&self->settings);
   g_clear_pointer (&self->preset, g_free);
   g_clear_pointer (&self->screenshot, g_free);
+  g_clear_pointer (&self->export_image, g_free);
+  g_clear_pointer (&self->export_events, g_free);
 
   G_OBJECT_CLASS (sluice_application_parent_class)->dispose (object);
 }
@@ -241,6 +250,12 @@ sluice_application_init (SluiceApplication *self)
       N_("Open the preset NAME (a file name in the presets folder, without .pool)"), N_("NAME") },
     { "screenshot", 0, 0, G_OPTION_ARG_FILENAME, NULL,
       N_("Run the preset on the virtual clock, save the window as FILE.png and quit"), N_("FILE.png") },
+    { "export-image", 0, 0, G_OPTION_ARG_FILENAME, NULL,
+      N_("Run the preset on the virtual clock, save the chart and lanes as FILE (.png or .svg) and quit"),
+      N_("FILE") },
+    { "export-events", 0, 0, G_OPTION_ARG_FILENAME, NULL,
+      N_("Run the preset on the virtual clock, save its events as FILE (.csv or .jsonl) and quit"),
+      N_("FILE") },
     { NULL }
   };
 
@@ -282,7 +297,7 @@ sluice_application_get_settings (SluiceApplication *self)
  * sluice_application_get_exit_status:
  * @self: a #SluiceApplication
  *
- * Returns: 1 if a `--screenshot` run failed, else 0
+ * Returns: 1 if a `--screenshot` or `--export-…` run failed, else 0
  */
 int
 sluice_application_get_exit_status (SluiceApplication *self)

@@ -15,6 +15,7 @@
 #include "sluice-event-log.h"
 #include "sluice-presets.h"
 #include "sluice-recorder.h"
+#include "sluice-render-export.h"
 #include "sluice-scenario-runner.h"
 #include "sluice-timeline-view.h"
 #include "sluice-timeline.h"
@@ -37,6 +38,8 @@
 #define RECORDER_CAPACITY 500000
 #define MIN_SPAN_US (G_USEC_PER_SEC / 2)
 #define SCREENSHOT_FRAMES 5
+#define EXPORT_WIDTH 1200
+#define EXPORT_HEIGHT 800
 
 static const double speeds[] = { 0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0 };
 
@@ -92,6 +95,8 @@ struct _SluiceWindow
   SluiceClock          *clock;
   SluiceRecorder       *recorder;
   SluiceTimeline       *timeline;
+  guint                 queue_capacity;
+  guint                 lead_bound;
   guint                 tick_id;
   guint64               n_seen;
   guint                 n_timeouts;
@@ -103,6 +108,9 @@ struct _SluiceWindow
   char                 *file;       /* the scenario's file, or NULL */
 
   char                 *screenshot;
+  char                 *export_image;
+  char                 *export_events;
+  gboolean              batch_ok;
   SluiceScreenshotFunc  screenshot_func;
   gpointer              screenshot_data;
   guint                 screenshot_frames;
@@ -334,6 +342,7 @@ on_after_paint (GdkFrameClock *frame_clock,
   ok = save_screenshot (self, &error);
   if (!ok)
     g_printerr ("sluice: %s\n", error->message);
+  ok = ok && self->batch_ok;
 
   if (self->screenshot_func != NULL)
     self->screenshot_func (self, ok, self->screenshot_data);
@@ -354,6 +363,140 @@ on_screenshot_tick (GtkWidget     *widget,
   g_signal_connect (frame_clock, "after-paint", G_CALLBACK (on_after_paint), self);
   gtk_widget_queue_draw (widget);
   return G_SOURCE_REMOVE;
+}
+
+/* ---- exports ---------------------------------------------------------- */
+
+/* Dark when the theme's text is light, as the views decide. */
+static gboolean
+is_dark (SluiceWindow *self)
+{
+  GdkRGBA color;
+
+  G_GNUC_BEGIN_IGNORE_DEPRECATIONS
+  gtk_style_context_get_color (gtk_widget_get_style_context (GTK_WIDGET (self->chart_view)), &color);
+  G_GNUC_END_IGNORE_DEPRECATIONS
+
+  return 0.299 * color.red + 0.587 * color.green + 0.114 * color.blue > 0.5;
+}
+
+static gboolean
+has_events (SluiceWindow *self)
+{
+  return self->recorder != NULL && sluice_recorder_get_n_events (self->recorder) > 0;
+}
+
+static gboolean
+check_has_events (SluiceWindow  *self,
+                  GError       **error)
+{
+  if (has_events (self))
+    return TRUE;
+
+  g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_FAILED,
+                       _("There is nothing to export yet: run the scenario first."));
+  return FALSE;
+}
+
+/**
+ * sluice_window_export_image:
+ * @self: a #SluiceWindow
+ * @path: the file to write; `.png`, `.svg` or `.pdf` picks the format
+ * @width: the width of the image, in pixels or points
+ * @height: the height of the image
+ * @error: return location for an error
+ *
+ * Draws the queue chart above the worker lanes of the last run, with the
+ * run's queue capacity and lead bound and the window's dark or light look.
+ *
+ * Returns: whether the file was written
+ */
+gboolean
+sluice_window_export_image (SluiceWindow  *self,
+                            const char    *path,
+                            double         width,
+                            double         height,
+                            GError       **error)
+{
+  g_return_val_if_fail (SLUICE_IS_WINDOW (self), FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+
+  if (!check_has_events (self, error))
+    return FALSE;
+
+  sluice_timeline_update (self->timeline, self->recorder);
+  return sluice_render_export (self->timeline, path, width, height,
+                               self->queue_capacity, self->lead_bound, is_dark (self), error);
+}
+
+/**
+ * sluice_window_export_events:
+ * @self: a #SluiceWindow
+ * @path: the file to write; `.csv` writes CSV, `.jsonl`, `.ndjson` or
+ *   `.json` JSON Lines
+ * @error: return location for an error
+ *
+ * Writes the events the last run recorded.
+ *
+ * Returns: whether the file was written
+ */
+gboolean
+sluice_window_export_events (SluiceWindow  *self,
+                             const char    *path,
+                             GError       **error)
+{
+  g_autofree char *lower = NULL;
+
+  g_return_val_if_fail (SLUICE_IS_WINDOW (self), FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+
+  if (!check_has_events (self, error))
+    return FALSE;
+
+  lower = g_ascii_strdown (path, -1);
+  if (g_str_has_suffix (lower, ".csv"))
+    return sluice_recorder_save_csv (self->recorder, path, error);
+  if (g_str_has_suffix (lower, ".jsonl") || g_str_has_suffix (lower, ".ndjson") || g_str_has_suffix (lower, ".json"))
+    return sluice_recorder_save_jsonl (self->recorder, path, error);
+
+  g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+               _("Cannot export “%s”: the name must end in .csv or .jsonl"), path);
+  return FALSE;
+}
+
+static gboolean
+export_batch_file (SluiceWindow *self,
+                   const char   *path,
+                   gboolean      image)
+{
+  g_autoptr(GError) error = NULL;
+  gboolean ok;
+
+  if (path == NULL)
+    return TRUE;
+
+  ok = image ? sluice_window_export_image (self, path, EXPORT_WIDTH, EXPORT_HEIGHT, &error)
+             : sluice_window_export_events (self, path, &error);
+  if (!ok)
+    g_printerr ("sluice: %s\n", error->message);
+
+  return ok;
+}
+
+/* After a run started by sluice_window_run_and_export(): the exports, then
+ * the screenshot a few frames later, or the callback now. */
+static void
+finish_batch (SluiceWindow *self)
+{
+  gboolean image_ok = export_batch_file (self, self->export_image, TRUE);
+  gboolean events_ok = export_batch_file (self, self->export_events, FALSE);
+
+  self->batch_ok = image_ok && events_ok;
+
+  if (self->screenshot != NULL)
+    gtk_widget_add_tick_callback (GTK_WIDGET (self), on_screenshot_tick, NULL, NULL);
+  else if (self->screenshot_func != NULL)
+    self->screenshot_func (self, self->batch_ok, self->screenshot_data);
 }
 
 /* ---- the end of a run -------------------------------------------------- */
@@ -439,8 +582,8 @@ on_run_done (GObject      *object,
   update_views (self);
   show_end (self, report, error);
 
-  if (self->screenshot != NULL)
-    gtk_widget_add_tick_callback (GTK_WIDGET (self), on_screenshot_tick, NULL, NULL);
+  if (self->screenshot_func != NULL)
+    finish_batch (self);
 }
 
 /* ---- starting and resetting -------------------------------------------- */
@@ -465,6 +608,8 @@ clear_run (SluiceWindow *self)
   self->start_time = 0;
   memset (&self->last, 0, sizeof self->last);
   self->has_run = FALSE;
+  self->queue_capacity = 0;
+  self->lead_bound = 0;
 
   sluice_chart_view_set_model (self->chart_view, NULL, 0, 0);
   sluice_timeline_view_set_model (self->timeline_view, NULL, 0);
@@ -473,6 +618,7 @@ clear_run (SluiceWindow *self)
   gtk_string_list_splice (self->results, 0, g_list_model_get_n_items (G_LIST_MODEL (self->results)), NULL);
   update_counters (self);
   set_running (self, FALSE);
+  update_actions (self);
 }
 
 static double
@@ -509,7 +655,9 @@ create_run (SluiceWindow   *self,
   sluice_scenario_runner_set_clock (self->runner, self->clock);
   sluice_scenario_runner_set_recorder (self->runner, self->recorder);
 
-  sluice_chart_view_set_model (self->chart_view, self->timeline, queue_size, queue_size + workers + 1);
+  self->queue_capacity = queue_size;
+  self->lead_bound = queue_size + workers + 1;
+  sluice_chart_view_set_model (self->chart_view, self->timeline, self->queue_capacity, self->lead_bound);
   sluice_timeline_view_set_model (self->timeline_view, self->timeline, workers);
 }
 
@@ -732,6 +880,145 @@ on_save_response (GtkNativeDialog *dialog,
   g_object_unref (dialog);
 }
 
+/* ---- export dialogs ---------------------------------------------------- */
+
+typedef enum {
+  EXPORT_IMAGE,
+  EXPORT_EVENTS,
+} ExportKind;
+
+static GtkFileFilter *
+export_filter (const char *name,
+               const char *extension)
+{
+  GtkFileFilter *filter = gtk_file_filter_new ();
+  g_autofree char *pattern = g_strconcat ("*.", extension, NULL);
+
+  gtk_file_filter_set_name (filter, name);
+  gtk_file_filter_add_pattern (filter, pattern);
+  g_object_set_data_full (G_OBJECT (filter), "extension", g_strdup (extension), g_free);
+  return filter;
+}
+
+/* A name without a known extension takes the one of the chosen filter. */
+static char *
+add_extension (GtkFileChooser *chooser,
+               const char     *path,
+               ExportKind      kind)
+{
+  static const char * const image_extensions[] = { ".png", ".svg", ".pdf", NULL };
+  static const char * const event_extensions[] = { ".csv", ".jsonl", ".ndjson", ".json", NULL };
+  const char * const *known = kind == EXPORT_IMAGE ? image_extensions : event_extensions;
+  g_autofree char *lower = g_ascii_strdown (path, -1);
+  g_autoptr(GtkFileFilter) filter = gtk_file_chooser_get_filter (chooser);
+  const char *extension = filter ? g_object_get_data (G_OBJECT (filter), "extension") : NULL;
+
+  for (guint i = 0; known[i] != NULL; i++)
+    if (g_str_has_suffix (lower, known[i]))
+      return g_strdup (path);
+
+  if (extension == NULL)
+    extension = kind == EXPORT_IMAGE ? "png" : "csv";
+
+  return g_strconcat (path, ".", extension, NULL);
+}
+
+static void
+export_to (SluiceWindow *self,
+           const char   *path,
+           ExportKind    kind)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *base = g_path_get_basename (path);
+  g_autofree char *text = NULL;
+  int width = MAX (gtk_widget_get_width (GTK_WIDGET (self->timeline_view)), 640);
+  int height = gtk_widget_get_height (GTK_WIDGET (self->chart_view)) +
+               gtk_widget_get_height (GTK_WIDGET (self->timeline_view));
+  gboolean ok;
+
+  if (kind == EXPORT_IMAGE)
+    ok = sluice_window_export_image (self, path, width, MAX (height, 480), &error);
+  else
+    ok = sluice_window_export_events (self, path, &error);
+
+  if (!ok)
+    {
+      text = g_strdup_printf (_("Cannot export: %s"), error->message);
+      set_banner (self, BANNER_ERROR, text);
+      return;
+    }
+
+  text = g_strdup_printf (_("Exported %s."), base);
+  set_banner (self, BANNER_INFO, text);
+}
+
+static void
+on_export_response (GtkNativeDialog *dialog,
+                    int              response,
+                    gpointer         user_data)
+{
+  SluiceWindow *self = user_data;
+  ExportKind kind = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (dialog), "export-kind"));
+
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+      g_autofree char *path = file ? g_file_get_path (file) : NULL;
+
+      if (path != NULL)
+        {
+          g_autofree char *full = add_extension (GTK_FILE_CHOOSER (dialog), path, kind);
+          export_to (self, full, kind);
+        }
+      else
+        set_banner (self, BANNER_ERROR, _("Cannot export: choose a local file."));
+    }
+
+  g_object_unref (dialog);
+}
+
+static char *
+export_name (SluiceWindow *self,
+             const char   *extension)
+{
+  g_autofree char *base = self->file ? g_path_get_basename (self->file) : g_strdup ("run.pool");
+  char *dot = strrchr (base, '.');
+
+  if (dot != NULL && dot != base)
+    *dot = '\0';
+
+  return g_strconcat (base, ".", extension, NULL);
+}
+
+static void
+show_export_dialog (SluiceWindow *self,
+                    ExportKind    kind)
+{
+  GtkFileChooserNative *dialog;
+  GtkFileChooser *chooser;
+  g_autofree char *name = export_name (self, kind == EXPORT_IMAGE ? "png" : "csv");
+
+  dialog = gtk_file_chooser_native_new (kind == EXPORT_IMAGE ? _("Export the Image") : _("Export the Events"),
+                                        GTK_WINDOW (self), GTK_FILE_CHOOSER_ACTION_SAVE,
+                                        _("_Export"), _("_Cancel"));
+  chooser = GTK_FILE_CHOOSER (dialog);
+  if (kind == EXPORT_IMAGE)
+    {
+      gtk_file_chooser_add_filter (chooser, export_filter (_("PNG images (*.png)"), "png"));
+      gtk_file_chooser_add_filter (chooser, export_filter (_("SVG images (*.svg)"), "svg"));
+    }
+  else
+    {
+      gtk_file_chooser_add_filter (chooser, export_filter (_("CSV files (*.csv)"), "csv"));
+      gtk_file_chooser_add_filter (chooser, export_filter (_("JSON Lines files (*.jsonl)"), "jsonl"));
+    }
+  gtk_file_chooser_set_current_name (chooser, name);
+  g_object_set_data (G_OBJECT (dialog), "export-kind", GINT_TO_POINTER (kind));
+  g_signal_connect (dialog, "response", G_CALLBACK (on_export_response), self);
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (dialog), TRUE);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+}
+
 /* ---- actions ----------------------------------------------------------- */
 
 static void
@@ -880,6 +1167,22 @@ save_activated (GSimpleAction *action,
 }
 
 static void
+export_image_activated (GSimpleAction *action,
+                        GVariant      *parameter,
+                        gpointer       user_data)
+{
+  show_export_dialog (SLUICE_WINDOW (user_data), EXPORT_IMAGE);
+}
+
+static void
+export_events_activated (GSimpleAction *action,
+                         GVariant      *parameter,
+                         gpointer       user_data)
+{
+  show_export_dialog (SLUICE_WINDOW (user_data), EXPORT_EVENTS);
+}
+
+static void
 open_preset_activated (GSimpleAction *action,
                        GVariant      *parameter,
                        gpointer       user_data)
@@ -898,6 +1201,8 @@ static const GActionEntry win_actions[] = {
   { "slower", slower_activated },
   { "open", open_activated },
   { "save", save_activated },
+  { "export-image", export_image_activated },
+  { "export-events", export_events_activated },
   { "open-preset", open_preset_activated, "s" },
 };
 
@@ -922,6 +1227,8 @@ update_actions (SluiceWindow *self)
   enable (self, "reset", !self->running);
   enable (self, "step", self->running);
   enable (self, "save", valid);
+  enable (self, "export-image", !self->running && has_events (self));
+  enable (self, "export-events", !self->running && has_events (self));
 }
 
 /* ---- the presets menu -------------------------------------------------- */
@@ -1022,6 +1329,8 @@ sluice_window_finalize (GObject *object)
     g_free (self->counter_texts[c]);
   g_free (self->file);
   g_free (self->screenshot);
+  g_free (self->export_image);
+  g_free (self->export_events);
 
   G_OBJECT_CLASS (sluice_window_parent_class)->finalize (object);
 }
@@ -1187,6 +1496,47 @@ on_screenshot_start_tick (GtkWidget     *widget,
 }
 
 /**
+ * sluice_window_run_and_export:
+ * @self: a #SluiceWindow
+ * @screenshot: (nullable): the PNG file of the window to write
+ * @image: (nullable): the image of the chart and lanes to write (PNG, SVG
+ *   or PDF by its extension)
+ * @events: (nullable): the events to write (CSV or JSON Lines by its
+ *   extension)
+ * @func: called when every file is written or one failed
+ * @user_data: data for @func
+ *
+ * Once the window is shown, runs the scenario on the virtual clock (or on
+ * the scaled clock when it needs real time), then writes the exports and
+ * the screenshot of the window as it is drawn after the run.
+ */
+void
+sluice_window_run_and_export (SluiceWindow         *self,
+                              const char           *screenshot,
+                              const char           *image,
+                              const char           *events,
+                              SluiceScreenshotFunc  func,
+                              gpointer              user_data)
+{
+  g_return_if_fail (SLUICE_IS_WINDOW (self));
+  g_return_if_fail (func != NULL);
+
+  g_free (self->screenshot);
+  g_free (self->export_image);
+  g_free (self->export_events);
+  self->screenshot = g_strdup (screenshot);
+  self->export_image = g_strdup (image);
+  self->export_events = g_strdup (events);
+  self->screenshot_func = func;
+  self->screenshot_data = user_data;
+  self->screenshot_frames = 0;
+  self->batch_ok = FALSE;
+
+  prefer_virtual_clock (self);
+  gtk_widget_add_tick_callback (GTK_WIDGET (self), on_screenshot_start_tick, NULL, NULL);
+}
+
+/**
  * sluice_window_run_and_screenshot:
  * @self: a #SluiceWindow
  * @path: the PNG file to write
@@ -1206,14 +1556,7 @@ sluice_window_run_and_screenshot (SluiceWindow         *self,
   g_return_if_fail (SLUICE_IS_WINDOW (self));
   g_return_if_fail (path != NULL);
 
-  g_free (self->screenshot);
-  self->screenshot = g_strdup (path);
-  self->screenshot_func = func;
-  self->screenshot_data = user_data;
-  self->screenshot_frames = 0;
-
-  prefer_virtual_clock (self);
-  gtk_widget_add_tick_callback (GTK_WIDGET (self), on_screenshot_start_tick, NULL, NULL);
+  sluice_window_run_and_export (self, path, NULL, NULL, func, user_data);
 }
 
 /**

@@ -17,10 +17,10 @@ G_DECLARE_FINAL_TYPE (SluiceWindow, sluice_window, SLUICE, WINDOW, GtkApplicatio
 /**
  * SluiceScreenshotFunc:
  * @window: the window
- * @ok: whether the PNG was saved
- * @user_data: the data given to sluice_window_run_and_screenshot()
+ * @ok: whether the PNG and the exports were saved
+ * @user_data: the data given to sluice_window_run_and_export()
  *
- * Called once the screenshot is saved or failed.
+ * Called once the screenshot and the exports are saved or one failed.
  */
 typedef void (*SluiceScreenshotFunc) (SluiceWindow *window,
                                       gboolean      ok,
@@ -51,6 +51,20 @@ void          sluice_window_run_and_screenshot (SluiceWindow         *self,
                                                 const char           *path,
                                                 SluiceScreenshotFunc  func,
                                                 gpointer              user_data);
+void          sluice_window_run_and_export     (SluiceWindow         *self,
+                                                const char           *screenshot,
+                                                const char           *image,
+                                                const char           *events,
+                                                SluiceScreenshotFunc  func,
+                                                gpointer              user_data);
+gboolean      sluice_window_export_image       (SluiceWindow         *self,
+                                                const char           *path,
+                                                double                width,
+                                                double                height,
+                                                GError              **error);
+gboolean      sluice_window_export_events      (SluiceWindow         *self,
+                                                const char           *path,
+                                                GError              **error);
 GtkWidget    *sluice_window_get_config_panel   (SluiceWindow         *self);
 GtkWidget    *sluice_window_get_timeline_view  (SluiceWindow         *self);
 GtkWidget    *sluice_window_get_event_log      (SluiceWindow         *self);

@@ -1,4 +1,4 @@
-/* sluice-recorder.c: keeps a run's event stream and writes it as JSON Lines
+/* sluice-recorder.c: keeps a run's event stream and writes it as JSON Lines or CSV
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -375,5 +375,144 @@ sluice_recorder_save_jsonl (SluiceRecorder  *self,
     return FALSE;
 
   return sluice_recorder_write_jsonl (self, G_OUTPUT_STREAM (stream), NULL, error) &&
+         g_output_stream_close (G_OUTPUT_STREAM (stream), NULL, error);
+}
+
+/* ---- CSV --------------------------------------------------------------- */
+
+static const char csv_header[] =
+  "time,kind,item,attempt,worker,round,outcome,error_type,error_message,"
+  "queued,in_flight,pulled,succeeded,failed,retries,lead\r\n";
+
+/* RFC 4180: a field with a comma, a quote or a line break is quoted, its
+ * quotes doubled. */
+static void
+csv_append_text (GString    *row,
+                 const char *text)
+{
+  if (text == NULL)
+    return;
+
+  if (strpbrk (text, ",\"\r\n") == NULL)
+    {
+      g_string_append (row, text);
+      return;
+    }
+
+  g_string_append_c (row, '"');
+  for (const char *p = text; *p != '\0'; p++)
+    {
+      if (*p == '"')
+        g_string_append_c (row, '"');
+      g_string_append_c (row, *p);
+    }
+  g_string_append_c (row, '"');
+}
+
+static void
+csv_append_int (GString  *row,
+                gboolean  applies,
+                gint64    value)
+{
+  if (applies)
+    g_string_append_printf (row, "%" G_GINT64_FORMAT, value);
+}
+
+static char *
+event_to_csv_row (const SluiceEvent *event)
+{
+  GString *row = g_string_new (NULL);
+  char time[G_ASCII_DTOSTR_BUF_SIZE];
+
+  g_string_append (row, g_ascii_formatd (time, sizeof time, "%.6f", (double) event->time / G_USEC_PER_SEC));
+  g_string_append_c (row, ',');
+  csv_append_text (row, sluice_event_kind_to_string (event->kind));
+  g_string_append_c (row, ',');
+  csv_append_int (row, event->item >= 0, event->item);
+  g_string_append_c (row, ',');
+  csv_append_int (row, event->attempt > 0, event->attempt);
+  g_string_append_c (row, ',');
+  csv_append_int (row, event->worker >= 0, event->worker);
+  g_string_append_c (row, ',');
+  csv_append_int (row, event->round > 0, event->round);
+  g_string_append_c (row, ',');
+  if (event->outcome != SLUICE_OUTCOME_NONE)
+    csv_append_text (row, sluice_outcome_to_string (event->outcome));
+  g_string_append_c (row, ',');
+  csv_append_text (row, event->error_type);
+  g_string_append_c (row, ',');
+  csv_append_text (row, event->error_message);
+  g_string_append_printf (row, ",%u,%u,%u,%u,%u,%u,%u\r\n",
+                          (guint) event->queued, (guint) event->in_flight, (guint) event->pulled,
+                          (guint) event->succeeded, (guint) event->failed, (guint) event->retries,
+                          (guint) event->lead);
+
+  return g_string_free (row, FALSE);
+}
+
+/**
+ * sluice_recorder_write_csv:
+ * @self: a #SluiceRecorder
+ * @stream: where to write
+ * @cancellable: (nullable): a #GCancellable
+ * @error: return location for an error
+ *
+ * Writes every event held, oldest first, as CSV (RFC 4180): a header, then
+ * one row per event with the columns of the JSON Lines (time in seconds,
+ * kind, item, attempt, worker, round, outcome, error type and message, and
+ * the counts). Fields that do not apply are empty.
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+sluice_recorder_write_csv (SluiceRecorder  *self,
+                           GOutputStream   *stream,
+                           GCancellable    *cancellable,
+                           GError         **error)
+{
+  g_return_val_if_fail (SLUICE_IS_RECORDER (self), FALSE);
+  g_return_val_if_fail (G_IS_OUTPUT_STREAM (stream), FALSE);
+
+  if (!g_output_stream_write_all (stream, csv_header, strlen (csv_header), NULL, cancellable, error))
+    return FALSE;
+
+  for (guint i = 0; i < self->events->len; i++)
+    {
+      g_autofree char *row = event_to_csv_row (sluice_recorder_get_event (self, i));
+
+      if (!g_output_stream_write_all (stream, row, strlen (row), NULL, cancellable, error))
+        return FALSE;
+    }
+
+  return TRUE;
+}
+
+/**
+ * sluice_recorder_save_csv:
+ * @self: a #SluiceRecorder
+ * @path: the file to write (replaced)
+ * @error: return location for an error
+ *
+ * Writes every event held to @path as CSV; see sluice_recorder_write_csv().
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+sluice_recorder_save_csv (SluiceRecorder  *self,
+                          const char      *path,
+                          GError         **error)
+{
+  g_autoptr(GFile) file = NULL;
+  g_autoptr(GFileOutputStream) stream = NULL;
+
+  g_return_val_if_fail (SLUICE_IS_RECORDER (self), FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+
+  file = g_file_new_for_path (path);
+  stream = g_file_replace (file, NULL, FALSE, G_FILE_CREATE_NONE, NULL, error);
+  if (stream == NULL)
+    return FALSE;
+
+  return sluice_recorder_write_csv (self, G_OUTPUT_STREAM (stream), NULL, error) &&
          g_output_stream_close (G_OUTPUT_STREAM (stream), NULL, error);
 }

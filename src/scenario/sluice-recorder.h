@@ -1,4 +1,4 @@
-/* sluice-recorder.h: keeps a run's event stream and writes it as JSON Lines
+/* sluice-recorder.h: keeps a run's event stream and writes it as JSON Lines or CSV
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -30,6 +30,13 @@ gboolean           sluice_recorder_write_jsonl    (SluiceRecorder     *self,
                                                    GCancellable       *cancellable,
                                                    GError            **error);
 gboolean           sluice_recorder_save_jsonl     (SluiceRecorder     *self,
+                                                   const char         *path,
+                                                   GError            **error);
+gboolean           sluice_recorder_write_csv      (SluiceRecorder     *self,
+                                                   GOutputStream      *stream,
+                                                   GCancellable       *cancellable,
+                                                   GError            **error);
+gboolean           sluice_recorder_save_csv       (SluiceRecorder     *self,
                                                    const char         *path,
                                                    GError            **error);
 

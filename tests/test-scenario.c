@@ -537,7 +537,8 @@ signal_run (const char *text,
   g_autofree char *out = NULL, *err = NULL;
   g_autoptr(JsonNode) report = NULL;
 
-  /* Let it start and reach its steady state (a hang). */
+  /* A separate process runs on real time, so this waits on the wall clock:
+   * let it start and reach its steady state (a hang). */
   g_usleep (300 * 1000);
   for (guint i = 0; i < n_signals; i++)
     {

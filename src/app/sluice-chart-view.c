@@ -8,6 +8,7 @@
 #include <glib/gi18n.h>
 
 #include "sluice-chart-view.h"
+#include "sluice-theme.h"
 #include "sluice-render-chart.h"
 
 /**
@@ -33,19 +34,6 @@ struct _SluiceChartView
 
 G_DEFINE_FINAL_TYPE (SluiceChartView, sluice_chart_view, GTK_TYPE_DRAWING_AREA)
 
-/* Dark when the theme's text is light. */
-static gboolean
-is_dark (GtkWidget *widget)
-{
-  GdkRGBA color;
-
-  G_GNUC_BEGIN_IGNORE_DEPRECATIONS
-  gtk_style_context_get_color (gtk_widget_get_style_context (widget), &color);
-  G_GNUC_END_IGNORE_DEPRECATIONS
-
-  return 0.299 * color.red + 0.587 * color.green + 0.114 * color.blue > 0.5;
-}
-
 static void
 draw (GtkDrawingArea *area,
       cairo_t        *cr,
@@ -59,7 +47,7 @@ draw (GtkDrawingArea *area,
     return;
 
   sluice_render_chart (cr, width, height, self->model, self->t0, self->t1, self->now,
-                       self->queue_capacity, self->lead_bound, is_dark (GTK_WIDGET (area)));
+                       self->queue_capacity, self->lead_bound, sluice_widget_is_dark (GTK_WIDGET (area)));
 }
 
 static void

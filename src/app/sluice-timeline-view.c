@@ -9,6 +9,7 @@
 
 #include "sluice-render-timeline.h"
 #include "sluice-timeline-view.h"
+#include "sluice-theme.h"
 
 /**
  * SluiceTimelineView:
@@ -44,18 +45,6 @@ enum {
 
 static GParamSpec *properties[N_PROPS];
 
-static gboolean
-is_dark (GtkWidget *widget)
-{
-  GdkRGBA color;
-
-  G_GNUC_BEGIN_IGNORE_DEPRECATIONS
-  gtk_style_context_get_color (gtk_widget_get_style_context (widget), &color);
-  G_GNUC_END_IGNORE_DEPRECATIONS
-
-  return 0.299 * color.red + 0.587 * color.green + 0.114 * color.blue > 0.5;
-}
-
 static void
 draw (GtkDrawingArea *area,
       cairo_t        *cr,
@@ -69,7 +58,7 @@ draw (GtkDrawingArea *area,
     return;
 
   sluice_render_timeline (cr, width, height, self->model, self->t0, self->t1, self->now,
-                          self->selected_item, is_dark (GTK_WIDGET (area)));
+                          self->selected_item, sluice_widget_is_dark (GTK_WIDGET (area)));
 }
 
 static gboolean

@@ -20,6 +20,7 @@
 #include "sluice-timeline-view.h"
 #include "sluice-timeline.h"
 #include "sluice-window.h"
+#include "sluice-theme.h"
 
 /**
  * SluiceWindow:
@@ -367,19 +368,6 @@ on_screenshot_tick (GtkWidget     *widget,
 
 /* ---- exports ---------------------------------------------------------- */
 
-/* Dark when the theme's text is light, as the views decide. */
-static gboolean
-is_dark (SluiceWindow *self)
-{
-  GdkRGBA color;
-
-  G_GNUC_BEGIN_IGNORE_DEPRECATIONS
-  gtk_style_context_get_color (gtk_widget_get_style_context (GTK_WIDGET (self->chart_view)), &color);
-  G_GNUC_END_IGNORE_DEPRECATIONS
-
-  return 0.299 * color.red + 0.587 * color.green + 0.114 * color.blue > 0.5;
-}
-
 static gboolean
 has_events (SluiceWindow *self)
 {
@@ -426,7 +414,8 @@ sluice_window_export_image (SluiceWindow  *self,
 
   sluice_timeline_update (self->timeline, self->recorder);
   return sluice_render_export (self->timeline, path, width, height,
-                               self->queue_capacity, self->lead_bound, is_dark (self), error);
+                               self->queue_capacity, self->lead_bound,
+                               sluice_widget_is_dark (GTK_WIDGET (self->chart_view)), error);
 }
 
 /**

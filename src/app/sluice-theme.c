@@ -1,0 +1,32 @@
+/* sluice-theme.c
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "sluice-theme.h"
+
+/**
+ * sluice_widget_is_dark:
+ * @widget: a widget
+ *
+ * Tells whether @widget is drawn in a dark theme, so that drawing done by
+ * the render layer picks the matching palette. GTK 4.8 has no public
+ * "prefers dark" state per widget; the theme's text colour is what every
+ * theme (Adwaita, Adwaita:dark, high contrast) sets, and light text means
+ * a dark background.
+ *
+ * Returns: %TRUE if the theme is dark
+ */
+gboolean
+sluice_widget_is_dark (GtkWidget *widget)
+{
+  GdkRGBA color;
+
+  g_return_val_if_fail (GTK_IS_WIDGET (widget), FALSE);
+
+  G_GNUC_BEGIN_IGNORE_DEPRECATIONS
+  gtk_style_context_get_color (gtk_widget_get_style_context (widget), &color);
+  G_GNUC_END_IGNORE_DEPRECATIONS
+
+  return 0.299 * color.red + 0.587 * color.green + 0.114 * color.blue > 0.5;
+}

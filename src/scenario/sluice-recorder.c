@@ -317,6 +317,57 @@ sluice_recorder_event_to_line (const SluiceEvent *event)
   return g_strconcat (text, "\n", NULL);
 }
 
+/* ---- writing events to a stream or a file ----------------------------- */
+
+typedef char *(*EventFormatFunc) (const SluiceEvent *event);
+
+/* @header (if any), then one formatted text per event, oldest first. */
+static gboolean
+write_events (SluiceRecorder   *self,
+              GOutputStream    *stream,
+              const char       *header,
+              EventFormatFunc   format,
+              GCancellable     *cancellable,
+              GError          **error)
+{
+  if (header != NULL &&
+      !g_output_stream_write_all (stream, header, strlen (header), NULL, cancellable, error))
+    return FALSE;
+
+  for (guint i = 0; i < self->events->len; i++)
+    {
+      g_autofree char *text = format (sluice_recorder_get_event (self, i));
+
+      if (!g_output_stream_write_all (stream, text, strlen (text), NULL, cancellable, error))
+        return FALSE;
+    }
+
+  return TRUE;
+}
+
+typedef gboolean (*StreamWriteFunc) (SluiceRecorder  *self,
+                                     GOutputStream   *stream,
+                                     GCancellable    *cancellable,
+                                     GError         **error);
+
+/* Replaces @path with what @write writes. */
+static gboolean
+save_to_path (SluiceRecorder   *self,
+              const char       *path,
+              StreamWriteFunc   write,
+              GError          **error)
+{
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GFileOutputStream) stream = NULL;
+
+  stream = g_file_replace (file, NULL, FALSE, G_FILE_CREATE_NONE, NULL, error);
+  if (stream == NULL)
+    return FALSE;
+
+  return write (self, G_OUTPUT_STREAM (stream), NULL, error) &&
+         g_output_stream_close (G_OUTPUT_STREAM (stream), NULL, error);
+}
+
 /**
  * sluice_recorder_write_jsonl:
  * @self: a #SluiceRecorder
@@ -337,15 +388,7 @@ sluice_recorder_write_jsonl (SluiceRecorder  *self,
   g_return_val_if_fail (SLUICE_IS_RECORDER (self), FALSE);
   g_return_val_if_fail (G_IS_OUTPUT_STREAM (stream), FALSE);
 
-  for (guint i = 0; i < self->events->len; i++)
-    {
-      g_autofree char *line = sluice_recorder_event_to_line (sluice_recorder_get_event (self, i));
-
-      if (!g_output_stream_write_all (stream, line, strlen (line), NULL, cancellable, error))
-        return FALSE;
-    }
-
-  return TRUE;
+  return write_events (self, stream, NULL, sluice_recorder_event_to_line, cancellable, error);
 }
 
 /**
@@ -363,19 +406,10 @@ sluice_recorder_save_jsonl (SluiceRecorder  *self,
                             const char      *path,
                             GError         **error)
 {
-  g_autoptr(GFile) file = NULL;
-  g_autoptr(GFileOutputStream) stream = NULL;
-
   g_return_val_if_fail (SLUICE_IS_RECORDER (self), FALSE);
   g_return_val_if_fail (path != NULL, FALSE);
 
-  file = g_file_new_for_path (path);
-  stream = g_file_replace (file, NULL, FALSE, G_FILE_CREATE_NONE, NULL, error);
-  if (stream == NULL)
-    return FALSE;
-
-  return sluice_recorder_write_jsonl (self, G_OUTPUT_STREAM (stream), NULL, error) &&
-         g_output_stream_close (G_OUTPUT_STREAM (stream), NULL, error);
+  return save_to_path (self, path, sluice_recorder_write_jsonl, error);
 }
 
 /* ---- CSV --------------------------------------------------------------- */
@@ -473,18 +507,7 @@ sluice_recorder_write_csv (SluiceRecorder  *self,
   g_return_val_if_fail (SLUICE_IS_RECORDER (self), FALSE);
   g_return_val_if_fail (G_IS_OUTPUT_STREAM (stream), FALSE);
 
-  if (!g_output_stream_write_all (stream, csv_header, strlen (csv_header), NULL, cancellable, error))
-    return FALSE;
-
-  for (guint i = 0; i < self->events->len; i++)
-    {
-      g_autofree char *row = event_to_csv_row (sluice_recorder_get_event (self, i));
-
-      if (!g_output_stream_write_all (stream, row, strlen (row), NULL, cancellable, error))
-        return FALSE;
-    }
-
-  return TRUE;
+  return write_events (self, stream, csv_header, event_to_csv_row, cancellable, error);
 }
 
 /**
@@ -502,17 +525,8 @@ sluice_recorder_save_csv (SluiceRecorder  *self,
                           const char      *path,
                           GError         **error)
 {
-  g_autoptr(GFile) file = NULL;
-  g_autoptr(GFileOutputStream) stream = NULL;
-
   g_return_val_if_fail (SLUICE_IS_RECORDER (self), FALSE);
   g_return_val_if_fail (path != NULL, FALSE);
 
-  file = g_file_new_for_path (path);
-  stream = g_file_replace (file, NULL, FALSE, G_FILE_CREATE_NONE, NULL, error);
-  if (stream == NULL)
-    return FALSE;
-
-  return sluice_recorder_write_csv (self, G_OUTPUT_STREAM (stream), NULL, error) &&
-         g_output_stream_close (G_OUTPUT_STREAM (stream), NULL, error);
+  return save_to_path (self, path, sluice_recorder_write_csv, error);
 }

@@ -4,6 +4,7 @@
  */
 
 #include "sluice-report.h"
+#include "sluice-index-keys-private.h"
 
 #include <math.h>
 #include <string.h>
@@ -395,37 +396,11 @@ add_results (JsonBuilder *builder,
   json_builder_end_array (builder);
 }
 
-/* The keys of @table (gint64*), borrowed. */
-static GPtrArray *
-index_keys (GHashTable *table)
-{
-  GPtrArray *keys = g_ptr_array_new ();
-  GHashTableIter iter;
-  gpointer key;
-
-  g_hash_table_iter_init (&iter, table);
-  while (g_hash_table_iter_next (&iter, &key, NULL))
-    g_ptr_array_add (keys, key);
-
-  return keys;
-}
-
-static gint
-compare_index (gconstpointer a,
-               gconstpointer b)
-{
-  gint64 x = **(gint64 **) a, y = **(gint64 **) b;
-
-  return x < y ? -1 : x > y;
-}
-
 static void
 add_attempts (JsonBuilder *builder,
               GHashTable  *attempts)
 {
-  g_autoptr(GPtrArray) indexes = index_keys (attempts);
-
-  g_ptr_array_sort (indexes, compare_index);
+  g_autoptr(GPtrArray) indexes = _sluice_sorted_index_keys (attempts);
 
   json_builder_begin_object (builder);
   for (guint i = 0; i < indexes->len; i++)

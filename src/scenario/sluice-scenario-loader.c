@@ -1,0 +1,621 @@
+/* sluice-scenario-loader.c: a scenario from a .pool key file, with its
+ * `--set` overrides, validated group by group
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "sluice-scenario-private.h"
+
+#include <string.h>
+
+#define MAX_WORKERS     10000
+#define MAX_QUEUE_SIZE  1000000
+#define MAX_RETRIES     1000000
+#define MAX_COUNT       10000000
+
+typedef SluiceScenarioParser Parser;
+
+/* ---- the format: groups and keys --------------------------------------- */
+
+static const char * const scenario_keys[] = { "title", "description", NULL };
+static const char * const pool_keys[] = {
+  "workers", "queue-size", "item-timeout", "max-retries", "retryable", "metrics", "keep-going", NULL
+};
+static const char * const source_keys[] = {
+  "count", "values", "interval", "raise-after", "cancel-after", "hang-after", NULL
+};
+static const char * const handler_keys[] = { "default", "mix", "seed", NULL };
+static const char * const run_keys[] = {
+  "stop-after", "close-after", "cancel-after-seconds", "clock", NULL
+};
+
+typedef struct {
+  const char         *name;
+  const char * const *keys;
+} GroupSpec;
+
+static const GroupSpec groups[] = {
+  { "scenario", scenario_keys },
+  { "pool", pool_keys },
+  { "source", source_keys },
+  { "handler", handler_keys },
+  { "run", run_keys },
+};
+
+static const GroupSpec *
+lookup_group (const char *name)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (groups); i++)
+    if (g_str_equal (groups[i].name, name))
+      return &groups[i];
+
+  return NULL;
+}
+
+/* title[fr] and description[fr] are translations. */
+static gboolean
+is_localized_key (const char *key)
+{
+  const char *bracket = strchr (key, '[');
+  g_autofree char *base = NULL;
+
+  if (bracket == NULL || !g_str_has_suffix (key, "]"))
+    return FALSE;
+
+  base = g_strndup (key, bracket - key);
+  return g_str_equal (base, "title") || g_str_equal (base, "description");
+}
+
+static gboolean
+check_key (const Parser     *p,
+           const GroupSpec  *spec,
+           const char       *key,
+           GError          **error)
+{
+  gint64 index;
+  g_autofree char *expected = NULL;
+
+  if (g_strv_contains (spec->keys, key))
+    return TRUE;
+
+  if (g_str_equal (spec->name, "handler") && _sluice_scenario_parse_item_key (key, &index))
+    return TRUE;
+
+  if (g_str_equal (spec->name, "scenario") && is_localized_key (key))
+    return TRUE;
+
+  expected = g_strjoinv (", ", (char **) spec->keys);
+  _sluice_scenario_set_error (p, error, SLUICE_SCENARIO_ERROR_UNKNOWN_KEY, spec->name, key,
+                              "unknown key; expected one of: %s%s", expected,
+                              g_str_equal (spec->name, "handler") ? ", item.N" : "");
+  return FALSE;
+}
+
+static gboolean
+check_groups_and_keys (const Parser  *p,
+                       GKeyFile      *keyfile,
+                       GError       **error)
+{
+  g_auto(GStrv) names = g_key_file_get_groups (keyfile, NULL);
+
+  for (guint i = 0; names[i] != NULL; i++)
+    {
+      const GroupSpec *spec = lookup_group (names[i]);
+      g_auto(GStrv) keys = NULL;
+
+      if (spec == NULL)
+        {
+          _sluice_scenario_set_error (p, error, SLUICE_SCENARIO_ERROR_UNKNOWN_GROUP, names[i], NULL,
+                                      "unknown group; expected [scenario], [pool], [source], "
+                                      "[handler] or [run]");
+          return FALSE;
+        }
+
+      keys = g_key_file_get_keys (keyfile, names[i], NULL, NULL);
+      for (guint j = 0; keys != NULL && keys[j] != NULL; j++)
+        if (!check_key (p, spec, keys[j], error))
+          return FALSE;
+    }
+
+  return TRUE;
+}
+
+/* ---- the groups -------------------------------------------------------- */
+
+static gboolean
+load_scenario_group (SluiceScenario  *self,
+                     GKeyFile        *keyfile)
+{
+  g_free (self->title);
+  self->title = g_key_file_get_locale_string (keyfile, "scenario", "title", NULL, NULL);
+  g_free (self->description);
+  self->description = g_key_file_get_locale_string (keyfile, "scenario", "description", NULL, NULL);
+
+  return TRUE;
+}
+
+static gboolean
+load_pool_group (SluiceScenario  *self,
+                 const Parser    *p,
+                 GKeyFile        *keyfile,
+                 GError         **error)
+{
+  gint64 workers = 0, queue_size = 0, max_retries = self->max_retries;
+  guint metrics = self->metrics;
+
+  if (!_sluice_scenario_require_key (p, keyfile, "pool", "workers", "a positive integer", error) ||
+      !_sluice_scenario_require_key (p, keyfile, "pool", "queue-size", "a positive integer", error) ||
+      !_sluice_scenario_require_key (p, keyfile, "pool", "item-timeout", "seconds, a number > 0", error))
+    return FALSE;
+
+  if (!_sluice_scenario_read_int (p, keyfile, "pool", "workers", 1, MAX_WORKERS, &workers, error) ||
+      !_sluice_scenario_read_int (p, keyfile, "pool", "queue-size", 1, MAX_QUEUE_SIZE, &queue_size, error) ||
+      !_sluice_scenario_read_seconds (p, keyfile, "pool", "item-timeout", TRUE, &self->item_timeout, error) ||
+      !_sluice_scenario_read_int (p, keyfile, "pool", "max-retries", 0, MAX_RETRIES, &max_retries, error) ||
+      !_sluice_scenario_read_error_types (p, keyfile, "pool", "retryable", &self->retryable, error) ||
+      !_sluice_scenario_read_choice (p, keyfile, "pool", "metrics", _sluice_scenario_metrics_names,
+                                     &metrics, error) ||
+      !_sluice_scenario_read_bool (p, keyfile, "pool", "keep-going", &self->keep_going, error))
+    return FALSE;
+
+  self->workers = (gint) workers;
+  self->queue_size = (gint) queue_size;
+  self->max_retries = (gint) max_retries;
+  self->metrics = (SluiceMetricsMode) metrics;
+
+  return TRUE;
+}
+
+static gboolean
+load_values (SluiceScenario  *self,
+             const Parser    *p,
+             GKeyFile        *keyfile,
+             GError         **error)
+{
+  g_autofree char *text = g_key_file_get_string (keyfile, "source", "values", NULL);
+  g_auto(GStrv) tokens = NULL;
+  guint n;
+
+  if (text == NULL)
+    {
+      _sluice_scenario_set_error (p, error, SLUICE_SCENARIO_ERROR_INVALID_VALUE, "source", "values",
+                                  "the value has a bad escape; expected ';'-separated items such "
+                                  "as 3;1;4;\"a\"");
+      return FALSE;
+    }
+
+  tokens = g_strsplit (text, ";", -1);
+  n = g_strv_length (tokens);
+
+  for (guint i = 0; i < n; i++)
+    {
+      char *token = g_strstrip (tokens[i]);
+
+      /* "values=" is an empty source, and one trailing ';' is allowed. */
+      if (*token == '\0' && i == n - 1)
+        break;
+
+      if (*token == '\0')
+        {
+          _sluice_scenario_set_error (p, error, SLUICE_SCENARIO_ERROR_INVALID_VALUE, "source", "values",
+                                      "item %u is empty; expected ';'-separated items such as "
+                                      "3;1;4;\"a\"", i + 1);
+          return FALSE;
+        }
+
+      g_ptr_array_add (self->items, _sluice_scenario_parse_value (token));
+    }
+
+  self->items_from_values = TRUE;
+  return TRUE;
+}
+
+static gboolean
+load_source_fault (SluiceScenario  *self,
+                   const Parser    *p,
+                   GKeyFile        *keyfile,
+                   GError         **error)
+{
+  const char *first = NULL;
+
+  for (SluiceSourceFault fault = SLUICE_SOURCE_FAULT_RAISE; fault <= SLUICE_SOURCE_FAULT_HANG; fault++)
+    {
+      const char *key = _sluice_scenario_fault_keys[fault];
+      gint64 after = -1;
+
+      if (!_sluice_scenario_read_int (p, keyfile, "source", key, 0, G_MAXINT, &after, error))
+        return FALSE;
+      if (after < 0)
+        continue;
+
+      if (first != NULL)
+        {
+          _sluice_scenario_set_error (p, error, SLUICE_SCENARIO_ERROR_CONFLICT, "source", key,
+                                      "the source already has %s; expected at most one of "
+                                      "raise-after, cancel-after, hang-after", first);
+          return FALSE;
+        }
+
+      first = key;
+      self->fault = fault;
+      self->fault_after = (guint) after;
+    }
+
+  return TRUE;
+}
+
+static gboolean
+load_source_group (SluiceScenario  *self,
+                   const Parser    *p,
+                   GKeyFile        *keyfile,
+                   GError         **error)
+{
+  gboolean has_count = g_key_file_has_key (keyfile, "source", "count", NULL);
+  gboolean has_values = g_key_file_has_key (keyfile, "source", "values", NULL);
+  gint64 count = 0;
+
+  if (has_count && has_values)
+    {
+      _sluice_scenario_set_error (p, error, SLUICE_SCENARIO_ERROR_CONFLICT, "source", "values",
+                                  "the source already has count; expected either count or "
+                                  "values, not both");
+      return FALSE;
+    }
+
+  if (!_sluice_scenario_read_int (p, keyfile, "source", "count", 0, MAX_COUNT, &count, error))
+    return FALSE;
+
+  for (gint64 n = 0; n < count; n++)
+    g_ptr_array_add (self->items, g_variant_ref_sink (g_variant_new_int64 (n)));
+
+  if (has_values && !load_values (self, p, keyfile, error))
+    return FALSE;
+
+  return _sluice_scenario_read_seconds (p, keyfile, "source", "interval", FALSE, &self->interval, error) &&
+         load_source_fault (self, p, keyfile, error);
+}
+
+static gboolean
+load_item_behaviours (SluiceScenario  *self,
+                      const Parser    *p,
+                      GKeyFile        *keyfile,
+                      GError         **error)
+{
+  g_auto(GStrv) keys = g_key_file_get_keys (keyfile, "handler", NULL, NULL);
+
+  for (guint i = 0; keys != NULL && keys[i] != NULL; i++)
+    {
+      SluiceBehaviour *behaviour;
+      gint64 index;
+
+      if (!_sluice_scenario_parse_item_key (keys[i], &index))
+        continue;
+
+      if (index >= (gint64) self->items->len)
+        {
+          _sluice_scenario_set_error (p, error, SLUICE_SCENARIO_ERROR_INVALID_VALUE, "handler", keys[i],
+                                      "the source has no item %" G_GINT64_FORMAT "; expected item.N with "
+                                      "N from 0 to %d (the source has %u items)",
+                                      index, (gint) self->items->len - 1, self->items->len);
+          return FALSE;
+        }
+
+      behaviour = _sluice_scenario_read_behaviour (p, keyfile, keys[i], error);
+      if (behaviour == NULL)
+        return FALSE;
+
+      g_hash_table_replace (self->item_behaviours, g_memdup2 (&index, sizeof index), behaviour);
+    }
+
+  return TRUE;
+}
+
+static gboolean
+load_mix (SluiceScenario  *self,
+          const Parser    *p,
+          GKeyFile        *keyfile,
+          GError         **error)
+{
+  g_autofree char *raw = _sluice_scenario_read_raw (keyfile, "handler", "mix");
+  g_autoptr(GError) local_error = NULL;
+  gint64 seed = -1;
+
+  if (!_sluice_scenario_read_int (p, keyfile, "handler", "seed", 0, G_MAXUINT32, &seed, error))
+    return FALSE;
+  self->has_seed = seed >= 0;
+  self->seed = self->has_seed ? (guint32) seed : 0;
+
+  if (raw == NULL || *raw == '\0')
+    return TRUE;
+
+  self->mix = sluice_mix_parse (raw, &local_error);
+  if (self->mix == NULL)
+    {
+      _sluice_scenario_set_error (p, error, SLUICE_SCENARIO_ERROR_INVALID_VALUE, "handler", "mix",
+                                  "%s", local_error->message);
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
+static gboolean
+load_handler_group (SluiceScenario  *self,
+                    const Parser    *p,
+                    GKeyFile        *keyfile,
+                    GError         **error)
+{
+  if (g_key_file_has_key (keyfile, "handler", "default", NULL))
+    {
+      SluiceBehaviour *behaviour = _sluice_scenario_read_behaviour (p, keyfile, "default", error);
+
+      if (behaviour == NULL)
+        return FALSE;
+
+      sluice_behaviour_free (self->default_behaviour);
+      self->default_behaviour = behaviour;
+    }
+
+  return load_item_behaviours (self, p, keyfile, error) &&
+         load_mix (self, p, keyfile, error);
+}
+
+static gboolean
+load_run_group (SluiceScenario  *self,
+                const Parser    *p,
+                GKeyFile        *keyfile,
+                GError         **error)
+{
+  guint clock = self->clock_kind == SLUICE_CLOCK_VIRTUAL ? 1 : 0;
+
+  if (!_sluice_scenario_read_int (p, keyfile, "run", "stop-after", -1, G_MAXINT, &self->stop_after, error) ||
+      !_sluice_scenario_read_int (p, keyfile, "run", "close-after", 1, G_MAXINT, &self->close_after, error) ||
+      !_sluice_scenario_read_seconds (p, keyfile, "run", "cancel-after-seconds", FALSE,
+                                      &self->cancel_after, error) ||
+      !_sluice_scenario_read_choice (p, keyfile, "run", "clock", _sluice_scenario_clock_names,
+                                     &clock, error))
+    return FALSE;
+
+  self->clock_kind = clock == 1 ? SLUICE_CLOCK_VIRTUAL : SLUICE_CLOCK_REAL;
+  return TRUE;
+}
+
+/* block and thread spend real time: a virtual clock cannot run them. */
+static gboolean
+check_real_time (SluiceScenario  *self,
+                 const Parser    *p,
+                 GError         **error)
+{
+  const char *key = NULL;
+  g_autofree char *item_key = NULL;
+  GHashTableIter iter;
+  gpointer index, behaviour;
+
+  if (self->clock_kind != SLUICE_CLOCK_VIRTUAL)
+    return TRUE;
+
+  if (sluice_behaviour_needs_real_time (self->default_behaviour))
+    key = "default";
+
+  g_hash_table_iter_init (&iter, self->item_behaviours);
+  while (key == NULL && g_hash_table_iter_next (&iter, &index, &behaviour))
+    if (sluice_behaviour_needs_real_time (behaviour))
+      key = item_key = g_strdup_printf ("item.%" G_GINT64_FORMAT, *(gint64 *) index);
+
+  for (guint i = 0; key == NULL && self->mix != NULL && i < self->mix->len; i++)
+    if (sluice_behaviour_needs_real_time (((SluiceMixEntry *) g_ptr_array_index (self->mix, i))->behaviour))
+      key = "mix";
+
+  if (key == NULL)
+    return TRUE;
+
+  _sluice_scenario_set_error (p, error, SLUICE_SCENARIO_ERROR_CONFLICT, "handler", key,
+                              "block and thread need real time; expected [run] clock=real with them "
+                              "(or another behaviour with clock=virtual)");
+  return FALSE;
+}
+
+static gboolean
+load_keyfile (SluiceScenario  *self,
+              const Parser    *p,
+              GKeyFile        *keyfile,
+              GError         **error)
+{
+  return check_groups_and_keys (p, keyfile, error) &&
+         load_scenario_group (self, keyfile) &&
+         load_pool_group (self, p, keyfile, error) &&
+         load_source_group (self, p, keyfile, error) &&
+         load_handler_group (self, p, keyfile, error) &&
+         load_run_group (self, p, keyfile, error) &&
+         check_real_time (self, p, error);
+}
+
+/* ---- overrides --------------------------------------------------------- */
+
+static gboolean
+apply_overrides (GKeyFile            *keyfile,
+                 const char * const  *overrides,
+                 GHashTable          *overridden,
+                 GError             **error)
+{
+  for (guint i = 0; overrides != NULL && overrides[i] != NULL; i++)
+    {
+      const char *text = overrides[i];
+      const char *dot = strchr (text, '.');
+      const char *eq = strchr (text, '=');
+      g_autofree char *group = NULL;
+      g_autofree char *key = NULL;
+      g_autofree char *value = NULL;
+
+      if (dot == NULL || eq == NULL || dot > eq || dot == text || eq == dot + 1)
+        {
+          g_set_error (error, SLUICE_SCENARIO_ERROR, SLUICE_SCENARIO_ERROR_BAD_OVERRIDE,
+                       "--set “%s”: expected group.key=value, such as pool.workers=8", text);
+          return FALSE;
+        }
+
+      group = g_strndup (text, dot - text);
+      key = g_strstrip (g_strndup (dot + 1, eq - dot - 1));
+      value = g_strstrip (g_strdup (eq + 1));
+
+      g_key_file_set_value (keyfile, group, key, value);
+      g_hash_table_add (overridden, _sluice_scenario_override_id (group, key));
+    }
+
+  return TRUE;
+}
+
+/* ---- loading ----------------------------------------------------------- */
+
+static SluiceScenario *
+new_from_parser (GKeyFile            *keyfile,
+                 Parser              *p,
+                 const char * const  *overrides,
+                 GError             **error)
+{
+  g_autoptr(SluiceScenario) self = sluice_scenario_new ();
+  g_autoptr(GHashTable) overridden = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+
+  g_free (self->name);
+  self->name = g_strdup (p->name);
+  p->overridden = overridden;
+
+  if (!apply_overrides (keyfile, overrides, overridden, error) ||
+      !load_keyfile (self, p, keyfile, error))
+    return NULL;
+
+  return g_steal_pointer (&self);
+}
+
+/**
+ * sluice_scenario_new_from_keyfile:
+ * @keyfile: a loaded key file (modified by @overrides)
+ * @name: (nullable): how error messages name the scenario
+ * @overrides: (nullable) (array zero-terminated=1): `group.key=value`
+ *   overrides, applied before validation
+ * @error: return location for a %SLUICE_SCENARIO_ERROR
+ *
+ * Validates a scenario held in a #GKeyFile.
+ *
+ * Returns: (transfer full) (nullable): the scenario, or %NULL on error
+ */
+SluiceScenario *
+sluice_scenario_new_from_keyfile (GKeyFile            *keyfile,
+                                  const char          *name,
+                                  const char * const  *overrides,
+                                  GError             **error)
+{
+  Parser p = { name ? name : "(scenario)", NULL, NULL };
+
+  g_return_val_if_fail (keyfile != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  return new_from_parser (keyfile, &p, overrides, error);
+}
+
+/**
+ * sluice_scenario_new_from_data:
+ * @data: (array length=length): the text of a `.pool` file
+ * @length: the length of @data, or -1 if it is nul-terminated
+ * @name: (nullable): how error messages name the scenario (the file name)
+ * @overrides: (nullable) (array zero-terminated=1): `group.key=value`
+ *   overrides, applied before validation
+ * @error: return location for a %SLUICE_SCENARIO_ERROR
+ *
+ * Parses and validates a scenario.
+ *
+ * Returns: (transfer full) (nullable): the scenario, or %NULL on error
+ */
+SluiceScenario *
+sluice_scenario_new_from_data (const char          *data,
+                               gssize               length,
+                               const char          *name,
+                               const char * const  *overrides,
+                               GError             **error)
+{
+  g_autoptr(GKeyFile) keyfile = g_key_file_new ();
+  g_autoptr(GError) local_error = NULL;
+  g_autofree char *text = NULL;
+  Parser p = { name ? name : "(scenario)", NULL, NULL };
+  gsize len;
+
+  g_return_val_if_fail (data != NULL || length == 0, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  len = length < 0 ? strlen (data) : (gsize) length;
+  if (!_sluice_scenario_check_text (p.name, data ? data : "", len, error))
+    return NULL;
+
+  text = g_strndup (data ? data : "", len);
+  p.text = text;
+
+  if (!g_key_file_load_from_data (keyfile, text, len, G_KEY_FILE_NONE, &local_error))
+    {
+      g_set_error (error, SLUICE_SCENARIO_ERROR, SLUICE_SCENARIO_ERROR_PARSE,
+                   "%s: %s; expected [group] headers, key=value lines and # comments on "
+                   "their own line", p.name, local_error->message);
+      return NULL;
+    }
+
+  return new_from_parser (keyfile, &p, overrides, error);
+}
+
+/**
+ * sluice_scenario_new_from_bytes:
+ * @bytes: the contents of a `.pool` file
+ * @name: (nullable): how error messages name the scenario
+ * @overrides: (nullable) (array zero-terminated=1): `group.key=value`
+ *   overrides, applied before validation
+ * @error: return location for a %SLUICE_SCENARIO_ERROR
+ *
+ * Like sluice_scenario_new_from_data(), for a #GBytes (such as a resource).
+ *
+ * Returns: (transfer full) (nullable): the scenario, or %NULL on error
+ */
+SluiceScenario *
+sluice_scenario_new_from_bytes (GBytes              *bytes,
+                                const char          *name,
+                                const char * const  *overrides,
+                                GError             **error)
+{
+  gsize length = 0;
+  const char *data;
+
+  g_return_val_if_fail (bytes != NULL, NULL);
+
+  data = g_bytes_get_data (bytes, &length);
+  return sluice_scenario_new_from_data (data ? data : "", (gssize) length, name, overrides, error);
+}
+
+/**
+ * sluice_scenario_new_from_file:
+ * @path: a `.pool` file
+ * @overrides: (nullable) (array zero-terminated=1): `group.key=value`
+ *   overrides, applied before validation
+ * @error: return location for a %SLUICE_SCENARIO_ERROR
+ *
+ * Reads, parses and validates a scenario file. Messages name the file by
+ * @path.
+ *
+ * Returns: (transfer full) (nullable): the scenario, or %NULL on error
+ */
+SluiceScenario *
+sluice_scenario_new_from_file (const char          *path,
+                               const char * const  *overrides,
+                               GError             **error)
+{
+  g_autoptr(GError) local_error = NULL;
+  g_autofree char *data = NULL;
+  gsize length = 0;
+
+  g_return_val_if_fail (path != NULL, NULL);
+
+  if (!g_file_get_contents (path, &data, &length, &local_error))
+    {
+      g_set_error (error, SLUICE_SCENARIO_ERROR, SLUICE_SCENARIO_ERROR_IO,
+                   "%s: cannot read the scenario: %s", path, local_error->message);
+      return NULL;
+    }
+
+  return sluice_scenario_new_from_data (data, (gssize) length, path, overrides, error);
+}

@@ -1,0 +1,208 @@
+/* sluice-scenario-writer.c: a scenario saved back as a .pool key file
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "sluice-scenario-private.h"
+#include "sluice-index-keys-private.h"
+
+static void
+set_double (GKeyFile   *keyfile,
+            const char *group,
+            const char *key,
+            double      value)
+{
+  g_autofree char *text = sluice_format_double (value);
+
+  g_key_file_set_value (keyfile, group, key, text);
+}
+
+static char *
+format_item (GVariant *item)
+{
+  if (g_variant_is_of_type (item, G_VARIANT_TYPE_INT64))
+    return g_strdup_printf ("%" G_GINT64_FORMAT, g_variant_get_int64 (item));
+
+  if (g_variant_is_of_type (item, G_VARIANT_TYPE_STRING))
+    return g_strdup_printf ("\"%s\"", g_variant_get_string (item, NULL));
+
+  return g_variant_print (item, FALSE);
+}
+
+static void
+save_pool (SluiceScenario *self,
+           GKeyFile       *keyfile)
+{
+  g_autofree char *retryable = g_strjoinv (";", self->retryable);
+
+  g_key_file_set_integer (keyfile, "pool", "workers", self->workers);
+  g_key_file_set_integer (keyfile, "pool", "queue-size", self->queue_size);
+  set_double (keyfile, "pool", "item-timeout", self->item_timeout);
+  g_key_file_set_integer (keyfile, "pool", "max-retries", self->max_retries);
+  g_key_file_set_value (keyfile, "pool", "retryable", retryable);
+  g_key_file_set_value (keyfile, "pool", "metrics", _sluice_scenario_metrics_names[self->metrics]);
+  g_key_file_set_value (keyfile, "pool", "keep-going", self->keep_going ? "true" : "false");
+}
+
+static void
+save_source (SluiceScenario *self,
+             GKeyFile       *keyfile)
+{
+  gboolean is_range = !self->items_from_values;
+
+  for (guint i = 0; is_range && i < self->items->len; i++)
+    {
+      GVariant *item = g_ptr_array_index (self->items, i);
+      is_range = g_variant_is_of_type (item, G_VARIANT_TYPE_INT64) && g_variant_get_int64 (item) == i;
+    }
+
+  if (is_range)
+    g_key_file_set_integer (keyfile, "source", "count", (gint) self->items->len);
+  else
+    {
+      g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+      g_auto(GStrv) tokens = NULL;
+      g_autofree char *values = NULL;
+
+      for (guint i = 0; i < self->items->len; i++)
+        {
+          g_autofree char *token = format_item (g_ptr_array_index (self->items, i));
+          g_strv_builder_add (builder, token);
+        }
+      tokens = g_strv_builder_end (builder);
+      values = g_strjoinv (";", tokens);
+      g_key_file_set_value (keyfile, "source", "values", values);
+    }
+
+  set_double (keyfile, "source", "interval", self->interval);
+  if (self->fault != SLUICE_SOURCE_FAULT_NONE)
+    g_key_file_set_integer (keyfile, "source", _sluice_scenario_fault_keys[self->fault],
+                            (gint) self->fault_after);
+}
+
+static void
+save_handler (SluiceScenario *self,
+              GKeyFile       *keyfile)
+{
+  g_autofree char *text = sluice_behaviour_to_string (self->default_behaviour);
+  g_autoptr(GPtrArray) indexes = _sluice_sorted_index_keys (self->item_behaviours);
+
+  g_key_file_set_value (keyfile, "handler", "default", text);
+
+  for (guint i = 0; i < indexes->len; i++)
+    {
+      gint64 *index = g_ptr_array_index (indexes, i);
+      g_autofree char *key = g_strdup_printf ("item.%" G_GINT64_FORMAT, *index);
+      g_autofree char *value = sluice_behaviour_to_string (g_hash_table_lookup (self->item_behaviours, index));
+
+      g_key_file_set_value (keyfile, "handler", key, value);
+    }
+
+  if (self->mix != NULL)
+    {
+      g_autofree char *mix = sluice_mix_to_string (self->mix);
+      g_key_file_set_value (keyfile, "handler", "mix", mix);
+    }
+
+  if (self->has_seed)
+    {
+      g_autofree char *seed = g_strdup_printf ("%u", self->seed);
+      g_key_file_set_value (keyfile, "handler", "seed", seed);
+    }
+}
+
+static void
+save_run (SluiceScenario *self,
+          GKeyFile       *keyfile)
+{
+  g_key_file_set_int64 (keyfile, "run", "stop-after", self->stop_after);
+  if (self->close_after > 0)
+    g_key_file_set_int64 (keyfile, "run", "close-after", self->close_after);
+  if (self->cancel_after >= 0)
+    set_double (keyfile, "run", "cancel-after-seconds", self->cancel_after);
+  g_key_file_set_value (keyfile, "run", "clock",
+                        _sluice_scenario_clock_names[self->clock_kind == SLUICE_CLOCK_VIRTUAL]);
+}
+
+/**
+ * sluice_scenario_to_keyfile:
+ * @self: a #SluiceScenario
+ *
+ * Writes every setting of @self, defaults included, into a new key file
+ * that sluice_scenario_new_from_keyfile() reads back as the same scenario.
+ *
+ * Returns: (transfer full): the key file
+ */
+GKeyFile *
+sluice_scenario_to_keyfile (SluiceScenario *self)
+{
+  GKeyFile *keyfile;
+
+  g_return_val_if_fail (SLUICE_IS_SCENARIO (self), NULL);
+
+  keyfile = g_key_file_new ();
+
+  if (self->title != NULL)
+    g_key_file_set_string (keyfile, "scenario", "title", self->title);
+  if (self->description != NULL)
+    g_key_file_set_string (keyfile, "scenario", "description", self->description);
+
+  save_pool (self, keyfile);
+  save_source (self, keyfile);
+  save_handler (self, keyfile);
+  save_run (self, keyfile);
+
+  return keyfile;
+}
+
+/**
+ * sluice_scenario_to_data:
+ * @self: a #SluiceScenario
+ * @length: (out) (optional): the length of the text
+ *
+ * Returns: (transfer full): @self as the text of a `.pool` file
+ */
+char *
+sluice_scenario_to_data (SluiceScenario *self,
+                         gsize          *length)
+{
+  g_autoptr(GKeyFile) keyfile = NULL;
+
+  g_return_val_if_fail (SLUICE_IS_SCENARIO (self), NULL);
+
+  keyfile = sluice_scenario_to_keyfile (self);
+  return g_key_file_to_data (keyfile, length, NULL);
+}
+
+/**
+ * sluice_scenario_save_to_file:
+ * @self: a #SluiceScenario
+ * @path: where to write
+ * @error: return location for a %SLUICE_SCENARIO_ERROR
+ *
+ * Writes @self as a `.pool` file.
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+sluice_scenario_save_to_file (SluiceScenario  *self,
+                              const char      *path,
+                              GError         **error)
+{
+  g_autoptr(GError) local_error = NULL;
+  g_autofree char *data = NULL;
+  gsize length = 0;
+
+  g_return_val_if_fail (SLUICE_IS_SCENARIO (self), FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+
+  data = sluice_scenario_to_data (self, &length);
+  if (!g_file_set_contents (path, data, (gssize) length, &local_error))
+    {
+      g_set_error (error, SLUICE_SCENARIO_ERROR, SLUICE_SCENARIO_ERROR_IO,
+                   "%s: cannot write the scenario: %s", path, local_error->message);
+      return FALSE;
+    }
+
+  return TRUE;
+}

@@ -9,7 +9,9 @@
  * the chart.
  */
 
+#include <glib/gi18n.h>
 #include <glib/gstdio.h>
+#include <locale.h>
 #include <math.h>
 
 #include "sluice-palette.h"
@@ -512,6 +514,165 @@ test_lanes_hit (void)
 #undef HIT
 }
 
+/* The key above the lanes: every entry it shows lies inside the view's
+ * width and above the lanes, no two overlap, and the rows run in order. */
+static guint
+assert_key_inside (const SluiceLanesLayout *lanes,
+                   double                   width)
+{
+  double right = width - SLUICE_RENDER_MARGIN;
+  guint n_shown = 0;
+
+  g_assert_cmpuint (lanes->key_rows, >=, 1);
+  g_assert_cmpfloat (lanes->plot.y, >=, lanes->key_height);
+  for (guint i = 0; i < SLUICE_LANES_N_KEYS; i++)
+    {
+      const SluiceRect *a = &lanes->key[i];
+
+      if (a->width <= 0.)
+        continue;
+      n_shown++;
+      g_assert_cmpfloat (a->x, >=, lanes->plot.x);
+      g_assert_cmpfloat (a->x + a->width, <=, right + 0.001);
+      g_assert_cmpfloat (a->y, >=, 0.);
+      g_assert_cmpfloat (a->y + a->height, <=, lanes->key_height);
+
+      for (guint j = i + 1; j < SLUICE_LANES_N_KEYS; j++)
+        {
+          const SluiceRect *b = &lanes->key[j];
+
+          if (b->width <= 0.)
+            continue;
+          /* Later entries come later: further right on the same row, or
+           * on a row below. */
+          if (b->y == a->y)
+            g_assert_cmpfloat (b->x, >=, a->x + a->width);
+          else
+            g_assert_cmpfloat (b->y, >=, a->y + a->height);
+        }
+    }
+  return n_shown;
+}
+
+/* Renders the lanes at @width and checks the key as drawn: each plain
+ * swatch has its colour where the layout put it, and nothing is drawn in
+ * the margin right of the key. Saves the drawing as @png_name in the build
+ * directory, to look at. */
+static void
+check_key_drawing (SluiceTimeline *model,
+                   double          width,
+                   const char     *png_name)
+{
+  const SluicePalette *palette = sluice_palette_get (FALSE);
+  const SluiceColor *plain[SLUICE_LANES_N_KEYS] = {
+    [0] = &palette->ok, [4] = &palette->cancelled, [5] = &palette->running,
+  };
+  double height = sluice_render_timeline_get_natural_height_for_width (model, width);
+  g_autofree char *path = g_test_build_filename (G_TEST_BUILT, png_name, NULL);
+  SluiceLanesLayout lanes;
+  cairo_surface_t *surface;
+  cairo_t *cr;
+
+  _sluice_lanes_get_layout (width, height, sluice_timeline_get_n_workers (model), &lanes);
+  /* The natural height makes room for every row of the key. */
+  g_assert_cmpfloat (lanes.lane_height, ==, 40.);
+
+  surface = new_surface (width, height);
+  cr = cairo_create (surface);
+  sluice_render_timeline (cr, width, height, model, 0, S (4), -1, -1, FALSE);
+  g_assert_cmpint (cairo_status (cr), ==, CAIRO_STATUS_SUCCESS);
+  g_assert_cmpint (cairo_surface_write_to_png (surface, path), ==, CAIRO_STATUS_SUCCESS);
+
+  for (guint i = 0; i < SLUICE_LANES_N_KEYS; i++)
+    if (plain[i] != NULL && lanes.key[i].width > 0.)
+      assert_pixel (surface, lanes.key[i].x + 5., lanes.key[i].y + lanes.key[i].height / 2. - 1.,
+                    plain[i], "key swatch");
+
+  /* The margin right of the key stays empty (a pixel of slack for text
+   * that the rounding to whole pixels moved). */
+  for (double x = width - SLUICE_RENDER_MARGIN + 1.; x < width; x++)
+    for (double y = 0.; y < lanes.key_height; y++)
+      assert_pixel (surface, x, y, &palette->background, "right of the key");
+
+  cairo_destroy (cr);
+  cairo_surface_destroy (surface);
+}
+
+/* A key that does not fit the width wraps to more rows instead of losing
+ * entries or running past the right edge; the lanes move down for it. */
+static void
+test_lanes_key_wraps (void)
+{
+  g_autoptr(SluiceTimeline) model = known_timeline ();
+  SluiceLanesLayout wide, narrow, tiny;
+
+  _sluice_lanes_get_layout (1600., 300., KNOWN_WORKERS, &wide);
+  g_assert_cmpuint (assert_key_inside (&wide, 1600.), ==, SLUICE_LANES_N_KEYS);
+  g_assert_cmpuint (wide.key_rows, ==, 1);
+  g_assert_cmpfloat (wide.plot.y, ==, 24.);
+
+  _sluice_lanes_get_layout (420., 300., KNOWN_WORKERS, &narrow);
+  g_assert_cmpuint (assert_key_inside (&narrow, 420.), ==, SLUICE_LANES_N_KEYS);
+  g_assert_cmpuint (narrow.key_rows, >=, 2);
+  g_assert_cmpfloat (narrow.plot.y, >, wide.plot.y);
+  g_assert_cmpfloat (narrow.plot.y + KNOWN_WORKERS * narrow.lane_height + SLUICE_RENDER_AXIS_HEIGHT,
+                     <=, 300. + 0.001);
+  check_key_drawing (model, 420., "lanes-key-narrow.png");
+
+  /* Too narrow for everything: what is shown still fits. */
+  _sluice_lanes_get_layout (200., 300., KNOWN_WORKERS, &tiny);
+  g_assert_cmpuint (assert_key_inside (&tiny, 200.), >=, 1);
+
+  /* Hit testing uses the same layout: a lane moved down is still hit. */
+  g_assert_true (sluice_render_timeline_hit (model, 420., 300., 0, S (4),
+                                             _sluice_render_time_to_x (&narrow.plot, 0, S (4), S (1.5)),
+                                             narrow.plot.y + narrow.lane_height / 2., NULL));
+  g_assert_false (sluice_render_timeline_hit (model, 420., 300., 0, S (4),
+                                              _sluice_render_time_to_x (&narrow.plot, 0, S (4), S (1.5)),
+                                              narrow.plot.y - 2., NULL));
+}
+
+/* The German key (the longest labels) at the lanes' width in the app's
+ * window: every entry shown, on two rows, inside the width. Uses the build
+ * tree's catalogue through SLUICE_LOCALEDIR, as an uninstalled app does. */
+static void
+test_lanes_key_german (void)
+{
+  g_autoptr(SluiceTimeline) model = known_timeline ();
+  const char *localedir = g_getenv ("SLUICE_LOCALEDIR");
+  SluiceLanesLayout lanes;
+
+  if (localedir == NULL)
+    {
+      g_test_skip ("SLUICE_LOCALEDIR is not set");
+      return;
+    }
+  if (setlocale (LC_ALL, "C.UTF-8") == NULL)
+    {
+      g_test_skip ("no C.UTF-8 locale");
+      return;
+    }
+  g_setenv ("LANGUAGE", "de", TRUE);
+  bindtextdomain ("sluice", localedir);
+  bind_textdomain_codeset ("sluice", "UTF-8");
+  textdomain ("sluice");
+  g_assert_cmpstr (gettext ("cancel request"), ==, "Abbruchanforderung");
+  g_assert_cmpstr (gettext ("item %s · attempt %u"), ==, "Element %s · Versuch %u");
+
+  for (double width = 500.; width <= 900.; width += 100.)
+    {
+      _sluice_lanes_get_layout (width, 300., KNOWN_WORKERS, &lanes);
+      g_assert_cmpuint (assert_key_inside (&lanes, width), ==, SLUICE_LANES_N_KEYS);
+    }
+  _sluice_lanes_get_layout (800., 300., KNOWN_WORKERS, &lanes);
+  g_assert_cmpuint (lanes.key_rows, ==, 2);
+  check_key_drawing (model, 800., "lanes-key-de.png");
+
+  g_unsetenv ("LANGUAGE");
+  textdomain ("sluice");
+  g_assert_cmpstr (gettext ("cancel request"), ==, "cancel request");
+}
+
 /* ---- the chart ----------------------------------------------------------- */
 
 static void
@@ -846,6 +1007,8 @@ main (int   argc,
   g_test_add_data_func ("/render/lanes/pixels/dark", GINT_TO_POINTER (TRUE), test_lanes_pixels);
   g_test_add_func ("/render/lanes/selection", test_lanes_selection);
   g_test_add_func ("/render/lanes/hit", test_lanes_hit);
+  g_test_add_func ("/render/lanes/key/wraps", test_lanes_key_wraps);
+  g_test_add_func ("/render/lanes/key/german", test_lanes_key_german);
   g_test_add_data_func ("/render/chart/pixels/light", GINT_TO_POINTER (FALSE), test_chart_pixels);
   g_test_add_data_func ("/render/chart/pixels/dark", GINT_TO_POINTER (TRUE), test_chart_pixels);
   g_test_add_func ("/render/preset/retries", test_preset_retries);

@@ -15,10 +15,14 @@ main (int   argc,
       char *argv[])
 {
   g_autoptr(SluiceApplication) app = NULL;
+  const char *localedir;
   int status;
 
   setlocale (LC_ALL, "");
-  bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
+  /* SLUICE_LOCALEDIR: the build tree's catalogues, for an uninstalled run
+   * (scripts/run and the tests set it to build/po). */
+  localedir = g_getenv ("SLUICE_LOCALEDIR");
+  bindtextdomain (GETTEXT_PACKAGE, localedir != NULL && *localedir != '\0' ? localedir : LOCALEDIR);
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
   textdomain (GETTEXT_PACKAGE);
 

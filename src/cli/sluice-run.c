@@ -161,13 +161,14 @@ parse_arguments (App    *app,
   };
   g_autoptr(GOptionContext) context = NULL;
 
-  context = g_option_context_new (_("FILE.pool — run a Sluice scenario"));
+  /* The usage line already names FILE.pool, from the G_OPTION_REMAINING entry. */
+  context = g_option_context_new (_("— run a Sluice scenario"));
   g_option_context_set_summary (context,
                                 _("Runs the scenario, shows its progress on standard error and "
                                   "prints a summary, or the JSON report with --json.\n"
                                   "Exit status: 0 when the run ended, 2 for a bad scenario or bad "
                                   "arguments, 1 for an internal error."));
-  g_option_context_add_main_entries (context, entries, NULL);
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
 
   if (!g_option_context_parse (context, argc, argv, error))
     return FALSE;
@@ -311,9 +312,16 @@ main (int   argc,
   g_autoptr(SluiceScenario) scenario = NULL;
   g_autoptr(GError) error = NULL;
   App app = { 0 };
+  const char *localedir;
   int status;
 
   setlocale (LC_ALL, "");
+  /* SLUICE_LOCALEDIR: the build tree's catalogues, for an uninstalled run
+   * (scripts/run and the tests set it to build/po). */
+  localedir = g_getenv ("SLUICE_LOCALEDIR");
+  bindtextdomain (GETTEXT_PACKAGE, localedir != NULL && *localedir != '\0' ? localedir : LOCALEDIR);
+  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+  textdomain (GETTEXT_PACKAGE);
 
   if (!parse_arguments (&app, &argc, &argv, &error))
     {

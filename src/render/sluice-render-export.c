@@ -50,7 +50,7 @@ sluice_render_run (cairo_t        *cr,
   t1 = t1 > t0 ? t1 + (t1 - t0) / 40 : t0 + G_USEC_PER_SEC;
 
   /* The lanes take what they need, the chart the rest. */
-  lanes_height = sluice_render_timeline_get_natural_height (model);
+  lanes_height = sluice_render_timeline_get_natural_height_for_width (model, width);
   chart_height = MAX (160., height - lanes_height);
   lanes_height = MAX (height - chart_height, 1.);
 

@@ -17,11 +17,20 @@ typedef struct {
   double x, y, width, height;
 } SluiceRect;
 
+/* The entries of the lanes' key (the legend above the lanes). */
+#define SLUICE_LANES_N_KEYS         8
+
 /* The lanes view's geometry: shared by drawing, hit testing and tests. */
 typedef struct {
   SluiceRect plot;          /* the lanes, without the gutter and the axis */
   double     lane_height;
   double     bar_inset;     /* space above and below a bar in its lane */
+  /* The key above the lanes: one rectangle per entry (swatch and label),
+   * in order of importance, wrapped to more rows when one is not wide
+   * enough; width 0 for an entry there is no room for at all. */
+  SluiceRect key[SLUICE_LANES_N_KEYS];
+  guint      key_rows;
+  double     key_height;    /* the key's rows, with their padding */
 } SluiceLanesLayout;
 
 /* The chart view's geometry. */

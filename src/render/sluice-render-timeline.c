@@ -11,7 +11,13 @@
 #include "sluice-render-private.h"
 
 #define MAX_LANE_HEIGHT  40.
-#define LEGEND_HEIGHT    24.  /* the key to colours and marks */
+#define LEGEND_HEIGHT    24.  /* the key to colours and marks, on one row */
+#define KEY_ROW_HEIGHT   18.  /* each further row of the key adds this */
+#define KEY_PADDING      3.   /* above the key's first row and below its last */
+#define KEY_MAX_ROWS     3
+#define KEY_SWATCH_SPACE 24.  /* a swatch and the gap before its label */
+#define KEY_SPACING      16.  /* between entries */
+#define KEY_SPACING_TIGHT 8.  /* between entries, when that keeps them on one row */
 #define MIN_BAR_WIDTH    2.   /* narrower bars are merged per lane */
 #define HATCH_SPACING    6.
 #define HIT_SLOP         3.   /* pixels: thin bars stay easy to hover */
@@ -50,18 +56,116 @@ typedef struct {
   int        column_severity;
 } Pending;
 
+typedef enum {
+  KEY_OK,
+  KEY_RETRIED,
+  KEY_FAILED,
+  KEY_TIMED_OUT,
+  KEY_CANCELLED,
+  KEY_RUNNING,
+  KEY_DEADLINE,
+  KEY_CANCEL_REQUEST,
+  N_KEYS
+} Key;
+
+G_STATIC_ASSERT (N_KEYS == SLUICE_LANES_N_KEYS);
+
+static const char *
+key_label (Key key)
+{
+  switch (key)
+    {
+    case KEY_OK:             return _("ok");
+    case KEY_RETRIED:        return _("failed, retried");
+    case KEY_FAILED:         return _("failed for good");
+    case KEY_TIMED_OUT:      return _("timed out");
+    case KEY_CANCELLED:      return _("cancelled");
+    case KEY_RUNNING:        return _("running");
+    case KEY_DEADLINE:       return _("deadline");
+    case KEY_CANCEL_REQUEST:
+    default:                 return _("cancel request");
+    }
+}
+
+/* The key is measured without the view's cairo_t, so that hit testing
+ * (which has none) finds the lanes where drawing put them. */
+static void
+measure_key_labels (double widths[N_KEYS])
+{
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 1, 1);
+  cairo_t *cr = cairo_create (surface);
+  g_autoptr(PangoLayout) layout = _sluice_render_create_layout (cr, FALSE);
+
+  for (Key key = 0; key < N_KEYS; key++)
+    _sluice_render_get_text_size (layout, key_label (key), &widths[key], NULL);
+
+  cairo_destroy (cr);
+  cairo_surface_destroy (surface);
+}
+
+/* Places the key's entries from @left to @right: on one row if they fit
+ * there (with less space between them if need be), else wrapped onto up
+ * to KEY_MAX_ROWS rows. An entry that fits nowhere is left out (width 0),
+ * and the ones after it still get their chance. */
+static void
+layout_key (SluiceLanesLayout *layout,
+            double             left,
+            double             right)
+{
+  double widths[N_KEYS];
+  double one_row = 0.;
+  double spacing = KEY_SPACING;
+  double x = left;
+  guint row = 0;
+
+  measure_key_labels (widths);
+  for (Key key = 0; key < N_KEYS; key++)
+    one_row += KEY_SWATCH_SPACE + widths[key];
+
+  if (left + one_row + (N_KEYS - 1) * KEY_SPACING > right &&
+      left + one_row + (N_KEYS - 1) * KEY_SPACING_TIGHT <= right)
+    spacing = KEY_SPACING_TIGHT;
+
+  layout->key_rows = 0;
+  for (Key key = 0; key < N_KEYS; key++)
+    {
+      double w = KEY_SWATCH_SPACE + widths[key];
+      SluiceRect *rect = &layout->key[key];
+
+      *rect = (SluiceRect) { left, 0., 0., 0. };
+      if (x > left && x + w > right)
+        {
+          row++;
+          x = left;
+        }
+      if (row >= KEY_MAX_ROWS || x + w > right)
+        continue;
+
+      *rect = (SluiceRect) {
+        x, KEY_PADDING + row * KEY_ROW_HEIGHT, w, KEY_ROW_HEIGHT,
+      };
+      layout->key_rows = row + 1;
+      x += w + spacing;
+    }
+
+  layout->key_height = LEGEND_HEIGHT + (MAX (layout->key_rows, 1) - 1) * KEY_ROW_HEIGHT;
+}
+
 void
 _sluice_lanes_get_layout (double             width,
                           double             height,
                           guint              n_workers,
                           SluiceLanesLayout *layout)
 {
-  double available = MAX (height - LEGEND_HEIGHT - SLUICE_RENDER_AXIS_HEIGHT, 1.);
+  double available;
 
-  layout->lane_height = MIN (MAX_LANE_HEIGHT, available / MAX (n_workers, 1));
   layout->plot.x = SLUICE_RENDER_GUTTER;
-  layout->plot.y = LEGEND_HEIGHT;
   layout->plot.width = MAX (width - SLUICE_RENDER_GUTTER - SLUICE_RENDER_MARGIN, 1.);
+  layout_key (layout, layout->plot.x, layout->plot.x + layout->plot.width);
+
+  available = MAX (height - layout->key_height - SLUICE_RENDER_AXIS_HEIGHT, 1.);
+  layout->lane_height = MIN (MAX_LANE_HEIGHT, available / MAX (n_workers, 1));
+  layout->plot.y = layout->key_height;
   layout->plot.height = layout->lane_height * MAX (n_workers, 1);
   layout->bar_inset = layout->lane_height >= 8. ? round (layout->lane_height * 0.15) : 0.;
 }
@@ -190,35 +294,6 @@ draw_lanes (const Pass *pass,
     }
 }
 
-typedef enum {
-  KEY_OK,
-  KEY_RETRIED,
-  KEY_FAILED,
-  KEY_TIMED_OUT,
-  KEY_CANCELLED,
-  KEY_RUNNING,
-  KEY_DEADLINE,
-  KEY_CANCEL_REQUEST,
-  N_KEYS
-} Key;
-
-static const char *
-key_label (Key key)
-{
-  switch (key)
-    {
-    case KEY_OK:             return _("ok");
-    case KEY_RETRIED:        return _("failed, retried");
-    case KEY_FAILED:         return _("failed for good");
-    case KEY_TIMED_OUT:      return _("timed out");
-    case KEY_CANCELLED:      return _("cancelled");
-    case KEY_RUNNING:        return _("running");
-    case KEY_DEADLINE:       return _("deadline");
-    case KEY_CANCEL_REQUEST:
-    default:                 return _("cancel request");
-    }
-}
-
 static void draw_hatching   (cairo_t *cr, double x, double y, double w, double h);
 static void draw_clock_mark (cairo_t *cr, double cx, double cy, double r);
 static void draw_cross_mark (cairo_t *cr, double cx, double cy, double r);
@@ -264,26 +339,22 @@ draw_key_swatch (cairo_t             *cr,
     draw_clock_mark (cr, x + w / 2., y + h / 2., 4.5);
 }
 
-/* The key along the top: as many entries as fit the width, in order of
- * importance. */
+/* The key along the top, where _sluice_lanes_get_layout() placed it: on
+ * one row, or wrapped when the labels (German ones, say) are too long. */
 static void
 draw_key (const Pass *pass)
 {
-  double x = pass->lanes.plot.x;
-  double right = pass->lanes.plot.x + pass->lanes.plot.width;
-  double y = LEGEND_HEIGHT / 2. - 1.;
-
   for (Key key = 0; key < N_KEYS; key++)
     {
-      double tw;
+      const SluiceRect *rect = &pass->lanes.key[key];
+      double y = rect->y + rect->height / 2. - 1.;
 
-      _sluice_render_get_text_size (pass->layout, key_label (key), &tw, NULL);
-      if (x + 24. + tw > right)
-        break;
-      draw_key_swatch (pass->cr, pass->palette, key, x, y - 6.);
+      if (rect->width <= 0.)
+        continue;
+      draw_key_swatch (pass->cr, pass->palette, key, rect->x, y - 6.);
       sluice_palette_set_source (pass->cr, &pass->palette->foreground);
-      _sluice_render_draw_text (pass->cr, pass->layout, key_label (key), x + 24., y, 0., 0.5);
-      x += 24. + tw + 16.;
+      _sluice_render_draw_text (pass->cr, pass->layout, key_label (key),
+                                rect->x + KEY_SWATCH_SPACE, y, 0., 0.5);
     }
 }
 
@@ -543,6 +614,7 @@ draw_bar_label (const Pass              *pass,
                 double                   h,
                 double                   reserved)
 {
+  g_autofree char *item = NULL;
   g_autofree char *long_label = NULL;
   g_autofree char *short_label = NULL;
   const char *labels[2];
@@ -551,17 +623,20 @@ draw_bar_label (const Pass              *pass,
   if (w - reserved < 12. || h < 10.)
     return;
 
+  /* The index is formatted first: xgettext cannot read a msgid with
+   * G_GINT64_FORMAT in it. */
+  item = g_strdup_printf ("%" G_GINT64_FORMAT, bar->item);
   if (bar->attempt > 1)
     {
-      /* TRANSLATORS: inside an attempt's bar: item index and attempt number */
-      long_label = g_strdup_printf (_("item %" G_GINT64_FORMAT " · attempt %u"), bar->item, bar->attempt);
-      short_label = g_strdup_printf ("%" G_GINT64_FORMAT "·%u", bar->item, bar->attempt);
+      /* TRANSLATORS: inside an attempt's bar: %s is the item's index, %u the attempt's number */
+      long_label = g_strdup_printf (_("item %s · attempt %u"), item, bar->attempt);
+      short_label = g_strdup_printf ("%s·%u", item, bar->attempt);
     }
   else
     {
-      /* TRANSLATORS: inside an attempt's bar: the item index */
-      long_label = g_strdup_printf (_("item %" G_GINT64_FORMAT), bar->item);
-      short_label = g_strdup_printf ("%" G_GINT64_FORMAT, bar->item);
+      /* TRANSLATORS: inside an attempt's bar: %s is the item's index */
+      long_label = g_strdup_printf (_("item %s"), item);
+      short_label = g_strdup (item);
     }
   labels[0] = long_label;
   labels[1] = short_label;
@@ -782,6 +857,31 @@ sluice_render_timeline_get_natural_height (SluiceTimeline *model)
 
   return LEGEND_HEIGHT + SLUICE_RENDER_AXIS_HEIGHT +
          MAX_LANE_HEIGHT * MAX (sluice_timeline_get_n_workers (model), 1);
+}
+
+/**
+ * sluice_render_timeline_get_natural_height_for_width:
+ * @model: the run
+ * @width: the view's width
+ *
+ * Like sluice_render_timeline_get_natural_height(), with room for the key
+ * as it wraps at @width: long labels (in German, say) take a second row.
+ *
+ * Returns: the height, in the units of sluice_render_timeline()
+ */
+double
+sluice_render_timeline_get_natural_height_for_width (SluiceTimeline *model,
+                                                     double          width)
+{
+  SluiceLanesLayout lanes;
+  guint n_workers;
+
+  g_return_val_if_fail (SLUICE_IS_TIMELINE (model), 0.);
+
+  n_workers = MAX (sluice_timeline_get_n_workers (model), 1);
+  _sluice_lanes_get_layout (width, 0., n_workers, &lanes);
+
+  return lanes.key_height + SLUICE_RENDER_AXIS_HEIGHT + MAX_LANE_HEIGHT * n_workers;
 }
 
 /**

@@ -20,6 +20,8 @@ void     sluice_render_timeline     (cairo_t        *cr,
                                      gint64          selected_item,
                                      gboolean        dark);
 double   sluice_render_timeline_get_natural_height (SluiceTimeline *model);
+double   sluice_render_timeline_get_natural_height_for_width (SluiceTimeline *model,
+                                                              double          width);
 gboolean sluice_render_timeline_hit (SluiceTimeline *model,
                                      double          width,
                                      double          height,

@@ -6,6 +6,7 @@
 #include <glib/gstdio.h>
 #include <gtk/gtk.h>
 #include <json-glib/json-glib.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "sluice-config-panel.h"
@@ -311,16 +312,155 @@ test_window_export (void)
   close_window (window);
 }
 
+/* ---- zoom and pan ------------------------------------------------------ */
+
+static void
+test_window_zoom (void)
+{
+  SluiceWindow *window = open_window ("retries");
+  SluiceTimelineView *lanes = SLUICE_TIMELINE_VIEW (sluice_window_get_timeline_view (window));
+  SluiceViewport *viewport = sluice_timeline_view_get_viewport (lanes);
+  GActionGroup *actions = G_ACTION_GROUP (window);
+  gint64 start, end, t0, t1, pointer_time;
+  double width, x;
+
+  /* Both views show the same span. */
+  g_assert_true (viewport == sluice_window_get_viewport (window));
+
+  run_virtual (window);
+  start = sluice_viewport_get_start (viewport);
+  end = sluice_viewport_get_end (viewport);
+  g_assert_cmpint (end, >, start);
+  g_assert_true (sluice_viewport_get_fit (viewport));
+  g_assert_cmpint (sluice_viewport_get_t0 (viewport), ==, start);
+  g_assert_cmpint (sluice_viewport_get_t1 (viewport), ==, end);
+  g_assert_false (g_action_group_get_action_enabled (actions, "zoom-fit"));
+
+  /* Ctrl+scroll over the lanes: the span shrinks around the pointer's time. */
+  width = MAX (gtk_widget_get_width (GTK_WIDGET (lanes)), 400);
+  x = width * 0.7;
+  pointer_time = sluice_viewport_x_to_time (viewport, width, x);
+  sluice_viewport_zoom_at (viewport, width, x, 0.5);
+  t0 = sluice_viewport_get_t0 (viewport);
+  t1 = sluice_viewport_get_t1 (viewport);
+  g_assert_cmpint (t1 - t0, <, end - start);
+  g_assert_cmpint (llabs ((t1 - t0) - (end - start) / 2), <=, 2);
+  g_assert_cmpint (t0, >, start);
+  g_assert_cmpint (t1, <, end);
+  g_assert_cmpint (t0, <=, pointer_time);
+  g_assert_cmpint (pointer_time, <=, t1);
+  g_assert_cmpint (llabs (sluice_viewport_x_to_time (viewport, width, x) - pointer_time), <=, 2);
+  g_assert_false (sluice_viewport_get_fit (viewport));
+  g_assert_true (g_action_group_get_action_enabled (actions, "zoom-fit"));
+
+  /* Panning moves the span without changing its width, inside the run. */
+  sluice_viewport_pan (viewport, -(end - start));
+  g_assert_cmpint (sluice_viewport_get_t0 (viewport), ==, start);
+  g_assert_cmpint (sluice_viewport_get_t1 (viewport) - start, ==, t1 - t0);
+
+  /* Fit (Ctrl+0) restores the whole run. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.zoom-fit", NULL));
+  g_assert_true (sluice_viewport_get_fit (viewport));
+  g_assert_cmpint (sluice_viewport_get_t0 (viewport), ==, start);
+  g_assert_cmpint (sluice_viewport_get_t1 (viewport), ==, end);
+
+  /* Ctrl+plus zooms around the middle; zooming out past the run fits. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.zoom-in", NULL));
+  g_assert_cmpint (sluice_viewport_get_t1 (viewport) - sluice_viewport_get_t0 (viewport), <, end - start);
+  g_assert_cmpint (sluice_viewport_get_t0 (viewport), <=, start + (end - start) / 2);
+  g_assert_cmpint (sluice_viewport_get_t1 (viewport), >=, start + (end - start) / 2);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.zoom-out", NULL));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.zoom-out", NULL));
+  g_assert_true (sluice_viewport_get_fit (viewport));
+  g_assert_cmpint (sluice_viewport_get_t1 (viewport), ==, end);
+
+  /* A new run starts fitted, whatever the last one showed. */
+  sluice_viewport_zoom (viewport, start, 0.25);
+  run_virtual (window);
+  g_assert_true (sluice_viewport_get_fit (viewport));
+  g_assert_cmpint (sluice_viewport_get_t0 (viewport), ==, sluice_viewport_get_start (viewport));
+  g_assert_cmpint (sluice_viewport_get_t1 (viewport), ==, sluice_viewport_get_end (viewport));
+
+  close_window (window);
+}
+
+/* ---- accessibility ----------------------------------------------------- */
+
+static gboolean
+is_control (GtkWidget *widget)
+{
+  return GTK_IS_BUTTON (widget) || GTK_IS_MENU_BUTTON (widget) || GTK_IS_EDITABLE (widget) ||
+         GTK_IS_SCALE (widget) || GTK_IS_DROP_DOWN (widget) || GTK_IS_SWITCH (widget) ||
+         GTK_IS_TEXT_VIEW (widget) || GTK_IS_CHECK_BUTTON (widget) || GTK_IS_DRAWING_AREA (widget);
+}
+
+/* Every control, not the parts of one (the text of an entry, the arrow of a
+ * drop-down): those are named through it. */
+static void
+collect_controls (GtkWidget *widget,
+                  GPtrArray *controls)
+{
+  if (!gtk_widget_get_visible (widget))
+    return;
+
+  if (is_control (widget))
+    {
+      g_ptr_array_add (controls, widget);
+      return;
+    }
+
+  for (GtkWidget *child = gtk_widget_get_first_child (widget);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    collect_controls (child, controls);
+}
+
+static void
+test_window_accessible_labels (void)
+{
+  SluiceWindow *window = open_window ("retries");
+  g_autoptr(GPtrArray) controls = g_ptr_array_new ();
+  guint n_buttons = 0, n_editables = 0;
+
+  collect_controls (GTK_WIDGET (window), controls);
+
+  for (guint i = 0; i < controls->len; i++)
+    {
+      GtkWidget *widget = g_ptr_array_index (controls, i);
+      GtkAccessible *accessible = GTK_ACCESSIBLE (widget);
+      gboolean named = gtk_test_accessible_has_property (accessible, GTK_ACCESSIBLE_PROPERTY_LABEL) ||
+                       gtk_test_accessible_has_relation (accessible, GTK_ACCESSIBLE_RELATION_LABELLED_BY);
+
+      if (!named)
+        g_test_message ("no accessible name: %s (%s)", G_OBJECT_TYPE_NAME (widget),
+                        gtk_widget_get_tooltip_text (widget) ? gtk_widget_get_tooltip_text (widget) : "no tooltip");
+      g_assert_true (named);
+
+      n_buttons += GTK_IS_BUTTON (widget) || GTK_IS_MENU_BUTTON (widget);
+      n_editables += GTK_IS_EDITABLE (widget);
+    }
+
+  /* The header bar, the zoom buttons and the configuration fields. */
+  g_assert_cmpuint (n_buttons, >=, 10);
+  g_assert_cmpuint (n_editables, >=, 10);
+
+  close_window (window);
+}
+
 int
 main (int   argc,
       char *argv[])
 {
+  /* The test AT context keeps the accessible properties for checking. */
+  g_setenv ("GTK_A11Y", "test", TRUE);
   gtk_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/window/retries", test_window_retries);
   g_test_add_func ("/window/first-look", test_window_first_look);
   g_test_add_func ("/window/invalid-field", test_window_invalid_field);
   g_test_add_func ("/window/export", test_window_export);
+  g_test_add_func ("/window/zoom", test_window_zoom);
+  g_test_add_func ("/window/accessible-labels", test_window_accessible_labels);
 
   return g_test_run ();
 }

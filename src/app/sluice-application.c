@@ -38,13 +38,16 @@ G_DEFINE_FINAL_TYPE (SluiceApplication, sluice_application, GTK_TYPE_APPLICATION
 
 static const struct {
   const char *action;
-  const char *accels[3];
+  const char *accels[4];
 } accels[] = {
   { "app.quit", { "<Control>q", NULL } },
   { "app.shortcuts", { "<Control>question", NULL } },
   { "win.run", { "<Control>r", NULL } },
   { "win.open", { "<Control>o", NULL } },
   { "win.save", { "<Control>s", NULL } },
+  { "win.zoom-in", { "<Control>plus", "<Control>equal", "<Control>KP_Add", NULL } },
+  { "win.zoom-out", { "<Control>minus", "<Control>KP_Subtract", NULL } },
+  { "win.zoom-fit", { "<Control>0", "<Control>KP_0", NULL } },
 };
 
 /* The schema is installed, or compiled in the build tree by data/. */

@@ -9,6 +9,7 @@
 
 #include "sluice-chart-view.h"
 #include "sluice-theme.h"
+#include "sluice-viewport.h"
 #include "sluice-render-chart.h"
 
 /**
@@ -27,8 +28,7 @@ struct _SluiceChartView
   SluiceTimeline *model;
   guint           queue_capacity;
   guint           lead_bound;
-  gint64          t0;
-  gint64          t1;
+  SluiceViewport *viewport;
   gint64          now;
 };
 
@@ -43,11 +43,12 @@ draw (GtkDrawingArea *area,
 {
   SluiceChartView *self = SLUICE_CHART_VIEW (area);
 
-  if (self->model == NULL)
+  if (self->model == NULL || self->viewport == NULL)
     return;
 
-  sluice_render_chart (cr, width, height, self->model, self->t0, self->t1, self->now,
-                       self->queue_capacity, self->lead_bound, sluice_widget_is_dark (GTK_WIDGET (area)));
+  sluice_render_chart (cr, width, height, self->model,
+                       sluice_viewport_get_t0 (self->viewport), sluice_viewport_get_t1 (self->viewport),
+                       self->now, self->queue_capacity, self->lead_bound, sluice_widget_is_dark (GTK_WIDGET (area)));
 }
 
 static void
@@ -55,6 +56,9 @@ sluice_chart_view_dispose (GObject *object)
 {
   SluiceChartView *self = SLUICE_CHART_VIEW (object);
 
+  if (self->viewport != NULL)
+    g_signal_handlers_disconnect_by_data (self->viewport, self);
+  g_clear_object (&self->viewport);
   g_clear_object (&self->model);
 
   G_OBJECT_CLASS (sluice_chart_view_parent_class)->dispose (object);
@@ -79,7 +83,8 @@ sluice_chart_view_init (SluiceChartView *self)
   gtk_accessible_update_property (GTK_ACCESSIBLE (self),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, _("Queue chart"),
                                   GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
-                                  _("Queue depth, attempts in flight and items pulled but not finished, over time"),
+                                  _("Queue depth, attempts in flight and items pulled but not finished, over time. "
+                                    "Ctrl+scroll zooms, dragging pans, Ctrl+0 shows the whole run."),
                                   -1);
 }
 
@@ -118,29 +123,57 @@ sluice_chart_view_set_model (SluiceChartView *self,
 }
 
 /**
- * sluice_chart_view_set_range:
+ * sluice_chart_view_set_now:
  * @self: a #SluiceChartView
- * @t0: the clock time at the left edge, in µs
- * @t1: the clock time at the right edge, in µs
  * @now: the clock time of the "now" line, in µs
  *
- * Sets the time range and queues a redraw (at most once per frame).
+ * Moves the "now" line and queues a redraw (at most once per frame).
  */
 void
-sluice_chart_view_set_range (SluiceChartView *self,
-                             gint64           t0,
-                             gint64           t1,
-                             gint64           now)
+sluice_chart_view_set_now (SluiceChartView *self,
+                           gint64 now)
 {
   g_return_if_fail (SLUICE_IS_CHART_VIEW (self));
 
   /* Nothing moved: no frame to draw, which leaves the main loop idle for
    * a virtual clock (it runs at low priority). */
-  if (self->t0 == t0 && self->t1 == t1 && self->now == now)
+  if (self->now == now)
     return;
 
-  self->t0 = t0;
-  self->t1 = t1;
   self->now = now;
   gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+/**
+ * sluice_chart_view_get_viewport:
+ * @self: a #SluiceChartView
+ *
+ * Returns: (transfer none): the time span it shows, shared with the other
+ *   view of the window
+ */
+SluiceViewport *
+sluice_chart_view_get_viewport (SluiceChartView *self)
+{
+  g_return_val_if_fail (SLUICE_IS_CHART_VIEW (self), NULL);
+  return self->viewport;
+}
+
+/**
+ * sluice_chart_view_set_viewport:
+ * @self: a #SluiceChartView
+ * @viewport: the time span to show; zooming and panning the view change it
+ *
+ * Shows @viewport and redraws when it changes.
+ */
+void
+sluice_chart_view_set_viewport (SluiceChartView *self,
+                                SluiceViewport *viewport)
+{
+  g_return_if_fail (SLUICE_IS_CHART_VIEW (self));
+  g_return_if_fail (SLUICE_IS_VIEWPORT (viewport));
+  g_return_if_fail (self->viewport == NULL);
+
+  self->viewport = g_object_ref (viewport);
+  g_signal_connect_swapped (viewport, "changed", G_CALLBACK (gtk_widget_queue_draw), self);
+  sluice_viewport_add_controllers (viewport, GTK_WIDGET (self));
 }

@@ -7,6 +7,7 @@
 #include <gtk/gtk.h>
 
 #include "sluice-timeline.h"
+#include "sluice-viewport.h"
 
 G_BEGIN_DECLS
 
@@ -18,9 +19,10 @@ void       sluice_chart_view_set_model (SluiceChartView *self,
                                         SluiceTimeline  *model,
                                         guint            queue_capacity,
                                         guint            lead_bound);
-void       sluice_chart_view_set_range (SluiceChartView *self,
-                                        gint64           t0,
-                                        gint64           t1,
+void       sluice_chart_view_set_now   (SluiceChartView *self,
                                         gint64           now);
+SluiceViewport *sluice_chart_view_get_viewport (SluiceChartView *self);
+void       sluice_chart_view_set_viewport (SluiceChartView *self,
+                                           SluiceViewport  *viewport);
 
 G_END_DECLS

@@ -64,6 +64,7 @@ struct _SluiceEventLog
   gint                kind;      /* -1: every kind */
   double              last_value;
   guint               follow_tick;
+  guint               follow_frames;
   gboolean            following;
 };
 
@@ -228,6 +229,25 @@ on_value_changed (GtkAdjustment  *adj,
   self->last_value = value;
 }
 
+static void
+scroll_to_end (SluiceEventLog *self)
+{
+  GtkAdjustment *adj = gtk_scrolled_window_get_vadjustment (self->scroller);
+
+  gtk_adjustment_set_value (adj, gtk_adjustment_get_upper (adj) - gtk_adjustment_get_page_size (adj));
+}
+
+/* The list learns its true height as it lays out rows: while following,
+ * stay at the bottom as it grows. */
+static void
+on_upper_changed (GtkAdjustment  *adj,
+                  GParamSpec     *pspec,
+                  SluiceEventLog *self)
+{
+  if (self->following)
+    scroll_to_end (self);
+}
+
 static GtkWidget *
 find_list_view (GtkColumnView *column_view)
 {
@@ -250,16 +270,24 @@ follow_tick (GtkWidget     *widget,
   guint n = g_list_model_get_n_items (G_LIST_MODEL (self->filtered));
   GtkWidget *list_view = find_list_view (self->column_view);
 
-  self->follow_tick = 0;
-  if (self->following && n > 0 && list_view != NULL)
-    gtk_widget_activate_action (list_view, "list.scroll-to-item", "u", n - 1);
+  if (!self->following || n == 0 || list_view == NULL || self->follow_frames == 0)
+    {
+      self->follow_tick = 0;
+      return G_SOURCE_REMOVE;
+    }
 
-  return G_SOURCE_REMOVE;
+  /* The list only knows the height of the rows it laid out: scroll again
+   * for a few frames, until the estimate of the new rows is the truth. */
+  gtk_widget_activate_action (list_view, "list.scroll-to-item", "u", n - 1);
+  scroll_to_end (self);
+  self->follow_frames--;
+  return G_SOURCE_CONTINUE;
 }
 
 static void
 follow (SluiceEventLog *self)
 {
+  self->follow_frames = 3;
   if (self->following && self->follow_tick == 0)
     self->follow_tick = gtk_widget_add_tick_callback (GTK_WIDGET (self), follow_tick, NULL, NULL);
 }
@@ -334,6 +362,8 @@ sluice_event_log_init (SluiceEventLog *self)
 
   vadj = gtk_scrolled_window_get_vadjustment (self->scroller);
   g_signal_connect_object (vadj, "value-changed", G_CALLBACK (on_value_changed), self, 0);
+  g_signal_connect_object (vadj, "notify::upper", G_CALLBACK (on_upper_changed), self, 0);
+  g_signal_connect_object (vadj, "notify::page-size", G_CALLBACK (on_upper_changed), self, 0);
 }
 
 /* ---- API --------------------------------------------------------------- */

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "sluice-presets.h"
+#include "sluice-scenario.h"
 
 /*
  * The presets are the .pool files of data/presets. They are found in $SLUICE_PRESETS_DIR,
@@ -92,4 +93,40 @@ sluice_presets_find (const char *name)
     g_clear_pointer (&path, g_free);
 
   return path;
+}
+
+static char *
+preset_label (const char *name)
+{
+  g_autofree char *path = sluice_presets_find (name);
+  g_autoptr(SluiceScenario) scenario = path ? sluice_scenario_new_from_file (path, NULL, NULL) : NULL;
+  const char *title = scenario ? sluice_scenario_get_title (scenario) : NULL;
+
+  return g_strdup (title ? title : name);
+}
+
+/**
+ * sluice_presets_fill_menu:
+ * @menu: the menu to append to
+ * @action: the detailed action name to call with the preset's name, such
+ *   as `win.open-preset`
+ *
+ * Appends one item per preset, labelled with the title of its scenario.
+ */
+void
+sluice_presets_fill_menu (GMenu      *menu,
+                          const char *action)
+{
+  g_auto(GStrv) names = sluice_presets_list_names ();
+
+  g_return_if_fail (G_IS_MENU (menu));
+
+  for (guint i = 0; names[i] != NULL; i++)
+    {
+      g_autofree char *label = preset_label (names[i]);
+      g_autoptr(GMenuItem) item = g_menu_item_new (label, NULL);
+
+      g_menu_item_set_action_and_target (item, action, "s", names[i]);
+      g_menu_append_item (menu, item);
+    }
 }

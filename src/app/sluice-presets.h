@@ -4,12 +4,14 @@
  */
 #pragma once
 
-#include <glib.h>
+#include <gio/gio.h>
 
 G_BEGIN_DECLS
 
 const char  *sluice_presets_get_dir    (void);
 GStrv        sluice_presets_list_names (void);
 char        *sluice_presets_find       (const char *name);
+void         sluice_presets_fill_menu  (GMenu      *menu,
+                                        const char *action);
 
 G_END_DECLS

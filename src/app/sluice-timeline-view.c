@@ -10,6 +10,7 @@
 #include "sluice-render-timeline.h"
 #include "sluice-timeline-view.h"
 #include "sluice-theme.h"
+#include "sluice-viewport.h"
 
 /**
  * SluiceTimelineView:
@@ -29,8 +30,7 @@ struct _SluiceTimelineView
 
   SluiceTimeline *model;
   guint           n_lanes;
-  gint64          t0;
-  gint64          t1;
+  SluiceViewport *viewport;
   gint64          now;
   gint64          selected_item;
 };
@@ -54,11 +54,12 @@ draw (GtkDrawingArea *area,
 {
   SluiceTimelineView *self = SLUICE_TIMELINE_VIEW (area);
 
-  if (self->model == NULL)
+  if (self->model == NULL || self->viewport == NULL)
     return;
 
-  sluice_render_timeline (cr, width, height, self->model, self->t0, self->t1, self->now,
-                          self->selected_item, sluice_widget_is_dark (GTK_WIDGET (area)));
+  sluice_render_timeline (cr, width, height, self->model,
+                          sluice_viewport_get_t0 (self->viewport), sluice_viewport_get_t1 (self->viewport),
+                          self->now, self->selected_item, sluice_widget_is_dark (GTK_WIDGET (area)));
 }
 
 static gboolean
@@ -69,12 +70,13 @@ hit (SluiceTimelineView *self,
 {
   GtkWidget *widget = GTK_WIDGET (self);
 
-  if (self->model == NULL)
+  if (self->model == NULL || self->viewport == NULL)
     return FALSE;
 
   return sluice_render_timeline_hit (self->model,
                                      gtk_widget_get_width (widget), gtk_widget_get_height (widget),
-                                     self->t0, self->t1, x, y, bar_index);
+                                     sluice_viewport_get_t0 (self->viewport),
+                                     sluice_viewport_get_t1 (self->viewport), x, y, bar_index);
 }
 
 static const char *
@@ -119,8 +121,9 @@ on_query_tooltip (GtkWidget  *widget,
   return TRUE;
 }
 
+/* On release: a press that turns into a drag pans instead. */
 static void
-on_pressed (GtkGestureClick    *gesture,
+on_released (GtkGestureClick    *gesture,
             int                 n_press,
             double              x,
             double              y,
@@ -141,6 +144,9 @@ sluice_timeline_view_dispose (GObject *object)
 {
   SluiceTimelineView *self = SLUICE_TIMELINE_VIEW (object);
 
+  if (self->viewport != NULL)
+    g_signal_handlers_disconnect_by_data (self->viewport, self);
+  g_clear_object (&self->viewport);
   g_clear_object (&self->model);
 
   G_OBJECT_CLASS (sluice_timeline_view_parent_class)->dispose (object);
@@ -219,13 +225,14 @@ sluice_timeline_view_init (SluiceTimelineView *self)
   gtk_widget_set_focusable (GTK_WIDGET (self), TRUE);
   g_signal_connect (self, "query-tooltip", G_CALLBACK (on_query_tooltip), NULL);
 
-  g_signal_connect (click, "pressed", G_CALLBACK (on_pressed), self);
+  g_signal_connect (click, "released", G_CALLBACK (on_released), self);
   gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (click));
 
   gtk_accessible_update_property (GTK_ACCESSIBLE (self),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, _("Worker lanes"),
                                   GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
-                                  _("One row per worker; each attempt is a bar coloured by its outcome"),
+                                  _("One row per worker; each attempt is a bar coloured by its outcome. "
+                                    "Ctrl+scroll zooms, dragging pans, Ctrl+0 shows the whole run."),
                                   -1);
 }
 
@@ -277,31 +284,59 @@ sluice_timeline_view_get_n_lanes (SluiceTimelineView *self)
 }
 
 /**
- * sluice_timeline_view_set_range:
+ * sluice_timeline_view_set_now:
  * @self: a #SluiceTimelineView
- * @t0: the clock time at the left edge, in µs
- * @t1: the clock time at the right edge, in µs
  * @now: the clock time of the "now" line, in µs
  *
- * Sets the time range and queues a redraw (at most once per frame).
+ * Moves the "now" line and queues a redraw (at most once per frame).
  */
 void
-sluice_timeline_view_set_range (SluiceTimelineView *self,
-                                gint64              t0,
-                                gint64              t1,
-                                gint64              now)
+sluice_timeline_view_set_now (SluiceTimelineView *self,
+                              gint64 now)
 {
   g_return_if_fail (SLUICE_IS_TIMELINE_VIEW (self));
 
   /* Nothing moved: no frame to draw, which leaves the main loop idle for
    * a virtual clock (it runs at low priority). */
-  if (self->t0 == t0 && self->t1 == t1 && self->now == now)
+  if (self->now == now)
     return;
 
-  self->t0 = t0;
-  self->t1 = t1;
   self->now = now;
   gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+/**
+ * sluice_timeline_view_get_viewport:
+ * @self: a #SluiceTimelineView
+ *
+ * Returns: (transfer none): the time span it shows, shared with the other
+ *   view of the window
+ */
+SluiceViewport *
+sluice_timeline_view_get_viewport (SluiceTimelineView *self)
+{
+  g_return_val_if_fail (SLUICE_IS_TIMELINE_VIEW (self), NULL);
+  return self->viewport;
+}
+
+/**
+ * sluice_timeline_view_set_viewport:
+ * @self: a #SluiceTimelineView
+ * @viewport: the time span to show; zooming and panning the view change it
+ *
+ * Shows @viewport and redraws when it changes.
+ */
+void
+sluice_timeline_view_set_viewport (SluiceTimelineView *self,
+                                   SluiceViewport *viewport)
+{
+  g_return_if_fail (SLUICE_IS_TIMELINE_VIEW (self));
+  g_return_if_fail (SLUICE_IS_VIEWPORT (viewport));
+  g_return_if_fail (self->viewport == NULL);
+
+  self->viewport = g_object_ref (viewport);
+  g_signal_connect_swapped (viewport, "changed", G_CALLBACK (gtk_widget_queue_draw), self);
+  sluice_viewport_add_controllers (viewport, GTK_WIDGET (self));
 }
 
 /**

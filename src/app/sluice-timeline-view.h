@@ -7,6 +7,7 @@
 #include <gtk/gtk.h>
 
 #include "sluice-timeline.h"
+#include "sluice-viewport.h"
 
 G_BEGIN_DECLS
 
@@ -18,10 +19,11 @@ void       sluice_timeline_view_set_model         (SluiceTimelineView *self,
                                                    SluiceTimeline     *model,
                                                    guint               n_lanes);
 guint      sluice_timeline_view_get_n_lanes       (SluiceTimelineView *self);
-void       sluice_timeline_view_set_range         (SluiceTimelineView *self,
-                                                   gint64              t0,
-                                                   gint64              t1,
+void       sluice_timeline_view_set_now           (SluiceTimelineView *self,
                                                    gint64              now);
+SluiceViewport *sluice_timeline_view_get_viewport (SluiceTimelineView *self);
+void       sluice_timeline_view_set_viewport      (SluiceTimelineView *self,
+                                                   SluiceViewport     *viewport);
 gint64     sluice_timeline_view_get_selected_item (SluiceTimelineView *self);
 void       sluice_timeline_view_set_selected_item (SluiceTimelineView *self,
                                                    gint64              item);

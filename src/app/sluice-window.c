@@ -9,18 +9,19 @@
 #include <math.h>
 #include <string.h>
 
+#include "sluice-batch.h"
 #include "sluice-chart-view.h"
 #include "sluice-config-panel.h"
+#include "sluice-counters.h"
 #include "sluice-error-group-view.h"
 #include "sluice-event-log.h"
+#include "sluice-file-dialog.h"
 #include "sluice-presets.h"
-#include "sluice-recorder.h"
-#include "sluice-render-export.h"
-#include "sluice-scenario-runner.h"
-#include "sluice-timeline-view.h"
-#include "sluice-timeline.h"
-#include "sluice-window.h"
+#include "sluice-run-controller.h"
 #include "sluice-theme.h"
+#include "sluice-timeline-view.h"
+#include "sluice-viewport.h"
+#include "sluice-window.h"
 
 /**
  * SluiceWindow:
@@ -29,44 +30,15 @@
  * the live counters, the queue chart, the worker lanes, and the event log,
  * results and error group in tabs.
  *
- * A run goes through #SluiceScenarioRunner on the default main context, on
- * a scaled clock (or a virtual one when the scenario asks for it) that the
- * header bar speeds up, pauses and steps. Its events go into a
- * #SluiceRecorder; a tick callback reads the new ones once per frame and
- * updates the views, so the pool never waits on drawing.
+ * The window wires its template, actions, shortcuts and dialogs; the run
+ * itself (runner, clock, recorder, per-frame updates, exports) belongs to
+ * a #SluiceRunController, and the time span the chart and the lanes share
+ * to its #SluiceViewport.
  */
 
-#define RECORDER_CAPACITY 500000
-#define MIN_SPAN_US (G_USEC_PER_SEC / 2)
-#define SCREENSHOT_FRAMES 5
-#define EXPORT_WIDTH 1200
-#define EXPORT_HEIGHT 800
+#define KEY_ZOOM 1.5
 
 static const double speeds[] = { 0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0 };
-
-static const char * const counter_titles[SLUICE_N_COUNTERS] = {
-  [SLUICE_COUNTER_PULLED] = N_("Pulled"),
-  [SLUICE_COUNTER_QUEUED] = N_("Queued"),
-  [SLUICE_COUNTER_IN_FLIGHT] = N_("In flight"),
-  [SLUICE_COUNTER_SUCCEEDED] = N_("Succeeded"),
-  [SLUICE_COUNTER_RETRIES] = N_("Retries"),
-  [SLUICE_COUNTER_TIMEOUTS] = N_("Timeouts"),
-  [SLUICE_COUNTER_FAILED] = N_("Failed"),
-  [SLUICE_COUNTER_ELAPSED] = N_("Elapsed"),
-  [SLUICE_COUNTER_THROUGHPUT] = N_("Throughput"),
-};
-
-static const char * const counter_tooltips[SLUICE_N_COUNTERS] = {
-  [SLUICE_COUNTER_PULLED] = N_("Items the pool pulled from the source."),
-  [SLUICE_COUNTER_QUEUED] = N_("Items waiting in the queue for a worker."),
-  [SLUICE_COUNTER_IN_FLIGHT] = N_("Attempts running now."),
-  [SLUICE_COUNTER_SUCCEEDED] = N_("Items that succeeded."),
-  [SLUICE_COUNTER_RETRIES] = N_("Retries started after retryable failures."),
-  [SLUICE_COUNTER_TIMEOUTS] = N_("Attempts that ran past the item timeout."),
-  [SLUICE_COUNTER_FAILED] = N_("Items that failed for good."),
-  [SLUICE_COUNTER_ELAPSED] = N_("Time since the run started, on the pool’s clock."),
-  [SLUICE_COUNTER_THROUGHPUT] = N_("Items that succeeded per second of the pool’s clock."),
-};
 
 struct _SluiceWindow
 {
@@ -76,45 +48,21 @@ struct _SluiceWindow
   GtkLabel             *title_label;
   GtkLabel             *subtitle_label;
   GtkScale             *speed_scale;
+  GtkToggleButton      *pause_button;
   GtkMenuButton        *menu_button;
   GMenu                *presets_menu;
   SluiceConfigPanel    *config_panel;
   GtkLabel             *banner_label;
-  GtkBox               *counters_box;
+  SluiceCounters       *counters;
   SluiceChartView      *chart_view;
   SluiceTimelineView   *timeline_view;
   SluiceEventLog       *event_log;
   GtkListView          *results_view;
   SluiceErrorGroupView *error_group_view;
 
-  GtkLabel             *counter_labels[SLUICE_N_COUNTERS];
-  char                 *counter_texts[SLUICE_N_COUNTERS];
-  GtkStringList        *results;
-
-  /* the run */
-  SluiceScenarioRunner *runner;
-  SluiceClock          *clock;
-  SluiceRecorder       *recorder;
-  SluiceTimeline       *timeline;
-  guint                 queue_capacity;
-  guint                 lead_bound;
-  guint                 tick_id;
-  guint64               n_seen;
-  guint                 n_timeouts;
-  SluiceEvent           last;       /* the counters of the newest event */
-  gint64                start_time;
-  gboolean              running;
-  gboolean              has_run;
-
+  SluiceRunController  *run;
   char                 *file;       /* the scenario's file, or NULL */
-
-  char                 *screenshot;
-  char                 *export_image;
-  char                 *export_events;
-  gboolean              batch_ok;
-  SluiceScreenshotFunc  screenshot_func;
-  gpointer              screenshot_data;
-  guint                 screenshot_frames;
+  SluiceBatch          *batch;      /* --screenshot and --export-* */
 };
 
 G_DEFINE_FINAL_TYPE (SluiceWindow, sluice_window, GTK_TYPE_APPLICATION_WINDOW)
@@ -129,7 +77,7 @@ static GParamSpec *properties[N_PROPS];
 
 static void update_actions (SluiceWindow *self);
 
-/* ---- the banner and the counters --------------------------------------- */
+/* ---- the banner -------------------------------------------------------- */
 
 typedef enum {
   BANNER_INFO,
@@ -154,237 +102,21 @@ set_banner (SluiceWindow *self,
 }
 
 static void
-set_counter (SluiceWindow  *self,
-             SluiceCounter  counter,
-             char          *text)
+on_run_status (SluiceWindow *self,
+               guint         kind,
+               const char   *text)
 {
-  if (g_strcmp0 (self->counter_texts[counter], text) != 0)
-    gtk_label_set_text (self->counter_labels[counter], text);
-
-  g_free (self->counter_texts[counter]);
-  self->counter_texts[counter] = text;
-}
-
-static void
-create_counters (SluiceWindow *self)
-{
-  for (guint c = 0; c < SLUICE_N_COUNTERS; c++)
-    {
-      GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
-      GtkWidget *value = gtk_label_new ("0");
-      GtkWidget *title = gtk_label_new (_(counter_titles[c]));
-
-      gtk_widget_add_css_class (value, "counter-value");
-      gtk_widget_add_css_class (title, "counter-title");
-      gtk_widget_set_tooltip_text (box, _(counter_tooltips[c]));
-      gtk_accessible_update_relation (GTK_ACCESSIBLE (value),
-                                      GTK_ACCESSIBLE_RELATION_LABELLED_BY, title, NULL, -1);
-      gtk_box_append (GTK_BOX (box), value);
-      gtk_box_append (GTK_BOX (box), title);
-      gtk_box_append (self->counters_box, box);
-
-      self->counter_labels[c] = GTK_LABEL (value);
-    }
-}
-
-static gint64
-clock_now (SluiceWindow *self)
-{
-  gint64 now = self->clock ? sluice_clock_now (self->clock) : 0;
-
-  return MAX (now, self->last.time);
-}
-
-static void
-update_counters (SluiceWindow *self)
-{
-  gint64 elapsed = self->has_run ? MAX (0, (self->running ? clock_now (self) : self->last.time) - self->start_time) : 0;
-  double seconds = (double) elapsed / G_USEC_PER_SEC;
-
-  set_counter (self, SLUICE_COUNTER_PULLED, g_strdup_printf ("%u", self->last.pulled));
-  set_counter (self, SLUICE_COUNTER_QUEUED, g_strdup_printf ("%u", self->last.queued));
-  set_counter (self, SLUICE_COUNTER_IN_FLIGHT, g_strdup_printf ("%u", self->last.in_flight));
-  set_counter (self, SLUICE_COUNTER_SUCCEEDED, g_strdup_printf ("%u", self->last.succeeded));
-  set_counter (self, SLUICE_COUNTER_RETRIES, g_strdup_printf ("%u", self->last.retries));
-  set_counter (self, SLUICE_COUNTER_TIMEOUTS, g_strdup_printf ("%u", self->n_timeouts));
-  set_counter (self, SLUICE_COUNTER_FAILED, g_strdup_printf ("%u", self->last.failed));
-  set_counter (self, SLUICE_COUNTER_ELAPSED, g_strdup_printf (_("%.2f s"), seconds));
-  set_counter (self, SLUICE_COUNTER_THROUGHPUT,
-               seconds > 0 ? g_strdup_printf (_("%.1f/s"), self->last.succeeded / seconds) : g_strdup ("–"));
-}
-
-/* ---- reading the recorder once per frame ------------------------------- */
-
-static void
-add_result (SluiceWindow      *self,
-            const SluiceEvent *event)
-{
-  g_autofree char *value = event->value ? g_variant_print (event->value, FALSE) : g_strdup ("()");
-  g_autofree char *line = NULL;
-  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->results)) + 1;
-
-  line = g_strdup_printf (_("%u.  %s  at %.3f s"), n, value, (double) event->time / G_USEC_PER_SEC);
-  gtk_string_list_append (self->results, line);
-}
-
-static void
-consume_event (SluiceWindow      *self,
-               const SluiceEvent *event,
-               guint64            position)
-{
-  if (event->kind == SLUICE_EVENT_RUN_START)
-    self->start_time = event->time;
-  if (event->kind == SLUICE_EVENT_ATTEMPT_END && event->outcome == SLUICE_OUTCOME_TIMED_OUT)
-    self->n_timeouts++;
-  if (event->kind == SLUICE_EVENT_RESULT)
-    add_result (self, event);
-
-  sluice_event_log_append (self->event_log, event, position);
-  sluice_error_group_view_add_event (self->error_group_view, event, position);
-
-  self->last = *event;
-  self->last.error_type = NULL;
-  self->last.error_message = NULL;
-  self->last.value = NULL;
-}
-
-static void
-consume_events (SluiceWindow *self)
-{
-  guint64 dropped = sluice_recorder_get_n_dropped (self->recorder);
-  guint64 total = dropped + sluice_recorder_get_n_events (self->recorder);
-
-  /* Events the ring buffer dropped before we read them are gone. */
-  self->n_seen = MAX (self->n_seen, dropped);
-
-  for (; self->n_seen < total; self->n_seen++)
-    consume_event (self, sluice_recorder_get_event (self->recorder, (guint) (self->n_seen - dropped)),
-                   self->n_seen);
-
-  sluice_event_log_flush (self->event_log);
-}
-
-static void
-update_views (SluiceWindow *self)
-{
-  guint64 seen = self->n_seen;
-  gint64 now, t1;
-
-  if (self->recorder == NULL)
-    return;
-
-  sluice_timeline_update (self->timeline, self->recorder);
-  consume_events (self);
-
-  if (self->n_seen != seen)
-    {
-      gtk_widget_queue_draw (GTK_WIDGET (self->chart_view));
-      gtk_widget_queue_draw (GTK_WIDGET (self->timeline_view));
-    }
-
-  now = self->running ? clock_now (self) : MAX (self->last.time, sluice_timeline_get_end_time (self->timeline));
-  t1 = MAX (now, self->start_time + MIN_SPAN_US);
-  sluice_chart_view_set_range (self->chart_view, self->start_time, t1, now);
-  sluice_timeline_view_set_range (self->timeline_view, self->start_time, t1, now);
-  update_counters (self);
+  set_banner (self, kind == SLUICE_RUN_STATUS_OK ? BANNER_OK :
+                    kind == SLUICE_RUN_STATUS_ERROR ? BANNER_ERROR : BANNER_INFO, text);
 }
 
 static gboolean
-on_tick (GtkWidget     *widget,
-         GdkFrameClock *frame_clock,
-         gpointer       user_data)
+is_running (SluiceWindow *self)
 {
-  update_views (SLUICE_WINDOW (widget));
-  return G_SOURCE_CONTINUE;
-}
-
-/* ---- the screenshot ---------------------------------------------------- */
-
-static gboolean
-save_screenshot (SluiceWindow  *self,
-                 GError       **error)
-{
-  GtkWidget *widget = GTK_WIDGET (self);
-  int width = gtk_widget_get_width (widget);
-  int height = gtk_widget_get_height (widget);
-  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (widget);
-  GtkSnapshot *snapshot = gtk_snapshot_new ();
-  g_autoptr(GskRenderNode) node = NULL;
-  g_autoptr(GdkTexture) texture = NULL;
-  GskRenderer *renderer = gtk_native_get_renderer (GTK_NATIVE (self));
-
-  gdk_paintable_snapshot (paintable, GDK_SNAPSHOT (snapshot), width, height);
-  node = gtk_snapshot_free_to_node (snapshot);
-  if (node == NULL || renderer == NULL)
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "the window drew nothing");
-      return FALSE;
-    }
-
-  texture = gsk_renderer_render_texture (renderer, node, &GRAPHENE_RECT_INIT (0, 0, width, height));
-  if (!gdk_texture_save_to_png (texture, self->screenshot))
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "cannot write %s", self->screenshot);
-      return FALSE;
-    }
-
-  return TRUE;
-}
-
-static void
-on_after_paint (GdkFrameClock *frame_clock,
-                SluiceWindow  *self)
-{
-  g_autoptr(GError) error = NULL;
-  gboolean ok;
-
-  g_signal_handlers_disconnect_by_func (frame_clock, on_after_paint, self);
-
-  ok = save_screenshot (self, &error);
-  if (!ok)
-    g_printerr ("sluice: %s\n", error->message);
-  ok = ok && self->batch_ok;
-
-  if (self->screenshot_func != NULL)
-    self->screenshot_func (self, ok, self->screenshot_data);
-}
-
-/* Waits a few frames after the run, then shoots right after a paint, when
- * the layout is done. */
-static gboolean
-on_screenshot_tick (GtkWidget     *widget,
-                    GdkFrameClock *frame_clock,
-                    gpointer       user_data)
-{
-  SluiceWindow *self = SLUICE_WINDOW (widget);
-
-  if (!gtk_widget_get_mapped (widget) || ++self->screenshot_frames < SCREENSHOT_FRAMES)
-    return G_SOURCE_CONTINUE;
-
-  g_signal_connect (frame_clock, "after-paint", G_CALLBACK (on_after_paint), self);
-  gtk_widget_queue_draw (widget);
-  return G_SOURCE_REMOVE;
+  return sluice_run_controller_get_running (self->run);
 }
 
 /* ---- exports ---------------------------------------------------------- */
-
-static gboolean
-has_events (SluiceWindow *self)
-{
-  return self->recorder != NULL && sluice_recorder_get_n_events (self->recorder) > 0;
-}
-
-static gboolean
-check_has_events (SluiceWindow  *self,
-                  GError       **error)
-{
-  if (has_events (self))
-    return TRUE;
-
-  g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_FAILED,
-                       _("There is nothing to export yet: run the scenario first."));
-  return FALSE;
-}
 
 /**
  * sluice_window_export_image:
@@ -407,15 +139,9 @@ sluice_window_export_image (SluiceWindow  *self,
                             GError       **error)
 {
   g_return_val_if_fail (SLUICE_IS_WINDOW (self), FALSE);
-  g_return_val_if_fail (path != NULL, FALSE);
 
-  if (!check_has_events (self, error))
-    return FALSE;
-
-  sluice_timeline_update (self->timeline, self->recorder);
-  return sluice_render_export (self->timeline, path, width, height,
-                               self->queue_capacity, self->lead_bound,
-                               sluice_widget_is_dark (GTK_WIDGET (self->chart_view)), error);
+  return sluice_run_controller_export_image (self->run, path, width, height,
+                                             sluice_widget_is_dark (GTK_WIDGET (self->chart_view)), error);
 }
 
 /**
@@ -434,179 +160,29 @@ sluice_window_export_events (SluiceWindow  *self,
                              const char    *path,
                              GError       **error)
 {
-  g_autofree char *lower = NULL;
-
   g_return_val_if_fail (SLUICE_IS_WINDOW (self), FALSE);
-  g_return_val_if_fail (path != NULL, FALSE);
 
-  if (!check_has_events (self, error))
-    return FALSE;
-
-  lower = g_ascii_strdown (path, -1);
-  if (g_str_has_suffix (lower, ".csv"))
-    return sluice_recorder_save_csv (self->recorder, path, error);
-  if (g_str_has_suffix (lower, ".jsonl") || g_str_has_suffix (lower, ".ndjson") || g_str_has_suffix (lower, ".json"))
-    return sluice_recorder_save_jsonl (self->recorder, path, error);
-
-  g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
-               _("Cannot export “%s”: the name must end in .csv or .jsonl"), path);
-  return FALSE;
+  return sluice_run_controller_export_events (self->run, path, error);
 }
 
-static gboolean
-export_batch_file (SluiceWindow *self,
-                   const char   *path,
-                   gboolean      image)
-{
-  g_autoptr(GError) error = NULL;
-  gboolean ok;
 
-  if (path == NULL)
-    return TRUE;
+/* ---- the run ----------------------------------------------------------- */
 
-  ok = image ? sluice_window_export_image (self, path, EXPORT_WIDTH, EXPORT_HEIGHT, &error)
-             : sluice_window_export_events (self, path, &error);
-  if (!ok)
-    g_printerr ("sluice: %s\n", error->message);
-
-  return ok;
-}
-
-/* After a run started by sluice_window_run_and_export(): the exports, then
- * the screenshot a few frames later, or the callback now. */
+/* A run starts unpaused: the Pause button only means something during one. */
 static void
-finish_batch (SluiceWindow *self)
+on_running_changed (SluiceWindow *self)
 {
-  gboolean image_ok = export_batch_file (self, self->export_image, TRUE);
-  gboolean events_ok = export_batch_file (self, self->export_events, FALSE);
+  if (!is_running (self))
+    g_action_group_change_action_state (G_ACTION_GROUP (self), "pause", g_variant_new_boolean (FALSE));
 
-  self->batch_ok = image_ok && events_ok;
-
-  if (self->screenshot != NULL)
-    gtk_widget_add_tick_callback (GTK_WIDGET (self), on_screenshot_tick, NULL, NULL);
-  else if (self->screenshot_func != NULL)
-    self->screenshot_func (self, self->batch_ok, self->screenshot_data);
-}
-
-/* ---- the end of a run -------------------------------------------------- */
-
-static char *
-describe_end (SluiceWindow *self,
-              const char   *outcome)
-{
-  double seconds = (double) MAX (0, self->last.time - self->start_time) / G_USEC_PER_SEC;
-  guint n_errors = sluice_error_group_view_get_n_errors (self->error_group_view);
-
-  if (g_strcmp0 (outcome, "ok") == 0 && self->last.succeeded == self->last.pulled)
-    return g_strdup_printf (_("Finished: all %u items succeeded in %.2f s."), self->last.succeeded, seconds);
-  if (g_strcmp0 (outcome, "ok") == 0)
-    return g_strdup_printf (_("Finished after a stop: %u of %u pulled items succeeded in %.2f s."),
-                            self->last.succeeded, self->last.pulled, seconds);
-  if (g_strcmp0 (outcome, "ExceptionGroup") == 0)
-    return g_strdup_printf (_("Ended with an ExceptionGroup of %u errors after %.2f s; %u of %u pulled items succeeded (see Errors)."),
-                            n_errors, seconds, self->last.succeeded, self->last.pulled);
-  if (g_strcmp0 (outcome, "closed") == 0)
-    return g_strdup_printf (_("The caller closed the run after %u results, at %.2f s."),
-                            g_list_model_get_n_items (G_LIST_MODEL (self->results)), seconds);
-  if (g_strcmp0 (outcome, "CancelledError") == 0)
-    return g_strdup_printf (_("Cancelled at %.2f s; %u of %u pulled items had succeeded."),
-                            seconds, self->last.succeeded, self->last.pulled);
-
-  return g_strdup_printf (_("Ended with %s after %.2f s; %u of %u pulled items succeeded."),
-                          outcome, seconds, self->last.succeeded, self->last.pulled);
-}
-
-static void
-show_end (SluiceWindow *self,
-          SluiceReport *report,
-          const GError *error)
-{
-  const char *outcome = report ? sluice_report_get_outcome (report) : NULL;
-  g_autofree char *text = NULL;
-
-  if (report == NULL)
-    {
-      text = g_strdup_printf (_("The run failed: %s"), error ? error->message : _("unknown error"));
-      set_banner (self, BANNER_ERROR, text);
-      return;
-    }
-
-  sluice_error_group_view_set_outcome (self->error_group_view, outcome);
-  text = describe_end (self, outcome);
-  set_banner (self, g_strcmp0 (outcome, "ok") == 0 ? BANNER_OK : BANNER_ERROR, text);
-}
-
-static void
-set_running (SluiceWindow *self,
-             gboolean      running)
-{
-  if (self->running == running)
-    return;
-
-  self->running = running;
   update_actions (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_RUNNING]);
 }
 
 static void
-on_run_done (GObject      *object,
-             GAsyncResult *result,
-             gpointer      user_data)
+reset_run (SluiceWindow *self)
 {
-  g_autoptr(SluiceWindow) self = user_data;
-  g_autoptr(SluiceReport) report = NULL;
-  g_autoptr(GError) error = NULL;
-
-  report = sluice_scenario_runner_run_finish (SLUICE_SCENARIO_RUNNER (object), result, &error);
-
-  /* A run the window let go of (reset, or the window closed). */
-  if (self->runner != SLUICE_SCENARIO_RUNNER (object))
-    return;
-
-  if (self->tick_id != 0)
-    gtk_widget_remove_tick_callback (GTK_WIDGET (self), self->tick_id);
-  self->tick_id = 0;
-
-  set_running (self, FALSE);
-  update_views (self);
-  show_end (self, report, error);
-
-  if (self->screenshot_func != NULL)
-    finish_batch (self);
-}
-
-/* ---- starting and resetting -------------------------------------------- */
-
-static void
-clear_run (SluiceWindow *self)
-{
-  if (self->tick_id != 0)
-    gtk_widget_remove_tick_callback (GTK_WIDGET (self), self->tick_id);
-  self->tick_id = 0;
-
-  if (self->runner != NULL && self->running)
-    sluice_scenario_runner_cancel (self->runner);
-
-  g_clear_object (&self->runner);
-  g_clear_object (&self->clock);
-  g_clear_object (&self->recorder);
-  g_clear_object (&self->timeline);
-
-  self->n_seen = 0;
-  self->n_timeouts = 0;
-  self->start_time = 0;
-  memset (&self->last, 0, sizeof self->last);
-  self->has_run = FALSE;
-  self->queue_capacity = 0;
-  self->lead_bound = 0;
-
-  sluice_chart_view_set_model (self->chart_view, NULL, 0, 0);
-  sluice_timeline_view_set_model (self->timeline_view, NULL, 0);
-  sluice_event_log_clear (self->event_log);
-  sluice_error_group_view_clear (self->error_group_view);
-  gtk_string_list_splice (self->results, 0, g_list_model_get_n_items (G_LIST_MODEL (self->results)), NULL);
-  update_counters (self);
-  set_running (self, FALSE);
+  sluice_run_controller_reset (self->run);
   update_actions (self);
 }
 
@@ -616,46 +192,12 @@ get_speed (SluiceWindow *self)
   return pow (10.0, gtk_range_get_value (GTK_RANGE (self->speed_scale)));
 }
 
-static gboolean
-get_paused (SluiceWindow *self)
-{
-  g_autoptr(GVariant) state = g_action_group_get_action_state (G_ACTION_GROUP (self), "pause");
-
-  return state != NULL && g_variant_get_boolean (state);
-}
-
-static void
-create_run (SluiceWindow   *self,
-            SluiceScenario *scenario)
-{
-  gboolean virtual = sluice_scenario_get_clock_kind (scenario) == SLUICE_CLOCK_VIRTUAL;
-  guint workers = (guint) sluice_scenario_get_workers (scenario);
-  guint queue_size = (guint) sluice_scenario_get_queue_size (scenario);
-
-  self->clock = sluice_clock_new (virtual ? SLUICE_CLOCK_VIRTUAL : SLUICE_CLOCK_SCALED);
-  sluice_clock_set_speed (self->clock, get_speed (self));
-  sluice_clock_set_paused (self->clock, get_paused (self));
-
-  self->recorder = sluice_recorder_new (RECORDER_CAPACITY);
-  self->timeline = sluice_timeline_new (workers);
-  sluice_timeline_set_item_timeout (self->timeline,
-                                    (gint64) llround (sluice_scenario_get_item_timeout (scenario) * G_USEC_PER_SEC));
-  self->runner = sluice_scenario_runner_new (scenario);
-  sluice_scenario_runner_set_clock (self->runner, self->clock);
-  sluice_scenario_runner_set_recorder (self->runner, self->recorder);
-
-  self->queue_capacity = queue_size;
-  self->lead_bound = queue_size + workers + 1;
-  sluice_chart_view_set_model (self->chart_view, self->timeline, self->queue_capacity, self->lead_bound);
-  sluice_timeline_view_set_model (self->timeline_view, self->timeline, workers);
-}
-
 static void
 start_run (SluiceWindow *self)
 {
   SluiceScenario *scenario = sluice_config_panel_get_scenario (self->config_panel);
 
-  if (self->running)
+  if (is_running (self))
     return;
 
   if (scenario == NULL)
@@ -664,17 +206,8 @@ start_run (SluiceWindow *self)
       return;
     }
 
-  clear_run (self);
-  create_run (self, scenario);
-  self->has_run = TRUE;
-  set_running (self, TRUE);
-  set_banner (self, BANNER_INFO,
-              sluice_clock_get_kind (self->clock) == SLUICE_CLOCK_VIRTUAL
-                ? _("Running on the virtual clock…")
-                : _("Running… Space pauses, → steps to the next timer, + and − change the speed."));
-
-  self->tick_id = gtk_widget_add_tick_callback (GTK_WIDGET (self), on_tick, NULL, NULL);
-  sluice_scenario_runner_run_async (self->runner, on_run_done, g_object_ref (self));
+  sluice_run_controller_set_speed (self->run, get_speed (self));
+  sluice_run_controller_start (self->run, scenario);
 }
 
 /* ---- scenarios: files, presets, settings ------------------------------- */
@@ -698,8 +231,8 @@ show_scenario (SluiceWindow   *self,
   const char *title = sluice_scenario_get_title (scenario);
   g_autofree char *base = g_path_get_basename (path);
 
-  if (!self->running)
-    clear_run (self);
+  if (!is_running (self))
+    reset_run (self);
 
   sluice_config_panel_set_scenario (self->config_panel, scenario);
   gtk_label_set_text (self->title_label, title ? title : base);
@@ -808,114 +341,33 @@ sluice_window_open_last (SluiceWindow *self)
   sluice_window_open_preset (self, "first-look");
 }
 
-static GtkFileFilter *
-pool_filter (void)
-{
-  GtkFileFilter *filter = gtk_file_filter_new ();
-
-  gtk_file_filter_set_name (filter, _("Sluice scenarios (*.pool)"));
-  gtk_file_filter_add_pattern (filter, "*.pool");
-  return filter;
-}
-
 static void
-on_open_response (GtkNativeDialog *dialog,
-                  int              response,
-                  gpointer         user_data)
+save_to (SluiceWindow *self,
+         const char   *path)
 {
-  SluiceWindow *self = user_data;
-
-  if (response == GTK_RESPONSE_ACCEPT)
-    {
-      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
-      g_autofree char *path = g_file_get_path (file);
-
-      if (path != NULL)
-        load_or_complain (self, path);
-    }
-
-  g_object_unref (dialog);
-}
-
-static void
-on_save_response (GtkNativeDialog *dialog,
-                  int              response,
-                  gpointer         user_data)
-{
-  SluiceWindow *self = user_data;
   SluiceScenario *scenario = sluice_config_panel_get_scenario (self->config_panel);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *base = g_path_get_basename (path);
+  g_autofree char *text = NULL;
 
-  if (response == GTK_RESPONSE_ACCEPT && scenario != NULL)
+  if (scenario == NULL || !sluice_scenario_save_to_file (scenario, path, &error))
     {
-      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
-      g_autofree char *path = g_file_get_path (file);
-      g_autoptr(GError) error = NULL;
-
-      if (path != NULL && sluice_scenario_save_to_file (scenario, path, &error))
-        {
-          g_autofree char *base = g_path_get_basename (path);
-          g_autofree char *text = g_strdup_printf (_("Saved as %s."), base);
-
-          g_free (self->file);
-          self->file = g_strdup (path);
-          gtk_label_set_text (self->subtitle_label, base);
-          remember (self, path);
-          set_banner (self, BANNER_INFO, text);
-        }
-      else if (error != NULL)
-        set_banner (self, BANNER_ERROR, error->message);
+      set_banner (self, BANNER_ERROR, error ? error->message : _("The configuration has an error: fix the field marked in red, then save."));
+      return;
     }
 
-  g_object_unref (dialog);
-}
-
-/* ---- export dialogs ---------------------------------------------------- */
-
-typedef enum {
-  EXPORT_IMAGE,
-  EXPORT_EVENTS,
-} ExportKind;
-
-static GtkFileFilter *
-export_filter (const char *name,
-               const char *extension)
-{
-  GtkFileFilter *filter = gtk_file_filter_new ();
-  g_autofree char *pattern = g_strconcat ("*.", extension, NULL);
-
-  gtk_file_filter_set_name (filter, name);
-  gtk_file_filter_add_pattern (filter, pattern);
-  g_object_set_data_full (G_OBJECT (filter), "extension", g_strdup (extension), g_free);
-  return filter;
-}
-
-/* A name without a known extension takes the one of the chosen filter. */
-static char *
-add_extension (GtkFileChooser *chooser,
-               const char     *path,
-               ExportKind      kind)
-{
-  static const char * const image_extensions[] = { ".png", ".svg", ".pdf", NULL };
-  static const char * const event_extensions[] = { ".csv", ".jsonl", ".ndjson", ".json", NULL };
-  const char * const *known = kind == EXPORT_IMAGE ? image_extensions : event_extensions;
-  g_autofree char *lower = g_ascii_strdown (path, -1);
-  g_autoptr(GtkFileFilter) filter = gtk_file_chooser_get_filter (chooser);
-  const char *extension = filter ? g_object_get_data (G_OBJECT (filter), "extension") : NULL;
-
-  for (guint i = 0; known[i] != NULL; i++)
-    if (g_str_has_suffix (lower, known[i]))
-      return g_strdup (path);
-
-  if (extension == NULL)
-    extension = kind == EXPORT_IMAGE ? "png" : "csv";
-
-  return g_strconcat (path, ".", extension, NULL);
+  text = g_strdup_printf (_("Saved as %s."), base);
+  g_free (self->file);
+  self->file = g_strdup (path);
+  gtk_label_set_text (self->subtitle_label, base);
+  remember (self, path);
+  set_banner (self, BANNER_INFO, text);
 }
 
 static void
 export_to (SluiceWindow *self,
            const char   *path,
-           ExportKind    kind)
+           gboolean      image)
 {
   g_autoptr(GError) error = NULL;
   g_autofree char *base = g_path_get_basename (path);
@@ -925,7 +377,7 @@ export_to (SluiceWindow *self,
                gtk_widget_get_height (GTK_WIDGET (self->timeline_view));
   gboolean ok;
 
-  if (kind == EXPORT_IMAGE)
+  if (image)
     ok = sluice_window_export_image (self, path, width, MAX (height, 480), &error);
   else
     ok = sluice_window_export_events (self, path, &error);
@@ -942,70 +394,22 @@ export_to (SluiceWindow *self,
 }
 
 static void
-on_export_response (GtkNativeDialog *dialog,
-                    int              response,
-                    gpointer         user_data)
+on_file_chosen (GtkWindow            *parent,
+                SluiceFileDialogKind  kind,
+                const char           *path,
+                gpointer              user_data)
 {
-  SluiceWindow *self = user_data;
-  ExportKind kind = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (dialog), "export-kind"));
+  SluiceWindow *self = SLUICE_WINDOW (parent);
 
-  if (response == GTK_RESPONSE_ACCEPT)
-    {
-      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
-      g_autofree char *path = file ? g_file_get_path (file) : NULL;
-
-      if (path != NULL)
-        {
-          g_autofree char *full = add_extension (GTK_FILE_CHOOSER (dialog), path, kind);
-          export_to (self, full, kind);
-        }
-      else
-        set_banner (self, BANNER_ERROR, _("Cannot export: choose a local file."));
-    }
-
-  g_object_unref (dialog);
-}
-
-static char *
-export_name (SluiceWindow *self,
-             const char   *extension)
-{
-  g_autofree char *base = self->file ? g_path_get_basename (self->file) : g_strdup ("run.pool");
-  char *dot = strrchr (base, '.');
-
-  if (dot != NULL && dot != base)
-    *dot = '\0';
-
-  return g_strconcat (base, ".", extension, NULL);
-}
-
-static void
-show_export_dialog (SluiceWindow *self,
-                    ExportKind    kind)
-{
-  GtkFileChooserNative *dialog;
-  GtkFileChooser *chooser;
-  g_autofree char *name = export_name (self, kind == EXPORT_IMAGE ? "png" : "csv");
-
-  dialog = gtk_file_chooser_native_new (kind == EXPORT_IMAGE ? _("Export the Image") : _("Export the Events"),
-                                        GTK_WINDOW (self), GTK_FILE_CHOOSER_ACTION_SAVE,
-                                        _("_Export"), _("_Cancel"));
-  chooser = GTK_FILE_CHOOSER (dialog);
-  if (kind == EXPORT_IMAGE)
-    {
-      gtk_file_chooser_add_filter (chooser, export_filter (_("PNG images (*.png)"), "png"));
-      gtk_file_chooser_add_filter (chooser, export_filter (_("SVG images (*.svg)"), "svg"));
-    }
+  if (path == NULL)
+    set_banner (self, BANNER_ERROR, kind == SLUICE_FILE_DIALOG_OPEN || kind == SLUICE_FILE_DIALOG_SAVE
+                                      ? _("Choose a local file.") : _("Cannot export: choose a local file."));
+  else if (kind == SLUICE_FILE_DIALOG_OPEN)
+    load_or_complain (self, path);
+  else if (kind == SLUICE_FILE_DIALOG_SAVE)
+    save_to (self, path);
   else
-    {
-      gtk_file_chooser_add_filter (chooser, export_filter (_("CSV files (*.csv)"), "csv"));
-      gtk_file_chooser_add_filter (chooser, export_filter (_("JSON Lines files (*.jsonl)"), "jsonl"));
-    }
-  gtk_file_chooser_set_current_name (chooser, name);
-  g_object_set_data (G_OBJECT (dialog), "export-kind", GINT_TO_POINTER (kind));
-  g_signal_connect (dialog, "response", G_CALLBACK (on_export_response), self);
-  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (dialog), TRUE);
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+    export_to (self, path, kind == SLUICE_FILE_DIALOG_EXPORT_IMAGE);
 }
 
 /* ---- actions ----------------------------------------------------------- */
@@ -1023,13 +427,7 @@ request_stop_activated (GSimpleAction *action,
                         GVariant      *parameter,
                         gpointer       user_data)
 {
-  SluiceWindow *self = user_data;
-
-  if (self->running)
-    {
-      sluice_scenario_runner_request_stop (self->runner);
-      set_banner (self, BANNER_INFO, _("Stop requested: the pool pulls nothing more and drains what it has…"));
-    }
+  sluice_run_controller_request_stop (SLUICE_WINDOW (user_data)->run);
 }
 
 static void
@@ -1037,13 +435,7 @@ cancel_activated (GSimpleAction *action,
                   GVariant      *parameter,
                   gpointer       user_data)
 {
-  SluiceWindow *self = user_data;
-
-  if (self->running)
-    {
-      sluice_scenario_runner_cancel (self->runner);
-      set_banner (self, BANNER_INFO, _("Cancelling: every attempt is asked to stop and awaited…"));
-    }
+  sluice_run_controller_cancel (SLUICE_WINDOW (user_data)->run);
 }
 
 static void
@@ -1053,7 +445,7 @@ reset_activated (GSimpleAction *action,
 {
   SluiceWindow *self = user_data;
 
-  clear_run (self);
+  reset_run (self);
   set_banner (self, BANNER_INFO, _("Ready: press Run (Ctrl+R) to start, or change the configuration on the left."));
 }
 
@@ -1063,10 +455,18 @@ pause_changed (GSimpleAction *action,
                gpointer       user_data)
 {
   SluiceWindow *self = user_data;
+  gboolean paused = g_variant_get_boolean (state);
 
   g_simple_action_set_state (action, state);
-  if (self->clock != NULL)
-    sluice_clock_set_paused (self->clock, g_variant_get_boolean (state));
+  sluice_run_controller_set_paused (self->run, paused);
+
+  /* The button shows what a press does next. */
+  gtk_button_set_icon_name (GTK_BUTTON (self->pause_button),
+                            paused ? "media-playback-start-symbolic" : "media-playback-pause-symbolic");
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->pause_button),
+                               paused ? _("Resume the clock (Space)") : _("Pause the clock (Space)"));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->pause_button),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, paused ? _("Resume") : _("Pause"), -1);
 }
 
 static void
@@ -1074,10 +474,7 @@ step_activated (GSimpleAction *action,
                 GVariant      *parameter,
                 gpointer       user_data)
 {
-  SluiceWindow *self = user_data;
-
-  if (self->clock != NULL && self->running)
-    sluice_clock_step (self->clock);
+  sluice_run_controller_step (SLUICE_WINDOW (user_data)->run);
 }
 
 static void
@@ -1120,14 +517,8 @@ open_activated (GSimpleAction *action,
                 gpointer       user_data)
 {
   SluiceWindow *self = user_data;
-  GtkFileChooserNative *dialog;
 
-  dialog = gtk_file_chooser_native_new (_("Open a Scenario"), GTK_WINDOW (self),
-                                        GTK_FILE_CHOOSER_ACTION_OPEN, _("_Open"), _("_Cancel"));
-  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), pool_filter ());
-  g_signal_connect (dialog, "response", G_CALLBACK (on_open_response), self);
-  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (dialog), TRUE);
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+  sluice_file_dialog_show (GTK_WINDOW (self), SLUICE_FILE_DIALOG_OPEN, self->file, on_file_chosen, NULL);
 }
 
 static void
@@ -1136,8 +527,6 @@ save_activated (GSimpleAction *action,
                 gpointer       user_data)
 {
   SluiceWindow *self = user_data;
-  GtkFileChooserNative *dialog;
-  g_autofree char *name = NULL;
 
   if (sluice_config_panel_get_scenario (self->config_panel) == NULL)
     {
@@ -1145,14 +534,7 @@ save_activated (GSimpleAction *action,
       return;
     }
 
-  dialog = gtk_file_chooser_native_new (_("Save the Scenario"), GTK_WINDOW (self),
-                                        GTK_FILE_CHOOSER_ACTION_SAVE, _("_Save"), _("_Cancel"));
-  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), pool_filter ());
-  name = self->file ? g_path_get_basename (self->file) : g_strdup ("scenario.pool");
-  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), name);
-  g_signal_connect (dialog, "response", G_CALLBACK (on_save_response), self);
-  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (dialog), TRUE);
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+  sluice_file_dialog_show (GTK_WINDOW (self), SLUICE_FILE_DIALOG_SAVE, self->file, on_file_chosen, NULL);
 }
 
 static void
@@ -1160,7 +542,8 @@ export_image_activated (GSimpleAction *action,
                         GVariant      *parameter,
                         gpointer       user_data)
 {
-  show_export_dialog (SLUICE_WINDOW (user_data), EXPORT_IMAGE);
+  sluice_file_dialog_show (GTK_WINDOW (user_data), SLUICE_FILE_DIALOG_EXPORT_IMAGE,
+                           SLUICE_WINDOW (user_data)->file, on_file_chosen, NULL);
 }
 
 static void
@@ -1168,7 +551,8 @@ export_events_activated (GSimpleAction *action,
                          GVariant      *parameter,
                          gpointer       user_data)
 {
-  show_export_dialog (SLUICE_WINDOW (user_data), EXPORT_EVENTS);
+  sluice_file_dialog_show (GTK_WINDOW (user_data), SLUICE_FILE_DIALOG_EXPORT_EVENTS,
+                           SLUICE_WINDOW (user_data)->file, on_file_chosen, NULL);
 }
 
 static void
@@ -1177,6 +561,42 @@ open_preset_activated (GSimpleAction *action,
                        gpointer       user_data)
 {
   sluice_window_open_preset (SLUICE_WINDOW (user_data), g_variant_get_string (parameter, NULL));
+}
+
+/* From the keyboard or the buttons, around the middle of what is shown. */
+static void
+zoom_by (SluiceWindow *self,
+         double        factor)
+{
+  SluiceViewport *viewport = sluice_run_controller_get_viewport (self->run);
+  gint64 t0 = sluice_viewport_get_t0 (viewport);
+  gint64 t1 = sluice_viewport_get_t1 (viewport);
+
+  sluice_viewport_zoom (viewport, t0 + (t1 - t0) / 2, factor);
+}
+
+static void
+zoom_in_activated (GSimpleAction *action,
+                   GVariant      *parameter,
+                   gpointer       user_data)
+{
+  zoom_by (SLUICE_WINDOW (user_data), 1. / KEY_ZOOM);
+}
+
+static void
+zoom_out_activated (GSimpleAction *action,
+                    GVariant      *parameter,
+                    gpointer       user_data)
+{
+  zoom_by (SLUICE_WINDOW (user_data), KEY_ZOOM);
+}
+
+static void
+zoom_fit_activated (GSimpleAction *action,
+                    GVariant      *parameter,
+                    gpointer       user_data)
+{
+  sluice_viewport_fit (sluice_run_controller_get_viewport (SLUICE_WINDOW (user_data)->run));
 }
 
 static const GActionEntry win_actions[] = {
@@ -1193,6 +613,9 @@ static const GActionEntry win_actions[] = {
   { "export-image", export_image_activated },
   { "export-events", export_events_activated },
   { "open-preset", open_preset_activated, "s" },
+  { "zoom-in", zoom_in_activated },
+  { "zoom-out", zoom_out_activated },
+  { "zoom-fit", zoom_fit_activated },
 };
 
 static void
@@ -1209,42 +632,22 @@ static void
 update_actions (SluiceWindow *self)
 {
   gboolean valid = sluice_config_panel_get_valid (self->config_panel);
+  gboolean running = is_running (self);
+  gboolean has_events = sluice_run_controller_get_has_events (self->run);
+  gboolean fit = sluice_viewport_get_fit (sluice_run_controller_get_viewport (self->run));
 
-  enable (self, "run", !self->running && valid);
-  enable (self, "request-stop", self->running);
-  enable (self, "cancel", self->running);
-  enable (self, "reset", !self->running);
-  enable (self, "step", self->running);
+  enable (self, "run", !running && valid);
+  enable (self, "request-stop", running);
+  enable (self, "cancel", running);
+  enable (self, "reset", !running);
+  enable (self, "pause", running);
+  enable (self, "step", running);
   enable (self, "save", valid);
-  enable (self, "export-image", !self->running && has_events (self));
-  enable (self, "export-events", !self->running && has_events (self));
-}
-
-/* ---- the presets menu -------------------------------------------------- */
-
-static char *
-preset_label (const char *name)
-{
-  g_autofree char *path = sluice_presets_find (name);
-  g_autoptr(SluiceScenario) scenario = path ? sluice_scenario_new_from_file (path, NULL, NULL) : NULL;
-  const char *title = scenario ? sluice_scenario_get_title (scenario) : NULL;
-
-  return g_strdup (title ? title : name);
-}
-
-static void
-fill_presets_menu (SluiceWindow *self)
-{
-  g_auto(GStrv) names = sluice_presets_list_names ();
-
-  for (guint i = 0; names[i] != NULL; i++)
-    {
-      g_autofree char *label = preset_label (names[i]);
-      g_autoptr(GMenuItem) item = g_menu_item_new (label, NULL);
-
-      g_menu_item_set_action_and_target (item, "win.open-preset", "s", names[i]);
-      g_menu_append_item (self->presets_menu, item);
-    }
+  enable (self, "export-image", !running && has_events);
+  enable (self, "export-events", !running && has_events);
+  enable (self, "zoom-in", running || has_events);
+  enable (self, "zoom-out", !fit);
+  enable (self, "zoom-fit", !fit);
 }
 
 /* ---- speed ------------------------------------------------------------- */
@@ -1260,8 +663,7 @@ format_speed (GtkScale *scale,
 static void
 on_speed_changed (SluiceWindow *self)
 {
-  if (self->clock != NULL)
-    sluice_clock_set_speed (self->clock, get_speed (self));
+  sluice_run_controller_set_speed (self->run, get_speed (self));
 }
 
 static void
@@ -1296,13 +698,15 @@ sluice_window_dispose (GObject *object)
 {
   SluiceWindow *self = SLUICE_WINDOW (object);
 
-  if (self->runner != NULL && self->running)
-    sluice_scenario_runner_cancel (self->runner);
-  g_clear_object (&self->runner);
-  g_clear_object (&self->clock);
-  g_clear_object (&self->recorder);
-  g_clear_object (&self->timeline);
-  g_clear_object (&self->results);
+  g_clear_object (&self->batch);
+  /* The controller fills views of the template: it lets go of them first. */
+  if (self->run != NULL)
+    {
+      g_signal_handlers_disconnect_by_data (self->run, self);
+      g_signal_handlers_disconnect_by_data (sluice_run_controller_get_viewport (self->run), self);
+      sluice_run_controller_reset (self->run);
+    }
+  g_clear_object (&self->run);
 
   gtk_widget_dispose_template (GTK_WIDGET (self), SLUICE_TYPE_WINDOW);
 
@@ -1314,12 +718,7 @@ sluice_window_finalize (GObject *object)
 {
   SluiceWindow *self = SLUICE_WINDOW (object);
 
-  for (guint c = 0; c < SLUICE_N_COUNTERS; c++)
-    g_free (self->counter_texts[c]);
   g_free (self->file);
-  g_free (self->screenshot);
-  g_free (self->export_image);
-  g_free (self->export_events);
 
   G_OBJECT_CLASS (sluice_window_parent_class)->finalize (object);
 }
@@ -1335,7 +734,7 @@ sluice_window_get_property (GObject    *object,
   switch (prop_id)
     {
     case PROP_RUNNING:
-      g_value_set_boolean (value, self->running);
+      g_value_set_boolean (value, is_running (self));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -1363,6 +762,7 @@ sluice_window_class_init (SluiceWindowClass *klass)
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   g_type_ensure (SLUICE_TYPE_CONFIG_PANEL);
+  g_type_ensure (SLUICE_TYPE_COUNTERS);
   g_type_ensure (SLUICE_TYPE_CHART_VIEW);
   g_type_ensure (SLUICE_TYPE_TIMELINE_VIEW);
   g_type_ensure (SLUICE_TYPE_EVENT_LOG);
@@ -1372,11 +772,12 @@ sluice_window_class_init (SluiceWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, SluiceWindow, title_label);
   gtk_widget_class_bind_template_child (widget_class, SluiceWindow, subtitle_label);
   gtk_widget_class_bind_template_child (widget_class, SluiceWindow, speed_scale);
+  gtk_widget_class_bind_template_child (widget_class, SluiceWindow, pause_button);
   gtk_widget_class_bind_template_child (widget_class, SluiceWindow, menu_button);
   gtk_widget_class_bind_template_child (widget_class, SluiceWindow, presets_menu);
   gtk_widget_class_bind_template_child (widget_class, SluiceWindow, config_panel);
   gtk_widget_class_bind_template_child (widget_class, SluiceWindow, banner_label);
-  gtk_widget_class_bind_template_child (widget_class, SluiceWindow, counters_box);
+  gtk_widget_class_bind_template_child (widget_class, SluiceWindow, counters);
   gtk_widget_class_bind_template_child (widget_class, SluiceWindow, chart_view);
   gtk_widget_class_bind_template_child (widget_class, SluiceWindow, timeline_view);
   gtk_widget_class_bind_template_child (widget_class, SluiceWindow, event_log);
@@ -1387,28 +788,6 @@ sluice_window_class_init (SluiceWindowClass *klass)
 }
 
 static void
-setup_results (SluiceWindow *self)
-{
-  g_autoptr(GtkNoSelection) selection = NULL;
-  g_autoptr(GtkBuilderScope) scope = gtk_builder_cscope_new ();
-  g_autoptr(GtkListItemFactory) factory = NULL;
-  static const char *item_ui =
-    "<interface><template class=\"GtkListItem\"><property name=\"child\">"
-    "<object class=\"GtkLabel\"><property name=\"xalign\">0</property>"
-    "<binding name=\"label\"><lookup name=\"string\" type=\"GtkStringObject\">"
-    "<lookup name=\"item\">GtkListItem</lookup></lookup></binding>"
-    "<style><class name=\"numeric\"/></style>"
-    "</object></property></template></interface>";
-  g_autoptr(GBytes) bytes = g_bytes_new_static (item_ui, strlen (item_ui));
-
-  self->results = gtk_string_list_new (NULL);
-  selection = gtk_no_selection_new (G_LIST_MODEL (g_object_ref (self->results)));
-  factory = gtk_builder_list_item_factory_new_from_bytes (scope, bytes);
-  gtk_list_view_set_factory (self->results_view, factory);
-  gtk_list_view_set_model (self->results_view, GTK_SELECTION_MODEL (selection));
-}
-
-static void
 sluice_window_init (SluiceWindow *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
@@ -1416,12 +795,20 @@ sluice_window_init (SluiceWindow *self)
   g_action_map_add_action_entries (G_ACTION_MAP (self), win_actions, G_N_ELEMENTS (win_actions), self);
   add_run_shortcuts (self);
 
-  gtk_scale_set_format_value_func (self->speed_scale, format_speed, NULL, NULL);
-  create_counters (self);
-  setup_results (self);
-  fill_presets_menu (self);
+  self->run = sluice_run_controller_new (GTK_WIDGET (self), self->counters, self->chart_view,
+                                         self->timeline_view, self->event_log, self->error_group_view);
+  g_signal_connect_swapped (self->run, "status", G_CALLBACK (on_run_status), self);
+  g_signal_connect_swapped (self->run, "notify::running", G_CALLBACK (on_running_changed), self);
+  g_signal_connect_swapped (sluice_run_controller_get_viewport (self->run), "notify::fit",
+                            G_CALLBACK (update_actions), self);
 
-  clear_run (self);
+  gtk_scale_set_format_value_func (self->speed_scale, format_speed, NULL, NULL);
+  {
+    g_autoptr(GtkNoSelection) results = gtk_no_selection_new (g_object_ref (sluice_run_controller_get_results (self->run)));
+
+    gtk_list_view_set_model (self->results_view, GTK_SELECTION_MODEL (results));
+  }
+  sluice_presets_fill_menu (self->presets_menu, "win.open-preset");
   update_actions (self);
 }
 
@@ -1449,39 +836,7 @@ gboolean
 sluice_window_get_running (SluiceWindow *self)
 {
   g_return_val_if_fail (SLUICE_IS_WINDOW (self), FALSE);
-  return self->running;
-}
-
-/* A screenshot runs on the virtual clock, unless the scenario needs real time. */
-static gboolean
-prefer_virtual_clock (SluiceWindow *self)
-{
-  sluice_config_panel_set_field_text (self->config_panel, "run", "clock", "virtual");
-  if (sluice_config_panel_get_scenario (self->config_panel) != NULL)
-    return TRUE;
-
-  sluice_config_panel_set_field_text (self->config_panel, "run", "clock", "real");
-  return FALSE;
-}
-
-/* Starts once the window is shown: the first frames of a new window can
- * hold the main loop long enough to matter on a scaled clock. */
-static gboolean
-on_screenshot_start_tick (GtkWidget     *widget,
-                          GdkFrameClock *frame_clock,
-                          gpointer       user_data)
-{
-  SluiceWindow *self = SLUICE_WINDOW (widget);
-
-  if (!gtk_widget_get_mapped (widget) || ++self->screenshot_frames < SCREENSHOT_FRAMES)
-    return G_SOURCE_CONTINUE;
-
-  self->screenshot_frames = 0;
-  start_run (self);
-  if (!self->running && self->screenshot_func != NULL)
-    self->screenshot_func (self, FALSE, self->screenshot_data);
-
-  return G_SOURCE_REMOVE;
+  return is_running (self);
 }
 
 /**
@@ -1510,42 +865,9 @@ sluice_window_run_and_export (SluiceWindow         *self,
   g_return_if_fail (SLUICE_IS_WINDOW (self));
   g_return_if_fail (func != NULL);
 
-  g_free (self->screenshot);
-  g_free (self->export_image);
-  g_free (self->export_events);
-  self->screenshot = g_strdup (screenshot);
-  self->export_image = g_strdup (image);
-  self->export_events = g_strdup (events);
-  self->screenshot_func = func;
-  self->screenshot_data = user_data;
-  self->screenshot_frames = 0;
-  self->batch_ok = FALSE;
-
-  prefer_virtual_clock (self);
-  gtk_widget_add_tick_callback (GTK_WIDGET (self), on_screenshot_start_tick, NULL, NULL);
-}
-
-/**
- * sluice_window_run_and_screenshot:
- * @self: a #SluiceWindow
- * @path: the PNG file to write
- * @func: called when the PNG is written or failed
- * @user_data: data for @func
- *
- * Once the window is shown, runs the scenario on the virtual clock (or on
- * the scaled clock when it needs real time), then saves the window as it is
- * drawn after the run.
- */
-void
-sluice_window_run_and_screenshot (SluiceWindow         *self,
-                                  const char           *path,
-                                  SluiceScreenshotFunc  func,
-                                  gpointer              user_data)
-{
-  g_return_if_fail (SLUICE_IS_WINDOW (self));
-  g_return_if_fail (path != NULL);
-
-  sluice_window_run_and_export (self, path, NULL, NULL, func, user_data);
+  g_clear_object (&self->batch);
+  self->batch = sluice_batch_new (self, screenshot, image, events, func, user_data);
+  sluice_batch_start (self->batch);
 }
 
 /**
@@ -1613,7 +935,7 @@ sluice_window_get_counter (SluiceWindow  *self,
 {
   g_return_val_if_fail (SLUICE_IS_WINDOW (self), NULL);
   g_return_val_if_fail (counter < SLUICE_N_COUNTERS, NULL);
-  return gtk_label_get_text (self->counter_labels[counter]);
+  return sluice_counters_get (self->counters, counter);
 }
 
 /**
@@ -1639,5 +961,31 @@ guint
 sluice_window_get_n_results (SluiceWindow *self)
 {
   g_return_val_if_fail (SLUICE_IS_WINDOW (self), 0);
-  return g_list_model_get_n_items (G_LIST_MODEL (self->results));
+  return g_list_model_get_n_items (sluice_run_controller_get_results (self->run));
+}
+
+/**
+ * sluice_window_get_run_controller:
+ * @self: a #SluiceWindow
+ *
+ * Returns: (transfer none): what runs the scenario and fills the views
+ */
+SluiceRunController *
+sluice_window_get_run_controller (SluiceWindow *self)
+{
+  g_return_val_if_fail (SLUICE_IS_WINDOW (self), NULL);
+  return self->run;
+}
+
+/**
+ * sluice_window_get_viewport:
+ * @self: a #SluiceWindow
+ *
+ * Returns: (transfer none): the time span the chart and the lanes share
+ */
+SluiceViewport *
+sluice_window_get_viewport (SluiceWindow *self)
+{
+  g_return_val_if_fail (SLUICE_IS_WINDOW (self), NULL);
+  return sluice_run_controller_get_viewport (self->run);
 }

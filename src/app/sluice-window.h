@@ -7,6 +7,9 @@
 #include <gtk/gtk.h>
 
 #include "sluice-application.h"
+#include "sluice-counters.h"
+#include "sluice-run-controller.h"
+#include "sluice-viewport.h"
 #include "sluice-scenario.h"
 
 G_BEGIN_DECLS
@@ -26,18 +29,6 @@ typedef void (*SluiceScreenshotFunc) (SluiceWindow *window,
                                       gboolean      ok,
                                       gpointer      user_data);
 
-typedef enum {
-  SLUICE_COUNTER_PULLED,
-  SLUICE_COUNTER_QUEUED,
-  SLUICE_COUNTER_IN_FLIGHT,
-  SLUICE_COUNTER_SUCCEEDED,
-  SLUICE_COUNTER_RETRIES,
-  SLUICE_COUNTER_TIMEOUTS,
-  SLUICE_COUNTER_FAILED,
-  SLUICE_COUNTER_ELAPSED,
-  SLUICE_COUNTER_THROUGHPUT,
-  SLUICE_N_COUNTERS
-} SluiceCounter;
 
 SluiceWindow *sluice_window_new                (SluiceApplication    *app);
 gboolean      sluice_window_load_file          (SluiceWindow         *self,
@@ -47,10 +38,6 @@ gboolean      sluice_window_open_preset        (SluiceWindow         *self,
                                                 const char           *name);
 void          sluice_window_open_last          (SluiceWindow         *self);
 gboolean      sluice_window_get_running        (SluiceWindow         *self);
-void          sluice_window_run_and_screenshot (SluiceWindow         *self,
-                                                const char           *path,
-                                                SluiceScreenshotFunc  func,
-                                                gpointer              user_data);
 void          sluice_window_run_and_export     (SluiceWindow         *self,
                                                 const char           *screenshot,
                                                 const char           *image,
@@ -73,5 +60,7 @@ const char   *sluice_window_get_counter        (SluiceWindow         *self,
                                                 SluiceCounter         counter);
 const char   *sluice_window_get_banner         (SluiceWindow         *self);
 guint         sluice_window_get_n_results      (SluiceWindow         *self);
+SluiceRunController *sluice_window_get_run_controller (SluiceWindow  *self);
+SluiceViewport *sluice_window_get_viewport     (SluiceWindow         *self);
 
 G_END_DECLS

@@ -1,0 +1,290 @@
+/* sluice-batch.c: run the window's scenario, then export and take a screenshot
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "config-app.h"
+
+#include "sluice-batch.h"
+#include "sluice-config-panel.h"
+#include "sluice-run-controller.h"
+
+/**
+ * SluiceBatch:
+ *
+ * What `sluice --screenshot` and `--export-*` do with a window: once it is
+ * shown, run its scenario on the virtual clock (or the scaled one when the
+ * scenario needs real time), write the exports, then save the window as a
+ * PNG right after a paint a few frames later, and call back.
+ *
+ * The window owns it; it holds the window weakly.
+ */
+
+#define SCREENSHOT_FRAMES 5
+#define EXPORT_WIDTH 1200
+#define EXPORT_HEIGHT 800
+
+struct _SluiceBatch
+{
+  GObject               parent_instance;
+
+  SluiceWindow         *window;     /* weak */
+  char                 *screenshot;
+  char                 *export_image;
+  char                 *export_events;
+  SluiceScreenshotFunc  func;
+  gpointer              user_data;
+  guint                 frames;
+  guint                 tick_id;
+  gboolean              exports_ok;
+  gboolean              done;
+};
+
+G_DEFINE_FINAL_TYPE (SluiceBatch, sluice_batch, G_TYPE_OBJECT)
+
+static void
+report (SluiceBatch *self,
+        gboolean     ok)
+{
+  if (self->done || self->window == NULL)
+    return;
+
+  self->done = TRUE;
+  self->func (self->window, ok, self->user_data);
+}
+
+static gboolean
+save_screenshot (SluiceBatch  *self,
+                 GError      **error)
+{
+  GtkWidget *widget = GTK_WIDGET (self->window);
+  int width = gtk_widget_get_width (widget);
+  int height = gtk_widget_get_height (widget);
+  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (widget);
+  GtkSnapshot *snapshot = gtk_snapshot_new ();
+  g_autoptr(GskRenderNode) node = NULL;
+  g_autoptr(GdkTexture) texture = NULL;
+  GskRenderer *renderer = gtk_native_get_renderer (GTK_NATIVE (widget));
+
+  gdk_paintable_snapshot (paintable, GDK_SNAPSHOT (snapshot), width, height);
+  node = gtk_snapshot_free_to_node (snapshot);
+  if (node == NULL || renderer == NULL)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "the window drew nothing");
+      return FALSE;
+    }
+
+  texture = gsk_renderer_render_texture (renderer, node, &GRAPHENE_RECT_INIT (0, 0, width, height));
+  if (!gdk_texture_save_to_png (texture, self->screenshot))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "cannot write %s", self->screenshot);
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
+static void
+on_after_paint (GdkFrameClock *frame_clock,
+                SluiceBatch   *self)
+{
+  g_autoptr(GError) error = NULL;
+  gboolean ok;
+
+  g_signal_handlers_disconnect_by_func (frame_clock, on_after_paint, self);
+  if (self->window == NULL)
+    return;
+
+  ok = save_screenshot (self, &error);
+  if (!ok)
+    g_printerr ("sluice: %s\n", error->message);
+
+  report (self, ok && self->exports_ok);
+}
+
+/* Waits a few frames after the run, then shoots right after a paint, when
+ * the layout is done. */
+static gboolean
+on_screenshot_tick (GtkWidget     *widget,
+                    GdkFrameClock *frame_clock,
+                    gpointer       user_data)
+{
+  SluiceBatch *self = user_data;
+
+  if (!gtk_widget_get_mapped (widget) || ++self->frames < SCREENSHOT_FRAMES)
+    return G_SOURCE_CONTINUE;
+
+  self->tick_id = 0;
+  g_signal_connect_object (frame_clock, "after-paint", G_CALLBACK (on_after_paint), self, 0);
+  gtk_widget_queue_draw (widget);
+  return G_SOURCE_REMOVE;
+}
+
+static gboolean
+export_file (SluiceBatch *self,
+             const char  *path,
+             gboolean     image)
+{
+  g_autoptr(GError) error = NULL;
+  gboolean ok;
+
+  if (path == NULL)
+    return TRUE;
+
+  ok = image ? sluice_window_export_image (self->window, path, EXPORT_WIDTH, EXPORT_HEIGHT, &error)
+             : sluice_window_export_events (self->window, path, &error);
+  if (!ok)
+    g_printerr ("sluice: %s\n", error->message);
+
+  return ok;
+}
+
+/* After the run: the exports, then the screenshot a few frames later, or
+ * the callback now. */
+static void
+on_run_finished (SluiceBatch *self)
+{
+  gboolean image_ok, events_ok;
+
+  if (self->window == NULL || self->done)
+    return;
+
+  image_ok = export_file (self, self->export_image, TRUE);
+  events_ok = export_file (self, self->export_events, FALSE);
+  self->exports_ok = image_ok && events_ok;
+
+  if (self->screenshot == NULL)
+    {
+      report (self, self->exports_ok);
+      return;
+    }
+
+  self->frames = 0;
+  self->tick_id = gtk_widget_add_tick_callback (GTK_WIDGET (self->window), on_screenshot_tick, self, NULL);
+}
+
+/* Starts once the window is shown: the first frames of a new window can
+ * hold the main loop long enough to matter on a scaled clock. */
+static gboolean
+on_start_tick (GtkWidget     *widget,
+               GdkFrameClock *frame_clock,
+               gpointer       user_data)
+{
+  SluiceBatch *self = user_data;
+
+  if (!gtk_widget_get_mapped (widget) || ++self->frames < SCREENSHOT_FRAMES)
+    return G_SOURCE_CONTINUE;
+
+  self->tick_id = 0;
+  gtk_widget_activate_action (widget, "win.run", NULL);
+  if (!sluice_window_get_running (self->window))
+    report (self, FALSE);
+
+  return G_SOURCE_REMOVE;
+}
+
+/* The virtual clock, unless the scenario needs real time. */
+static void
+prefer_virtual_clock (SluiceBatch *self)
+{
+  SluiceConfigPanel *panel = SLUICE_CONFIG_PANEL (sluice_window_get_config_panel (self->window));
+
+  sluice_config_panel_set_field_text (panel, "run", "clock", "virtual");
+  if (sluice_config_panel_get_scenario (panel) == NULL)
+    sluice_config_panel_set_field_text (panel, "run", "clock", "real");
+}
+
+/**
+ * sluice_batch_start:
+ * @self: a #SluiceBatch
+ *
+ * Runs the scenario once the window is shown; see sluice_batch_new().
+ */
+void
+sluice_batch_start (SluiceBatch *self)
+{
+  g_return_if_fail (SLUICE_IS_BATCH (self));
+  g_return_if_fail (self->window != NULL);
+
+  prefer_virtual_clock (self);
+  self->frames = 0;
+  self->tick_id = gtk_widget_add_tick_callback (GTK_WIDGET (self->window), on_start_tick, self, NULL);
+}
+
+static void
+sluice_batch_dispose (GObject *object)
+{
+  SluiceBatch *self = SLUICE_BATCH (object);
+
+  if (self->tick_id != 0 && self->window != NULL)
+    gtk_widget_remove_tick_callback (GTK_WIDGET (self->window), self->tick_id);
+  self->tick_id = 0;
+  g_clear_weak_pointer (&self->window);
+
+  G_OBJECT_CLASS (sluice_batch_parent_class)->dispose (object);
+}
+
+static void
+sluice_batch_finalize (GObject *object)
+{
+  SluiceBatch *self = SLUICE_BATCH (object);
+
+  g_free (self->screenshot);
+  g_free (self->export_image);
+  g_free (self->export_events);
+
+  G_OBJECT_CLASS (sluice_batch_parent_class)->finalize (object);
+}
+
+static void
+sluice_batch_class_init (SluiceBatchClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->dispose = sluice_batch_dispose;
+  object_class->finalize = sluice_batch_finalize;
+}
+
+static void
+sluice_batch_init (SluiceBatch *self)
+{
+}
+
+/**
+ * sluice_batch_new:
+ * @window: the window, with its scenario loaded
+ * @screenshot: (nullable): the PNG file of the window to write
+ * @image: (nullable): the image of the chart and lanes to write (PNG, SVG
+ *   or PDF by its extension)
+ * @events: (nullable): the events to write (CSV or JSON Lines by its
+ *   extension)
+ * @func: called once, when every file is written or one failed
+ * @user_data: data for @func
+ *
+ * Returns: (transfer full): a batch for sluice_batch_start()
+ */
+SluiceBatch *
+sluice_batch_new (SluiceWindow         *window,
+                  const char           *screenshot,
+                  const char           *image,
+                  const char           *events,
+                  SluiceScreenshotFunc  func,
+                  gpointer              user_data)
+{
+  SluiceBatch *self;
+
+  g_return_val_if_fail (SLUICE_IS_WINDOW (window), NULL);
+  g_return_val_if_fail (func != NULL, NULL);
+
+  self = g_object_new (SLUICE_TYPE_BATCH, NULL);
+  g_set_weak_pointer (&self->window, window);
+  self->screenshot = g_strdup (screenshot);
+  self->export_image = g_strdup (image);
+  self->export_events = g_strdup (events);
+  self->func = func;
+  self->user_data = user_data;
+
+  g_signal_connect_object (sluice_window_get_run_controller (window), "finished",
+                           G_CALLBACK (on_run_finished), self, G_CONNECT_SWAPPED);
+  return self;
+}

@@ -1,0 +1,34 @@
+/* sluice-counters.h: the live counters of a run
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#pragma once
+
+#include <gtk/gtk.h>
+
+G_BEGIN_DECLS
+
+typedef enum {
+  SLUICE_COUNTER_PULLED,
+  SLUICE_COUNTER_QUEUED,
+  SLUICE_COUNTER_IN_FLIGHT,
+  SLUICE_COUNTER_SUCCEEDED,
+  SLUICE_COUNTER_RETRIES,
+  SLUICE_COUNTER_TIMEOUTS,
+  SLUICE_COUNTER_FAILED,
+  SLUICE_COUNTER_ELAPSED,
+  SLUICE_COUNTER_THROUGHPUT,
+  SLUICE_N_COUNTERS
+} SluiceCounter;
+
+#define SLUICE_TYPE_COUNTERS (sluice_counters_get_type ())
+G_DECLARE_FINAL_TYPE (SluiceCounters, sluice_counters, SLUICE, COUNTERS, GtkWidget)
+
+GtkWidget  *sluice_counters_new  (void);
+void        sluice_counters_set  (SluiceCounters *self,
+                                  SluiceCounter   counter,
+                                  char           *text);
+const char *sluice_counters_get  (SluiceCounters *self,
+                                  SluiceCounter   counter);
+
+G_END_DECLS

@@ -1,0 +1,199 @@
+/* sluice-file-dialog.c: choose a file to open, save or export to
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "config-app.h"
+
+#include <glib/gi18n.h>
+#include <string.h>
+
+#include "sluice-file-dialog.h"
+
+/**
+ * SluiceFileDialog:
+ *
+ * A #GtkFileChooserNative (GTK 4.8 has no GtkFileDialog) set up for one of
+ * the window's files: the filters, a name to start from, and for exports
+ * the extension of the chosen filter when the name has none. It keeps
+ * itself alive until the user answers.
+ */
+
+struct _SluiceFileDialog
+{
+  GObject               parent_instance;
+
+  GtkFileChooserNative *native;
+  GtkWindow            *parent;     /* weak */
+  SluiceFileDialogKind  kind;
+  SluiceFileDialogFunc  func;
+  gpointer              user_data;
+};
+
+G_DEFINE_FINAL_TYPE (SluiceFileDialog, sluice_file_dialog, G_TYPE_OBJECT)
+
+static const char * const image_extensions[] = { ".png", ".svg", ".pdf", NULL };
+static const char * const event_extensions[] = { ".csv", ".jsonl", ".ndjson", ".json", NULL };
+
+static GtkFileFilter *
+create_filter (const char *name,
+               const char *extension)
+{
+  GtkFileFilter *filter = gtk_file_filter_new ();
+  g_autofree char *pattern = g_strconcat ("*.", extension, NULL);
+
+  gtk_file_filter_set_name (filter, name);
+  gtk_file_filter_add_pattern (filter, pattern);
+  g_object_set_data_full (G_OBJECT (filter), "extension", g_strdup (extension), g_free);
+  return filter;
+}
+
+/* An export without a known extension takes the one of the chosen filter. */
+static char *
+add_extension (SluiceFileDialog *self,
+               const char       *path)
+{
+  gboolean image = self->kind == SLUICE_FILE_DIALOG_EXPORT_IMAGE;
+  const char * const *known = image ? image_extensions : event_extensions;
+  g_autofree char *lower = g_ascii_strdown (path, -1);
+  g_autoptr(GtkFileFilter) filter = gtk_file_chooser_get_filter (GTK_FILE_CHOOSER (self->native));
+  const char *extension = filter ? g_object_get_data (G_OBJECT (filter), "extension") : NULL;
+
+  if (self->kind == SLUICE_FILE_DIALOG_OPEN || self->kind == SLUICE_FILE_DIALOG_SAVE)
+    return g_strdup (path);
+
+  for (guint i = 0; known[i] != NULL; i++)
+    if (g_str_has_suffix (lower, known[i]))
+      return g_strdup (path);
+
+  if (extension == NULL)
+    extension = image ? "png" : "csv";
+
+  return g_strconcat (path, ".", extension, NULL);
+}
+
+static void
+on_response (GtkNativeDialog  *native,
+             int               response,
+             SluiceFileDialog *self)
+{
+  if (response == GTK_RESPONSE_ACCEPT && self->parent != NULL)
+    {
+      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (native));
+      g_autofree char *path = file ? g_file_get_path (file) : NULL;
+      g_autofree char *full = path ? add_extension (self, path) : NULL;
+
+      self->func (self->parent, self->kind, full, self->user_data);
+    }
+
+  gtk_native_dialog_destroy (native);
+  g_object_unref (self);
+}
+
+/* The scenario's name with another extension. */
+static char *
+suggest_name (const char *current_file,
+              const char *fallback,
+              const char *extension)
+{
+  g_autofree char *base = current_file ? g_path_get_basename (current_file) : g_strdup (fallback);
+  char *dot = strrchr (base, '.');
+
+  if (dot != NULL && dot != base)
+    *dot = '\0';
+
+  return g_strconcat (base, ".", extension, NULL);
+}
+
+static void
+sluice_file_dialog_dispose (GObject *object)
+{
+  SluiceFileDialog *self = SLUICE_FILE_DIALOG (object);
+
+  g_clear_object (&self->native);
+  g_clear_weak_pointer (&self->parent);
+
+  G_OBJECT_CLASS (sluice_file_dialog_parent_class)->dispose (object);
+}
+
+static void
+sluice_file_dialog_class_init (SluiceFileDialogClass *klass)
+{
+  G_OBJECT_CLASS (klass)->dispose = sluice_file_dialog_dispose;
+}
+
+static void
+sluice_file_dialog_init (SluiceFileDialog *self)
+{
+}
+
+/**
+ * sluice_file_dialog_show:
+ * @parent: the window the dialog is modal for
+ * @kind: what the file is for
+ * @current_file: (nullable): the scenario's file, to suggest a name from
+ * @func: called with the chosen file
+ * @user_data: data for @func
+ *
+ * Shows a native file chooser for @kind.
+ */
+void
+sluice_file_dialog_show (GtkWindow            *parent,
+                         SluiceFileDialogKind  kind,
+                         const char           *current_file,
+                         SluiceFileDialogFunc  func,
+                         gpointer              user_data)
+{
+  SluiceFileDialog *self;
+  GtkFileChooser *chooser;
+  g_autofree char *name = NULL;
+  gboolean open = kind == SLUICE_FILE_DIALOG_OPEN;
+
+  g_return_if_fail (GTK_IS_WINDOW (parent));
+  g_return_if_fail (func != NULL);
+
+  self = g_object_new (SLUICE_TYPE_FILE_DIALOG, NULL);
+  g_set_weak_pointer (&self->parent, parent);
+  self->kind = kind;
+  self->func = func;
+  self->user_data = user_data;
+
+  switch (kind)
+    {
+    case SLUICE_FILE_DIALOG_OPEN:
+    case SLUICE_FILE_DIALOG_SAVE:
+      self->native = gtk_file_chooser_native_new (open ? _("Open a Scenario") : _("Save the Scenario"), parent,
+                                                  open ? GTK_FILE_CHOOSER_ACTION_OPEN : GTK_FILE_CHOOSER_ACTION_SAVE,
+                                                  open ? _("_Open") : _("_Save"), _("_Cancel"));
+      chooser = GTK_FILE_CHOOSER (self->native);
+      gtk_file_chooser_add_filter (chooser, create_filter (_("Sluice scenarios (*.pool)"), "pool"));
+      if (!open)
+        name = current_file ? g_path_get_basename (current_file) : g_strdup ("scenario.pool");
+      break;
+
+    case SLUICE_FILE_DIALOG_EXPORT_IMAGE:
+      self->native = gtk_file_chooser_native_new (_("Export the Image"), parent, GTK_FILE_CHOOSER_ACTION_SAVE,
+                                                  _("_Export"), _("_Cancel"));
+      chooser = GTK_FILE_CHOOSER (self->native);
+      gtk_file_chooser_add_filter (chooser, create_filter (_("PNG images (*.png)"), "png"));
+      gtk_file_chooser_add_filter (chooser, create_filter (_("SVG images (*.svg)"), "svg"));
+      name = suggest_name (current_file, "run.pool", "png");
+      break;
+
+    case SLUICE_FILE_DIALOG_EXPORT_EVENTS:
+    default:
+      self->native = gtk_file_chooser_native_new (_("Export the Events"), parent, GTK_FILE_CHOOSER_ACTION_SAVE,
+                                                  _("_Export"), _("_Cancel"));
+      chooser = GTK_FILE_CHOOSER (self->native);
+      gtk_file_chooser_add_filter (chooser, create_filter (_("CSV files (*.csv)"), "csv"));
+      gtk_file_chooser_add_filter (chooser, create_filter (_("JSON Lines files (*.jsonl)"), "jsonl"));
+      name = suggest_name (current_file, "run.pool", "csv");
+      break;
+    }
+
+  if (name != NULL)
+    gtk_file_chooser_set_current_name (chooser, name);
+  g_signal_connect (self->native, "response", G_CALLBACK (on_response), self);
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (self->native), TRUE);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->native));
+}

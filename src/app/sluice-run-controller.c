@@ -1,0 +1,769 @@
+/* sluice-run-controller.c: one run of the playground, from start to exports
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "config-app.h"
+
+#include <glib/gi18n.h>
+#include <math.h>
+#include <string.h>
+
+#include "sluice-recorder.h"
+#include "sluice-render-export.h"
+#include "sluice-run-controller.h"
+#include "sluice-scenario-runner.h"
+#include "sluice-timeline.h"
+
+/**
+ * SluiceRunController:
+ *
+ * Runs a scenario through #SluiceScenarioRunner on the default main
+ * context, on a scaled clock (or a virtual one when the scenario asks for
+ * it) that it speeds up, pauses and steps. The run's events go into a
+ * #SluiceRecorder; a tick callback on the window reads the new ones once
+ * per frame and updates the counters, the views and the shared
+ * #SluiceViewport, so the pool never waits on drawing.
+ *
+ * It owns the run (runner, clock, recorder, timeline, results) and fills
+ * views it does not own: the window that created it keeps them alive and
+ * calls sluice_run_controller_reset() before letting them go. What the
+ * window should say about the run comes as #SluiceRunController::status.
+ */
+
+#define RECORDER_CAPACITY 500000
+#define MIN_SPAN_US (G_USEC_PER_SEC / 2)
+
+struct _SluiceRunController
+{
+  GObject               parent_instance;
+
+  /* not owned: the window's */
+  GtkWidget            *frame_widget;
+  SluiceCounters       *counters;
+  SluiceChartView      *chart_view;
+  SluiceTimelineView   *timeline_view;
+  SluiceEventLog       *event_log;
+  SluiceErrorGroupView *error_group_view;
+
+  GtkStringList        *results;
+  SluiceViewport       *viewport;
+  double                speed;
+  gboolean              paused;
+
+  /* the run */
+  SluiceScenarioRunner *runner;
+  SluiceClock          *clock;
+  SluiceRecorder       *recorder;
+  SluiceTimeline       *timeline;
+  guint                 queue_capacity;
+  guint                 lead_bound;
+  guint                 tick_id;
+  guint64               n_seen;
+  guint                 n_timeouts;
+  SluiceEvent           last;       /* the counters of the newest event */
+  gint64                start_time;
+  gboolean              running;
+  gboolean              has_run;
+};
+
+G_DEFINE_FINAL_TYPE (SluiceRunController, sluice_run_controller, G_TYPE_OBJECT)
+
+enum {
+  PROP_0,
+  PROP_RUNNING,
+  N_PROPS
+};
+
+enum {
+  STATUS,
+  FINISHED,
+  N_SIGNALS
+};
+
+static GParamSpec *properties[N_PROPS];
+static guint signals[N_SIGNALS];
+
+static void
+emit_status (SluiceRunController *self,
+             SluiceRunStatus      kind,
+             const char          *text)
+{
+  g_signal_emit (self, signals[STATUS], 0, (guint) kind, text);
+}
+
+/* ---- the counters ------------------------------------------------------ */
+
+static gint64
+clock_now (SluiceRunController *self)
+{
+  gint64 now = self->clock ? sluice_clock_now (self->clock) : 0;
+
+  return MAX (now, self->last.time);
+}
+
+static void
+update_counters (SluiceRunController *self)
+{
+  SluiceCounters *c = self->counters;
+  gint64 end = self->running ? clock_now (self) : self->last.time;
+  gint64 elapsed = self->has_run ? MAX (0, end - self->start_time) : 0;
+  double seconds = (double) elapsed / G_USEC_PER_SEC;
+
+  sluice_counters_set (c, SLUICE_COUNTER_PULLED, g_strdup_printf ("%u", self->last.pulled));
+  sluice_counters_set (c, SLUICE_COUNTER_QUEUED, g_strdup_printf ("%u", self->last.queued));
+  sluice_counters_set (c, SLUICE_COUNTER_IN_FLIGHT, g_strdup_printf ("%u", self->last.in_flight));
+  sluice_counters_set (c, SLUICE_COUNTER_SUCCEEDED, g_strdup_printf ("%u", self->last.succeeded));
+  sluice_counters_set (c, SLUICE_COUNTER_RETRIES, g_strdup_printf ("%u", self->last.retries));
+  sluice_counters_set (c, SLUICE_COUNTER_TIMEOUTS, g_strdup_printf ("%u", self->n_timeouts));
+  sluice_counters_set (c, SLUICE_COUNTER_FAILED, g_strdup_printf ("%u", self->last.failed));
+  sluice_counters_set (c, SLUICE_COUNTER_ELAPSED, g_strdup_printf (_("%.2f s"), seconds));
+  sluice_counters_set (c, SLUICE_COUNTER_THROUGHPUT,
+                       seconds > 0 ? g_strdup_printf (_("%.1f/s"), self->last.succeeded / seconds)
+                                   : g_strdup ("–"));
+}
+
+/* ---- reading the recorder once per frame ------------------------------- */
+
+static void
+add_result (SluiceRunController *self,
+            const SluiceEvent   *event)
+{
+  g_autofree char *value = event->value ? g_variant_print (event->value, FALSE) : g_strdup ("()");
+  g_autofree char *line = NULL;
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->results)) + 1;
+
+  line = g_strdup_printf (_("%u.  %s  at %.3f s"), n, value, (double) event->time / G_USEC_PER_SEC);
+  gtk_string_list_append (self->results, line);
+}
+
+static void
+consume_event (SluiceRunController *self,
+               const SluiceEvent   *event,
+               guint64              position)
+{
+  if (event->kind == SLUICE_EVENT_RUN_START)
+    self->start_time = event->time;
+  if (event->kind == SLUICE_EVENT_ATTEMPT_END && event->outcome == SLUICE_OUTCOME_TIMED_OUT)
+    self->n_timeouts++;
+  if (event->kind == SLUICE_EVENT_RESULT)
+    add_result (self, event);
+
+  sluice_event_log_append (self->event_log, event, position);
+  sluice_error_group_view_add_event (self->error_group_view, event, position);
+
+  self->last = *event;
+  self->last.error_type = NULL;
+  self->last.error_message = NULL;
+  self->last.value = NULL;
+}
+
+static void
+consume_events (SluiceRunController *self)
+{
+  guint64 dropped = sluice_recorder_get_n_dropped (self->recorder);
+  guint64 total = dropped + sluice_recorder_get_n_events (self->recorder);
+
+  /* Events the ring buffer dropped before we read them are gone. */
+  self->n_seen = MAX (self->n_seen, dropped);
+
+  for (; self->n_seen < total; self->n_seen++)
+    consume_event (self, sluice_recorder_get_event (self->recorder, (guint) (self->n_seen - dropped)),
+                   self->n_seen);
+
+  sluice_event_log_flush (self->event_log);
+}
+
+static void
+update_views (SluiceRunController *self)
+{
+  guint64 seen = self->n_seen;
+  gint64 now;
+
+  if (self->recorder == NULL)
+    return;
+
+  sluice_timeline_update (self->timeline, self->recorder);
+  consume_events (self);
+
+  if (self->n_seen != seen)
+    {
+      gtk_widget_queue_draw (GTK_WIDGET (self->chart_view));
+      gtk_widget_queue_draw (GTK_WIDGET (self->timeline_view));
+    }
+
+  now = self->running ? clock_now (self) : MAX (self->last.time, sluice_timeline_get_end_time (self->timeline));
+  /* A viewport that fits follows the run; a zoomed one stays put. */
+  sluice_viewport_set_bounds (self->viewport, self->start_time, MAX (now, self->start_time + MIN_SPAN_US));
+  sluice_chart_view_set_now (self->chart_view, now);
+  sluice_timeline_view_set_now (self->timeline_view, now);
+  update_counters (self);
+}
+
+static gboolean
+on_tick (GtkWidget     *widget,
+         GdkFrameClock *frame_clock,
+         gpointer       user_data)
+{
+  update_views (SLUICE_RUN_CONTROLLER (user_data));
+  return G_SOURCE_CONTINUE;
+}
+
+static void
+remove_tick (SluiceRunController *self)
+{
+  if (self->tick_id != 0 && self->frame_widget != NULL)
+    gtk_widget_remove_tick_callback (self->frame_widget, self->tick_id);
+  self->tick_id = 0;
+}
+
+/* ---- the end of a run -------------------------------------------------- */
+
+static char *
+describe_end (SluiceRunController *self,
+              const char          *outcome)
+{
+  double seconds = (double) MAX (0, self->last.time - self->start_time) / G_USEC_PER_SEC;
+  guint n_errors = sluice_error_group_view_get_n_errors (self->error_group_view);
+  guint succeeded = self->last.succeeded, pulled = self->last.pulled;
+
+  if (g_strcmp0 (outcome, "ok") == 0 && succeeded == pulled)
+    return g_strdup_printf (_("Finished: all %u items succeeded in %.2f s."), succeeded, seconds);
+  if (g_strcmp0 (outcome, "ok") == 0)
+    return g_strdup_printf (_("Finished after a stop: %u of %u pulled items succeeded in %.2f s."),
+                            succeeded, pulled, seconds);
+  if (g_strcmp0 (outcome, "ExceptionGroup") == 0)
+    return g_strdup_printf (_("Ended with an ExceptionGroup of %u errors after %.2f s; %u of %u pulled items succeeded (see Errors)."),
+                            n_errors, seconds, succeeded, pulled);
+  if (g_strcmp0 (outcome, "closed") == 0)
+    return g_strdup_printf (_("The caller closed the run after %u results, at %.2f s."),
+                            g_list_model_get_n_items (G_LIST_MODEL (self->results)), seconds);
+  if (g_strcmp0 (outcome, "CancelledError") == 0)
+    return g_strdup_printf (_("Cancelled at %.2f s; %u of %u pulled items had succeeded."),
+                            seconds, succeeded, pulled);
+
+  return g_strdup_printf (_("Ended with %s after %.2f s; %u of %u pulled items succeeded."),
+                          outcome, seconds, succeeded, pulled);
+}
+
+static void
+show_end (SluiceRunController *self,
+          SluiceReport        *report,
+          const GError        *error)
+{
+  const char *outcome = report ? sluice_report_get_outcome (report) : NULL;
+  g_autofree char *text = NULL;
+
+  if (report == NULL)
+    {
+      text = g_strdup_printf (_("The run failed: %s"), error ? error->message : _("unknown error"));
+      emit_status (self, SLUICE_RUN_STATUS_ERROR, text);
+      return;
+    }
+
+  sluice_error_group_view_set_outcome (self->error_group_view, outcome);
+  text = describe_end (self, outcome);
+  emit_status (self, g_strcmp0 (outcome, "ok") == 0 ? SLUICE_RUN_STATUS_OK : SLUICE_RUN_STATUS_ERROR, text);
+}
+
+static void
+set_running (SluiceRunController *self,
+             gboolean             running)
+{
+  if (self->running == running)
+    return;
+
+  self->running = running;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_RUNNING]);
+}
+
+static void
+on_run_done (GObject      *object,
+             GAsyncResult *result,
+             gpointer      user_data)
+{
+  g_autoptr(SluiceRunController) self = user_data;
+  g_autoptr(SluiceReport) report = NULL;
+  g_autoptr(GError) error = NULL;
+
+  report = sluice_scenario_runner_run_finish (SLUICE_SCENARIO_RUNNER (object), result, &error);
+
+  /* A run the controller let go of (reset, or the window closed). */
+  if (self->runner != SLUICE_SCENARIO_RUNNER (object))
+    return;
+
+  remove_tick (self);
+  set_running (self, FALSE);
+  update_views (self);
+  show_end (self, report, error);
+  g_signal_emit (self, signals[FINISHED], 0);
+}
+
+/* ---- starting and resetting -------------------------------------------- */
+
+/**
+ * sluice_run_controller_reset:
+ * @self: a #SluiceRunController
+ *
+ * Cancels the run if one is going on, lets go of it and clears the views.
+ */
+void
+sluice_run_controller_reset (SluiceRunController *self)
+{
+  g_return_if_fail (SLUICE_IS_RUN_CONTROLLER (self));
+
+  remove_tick (self);
+  if (self->runner != NULL && self->running)
+    sluice_scenario_runner_cancel (self->runner);
+
+  g_clear_object (&self->runner);
+  g_clear_object (&self->clock);
+  g_clear_object (&self->recorder);
+  g_clear_object (&self->timeline);
+
+  self->n_seen = 0;
+  self->n_timeouts = 0;
+  self->start_time = 0;
+  memset (&self->last, 0, sizeof self->last);
+  self->has_run = FALSE;
+  self->queue_capacity = 0;
+  self->lead_bound = 0;
+
+  if (self->chart_view != NULL)
+    {
+      sluice_chart_view_set_model (self->chart_view, NULL, 0, 0);
+      sluice_timeline_view_set_model (self->timeline_view, NULL, 0);
+      sluice_event_log_clear (self->event_log);
+      sluice_error_group_view_clear (self->error_group_view);
+      update_counters (self);
+    }
+  gtk_string_list_splice (self->results, 0, g_list_model_get_n_items (G_LIST_MODEL (self->results)), NULL);
+  sluice_viewport_set_bounds (self->viewport, 0, MIN_SPAN_US);
+  sluice_viewport_fit (self->viewport);
+  set_running (self, FALSE);
+}
+
+static void
+create_run (SluiceRunController *self,
+            SluiceScenario      *scenario)
+{
+  gboolean virtual = sluice_scenario_get_clock_kind (scenario) == SLUICE_CLOCK_VIRTUAL;
+  guint workers = (guint) sluice_scenario_get_workers (scenario);
+  guint queue_size = (guint) sluice_scenario_get_queue_size (scenario);
+  gint64 timeout = (gint64) llround (sluice_scenario_get_item_timeout (scenario) * G_USEC_PER_SEC);
+
+  self->clock = sluice_clock_new (virtual ? SLUICE_CLOCK_VIRTUAL : SLUICE_CLOCK_SCALED);
+  sluice_clock_set_speed (self->clock, self->speed);
+  sluice_clock_set_paused (self->clock, self->paused);
+
+  self->recorder = sluice_recorder_new (RECORDER_CAPACITY);
+  self->timeline = sluice_timeline_new (workers);
+  sluice_timeline_set_item_timeout (self->timeline, timeout);
+  self->runner = sluice_scenario_runner_new (scenario);
+  sluice_scenario_runner_set_clock (self->runner, self->clock);
+  sluice_scenario_runner_set_recorder (self->runner, self->recorder);
+
+  self->queue_capacity = queue_size;
+  self->lead_bound = queue_size + workers + 1;
+  sluice_chart_view_set_model (self->chart_view, self->timeline, self->queue_capacity, self->lead_bound);
+  sluice_timeline_view_set_model (self->timeline_view, self->timeline, workers);
+}
+
+/**
+ * sluice_run_controller_start:
+ * @self: a #SluiceRunController
+ * @scenario: what to run
+ *
+ * Clears the last run and starts @scenario; #SluiceRunController::finished
+ * tells when it ended.
+ *
+ * Returns: whether a run started (not when one is going on)
+ */
+gboolean
+sluice_run_controller_start (SluiceRunController *self,
+                             SluiceScenario      *scenario)
+{
+  g_return_val_if_fail (SLUICE_IS_RUN_CONTROLLER (self), FALSE);
+  g_return_val_if_fail (SLUICE_IS_SCENARIO (scenario), FALSE);
+
+  if (self->running || self->frame_widget == NULL)
+    return FALSE;
+
+  sluice_run_controller_reset (self);
+  create_run (self, scenario);
+  self->has_run = TRUE;
+  set_running (self, TRUE);
+  emit_status (self, SLUICE_RUN_STATUS_INFO,
+               sluice_clock_get_kind (self->clock) == SLUICE_CLOCK_VIRTUAL
+                 ? _("Running on the virtual clock…")
+                 : _("Running… Space pauses, → steps to the next timer, + and − change the speed."));
+
+  self->tick_id = gtk_widget_add_tick_callback (self->frame_widget, on_tick, self, NULL);
+  sluice_scenario_runner_run_async (self->runner, on_run_done, g_object_ref (self));
+  return TRUE;
+}
+
+/**
+ * sluice_run_controller_request_stop:
+ * @self: a #SluiceRunController
+ *
+ * Asks the pool to pull nothing more and drain what it has.
+ */
+void
+sluice_run_controller_request_stop (SluiceRunController *self)
+{
+  g_return_if_fail (SLUICE_IS_RUN_CONTROLLER (self));
+
+  if (!self->running)
+    return;
+
+  sluice_scenario_runner_request_stop (self->runner);
+  emit_status (self, SLUICE_RUN_STATUS_INFO,
+               _("Stop requested: the pool pulls nothing more and drains what it has…"));
+}
+
+/**
+ * sluice_run_controller_cancel:
+ * @self: a #SluiceRunController
+ *
+ * Cancels the run as its caller would.
+ */
+void
+sluice_run_controller_cancel (SluiceRunController *self)
+{
+  g_return_if_fail (SLUICE_IS_RUN_CONTROLLER (self));
+
+  if (!self->running)
+    return;
+
+  sluice_scenario_runner_cancel (self->runner);
+  emit_status (self, SLUICE_RUN_STATUS_INFO, _("Cancelling: every attempt is asked to stop and awaited…"));
+}
+
+/**
+ * sluice_run_controller_set_speed:
+ * @self: a #SluiceRunController
+ * @speed: clock seconds per real second
+ *
+ * Sets the speed of the scaled clock, for this run and the next ones.
+ */
+void
+sluice_run_controller_set_speed (SluiceRunController *self,
+                                 double               speed)
+{
+  g_return_if_fail (SLUICE_IS_RUN_CONTROLLER (self));
+
+  self->speed = speed;
+  if (self->clock != NULL)
+    sluice_clock_set_speed (self->clock, speed);
+}
+
+/**
+ * sluice_run_controller_set_paused:
+ * @self: a #SluiceRunController
+ * @paused: whether the clock stands still
+ *
+ * Pauses or resumes the clock of the run.
+ */
+void
+sluice_run_controller_set_paused (SluiceRunController *self,
+                                  gboolean             paused)
+{
+  g_return_if_fail (SLUICE_IS_RUN_CONTROLLER (self));
+
+  self->paused = paused;
+  if (self->clock != NULL)
+    sluice_clock_set_paused (self->clock, paused);
+}
+
+/**
+ * sluice_run_controller_step:
+ * @self: a #SluiceRunController
+ *
+ * Advances the clock to the next timer of the run.
+ */
+void
+sluice_run_controller_step (SluiceRunController *self)
+{
+  g_return_if_fail (SLUICE_IS_RUN_CONTROLLER (self));
+
+  if (self->clock != NULL && self->running)
+    sluice_clock_step (self->clock);
+}
+
+/**
+ * sluice_run_controller_get_running:
+ * @self: a #SluiceRunController
+ *
+ * Returns: whether a run is going on
+ */
+gboolean
+sluice_run_controller_get_running (SluiceRunController *self)
+{
+  g_return_val_if_fail (SLUICE_IS_RUN_CONTROLLER (self), FALSE);
+  return self->running;
+}
+
+/**
+ * sluice_run_controller_get_has_events:
+ * @self: a #SluiceRunController
+ *
+ * Returns: whether the last run recorded anything to export
+ */
+gboolean
+sluice_run_controller_get_has_events (SluiceRunController *self)
+{
+  g_return_val_if_fail (SLUICE_IS_RUN_CONTROLLER (self), FALSE);
+  return self->recorder != NULL && sluice_recorder_get_n_events (self->recorder) > 0;
+}
+
+/**
+ * sluice_run_controller_get_results:
+ * @self: a #SluiceRunController
+ *
+ * Returns: (transfer none): the results as lines of text (#GtkStringObject),
+ *   in the order they arrived
+ */
+GListModel *
+sluice_run_controller_get_results (SluiceRunController *self)
+{
+  g_return_val_if_fail (SLUICE_IS_RUN_CONTROLLER (self), NULL);
+  return G_LIST_MODEL (self->results);
+}
+
+/**
+ * sluice_run_controller_get_viewport:
+ * @self: a #SluiceRunController
+ *
+ * Returns: (transfer none): the time span the chart and the lanes show
+ */
+SluiceViewport *
+sluice_run_controller_get_viewport (SluiceRunController *self)
+{
+  g_return_val_if_fail (SLUICE_IS_RUN_CONTROLLER (self), NULL);
+  return self->viewport;
+}
+
+/* ---- exports ----------------------------------------------------------- */
+
+static gboolean
+check_has_events (SluiceRunController  *self,
+                  GError              **error)
+{
+  if (sluice_run_controller_get_has_events (self))
+    return TRUE;
+
+  g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_FAILED,
+                       _("There is nothing to export yet: run the scenario first."));
+  return FALSE;
+}
+
+/**
+ * sluice_run_controller_export_image:
+ * @self: a #SluiceRunController
+ * @path: the file to write; `.png`, `.svg` or `.pdf` picks the format
+ * @width: the width of the image, in pixels or points
+ * @height: the height of the image
+ * @dark: whether to use the dark palette
+ * @error: return location for an error
+ *
+ * Draws the queue chart above the worker lanes of the last run, whole,
+ * with its queue capacity and lead bound.
+ *
+ * Returns: whether the file was written
+ */
+gboolean
+sluice_run_controller_export_image (SluiceRunController  *self,
+                                    const char           *path,
+                                    double                width,
+                                    double                height,
+                                    gboolean              dark,
+                                    GError              **error)
+{
+  g_return_val_if_fail (SLUICE_IS_RUN_CONTROLLER (self), FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+
+  if (!check_has_events (self, error))
+    return FALSE;
+
+  sluice_timeline_update (self->timeline, self->recorder);
+  return sluice_render_export (self->timeline, path, width, height,
+                               self->queue_capacity, self->lead_bound, dark, error);
+}
+
+/**
+ * sluice_run_controller_export_events:
+ * @self: a #SluiceRunController
+ * @path: the file to write; `.csv` writes CSV, `.jsonl`, `.ndjson` or
+ *   `.json` JSON Lines
+ * @error: return location for an error
+ *
+ * Writes the events the last run recorded.
+ *
+ * Returns: whether the file was written
+ */
+gboolean
+sluice_run_controller_export_events (SluiceRunController  *self,
+                                     const char           *path,
+                                     GError              **error)
+{
+  g_autofree char *lower = NULL;
+
+  g_return_val_if_fail (SLUICE_IS_RUN_CONTROLLER (self), FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+
+  if (!check_has_events (self, error))
+    return FALSE;
+
+  lower = g_ascii_strdown (path, -1);
+  if (g_str_has_suffix (lower, ".csv"))
+    return sluice_recorder_save_csv (self->recorder, path, error);
+  if (g_str_has_suffix (lower, ".jsonl") || g_str_has_suffix (lower, ".ndjson") || g_str_has_suffix (lower, ".json"))
+    return sluice_recorder_save_jsonl (self->recorder, path, error);
+
+  g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+               _("Cannot export “%s”: the name must end in .csv or .jsonl"), path);
+  return FALSE;
+}
+
+/* ---- GObject ----------------------------------------------------------- */
+
+static void
+forget_widgets (SluiceRunController *self)
+{
+  remove_tick (self);
+  g_clear_weak_pointer (&self->frame_widget);
+  self->counters = NULL;
+  self->chart_view = NULL;
+  self->timeline_view = NULL;
+  self->event_log = NULL;
+  self->error_group_view = NULL;
+}
+
+static void
+sluice_run_controller_dispose (GObject *object)
+{
+  SluiceRunController *self = SLUICE_RUN_CONTROLLER (object);
+
+  if (self->runner != NULL && self->running)
+    sluice_scenario_runner_cancel (self->runner);
+  forget_widgets (self);
+  g_clear_object (&self->runner);
+  g_clear_object (&self->clock);
+  g_clear_object (&self->recorder);
+  g_clear_object (&self->timeline);
+  g_clear_object (&self->results);
+  g_clear_object (&self->viewport);
+
+  G_OBJECT_CLASS (sluice_run_controller_parent_class)->dispose (object);
+}
+
+static void
+sluice_run_controller_get_property (GObject    *object,
+                                    guint       prop_id,
+                                    GValue     *value,
+                                    GParamSpec *pspec)
+{
+  SluiceRunController *self = SLUICE_RUN_CONTROLLER (object);
+
+  switch (prop_id)
+    {
+    case PROP_RUNNING:
+      g_value_set_boolean (value, self->running);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+sluice_run_controller_class_init (SluiceRunControllerClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->dispose = sluice_run_controller_dispose;
+  object_class->get_property = sluice_run_controller_get_property;
+
+  /**
+   * SluiceRunController:running:
+   *
+   * Whether a run is going on.
+   */
+  properties[PROP_RUNNING] =
+    g_param_spec_boolean ("running", NULL, NULL, FALSE,
+                          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  /**
+   * SluiceRunController::status:
+   * @self: the controller
+   * @kind: a #SluiceRunStatus
+   * @text: one line for the person watching
+   *
+   * The run started, was asked to stop, or ended, and how.
+   */
+  signals[STATUS] = g_signal_new ("status", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
+                                  NULL, NULL, NULL, G_TYPE_NONE, 2, G_TYPE_UINT, G_TYPE_STRING);
+
+  /**
+   * SluiceRunController::finished:
+   * @self: the controller
+   *
+   * The run ended and the views show all of it.
+   */
+  signals[FINISHED] = g_signal_new ("finished", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
+                                    NULL, NULL, NULL, G_TYPE_NONE, 0);
+}
+
+static void
+sluice_run_controller_init (SluiceRunController *self)
+{
+  self->speed = 1.0;
+  self->results = gtk_string_list_new (NULL);
+  self->viewport = sluice_viewport_new ();
+}
+
+/**
+ * sluice_run_controller_new:
+ * @frame_widget: the widget whose frame clock paces the updates (the window)
+ * @counters: the live counters to update
+ * @chart_view: the queue chart
+ * @timeline_view: the worker lanes
+ * @event_log: the event log
+ * @error_group_view: the final error group
+ *
+ * The widgets belong to the caller, which must call
+ * sluice_run_controller_reset() before it disposes of them.
+ *
+ * Returns: (transfer full): a controller with no run
+ */
+SluiceRunController *
+sluice_run_controller_new (GtkWidget            *frame_widget,
+                           SluiceCounters       *counters,
+                           SluiceChartView      *chart_view,
+                           SluiceTimelineView   *timeline_view,
+                           SluiceEventLog       *event_log,
+                           SluiceErrorGroupView *error_group_view)
+{
+  SluiceRunController *self;
+
+  g_return_val_if_fail (GTK_IS_WIDGET (frame_widget), NULL);
+  g_return_val_if_fail (SLUICE_IS_COUNTERS (counters), NULL);
+  g_return_val_if_fail (SLUICE_IS_CHART_VIEW (chart_view), NULL);
+  g_return_val_if_fail (SLUICE_IS_TIMELINE_VIEW (timeline_view), NULL);
+  g_return_val_if_fail (SLUICE_IS_EVENT_LOG (event_log), NULL);
+  g_return_val_if_fail (SLUICE_IS_ERROR_GROUP_VIEW (error_group_view), NULL);
+
+  self = g_object_new (SLUICE_TYPE_RUN_CONTROLLER, NULL);
+  g_set_weak_pointer (&self->frame_widget, frame_widget);
+  self->counters = counters;
+  self->chart_view = chart_view;
+  self->timeline_view = timeline_view;
+  self->event_log = event_log;
+  self->error_group_view = error_group_view;
+
+  sluice_chart_view_set_viewport (chart_view, self->viewport);
+  sluice_timeline_view_set_viewport (timeline_view, self->viewport);
+  sluice_run_controller_reset (self);
+  return self;
+}

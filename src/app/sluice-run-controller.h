@@ -1,0 +1,66 @@
+/* sluice-run-controller.h: one run of the playground, from start to exports
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "sluice-chart-view.h"
+#include "sluice-counters.h"
+#include "sluice-error-group-view.h"
+#include "sluice-event-log.h"
+#include "sluice-scenario.h"
+#include "sluice-timeline-view.h"
+#include "sluice-viewport.h"
+
+G_BEGIN_DECLS
+
+/**
+ * SluiceRunStatus:
+ * @SLUICE_RUN_STATUS_INFO: what is going on
+ * @SLUICE_RUN_STATUS_OK: the run ended well
+ * @SLUICE_RUN_STATUS_ERROR: the run ended with an error, or could not start
+ *
+ * The kind of a #SluiceRunController::status line.
+ */
+typedef enum {
+  SLUICE_RUN_STATUS_INFO,
+  SLUICE_RUN_STATUS_OK,
+  SLUICE_RUN_STATUS_ERROR,
+} SluiceRunStatus;
+
+#define SLUICE_TYPE_RUN_CONTROLLER (sluice_run_controller_get_type ())
+G_DECLARE_FINAL_TYPE (SluiceRunController, sluice_run_controller, SLUICE, RUN_CONTROLLER, GObject)
+
+SluiceRunController *sluice_run_controller_new            (GtkWidget            *frame_widget,
+                                                           SluiceCounters       *counters,
+                                                           SluiceChartView      *chart_view,
+                                                           SluiceTimelineView   *timeline_view,
+                                                           SluiceEventLog       *event_log,
+                                                           SluiceErrorGroupView *error_group_view);
+gboolean             sluice_run_controller_start          (SluiceRunController  *self,
+                                                           SluiceScenario       *scenario);
+void                 sluice_run_controller_request_stop   (SluiceRunController  *self);
+void                 sluice_run_controller_cancel         (SluiceRunController  *self);
+void                 sluice_run_controller_reset          (SluiceRunController  *self);
+void                 sluice_run_controller_set_speed      (SluiceRunController  *self,
+                                                           double                speed);
+void                 sluice_run_controller_set_paused     (SluiceRunController  *self,
+                                                           gboolean              paused);
+void                 sluice_run_controller_step           (SluiceRunController  *self);
+gboolean             sluice_run_controller_get_running    (SluiceRunController  *self);
+gboolean             sluice_run_controller_get_has_events (SluiceRunController  *self);
+GListModel          *sluice_run_controller_get_results    (SluiceRunController  *self);
+SluiceViewport      *sluice_run_controller_get_viewport   (SluiceRunController  *self);
+gboolean             sluice_run_controller_export_image   (SluiceRunController  *self,
+                                                           const char           *path,
+                                                           double                width,
+                                                           double                height,
+                                                           gboolean              dark,
+                                                           GError              **error);
+gboolean             sluice_run_controller_export_events  (SluiceRunController  *self,
+                                                           const char           *path,
+                                                           GError              **error);
+
+G_END_DECLS

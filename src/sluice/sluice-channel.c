@@ -3,7 +3,7 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 
-#include "sluice-channel.h"
+#include "sluice-channel-private.h"
 #include "sluice-error.h"
 
 /**
@@ -39,17 +39,21 @@ typedef enum {
 
 /* One pending operation. The same link sits first in a wait queue
  * (getters, putters or joiners) and then in the queue of completed
- * operations whose GTask has yet to be returned. */
+ * operations whose GTask (or get func) has yet to be called. */
 typedef struct
 {
-  GList          link;
-  GQueue        *queue;          /* the wait queue holding link, or NULL */
-  SluiceChannel *self;           /* unowned: the task holds a ref */
-  GTask         *task;           /* owned */
-  WaiterKind     kind;
-  gpointer       item;           /* put: the caller's item; get: the result */
-  GError        *error;          /* the failure to return, if any */
-  struct _CancelWatch *watch;    /* NULL when there is no cancellable */
+  GList                 link;
+  GQueue               *queue;        /* the wait queue holding link, or NULL */
+  SluiceChannel        *self;         /* ref held by the task, or by the waiter
+                                       * itself when there is a func instead */
+  GTask                *task;         /* owned; NULL for a get func */
+  SluiceChannelGetFunc  func;
+  gpointer              func_data;
+  GCancellable         *cancellable;  /* owned */
+  WaiterKind            kind;
+  gpointer              item;         /* put: the caller's item; get: the result */
+  GError               *error;        /* the failure to return, if any */
+  struct _CancelWatch  *watch;        /* NULL when there is no cancellable */
 } Waiter;
 
 /* One cancellable source per (channel, cancellable), shared by every waiter
@@ -81,25 +85,38 @@ struct _SluiceChannel
   GQueue          joiners;
 
   GQueue          completed;     /* of Waiter, to be returned in this order */
-  GSource        *flush_source;  /* unowned: returns the completed tasks */
+  GSource        *flush_source;  /* owned: returns the completed tasks */
   GHashTable     *watches;       /* GCancellable* → CancelWatch* */
 };
 
 G_DEFINE_FINAL_TYPE (SluiceChannel, sluice_channel, G_TYPE_OBJECT)
 
 static Waiter *
-waiter_new (SluiceChannel       *self,
-            WaiterKind           kind,
-            GCancellable        *cancellable,
-            gpointer             source_tag,
-            GAsyncReadyCallback  callback,
-            gpointer             user_data)
+waiter_new (SluiceChannel *self,
+            WaiterKind     kind,
+            GCancellable  *cancellable)
 {
   Waiter *w = g_new0 (Waiter, 1);
 
   w->link.data = w;
   w->self = self;
   w->kind = kind;
+  if (cancellable != NULL)
+    w->cancellable = g_object_ref (cancellable);
+
+  return w;
+}
+
+static Waiter *
+waiter_new_task (SluiceChannel       *self,
+                 WaiterKind           kind,
+                 GCancellable        *cancellable,
+                 gpointer             source_tag,
+                 GAsyncReadyCallback  callback,
+                 gpointer             user_data)
+{
+  Waiter *w = waiter_new (self, kind, cancellable);
+
   w->task = g_task_new (self, cancellable, callback, user_data);
   g_task_set_source_tag (w->task, source_tag);
   /* What the channel returns is the outcome: an item handed to a getter
@@ -125,8 +142,10 @@ watch_release (SluiceChannel *self,
 static gboolean
 flush_completed_cb (gpointer user_data)
 {
-  SluiceChannel *self = user_data;
+  g_autoptr(SluiceChannel) self = g_object_ref (user_data);
   GList *link;
+
+  g_source_set_ready_time (self->flush_source, -1);
 
   /* Callbacks run here may start or complete more operations; the loop
    * picks those up too, in order. */
@@ -135,26 +154,47 @@ flush_completed_cb (gpointer user_data)
       Waiter *w = link->data;
       GTask *task = g_steal_pointer (&w->task);
 
-      if (w->error != NULL)
+      if (task == NULL)
+        {
+          w->func (g_steal_pointer (&w->item), w->error, w->func_data);
+          g_clear_error (&w->error);
+          g_object_unref (self);
+        }
+      else if (w->error != NULL)
         g_task_return_error (task, g_steal_pointer (&w->error));
       else if (w->kind == WAITER_GET)
         g_task_return_pointer (task, g_steal_pointer (&w->item), self->item_free);
       else
         g_task_return_boolean (task, TRUE);
 
+      g_clear_object (&w->cancellable);
       g_free (w);
-      g_object_unref (task);
+      g_clear_object (&task);
     }
 
-  self->flush_source = NULL;
-
-  return G_SOURCE_REMOVE;
+  return G_SOURCE_CONTINUE;
 }
 
-/* Ends @w with @error (taken), or with success. The task is returned from
- * an idle on the channel's context, never from inside a channel call, so
- * a callback can never re-enter the channel while its state is half
- * updated, and callbacks run in the order the operations ended. */
+static gboolean
+flush_source_dispatch (GSource     *source,
+                       GSourceFunc  callback,
+                       gpointer     user_data)
+{
+  return callback (user_data);
+}
+
+/* Ready only through its ready time, which waiter_complete() sets: one
+ * source for the channel's life, because a new idle per main-loop turn
+ * cost as much as the rest of a get. */
+static GSourceFuncs flush_source_funcs = {
+  NULL, NULL, flush_source_dispatch, NULL, NULL, NULL,
+};
+
+/* Ends @w with @error (taken), or with success. The task is returned (or
+ * the get func called) from the flush source on the channel's context,
+ * never from inside a channel call, so a callback can never re-enter the
+ * channel while its state is half updated, and callbacks run in the order
+ * the operations ended. */
 static void
 waiter_complete (SluiceChannel *self,
                  Waiter        *w,
@@ -176,19 +216,7 @@ waiter_complete (SluiceChannel *self,
 
   w->error = error;
   g_queue_push_tail_link (&self->completed, &w->link);
-
-  if (self->flush_source == NULL)
-    {
-      GSource *source = g_idle_source_new ();
-
-      g_source_set_priority (source, G_PRIORITY_DEFAULT);
-      g_source_set_static_name (source, "[sluice] channel completion");
-      g_source_set_callback (source, flush_completed_cb,
-                             g_object_ref (self), g_object_unref);
-      g_source_attach (source, self->context);
-      self->flush_source = source;
-      g_source_unref (source);
-    }
+  g_source_set_ready_time (self->flush_source, 0);
 }
 
 static void
@@ -208,7 +236,7 @@ waiter_fail_cancelled (SluiceChannel *self,
 
   /* Only NULL if the cancellable was reset meanwhile, which its docs
    * forbid while an operation is pending; the operation ends anyway. */
-  if (!g_cancellable_set_error_if_cancelled (g_task_get_cancellable (w->task), &error))
+  if (!g_cancellable_set_error_if_cancelled (w->cancellable, &error))
     error = g_error_new_literal (G_IO_ERROR, G_IO_ERROR_CANCELLED,
                                  "Operation was cancelled");
 
@@ -256,7 +284,7 @@ waiter_wait (SluiceChannel *self,
              Waiter        *w,
              GQueue        *queue)
 {
-  GCancellable *cancellable = g_task_get_cancellable (w->task);
+  GCancellable *cancellable = w->cancellable;
 
   g_queue_push_tail_link (queue, &w->link);
   w->queue = queue;
@@ -285,7 +313,7 @@ waiter_wait (SluiceChannel *self,
 static gboolean
 waiter_is_cancelled (Waiter *w)
 {
-  return g_cancellable_is_cancelled (g_task_get_cancellable (w->task));
+  return g_cancellable_is_cancelled (w->cancellable);
 }
 
 /* The oldest waiter of @queue that is not cancelled, or NULL. Waiters
@@ -399,6 +427,9 @@ sluice_channel_finalize (GObject *object)
   g_assert (g_queue_is_empty (&self->joiners));
   g_assert (g_queue_is_empty (&self->completed));
 
+  g_source_destroy (self->flush_source);
+  g_clear_pointer (&self->flush_source, g_source_unref);
+
   /* Frees the items left over with item_free. */
   g_clear_pointer (&self->queue, g_async_queue_unref);
   g_clear_pointer (&self->context, g_main_context_unref);
@@ -425,6 +456,15 @@ sluice_channel_init (SluiceChannel *self)
   g_queue_init (&self->joiners);
   g_queue_init (&self->completed);
   self->watches = g_hash_table_new (NULL, NULL);
+
+  /* The source's data is the channel, unowned: the source goes with the
+   * channel, in finalize, and holds a ref only while it dispatches. */
+  self->flush_source = g_source_new (&flush_source_funcs, sizeof (GSource));
+  g_source_set_priority (self->flush_source, G_PRIORITY_DEFAULT);
+  g_source_set_static_name (self->flush_source, "[sluice] channel completion");
+  g_source_set_callback (self->flush_source, flush_completed_cb, self, NULL);
+  g_source_set_ready_time (self->flush_source, -1);
+  g_source_attach (self->flush_source, self->context);
 }
 
 /**
@@ -575,8 +615,8 @@ sluice_channel_put_async (SluiceChannel       *self,
   g_return_if_fail (item != NULL);
   g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
 
-  w = waiter_new (self, WAITER_PUT, cancellable, sluice_channel_put_async,
-                  callback, user_data);
+  w = waiter_new_task (self, WAITER_PUT, cancellable, sluice_channel_put_async,
+                       callback, user_data);
   g_task_set_name (w->task, "[sluice] channel put");
 
   if (g_cancellable_set_error_if_cancelled (cancellable, &error))
@@ -728,39 +768,15 @@ sluice_channel_push (SluiceChannel *self,
   return TRUE;
 }
 
-/**
- * sluice_channel_get_async:
- * @self: a #SluiceChannel
- * @cancellable: (nullable): a #GCancellable
- * @callback: (scope async): called when the get is done
- * @user_data: data for @callback
- *
- * Takes the item at the head of the channel. If the channel is empty the
- * get waits, behind any earlier waiting getters, for an item.
- *
- * Once the channel is shut down, gets still receive the stored items and
- * then fail with %SLUICE_ERROR_CLOSED. A get fails with
- * %G_IO_ERROR_CANCELLED if @cancellable is cancelled before it receives an
- * item; no item is lost then.
- */
-void
-sluice_channel_get_async (SluiceChannel       *self,
-                          GCancellable        *cancellable,
-                          GAsyncReadyCallback  callback,
-                          gpointer             user_data)
+/* The part of a get that does not depend on how @w is completed. */
+static void
+get_start (SluiceChannel *self,
+           Waiter        *w)
 {
   GError *error = NULL;
   gpointer item = NULL;
-  Waiter *w;
 
-  g_return_if_fail (SLUICE_IS_CHANNEL (self));
-  g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
-
-  w = waiter_new (self, WAITER_GET, cancellable, sluice_channel_get_async,
-                  callback, user_data);
-  g_task_set_name (w->task, "[sluice] channel get");
-
-  if (g_cancellable_set_error_if_cancelled (cancellable, &error))
+  if (g_cancellable_set_error_if_cancelled (w->cancellable, &error))
     {
       waiter_complete (self, w, error);
       return;
@@ -788,6 +804,70 @@ sluice_channel_get_async (SluiceChannel       *self,
     }
 
   waiter_wait (self, w, &self->getters);
+}
+
+/**
+ * sluice_channel_get_async:
+ * @self: a #SluiceChannel
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: (scope async): called when the get is done
+ * @user_data: data for @callback
+ *
+ * Takes the item at the head of the channel. If the channel is empty the
+ * get waits, behind any earlier waiting getters, for an item.
+ *
+ * Once the channel is shut down, gets still receive the stored items and
+ * then fail with %SLUICE_ERROR_CLOSED. A get fails with
+ * %G_IO_ERROR_CANCELLED if @cancellable is cancelled before it receives an
+ * item; no item is lost then.
+ */
+void
+sluice_channel_get_async (SluiceChannel       *self,
+                          GCancellable        *cancellable,
+                          GAsyncReadyCallback  callback,
+                          gpointer             user_data)
+{
+  Waiter *w;
+
+  g_return_if_fail (SLUICE_IS_CHANNEL (self));
+  g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
+
+  w = waiter_new_task (self, WAITER_GET, cancellable, sluice_channel_get_async,
+                       callback, user_data);
+  g_task_set_name (w->task, "[sluice] channel get");
+  get_start (self, w);
+}
+
+/*
+ * _sluice_channel_get_with_func:
+ * @self: a #SluiceChannel
+ * @cancellable: (nullable): a #GCancellable
+ * @func: called with the item or the error
+ * @user_data: data for @func
+ *
+ * Like sluice_channel_get_async(), with the same order and the same
+ * outcomes, but @func is called where the task would have been returned:
+ * a run's workers get every item this way, and a #GTask per item was a
+ * large part of an item's cost.
+ */
+void
+_sluice_channel_get_with_func (SluiceChannel        *self,
+                               GCancellable         *cancellable,
+                               SluiceChannelGetFunc  func,
+                               gpointer              user_data)
+{
+  Waiter *w;
+
+  g_return_if_fail (SLUICE_IS_CHANNEL (self));
+  g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
+  g_return_if_fail (func != NULL);
+
+  /* Dropped once @func has been called, as a task's ref would be. */
+  g_object_ref (self);
+  w = waiter_new (self, WAITER_GET, cancellable);
+  w->func = func;
+  w->func_data = user_data;
+  get_start (self, w);
 }
 
 /**
@@ -988,8 +1068,8 @@ sluice_channel_join_async (SluiceChannel       *self,
   g_return_if_fail (SLUICE_IS_CHANNEL (self));
   g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
 
-  w = waiter_new (self, WAITER_JOIN, cancellable, sluice_channel_join_async,
-                  callback, user_data);
+  w = waiter_new_task (self, WAITER_JOIN, cancellable, sluice_channel_join_async,
+                       callback, user_data);
   g_task_set_name (w->task, "[sluice] channel join");
 
   if (g_cancellable_set_error_if_cancelled (cancellable, &error))

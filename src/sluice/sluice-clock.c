@@ -380,10 +380,11 @@ fire_due (SluiceClock *self,
           gint64       now)
 {
   guint64 last_id = self->next_id - 1;
-  GPtrArray *stash = g_ptr_array_new ();
+  /* Made on first use: most dispatches set nothing aside, and one array
+   * per dispatch was a visible part of an item's cost. */
+  GPtrArray *stash = NULL;
 
   self->firing++;
-  self->stashes = g_slist_prepend (self->stashes, stash);
 
   while (!self->disposed && self->heap->len > 0)
     {
@@ -398,6 +399,11 @@ fire_due (SluiceClock *self,
         {
           /* Added by a callback of this loop: it must wait for a later
            * dispatch, without hiding older due timers behind it. */
+          if (stash == NULL)
+            {
+              stash = g_ptr_array_new ();
+              self->stashes = g_slist_prepend (self->stashes, stash);
+            }
           timer->stash = stash;
           g_ptr_array_add (stash, timer);
           continue;
@@ -408,15 +414,18 @@ fire_due (SluiceClock *self,
       timer_free (timer);
     }
 
-  self->stashes = g_slist_remove (self->stashes, stash);
-  for (guint i = 0; i < stash->len; i++)
+  if (stash != NULL)
     {
-      SluiceTimer *timer = stash->pdata[i];
+      self->stashes = g_slist_remove (self->stashes, stash);
+      for (guint i = 0; i < stash->len; i++)
+        {
+          SluiceTimer *timer = stash->pdata[i];
 
-      timer->stash = NULL;
-      heap_insert (self, timer);
+          timer->stash = NULL;
+          heap_insert (self, timer);
+        }
+      g_ptr_array_unref (stash);
     }
-  g_ptr_array_unref (stash);
 
   self->firing--;
   update_ready_time (self);

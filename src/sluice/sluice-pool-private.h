@@ -8,12 +8,13 @@
 
 G_BEGIN_DECLS
 
-gboolean _sluice_pool_has_event_func (SluicePool        *self);
-void     _sluice_pool_emit_event     (SluicePool        *self,
-                                      const SluiceEvent *event);
-void     _sluice_pool_emit_metrics   (SluicePool        *self,
-                                      const char        *event,
-                                      const char        *detail);
-gint64   _sluice_pool_get_timeout_us (SluicePool        *self);
+gboolean _sluice_pool_has_event_func   (SluicePool        *self);
+gboolean _sluice_pool_has_metrics_func (SluicePool        *self);
+void     _sluice_pool_emit_event       (SluicePool        *self,
+                                        const SluiceEvent *event);
+void     _sluice_pool_emit_metrics     (SluicePool        *self,
+                                        const char        *event,
+                                        const char        *detail);
+gint64   _sluice_pool_get_timeout_us   (SluicePool        *self);
 
 G_END_DECLS

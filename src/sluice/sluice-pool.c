@@ -658,6 +658,12 @@ _sluice_pool_has_event_func (SluicePool *self)
   return self->event_func != NULL;
 }
 
+gboolean
+_sluice_pool_has_metrics_func (SluicePool *self)
+{
+  return self->metrics_func != NULL;
+}
+
 void
 _sluice_pool_emit_event (SluicePool        *self,
                          const SluiceEvent *event)

@@ -1,9 +1,13 @@
-/* sluice-run-private.h: how a pool makes and steers its run
+/* sluice-run-private.h: how a pool makes and steers its run, and what the
+ * parts of a run share
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #pragma once
 
+#include "sluice-attempt.h"
+#include "sluice-channel.h"
+#include "sluice-event.h"
 #include "sluice-pool.h"
 #include "sluice-run.h"
 
@@ -12,5 +16,132 @@ G_BEGIN_DECLS
 SluiceRun *_sluice_run_new            (SluicePool   *pool,
                                        SluiceSource *source);
 void       _sluice_run_stop_requested (SluiceRun    *self);
+
+/* A run is one object in four units: sluice-run.c (the object, its driver
+ * and its events), sluice-producer.c (the source side), sluice-worker.c
+ * (attempts and item outcomes) and sluice-results.c (the caller's side).
+ * They share the struct and the functions below. */
+
+typedef enum {
+  RUN_IDLE,
+  RUN_ACTIVE,
+  RUN_FINISHED,
+} SluiceRunState;
+
+typedef enum {
+  PRODUCER_IDLE,
+  PRODUCER_PULLING,
+  PRODUCER_PUTTING,
+  PRODUCER_DONE,
+} SluiceProducerState;
+
+typedef enum {
+  WORKER_IDLE,
+  WORKER_GETTING,
+  WORKER_RUNNING,
+  WORKER_DONE,
+} SluiceWorkerState;
+
+typedef struct
+{
+  SluiceRun *run;
+  gint64     index;
+  GVariant  *value;
+} SluicePulledItem;
+
+typedef struct
+{
+  SluiceRun         *run;
+  guint              index;
+  SluiceWorkerState  state;
+  SluicePulledItem  *item;
+  guint              attempt_number;
+  SluiceAttempt     *attempt;
+  guint              taking : 1;
+  guint              take_again : 1;
+} SluiceWorker;
+
+struct _SluiceRun
+{
+  GObject              parent_instance;
+
+  SluicePool          *pool;
+  SluiceSource        *source;
+  SluiceClock         *clock;
+  GMainContext        *context;
+  gint64               timeout;
+
+  SluiceChannel       *input;
+  SluiceChannel       *results;
+  GCancellable        *producer_cancellable;
+  GCancellable        *driver_cancellable;
+
+  /* The item the producer's put holds: still ours if the put fails, the
+   * channel's once it succeeds (and maybe freed before on_put runs). */
+  SluicePulledItem    *held;
+  gint64               held_index;
+
+  SluiceWorker        *workers;
+  guint                n_workers;
+  guint                workers_alive;
+  SluiceProducerState  producer_state;
+
+  SluiceRunState       state;
+  guint                live_operations;
+  GPtrArray           *errors;
+  SluiceRunStats       stats;
+  gint64               started_at;
+  gint64               finished_at;
+
+  GTask               *pending_next;
+  GCancellable        *next_cancellable;
+  gulong               next_cancel_id;
+  GQueue               close_tasks;
+
+  guint                cancelled : 1;
+  guint                end_reported : 1;
+};
+
+#define SLUICE_RUN_EVENT_INIT(k) { .kind = (k), .item = -1, .worker = -1 }
+
+/* sluice-run.c */
+gboolean    _sluice_run_wants_events    (SluiceRun              *self);
+void        _sluice_run_emit            (SluiceRun              *self,
+                                         SluiceEvent            *event);
+void        _sluice_run_emit_simple     (SluiceRun              *self,
+                                         SluiceEventKind         kind);
+void        _sluice_run_emit_index      (SluiceRun              *self,
+                                         SluiceEventKind         kind,
+                                         gint64                  index,
+                                         gint                    worker,
+                                         GVariant               *value);
+void        _sluice_run_emit_item       (SluiceRun              *self,
+                                         SluiceEventKind         kind,
+                                         const SluicePulledItem *item,
+                                         gint                    worker,
+                                         GVariant               *value);
+void        _sluice_run_emit_error      (SluiceRun              *self,
+                                         SluiceEventKind         kind,
+                                         gint64                  item,
+                                         const GError           *error);
+void        _sluice_run_record_error    (SluiceRun              *self,
+                                         GError                 *error);
+void        _sluice_run_start           (SluiceRun              *self);
+void        _sluice_run_cancel          (SluiceRun              *self);
+void        _sluice_run_maybe_finish    (SluiceRun              *self);
+
+/* sluice-producer.c */
+void        _sluice_pulled_item_free    (SluicePulledItem       *item);
+void        _sluice_pulled_item_drop    (SluicePulledItem       *item);
+void        _sluice_producer_pull       (SluiceRun              *self);
+const char *_sluice_producer_describe   (SluiceProducerState     state);
+
+/* sluice-worker.c */
+void        _sluice_worker_next         (SluiceWorker           *worker);
+
+/* sluice-results.c */
+void        _sluice_run_deliver_result  (SluiceRun              *self,
+                                         GVariant               *result);
+void        _sluice_run_report_end      (SluiceRun              *self);
 
 G_END_DECLS

@@ -1,0 +1,213 @@
+/* sluice-producer.c: the producer of a run, which pulls items from the
+ * source and puts them into the input channel
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "config-engine.h"
+
+#include "sluice-error.h"
+#include "sluice-run-private.h"
+
+/* Items {{{ */
+
+static SluicePulledItem *
+pulled_item_new (SluiceRun *self,
+                 GVariant  *value)
+{
+  SluicePulledItem *item = g_new0 (SluicePulledItem, 1);
+
+  item->run = self;
+  item->index = self->stats.pulled;
+  item->value = value;
+
+  return item;
+}
+
+void
+_sluice_pulled_item_free (SluicePulledItem *item)
+{
+  g_variant_unref (item->value);
+  g_free (item);
+}
+
+/* The input channel's item_free: an item it throws away on an immediate
+ * shutdown was pulled and will never be handled. */
+void
+_sluice_pulled_item_drop (SluicePulledItem *item)
+{
+  SluiceRun *self = item->run;
+
+  self->stats.dropped++;
+  _sluice_run_emit_item (self, SLUICE_EVENT_ITEM_DROPPED, item, -1, item->value);
+  _sluice_pulled_item_free (item);
+}
+
+/* }}} */
+/* Producer {{{ */
+
+static void
+producer_finish (SluiceRun *self)
+{
+  self->producer_state = PRODUCER_DONE;
+  _sluice_run_emit_simple (self, SLUICE_EVENT_DRAIN);
+
+  /* End of input reaches the workers as a graceful shutdown: they drain
+   * what is queued, then their get fails and they exit. */
+  sluice_channel_shutdown (self->input, FALSE);
+  _sluice_run_maybe_finish (self);
+}
+
+static void
+on_put (GObject      *object,
+        GAsyncResult *res,
+        gpointer      user_data)
+{
+  SluiceRun *self = user_data;
+  SluicePulledItem *item = g_steal_pointer (&self->held);
+  g_autoptr(GError) error = NULL;
+
+  self->live_operations--;
+
+  if (!sluice_channel_put_finish (SLUICE_CHANNEL (object), res, &error))
+    {
+      /* A stop or a cancel woke the producer while it waited for room: the
+       * item it held is never handled. */
+      _sluice_pulled_item_drop (item);
+      producer_finish (self);
+      return;
+    }
+
+  /* Accepted: a worker may already have taken @item, even dropped it. */
+  _sluice_run_emit_index (self, SLUICE_EVENT_QUEUE_PUT, self->held_index, -1, NULL);
+  _sluice_producer_pull (self);
+}
+
+static void
+take_pulled_item (SluiceRun *self,
+                  GVariant  *value)
+{
+  SluicePulledItem *item = pulled_item_new (self, value);
+  gint64 index;
+  guint lead;
+
+  self->stats.pulled++;
+  lead = self->stats.pulled - self->stats.succeeded;
+  self->stats.max_lead = MAX (self->stats.max_lead, lead);
+  _sluice_run_emit_item (self, SLUICE_EVENT_PULL, item, -1, value);
+
+  if (sluice_pool_get_stop_requested (self->pool) || self->cancelled)
+    {
+      _sluice_pulled_item_drop (item);
+      producer_finish (self);
+      return;
+    }
+
+  /* Room in the input channel: no main-loop turn to wait for. The next
+   * read completes on a later turn, so this does not recurse. */
+  index = item->index;
+  if (sluice_channel_try_put (self->input, item, NULL))
+    {
+      _sluice_run_emit_index (self, SLUICE_EVENT_QUEUE_PUT, index, -1, NULL);
+      _sluice_producer_pull (self);
+      return;
+    }
+
+  self->producer_state = PRODUCER_PUTTING;
+  self->live_operations++;
+  self->held = item;
+  self->held_index = item->index;
+  sluice_channel_put_async (self->input, item, self->producer_cancellable, on_put, self);
+}
+
+static void
+on_source_failed (SluiceRun *self,
+                  GError    *error)
+{
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    {
+      g_autoptr(GError) own = error;
+
+      /* We cancelled the read ourselves, for a stop or a cancel. */
+      if (g_cancellable_is_cancelled (self->producer_cancellable))
+        return;
+
+      error = g_error_new_literal (SLUICE_ERROR, SLUICE_ERROR_SOURCE_CANCELLED,
+                                   "source cancelled itself");
+    }
+
+  _sluice_run_emit_error (self, SLUICE_EVENT_SOURCE_ERROR, -1, error);
+  _sluice_run_record_error (self, error);
+  sluice_pool_request_stop (self->pool);
+}
+
+static void
+on_pulled (GObject      *object,
+           GAsyncResult *res,
+           gpointer      user_data)
+{
+  SluiceRun *self = user_data;
+  GError *error = NULL;
+  GVariant *value;
+
+  self->live_operations--;
+
+  value = sluice_source_next_finish (SLUICE_SOURCE (object), res, &error);
+
+  if (error != NULL)
+    {
+      g_clear_pointer (&value, g_variant_unref);
+      on_source_failed (self, error);
+      producer_finish (self);
+    }
+  else if (value == NULL)
+    {
+      _sluice_run_emit_simple (self, SLUICE_EVENT_SOURCE_END);
+      producer_finish (self);
+    }
+  else
+    take_pulled_item (self, value);
+}
+
+void
+_sluice_producer_pull (SluiceRun *self)
+{
+  if (sluice_pool_get_stop_requested (self->pool) || self->cancelled)
+    {
+      producer_finish (self);
+      return;
+    }
+
+  self->producer_state = PRODUCER_PULLING;
+  self->live_operations++;
+  sluice_source_next_async (self->source, self->producer_cancellable, on_pulled, self);
+}
+
+void
+_sluice_run_stop_requested (SluiceRun *self)
+{
+  _sluice_run_emit_simple (self, SLUICE_EVENT_STOP_REQUEST);
+
+  /* Wakes the producer if it waits on the source or on a full channel. */
+  if (self->state == RUN_ACTIVE)
+    g_cancellable_cancel (self->producer_cancellable);
+}
+
+const char *
+_sluice_producer_describe (SluiceProducerState state)
+{
+  switch (state)
+    {
+    case PRODUCER_PULLING:
+      return "producer: waiting for the source to yield an item";
+    case PRODUCER_PUTTING:
+      return "producer: waiting for room in the input queue";
+    case PRODUCER_IDLE:
+      return "producer: not started";
+    case PRODUCER_DONE:
+    default:
+      return "producer: finished";
+    }
+}
+
+/* }}} */

@@ -1,0 +1,303 @@
+/* sluice-results.c: the caller's side of a run: the results it reads with
+ * sluice_run_next_async(), the end of the iteration, and closing early
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "config-engine.h"
+
+#include "sluice-error.h"
+#include "sluice-run-private.h"
+
+/* Results {{{ */
+
+static void
+disconnect_next_cancellable (SluiceRun *self)
+{
+  if (self->next_cancel_id != 0)
+    g_cancellable_disconnect (self->next_cancellable, self->next_cancel_id);
+  self->next_cancel_id = 0;
+  g_clear_object (&self->next_cancellable);
+}
+
+static void
+return_result (SluiceRun *self,
+               GTask     *task,
+               GVariant  *result)
+{
+  SluiceEvent event = SLUICE_RUN_EVENT_INIT (SLUICE_EVENT_RESULT);
+
+  self->stats.yielded++;
+  if (_sluice_run_wants_events (self))
+    {
+      event.value = result;
+      _sluice_run_emit (self, &event);
+    }
+
+  g_task_return_pointer (task, result, (GDestroyNotify) g_variant_unref);
+}
+
+static GError *
+make_group_error (SluiceRun *self)
+{
+  GString *message = g_string_new (NULL);
+  g_autofree char *text = NULL;
+  guint i;
+
+  g_string_append_printf (message,
+                          self->errors->len == 1 ? "%u error recorded" : "%u errors recorded",
+                          self->errors->len);
+  for (i = 0; i < self->errors->len; i++)
+    {
+      g_autofree char *repr = sluice_error_repr (g_ptr_array_index (self->errors, i));
+      g_string_append_printf (message, "%s%s", i == 0 ? ": " : "; ", repr);
+    }
+
+  return g_error_new_literal (SLUICE_ERROR, SLUICE_ERROR_GROUP,
+                              (text = g_string_free (message, FALSE)));
+}
+
+/* The end of the iteration, reported once; later calls just give NULL. */
+static void
+return_end (SluiceRun *self,
+            GTask     *task)
+{
+  gboolean first = !self->end_reported;
+
+  self->end_reported = TRUE;
+
+  if (first && self->cancelled)
+    g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CANCELLED, "run was cancelled");
+  else if (first && self->errors->len > 0)
+    g_task_return_error (task, make_group_error (self));
+  else
+    g_task_return_pointer (task, NULL, NULL);
+}
+
+void
+_sluice_run_deliver_result (SluiceRun *self,
+                            GVariant  *result)
+{
+  g_autoptr(GTask) task = NULL;
+
+  if (self->pending_next == NULL || self->cancelled)
+    {
+      /* Unbounded: this never waits and never fails while the run is on. */
+      if (!sluice_channel_try_put (self->results, result, NULL))
+        g_variant_unref (result);
+      return;
+    }
+
+  task = g_steal_pointer (&self->pending_next);
+  disconnect_next_cancellable (self);
+  return_result (self, task, result);
+}
+
+/* Completes the pending next and every close once the driver finished. */
+void
+_sluice_run_report_end (SluiceRun *self)
+{
+  g_autoptr(GTask) next = NULL;
+  GTask *close;
+
+  if (self->pending_next != NULL)
+    {
+      next = g_steal_pointer (&self->pending_next);
+      disconnect_next_cancellable (self);
+      return_end (self, next);
+    }
+
+  while ((close = g_queue_pop_head (&self->close_tasks)) != NULL)
+    {
+      self->end_reported = TRUE;
+      g_task_return_boolean (close, TRUE);
+      g_object_unref (close);
+    }
+}
+
+/* }}} */
+/* Public API {{{ */
+
+static gboolean
+cancel_from_idle (gpointer user_data)
+{
+  _sluice_run_cancel (SLUICE_RUN (user_data));
+  return G_SOURCE_REMOVE;
+}
+
+/* May run in any thread, and synchronously inside g_cancellable_cancel():
+ * the driver is cancelled from the run's own context, later, so that the
+ * pending next can disconnect from the cancellable safely. */
+static void
+on_next_cancelled (GCancellable *cancellable,
+                   gpointer      user_data)
+{
+  SluiceRun *self = user_data;
+  g_autoptr(GSource) idle = g_idle_source_new ();
+
+  g_source_set_priority (idle, G_PRIORITY_DEFAULT);
+  g_source_set_callback (idle, cancel_from_idle, g_object_ref (self), g_object_unref);
+  g_source_set_static_name (idle, "[sluice] cancel run");
+  g_source_attach (idle, self->context);
+}
+
+/**
+ * sluice_run_next_async:
+ * @self: a #SluiceRun
+ * @cancellable: (nullable): cancels the whole run, not just this call
+ * @callback: called with the next result or the end
+ * @user_data: data for @callback
+ *
+ * Asks for the next result, in the order results finish. The first call
+ * starts the run. Cancelling @cancellable cancels the run: the call then
+ * completes with %G_IO_ERROR_CANCELLED once every operation of the run has
+ * finished; cancelling again does not cut that wait short. Only one call
+ * may be pending at a time.
+ */
+void
+sluice_run_next_async (SluiceRun           *self,
+                       GCancellable        *cancellable,
+                       GAsyncReadyCallback  callback,
+                       gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  GVariant *result;
+
+  g_return_if_fail (SLUICE_IS_RUN (self));
+  g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
+
+  task = g_task_new (self, NULL, callback, user_data);
+  g_task_set_source_tag (task, sluice_run_next_async);
+
+  if (self->pending_next != NULL)
+    {
+      g_task_return_new_error (task, SLUICE_ERROR, SLUICE_ERROR_PENDING,
+                               "another next is already pending");
+      return;
+    }
+
+  if (self->state == RUN_IDLE)
+    {
+      if (cancellable != NULL && g_cancellable_is_cancelled (cancellable))
+        {
+          self->state = RUN_FINISHED;
+          self->cancelled = TRUE;
+          return_end (self, task);
+          return;
+        }
+      _sluice_run_start (self);
+    }
+
+  if (!self->cancelled &&
+      (result = sluice_channel_try_get (self->results, NULL)) != NULL)
+    {
+      return_result (self, task, result);
+      return;
+    }
+
+  if (self->state == RUN_FINISHED)
+    {
+      return_end (self, task);
+      return;
+    }
+
+  self->pending_next = g_steal_pointer (&task);
+  if (cancellable != NULL)
+    {
+      self->next_cancellable = g_object_ref (cancellable);
+      self->next_cancel_id = g_cancellable_connect (cancellable,
+                                                    G_CALLBACK (on_next_cancelled),
+                                                    self, NULL);
+    }
+}
+
+/**
+ * sluice_run_next_finish:
+ * @self: a #SluiceRun
+ * @result: the #GAsyncResult given to the callback
+ * @error: return location for an error
+ *
+ * Completes sluice_run_next_async(). At the end of the run it returns
+ * %NULL: without an error if nothing failed, with %SLUICE_ERROR_GROUP if
+ * errors were recorded (see sluice_run_get_errors()), or with
+ * %G_IO_ERROR_CANCELLED if the caller cancelled the run. After that it
+ * returns %NULL without an error.
+ *
+ * Returns: (transfer full) (nullable): the next result, or %NULL
+ */
+GVariant *
+sluice_run_next_finish (SluiceRun     *self,
+                        GAsyncResult  *result,
+                        GError       **error)
+{
+  g_return_val_if_fail (SLUICE_IS_RUN (self), NULL);
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+/**
+ * sluice_run_close_async:
+ * @self: a #SluiceRun
+ * @cancellable: (nullable): ignored: a close always waits for the run's
+ *   operations to finish
+ * @callback: called when the run has ended
+ * @user_data: data for @callback
+ *
+ * Closes the run early, like aclose() on the seed's generator: cancels the
+ * driver, waits for every operation of the run, and completes without an
+ * error. Errors recorded so far stay in sluice_run_get_errors(). Closing an
+ * ended run does nothing.
+ */
+void
+sluice_run_close_async (SluiceRun           *self,
+                        GCancellable        *cancellable,
+                        GAsyncReadyCallback  callback,
+                        gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+
+  g_return_if_fail (SLUICE_IS_RUN (self));
+
+  task = g_task_new (self, NULL, callback, user_data);
+  g_task_set_source_tag (task, sluice_run_close_async);
+
+  switch (self->state)
+    {
+    case RUN_IDLE:
+      self->state = RUN_FINISHED;
+      self->end_reported = TRUE;
+      G_GNUC_FALLTHROUGH;
+    case RUN_FINISHED:
+      g_task_return_boolean (task, TRUE);
+      break;
+    case RUN_ACTIVE:
+    default:
+      g_queue_push_tail (&self->close_tasks, g_steal_pointer (&task));
+      _sluice_run_cancel (self);
+      break;
+    }
+}
+
+/**
+ * sluice_run_close_finish:
+ * @self: a #SluiceRun
+ * @result: the #GAsyncResult given to the callback
+ * @error: return location for an error
+ *
+ * Completes sluice_run_close_async().
+ *
+ * Returns: %TRUE once the run has ended
+ */
+gboolean
+sluice_run_close_finish (SluiceRun     *self,
+                         GAsyncResult  *result,
+                         GError       **error)
+{
+  g_return_val_if_fail (SLUICE_IS_RUN (self), FALSE);
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+/* }}} */

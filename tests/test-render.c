@@ -994,6 +994,228 @@ test_many_attempts (void)
   cairo_surface_destroy (surface);
 }
 
+/* The legend above the chart wraps like the lanes' key: at a narrow width
+ * its entries go on more rows, all inside the width, none overlapping, and
+ * the plot moves down for them; nothing is drawn right of the margin. */
+static void
+test_chart_legend_wraps (void)
+{
+  const SluicePalette *palette = sluice_palette_get (FALSE);
+  g_autoptr(SluiceTimeline) model = known_timeline ();
+  const SluiceColor *swatches[SLUICE_CHART_N_SERIES] = { &palette->queue, &palette->in_flight, NULL };
+  double width = 300., height = 240.;
+  SluiceChartLayout wide, narrow;
+  cairo_surface_t *surface;
+  cairo_t *cr;
+  g_autofree char *path = g_test_build_filename (G_TEST_BUILT, "chart-legend-narrow.png", NULL);
+
+  _sluice_chart_get_layout (1200., height, KNOWN_BOUND + 1, &wide);
+  g_assert_cmpuint (wide.legend_rows, ==, 1);
+  g_assert_cmpfloat (wide.plot.y, ==, 24.);
+
+  _sluice_chart_get_layout (width, height, KNOWN_BOUND + 1, &narrow);
+  g_assert_cmpuint (narrow.legend_rows, >=, 2);
+  g_assert_cmpfloat (narrow.plot.y, >=, narrow.legend_height);
+  g_assert_cmpfloat (narrow.plot.y, >, wide.plot.y);
+  g_assert_cmpfloat (narrow.plot.y + narrow.plot.height + SLUICE_RENDER_AXIS_HEIGHT, <=, height + 0.001);
+  for (guint i = 0; i < SLUICE_CHART_N_SERIES; i++)
+    {
+      const SluiceRect *a = &narrow.legend[i];
+
+      /* Every entry is shown, inside the width and above the plot. */
+      g_assert_cmpfloat (a->width, >, 0.);
+      g_assert_cmpfloat (a->x, >=, narrow.plot.x);
+      g_assert_cmpfloat (a->x + a->width, <=, width - SLUICE_RENDER_MARGIN + 0.001);
+      g_assert_cmpfloat (a->y + a->height, <=, narrow.legend_height);
+      for (guint j = i + 1; j < SLUICE_CHART_N_SERIES; j++)
+        {
+          const SluiceRect *b = &narrow.legend[j];
+
+          if (b->y == a->y)
+            g_assert_cmpfloat (b->x, >=, a->x + a->width);
+          else
+            g_assert_cmpfloat (b->y, >=, a->y + a->height);
+        }
+    }
+
+  surface = new_surface (width, height);
+  cr = cairo_create (surface);
+  sluice_render_chart (cr, width, height, model, 0, S (4), -1, KNOWN_QUEUE_SIZE, KNOWN_BOUND, FALSE);
+  g_assert_cmpint (cairo_status (cr), ==, CAIRO_STATUS_SUCCESS);
+  g_assert_cmpint (cairo_surface_write_to_png (surface, path), ==, CAIRO_STATUS_SUCCESS);
+
+  /* The line samples where the layout put them (the lead's is translucent). */
+  for (guint i = 0; i < SLUICE_CHART_N_SERIES; i++)
+    if (swatches[i] != NULL)
+      assert_pixel (surface, narrow.legend[i].x + 2.,
+                    narrow.legend[i].y + narrow.legend[i].height / 2. - 1., swatches[i], "legend line");
+  for (double x = width - SLUICE_RENDER_MARGIN + 1.; x < width; x++)
+    for (double y = 0.; y < narrow.legend_height; y++)
+      assert_pixel (surface, x, y, &palette->background, "right of the legend");
+
+  cairo_destroy (cr);
+  cairo_surface_destroy (surface);
+}
+
+/* The highest value a series reaches in the run. */
+static guint
+series_top (SluiceTimeline *model)
+{
+  guint top = 0;
+
+  for (guint i = 0; i < sluice_timeline_get_n_samples (model); i++)
+    {
+      gint64 time;
+      guint queued, in_flight, lead;
+
+      sluice_timeline_get_sample (model, i, &time, &queued, &in_flight, &lead);
+      top = MAX (top, MAX (queued, MAX (in_flight, lead)));
+    }
+  return top;
+}
+
+/* Whether @c is the background or text drawn on it (antialiased: a mix
+ * of the two). */
+static gboolean
+is_text_or_background (const SluiceColor *c,
+                       const SluicePalette *palette)
+{
+  const SluiceColor *bg = &palette->background, *fg = &palette->foreground;
+  double d[3] = { fg->red - bg->red, fg->green - bg->green, fg->blue - bg->blue };
+  double v[3] = { c->red - bg->red, c->green - bg->green, c->blue - bg->blue };
+  double t = (v[0] * d[0] + v[1] * d[1] + v[2] * d[2]) / (d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+
+  t = CLAMP (t, 0., 1.);
+  return fabs (v[0] - t * d[0]) < 0.04 && fabs (v[1] - t * d[1]) < 0.04 && fabs (v[2] - t * d[2]) < 0.04;
+}
+
+/* One limit's label: next to its line, inside the view; in @plain (the
+ * same chart without limits) nothing but background and grid lies where
+ * it goes, so it hides no series; in @drawn the text is there. */
+static void
+check_limit_label (cairo_t                 *drawn,
+                   cairo_t                 *plain,
+                   const SluicePalette     *palette,
+                   const SluiceChartLayout *chart,
+                   const SluiceRect        *rect,
+                   guint                    value,
+                   double                   width,
+                   const char              *what)
+{
+  double line_y = round (chart->plot.y + chart->plot.height * (1. - value / (double) chart->y_max)) + 0.5;
+  guint text = 0;
+
+  g_test_message ("%s label at %.0f,%.0f %.0f×%.0f, line at %.1f", what,
+                  rect->x, rect->y, rect->width, rect->height, line_y);
+  g_assert_cmpfloat (rect->width, >, 0.);
+  /* 3 pixels off the line, or 5 to get clear of a series along it. */
+  g_assert_true (fabs (rect->y + rect->height - (line_y - 3.)) < 0.01 || fabs (rect->y - (line_y + 3.)) < 0.01 ||
+                 fabs (rect->y + rect->height - (line_y - 5.)) < 0.01 || fabs (rect->y - (line_y + 5.)) < 0.01);
+  g_assert_cmpfloat (rect->x, >=, chart->plot.x);
+  g_assert_cmpfloat (rect->x + rect->width, <=, width - SLUICE_RENDER_MARGIN);
+  g_assert_cmpfloat (rect->y, >=, 0.);
+  g_assert_cmpfloat (rect->y + rect->height, <=, chart->plot.y + chart->plot.height);
+
+  for (double y = ceil (rect->y); y < rect->y + rect->height; y++)
+    for (double x = ceil (rect->x); x < rect->x + rect->width; x++)
+      {
+        SluiceColor c;
+
+        get_pixel (cairo_get_target (plain), (int) x, (int) y, &c);
+        if (!color_near (&c, &palette->background, 3. / 255.) && !color_near (&c, &palette->grid, 3. / 255.))
+          g_error ("%s label at (%d, %d): the chart draws #%02x%02x%02x there", what, (int) x, (int) y,
+                   (int) round (c.red * 255), (int) round (c.green * 255), (int) round (c.blue * 255));
+
+        get_pixel (cairo_get_target (drawn), (int) x, (int) y, &c);
+        g_assert_true (is_text_or_background (&c, palette));
+        text += !color_near (&c, &palette->background, 0.2);
+      }
+  g_assert_cmpuint (text, >, 20);
+}
+
+typedef struct {
+  const char *preset;
+  double      width, height;
+} LabelCase;
+
+/* The limits' labels go where no series is drawn. In mix.pool the lead
+ * comes down onto the queue capacity at the right end of the run, where
+ * the label used to sit and hide it; the queue and the attempts in flight
+ * run along that line before. Each preset's chart is drawn with its limits
+ * and without (the same scale, when the lead reaches its bound), and what
+ * the chart without them draws where the labels go is checked. */
+static void
+test_chart_limit_labels (gconstpointer data)
+{
+  static const LabelCase cases[] = {
+    { "mix", 880., 140. },    /* the app's window */
+    { "mix", 600., 200. },
+    { "mix", 300., 160. },    /* a wrapped legend */
+    { "retries", 880., 140. },
+    { "first-look", 880., 140. },
+    { "keep-going", 880., 140. },
+    { "stop-after", 880., 140. },
+    { "late", 880., 140. },
+  };
+  gboolean dark = GPOINTER_TO_INT (data);
+  const SluicePalette *palette = sluice_palette_get (dark);
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      const LabelCase *lc = &cases[i];
+      g_autoptr(SluiceScenario) scenario = NULL;
+      g_autoptr(SluiceTimeline) model = NULL;
+      guint capacity, bound;
+      gint64 end;
+      SluiceChartLayout chart;
+      SluiceRect capacity_rect, bound_rect;
+      cairo_t *drawn, *plain;
+
+      model = run_preset (lc->preset, &scenario);
+      capacity = sluice_scenario_get_queue_size (scenario);
+      bound = capacity + sluice_scenario_get_workers (scenario) + 1;
+      end = sluice_timeline_get_end_time (model);
+      g_test_message ("%s at %.0f×%.0f", lc->preset, lc->width, lc->height);
+      /* Without its limits the chart keeps its scale only if a series
+       * reaches the higher one. */
+      if (series_top (model) < bound)
+        {
+          g_assert_false (g_str_equal (lc->preset, "mix"));
+          g_test_message ("%s never reaches its lead bound: skipped", lc->preset);
+          continue;
+        }
+      _sluice_chart_get_layout (lc->width, lc->height, series_top (model) + 1, &chart);
+      _sluice_chart_get_limit_labels (lc->width, lc->height, model, 0, end, end, capacity, bound,
+                                      &capacity_rect, &bound_rect);
+
+      drawn = cairo_create (new_surface (lc->width, lc->height));
+      sluice_render_chart (drawn, lc->width, lc->height, model, 0, end, end, capacity, bound, dark);
+      plain = cairo_create (new_surface (lc->width, lc->height));
+      sluice_render_chart (plain, lc->width, lc->height, model, 0, end, end, 0, 0, dark);
+      g_assert_cmpint (cairo_status (drawn), ==, CAIRO_STATUS_SUCCESS);
+
+      check_limit_label (drawn, plain, palette, &chart, &capacity_rect, capacity, lc->width, "capacity");
+      check_limit_label (drawn, plain, palette, &chart, &bound_rect, bound, lc->width, "bound");
+      g_assert_false (capacity_rect.x < bound_rect.x + bound_rect.width &&
+                      bound_rect.x < capacity_rect.x + capacity_rect.width &&
+                      capacity_rect.y < bound_rect.y + bound_rect.height &&
+                      bound_rect.y < capacity_rect.y + capacity_rect.height);
+
+      if (g_str_equal (lc->preset, "mix") && lc->width == 880.)
+        {
+          g_autofree char *name = g_strdup_printf ("chart-mix-%s.png", dark ? "dark" : "light");
+          g_autofree char *path = g_test_build_filename (G_TEST_BUILT, name, NULL);
+
+          g_assert_cmpint (cairo_surface_write_to_png (cairo_get_target (drawn), path), ==, CAIRO_STATUS_SUCCESS);
+        }
+
+      cairo_surface_destroy (cairo_get_target (drawn));
+      cairo_destroy (drawn);
+      cairo_surface_destroy (cairo_get_target (plain));
+      cairo_destroy (plain);
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1011,6 +1233,9 @@ main (int   argc,
   g_test_add_func ("/render/lanes/key/german", test_lanes_key_german);
   g_test_add_data_func ("/render/chart/pixels/light", GINT_TO_POINTER (FALSE), test_chart_pixels);
   g_test_add_data_func ("/render/chart/pixels/dark", GINT_TO_POINTER (TRUE), test_chart_pixels);
+  g_test_add_func ("/render/chart/legend/wraps", test_chart_legend_wraps);
+  g_test_add_data_func ("/render/chart/limit-labels/light", GINT_TO_POINTER (FALSE), test_chart_limit_labels);
+  g_test_add_data_func ("/render/chart/limit-labels/dark", GINT_TO_POINTER (TRUE), test_chart_limit_labels);
   g_test_add_func ("/render/preset/retries", test_preset_retries);
   g_test_add_func ("/render/preset/stubborn", test_preset_stubborn);
   g_test_add_func ("/render/export", test_export);

@@ -6,9 +6,11 @@
 #include <glib/gstdio.h>
 #include <gtk/gtk.h>
 #include <json-glib/json-glib.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "sluice-clock-controls.h"
 #include "sluice-config-panel.h"
 #include "sluice-error-group-view.h"
 #include "sluice-event-log.h"
@@ -384,6 +386,116 @@ test_window_zoom (void)
   close_window (window);
 }
 
+/* ---- the clock controls ---------------------------------------------------- */
+
+static GtkWidget *
+find_widget (GtkWidget *widget,
+             GType      type)
+{
+  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type))
+    return widget;
+
+  for (GtkWidget *child = gtk_widget_get_first_child (widget);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_widget (child, type);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* Speed steps through 0.1×–10×; pause and step only work during a run,
+ * the pause button says what a press does next, and a run that ends
+ * leaves the clock unpaused for the next one. */
+static void
+test_window_clock_controls (void)
+{
+  SluiceWindow *window = open_window ("mix");
+  SluiceConfigPanel *panel = SLUICE_CONFIG_PANEL (sluice_window_get_config_panel (window));
+  GtkWidget *widget = find_widget (GTK_WIDGET (window), SLUICE_TYPE_CLOCK_CONTROLS);
+  SluiceClockControls *controls = SLUICE_CLOCK_CONTROLS (widget);
+  GtkWidget *pause = find_widget (widget, GTK_TYPE_TOGGLE_BUTTON);
+  guint timeout_id;
+
+  g_assert_nonnull (widget);
+  g_assert_nonnull (pause);
+  g_assert_cmpfloat_with_epsilon (sluice_clock_controls_get_speed (controls), 1.0, 1e-9);
+  g_assert_false (gtk_widget_is_sensitive (pause));
+
+  g_assert_true (gtk_widget_activate_action (widget, "clock.faster", NULL));
+  g_assert_true (gtk_widget_activate_action (widget, "clock.faster", NULL));
+  g_assert_cmpfloat_with_epsilon (sluice_clock_controls_get_speed (controls), 5.0, 1e-9);
+  for (guint i = 0; i < 8; i++)
+    g_assert_true (gtk_widget_activate_action (widget, "clock.slower", NULL));
+  g_assert_cmpfloat_with_epsilon (sluice_clock_controls_get_speed (controls), 0.1, 1e-9);
+
+  /* A run on the real clock, at 0.1×: nine seconds, time to pause it. */
+  sluice_config_panel_set_field_text (panel, "run", "clock", "real");
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.run", NULL));
+  g_assert_true (sluice_window_get_running (window));
+  g_assert_true (gtk_widget_is_sensitive (pause));
+  g_assert_false (sluice_clock_controls_get_paused (controls));
+
+  g_assert_true (gtk_widget_activate_action (widget, "clock.pause", NULL));
+  g_assert_true (sluice_clock_controls_get_paused (controls));
+  g_assert_true (gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (pause)));
+  g_assert_cmpstr (gtk_widget_get_tooltip_text (pause), ==, "Resume the clock (Space)");
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.cancel", NULL));
+  timeout_id = g_timeout_add_seconds (RUN_TIMEOUT_S, on_timeout, NULL);
+  while (sluice_window_get_running (window))
+    g_main_context_iteration (NULL, TRUE);
+  g_source_remove (timeout_id);
+
+  g_assert_false (sluice_clock_controls_get_paused (controls));
+  g_assert_false (gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (pause)));
+  g_assert_cmpstr (gtk_widget_get_tooltip_text (pause), ==, "Pause the clock (Space)");
+  g_assert_false (gtk_widget_is_sensitive (pause));
+
+  close_window (window);
+}
+
+/* ---- the configuration's columns ----------------------------------------- */
+
+/* The fields of every section start at one x, however long the labels of
+ * one section are (the handler's are short, the pool's long, and in German
+ * longer still). */
+static void
+test_window_config_columns (void)
+{
+  static const char * const keys[][2] = {
+    { "pool", "workers" }, { "pool", "metrics" }, { "pool", "keep-going" },
+    { "source", "count" }, { "source", "interval" },
+    { "handler", "default" }, { "handler", "mix" }, { "handler", "seed" },
+    { "run", "stop-after" }, { "run", "clock" },
+  };
+  SluiceWindow *window = open_window ("mix");
+  GtkWidget *panel = sluice_window_get_config_panel (window);
+  double first_x = 0.;
+
+  /* Until the window is laid out. */
+  while (gtk_widget_get_width (sluice_config_panel_get_field_widget (SLUICE_CONFIG_PANEL (panel),
+                                                                      "handler", "default")) == 0)
+    g_main_context_iteration (NULL, TRUE);
+
+  for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
+    {
+      GtkWidget *field = sluice_config_panel_get_field_widget (SLUICE_CONFIG_PANEL (panel), keys[i][0], keys[i][1]);
+      graphene_rect_t bounds;
+
+      g_assert_true (gtk_widget_compute_bounds (field, panel, &bounds));
+      g_test_message ("%s.%s starts at x = %.0f", keys[i][0], keys[i][1], bounds.origin.x);
+      if (i == 0)
+        first_x = bounds.origin.x;
+      g_assert_cmpfloat (fabs (bounds.origin.x - first_x), <, 0.5);
+    }
+
+  close_window (window);
+}
+
 /* ---- accessibility ----------------------------------------------------- */
 
 static gboolean
@@ -460,6 +572,8 @@ main (int   argc,
   g_test_add_func ("/window/invalid-field", test_window_invalid_field);
   g_test_add_func ("/window/export", test_window_export);
   g_test_add_func ("/window/zoom", test_window_zoom);
+  g_test_add_func ("/window/clock-controls", test_window_clock_controls);
+  g_test_add_func ("/window/config-columns", test_window_config_columns);
   g_test_add_func ("/window/accessible-labels", test_window_accessible_labels);
 
   return g_test_run ();

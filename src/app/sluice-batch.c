@@ -5,6 +5,8 @@
 
 #include "config-app.h"
 
+#include <glib/gi18n.h>
+
 #include "sluice-batch.h"
 #include "sluice-config-panel.h"
 #include "sluice-run-controller.h"
@@ -70,14 +72,14 @@ save_screenshot (SluiceBatch  *self,
   node = gtk_snapshot_free_to_node (snapshot);
   if (node == NULL || renderer == NULL)
     {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "the window drew nothing");
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, _("the window drew nothing"));
       return FALSE;
     }
 
   texture = gsk_renderer_render_texture (renderer, node, &GRAPHENE_RECT_INIT (0, 0, width, height));
   if (!gdk_texture_save_to_png (texture, self->screenshot))
     {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "cannot write %s", self->screenshot);
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, _("cannot write %s"), self->screenshot);
       return FALSE;
     }
 

@@ -120,6 +120,9 @@ struct _SluiceConfigPanel
   GtkLabel       *description_label;
   GtkLabel       *error_label;
   GtkGrid        *grids[N_SECTIONS];
+  /* The labels beside their fields, in every section: one width, so the
+   * fields of all sections line up. */
+  GtkSizeGroup   *label_group;
 
   Field           field[N_FIELDS];
   char           *title;
@@ -565,6 +568,7 @@ add_row (SluiceConfigPanel *self,
     {
       gtk_grid_attach (grid, label, 0, row, 1, 1);
       gtk_grid_attach (grid, shown, 1, row, 1, 1);
+      gtk_size_group_add_widget (self->label_group, label);
     }
   gtk_grid_attach (grid, error, 0, row + 1, 2, 1);
 
@@ -581,6 +585,7 @@ sluice_config_panel_dispose (GObject *object)
 
   g_clear_handle_id (&self->validate_id, g_source_remove);
   gtk_widget_dispose_template (GTK_WIDGET (self), SLUICE_TYPE_CONFIG_PANEL);
+  g_clear_object (&self->label_group);
   g_clear_object (&self->scenario);
 
   G_OBJECT_CLASS (sluice_config_panel_parent_class)->dispose (object);
@@ -669,6 +674,7 @@ sluice_config_panel_init (SluiceConfigPanel *self)
 
   gtk_widget_init_template (GTK_WIDGET (self));
 
+  self->label_group = gtk_size_group_new (GTK_SIZE_GROUP_HORIZONTAL);
   for (guint i = 0; i < N_FIELDS; i++)
     add_row (self, i);
 
@@ -866,6 +872,29 @@ sluice_config_panel_set_field_text (SluiceConfigPanel *self,
   g_return_if_fail (i >= 0);
 
   set_field_text (self, (guint) i, text);
+}
+
+/**
+ * sluice_config_panel_get_field_widget:
+ * @self: a #SluiceConfigPanel
+ * @group: a group such as `pool`
+ * @key: a key such as `workers`
+ *
+ * Returns: (transfer none): the widget that edits the field
+ */
+GtkWidget *
+sluice_config_panel_get_field_widget (SluiceConfigPanel *self,
+                                      const char        *group,
+                                      const char        *key)
+{
+  gint i;
+
+  g_return_val_if_fail (SLUICE_IS_CONFIG_PANEL (self), NULL);
+
+  i = find_field (group, key);
+  g_return_val_if_fail (i >= 0, NULL);
+
+  return self->field[i].widget;
 }
 
 /**

@@ -26,5 +26,8 @@ void            sluice_config_panel_set_field_text  (SluiceConfigPanel *self,
 const char     *sluice_config_panel_get_field_error (SluiceConfigPanel *self,
                                                      const char        *group,
                                                      const char        *key);
+GtkWidget      *sluice_config_panel_get_field_widget (SluiceConfigPanel *self,
+                                                      const char        *group,
+                                                      const char        *key);
 
 G_END_DECLS

@@ -11,6 +11,7 @@
 
 #include "sluice-batch.h"
 #include "sluice-chart-view.h"
+#include "sluice-clock-controls.h"
 #include "sluice-config-panel.h"
 #include "sluice-counters.h"
 #include "sluice-error-group-view.h"
@@ -38,8 +39,6 @@
 
 #define KEY_ZOOM 1.5
 
-static const double speeds[] = { 0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0 };
-
 struct _SluiceWindow
 {
   GtkApplicationWindow  parent_instance;
@@ -47,8 +46,7 @@ struct _SluiceWindow
   /* template */
   GtkLabel             *title_label;
   GtkLabel             *subtitle_label;
-  GtkScale             *speed_scale;
-  GtkToggleButton      *pause_button;
+  SluiceClockControls  *clock_controls;
   GtkMenuButton        *menu_button;
   GMenu                *presets_menu;
   SluiceConfigPanel    *config_panel;
@@ -168,13 +166,9 @@ sluice_window_export_events (SluiceWindow  *self,
 
 /* ---- the run ----------------------------------------------------------- */
 
-/* A run starts unpaused: the Pause button only means something during one. */
 static void
 on_running_changed (SluiceWindow *self)
 {
-  if (!is_running (self))
-    g_action_group_change_action_state (G_ACTION_GROUP (self), "pause", g_variant_new_boolean (FALSE));
-
   update_actions (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_RUNNING]);
 }
@@ -184,12 +178,6 @@ reset_run (SluiceWindow *self)
 {
   sluice_run_controller_reset (self->run);
   update_actions (self);
-}
-
-static double
-get_speed (SluiceWindow *self)
-{
-  return pow (10.0, gtk_range_get_value (GTK_RANGE (self->speed_scale)));
 }
 
 static void
@@ -206,7 +194,6 @@ start_run (SluiceWindow *self)
       return;
     }
 
-  sluice_run_controller_set_speed (self->run, get_speed (self));
   sluice_run_controller_start (self->run, scenario);
 }
 
@@ -450,68 +437,6 @@ reset_activated (GSimpleAction *action,
 }
 
 static void
-pause_changed (GSimpleAction *action,
-               GVariant      *state,
-               gpointer       user_data)
-{
-  SluiceWindow *self = user_data;
-  gboolean paused = g_variant_get_boolean (state);
-
-  g_simple_action_set_state (action, state);
-  sluice_run_controller_set_paused (self->run, paused);
-
-  /* The button shows what a press does next. */
-  gtk_button_set_icon_name (GTK_BUTTON (self->pause_button),
-                            paused ? "media-playback-start-symbolic" : "media-playback-pause-symbolic");
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->pause_button),
-                               paused ? _("Resume the clock (Space)") : _("Pause the clock (Space)"));
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->pause_button),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, paused ? _("Resume") : _("Pause"), -1);
-}
-
-static void
-step_activated (GSimpleAction *action,
-                GVariant      *parameter,
-                gpointer       user_data)
-{
-  sluice_run_controller_step (SLUICE_WINDOW (user_data)->run);
-}
-
-static void
-change_speed (SluiceWindow *self,
-              gint          direction)
-{
-  double speed = get_speed (self);
-  gint i;
-
-  /* The next preset speed up or down, from wherever the slider is. */
-  if (direction > 0)
-    for (i = 0; i < (gint) G_N_ELEMENTS (speeds) - 1 && speeds[i] <= speed * 1.001; i++)
-      ;
-  else
-    for (i = G_N_ELEMENTS (speeds) - 1; i > 0 && speeds[i] >= speed * 0.999; i--)
-      ;
-
-  gtk_range_set_value (GTK_RANGE (self->speed_scale), log10 (speeds[i]));
-}
-
-static void
-faster_activated (GSimpleAction *action,
-                  GVariant      *parameter,
-                  gpointer       user_data)
-{
-  change_speed (SLUICE_WINDOW (user_data), +1);
-}
-
-static void
-slower_activated (GSimpleAction *action,
-                  GVariant      *parameter,
-                  gpointer       user_data)
-{
-  change_speed (SLUICE_WINDOW (user_data), -1);
-}
-
-static void
 open_activated (GSimpleAction *action,
                 GVariant      *parameter,
                 gpointer       user_data)
@@ -604,10 +529,6 @@ static const GActionEntry win_actions[] = {
   { "request-stop", request_stop_activated },
   { "cancel", cancel_activated },
   { "reset", reset_activated },
-  { "pause", NULL, NULL, "false", pause_changed },
-  { "step", step_activated },
-  { "faster", faster_activated },
-  { "slower", slower_activated },
   { "open", open_activated },
   { "save", save_activated },
   { "export-image", export_image_activated },
@@ -640,55 +561,12 @@ update_actions (SluiceWindow *self)
   enable (self, "request-stop", running);
   enable (self, "cancel", running);
   enable (self, "reset", !running);
-  enable (self, "pause", running);
-  enable (self, "step", running);
   enable (self, "save", valid);
   enable (self, "export-image", !running && has_events);
   enable (self, "export-events", !running && has_events);
   enable (self, "zoom-in", running || has_events);
   enable (self, "zoom-out", !fit);
   enable (self, "zoom-fit", !fit);
-}
-
-/* ---- speed ------------------------------------------------------------- */
-
-static char *
-format_speed (GtkScale *scale,
-              double    value,
-              gpointer  user_data)
-{
-  return g_strdup_printf (_("%.1f×"), pow (10.0, value));
-}
-
-static void
-on_speed_changed (SluiceWindow *self)
-{
-  sluice_run_controller_set_speed (self->run, get_speed (self));
-}
-
-static void
-add_shortcut (GtkShortcutController *controller,
-              const char            *accel,
-              const char            *action)
-{
-  gtk_shortcut_controller_add_shortcut (controller,
-                                        gtk_shortcut_new (gtk_shortcut_trigger_parse_string (accel),
-                                                          gtk_named_action_new (action)));
-}
-
-/* Space, → and +/− only when no entry or button takes them first. */
-static void
-add_run_shortcuts (SluiceWindow *self)
-{
-  GtkEventController *controller = gtk_shortcut_controller_new ();
-  GtkShortcutController *shortcuts = GTK_SHORTCUT_CONTROLLER (controller);
-
-  gtk_event_controller_set_propagation_phase (controller, GTK_PHASE_BUBBLE);
-  add_shortcut (shortcuts, "space", "win.pause");
-  add_shortcut (shortcuts, "Right", "win.step");
-  add_shortcut (shortcuts, "plus|equal|KP_Add", "win.faster");
-  add_shortcut (shortcuts, "minus|KP_Subtract", "win.slower");
-  gtk_widget_add_controller (GTK_WIDGET (self), controller);
 }
 
 /* ---- GObject ----------------------------------------------------------- */
@@ -702,6 +580,7 @@ sluice_window_dispose (GObject *object)
   /* The controller fills views of the template: it lets go of them first. */
   if (self->run != NULL)
     {
+      sluice_clock_controls_set_run_controller (self->clock_controls, NULL);
       g_signal_handlers_disconnect_by_data (self->run, self);
       g_signal_handlers_disconnect_by_data (sluice_run_controller_get_viewport (self->run), self);
       sluice_run_controller_reset (self->run);
@@ -761,6 +640,7 @@ sluice_window_class_init (SluiceWindowClass *klass)
                           G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
+  g_type_ensure (SLUICE_TYPE_CLOCK_CONTROLS);
   g_type_ensure (SLUICE_TYPE_CONFIG_PANEL);
   g_type_ensure (SLUICE_TYPE_COUNTERS);
   g_type_ensure (SLUICE_TYPE_CHART_VIEW);
@@ -771,8 +651,7 @@ sluice_window_class_init (SluiceWindowClass *klass)
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/sluicepool/Sluice/sluice-window.ui");
   gtk_widget_class_bind_template_child (widget_class, SluiceWindow, title_label);
   gtk_widget_class_bind_template_child (widget_class, SluiceWindow, subtitle_label);
-  gtk_widget_class_bind_template_child (widget_class, SluiceWindow, speed_scale);
-  gtk_widget_class_bind_template_child (widget_class, SluiceWindow, pause_button);
+  gtk_widget_class_bind_template_child (widget_class, SluiceWindow, clock_controls);
   gtk_widget_class_bind_template_child (widget_class, SluiceWindow, menu_button);
   gtk_widget_class_bind_template_child (widget_class, SluiceWindow, presets_menu);
   gtk_widget_class_bind_template_child (widget_class, SluiceWindow, config_panel);
@@ -783,7 +662,6 @@ sluice_window_class_init (SluiceWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, SluiceWindow, event_log);
   gtk_widget_class_bind_template_child (widget_class, SluiceWindow, results_view);
   gtk_widget_class_bind_template_child (widget_class, SluiceWindow, error_group_view);
-  gtk_widget_class_bind_template_callback (widget_class, on_speed_changed);
   gtk_widget_class_bind_template_callback (widget_class, update_actions);
 }
 
@@ -793,7 +671,6 @@ sluice_window_init (SluiceWindow *self)
   gtk_widget_init_template (GTK_WIDGET (self));
 
   g_action_map_add_action_entries (G_ACTION_MAP (self), win_actions, G_N_ELEMENTS (win_actions), self);
-  add_run_shortcuts (self);
 
   self->run = sluice_run_controller_new (GTK_WIDGET (self), self->counters, self->chart_view,
                                          self->timeline_view, self->event_log, self->error_group_view);
@@ -802,7 +679,7 @@ sluice_window_init (SluiceWindow *self)
   g_signal_connect_swapped (sluice_run_controller_get_viewport (self->run), "notify::fit",
                             G_CALLBACK (update_actions), self);
 
-  gtk_scale_set_format_value_func (self->speed_scale, format_speed, NULL, NULL);
+  sluice_clock_controls_set_run_controller (self->clock_controls, self->run);
   {
     g_autoptr(GtkNoSelection) results = gtk_no_selection_new (g_object_ref (sluice_run_controller_get_results (self->run)));
 

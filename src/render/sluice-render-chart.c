@@ -10,7 +10,10 @@
 
 #include "sluice-render-private.h"
 
-#define LEGEND_HEIGHT   24.
+#define LEGEND_SWATCH_SPACE 28.  /* a line sample and the gap before its label */
+#define LABEL_GAP           3.   /* between a limit line and its label */
+#define LABEL_GAP_WIDE      5.   /* the same, clear of a series along the line */
+#define LABEL_PAD_X         3.   /* the label's patch of background, either side */
 
 typedef enum {
   SERIES_QUEUE,
@@ -18,6 +21,8 @@ typedef enum {
   SERIES_LEAD,
   N_SERIES
 } Series;
+
+G_STATIC_ASSERT (N_SERIES == SLUICE_CHART_N_SERIES);
 
 /* Everything one drawing pass needs. */
 typedef struct {
@@ -50,16 +55,31 @@ typedef struct {
   double x, y_min, y_max;
 } Tick;
 
+static const char *series_label (Series series);
+
 void
 _sluice_chart_get_layout (double             width,
                           double             height,
                           guint              y_max,
                           SluiceChartLayout *layout)
 {
+  const char *labels[N_SERIES];
+  double widths[N_SERIES];
+
   layout->plot.x = SLUICE_RENDER_GUTTER;
-  layout->plot.y = LEGEND_HEIGHT;
   layout->plot.width = MAX (width - SLUICE_RENDER_GUTTER - SLUICE_RENDER_MARGIN, 1.);
-  layout->plot.height = MAX (height - LEGEND_HEIGHT - SLUICE_RENDER_AXIS_HEIGHT, 1.);
+
+  for (Series s = 0; s < N_SERIES; s++)
+    labels[s] = series_label (s);
+  _sluice_render_measure_texts (labels, N_SERIES, widths);
+  for (Series s = 0; s < N_SERIES; s++)
+    widths[s] += LEGEND_SWATCH_SPACE;
+  layout->legend_height = _sluice_render_layout_key (widths, N_SERIES, layout->plot.x,
+                                                     layout->plot.x + layout->plot.width,
+                                                     layout->legend, &layout->legend_rows);
+
+  layout->plot.y = layout->legend_height;
+  layout->plot.height = MAX (height - layout->legend_height - SLUICE_RENDER_AXIS_HEIGHT, 1.);
   layout->y_max = MAX (y_max, 1);
 }
 
@@ -138,6 +158,16 @@ set_series_style (cairo_t             *cr,
       cairo_set_dash (cr, in_flight_dash, G_N_ELEMENTS (in_flight_dash), 0.);
       break;
     }
+}
+
+/* How far a series' stroke reaches either side of its value: half its
+ * width, and half a pixel for where the line falls on the pixel grid. A
+ * thin line on a limit's value thus leaves room for the label right above
+ * or below the limit line; the lead's band does not. */
+static double
+series_reach (Series series)
+{
+  return series == SERIES_LEAD ? 3.5 : 1.75;
 }
 
 static const char *
@@ -281,28 +311,6 @@ draw_limit_line (const Pass        *pass,
   cairo_set_dash (cr, NULL, 0, 0.);
 }
 
-/* Its name goes at the right end, above the line, on a patch of
- * background so the series under it cannot garble the text. */
-static void
-draw_limit_label (const Pass *pass,
-                  guint       value,
-                  const char *label,
-                  double      offset)
-{
-  cairo_t *cr = pass->cr;
-  /* Clear of the right edge, where a live view's "now" line usually is. */
-  double right = pass->chart.plot.x + pass->chart.plot.width - 12.;
-  double y = limit_y (pass, value);
-  double tw, th;
-
-  _sluice_render_get_text_size (pass->layout, label, &tw, &th);
-  sluice_palette_set_source (cr, &pass->palette->background);
-  cairo_rectangle (cr, right - tw - 8. - offset, y - th - 1., tw + 6., th);
-  cairo_fill (cr);
-  sluice_palette_set_source (cr, &pass->palette->foreground);
-  _sluice_render_draw_text (cr, pass->layout, label, right - 4. - offset, y - 1., 1., 1.);
-}
-
 static void
 draw_limit_lines (const Pass *pass,
                   guint       queue_capacity,
@@ -314,28 +322,205 @@ draw_limit_lines (const Pass *pass,
     draw_limit_line (pass, &pass->palette->bound, lead_bound);
 }
 
+/* ---- the limits' labels --------------------------------------------------
+ *
+ * A limit's name goes next to its line, on a patch of background, where no
+ * series is drawn: at the right end or the left end of the line, above it
+ * or below it, else further along it; failing all that, where it hides the
+ * least. */
+
+typedef enum {
+  LABEL_CAPACITY,
+  LABEL_BOUND,
+  N_LABELS
+} Label;
+
+/* Whether a series draws anything in @rect. A step line covers, over a
+ * span of x, every value between its lowest and highest there. */
+static gboolean
+series_in_rect (const Pass       *pass,
+                Series            series,
+                const SluiceRect *rect)
+{
+  const SluiceRect *plot = &pass->chart.plot;
+  SluiceTimeline *model = pass->model;
+  guint n = sluice_timeline_get_n_samples (model);
+  gint64 end = MIN (pass->last, pass->t1);
+  gint64 ta, tb, time;
+  guint lo = G_MAXUINT, hi = 0;
+  double reach = series_reach (series);
+
+  if (n == 0 || end < pass->t0)
+    return FALSE;
+
+  /* A stroke reaches a little past the span's ends too. */
+  ta = MAX (_sluice_render_x_to_time (plot, pass->t0, pass->t1, rect->x - reach), pass->t0);
+  tb = MIN (_sluice_render_x_to_time (plot, pass->t0, pass->t1, rect->x + rect->width + reach), end);
+  if (tb < ta)
+    return FALSE;
+
+  for (guint i = sluice_timeline_find_sample (model, ta); i < n; i++)
+    {
+      guint value = sample_value (model, i, series, &time);
+
+      if (time > tb)
+        break;
+      lo = MIN (lo, value);
+      hi = MAX (hi, value);
+    }
+  if (lo > hi)
+    return FALSE;
+
+  return count_to_y (&pass->chart, hi) - reach < rect->y + rect->height &&
+         count_to_y (&pass->chart, lo) + reach > rect->y;
+}
+
+static gboolean
+rects_overlap (const SluiceRect *a,
+               const SluiceRect *b)
+{
+  return a->width > 0. && b->width > 0. &&
+         a->x < b->x + b->width && b->x < a->x + a->width &&
+         a->y < b->y + b->height && b->y < a->y + a->height;
+}
+
+/* What a label at @rect would hide: a series costs most, then another
+ * label or the legend, then the other limit line. */
+static double
+label_cost (const Pass       *pass,
+            const SluiceRect *rect,
+            const SluiceRect *placed,
+            double            other_line_y)
+{
+  double cost = 0.;
+
+  for (Series s = 0; s < N_SERIES; s++)
+    cost += series_in_rect (pass, s, rect) ? 100. : 0.;
+  if (placed != NULL && rects_overlap (rect, placed))
+    cost += 10.;
+  for (Series s = 0; s < N_SERIES; s++)
+    cost += rects_overlap (rect, &pass->chart.legend[s]) ? 10. : 0.;
+  if (other_line_y >= rect->y && other_line_y < rect->y + rect->height)
+    cost += 1.;
+  return cost;
+}
+
+/* The first place in order of preference that hides nothing, or the one
+ * that hides least. A series that runs along the line itself (the lead's
+ * wide band, say) pushes the label a little further off it. */
+static void
+place_label (const Pass       *pass,
+             double            line_y,
+             double            text_width,
+             double            text_height,
+             const SluiceRect *placed,
+             double            other_line_y,
+             SluiceRect       *out)
+{
+  static const double gaps[] = { LABEL_GAP, LABEL_GAP_WIDE };
+  const SluiceRect *plot = &pass->chart.plot;
+  double w = text_width + 2. * LABEL_PAD_X;
+  /* Clear of the right edge, where a live view's "now" line usually is. */
+  double right = plot->x + plot->width - 14. - w;
+  double left = plot->x + 4.;
+  double best_cost = G_MAXDOUBLE;
+  guint n_slides = 8;
+
+  *out = (SluiceRect) { MAX (right, left), line_y - LABEL_GAP - text_height, w, text_height };
+
+  for (guint g = 0; g < G_N_ELEMENTS (gaps); g++)
+    for (guint i = 0; i < n_slides + 2; i++)
+      {
+        /* The right end, the left end, then steps from right to left. */
+        double x = i == 0 ? right : i == 1 ? left : right - (right - left) * (i - 1) / (n_slides + 1.);
+
+        if (x < left && i > 0)
+          break;
+        for (guint below = 0; below < 2; below++)
+          {
+            SluiceRect rect = {
+              x, below ? line_y + gaps[g] : line_y - gaps[g] - text_height, w, text_height,
+            };
+            double cost;
+
+            /* Up into the legend's row if it is clear there, not past the
+             * baseline. */
+            if (rect.y < 0. || rect.y + rect.height > plot->y + plot->height)
+              continue;
+            /* Further off the line only to get clear of everything. */
+            cost = label_cost (pass, &rect, placed, other_line_y) + g * 0.5;
+            if (cost < best_cost)
+              {
+                best_cost = cost;
+                *out = rect;
+              }
+            if (cost == 0.)
+              return;
+          }
+      }
+}
+
+static void
+place_limit_labels (const Pass *pass,
+                    const char *texts[N_LABELS],
+                    guint       queue_capacity,
+                    guint       lead_bound,
+                    SluiceRect  rects[N_LABELS])
+{
+  double capacity_y = queue_capacity > 0 ? limit_y (pass, queue_capacity) : -1.;
+  double bound_y = lead_bound > 0 ? limit_y (pass, lead_bound) : -1.;
+  double tw, th;
+
+  rects[LABEL_CAPACITY] = rects[LABEL_BOUND] = (SluiceRect) { 0., 0., 0., 0. };
+
+  /* The lead bound is the top line, usually in the clear; the capacity's
+   * label then finds room around it. */
+  if (lead_bound > 0)
+    {
+      _sluice_render_get_text_size (pass->layout, texts[LABEL_BOUND], &tw, &th);
+      place_label (pass, bound_y, tw, th, NULL, capacity_y, &rects[LABEL_BOUND]);
+    }
+  if (queue_capacity > 0)
+    {
+      _sluice_render_get_text_size (pass->layout, texts[LABEL_CAPACITY], &tw, &th);
+      place_label (pass, capacity_y, tw, th, lead_bound > 0 ? &rects[LABEL_BOUND] : NULL,
+                   bound_y, &rects[LABEL_CAPACITY]);
+    }
+}
+
+static char *
+limit_label_text (Label label,
+                  guint value)
+{
+  if (label == LABEL_CAPACITY)
+    /* TRANSLATORS: the chart's queue capacity line; %u is the queue size */
+    return g_strdup_printf (_("queue capacity %u"), value);
+  /* TRANSLATORS: the chart's line at queue-size + workers + 1 */
+  return g_strdup_printf (_("lead bound %u"), value);
+}
+
 static void
 draw_limit_labels (const Pass *pass,
                    guint       queue_capacity,
                    guint       lead_bound)
 {
-  /* TRANSLATORS: the chart's queue capacity line; %u is the queue size */
-  g_autofree char *capacity = g_strdup_printf (_("queue capacity %u"), queue_capacity);
-  /* TRANSLATORS: the chart's line at queue-size + workers + 1 */
-  g_autofree char *bound = g_strdup_printf (_("lead bound %u"), lead_bound);
-  double offset = 0.;
+  g_autofree char *capacity = limit_label_text (LABEL_CAPACITY, queue_capacity);
+  g_autofree char *bound = limit_label_text (LABEL_BOUND, lead_bound);
+  const char *texts[N_LABELS] = { capacity, bound };
+  SluiceRect rects[N_LABELS];
+  cairo_t *cr = pass->cr;
 
-  /* When the two lines are close, their labels go side by side. */
-  if (queue_capacity > 0 && lead_bound > 0 && fabs (limit_y (pass, queue_capacity) - limit_y (pass, lead_bound)) < 16.)
+  place_limit_labels (pass, texts, queue_capacity, lead_bound, rects);
+  for (Label l = 0; l < N_LABELS; l++)
     {
-      _sluice_render_get_text_size (pass->layout, capacity, &offset, NULL);
-      offset += 12.;
+      if (rects[l].width <= 0.)
+        continue;
+      sluice_palette_set_source (cr, &pass->palette->background);
+      cairo_rectangle (cr, rects[l].x, rects[l].y, rects[l].width, rects[l].height);
+      cairo_fill (cr);
+      sluice_palette_set_source (cr, &pass->palette->foreground);
+      _sluice_render_draw_text (cr, pass->layout, texts[l], rects[l].x + LABEL_PAD_X, rects[l].y, 0., 0.);
     }
-
-  if (queue_capacity > 0)
-    draw_limit_label (pass, queue_capacity, capacity, 0.);
-  if (lead_bound > 0)
-    draw_limit_label (pass, lead_bound, bound, offset);
 }
 
 static void
@@ -361,27 +546,28 @@ draw_count_axis (const Pass *pass)
     }
 }
 
+/* The legend along the top, where _sluice_chart_get_layout() placed it: on
+ * one row, or wrapped when the view is narrow or the labels long. */
 static void
 draw_legend (const Pass *pass)
 {
   cairo_t *cr = pass->cr;
-  double x = pass->chart.plot.x;
-  double y = LEGEND_HEIGHT / 2. - 1.;
 
   for (Series s = 0; s < N_SERIES; s++)
     {
-      double tw;
+      const SluiceRect *rect = &pass->chart.legend[s];
+      double y = rect->y + rect->height / 2. - 1.;
 
+      if (rect->width <= 0.)
+        continue;
       set_series_style (cr, pass->palette, s, FALSE);
-      cairo_move_to (cr, x, y + 0.5);
-      cairo_line_to (cr, x + 22., y + 0.5);
+      cairo_move_to (cr, rect->x, y + 0.5);
+      cairo_line_to (cr, rect->x + 22., y + 0.5);
       cairo_stroke (cr);
 
       cairo_set_dash (cr, NULL, 0, 0.);
       sluice_palette_set_source (cr, &pass->palette->foreground);
-      _sluice_render_get_text_size (pass->layout, series_label (s), &tw, NULL);
-      _sluice_render_draw_text (cr, pass->layout, series_label (s), x + 28., y, 0., 0.5);
-      x += 28. + tw + 18.;
+      _sluice_render_draw_text (cr, pass->layout, series_label (s), rect->x + LEGEND_SWATCH_SPACE, y, 0., 0.5);
     }
 }
 
@@ -409,6 +595,67 @@ compute_y_max (SluiceTimeline *model,
     }
 
   return MAX (top + 1, 2);
+}
+
+static void
+init_pass (Pass           *pass,
+           cairo_t        *cr,
+           PangoLayout    *layout,
+           double          width,
+           double          height,
+           SluiceTimeline *model,
+           gint64          t0,
+           gint64          t1,
+           gint64          now,
+           guint           queue_capacity,
+           guint           lead_bound,
+           gboolean        dark)
+{
+  *pass = (Pass) {
+    .cr = cr,
+    .layout = layout,
+    .palette = sluice_palette_get (dark),
+    .model = model,
+    .t0 = t0,
+    .t1 = t1,
+    .last = now >= 0 ? now : sluice_timeline_get_end_time (model),
+  };
+  _sluice_chart_get_layout (width, height,
+                            compute_y_max (model, t0, t1, queue_capacity, lead_bound),
+                            &pass->chart);
+}
+
+/* Where sluice_render_chart() puts the limits' labels (their patches of
+ * background), for tests; width 0 for a limit of 0. */
+void
+_sluice_chart_get_limit_labels (double          width,
+                                double          height,
+                                SluiceTimeline *model,
+                                gint64          t0,
+                                gint64          t1,
+                                gint64          now,
+                                guint           queue_capacity,
+                                guint           lead_bound,
+                                SluiceRect     *capacity_rect,
+                                SluiceRect     *bound_rect)
+{
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 1, 1);
+  cairo_t *cr = cairo_create (surface);
+  g_autoptr(PangoLayout) layout = _sluice_render_create_layout (cr, FALSE);
+  g_autofree char *capacity = limit_label_text (LABEL_CAPACITY, queue_capacity);
+  g_autofree char *bound = limit_label_text (LABEL_BOUND, lead_bound);
+  const char *texts[N_LABELS] = { capacity, bound };
+  SluiceRect rects[N_LABELS];
+  Pass pass;
+
+  t1 = MAX (t1, t0 + 1);
+  init_pass (&pass, cr, layout, width, height, model, t0, t1, now, queue_capacity, lead_bound, FALSE);
+  place_limit_labels (&pass, texts, queue_capacity, lead_bound, rects);
+  *capacity_rect = rects[LABEL_CAPACITY];
+  *bound_rect = rects[LABEL_BOUND];
+
+  cairo_destroy (cr);
+  cairo_surface_destroy (surface);
 }
 
 /**
@@ -449,18 +696,7 @@ sluice_render_chart (cairo_t        *cr,
 
   t1 = MAX (t1, t0 + 1);
   layout = _sluice_render_create_layout (cr, FALSE);
-  pass = (Pass) {
-    .cr = cr,
-    .layout = layout,
-    .palette = sluice_palette_get (dark),
-    .model = model,
-    .t0 = t0,
-    .t1 = t1,
-    .last = now >= 0 ? now : sluice_timeline_get_end_time (model),
-  };
-  _sluice_chart_get_layout (width, height,
-                            compute_y_max (model, t0, t1, queue_capacity, lead_bound),
-                            &pass.chart);
+  init_pass (&pass, cr, layout, width, height, model, t0, t1, now, queue_capacity, lead_bound, dark);
 
   /* The view owns its rectangle and no more: it may share a surface. */
   cairo_save (cr);

@@ -33,11 +33,25 @@ typedef struct {
   double     key_height;    /* the key's rows, with their padding */
 } SluiceLanesLayout;
 
+/* The series of the chart, in the order of its legend. */
+#define SLUICE_CHART_N_SERIES       3
+
 /* The chart view's geometry. */
 typedef struct {
   SluiceRect plot;          /* the series area, without legend and axes */
   guint      y_max;         /* the count at the top of @plot */
+  /* The legend above the plot, laid out like the lanes' key: one
+   * rectangle per series, wrapped to more rows when one is not wide
+   * enough; width 0 for an entry there is no room for at all. */
+  SluiceRect legend[SLUICE_CHART_N_SERIES];
+  guint      legend_rows;
+  double     legend_height;
 } SluiceChartLayout;
+
+/* A key (legend) along the top of a view: one row of SLUICE_RENDER_KEY_HEIGHT,
+ * each further row adding SLUICE_RENDER_KEY_ROW_HEIGHT. */
+#define SLUICE_RENDER_KEY_HEIGHT     24.
+#define SLUICE_RENDER_KEY_ROW_HEIGHT 18.
 
 #define SLUICE_RENDER_FONT          "Sans 9"
 #define SLUICE_RENDER_GUTTER        72.   /* lane names, y labels */
@@ -52,6 +66,16 @@ void         _sluice_chart_get_layout     (double             width,
                                            double             height,
                                            guint              y_max,
                                            SluiceChartLayout *layout);
+void         _sluice_chart_get_limit_labels (double          width,
+                                             double          height,
+                                             SluiceTimeline *model,
+                                             gint64          t0,
+                                             gint64          t1,
+                                             gint64          now,
+                                             guint           queue_capacity,
+                                             guint           lead_bound,
+                                             SluiceRect     *capacity_rect,
+                                             SluiceRect     *bound_rect);
 
 double       _sluice_render_time_to_x     (const SluiceRect  *plot,
                                            gint64             t0,
@@ -89,5 +113,14 @@ void         _sluice_render_draw_now      (cairo_t             *cr,
                                            gint64               now);
 double       _sluice_render_nice_step     (double              range,
                                            double              n_ticks);
+double       _sluice_render_layout_key    (const double       *widths,
+                                           guint               n_entries,
+                                           double              left,
+                                           double              right,
+                                           SluiceRect         *rects,
+                                           guint              *n_rows);
+void         _sluice_render_measure_texts (const char * const *texts,
+                                           guint               n_texts,
+                                           double             *widths);
 
 G_END_DECLS

@@ -11,13 +11,7 @@
 #include "sluice-render-private.h"
 
 #define MAX_LANE_HEIGHT  40.
-#define LEGEND_HEIGHT    24.  /* the key to colours and marks, on one row */
-#define KEY_ROW_HEIGHT   18.  /* each further row of the key adds this */
-#define KEY_PADDING      3.   /* above the key's first row and below its last */
-#define KEY_MAX_ROWS     3
 #define KEY_SWATCH_SPACE 24.  /* a swatch and the gap before its label */
-#define KEY_SPACING      16.  /* between entries */
-#define KEY_SPACING_TIGHT 8.  /* between entries, when that keeps them on one row */
 #define MIN_BAR_WIDTH    2.   /* narrower bars are merged per lane */
 #define HATCH_SPACING    6.
 #define HIT_SLOP         3.   /* pixels: thin bars stay easy to hover */
@@ -87,68 +81,23 @@ key_label (Key key)
     }
 }
 
-/* The key is measured without the view's cairo_t, so that hit testing
- * (which has none) finds the lanes where drawing put them. */
-static void
-measure_key_labels (double widths[N_KEYS])
-{
-  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 1, 1);
-  cairo_t *cr = cairo_create (surface);
-  g_autoptr(PangoLayout) layout = _sluice_render_create_layout (cr, FALSE);
-
-  for (Key key = 0; key < N_KEYS; key++)
-    _sluice_render_get_text_size (layout, key_label (key), &widths[key], NULL);
-
-  cairo_destroy (cr);
-  cairo_surface_destroy (surface);
-}
-
-/* Places the key's entries from @left to @right: on one row if they fit
- * there (with less space between them if need be), else wrapped onto up
- * to KEY_MAX_ROWS rows. An entry that fits nowhere is left out (width 0),
- * and the ones after it still get their chance. */
+/* Places the key's entries from @left to @right, wrapped if need be. */
 static void
 layout_key (SluiceLanesLayout *layout,
             double             left,
             double             right)
 {
+  const char *labels[N_KEYS];
   double widths[N_KEYS];
-  double one_row = 0.;
-  double spacing = KEY_SPACING;
-  double x = left;
-  guint row = 0;
 
-  measure_key_labels (widths);
   for (Key key = 0; key < N_KEYS; key++)
-    one_row += KEY_SWATCH_SPACE + widths[key];
-
-  if (left + one_row + (N_KEYS - 1) * KEY_SPACING > right &&
-      left + one_row + (N_KEYS - 1) * KEY_SPACING_TIGHT <= right)
-    spacing = KEY_SPACING_TIGHT;
-
-  layout->key_rows = 0;
+    labels[key] = key_label (key);
+  _sluice_render_measure_texts (labels, N_KEYS, widths);
   for (Key key = 0; key < N_KEYS; key++)
-    {
-      double w = KEY_SWATCH_SPACE + widths[key];
-      SluiceRect *rect = &layout->key[key];
+    widths[key] += KEY_SWATCH_SPACE;
 
-      *rect = (SluiceRect) { left, 0., 0., 0. };
-      if (x > left && x + w > right)
-        {
-          row++;
-          x = left;
-        }
-      if (row >= KEY_MAX_ROWS || x + w > right)
-        continue;
-
-      *rect = (SluiceRect) {
-        x, KEY_PADDING + row * KEY_ROW_HEIGHT, w, KEY_ROW_HEIGHT,
-      };
-      layout->key_rows = row + 1;
-      x += w + spacing;
-    }
-
-  layout->key_height = LEGEND_HEIGHT + (MAX (layout->key_rows, 1) - 1) * KEY_ROW_HEIGHT;
+  layout->key_height = _sluice_render_layout_key (widths, N_KEYS, left, right,
+                                                  layout->key, &layout->key_rows);
 }
 
 void
@@ -855,7 +804,7 @@ sluice_render_timeline_get_natural_height (SluiceTimeline *model)
 {
   g_return_val_if_fail (SLUICE_IS_TIMELINE (model), 0.);
 
-  return LEGEND_HEIGHT + SLUICE_RENDER_AXIS_HEIGHT +
+  return SLUICE_RENDER_KEY_HEIGHT + SLUICE_RENDER_AXIS_HEIGHT +
          MAX_LANE_HEIGHT * MAX (sluice_timeline_get_n_workers (model), 1);
 }
 

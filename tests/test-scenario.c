@@ -646,6 +646,23 @@ add_report_tests (void)
     }
 }
 
+/* Numbers written back to a .pool file read like the ones people type. */
+static void
+test_format_double (void)
+{
+  const struct { double value; const char *text; } cases[] = {
+    { 60, "60" }, { 0.1, "0.1" }, { 0.3, "0.3" }, { 2.5, "2.5" },
+    { 0, "0" }, { 1e-7, "0.0000001" }, { 3600, "3600" }, { 1e20, "1e+20" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *text = sluice_format_double (cases[i].value);
+      g_assert_cmpstr (text, ==, cases[i].text);
+      g_assert_cmpfloat (g_ascii_strtod (text, NULL), ==, cases[i].value);
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -654,6 +671,7 @@ main (int   argc,
 
   g_test_init (&argc, &argv, NULL);
 
+  g_test_add_func ("/scenario/format-double", test_format_double);
   g_test_add_func ("/scenario/parse/minimal", test_parse_minimal);
   g_test_add_func ("/scenario/parse/full", test_parse_full);
   g_test_add_func ("/scenario/parse/malformed", test_parse_malformed);

@@ -143,6 +143,18 @@ sluice_format_double (double value)
 {
   char buf[G_ASCII_DTOSTR_BUF_SIZE];
 
+  /* Plain decimals first: people type `60`, not `6e+01`, in a .pool file. */
+  if (fabs (value) < 1e15)
+    for (int decimals = 0; decimals <= 17; decimals++)
+      {
+        char format[8];
+
+        g_snprintf (format, sizeof format, "%%.%df", decimals);
+        g_ascii_formatd (buf, sizeof buf, format, value);
+        if (g_ascii_strtod (buf, NULL) == value)
+          return g_strdup (buf);
+      }
+
   for (int precision = 1; precision <= 17; precision++)
     {
       char format[8];

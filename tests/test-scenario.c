@@ -218,6 +218,83 @@ test_parse_overrides (void)
   g_assert_nonnull (strstr (error->message, "--set pool.workers"));
 }
 
+/* [scenario] title[LANG] and description[LANG] are translations, read for
+ * the language of the messages (LANGUAGE first, as gettext does); no other
+ * key takes a locale. */
+#define TRANSLATED "[scenario]\ntitle=Round trip\ntitle[de]=Hin und zurück\ntitle[id]=Pulang pergi\n" \
+                   "description=There; and back.\ndescription[de]=Hin; und zurück.\n" \
+                   "description[id]=Pergi; lalu pulang.\n"
+
+static char *
+set_language (const char *language)
+{
+  char *old = g_strdup (g_getenv ("LANGUAGE"));
+
+  g_setenv ("LANGUAGE", language, TRUE);
+  return old;
+}
+
+static void
+restore_language (char *old)
+{
+  if (old != NULL)
+    g_setenv ("LANGUAGE", old, TRUE);
+  else
+    g_unsetenv ("LANGUAGE");
+  g_free (old);
+}
+
+static void
+test_parse_translations (void)
+{
+  const struct { const char *language, *title, *description; } cases[] = {
+    { "C", "Round trip", "There; and back." },
+    { "de", "Hin und zurück", "Hin; und zurück." },
+    { "de_AT.UTF-8", "Hin und zurück", "Hin; und zurück." },
+    { "id:de", "Pulang pergi", "Pergi; lalu pulang." },
+    { "fr", "Round trip", "There; and back." },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      char *old = set_language (cases[i].language);
+      g_autoptr(SluiceScenario) scenario = NULL;
+      g_autoptr(GError) error = NULL;
+
+      scenario = parse (TRANSLATED MINIMAL, &error);
+      restore_language (old);
+      g_assert_no_error (error);
+      g_assert_cmpstr (sluice_scenario_get_title (scenario), ==, cases[i].title);
+      g_assert_cmpstr (sluice_scenario_get_description (scenario), ==, cases[i].description);
+    }
+
+  /* Only title and description take a locale, and only in [scenario]. */
+  assert_refused ("[scenario]\nsubtitle[de]=x\n" MINIMAL, -1, SLUICE_SCENARIO_ERROR_UNKNOWN_KEY,
+                  "[scenario] subtitle[de]", "title, description", NULL);
+  assert_refused ("[scenario]\ntitles[de]=x\n" MINIMAL, -1, SLUICE_SCENARIO_ERROR_UNKNOWN_KEY,
+                  "titles[de]", NULL);
+  assert_refused (MINIMAL "workers[de]=3\n", -1, SLUICE_SCENARIO_ERROR_UNKNOWN_KEY,
+                  "[pool] workers[de]", NULL);
+  assert_refused (MINIMAL "[run]\nstop-after[de]=3\n", -1, SLUICE_SCENARIO_ERROR_UNKNOWN_KEY,
+                  "[run] stop-after[de]", NULL);
+  assert_refused (MINIMAL "[handler]\ndefault[de]=ok\n", -1, SLUICE_SCENARIO_ERROR_UNKNOWN_KEY,
+                  "[handler] default[de]", NULL);
+  assert_refused ("[scenario]\nsubtitle=x\n" MINIMAL, -1, SLUICE_SCENARIO_ERROR_UNKNOWN_KEY,
+                  "[scenario] subtitle", NULL);
+  assert_refused ("[scenario]\ntitle[]=x\n" MINIMAL, -1, SLUICE_SCENARIO_ERROR_UNKNOWN_KEY,
+                  "[scenario] title[]", NULL);
+  /* Refused whatever the language: a key for another locale is not skipped. */
+  {
+    char *old = set_language ("fr");
+
+    assert_refused (MINIMAL "workers[de]=3\n", -1, SLUICE_SCENARIO_ERROR_UNKNOWN_KEY,
+                    "[pool] workers[de]", NULL);
+    assert_refused (MINIMAL "workers[fr]=3\n", -1, SLUICE_SCENARIO_ERROR_UNKNOWN_KEY,
+                    "[pool] workers[fr]", NULL);
+    restore_language (old);
+  }
+}
+
 static void
 test_save_round_trip (void)
 {
@@ -241,6 +318,63 @@ test_save_round_trip (void)
   g_assert_cmpstr (data, ==, data2);
   g_assert_nonnull (strstr (data, "item-timeout=0.1\n"));
   g_assert_nonnull (strstr (data, "values=1;\"two\";3\n"));
+}
+
+/* Saving keeps every translation, and writes the untranslated title and
+ * description as title= and description= whatever the language it was
+ * read in. */
+static void
+test_save_translations (void)
+{
+  char *old = set_language ("de");
+  g_autoptr(SluiceScenario) scenario = NULL;
+  g_autoptr(SluiceScenario) again = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *data = NULL;
+  g_autofree char *data2 = NULL;
+
+  scenario = parse (TRANSLATED MINIMAL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (sluice_scenario_get_title (scenario), ==, "Hin und zurück");
+
+  data = sluice_scenario_to_data (scenario, NULL);
+  g_test_message ("%s", data);
+  g_assert_true (g_str_has_prefix (data, TRANSLATED "\n[pool]\n"));
+
+  again = parse (data, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (sluice_scenario_get_title (again), ==, "Hin und zurück");
+  g_assert_cmpstr (sluice_scenario_get_description (again), ==, "Hin; und zurück.");
+  data2 = sluice_scenario_to_data (again, NULL);
+  g_assert_cmpstr (data, ==, data2);
+  restore_language (old);
+
+  g_clear_object (&again);
+  again = parse (data, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (sluice_scenario_get_title (again), ==, "Round trip");
+
+  /* --set replaces the untranslated text and keeps the translations. */
+  {
+    const char *overrides[] = { "scenario.title=Changed", NULL };
+    g_autoptr(SluiceScenario) changed = NULL;
+    g_autofree char *data3 = NULL;
+
+    changed = sluice_scenario_new_from_data (TRANSLATED MINIMAL, -1, "test.pool", overrides, &error);
+    g_assert_no_error (error);
+    data3 = sluice_scenario_to_data (changed, NULL);
+    g_assert_true (g_str_has_prefix (data3, "[scenario]\ntitle=Changed\ntitle[de]=Hin und zurück\n"));
+  }
+
+  /* A scenario with no [scenario] group is saved without one. */
+  {
+    g_autoptr(SluiceScenario) bare = parse (MINIMAL, &error);
+    g_autofree char *data4 = NULL;
+
+    g_assert_no_error (error);
+    data4 = sluice_scenario_to_data (bare, NULL);
+    g_assert_null (strstr (data4, "[scenario]"));
+  }
 }
 
 /* ---- reports ----------------------------------------------------------- */
@@ -620,6 +754,83 @@ test_recorder_csv (void)
   g_assert_cmpstr (lines[3], ==, "");
 }
 
+/* ---- presets ----------------------------------------------------------- */
+
+/* Every preset has a title and a description in English, German and
+ * Indonesian; the translations differ from the English, keep its technical
+ * words (error types, keys, identifiers and numbers), and are what the
+ * loader shows in that language. */
+static void
+test_presets_translated (void)
+{
+  static const char * const languages[] = { "de", "id" };
+  static const char * const keys[] = { "title", "description" };
+  g_autofree char *dir_path = g_test_build_filename (G_TEST_DIST, "..", "data", "presets", NULL);
+  g_autoptr(GDir) dir = g_dir_open (dir_path, 0, NULL);
+  g_autoptr(GRegex) tokens = g_regex_new ("[A-Za-z]*Error|ExceptionGroup|[a-z]+(?:[-_][a-z]+)+|"
+                                          "[0-9]+(?:\\.[0-9]+)?", 0, 0, NULL);
+  const char *file;
+  guint n = 0;
+
+  g_assert_nonnull (dir);
+  while ((file = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *path = NULL;
+      g_autoptr(GKeyFile) keyfile = g_key_file_new ();
+      g_autoptr(GError) error = NULL;
+
+      if (!g_str_has_suffix (file, ".pool"))
+        continue;
+
+      n++;
+      path = g_build_filename (dir_path, file, NULL);
+      g_assert_true (g_key_file_load_from_file (keyfile, path, G_KEY_FILE_KEEP_TRANSLATIONS, &error));
+      g_assert_no_error (error);
+
+      for (guint k = 0; k < G_N_ELEMENTS (keys); k++)
+        {
+          g_autofree char *english = g_key_file_get_string (keyfile, "scenario", keys[k], NULL);
+
+          if (english == NULL || *english == '\0')
+            g_error ("%s: [scenario] %s is missing or empty", file, keys[k]);
+
+          for (guint l = 0; l < G_N_ELEMENTS (languages); l++)
+            {
+              g_autofree char *key = g_strdup_printf ("%s[%s]", keys[k], languages[l]);
+              g_autofree char *text = g_key_file_get_string (keyfile, "scenario", key, NULL);
+              g_autoptr(GMatchInfo) match = NULL;
+              char *old;
+              g_autoptr(SluiceScenario) scenario = NULL;
+              const char *shown;
+
+              if (text == NULL || *text == '\0')
+                g_error ("%s: [scenario] %s is missing or empty", file, key);
+              if (g_str_equal (text, english))
+                g_error ("%s: [scenario] %s is the English text", file, key);
+
+              for (g_regex_match (tokens, english, 0, &match); g_match_info_matches (match);
+                   g_match_info_next (match, NULL))
+                {
+                  g_autofree char *token = g_match_info_fetch (match, 0);
+
+                  if (strstr (text, token) == NULL)
+                    g_error ("%s: [scenario] %s lacks “%s” of the English text", file, key, token);
+                }
+
+              old = set_language (languages[l]);
+              scenario = sluice_scenario_new_from_file (path, NULL, &error);
+              restore_language (old);
+              g_assert_no_error (error);
+              shown = k == 0 ? sluice_scenario_get_title (scenario)
+                             : sluice_scenario_get_description (scenario);
+              g_assert_cmpstr (shown, ==, text);
+            }
+        }
+    }
+
+  g_assert_cmpuint (n, >, 0);
+}
+
 /* ---- main -------------------------------------------------------------- */
 
 /* The names of the scenario tests, alive until the tests ran. */
@@ -676,7 +887,10 @@ main (int   argc,
   g_test_add_func ("/scenario/parse/full", test_parse_full);
   g_test_add_func ("/scenario/parse/malformed", test_parse_malformed);
   g_test_add_func ("/scenario/parse/overrides", test_parse_overrides);
+  g_test_add_func ("/scenario/parse/translations", test_parse_translations);
   g_test_add_func ("/scenario/save/round-trip", test_save_round_trip);
+  g_test_add_func ("/scenario/save/translations", test_save_translations);
+  g_test_add_func ("/scenario/presets/translated", test_presets_translated);
   g_test_add_func ("/scenario/behaviour/strings", test_behaviour_strings);
   g_test_add_func ("/scenario/handler/mix-draws", test_fault_handler_behaviour_draws);
   g_test_add_func ("/scenario/report/mix-reproducible", test_mix_reproducible);

@@ -49,11 +49,48 @@ typedef struct {
   const char         *label;
   const char         *tooltip;
   const char * const *choices;
+  const char * const *choice_labels;  /* what the drop-down shows, by choice */
+  const char         *choice_context; /* the labels' translation context */
 } FieldSpec;
 
+/* A drop-down shows the translated labels; the scenario keeps the keywords
+ * of the file format, at the same positions. */
 static const char * const metrics_choices[] = { "off", "on", "broken", NULL };
+static const char * const metrics_labels[] = {
+  /* Translators: metrics mode in the drop-down (the file keeps “off”). */
+  NC_("metrics", "off"),
+  /* Translators: metrics mode in the drop-down (the file keeps “on”). */
+  NC_("metrics", "on"),
+  /* Translators: metrics mode in the drop-down: a backend whose every call
+   * fails (the file keeps “broken”). */
+  NC_("metrics", "broken"),
+  NULL
+};
 static const char * const fault_choices[] = { "none", "raise-after", "cancel-after", "hang-after", NULL };
+static const char * const fault_labels[] = {
+  /* Translators: source fault in the drop-down: the source has no fault. */
+  NC_("source fault", "none"),
+  /* Translators: source fault in the drop-down: the source raises an error
+   * after some items (the file keeps the key “raise-after”). */
+  NC_("source fault", "raise-after"),
+  /* Translators: source fault in the drop-down: the source cancels itself
+   * after some items (the file keeps the key “cancel-after”). */
+  NC_("source fault", "cancel-after"),
+  /* Translators: source fault in the drop-down: the source hangs after
+   * some items (the file keeps the key “hang-after”). */
+  NC_("source fault", "hang-after"),
+  NULL
+};
 static const char * const clock_choices[] = { "real", "virtual", NULL };
+static const char * const clock_labels[] = {
+  /* Translators: clock in the drop-down: the real, scaled clock (the file
+   * keeps “real”). */
+  NC_("clock", "real"),
+  /* Translators: clock in the drop-down: virtual time that jumps from timer
+   * to timer (the file keeps “virtual”). */
+  NC_("clock", "virtual"),
+  NULL
+};
 
 static const FieldSpec fields[] = {
   { SECTION_POOL, "pool", "workers", FIELD_ENTRY, N_("_Workers"),
@@ -68,7 +105,7 @@ static const FieldSpec fields[] = {
     N_("Error type names, separated by “;”, whose failures are retried, such as ConnectionError;TimeoutError.") },
   { SECTION_POOL, "pool", "metrics", FIELD_CHOICE, N_("_Metrics"),
     N_("Whether the pool reports metrics: off, on, or broken (a backend whose every call fails)."),
-    metrics_choices },
+    metrics_choices, metrics_labels, "metrics" },
   { SECTION_POOL, "pool", "keep-going", FIELD_SWITCH, N_("_Keep going"),
     N_("When on, an item that fails for good is recorded but does not stop the pool.") },
 
@@ -80,7 +117,7 @@ static const FieldSpec fields[] = {
     N_("Seconds the source waits between two items.") },
   { SECTION_SOURCE, "source", FAULT_KEY, FIELD_CHOICE, N_("Source _fault"),
     N_("What goes wrong in the source: it raises an error, cancels itself or hangs."),
-    fault_choices },
+    fault_choices, fault_labels, "source fault" },
   { SECTION_SOURCE, "source", FAULT_AFTER_KEY, FIELD_ENTRY, N_("Fault _after (items)"),
     N_("How many items the source yields before its fault.") },
 
@@ -101,7 +138,7 @@ static const FieldSpec fields[] = {
     N_("Cancel the run after this many seconds on the pool’s clock; leave it empty for never.") },
   { SECTION_RUN, "run", "clock", FIELD_CHOICE, N_("Cl_ock"),
     N_("Real runs on the scaled clock you can pause, step and speed up; virtual jumps from timer to timer at once."),
-    clock_choices },
+    clock_choices, clock_labels, "clock" },
 };
 
 #define N_FIELDS G_N_ELEMENTS (fields)
@@ -487,7 +524,14 @@ create_field_widget (SluiceConfigPanel *self,
       return widget;
 
     case FIELD_CHOICE:
-      widget = gtk_drop_down_new_from_strings (spec->choices);
+      {
+        g_autoptr(GtkStringList) labels = gtk_string_list_new (NULL);
+
+        for (guint c = 0; spec->choices[c] != NULL; c++)
+          gtk_string_list_append (labels, g_dpgettext2 (GETTEXT_PACKAGE, spec->choice_context,
+                                                           spec->choice_labels[c]));
+        widget = gtk_drop_down_new (G_LIST_MODEL (g_steal_pointer (&labels)), NULL);
+      }
       g_signal_connect_swapped (widget, "notify::selected", G_CALLBACK (on_field_changed), self);
       return widget;
 

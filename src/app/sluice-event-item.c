@@ -28,6 +28,99 @@ struct _SluiceEventItem
 
 G_DEFINE_FINAL_TYPE (SluiceEventItem, sluice_event_item, G_TYPE_OBJECT)
 
+/* ---- names shown to users ---------------------------------------------- */
+
+/* What the event log shows for each kind. The stable names of
+ * sluice_event_kind_to_string() stay for exports, and the text filter
+ * matches both. */
+static const char * const kind_display_names[SLUICE_EVENT_N_KINDS] = {
+  /* Translators: an event kind, shown in the event log and its kind filter.
+   * Translate it as a short name; exports keep the English “run-start”. */
+  [SLUICE_EVENT_RUN_START] = NC_("event kind", "run-start"),
+  /* Translators: an event kind: the pool pulled an item from the source. */
+  [SLUICE_EVENT_PULL] = NC_("event kind", "pull"),
+  /* Translators: an event kind: the source has no more items. */
+  [SLUICE_EVENT_SOURCE_END] = NC_("event kind", "source-end"),
+  /* Translators: an event kind: the source raised an error. */
+  [SLUICE_EVENT_SOURCE_ERROR] = NC_("event kind", "source-error"),
+  /* Translators: an event kind: an item went into the queue. */
+  [SLUICE_EVENT_QUEUE_PUT] = NC_("event kind", "queue-put"),
+  /* Translators: an event kind: a worker took an item from the queue. */
+  [SLUICE_EVENT_QUEUE_GET] = NC_("event kind", "queue-get"),
+  /* Translators: an event kind: an attempt (a call of the handler) started. */
+  [SLUICE_EVENT_ATTEMPT_START] = NC_("event kind", "attempt-start"),
+  /* Translators: an event kind: an attempt ended. */
+  [SLUICE_EVENT_ATTEMPT_END] = NC_("event kind", "attempt-end"),
+  /* Translators: an event kind: the pool asked an attempt to stop. */
+  [SLUICE_EVENT_CANCEL_REQUEST] = NC_("event kind", "cancel-request"),
+  /* Translators: an event kind: an attempt ignores the request to stop. */
+  [SLUICE_EVENT_IGNORING_CANCEL] = NC_("event kind", "ignoring-cancel"),
+  /* Translators: an event kind: an item gets another attempt. */
+  [SLUICE_EVENT_RETRY] = NC_("event kind", "retry"),
+  /* Translators: an event kind: an item succeeded. */
+  [SLUICE_EVENT_ITEM_OK] = NC_("event kind", "item-ok"),
+  /* Translators: an event kind: an item failed for good. */
+  [SLUICE_EVENT_ITEM_FAILED] = NC_("event kind", "item-failed"),
+  /* Translators: an event kind: an item was dropped unhandled. */
+  [SLUICE_EVENT_ITEM_DROPPED] = NC_("event kind", "item-dropped"),
+  /* Translators: an event kind: an item was cancelled. */
+  [SLUICE_EVENT_ITEM_CANCELLED] = NC_("event kind", "item-cancelled"),
+  /* Translators: an event kind: a stop (drain) was requested. */
+  [SLUICE_EVENT_STOP_REQUEST] = NC_("event kind", "stop-request"),
+  /* Translators: an event kind: the pool drains what it has. */
+  [SLUICE_EVENT_DRAIN] = NC_("event kind", "drain"),
+  /* Translators: an event kind: the run was cancelled. */
+  [SLUICE_EVENT_CANCEL] = NC_("event kind", "cancel"),
+  /* Translators: an event kind: the run yielded a result. */
+  [SLUICE_EVENT_RESULT] = NC_("event kind", "result"),
+  /* Translators: an event kind: the run ended. */
+  [SLUICE_EVENT_RUN_END] = NC_("event kind", "run-end"),
+};
+
+static const char * const outcome_display_names[] = {
+  [SLUICE_OUTCOME_NONE] = NULL,
+  /* Translators: the outcome of an attempt, in the event log's details. */
+  [SLUICE_OUTCOME_OK] = NC_("outcome", "ok"),
+  /* Translators: the outcome of an attempt, in the event log's details. */
+  [SLUICE_OUTCOME_FAILED] = NC_("outcome", "failed"),
+  /* Translators: the outcome of an attempt, in the event log's details. */
+  [SLUICE_OUTCOME_TIMED_OUT] = NC_("outcome", "timed-out"),
+  /* Translators: the outcome of an attempt, in the event log's details. */
+  [SLUICE_OUTCOME_CANCELLED] = NC_("outcome", "cancelled"),
+};
+
+/**
+ * sluice_event_kind_get_display_name:
+ * @kind: an event kind
+ *
+ * Returns: (transfer none): the name of @kind shown to users, translated;
+ *   sluice_event_kind_to_string() gives the stable name
+ */
+const char *
+sluice_event_kind_get_display_name (SluiceEventKind kind)
+{
+  g_return_val_if_fail (kind < SLUICE_EVENT_N_KINDS, NULL);
+
+  return g_dpgettext2 (GETTEXT_PACKAGE, "event kind", kind_display_names[kind]);
+}
+
+/**
+ * sluice_outcome_get_display_name:
+ * @outcome: an attempt outcome
+ *
+ * Returns: (transfer none): the outcome shown to users, translated, or ""
+ *   for %SLUICE_OUTCOME_NONE
+ */
+const char *
+sluice_outcome_get_display_name (SluiceOutcome outcome)
+{
+  g_return_val_if_fail ((guint) outcome < G_N_ELEMENTS (outcome_display_names), NULL);
+
+  if (outcome_display_names[outcome] == NULL)
+    return "";
+  return g_dpgettext2 (GETTEXT_PACKAGE, "outcome", outcome_display_names[outcome]);
+}
+
 static void
 sluice_event_item_finalize (GObject *object)
 {
@@ -122,11 +215,16 @@ sluice_event_item_dup_detail (SluiceEventItem *self)
   text = g_string_new (NULL);
 
   if (e->outcome != SLUICE_OUTCOME_NONE)
-    g_string_append (text, sluice_outcome_to_string (e->outcome));
+    g_string_append (text, sluice_outcome_get_display_name (e->outcome));
   if (e->retried)
     g_string_append_printf (text, "%s%s", text->len ? ", " : "", _("will retry"));
   if (e->round > 0)
-    g_string_append_printf (text, "%s%s %u", text->len ? ", " : "", _("round"), e->round);
+    {
+      g_string_append (text, text->len ? ", " : "");
+      /* Translators: in the event log's details: the round of requests to
+       * stop an attempt, counted from 1. */
+      g_string_append_printf (text, _("round %u"), e->round);
+    }
   if (e->error_type != NULL)
     g_string_append_printf (text, "%s%s: %s", text->len ? " — " : "", e->error_type,
                             e->error_message ? e->error_message : "");
@@ -158,10 +256,17 @@ sluice_event_item_matches (SluiceEventItem *self,
   if (self->haystack == NULL)
     {
       g_autofree char *detail = sluice_event_item_dup_detail (self);
-      g_autofree char *text = g_strdup_printf ("%s item %" G_GINT64_FORMAT " attempt %u worker %d %s",
-                                               sluice_event_kind_to_string (self->event.kind),
-                                               self->event.item, self->event.attempt,
-                                               self->event.worker, detail);
+      g_autofree char *english = NULL;
+      g_autofree char *text = NULL;
+
+      /* The stable kind and outcome names match as well as the shown ones. */
+      if (self->event.outcome != SLUICE_OUTCOME_NONE)
+        english = g_strdup (sluice_outcome_to_string (self->event.outcome));
+      text = g_strdup_printf ("%s %s item %" G_GINT64_FORMAT " attempt %u worker %d %s %s",
+                              sluice_event_kind_to_string (self->event.kind),
+                              sluice_event_kind_get_display_name (self->event.kind),
+                              self->event.item, self->event.attempt,
+                              self->event.worker, detail, english ? english : "");
       self->haystack = g_utf8_strdown (text, -1);
     }
 

@@ -19,4 +19,7 @@ char              *sluice_event_item_dup_detail   (SluiceEventItem   *self);
 gboolean           sluice_event_item_matches      (SluiceEventItem   *self,
                                                    const char        *needle);
 
+const char        *sluice_event_kind_get_display_name (SluiceEventKind kind);
+const char        *sluice_outcome_get_display_name    (SluiceOutcome   outcome);
+
 G_END_DECLS

@@ -85,7 +85,7 @@ format_cell (SluiceEventItem *item,
     case COLUMN_TIME:
       return g_strdup_printf ("%.3f", (double) e->time / G_USEC_PER_SEC);
     case COLUMN_KIND:
-      return g_strdup (sluice_event_kind_to_string (e->kind));
+      return g_strdup (sluice_event_kind_get_display_name (e->kind));
     case COLUMN_ITEM:
       return e->item >= 0 ? g_strdup_printf ("%" G_GINT64_FORMAT, e->item) : g_strdup ("");
     case COLUMN_ATTEMPT:
@@ -199,7 +199,7 @@ fill_kinds (SluiceEventLog *self)
 
   gtk_string_list_append (kinds, _("All events"));
   for (guint k = 0; k < SLUICE_EVENT_N_KINDS; k++)
-    gtk_string_list_append (kinds, sluice_event_kind_to_string (k));
+    gtk_string_list_append (kinds, sluice_event_kind_get_display_name (k));
 
   gtk_drop_down_set_model (self->kind_dropdown, G_LIST_MODEL (kinds));
 }

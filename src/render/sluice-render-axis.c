@@ -229,7 +229,7 @@ format_seconds (double seconds,
 {
   int decimals = (int) MAX (0., -floor (log10 (step) + 1e-9));
 
-  /* TRANSLATORS: a time axis tick label, in seconds */
+  /* Translators: a time axis tick label, in seconds */
   return g_strdup_printf ("%.*f s", decimals, seconds);
 }
 

@@ -493,9 +493,9 @@ limit_label_text (Label label,
                   guint value)
 {
   if (label == LABEL_CAPACITY)
-    /* TRANSLATORS: the chart's queue capacity line; %u is the queue size */
+    /* Translators: the chart's queue capacity line; %u is the queue size */
     return g_strdup_printf (_("queue capacity %u"), value);
-  /* TRANSLATORS: the chart's line at queue-size + workers + 1 */
+  /* Translators: the chart's line at queue-size + workers + 1 */
   return g_strdup_printf (_("lead bound %u"), value);
 }
 

@@ -79,7 +79,7 @@ check_status (cairo_status_t   status,
 
   g_set_error (error, G_IO_ERROR,
                status == CAIRO_STATUS_WRITE_ERROR ? G_IO_ERROR_FAILED : G_IO_ERROR_INVALID_DATA,
-               /* TRANSLATORS: exporting a picture failed; %s is a file, then cairo's reason */
+               /* Translators: exporting a picture failed; %s is a file, then cairo's reason */
                _("Could not write “%s”: %s"), path, cairo_status_to_string (status));
   return FALSE;
 }
@@ -184,7 +184,7 @@ sluice_render_export (SluiceTimeline  *model,
                           model, path, width, height, queue_capacity, lead_bound, dark, error);
 
   g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
-               /* TRANSLATORS: %s is a file name */
+               /* Translators: %s is a file name */
                _("Cannot export “%s”: the name must end in .png, .svg or .pdf"), path);
   return FALSE;
 }

@@ -235,7 +235,7 @@ draw_lanes (const Pass *pass,
   sluice_palette_set_source (cr, &pass->palette->muted);
   for (guint w = 0; w < n_workers; w += every)
     {
-      /* TRANSLATORS: the name of a worker's lane; %u is its index */
+      /* Translators: the name of a worker's lane; %u is its index */
       g_autofree char *label = g_strdup_printf (_("worker %u"), w);
 
       _sluice_render_draw_text (cr, pass->layout, label, plot->x - 8.,
@@ -577,13 +577,13 @@ draw_bar_label (const Pass              *pass,
   item = g_strdup_printf ("%" G_GINT64_FORMAT, bar->item);
   if (bar->attempt > 1)
     {
-      /* TRANSLATORS: inside an attempt's bar: %s is the item's index, %u the attempt's number */
+      /* Translators: inside an attempt's bar: %s is the item's index, %u the attempt's number */
       long_label = g_strdup_printf (_("item %s · attempt %u"), item, bar->attempt);
       short_label = g_strdup_printf ("%s·%u", item, bar->attempt);
     }
   else
     {
-      /* TRANSLATORS: inside an attempt's bar: %s is the item's index */
+      /* Translators: inside an attempt's bar: %s is the item's index */
       long_label = g_strdup_printf (_("item %s"), item);
       short_label = g_strdup (item);
     }

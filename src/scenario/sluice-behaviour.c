@@ -6,6 +6,7 @@
 #include "sluice-behaviour.h"
 #include "sluice-scenario.h"
 
+#include <glib/gi18n-lib.h>
 #include <math.h>
 #include <string.h>
 
@@ -180,7 +181,8 @@ parse_delay (const char  *token,
   if (end == token || *end != '\0' || !isfinite (value) || value < 0 || value > MAX_DELAY)
     {
       g_set_error (error, SLUICE_SCENARIO_ERROR, SLUICE_SCENARIO_ERROR_INVALID_VALUE,
-                   "“%s” is not a delay; expected seconds, a number from 0 to %g",
+                   /* Translators: %s is the delay as typed, %g the longest delay allowed. */
+                   _("“%s” is not a delay; expected seconds, a number from 0 to %g"),
                    token, MAX_DELAY);
       return FALSE;
     }
@@ -199,7 +201,8 @@ parse_count (const char  *token,
   if (!g_ascii_string_to_unsigned (token, 10, 0, G_MAXINT, &value, NULL))
     {
       g_set_error (error, SLUICE_SCENARIO_ERROR, SLUICE_SCENARIO_ERROR_INVALID_VALUE,
-                   "“%s” is not a count of failures; expected an integer ≥ 0", token);
+                   /* Translators: %s is the K of “fail K TYPE” as typed. */
+                   _("“%s” is not a count of failures; expected an integer ≥ 0"), token);
       return FALSE;
     }
 
@@ -215,8 +218,10 @@ parse_error_type (const char  *token,
   if (!sluice_is_error_type_name (token))
     {
       g_set_error (error, SLUICE_SCENARIO_ERROR, SLUICE_SCENARIO_ERROR_INVALID_VALUE,
-                   "“%s” is not an error type; expected a name such as ValueError "
-                   "(letters, digits and _, not starting with a digit)", token);
+                   /* Translators: %s is the TYPE of a behaviour as typed. Keep the
+                    * example ValueError as it is. */
+                   _("“%s” is not an error type; expected a name such as ValueError "
+                     "(letters, digits and _, not starting with a digit)"), token);
       return FALSE;
     }
 
@@ -335,14 +340,19 @@ sluice_behaviour_parse (const char  *text,
   if (words[0] == NULL)
     {
       g_set_error (error, SLUICE_SCENARIO_ERROR, SLUICE_SCENARIO_ERROR_INVALID_VALUE,
-                   "the behaviour is empty; expected %s", SLUICE_BEHAVIOUR_EXPECTED);
+                   /* Translators: %s is the syntax of behaviours, such as
+                    * “ok [D] | fail K TYPE [D] | …”, which stays in English. */
+                   _("the behaviour is empty; expected %s"), SLUICE_BEHAVIOUR_EXPECTED);
       return NULL;
     }
 
   if (!lookup_kind (words[0], &kind))
     {
       g_set_error (error, SLUICE_SCENARIO_ERROR, SLUICE_SCENARIO_ERROR_INVALID_VALUE,
-                   "unknown behaviour “%s”; expected %s", words[0], SLUICE_BEHAVIOUR_EXPECTED);
+                   /* Translators: the first %s is the word as typed, the second the syntax
+                    * of behaviours, such as “ok [D] | fail K TYPE [D] | …”, which stays
+                    * in English. */
+                   _("unknown behaviour “%s”; expected %s"), words[0], SLUICE_BEHAVIOUR_EXPECTED);
       return NULL;
     }
 
@@ -351,7 +361,9 @@ sluice_behaviour_parse (const char  *text,
   if (n_args < required || n_args > required + optional)
     {
       g_set_error (error, SLUICE_SCENARIO_ERROR, SLUICE_SCENARIO_ERROR_INVALID_VALUE,
-                   "“%s” takes %u to %u arguments, not %u; expected %s",
+                   /* Translators: “BEHAVIOUR” takes MIN to MAX arguments, not GIVEN;
+                    * the last %s is the syntax of behaviours, which stays in English. */
+                   _("“%s” takes %u to %u arguments, not %u; expected %s"),
                    words[0], required, required + optional, n_args, SLUICE_BEHAVIOUR_EXPECTED);
       return NULL;
     }
@@ -444,7 +456,9 @@ parse_mix_entry (const char  *text,
   if (percent == NULL)
     {
       g_set_error (error, SLUICE_SCENARIO_ERROR, SLUICE_SCENARIO_ERROR_INVALID_VALUE,
-                   "“%s” has no weight; expected “weight%% behaviour”, such as “80%% ok 0.05”",
+                   /* Translators: %s is an entry of the mix as typed. Keep “80%% ok 0.05”
+                    * as it is (an example of the syntax); %% is a per cent sign. */
+                   _("“%s” has no weight; expected “weight%% behaviour”, such as “80%% ok 0.05”"),
                    text);
       return NULL;
     }
@@ -453,7 +467,9 @@ parse_mix_entry (const char  *text,
   if (end == text || end != percent || !isfinite (weight) || weight <= 0)
     {
       g_set_error (error, SLUICE_SCENARIO_ERROR, SLUICE_SCENARIO_ERROR_INVALID_VALUE,
-                   "“%s” has a bad weight; expected a number > 0 before %%, such as “80%% ok 0.05”",
+                   /* Translators: %s is an entry of the mix as typed. Keep “80%% ok 0.05”
+                    * as it is (an example of the syntax); %% is a per cent sign. */
+                   _("“%s” has a bad weight; expected a number > 0 before %%, such as “80%% ok 0.05”"),
                    text);
       return NULL;
     }
@@ -462,7 +478,9 @@ parse_mix_entry (const char  *text,
   if (behaviour == NULL)
     {
       g_set_error (error, SLUICE_SCENARIO_ERROR, SLUICE_SCENARIO_ERROR_INVALID_VALUE,
-                   "in “%s”: %s", text, local_error->message);
+                   /* Translators: the first %s is an entry of the mix as typed, the
+                    * second what is wrong with its behaviour. */
+                   _("in “%s”: %s"), text, local_error->message);
       return NULL;
     }
 
@@ -503,7 +521,10 @@ sluice_mix_parse (const char  *text,
       if (*parts[i] == '\0')
         {
           g_set_error (error, SLUICE_SCENARIO_ERROR, SLUICE_SCENARIO_ERROR_INVALID_VALUE,
-                       "entry %u of the mix is empty; expected “weight%% behaviour, …”", i + 1);
+                       /* Translators: %u counts from 1; %% is a per cent sign. Keep
+                        * “weight%% behaviour, …” in the syntax's words or translate
+                        * “weight” and “behaviour” as placeholders. */
+                       _("entry %u of the mix is empty; expected “weight%% behaviour, …”"), i + 1);
           return NULL;
         }
 

@@ -59,7 +59,7 @@ is_localized_key (const char *key)
   const char *bracket = strchr (key, '[');
   g_autofree char *base = NULL;
 
-  if (bracket == NULL || !g_str_has_suffix (key, "]"))
+  if (bracket == NULL || bracket[1] == ']' || !g_str_has_suffix (key, "]"))
     return FALSE;
 
   base = g_strndup (key, bracket - key);
@@ -86,7 +86,9 @@ check_key (const Parser     *p,
 
   expected = g_strjoinv (", ", (char **) spec->keys);
   _sluice_scenario_set_error (p, error, SLUICE_SCENARIO_ERROR_UNKNOWN_KEY, spec->name, key,
-                              "unknown key; expected one of: %s%s", expected,
+                              /* Translators: follows “FILE: [group] key: ”; %s%s is the list of the
+                               * group's keys, such as “default, mix, seed, item.N”: keep it as it is. */
+                              _("unknown key; expected one of: %s%s"), expected,
                               g_str_equal (spec->name, "handler") ? ", item.N" : "");
   return FALSE;
 }
@@ -106,8 +108,10 @@ check_groups_and_keys (const Parser  *p,
       if (spec == NULL)
         {
           _sluice_scenario_set_error (p, error, SLUICE_SCENARIO_ERROR_UNKNOWN_GROUP, names[i], NULL,
-                                      "unknown group; expected [scenario], [pool], [source], "
-                                      "[handler] or [run]");
+                                      /* Translators: follows “FILE: [group]: ”. Keep the group names in
+                                       * brackets as they are: they are what users type. */
+                                      _("unknown group; expected [scenario], [pool], [source], "
+                                        "[handler] or [run]"));
           return FALSE;
         }
 
@@ -130,6 +134,7 @@ load_scenario_group (SluiceScenario  *self,
   self->title = g_key_file_get_locale_string (keyfile, "scenario", "title", NULL, NULL);
   g_free (self->description);
   self->description = g_key_file_get_locale_string (keyfile, "scenario", "description", NULL, NULL);
+  _sluice_scenario_keep_texts (self, keyfile);
 
   return TRUE;
 }
@@ -143,9 +148,9 @@ load_pool_group (SluiceScenario  *self,
   gint64 workers = 0, queue_size = 0, max_retries = self->max_retries;
   guint metrics = self->metrics;
 
-  if (!_sluice_scenario_require_key (p, keyfile, "pool", "workers", "a positive integer", error) ||
-      !_sluice_scenario_require_key (p, keyfile, "pool", "queue-size", "a positive integer", error) ||
-      !_sluice_scenario_require_key (p, keyfile, "pool", "item-timeout", "seconds, a number > 0", error))
+  if (!_sluice_scenario_require_key (p, keyfile, "pool", "workers", _("a positive integer"), error) ||
+      !_sluice_scenario_require_key (p, keyfile, "pool", "queue-size", _("a positive integer"), error) ||
+      !_sluice_scenario_require_key (p, keyfile, "pool", "item-timeout", _("seconds, a number > 0"), error))
     return FALSE;
 
   if (!_sluice_scenario_read_int (p, keyfile, "pool", "workers", 1, MAX_WORKERS, &workers, error) ||
@@ -179,8 +184,10 @@ load_values (SluiceScenario  *self,
   if (text == NULL)
     {
       _sluice_scenario_set_error (p, error, SLUICE_SCENARIO_ERROR_INVALID_VALUE, "source", "values",
-                                  "the value has a bad escape; expected ';'-separated items such "
-                                  "as 3;1;4;\"a\"");
+                                  /* Translators: follows “FILE: [source] values: ”. Keep the example
+                                   * 3;1;4;"a" as it is. */
+                                  _("the value has a bad escape; expected ';'-separated items such "
+                                    "as 3;1;4;\"a\""));
       return FALSE;
     }
 
@@ -198,8 +205,10 @@ load_values (SluiceScenario  *self,
       if (*token == '\0')
         {
           _sluice_scenario_set_error (p, error, SLUICE_SCENARIO_ERROR_INVALID_VALUE, "source", "values",
-                                      "item %u is empty; expected ';'-separated items such as "
-                                      "3;1;4;\"a\"", i + 1);
+                                      /* Translators: follows “FILE: [source] values: ”; %u counts from 1.
+                                       * Keep the example 3;1;4;"a" as it is. */
+                                      _("item %u is empty; expected ';'-separated items such as "
+                                        "3;1;4;\"a\""), i + 1);
           return FALSE;
         }
 
@@ -231,8 +240,10 @@ load_source_fault (SluiceScenario  *self,
       if (first != NULL)
         {
           _sluice_scenario_set_error (p, error, SLUICE_SCENARIO_ERROR_CONFLICT, "source", key,
-                                      "the source already has %s; expected at most one of "
-                                      "raise-after, cancel-after, hang-after", first);
+                                      /* Translators: follows “FILE: [source] key: ”; %s is one of the
+                                       * keys raise-after, cancel-after, hang-after: keep those as they are. */
+                                      _("the source already has %s; expected at most one of "
+                                        "raise-after, cancel-after, hang-after"), first);
           return FALSE;
         }
 
@@ -257,8 +268,10 @@ load_source_group (SluiceScenario  *self,
   if (has_count && has_values)
     {
       _sluice_scenario_set_error (p, error, SLUICE_SCENARIO_ERROR_CONFLICT, "source", "values",
-                                  "the source already has count; expected either count or "
-                                  "values, not both");
+                                  /* Translators: follows “FILE: [source] values: ”. Keep the keys
+                                   * “count” and “values” as they are. */
+                                  _("the source already has count; expected either count or "
+                                    "values, not both"));
       return FALSE;
     }
 
@@ -294,9 +307,11 @@ load_item_behaviours (SluiceScenario  *self,
       if (index >= (gint64) self->items->len)
         {
           _sluice_scenario_set_error (p, error, SLUICE_SCENARIO_ERROR_INVALID_VALUE, "handler", keys[i],
-                                      "the source has no item %" G_GINT64_FORMAT "; expected item.N with "
-                                      "N from 0 to %d (the source has %u items)",
-                                      index, (gint) self->items->len - 1, self->items->len);
+                                      /* Translators: follows “FILE: [handler] item.N: ”; keep “item.N”.
+                                       * %lld is the item asked for, %d the last and %u the number of items. */
+                                      _("the source has no item %lld; expected item.N with "
+                                        "N from 0 to %d (the source has %u items)"),
+                                      (long long) index, (gint) self->items->len - 1, self->items->len);
           return FALSE;
         }
 
@@ -410,8 +425,10 @@ check_real_time (SluiceScenario  *self,
     return TRUE;
 
   _sluice_scenario_set_error (p, error, SLUICE_SCENARIO_ERROR_CONFLICT, "handler", key,
-                              "block and thread need real time; expected [run] clock=real with them "
-                              "(or another behaviour with clock=virtual)");
+                              /* Translators: follows “FILE: [handler] key: ”. Keep “block”, “thread”,
+                               * “[run] clock=real” and “clock=virtual”: they are what users type. */
+                              _("block and thread need real time; expected [run] clock=real with them "
+                                "(or another behaviour with clock=virtual)"));
   return FALSE;
 }
 
@@ -450,7 +467,9 @@ apply_overrides (GKeyFile            *keyfile,
       if (dot == NULL || eq == NULL || dot > eq || dot == text || eq == dot + 1)
         {
           g_set_error (error, SLUICE_SCENARIO_ERROR, SLUICE_SCENARIO_ERROR_BAD_OVERRIDE,
-                       "--set “%s”: expected group.key=value, such as pool.workers=8", text);
+                       /* Translators: %s is the argument of --set as typed. Keep “--set”,
+                        * “group.key=value” and “pool.workers=8”: they are command syntax. */
+                       _("--set “%s”: expected group.key=value, such as pool.workers=8"), text);
           return FALSE;
         }
 
@@ -549,11 +568,15 @@ sluice_scenario_new_from_data (const char          *data,
   text = g_strndup (data ? data : "", len);
   p.text = text;
 
-  if (!g_key_file_load_from_data (keyfile, text, len, G_KEY_FILE_NONE, &local_error))
+  /* Every title[LANG] and description[LANG], not only the current
+   * locale's: check_key() sees them all, and a saved scenario keeps them. */
+  if (!g_key_file_load_from_data (keyfile, text, len, G_KEY_FILE_KEEP_TRANSLATIONS, &local_error))
     {
       g_set_error (error, SLUICE_SCENARIO_ERROR, SLUICE_SCENARIO_ERROR_PARSE,
-                   "%s: %s; expected [group] headers, key=value lines and # comments on "
-                   "their own line", p.name, local_error->message);
+                   /* Translators: the first %s is the file, the second what GLib found
+                    * wrong. Keep “[group]”, “key=value” and “#”: they show the syntax. */
+                   _("%s: %s; expected [group] headers, key=value lines and # comments on "
+                     "their own line"), p.name, local_error->message);
       return NULL;
     }
 
@@ -613,7 +636,8 @@ sluice_scenario_new_from_file (const char          *path,
   if (!g_file_get_contents (path, &data, &length, &local_error))
     {
       g_set_error (error, SLUICE_SCENARIO_ERROR, SLUICE_SCENARIO_ERROR_IO,
-                   "%s: cannot read the scenario: %s", path, local_error->message);
+                   /* Translators: the first %s is the file, the second why it cannot be read. */
+                   _("%s: cannot read the scenario: %s"), path, local_error->message);
       return NULL;
     }
 

@@ -7,6 +7,8 @@
 
 #include "sluice-scenario.h"
 
+#include <glib/gi18n-lib.h>
+
 G_BEGIN_DECLS
 
 struct _SluiceScenario
@@ -16,6 +18,9 @@ struct _SluiceScenario
   char              *name;
   char              *title;
   char              *description;
+  GKeyFile          *texts;           /* the [scenario] group as read, with
+                                       * title[LANG] and description[LANG];
+                                       * or NULL */
 
   gint               workers;
   gint               queue_size;
@@ -117,6 +122,8 @@ gboolean         _sluice_scenario_read_error_types (const SluiceScenarioParser *
                                                    const char                  *key,
                                                    GStrv                       *out,
                                                    GError                     **error);
+void             _sluice_scenario_keep_texts      (SluiceScenario              *self,
+                                                   GKeyFile                    *keyfile);
 SluiceBehaviour *_sluice_scenario_read_behaviour  (const SluiceScenarioParser  *p,
                                                    GKeyFile                    *keyfile,
                                                    const char                  *key,

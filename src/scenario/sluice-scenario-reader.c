@@ -145,8 +145,10 @@ _sluice_scenario_check_text (const char  *name,
         line += *c == '\n';
 
       g_set_error (error, SLUICE_SCENARIO_ERROR, SLUICE_SCENARIO_ERROR_PARSE,
-                   "%s:%u: not a text file (binary data or invalid UTF-8); expected a "
-                   "scenario key file in UTF-8 with [group] headers and key=value lines",
+                   /* Translators: %s:%u is the file and line. Keep “[group]” and
+                    * “key=value” as they are: they show the syntax of the file. */
+                   _("%s:%u: not a text file (binary data or invalid UTF-8); expected a "
+                     "scenario key file in UTF-8 with [group] headers and key=value lines"),
                    name, line);
       return FALSE;
     }
@@ -225,14 +227,18 @@ _sluice_scenario_require_key (const SluiceScenarioParser  *p,
     if (names == NULL || names[0] == NULL)
       {
         g_set_error (error, SLUICE_SCENARIO_ERROR, SLUICE_SCENARIO_ERROR_PARSE,
-                     "%s: the file has no scenario in it (empty); expected a key file with "
-                     "at least a [pool] group with workers, queue-size and item-timeout", p->name);
+                     /* Translators: %s is the file. Keep “[pool]”, “workers”, “queue-size”
+                      * and “item-timeout”: they are the group and keys users must type. */
+                     _("%s: the file has no scenario in it (empty); expected a key file with "
+                       "at least a [pool] group with workers, queue-size and item-timeout"), p->name);
         return FALSE;
       }
   }
 
   _sluice_scenario_set_error (p, error, SLUICE_SCENARIO_ERROR_MISSING_KEY, group, key,
-                              "missing; this key is required, expected %s", expected);
+                              /* Translators: follows “FILE: [group] key: ”; %s says what the key takes,
+                               * such as “a positive integer”. */
+                              _("missing; this key is required, expected %s"), expected);
   return FALSE;
 }
 
@@ -249,24 +255,34 @@ _sluice_scenario_read_int (const SluiceScenarioParser  *p,
                            GError                     **error)
 {
   g_autofree char *raw = _sluice_scenario_read_raw (keyfile, group, key);
+  g_autofree char *min_text = NULL;
+  g_autofree char *max_text = NULL;
   gint64 value;
 
   if (raw == NULL)
     return TRUE;
 
+  /* The bounds as text, so that the messages need no G_GINT64_FORMAT. */
+  min_text = g_strdup_printf ("%" G_GINT64_FORMAT, min);
+  max_text = g_strdup_printf ("%" G_GINT64_FORMAT, max);
+
   if (!g_ascii_string_to_signed (raw, 10, G_MININT64, G_MAXINT64, &value, NULL))
     {
       _sluice_scenario_set_error (p, error, SLUICE_SCENARIO_ERROR_INVALID_VALUE, group, key,
-                                  "“%s” is not an integer; expected an integer from %" G_GINT64_FORMAT
-                                  " to %" G_GINT64_FORMAT, raw, min, max);
+                                  /* Translators: follows “FILE: [group] key: ”; the first %s is the value
+                                   * as typed, then the smallest and the largest integer allowed. */
+                                  _("“%s” is not an integer; expected an integer from %s to %s"),
+                                  raw, min_text, max_text);
       return FALSE;
     }
 
   if (value < min || value > max)
     {
       _sluice_scenario_set_error (p, error, SLUICE_SCENARIO_ERROR_INVALID_VALUE, group, key,
-                                  "%s is out of range; expected an integer from %" G_GINT64_FORMAT
-                                  " to %" G_GINT64_FORMAT, raw, min, max);
+                                  /* Translators: follows “FILE: [group] key: ”; the first %s is the value
+                                   * as typed, then the smallest and the largest integer allowed. */
+                                  _("%s is out of range; expected an integer from %s to %s"),
+                                  raw, min_text, max_text);
       return FALSE;
     }
 
@@ -284,7 +300,7 @@ _sluice_scenario_read_seconds (const SluiceScenarioParser  *p,
                                GError                     **error)
 {
   g_autofree char *raw = _sluice_scenario_read_raw (keyfile, group, key);
-  const char *expected = positive ? "seconds, a number > 0" : "seconds, a number ≥ 0";
+  const char *expected = positive ? _("seconds, a number > 0") : _("seconds, a number ≥ 0");
   char *end = NULL;
   double value;
 
@@ -295,14 +311,19 @@ _sluice_scenario_read_seconds (const SluiceScenarioParser  *p,
   if (end == raw || *end != '\0' || !isfinite (value))
     {
       _sluice_scenario_set_error (p, error, SLUICE_SCENARIO_ERROR_INVALID_VALUE, group, key,
-                                  "“%s” is not a number; expected %s", raw, expected);
+                                  /* Translators: follows “FILE: [group] key: ”; the first %s is the value
+                                   * as typed, the second “seconds, a number > 0” or “… ≥ 0”. */
+                                  _("“%s” is not a number; expected %s"), raw, expected);
       return FALSE;
     }
 
   if (value < 0 || (positive && value == 0) || value > MAX_SECONDS)
     {
       _sluice_scenario_set_error (p, error, SLUICE_SCENARIO_ERROR_INVALID_VALUE, group, key,
-                                  "%s is out of range; expected %s (at most %g)",
+                                  /* Translators: follows “FILE: [group] key: ”; the first %s is the value
+                                   * as typed, the second “seconds, a number > 0” or “… ≥ 0”, %g the
+                                   * largest number of seconds allowed. */
+                                  _("%s is out of range; expected %s (at most %g)"),
                                   raw, expected, MAX_SECONDS);
       return FALSE;
     }
@@ -331,7 +352,9 @@ _sluice_scenario_read_bool (const SluiceScenarioParser  *p,
   else
     {
       _sluice_scenario_set_error (p, error, SLUICE_SCENARIO_ERROR_INVALID_VALUE, group, key,
-                                  "“%s” is not a boolean; expected true or false", raw);
+                                  /* Translators: follows “FILE: [group] key: ”; %s is the value as typed.
+                                   * Do not translate “true” and “false”: they are what users must type. */
+                                  _("“%s” is not a boolean; expected true or false"), raw);
       return FALSE;
     }
 
@@ -363,7 +386,9 @@ _sluice_scenario_read_choice (const SluiceScenarioParser  *p,
 
   expected = g_strjoinv (" | ", (char **) choices);
   _sluice_scenario_set_error (p, error, SLUICE_SCENARIO_ERROR_INVALID_VALUE, group, key,
-                              "“%s” is not allowed; expected %s", raw, expected);
+                              /* Translators: follows “FILE: [group] key: ”; the first %s is the value
+                               * as typed, the second the words allowed, such as “off | on | broken”. */
+                              _("“%s” is not allowed; expected %s"), raw, expected);
   return FALSE;
 }
 
@@ -394,9 +419,12 @@ _sluice_scenario_read_error_types (const SluiceScenarioParser  *p,
       if (!sluice_is_error_type_name (name))
         {
           _sluice_scenario_set_error (p, error, SLUICE_SCENARIO_ERROR_INVALID_VALUE, group, key,
-                                      "“%s” is not an error type; expected ';'-separated type "
-                                      "names such as TimeoutError;ValueError (letters, digits "
-                                      "and _, not starting with a digit)", name);
+                                      /* Translators: follows “FILE: [group] key: ”; %s is the name as
+                                       * typed. Keep “TimeoutError;ValueError” as it is: an example of
+                                       * what users type. */
+                                      _("“%s” is not an error type; expected ';'-separated type "
+                                        "names such as TimeoutError;ValueError (letters, digits "
+                                        "and _, not starting with a digit)"), name);
           return FALSE;
         }
 

@@ -5,6 +5,8 @@
 
 #include "sluice-scenario-runner.h"
 
+#include <glib/gi18n-lib.h>
+
 #include <math.h>
 
 /**
@@ -295,11 +297,13 @@ on_stalled (SluiceClock *clock,
   task = g_steal_pointer (&self->task);
   waiting = sluice_run_describe_waiting (self->run);
   g_task_return_new_error (task, SLUICE_ERROR, SLUICE_ERROR_DEADLOCK,
-                           "%s: deadlock at %.6f s on the virtual clock: nothing is ready and "
-                           "no timer is pending, but the run has not ended; still waiting: %s",
+                           /* Translators: the first %s is the scenario, %.6f the time in seconds,
+                            * the last %s what the run still waits for (in English, from the engine). */
+                           _("%s: deadlock at %.6f s on the virtual clock: nothing is ready and "
+                             "no timer is pending, but the run has not ended; still waiting: %s"),
                            sluice_scenario_get_name (self->scenario),
                            (double) sluice_clock_now (clock) / G_USEC_PER_SEC,
-                           waiting ? waiting : "(unknown)");
+                           waiting ? waiting : _("(unknown)"));
 
   /* Let the pool wind down if the main loop keeps running. */
   disconnect_clock (self);

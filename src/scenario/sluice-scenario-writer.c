@@ -29,6 +29,62 @@ format_item (GVariant *item)
   return g_variant_print (item, FALSE);
 }
 
+/**
+ * _sluice_scenario_keep_texts:
+ * @self: a #SluiceScenario being loaded
+ * @keyfile: the key file it is loaded from
+ *
+ * Keeps the `[scenario]` group of @keyfile as it is written, untranslated
+ * title and description and every `title[LANG]` and `description[LANG]`,
+ * so that saving @self writes them all back; the title and description
+ * that @self shows are the ones for the current locale.
+ */
+void
+_sluice_scenario_keep_texts (SluiceScenario *self,
+                             GKeyFile       *keyfile)
+{
+  g_auto(GStrv) keys = g_key_file_get_keys (keyfile, "scenario", NULL, NULL);
+
+  g_clear_pointer (&self->texts, g_key_file_unref);
+  if (keys == NULL || keys[0] == NULL)
+    return;
+
+  self->texts = g_key_file_new ();
+  for (guint i = 0; keys[i] != NULL; i++)
+    {
+      g_autofree char *value = g_key_file_get_value (keyfile, "scenario", keys[i], NULL);
+
+      if (value != NULL)
+        g_key_file_set_value (self->texts, "scenario", keys[i], value);
+    }
+}
+
+/* The texts as they were read, in their order; without them (a scenario
+ * not read from a file) the title and description alone. */
+static void
+save_scenario (SluiceScenario *self,
+               GKeyFile       *keyfile)
+{
+  g_auto(GStrv) keys = NULL;
+
+  if (self->texts == NULL)
+    {
+      if (self->title != NULL)
+        g_key_file_set_string (keyfile, "scenario", "title", self->title);
+      if (self->description != NULL)
+        g_key_file_set_string (keyfile, "scenario", "description", self->description);
+      return;
+    }
+
+  keys = g_key_file_get_keys (self->texts, "scenario", NULL, NULL);
+  for (guint i = 0; keys != NULL && keys[i] != NULL; i++)
+    {
+      g_autofree char *value = g_key_file_get_value (self->texts, "scenario", keys[i], NULL);
+
+      g_key_file_set_value (keyfile, "scenario", keys[i], value);
+    }
+}
+
 static void
 save_pool (SluiceScenario *self,
            GKeyFile       *keyfile)
@@ -142,11 +198,7 @@ sluice_scenario_to_keyfile (SluiceScenario *self)
 
   keyfile = g_key_file_new ();
 
-  if (self->title != NULL)
-    g_key_file_set_string (keyfile, "scenario", "title", self->title);
-  if (self->description != NULL)
-    g_key_file_set_string (keyfile, "scenario", "description", self->description);
-
+  save_scenario (self, keyfile);
   save_pool (self, keyfile);
   save_source (self, keyfile);
   save_handler (self, keyfile);
@@ -200,7 +252,8 @@ sluice_scenario_save_to_file (SluiceScenario  *self,
   if (!g_file_set_contents (path, data, (gssize) length, &local_error))
     {
       g_set_error (error, SLUICE_SCENARIO_ERROR, SLUICE_SCENARIO_ERROR_IO,
-                   "%s: cannot write the scenario: %s", path, local_error->message);
+                   /* Translators: the first %s is the file, the second why it cannot be written. */
+                   _("%s: cannot write the scenario: %s"), path, local_error->message);
       return FALSE;
     }
 

@@ -35,6 +35,7 @@ sluice_scenario_finalize (GObject *object)
   g_clear_pointer (&self->name, g_free);
   g_clear_pointer (&self->title, g_free);
   g_clear_pointer (&self->description, g_free);
+  g_clear_pointer (&self->texts, g_key_file_unref);
   g_clear_pointer (&self->retryable, g_strfreev);
   g_clear_pointer (&self->items, g_ptr_array_unref);
   g_clear_pointer (&self->default_behaviour, sluice_behaviour_free);

@@ -233,7 +233,9 @@ describe_end (SluiceRunController *self,
     return g_strdup_printf (_("Finished after a stop: %u of %u pulled items succeeded in %.2f s."),
                             succeeded, pulled, seconds);
   if (g_strcmp0 (outcome, "ExceptionGroup") == 0)
-    return g_strdup_printf (_("Ended with an ExceptionGroup of %u errors after %.2f s; %u of %u pulled items succeeded (see Errors)."),
+    return g_strdup_printf (ngettext ("Ended with an ExceptionGroup of %u error after %.2f s; %u of %u pulled items succeeded (see Errors).",
+                                      "Ended with an ExceptionGroup of %u errors after %.2f s; %u of %u pulled items succeeded (see Errors).",
+                                      n_errors),
                             n_errors, seconds, succeeded, pulled);
   if (g_strcmp0 (outcome, "closed") == 0)
     return g_strdup_printf (_("The caller closed the run after %u results, at %.2f s."),

@@ -184,6 +184,28 @@ test_window_invalid_field (void)
   close_window (window);
 }
 
+/* Saving what the panel shows keeps the preset's translated title and
+ * description, whatever language the window is in. */
+static void
+test_window_save_keeps_translations (void)
+{
+  SluiceWindow *window = open_window ("retries");
+  SluiceConfigPanel *panel = SLUICE_CONFIG_PANEL (sluice_window_get_config_panel (window));
+  SluiceScenario *scenario;
+  g_autofree char *data = NULL;
+
+  sluice_config_panel_set_field_text (panel, "pool", "workers", "4");
+  scenario = sluice_config_panel_get_scenario (panel);
+  g_assert_nonnull (scenario);
+  data = sluice_scenario_to_data (scenario, NULL);
+
+  g_assert_nonnull (strstr (data, "\ntitle[de]="));
+  g_assert_nonnull (strstr (data, "\ndescription[id]="));
+  g_assert_nonnull (strstr (data, "\nworkers=4"));
+
+  close_window (window);
+}
+
 /* ---- exports ----------------------------------------------------------- */
 
 static char *
@@ -570,6 +592,7 @@ main (int   argc,
   g_test_add_func ("/window/retries", test_window_retries);
   g_test_add_func ("/window/first-look", test_window_first_look);
   g_test_add_func ("/window/invalid-field", test_window_invalid_field);
+  g_test_add_func ("/window/save-keeps-translations", test_window_save_keeps_translations);
   g_test_add_func ("/window/export", test_window_export);
   g_test_add_func ("/window/zoom", test_window_zoom);
   g_test_add_func ("/window/clock-controls", test_window_clock_controls);

@@ -162,8 +162,9 @@ struct _SluiceConfigPanel
   GtkSizeGroup   *label_group;
 
   Field           field[N_FIELDS];
-  char           *title;
-  char           *description;
+  /* The [scenario] group as loaded, translations included: the panel does
+   * not edit it, and Save must write it back whole. */
+  GKeyFile       *texts;
   SluiceScenario *scenario;     /* the fields as a valid scenario, or NULL */
   char           *error;        /* why they are not, or NULL */
   guint           validate_id;
@@ -352,6 +353,23 @@ add_field (SluiceConfigPanel *self,
   g_key_file_set_value (keyfile, spec->group, spec->key, value);
 }
 
+static void
+copy_group (GKeyFile   *from,
+            GKeyFile   *to,
+            const char *group)
+{
+  g_auto(GStrv) keys = NULL;
+
+  if (from == NULL || (keys = g_key_file_get_keys (from, group, NULL, NULL)) == NULL)
+    return;
+
+  for (guint i = 0; keys[i] != NULL; i++)
+    {
+      g_autofree char *value = g_key_file_get_value (from, group, keys[i], NULL);
+      g_key_file_set_value (to, group, keys[i], value);
+    }
+}
+
 static GKeyFile *
 build_keyfile (SluiceConfigPanel  *self,
                gint               *bad_field,
@@ -359,10 +377,7 @@ build_keyfile (SluiceConfigPanel  *self,
 {
   g_autoptr(GKeyFile) keyfile = g_key_file_new ();
 
-  if (self->title != NULL)
-    g_key_file_set_string (keyfile, "scenario", "title", self->title);
-  if (self->description != NULL)
-    g_key_file_set_string (keyfile, "scenario", "description", self->description);
+  copy_group (self->texts, keyfile, "scenario");
 
   for (guint i = 0; i < N_FIELDS; i++)
     {
@@ -640,8 +655,7 @@ sluice_config_panel_finalize (GObject *object)
 {
   SluiceConfigPanel *self = SLUICE_CONFIG_PANEL (object);
 
-  g_free (self->title);
-  g_free (self->description);
+  g_clear_pointer (&self->texts, g_key_file_unref);
   g_free (self->error);
 
   G_OBJECT_CLASS (sluice_config_panel_parent_class)->finalize (object);
@@ -823,10 +837,9 @@ sluice_config_panel_set_scenario (SluiceConfigPanel *self,
   title = sluice_scenario_get_title (scenario);
   description = sluice_scenario_get_description (scenario);
 
-  g_free (self->title);
-  self->title = g_strdup (title);
-  g_free (self->description);
-  self->description = g_strdup (description);
+  g_clear_pointer (&self->texts, g_key_file_unref);
+  self->texts = g_key_file_new ();
+  copy_group (keyfile, self->texts, "scenario");
 
   gtk_label_set_text (self->title_label, title ? title : _("Untitled scenario"));
   gtk_label_set_text (self->description_label, description ? description : "");

@@ -8,11 +8,6 @@
 
 #include <math.h>
 
-#define KEY_PADDING       3.   /* above a key's first row and below its last */
-#define KEY_MAX_ROWS      3
-#define KEY_SPACING       16.  /* between entries */
-#define KEY_SPACING_TIGHT 8.   /* between entries, when that keeps them on one row */
-
 double
 _sluice_render_time_to_x (const SluiceRect *plot,
                           gint64            t0,
@@ -111,93 +106,6 @@ _sluice_render_draw_text (cairo_t     *cr,
 }
 
 /**
- * _sluice_render_measure_texts:
- * @texts: the texts
- * @n_texts: how many
- * @widths: (out caller-allocates): their widths, in the views' font
- *
- * Measures without the view's cairo_t, so that a layout computed for hit
- * testing or by a test (which have none) is the one drawing uses.
- */
-void
-_sluice_render_measure_texts (const char * const *texts,
-                              guint               n_texts,
-                              double             *widths)
-{
-  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 1, 1);
-  cairo_t *cr = cairo_create (surface);
-  PangoLayout *layout = _sluice_render_create_layout (cr, FALSE);
-
-  for (guint i = 0; i < n_texts; i++)
-    _sluice_render_get_text_size (layout, texts[i], &widths[i], NULL);
-
-  g_object_unref (layout);
-  cairo_destroy (cr);
-  cairo_surface_destroy (surface);
-}
-
-/**
- * _sluice_render_layout_key:
- * @widths: each entry's width (its swatch and label)
- * @n_entries: how many entries
- * @left: where the key starts
- * @right: where it must end
- * @rects: (out caller-allocates): each entry's rectangle
- * @n_rows: (out): how many rows it takes
- *
- * Places a key's entries from @left to @right: on one row if they fit there
- * (with less space between them if need be), else wrapped onto up to three
- * rows. An entry that fits nowhere is left out (width 0), and the ones
- * after it still get their chance.
- *
- * Returns: the key's height, with its padding
- */
-double
-_sluice_render_layout_key (const double *widths,
-                           guint         n_entries,
-                           double        left,
-                           double        right,
-                           SluiceRect   *rects,
-                           guint        *n_rows)
-{
-  double one_row = 0.;
-  double spacing = KEY_SPACING;
-  double x = left;
-  guint row = 0;
-
-  for (guint i = 0; i < n_entries; i++)
-    one_row += widths[i];
-
-  if (n_entries > 0 &&
-      left + one_row + (n_entries - 1) * KEY_SPACING > right &&
-      left + one_row + (n_entries - 1) * KEY_SPACING_TIGHT <= right)
-    spacing = KEY_SPACING_TIGHT;
-
-  *n_rows = 0;
-  for (guint i = 0; i < n_entries; i++)
-    {
-      double w = widths[i];
-
-      rects[i] = (SluiceRect) { left, 0., 0., 0. };
-      if (x > left && x + w > right)
-        {
-          row++;
-          x = left;
-        }
-      if (row >= KEY_MAX_ROWS || x + w > right)
-        continue;
-
-      rects[i] = (SluiceRect) {
-        x, KEY_PADDING + row * SLUICE_RENDER_KEY_ROW_HEIGHT, w, SLUICE_RENDER_KEY_ROW_HEIGHT,
-      };
-      *n_rows = row + 1;
-      x += w + spacing;
-    }
-
-  return SLUICE_RENDER_KEY_HEIGHT + (MAX (*n_rows, 1) - 1) * SLUICE_RENDER_KEY_ROW_HEIGHT;
-}
-
-/**
  * _sluice_render_nice_step:
  * @range: the span the ticks cover
  * @n_ticks: about how many ticks fit
@@ -288,6 +196,30 @@ _sluice_render_draw_time_axis (cairo_t             *cr,
   cairo_stroke (cr);
 
   cairo_restore (cr);
+}
+
+/**
+ * _sluice_render_begin_view:
+ * @cr: the context to draw on
+ * @palette: the colours
+ * @width: the view's width
+ * @height: the view's height
+ *
+ * Saves @cr, clips it to the view and paints the background: the view owns
+ * its rectangle and no more, as it may share a surface. The view ends with
+ * cairo_restore().
+ */
+void
+_sluice_render_begin_view (cairo_t             *cr,
+                           const SluicePalette *palette,
+                           double               width,
+                           double               height)
+{
+  cairo_save (cr);
+  cairo_rectangle (cr, 0., 0., width, height);
+  cairo_clip (cr);
+  sluice_palette_set_source (cr, &palette->background);
+  cairo_paint (cr);
 }
 
 /**

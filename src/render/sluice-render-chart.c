@@ -55,7 +55,7 @@ typedef struct {
   double x, y_min, y_max;
 } Tick;
 
-static const char *series_label (Series series);
+static void get_series_labels (const char *labels[N_SERIES]);
 
 void
 _sluice_chart_get_layout (double             width,
@@ -64,17 +64,12 @@ _sluice_chart_get_layout (double             width,
                           SluiceChartLayout *layout)
 {
   const char *labels[N_SERIES];
-  double widths[N_SERIES];
 
   layout->plot.x = SLUICE_RENDER_GUTTER;
   layout->plot.width = MAX (width - SLUICE_RENDER_GUTTER - SLUICE_RENDER_MARGIN, 1.);
 
-  for (Series s = 0; s < N_SERIES; s++)
-    labels[s] = series_label (s);
-  _sluice_render_measure_texts (labels, N_SERIES, widths);
-  for (Series s = 0; s < N_SERIES; s++)
-    widths[s] += LEGEND_SWATCH_SPACE;
-  layout->legend_height = _sluice_render_layout_key (widths, N_SERIES, layout->plot.x,
+  get_series_labels (labels);
+  layout->legend_height = _sluice_render_layout_key (labels, N_SERIES, LEGEND_SWATCH_SPACE, layout->plot.x,
                                                      layout->plot.x + layout->plot.width,
                                                      layout->legend, &layout->legend_rows);
 
@@ -180,6 +175,13 @@ series_label (Series series)
     case SERIES_LEAD:
     default:               return _("pulled, unfinished (lead)");
     }
+}
+
+static void
+get_series_labels (const char *labels[N_SERIES])
+{
+  for (Series s = 0; s < N_SERIES; s++)
+    labels[s] = series_label (s);
 }
 
 static void
@@ -546,29 +548,31 @@ draw_count_axis (const Pass *pass)
     }
 }
 
+/* A legend entry's swatch: a sample of its series' line. */
+static void
+draw_legend_swatch (cairo_t             *cr,
+                    const SluicePalette *palette,
+                    guint                series,
+                    double               x,
+                    double               y)
+{
+  set_series_style (cr, palette, series, FALSE);
+  cairo_move_to (cr, x, y + 0.5);
+  cairo_line_to (cr, x + 22., y + 0.5);
+  cairo_stroke (cr);
+  cairo_set_dash (cr, NULL, 0, 0.);
+}
+
 /* The legend along the top, where _sluice_chart_get_layout() placed it: on
  * one row, or wrapped when the view is narrow or the labels long. */
 static void
 draw_legend (const Pass *pass)
 {
-  cairo_t *cr = pass->cr;
+  const char *labels[N_SERIES];
 
-  for (Series s = 0; s < N_SERIES; s++)
-    {
-      const SluiceRect *rect = &pass->chart.legend[s];
-      double y = rect->y + rect->height / 2. - 1.;
-
-      if (rect->width <= 0.)
-        continue;
-      set_series_style (cr, pass->palette, s, FALSE);
-      cairo_move_to (cr, rect->x, y + 0.5);
-      cairo_line_to (cr, rect->x + 22., y + 0.5);
-      cairo_stroke (cr);
-
-      cairo_set_dash (cr, NULL, 0, 0.);
-      sluice_palette_set_source (cr, &pass->palette->foreground);
-      _sluice_render_draw_text (cr, pass->layout, series_label (s), rect->x + LEGEND_SWATCH_SPACE, y, 0., 0.5);
-    }
+  get_series_labels (labels);
+  _sluice_render_draw_key (pass->cr, pass->layout, pass->palette, labels, pass->chart.legend,
+                           N_SERIES, LEGEND_SWATCH_SPACE, draw_legend_swatch);
 }
 
 /* The scale fits the limits and the highest value in view, with room above
@@ -698,12 +702,7 @@ sluice_render_chart (cairo_t        *cr,
   layout = _sluice_render_create_layout (cr, FALSE);
   init_pass (&pass, cr, layout, width, height, model, t0, t1, now, queue_capacity, lead_bound, dark);
 
-  /* The view owns its rectangle and no more: it may share a surface. */
-  cairo_save (cr);
-  cairo_rectangle (cr, 0., 0., width, height);
-  cairo_clip (cr);
-  sluice_palette_set_source (cr, &pass.palette->background);
-  cairo_paint (cr);
+  _sluice_render_begin_view (cr, pass.palette, width, height);
 
   draw_count_axis (&pass);
   _sluice_render_draw_time_axis (cr, layout, pass.palette, &pass.chart.plot, t0, t1);

@@ -62,6 +62,18 @@ void         _sluice_lanes_get_layout     (double             width,
                                            double             height,
                                            guint              n_workers,
                                            SluiceLanesLayout *layout);
+
+/* A running attempt is drawn up to "now" (or the latest event when the
+ * view has no clock). */
+static inline gint64
+_sluice_lanes_bar_end (const SluiceTimelineBar *bar,
+                       gint64                   now)
+{
+  if (bar->end >= 0)
+    return bar->end;
+  return MAX (bar->start, now);
+}
+
 void         _sluice_chart_get_layout     (double             width,
                                            double             height,
                                            guint              y_max,
@@ -105,6 +117,10 @@ void         _sluice_render_draw_time_axis (cairo_t             *cr,
                                             const SluiceRect    *plot,
                                             gint64               t0,
                                             gint64               t1);
+void         _sluice_render_begin_view    (cairo_t             *cr,
+                                           const SluicePalette *palette,
+                                           double               width,
+                                           double               height);
 void         _sluice_render_draw_now      (cairo_t             *cr,
                                            const SluicePalette *palette,
                                            const SluiceRect    *plot,
@@ -113,14 +129,67 @@ void         _sluice_render_draw_now      (cairo_t             *cr,
                                            gint64               now);
 double       _sluice_render_nice_step     (double              range,
                                            double              n_ticks);
-double       _sluice_render_layout_key    (const double       *widths,
+
+/* Keys (legends) along the top of a view: sluice-render-key.c. */
+
+/* Draws the swatch of a key's entry @entry, from @x, centred on @y. */
+typedef void (*SluiceKeySwatchFunc) (cairo_t             *cr,
+                                     const SluicePalette *palette,
+                                     guint                entry,
+                                     double               x,
+                                     double               y);
+
+double       _sluice_render_layout_key    (const char * const *labels,
                                            guint               n_entries,
+                                           double              swatch_space,
                                            double              left,
                                            double              right,
                                            SluiceRect         *rects,
                                            guint              *n_rows);
-void         _sluice_render_measure_texts (const char * const *texts,
-                                           guint               n_texts,
-                                           double             *widths);
+void         _sluice_render_draw_key      (cairo_t             *cr,
+                                           PangoLayout         *layout,
+                                           const SluicePalette *palette,
+                                           const char * const  *labels,
+                                           const SluiceRect    *rects,
+                                           guint                n_entries,
+                                           double               swatch_space,
+                                           SluiceKeySwatchFunc  draw_swatch);
+void         _sluice_lanes_layout_key     (SluiceLanesLayout       *layout,
+                                           double                   left,
+                                           double                   right);
+void         _sluice_lanes_draw_key       (cairo_t                 *cr,
+                                           PangoLayout             *layout,
+                                           const SluicePalette     *palette,
+                                           const SluiceLanesLayout *lanes);
+
+/* The marks on the lanes' bars and in their key: sluice-render-marks.c. */
+void         _sluice_render_set_source_dimmed  (cairo_t             *cr,
+                                                const SluiceColor   *color,
+                                                double               alpha);
+void         _sluice_render_draw_hatching      (cairo_t             *cr,
+                                                double               x,
+                                                double               y,
+                                                double               w,
+                                                double               h);
+void         _sluice_render_draw_clock_mark    (cairo_t             *cr,
+                                                double               cx,
+                                                double               cy,
+                                                double               r);
+void         _sluice_render_draw_cross_mark    (cairo_t             *cr,
+                                                double               cx,
+                                                double               cy,
+                                                double               r);
+void         _sluice_render_draw_cancel_mark   (cairo_t             *cr,
+                                                const SluicePalette *palette,
+                                                double               x,
+                                                double               y,
+                                                double               size,
+                                                double               alpha);
+void         _sluice_render_draw_deadline_mark (cairo_t             *cr,
+                                                const SluicePalette *palette,
+                                                double               x,
+                                                double               top,
+                                                double               bottom,
+                                                double               alpha);
 
 G_END_DECLS

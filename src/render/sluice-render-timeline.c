@@ -10,11 +10,7 @@
 
 #include "sluice-render-private.h"
 
-#define MAX_LANE_HEIGHT  40.
-#define KEY_SWATCH_SPACE 24.  /* a swatch and the gap before its label */
 #define MIN_BAR_WIDTH    2.   /* narrower bars are merged per lane */
-#define HATCH_SPACING    6.
-#define HIT_SLOP         3.   /* pixels: thin bars stay easy to hover */
 
 /* Everything one drawing pass needs, so the helpers take one argument. */
 typedef struct {
@@ -49,86 +45,6 @@ typedef struct {
   double     column, column_x1;
   int        column_severity;
 } Pending;
-
-typedef enum {
-  KEY_OK,
-  KEY_RETRIED,
-  KEY_FAILED,
-  KEY_TIMED_OUT,
-  KEY_CANCELLED,
-  KEY_RUNNING,
-  KEY_DEADLINE,
-  KEY_CANCEL_REQUEST,
-  N_KEYS
-} Key;
-
-G_STATIC_ASSERT (N_KEYS == SLUICE_LANES_N_KEYS);
-
-static const char *
-key_label (Key key)
-{
-  switch (key)
-    {
-    case KEY_OK:             return _("ok");
-    case KEY_RETRIED:        return _("failed, retried");
-    case KEY_FAILED:         return _("failed for good");
-    case KEY_TIMED_OUT:      return _("timed out");
-    case KEY_CANCELLED:      return _("cancelled");
-    case KEY_RUNNING:        return _("running");
-    case KEY_DEADLINE:       return _("deadline");
-    case KEY_CANCEL_REQUEST:
-    default:                 return _("cancel request");
-    }
-}
-
-/* Places the key's entries from @left to @right, wrapped if need be. */
-static void
-layout_key (SluiceLanesLayout *layout,
-            double             left,
-            double             right)
-{
-  const char *labels[N_KEYS];
-  double widths[N_KEYS];
-
-  for (Key key = 0; key < N_KEYS; key++)
-    labels[key] = key_label (key);
-  _sluice_render_measure_texts (labels, N_KEYS, widths);
-  for (Key key = 0; key < N_KEYS; key++)
-    widths[key] += KEY_SWATCH_SPACE;
-
-  layout->key_height = _sluice_render_layout_key (widths, N_KEYS, left, right,
-                                                  layout->key, &layout->key_rows);
-}
-
-void
-_sluice_lanes_get_layout (double             width,
-                          double             height,
-                          guint              n_workers,
-                          SluiceLanesLayout *layout)
-{
-  double available;
-
-  layout->plot.x = SLUICE_RENDER_GUTTER;
-  layout->plot.width = MAX (width - SLUICE_RENDER_GUTTER - SLUICE_RENDER_MARGIN, 1.);
-  layout_key (layout, layout->plot.x, layout->plot.x + layout->plot.width);
-
-  available = MAX (height - layout->key_height - SLUICE_RENDER_AXIS_HEIGHT, 1.);
-  layout->lane_height = MIN (MAX_LANE_HEIGHT, available / MAX (n_workers, 1));
-  layout->plot.y = layout->key_height;
-  layout->plot.height = layout->lane_height * MAX (n_workers, 1);
-  layout->bar_inset = layout->lane_height >= 8. ? round (layout->lane_height * 0.15) : 0.;
-}
-
-/* A running attempt is drawn up to "now" (or the latest event when the
- * view has no clock). */
-static gint64
-bar_end (const SluiceTimelineBar *bar,
-         gint64                   now)
-{
-  if (bar->end >= 0)
-    return bar->end;
-  return MAX (bar->start, now);
-}
 
 static const SluiceColor *
 bar_color (const SluicePalette     *palette,
@@ -193,14 +109,6 @@ severity_color (const SluicePalette *palette,
   return colors[CLAMP (severity, SEVERITY_OK, SEVERITY_FAILED)];
 }
 
-static void
-set_source_dimmed (cairo_t           *cr,
-                   const SluiceColor *color,
-                   double             alpha)
-{
-  cairo_set_source_rgba (cr, color->red, color->green, color->blue, color->alpha * alpha);
-}
-
 static double
 lane_top (const Pass *pass,
           gint        worker)
@@ -220,7 +128,7 @@ draw_lanes (const Pass *pass,
   /* Every other lane is shaded, so a bar's lane is clear without lines. */
   for (guint w = 1; w < n_workers; w += 2)
     {
-      set_source_dimmed (cr, &pass->palette->grid, 0.45);
+      _sluice_render_set_source_dimmed (cr, &pass->palette->grid, 0.45);
       cairo_rectangle (cr, plot->x, lane_top (pass, w), plot->width, pass->lanes.lane_height);
       cairo_fill (cr);
     }
@@ -240,70 +148,6 @@ draw_lanes (const Pass *pass,
 
       _sluice_render_draw_text (cr, pass->layout, label, plot->x - 8.,
                                 lane_top (pass, w) + pass->lanes.lane_height / 2., 1., 0.5);
-    }
-}
-
-static void draw_hatching   (cairo_t *cr, double x, double y, double w, double h);
-static void draw_clock_mark (cairo_t *cr, double cx, double cy, double r);
-static void draw_cross_mark (cairo_t *cr, double cx, double cy, double r);
-static void draw_cancel_mark (cairo_t *cr, const SluicePalette *palette,
-                              double x, double y, double size, double alpha);
-static void draw_deadline_mark (cairo_t *cr, const SluicePalette *palette,
-                                double x, double top, double bottom, double alpha);
-
-/* A swatch in the key looks like what it explains: the same colours,
- * hatching and marks as the bars, at a small size. */
-static void
-draw_key_swatch (cairo_t             *cr,
-                 const SluicePalette *palette,
-                 Key                  key,
-                 double               x,
-                 double               y)
-{
-  const SluiceColor *colors[] = {
-    &palette->ok, &palette->retried, &palette->failed,
-    &palette->timed_out, &palette->cancelled, &palette->running,
-  };
-  double w = 18., h = 12.;
-
-  if (key == KEY_DEADLINE)
-    {
-      draw_deadline_mark (cr, palette, x + w / 2., y - 1., y + h + 1., 1.);
-      return;
-    }
-  if (key == KEY_CANCEL_REQUEST)
-    {
-      draw_cancel_mark (cr, palette, x + w / 2., y + h / 2., 5., 1.);
-      return;
-    }
-
-  sluice_palette_set_source (cr, colors[key]);
-  cairo_rectangle (cr, x, y, w, h);
-  cairo_fill (cr);
-  if (key == KEY_RETRIED)
-    draw_hatching (cr, x, y, w, h);
-  else if (key == KEY_FAILED)
-    draw_cross_mark (cr, x + w / 2., y + h / 2., 4.5);
-  else if (key == KEY_TIMED_OUT)
-    draw_clock_mark (cr, x + w / 2., y + h / 2., 4.5);
-}
-
-/* The key along the top, where _sluice_lanes_get_layout() placed it: on
- * one row, or wrapped when the labels (German ones, say) are too long. */
-static void
-draw_key (const Pass *pass)
-{
-  for (Key key = 0; key < N_KEYS; key++)
-    {
-      const SluiceRect *rect = &pass->lanes.key[key];
-      double y = rect->y + rect->height / 2. - 1.;
-
-      if (rect->width <= 0.)
-        continue;
-      draw_key_swatch (pass->cr, pass->palette, key, rect->x, y - 6.);
-      sluice_palette_set_source (pass->cr, &pass->palette->foreground);
-      _sluice_render_draw_text (pass->cr, pass->layout, key_label (key),
-                                rect->x + KEY_SWATCH_SPACE, y, 0., 0.5);
     }
 }
 
@@ -330,7 +174,7 @@ flush_run (const Pass *pass,
       return;
     }
 
-  set_source_dimmed (pass->cr, severity_color (pass->palette, pending->run_severity), alpha);
+  _sluice_render_set_source_dimmed (pass->cr, severity_color (pass->palette, pending->run_severity), alpha);
   cairo_rectangle (pass->cr, pending->run_x0, top, pending->run_x1 - pending->run_x0,
                    pass->lanes.lane_height - 2. * pass->lanes.bar_inset);
   cairo_fill (pass->cr);
@@ -347,7 +191,7 @@ draw_problems (const Pass *pass,
       const Problem *problem = &g_array_index (pass->problems, Problem, i);
       double grow = MAX (0., PROBLEM_MIN_WIDTH - (problem->x1 - problem->x0)) / 2.;
 
-      set_source_dimmed (pass->cr, severity_color (pass->palette, problem->severity), alpha);
+      _sluice_render_set_source_dimmed (pass->cr, severity_color (pass->palette, problem->severity), alpha);
       cairo_rectangle (pass->cr, round (problem->x0 - grow),
                        lane_top (pass, problem->worker) + pass->lanes.bar_inset,
                        round (problem->x1 - problem->x0 + 2. * grow), h);
@@ -416,112 +260,6 @@ flush_pending (const Pass *pass,
   flush_run (pass, pending, worker, alpha);
 }
 
-/* Hatching marks a retried attempt without relying on its colour. */
-static void
-draw_hatching (cairo_t *cr,
-               double   x,
-               double   y,
-               double   w,
-               double   h)
-{
-  cairo_save (cr);
-  cairo_rectangle (cr, x, y, w, h);
-  cairo_clip (cr);
-  cairo_set_source_rgba (cr, 0., 0., 0., 0.38);
-  cairo_set_line_width (cr, 1.5);
-  for (double d = x - h; d < x + w; d += HATCH_SPACING)
-    {
-      cairo_move_to (cr, d, y + h);
-      cairo_line_to (cr, d + h, y);
-    }
-  cairo_stroke (cr);
-  cairo_restore (cr);
-}
-
-/* A small clock face: this attempt ran out of time. */
-static void
-draw_clock_mark (cairo_t *cr,
-                 double   cx,
-                 double   cy,
-                 double   r)
-{
-  cairo_save (cr);
-  cairo_new_sub_path (cr);
-  cairo_arc (cr, cx, cy, r, 0., 2. * G_PI);
-  cairo_set_source_rgba (cr, 1., 1., 1., 0.92);
-  cairo_fill_preserve (cr);
-  cairo_set_source_rgba (cr, 0., 0., 0., 0.87);
-  cairo_set_line_width (cr, 1.25);
-  cairo_stroke (cr);
-  cairo_move_to (cr, cx, cy - r * 0.65);
-  cairo_line_to (cr, cx, cy);
-  cairo_line_to (cr, cx + r * 0.5, cy);
-  cairo_stroke (cr);
-  cairo_restore (cr);
-}
-
-/* A cross: the item failed for good with this attempt. */
-static void
-draw_cross_mark (cairo_t *cr,
-                 double   cx,
-                 double   cy,
-                 double   r)
-{
-  cairo_save (cr);
-  cairo_set_source_rgba (cr, 0., 0., 0., 0.87);
-  cairo_set_line_width (cr, 2.);
-  cairo_set_line_cap (cr, CAIRO_LINE_CAP_ROUND);
-  cairo_move_to (cr, cx - r * 0.7, cy - r * 0.7);
-  cairo_line_to (cr, cx + r * 0.7, cy + r * 0.7);
-  cairo_move_to (cr, cx + r * 0.7, cy - r * 0.7);
-  cairo_line_to (cr, cx - r * 0.7, cy + r * 0.7);
-  cairo_stroke (cr);
-  cairo_restore (cr);
-}
-
-/* A diamond on the bar's top edge, ringed in the background colour so it
- * stands out on any bar: the pool asked the attempt to stop. */
-static void
-draw_cancel_mark (cairo_t             *cr,
-                  const SluicePalette *palette,
-                  double               x,
-                  double               y,
-                  double               size,
-                  double               alpha)
-{
-  cairo_move_to (cr, x, y - size);
-  cairo_line_to (cr, x + size, y);
-  cairo_line_to (cr, x, y + size);
-  cairo_line_to (cr, x - size, y);
-  cairo_close_path (cr);
-  set_source_dimmed (cr, &palette->background, alpha);
-  cairo_set_line_width (cr, 1.5);
-  cairo_stroke_preserve (cr);
-  set_source_dimmed (cr, &palette->cancel_round, alpha);
-  cairo_fill (cr);
-}
-
-static void
-draw_deadline_mark (cairo_t             *cr,
-                    const SluicePalette *palette,
-                    double               x,
-                    double               top,
-                    double               bottom,
-                    double               alpha)
-{
-  /* A halo in the background colour parts the dashes from the bar. */
-  cairo_move_to (cr, x, top);
-  cairo_line_to (cr, x, bottom);
-  set_source_dimmed (cr, &palette->background, alpha * 0.8);
-  cairo_set_line_width (cr, 4.);
-  cairo_stroke_preserve (cr);
-  set_source_dimmed (cr, &palette->deadline, alpha);
-  cairo_set_line_width (cr, 2.);
-  cairo_set_dash (cr, (double[]) { 3., 2. }, 2, 0.);
-  cairo_stroke (cr);
-  cairo_set_dash (cr, NULL, 0, 0.);
-}
-
 /* The deadline spans the whole lane, so it stays visible where the bar
  * ends at it. */
 static void
@@ -541,14 +279,14 @@ draw_deadline_and_rounds (const Pass              *pass,
     {
       double x = round (_sluice_render_time_to_x (&pass->lanes.plot, pass->t0, pass->t1, bar->deadline));
 
-      draw_deadline_mark (cr, pass->palette, x, top + 1., top + h - 1., alpha);
+      _sluice_render_draw_deadline_mark (cr, pass->palette, x, top + 1., top + h - 1., alpha);
     }
 
   for (guint r = 0; r < bar->n_rounds; r++)
     {
       double x = _sluice_render_time_to_x (&pass->lanes.plot, pass->t0, pass->t1, bar->round_times[r]);
 
-      draw_cancel_mark (cr, pass->palette, x, top + pass->lanes.bar_inset,
+      _sluice_render_draw_cancel_mark (cr, pass->palette, x, top + pass->lanes.bar_inset,
                         MIN (5., MAX (pass->lanes.bar_inset, 3.)), alpha);
     }
 }
@@ -622,13 +360,13 @@ draw_marks (const Pass              *pass,
 
   if (bar->outcome == SLUICE_OUTCOME_TIMED_OUT)
     {
-      draw_clock_mark (pass->cr, cx, y + h / 2., r);
+      _sluice_render_draw_clock_mark (pass->cr, cx, y + h / 2., r);
       cx -= 2. * r + 4.;
       *reserved += 2. * r + 4.;
     }
   if (bar->final_failure && w >= *reserved + 2. * r + 6.)
     {
-      draw_cross_mark (pass->cr, cx, y + h / 2., r);
+      _sluice_render_draw_cross_mark (pass->cr, cx, y + h / 2., r);
       *reserved += 2. * r + 4.;
     }
 }
@@ -650,12 +388,12 @@ draw_full_bar (const Pass              *pass,
   if (w >= 4.)
     w -= 1.;
 
-  set_source_dimmed (cr, bar_color (pass->palette, bar), alpha);
+  _sluice_render_set_source_dimmed (cr, bar_color (pass->palette, bar), alpha);
   cairo_rectangle (cr, x, y, w, h);
   cairo_fill (cr);
 
   if (bar->retried)
-    draw_hatching (cr, x, y, w, h);
+    _sluice_render_draw_hatching (cr, x, y, w, h);
 
   draw_marks (pass, bar, x, y, w, h, &reserved);
   draw_bar_label (pass, bar, x, y, w, h, reserved);
@@ -682,7 +420,7 @@ draw_bars (const Pass     *pass,
   for (guint i = 0; i < n_bars; i++)
     {
       const SluiceTimelineBar *bar = sluice_timeline_get_bar (model, i);
-      gint64 end = bar_end (bar, pass->now);
+      gint64 end = _sluice_lanes_bar_end (bar, pass->now);
       double a = bar->item == pass->selected_item ? 1. : alpha;
       double x0, x1;
 
@@ -768,14 +506,9 @@ sluice_render_timeline (cairo_t        *cr,
   };
   _sluice_lanes_get_layout (width, height, n_workers, &pass.lanes);
 
-  /* The view owns its rectangle and no more: it may share a surface. */
-  cairo_save (cr);
-  cairo_rectangle (cr, 0., 0., width, height);
-  cairo_clip (cr);
-  sluice_palette_set_source (cr, &pass.palette->background);
-  cairo_paint (cr);
+  _sluice_render_begin_view (cr, pass.palette, width, height);
 
-  draw_key (&pass);
+  _sluice_lanes_draw_key (cr, layout, pass.palette, &pass.lanes);
   draw_lanes (&pass, n_workers);
   _sluice_render_draw_time_axis (cr, layout, pass.palette, &pass.lanes.plot, pass.t0, pass.t1);
 
@@ -788,121 +521,4 @@ sluice_render_timeline (cairo_t        *cr,
 
   _sluice_render_draw_now (cr, pass.palette, &pass.lanes.plot, pass.t0, pass.t1, now);
   cairo_restore (cr);
-}
-
-/**
- * sluice_render_timeline_get_natural_height:
- * @model: the run
- *
- * The height at which every lane gets its full size, so a view or an
- * export can ask for no more than it needs.
- *
- * Returns: the height, in the units of sluice_render_timeline()
- */
-double
-sluice_render_timeline_get_natural_height (SluiceTimeline *model)
-{
-  g_return_val_if_fail (SLUICE_IS_TIMELINE (model), 0.);
-
-  return SLUICE_RENDER_KEY_HEIGHT + SLUICE_RENDER_AXIS_HEIGHT +
-         MAX_LANE_HEIGHT * MAX (sluice_timeline_get_n_workers (model), 1);
-}
-
-/**
- * sluice_render_timeline_get_natural_height_for_width:
- * @model: the run
- * @width: the view's width
- *
- * Like sluice_render_timeline_get_natural_height(), with room for the key
- * as it wraps at @width: long labels (in German, say) take a second row.
- *
- * Returns: the height, in the units of sluice_render_timeline()
- */
-double
-sluice_render_timeline_get_natural_height_for_width (SluiceTimeline *model,
-                                                     double          width)
-{
-  SluiceLanesLayout lanes;
-  guint n_workers;
-
-  g_return_val_if_fail (SLUICE_IS_TIMELINE (model), 0.);
-
-  n_workers = MAX (sluice_timeline_get_n_workers (model), 1);
-  _sluice_lanes_get_layout (width, 0., n_workers, &lanes);
-
-  return lanes.key_height + SLUICE_RENDER_AXIS_HEIGHT + MAX_LANE_HEIGHT * n_workers;
-}
-
-/**
- * sluice_render_timeline_hit:
- * @model: the run
- * @width: the view's width, as given to sluice_render_timeline()
- * @height: the view's height
- * @t0: the time at the left edge
- * @t1: the time at the right edge
- * @x: the pointer's x, in view coordinates
- * @y: the pointer's y
- * @bar_index: (out) (optional): the bar under the point
- *
- * Finds the attempt under a point, for tooltips and selection. The whole
- * height of a lane counts, and a few pixels either side of a bar, so thin
- * bars can be hit.
- *
- * Returns: whether a bar is under the point
- */
-gboolean
-sluice_render_timeline_hit (SluiceTimeline *model,
-                            double          width,
-                            double          height,
-                            gint64          t0,
-                            gint64          t1,
-                            double          x,
-                            double          y,
-                            guint          *bar_index)
-{
-  SluiceLanesLayout lanes;
-  guint n_workers, n_bars, best = G_MAXUINT;
-  gint64 time, slop, best_distance = G_MAXINT64, latest;
-  gint worker;
-
-  g_return_val_if_fail (SLUICE_IS_TIMELINE (model), FALSE);
-
-  t1 = MAX (t1, t0 + 1);
-  n_workers = MAX (sluice_timeline_get_n_workers (model), 1);
-  _sluice_lanes_get_layout (width, height, n_workers, &lanes);
-
-  if (x < lanes.plot.x || x > lanes.plot.x + lanes.plot.width ||
-      y < lanes.plot.y || y >= lanes.plot.y + lanes.plot.height)
-    return FALSE;
-
-  worker = (gint) floor ((y - lanes.plot.y) / lanes.lane_height);
-  time = _sluice_render_x_to_time (&lanes.plot, t0, t1, x);
-  slop = _sluice_render_x_to_time (&lanes.plot, t0, t1, lanes.plot.x + HIT_SLOP) - t0;
-  latest = sluice_timeline_get_end_time (model);
-  n_bars = sluice_timeline_get_n_bars (model);
-
-  for (guint i = 0; i < n_bars; i++)
-    {
-      const SluiceTimelineBar *bar = sluice_timeline_get_bar (model, i);
-      gint64 end = bar_end (bar, latest), distance;
-
-      if (bar->start > time + slop)
-        break;
-      if (bar->worker != worker || end < time - slop)
-        continue;
-
-      distance = time < bar->start ? bar->start - time : time > end ? time - end : 0;
-      /* On a tie (back-to-back bars) the later one wins: it is on top. */
-      if (distance <= best_distance)
-        {
-          best_distance = distance;
-          best = i;
-        }
-    }
-
-  if (best == G_MAXUINT)
-    return FALSE;
-  if (bar_index != NULL)
-    *bar_index = best;
-  return TRUE;
 }

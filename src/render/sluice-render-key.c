@@ -1,0 +1,245 @@
+/* sluice-render-key.c: the keys (legends) along the top of the views, and
+ * the lanes' key
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "sluice-render-private.h"
+
+#include <glib/gi18n.h>
+
+#define KEY_PADDING       3.   /* above a key's first row and below its last */
+#define KEY_MAX_ROWS      3
+#define KEY_SPACING       16.  /* between entries */
+#define KEY_SPACING_TIGHT 8.   /* between entries, when that keeps them on one row */
+#define KEY_SWATCH_SPACE  24.  /* the lanes' key: a swatch and the gap before its label */
+
+/* Measures @texts without the view's cairo_t, so that a layout computed
+ * for hit testing or by a test (which have none) is the one drawing uses. */
+static void
+measure_texts (const char * const *texts,
+               guint               n_texts,
+               double             *widths)
+{
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 1, 1);
+  cairo_t *cr = cairo_create (surface);
+  PangoLayout *layout = _sluice_render_create_layout (cr, FALSE);
+
+  for (guint i = 0; i < n_texts; i++)
+    _sluice_render_get_text_size (layout, texts[i], &widths[i], NULL);
+
+  g_object_unref (layout);
+  cairo_destroy (cr);
+  cairo_surface_destroy (surface);
+}
+
+/**
+ * _sluice_render_layout_key:
+ * @labels: each entry's label
+ * @n_entries: how many entries
+ * @swatch_space: the width of a swatch and the gap before its label
+ * @left: where the key starts
+ * @right: where it must end
+ * @rects: (out caller-allocates): each entry's rectangle
+ * @n_rows: (out): how many rows it takes
+ *
+ * Places a key's entries (a swatch and a label each) from @left to @right:
+ * on one row if they fit there (with less space between them if need be),
+ * else wrapped onto up to three rows. An entry that fits nowhere is left
+ * out (width 0), and the ones after it still get their chance.
+ *
+ * Returns: the key's height, with its padding
+ */
+double
+_sluice_render_layout_key (const char * const *labels,
+                           guint               n_entries,
+                           double              swatch_space,
+                           double              left,
+                           double              right,
+                           SluiceRect         *rects,
+                           guint              *n_rows)
+{
+  g_autofree double *widths = g_new (double, n_entries);
+  double one_row = 0.;
+  double spacing = KEY_SPACING;
+  double x = left;
+  guint row = 0;
+
+  measure_texts (labels, n_entries, widths);
+  for (guint i = 0; i < n_entries; i++)
+    {
+      widths[i] += swatch_space;
+      one_row += widths[i];
+    }
+
+  if (n_entries > 0 &&
+      left + one_row + (n_entries - 1) * KEY_SPACING > right &&
+      left + one_row + (n_entries - 1) * KEY_SPACING_TIGHT <= right)
+    spacing = KEY_SPACING_TIGHT;
+
+  *n_rows = 0;
+  for (guint i = 0; i < n_entries; i++)
+    {
+      double w = widths[i];
+
+      rects[i] = (SluiceRect) { left, 0., 0., 0. };
+      if (x > left && x + w > right)
+        {
+          row++;
+          x = left;
+        }
+      if (row >= KEY_MAX_ROWS || x + w > right)
+        continue;
+
+      rects[i] = (SluiceRect) {
+        x, KEY_PADDING + row * SLUICE_RENDER_KEY_ROW_HEIGHT, w, SLUICE_RENDER_KEY_ROW_HEIGHT,
+      };
+      *n_rows = row + 1;
+      x += w + spacing;
+    }
+
+  return SLUICE_RENDER_KEY_HEIGHT + (MAX (*n_rows, 1) - 1) * SLUICE_RENDER_KEY_ROW_HEIGHT;
+}
+
+/**
+ * _sluice_render_draw_key:
+ * @cr: the context to draw on
+ * @layout: the views' text layout
+ * @palette: the colours
+ * @labels: each entry's label
+ * @rects: each entry's rectangle, from _sluice_render_layout_key()
+ * @n_entries: how many entries
+ * @swatch_space: as given to _sluice_render_layout_key()
+ * @draw_swatch: draws an entry's swatch
+ *
+ * Draws a key where _sluice_render_layout_key() placed it: each entry's
+ * swatch, then its label, skipping the entries left out.
+ */
+void
+_sluice_render_draw_key (cairo_t             *cr,
+                         PangoLayout         *layout,
+                         const SluicePalette *palette,
+                         const char * const  *labels,
+                         const SluiceRect    *rects,
+                         guint                n_entries,
+                         double               swatch_space,
+                         SluiceKeySwatchFunc  draw_swatch)
+{
+  for (guint i = 0; i < n_entries; i++)
+    {
+      const SluiceRect *rect = &rects[i];
+      double y = rect->y + rect->height / 2. - 1.;
+
+      if (rect->width <= 0.)
+        continue;
+      draw_swatch (cr, palette, i, rect->x, y);
+      sluice_palette_set_source (cr, &palette->foreground);
+      _sluice_render_draw_text (cr, layout, labels[i], rect->x + swatch_space, y, 0., 0.5);
+    }
+}
+
+/* ---- the lanes' key ---------------------------------------------------- */
+
+typedef enum {
+  KEY_OK,
+  KEY_RETRIED,
+  KEY_FAILED,
+  KEY_TIMED_OUT,
+  KEY_CANCELLED,
+  KEY_RUNNING,
+  KEY_DEADLINE,
+  KEY_CANCEL_REQUEST,
+  N_KEYS
+} Key;
+
+G_STATIC_ASSERT (N_KEYS == SLUICE_LANES_N_KEYS);
+
+static const char *
+key_label (Key key)
+{
+  switch (key)
+    {
+    case KEY_OK:             return _("ok");
+    case KEY_RETRIED:        return _("failed, retried");
+    case KEY_FAILED:         return _("failed for good");
+    case KEY_TIMED_OUT:      return _("timed out");
+    case KEY_CANCELLED:      return _("cancelled");
+    case KEY_RUNNING:        return _("running");
+    case KEY_DEADLINE:       return _("deadline");
+    case KEY_CANCEL_REQUEST:
+    default:                 return _("cancel request");
+    }
+}
+
+static void
+get_key_labels (const char *labels[N_KEYS])
+{
+  for (Key key = 0; key < N_KEYS; key++)
+    labels[key] = key_label (key);
+}
+
+/* Places the lanes' key from @left to @right, wrapped if need be. */
+void
+_sluice_lanes_layout_key (SluiceLanesLayout *layout,
+                          double             left,
+                          double             right)
+{
+  const char *labels[N_KEYS];
+
+  get_key_labels (labels);
+  layout->key_height = _sluice_render_layout_key (labels, N_KEYS, KEY_SWATCH_SPACE, left, right,
+                                                  layout->key, &layout->key_rows);
+}
+
+/* A swatch in the key looks like what it explains: the same colours,
+ * hatching and marks as the bars, at a small size. */
+static void
+draw_key_swatch (cairo_t             *cr,
+                 const SluicePalette *palette,
+                 guint                key,
+                 double               x,
+                 double               center_y)
+{
+  const SluiceColor *colors[] = {
+    &palette->ok, &palette->retried, &palette->failed,
+    &palette->timed_out, &palette->cancelled, &palette->running,
+  };
+  double w = 18., h = 12.;
+  double y = center_y - 6.;
+
+  if (key == KEY_DEADLINE)
+    {
+      _sluice_render_draw_deadline_mark (cr, palette, x + w / 2., y - 1., y + h + 1., 1.);
+      return;
+    }
+  if (key == KEY_CANCEL_REQUEST)
+    {
+      _sluice_render_draw_cancel_mark (cr, palette, x + w / 2., y + h / 2., 5., 1.);
+      return;
+    }
+
+  sluice_palette_set_source (cr, colors[key]);
+  cairo_rectangle (cr, x, y, w, h);
+  cairo_fill (cr);
+  if (key == KEY_RETRIED)
+    _sluice_render_draw_hatching (cr, x, y, w, h);
+  else if (key == KEY_FAILED)
+    _sluice_render_draw_cross_mark (cr, x + w / 2., y + h / 2., 4.5);
+  else if (key == KEY_TIMED_OUT)
+    _sluice_render_draw_clock_mark (cr, x + w / 2., y + h / 2., 4.5);
+}
+
+/* The key along the top, where _sluice_lanes_get_layout() placed it: on
+ * one row, or wrapped when the labels (German ones, say) are too long. */
+void
+_sluice_lanes_draw_key (cairo_t                 *cr,
+                        PangoLayout             *layout,
+                        const SluicePalette     *palette,
+                        const SluiceLanesLayout *lanes)
+{
+  const char *labels[N_KEYS];
+
+  get_key_labels (labels);
+  _sluice_render_draw_key (cr, layout, palette, labels, lanes->key, N_KEYS, KEY_SWATCH_SPACE,
+                           draw_key_swatch);
+}

@@ -1,0 +1,152 @@
+/* sluice-render-timeline-layout.c: where the lanes, their key and each
+ * bar are: for drawing, for sizing a view and for hit testing
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "sluice-render-timeline.h"
+
+#include <math.h>
+
+#include "sluice-render-private.h"
+
+#define MAX_LANE_HEIGHT  40.
+#define HIT_SLOP         3.   /* pixels: thin bars stay easy to hover */
+
+/* The lanes' geometry in a view of @width × @height: the one drawing,
+ * hit testing and the tests all see. */
+void
+_sluice_lanes_get_layout (double             width,
+                          double             height,
+                          guint              n_workers,
+                          SluiceLanesLayout *layout)
+{
+  double available;
+
+  layout->plot.x = SLUICE_RENDER_GUTTER;
+  layout->plot.width = MAX (width - SLUICE_RENDER_GUTTER - SLUICE_RENDER_MARGIN, 1.);
+  _sluice_lanes_layout_key (layout, layout->plot.x, layout->plot.x + layout->plot.width);
+
+  available = MAX (height - layout->key_height - SLUICE_RENDER_AXIS_HEIGHT, 1.);
+  layout->lane_height = MIN (MAX_LANE_HEIGHT, available / MAX (n_workers, 1));
+  layout->plot.y = layout->key_height;
+  layout->plot.height = layout->lane_height * MAX (n_workers, 1);
+  layout->bar_inset = layout->lane_height >= 8. ? round (layout->lane_height * 0.15) : 0.;
+}
+
+/**
+ * sluice_render_timeline_get_natural_height:
+ * @model: the run
+ *
+ * The height at which every lane gets its full size, so a view or an
+ * export can ask for no more than it needs.
+ *
+ * Returns: the height, in the units of sluice_render_timeline()
+ */
+double
+sluice_render_timeline_get_natural_height (SluiceTimeline *model)
+{
+  g_return_val_if_fail (SLUICE_IS_TIMELINE (model), 0.);
+
+  return SLUICE_RENDER_KEY_HEIGHT + SLUICE_RENDER_AXIS_HEIGHT +
+         MAX_LANE_HEIGHT * MAX (sluice_timeline_get_n_workers (model), 1);
+}
+
+/**
+ * sluice_render_timeline_get_natural_height_for_width:
+ * @model: the run
+ * @width: the view's width
+ *
+ * Like sluice_render_timeline_get_natural_height(), with room for the key
+ * as it wraps at @width: long labels (in German, say) take a second row.
+ *
+ * Returns: the height, in the units of sluice_render_timeline()
+ */
+double
+sluice_render_timeline_get_natural_height_for_width (SluiceTimeline *model,
+                                                     double          width)
+{
+  SluiceLanesLayout lanes;
+  guint n_workers;
+
+  g_return_val_if_fail (SLUICE_IS_TIMELINE (model), 0.);
+
+  n_workers = MAX (sluice_timeline_get_n_workers (model), 1);
+  _sluice_lanes_get_layout (width, 0., n_workers, &lanes);
+
+  return lanes.key_height + SLUICE_RENDER_AXIS_HEIGHT + MAX_LANE_HEIGHT * n_workers;
+}
+
+/**
+ * sluice_render_timeline_hit:
+ * @model: the run
+ * @width: the view's width, as given to sluice_render_timeline()
+ * @height: the view's height
+ * @t0: the time at the left edge
+ * @t1: the time at the right edge
+ * @x: the pointer's x, in view coordinates
+ * @y: the pointer's y
+ * @bar_index: (out) (optional): the bar under the point
+ *
+ * Finds the attempt under a point, for tooltips and selection. The whole
+ * height of a lane counts, and a few pixels either side of a bar, so thin
+ * bars can be hit.
+ *
+ * Returns: whether a bar is under the point
+ */
+gboolean
+sluice_render_timeline_hit (SluiceTimeline *model,
+                            double          width,
+                            double          height,
+                            gint64          t0,
+                            gint64          t1,
+                            double          x,
+                            double          y,
+                            guint          *bar_index)
+{
+  SluiceLanesLayout lanes;
+  guint n_workers, n_bars, best = G_MAXUINT;
+  gint64 time, slop, best_distance = G_MAXINT64, latest;
+  gint worker;
+
+  g_return_val_if_fail (SLUICE_IS_TIMELINE (model), FALSE);
+
+  t1 = MAX (t1, t0 + 1);
+  n_workers = MAX (sluice_timeline_get_n_workers (model), 1);
+  _sluice_lanes_get_layout (width, height, n_workers, &lanes);
+
+  if (x < lanes.plot.x || x > lanes.plot.x + lanes.plot.width ||
+      y < lanes.plot.y || y >= lanes.plot.y + lanes.plot.height)
+    return FALSE;
+
+  worker = (gint) floor ((y - lanes.plot.y) / lanes.lane_height);
+  time = _sluice_render_x_to_time (&lanes.plot, t0, t1, x);
+  slop = _sluice_render_x_to_time (&lanes.plot, t0, t1, lanes.plot.x + HIT_SLOP) - t0;
+  latest = sluice_timeline_get_end_time (model);
+  n_bars = sluice_timeline_get_n_bars (model);
+
+  for (guint i = 0; i < n_bars; i++)
+    {
+      const SluiceTimelineBar *bar = sluice_timeline_get_bar (model, i);
+      gint64 end = _sluice_lanes_bar_end (bar, latest), distance;
+
+      if (bar->start > time + slop)
+        break;
+      if (bar->worker != worker || end < time - slop)
+        continue;
+
+      distance = time < bar->start ? bar->start - time : time > end ? time - end : 0;
+      /* On a tie (back-to-back bars) the later one wins: it is on top. */
+      if (distance <= best_distance)
+        {
+          best_distance = distance;
+          best = i;
+        }
+    }
+
+  if (best == G_MAXUINT)
+    return FALSE;
+  if (bar_index != NULL)
+    *bar_index = best;
+  return TRUE;
+}

@@ -3,7 +3,7 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 
-#include "sluice-channel-private.h"
+#include "sluice-channel-waiter-private.h"
 #include "sluice-error.h"
 
 /**
@@ -31,377 +31,7 @@
  * must be called from the thread that owns that context.
  */
 
-typedef enum {
-  WAITER_GET,
-  WAITER_PUT,
-  WAITER_JOIN,
-} WaiterKind;
-
-/* One pending operation. The same link sits first in a wait queue
- * (getters, putters or joiners) and then in the queue of completed
- * operations whose GTask (or get func) has yet to be called. */
-typedef struct
-{
-  GList                 link;
-  GQueue               *queue;        /* the wait queue holding link, or NULL */
-  SluiceChannel        *self;         /* ref held by the task, or by the waiter
-                                       * itself when there is a func instead */
-  GTask                *task;         /* owned; NULL for a get func */
-  SluiceChannelGetFunc  func;
-  gpointer              func_data;
-  GCancellable         *cancellable;  /* owned */
-  WaiterKind            kind;
-  gpointer              item;         /* put: the caller's item; get: the result */
-  GError               *error;        /* the failure to return, if any */
-  struct _CancelWatch  *watch;        /* NULL when there is no cancellable */
-} Waiter;
-
-/* One cancellable source per (channel, cancellable), shared by every waiter
- * with that cancellable: a source per waiter made every main-loop turn cost
- * O(waiting workers). */
-typedef struct _CancelWatch
-{
-  SluiceChannel *self;
-  GCancellable  *cancellable;   /* owned */
-  GSource       *source;        /* owned */
-  guint          n_waiters;
-} CancelWatch;
-
-struct _SluiceChannel
-{
-  GObject         parent_instance;
-
-  GMainContext   *context;
-  GAsyncQueue    *queue;         /* the stored items; its lock guards push */
-  guint           capacity;      /* 0: unbounded */
-  GDestroyNotify  item_free;
-
-  gint            shutdown;      /* atomic: read by sluice_channel_push() */
-  gint            unfinished;    /* atomic: sluice_channel_push() adds to it */
-  gint            wake_pending;  /* atomic: a wake source for pushed items is queued */
-
-  GQueue          getters;       /* of Waiter, oldest first */
-  GQueue          putters;
-  GQueue          joiners;
-
-  GQueue          completed;     /* of Waiter, to be returned in this order */
-  GSource        *flush_source;  /* owned: returns the completed tasks */
-  GHashTable     *watches;       /* GCancellable* → CancelWatch* */
-};
-
 G_DEFINE_FINAL_TYPE (SluiceChannel, sluice_channel, G_TYPE_OBJECT)
-
-static Waiter *
-waiter_new (SluiceChannel *self,
-            WaiterKind     kind,
-            GCancellable  *cancellable)
-{
-  Waiter *w = g_new0 (Waiter, 1);
-
-  w->link.data = w;
-  w->self = self;
-  w->kind = kind;
-  if (cancellable != NULL)
-    w->cancellable = g_object_ref (cancellable);
-
-  return w;
-}
-
-static Waiter *
-waiter_new_task (SluiceChannel       *self,
-                 WaiterKind           kind,
-                 GCancellable        *cancellable,
-                 gpointer             source_tag,
-                 GAsyncReadyCallback  callback,
-                 gpointer             user_data)
-{
-  Waiter *w = waiter_new (self, kind, cancellable);
-
-  w->task = g_task_new (self, cancellable, callback, user_data);
-  g_task_set_source_tag (w->task, source_tag);
-  /* What the channel returns is the outcome: an item handed to a getter
-   * whose cancellable fires afterwards must still reach it, or it is lost. */
-  g_task_set_check_cancellable (w->task, FALSE);
-
-  return w;
-}
-
-static void
-watch_release (SluiceChannel *self,
-               CancelWatch   *watch)
-{
-  if (--watch->n_waiters > 0)
-    return;
-  g_hash_table_remove (self->watches, watch->cancellable);
-  g_source_destroy (watch->source);
-  g_source_unref (watch->source);
-  g_object_unref (watch->cancellable);
-  g_free (watch);
-}
-
-static gboolean
-flush_completed_cb (gpointer user_data)
-{
-  g_autoptr(SluiceChannel) self = g_object_ref (user_data);
-  GList *link;
-
-  g_source_set_ready_time (self->flush_source, -1);
-
-  /* Callbacks run here may start or complete more operations; the loop
-   * picks those up too, in order. */
-  while ((link = g_queue_pop_head_link (&self->completed)) != NULL)
-    {
-      Waiter *w = link->data;
-      GTask *task = g_steal_pointer (&w->task);
-
-      if (task == NULL)
-        {
-          w->func (g_steal_pointer (&w->item), w->error, w->func_data);
-          g_clear_error (&w->error);
-          g_object_unref (self);
-        }
-      else if (w->error != NULL)
-        g_task_return_error (task, g_steal_pointer (&w->error));
-      else if (w->kind == WAITER_GET)
-        g_task_return_pointer (task, g_steal_pointer (&w->item), self->item_free);
-      else
-        g_task_return_boolean (task, TRUE);
-
-      g_clear_object (&w->cancellable);
-      g_free (w);
-      g_clear_object (&task);
-    }
-
-  return G_SOURCE_CONTINUE;
-}
-
-static gboolean
-flush_source_dispatch (GSource     *source,
-                       GSourceFunc  callback,
-                       gpointer     user_data)
-{
-  return callback (user_data);
-}
-
-/* Ready only through its ready time, which waiter_complete() sets: one
- * source for the channel's life, because a new idle per main-loop turn
- * cost as much as the rest of a get. */
-static GSourceFuncs flush_source_funcs = {
-  NULL, NULL, flush_source_dispatch, NULL, NULL, NULL,
-};
-
-/* Ends @w with @error (taken), or with success. The task is returned (or
- * the get func called) from the flush source on the channel's context,
- * never from inside a channel call, so a callback can never re-enter the
- * channel while its state is half updated, and callbacks run in the order
- * the operations ended. */
-static void
-waiter_complete (SluiceChannel *self,
-                 Waiter        *w,
-                 GError        *error)
-{
-  if (w->queue != NULL)
-    {
-      g_queue_unlink (w->queue, &w->link);
-      w->queue = NULL;
-    }
-
-  if (w->watch != NULL)
-    {
-      CancelWatch *watch = w->watch;
-
-      w->watch = NULL;
-      watch_release (self, watch);
-    }
-
-  w->error = error;
-  g_queue_push_tail_link (&self->completed, &w->link);
-  g_source_set_ready_time (self->flush_source, 0);
-}
-
-static void
-waiter_fail_closed (SluiceChannel *self,
-                    Waiter        *w)
-{
-  waiter_complete (self, w,
-                   g_error_new_literal (SLUICE_ERROR, SLUICE_ERROR_CLOSED,
-                                        "channel is shut down"));
-}
-
-static void
-waiter_fail_cancelled (SluiceChannel *self,
-                       Waiter        *w)
-{
-  GError *error = NULL;
-
-  /* Only NULL if the cancellable was reset meanwhile, which its docs
-   * forbid while an operation is pending; the operation ends anyway. */
-  if (!g_cancellable_set_error_if_cancelled (w->cancellable, &error))
-    error = g_error_new_literal (G_IO_ERROR, G_IO_ERROR_CANCELLED,
-                                 "Operation was cancelled");
-
-  waiter_complete (self, w, error);
-}
-
-static gboolean
-watch_cancelled_cb (GCancellable *cancellable G_GNUC_UNUSED,
-                    gpointer      user_data)
-{
-  CancelWatch *watch = user_data;
-  SluiceChannel *self = watch->self;
-  GQueue *queues[] = { &self->getters, &self->putters, &self->joiners };
-
-  /* Every waiter of this cancellable ends, in queue order; the hold keeps
-   * the watch alive meanwhile. */
-  watch->n_waiters++;
-  for (guint i = 0; i < G_N_ELEMENTS (queues); i++)
-    {
-      GList *l = queues[i]->head;
-
-      while (l != NULL)
-        {
-          GList *next = l->next;
-          Waiter *w = l->data;
-
-          if (w->watch == watch)
-            waiter_fail_cancelled (self, w);
-          l = next;
-        }
-    }
-  watch_release (self, watch);
-
-  return G_SOURCE_CONTINUE;
-}
-
-/* Parks @w at the tail of @queue until it is served, the channel shuts
- * down or its cancellable fires. A cancellable source is used rather than
- * g_cancellable_connect() because the cancellable may be cancelled from any
- * thread, while the wait queues belong to the channel's context; it also
- * never runs inside g_cancellable_cancel(), so nothing needs disconnecting
- * from inside a handler. */
-static void
-waiter_wait (SluiceChannel *self,
-             Waiter        *w,
-             GQueue        *queue)
-{
-  GCancellable *cancellable = w->cancellable;
-
-  g_queue_push_tail_link (queue, &w->link);
-  w->queue = queue;
-
-  if (cancellable != NULL)
-    {
-      CancelWatch *watch = g_hash_table_lookup (self->watches, cancellable);
-
-      if (watch == NULL)
-        {
-          watch = g_new0 (CancelWatch, 1);
-          watch->self = self;
-          watch->cancellable = g_object_ref (cancellable);
-          watch->source = g_cancellable_source_new (cancellable);
-          g_source_set_priority (watch->source, G_PRIORITY_DEFAULT);
-          g_source_set_static_name (watch->source, "[sluice] channel cancel");
-          g_source_set_callback (watch->source, G_SOURCE_FUNC (watch_cancelled_cb), watch, NULL);
-          g_source_attach (watch->source, self->context);
-          g_hash_table_insert (self->watches, cancellable, watch);
-        }
-      watch->n_waiters++;
-      w->watch = watch;
-    }
-}
-
-static gboolean
-waiter_is_cancelled (Waiter *w)
-{
-  return g_cancellable_is_cancelled (w->cancellable);
-}
-
-/* The oldest waiter of @queue that is not cancelled, or NULL. Waiters
- * whose cancellable fired but whose cancel source has not run yet are
- * ended now, so that nothing is handed to an operation already given up. */
-static Waiter *
-peek_live (SluiceChannel *self,
-           GQueue        *queue)
-{
-  Waiter *w;
-
-  while ((w = g_queue_peek_head (queue)) != NULL && waiter_is_cancelled (w))
-    waiter_fail_cancelled (self, w);
-
-  return w;
-}
-
-/* Stores @item if the channel is open and has room; safe from any thread. */
-static gboolean
-try_enqueue (SluiceChannel *self,
-             gpointer       item)
-{
-  gboolean stored = FALSE;
-
-  g_async_queue_lock (self->queue);
-
-  if (!g_atomic_int_get (&self->shutdown) &&
-      (self->capacity == 0 ||
-       g_async_queue_length_unlocked (self->queue) < (gint) self->capacity))
-    {
-      g_async_queue_push_unlocked (self->queue, item);
-      g_atomic_int_inc (&self->unfinished);
-      stored = TRUE;
-    }
-
-  g_async_queue_unlock (self->queue);
-
-  return stored;
-}
-
-/* Moves stored items to waiting getters and waiting putters' items into
- * free room, until neither can progress. Items pushed from other threads
- * may sit in the queue while getters wait, which is why this runs first in
- * every operation that could otherwise overtake a waiter. */
-static void
-balance (SluiceChannel *self)
-{
-  for (;;)
-    {
-      Waiter *w;
-
-      if ((w = peek_live (self, &self->getters)) != NULL)
-        {
-          gpointer item = g_async_queue_try_pop (self->queue);
-
-          if (item != NULL)
-            {
-              w->item = item;
-              waiter_complete (self, w, NULL);
-              continue;
-            }
-        }
-
-      if ((w = peek_live (self, &self->putters)) != NULL &&
-          try_enqueue (self, w->item))
-        {
-          w->item = NULL;
-          waiter_complete (self, w, NULL);
-          continue;
-        }
-
-      break;
-    }
-}
-
-static void
-wake_joiners (SluiceChannel *self)
-{
-  Waiter *w;
-
-  while ((w = g_queue_peek_head (&self->joiners)) != NULL)
-    {
-      if (waiter_is_cancelled (w))
-        waiter_fail_cancelled (self, w);
-      else
-        waiter_complete (self, w, NULL);
-    }
-}
 
 static gboolean
 wake_for_push_cb (gpointer user_data)
@@ -411,7 +41,7 @@ wake_for_push_cb (gpointer user_data)
   /* Cleared before balancing: an item pushed from now on schedules
    * another wake, and one pushed earlier is seen below. */
   g_atomic_int_set (&self->wake_pending, FALSE);
-  balance (self);
+  _sluice_channel_balance (self);
 
   return G_SOURCE_REMOVE;
 }
@@ -421,20 +51,11 @@ sluice_channel_finalize (GObject *object)
 {
   SluiceChannel *self = SLUICE_CHANNEL (object);
 
-  /* Every pending operation's task holds a ref on the channel. */
-  g_assert (g_queue_is_empty (&self->getters));
-  g_assert (g_queue_is_empty (&self->putters));
-  g_assert (g_queue_is_empty (&self->joiners));
-  g_assert (g_queue_is_empty (&self->completed));
-
-  g_source_destroy (self->flush_source);
-  g_clear_pointer (&self->flush_source, g_source_unref);
+  _sluice_channel_waiters_finalize (self);
 
   /* Frees the items left over with item_free. */
   g_clear_pointer (&self->queue, g_async_queue_unref);
   g_clear_pointer (&self->context, g_main_context_unref);
-  g_assert (g_hash_table_size (self->watches) == 0);
-  g_clear_pointer (&self->watches, g_hash_table_unref);
 
   G_OBJECT_CLASS (sluice_channel_parent_class)->finalize (object);
 }
@@ -451,20 +72,7 @@ static void
 sluice_channel_init (SluiceChannel *self)
 {
   self->context = g_main_context_ref_thread_default ();
-  g_queue_init (&self->getters);
-  g_queue_init (&self->putters);
-  g_queue_init (&self->joiners);
-  g_queue_init (&self->completed);
-  self->watches = g_hash_table_new (NULL, NULL);
-
-  /* The source's data is the channel, unowned: the source goes with the
-   * channel, in finalize, and holds a ref only while it dispatches. */
-  self->flush_source = g_source_new (&flush_source_funcs, sizeof (GSource));
-  g_source_set_priority (self->flush_source, G_PRIORITY_DEFAULT);
-  g_source_set_static_name (self->flush_source, "[sluice] channel completion");
-  g_source_set_callback (self->flush_source, flush_completed_cb, self, NULL);
-  g_source_set_ready_time (self->flush_source, -1);
-  g_source_attach (self->flush_source, self->context);
+  _sluice_channel_waiters_init (self);
 }
 
 /**
@@ -558,7 +166,7 @@ sluice_channel_get_n_waiting (SluiceChannel *self)
 
   for (guint i = 0; i < G_N_ELEMENTS (queues); i++)
     for (GList *l = queues[i]->head; l != NULL; l = l->next)
-      if (!waiter_is_cancelled (l->data))
+      if (!_sluice_waiter_is_cancelled (l->data))
         n++;
 
   return n;
@@ -608,49 +216,36 @@ sluice_channel_put_async (SluiceChannel       *self,
                           gpointer             user_data)
 {
   GError *error = NULL;
-  Waiter *w;
-  Waiter *getter;
+  SluiceWaiter *w;
 
   g_return_if_fail (SLUICE_IS_CHANNEL (self));
   g_return_if_fail (item != NULL);
   g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
 
-  w = waiter_new_task (self, WAITER_PUT, cancellable, sluice_channel_put_async,
-                       callback, user_data);
-  g_task_set_name (w->task, "[sluice] channel put");
+  w = _sluice_waiter_new_task (self, WAITER_PUT, cancellable,
+                               sluice_channel_put_async, "[sluice] channel put",
+                               callback, user_data);
 
   if (g_cancellable_set_error_if_cancelled (cancellable, &error))
     {
-      waiter_complete (self, w, error);
+      _sluice_waiter_complete (self, w, error);
       return;
     }
 
   if (g_atomic_int_get (&self->shutdown))
     {
-      waiter_fail_closed (self, w);
+      _sluice_waiter_fail_closed (self, w);
       return;
     }
 
-  balance (self);
-
-  if ((getter = peek_live (self, &self->getters)) != NULL)
+  if (_sluice_channel_offer (self, item))
     {
-      g_atomic_int_inc (&self->unfinished);
-      getter->item = item;
-      waiter_complete (self, getter, NULL);
-      waiter_complete (self, w, NULL);
-      return;
-    }
-
-  /* Not ahead of earlier putters, even if room appeared. */
-  if (peek_live (self, &self->putters) == NULL && try_enqueue (self, item))
-    {
-      waiter_complete (self, w, NULL);
+      _sluice_waiter_complete (self, w, NULL);
       return;
     }
 
   w->item = item;
-  waiter_wait (self, w, &self->putters);
+  _sluice_waiter_wait (self, w, &self->putters);
 }
 
 /**
@@ -696,8 +291,6 @@ sluice_channel_try_put (SluiceChannel  *self,
                         gpointer        item,
                         GError        **error)
 {
-  Waiter *getter;
-
   g_return_val_if_fail (SLUICE_IS_CHANNEL (self), FALSE);
   g_return_val_if_fail (item != NULL, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
@@ -709,17 +302,7 @@ sluice_channel_try_put (SluiceChannel  *self,
       return FALSE;
     }
 
-  balance (self);
-
-  if ((getter = peek_live (self, &self->getters)) != NULL)
-    {
-      g_atomic_int_inc (&self->unfinished);
-      getter->item = item;
-      waiter_complete (self, getter, NULL);
-      return TRUE;
-    }
-
-  if (peek_live (self, &self->putters) == NULL && try_enqueue (self, item))
+  if (_sluice_channel_offer (self, item))
     return TRUE;
 
   g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_WOULD_BLOCK,
@@ -749,7 +332,7 @@ sluice_channel_push (SluiceChannel *self,
   g_return_val_if_fail (SLUICE_IS_CHANNEL (self), FALSE);
   g_return_val_if_fail (item != NULL, FALSE);
 
-  if (!try_enqueue (self, item))
+  if (!_sluice_channel_try_enqueue (self, item))
     return FALSE;
 
   /* One wake at a time is enough: it hands over everything stored. */
@@ -771,39 +354,32 @@ sluice_channel_push (SluiceChannel *self,
 /* The part of a get that does not depend on how @w is completed. */
 static void
 get_start (SluiceChannel *self,
-           Waiter        *w)
+           SluiceWaiter  *w)
 {
   GError *error = NULL;
-  gpointer item = NULL;
+  gpointer item;
 
   if (g_cancellable_set_error_if_cancelled (w->cancellable, &error))
     {
-      waiter_complete (self, w, error);
+      _sluice_waiter_complete (self, w, error);
       return;
     }
 
-  balance (self);
-
-  /* Earlier getters come first, even for an item pushed just now. */
-  if (peek_live (self, &self->getters) == NULL)
-    item = g_async_queue_try_pop (self->queue);
-
-  if (item != NULL)
+  if ((item = _sluice_channel_take (self)) != NULL)
     {
       w->item = item;
-      waiter_complete (self, w, NULL);
-      /* The slot just freed goes to the oldest waiting putter. */
-      balance (self);
+      _sluice_waiter_complete (self, w, NULL);
+      _sluice_channel_balance (self);
       return;
     }
 
   if (g_atomic_int_get (&self->shutdown))
     {
-      waiter_fail_closed (self, w);
+      _sluice_waiter_fail_closed (self, w);
       return;
     }
 
-  waiter_wait (self, w, &self->getters);
+  _sluice_waiter_wait (self, w, &self->getters);
 }
 
 /**
@@ -827,14 +403,14 @@ sluice_channel_get_async (SluiceChannel       *self,
                           GAsyncReadyCallback  callback,
                           gpointer             user_data)
 {
-  Waiter *w;
+  SluiceWaiter *w;
 
   g_return_if_fail (SLUICE_IS_CHANNEL (self));
   g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
 
-  w = waiter_new_task (self, WAITER_GET, cancellable, sluice_channel_get_async,
-                       callback, user_data);
-  g_task_set_name (w->task, "[sluice] channel get");
+  w = _sluice_waiter_new_task (self, WAITER_GET, cancellable,
+                               sluice_channel_get_async, "[sluice] channel get",
+                               callback, user_data);
   get_start (self, w);
 }
 
@@ -856,7 +432,7 @@ _sluice_channel_get_with_func (SluiceChannel        *self,
                                SluiceChannelGetFunc  func,
                                gpointer              user_data)
 {
-  Waiter *w;
+  SluiceWaiter *w;
 
   g_return_if_fail (SLUICE_IS_CHANNEL (self));
   g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
@@ -864,7 +440,7 @@ _sluice_channel_get_with_func (SluiceChannel        *self,
 
   /* Dropped once @func has been called, as a task's ref would be. */
   g_object_ref (self);
-  w = waiter_new (self, WAITER_GET, cancellable);
+  w = _sluice_waiter_new (self, WAITER_GET, cancellable);
   w->func = func;
   w->func_data = user_data;
   get_start (self, w);
@@ -908,19 +484,14 @@ gpointer
 sluice_channel_try_get (SluiceChannel  *self,
                         GError        **error)
 {
-  gpointer item = NULL;
+  gpointer item;
 
   g_return_val_if_fail (SLUICE_IS_CHANNEL (self), NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  balance (self);
-
-  if (peek_live (self, &self->getters) == NULL)
-    item = g_async_queue_try_pop (self->queue);
-
-  if (item != NULL)
+  if ((item = _sluice_channel_take (self)) != NULL)
     {
-      balance (self);
+      _sluice_channel_balance (self);
       return item;
     }
 
@@ -956,7 +527,7 @@ sluice_channel_shutdown (SluiceChannel *self,
                          gboolean       immediate)
 {
   g_autoptr(GPtrArray) dropped = NULL;
-  Waiter *w;
+  SluiceWaiter *w;
 
   g_return_if_fail (SLUICE_IS_CHANNEL (self));
 
@@ -978,18 +549,18 @@ sluice_channel_shutdown (SluiceChannel *self,
   g_async_queue_unlock (self->queue);
 
   while ((w = g_queue_peek_head (&self->putters)) != NULL)
-    waiter_fail_closed (self, w);
+    _sluice_waiter_fail_closed (self, w);
 
   /* Hand over what a push stored but no wake delivered yet; after this
    * the queue is empty if any getter is left. */
-  balance (self);
+  _sluice_channel_balance (self);
 
   while ((w = g_queue_peek_head (&self->getters)) != NULL)
     {
-      if (waiter_is_cancelled (w))
-        waiter_fail_cancelled (self, w);
+      if (_sluice_waiter_is_cancelled (w))
+        _sluice_waiter_fail_cancelled (self, w);
       else
-        waiter_fail_closed (self, w);
+        _sluice_waiter_fail_closed (self, w);
     }
 
   if (dropped != NULL && dropped->len > 0)
@@ -1000,7 +571,7 @@ sluice_channel_shutdown (SluiceChannel *self,
       g_clear_pointer (&dropped, g_ptr_array_unref);
 
       if (g_atomic_int_add (&self->unfinished, -n) == n)
-        wake_joiners (self);
+        _sluice_channel_wake_joiners (self);
     }
 }
 
@@ -1024,7 +595,7 @@ sluice_channel_task_done (SluiceChannel *self)
   g_return_if_fail (g_atomic_int_get (&self->unfinished) > 0);
 
   if (g_atomic_int_dec_and_test (&self->unfinished))
-    wake_joiners (self);
+    _sluice_channel_wake_joiners (self);
 }
 
 /**
@@ -1063,21 +634,21 @@ sluice_channel_join_async (SluiceChannel       *self,
                            gpointer             user_data)
 {
   GError *error = NULL;
-  Waiter *w;
+  SluiceWaiter *w;
 
   g_return_if_fail (SLUICE_IS_CHANNEL (self));
   g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
 
-  w = waiter_new_task (self, WAITER_JOIN, cancellable, sluice_channel_join_async,
-                       callback, user_data);
-  g_task_set_name (w->task, "[sluice] channel join");
+  w = _sluice_waiter_new_task (self, WAITER_JOIN, cancellable,
+                               sluice_channel_join_async, "[sluice] channel join",
+                               callback, user_data);
 
   if (g_cancellable_set_error_if_cancelled (cancellable, &error))
-    waiter_complete (self, w, error);
+    _sluice_waiter_complete (self, w, error);
   else if (g_atomic_int_get (&self->unfinished) == 0)
-    waiter_complete (self, w, NULL);
+    _sluice_waiter_complete (self, w, NULL);
   else
-    waiter_wait (self, w, &self->joiners);
+    _sluice_waiter_wait (self, w, &self->joiners);
 }
 
 /**

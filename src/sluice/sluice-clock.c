@@ -4,6 +4,8 @@
  */
 
 #include "sluice-clock.h"
+#include "sluice-timebase-private.h"
+#include "sluice-timer-heap-private.h"
 
 /**
  * SECTION:sluice-clock
@@ -30,21 +32,6 @@
  * context.
  */
 
-/* heap_index of a timer that is not in the heap */
-#define NOT_IN_HEAP G_MAXUINT
-
-typedef struct
-{
-  guint64          id;
-  gint64           deadline;
-  SluiceTimerFunc  func;
-  gpointer         user_data;
-  GDestroyNotify   destroy;
-  guint            heap_index;
-  /* Non-NULL while a running fire loop has set the timer aside. */
-  GPtrArray       *stash;
-} SluiceTimer;
-
 typedef struct
 {
   GSource      parent;
@@ -56,22 +43,12 @@ struct _SluiceClock
 {
   GObject          parent_instance;
 
-  SluiceClockKind  kind;
+  SluiceTimebase   time;        /* its kind, speed, pause and now() */
   GSource         *source;
   gboolean         disposed;
 
-  GPtrArray       *heap;        /* SluiceTimer*, min-heap on (deadline, id) */
-  GHashTable      *timers;      /* &id → SluiceTimer*, every pending timer */
-  GSList          *stashes;     /* GPtrArray* of the running fire loops */
-  guint64          next_id;
+  SluiceTimerHeap  heap;        /* the pending timers */
   guint            firing;      /* depth of running fire loops */
-
-  gint64           origin;          /* monotonic time at which now() was 0 */
-  gint64           anchor_real;     /* scaled: monotonic time of the anchor */
-  gint64           anchor_virtual;  /* scaled: now() at the anchor */
-  gint64           virtual_now;     /* virtual: now() */
-  double           speed;
-  gboolean         paused;
 
   guint            hold_count;
   gboolean         stall_reported;
@@ -96,270 +73,28 @@ enum {
 
 static guint signals [N_SIGNALS];
 
-/* Saturating arithmetic: deadlines may be anywhere in the gint64 range. */
-static gint64
-sat_add (gint64 a,
-         gint64 b)
-{
-  if (b > 0 && a > G_MAXINT64 - b)
-    return G_MAXINT64;
-  if (b < 0 && a < G_MININT64 - b)
-    return G_MININT64;
-  return a + b;
-}
-
-static gint64
-sat_sub (gint64 a,
-         gint64 b)
-{
-  if (b == G_MININT64)
-    return a >= 0 ? G_MAXINT64 : a - b;
-  return sat_add (a, -b);
-}
-
-/* Clamping double → gint64 without libm. @round_up picks ceil, else floor. */
-static gint64
-double_to_int64 (double   v,
-                 gboolean round_up)
-{
-  gint64 i;
-
-  if (v != v)
-    return 0;
-  if (v >= 9223372036854775807.0)  /* 2^63 */
-    return G_MAXINT64;
-  if (v <= -9223372036854775807.0)
-    return G_MININT64;
-
-  i = (gint64) v;  /* truncates toward zero */
-  if (round_up && (double) i < v)
-    i++;
-  else if (!round_up && (double) i > v)
-    i--;
-  return i;
-}
-
-/* ---- the heap ---------------------------------------------------------- */
-
-static inline gboolean
-timer_before (const SluiceTimer *a,
-              const SluiceTimer *b)
-{
-  if (a->deadline != b->deadline)
-    return a->deadline < b->deadline;
-  return a->id < b->id;
-}
-
-static inline void
-heap_set (SluiceClock *self,
-          guint        index,
-          SluiceTimer *timer)
-{
-  self->heap->pdata[index] = timer;
-  timer->heap_index = index;
-}
-
-static void
-heap_sift_up (SluiceClock *self,
-              guint        index)
-{
-  SluiceTimer *timer = self->heap->pdata[index];
-
-  while (index > 0)
-    {
-      guint parent = (index - 1) / 2;
-      SluiceTimer *p = self->heap->pdata[parent];
-
-      if (!timer_before (timer, p))
-        break;
-      heap_set (self, index, p);
-      index = parent;
-    }
-  heap_set (self, index, timer);
-}
-
-static void
-heap_sift_down (SluiceClock *self,
-                guint        index)
-{
-  SluiceTimer *timer = self->heap->pdata[index];
-  guint len = self->heap->len;
-
-  for (;;)
-    {
-      guint child = 2 * index + 1;
-      SluiceTimer *c;
-
-      if (child >= len)
-        break;
-      if (child + 1 < len &&
-          timer_before (self->heap->pdata[child + 1], self->heap->pdata[child]))
-        child++;
-      c = self->heap->pdata[child];
-      if (!timer_before (c, timer))
-        break;
-      heap_set (self, index, c);
-      index = child;
-    }
-  heap_set (self, index, timer);
-}
-
-static void
-heap_insert (SluiceClock *self,
-             SluiceTimer *timer)
-{
-  g_ptr_array_add (self->heap, timer);
-  heap_sift_up (self, self->heap->len - 1);
-}
-
-static void
-heap_remove (SluiceClock *self,
-             SluiceTimer *timer)
-{
-  guint index = timer->heap_index;
-  guint last = self->heap->len - 1;
-
-  g_assert (index < self->heap->len && self->heap->pdata[index] == timer);
-
-  if (index != last)
-    {
-      SluiceTimer *moved = self->heap->pdata[last];
-
-      g_ptr_array_set_size (self->heap, last);
-      heap_set (self, index, moved);
-      /* The moved timer may belong above or below its new slot. */
-      if (index > 0 && timer_before (moved, self->heap->pdata[(index - 1) / 2]))
-        heap_sift_up (self, index);
-      else
-        heap_sift_down (self, index);
-    }
-  else
-    {
-      g_ptr_array_set_size (self->heap, last);
-    }
-
-  timer->heap_index = NOT_IN_HEAP;
-}
-
-/* Takes @timer out of the heap or out of the stash it sits in. */
-static void
-timer_detach (SluiceClock *self,
-              SluiceTimer *timer)
-{
-  if (timer->stash != NULL)
-    {
-      g_ptr_array_remove_fast (timer->stash, timer);
-      timer->stash = NULL;
-    }
-  else
-    {
-      heap_remove (self, timer);
-    }
-}
-
-/* The timer must already be out of every container: the notify may call
- * back into the clock. */
-static void
-timer_free (SluiceTimer *timer)
-{
-  if (timer->destroy != NULL)
-    timer->destroy (timer->user_data);
-  g_free (timer);
-}
-
-/* ---- time -------------------------------------------------------------- */
-
-static gint64
-scaled_now_at (SluiceClock *self,
-               gint64       real)
-{
-  double elapsed;
-
-  if (self->paused)
-    return self->anchor_virtual;
-
-  /* Floor, so that now() never runs ahead of the ready time computed
-   * below. */
-  elapsed = (double) (real - self->anchor_real) * self->speed;
-  return sat_add (self->anchor_virtual, double_to_int64 (elapsed, FALSE));
-}
-
-static void
-scaled_reanchor (SluiceClock *self)
-{
-  gint64 real = g_get_monotonic_time ();
-
-  self->anchor_virtual = scaled_now_at (self, real);
-  self->anchor_real = real;
-}
-
-static gint64
-next_deadline (SluiceClock *self)
-{
-  gint64 next = G_MAXINT64;
-
-  if (self->heap->len > 0)
-    next = ((SluiceTimer *) self->heap->pdata[0])->deadline;
-
-  /* Timers set aside by a running dispatch are still pending. */
-  for (GSList *l = self->stashes; l != NULL; l = l->next)
-    {
-      GPtrArray *stash = l->data;
-
-      for (guint i = 0; i < stash->len; i++)
-        next = MIN (next, ((SluiceTimer *) stash->pdata[i])->deadline);
-    }
-
-  return next;
-}
+/* ---- the source -------------------------------------------------------- */
 
 static gint64
 compute_ready_time (SluiceClock *self)
 {
-  gint64 deadline;
+  SluiceTimer *top = _sluice_timer_heap_peek (&self->heap);
 
-  switch (self->kind)
+  if (self->time.kind == SLUICE_CLOCK_VIRTUAL)
     {
-    case SLUICE_CLOCK_REAL:
-      if (self->heap->len == 0)
+      if (self->time.paused)
         return -1;
-      deadline = ((SluiceTimer *) self->heap->pdata[0])->deadline;
-      return MAX (sat_add (self->origin, deadline), 0);
-
-    case SLUICE_CLOCK_SCALED:
-      {
-        gint64 ready;
-        gint64 distance;
-
-        if (self->paused || self->heap->len == 0)
-          return -1;
-        deadline = ((SluiceTimer *) self->heap->pdata[0])->deadline;
-        distance = sat_sub (deadline, self->anchor_virtual);
-        if (distance <= 0)
-          return 0;
-        ready = sat_add (self->anchor_real,
-                         double_to_int64 ((double) distance / self->speed, TRUE));
-        /* Rounding in the division may leave now() a microsecond short at
-         * @ready, which would make the source spin until it catches up. */
-        for (guint i = 0; i < 16 && ready < G_MAXINT64 &&
-                          scaled_now_at (self, ready) < deadline; i++)
-          ready++;
-        return MAX (ready, 0);
-      }
-
-    case SLUICE_CLOCK_VIRTUAL:
-      if (self->paused)
-        return -1;
-      if (self->heap->len > 0)
+      if (top != NULL)
         return 0;
       /* Ready at the lowest priority only to notice that nothing else is. */
       if (self->hold_count > 0 && !self->stall_reported)
         return 0;
       return -1;
-
-    default:
-      g_assert_not_reached ();
     }
+
+  if (top == NULL)
+    return -1;
+  return _sluice_timebase_ready_time (&self->time, top->deadline);
 }
 
 static void
@@ -371,62 +106,12 @@ update_ready_time (SluiceClock *self)
   g_source_set_ready_time (self->source, compute_ready_time (self));
 }
 
-/* ---- firing ------------------------------------------------------------ */
-
-/* Fires, in (deadline, id) order, every timer due at @now that existed
- * when the call began. */
 static void
 fire_due (SluiceClock *self,
           gint64       now)
 {
-  guint64 last_id = self->next_id - 1;
-  /* Made on first use: most dispatches set nothing aside, and one array
-   * per dispatch was a visible part of an item's cost. */
-  GPtrArray *stash = NULL;
-
   self->firing++;
-
-  while (!self->disposed && self->heap->len > 0)
-    {
-      SluiceTimer *timer = self->heap->pdata[0];
-
-      if (timer->deadline > now)
-        break;
-
-      heap_remove (self, timer);
-
-      if (timer->id > last_id)
-        {
-          /* Added by a callback of this loop: it must wait for a later
-           * dispatch, without hiding older due timers behind it. */
-          if (stash == NULL)
-            {
-              stash = g_ptr_array_new ();
-              self->stashes = g_slist_prepend (self->stashes, stash);
-            }
-          timer->stash = stash;
-          g_ptr_array_add (stash, timer);
-          continue;
-        }
-
-      g_hash_table_remove (self->timers, &timer->id);
-      timer->func (timer->user_data);
-      timer_free (timer);
-    }
-
-  if (stash != NULL)
-    {
-      self->stashes = g_slist_remove (self->stashes, stash);
-      for (guint i = 0; i < stash->len; i++)
-        {
-          SluiceTimer *timer = stash->pdata[i];
-
-          timer->stash = NULL;
-          heap_insert (self, timer);
-        }
-      g_ptr_array_unref (stash);
-    }
-
+  _sluice_timer_heap_fire_due (&self->heap, now, &self->disposed);
   self->firing--;
   update_ready_time (self);
 }
@@ -434,7 +119,9 @@ fire_due (SluiceClock *self,
 static void
 sluice_clock_dispatch (SluiceClock *self)
 {
-  switch (self->kind)
+  SluiceTimer *top;
+
+  switch (self->time.kind)
     {
     case SLUICE_CLOCK_REAL:
     case SLUICE_CLOCK_SCALED:
@@ -442,10 +129,10 @@ sluice_clock_dispatch (SluiceClock *self)
       break;
 
     case SLUICE_CLOCK_VIRTUAL:
-      if (self->paused)
+      if (self->time.paused)
         break;
 
-      if (g_hash_table_size (self->timers) == 0)
+      if (_sluice_timer_heap_get_n_pending (&self->heap) == 0)
         {
           /* We run at G_PRIORITY_LOW, so getting here means nothing else
            * in the main context was ready: whoever holds us is stuck. */
@@ -458,12 +145,11 @@ sluice_clock_dispatch (SluiceClock *self)
           break;
         }
 
-      if (self->heap->len > 0)
+      top = _sluice_timer_heap_peek (&self->heap);
+      if (top != NULL)
         {
-          SluiceTimer *top = self->heap->pdata[0];
-
-          self->virtual_now = MAX (self->virtual_now, top->deadline);
-          fire_due (self, self->virtual_now);
+          _sluice_timebase_advance_to (&self->time, top->deadline);
+          fire_due (self, self->time.virtual_now);
         }
       break;
 
@@ -501,35 +187,6 @@ static GSourceFuncs sluice_clock_source_funcs = {
 
 /* ---- GObject ----------------------------------------------------------- */
 
-/* Frees every pending timer, calling its destroy notify. */
-static void
-clear_timers (SluiceClock *self)
-{
-  g_autoptr(GPtrArray) doomed = NULL;
-  GHashTableIter iter;
-  gpointer value;
-
-  if (g_hash_table_size (self->timers) == 0)
-    return;
-
-  /* Empty every container first: notifies may call back into the clock. */
-  doomed = g_ptr_array_new_full (g_hash_table_size (self->timers),
-                                 (GDestroyNotify) timer_free);
-  g_hash_table_iter_init (&iter, self->timers);
-  while (g_hash_table_iter_next (&iter, NULL, &value))
-    {
-      SluiceTimer *timer = value;
-
-      timer->stash = NULL;
-      timer->heap_index = NOT_IN_HEAP;
-      g_ptr_array_add (doomed, timer);
-    }
-  g_hash_table_remove_all (self->timers);
-  g_ptr_array_set_size (self->heap, 0);
-  for (GSList *l = self->stashes; l != NULL; l = l->next)
-    g_ptr_array_set_size (l->data, 0);
-}
-
 static void
 sluice_clock_constructed (GObject *object)
 {
@@ -539,7 +196,7 @@ sluice_clock_constructed (GObject *object)
   G_OBJECT_CLASS (sluice_clock_parent_class)->constructed (object);
 
   /* Virtual time must only move when nothing else can run. */
-  if (self->kind == SLUICE_CLOCK_VIRTUAL)
+  if (self->time.kind == SLUICE_CLOCK_VIRTUAL)
     g_source_set_priority (self->source, G_PRIORITY_LOW);
   else
     g_source_set_priority (self->source, G_PRIORITY_DEFAULT);
@@ -562,7 +219,7 @@ sluice_clock_dispose (GObject *object)
       g_clear_pointer (&self->source, g_source_unref);
     }
 
-  clear_timers (self);
+  _sluice_timer_heap_clear (&self->heap);
 
   G_OBJECT_CLASS (sluice_clock_parent_class)->dispose (object);
 }
@@ -573,10 +230,9 @@ sluice_clock_finalize (GObject *object)
   SluiceClock *self = SLUICE_CLOCK (object);
 
   /* Timers added by destroy notifies during dispose. */
-  clear_timers (self);
+  _sluice_timer_heap_clear (&self->heap);
 
-  g_clear_pointer (&self->heap, g_ptr_array_unref);
-  g_clear_pointer (&self->timers, g_hash_table_unref);
+  _sluice_timer_heap_destroy (&self->heap);
 
   G_OBJECT_CLASS (sluice_clock_parent_class)->finalize (object);
 }
@@ -592,15 +248,15 @@ sluice_clock_get_property (GObject    *object,
   switch (prop_id)
     {
     case PROP_KIND:
-      g_value_set_uint (value, self->kind);
+      g_value_set_uint (value, self->time.kind);
       break;
 
     case PROP_SPEED:
-      g_value_set_double (value, self->speed);
+      g_value_set_double (value, self->time.speed);
       break;
 
     case PROP_PAUSED:
-      g_value_set_boolean (value, self->paused);
+      g_value_set_boolean (value, self->time.paused);
       break;
 
     default:
@@ -619,7 +275,7 @@ sluice_clock_set_property (GObject      *object,
   switch (prop_id)
     {
     case PROP_KIND:
-      self->kind = g_value_get_uint (value);
+      self->time.kind = g_value_get_uint (value);
       break;
 
     case PROP_SPEED:
@@ -705,13 +361,8 @@ sluice_clock_class_init (SluiceClockClass *klass)
 static void
 sluice_clock_init (SluiceClock *self)
 {
-  self->kind = SLUICE_CLOCK_REAL;
-  self->heap = g_ptr_array_new ();
-  self->timers = g_hash_table_new (g_int64_hash, g_int64_equal);
-  self->next_id = 1;
-  self->speed = 1.0;
-  self->origin = g_get_monotonic_time ();
-  self->anchor_real = self->origin;
+  _sluice_timebase_init (&self->time);
+  _sluice_timer_heap_init (&self->heap);
 
   self->source = g_source_new (&sluice_clock_source_funcs, sizeof (SluiceClockSource));
   ((SluiceClockSource *) self->source)->clock = self;
@@ -753,7 +404,7 @@ sluice_clock_get_kind (SluiceClock *self)
 {
   g_return_val_if_fail (SLUICE_IS_CLOCK (self), SLUICE_CLOCK_REAL);
 
-  return self->kind;
+  return self->time.kind;
 }
 
 /**
@@ -770,20 +421,7 @@ sluice_clock_now (SluiceClock *self)
 {
   g_return_val_if_fail (SLUICE_IS_CLOCK (self), 0);
 
-  switch (self->kind)
-    {
-    case SLUICE_CLOCK_REAL:
-      return g_get_monotonic_time () - self->origin;
-
-    case SLUICE_CLOCK_SCALED:
-      return scaled_now_at (self, g_get_monotonic_time ());
-
-    case SLUICE_CLOCK_VIRTUAL:
-      return self->virtual_now;
-
-    default:
-      g_assert_not_reached ();
-    }
+  return _sluice_timebase_now (&self->time);
 }
 
 /**
@@ -808,26 +446,17 @@ sluice_clock_add_timer (SluiceClock     *self,
                         gpointer         user_data,
                         GDestroyNotify   destroy)
 {
-  SluiceTimer *timer;
+  guint64 id;
 
   g_return_val_if_fail (SLUICE_IS_CLOCK (self), 0);
   g_return_val_if_fail (func != NULL, 0);
 
-  timer = g_new0 (SluiceTimer, 1);
-  timer->id = self->next_id++;
-  timer->deadline = deadline;
-  timer->func = func;
-  timer->user_data = user_data;
-  timer->destroy = destroy;
-  timer->heap_index = NOT_IN_HEAP;
-
-  g_hash_table_insert (self->timers, &timer->id, timer);
-  heap_insert (self, timer);
+  id = _sluice_timer_heap_add (&self->heap, deadline, func, user_data, destroy);
 
   self->stall_reported = FALSE;
   update_ready_time (self);
 
-  return timer->id;
+  return id;
 }
 
 /**
@@ -853,7 +482,7 @@ sluice_clock_add_timeout (SluiceClock     *self,
   g_return_val_if_fail (SLUICE_IS_CLOCK (self), 0);
 
   return sluice_clock_add_timer (self,
-                                 sat_add (sluice_clock_now (self), delay),
+                                 _sluice_time_add (sluice_clock_now (self), delay),
                                  func, user_data, destroy);
 }
 
@@ -875,14 +504,12 @@ sluice_clock_remove_timer (SluiceClock *self,
 
   g_return_val_if_fail (SLUICE_IS_CLOCK (self), FALSE);
 
-  timer = g_hash_table_lookup (self->timers, &timer_id);
+  timer = _sluice_timer_heap_take (&self->heap, timer_id);
   if (timer == NULL)
     return FALSE;
 
-  g_hash_table_remove (self->timers, &timer_id);
-  timer_detach (self, timer);
   update_ready_time (self);
-  timer_free (timer);
+  _sluice_timer_free (timer);
 
   return TRUE;
 }
@@ -900,7 +527,7 @@ sluice_clock_get_n_pending (SluiceClock *self)
 {
   g_return_val_if_fail (SLUICE_IS_CLOCK (self), 0);
 
-  return g_hash_table_size (self->timers);
+  return _sluice_timer_heap_get_n_pending (&self->heap);
 }
 
 /**
@@ -916,7 +543,7 @@ sluice_clock_get_next_deadline (SluiceClock *self)
 {
   g_return_val_if_fail (SLUICE_IS_CLOCK (self), G_MAXINT64);
 
-  return next_deadline (self);
+  return _sluice_timer_heap_next_deadline (&self->heap);
 }
 
 /**
@@ -932,7 +559,7 @@ sluice_clock_get_speed (SluiceClock *self)
 {
   g_return_val_if_fail (SLUICE_IS_CLOCK (self), 1.0);
 
-  return self->speed;
+  return self->time.speed;
 }
 
 /**
@@ -951,12 +578,10 @@ sluice_clock_set_speed (SluiceClock *self,
   /* Also rejects NaN and infinities. */
   g_return_if_fail (speed > 0.0 && speed <= G_MAXDOUBLE);
 
-  if (self->speed == speed)
+  if (self->time.speed == speed)
     return;
 
-  if (self->kind == SLUICE_CLOCK_SCALED)
-    scaled_reanchor (self);
-  self->speed = speed;
+  _sluice_timebase_set_speed (&self->time, speed);
 
   update_ready_time (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties [PROP_SPEED]);
@@ -975,7 +600,7 @@ sluice_clock_get_paused (SluiceClock *self)
 {
   g_return_val_if_fail (SLUICE_IS_CLOCK (self), FALSE);
 
-  return self->paused;
+  return self->time.paused;
 }
 
 /**
@@ -992,15 +617,13 @@ sluice_clock_set_paused (SluiceClock *self,
                          gboolean     paused)
 {
   g_return_if_fail (SLUICE_IS_CLOCK (self));
-  g_return_if_fail (self->kind != SLUICE_CLOCK_REAL || !paused);
+  g_return_if_fail (self->time.kind != SLUICE_CLOCK_REAL || !paused);
 
   paused = !!paused;
-  if (self->paused == paused)
+  if (self->time.paused == paused)
     return;
 
-  if (self->kind == SLUICE_CLOCK_SCALED)
-    scaled_reanchor (self);
-  self->paused = paused;
+  _sluice_timebase_set_paused (&self->time, paused);
 
   update_ready_time (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties [PROP_PAUSED]);
@@ -1025,23 +648,14 @@ sluice_clock_step (SluiceClock *self)
 
   g_return_val_if_fail (SLUICE_IS_CLOCK (self), FALSE);
 
-  if (self->kind == SLUICE_CLOCK_REAL ||
-      g_hash_table_size (self->timers) == 0)
+  if (self->time.kind == SLUICE_CLOCK_REAL ||
+      _sluice_timer_heap_get_n_pending (&self->heap) == 0)
     return FALSE;
 
   /* A callback may drop the last reference to the clock. */
   keep = g_object_ref (self);
-  next = next_deadline (self);
-
-  if (self->kind == SLUICE_CLOCK_VIRTUAL)
-    {
-      self->virtual_now = MAX (self->virtual_now, next);
-    }
-  else
-    {
-      scaled_reanchor (self);
-      self->anchor_virtual = MAX (self->anchor_virtual, next);
-    }
+  next = _sluice_timer_heap_next_deadline (&self->heap);
+  _sluice_timebase_advance_to (&self->time, next);
 
   fire_due (self, sluice_clock_now (self));
 

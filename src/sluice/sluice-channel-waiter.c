@@ -1,0 +1,417 @@
+/* sluice-channel-waiter.c: a channel's pending operations: parking, cancelling, serving, completing
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "sluice-channel-waiter-private.h"
+#include "sluice-error.h"
+
+/* One cancellable source per (channel, cancellable), shared by every waiter
+ * with that cancellable: a source per waiter made every main-loop turn cost
+ * O(waiting workers). */
+struct _SluiceCancelWatch
+{
+  SluiceChannel *self;
+  GCancellable  *cancellable;   /* owned */
+  GSource       *source;        /* owned */
+  guint          n_waiters;
+};
+
+/* ---- completion -------------------------------------------------------- */
+
+static gboolean
+flush_completed_cb (gpointer user_data)
+{
+  g_autoptr(SluiceChannel) self = g_object_ref (user_data);
+  GList *link;
+
+  g_source_set_ready_time (self->flush_source, -1);
+
+  /* Callbacks run here may start or complete more operations; the loop
+   * picks those up too, in order. */
+  while ((link = g_queue_pop_head_link (&self->completed)) != NULL)
+    {
+      SluiceWaiter *w = link->data;
+      GTask *task = g_steal_pointer (&w->task);
+
+      if (task == NULL)
+        {
+          w->func (g_steal_pointer (&w->item), w->error, w->func_data);
+          g_clear_error (&w->error);
+          g_object_unref (self);
+        }
+      else if (w->error != NULL)
+        g_task_return_error (task, g_steal_pointer (&w->error));
+      else if (w->kind == WAITER_GET)
+        g_task_return_pointer (task, g_steal_pointer (&w->item), self->item_free);
+      else
+        g_task_return_boolean (task, TRUE);
+
+      g_clear_object (&w->cancellable);
+      g_free (w);
+      g_clear_object (&task);
+    }
+
+  return G_SOURCE_CONTINUE;
+}
+
+static gboolean
+flush_source_dispatch (GSource     *source,
+                       GSourceFunc  callback,
+                       gpointer     user_data)
+{
+  return callback (user_data);
+}
+
+/* Ready only through its ready time, which _sluice_waiter_complete() sets:
+ * one source for the channel's life, because a new idle per main-loop turn
+ * cost as much as the rest of a get. */
+static GSourceFuncs flush_source_funcs = {
+  NULL, NULL, flush_source_dispatch, NULL, NULL, NULL,
+};
+
+void
+_sluice_channel_waiters_init (SluiceChannel *self)
+{
+  g_queue_init (&self->getters);
+  g_queue_init (&self->putters);
+  g_queue_init (&self->joiners);
+  g_queue_init (&self->completed);
+  self->watches = g_hash_table_new (NULL, NULL);
+
+  /* The source's data is the channel, unowned: the source goes with the
+   * channel, in finalize, and holds a ref only while it dispatches. */
+  self->flush_source = g_source_new (&flush_source_funcs, sizeof (GSource));
+  g_source_set_priority (self->flush_source, G_PRIORITY_DEFAULT);
+  g_source_set_static_name (self->flush_source, "[sluice] channel completion");
+  g_source_set_callback (self->flush_source, flush_completed_cb, self, NULL);
+  g_source_set_ready_time (self->flush_source, -1);
+  g_source_attach (self->flush_source, self->context);
+}
+
+void
+_sluice_channel_waiters_finalize (SluiceChannel *self)
+{
+  /* Every pending operation's task holds a ref on the channel. */
+  g_assert (g_queue_is_empty (&self->getters));
+  g_assert (g_queue_is_empty (&self->putters));
+  g_assert (g_queue_is_empty (&self->joiners));
+  g_assert (g_queue_is_empty (&self->completed));
+
+  g_source_destroy (self->flush_source);
+  g_clear_pointer (&self->flush_source, g_source_unref);
+
+  g_assert (g_hash_table_size (self->watches) == 0);
+  g_clear_pointer (&self->watches, g_hash_table_unref);
+}
+
+/* ---- waiters ----------------------------------------------------------- */
+
+SluiceWaiter *
+_sluice_waiter_new (SluiceChannel    *self,
+                    SluiceWaiterKind  kind,
+                    GCancellable     *cancellable)
+{
+  SluiceWaiter *w = g_new0 (SluiceWaiter, 1);
+
+  w->link.data = w;
+  w->self = self;
+  w->kind = kind;
+  if (cancellable != NULL)
+    w->cancellable = g_object_ref (cancellable);
+
+  return w;
+}
+
+SluiceWaiter *
+_sluice_waiter_new_task (SluiceChannel       *self,
+                         SluiceWaiterKind     kind,
+                         GCancellable        *cancellable,
+                         gpointer             source_tag,
+                         const char          *name,
+                         GAsyncReadyCallback  callback,
+                         gpointer             user_data)
+{
+  SluiceWaiter *w = _sluice_waiter_new (self, kind, cancellable);
+
+  w->task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (w->task, source_tag);
+  /* What the channel returns is the outcome: an item handed to a getter
+   * whose cancellable fires afterwards must still reach it, or it is lost. */
+  g_task_set_check_cancellable (w->task, FALSE);
+  g_task_set_name (w->task, name);
+
+  return w;
+}
+
+gboolean
+_sluice_waiter_is_cancelled (SluiceWaiter *w)
+{
+  return g_cancellable_is_cancelled (w->cancellable);
+}
+
+static void
+watch_release (SluiceChannel     *self,
+               SluiceCancelWatch *watch)
+{
+  if (--watch->n_waiters > 0)
+    return;
+  g_hash_table_remove (self->watches, watch->cancellable);
+  g_source_destroy (watch->source);
+  g_source_unref (watch->source);
+  g_object_unref (watch->cancellable);
+  g_free (watch);
+}
+
+/* Ends @w with @error (taken), or with success. The task is returned (or
+ * the get func called) from the flush source on the channel's context,
+ * never from inside a channel call, so a callback can never re-enter the
+ * channel while its state is half updated, and callbacks run in the order
+ * the operations ended. */
+void
+_sluice_waiter_complete (SluiceChannel *self,
+                         SluiceWaiter  *w,
+                         GError        *error)
+{
+  if (w->queue != NULL)
+    {
+      g_queue_unlink (w->queue, &w->link);
+      w->queue = NULL;
+    }
+
+  if (w->watch != NULL)
+    {
+      SluiceCancelWatch *watch = w->watch;
+
+      w->watch = NULL;
+      watch_release (self, watch);
+    }
+
+  w->error = error;
+  g_queue_push_tail_link (&self->completed, &w->link);
+  g_source_set_ready_time (self->flush_source, 0);
+}
+
+void
+_sluice_waiter_fail_closed (SluiceChannel *self,
+                            SluiceWaiter  *w)
+{
+  _sluice_waiter_complete (self, w,
+                           g_error_new_literal (SLUICE_ERROR, SLUICE_ERROR_CLOSED,
+                                                "channel is shut down"));
+}
+
+void
+_sluice_waiter_fail_cancelled (SluiceChannel *self,
+                               SluiceWaiter  *w)
+{
+  GError *error = NULL;
+
+  /* Only NULL if the cancellable was reset meanwhile, which its docs
+   * forbid while an operation is pending; the operation ends anyway. */
+  if (!g_cancellable_set_error_if_cancelled (w->cancellable, &error))
+    error = g_error_new_literal (G_IO_ERROR, G_IO_ERROR_CANCELLED,
+                                 "Operation was cancelled");
+
+  _sluice_waiter_complete (self, w, error);
+}
+
+/* ---- cancel watches ---------------------------------------------------- */
+
+static gboolean
+watch_cancelled_cb (GCancellable *cancellable G_GNUC_UNUSED,
+                    gpointer      user_data)
+{
+  SluiceCancelWatch *watch = user_data;
+  SluiceChannel *self = watch->self;
+  GQueue *queues[] = { &self->getters, &self->putters, &self->joiners };
+
+  /* Every waiter of this cancellable ends, in queue order; the hold keeps
+   * the watch alive meanwhile. */
+  watch->n_waiters++;
+  for (guint i = 0; i < G_N_ELEMENTS (queues); i++)
+    {
+      GList *l = queues[i]->head;
+
+      while (l != NULL)
+        {
+          GList *next = l->next;
+          SluiceWaiter *w = l->data;
+
+          if (w->watch == watch)
+            _sluice_waiter_fail_cancelled (self, w);
+          l = next;
+        }
+    }
+  watch_release (self, watch);
+
+  return G_SOURCE_CONTINUE;
+}
+
+static SluiceCancelWatch *
+watch_acquire (SluiceChannel *self,
+               GCancellable  *cancellable)
+{
+  SluiceCancelWatch *watch = g_hash_table_lookup (self->watches, cancellable);
+
+  if (watch == NULL)
+    {
+      watch = g_new0 (SluiceCancelWatch, 1);
+      watch->self = self;
+      watch->cancellable = g_object_ref (cancellable);
+      watch->source = g_cancellable_source_new (cancellable);
+      g_source_set_priority (watch->source, G_PRIORITY_DEFAULT);
+      g_source_set_static_name (watch->source, "[sluice] channel cancel");
+      g_source_set_callback (watch->source, G_SOURCE_FUNC (watch_cancelled_cb), watch, NULL);
+      g_source_attach (watch->source, self->context);
+      g_hash_table_insert (self->watches, cancellable, watch);
+    }
+  watch->n_waiters++;
+
+  return watch;
+}
+
+/* Parks @w at the tail of @queue until it is served, the channel shuts
+ * down or its cancellable fires. A cancellable source is used rather than
+ * g_cancellable_connect() because the cancellable may be cancelled from any
+ * thread, while the wait queues belong to the channel's context; it also
+ * never runs inside g_cancellable_cancel(), so nothing needs disconnecting
+ * from inside a handler. */
+void
+_sluice_waiter_wait (SluiceChannel *self,
+                     SluiceWaiter  *w,
+                     GQueue        *queue)
+{
+  g_queue_push_tail_link (queue, &w->link);
+  w->queue = queue;
+
+  if (w->cancellable != NULL)
+    w->watch = watch_acquire (self, w->cancellable);
+}
+
+/* ---- serving ----------------------------------------------------------- */
+
+/* The oldest waiter of @queue that is not cancelled, or NULL. Waiters
+ * whose cancellable fired but whose cancel source has not run yet are
+ * ended now, so that nothing is handed to an operation already given up. */
+static SluiceWaiter *
+peek_live (SluiceChannel *self,
+           GQueue        *queue)
+{
+  SluiceWaiter *w;
+
+  while ((w = g_queue_peek_head (queue)) != NULL && _sluice_waiter_is_cancelled (w))
+    _sluice_waiter_fail_cancelled (self, w);
+
+  return w;
+}
+
+/* Stores @item if the channel is open and has room; safe from any thread. */
+gboolean
+_sluice_channel_try_enqueue (SluiceChannel *self,
+                             gpointer       item)
+{
+  gboolean stored = FALSE;
+
+  g_async_queue_lock (self->queue);
+
+  if (!g_atomic_int_get (&self->shutdown) &&
+      (self->capacity == 0 ||
+       g_async_queue_length_unlocked (self->queue) < (gint) self->capacity))
+    {
+      g_async_queue_push_unlocked (self->queue, item);
+      g_atomic_int_inc (&self->unfinished);
+      stored = TRUE;
+    }
+
+  g_async_queue_unlock (self->queue);
+
+  return stored;
+}
+
+/* Moves stored items to waiting getters and waiting putters' items into
+ * free room, until neither can progress. Items pushed from other threads
+ * may sit in the queue while getters wait, which is why this runs first in
+ * every operation that could otherwise overtake a waiter. */
+void
+_sluice_channel_balance (SluiceChannel *self)
+{
+  for (;;)
+    {
+      SluiceWaiter *w;
+
+      if ((w = peek_live (self, &self->getters)) != NULL)
+        {
+          gpointer item = g_async_queue_try_pop (self->queue);
+
+          if (item != NULL)
+            {
+              w->item = item;
+              _sluice_waiter_complete (self, w, NULL);
+              continue;
+            }
+        }
+
+      if ((w = peek_live (self, &self->putters)) != NULL &&
+          _sluice_channel_try_enqueue (self, w->item))
+        {
+          w->item = NULL;
+          _sluice_waiter_complete (self, w, NULL);
+          continue;
+        }
+
+      break;
+    }
+}
+
+/* Accepts @item for a put without waiting: it goes to the oldest waiting
+ * getter, or is stored if there is room and no putter waits ahead of it. */
+gboolean
+_sluice_channel_offer (SluiceChannel *self,
+                       gpointer       item)
+{
+  SluiceWaiter *getter;
+
+  _sluice_channel_balance (self);
+
+  if ((getter = peek_live (self, &self->getters)) != NULL)
+    {
+      g_atomic_int_inc (&self->unfinished);
+      getter->item = item;
+      _sluice_waiter_complete (self, getter, NULL);
+      return TRUE;
+    }
+
+  /* Not ahead of earlier putters, even if room appeared. */
+  return peek_live (self, &self->putters) == NULL &&
+         _sluice_channel_try_enqueue (self, item);
+}
+
+/* Takes a stored item for a get without waiting, or returns NULL. The
+ * caller balances again once it has used the item: the slot just freed
+ * goes to the oldest waiting putter. */
+gpointer
+_sluice_channel_take (SluiceChannel *self)
+{
+  _sluice_channel_balance (self);
+
+  /* Earlier getters come first, even for an item pushed just now. */
+  if (peek_live (self, &self->getters) != NULL)
+    return NULL;
+
+  return g_async_queue_try_pop (self->queue);
+}
+
+void
+_sluice_channel_wake_joiners (SluiceChannel *self)
+{
+  SluiceWaiter *w;
+
+  while ((w = g_queue_peek_head (&self->joiners)) != NULL)
+    {
+      if (_sluice_waiter_is_cancelled (w))
+        _sluice_waiter_fail_cancelled (self, w);
+      else
+        _sluice_waiter_complete (self, w, NULL);
+    }
+}

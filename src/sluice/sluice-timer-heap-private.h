@@ -1,0 +1,61 @@
+/* sluice-timer-heap-private.h: the clock's timers, in a binary min-heap on (deadline, id)
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#pragma once
+
+#include "sluice-clock.h"
+
+G_BEGIN_DECLS
+
+/* One timer of a #SluiceClock. */
+typedef struct
+{
+  guint64          id;
+  gint64           deadline;
+  SluiceTimerFunc  func;
+  gpointer         user_data;
+  GDestroyNotify   destroy;
+  guint            heap_index;
+  /* Non-NULL while a running fire loop has set the timer aside. */
+  GPtrArray       *stash;
+} SluiceTimer;
+
+/* The pending timers of a clock. Each sits either in the heap or in
+ * exactly one stash: the timers a running fire loop has set aside. Fire
+ * loops nest when a timer's callback steps the clock, so there may be
+ * several stashes at once. */
+typedef struct
+{
+  GPtrArray  *heap;     /* SluiceTimer*, min-heap on (deadline, id) */
+  GSList     *stashes;  /* GPtrArray* of the running fire loops */
+  GHashTable *timers;   /* &id → SluiceTimer*, every pending timer */
+  guint64     next_id;
+} SluiceTimerHeap;
+
+G_GNUC_INTERNAL void         _sluice_timer_free               (SluiceTimer      *timer);
+
+G_GNUC_INTERNAL void         _sluice_timer_heap_init          (SluiceTimerHeap  *heap);
+G_GNUC_INTERNAL void         _sluice_timer_heap_destroy       (SluiceTimerHeap  *heap);
+G_GNUC_INTERNAL void         _sluice_timer_heap_clear         (SluiceTimerHeap  *heap);
+G_GNUC_INTERNAL guint        _sluice_timer_heap_get_n_pending (SluiceTimerHeap  *heap);
+G_GNUC_INTERNAL guint64      _sluice_timer_heap_add           (SluiceTimerHeap  *heap,
+                                                               gint64            deadline,
+                                                               SluiceTimerFunc   func,
+                                                               gpointer          user_data,
+                                                               GDestroyNotify    destroy);
+G_GNUC_INTERNAL SluiceTimer *_sluice_timer_heap_take          (SluiceTimerHeap  *heap,
+                                                               guint64           id);
+G_GNUC_INTERNAL gint64       _sluice_timer_heap_next_deadline (SluiceTimerHeap  *heap);
+G_GNUC_INTERNAL void         _sluice_timer_heap_fire_due      (SluiceTimerHeap  *heap,
+                                                               gint64            now,
+                                                               const gboolean   *stop);
+
+/* The earliest timer in the heap (not counting stashes), or NULL. */
+static inline SluiceTimer *
+_sluice_timer_heap_peek (const SluiceTimerHeap *heap)
+{
+  return heap->heap->len > 0 ? heap->heap->pdata[0] : NULL;
+}
+
+G_END_DECLS

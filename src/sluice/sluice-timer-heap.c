@@ -1,0 +1,322 @@
+/* sluice-timer-heap.c: the clock's timers, in a binary min-heap on (deadline, id)
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "sluice-timer-heap-private.h"
+
+/* heap_index of a timer that is not in the heap */
+#define NOT_IN_HEAP G_MAXUINT
+
+/* The timer must already be out of every container: the notify may call
+ * back into the clock. */
+void
+_sluice_timer_free (SluiceTimer *timer)
+{
+  if (timer->destroy != NULL)
+    timer->destroy (timer->user_data);
+  g_free (timer);
+}
+
+static inline gboolean
+timer_before (const SluiceTimer *a,
+              const SluiceTimer *b)
+{
+  if (a->deadline != b->deadline)
+    return a->deadline < b->deadline;
+  return a->id < b->id;
+}
+
+static inline void
+heap_set (SluiceTimerHeap *heap,
+          guint            index,
+          SluiceTimer     *timer)
+{
+  heap->heap->pdata[index] = timer;
+  timer->heap_index = index;
+}
+
+static void
+heap_sift_up (SluiceTimerHeap *heap,
+              guint            index)
+{
+  SluiceTimer *timer = heap->heap->pdata[index];
+
+  while (index > 0)
+    {
+      guint parent = (index - 1) / 2;
+      SluiceTimer *p = heap->heap->pdata[parent];
+
+      if (!timer_before (timer, p))
+        break;
+      heap_set (heap, index, p);
+      index = parent;
+    }
+  heap_set (heap, index, timer);
+}
+
+static void
+heap_sift_down (SluiceTimerHeap *heap,
+                guint            index)
+{
+  SluiceTimer *timer = heap->heap->pdata[index];
+  guint len = heap->heap->len;
+
+  for (;;)
+    {
+      guint child = 2 * index + 1;
+      SluiceTimer *c;
+
+      if (child >= len)
+        break;
+      if (child + 1 < len &&
+          timer_before (heap->heap->pdata[child + 1], heap->heap->pdata[child]))
+        child++;
+      c = heap->heap->pdata[child];
+      if (!timer_before (c, timer))
+        break;
+      heap_set (heap, index, c);
+      index = child;
+    }
+  heap_set (heap, index, timer);
+}
+
+static void
+heap_remove (SluiceTimerHeap *heap,
+             SluiceTimer     *timer)
+{
+  guint index = timer->heap_index;
+  guint last = heap->heap->len - 1;
+
+  g_assert (index < heap->heap->len && heap->heap->pdata[index] == timer);
+
+  if (index != last)
+    {
+      SluiceTimer *moved = heap->heap->pdata[last];
+
+      g_ptr_array_set_size (heap->heap, last);
+      heap_set (heap, index, moved);
+      /* The moved timer may belong above or below its new slot. */
+      if (index > 0 && timer_before (moved, heap->heap->pdata[(index - 1) / 2]))
+        heap_sift_up (heap, index);
+      else
+        heap_sift_down (heap, index);
+    }
+  else
+    {
+      g_ptr_array_set_size (heap->heap, last);
+    }
+
+  timer->heap_index = NOT_IN_HEAP;
+}
+
+void
+_sluice_timer_heap_init (SluiceTimerHeap *heap)
+{
+  heap->heap = g_ptr_array_new ();
+  heap->stashes = NULL;
+  heap->timers = g_hash_table_new (g_int64_hash, g_int64_equal);
+  heap->next_id = 1;
+}
+
+/* Frees the containers; the timers must be gone already. */
+void
+_sluice_timer_heap_destroy (SluiceTimerHeap *heap)
+{
+  g_clear_pointer (&heap->heap, g_ptr_array_unref);
+  g_clear_pointer (&heap->timers, g_hash_table_unref);
+}
+
+static void
+forget_timers (GPtrArray *timers)
+{
+  for (guint i = 0; i < timers->len; i++)
+    {
+      SluiceTimer *timer = timers->pdata[i];
+
+      timer->stash = NULL;
+      timer->heap_index = NOT_IN_HEAP;
+    }
+  g_ptr_array_set_size (timers, 0);
+}
+
+/* Frees every pending timer, calling its destroy notify. */
+void
+_sluice_timer_heap_clear (SluiceTimerHeap *heap)
+{
+  g_autoptr(GPtrArray) doomed = NULL;
+  GHashTableIter iter;
+  gpointer value;
+
+  if (g_hash_table_size (heap->timers) == 0)
+    return;
+
+  /* Empty every container first: notifies may call back into the clock. */
+  doomed = g_ptr_array_new_full (g_hash_table_size (heap->timers),
+                                 (GDestroyNotify) _sluice_timer_free);
+  g_hash_table_iter_init (&iter, heap->timers);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    g_ptr_array_add (doomed, value);
+  g_hash_table_remove_all (heap->timers);
+  forget_timers (heap->heap);
+  for (GSList *l = heap->stashes; l != NULL; l = l->next)
+    forget_timers (l->data);
+}
+
+guint
+_sluice_timer_heap_get_n_pending (SluiceTimerHeap *heap)
+{
+  return g_hash_table_size (heap->timers);
+}
+
+static void
+heap_insert (SluiceTimerHeap *heap,
+             SluiceTimer     *timer)
+{
+  g_ptr_array_add (heap->heap, timer);
+  heap_sift_up (heap, heap->heap->len - 1);
+}
+
+/* Returns the id of the new timer, never 0. */
+guint64
+_sluice_timer_heap_add (SluiceTimerHeap *heap,
+                        gint64           deadline,
+                        SluiceTimerFunc  func,
+                        gpointer         user_data,
+                        GDestroyNotify   destroy)
+{
+  SluiceTimer *timer = g_new0 (SluiceTimer, 1);
+
+  timer->id = heap->next_id++;
+  timer->deadline = deadline;
+  timer->func = func;
+  timer->user_data = user_data;
+  timer->destroy = destroy;
+  timer->heap_index = NOT_IN_HEAP;
+
+  g_hash_table_insert (heap->timers, &timer->id, timer);
+  heap_insert (heap, timer);
+
+  return timer->id;
+}
+
+/* Takes the pending timer @id out of the heap, or out of the stash it
+ * sits in, and returns it for _sluice_timer_free(); NULL if it already
+ * fired (or is firing) or was removed. */
+SluiceTimer *
+_sluice_timer_heap_take (SluiceTimerHeap *heap,
+                         guint64          id)
+{
+  SluiceTimer *timer = g_hash_table_lookup (heap->timers, &id);
+
+  if (timer == NULL)
+    return NULL;
+
+  g_hash_table_remove (heap->timers, &id);
+  if (timer->stash != NULL)
+    {
+      g_ptr_array_remove_fast (timer->stash, timer);
+      timer->stash = NULL;
+    }
+  else
+    {
+      heap_remove (heap, timer);
+    }
+
+  return timer;
+}
+
+/* The earliest deadline of the heap and of the stashes, which are still
+ * pending; %G_MAXINT64 if both are empty. */
+gint64
+_sluice_timer_heap_next_deadline (SluiceTimerHeap *heap)
+{
+  SluiceTimer *top = _sluice_timer_heap_peek (heap);
+  gint64 next = top != NULL ? top->deadline : G_MAXINT64;
+
+  for (GSList *l = heap->stashes; l != NULL; l = l->next)
+    {
+      GPtrArray *stash = l->data;
+
+      for (guint i = 0; i < stash->len; i++)
+        next = MIN (next, ((SluiceTimer *) stash->pdata[i])->deadline);
+    }
+
+  return next;
+}
+
+/* Takes out the earliest timer due at @now whose id is at most @last_id,
+ * or returns NULL when none is left. Due timers with a larger id were
+ * added by a callback of the running fire loop: they must wait for a later
+ * dispatch without hiding older due timers behind them, so they go into
+ * *@stash (made on first use: most dispatches set nothing aside, and one
+ * array per dispatch was a visible part of an item's cost) until
+ * put_back(). */
+static SluiceTimer *
+pop_due (SluiceTimerHeap  *heap,
+         gint64            now,
+         guint64           last_id,
+         GPtrArray       **stash)
+{
+  SluiceTimer *timer;
+
+  while ((timer = _sluice_timer_heap_peek (heap)) != NULL &&
+         timer->deadline <= now)
+    {
+      heap_remove (heap, timer);
+
+      if (timer->id <= last_id)
+        return timer;
+
+      if (*stash == NULL)
+        {
+          *stash = g_ptr_array_new ();
+          heap->stashes = g_slist_prepend (heap->stashes, *stash);
+        }
+      timer->stash = *stash;
+      g_ptr_array_add (*stash, timer);
+    }
+
+  return NULL;
+}
+
+/* Ends a fire loop: the timers it set aside go back into the heap. */
+static void
+put_back (SluiceTimerHeap *heap,
+          GPtrArray       *stash)
+{
+  if (stash == NULL)
+    return;
+
+  heap->stashes = g_slist_remove (heap->stashes, stash);
+  for (guint i = 0; i < stash->len; i++)
+    {
+      SluiceTimer *timer = stash->pdata[i];
+
+      timer->stash = NULL;
+      heap_insert (heap, timer);
+    }
+  g_ptr_array_unref (stash);
+}
+
+/* Fires, in (deadline, id) order, every timer due at @now that existed
+ * when the call began; stops early once *@stop is set, as disposing the
+ * clock from a callback does. */
+void
+_sluice_timer_heap_fire_due (SluiceTimerHeap *heap,
+                             gint64           now,
+                             const gboolean  *stop)
+{
+  guint64 last_id = heap->next_id - 1;
+  GPtrArray *stash = NULL;
+  SluiceTimer *timer;
+
+  while (!*stop && (timer = pop_due (heap, now, last_id, &stash)) != NULL)
+    {
+      g_hash_table_remove (heap->timers, &timer->id);
+      timer->func (timer->user_data);
+      _sluice_timer_free (timer);
+    }
+
+  put_back (heap, stash);
+}

@@ -159,6 +159,8 @@ typedef struct {
   gint64        close_time;
   guint         close_live;
   gboolean      close_finished;
+  gboolean      close_with_cancel; /* closes pass @cancel, not NULL */
+  GError       *close_error;    /* what the last close reported */
 
   /* Metrics: */
   guint         metrics[3];     /* ok, retry, failure */

@@ -617,6 +617,47 @@ test_finish_close_then_cancel_does_not_cut_wait (Fixture       *f,
 }
 
 static void
+test_finish_cancel_during_close_is_reraised_after_wait (Fixture       *f,
+                                                        gconstpointer  data)
+{
+  /* The caller closes with its own cancellable and is cancelled while the
+   * close waits for the late item 0: the wait still completes, then the
+   * close reports the cancellation (the seed's aclose() re-raises). */
+  make_late_scenario (f);
+  f->pause_after = 1;
+  f->close_with_cancel = TRUE;
+  at (f, 1.0, ACT_CLOSE);
+  at (f, 1.5, ACT_CANCEL);
+
+  start_run (f, range (20));
+  spin_until (f, &f->closed);
+
+  g_assert_error (f->close_error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_assert_cmpint (f->close_time, ==, S (2.5));
+  g_assert_cmpuint (f->close_live, ==, 0);
+  g_assert_true (f->close_finished);
+  assert_accounted (f);
+}
+
+static void
+test_finish_close_with_uncancelled_cancellable_succeeds (Fixture       *f,
+                                                         gconstpointer  data)
+{
+  make_late_scenario (f);
+  f->pause_after = 1;
+  f->close_with_cancel = TRUE;
+  at (f, 1.0, ACT_CLOSE);
+
+  start_run (f, range (20));
+  spin_until (f, &f->closed);
+
+  g_assert_no_error (f->close_error);
+  g_assert_cmpint (f->close_time, ==, S (2.5));
+  g_assert_true (f->close_finished);
+  assert_accounted (f);
+}
+
+static void
 test_finish_close_waits_and_completes (Fixture       *f,
                                        gconstpointer  data)
 {
@@ -935,6 +976,8 @@ main (int   argc,
   ADD ("finish/caller-cancel-waits-for-everything", test_finish_caller_cancel_waits_for_everything);
   ADD ("finish/second-cancel-does-not-cut-wait", test_finish_second_cancel_does_not_cut_wait);
   ADD ("finish/close-then-cancel-does-not-cut-wait", test_finish_close_then_cancel_does_not_cut_wait);
+  ADD ("finish/cancel-during-close-is-reraised-after-wait", test_finish_cancel_during_close_is_reraised_after_wait);
+  ADD ("finish/close-with-uncancelled-cancellable-succeeds", test_finish_close_with_uncancelled_cancellable_succeeds);
   ADD ("finish/close-waits-and-completes", test_finish_close_waits_and_completes);
   ADD ("finish/errors-survive-cancel", test_finish_errors_survive_cancel);
   ADD ("finish/source-left-open", test_finish_source_left_open);

@@ -141,6 +141,28 @@ test_init_rejects_negative_workers (Fixture       *f,
 }
 
 static void
+test_init_rejects_workers_above_maximum (Fixture       *f,
+                                         gconstpointer  data)
+{
+  /* G_MAXINT workers once tried to allocate 103 GB at the run's start. */
+  assert_invalid (G_MAXINT, 1, 1.0, 0, "workers", "2147483647");
+  assert_invalid (SLUICE_POOL_MAX_WORKERS + 1, 1, 1.0, 0, "workers", "1000001");
+}
+
+static void
+test_init_accepts_maximum_workers (Fixture       *f,
+                                   gconstpointer  data)
+{
+  g_autoptr(SluiceHandler) handler = sluice_func_handler_new (never_called, NULL, NULL);
+  g_autoptr(GError) error = NULL;
+  SluicePool *pool = sluice_pool_new (handler, SLUICE_POOL_MAX_WORKERS, 1, 1.0, &error);
+
+  g_assert_no_error (error);
+  g_assert_cmpint (sluice_pool_get_workers (pool), ==, SLUICE_POOL_MAX_WORKERS);
+  g_assert_finalize_object (pool);
+}
+
+static void
 test_init_rejects_zero_queue_size (Fixture       *f,
                                    gconstpointer  data)
 {
@@ -928,6 +950,8 @@ main (int   argc,
 
   ADD ("init/rejects-zero-workers", test_init_rejects_zero_workers);
   ADD ("init/rejects-negative-workers", test_init_rejects_negative_workers);
+  ADD ("init/rejects-workers-above-maximum", test_init_rejects_workers_above_maximum);
+  ADD ("init/accepts-maximum-workers", test_init_accepts_maximum_workers);
   ADD ("init/rejects-zero-queue-size", test_init_rejects_zero_queue_size);
   ADD ("init/rejects-negative-queue-size", test_init_rejects_negative_queue_size);
   ADD ("init/rejects-zero-item-timeout", test_init_rejects_zero_item_timeout);

@@ -351,7 +351,7 @@ on_result (SluiceScenarioRunner *self,
   if (close_after > 0 && self->n_results == close_after)
     {
       self->closing = TRUE;
-      sluice_run_close_async (self->run, NULL, on_closed, g_object_ref (self));
+      sluice_run_close_async (self->run, self->cancellable, on_closed, g_object_ref (self));
       return;
     }
 

@@ -292,6 +292,11 @@ _sluice_attempt_start (SluiceAttempt       *self,
   g_return_if_fail (timeout > 0);
   g_return_if_fail (notify != NULL);
 
+  /* A handler may complete inside handle_async(): on_handled() then runs
+   * within the call, and the worker may drop the last reference to us
+   * before the call returns. */
+  g_autoptr(SluiceAttempt) hold = g_object_ref (self);
+
   self->clock = g_object_ref (clock);
   self->timeout = timeout;
   self->notify = notify;

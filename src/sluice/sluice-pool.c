@@ -102,10 +102,11 @@ sluice_pool_initable_init (GInitable     *initable,
   if (self->handler == NULL)
     return invalid_config (error, "handler", "set", "NULL");
 
-  if (self->workers <= 0)
+  if (self->workers <= 0 || self->workers > SLUICE_POOL_MAX_WORKERS)
     {
       g_snprintf (value, sizeof value, "%d", self->workers);
-      return invalid_config (error, "workers", "a positive integer", value);
+      return invalid_config (error, "workers",
+                             "a positive integer up to " G_STRINGIFY (SLUICE_POOL_MAX_WORKERS), value);
     }
 
   if (self->queue_size <= 0)
@@ -283,7 +284,8 @@ sluice_pool_class_init (SluicePoolClass *klass)
   /**
    * SluicePool:workers:
    *
-   * How many workers take items from the input channel; must be positive.
+   * How many workers take items from the input channel; from 1 to
+   * %SLUICE_POOL_MAX_WORKERS.
    */
   properties[PROP_WORKERS] =
     g_param_spec_int ("workers", NULL, NULL, G_MININT, G_MAXINT, 1, flags);

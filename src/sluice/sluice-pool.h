@@ -33,6 +33,15 @@ typedef gboolean (*SluiceMetricsFunc) (const char  *event,
                                        gpointer     user_data,
                                        GError     **error);
 
+/**
+ * SLUICE_POOL_MAX_WORKERS:
+ *
+ * The most workers a pool accepts. A run keeps a small record for every
+ * worker from its start, so an unbounded count would be an unbounded
+ * allocation; a million workers take about 50 MB.
+ */
+#define SLUICE_POOL_MAX_WORKERS 1000000
+
 #define SLUICE_TYPE_POOL (sluice_pool_get_type ())
 G_DECLARE_FINAL_TYPE (SluicePool, sluice_pool, SLUICE, POOL, GObject)
 

@@ -109,8 +109,16 @@ _sluice_run_report_end (SluiceRun *self)
 
   while ((close = g_queue_pop_head (&self->close_tasks)) != NULL)
     {
+      GCancellable *cancellable = g_task_get_cancellable (close);
+
       self->end_reported = TRUE;
-      g_task_return_boolean (close, TRUE);
+      /* The seed's aclose() re-raises a cancellation that came while it
+       * waited, once the wait is over. */
+      if (cancellable != NULL && g_cancellable_is_cancelled (cancellable))
+        g_task_return_new_error (close, G_IO_ERROR, G_IO_ERROR_CANCELLED,
+                                 "the run was cancelled while it closed");
+      else
+        g_task_return_boolean (close, TRUE);
       g_object_unref (close);
     }
 }
@@ -239,15 +247,17 @@ sluice_run_next_finish (SluiceRun     *self,
 /**
  * sluice_run_close_async:
  * @self: a #SluiceRun
- * @cancellable: (nullable): ignored: a close always waits for the run's
- *   operations to finish
+ * @cancellable: (nullable): cancelling it does not cut the wait short, but
+ *   makes the close report %G_IO_ERROR_CANCELLED once the wait is over
  * @callback: called when the run has ended
  * @user_data: data for @callback
  *
  * Closes the run early, like aclose() on the seed's generator: cancels the
  * driver, waits for every operation of the run, and completes without an
- * error. Errors recorded so far stay in sluice_run_get_errors(). Closing an
- * ended run does nothing.
+ * error. If @cancellable is cancelled before the run has ended (the caller
+ * was cancelled while it closed), the close still waits for every
+ * operation, then fails with %G_IO_ERROR_CANCELLED. Errors recorded so far
+ * stay in sluice_run_get_errors(). Closing an ended run does nothing.
  */
 void
 sluice_run_close_async (SluiceRun           *self,
@@ -258,9 +268,12 @@ sluice_run_close_async (SluiceRun           *self,
   g_autoptr(GTask) task = NULL;
 
   g_return_if_fail (SLUICE_IS_RUN (self));
+  g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
 
-  task = g_task_new (self, NULL, callback, user_data);
+  task = g_task_new (self, cancellable, callback, user_data);
   g_task_set_source_tag (task, sluice_run_close_async);
+  /* The close reports the cancellation itself, and only after the wait. */
+  g_task_set_check_cancellable (task, FALSE);
 
   switch (self->state)
     {

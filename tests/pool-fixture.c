@@ -4,6 +4,8 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 
+#include <gobject/gvaluecollector.h>
+
 #include "pool-fixture.h"
 
 /* The scripted handler {{{ */
@@ -449,6 +451,7 @@ count_metrics (const char  *event,
                GError     **error)
 {
   Fixture *f = user_data;
+  gint64 now = sluice_clock_now (f->clock);
 
   if (g_str_equal (event, "ok"))
     f->metrics[0]++;
@@ -460,6 +463,7 @@ count_metrics (const char  *event,
     g_assert_not_reached ();
 
   g_ptr_array_add (f->metric_details, g_strdup_printf ("%s %s", event, detail));
+  g_array_append_val (f->metric_times, now);
 
   if (f->stop_on_metric != NULL && f->pool != NULL && g_str_equal (event, f->stop_on_metric))
     {
@@ -495,6 +499,9 @@ record_event (const SluiceEvent *event,
     .round = event->round,
     .outcome = event->outcome,
     .retried = event->retried,
+    .delay = event->delay,
+    .reason = g_intern_string (event->reason),
+    .tokens = event->tokens,
     .queued = event->queued,
     .in_flight = event->in_flight,
     .lead = event->lead,
@@ -525,6 +532,7 @@ fixture_setup (Fixture       *f,
   f->results = g_ptr_array_new_with_free_func ((GDestroyNotify) g_variant_unref);
   f->result_times = g_array_new (FALSE, FALSE, sizeof (gint64));
   f->metric_details = g_ptr_array_new_with_free_func (g_free);
+  f->metric_times = g_array_new (FALSE, FALSE, sizeof (gint64));
   f->events = g_array_new (FALSE, FALSE, sizeof (EventRecord));
   f->stop_after = -1;
   f->cancel_after = -1;
@@ -570,7 +578,136 @@ fixture_teardown (Fixture       *f,
   g_ptr_array_unref (f->results);
   g_array_unref (f->result_times);
   g_ptr_array_unref (f->metric_details);
+  g_array_unref (f->metric_times);
   g_array_unref (f->events);
+}
+
+/* A pool's construct properties, collected from varargs like
+ * g_object_new() does, for g_object_new_with_properties(). */
+typedef struct {
+  GObjectClass *klass;
+  GPtrArray    *names;
+  GArray       *values;
+} Props;
+
+static void
+props_add_valist (Props      *props,
+                  const char *first_property,
+                  va_list     args)
+{
+  for (const char *name = first_property; name != NULL; name = va_arg (args, const char *))
+    {
+      GParamSpec *pspec = g_object_class_find_property (props->klass, name);
+      GValue value = G_VALUE_INIT;
+      g_autofree char *error = NULL;
+
+      g_assert_nonnull (pspec);
+      G_VALUE_COLLECT_INIT (&value, pspec->value_type, args, 0, &error);
+      g_assert_null (error);
+      g_ptr_array_add (props->names, (gpointer) name);
+      g_array_append_val (props->values, value);
+    }
+}
+
+static void
+props_add (Props      *props,
+           const char *first_property,
+           ...)
+{
+  va_list args;
+
+  va_start (args, first_property);
+  props_add_valist (props, first_property, args);
+  va_end (args);
+}
+
+/* Starts with the scripted handler and the virtual clock. */
+static void
+props_init (Props   *props,
+            Fixture *f)
+{
+  g_autoptr(SluiceHandler) handler = sluice_func_handler_new (scripted_handle, f->script, NULL);
+
+  props->klass = g_type_class_ref (SLUICE_TYPE_POOL);
+  props->names = g_ptr_array_new ();
+  props->values = g_array_new (FALSE, TRUE, sizeof (GValue));
+  g_array_set_clear_func (props->values, (GDestroyNotify) g_value_unset);
+  props_add (props, "handler", handler, "clock", f->clock, NULL);
+}
+
+/* Builds the pool and frees @props: %NULL, with @error set, if
+ * GInitable refuses the options. */
+static SluicePool *
+props_new_pool (Props   *props,
+                GError **error)
+{
+  GObject *pool = g_object_new_with_properties (SLUICE_TYPE_POOL, props->names->len,
+                                                (const char **) props->names->pdata,
+                                                (const GValue *) props->values->data);
+
+  g_ptr_array_unref (props->names);
+  g_array_unref (props->values);
+  g_type_class_unref (props->klass);
+
+  if (!g_initable_init (G_INITABLE (pool), NULL, error))
+    g_clear_object (&pool);
+  return (SluicePool *) pool;
+}
+
+/* A pool with the capstone's options and then the given properties
+ * (name, value, …, NULL; doubles as doubles), that must be valid. */
+SluicePool *
+make_pool_props (Fixture    *f,
+                 gint        workers,
+                 gint        queue_size,
+                 double      item_timeout,
+                 gint        max_retries,
+                 const char *retryable,
+                 const char *first_property,
+                 ...)
+{
+  g_auto(GStrv) types = g_strsplit (retryable != NULL ? retryable : "", ",", -1);
+  g_autoptr(GError) error = NULL;
+  SluicePool *pool;
+  Props props;
+  va_list args;
+
+  props_init (&props, f);
+  props_add (&props,
+             "workers", workers,
+             "queue-size", queue_size,
+             "item-timeout", item_timeout,
+             "max-retries", max_retries,
+             "retryable", retryable != NULL ? types : NULL,
+             NULL);
+  va_start (args, first_property);
+  props_add_valist (&props, first_property, args);
+  va_end (args);
+
+  pool = props_new_pool (&props, &error);
+  g_assert_no_error (error);
+  sluice_pool_set_metrics_func (pool, count_metrics, f, NULL);
+  sluice_pool_set_event_func (pool, record_event, f, NULL);
+  f->pool = pool;
+  return pool;
+}
+
+/* A pool with only the given properties (the handler and the clock
+ * aside), or %NULL with @error set; not the fixture's pool. */
+SluicePool *
+try_make_pool (Fixture     *f,
+               GError     **error,
+               const char  *first_property,
+               ...)
+{
+  Props props;
+  va_list args;
+
+  props_init (&props, f);
+  va_start (args, first_property);
+  props_add_valist (&props, first_property, args);
+  va_end (args);
+  return props_new_pool (&props, error);
 }
 
 SluicePool *
@@ -582,26 +719,8 @@ make_pool_full (Fixture    *f,
                 const char *retryable,
                 gboolean    keep_going)
 {
-  g_autoptr(SluiceHandler) handler = sluice_func_handler_new (scripted_handle, f->script, NULL);
-  g_auto(GStrv) types = g_strsplit (retryable != NULL ? retryable : "", ",", -1);
-  g_autoptr(GError) error = NULL;
-  SluicePool *pool;
-
-  pool = g_initable_new (SLUICE_TYPE_POOL, NULL, &error,
-                         "handler", handler,
-                         "clock", f->clock,
-                         "workers", workers,
-                         "queue-size", queue_size,
-                         "item-timeout", item_timeout,
-                         "max-retries", max_retries,
-                         "retryable", retryable != NULL ? types : NULL,
-                         "keep-going", keep_going,
-                         NULL);
-  g_assert_no_error (error);
-  sluice_pool_set_metrics_func (pool, count_metrics, f, NULL);
-  sluice_pool_set_event_func (pool, record_event, f, NULL);
-  f->pool = pool;
-  return pool;
+  return make_pool_props (f, workers, queue_size, item_timeout, max_retries, retryable,
+                          "keep-going", keep_going, NULL);
 }
 
 SluicePool *

@@ -121,6 +121,9 @@ typedef struct {
   guint           round;
   SluiceOutcome   outcome;
   gboolean        retried;
+  gint64          delay;          /* backoff µs, or -1 */
+  const char     *reason;         /* why a retry was skipped (interned), or NULL */
+  gint64          tokens;         /* retry budget in thousandths, or -1 */
   guint           queued;
   guint           in_flight;
   guint           lead;
@@ -165,6 +168,7 @@ typedef struct {
   /* Metrics: */
   guint         metrics[3];     /* ok, retry, failure */
   GPtrArray    *metric_details; /* "event detail" */
+  GArray       *metric_times;   /* gint64 clock µs of each detail */
   gboolean      broken_metrics;
   const char   *stop_on_metric; /* request a stop from this event's callback */
   gboolean      drop_pool_on_metric;
@@ -193,6 +197,18 @@ SluicePool   *make_pool_full    (Fixture       *f,
                                  gint           max_retries,
                                  const char    *retryable,
                                  gboolean       keep_going);
+SluicePool   *make_pool_props   (Fixture       *f,
+                                 gint           workers,
+                                 gint           queue_size,
+                                 double         item_timeout,
+                                 gint           max_retries,
+                                 const char    *retryable,
+                                 const char    *first_property,
+                                 ...) G_GNUC_NULL_TERMINATED;
+SluicePool   *try_make_pool     (Fixture       *f,
+                                 GError       **error,
+                                 const char    *first_property,
+                                 ...) G_GNUC_NULL_TERMINATED;
 SluicePool   *make_pool         (Fixture       *f,
                                  gint           workers,
                                  gint           queue_size,

@@ -63,9 +63,9 @@ static const Step known_run[] = {
 #define KNOWN_WORKERS    2
 #define KNOWN_BOUND      (KNOWN_QUEUE_SIZE + KNOWN_WORKERS + 1)
 
-static void
-add_step (SluiceRecorder *recorder,
-          const Step     *step)
+/* The event of @step; an attempt that failed or timed out gets an error. */
+static SluiceEvent
+step_event (const Step *step)
 {
   SluiceEvent event = {
     .kind = step->kind,
@@ -79,6 +79,8 @@ add_step (SluiceRecorder *recorder,
     .queued = step->queued,
     .in_flight = step->in_flight,
     .lead = step->lead,
+    .delay = -1,
+    .tokens = -1,
   };
 
   if (step->outcome == SLUICE_OUTCOME_FAILED)
@@ -91,6 +93,15 @@ add_step (SluiceRecorder *recorder,
       event.error_type = "TimeoutError";
       event.error_message = "item timed out";
     }
+  return event;
+}
+
+static void
+add_step (SluiceRecorder *recorder,
+          const Step     *step)
+{
+  SluiceEvent event = step_event (step);
+
   sluice_recorder_add (recorder, &event);
 }
 
@@ -607,12 +618,12 @@ test_lanes_key_wraps (void)
   SluiceLanesLayout wide, narrow, tiny;
 
   _sluice_lanes_get_layout (1600., 300., KNOWN_WORKERS, &wide);
-  g_assert_cmpuint (assert_key_inside (&wide, 1600.), ==, SLUICE_LANES_N_KEYS);
+  g_assert_cmpuint (assert_key_inside (&wide, 1600.), ==, SLUICE_LANES_N_BASIC_KEYS);
   g_assert_cmpuint (wide.key_rows, ==, 1);
   g_assert_cmpfloat (wide.plot.y, ==, 24.);
 
   _sluice_lanes_get_layout (420., 300., KNOWN_WORKERS, &narrow);
-  g_assert_cmpuint (assert_key_inside (&narrow, 420.), ==, SLUICE_LANES_N_KEYS);
+  g_assert_cmpuint (assert_key_inside (&narrow, 420.), ==, SLUICE_LANES_N_BASIC_KEYS);
   g_assert_cmpuint (narrow.key_rows, >=, 2);
   g_assert_cmpfloat (narrow.plot.y, >, wide.plot.y);
   g_assert_cmpfloat (narrow.plot.y + KNOWN_WORKERS * narrow.lane_height + SLUICE_RENDER_AXIS_HEIGHT,
@@ -662,7 +673,7 @@ test_lanes_key_german (void)
   for (double width = 500.; width <= 900.; width += 100.)
     {
       _sluice_lanes_get_layout (width, 300., KNOWN_WORKERS, &lanes);
-      g_assert_cmpuint (assert_key_inside (&lanes, width), ==, SLUICE_LANES_N_KEYS);
+      g_assert_cmpuint (assert_key_inside (&lanes, width), ==, SLUICE_LANES_N_BASIC_KEYS);
     }
   _sluice_lanes_get_layout (800., 300., KNOWN_WORKERS, &lanes);
   g_assert_cmpuint (lanes.key_rows, ==, 2);
@@ -692,7 +703,7 @@ test_chart_pixels (gconstpointer data)
 #define CHART_Y(count) (chart.plot.y + chart.plot.height * (1. - (count) / (double) chart.y_max))
 
   /* The scale: the highest of the limits and the series, plus one. */
-  _sluice_chart_get_layout (width, height, KNOWN_BOUND + 1, &chart);
+  _sluice_chart_get_layout (width, height, KNOWN_BOUND + 1, FALSE, &chart);
 
   surface = new_surface (width, height);
   cr = cairo_create (surface);
@@ -1009,11 +1020,11 @@ test_chart_legend_wraps (void)
   cairo_t *cr;
   g_autofree char *path = g_test_build_filename (G_TEST_BUILT, "chart-legend-narrow.png", NULL);
 
-  _sluice_chart_get_layout (1200., height, KNOWN_BOUND + 1, &wide);
+  _sluice_chart_get_layout (1200., height, KNOWN_BOUND + 1, FALSE, &wide);
   g_assert_cmpuint (wide.legend_rows, ==, 1);
   g_assert_cmpfloat (wide.plot.y, ==, 24.);
 
-  _sluice_chart_get_layout (width, height, KNOWN_BOUND + 1, &narrow);
+  _sluice_chart_get_layout (width, height, KNOWN_BOUND + 1, FALSE, &narrow);
   g_assert_cmpuint (narrow.legend_rows, >=, 2);
   g_assert_cmpfloat (narrow.plot.y, >=, narrow.legend_height);
   g_assert_cmpfloat (narrow.plot.y, >, wide.plot.y);
@@ -1184,9 +1195,9 @@ test_chart_limit_labels (gconstpointer data)
           g_test_message ("%s never reaches its lead bound: skipped", lc->preset);
           continue;
         }
-      _sluice_chart_get_layout (lc->width, lc->height, series_top (model) + 1, &chart);
-      _sluice_chart_get_limit_labels (lc->width, lc->height, model, 0, end, end, capacity, bound,
-                                      &capacity_rect, &bound_rect);
+      _sluice_chart_get_layout (lc->width, lc->height, series_top (model) + 1, FALSE, &chart);
+      _sluice_chart_get_labels (lc->width, lc->height, model, 0, end, end, capacity, bound,
+                                &capacity_rect, &bound_rect, NULL);
 
       drawn = cairo_create (new_surface (lc->width, lc->height));
       sluice_render_chart (drawn, lc->width, lc->height, model, 0, end, end, capacity, bound, dark);
@@ -1216,6 +1227,360 @@ test_chart_limit_labels (gconstpointer data)
     }
 }
 
+/* ---- the retry policy: backoffs, skipped retries, shed items, budget ---- */
+
+typedef struct {
+  Step        step;
+  double      delay;       /* seconds, or -1 */
+  const char *reason;
+  gint64      tokens;      /* thousandths, with a budget of 5 */
+} RetryStep;
+
+#define F SLUICE_OUTCOME_FAILED
+
+/* Two workers, a backoff of 0.5 s, a budget of 5 tokens. Item 0 fails at
+ * 1 s (worker 0), waits 0.5 s and succeeds in its attempt 2 (1.5–2.5 s).
+ * Item 1 fails at 1 s (worker 1); its retry would end past its deadline:
+ * skipped. Item 2 waited in the queue past its deadline: worker 1 sheds it
+ * at 2 s. The run ends at 3 s. */
+static const RetryStep retry_run[] = {
+  { { SLUICE_EVENT_RUN_START,         0,   -1, 0, -1, 0, 0, 0,                     0, 0, 0 }, -1, NULL, 5000 },
+  { { SLUICE_EVENT_ATTEMPT_START,     0,    0, 1,  0, 0, 0, 0,                     0, 1, 1 }, -1, NULL, 5000 },
+  { { SLUICE_EVENT_ATTEMPT_START,     0,    1, 1,  1, 0, 0, 0,                     0, 2, 2 }, -1, NULL, 5000 },
+  { { SLUICE_EVENT_QUEUE_PUT,         0,    2, 0, -1, 0, 0, 0,                     1, 2, 3 }, -1, NULL, 5000 },
+  { { SLUICE_EVENT_ATTEMPT_END,       1,    0, 1,  0, 0, F, TRUE,                  1, 1, 3 }, -1, NULL, 4000 },
+  { { SLUICE_EVENT_BACKOFF,           1,    0, 1,  0, 0, 0, 0,                     1, 1, 3 }, 0.5, NULL, 4000 },
+  { { SLUICE_EVENT_ATTEMPT_END,       1,    1, 1,  1, 0, F, FALSE,                 1, 0, 3 }, -1, NULL, 3000 },
+  { { SLUICE_EVENT_RETRY_SKIPPED,     1,    1, 1,  1, 0, 0, 0,                     1, 0, 3 }, 2.0, "deadline", 3000 },
+  { { SLUICE_EVENT_ITEM_FAILED,       1,    1, 0, -1, 0, 0, 0,                     1, 0, 2 }, -1, NULL, 3000 },
+  { { SLUICE_EVENT_RETRY,             1.5,  0, 0, -1, 0, 0, 0,                     1, 0, 2 }, -1, NULL, 3000 },
+  { { SLUICE_EVENT_ATTEMPT_START,     1.5,  0, 2,  0, 0, 0, 0,                     1, 1, 2 }, -1, NULL, 3000 },
+  { { SLUICE_EVENT_QUEUE_GET,         2,    2, 0,  1, 0, 0, 0,                     0, 1, 2 }, -1, NULL, 3000 },
+  { { SLUICE_EVENT_DEADLINE_EXCEEDED, 2,    2, 0,  1, 0, 0, 0,                     0, 1, 2 }, -1, NULL, 3000 },
+  { { SLUICE_EVENT_ITEM_FAILED,       2,    2, 0, -1, 0, 0, 0,                     0, 1, 1 }, -1, NULL, 3000 },
+  { { SLUICE_EVENT_ATTEMPT_END,       2.5,  0, 2,  0, 0, SLUICE_OUTCOME_OK, FALSE, 0, 0, 1 }, -1, NULL, 3100 },
+  { { SLUICE_EVENT_ITEM_OK,           2.5,  0, 0,  0, 0, 0, 0,                     0, 0, 0 }, -1, NULL, 3100 },
+  { { SLUICE_EVENT_RUN_END,           3,   -1, 0, -1, 0, 0, 0,                     0, 0, 0 }, -1, NULL, 3100 },
+};
+
+#undef F
+
+#define RETRY_END_S 3.
+
+/* The run above into a model: with its backoff event or without (a retry
+ * at once, as with backoff=none, would leave the same gap empty), and
+ * with its budget or without (every event's tokens -1). */
+static SluiceTimeline *
+retry_timeline (gboolean backoff,
+                gboolean budget)
+{
+  g_autoptr(SluiceRecorder) recorder = sluice_recorder_new (0);
+  SluiceTimeline *model = sluice_timeline_new (2);
+
+  for (guint i = 0; i < G_N_ELEMENTS (retry_run); i++)
+    {
+      const RetryStep *step = &retry_run[i];
+      SluiceEvent event = step_event (&step->step);
+
+      if (step->step.kind == SLUICE_EVENT_BACKOFF && !backoff)
+        continue;
+      event.delay = step->delay >= 0 ? S (step->delay) : -1;
+      event.reason = step->reason;
+      event.tokens = budget ? step->tokens : -1;
+      if (step->step.kind == SLUICE_EVENT_ITEM_FAILED)
+        {
+          event.error_type = step->step.item == 2 ? "TimeoutError" : "ConnectionError";
+          event.error_message = step->step.item == 2 ? "deadline exceeded" : "attempt 1 failed";
+        }
+      sluice_recorder_add (recorder, &event);
+    }
+
+  sluice_timeline_update (model, recorder);
+  return model;
+}
+
+static void
+test_timeline_marks (void)
+{
+  g_autoptr(SluiceTimeline) model = retry_timeline (TRUE, TRUE);
+  g_autoptr(SluiceTimeline) plain = retry_timeline (FALSE, FALSE);
+  g_autoptr(SluiceTimeline) cancelled = sluice_timeline_new (1);
+  const SluiceTimelineMark *mark;
+  gint64 time, tokens;
+
+  g_assert_cmpuint (sluice_timeline_get_n_marks (model), ==, 3);
+  mark = sluice_timeline_get_mark (model, 0);
+  g_assert_cmpint (mark->kind, ==, SLUICE_TIMELINE_MARK_BACKOFF);
+  g_assert_cmpint (mark->item, ==, 0);
+  g_assert_cmpuint (mark->attempt, ==, 1);
+  g_assert_cmpint (mark->worker, ==, 0);
+  g_assert_cmpint (mark->start, ==, S (1));
+  g_assert_cmpint (mark->end, ==, S (1.5));
+  g_assert_cmpint (mark->delay, ==, S (0.5));
+  g_assert_false (mark->cut_short);
+
+  mark = sluice_timeline_get_mark (model, 1);
+  g_assert_cmpint (mark->kind, ==, SLUICE_TIMELINE_MARK_RETRY_SKIPPED);
+  g_assert_cmpint (mark->item, ==, 1);
+  g_assert_cmpint (mark->worker, ==, 1);
+  g_assert_cmpint (mark->start, ==, S (1));
+  g_assert_cmpint (mark->delay, ==, S (2));
+  g_assert_cmpstr (mark->reason, ==, "deadline");
+
+  mark = sluice_timeline_get_mark (model, 2);
+  g_assert_cmpint (mark->kind, ==, SLUICE_TIMELINE_MARK_SHED);
+  g_assert_cmpint (mark->item, ==, 2);
+  g_assert_cmpint (mark->worker, ==, 1);
+  g_assert_cmpint (mark->start, ==, S (2));
+  g_assert_cmpint (mark->delay, ==, -1);
+  g_assert_true (sluice_timeline_has_mark_kind (model, SLUICE_TIMELINE_MARK_SHED));
+
+  /* The budget's level: one sample per change, the size the highest. */
+  g_assert_cmpint (sluice_timeline_get_max_tokens (model), ==, 5000);
+  g_assert_cmpuint (sluice_timeline_get_n_token_samples (model), ==, 3);
+  sluice_timeline_get_token_sample (model, 1, &time, &tokens);
+  g_assert_cmpint (time, ==, S (1));
+  g_assert_cmpint (tokens, ==, 3000);
+  sluice_timeline_get_token_sample (model, sluice_timeline_find_token_sample (model, S (2.7)), &time, &tokens);
+  g_assert_cmpint (tokens, ==, 3100);
+
+  /* Without a backoff event or a budget: no bracket, no level. */
+  g_assert_cmpuint (sluice_timeline_get_n_marks (plain), ==, 2);
+  g_assert_false (sluice_timeline_has_mark_kind (plain, SLUICE_TIMELINE_MARK_BACKOFF));
+  g_assert_cmpint (sluice_timeline_get_max_tokens (plain), ==, -1);
+  g_assert_cmpuint (sluice_timeline_get_n_token_samples (plain), ==, 0);
+  /* Events that leave the field at 0 carry no budget either. */
+  g_assert_cmpint (sluice_timeline_get_max_tokens (cancelled), ==, -1);
+  sluice_timeline_add_event (cancelled, &(SluiceEvent) { .kind = SLUICE_EVENT_RUN_START, .tokens = 0 });
+  g_assert_cmpint (sluice_timeline_get_max_tokens (cancelled), ==, -1);
+
+  /* A cancellation during a backoff ends it there, with no attempt. */
+  sluice_timeline_add_event (cancelled, &(SluiceEvent) {
+    .kind = SLUICE_EVENT_BACKOFF, .time = S (1), .item = 4, .attempt = 2, .worker = 0, .delay = S (1), .tokens = -1 });
+  sluice_timeline_add_event (cancelled, &(SluiceEvent) {
+    .kind = SLUICE_EVENT_ITEM_CANCELLED, .time = S (1.25), .item = 4, .worker = 0, .tokens = -1 });
+  mark = sluice_timeline_get_mark (cancelled, 0);
+  g_assert_cmpint (mark->end, ==, S (1.25));
+  g_assert_true (mark->cut_short);
+
+  sluice_timeline_clear (model);
+  g_assert_cmpuint (sluice_timeline_get_n_marks (model), ==, 0);
+  g_assert_cmpint (sluice_timeline_get_max_tokens (model), ==, -1);
+  g_assert_false (sluice_timeline_has_mark_kind (model, SLUICE_TIMELINE_MARK_BACKOFF));
+}
+
+/* How many pixels of @color (within a tolerance) in a rectangle. */
+static guint
+count_color (cairo_surface_t   *surface,
+             double             x0,
+             double             y0,
+             double             x1,
+             double             y1,
+             const SluiceColor *color)
+{
+  guint n = 0;
+
+  for (double y = floor (y0); y < y1; y++)
+    for (double x = floor (x0); x < x1; x++)
+      {
+        SluiceColor c;
+
+        get_pixel (surface, (int) x, (int) y, &c);
+        n += color_near (&c, color, 3. / 255.);
+      }
+  return n;
+}
+
+static cairo_surface_t *
+render_retry_lanes (SluiceTimeline    *model,
+                    gboolean           dark,
+                    LanesGeometry     *g)
+{
+  cairo_surface_t *surface;
+  cairo_t *cr;
+
+  g->width = 600.;
+  g->height = sluice_render_timeline_get_natural_height_for_width (model, g->width);
+  g->t0 = 0;
+  g->t1 = S (RETRY_END_S);
+  _sluice_lanes_get_model_layout (model, g->width, g->height, &g->lanes);
+
+  surface = new_surface (g->width, g->height);
+  cr = cairo_create (surface);
+  sluice_render_timeline (cr, g->width, g->height, model, g->t0, g->t1, -1, -1, dark);
+  g_assert_cmpint (cairo_status (cr), ==, CAIRO_STATUS_SUCCESS);
+  cairo_destroy (cr);
+  return surface;
+}
+
+/* The backoff's bracket, in the gap from item 0's failed attempt (ends at
+ * 1 s) to its attempt 2 (starts at 1.5 s) on worker 0's lane: upright
+ * ends and a dotted line between, in the backoff colour; the same gap is
+ * empty without it. The skipped retry and the shed item have their signs;
+ * the key explains the three; hit testing finds them. */
+static void
+test_lanes_backoff (gconstpointer data)
+{
+  gboolean dark = GPOINTER_TO_INT (data);
+  const SluicePalette *palette = sluice_palette_get (dark);
+  g_autoptr(SluiceTimeline) model = retry_timeline (TRUE, FALSE);
+  g_autoptr(SluiceTimeline) plain = retry_timeline (FALSE, FALSE);
+  g_autofree char *path = g_test_build_filename (G_TEST_BUILT, dark ? "lanes-backoff-dark.png" : "lanes-backoff-light.png", NULL);
+  cairo_surface_t *surface, *without;
+  LanesGeometry g, gp;
+  double x0, x1, cy, r, cx, skip_x, skip_y;
+  guint index = G_MAXUINT;
+
+  surface = render_retry_lanes (model, dark, &g);
+  g_assert_cmpint (cairo_surface_write_to_png (surface, path), ==, CAIRO_STATUS_SUCCESS);
+  x0 = lanes_x (&g, 1.);
+  x1 = lanes_x (&g, 1.5);
+  cy = round (lane_middle_y (&g, 0));
+  g_assert_cmpfloat (x1 - x0, >, 40.);
+
+  /* The left end: an upright line just after the failed attempt. */
+  assert_pixel (surface, round (x0), cy - 3., &palette->backoff, "backoff bracket, left end");
+  assert_pixel (surface, round (x0), cy + 2., &palette->backoff, "backoff bracket, left end");
+  /* The right end, just before attempt 2. */
+  assert_pixel (surface, round (x1) - 2., cy - 3., &palette->backoff, "backoff bracket, right end");
+  /* The dotted line between: on and off along the lane's middle. */
+  g_assert_cmpuint (count_color (surface, x0 + 4., cy, x1 - 4., cy + 1., &palette->backoff), >, (x1 - x0) / 6.);
+  g_assert_cmpuint (count_color (surface, x0 + 4., cy, x1 - 4., cy + 1., &palette->backoff), <, (x1 - x0) * 0.8);
+  /* Nothing of it above or below the bracket's ends: it is thin. */
+  assert_pixel (surface, (x0 + x1) / 2., g.lanes.plot.y + g.lanes.bar_inset, &palette->background, "above the bracket");
+
+  /* The bars either side keep their colours. */
+  g_assert_cmpuint (count_color (surface, lanes_x (&g, 0.2), bar_top_y (&g, 0), lanes_x (&g, 0.8),
+                                 bar_top_y (&g, 0) + 1., &palette->retried), >, 10);
+  assert_pixel (surface, lanes_x (&g, 2.), bar_top_y (&g, 0), &palette->ok, "attempt 2");
+
+  /* A skipped retry's sign at the end of item 1's attempt (worker 1), in
+   * place of its cross: a ring in the text colour, filled with the
+   * background. */
+  r = _sluice_lanes_mark_radius (&g.lanes);
+  _sluice_lanes_place_point_mark (&g.lanes, sluice_timeline_get_mark (model, 1), x0, lanes_x (&g, 0.),
+                                  &skip_x, &skip_y);
+  g_assert_cmpfloat (skip_x + r, <, x0);
+  g_assert_cmpfloat (skip_x - r, >, lanes_x (&g, 0.5));
+  g_assert_cmpuint (count_color (surface, skip_x - r - 1., skip_y - r - 1., skip_x + r + 1., skip_y + r + 1.,
+                                 &palette->foreground), >, 4);
+  assert_pixel (surface, skip_x + r * 0.5, skip_y - r * 0.5, &palette->background, "inside the skip sign");
+  /* The shed item's triangle at 2 s at the top of worker 1's lane, in the
+   * failure colour. */
+  _sluice_lanes_place_point_mark (&g.lanes, sluice_timeline_get_mark (model, 2), lanes_x (&g, 2.), -G_MAXDOUBLE,
+                                  &cx, &cy);
+  g_assert_cmpfloat (cy, <, lane_middle_y (&g, 1));
+  assert_pixel (surface, cx, cy - r * 0.3, &palette->failed, "shed item");
+
+  /* The key explains the three marks; without them it does not. */
+  for (guint k = SLUICE_LANES_N_BASIC_KEYS; k < SLUICE_LANES_N_KEYS; k++)
+    g_assert_cmpfloat (g.lanes.key[k].width, >, 0.);
+  assert_pixel (surface, g.lanes.key[SLUICE_LANES_N_BASIC_KEYS].x, g.lanes.key[SLUICE_LANES_N_BASIC_KEYS].y +
+                g.lanes.key[SLUICE_LANES_N_BASIC_KEYS].height / 2. - 2., &palette->backoff, "backoff key");
+
+  /* Hit testing: the bracket, the signs, and the bars still. */
+#define HIT_MARK(x, worker) \
+  sluice_render_timeline_hit_mark (model, g.width, g.height, g.t0, g.t1, (x), lane_middle_y (&g, worker), &index)
+  g_assert_true (HIT_MARK (lanes_x (&g, 1.25), 0));
+  g_assert_cmpuint (index, ==, 0);
+  g_assert_true (sluice_timeline_get_bar (model, 1)->retry_skipped);
+  g_assert_cmpint (sluice_timeline_get_mark (model, 1)->outcome, ==, SLUICE_OUTCOME_FAILED);
+  g_assert_cmpint (sluice_timeline_get_mark (model, 1)->attempt_start, ==, 0);
+  g_assert_true (HIT_MARK (skip_x, 1));
+  g_assert_cmpuint (index, ==, 1);
+  g_assert_true (sluice_render_timeline_hit_mark (model, g.width, g.height, g.t0, g.t1, cx + 1., cy, &index));
+  g_assert_cmpuint (index, ==, 2);
+  /* Below the shed sign: the lane, no mark. */
+  g_assert_false (sluice_render_timeline_hit_mark (model, g.width, g.height, g.t0, g.t1, cx, cy + 3. * r, NULL));
+  g_assert_false (HIT_MARK (lanes_x (&g, 0.5), 0));
+  g_assert_false (HIT_MARK (lanes_x (&g, 2.), 0));
+  g_assert_false (HIT_MARK (lanes_x (&g, 1.25), 1));
+#undef HIT_MARK
+  g_assert_true (sluice_render_timeline_hit (model, g.width, g.height, g.t0, g.t1,
+                                             lanes_x (&g, 2.), lane_middle_y (&g, 0), &index));
+
+  /* Without the backoff: the gap is the background, and the key has no
+   * backoff entry. */
+  without = render_retry_lanes (plain, dark, &gp);
+  g_assert_cmpfloat (gp.lanes.key[SLUICE_LANES_N_BASIC_KEYS].width, ==, 0.);
+  g_assert_cmpuint (count_color (without, lanes_x (&gp, 1.) - 1., gp.lanes.plot.y,
+                                 lanes_x (&gp, 1.5) + 1., gp.lanes.plot.y + gp.lanes.lane_height,
+                                 &palette->backoff), ==, 0);
+  assert_pixel (without, lanes_x (&gp, 1.25), round (lane_middle_y (&gp, 0)), &palette->background, "no backoff");
+  g_assert_false (sluice_render_timeline_hit_mark (plain, gp.width, gp.height, gp.t0, gp.t1,
+                                                   lanes_x (&gp, 1.25), lane_middle_y (&gp, 0), NULL));
+
+  cairo_surface_destroy (surface);
+  cairo_surface_destroy (without);
+}
+
+/* The retry budget's level is a line in the chart only when the events
+ * carry a budget: full (5 tokens) at the top of the plot, 3 from 1 s;
+ * with an entry in the legend and a label that gives the level. */
+static void
+test_chart_budget (gconstpointer data)
+{
+  gboolean dark = GPOINTER_TO_INT (data);
+  const SluicePalette *palette = sluice_palette_get (dark);
+  g_autoptr(SluiceTimeline) model = retry_timeline (TRUE, TRUE);
+  g_autoptr(SluiceTimeline) plain = retry_timeline (TRUE, FALSE);
+  g_autofree char *path = g_test_build_filename (G_TEST_BUILT, dark ? "chart-budget-dark.png" : "chart-budget-light.png", NULL);
+  double width = 600., height = 200.;
+  gint64 t1 = S (RETRY_END_S);
+  SluiceChartLayout chart, plain_chart;
+  SluiceRect capacity, bound, budget;
+  cairo_surface_t *surface, *without;
+  cairo_t *cr;
+  double y3;
+
+  /* The scale: the lead bound of queue 1 and 2 workers, 4, plus one. */
+  _sluice_chart_get_layout (width, height, 5, TRUE, &chart);
+  _sluice_chart_get_layout (width, height, 5, FALSE, &plain_chart);
+  g_assert_cmpfloat (chart.legend[SLUICE_CHART_N_SERIES].width, >, 0.);
+  g_assert_cmpfloat (plain_chart.legend[SLUICE_CHART_N_SERIES].width, ==, 0.);
+
+  surface = new_surface (width, height);
+  cr = cairo_create (surface);
+  sluice_render_chart (cr, width, height, model, 0, t1, -1, 1, 4, dark);
+  g_assert_cmpint (cairo_status (cr), ==, CAIRO_STATUS_SUCCESS);
+  cairo_destroy (cr);
+  g_assert_cmpint (cairo_surface_write_to_png (surface, path), ==, CAIRO_STATUS_SUCCESS);
+
+  /* 3 of 5 tokens from 1 s to 2.5 s: 60 % of the plot's height. */
+#define CHART_X(seconds) _sluice_render_time_to_x (&chart.plot, 0, t1, S (seconds))
+  y3 = chart.plot.y + chart.plot.height * (1. - 0.6);
+  g_assert_cmpuint (count_color (surface, CHART_X (1.1), y3 - 1.5, CHART_X (2.4), y3 + 1.5, &palette->budget), >, 30);
+  /* Full before the first failure: along the top. */
+  g_assert_cmpuint (count_color (surface, CHART_X (0.1), chart.plot.y - 1., CHART_X (0.9), chart.plot.y + 1.5,
+                                 &palette->budget), >, 20);
+  /* Its legend entry: a sample of the line. */
+  assert_pixel (surface, chart.legend[SLUICE_CHART_N_SERIES].x + 2.,
+                chart.legend[SLUICE_CHART_N_SERIES].y + chart.legend[SLUICE_CHART_N_SERIES].height / 2. - 1.,
+                &palette->budget, "budget legend");
+#undef CHART_X
+
+  /* The level's label, apart from the limits' labels. */
+  _sluice_chart_get_labels (width, height, model, 0, t1, -1, 1, 4, &capacity, &bound, &budget);
+  g_assert_cmpfloat (budget.width, >, 0.);
+  g_assert_cmpfloat (budget.x + budget.width, <=, width - SLUICE_RENDER_MARGIN);
+  g_assert_false (budget.x < bound.x + bound.width && bound.x < budget.x + budget.width &&
+                  budget.y < bound.y + bound.height && bound.y < budget.y + budget.height);
+  g_assert_false (budget.x < capacity.x + capacity.width && capacity.x < budget.x + budget.width &&
+                  budget.y < capacity.y + capacity.height && capacity.y < budget.y + budget.height);
+
+  /* No budget: no line, no entry, no label. */
+  without = new_surface (width, height);
+  cr = cairo_create (without);
+  sluice_render_chart (cr, width, height, plain, 0, t1, -1, 1, 4, dark);
+  cairo_destroy (cr);
+  g_assert_cmpuint (count_color (without, 0., 0., width, height, &palette->budget), ==, 0);
+  _sluice_chart_get_labels (width, height, plain, 0, t1, -1, 1, 4, NULL, NULL, &budget);
+  g_assert_cmpfloat (budget.width, ==, 0.);
+
+  cairo_surface_destroy (surface);
+  cairo_surface_destroy (without);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1241,6 +1606,11 @@ main (int   argc,
   g_test_add_func ("/render/export", test_export);
   g_test_add_func ("/render/empty", test_empty);
   g_test_add_func ("/render/many-attempts", test_many_attempts);
+  g_test_add_func ("/render/timeline/marks", test_timeline_marks);
+  g_test_add_data_func ("/render/lanes/backoff/light", GINT_TO_POINTER (FALSE), test_lanes_backoff);
+  g_test_add_data_func ("/render/lanes/backoff/dark", GINT_TO_POINTER (TRUE), test_lanes_backoff);
+  g_test_add_data_func ("/render/chart/budget/light", GINT_TO_POINTER (FALSE), test_chart_budget);
+  g_test_add_data_func ("/render/chart/budget/dark", GINT_TO_POINTER (TRUE), test_chart_budget);
 
   return g_test_run ();
 }

@@ -9,11 +9,13 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "sluice-clock-controls.h"
 #include "sluice-config-panel.h"
 #include "sluice-error-group-view.h"
 #include "sluice-event-log.h"
+#include "sluice-timeline.h"
 #include "sluice-timeline-view.h"
 #include "sluice-window.h"
 
@@ -32,7 +34,7 @@ open_window (const char *preset)
   SluiceWindow *window = g_object_ref (sluice_window_new (NULL));
 
   gtk_window_present (GTK_WINDOW (window));
-  g_assert_true (sluice_window_open_preset (window, preset));
+  g_assert_true (sluice_window_open_preset (window, preset, NULL));
   return window;
 }
 
@@ -581,6 +583,268 @@ test_window_accessible_labels (void)
   close_window (window);
 }
 
+/* The last session's file is read at start-up: an endless file or a FIFO
+ * nobody writes must be refused at once, not read or waited for. */
+static void
+test_window_refuses_unreadable_files_at_once (void)
+{
+  SluiceWindow *window = open_window ("first-look");
+  g_autofree char *dir = g_dir_make_tmp ("sluice-window-XXXXXX", NULL);
+  g_autofree char *fifo = g_build_filename (dir, "last.pool", NULL);
+  g_autoptr(GError) error = NULL;
+
+  g_assert_false (sluice_window_load_file (window, "/dev/zero", &error));
+  g_assert_nonnull (error);
+  g_assert_nonnull (strstr (error->message, "/dev/zero"));
+  g_clear_error (&error);
+
+  g_assert_cmpint (mkfifo (fifo, 0600), ==, 0);
+  g_assert_false (sluice_window_load_file (window, fifo, &error));
+  g_assert_nonnull (error);
+  g_assert_nonnull (strstr (error->message, "last.pool"));
+  g_unlink (fifo);
+  g_rmdir (dir);
+
+  close_window (window);
+}
+
+/* `sluice --preset NAME --screenshot FILE` of a preset that does not load
+ * exits non-zero with the file's error and saves nothing. */
+static void
+test_app_screenshot_of_broken_preset_fails (void)
+{
+  const char *app = g_getenv ("SLUICE_APP");
+  g_autofree char *presets = g_test_build_filename (G_TEST_DIST, "presets-broken", NULL);
+  g_autofree char *png = g_build_filename (g_get_tmp_dir (), "sluice-broken-preset.png", NULL);
+  g_autoptr(GSubprocessLauncher) launcher = NULL;
+  g_autoptr(GSubprocess) process = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *out = NULL, *err = NULL;
+
+  if (app == NULL)
+    {
+      g_test_skip ("SLUICE_APP is not set");
+      return;
+    }
+
+  g_unlink (png);
+  launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE);
+  g_subprocess_launcher_setenv (launcher, "SLUICE_PRESETS_DIR", presets, TRUE);
+  process = g_subprocess_launcher_spawn (launcher, &error, app, "--preset", "broken",
+                                         "--screenshot", png, NULL);
+  g_assert_no_error (error);
+  g_subprocess_communicate_utf8 (process, NULL, NULL, &out, &err, &error);
+  g_assert_no_error (error);
+  g_test_message ("%s", err);
+
+  g_assert_true (g_subprocess_get_if_exited (process));
+  g_assert_cmpint (g_subprocess_get_exit_status (process), ==, 2);
+  g_assert_nonnull (strstr (err, "broken.pool"));
+  g_assert_nonnull (strstr (err, "workers"));
+  g_assert_false (g_file_test (png, G_FILE_TEST_EXISTS));
+}
+
+/* ---- the retry policy ---------------------------------------------------- */
+
+static const char * const retry_keys[] = {
+  "backoff", "base", "cap", "jitter", "seed", "deadline", "budget", "budget-ratio",
+};
+
+/* The Retries section has a field for every [retry] key, each named for
+ * assistive technologies by its label and explained by a tooltip; the
+ * drop-downs offer the file's keywords, shown translated. */
+static void
+test_window_retry_fields (void)
+{
+  SluiceWindow *window = open_window ("first-look");
+  SluiceConfigPanel *panel = SLUICE_CONFIG_PANEL (sluice_window_get_config_panel (window));
+  SluiceScenario *scenario;
+  g_autofree char *data = NULL;
+
+  for (guint i = 0; i < G_N_ELEMENTS (retry_keys); i++)
+    {
+      GtkWidget *field = sluice_config_panel_get_field_widget (panel, "retry", retry_keys[i]);
+
+      g_assert_nonnull (field);
+      g_assert_true (gtk_widget_get_visible (field));
+      g_assert_true (gtk_test_accessible_has_relation (GTK_ACCESSIBLE (field),
+                                                       GTK_ACCESSIBLE_RELATION_LABELLED_BY));
+      g_assert_nonnull (gtk_widget_get_tooltip_text (field));
+      g_assert_cmpuint (strlen (gtk_widget_get_tooltip_text (field)), >, 40);
+      g_assert_null (sluice_config_panel_get_field_error (panel, "retry", retry_keys[i]));
+    }
+  g_assert_true (GTK_IS_DROP_DOWN (sluice_config_panel_get_field_widget (panel, "retry", "backoff")));
+  g_assert_true (GTK_IS_DROP_DOWN (sluice_config_panel_get_field_widget (panel, "retry", "jitter")));
+  g_assert_true (GTK_IS_EDITABLE (sluice_config_panel_get_field_widget (panel, "retry", "deadline")));
+
+  /* At their defaults the drop-downs write nothing: the capstone's
+   * scenario stays as it was. */
+  scenario = sluice_config_panel_get_scenario (panel);
+  g_assert_nonnull (scenario);
+  g_assert_cmpint (sluice_scenario_get_backoff (scenario), ==, SLUICE_BACKOFF_NONE);
+  data = sluice_scenario_to_data (scenario, NULL);
+  g_assert_null (strstr (data, "jitter="));
+
+  sluice_config_panel_set_field_text (panel, "retry", "backoff", "exponential");
+  sluice_config_panel_set_field_text (panel, "retry", "jitter", "none");
+  sluice_config_panel_set_field_text (panel, "retry", "base", "0.25");
+  sluice_config_panel_set_field_text (panel, "retry", "deadline", "2");
+  sluice_config_panel_set_field_text (panel, "retry", "budget", "5");
+  scenario = sluice_config_panel_get_scenario (panel);
+  g_assert_nonnull (scenario);
+  g_assert_cmpint (sluice_scenario_get_backoff (scenario), ==, SLUICE_BACKOFF_EXPONENTIAL);
+  g_assert_cmpfloat_with_epsilon (sluice_scenario_get_backoff_base (scenario), 0.25, 1e-9);
+  g_assert_cmpfloat_with_epsilon (sluice_scenario_get_item_deadline (scenario), 2., 1e-9);
+  g_assert_cmpfloat_with_epsilon (sluice_scenario_get_retry_budget (scenario), 5., 1e-9);
+
+  /* A scenario without [retry] puts the drop-downs back at their defaults. */
+  g_assert_true (sluice_window_open_preset (window, "first-look", NULL));
+  g_assert_cmpuint (gtk_drop_down_get_selected (GTK_DROP_DOWN (sluice_config_panel_get_field_widget (panel, "retry", "backoff"))), ==, 0);
+  g_assert_cmpuint (gtk_drop_down_get_selected (GTK_DROP_DOWN (sluice_config_panel_get_field_widget (panel, "retry", "jitter"))), ==, 0);
+  g_assert_cmpint (sluice_scenario_get_backoff (sluice_config_panel_get_scenario (panel)), ==, SLUICE_BACKOFF_NONE);
+
+  close_window (window);
+}
+
+/* Types @text into the [retry] field @key, which must then show an error. */
+static const char *
+set_bad_retry_field (SluiceConfigPanel *panel,
+                     const char        *key,
+                     const char        *text)
+{
+  const char *error;
+
+  sluice_config_panel_set_field_text (panel, "retry", key, text);
+  error = sluice_config_panel_get_field_error (panel, "retry", key);
+  g_assert_nonnull (error);
+  g_test_message ("%s=%s: %s", key, text, error);
+  g_assert_false (sluice_config_panel_get_valid (panel));
+  return error;
+}
+
+/* A [retry] value the loader refuses is shown under its own field, the
+ * run is off, and a good value clears it. */
+static void
+test_window_invalid_retry_field (void)
+{
+  SluiceWindow *window = open_window ("first-look");
+  SluiceConfigPanel *panel = SLUICE_CONFIG_PANEL (sluice_window_get_config_panel (window));
+  GActionGroup *actions = G_ACTION_GROUP (window);
+
+  /* A base delay without a backoff. */
+  g_assert_nonnull (strstr (set_bad_retry_field (panel, "base", "0.5"), "backoff"));
+  g_assert_false (g_action_group_get_action_enabled (actions, "run"));
+  /* With one, it is fine. */
+  sluice_config_panel_set_field_text (panel, "retry", "backoff", "exponential");
+  g_assert_null (sluice_config_panel_get_field_error (panel, "retry", "base"));
+  g_assert_true (g_action_group_get_action_enabled (actions, "run"));
+
+  /* Not a number; out of range. */
+  set_bad_retry_field (panel, "deadline", "soon");
+  sluice_config_panel_set_field_text (panel, "retry", "deadline", "");
+  set_bad_retry_field (panel, "budget", "-1");
+  sluice_config_panel_set_field_text (panel, "retry", "budget", "");
+
+  /* A refill without a budget. */
+  set_bad_retry_field (panel, "budget-ratio", "0.2");
+  sluice_config_panel_set_field_text (panel, "retry", "budget", "4");
+  g_assert_null (sluice_config_panel_get_field_error (panel, "retry", "budget-ratio"));
+
+  /* A seed that is not a 32-bit number. */
+  set_bad_retry_field (panel, "seed", "4294967296");
+  sluice_config_panel_set_field_text (panel, "retry", "seed", "7");
+  g_assert_true (sluice_config_panel_get_valid (panel));
+
+  close_window (window);
+}
+
+/* Every item fails once with a retryable ConnectionError, then waits
+ * 0.2 s (exponential backoff, no jitter) before its second attempt: the
+ * event log shows each wait, the lanes a bracket with its tooltip. */
+static void
+test_window_backoff_run (void)
+{
+  SluiceWindow *window = open_window ("first-look");
+  SluiceConfigPanel *panel = SLUICE_CONFIG_PANEL (sluice_window_get_config_panel (window));
+  SluiceEventLog *log = SLUICE_EVENT_LOG (sluice_window_get_event_log (window));
+  SluiceTimelineView *lanes = SLUICE_TIMELINE_VIEW (sluice_window_get_timeline_view (window));
+  g_autoptr(SluiceTimeline) model = NULL;
+  g_autofree char *tooltip = NULL;
+
+  sluice_config_panel_set_field_text (panel, "pool", "max-retries", "1");
+  sluice_config_panel_set_field_text (panel, "pool", "retryable", "ConnectionError");
+  sluice_config_panel_set_field_text (panel, "handler", "item.*", "");
+  sluice_config_panel_set_field_text (panel, "handler", "default", "fail 1 ConnectionError 0.05");
+  sluice_config_panel_set_field_text (panel, "retry", "backoff", "exponential");
+  sluice_config_panel_set_field_text (panel, "retry", "base", "0.2");
+  sluice_config_panel_set_field_text (panel, "retry", "jitter", "none");
+  run_virtual (window);
+
+  assert_counter (window, SLUICE_COUNTER_SUCCEEDED, "3");
+  assert_counter (window, SLUICE_COUNTER_RETRIES, "3");
+  /* No deadline and no budget: nothing can be skipped or shed. */
+  g_assert_false (sluice_window_get_counter_shown (window, SLUICE_COUNTER_RETRIES_SKIPPED));
+  g_assert_false (sluice_window_get_counter_shown (window, SLUICE_COUNTER_SHED));
+
+  sluice_event_log_set_filter (log, NULL, SLUICE_EVENT_BACKOFF);
+  g_assert_cmpuint (sluice_event_log_get_n_rows (log), ==, 3);
+  sluice_event_log_set_filter (log, "waits 0.200 s before attempt 2", -1);
+  g_assert_cmpuint (sluice_event_log_get_n_rows (log), ==, 3);
+  sluice_event_log_set_filter (log, NULL, -1);
+
+  model = g_object_ref (sluice_timeline_view_get_model (lanes));
+  g_assert_cmpuint (sluice_timeline_get_n_marks (model), ==, 3);
+  g_assert_cmpint (sluice_timeline_get_mark (model, 0)->kind, ==, SLUICE_TIMELINE_MARK_BACKOFF);
+  tooltip = sluice_timeline_view_describe_mark (lanes, 0);
+  g_assert_nonnull (strstr (tooltip, "Backoff 0.200 s before attempt 2 of item "));
+
+  close_window (window);
+}
+
+/* An item deadline of 0.6 s on one worker: item 1's attempt runs into it
+ * and its retry is skipped, item 2 is shed from the queue. Both are in
+ * the error group, with TimeoutError('deadline exceeded') and a note. */
+static void
+test_window_deadline_run (void)
+{
+  SluiceWindow *window = open_window ("first-look");
+  SluiceConfigPanel *panel = SLUICE_CONFIG_PANEL (sluice_window_get_config_panel (window));
+  SluiceEventLog *log = SLUICE_EVENT_LOG (sluice_window_get_event_log (window));
+  SluiceErrorGroupView *errors = SLUICE_ERROR_GROUP_VIEW (sluice_window_get_error_group (window));
+  g_autofree char *skipped = NULL, *shed = NULL;
+
+  sluice_config_panel_set_field_text (panel, "pool", "workers", "1");
+  sluice_config_panel_set_field_text (panel, "pool", "item-timeout", "5");
+  sluice_config_panel_set_field_text (panel, "pool", "max-retries", "1");
+  sluice_config_panel_set_field_text (panel, "pool", "retryable", "TimeoutError");
+  sluice_config_panel_set_field_text (panel, "pool", "keep-going", "true");
+  sluice_config_panel_set_field_text (panel, "handler", "item.*", "");
+  sluice_config_panel_set_field_text (panel, "handler", "default", "ok 0.5");
+  sluice_config_panel_set_field_text (panel, "retry", "deadline", "0.6");
+  run_virtual (window);
+
+  assert_counter (window, SLUICE_COUNTER_SUCCEEDED, "1");
+  assert_counter (window, SLUICE_COUNTER_FAILED, "2");
+  g_assert_true (sluice_window_get_counter_shown (window, SLUICE_COUNTER_RETRIES_SKIPPED));
+  g_assert_true (sluice_window_get_counter_shown (window, SLUICE_COUNTER_SHED));
+  assert_counter (window, SLUICE_COUNTER_RETRIES_SKIPPED, "1");
+  assert_counter (window, SLUICE_COUNTER_SHED, "1");
+
+  sluice_event_log_set_filter (log, "retry skipped: deadline", -1);
+  g_assert_cmpuint (sluice_event_log_get_n_rows (log), ==, 1);
+  sluice_event_log_set_filter (log, "shed: its deadline passed in the queue", SLUICE_EVENT_DEADLINE_EXCEEDED);
+  g_assert_cmpuint (sluice_event_log_get_n_rows (log), ==, 1);
+  sluice_event_log_set_filter (log, NULL, -1);
+
+  g_assert_cmpuint (sluice_error_group_view_get_n_errors (errors), ==, 2);
+  skipped = sluice_error_group_view_dup_note (errors, 0);
+  shed = sluice_error_group_view_dup_note (errors, 1);
+  g_assert_nonnull (strstr (skipped, "retry skipped: deadline"));
+  g_assert_nonnull (strstr (shed, "shed"));
+
+  close_window (window);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -598,6 +862,12 @@ main (int   argc,
   g_test_add_func ("/window/clock-controls", test_window_clock_controls);
   g_test_add_func ("/window/config-columns", test_window_config_columns);
   g_test_add_func ("/window/accessible-labels", test_window_accessible_labels);
+  g_test_add_func ("/window/retry/fields", test_window_retry_fields);
+  g_test_add_func ("/window/retry/invalid-field", test_window_invalid_retry_field);
+  g_test_add_func ("/window/retry/backoff-run", test_window_backoff_run);
+  g_test_add_func ("/window/retry/deadline-run", test_window_deadline_run);
+  g_test_add_func ("/window/refuses-unreadable-files-at-once", test_window_refuses_unreadable_files_at_once);
+  g_test_add_func ("/app/screenshot-of-broken-preset-fails", test_app_screenshot_of_broken_preset_fails);
 
   return g_test_run ();
 }

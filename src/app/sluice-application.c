@@ -171,13 +171,23 @@ sluice_application_activate (GApplication *app)
   if (window == NULL)
     {
       SluiceWindow *sw = sluice_window_new (self);
+      gboolean exporting = self->screenshot != NULL || self->export_image != NULL ||
+                           self->export_events != NULL;
+      g_autoptr(GError) error = NULL;
 
-      if (self->preset != NULL)
-        sluice_window_open_preset (sw, self->preset);
-      else
+      if (self->preset == NULL)
         sluice_window_open_last (sw);
+      else if (!sluice_window_open_preset (sw, self->preset, &error) && exporting)
+        {
+          /* An export of a preset that did not load would save an empty
+           * run and pass for a success. */
+          g_printerr ("sluice: %s\n", error->message);
+          self->exit_status = 2;
+          gtk_window_destroy (GTK_WINDOW (sw));
+          return;
+        }
 
-      if (self->screenshot != NULL || self->export_image != NULL || self->export_events != NULL)
+      if (exporting)
         sluice_window_run_and_export (sw, self->screenshot, self->export_image, self->export_events,
                                       on_screenshot_done, self);
 
@@ -300,7 +310,8 @@ sluice_application_get_settings (SluiceApplication *self)
  * sluice_application_get_exit_status:
  * @self: a #SluiceApplication
  *
- * Returns: 1 if a `--screenshot` or `--export-…` run failed, else 0
+ * Returns: 2 if the preset of a `--screenshot` or `--export-…` run did
+ *   not load, 1 if the run or its export failed, else 0
  */
 int
 sluice_application_get_exit_status (SluiceApplication *self)

@@ -114,8 +114,11 @@ _sluice_config_field_widget_set_text (const SluiceConfigFieldSpec *spec,
       gtk_editable_set_text (GTK_EDITABLE (widget), text);
       break;
     case SLUICE_FIELD_CHOICE:
-      /* An unknown keyword leaves the selection as it is. */
-      if ((choice = _sluice_config_field_find_choice (spec, text)) >= 0)
+      /* A key left out is at its default, the first choice; an unknown
+       * keyword leaves the selection as it is. */
+      if (*text == '\0')
+        gtk_drop_down_set_selected (GTK_DROP_DOWN (widget), 0);
+      else if ((choice = _sluice_config_field_find_choice (spec, text)) >= 0)
         gtk_drop_down_set_selected (GTK_DROP_DOWN (widget), (guint) choice);
       break;
     case SLUICE_FIELD_SWITCH:

@@ -24,6 +24,7 @@ typedef enum {
 
 typedef enum {
   SLUICE_SECTION_POOL,
+  SLUICE_SECTION_RETRY,
   SLUICE_SECTION_SOURCE,
   SLUICE_SECTION_HANDLER,
   SLUICE_SECTION_RUN,
@@ -40,9 +41,12 @@ typedef struct {
   const char * const   *choices;
   const char * const   *choice_labels;   /* what the drop-down shows, by choice */
   const char           *choice_context;  /* the labels' translation context */
+  /* A choice left out of the file while it is at its default, the first
+   * choice: [retry] keys such as jitter are errors without a backoff. */
+  gboolean              omit_default;
 } SluiceConfigFieldSpec;
 
-#define SLUICE_CONFIG_N_FIELDS 20
+#define SLUICE_CONFIG_N_FIELDS 28
 
 /* The fields, in the order the panel shows them. */
 extern const SluiceConfigFieldSpec _sluice_config_fields[SLUICE_CONFIG_N_FIELDS];

@@ -53,6 +53,27 @@ static const char * const clock_labels[] = {
   NULL
 };
 
+static const char * const backoff_choices[] = { "none", "exponential", NULL };
+static const char * const backoff_labels[] = {
+  /* Translators: backoff in the drop-down: a retry starts as soon as the
+   * failed attempt ended (the file keeps “none”). */
+  NC_("backoff", "none"),
+  /* Translators: backoff in the drop-down: each retry waits up to twice as
+   * long as the one before (the file keeps “exponential”). */
+  NC_("backoff", "exponential"),
+  NULL
+};
+static const char * const jitter_choices[] = { "full", "none", NULL };
+static const char * const jitter_labels[] = {
+  /* Translators: jitter in the drop-down: each wait is drawn at random
+   * between 0 and its limit (the file keeps “full”). */
+  NC_("jitter", "full"),
+  /* Translators: jitter in the drop-down: each wait is exactly its limit
+   * (the file keeps “none”). */
+  NC_("jitter", "none"),
+  NULL
+};
+
 const SluiceConfigFieldSpec _sluice_config_fields[] = {
   { SLUICE_SECTION_POOL, "pool", "workers", SLUICE_FIELD_ENTRY, N_("_Workers"),
     N_("How many items the pool handles at the same time.") },
@@ -69,6 +90,36 @@ const SluiceConfigFieldSpec _sluice_config_fields[] = {
     metrics_choices, metrics_labels, "metrics" },
   { SLUICE_SECTION_POOL, "pool", "keep-going", SLUICE_FIELD_SWITCH, N_("_Keep going"),
     N_("When on, an item that fails for good is recorded but does not stop the pool.") },
+
+  { SLUICE_SECTION_RETRY, "retry", "backoff", SLUICE_FIELD_CHOICE, N_("_Backoff"),
+    N_("How long a retry waits after a failure. None: it starts at once. Exponential: each retry may "
+       "wait twice as long as the one before, from the base delay up to the cap."),
+    backoff_choices, backoff_labels, "backoff", TRUE },
+  { SLUICE_SECTION_RETRY, "retry", "base", SLUICE_FIELD_ENTRY, N_("Bas_e delay (s)"),
+    N_("Seconds the first retry waits at most, such as 0.1; the next may wait 0.2, then 0.4… "
+       "Only with exponential backoff; empty for 0.1.") },
+  { SLUICE_SECTION_RETRY, "retry", "cap", SLUICE_FIELD_ENTRY, N_("Delay ca_p (s)"),
+    N_("The longest any retry waits, in seconds, however many retries came before. "
+       "Only with exponential backoff; empty for 10.") },
+  { SLUICE_SECTION_RETRY, "retry", "jitter", SLUICE_FIELD_CHOICE, N_("_Jitter"),
+    N_("Full: each wait is drawn at random between 0 and its limit, so items that failed together "
+       "do not all retry at the same moment. None: each waits exactly its limit. "
+       "Only with exponential backoff."),
+    jitter_choices, jitter_labels, "jitter", TRUE },
+  { SLUICE_SECTION_RETRY, "retry", "seed", SLUICE_FIELD_ENTRY, N_("Jitter see_d"),
+    N_("The seed of the jitter’s random draws, 0 to 4294967295: the same seed gives the same waits "
+       "run after run.") },
+  { SLUICE_SECTION_RETRY, "retry", "deadline", SLUICE_FIELD_ENTRY, N_("Item dead_line (s)"),
+    N_("Seconds each item may take in all, from when it is pulled: its wait in the queue, every attempt "
+       "and every backoff count. An item still queued past it is dropped (shed); a retry that would "
+       "start past it is skipped. Empty or 0: no deadline.") },
+  { SLUICE_SECTION_RETRY, "retry", "budget", SLUICE_FIELD_ENTRY, N_("Bud_get (tokens)"),
+    N_("Tokens the whole pool shares for retries: each retryable failure takes one, and retries stop "
+       "while half the budget or less is left, so a failing service is not flooded with retries. "
+       "Empty or 0: no budget.") },
+  { SLUICE_SECTION_RETRY, "retry", "budget-ratio", SLUICE_FIELD_ENTRY, N_("Refill per s_uccess"),
+    N_("How much of a token each successful attempt gives back to the retry budget, such as 0.1. "
+       "Only with a budget.") },
 
   { SLUICE_SECTION_SOURCE, "source", "count", SLUICE_FIELD_ENTRY, N_("Item _count"),
     N_("The source yields the integers 0 to count − 1; leave it empty to give values instead.") },
@@ -196,6 +247,9 @@ add_field (GKeyFile     *keyfile,
     }
 
   if (g_str_equal (spec->key, SLUICE_CONFIG_FAULT_AFTER_KEY))
+    return;
+
+  if (spec->omit_default && g_str_equal (value, spec->choices[0]))
     return;
 
   g_key_file_set_value (keyfile, spec->group, spec->key, value);

@@ -14,8 +14,8 @@
 /**
  * SluiceConfigPanel:
  *
- * Shows one field per key of a scenario, in four sections (pool, source,
- * handler, run). Whenever a field changes, the panel writes the fields into
+ * Shows one field per key of a scenario, in five sections (pool, retries,
+ * source, handler, run). Whenever a field changes, the panel writes the fields into
  * a #GKeyFile and lets sluice_scenario_new_from_keyfile() judge them, so the
  * app accepts exactly what `sluice-run` accepts: the message of a
  * %SLUICE_SCENARIO_ERROR is shown under the field it names. Nothing is
@@ -361,6 +361,8 @@ sluice_config_panel_class_init (SluiceConfigPanelClass *klass)
   gtk_widget_class_bind_template_child (widget_class, SluiceConfigPanel, error_label);
   gtk_widget_class_bind_template_child_full (widget_class, "pool_grid", FALSE,
                                              G_STRUCT_OFFSET (SluiceConfigPanel, grids[SLUICE_SECTION_POOL]));
+  gtk_widget_class_bind_template_child_full (widget_class, "retry_grid", FALSE,
+                                             G_STRUCT_OFFSET (SluiceConfigPanel, grids[SLUICE_SECTION_RETRY]));
   gtk_widget_class_bind_template_child_full (widget_class, "source_grid", FALSE,
                                              G_STRUCT_OFFSET (SluiceConfigPanel, grids[SLUICE_SECTION_SOURCE]));
   gtk_widget_class_bind_template_child_full (widget_class, "handler_grid", FALSE,

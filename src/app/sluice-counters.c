@@ -13,9 +13,11 @@
  * SluiceCounters:
  *
  * A row of figures with a title under each: pulled, queued, in flight,
- * succeeded, retries, timeouts, failed, elapsed and throughput. The run
- * controller sets their texts once per frame; a label only changes when
- * its text does.
+ * succeeded, retries, timeouts, failed, retries skipped and items shed (the
+ * retry policy's; shown only when the run can have them), elapsed and
+ * throughput. They flow onto a second row when the window is too narrow
+ * for one (1024 pixels with every counter shown). The run controller sets
+ * their texts once per frame; a label only changes when its text does.
  */
 
 static const char * const counter_titles[SLUICE_N_COUNTERS] = {
@@ -26,6 +28,12 @@ static const char * const counter_titles[SLUICE_N_COUNTERS] = {
   [SLUICE_COUNTER_RETRIES] = N_("Retries"),
   [SLUICE_COUNTER_TIMEOUTS] = N_("Timeouts"),
   [SLUICE_COUNTER_FAILED] = N_("Failed"),
+  /* Translators: a counter's title, under its number: retries the retry
+   * policy refused (deadline or budget). Keep it short. */
+  [SLUICE_COUNTER_RETRIES_SKIPPED] = N_("Skipped"),
+  /* Translators: a counter's title, under its number: items dropped from
+   * the queue because their deadline had passed. Keep it short. */
+  [SLUICE_COUNTER_SHED] = N_("Shed"),
   [SLUICE_COUNTER_ELAPSED] = N_("Elapsed"),
   [SLUICE_COUNTER_THROUGHPUT] = N_("Throughput"),
 };
@@ -38,6 +46,8 @@ static const char * const counter_tooltips[SLUICE_N_COUNTERS] = {
   [SLUICE_COUNTER_RETRIES] = N_("Retries started after retryable failures."),
   [SLUICE_COUNTER_TIMEOUTS] = N_("Attempts that ran past the item timeout."),
   [SLUICE_COUNTER_FAILED] = N_("Items that failed for good."),
+  [SLUICE_COUNTER_RETRIES_SKIPPED] = N_("Retries the retry policy refused: the wait would end past the item’s deadline, or the retry budget was half empty. Those items failed for good."),
+  [SLUICE_COUNTER_SHED] = N_("Items dropped from the queue without a handler call, because their deadline had passed while they waited. They failed for good."),
   [SLUICE_COUNTER_ELAPSED] = N_("Time since the run started, on the pool’s clock."),
   [SLUICE_COUNTER_THROUGHPUT] = N_("Items that succeeded per second of the pool’s clock."),
 };
@@ -46,6 +56,7 @@ struct _SluiceCounters
 {
   GtkWidget  parent_instance;
 
+  GtkWidget *boxes[SLUICE_N_COUNTERS];
   GtkLabel  *labels[SLUICE_N_COUNTERS];
   char      *texts[SLUICE_N_COUNTERS];
 };
@@ -83,7 +94,7 @@ sluice_counters_class_init (SluiceCountersClass *klass)
   object_class->dispose = sluice_counters_dispose;
   object_class->finalize = sluice_counters_finalize;
 
-  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BOX_LAYOUT);
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "counters");
   gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_GROUP);
 }
@@ -91,10 +102,16 @@ sluice_counters_class_init (SluiceCountersClass *klass)
 static void
 sluice_counters_init (SluiceCounters *self)
 {
-  GtkBoxLayout *layout = GTK_BOX_LAYOUT (gtk_widget_get_layout_manager (GTK_WIDGET (self)));
+  GtkWidget *flow = gtk_flow_box_new ();
 
-  gtk_box_layout_set_homogeneous (layout, TRUE);
-  gtk_box_layout_set_spacing (layout, 6);
+  /* Figures, not a list to pick from: no selection, no focus. */
+  gtk_flow_box_set_homogeneous (GTK_FLOW_BOX (flow), TRUE);
+  gtk_flow_box_set_selection_mode (GTK_FLOW_BOX (flow), GTK_SELECTION_NONE);
+  gtk_flow_box_set_column_spacing (GTK_FLOW_BOX (flow), 6);
+  gtk_flow_box_set_row_spacing (GTK_FLOW_BOX (flow), 4);
+  gtk_flow_box_set_max_children_per_line (GTK_FLOW_BOX (flow), SLUICE_N_COUNTERS);
+  gtk_widget_set_can_focus (flow, FALSE);
+  gtk_widget_set_parent (flow, GTK_WIDGET (self));
   gtk_widget_add_css_class (GTK_WIDGET (self), "counters");
   gtk_accessible_update_property (GTK_ACCESSIBLE (self),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, _("Live counters"), -1);
@@ -114,16 +131,21 @@ sluice_counters_init (SluiceCounters *self)
                                       GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, _(counter_tooltips[c]), -1);
       gtk_box_append (GTK_BOX (box), value);
       gtk_box_append (GTK_BOX (box), title);
-      gtk_widget_set_parent (box, GTK_WIDGET (self));
+      gtk_flow_box_append (GTK_FLOW_BOX (flow), box);
 
+      self->boxes[c] = box;
       self->labels[c] = GTK_LABEL (value);
     }
+
+  sluice_counters_set_shown (self, SLUICE_COUNTER_RETRIES_SKIPPED, FALSE);
+  sluice_counters_set_shown (self, SLUICE_COUNTER_SHED, FALSE);
 }
 
 /**
  * sluice_counters_new:
  *
- * Returns: (transfer full): a row of counters, all "0"
+ * Returns: (transfer full): a row of counters, all "0"; those of the retry
+ *   policy hidden
  */
 GtkWidget *
 sluice_counters_new (void)
@@ -168,4 +190,42 @@ sluice_counters_get (SluiceCounters *self,
   g_return_val_if_fail (SLUICE_IS_COUNTERS (self), NULL);
   g_return_val_if_fail (counter < SLUICE_N_COUNTERS, NULL);
   return gtk_label_get_text (self->labels[counter]);
+}
+
+/**
+ * sluice_counters_set_shown:
+ * @self: a #SluiceCounters
+ * @counter: which one
+ * @shown: whether it takes a place in the row
+ *
+ * Shows or hides @counter: the retry policy's counters take room only in
+ * runs that can have them, so the row stays readable on a small screen.
+ */
+void
+sluice_counters_set_shown (SluiceCounters *self,
+                           SluiceCounter   counter,
+                           gboolean        shown)
+{
+  g_return_if_fail (SLUICE_IS_COUNTERS (self));
+  g_return_if_fail (counter < SLUICE_N_COUNTERS);
+
+  /* The flow box skips hidden children (its own, around each counter). */
+  gtk_widget_set_visible (gtk_widget_get_parent (self->boxes[counter]), shown);
+}
+
+/**
+ * sluice_counters_get_shown:
+ * @self: a #SluiceCounters
+ * @counter: which one
+ *
+ * Returns: whether @counter is shown
+ */
+gboolean
+sluice_counters_get_shown (SluiceCounters *self,
+                           SluiceCounter   counter)
+{
+  g_return_val_if_fail (SLUICE_IS_COUNTERS (self), FALSE);
+  g_return_val_if_fail (counter < SLUICE_N_COUNTERS, FALSE);
+
+  return gtk_widget_get_visible (gtk_widget_get_parent (self->boxes[counter]));
 }

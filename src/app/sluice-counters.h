@@ -16,6 +16,8 @@ typedef enum {
   SLUICE_COUNTER_RETRIES,
   SLUICE_COUNTER_TIMEOUTS,
   SLUICE_COUNTER_FAILED,
+  SLUICE_COUNTER_RETRIES_SKIPPED,
+  SLUICE_COUNTER_SHED,
   SLUICE_COUNTER_ELAPSED,
   SLUICE_COUNTER_THROUGHPUT,
   SLUICE_N_COUNTERS
@@ -30,5 +32,10 @@ void        sluice_counters_set  (SluiceCounters *self,
                                   char           *text);
 const char *sluice_counters_get  (SluiceCounters *self,
                                   SluiceCounter   counter);
+void        sluice_counters_set_shown (SluiceCounters *self,
+                                       SluiceCounter   counter,
+                                       gboolean        shown);
+gboolean    sluice_counters_get_shown (SluiceCounters *self,
+                                       SluiceCounter   counter);
 
 G_END_DECLS

@@ -16,7 +16,10 @@
  * The errors the run recorded — items that failed for good and source
  * errors, in the order the pool recorded them — under one group row, as
  * the caller receives them in the final error group. Each error shows its
- * type, message, item and the attempt that failed for good.
+ * type, message, item and the attempt that failed for good, and a note
+ * when the retry policy ended the item: a retry it skipped, or the item
+ * shed from the queue past its deadline (`TimeoutError('deadline
+ * exceeded')`, with no attempt).
  */
 
 typedef enum {
@@ -24,11 +27,15 @@ typedef enum {
   COLUMN_MESSAGE,
   COLUMN_ITEM,
   COLUMN_ATTEMPT,
+  COLUMN_NOTE,
   N_COLUMNS
 } Column;
 
 static const char * const column_titles[N_COLUMNS] = {
   N_("Error"), N_("Message"), N_("Item"), N_("Attempt"),
+  /* Translators: a column of the error group: why the retry policy ended
+   * an item, such as “retry skipped: budget” */
+  N_("Note"),
 };
 
 struct _SluiceErrorGroupView
@@ -42,6 +49,8 @@ struct _SluiceErrorGroupView
   GListStore        *errors;     /* SluiceEventItem */
   GtkTreeListModel  *tree;
   GHashTable        *attempts;   /* item index → last attempt started */
+  GHashTable        *endings;    /* item index → its retry-skipped or
+                                  * deadline-exceeded event (SluiceEventItem) */
   char              *outcome;
 };
 
@@ -75,6 +84,7 @@ format_group (SluiceErrorGroupView *self,
       return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u error", "%u errors", n), n);
     case COLUMN_ITEM:
     case COLUMN_ATTEMPT:
+    case COLUMN_NOTE:
       return g_strdup ("");
     case N_COLUMNS:
     default:
@@ -83,10 +93,12 @@ format_group (SluiceErrorGroupView *self,
 }
 
 static char *
-format_error (SluiceEventItem *item,
-              Column           column)
+format_error (SluiceErrorGroupView *self,
+              SluiceEventItem      *item,
+              Column                column)
 {
   const SluiceEvent *e = sluice_event_item_get_event (item);
+  SluiceEventItem *ending;
 
   switch (column)
     {
@@ -98,6 +110,10 @@ format_error (SluiceEventItem *item,
       return e->item >= 0 ? g_strdup_printf ("%" G_GINT64_FORMAT, e->item) : g_strdup (_("source"));
     case COLUMN_ATTEMPT:
       return e->attempt > 0 ? g_strdup_printf ("%u", e->attempt) : g_strdup ("");
+    case COLUMN_NOTE:
+      /* The event log's words for the policy's event. */
+      ending = e->item >= 0 ? g_hash_table_lookup (self->endings, &e->item) : NULL;
+      return ending != NULL ? sluice_event_item_dup_detail (ending) : g_strdup ("");
     case N_COLUMNS:
     default:
       g_assert_not_reached ();
@@ -112,9 +128,11 @@ setup_cell (GtkSignalListItemFactory *factory,
   Column column = GPOINTER_TO_UINT (user_data);
   GtkWidget *label = gtk_label_new (NULL);
 
-  gtk_label_set_xalign (GTK_LABEL (label), column >= COLUMN_ITEM ? 1 : 0);
+  gboolean numeric = column == COLUMN_ITEM || column == COLUMN_ATTEMPT;
+
+  gtk_label_set_xalign (GTK_LABEL (label), numeric ? 1 : 0);
   gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
-  if (column >= COLUMN_ITEM)
+  if (numeric)
     gtk_widget_add_css_class (label, "numeric");
 
   if (column == COLUMN_ERROR)
@@ -140,7 +158,7 @@ bind_cell (GtkSignalListItemFactory *factory,
   GtkWidget *child = gtk_list_item_get_child (list_item);
   g_autofree char *text = NULL;
 
-  text = GTK_IS_STRING_OBJECT (item) ? format_group (self, column) : format_error (item, column);
+  text = GTK_IS_STRING_OBJECT (item) ? format_group (self, column) : format_error (self, item, column);
 
   if (column == COLUMN_ERROR)
     {
@@ -149,7 +167,7 @@ bind_cell (GtkSignalListItemFactory *factory,
     }
 
   gtk_label_set_text (GTK_LABEL (child), text);
-  gtk_widget_set_tooltip_text (child, column == COLUMN_MESSAGE && *text ? text : NULL);
+  gtk_widget_set_tooltip_text (child, (column == COLUMN_MESSAGE || column == COLUMN_NOTE) && *text ? text : NULL);
   g_object_unref (item);
 }
 
@@ -216,6 +234,7 @@ sluice_error_group_view_dispose (GObject *object)
   g_clear_object (&self->groups);
   g_clear_object (&self->errors);
   g_clear_pointer (&self->attempts, g_hash_table_unref);
+  g_clear_pointer (&self->endings, g_hash_table_unref);
   g_clear_pointer (&self->outcome, g_free);
 
   G_OBJECT_CLASS (sluice_error_group_view_parent_class)->dispose (object);
@@ -247,6 +266,7 @@ sluice_error_group_view_init (SluiceErrorGroupView *self)
   self->groups = g_list_store_new (GTK_TYPE_STRING_OBJECT);
   self->errors = g_list_store_new (SLUICE_TYPE_EVENT_ITEM);
   self->attempts = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  self->endings = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_object_unref);
   self->tree = gtk_tree_list_model_new (G_LIST_MODEL (g_object_ref (self->groups)), FALSE, TRUE,
                                         create_children, self, NULL);
   selection = gtk_no_selection_new (G_LIST_MODEL (g_object_ref (self->tree)));
@@ -282,6 +302,7 @@ sluice_error_group_view_clear (SluiceErrorGroupView *self)
 
   g_list_store_remove_all (self->errors);
   g_hash_table_remove_all (self->attempts);
+  g_hash_table_remove_all (self->endings);
   g_clear_pointer (&self->outcome, g_free);
   update_group (self);
 }
@@ -292,7 +313,8 @@ sluice_error_group_view_clear (SluiceErrorGroupView *self)
  * @event: the next event of the run
  * @position: its number in the run
  *
- * Keeps the errors of @event: item failures and source errors.
+ * Keeps the errors of @event: item failures (shed items and those whose
+ * retry was skipped among them) and source errors.
  */
 void
 sluice_error_group_view_add_event (SluiceErrorGroupView *self,
@@ -308,6 +330,14 @@ sluice_error_group_view_add_event (SluiceErrorGroupView *self,
     {
       g_hash_table_replace (self->attempts, g_memdup2 (&event->item, sizeof event->item),
                             GUINT_TO_POINTER (event->attempt));
+      return;
+    }
+
+  /* The policy's event comes just before the item's failure. */
+  if (event->kind == SLUICE_EVENT_RETRY_SKIPPED || event->kind == SLUICE_EVENT_DEADLINE_EXCEEDED)
+    {
+      g_hash_table_replace (self->endings, g_memdup2 (&event->item, sizeof event->item),
+                            sluice_event_item_new (event, position));
       return;
     }
 
@@ -365,4 +395,25 @@ sluice_error_group_view_get_n_rows (SluiceErrorGroupView *self)
 {
   g_return_val_if_fail (SLUICE_IS_ERROR_GROUP_VIEW (self), 0);
   return g_list_model_get_n_items (G_LIST_MODEL (self->tree));
+}
+
+/**
+ * sluice_error_group_view_dup_note:
+ * @self: a #SluiceErrorGroupView
+ * @index: an error, from 0 to the number of errors
+ *
+ * Returns: (transfer full): the error's note, as the Note column shows it:
+ *   why the retry policy ended its item, or ""
+ */
+char *
+sluice_error_group_view_dup_note (SluiceErrorGroupView *self,
+                                  guint                 index)
+{
+  g_autoptr(SluiceEventItem) item = NULL;
+
+  g_return_val_if_fail (SLUICE_IS_ERROR_GROUP_VIEW (self), NULL);
+  g_return_val_if_fail (index < g_list_model_get_n_items (G_LIST_MODEL (self->errors)), NULL);
+
+  item = g_list_model_get_item (G_LIST_MODEL (self->errors), index);
+  return format_error (self, item, COLUMN_NOTE);
 }

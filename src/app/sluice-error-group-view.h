@@ -21,5 +21,7 @@ void       sluice_error_group_view_set_outcome  (SluiceErrorGroupView *self,
                                                  const char           *outcome);
 guint      sluice_error_group_view_get_n_errors (SluiceErrorGroupView *self);
 guint      sluice_error_group_view_get_n_rows   (SluiceErrorGroupView *self);
+char      *sluice_error_group_view_dup_note     (SluiceErrorGroupView *self,
+                                                 guint                 index);
 
 G_END_DECLS

@@ -57,6 +57,12 @@ static const char * const kind_display_names[SLUICE_EVENT_N_KINDS] = {
   [SLUICE_EVENT_IGNORING_CANCEL] = NC_("event kind", "ignoring-cancel"),
   /* Translators: an event kind: an item gets another attempt. */
   [SLUICE_EVENT_RETRY] = NC_("event kind", "retry"),
+  /* Translators: an event kind: a retry waits (backs off) before it starts. */
+  [SLUICE_EVENT_BACKOFF] = NC_("event kind", "backoff"),
+  /* Translators: an event kind: the retry policy refused a retry (deadline or budget). */
+  [SLUICE_EVENT_RETRY_SKIPPED] = NC_("event kind", "retry-skipped"),
+  /* Translators: an event kind: an item's deadline passed while it waited in the queue; it is dropped. */
+  [SLUICE_EVENT_DEADLINE_EXCEEDED] = NC_("event kind", "deadline-exceeded"),
   /* Translators: an event kind: an item succeeded. */
   [SLUICE_EVENT_ITEM_OK] = NC_("event kind", "item-ok"),
   /* Translators: an event kind: an item failed for good. */
@@ -165,6 +171,8 @@ sluice_event_item_new (const SluiceEvent *event,
   self->event.error_type = g_strdup (event->error_type);
   self->event.error_message = g_strdup (event->error_message);
   self->event.value = event->value ? g_variant_ref (event->value) : NULL;
+  /* A few fixed words: interned, never freed. */
+  self->event.reason = g_intern_string (event->reason);
   self->position = position;
 
   return self;
@@ -196,12 +204,64 @@ sluice_event_item_get_position (SluiceEventItem *self)
   return self->position;
 }
 
+/* Seconds from microseconds, as the event log shows times. */
+static double
+seconds (gint64 us)
+{
+  return (double) us / G_USEC_PER_SEC;
+}
+
+/* What the retry policy's events say, in a sentence for the event log. */
+static void
+append_policy_detail (GString           *text,
+                      const SluiceEvent *e)
+{
+  switch (e->kind)
+    {
+    case SLUICE_EVENT_BACKOFF:
+      /* Translators: in the event log's details: a retry waits before it
+       * starts; %.3f is the wait in seconds, %u the next attempt's number */
+      g_string_append_printf (text, _("waits %.3f s before attempt %u"), seconds (e->delay), e->attempt + 1);
+      break;
+    case SLUICE_EVENT_RETRY_SKIPPED:
+      if (g_strcmp0 (e->reason, "deadline") == 0 && e->delay >= 0)
+        /* Translators: in the event log's details: the retry policy did not
+         * retry, because the wait (%.3f seconds) would end past the item's
+         * deadline; “deadline” is the reason as exports write it */
+        g_string_append_printf (text, _("retry skipped: deadline — the %.3f s wait would end past it"),
+                                seconds (e->delay));
+      else if (g_strcmp0 (e->reason, "deadline") == 0)
+        /* Translators: in the event log's details: the retry policy did not
+         * retry, because the item's deadline has come (no backoff) */
+        g_string_append (text, _("retry skipped: deadline — no time is left before it"));
+      else if (g_strcmp0 (e->reason, "budget") == 0)
+        /* Translators: in the event log's details: the retry policy did not
+         * retry, because half the retry budget or less is left; “budget”
+         * is the reason as exports write it */
+        g_string_append (text, _("retry skipped: budget — half or less of it is left"));
+      else
+        /* Translators: in the event log's details; %s is the reason, such
+         * as deadline or budget */
+        g_string_append_printf (text, _("retry skipped: %s"), e->reason ? e->reason : "");
+      break;
+    case SLUICE_EVENT_DEADLINE_EXCEEDED:
+      /* Translators: in the event log's details: a worker took an item whose
+       * deadline had passed while it waited in the queue, and dropped it */
+      g_string_append (text, _("shed: its deadline passed in the queue"));
+      break;
+    default:
+      break;
+    }
+}
+
 /**
  * sluice_event_item_dup_detail:
  * @self: a #SluiceEventItem
  *
  * Returns: (transfer full): what the event says besides its kind, item,
- *   attempt and worker: the outcome, the error, the value or the round
+ *   attempt and worker: the outcome, the error, the value or the round;
+ *   for the retry policy's events, the wait, why a retry was skipped or
+ *   why an item was shed
  */
 char *
 sluice_event_item_dup_detail (SluiceEventItem *self)
@@ -213,6 +273,8 @@ sluice_event_item_dup_detail (SluiceEventItem *self)
 
   e = &self->event;
   text = g_string_new (NULL);
+
+  append_policy_detail (text, e);
 
   if (e->outcome != SLUICE_OUTCOME_NONE)
     g_string_append (text, sluice_outcome_get_display_name (e->outcome));

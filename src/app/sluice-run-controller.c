@@ -61,6 +61,10 @@ struct _SluiceRunController
   guint                 tick_id;
   guint64               n_seen;
   guint                 n_timeouts;
+  guint                 n_skipped;  /* retries the policy refused */
+  guint                 n_shed;     /* items shed from the queue */
+  gboolean              can_skip;   /* the run has an item deadline or a retry budget */
+  gboolean              can_shed;   /* the run has an item deadline */
   SluiceEvent           last;       /* the counters of the newest event */
   gint64                start_time;
   gboolean              running;
@@ -117,6 +121,11 @@ update_counters (SluiceRunController *self)
   sluice_counters_set (c, SLUICE_COUNTER_RETRIES, g_strdup_printf ("%u", self->last.retries));
   sluice_counters_set (c, SLUICE_COUNTER_TIMEOUTS, g_strdup_printf ("%u", self->n_timeouts));
   sluice_counters_set (c, SLUICE_COUNTER_FAILED, g_strdup_printf ("%u", self->last.failed));
+  /* The retry policy's counters only where they can count something. */
+  sluice_counters_set_shown (c, SLUICE_COUNTER_RETRIES_SKIPPED, self->can_skip || self->n_skipped > 0);
+  sluice_counters_set (c, SLUICE_COUNTER_RETRIES_SKIPPED, g_strdup_printf ("%u", self->n_skipped));
+  sluice_counters_set_shown (c, SLUICE_COUNTER_SHED, self->can_shed || self->n_shed > 0);
+  sluice_counters_set (c, SLUICE_COUNTER_SHED, g_strdup_printf ("%u", self->n_shed));
   sluice_counters_set (c, SLUICE_COUNTER_ELAPSED, g_strdup_printf (_("%.2f s"), seconds));
   sluice_counters_set (c, SLUICE_COUNTER_THROUGHPUT,
                        seconds > 0 ? g_strdup_printf (_("%.1f/s"), self->last.succeeded / seconds)
@@ -146,6 +155,10 @@ consume_event (SluiceRunController *self,
     self->start_time = event->time;
   if (event->kind == SLUICE_EVENT_ATTEMPT_END && event->outcome == SLUICE_OUTCOME_TIMED_OUT)
     self->n_timeouts++;
+  if (event->kind == SLUICE_EVENT_RETRY_SKIPPED)
+    self->n_skipped++;
+  if (event->kind == SLUICE_EVENT_DEADLINE_EXCEEDED)
+    self->n_shed++;
   if (event->kind == SLUICE_EVENT_RESULT)
     add_result (self, event);
 
@@ -156,6 +169,7 @@ consume_event (SluiceRunController *self,
   self->last.error_type = NULL;
   self->last.error_message = NULL;
   self->last.value = NULL;
+  self->last.reason = NULL;
 }
 
 static void
@@ -325,6 +339,10 @@ sluice_run_controller_reset (SluiceRunController *self)
 
   self->n_seen = 0;
   self->n_timeouts = 0;
+  self->n_skipped = 0;
+  self->n_shed = 0;
+  self->can_skip = FALSE;
+  self->can_shed = FALSE;
   self->start_time = 0;
   memset (&self->last, 0, sizeof self->last);
   self->has_run = FALSE;
@@ -367,6 +385,8 @@ create_run (SluiceRunController *self,
 
   self->queue_capacity = queue_size;
   self->lead_bound = queue_size + workers + 1;
+  self->can_shed = sluice_scenario_get_item_deadline (scenario) > 0;
+  self->can_skip = self->can_shed || sluice_scenario_get_retry_budget (scenario) > 0;
   sluice_chart_view_set_model (self->chart_view, self->timeline, self->queue_capacity, self->lead_bound);
   sluice_timeline_view_set_model (self->timeline_view, self->timeline, workers);
 }

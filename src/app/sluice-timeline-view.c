@@ -15,9 +15,11 @@
 /**
  * SluiceTimelineView:
  *
- * The worker lanes: each attempt is a bar from its start to its end. A
- * tooltip tells the attempt under the pointer (item, attempt, start,
- * duration, outcome, error); a click selects its item, whose attempts the
+ * The worker lanes: each attempt is a bar from its start to its end, and
+ * the retry policy's marks sit between and beside them (a backoff's
+ * bracket, a skipped retry, a shed item). A tooltip tells the attempt or
+ * mark under the pointer (item, attempt, start, duration, outcome, error;
+ * the wait and why); a click selects its item, whose attempts the
  * renderer highlights in every lane. #SluiceTimelineView:selected-item is
  * -1 when nothing is selected.
  */
@@ -62,21 +64,39 @@ draw (GtkDrawingArea *area,
                           self->now, self->selected_item, sluice_widget_is_dark (GTK_WIDGET (area)));
 }
 
+typedef gboolean (*HitFunc) (SluiceTimeline *model,
+                             double          width,
+                             double          height,
+                             gint64          t0,
+                             gint64          t1,
+                             double          x,
+                             double          y,
+                             guint          *index);
+
+/* What is under a point: a mark (drawn on top) or else a bar. */
 static gboolean
 hit (SluiceTimelineView *self,
      double              x,
      double              y,
-     guint              *bar_index)
+     gboolean           *is_mark,
+     guint              *index)
 {
+  static const HitFunc funcs[] = { sluice_render_timeline_hit_mark, sluice_render_timeline_hit };
   GtkWidget *widget = GTK_WIDGET (self);
 
   if (self->model == NULL || self->viewport == NULL)
     return FALSE;
 
-  return sluice_render_timeline_hit (self->model,
-                                     gtk_widget_get_width (widget), gtk_widget_get_height (widget),
-                                     sluice_viewport_get_t0 (self->viewport),
-                                     sluice_viewport_get_t1 (self->viewport), x, y, bar_index);
+  for (guint i = 0; i < G_N_ELEMENTS (funcs); i++)
+    if (funcs[i] (self->model, gtk_widget_get_width (widget), gtk_widget_get_height (widget),
+                  sluice_viewport_get_t0 (self->viewport), sluice_viewport_get_t1 (self->viewport),
+                  x, y, index))
+      {
+        *is_mark = i == 0;
+        return TRUE;
+      }
+
+  return FALSE;
 }
 
 static const char *
@@ -111,12 +131,14 @@ on_query_tooltip (GtkWidget  *widget,
 {
   SluiceTimelineView *self = SLUICE_TIMELINE_VIEW (widget);
   g_autofree char *text = NULL;
+  gboolean is_mark;
   guint index;
 
-  if (keyboard_mode || !hit (self, x, y, &index))
+  if (keyboard_mode || !hit (self, x, y, &is_mark, &index))
     return FALSE;
 
-  text = sluice_timeline_view_describe_bar (self, index);
+  text = is_mark ? sluice_timeline_view_describe_mark (self, index)
+                 : sluice_timeline_view_describe_bar (self, index);
   gtk_tooltip_set_text (tooltip, text);
   return TRUE;
 }
@@ -129,11 +151,13 @@ on_released (GtkGestureClick    *gesture,
             double              y,
             SluiceTimelineView *self)
 {
+  gboolean is_mark;
   guint index;
   gint64 item = -1;
 
-  if (hit (self, x, y, &index))
-    item = sluice_timeline_get_bar (self->model, index)->item;
+  if (hit (self, x, y, &is_mark, &index))
+    item = is_mark ? sluice_timeline_get_mark (self->model, index)->item
+                   : sluice_timeline_get_bar (self->model, index)->item;
 
   /* Clicking the selected item again clears the selection. */
   sluice_timeline_view_set_selected_item (self, item == self->selected_item ? -1 : item);
@@ -268,6 +292,19 @@ sluice_timeline_view_set_model (SluiceTimelineView *self,
                                        (int) MIN (MAX (n_lanes, 3u), 12u) * LANE_HEIGHT + 24);
   sluice_timeline_view_set_selected_item (self, -1);
   gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+/**
+ * sluice_timeline_view_get_model:
+ * @self: a #SluiceTimelineView
+ *
+ * Returns: (transfer none) (nullable): the run's timeline it draws
+ */
+SluiceTimeline *
+sluice_timeline_view_get_model (SluiceTimelineView *self)
+{
+  g_return_val_if_fail (SLUICE_IS_TIMELINE_VIEW (self), NULL);
+  return self->model;
 }
 
 /**
@@ -412,6 +449,85 @@ sluice_timeline_view_describe_bar (SluiceTimelineView *self,
       g_string_append_c (text, '\n');
       g_string_append_printf (text, _("Error: %s: %s"), bar->error_type,
                               bar->error_message ? bar->error_message : "");
+    }
+
+  return g_string_free (text, FALSE);
+}
+
+/**
+ * sluice_timeline_view_describe_mark:
+ * @self: a #SluiceTimelineView
+ * @mark_index: a mark of the model
+ *
+ * Returns: (transfer full): the tooltip of a retry-policy mark: a
+ *   backoff's wait and the attempt it comes before, a skipped retry and
+ *   why, or a shed item
+ */
+char *
+sluice_timeline_view_describe_mark (SluiceTimelineView *self,
+                                    guint               mark_index)
+{
+  const SluiceTimelineMark *mark;
+  g_autofree char *item = NULL;
+  GString *text;
+
+  g_return_val_if_fail (SLUICE_IS_TIMELINE_VIEW (self), NULL);
+  g_return_val_if_fail (self->model != NULL, NULL);
+  g_return_val_if_fail (mark_index < sluice_timeline_get_n_marks (self->model), NULL);
+
+  mark = sluice_timeline_get_mark (self->model, mark_index);
+  text = g_string_new (NULL);
+  /* The index is formatted first: xgettext cannot read a msgid with
+   * G_GINT64_FORMAT in it. */
+  item = g_strdup_printf ("%" G_GINT64_FORMAT, mark->item);
+
+  switch (mark->kind)
+    {
+    case SLUICE_TIMELINE_MARK_BACKOFF:
+      /* Translators: the tooltip of a backoff in the lanes: the wait in
+       * seconds, the next attempt's number and the item's index */
+      g_string_append_printf (text, _("Backoff %.3f s before attempt %u of item %s"),
+                              (double) mark->delay / G_USEC_PER_SEC, mark->attempt + 1, item);
+      g_string_append_c (text, '\n');
+      /* Translators: the tooltip of a backoff: the worker and the wait's
+       * start and end on the pool's clock, in seconds */
+      g_string_append_printf (text, _("Worker %d waits from %.3f s to %.3f s"), mark->worker,
+                              (double) mark->start / G_USEC_PER_SEC,
+                              (double) (mark->start + MAX (mark->delay, 0)) / G_USEC_PER_SEC);
+      if (mark->cut_short)
+        {
+          g_string_append_c (text, '\n');
+          /* Translators: the tooltip of a backoff that a cancellation ended */
+          g_string_append_printf (text, _("Cancelled at %.3f s: no attempt follows"),
+                                  (double) mark->end / G_USEC_PER_SEC);
+        }
+      break;
+
+    case SLUICE_TIMELINE_MARK_RETRY_SKIPPED:
+      /* Translators: the tooltip of a skipped retry: the item's index, and
+       * the number of the attempt whose error it failed with */
+      g_string_append_printf (text, _("Retry of item %s skipped after attempt %u"), item, mark->attempt);
+      g_string_append_c (text, '\n');
+      if (g_strcmp0 (mark->reason, "budget") == 0)
+        g_string_append (text, _("The retry budget was half empty or worse. The item failed for good with that attempt’s error."));
+      else if (mark->delay < 0)
+        g_string_append (text, _("No time was left before the item’s deadline. The item failed for good with that attempt’s error."));
+      else
+        /* Translators: %.3f is the wait drawn for the retry, in seconds */
+        g_string_append_printf (text, _("Its %.3f s wait would have ended past the item’s deadline. "
+                                        "The item failed for good with that attempt’s error."),
+                                (double) MAX (mark->delay, 0) / G_USEC_PER_SEC);
+      break;
+
+    case SLUICE_TIMELINE_MARK_SHED:
+    default:
+      /* Translators: the tooltip of a shed item: its index and when */
+      g_string_append_printf (text, _("Item %s shed at %.3f s"), item, (double) mark->start / G_USEC_PER_SEC);
+      g_string_append_c (text, '\n');
+      g_string_append_printf (text, _("Its deadline passed while it waited in the queue: worker %d dropped it "
+                                      "without calling the handler, and it failed with "
+                                      "TimeoutError('deadline exceeded')."), mark->worker);
+      break;
     }
 
   return g_string_free (text, FALSE);

@@ -18,6 +18,7 @@ GtkWidget *sluice_timeline_view_new               (void);
 void       sluice_timeline_view_set_model         (SluiceTimelineView *self,
                                                    SluiceTimeline     *model,
                                                    guint               n_lanes);
+SluiceTimeline *sluice_timeline_view_get_model (SluiceTimelineView *self);
 guint      sluice_timeline_view_get_n_lanes       (SluiceTimelineView *self);
 void       sluice_timeline_view_set_now           (SluiceTimelineView *self,
                                                    gint64              now);
@@ -29,5 +30,7 @@ void       sluice_timeline_view_set_selected_item (SluiceTimelineView *self,
                                                    gint64              item);
 char      *sluice_timeline_view_describe_bar      (SluiceTimelineView *self,
                                                    guint               bar_index);
+char      *sluice_timeline_view_describe_mark     (SluiceTimelineView *self,
+                                                   guint               mark_index);
 
 G_END_DECLS

@@ -278,33 +278,33 @@ load_or_complain (SluiceWindow *self,
  * sluice_window_open_preset:
  * @self: a #SluiceWindow
  * @name: a preset name such as `retries`
+ * @error: (nullable): return location for why it did not open
+ *
+ * Opens a preset; one that is missing or does not load also shows its
+ * error in the window's banner.
  *
  * Returns: whether the preset exists and loaded
  */
 gboolean
-sluice_window_open_preset (SluiceWindow *self,
-                           const char   *name)
+sluice_window_open_preset (SluiceWindow  *self,
+                           const char    *name,
+                           GError       **error)
 {
   g_autofree char *path = NULL;
-  g_autoptr(GError) error = NULL;
+  g_autoptr(GError) local_error = NULL;
 
   g_return_val_if_fail (SLUICE_IS_WINDOW (self), FALSE);
 
   path = sluice_presets_find (name);
   if (path == NULL)
-    {
-      g_autofree char *text = g_strdup_printf (_("There is no preset named “%s”."), name);
-      set_banner (self, BANNER_ERROR, text);
-      return FALSE;
-    }
+    g_set_error (&local_error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
+                 _("There is no preset named “%s”."), name);
+  else if (sluice_window_load_file (self, path, &local_error))
+    return TRUE;
 
-  if (!sluice_window_load_file (self, path, &error))
-    {
-      set_banner (self, BANNER_ERROR, error->message);
-      return FALSE;
-    }
-
-  return TRUE;
+  set_banner (self, BANNER_ERROR, local_error->message);
+  g_propagate_error (error, g_steal_pointer (&local_error));
+  return FALSE;
 }
 
 /**
@@ -325,7 +325,7 @@ sluice_window_open_last (SluiceWindow *self)
   if (last != NULL && *last != '\0' && sluice_window_load_file (self, last, NULL))
     return;
 
-  sluice_window_open_preset (self, "first-look");
+  sluice_window_open_preset (self, "first-look", NULL);
 }
 
 static void
@@ -485,7 +485,7 @@ open_preset_activated (GSimpleAction *action,
                        GVariant      *parameter,
                        gpointer       user_data)
 {
-  sluice_window_open_preset (SLUICE_WINDOW (user_data), g_variant_get_string (parameter, NULL));
+  sluice_window_open_preset (SLUICE_WINDOW (user_data), g_variant_get_string (parameter, NULL), NULL);
 }
 
 /* From the keyboard or the buttons, around the middle of what is shown. */
@@ -813,6 +813,23 @@ sluice_window_get_counter (SluiceWindow  *self,
   g_return_val_if_fail (SLUICE_IS_WINDOW (self), NULL);
   g_return_val_if_fail (counter < SLUICE_N_COUNTERS, NULL);
   return sluice_counters_get (self->counters, counter);
+}
+
+/**
+ * sluice_window_get_counter_shown:
+ * @self: a #SluiceWindow
+ * @counter: a #SluiceCounter
+ *
+ * Returns: whether the counter takes a place in the row (the retry
+ *   policy's only in runs that can have them)
+ */
+gboolean
+sluice_window_get_counter_shown (SluiceWindow  *self,
+                                 SluiceCounter  counter)
+{
+  g_return_val_if_fail (SLUICE_IS_WINDOW (self), FALSE);
+  g_return_val_if_fail (counter < SLUICE_N_COUNTERS, FALSE);
+  return sluice_counters_get_shown (self->counters, counter);
 }
 
 /**

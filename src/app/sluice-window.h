@@ -35,7 +35,8 @@ gboolean      sluice_window_load_file          (SluiceWindow         *self,
                                                 const char           *path,
                                                 GError              **error);
 gboolean      sluice_window_open_preset        (SluiceWindow         *self,
-                                                const char           *name);
+                                                const char           *name,
+                                                GError              **error);
 void          sluice_window_open_last          (SluiceWindow         *self);
 gboolean      sluice_window_get_running        (SluiceWindow         *self);
 void          sluice_window_run_and_export     (SluiceWindow         *self,
@@ -57,6 +58,8 @@ GtkWidget    *sluice_window_get_timeline_view  (SluiceWindow         *self);
 GtkWidget    *sluice_window_get_event_log      (SluiceWindow         *self);
 GtkWidget    *sluice_window_get_error_group    (SluiceWindow         *self);
 const char   *sluice_window_get_counter        (SluiceWindow         *self,
+                                                SluiceCounter         counter);
+gboolean      sluice_window_get_counter_shown  (SluiceWindow         *self,
                                                 SluiceCounter         counter);
 const char   *sluice_window_get_banner         (SluiceWindow         *self);
 guint         sluice_window_get_n_results      (SluiceWindow         *self);

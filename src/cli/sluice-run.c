@@ -6,14 +6,19 @@
  *            [--set group.key=value …]
  *
  * Exit status: 0 when the run ended, whatever its outcome; 2 for a bad
- * scenario or bad arguments; 1 for an internal error (including a deadlock
- * on the virtual clock). The first SIGINT or SIGTERM requests a stop (the
- * pool drains), the second cancels the run; the report is printed either way.
+ * scenario or bad arguments (an --events file that cannot be created is
+ * found before the run); 1 for an internal error (a deadlock on the virtual
+ * clock, a report or events file that could not be written). The first
+ * SIGINT or SIGTERM requests a stop (the pool drains), the second cancels
+ * the run; the report is printed either way, and a signal that comes while
+ * it is written changes nothing.
  */
 
 #include <glib/gi18n.h>
 #include <glib-unix.h>
 #include <locale.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <unistd.h>
@@ -40,9 +45,14 @@ typedef struct {
   /* the run */
   SluiceScenarioRunner *runner;
   GAsyncResult         *result;
+  GFileOutputStream    *events;
   guint                 n_signals;
+  guint                 sigint_id;
+  guint                 sigterm_id;
 
   /* the progress line */
+  const char           *title;
+  gboolean              announced;
   gboolean              progress;
   gboolean              progress_shown;
   gint64                last_draw;
@@ -60,6 +70,9 @@ app_clear (App *app)
   g_clear_pointer (&app->files, g_strfreev);
   g_clear_object (&app->runner);
   g_clear_object (&app->result);
+  g_clear_object (&app->events);
+  g_clear_handle_id (&app->sigint_id, g_source_remove);
+  g_clear_handle_id (&app->sigterm_id, g_source_remove);
 }
 
 /* ---- progress ---------------------------------------------------------- */
@@ -88,12 +101,22 @@ clear_progress (App *app)
   app->progress_shown = FALSE;
 }
 
+static void announce_busy (App *app);
+
 static void
 on_event (const SluiceEvent *event,
           gpointer           user_data)
 {
   App *app = user_data;
-  gint64 now = g_get_monotonic_time ();
+  gint64 now;
+
+  if (event->kind == SLUICE_EVENT_ATTEMPT_START && !app->announced)
+    announce_busy (app);
+
+  if (!app->progress)
+    return;
+
+  now = g_get_monotonic_time ();
 
   if (!app->have_first_time)
     {
@@ -122,6 +145,11 @@ on_signal (gpointer user_data)
   App *app = user_data;
 
   app->n_signals++;
+  /* After the run, a signal only finds the report being written: the
+   * handler stays installed so that it cannot cut the output short. */
+  if (app->runner == NULL || app->result != NULL)
+    return G_SOURCE_CONTINUE;
+
   clear_progress (app);
 
   if (app->n_signals == 1)
@@ -210,23 +238,95 @@ collect_overrides (App *app)
 
 /* ---- output ------------------------------------------------------------ */
 
-static void
-print_report (App            *app,
-              SluiceScenario *scenario,
-              SluiceReport   *report)
+/* Standard output must be open before the run: a report that has nowhere
+ * to go would be lost, and a file opened later could take its descriptor. */
+static gboolean
+check_stdout (GError **error)
 {
+  if (fcntl (STDOUT_FILENO, F_GETFL) == -1)
+    {
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errno),
+                   _("standard output is closed: there is nowhere to write the report"));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* --events is opened before the run, so that a path that cannot be written
+ * is found before the run rather than after it. The file is replaced only
+ * when it is closed. */
+static gboolean
+open_events (App     *app,
+             GError **error)
+{
+  g_autoptr(GFile) file = NULL;
+  g_autoptr(GError) local_error = NULL;
+
+  if (app->events_path == NULL)
+    return TRUE;
+
+  file = g_file_new_for_path (app->events_path);
+  app->events = g_file_replace (file, NULL, FALSE, G_FILE_CREATE_NONE, NULL, &local_error);
+  if (app->events == NULL)
+    {
+      g_set_error (error, local_error->domain, local_error->code,
+                   /* Translators: %s is the file given to --events, then the system's reason. */
+                   _("--events %s: %s"), app->events_path, local_error->message);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+write_events (App             *app,
+              SluiceRecorder  *recorder,
+              GError         **error)
+{
+  g_autoptr(GError) local_error = NULL;
+  GOutputStream *stream = G_OUTPUT_STREAM (app->events);
+
+  if (!sluice_recorder_write_jsonl (recorder, stream, NULL, &local_error) ||
+      !g_output_stream_close (stream, NULL, &local_error))
+    {
+      g_set_error (error, local_error->domain, local_error->code,
+                   _("--events %s: %s"), app->events_path, local_error->message);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+print_report (App             *app,
+              SluiceScenario  *scenario,
+              SluiceReport    *report,
+              GError         **error)
+{
+  g_autofree char *text = NULL;
+
   if (app->json)
     {
       g_autofree char *json = sluice_report_to_json_string (report, TRUE);
-      g_print ("%s\n", json);
+      text = g_strconcat (json, "\n", NULL);
     }
   else
     {
       g_autofree char *summary = sluice_report_format_summary (report);
       const char *title = sluice_scenario_get_title (scenario);
 
-      g_print ("%s\n%s", title ? title : sluice_scenario_get_name (scenario), summary);
+      text = g_strdup_printf ("%s\n%s", title ? title : sluice_scenario_get_name (scenario), summary);
     }
+
+  /* A full disk or a closed pipe must not pass for a written report. */
+  errno = 0;
+  if (fputs (text, stdout) == EOF || fflush (stdout) == EOF || ferror (stdout))
+    {
+      int saved = errno != 0 ? errno : EIO;
+
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved),
+                   _("cannot write the report to standard output: %s"), g_strerror (saved));
+      return FALSE;
+    }
+  return TRUE;
 }
 
 static int
@@ -249,6 +349,21 @@ on_run_done (GObject      *object,
   app->result = g_object_ref (result);
 }
 
+/* One line on standard error once the handler is first called: a person
+ * learns what a signal does, and a program that drives sluice-run knows
+ * that the pool holds work and that a signal will be handled. */
+static void
+announce_busy (App *app)
+{
+  app->announced = TRUE;
+  clear_progress (app);
+  fprintf (stderr,
+           /* Translators: %s is the scenario's title or file name. */
+           _("sluice-run: running %s (a signal stops it, a second one cancels it)\n"),
+           app->title);
+  fflush (stderr);
+}
+
 static int
 run_scenario (App            *app,
               SluiceScenario *scenario)
@@ -256,52 +371,53 @@ run_scenario (App            *app,
   g_autoptr(SluiceRecorder) recorder = NULL;
   g_autoptr(SluiceReport) report = NULL;
   g_autoptr(GError) error = NULL;
-  guint sigint_id, sigterm_id;
+  g_autoptr(GError) output_error = NULL;
+  int status;
 
   app->runner = sluice_scenario_runner_new (scenario);
   app->progress = isatty (STDERR_FILENO);
-  if (app->progress)
-    sluice_scenario_runner_set_event_func (app->runner, on_event, app, NULL);
+  app->title = sluice_scenario_get_title (scenario);
+  if (app->title == NULL)
+    app->title = sluice_scenario_get_name (scenario);
+  sluice_scenario_runner_set_event_func (app->runner, on_event, app, NULL);
 
-  if (app->events_path != NULL)
+  if (app->events != NULL)
     {
       recorder = sluice_recorder_new (0);
       sluice_scenario_runner_set_recorder (app->runner, recorder);
     }
 
-  sigint_id = g_unix_signal_add (SIGINT, on_signal, app);
-  sigterm_id = g_unix_signal_add (SIGTERM, on_signal, app);
-
   sluice_scenario_runner_run_async (app->runner, on_run_done, app);
   while (app->result == NULL)
     g_main_context_iteration (NULL, TRUE);
 
-  g_source_remove (sigint_id);
-  g_source_remove (sigterm_id);
   clear_progress (app);
 
+  /* The signal handlers stay installed until everything is written. */
   report = sluice_scenario_runner_run_finish (app->runner, app->result, &error);
 
-  if (recorder != NULL)
-    {
-      g_autoptr(GError) write_error = NULL;
-
-      if (!sluice_recorder_save_jsonl (recorder, app->events_path, &write_error))
-        {
-          g_printerr ("sluice-run: %s: %s\n", app->events_path, write_error->message);
-          if (error == NULL)
-            return EXIT_INTERNAL;
-        }
-    }
-
-  if (report == NULL)
+  if (report != NULL)
+    status = print_report (app, scenario, report, &output_error) ? EXIT_RAN : EXIT_INTERNAL;
+  else
     {
       g_printerr ("sluice-run: %s\n", error->message);
-      return exit_status_for (error);
+      status = exit_status_for (error);
     }
 
-  print_report (app, scenario, report);
-  return EXIT_RAN;
+  if (output_error != NULL)
+    {
+      g_printerr ("sluice-run: %s\n", output_error->message);
+      g_clear_error (&output_error);
+    }
+
+  if (recorder != NULL && !write_events (app, recorder, &output_error))
+    {
+      g_printerr ("sluice-run: %s\n", output_error->message);
+      if (status == EXIT_RAN)
+        status = EXIT_INTERNAL;
+    }
+
+  return status;
 }
 
 int
@@ -331,9 +447,28 @@ main (int   argc,
       return EXIT_USAGE;
     }
 
+  /* From here on a signal never kills sluice-run: it stops or cancels the
+   * run, and once the run has ended it changes nothing. */
+  app.sigint_id = g_unix_signal_add (SIGINT, on_signal, &app);
+  app.sigterm_id = g_unix_signal_add (SIGTERM, on_signal, &app);
+
   overrides = collect_overrides (&app);
   scenario = sluice_scenario_new_from_file (app.files[0], (const char * const *) overrides, &error);
   if (scenario == NULL)
+    {
+      g_printerr ("sluice-run: %s\n", error->message);
+      app_clear (&app);
+      return EXIT_USAGE;
+    }
+
+  if (!check_stdout (&error))
+    {
+      g_printerr ("sluice-run: %s\n", error->message);
+      app_clear (&app);
+      return EXIT_INTERNAL;
+    }
+
+  if (!open_events (&app, &error))
     {
       g_printerr ("sluice-run: %s\n", error->message);
       app_clear (&app);

@@ -36,6 +36,9 @@ static const SluicePalette light_palette = {
   .deadline     = RGB (0x8a1c4a),
   .cancel_round = RGB (0x1c1c1c),
   .selection    = RGB (0x1c1c1c),
+
+  .backoff      = RGB (0x0072b2),  /* blue */
+  .budget       = RGB (0xcc79a7),  /* reddish purple */
 };
 
 /* Dark: the same hues, lifted where the original is too dark to read on a
@@ -63,6 +66,9 @@ static const SluicePalette dark_palette = {
   .deadline     = RGB (0xf0e442),  /* yellow: apart from every bar colour */
   .cancel_round = RGB (0xeeeeee),
   .selection    = RGB (0xffffff),
+
+  .backoff      = RGB (0x7cc6f2),  /* sky blue, lifted off the running bars' */
+  .budget       = RGB (0xd88cb8),
 };
 
 /**

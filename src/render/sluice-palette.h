@@ -42,6 +42,8 @@ typedef struct {
  * @now: the "now" line
  * @deadline: an attempt's deadline mark
  * @cancel_round: the marks of the pool's cancel requests
+ * @backoff: the bracket of a backoff, the wait before a retry
+ * @budget: the retry budget's token level in the chart
  * @selection: the outline of the selected item's attempts
  *
  * Every colour the render layer uses. The data colours follow the
@@ -54,6 +56,7 @@ typedef struct {
   SluiceColor ok, retried, failed, timed_out, cancelled, running;
   SluiceColor queue, in_flight, lead;
   SluiceColor capacity, bound, now, deadline, cancel_round, selection;
+  SluiceColor backoff, budget;
 } SluicePalette;
 
 const SluicePalette *sluice_palette_get             (gboolean           dark);

@@ -1,4 +1,5 @@
-/* sluice-render-chart.c: queue depth, attempts in flight and lead over time
+/* sluice-render-chart.c: queue depth, attempts in flight and lead over time,
+ * and the retry budget's token level
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -7,6 +8,7 @@
 
 #include <glib/gi18n.h>
 #include <math.h>
+#include <string.h>
 
 #include "sluice-render-private.h"
 
@@ -19,10 +21,15 @@ typedef enum {
   SERIES_QUEUE,
   SERIES_IN_FLIGHT,
   SERIES_LEAD,
-  N_SERIES
+  N_SERIES,
+  /* Not a count: the retry budget's tokens, scaled so that a full bucket
+   * is at the top of the plot; only when the run has a budget. */
+  SERIES_BUDGET = N_SERIES,
+  N_LEGEND
 } Series;
 
 G_STATIC_ASSERT (N_SERIES == SLUICE_CHART_N_SERIES);
+G_STATIC_ASSERT (N_LEGEND == SLUICE_CHART_N_LEGEND);
 
 /* Everything one drawing pass needs. */
 typedef struct {
@@ -33,6 +40,7 @@ typedef struct {
   SluiceChartLayout    chart;
   gint64               t0, t1;
   gint64               last;          /* the series end here */
+  gint64               max_tokens;    /* the budget's size in thousandths, or -1 */
 } Pass;
 
 /* A step line under construction. Samples that fall in one pixel column
@@ -55,21 +63,25 @@ typedef struct {
   double x, y_min, y_max;
 } Tick;
 
-static void get_series_labels (const char *labels[N_SERIES]);
+static void get_series_labels (const char *labels[N_LEGEND],
+                               gboolean    budget);
 
+/* The chart's geometry; @budget: whether the legend has the retry
+ * budget's entry. */
 void
 _sluice_chart_get_layout (double             width,
                           double             height,
                           guint              y_max,
+                          gboolean           budget,
                           SluiceChartLayout *layout)
 {
-  const char *labels[N_SERIES];
+  const char *labels[N_LEGEND];
 
   layout->plot.x = SLUICE_RENDER_GUTTER;
   layout->plot.width = MAX (width - SLUICE_RENDER_GUTTER - SLUICE_RENDER_MARGIN, 1.);
 
-  get_series_labels (labels);
-  layout->legend_height = _sluice_render_layout_key (labels, N_SERIES, LEGEND_SWATCH_SPACE, layout->plot.x,
+  get_series_labels (labels, budget);
+  layout->legend_height = _sluice_render_layout_key (labels, N_LEGEND, LEGEND_SWATCH_SPACE, layout->plot.x,
                                                      layout->plot.x + layout->plot.width,
                                                      layout->legend, &layout->legend_rows);
 
@@ -85,15 +97,51 @@ count_to_y (const SluiceChartLayout *chart,
   return chart->plot.y + chart->plot.height * (1. - count / chart->y_max);
 }
 
+/* The budget's level as a count on the chart's scale: a full bucket at
+ * the top of the plot. */
+static double
+tokens_to_count (const Pass *pass,
+                 gint64      tokens)
+{
+  return (double) tokens / MAX (pass->max_tokens, 1) * pass->chart.y_max;
+}
+
 static guint
-sample_value (SluiceTimeline *model,
-              guint           i,
-              Series          series,
-              gint64         *time)
+n_samples (const Pass *pass,
+           Series      series)
+{
+  if (series == SERIES_BUDGET)
+    return sluice_timeline_get_n_token_samples (pass->model);
+  return sluice_timeline_get_n_samples (pass->model);
+}
+
+static guint
+find_sample (const Pass *pass,
+             Series      series,
+             gint64      time)
+{
+  if (series == SERIES_BUDGET)
+    return sluice_timeline_find_token_sample (pass->model, time);
+  return sluice_timeline_find_sample (pass->model, time);
+}
+
+/* Sample @i of @series, as a count on the chart's scale. */
+static double
+sample_value (const Pass *pass,
+              guint       i,
+              Series      series,
+              gint64     *time)
 {
   guint values[N_SERIES];
+  gint64 tokens;
 
-  sluice_timeline_get_sample (model, i, time, &values[SERIES_QUEUE],
+  if (series == SERIES_BUDGET)
+    {
+      sluice_timeline_get_token_sample (pass->model, i, time, &tokens);
+      return tokens_to_count (pass, tokens);
+    }
+
+  sluice_timeline_get_sample (pass->model, i, time, &values[SERIES_QUEUE],
                               &values[SERIES_IN_FLIGHT], &values[SERIES_LEAD]);
   return values[series];
 }
@@ -106,6 +154,7 @@ series_color (const SluicePalette *palette,
     {
     case SERIES_QUEUE:     return &palette->queue;
     case SERIES_IN_FLIGHT: return &palette->in_flight;
+    case SERIES_BUDGET:    return &palette->budget;
     case SERIES_LEAD:
     default:               return &palette->lead;
     }
@@ -114,7 +163,8 @@ series_color (const SluicePalette *palette,
 /* Besides colour, the series differ in form, so they stay apart in grey
  * scale and where they coincide: the lead is a wide translucent band under
  * the others, the queue a solid line, the attempts in flight a dashed one
- * drawn last, whose gaps let the queue show through. When the line steps
+ * drawn last, whose gaps let the queue show through; the retry budget is
+ * a dash-dotted line. When the line steps
  * more often than a dash is long, dashes cannot be seen (and cairo dashes
  * such a path very slowly): it is drawn solid and thinner instead. */
 static void
@@ -124,6 +174,7 @@ set_series_style (cairo_t             *cr,
                   gboolean             dense)
 {
   static const double in_flight_dash[] = { 5., 3. };
+  static const double budget_dash[] = { 9., 3., 2., 3. };
   const SluiceColor *color = series_color (palette, series);
 
   cairo_set_line_join (cr, CAIRO_LINE_JOIN_MITER);
@@ -142,6 +193,7 @@ set_series_style (cairo_t             *cr,
       cairo_set_line_width (cr, 2.5);
       break;
     case SERIES_IN_FLIGHT:
+    case SERIES_BUDGET:
     default:
       sluice_palette_set_source (cr, color);
       if (dense)
@@ -149,8 +201,11 @@ set_series_style (cairo_t             *cr,
           cairo_set_line_width (cr, 1.25);
           break;
         }
-      cairo_set_line_width (cr, 2.5);
-      cairo_set_dash (cr, in_flight_dash, G_N_ELEMENTS (in_flight_dash), 0.);
+      cairo_set_line_width (cr, series == SERIES_BUDGET ? 2. : 2.5);
+      if (series == SERIES_BUDGET)
+        cairo_set_dash (cr, budget_dash, G_N_ELEMENTS (budget_dash), 0.);
+      else
+        cairo_set_dash (cr, in_flight_dash, G_N_ELEMENTS (in_flight_dash), 0.);
       break;
     }
 }
@@ -172,16 +227,21 @@ series_label (Series series)
     {
     case SERIES_QUEUE:     return _("queued");
     case SERIES_IN_FLIGHT: return _("in flight");
+    /* Translators: the chart's legend: the tokens left in the retry
+     * budget, drawn with a full budget at the top of the chart */
+    case SERIES_BUDGET:    return _("retry budget");
     case SERIES_LEAD:
     default:               return _("pulled, unfinished (lead)");
     }
 }
 
+/* The legend's labels; the budget's only with @budget, else NULL. */
 static void
-get_series_labels (const char *labels[N_SERIES])
+get_series_labels (const char *labels[N_LEGEND],
+                   gboolean    budget)
 {
-  for (Series s = 0; s < N_SERIES; s++)
-    labels[s] = series_label (s);
+  for (Series s = 0; s < N_LEGEND; s++)
+    labels[s] = s != SERIES_BUDGET || budget ? series_label (s) : NULL;
 }
 
 static void
@@ -260,7 +320,7 @@ static void
 draw_series (const Pass *pass,
              Series      series)
 {
-  guint n = sluice_timeline_get_n_samples (pass->model);
+  guint n = n_samples (pass, series);
   g_autoptr(GArray) ticks = g_array_new (FALSE, FALSE, sizeof (Tick));
   StepPath path = { pass->cr, ticks, FALSE };
   const SluiceRect *plot = &pass->chart.plot;
@@ -269,10 +329,10 @@ draw_series (const Pass *pass,
   if (n == 0 || end < pass->t0)
     return;
 
-  for (guint i = sluice_timeline_find_sample (pass->model, pass->t0); i < n; i++)
+  for (guint i = find_sample (pass, series, pass->t0); i < n; i++)
     {
       gint64 time;
-      guint value = sample_value (pass->model, i, series, &time);
+      double value = sample_value (pass, i, series, &time);
 
       if (time > end)
         break;
@@ -324,18 +384,28 @@ draw_limit_lines (const Pass *pass,
     draw_limit_line (pass, &pass->palette->bound, lead_bound);
 }
 
-/* ---- the limits' labels --------------------------------------------------
+/* ---- the lines' labels ---------------------------------------------------
  *
  * A limit's name goes next to its line, on a patch of background, where no
  * series is drawn: at the right end or the left end of the line, above it
  * or below it, else further along it; failing all that, where it hides the
- * least. */
+ * least. The retry budget's level gets a label the same way, by where its
+ * line ends. */
 
 typedef enum {
   LABEL_CAPACITY,
   LABEL_BOUND,
+  LABEL_BUDGET,
   N_LABELS
 } Label;
+
+/* The labels of one chart: their texts (NULL for a line not drawn), the y
+ * of their lines, and where they go once placed (width 0: nowhere). */
+typedef struct {
+  char       *texts[N_LABELS];
+  double      line_y[N_LABELS];
+  SluiceRect  rects[N_LABELS];
+} Labels;
 
 /* Whether a series draws anything in @rect. A step line covers, over a
  * span of x, every value between its lowest and highest there. */
@@ -345,11 +415,10 @@ series_in_rect (const Pass       *pass,
                 const SluiceRect *rect)
 {
   const SluiceRect *plot = &pass->chart.plot;
-  SluiceTimeline *model = pass->model;
-  guint n = sluice_timeline_get_n_samples (model);
+  guint n = n_samples (pass, series);
   gint64 end = MIN (pass->last, pass->t1);
   gint64 ta, tb, time;
-  guint lo = G_MAXUINT, hi = 0;
+  double lo = G_MAXDOUBLE, hi = -G_MAXDOUBLE;
   double reach = series_reach (series);
 
   if (n == 0 || end < pass->t0)
@@ -361,9 +430,9 @@ series_in_rect (const Pass       *pass,
   if (tb < ta)
     return FALSE;
 
-  for (guint i = sluice_timeline_find_sample (model, ta); i < n; i++)
+  for (guint i = find_sample (pass, series, ta); i < n; i++)
     {
-      guint value = sample_value (model, i, series, &time);
+      double value = sample_value (pass, i, series, &time);
 
       if (time > tb)
         break;
@@ -387,23 +456,29 @@ rects_overlap (const SluiceRect *a,
 }
 
 /* What a label at @rect would hide: a series costs most, then another
- * label or the legend, then the other limit line. */
+ * label or the legend, then another labelled line. */
 static double
 label_cost (const Pass       *pass,
             const SluiceRect *rect,
-            const SluiceRect *placed,
-            double            other_line_y)
+            const Labels     *labels,
+            Label             self)
 {
   double cost = 0.;
 
-  for (Series s = 0; s < N_SERIES; s++)
-    cost += series_in_rect (pass, s, rect) ? 100. : 0.;
-  if (placed != NULL && rects_overlap (rect, placed))
-    cost += 10.;
-  for (Series s = 0; s < N_SERIES; s++)
+  for (Series s = 0; s < N_LEGEND; s++)
+    if (s != SERIES_BUDGET || pass->max_tokens >= 0)
+      cost += series_in_rect (pass, s, rect) ? 100. : 0.;
+  for (Label l = 0; l < N_LABELS; l++)
+    {
+      double y = labels->line_y[l];
+
+      if (l == self || labels->texts[l] == NULL)
+        continue;
+      cost += rects_overlap (rect, &labels->rects[l]) ? 10. : 0.;
+      cost += y >= rect->y && y < rect->y + rect->height ? 1. : 0.;
+    }
+  for (Series s = 0; s < N_LEGEND; s++)
     cost += rects_overlap (rect, &pass->chart.legend[s]) ? 10. : 0.;
-  if (other_line_y >= rect->y && other_line_y < rect->y + rect->height)
-    cost += 1.;
   return cost;
 }
 
@@ -411,22 +486,23 @@ label_cost (const Pass       *pass,
  * that hides least. A series that runs along the line itself (the lead's
  * wide band, say) pushes the label a little further off it. */
 static void
-place_label (const Pass       *pass,
-             double            line_y,
-             double            text_width,
-             double            text_height,
-             const SluiceRect *placed,
-             double            other_line_y,
-             SluiceRect       *out)
+place_label (const Pass *pass,
+             Labels     *labels,
+             Label       label)
 {
   static const double gaps[] = { LABEL_GAP, LABEL_GAP_WIDE };
   const SluiceRect *plot = &pass->chart.plot;
-  double w = text_width + 2. * LABEL_PAD_X;
-  /* Clear of the right edge, where a live view's "now" line usually is. */
-  double right = plot->x + plot->width - 14. - w;
-  double left = plot->x + 4.;
+  double line_y = labels->line_y[label];
+  double text_width, text_height, w, right, left;
   double best_cost = G_MAXDOUBLE;
+  SluiceRect *out = &labels->rects[label];
   guint n_slides = 8;
+
+  _sluice_render_get_text_size (pass->layout, labels->texts[label], &text_width, &text_height);
+  w = text_width + 2. * LABEL_PAD_X;
+  /* Clear of the right edge, where a live view's "now" line usually is. */
+  right = plot->x + plot->width - 14. - w;
+  left = plot->x + 4.;
 
   *out = (SluiceRect) { MAX (right, left), line_y - LABEL_GAP - text_height, w, text_height };
 
@@ -450,7 +526,7 @@ place_label (const Pass       *pass,
             if (rect.y < 0. || rect.y + rect.height > plot->y + plot->height)
               continue;
             /* Further off the line only to get clear of everything. */
-            cost = label_cost (pass, &rect, placed, other_line_y) + g * 0.5;
+            cost = label_cost (pass, &rect, labels, label) + g * 0.5;
             if (cost < best_cost)
               {
                 best_cost = cost;
@@ -462,67 +538,119 @@ place_label (const Pass       *pass,
       }
 }
 
-static void
-place_limit_labels (const Pass *pass,
-                    const char *texts[N_LABELS],
-                    guint       queue_capacity,
-                    guint       lead_bound,
-                    SluiceRect  rects[N_LABELS])
+/* "3.5", "0.1": a number of tokens from thousandths, without trailing
+ * zeros. */
+static char *
+format_tokens (gint64 thousandths)
 {
-  double capacity_y = queue_capacity > 0 ? limit_y (pass, queue_capacity) : -1.;
-  double bound_y = lead_bound > 0 ? limit_y (pass, lead_bound) : -1.;
-  double tw, th;
+  g_autofree char *text = g_strdup_printf ("%.3f", thousandths / 1000.);
+  char *end = text + strlen (text);
 
-  rects[LABEL_CAPACITY] = rects[LABEL_BOUND] = (SluiceRect) { 0., 0., 0., 0. };
+  while (end > text && end[-1] == '0')
+    *--end = '\0';
+  if (end > text && !g_ascii_isdigit (end[-1]))
+    *--end = '\0';
+  return g_steal_pointer (&text);
+}
 
-  /* The lead bound is the top line, usually in the clear; the capacity's
-   * label then finds room around it. */
-  if (lead_bound > 0)
-    {
-      _sluice_render_get_text_size (pass->layout, texts[LABEL_BOUND], &tw, &th);
-      place_label (pass, bound_y, tw, th, NULL, capacity_y, &rects[LABEL_BOUND]);
-    }
-  if (queue_capacity > 0)
-    {
-      _sluice_render_get_text_size (pass->layout, texts[LABEL_CAPACITY], &tw, &th);
-      place_label (pass, capacity_y, tw, th, lead_bound > 0 ? &rects[LABEL_BOUND] : NULL,
-                   bound_y, &rects[LABEL_CAPACITY]);
-    }
+/* The budget's level where its line ends: at the end of the series or of
+ * the view. */
+static gint64
+budget_level (const Pass *pass)
+{
+  gint64 time, tokens;
+
+  sluice_timeline_get_token_sample (pass->model,
+                                    find_sample (pass, SERIES_BUDGET, MIN (pass->last, pass->t1)),
+                                    &time, &tokens);
+  return tokens;
 }
 
 static char *
-limit_label_text (Label label,
-                  guint value)
+budget_label_text (const Pass *pass,
+                   gint64      tokens)
 {
-  if (label == LABEL_CAPACITY)
-    /* Translators: the chart's queue capacity line; %u is the queue size */
-    return g_strdup_printf (_("queue capacity %u"), value);
-  /* Translators: the chart's line at queue-size + workers + 1 */
-  return g_strdup_printf (_("lead bound %u"), value);
+  g_autofree char *left = format_tokens (tokens);
+  g_autofree char *size = format_tokens (pass->max_tokens);
+  /* A whole number of tokens picks its plural form; a fraction takes the
+   * form of 2, as "1.5 tokens" does. */
+  gulong n = pass->max_tokens % 1000 == 0 ? (gulong) (pass->max_tokens / 1000) : 2;
+
+  /* Translators: the label of the retry budget's line in the chart: the
+   * tokens left, then the budget's size, both numbers such as 2.4 and 5 */
+  return g_strdup_printf (ngettext ("retry budget: %s of %s token left",
+                                     "retry budget: %s of %s tokens left", n),
+                          left, size);
+}
+
+/* The labels of the limits and of the budget's level, placed. The lead
+ * bound is the top line, usually in the clear; the capacity's label then
+ * finds room around it, and the budget's around both. */
+static void
+place_labels (const Pass *pass,
+              guint       queue_capacity,
+              guint       lead_bound,
+              Labels     *labels)
+{
+  static const Label order[] = { LABEL_BOUND, LABEL_CAPACITY, LABEL_BUDGET };
+  gboolean budget = pass->max_tokens >= 0 && sluice_timeline_get_n_token_samples (pass->model) > 0 &&
+                    MIN (pass->last, pass->t1) >= pass->t0;
+
+  *labels = (Labels) { { NULL }, { -1., -1., -1. } };
+  if (queue_capacity > 0)
+    {
+      /* Translators: the chart's queue capacity line; %u is the queue size */
+      labels->texts[LABEL_CAPACITY] = g_strdup_printf (_("queue capacity %u"), queue_capacity);
+      labels->line_y[LABEL_CAPACITY] = limit_y (pass, queue_capacity);
+    }
+  if (lead_bound > 0)
+    {
+      /* Translators: the chart's line at queue-size + workers + 1 */
+      labels->texts[LABEL_BOUND] = g_strdup_printf (_("lead bound %u"), lead_bound);
+      labels->line_y[LABEL_BOUND] = limit_y (pass, lead_bound);
+    }
+  if (budget)
+    {
+      gint64 tokens = budget_level (pass);
+
+      labels->texts[LABEL_BUDGET] = budget_label_text (pass, tokens);
+      labels->line_y[LABEL_BUDGET] = count_to_y (&pass->chart, tokens_to_count (pass, tokens));
+    }
+
+  for (guint i = 0; i < G_N_ELEMENTS (order); i++)
+    if (labels->texts[order[i]] != NULL)
+      place_label (pass, labels, order[i]);
 }
 
 static void
-draw_limit_labels (const Pass *pass,
-                   guint       queue_capacity,
-                   guint       lead_bound)
+clear_labels (Labels *labels)
 {
-  g_autofree char *capacity = limit_label_text (LABEL_CAPACITY, queue_capacity);
-  g_autofree char *bound = limit_label_text (LABEL_BOUND, lead_bound);
-  const char *texts[N_LABELS] = { capacity, bound };
-  SluiceRect rects[N_LABELS];
-  cairo_t *cr = pass->cr;
+  for (Label l = 0; l < N_LABELS; l++)
+    g_clear_pointer (&labels->texts[l], g_free);
+}
 
-  place_limit_labels (pass, texts, queue_capacity, lead_bound, rects);
+static void
+draw_labels (const Pass *pass,
+             guint       queue_capacity,
+             guint       lead_bound)
+{
+  cairo_t *cr = pass->cr;
+  Labels labels;
+
+  place_labels (pass, queue_capacity, lead_bound, &labels);
   for (Label l = 0; l < N_LABELS; l++)
     {
-      if (rects[l].width <= 0.)
+      const SluiceRect *rect = &labels.rects[l];
+
+      if (labels.texts[l] == NULL || rect->width <= 0.)
         continue;
       sluice_palette_set_source (cr, &pass->palette->background);
-      cairo_rectangle (cr, rects[l].x, rects[l].y, rects[l].width, rects[l].height);
+      cairo_rectangle (cr, rect->x, rect->y, rect->width, rect->height);
       cairo_fill (cr);
       sluice_palette_set_source (cr, &pass->palette->foreground);
-      _sluice_render_draw_text (cr, pass->layout, texts[l], rects[l].x + LABEL_PAD_X, rects[l].y, 0., 0.);
+      _sluice_render_draw_text (cr, pass->layout, labels.texts[l], rect->x + LABEL_PAD_X, rect->y, 0., 0.);
     }
+  clear_labels (&labels);
 }
 
 static void
@@ -568,11 +696,11 @@ draw_legend_swatch (cairo_t             *cr,
 static void
 draw_legend (const Pass *pass)
 {
-  const char *labels[N_SERIES];
+  const char *labels[N_LEGEND];
 
-  get_series_labels (labels);
+  get_series_labels (labels, pass->max_tokens >= 0);
   _sluice_render_draw_key (pass->cr, pass->layout, pass->palette, labels, pass->chart.legend,
-                           N_SERIES, LEGEND_SWATCH_SPACE, draw_legend_swatch);
+                           N_LEGEND, LEGEND_SWATCH_SPACE, draw_legend_swatch);
 }
 
 /* The scale fits the limits and the highest value in view, with room above
@@ -623,40 +751,42 @@ init_pass (Pass           *pass,
     .t0 = t0,
     .t1 = t1,
     .last = now >= 0 ? now : sluice_timeline_get_end_time (model),
+    .max_tokens = sluice_timeline_get_max_tokens (model),
   };
   _sluice_chart_get_layout (width, height,
                             compute_y_max (model, t0, t1, queue_capacity, lead_bound),
-                            &pass->chart);
+                            pass->max_tokens >= 0, &pass->chart);
 }
 
-/* Where sluice_render_chart() puts the limits' labels (their patches of
- * background), for tests; width 0 for a limit of 0. */
+/* Where sluice_render_chart() puts the labels (their patches of
+ * background), for tests; width 0 for a limit of 0 or no budget. */
 void
-_sluice_chart_get_limit_labels (double          width,
-                                double          height,
-                                SluiceTimeline *model,
-                                gint64          t0,
-                                gint64          t1,
-                                gint64          now,
-                                guint           queue_capacity,
-                                guint           lead_bound,
-                                SluiceRect     *capacity_rect,
-                                SluiceRect     *bound_rect)
+_sluice_chart_get_labels (double          width,
+                          double          height,
+                          SluiceTimeline *model,
+                          gint64          t0,
+                          gint64          t1,
+                          gint64          now,
+                          guint           queue_capacity,
+                          guint           lead_bound,
+                          SluiceRect     *capacity_rect,
+                          SluiceRect     *bound_rect,
+                          SluiceRect     *budget_rect)
 {
   cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 1, 1);
   cairo_t *cr = cairo_create (surface);
   g_autoptr(PangoLayout) layout = _sluice_render_create_layout (cr, FALSE);
-  g_autofree char *capacity = limit_label_text (LABEL_CAPACITY, queue_capacity);
-  g_autofree char *bound = limit_label_text (LABEL_BOUND, lead_bound);
-  const char *texts[N_LABELS] = { capacity, bound };
-  SluiceRect rects[N_LABELS];
+  SluiceRect *outs[N_LABELS] = { capacity_rect, bound_rect, budget_rect };
+  Labels labels;
   Pass pass;
 
   t1 = MAX (t1, t0 + 1);
   init_pass (&pass, cr, layout, width, height, model, t0, t1, now, queue_capacity, lead_bound, FALSE);
-  place_limit_labels (&pass, texts, queue_capacity, lead_bound, rects);
-  *capacity_rect = rects[LABEL_CAPACITY];
-  *bound_rect = rects[LABEL_BOUND];
+  place_labels (&pass, queue_capacity, lead_bound, &labels);
+  for (Label l = 0; l < N_LABELS; l++)
+    if (outs[l] != NULL)
+      *outs[l] = labels.texts[l] != NULL ? labels.rects[l] : (SluiceRect) { 0., 0., 0., 0. };
+  clear_labels (&labels);
 
   cairo_destroy (cr);
   cairo_surface_destroy (surface);
@@ -678,7 +808,10 @@ _sluice_chart_get_limit_labels (double          width,
  *
  * Draws the queue depth, the attempts in flight and the items pulled but
  * not yet finished as step lines over time, with the two limits they must
- * stay under, a time axis in seconds, a count axis and a legend.
+ * stay under, a time axis in seconds, a count axis and a legend. When the
+ * run's events carry a retry budget, its token level is drawn too, on its
+ * own scale (a full budget at the top of the plot), with a label that
+ * gives the tokens left and the budget's size.
  */
 void
 sluice_render_chart (cairo_t        *cr,
@@ -718,9 +851,11 @@ sluice_render_chart (cairo_t        *cr,
   draw_series (&pass, SERIES_LEAD);
   draw_series (&pass, SERIES_QUEUE);
   draw_series (&pass, SERIES_IN_FLIGHT);
+  if (pass.max_tokens >= 0)
+    draw_series (&pass, SERIES_BUDGET);
   cairo_restore (cr);
 
-  draw_limit_labels (&pass, queue_capacity, lead_bound);
+  draw_labels (&pass, queue_capacity, lead_bound);
   _sluice_render_draw_now (cr, pass.palette, &pass.chart.plot, t0, t1, now);
   cairo_restore (cr);
 }

@@ -9,7 +9,7 @@
 #include <glib/gi18n.h>
 
 #define KEY_PADDING       3.   /* above a key's first row and below its last */
-#define KEY_MAX_ROWS      3
+#define KEY_MAX_ROWS      4
 #define KEY_SPACING       16.  /* between entries */
 #define KEY_SPACING_TIGHT 8.   /* between entries, when that keeps them on one row */
 #define KEY_SWATCH_SPACE  24.  /* the lanes' key: a swatch and the gap before its label */
@@ -26,7 +26,10 @@ measure_texts (const char * const *texts,
   PangoLayout *layout = _sluice_render_create_layout (cr, FALSE);
 
   for (guint i = 0; i < n_texts; i++)
-    _sluice_render_get_text_size (layout, texts[i], &widths[i], NULL);
+    if (texts[i] != NULL)
+      _sluice_render_get_text_size (layout, texts[i], &widths[i], NULL);
+    else
+      widths[i] = 0.;
 
   g_object_unref (layout);
   cairo_destroy (cr);
@@ -35,7 +38,7 @@ measure_texts (const char * const *texts,
 
 /**
  * _sluice_render_layout_key:
- * @labels: each entry's label
+ * @labels: each entry's label; %NULL for an entry not shown
  * @n_entries: how many entries
  * @swatch_space: the width of a swatch and the gap before its label
  * @left: where the key starts
@@ -45,7 +48,7 @@ measure_texts (const char * const *texts,
  *
  * Places a key's entries (a swatch and a label each) from @left to @right:
  * on one row if they fit there (with less space between them if need be),
- * else wrapped onto up to three rows. An entry that fits nowhere is left
+ * else wrapped onto up to four rows. An entry that fits nowhere is left
  * out (width 0), and the ones after it still get their chance.
  *
  * Returns: the key's height, with its padding
@@ -63,18 +66,20 @@ _sluice_render_layout_key (const char * const *labels,
   double one_row = 0.;
   double spacing = KEY_SPACING;
   double x = left;
-  guint row = 0;
+  guint row = 0, n_shown = 0;
 
   measure_texts (labels, n_entries, widths);
   for (guint i = 0; i < n_entries; i++)
-    {
-      widths[i] += swatch_space;
-      one_row += widths[i];
-    }
+    if (labels[i] != NULL)
+      {
+        widths[i] += swatch_space;
+        one_row += widths[i];
+        n_shown++;
+      }
 
-  if (n_entries > 0 &&
-      left + one_row + (n_entries - 1) * KEY_SPACING > right &&
-      left + one_row + (n_entries - 1) * KEY_SPACING_TIGHT <= right)
+  if (n_shown > 0 &&
+      left + one_row + (n_shown - 1) * KEY_SPACING > right &&
+      left + one_row + (n_shown - 1) * KEY_SPACING_TIGHT <= right)
     spacing = KEY_SPACING_TIGHT;
 
   *n_rows = 0;
@@ -83,6 +88,8 @@ _sluice_render_layout_key (const char * const *labels,
       double w = widths[i];
 
       rects[i] = (SluiceRect) { left, 0., 0., 0. };
+      if (labels[i] == NULL)
+        continue;
       if (x > left && x + w > right)
         {
           row++;
@@ -113,7 +120,7 @@ _sluice_render_layout_key (const char * const *labels,
  * @draw_swatch: draws an entry's swatch
  *
  * Draws a key where _sluice_render_layout_key() placed it: each entry's
- * swatch, then its label, skipping the entries left out.
+ * swatch, then its label, skipping the entries left out or not shown.
  */
 void
 _sluice_render_draw_key (cairo_t             *cr,
@@ -149,10 +156,16 @@ typedef enum {
   KEY_RUNNING,
   KEY_DEADLINE,
   KEY_CANCEL_REQUEST,
+  /* The retry policy's marks, in the order of SluiceTimelineMarkKind. */
+  KEY_BACKOFF,
+  KEY_RETRY_SKIPPED,
+  KEY_SHED,
   N_KEYS
 } Key;
 
 G_STATIC_ASSERT (N_KEYS == SLUICE_LANES_N_KEYS);
+G_STATIC_ASSERT (KEY_BACKOFF == SLUICE_LANES_N_BASIC_KEYS);
+G_STATIC_ASSERT (KEY_BACKOFF + SLUICE_TIMELINE_MARK_SHED == KEY_SHED);
 
 static const char *
 key_label (Key key)
@@ -166,27 +179,42 @@ key_label (Key key)
     case KEY_CANCELLED:      return _("cancelled");
     case KEY_RUNNING:        return _("running");
     case KEY_DEADLINE:       return _("deadline");
-    case KEY_CANCEL_REQUEST:
-    default:                 return _("cancel request");
+    case KEY_CANCEL_REQUEST: return _("cancel request");
+    /* Translators: the lanes' key: the wait before a retry */
+    case KEY_BACKOFF:        return _("backoff");
+    /* Translators: the lanes' key: the retry policy refused a retry
+     * (the item's deadline or the retry budget) */
+    case KEY_RETRY_SKIPPED:  return _("retry skipped");
+    case KEY_SHED:
+    default:
+      /* Translators: the lanes' key: an item dropped from the queue
+       * because its deadline had passed (load shedding) */
+      return _("shed");
     }
 }
 
+/* The labels of the entries shown: the basic ones, and those of the marks
+ * in @mark_kinds (1 << SluiceTimelineMarkKind for each); NULL for others. */
 static void
-get_key_labels (const char *labels[N_KEYS])
+get_key_labels (const char *labels[N_KEYS],
+                guint       mark_kinds)
 {
   for (Key key = 0; key < N_KEYS; key++)
-    labels[key] = key_label (key);
+    labels[key] = key < KEY_BACKOFF || (mark_kinds & (1u << (key - KEY_BACKOFF))) != 0
+                    ? key_label (key) : NULL;
 }
 
 /* Places the lanes' key from @left to @right, wrapped if need be. */
 void
 _sluice_lanes_layout_key (SluiceLanesLayout *layout,
+                          guint              mark_kinds,
                           double             left,
                           double             right)
 {
   const char *labels[N_KEYS];
 
-  get_key_labels (labels);
+  layout->mark_kinds = mark_kinds;
+  get_key_labels (labels, mark_kinds);
   layout->key_height = _sluice_render_layout_key (labels, N_KEYS, KEY_SWATCH_SPACE, left, right,
                                                   layout->key, &layout->key_rows);
 }
@@ -217,6 +245,21 @@ draw_key_swatch (cairo_t             *cr,
       _sluice_render_draw_cancel_mark (cr, palette, x + w / 2., y + h / 2., 5., 1.);
       return;
     }
+  if (key == KEY_BACKOFF)
+    {
+      _sluice_render_draw_backoff_mark (cr, palette, x, x + w, y, y + h, 1.);
+      return;
+    }
+  if (key == KEY_RETRY_SKIPPED)
+    {
+      _sluice_render_draw_skip_mark (cr, palette, x + w / 2., y + h / 2., 5.5, 1.);
+      return;
+    }
+  if (key == KEY_SHED)
+    {
+      _sluice_render_draw_shed_mark (cr, palette, x + w / 2., y + h / 2., 5.5, 1.);
+      return;
+    }
 
   sluice_palette_set_source (cr, colors[key]);
   cairo_rectangle (cr, x, y, w, h);
@@ -239,7 +282,7 @@ _sluice_lanes_draw_key (cairo_t                 *cr,
 {
   const char *labels[N_KEYS];
 
-  get_key_labels (labels);
+  get_key_labels (labels, lanes->mark_kinds);
   _sluice_render_draw_key (cr, layout, palette, labels, lanes->key, N_KEYS, KEY_SWATCH_SPACE,
                            draw_key_swatch);
 }

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cairo.h>
+#include <math.h>
 #include <pango/pangocairo.h>
 
 #include "sluice-palette.h"
@@ -17,8 +18,11 @@ typedef struct {
   double x, y, width, height;
 } SluiceRect;
 
-/* The entries of the lanes' key (the legend above the lanes). */
-#define SLUICE_LANES_N_KEYS         8
+/* The entries of the lanes' key (the legend above the lanes): the first
+ * SLUICE_LANES_N_BASIC_KEYS always, then the retry policy's marks (backoff,
+ * retry skipped, shed), each only when the run has one. */
+#define SLUICE_LANES_N_KEYS         11
+#define SLUICE_LANES_N_BASIC_KEYS   8
 
 /* The lanes view's geometry: shared by drawing, hit testing and tests. */
 typedef struct {
@@ -31,10 +35,14 @@ typedef struct {
   SluiceRect key[SLUICE_LANES_N_KEYS];
   guint      key_rows;
   double     key_height;    /* the key's rows, with their padding */
+  guint      mark_kinds;    /* 1 << SluiceTimelineMarkKind: the marks in the key */
 } SluiceLanesLayout;
 
-/* The series of the chart, in the order of its legend. */
+/* The series of the chart, in the order of its legend; the legend has
+ * one more entry, the retry budget's token level, when the run has a
+ * budget. */
 #define SLUICE_CHART_N_SERIES       3
+#define SLUICE_CHART_N_LEGEND       (SLUICE_CHART_N_SERIES + 1)
 
 /* The chart view's geometry. */
 typedef struct {
@@ -43,7 +51,7 @@ typedef struct {
   /* The legend above the plot, laid out like the lanes' key: one
    * rectangle per series, wrapped to more rows when one is not wide
    * enough; width 0 for an entry there is no room for at all. */
-  SluiceRect legend[SLUICE_CHART_N_SERIES];
+  SluiceRect legend[SLUICE_CHART_N_LEGEND];
   guint      legend_rows;
   double     legend_height;
 } SluiceChartLayout;
@@ -62,6 +70,10 @@ void         _sluice_lanes_get_layout     (double             width,
                                            double             height,
                                            guint              n_workers,
                                            SluiceLanesLayout *layout);
+void         _sluice_lanes_get_model_layout (SluiceTimeline    *model,
+                                             double             width,
+                                             double             height,
+                                             SluiceLanesLayout *layout);
 
 /* A running attempt is drawn up to "now" (or the latest event when the
  * view has no clock). */
@@ -74,20 +86,69 @@ _sluice_lanes_bar_end (const SluiceTimelineBar *bar,
   return MAX (bar->start, now);
 }
 
+/* The radius of the marks on a bar (clock, cross) and of the retry
+ * policy's signs. */
+static inline double
+_sluice_lanes_mark_radius (const SluiceLanesLayout *lanes)
+{
+  return MAX (MIN ((lanes->lane_height - 2. * lanes->bar_inset) * 0.36, 6.5), 3.);
+}
+
+/* Where a skipped retry's or a shed item's sign goes, for drawing and hit
+ * testing; @x is the mark's time on the lanes, @x_attempt where the failed
+ * attempt started (or -G_MAXDOUBLE when not known). A skipped retry's "no
+ * entry" sign takes the place of the failed attempt's cross, at the end
+ * of its bar (left of its clock, when it timed out), or goes right after
+ * a bar too narrow for marks; a shed item's triangle points down onto the
+ * lane at its time, from the lane's top edge, clear of the bars' labels. */
+static inline void
+_sluice_lanes_place_point_mark (const SluiceLanesLayout  *lanes,
+                                const SluiceTimelineMark *mark,
+                                double                    x,
+                                double                    x_attempt,
+                                double                   *cx,
+                                double                   *cy)
+{
+  double r = _sluice_lanes_mark_radius (lanes);
+  double top = lanes->plot.y + mark->worker * lanes->lane_height;
+  double w = round (x) - round (MAX (x_attempt, -1e9));
+  /* What draw_marks() leaves room for: the clock, if it fits, then the
+   * cross's place. */
+  double clock = mark->outcome == SLUICE_OUTCOME_TIMED_OUT && w - 1. >= 2. * r + 6. ? 2. * r + 4. : 0.;
+
+  if (mark->kind == SLUICE_TIMELINE_MARK_SHED)
+    {
+      *cx = x;
+      *cy = top + MAX (lanes->bar_inset, r * 0.8 + 1.);
+      return;
+    }
+
+  *cy = top + lanes->lane_height / 2.;
+  if (w - 1. < clock + 2. * r + 6.)
+    {
+      *cx = x + r + 2.;
+      return;
+    }
+  /* A bar ends a pixel before its end, and its marks 3 pixels before. */
+  *cx = round (x) - 1. - 3. - r - clock;
+}
+
 void         _sluice_chart_get_layout     (double             width,
                                            double             height,
                                            guint              y_max,
+                                           gboolean           budget,
                                            SluiceChartLayout *layout);
-void         _sluice_chart_get_limit_labels (double          width,
-                                             double          height,
-                                             SluiceTimeline *model,
-                                             gint64          t0,
-                                             gint64          t1,
-                                             gint64          now,
-                                             guint           queue_capacity,
-                                             guint           lead_bound,
-                                             SluiceRect     *capacity_rect,
-                                             SluiceRect     *bound_rect);
+void         _sluice_chart_get_labels     (double          width,
+                                           double          height,
+                                           SluiceTimeline *model,
+                                           gint64          t0,
+                                           gint64          t1,
+                                           gint64          now,
+                                           guint           queue_capacity,
+                                           guint           lead_bound,
+                                           SluiceRect     *capacity_rect,
+                                           SluiceRect     *bound_rect,
+                                           SluiceRect     *budget_rect);
 
 double       _sluice_render_time_to_x     (const SluiceRect  *plot,
                                            gint64             t0,
@@ -155,6 +216,7 @@ void         _sluice_render_draw_key      (cairo_t             *cr,
                                            double               swatch_space,
                                            SluiceKeySwatchFunc  draw_swatch);
 void         _sluice_lanes_layout_key     (SluiceLanesLayout       *layout,
+                                           guint                    mark_kinds,
                                            double                   left,
                                            double                   right);
 void         _sluice_lanes_draw_key       (cairo_t                 *cr,
@@ -190,6 +252,25 @@ void         _sluice_render_draw_deadline_mark (cairo_t             *cr,
                                                 double               x,
                                                 double               top,
                                                 double               bottom,
+                                                double               alpha);
+void         _sluice_render_draw_backoff_mark  (cairo_t             *cr,
+                                                const SluicePalette *palette,
+                                                double               x0,
+                                                double               x1,
+                                                double               top,
+                                                double               bottom,
+                                                double               alpha);
+void         _sluice_render_draw_skip_mark     (cairo_t             *cr,
+                                                const SluicePalette *palette,
+                                                double               cx,
+                                                double               cy,
+                                                double               r,
+                                                double               alpha);
+void         _sluice_render_draw_shed_mark     (cairo_t             *cr,
+                                                const SluicePalette *palette,
+                                                double               cx,
+                                                double               cy,
+                                                double               r,
                                                 double               alpha);
 
 G_END_DECLS

@@ -13,25 +13,53 @@
 #define MAX_LANE_HEIGHT  40.
 #define HIT_SLOP         3.   /* pixels: thin bars stay easy to hover */
 
-/* The lanes' geometry in a view of @width × @height: the one drawing,
- * hit testing and the tests all see. */
-void
-_sluice_lanes_get_layout (double             width,
-                          double             height,
-                          guint              n_workers,
-                          SluiceLanesLayout *layout)
+static void
+get_layout (double             width,
+            double             height,
+            guint              n_workers,
+            guint              mark_kinds,
+            SluiceLanesLayout *layout)
 {
   double available;
 
   layout->plot.x = SLUICE_RENDER_GUTTER;
   layout->plot.width = MAX (width - SLUICE_RENDER_GUTTER - SLUICE_RENDER_MARGIN, 1.);
-  _sluice_lanes_layout_key (layout, layout->plot.x, layout->plot.x + layout->plot.width);
+  _sluice_lanes_layout_key (layout, mark_kinds, layout->plot.x, layout->plot.x + layout->plot.width);
 
   available = MAX (height - layout->key_height - SLUICE_RENDER_AXIS_HEIGHT, 1.);
   layout->lane_height = MIN (MAX_LANE_HEIGHT, available / MAX (n_workers, 1));
   layout->plot.y = layout->key_height;
   layout->plot.height = layout->lane_height * MAX (n_workers, 1);
   layout->bar_inset = layout->lane_height >= 8. ? round (layout->lane_height * 0.15) : 0.;
+}
+
+/* The lanes' geometry in a view of @width × @height, for a run without
+ * retry-policy marks (the key has its basic entries only). */
+void
+_sluice_lanes_get_layout (double             width,
+                          double             height,
+                          guint              n_workers,
+                          SluiceLanesLayout *layout)
+{
+  get_layout (width, height, n_workers, 0, layout);
+}
+
+/* The lanes' geometry for @model in a view of @width × @height: the one
+ * drawing, hit testing and the tests all see. The key explains the marks
+ * the run has. */
+void
+_sluice_lanes_get_model_layout (SluiceTimeline    *model,
+                                double             width,
+                                double             height,
+                                SluiceLanesLayout *layout)
+{
+  guint mark_kinds = 0;
+
+  for (SluiceTimelineMarkKind kind = SLUICE_TIMELINE_MARK_BACKOFF; kind <= SLUICE_TIMELINE_MARK_SHED; kind++)
+    if (sluice_timeline_has_mark_kind (model, kind))
+      mark_kinds |= 1u << kind;
+
+  get_layout (width, height, MAX (sluice_timeline_get_n_workers (model), 1), mark_kinds, layout);
 }
 
 /**
@@ -67,14 +95,40 @@ sluice_render_timeline_get_natural_height_for_width (SluiceTimeline *model,
                                                      double          width)
 {
   SluiceLanesLayout lanes;
-  guint n_workers;
 
   g_return_val_if_fail (SLUICE_IS_TIMELINE (model), 0.);
 
-  n_workers = MAX (sluice_timeline_get_n_workers (model), 1);
-  _sluice_lanes_get_layout (width, 0., n_workers, &lanes);
+  _sluice_lanes_get_model_layout (model, width, 0., &lanes);
 
-  return lanes.key_height + SLUICE_RENDER_AXIS_HEIGHT + MAX_LANE_HEIGHT * n_workers;
+  return lanes.key_height + SLUICE_RENDER_AXIS_HEIGHT +
+         MAX_LANE_HEIGHT * MAX (sluice_timeline_get_n_workers (model), 1);
+}
+
+/* The lane and time under a point, and the time a few pixels span; FALSE
+ * outside the lanes. */
+static gboolean
+locate (SluiceTimeline    *model,
+        double             width,
+        double             height,
+        gint64             t0,
+        gint64             t1,
+        double             x,
+        double             y,
+        SluiceLanesLayout *lanes,
+        gint              *worker,
+        gint64            *time,
+        gint64            *slop)
+{
+  _sluice_lanes_get_model_layout (model, width, height, lanes);
+
+  if (x < lanes->plot.x || x > lanes->plot.x + lanes->plot.width ||
+      y < lanes->plot.y || y >= lanes->plot.y + lanes->plot.height)
+    return FALSE;
+
+  *worker = (gint) floor ((y - lanes->plot.y) / lanes->lane_height);
+  *time = _sluice_render_x_to_time (&lanes->plot, t0, t1, x);
+  *slop = _sluice_render_x_to_time (&lanes->plot, t0, t1, lanes->plot.x + HIT_SLOP) - t0;
+  return TRUE;
 }
 
 /**
@@ -105,23 +159,15 @@ sluice_render_timeline_hit (SluiceTimeline *model,
                             guint          *bar_index)
 {
   SluiceLanesLayout lanes;
-  guint n_workers, n_bars, best = G_MAXUINT;
+  guint n_bars, best = G_MAXUINT;
   gint64 time, slop, best_distance = G_MAXINT64, latest;
   gint worker;
 
   g_return_val_if_fail (SLUICE_IS_TIMELINE (model), FALSE);
 
   t1 = MAX (t1, t0 + 1);
-  n_workers = MAX (sluice_timeline_get_n_workers (model), 1);
-  _sluice_lanes_get_layout (width, height, n_workers, &lanes);
-
-  if (x < lanes.plot.x || x > lanes.plot.x + lanes.plot.width ||
-      y < lanes.plot.y || y >= lanes.plot.y + lanes.plot.height)
+  if (!locate (model, width, height, t0, t1, x, y, &lanes, &worker, &time, &slop))
     return FALSE;
-
-  worker = (gint) floor ((y - lanes.plot.y) / lanes.lane_height);
-  time = _sluice_render_x_to_time (&lanes.plot, t0, t1, x);
-  slop = _sluice_render_x_to_time (&lanes.plot, t0, t1, lanes.plot.x + HIT_SLOP) - t0;
   latest = sluice_timeline_get_end_time (model);
   n_bars = sluice_timeline_get_n_bars (model);
 
@@ -149,4 +195,79 @@ sluice_render_timeline_hit (SluiceTimeline *model,
   if (bar_index != NULL)
     *bar_index = best;
   return TRUE;
+}
+
+/**
+ * sluice_render_timeline_hit_mark:
+ * @model: the run
+ * @width: the view's width, as given to sluice_render_timeline()
+ * @height: the view's height
+ * @t0: the time at the left edge
+ * @t1: the time at the right edge
+ * @x: the pointer's x, in view coordinates
+ * @y: the pointer's y
+ * @mark_index: (out) (optional): the mark under the point
+ *
+ * Finds the retry-policy mark under a point: a backoff's bracket (the time
+ * between the failed attempt and the next), or the sign of a skipped retry
+ * (at the end of the failed attempt's bar) or of a shed item (at the top
+ * of the lane). Marks sit on top of bars, so a view asks for a mark
+ * first, then for a bar.
+ *
+ * Returns: whether a mark is under the point
+ */
+gboolean
+sluice_render_timeline_hit_mark (SluiceTimeline *model,
+                                 double          width,
+                                 double          height,
+                                 gint64          t0,
+                                 gint64          t1,
+                                 double          x,
+                                 double          y,
+                                 guint          *mark_index)
+{
+  SluiceLanesLayout lanes;
+  gint64 time, slop;
+  double r;
+  gint worker;
+
+  g_return_val_if_fail (SLUICE_IS_TIMELINE (model), FALSE);
+
+  t1 = MAX (t1, t0 + 1);
+  if (!locate (model, width, height, t0, t1, x, y, &lanes, &worker, &time, &slop))
+    return FALSE;
+  r = _sluice_lanes_mark_radius (&lanes);
+
+  /* The latest mark under the point wins: it is drawn on top. */
+  for (guint i = sluice_timeline_get_n_marks (model); i-- > 0;)
+    {
+      const SluiceTimelineMark *mark = sluice_timeline_get_mark (model, i);
+
+      if (mark->worker != worker)
+        continue;
+      if (mark->kind == SLUICE_TIMELINE_MARK_BACKOFF)
+        {
+          /* Inside the wait only: its ends touch the bars. */
+          if (time <= mark->start || time >= mark->end)
+            continue;
+        }
+      else
+        {
+          double cx, cy;
+
+          _sluice_lanes_place_point_mark (&lanes, mark, _sluice_render_time_to_x (&lanes.plot, t0, t1, mark->start),
+                                          mark->attempt_start >= 0
+                                            ? _sluice_render_time_to_x (&lanes.plot, t0, t1, mark->attempt_start)
+                                            : -G_MAXDOUBLE,
+                                          &cx, &cy);
+          if (fabs (x - cx) > r + HIT_SLOP || fabs (y - cy) > r + HIT_SLOP)
+            continue;
+        }
+
+      if (mark_index != NULL)
+        *mark_index = i;
+      return TRUE;
+    }
+
+  return FALSE;
 }

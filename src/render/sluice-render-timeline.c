@@ -351,7 +351,7 @@ draw_marks (const Pass              *pass,
             double                   h,
             double                  *reserved)
 {
-  double r = MIN (h * 0.36, 6.5);
+  double r = _sluice_lanes_mark_radius (&pass->lanes);
   double cx = x + w - r - 3.;
 
   *reserved = 0.;
@@ -364,9 +364,11 @@ draw_marks (const Pass              *pass,
       cx -= 2. * r + 4.;
       *reserved += 2. * r + 4.;
     }
+  /* A skipped retry's sign takes the cross's place (draw_policy_marks()). */
   if (bar->final_failure && w >= *reserved + 2. * r + 6.)
     {
-      _sluice_render_draw_cross_mark (pass->cr, cx, y + h / 2., r);
+      if (!bar->retry_skipped)
+        _sluice_render_draw_cross_mark (pass->cr, cx, y + h / 2., r);
       *reserved += 2. * r + 4.;
     }
 }
@@ -452,6 +454,68 @@ draw_bars (const Pass     *pass,
   draw_problems (pass, alpha);
 }
 
+static double
+mark_attempt_x (const Pass               *pass,
+                const SluiceTimelineMark *mark)
+{
+  if (mark->attempt_start < 0)
+    return -G_MAXDOUBLE;
+  return _sluice_render_time_to_x (&pass->lanes.plot, pass->t0, pass->t1, mark->attempt_start);
+}
+
+/* The retry policy's marks, on top of the bars: each backoff as a bracket
+ * from the failed attempt to the next (up to "now" while it lasts), each
+ * skipped retry and shed item as a sign by its time. */
+static void
+draw_policy_marks (const Pass     *pass,
+                   SluiceTimeline *model,
+                   guint           n_workers)
+{
+  const SluiceRect *plot = &pass->lanes.plot;
+  guint n_marks = sluice_timeline_get_n_marks (model);
+  double r = _sluice_lanes_mark_radius (&pass->lanes);
+  double dimmed = pass->selected_item >= 0 ? 0.35 : 1.;
+
+  for (guint i = 0; i < n_marks; i++)
+    {
+      const SluiceTimelineMark *mark = sluice_timeline_get_mark (model, i);
+      double alpha = mark->item == pass->selected_item ? 1. : dimmed;
+      double top = lane_top (pass, mark->worker);
+      gint64 end = MIN (mark->end, MAX (pass->now, mark->start));
+      double x0, x1;
+
+      if (mark->worker < 0 || (guint) mark->worker >= n_workers)
+        continue;
+      /* Marks are in time order: nothing after t1 can show. */
+      if (mark->start > pass->t1)
+        break;
+      if (end < pass->t0 - (pass->t1 - pass->t0) / 50)
+        continue;
+
+      x0 = _sluice_render_time_to_x (plot, pass->t0, pass->t1, mark->start);
+      if (mark->kind != SLUICE_TIMELINE_MARK_BACKOFF)
+        {
+          double cx, cy;
+
+          _sluice_lanes_place_point_mark (&pass->lanes, mark, x0, mark_attempt_x (pass, mark), &cx, &cy);
+          if (mark->kind == SLUICE_TIMELINE_MARK_SHED)
+            _sluice_render_draw_shed_mark (pass->cr, pass->palette, cx, cy, r, alpha);
+          else
+            _sluice_render_draw_skip_mark (pass->cr, pass->palette, cx, cy, r, alpha);
+          continue;
+        }
+
+      x1 = _sluice_render_time_to_x (plot, pass->t0, pass->t1, end);
+      /* Too short to tell from the bars' gap. */
+      if (x1 - x0 < 3.)
+        continue;
+      _sluice_render_draw_backoff_mark (pass->cr, pass->palette, MAX (x0, plot->x - 2.),
+                                        MIN (x1, plot->x + plot->width + 2.),
+                                        top + pass->lanes.bar_inset,
+                                        top + pass->lanes.lane_height - pass->lanes.bar_inset, alpha);
+    }
+}
+
 /**
  * sluice_render_timeline:
  * @cr: the context to draw on
@@ -468,7 +532,11 @@ draw_bars (const Pass     *pass,
  * Draws one lane per worker and one bar per attempt, from start to end,
  * coloured by outcome, with hatching on retried attempts, a clock on timed
  * out ones, a cross where an item failed for good, the deadline as a
- * dashed line and each cancel request as a notch. Bars outside [@t0, @t1]
+ * dashed line and each cancel request as a notch. The retry policy's
+ * marks go on top: a bracket for each backoff, from the failed attempt to
+ * the next, a "no entry" sign in place of the cross where a retry was
+ * skipped and a triangle where an item was shed; the key explains those
+ * the run has. Bars outside [@t0, @t1]
  * are skipped and bars narrower than two pixels are merged per lane, so
  * thousands of attempts draw quickly.
  */
@@ -504,7 +572,7 @@ sluice_render_timeline (cairo_t        *cr,
     .selected_item = selected_item,
     .problems = problems,
   };
-  _sluice_lanes_get_layout (width, height, n_workers, &pass.lanes);
+  _sluice_lanes_get_model_layout (model, width, height, &pass.lanes);
 
   _sluice_render_begin_view (cr, pass.palette, width, height);
 
@@ -517,6 +585,7 @@ sluice_render_timeline (cairo_t        *cr,
                    pass.lanes.plot.width, pass.lanes.plot.height);
   cairo_clip (cr);
   draw_bars (&pass, model, n_workers);
+  draw_policy_marks (&pass, model, n_workers);
   cairo_restore (cr);
 
   _sluice_render_draw_now (cr, pass.palette, &pass.lanes.plot, pass.t0, pass.t1, now);

@@ -30,5 +30,13 @@ gboolean sluice_render_timeline_hit (SluiceTimeline *model,
                                      double          x,
                                      double          y,
                                      guint          *bar_index);
+gboolean sluice_render_timeline_hit_mark (SluiceTimeline *model,
+                                          double          width,
+                                          double          height,
+                                          gint64          t0,
+                                          gint64          t1,
+                                          double          x,
+                                          double          y,
+                                          guint          *mark_index);
 
 G_END_DECLS

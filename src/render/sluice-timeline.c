@@ -11,7 +11,10 @@
  * The normalised model the views draw: one #SluiceTimelineBar per attempt
  * (its worker, start, end, outcome, cancel rounds and error) and the chart
  * series (queue depth, attempts in flight, pulled-but-unfinished items)
- * sampled at every event, one sample per instant at which they changed.
+ * sampled at every event, one sample per instant at which they changed;
+ * the retry policy's marks on the lanes (#SluiceTimelineMark: backoffs,
+ * skipped retries, shed items) and the retry budget's token level, when
+ * the pool has a budget.
  *
  * It is built incrementally: each sluice_timeline_update() consumes only
  * the events recorded since the previous one, so a view can call it once
@@ -26,6 +29,11 @@ typedef struct {
   guint  lead;
 } Sample;
 
+typedef struct {
+  gint64 time;
+  gint64 tokens;
+} TokenSample;
+
 struct _SluiceTimeline
 {
   GObject       parent_instance;
@@ -35,6 +43,11 @@ struct _SluiceTimeline
   GArray       *samples;       /* Sample, in time order */
   GHashTable   *last_bar;      /* item (gint64 *) → index + 1 of its latest bar */
   GStringChunk *strings;       /* the bars' error types and messages */
+  GArray       *marks;         /* SluiceTimelineMark, in time order */
+  GHashTable   *backoff_mark;  /* item (gint64 *) → index + 1 of its backoff under way */
+  guint         mark_kinds;    /* 1 << SluiceTimelineMarkKind, for each kind seen */
+  GArray       *token_samples; /* TokenSample, in time order, one per change */
+  gint64        max_tokens;    /* -1: the pool has no retry budget */
 
   guint64       consumed;      /* recorder position (n_events + n_dropped) read so far */
   gint64        start_time;
@@ -54,6 +67,9 @@ sluice_timeline_finalize (GObject *object)
   g_clear_pointer (&self->samples, g_array_unref);
   g_clear_pointer (&self->last_bar, g_hash_table_unref);
   g_clear_pointer (&self->strings, g_string_chunk_free);
+  g_clear_pointer (&self->marks, g_array_unref);
+  g_clear_pointer (&self->backoff_mark, g_hash_table_unref);
+  g_clear_pointer (&self->token_samples, g_array_unref);
 
   G_OBJECT_CLASS (sluice_timeline_parent_class)->finalize (object);
 }
@@ -71,6 +87,10 @@ sluice_timeline_init (SluiceTimeline *self)
   self->samples = g_array_new (FALSE, TRUE, sizeof (Sample));
   self->last_bar = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   self->strings = g_string_chunk_new (1024);
+  self->marks = g_array_new (FALSE, TRUE, sizeof (SluiceTimelineMark));
+  self->backoff_mark = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  self->token_samples = g_array_new (FALSE, TRUE, sizeof (TokenSample));
+  self->max_tokens = -1;
   self->item_timeout = -1;
   self->empty = TRUE;
 }
@@ -129,6 +149,29 @@ intern (SluiceTimeline *self,
 }
 
 static void
+see_worker (SluiceTimeline    *self,
+            const SluiceEvent *event)
+{
+  if (event->worker >= 0)
+    self->n_workers = MAX (self->n_workers, (guint) event->worker + 1);
+}
+
+/* The item's backoff under way, if any, taken out of the index: it ends
+ * with the event at hand. */
+static SluiceTimelineMark *
+take_backoff_mark (SluiceTimeline *self,
+                   gint64          item)
+{
+  guint index = GPOINTER_TO_UINT (g_hash_table_lookup (self->backoff_mark, &item));
+
+  if (index == 0)
+    return NULL;
+
+  g_hash_table_remove (self->backoff_mark, &item);
+  return &g_array_index (self->marks, SluiceTimelineMark, index - 1);
+}
+
+static void
 on_attempt_start (SluiceTimeline    *self,
                   const SluiceEvent *event)
 {
@@ -143,12 +186,16 @@ on_attempt_start (SluiceTimeline    *self,
   };
   gint64 *key = g_new (gint64, 1);
 
+  SluiceTimelineMark *backoff = take_backoff_mark (self, event->item);
+
   g_array_append_val (self->bars, bar);
   *key = event->item;
   g_hash_table_replace (self->last_bar, key, GUINT_TO_POINTER (self->bars->len));
+  see_worker (self, event);
 
-  if (event->worker >= 0)
-    self->n_workers = MAX (self->n_workers, (guint) event->worker + 1);
+  /* The backoff ends where the next attempt starts, exactly. */
+  if (backoff != NULL)
+    backoff->end = event->time;
 }
 
 static void
@@ -201,6 +248,100 @@ on_item_failed (SluiceTimeline    *self,
 
   if (bar != NULL)
     bar->final_failure = TRUE;
+}
+
+static SluiceTimelineMark *
+add_mark (SluiceTimeline         *self,
+          SluiceTimelineMarkKind  kind,
+          const SluiceEvent      *event)
+{
+  SluiceTimelineMark mark = {
+    .kind = kind,
+    .item = event->item,
+    .attempt = event->attempt,
+    .worker = event->worker,
+    .start = event->time,
+    .end = event->time,
+    .delay = event->delay,
+    .attempt_start = -1,
+    .reason = event->reason != NULL ? g_intern_string (event->reason) : NULL,
+  };
+
+  g_array_append_val (self->marks, mark);
+  self->mark_kinds |= 1u << kind;
+  see_worker (self, event);
+  return &g_array_index (self->marks, SluiceTimelineMark, self->marks->len - 1);
+}
+
+static void
+on_backoff (SluiceTimeline    *self,
+            const SluiceEvent *event)
+{
+  SluiceTimelineMark *mark = add_mark (self, SLUICE_TIMELINE_MARK_BACKOFF, event);
+  gint64 *key = g_new (gint64, 1);
+
+  mark->end = event->time + MAX (event->delay, 0);
+  *key = event->item;
+  g_hash_table_replace (self->backoff_mark, key, GUINT_TO_POINTER (self->marks->len));
+}
+
+/* The mark goes on the failed attempt's bar, in place of its cross. */
+static void
+on_retry_skipped (SluiceTimeline    *self,
+                  const SluiceEvent *event)
+{
+  SluiceTimelineMark *mark = add_mark (self, SLUICE_TIMELINE_MARK_RETRY_SKIPPED, event);
+  SluiceTimelineBar *bar = find_bar (self, event);
+
+  if (bar == NULL)
+    return;
+  bar->retry_skipped = TRUE;
+  mark->outcome = bar->outcome;
+  mark->attempt_start = bar->start;
+}
+
+/* A cancellation removes the backoff's timer: the wait ends here, and no
+ * attempt follows. */
+static void
+on_item_cancelled (SluiceTimeline    *self,
+                   const SluiceEvent *event)
+{
+  SluiceTimelineMark *backoff = take_backoff_mark (self, event->item);
+
+  if (backoff != NULL && backoff->end > event->time)
+    {
+      backoff->end = MAX (event->time, backoff->start);
+      backoff->cut_short = TRUE;
+    }
+}
+
+/* The budget's level after each instant, one sample per change. */
+static void
+add_token_sample (SluiceTimeline    *self,
+                  const SluiceEvent *event)
+{
+  TokenSample sample = { event->time, event->tokens };
+  GArray *samples = self->token_samples;
+  TokenSample *last;
+
+  /* A budget starts full, above 0: events that carry 0 from the start
+   * (made by hand, or read from where the field is missing) have none. */
+  if (event->tokens < 0 || (event->tokens == 0 && self->max_tokens <= 0))
+    return;
+
+  self->max_tokens = MAX (self->max_tokens, event->tokens);
+  last = samples->len > 0 ? &g_array_index (samples, TokenSample, samples->len - 1) : NULL;
+  if (last != NULL && last->time == sample.time)
+    {
+      last->tokens = sample.tokens;
+      if (samples->len > 1 && (last - 1)->tokens == last->tokens)
+        g_array_set_size (samples, samples->len - 1);
+      return;
+    }
+  if (last != NULL && last->tokens == sample.tokens)
+    return;
+
+  g_array_append_val (samples, sample);
 }
 
 /* A sample is the state after all the events of one instant: the steps in
@@ -274,11 +415,24 @@ sluice_timeline_add_event (SluiceTimeline    *self,
     case SLUICE_EVENT_ITEM_FAILED:
       on_item_failed (self, event);
       break;
+    case SLUICE_EVENT_BACKOFF:
+      on_backoff (self, event);
+      break;
+    case SLUICE_EVENT_RETRY_SKIPPED:
+      on_retry_skipped (self, event);
+      break;
+    case SLUICE_EVENT_DEADLINE_EXCEEDED:
+      add_mark (self, SLUICE_TIMELINE_MARK_SHED, event)->delay = -1;
+      break;
+    case SLUICE_EVENT_ITEM_CANCELLED:
+      on_item_cancelled (self, event);
+      break;
     default:
       break;
     }
 
   add_sample (self, event);
+  add_token_sample (self, event);
 }
 
 /**
@@ -320,7 +474,8 @@ sluice_timeline_update (SluiceTimeline *self,
  * sluice_timeline_clear:
  * @self: a #SluiceTimeline
  *
- * Forgets every bar and sample, and the learnt item timeout, for a new run.
+ * Forgets every bar, mark and sample, and the learnt item timeout, for a
+ * new run.
  * The number of workers stays.
  */
 void
@@ -332,6 +487,11 @@ sluice_timeline_clear (SluiceTimeline *self)
   g_array_set_size (self->samples, 0);
   g_hash_table_remove_all (self->last_bar);
   g_string_chunk_clear (self->strings);
+  g_array_set_size (self->marks, 0);
+  g_hash_table_remove_all (self->backoff_mark);
+  self->mark_kinds = 0;
+  g_array_set_size (self->token_samples, 0);
+  self->max_tokens = -1;
   self->consumed = 0;
   self->start_time = 0;
   self->end_time = 0;
@@ -499,6 +659,31 @@ sluice_timeline_get_sample (SluiceTimeline *self,
     *lead = sample->lead;
 }
 
+/* Bisects an array of Sample or TokenSample, both of which start with
+ * their time: the index of the last one at or before @time, or 0. */
+static guint
+find_at_or_before (GArray *samples,
+                   gint64  time)
+{
+  guint size = g_array_get_element_size (samples);
+  guint lo = 0, hi = samples->len;
+
+  G_STATIC_ASSERT (G_STRUCT_OFFSET (Sample, time) == 0 && G_STRUCT_OFFSET (TokenSample, time) == 0);
+
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+      const gint64 *t = (const gint64 *) (gpointer) (samples->data + (gsize) mid * size);
+
+      if (*t <= time)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+
+  return lo > 0 ? lo - 1 : 0;
+}
+
 /**
  * sluice_timeline_find_sample:
  * @self: a #SluiceTimeline
@@ -514,20 +699,128 @@ guint
 sluice_timeline_find_sample (SluiceTimeline *self,
                              gint64          time)
 {
-  guint lo = 0, hi;
-
   g_return_val_if_fail (SLUICE_IS_TIMELINE (self), 0);
+  return find_at_or_before (self->samples, time);
+}
 
-  hi = self->samples->len;
-  while (lo < hi)
-    {
-      guint mid = lo + (hi - lo) / 2;
+/**
+ * sluice_timeline_get_n_marks:
+ * @self: a #SluiceTimeline
+ *
+ * Returns: the number of retry-policy marks seen: backoffs, skipped
+ *   retries and shed items
+ */
+guint
+sluice_timeline_get_n_marks (SluiceTimeline *self)
+{
+  g_return_val_if_fail (SLUICE_IS_TIMELINE (self), 0);
+  return self->marks->len;
+}
 
-      if (g_array_index (self->samples, Sample, mid).time <= time)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
+/**
+ * sluice_timeline_get_mark:
+ * @self: a #SluiceTimeline
+ * @i: from 0 to the number of marks; marks are in order of their start
+ *
+ * Returns: (transfer none): the mark, valid until the next update or clear
+ */
+const SluiceTimelineMark *
+sluice_timeline_get_mark (SluiceTimeline *self,
+                          guint           i)
+{
+  g_return_val_if_fail (SLUICE_IS_TIMELINE (self), NULL);
+  g_return_val_if_fail (i < self->marks->len, NULL);
 
-  return lo > 0 ? lo - 1 : 0;
+  return &g_array_index (self->marks, SluiceTimelineMark, i);
+}
+
+/**
+ * sluice_timeline_has_mark_kind:
+ * @self: a #SluiceTimeline
+ * @kind: a kind of mark
+ *
+ * Returns: whether the run has a mark of @kind, so that a key explains
+ *   only what is drawn
+ */
+gboolean
+sluice_timeline_has_mark_kind (SluiceTimeline         *self,
+                               SluiceTimelineMarkKind  kind)
+{
+  g_return_val_if_fail (SLUICE_IS_TIMELINE (self), FALSE);
+  return (self->mark_kinds & (1u << kind)) != 0;
+}
+
+/**
+ * sluice_timeline_get_max_tokens:
+ * @self: a #SluiceTimeline
+ *
+ * The retry budget's size, as the highest level seen (the bucket starts
+ * full), in thousandths of a token.
+ *
+ * Returns: the highest token level, or -1 when no event had a budget
+ */
+gint64
+sluice_timeline_get_max_tokens (SluiceTimeline *self)
+{
+  g_return_val_if_fail (SLUICE_IS_TIMELINE (self), -1);
+  return self->max_tokens;
+}
+
+/**
+ * sluice_timeline_get_n_token_samples:
+ * @self: a #SluiceTimeline
+ *
+ * Returns: the number of steps of the retry budget's level; 0 without a
+ *   budget
+ */
+guint
+sluice_timeline_get_n_token_samples (SluiceTimeline *self)
+{
+  g_return_val_if_fail (SLUICE_IS_TIMELINE (self), 0);
+  return self->token_samples->len;
+}
+
+/**
+ * sluice_timeline_get_token_sample:
+ * @self: a #SluiceTimeline
+ * @i: from 0 to the number of token samples, in time order
+ * @time: (out) (optional): when the level changed to @tokens
+ * @tokens: (out) (optional): the tokens left, in thousandths
+ *
+ * Gets one step of the retry budget's level, which holds until the next
+ * sample's time.
+ */
+void
+sluice_timeline_get_token_sample (SluiceTimeline *self,
+                                  guint           i,
+                                  gint64         *time,
+                                  gint64         *tokens)
+{
+  const TokenSample *sample;
+
+  g_return_if_fail (SLUICE_IS_TIMELINE (self));
+  g_return_if_fail (i < self->token_samples->len);
+
+  sample = &g_array_index (self->token_samples, TokenSample, i);
+  if (time != NULL)
+    *time = sample->time;
+  if (tokens != NULL)
+    *tokens = sample->tokens;
+}
+
+/**
+ * sluice_timeline_find_token_sample:
+ * @self: a #SluiceTimeline
+ * @time: a clock time
+ *
+ * Like sluice_timeline_find_sample(), for the retry budget's level.
+ *
+ * Returns: the index of the last token sample at or before @time, or 0
+ */
+guint
+sluice_timeline_find_token_sample (SluiceTimeline *self,
+                                   gint64          time)
+{
+  g_return_val_if_fail (SLUICE_IS_TIMELINE (self), 0);
+  return find_at_or_before (self->token_samples, time);
 }

@@ -29,6 +29,8 @@ G_BEGIN_DECLS
  * @outcome: how it ended; %SLUICE_OUTCOME_NONE while it runs
  * @retried: this attempt's failure was retried
  * @final_failure: the item failed for good with this attempt
+ * @retry_skipped: the retry policy refused this failure's retry (its
+ *   #SluiceTimelineMark shows why)
  * @n_rounds: how many times the pool asked the attempt to stop
  * @round_times: when it asked, for the first @n_rounds rounds
  * @error_type: (nullable): the error's type name, owned by the model
@@ -45,11 +47,63 @@ typedef struct {
   SluiceOutcome  outcome;
   gboolean       retried;
   gboolean       final_failure;
+  gboolean       retry_skipped;
   guint          n_rounds;
   gint64         round_times[SLUICE_TIMELINE_MAX_ROUNDS];
   const char    *error_type;
   const char    *error_message;
 } SluiceTimelineBar;
+
+/**
+ * SluiceTimelineMarkKind:
+ * @SLUICE_TIMELINE_MARK_BACKOFF: a retry waited (backed off) before its
+ *   attempt, from @start to @end
+ * @SLUICE_TIMELINE_MARK_RETRY_SKIPPED: the retry policy refused a retry
+ *   at @start (see @reason); the item failed for good
+ * @SLUICE_TIMELINE_MARK_SHED: a worker took the item past its deadline and
+ *   failed it without a handler call, at @start
+ *
+ * What a #SluiceTimelineMark shows.
+ */
+typedef enum {
+  SLUICE_TIMELINE_MARK_BACKOFF,
+  SLUICE_TIMELINE_MARK_RETRY_SKIPPED,
+  SLUICE_TIMELINE_MARK_SHED,
+} SluiceTimelineMarkKind;
+
+/**
+ * SluiceTimelineMark:
+ * @kind: what happened
+ * @item: the item index in pull order
+ * @attempt: the failed attempt's number (a backoff, a skipped retry), or 0
+ * @worker: the worker's lane
+ * @start: when it happened (a backoff: when the failed attempt ended), in
+ *   clock microseconds
+ * @end: when a backoff ends (the next attempt starts), or was cut short by
+ *   a cancellation; @start for the other kinds
+ * @delay: the backoff drawn, in microseconds (also for a retry skipped for
+ *   the deadline), or -1
+ * @cut_short: a backoff that a cancellation ended before its time
+ * @outcome: how the failed attempt ended (a skipped retry), or
+ *   %SLUICE_OUTCOME_NONE
+ * @attempt_start: when the failed attempt started (a skipped retry), or -1
+ * @reason: (nullable): why a retry was skipped, `deadline` or `budget`
+ *   (an interned string)
+ *
+ * What the retry policy did on a worker's lane, between or beside bars.
+ */
+typedef struct {
+  SluiceTimelineMarkKind kind;
+  gint64                 item;
+  guint                  attempt;
+  gint                   worker;
+  gint64                 start, end;
+  gint64                 delay;
+  gboolean               cut_short;
+  SluiceOutcome          outcome;
+  gint64                 attempt_start;
+  const char            *reason;
+} SluiceTimelineMark;
 
 #define SLUICE_TYPE_TIMELINE (sluice_timeline_get_type ())
 G_DECLARE_FINAL_TYPE (SluiceTimeline, sluice_timeline, SLUICE, TIMELINE, GObject)
@@ -78,5 +132,18 @@ void                     sluice_timeline_get_sample       (SluiceTimeline  *self
                                                            guint           *lead);
 guint                    sluice_timeline_find_sample      (SluiceTimeline  *self,
                                                            gint64           time);
+guint                    sluice_timeline_get_n_marks      (SluiceTimeline  *self);
+const SluiceTimelineMark *sluice_timeline_get_mark        (SluiceTimeline  *self,
+                                                           guint            i);
+gboolean                 sluice_timeline_has_mark_kind    (SluiceTimeline  *self,
+                                                           SluiceTimelineMarkKind kind);
+gint64                   sluice_timeline_get_max_tokens   (SluiceTimeline  *self);
+guint                    sluice_timeline_get_n_token_samples (SluiceTimeline *self);
+void                     sluice_timeline_get_token_sample (SluiceTimeline  *self,
+                                                           guint            i,
+                                                           gint64          *time,
+                                                           gint64          *tokens);
+guint                    sluice_timeline_find_token_sample (SluiceTimeline *self,
+                                                            gint64          time);
 
 G_END_DECLS

@@ -169,6 +169,41 @@ sluice_format_double (double value)
   return g_strdup (buf);
 }
 
+/* A plain decimal number, such as 2, -0.5, .5 or 1e-3: no hexadecimal
+ * (0x1p-3), inf or nan, which g_ascii_strtod() also reads. @length is the
+ * length of @text, or -1 when it ends with a nul. */
+gboolean
+_sluice_is_plain_decimal (const char *text,
+                          gssize      length)
+{
+  const char *c = text;
+  const char *end = length < 0 ? text + strlen (text) : text + length;
+  gboolean digits = FALSE;
+
+  if (c < end && (*c == '+' || *c == '-'))
+    c++;
+  for (; c < end && g_ascii_isdigit (*c); c++)
+    digits = TRUE;
+  if (c < end && *c == '.')
+    for (c++; c < end && g_ascii_isdigit (*c); c++)
+      digits = TRUE;
+  if (!digits)
+    return FALSE;
+
+  if (c < end && (*c == 'e' || *c == 'E'))
+    {
+      c++;
+      if (c < end && (*c == '+' || *c == '-'))
+        c++;
+      if (c == end || !g_ascii_isdigit (*c))
+        return FALSE;
+      while (c < end && g_ascii_isdigit (*c))
+        c++;
+    }
+
+  return c == end;
+}
+
 static gboolean
 parse_delay (const char  *token,
              double      *delay,
@@ -178,7 +213,8 @@ parse_delay (const char  *token,
   double value;
 
   value = g_ascii_strtod (token, &end);
-  if (end == token || *end != '\0' || !isfinite (value) || value < 0 || value > MAX_DELAY)
+  if (!_sluice_is_plain_decimal (token, -1) ||
+      end == token || *end != '\0' || !isfinite (value) || value < 0 || value > MAX_DELAY)
     {
       g_set_error (error, SLUICE_SCENARIO_ERROR, SLUICE_SCENARIO_ERROR_INVALID_VALUE,
                    /* Translators: %s is the delay as typed, %g the longest delay allowed. */
@@ -464,7 +500,8 @@ parse_mix_entry (const char  *text,
     }
 
   weight = g_ascii_strtod (text, &end);
-  if (end == text || end != percent || !isfinite (weight) || weight <= 0)
+  if (!_sluice_is_plain_decimal (text, percent - text) ||
+      end == text || end != percent || !isfinite (weight) || weight <= 0)
     {
       g_set_error (error, SLUICE_SCENARIO_ERROR, SLUICE_SCENARIO_ERROR_INVALID_VALUE,
                    /* Translators: %s is an entry of the mix as typed. Keep “80%% ok 0.05”

@@ -95,4 +95,8 @@ char            *sluice_format_double             (double                  value
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SluiceBehaviour, sluice_behaviour_free)
 
+/* Shared by the scenario's readers; not for users of the library. */
+gboolean _sluice_is_plain_decimal (const char *text,
+                                   gssize      length);
+
 G_END_DECLS

@@ -611,13 +611,17 @@ sluice_fault_handler_set_mix (SluiceFaultHandler *self,
       g_ptr_array_add (self->mix, copy);
     }
 
-  self->rand = g_rand_new_with_seed (seed);
+  /* MT19937 with init_by_array ({seed}), as scenario-format.md specifies:
+   * the same stream as Python's random.Random (seed). */
+  self->rand = g_rand_new_with_seed_array (&seed, 1);
 }
 
+/* One 32-bit draw u; r = u · total / 2³², in doubles; the first entry
+ * whose running weight sum exceeds r. */
 static guint
 draw_mix_entry (SluiceFaultHandler *self)
 {
-  double x = g_rand_double_range (self->rand, 0, self->mix_total);
+  double x = (double) g_rand_int (self->rand) * self->mix_total / 4294967296.0;
   double sum = 0;
 
   for (guint i = 0; i < self->mix->len; i++)

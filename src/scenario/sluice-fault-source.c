@@ -10,8 +10,10 @@
 /**
  * SluiceFaultSource:
  *
- * A #SluiceSource that yields a fixed list of items, waiting an interval on
- * its #SluiceClock between two items, and that can fail, cancel itself or
+ * A #SluiceSource that yields a fixed list of items, or the integers
+ * 0..N-1 of a range (made one at a time as they are pulled, so that a
+ * large range costs no memory up front), waiting an interval on its
+ * #SluiceClock between two items, and that can fail, cancel itself or
  * hang after a number of items (see #SluiceSourceFault).
  *
  * A fault after N items replaces pull N+1 at once (no interval before it);
@@ -26,7 +28,8 @@ struct _SluiceFaultSource
   GObject            parent_instance;
 
   SluiceClock       *clock;
-  GPtrArray         *items;       /* GVariant* */
+  GPtrArray         *items;       /* GVariant*, or NULL for a range */
+  guint              n_items;
   gint64             interval;    /* µs */
   SluiceSourceFault  fault;
   guint              fault_after;
@@ -89,7 +92,9 @@ read_finish (GTask    *task,
     }
 
   self->position = read->index + 1;
-  g_task_return_pointer (task, g_variant_ref (g_ptr_array_index (self->items, read->index)),
+  g_task_return_pointer (task,
+                         self->items != NULL ? g_variant_ref (g_ptr_array_index (self->items, read->index))
+                                             : g_variant_ref_sink (g_variant_new_int64 (read->index)),
                          (GDestroyNotify) g_variant_unref);
 }
 
@@ -188,7 +193,7 @@ sluice_fault_source_next_async (SluiceSource        *source,
       return;
     }
 
-  if (self->position >= self->items->len)
+  if (self->position >= self->n_items)
     {
       /* The end: NULL without an error. */
       read->done = TRUE;
@@ -250,6 +255,22 @@ sluice_fault_source_init (SluiceFaultSource *self)
 {
 }
 
+static SluiceFaultSource *
+new_source (SluiceClock *clock,
+            GPtrArray   *items,
+            guint        n_items,
+            double       interval)
+{
+  SluiceFaultSource *self = g_object_new (SLUICE_TYPE_FAULT_SOURCE, NULL);
+
+  self->clock = g_object_ref (clock);
+  self->items = items;
+  self->n_items = n_items;
+  self->interval = (gint64) llround (interval * G_USEC_PER_SEC);
+
+  return self;
+}
+
 /**
  * sluice_fault_source_new:
  * @clock: the clock of the interval
@@ -265,20 +286,39 @@ sluice_fault_source_new (SluiceClock *clock,
                          GPtrArray   *items,
                          double       interval)
 {
-  SluiceFaultSource *self;
+  GPtrArray *copy;
 
   g_return_val_if_fail (SLUICE_IS_CLOCK (clock), NULL);
   g_return_val_if_fail (items != NULL, NULL);
   g_return_val_if_fail (interval >= 0 && isfinite (interval), NULL);
 
-  self = g_object_new (SLUICE_TYPE_FAULT_SOURCE, NULL);
-  self->clock = g_object_ref (clock);
-  self->items = g_ptr_array_new_with_free_func ((GDestroyNotify) g_variant_unref);
+  copy = g_ptr_array_new_full (items->len, (GDestroyNotify) g_variant_unref);
   for (guint i = 0; i < items->len; i++)
-    g_ptr_array_add (self->items, g_variant_ref_sink (g_ptr_array_index (items, i)));
-  self->interval = (gint64) llround (interval * G_USEC_PER_SEC);
+    g_ptr_array_add (copy, g_variant_ref_sink (g_ptr_array_index (items, i)));
 
-  return self;
+  return new_source (clock, copy, copy->len, interval);
+}
+
+/**
+ * sluice_fault_source_new_range:
+ * @clock: the clock of the interval
+ * @count: N, how many items
+ * @interval: seconds between two items, ≥ 0
+ *
+ * Creates a source that yields the `int64` items 0..N-1, one per read,
+ * each made when it is read.
+ *
+ * Returns: (transfer full): a new #SluiceFaultSource
+ */
+SluiceFaultSource *
+sluice_fault_source_new_range (SluiceClock *clock,
+                               guint        count,
+                               double       interval)
+{
+  g_return_val_if_fail (SLUICE_IS_CLOCK (clock), NULL);
+  g_return_val_if_fail (interval >= 0 && isfinite (interval), NULL);
+
+  return new_source (clock, NULL, count, interval);
 }
 
 /**
@@ -325,5 +365,5 @@ sluice_fault_source_get_n_items (SluiceFaultSource *self)
 {
   g_return_val_if_fail (SLUICE_IS_FAULT_SOURCE (self), 0);
 
-  return self->items->len;
+  return self->n_items;
 }

@@ -32,6 +32,9 @@ G_DECLARE_FINAL_TYPE (SluiceFaultSource, sluice_fault_source, SLUICE, FAULT_SOUR
 SluiceFaultSource *sluice_fault_source_new          (SluiceClock       *clock,
                                                      GPtrArray         *items,
                                                      double             interval);
+SluiceFaultSource *sluice_fault_source_new_range    (SluiceClock       *clock,
+                                                     guint              count,
+                                                     double             interval);
 void               sluice_fault_source_set_fault    (SluiceFaultSource *self,
                                                      SluiceSourceFault  fault,
                                                      guint              after);

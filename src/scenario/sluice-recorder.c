@@ -47,6 +47,8 @@ event_copy (SluiceEvent       *dest,
   dest->error_type = g_strdup (src->error_type);
   dest->error_message = g_strdup (src->error_message);
   dest->value = src->value ? g_variant_ref (src->value) : NULL;
+  /* A few fixed words: interned, never freed. */
+  dest->reason = g_intern_string (src->reason);
 }
 
 static void
@@ -240,6 +242,14 @@ add_string (JsonBuilder *builder,
   json_builder_add_string_value (builder, value);
 }
 
+/* Only backoffs and retries skipped for the deadline have a delay. */
+static gboolean
+has_delay (const SluiceEvent *event)
+{
+  return (event->kind == SLUICE_EVENT_BACKOFF || event->kind == SLUICE_EVENT_RETRY_SKIPPED) &&
+         event->delay >= 0;
+}
+
 /**
  * sluice_recorder_event_to_json:
  * @event: an event
@@ -285,6 +295,13 @@ sluice_recorder_event_to_json (const SluiceEvent *event)
       json_builder_set_member_name (builder, "value");
       add_value (builder, event->value);
     }
+
+  if (has_delay (event))
+    add_int (builder, "delay_us", event->delay);
+  if (event->reason != NULL)
+    add_string (builder, "reason", event->reason);
+  if (event->tokens >= 0)
+    add_int (builder, "tokens", event->tokens);
 
   add_int (builder, "queued", event->queued);
   add_int (builder, "in_flight", event->in_flight);
@@ -416,7 +433,7 @@ sluice_recorder_save_jsonl (SluiceRecorder  *self,
 
 static const char csv_header[] =
   "time,kind,item,attempt,worker,round,outcome,error_type,error_message,"
-  "queued,in_flight,pulled,succeeded,failed,retries,lead\r\n";
+  "queued,in_flight,pulled,succeeded,failed,retries,lead,delay_us,reason,tokens\r\n";
 
 /* RFC 4180: a field with a comma, a quote or a line break is quoted, its
  * quotes doubled. */
@@ -476,10 +493,16 @@ event_to_csv_row (const SluiceEvent *event)
   csv_append_text (row, event->error_type);
   g_string_append_c (row, ',');
   csv_append_text (row, event->error_message);
-  g_string_append_printf (row, ",%u,%u,%u,%u,%u,%u,%u\r\n",
+  g_string_append_printf (row, ",%u,%u,%u,%u,%u,%u,%u,",
                           (guint) event->queued, (guint) event->in_flight, (guint) event->pulled,
                           (guint) event->succeeded, (guint) event->failed, (guint) event->retries,
                           (guint) event->lead);
+  csv_append_int (row, has_delay (event), event->delay);
+  g_string_append_c (row, ',');
+  csv_append_text (row, event->reason);
+  g_string_append_c (row, ',');
+  csv_append_int (row, event->tokens >= 0, event->tokens);
+  g_string_append (row, "\r\n");
 
   return g_string_free (row, FALSE);
 }

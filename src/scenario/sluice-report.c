@@ -18,7 +18,10 @@
  * and builds the report of `scenario-format.md`, key for key: `outcome`,
  * `results`, `result_order`, `attempts`, `pulled`, `max_lead`, `lead_ok`,
  * `group_size`, `group_types`, `group_messages`, `ctx_ok`, `metrics`,
- * `metrics_raised`, `unfinished`, `live_operations`, `elapsed`.
+ * `metrics_raised`, `unfinished`, `live_operations`, `elapsed`; then the
+ * keys later parts of the spec add, at their empty values where a run does
+ * not use them: `mode`, `backoff_us`, `retries_skipped`, `shed` (the retry
+ * policy), `shutdown` and `snapshots`.
  *
  * Feed it with sluice_report_add_event() and sluice_report_add_result(),
  * give sluice_report_metrics_func() to the pool, then call
@@ -35,6 +38,7 @@ struct _SluiceReport
 
   GPtrArray  *results;          /* GVariant*, in yield order */
   GHashTable *attempts;         /* gint64* → guint */
+  GHashTable *backoffs;         /* gint64* → GArray of gint64 µs, in order */
   guint       metrics_ok;
   guint       metrics_retry;
   guint       metrics_failure;
@@ -60,6 +64,7 @@ sluice_report_finalize (GObject *object)
 
   g_clear_pointer (&self->results, g_ptr_array_unref);
   g_clear_pointer (&self->attempts, g_hash_table_unref);
+  g_clear_pointer (&self->backoffs, g_hash_table_unref);
   g_clear_pointer (&self->outcome, g_free);
   g_clear_pointer (&self->error_types, g_ptr_array_unref);
   g_clear_pointer (&self->error_messages, g_ptr_array_unref);
@@ -79,6 +84,8 @@ sluice_report_init (SluiceReport *self)
 {
   self->results = g_ptr_array_new_with_free_func ((GDestroyNotify) g_variant_unref);
   self->attempts = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  self->backoffs = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free,
+                                          (GDestroyNotify) g_array_unref);
   self->error_types = g_ptr_array_new_with_free_func (g_free);
   self->error_messages = g_ptr_array_new_with_free_func (g_free);
   self->error_reprs = g_ptr_array_new_with_free_func (g_free);
@@ -108,12 +115,30 @@ sluice_report_new (gint     queue_size,
   return self;
 }
 
+/* Every backoff delay computed for an item: those that were waited, and
+ * one drawn for a retry the deadline then skipped. */
+static void
+add_backoff (SluiceReport *self,
+             gint64        item,
+             gint64        delay_us)
+{
+  GArray *delays = g_hash_table_lookup (self->backoffs, &item);
+
+  if (delays == NULL)
+    {
+      delays = g_array_new (FALSE, FALSE, sizeof (gint64));
+      g_hash_table_insert (self->backoffs, g_memdup2 (&item, sizeof item), delays);
+    }
+  g_array_append_val (delays, delay_us);
+}
+
 /**
  * sluice_report_add_event:
  * @self: a #SluiceReport
  * @event: an event of the run
  *
- * Counts the handler calls per item from the attempt-start events.
+ * Counts the handler calls per item from the attempt-start events, and
+ * keeps the backoff delays of the backoff and retry-skipped events.
  */
 void
 sluice_report_add_event (SluiceReport      *self,
@@ -124,12 +149,26 @@ sluice_report_add_event (SluiceReport      *self,
   g_return_if_fail (SLUICE_IS_REPORT (self));
   g_return_if_fail (event != NULL);
 
-  if (event->kind != SLUICE_EVENT_ATTEMPT_START || event->item < 0)
+  if (event->item < 0)
     return;
 
-  count = GPOINTER_TO_UINT (g_hash_table_lookup (self->attempts, &event->item));
-  g_hash_table_replace (self->attempts, g_memdup2 (&event->item, sizeof event->item),
-                        GUINT_TO_POINTER (count + 1));
+  switch (event->kind)
+    {
+    case SLUICE_EVENT_ATTEMPT_START:
+      count = GPOINTER_TO_UINT (g_hash_table_lookup (self->attempts, &event->item));
+      g_hash_table_replace (self->attempts, g_memdup2 (&event->item, sizeof event->item),
+                            GUINT_TO_POINTER (count + 1));
+      break;
+
+    case SLUICE_EVENT_BACKOFF:
+    case SLUICE_EVENT_RETRY_SKIPPED:
+      if (event->delay >= 0)
+        add_backoff (self, event->item, event->delay);
+      break;
+
+    default:
+      break;
+    }
 }
 
 /**
@@ -458,6 +497,56 @@ add_int_member (JsonBuilder *builder,
   json_builder_add_int_value (builder, value);
 }
 
+static void
+add_backoffs (JsonBuilder *builder,
+              GHashTable  *backoffs)
+{
+  g_autoptr(GPtrArray) indexes = _sluice_sorted_index_keys (backoffs);
+
+  json_builder_begin_object (builder);
+  for (guint i = 0; i < indexes->len; i++)
+    {
+      gint64 *index = g_ptr_array_index (indexes, i);
+      GArray *delays = g_hash_table_lookup (backoffs, index);
+      g_autofree char *key = g_strdup_printf ("%" G_GINT64_FORMAT, *index);
+
+      json_builder_set_member_name (builder, key);
+      json_builder_begin_array (builder);
+      for (guint j = 0; j < delays->len; j++)
+        json_builder_add_int_value (builder, g_array_index (delays, gint64, j));
+      json_builder_end_array (builder);
+    }
+  json_builder_end_object (builder);
+}
+
+/* The keys of submit-and-shutdown.md a stream run has at their empty
+ * values: no shutdown deadline, no snapshots. */
+static void
+add_shutdown (JsonBuilder *builder)
+{
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "deadline_hit");
+  json_builder_add_boolean_value (builder, FALSE);
+  add_int_member (builder, "dropped_queued", 0);
+  add_int_member (builder, "cancelled_in_flight", 0);
+  add_int_member (builder, "overrun", 0);
+  json_builder_end_object (builder);
+}
+
+static void
+add_retry_policy_keys (SluiceReport *self,
+                       JsonBuilder  *builder)
+{
+  json_builder_set_member_name (builder, "backoff_us");
+  add_backoffs (builder, self->backoffs);
+  json_builder_set_member_name (builder, "retries_skipped");
+  json_builder_begin_object (builder);
+  add_int_member (builder, "deadline", self->stats.skipped_deadline);
+  add_int_member (builder, "budget", self->stats.skipped_budget);
+  json_builder_end_object (builder);
+  add_int_member (builder, "shed", self->stats.shed);
+}
+
 static gint64
 unfinished_items (SluiceReport *self)
 {
@@ -512,6 +601,15 @@ sluice_report_to_json (SluiceReport *self)
   json_builder_set_member_name (builder, "elapsed");
   json_builder_add_double_value (builder, (double) self->elapsed_us / G_USEC_PER_SEC);
 
+  json_builder_set_member_name (builder, "mode");
+  json_builder_add_string_value (builder, "stream");
+  add_retry_policy_keys (self, builder);
+  json_builder_set_member_name (builder, "shutdown");
+  add_shutdown (builder);
+  json_builder_set_member_name (builder, "snapshots");
+  json_builder_begin_array (builder);
+  json_builder_end_array (builder);
+
   json_builder_end_object (builder);
 
   return json_builder_get_root (builder);
@@ -563,6 +661,75 @@ append_result_order (GString   *text,
     g_string_append (text, ", …");
 }
 
+/* The recorded errors, each different one once, in the order they were
+ * first recorded, with how many times it was. */
+static void
+append_errors (SluiceReport *self,
+               GString      *text)
+{
+  g_autoptr(GHashTable) counts = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr(GPtrArray) order = g_ptr_array_new ();
+  guint i;
+
+  if (self->error_reprs->len == 0)
+    {
+      g_string_append (text, "errors      none\n");
+      return;
+    }
+
+  for (i = 0; i < self->error_reprs->len; i++)
+    {
+      const char *repr = g_ptr_array_index (self->error_reprs, i);
+      guint count = GPOINTER_TO_UINT (g_hash_table_lookup (counts, repr));
+
+      if (count == 0)
+        g_ptr_array_add (order, (gpointer) repr);
+      g_hash_table_insert (counts, (gpointer) repr, GUINT_TO_POINTER (count + 1));
+    }
+
+  for (i = 0; i < order->len; i++)
+    {
+      const char *repr = g_ptr_array_index (order, i);
+      guint count = GPOINTER_TO_UINT (g_hash_table_lookup (counts, repr));
+
+      g_string_append (text, i == 0 ? "errors      " : "            ");
+      if (count > 1)
+        g_string_append_printf (text, "%u × ", count);
+      g_string_append_printf (text, "%s\n", repr);
+    }
+}
+
+/* Backoff waits, skipped retries and shed items, when there were any. */
+static void
+append_retry_policy (SluiceReport *self,
+                     GString      *text)
+{
+  GHashTableIter iter;
+  gpointer value;
+  guint waits = 0;
+  gint64 total_us = 0;
+
+  g_hash_table_iter_init (&iter, self->backoffs);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    {
+      GArray *delays = value;
+
+      for (guint i = 0; i < delays->len; i++, waits++)
+        total_us += g_array_index (delays, gint64, i);
+    }
+
+  if (waits > 0)
+    g_string_append_printf (text, "backoff     %u waits, %.6f s in all\n",
+                            waits, (double) total_us / G_USEC_PER_SEC);
+  if (self->stats.skipped_deadline + self->stats.skipped_budget > 0)
+    g_string_append_printf (text, "skipped     %u retries (deadline %u, budget %u)\n",
+                            self->stats.skipped_deadline + self->stats.skipped_budget,
+                            self->stats.skipped_deadline, self->stats.skipped_budget);
+  if (self->stats.shed > 0)
+    g_string_append_printf (text, "shed        %u items past their deadline, never handled\n",
+                            self->stats.shed);
+}
+
 /**
  * sluice_report_format_summary:
  * @self: a finished #SluiceReport
@@ -594,6 +761,7 @@ sluice_report_format_summary (SluiceReport *self)
   g_string_append_c (text, '\n');
   g_string_append_printf (text, "attempts    %u handler calls, %u retries, %u timeouts\n",
                           calls, self->stats.retries, self->stats.timeouts);
+  append_retry_policy (self, text);
   g_string_append_printf (text, "max lead    %u (limit %d)\n", self->stats.max_lead,
                           self->queue_size + self->workers + 1);
   g_string_append_printf (text, "metrics     ok=%u retry=%u failure=%u",
@@ -602,11 +770,7 @@ sluice_report_format_summary (SluiceReport *self)
     g_string_append_printf (text, " (broken backend: %u calls failed)", self->metrics_raised);
   g_string_append_c (text, '\n');
 
-  if (self->error_reprs->len == 0)
-    g_string_append (text, "errors      none\n");
-  for (guint i = 0; i < self->error_reprs->len; i++)
-    g_string_append_printf (text, "%s %s\n", i == 0 ? "errors     " : "           ",
-                            (const char *) g_ptr_array_index (self->error_reprs, i));
+  append_errors (self, text);
 
   if (!self->ctx_ok)
     g_string_append (text, "context     an attempt read another attempt's local value!\n");

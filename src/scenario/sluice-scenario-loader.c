@@ -6,7 +6,13 @@
 
 #include "sluice-scenario-private.h"
 
+#include <errno.h>
+#include <fcntl.h>
+#include <glib/gstdio.h>
+#include <math.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #define MAX_WORKERS     10000
 #define MAX_QUEUE_SIZE  1000000
@@ -40,6 +46,7 @@ static const GroupSpec groups[] = {
   { "source", source_keys },
   { "handler", handler_keys },
   { "run", run_keys },
+  { "retry", _sluice_scenario_retry_keys }, /* shared with the writer */
 };
 
 static const GroupSpec *
@@ -107,11 +114,14 @@ check_groups_and_keys (const Parser  *p,
 
       if (spec == NULL)
         {
+          g_autoptr(GString) expected = g_string_new (NULL);
+
+          for (guint g = 0; g < G_N_ELEMENTS (groups); g++)
+            g_string_append_printf (expected, "%s[%s]", g > 0 ? ", " : "", groups[g].name);
           _sluice_scenario_set_error (p, error, SLUICE_SCENARIO_ERROR_UNKNOWN_GROUP, names[i], NULL,
-                                      /* Translators: follows “FILE: [group]: ”. Keep the group names in
-                                       * brackets as they are: they are what users type. */
-                                      _("unknown group; expected [scenario], [pool], [source], "
-                                        "[handler] or [run]"));
+                                      /* Translators: follows “FILE: [group]: ”; %s is the list of the
+                                       * groups, such as “[scenario], [pool], [run]”: keep it as it is. */
+                                      _("unknown group; expected one of: %s"), expected->str);
           return FALSE;
         }
 
@@ -128,8 +138,17 @@ check_groups_and_keys (const Parser  *p,
 
 static gboolean
 load_scenario_group (SluiceScenario  *self,
-                     GKeyFile        *keyfile)
+                     const Parser    *p,
+                     GKeyFile        *keyfile,
+                     GError         **error)
 {
+  g_auto(GStrv) keys = g_key_file_get_keys (keyfile, "scenario", NULL, NULL);
+
+  /* Every title[LANG] and description[LANG], whichever the locale picks. */
+  for (guint i = 0; keys != NULL && keys[i] != NULL; i++)
+    if (!_sluice_scenario_check_escapes (p, keyfile, "scenario", keys[i], error))
+      return FALSE;
+
   g_free (self->title);
   self->title = g_key_file_get_locale_string (keyfile, "scenario", "title", NULL, NULL);
   g_free (self->description);
@@ -177,19 +196,13 @@ load_values (SluiceScenario  *self,
              GKeyFile        *keyfile,
              GError         **error)
 {
-  g_autofree char *text = g_key_file_get_string (keyfile, "source", "values", NULL);
+  g_autofree char *text = _sluice_scenario_read_string (p, keyfile, "source", "values", error);
+  g_autoptr(GPtrArray) values = g_ptr_array_new_with_free_func ((GDestroyNotify) g_variant_unref);
   g_auto(GStrv) tokens = NULL;
   guint n;
 
   if (text == NULL)
-    {
-      _sluice_scenario_set_error (p, error, SLUICE_SCENARIO_ERROR_INVALID_VALUE, "source", "values",
-                                  /* Translators: follows “FILE: [source] values: ”. Keep the example
-                                   * 3;1;4;"a" as it is. */
-                                  _("the value has a bad escape; expected ';'-separated items such "
-                                    "as 3;1;4;\"a\""));
-      return FALSE;
-    }
+    return FALSE;
 
   tokens = g_strsplit (text, ";", -1);
   n = g_strv_length (tokens);
@@ -212,10 +225,11 @@ load_values (SluiceScenario  *self,
           return FALSE;
         }
 
-      g_ptr_array_add (self->items, _sluice_scenario_parse_value (token));
+      g_ptr_array_add (values, _sluice_scenario_parse_value (token));
     }
 
-  self->items_from_values = TRUE;
+  g_clear_pointer (&self->values, g_ptr_array_unref);
+  self->values = g_steal_pointer (&values);
   return TRUE;
 }
 
@@ -275,11 +289,10 @@ load_source_group (SluiceScenario  *self,
       return FALSE;
     }
 
+  /* A range is made as it is pulled: count=10000000 costs nothing here. */
   if (!_sluice_scenario_read_int (p, keyfile, "source", "count", 0, MAX_COUNT, &count, error))
     return FALSE;
-
-  for (gint64 n = 0; n < count; n++)
-    g_ptr_array_add (self->items, g_variant_ref_sink (g_variant_new_int64 (n)));
+  self->count = (guint) count;
 
   if (has_values && !load_values (self, p, keyfile, error))
     return FALSE;
@@ -295,6 +308,7 @@ load_item_behaviours (SluiceScenario  *self,
                       GError         **error)
 {
   g_auto(GStrv) keys = g_key_file_get_keys (keyfile, "handler", NULL, NULL);
+  guint n_items = sluice_scenario_get_n_items (self);
 
   for (guint i = 0; keys != NULL && keys[i] != NULL; i++)
     {
@@ -304,14 +318,14 @@ load_item_behaviours (SluiceScenario  *self,
       if (!_sluice_scenario_parse_item_key (keys[i], &index))
         continue;
 
-      if (index >= (gint64) self->items->len)
+      if (index >= (gint64) n_items)
         {
           _sluice_scenario_set_error (p, error, SLUICE_SCENARIO_ERROR_INVALID_VALUE, "handler", keys[i],
                                       /* Translators: follows “FILE: [handler] item.N: ”; keep “item.N”.
                                        * %lld is the item asked for, %d the last and %u the number of items. */
                                       _("the source has no item %lld; expected item.N with "
                                         "N from 0 to %d (the source has %u items)"),
-                                      (long long) index, (gint) self->items->len - 1, self->items->len);
+                                      (long long) index, (gint) n_items - 1, n_items);
           return FALSE;
         }
 
@@ -395,6 +409,110 @@ load_run_group (SluiceScenario  *self,
   return TRUE;
 }
 
+/* [retry]: the values one by one; how they go together is checked by
+ * check_retry_conflicts(). */
+static gboolean
+load_retry_values (SluiceScenario  *self,
+                   const Parser    *p,
+                   GKeyFile        *keyfile,
+                   GError         **error)
+{
+  guint backoff = self->backoff, jitter = self->jitter;
+  gint64 seed = self->retry_seed;
+
+  if (!_sluice_scenario_read_choice (p, keyfile, "retry", "backoff", _sluice_scenario_backoff_names,
+                                     &backoff, error) ||
+      !_sluice_scenario_read_number (p, keyfile, "retry", "base", SLUICE_NUMBER_POSITIVE_SECONDS,
+                                     SLUICE_SCENARIO_MAX_CAP, &self->backoff_base, error) ||
+      !_sluice_scenario_read_number (p, keyfile, "retry", "cap", SLUICE_NUMBER_POSITIVE_SECONDS,
+                                     SLUICE_SCENARIO_MAX_CAP, &self->backoff_cap, error) ||
+      !_sluice_scenario_read_choice (p, keyfile, "retry", "jitter", _sluice_scenario_jitter_names,
+                                     &jitter, error) ||
+      !_sluice_scenario_read_int (p, keyfile, "retry", "seed", 0, G_MAXUINT32, &seed, error) ||
+      !_sluice_scenario_read_number (p, keyfile, "retry", "deadline", SLUICE_NUMBER_SECONDS_OR_NONE,
+                                     SLUICE_SCENARIO_MAX_SECONDS, &self->item_deadline, error) ||
+      !_sluice_scenario_read_number (p, keyfile, "retry", "budget", SLUICE_NUMBER_TOKENS,
+                                     SLUICE_SCENARIO_MAX_BUDGET, &self->retry_budget, error) ||
+      !_sluice_scenario_read_number (p, keyfile, "retry", "budget-ratio", SLUICE_NUMBER_POSITIVE_TOKENS,
+                                     SLUICE_SCENARIO_MAX_BUDGET, &self->retry_budget_ratio, error))
+    return FALSE;
+
+  self->backoff = (SluiceBackoff) backoff;
+  self->jitter = (SluiceJitter) jitter;
+  self->retry_seed = (guint32) seed;
+
+  self->retry_given = 0;
+  for (guint k = 0; k < SLUICE_RETRY_N_KEYS; k++)
+    if (g_key_file_has_key (keyfile, "retry", _sluice_scenario_retry_keys[k], NULL))
+      self->retry_given |= 1u << k;
+
+  return TRUE;
+}
+
+static gboolean
+retry_has (SluiceScenario *self,
+           SluiceRetryKey  key)
+{
+  return (self->retry_given & (1u << key)) != 0;
+}
+
+/* The conflicts of retry-policy.md: what only an exponential backoff or a
+ * budget uses, given without it, and a cap below the base. */
+static gboolean
+check_retry_conflicts (SluiceScenario  *self,
+                       const Parser    *p,
+                       GError         **error)
+{
+  static const SluiceRetryKey backoff_only[] = {
+    SLUICE_RETRY_KEY_BASE, SLUICE_RETRY_KEY_CAP, SLUICE_RETRY_KEY_JITTER,
+  };
+  g_autofree char *base = sluice_format_double (self->backoff_base);
+  g_autofree char *cap = sluice_format_double (self->backoff_cap);
+
+  for (guint i = 0; self->backoff == SLUICE_BACKOFF_NONE && i < G_N_ELEMENTS (backoff_only); i++)
+    if (retry_has (self, backoff_only[i]))
+      {
+        _sluice_scenario_set_error (p, error, SLUICE_SCENARIO_ERROR_CONFLICT, "retry",
+                                    _sluice_scenario_retry_keys[backoff_only[i]],
+                                    /* Translators: follows “FILE: [retry] key: ”. Keep “backoff=none”,
+                                     * “backoff=exponential”, base, cap and jitter: they are what users
+                                     * type. */
+                                    _("only an exponential backoff uses it, and backoff=none (written "
+                                      "or by default); expected backoff=exponential with base, cap and "
+                                      "jitter, or none of them"));
+        return FALSE;
+      }
+
+  /* No budget is what the pool sees: 0 whole thousandths. */
+  if (retry_has (self, SLUICE_RETRY_KEY_BUDGET_RATIO) && llround (self->retry_budget * 1000) == 0)
+    {
+      _sluice_scenario_set_error (p, error, SLUICE_SCENARIO_ERROR_CONFLICT, "retry", "budget-ratio",
+                                  /* Translators: follows “FILE: [retry] budget-ratio: ”. Keep “budget”
+                                   * and “budget-ratio”: they are what users type. */
+                                  _("only a retry budget uses it, and there is none (budget is absent "
+                                    "or 0); expected a budget above 0 with budget-ratio, or no "
+                                    "budget-ratio"));
+      return FALSE;
+    }
+
+  if (self->backoff_cap >= self->backoff_base)
+    return TRUE;
+
+  if (retry_has (self, SLUICE_RETRY_KEY_CAP))
+    _sluice_scenario_set_error (p, error, SLUICE_SCENARIO_ERROR_CONFLICT, "retry", "cap",
+                                /* Translators: follows “FILE: [retry] cap: ”; the first %s is the
+                                 * cap, the second the base, in seconds. Keep “cap” and “base”. */
+                                _("%s is below base (%s); expected a cap of at least base"), cap, base);
+  else
+    _sluice_scenario_set_error (p, error, SLUICE_SCENARIO_ERROR_CONFLICT, "retry", "base",
+                                /* Translators: follows “FILE: [retry] base: ”; the first %s is the
+                                 * base, the second the default cap, in seconds. Keep “base” and
+                                 * “cap”. */
+                                _("%s is above the default cap of %s seconds; expected a base of at "
+                                  "most %s, or a cap of at least base"), base, cap, cap);
+  return FALSE;
+}
+
 /* block and thread spend real time: a virtual clock cannot run them. */
 static gboolean
 check_real_time (SluiceScenario  *self,
@@ -439,15 +557,33 @@ load_keyfile (SluiceScenario  *self,
               GError         **error)
 {
   return check_groups_and_keys (p, keyfile, error) &&
-         load_scenario_group (self, keyfile) &&
+         load_scenario_group (self, p, keyfile, error) &&
          load_pool_group (self, p, keyfile, error) &&
          load_source_group (self, p, keyfile, error) &&
          load_handler_group (self, p, keyfile, error) &&
          load_run_group (self, p, keyfile, error) &&
-         check_real_time (self, p, error);
+         load_retry_values (self, p, keyfile, error) &&
+         check_real_time (self, p, error) &&
+         check_retry_conflicts (self, p, error);
 }
 
 /* ---- overrides --------------------------------------------------------- */
+
+/* Group and key names in the format are ASCII words with '-' and '.'
+ * (item.3); anything else would reach GKeyFile, which refuses it with a
+ * critical and drops the override. */
+static gboolean
+is_override_name (const char *name)
+{
+  if (*name == '\0')
+    return FALSE;
+
+  for (const char *c = name; *c != '\0'; c++)
+    if (!g_ascii_isalnum (*c) && *c != '-' && *c != '.')
+      return FALSE;
+
+  return TRUE;
+}
 
 static gboolean
 apply_overrides (GKeyFile            *keyfile,
@@ -464,7 +600,15 @@ apply_overrides (GKeyFile            *keyfile,
       g_autofree char *key = NULL;
       g_autofree char *value = NULL;
 
-      if (dot == NULL || eq == NULL || dot > eq || dot == text || eq == dot + 1)
+      if (dot != NULL && eq != NULL && dot < eq)
+        {
+          group = g_strstrip (g_strndup (text, dot - text));
+          key = g_strstrip (g_strndup (dot + 1, eq - dot - 1));
+          value = g_strstrip (g_strdup (eq + 1));
+        }
+
+      if (group == NULL || !is_override_name (group) || !is_override_name (key) ||
+          strpbrk (value, "\r\n") != NULL)
         {
           g_set_error (error, SLUICE_SCENARIO_ERROR, SLUICE_SCENARIO_ERROR_BAD_OVERRIDE,
                        /* Translators: %s is the argument of --set as typed. Keep “--set”,
@@ -472,10 +616,6 @@ apply_overrides (GKeyFile            *keyfile,
                        _("--set “%s”: expected group.key=value, such as pool.workers=8"), text);
           return FALSE;
         }
-
-      group = g_strndup (text, dot - text);
-      key = g_strstrip (g_strndup (dot + 1, eq - dot - 1));
-      value = g_strstrip (g_strdup (eq + 1));
 
       g_key_file_set_value (keyfile, group, key, value);
       g_hash_table_add (overridden, _sluice_scenario_override_id (group, key));
@@ -485,6 +625,19 @@ apply_overrides (GKeyFile            *keyfile,
 }
 
 /* ---- loading ----------------------------------------------------------- */
+
+static void
+set_too_large_error (GError     **error,
+                     const char  *name)
+{
+  g_autofree char *size = g_format_size_full (SLUICE_SCENARIO_MAX_SIZE, G_FORMAT_SIZE_IEC_UNITS);
+
+  g_set_error (error, SLUICE_SCENARIO_ERROR, SLUICE_SCENARIO_ERROR_IO,
+               /* Translators: the first %s is the file, the second the limit, such as
+                * “1.0 MiB”, and %d the same in bytes. */
+               _("%s: the scenario is larger than the limit of %s (%d bytes); expected a "
+                 "smaller scenario file"), name, size, SLUICE_SCENARIO_MAX_SIZE);
+}
 
 static SluiceScenario *
 new_from_parser (GKeyFile            *keyfile,
@@ -541,7 +694,8 @@ sluice_scenario_new_from_keyfile (GKeyFile            *keyfile,
  *   overrides, applied before validation
  * @error: return location for a %SLUICE_SCENARIO_ERROR
  *
- * Parses and validates a scenario.
+ * Parses and validates a scenario. Data larger than
+ * %SLUICE_SCENARIO_MAX_SIZE is refused with %SLUICE_SCENARIO_ERROR_IO.
  *
  * Returns: (transfer full) (nullable): the scenario, or %NULL on error
  */
@@ -561,7 +715,14 @@ sluice_scenario_new_from_data (const char          *data,
   g_return_val_if_fail (data != NULL || length == 0, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  len = length < 0 ? strlen (data) : (gsize) length;
+  /* strnlen: a text without its end is not read past the limit. */
+  len = length < 0 ? strnlen (data, SLUICE_SCENARIO_MAX_SIZE + 1) : (gsize) length;
+  if (len > SLUICE_SCENARIO_MAX_SIZE)
+    {
+      set_too_large_error (error, p.name);
+      return NULL;
+    }
+
   if (!_sluice_scenario_check_text (p.name, data ? data : "", len, error))
     return NULL;
 
@@ -579,6 +740,9 @@ sluice_scenario_new_from_data (const char          *data,
                      "their own line"), p.name, local_error->message);
       return NULL;
     }
+
+  if (!_sluice_scenario_check_duplicates (&p, error))
+    return NULL;
 
   return new_from_parser (keyfile, &p, overrides, error);
 }
@@ -610,6 +774,101 @@ sluice_scenario_new_from_bytes (GBytes              *bytes,
   return sluice_scenario_new_from_data (data ? data : "", (gssize) length, name, overrides, error);
 }
 
+static void
+set_read_error (GError     **error,
+                const char  *path,
+                int          errsv)
+{
+  g_set_error (error, SLUICE_SCENARIO_ERROR, SLUICE_SCENARIO_ERROR_IO,
+               /* Translators: the first %s is the file, the second why it cannot be read. */
+               _("%s: cannot read the scenario: %s"), path, g_strerror (errsv));
+}
+
+/* The whole of the regular file open on @fd, at most
+ * SLUICE_SCENARIO_MAX_SIZE bytes whatever its size says (it may grow while
+ * it is read, or be a /proc file of size 0). */
+static char *
+read_regular_file (int          fd,
+                   const char  *path,
+                   gsize       *length,
+                   GError     **error)
+{
+  g_autofree char *data = NULL;
+  gsize size = 0, allocated;
+  struct stat st;
+
+  if (fstat (fd, &st) != 0)
+    {
+      set_read_error (error, path, errno);
+      return NULL;
+    }
+
+  if (!S_ISREG (st.st_mode))
+    {
+      g_set_error (error, SLUICE_SCENARIO_ERROR, SLUICE_SCENARIO_ERROR_IO,
+                   /* Translators: %s is the file. */
+                   _("%s: cannot read the scenario: not a regular file (a directory, a device or "
+                     "a pipe); expected a scenario file"), path);
+      return NULL;
+    }
+
+  /* Room for one byte more than the limit: reading it means too large. */
+  allocated = (gsize) CLAMP (st.st_size, 0, SLUICE_SCENARIO_MAX_SIZE) + 1;
+  data = g_malloc (allocated);
+  for (;;)
+    {
+      gssize n;
+
+      if (size == allocated)
+        {
+          if (allocated > SLUICE_SCENARIO_MAX_SIZE)
+            {
+              set_too_large_error (error, path);
+              return NULL;
+            }
+          allocated = MIN (allocated * 2, (gsize) SLUICE_SCENARIO_MAX_SIZE + 1);
+          data = g_realloc (data, allocated);
+        }
+
+      n = read (fd, data + size, allocated - size);
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n < 0)
+        {
+          set_read_error (error, path, errno);
+          return NULL;
+        }
+      if (n == 0)
+        break;
+      size += (gsize) n;
+    }
+
+  *length = size;
+  return g_steal_pointer (&data);
+}
+
+/* A FIFO is opened without blocking (no writer is waited for), then
+ * refused like any other file that is not regular (a directory, /dev/zero). */
+static char *
+read_scenario_file (const char  *path,
+                    gsize       *length,
+                    GError     **error)
+{
+  char *data;
+  int fd;
+
+  fd = g_open (path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0);
+  if (fd < 0)
+    {
+      set_read_error (error, path, errno);
+      return NULL;
+    }
+
+  data = read_regular_file (fd, path, length, error);
+  close (fd);
+  return data;
+}
+
 /**
  * sluice_scenario_new_from_file:
  * @path: a `.pool` file
@@ -618,7 +877,10 @@ sluice_scenario_new_from_bytes (GBytes              *bytes,
  * @error: return location for a %SLUICE_SCENARIO_ERROR
  *
  * Reads, parses and validates a scenario file. Messages name the file by
- * @path.
+ * @path. A file that is not a regular file (a directory, a device, a FIFO)
+ * or is larger than %SLUICE_SCENARIO_MAX_SIZE is refused with
+ * %SLUICE_SCENARIO_ERROR_IO, without blocking and without reading more
+ * than the limit.
  *
  * Returns: (transfer full) (nullable): the scenario, or %NULL on error
  */
@@ -627,19 +889,15 @@ sluice_scenario_new_from_file (const char          *path,
                                const char * const  *overrides,
                                GError             **error)
 {
-  g_autoptr(GError) local_error = NULL;
   g_autofree char *data = NULL;
   gsize length = 0;
 
   g_return_val_if_fail (path != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  if (!g_file_get_contents (path, &data, &length, &local_error))
-    {
-      g_set_error (error, SLUICE_SCENARIO_ERROR, SLUICE_SCENARIO_ERROR_IO,
-                   /* Translators: the first %s is the file, the second why it cannot be read. */
-                   _("%s: cannot read the scenario: %s"), path, local_error->message);
-      return NULL;
-    }
+  data = read_scenario_file (path, &length, error);
+  if (data == NULL)
+    return NULL;
 
   return sluice_scenario_new_from_data (data, (gssize) length, path, overrides, error);
 }

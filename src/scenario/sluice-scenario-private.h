@@ -30,8 +30,10 @@ struct _SluiceScenario
   SluiceMetricsMode  metrics;
   gboolean           keep_going;
 
-  GPtrArray         *items;           /* GVariant* */
-  gboolean           items_from_values;
+  guint              count;           /* a range source: the items 0..count-1,
+                                       * made when pulled */
+  GPtrArray         *values;          /* GVariant*: the items of `values=`,
+                                       * or NULL for a range */
   double             interval;
   SluiceSourceFault  fault;
   guint              fault_after;
@@ -46,7 +48,42 @@ struct _SluiceScenario
   gint64             close_after;     /* 0: never */
   double             cancel_after;    /* < 0: never */
   SluiceClockKind    clock_kind;
+
+  /* [retry] (retry-policy.md): the values, defaults when a key is absent,
+   * and which keys were written, so that saving writes those alone. */
+  SluiceBackoff      backoff;
+  double             backoff_base;
+  double             backoff_cap;
+  SluiceJitter       jitter;
+  guint32            retry_seed;
+  double             item_deadline;   /* 0: none */
+  double             retry_budget;    /* 0: none */
+  double             retry_budget_ratio;
+  guint              retry_given;     /* bits: 1 << SluiceRetryKey */
 };
+
+/* The keys of [retry], in the order of the spec's table (and of a saved
+ * file). */
+typedef enum {
+  SLUICE_RETRY_KEY_BACKOFF,
+  SLUICE_RETRY_KEY_BASE,
+  SLUICE_RETRY_KEY_CAP,
+  SLUICE_RETRY_KEY_JITTER,
+  SLUICE_RETRY_KEY_SEED,
+  SLUICE_RETRY_KEY_DEADLINE,
+  SLUICE_RETRY_KEY_BUDGET,
+  SLUICE_RETRY_KEY_BUDGET_RATIO,
+  SLUICE_RETRY_N_KEYS,
+} SluiceRetryKey;
+
+/* What _sluice_scenario_read_number() takes. */
+typedef enum {
+  SLUICE_NUMBER_SECONDS,          /* seconds ≥ 0 */
+  SLUICE_NUMBER_POSITIVE_SECONDS, /* seconds > 0, at least 1 µs */
+  SLUICE_NUMBER_SECONDS_OR_NONE,  /* 0, or seconds of at least 1 µs */
+  SLUICE_NUMBER_TOKENS,           /* tokens ≥ 0, at most 3 decimals */
+  SLUICE_NUMBER_POSITIVE_TOKENS,  /* tokens > 0, at most 3 decimals */
+} SluiceNumberKind;
 
 /* The parser's context: where a value came from. */
 typedef struct {
@@ -59,6 +96,20 @@ typedef struct {
 extern const char * const _sluice_scenario_metrics_names[]; /* by SluiceMetricsMode */
 extern const char * const _sluice_scenario_clock_names[];   /* real, virtual */
 extern const char * const _sluice_scenario_fault_keys[];    /* by SluiceSourceFault */
+extern const char * const _sluice_scenario_retry_keys[];    /* by SluiceRetryKey */
+extern const char * const _sluice_scenario_backoff_names[]; /* by SluiceBackoff */
+extern const char * const _sluice_scenario_jitter_names[];  /* by SluiceJitter */
+
+#define SLUICE_SCENARIO_MAX_SECONDS    1e9
+#define SLUICE_SCENARIO_DEFAULT_BASE   0.1
+#define SLUICE_SCENARIO_DEFAULT_CAP    10.0
+#define SLUICE_SCENARIO_DEFAULT_RATIO  0.1
+#define SLUICE_SCENARIO_MAX_CAP        3600.0
+#define SLUICE_SCENARIO_MAX_BUDGET     1000000.0
+
+gboolean         _sluice_scenario_equal           (SluiceScenario              *a,
+                                                   SluiceScenario              *b,
+                                                   const char                 **difference);
 
 char            *_sluice_scenario_override_id     (const char                  *group,
                                                    const char                  *key);
@@ -71,6 +122,8 @@ void             _sluice_scenario_set_error       (const SluiceScenarioParser  *
                                                    const char                  *format,
                                                    ...);
 
+gboolean         _sluice_scenario_check_duplicates (const SluiceScenarioParser *p,
+                                                   GError                     **error);
 gboolean         _sluice_scenario_check_text      (const char                  *name,
                                                    const char                  *data,
                                                    gsize                        length,
@@ -82,6 +135,16 @@ GVariant        *_sluice_scenario_parse_value     (const char                  *
 char            *_sluice_scenario_read_raw        (GKeyFile                    *keyfile,
                                                    const char                  *group,
                                                    const char                  *key);
+gboolean         _sluice_scenario_check_escapes   (const SluiceScenarioParser  *p,
+                                                   GKeyFile                    *keyfile,
+                                                   const char                  *group,
+                                                   const char                  *key,
+                                                   GError                     **error);
+char            *_sluice_scenario_read_string     (const SluiceScenarioParser  *p,
+                                                   GKeyFile                    *keyfile,
+                                                   const char                  *group,
+                                                   const char                  *key,
+                                                   GError                     **error);
 gboolean         _sluice_scenario_require_key     (const SluiceScenarioParser  *p,
                                                    GKeyFile                    *keyfile,
                                                    const char                  *group,
@@ -101,6 +164,14 @@ gboolean         _sluice_scenario_read_seconds    (const SluiceScenarioParser  *
                                                    const char                  *group,
                                                    const char                  *key,
                                                    gboolean                     positive,
+                                                   double                      *out,
+                                                   GError                     **error);
+gboolean         _sluice_scenario_read_number     (const SluiceScenarioParser  *p,
+                                                   GKeyFile                    *keyfile,
+                                                   const char                  *group,
+                                                   const char                  *key,
+                                                   SluiceNumberKind             kind,
+                                                   double                       max,
                                                    double                      *out,
                                                    GError                     **error);
 gboolean         _sluice_scenario_read_bool       (const SluiceScenarioParser  *p,

@@ -9,7 +9,7 @@
 #include <math.h>
 #include <string.h>
 
-#define MAX_SECONDS     1e9
+#define MIN_POSITIVE_SECONDS  1e-6
 
 const char * const _sluice_scenario_metrics_names[] = { "off", "on", "broken", NULL };
 const char * const _sluice_scenario_clock_names[] = { "real", "virtual", NULL };
@@ -18,6 +18,27 @@ const char * const _sluice_scenario_fault_keys[] = {
   [SLUICE_SOURCE_FAULT_RAISE] = "raise-after",
   [SLUICE_SOURCE_FAULT_CANCEL] = "cancel-after",
   [SLUICE_SOURCE_FAULT_HANG] = "hang-after",
+};
+const char * const _sluice_scenario_retry_keys[] = {
+  [SLUICE_RETRY_KEY_BACKOFF] = "backoff",
+  [SLUICE_RETRY_KEY_BASE] = "base",
+  [SLUICE_RETRY_KEY_CAP] = "cap",
+  [SLUICE_RETRY_KEY_JITTER] = "jitter",
+  [SLUICE_RETRY_KEY_SEED] = "seed",
+  [SLUICE_RETRY_KEY_DEADLINE] = "deadline",
+  [SLUICE_RETRY_KEY_BUDGET] = "budget",
+  [SLUICE_RETRY_KEY_BUDGET_RATIO] = "budget-ratio",
+  [SLUICE_RETRY_N_KEYS] = NULL,
+};
+const char * const _sluice_scenario_backoff_names[] = {
+  [SLUICE_BACKOFF_NONE] = "none",
+  [SLUICE_BACKOFF_EXPONENTIAL] = "exponential",
+  NULL,
+};
+const char * const _sluice_scenario_jitter_names[] = {
+  [SLUICE_JITTER_FULL] = "full",
+  [SLUICE_JITTER_NONE] = "none",
+  NULL,
 };
 
 /* ---- messages: where a value came from --------------------------------- */
@@ -30,6 +51,41 @@ _sluice_scenario_override_id (const char *group,
   return g_strdup_printf ("%s\n%s", group, key);
 }
 
+/* What one line of a key file is, as GKeyFile reads it: a `[group]`
+ * header, a `key=value` line, or anything else (a comment, a blank line).
+ * Strips @line in place; *name is the group or the key, inside @line. */
+typedef enum { LINE_OTHER, LINE_GROUP, LINE_KEY } LineKind;
+
+static LineKind
+classify_line (char  *line,
+               char **name)
+{
+  char *end;
+
+  line = g_strstrip (line);
+  if (line[0] == '#' || line[0] == '\0')
+    return LINE_OTHER;
+
+  if (line[0] == '[')
+    {
+      end = strchr (line, ']');
+      if (end == NULL)
+        return LINE_OTHER;
+      *end = '\0';
+      *name = line + 1;
+      return LINE_GROUP;
+    }
+
+  end = strchr (line, '=');
+  if (end == NULL)
+    return LINE_OTHER;
+  *end = '\0';
+  *name = g_strchomp (line);
+  return LINE_KEY;
+}
+
+/* The line of [group] (its first header), or of the key in it (its last
+ * line); 0 when unknown. */
 static guint
 find_line (const SluiceScenarioParser *p,
            const char                 *group,
@@ -45,25 +101,26 @@ find_line (const SluiceScenarioParser *p,
   lines = g_strsplit (p->text, "\n", -1);
   for (guint i = 0; lines[i] != NULL; i++)
     {
-      char *line = g_strstrip (lines[i]);
-      char *eq;
+      char *name = NULL;
 
-      if (line[0] == '[')
+      switch (classify_line (lines[i], &name))
         {
-          char *end = strchr (line, ']');
+        case LINE_GROUP:
           g_free (current);
-          current = end ? g_strndup (line + 1, end - line - 1) : NULL;
-          if (key == NULL && g_strcmp0 (current, group) == 0)
+          current = g_strdup (name);
+          if (key == NULL && g_str_equal (current, group))
             return i + 1;
-          continue;
+          break;
+
+        case LINE_KEY:
+          if (key != NULL && g_strcmp0 (current, group) == 0 && g_str_equal (name, key))
+            found = i + 1;
+          break;
+
+        case LINE_OTHER:
+        default:
+          break;
         }
-
-      if (key == NULL || g_strcmp0 (current, group) != 0 || (eq = strchr (line, '=')) == NULL)
-        continue;
-
-      *eq = '\0';
-      if (g_str_equal (g_strstrip (line), key))
-        found = i + 1;
     }
 
   return found;
@@ -85,15 +142,15 @@ is_overridden (const SluiceScenarioParser *p,
 
 static char *
 describe_place (const SluiceScenarioParser *p,
+                guint                       line,
                 const char                 *group,
                 const char                 *key)
 {
-  guint line;
-
-  if (is_overridden (p, group, key))
+  if (line == 0 && is_overridden (p, group, key))
     return g_strdup_printf ("%s: --set %s.%s", p->name, group, key);
 
-  line = find_line (p, group, key);
+  if (line == 0)
+    line = find_line (p, group, key);
   if (key == NULL)
     return line > 0 ? g_strdup_printf ("%s:%u: [%s]", p->name, line, group)
                     : g_strdup_printf ("%s: [%s]", p->name, group);
@@ -102,6 +159,22 @@ describe_place (const SluiceScenarioParser *p,
                   : g_strdup_printf ("%s: [%s] %s", p->name, group, key);
 }
 
+static void
+set_error_at_line (const SluiceScenarioParser  *p,
+                   GError                     **error,
+                   gint                         code,
+                   guint                        line,
+                   const char                  *group,
+                   const char                  *key,
+                   const char                  *detail)
+{
+  g_autofree char *place = describe_place (p, line, group, key);
+
+  g_set_error (error, SLUICE_SCENARIO_ERROR, code, "%s: %s", place, detail);
+}
+
+/* An error that names the file, the line of the key (or group) and the
+ * key, or the --set that gave it. */
 void
 _sluice_scenario_set_error (const SluiceScenarioParser  *p,
                             GError                     **error,
@@ -111,7 +184,6 @@ _sluice_scenario_set_error (const SluiceScenarioParser  *p,
                             const char                  *format,
                             ...)
 {
-  g_autofree char *place = describe_place (p, group, key);
   g_autofree char *detail = NULL;
   va_list args;
 
@@ -119,7 +191,62 @@ _sluice_scenario_set_error (const SluiceScenarioParser  *p,
   detail = g_strdup_vprintf (format, args);
   va_end (args);
 
-  g_set_error (error, SLUICE_SCENARIO_ERROR, code, "%s: %s", place, detail);
+  set_error_at_line (p, error, code, 0, group, key, detail);
+}
+
+/* GKeyFile merges a group written twice and keeps the last of a key
+ * written twice in a group, silently: the text is read again here so that
+ * both are errors. `title[de]` and `title` are different keys. */
+gboolean
+_sluice_scenario_check_duplicates (const SluiceScenarioParser  *p,
+                                   GError                     **error)
+{
+  g_auto(GStrv) lines = NULL;
+  g_autoptr(GHashTable) seen = NULL; /* "[group" or "group\nkey" → line */
+  const char *group = NULL;
+
+  if (p->text == NULL)
+    return TRUE;
+
+  seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  lines = g_strsplit (p->text, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      char *name = NULL;
+      g_autofree char *id = NULL;
+      g_autofree char *detail = NULL;
+      LineKind kind = classify_line (lines[i], &name);
+      guint first;
+
+      if (kind == LINE_OTHER || (kind == LINE_KEY && group == NULL))
+        continue;
+
+      id = kind == LINE_GROUP ? g_strconcat ("[", name, NULL) : _sluice_scenario_override_id (group, name);
+      first = GPOINTER_TO_UINT (g_hash_table_lookup (seen, id));
+      if (first == 0)
+        {
+          g_hash_table_insert (seen, g_steal_pointer (&id), GUINT_TO_POINTER (i + 1));
+          if (kind == LINE_GROUP)
+            group = name;
+          continue;
+        }
+
+      if (kind == LINE_GROUP)
+        detail = g_strdup_printf (/* Translators: follows “FILE:LINE: [group]: ”; %u is the line of
+                                   * the group's first header. */
+                                  _("the group is already at line %u; expected each group once, "
+                                    "with all its keys under one header"), first);
+      else
+        detail = g_strdup_printf (/* Translators: follows “FILE:LINE: [group] key: ”; %u is the line
+                                   * where the group first sets the key. */
+                                  _("the key is already set at line %u; expected each key once in "
+                                    "its group"), first);
+      set_error_at_line (p, error, SLUICE_SCENARIO_ERROR_PARSE, i + 1,
+                         kind == LINE_GROUP ? name : group, kind == LINE_GROUP ? NULL : name, detail);
+      return FALSE;
+    }
+
+  return TRUE;
 }
 
 /* ---- text and tokens --------------------------------------------------- */
@@ -209,6 +336,67 @@ _sluice_scenario_read_raw (GKeyFile   *keyfile,
   return value ? g_strstrip (value) : NULL;
 }
 
+/* GKeyFile's escapes in a string: \s \n \t \r and \\. g_key_file_get_string()
+ * keeps any other one as it is and drops a backslash at the end (and
+ * sets a GError over another one for `a\qb\`), so they are checked on the
+ * raw value first. */
+gboolean
+_sluice_scenario_check_escapes (const SluiceScenarioParser  *p,
+                                GKeyFile                    *keyfile,
+                                const char                  *group,
+                                const char                  *key,
+                                GError                     **error)
+{
+  g_autofree char *raw = g_key_file_get_value (keyfile, group, key, NULL);
+
+  for (const char *c = raw; c != NULL && *c != '\0'; c++)
+    {
+      g_autofree char *escape = NULL;
+
+      if (*c != '\\')
+        continue;
+
+      c++;
+      if (*c != '\0' && strchr ("sntr\\", *c) != NULL)
+        continue;
+
+      if (*c == '\0')
+        escape = g_strdup ("\\");
+      else
+        {
+          gsize len = 1;
+
+          if ((guchar) *c >= 0x80 && g_utf8_get_char_validated (c, -1) < (gunichar) -2)
+            len = g_utf8_next_char (c) - c;
+          escape = g_strndup (c - 1, 1 + len);
+        }
+      _sluice_scenario_set_error (p, error, SLUICE_SCENARIO_ERROR_INVALID_VALUE, group, key,
+                                  /* Translators: follows “FILE: [group] key: ”; %s is the escape as
+                                   * typed, such as “\q”. Keep \s, \n, \t, \r and \\ as they are. */
+                                  _("“%s” is a bad escape; expected a backslash only in \\s (space), "
+                                    "\\n (new line), \\t (tab), \\r (carriage return) or \\\\ "
+                                    "(backslash)"), escape);
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
+/* A string value with its escapes undone; NULL with @error set for a bad
+ * escape. The key must be there. */
+char *
+_sluice_scenario_read_string (const SluiceScenarioParser  *p,
+                              GKeyFile                    *keyfile,
+                              const char                  *group,
+                              const char                  *key,
+                              GError                     **error)
+{
+  if (!_sluice_scenario_check_escapes (p, keyfile, group, key, error))
+    return NULL;
+
+  return g_key_file_get_string (keyfile, group, key, NULL);
+}
+
 gboolean
 _sluice_scenario_require_key (const SluiceScenarioParser  *p,
                               GKeyFile                    *keyfile,
@@ -290,6 +478,116 @@ _sluice_scenario_read_int (const SluiceScenarioParser  *p,
   return TRUE;
 }
 
+/* Whole thousandths, as the pool counts tokens (the same test as its own). */
+static gboolean
+has_three_decimals (double value)
+{
+  double milli = value * 1000;
+
+  return fabs (milli - nearbyint (milli)) < 1e-6;
+}
+
+static const char *
+describe_number (SluiceNumberKind kind)
+{
+  switch (kind)
+    {
+    case SLUICE_NUMBER_POSITIVE_SECONDS:
+      return _("seconds, a number > 0");
+    case SLUICE_NUMBER_SECONDS_OR_NONE:
+      /* Translators: what a per-item deadline takes; keep the 0. */
+      return _("seconds, 0 for none or a number > 0");
+    case SLUICE_NUMBER_TOKENS:
+      /* Translators: what a retry budget takes; keep the numbers. */
+      return _("tokens, 0 for none or a number up to 1000000 with at most 3 decimals");
+    case SLUICE_NUMBER_POSITIVE_TOKENS:
+      /* Translators: what a retry budget's ratio takes; keep the numbers. */
+      return _("tokens, a number > 0 up to 1000000 with at most 3 decimals");
+    case SLUICE_NUMBER_SECONDS:
+    default:
+      return _("seconds, a number ≥ 0");
+    }
+}
+
+/* A plain decimal of @kind, at most @max. */
+gboolean
+_sluice_scenario_read_number (const SluiceScenarioParser  *p,
+                              GKeyFile                    *keyfile,
+                              const char                  *group,
+                              const char                  *key,
+                              SluiceNumberKind             kind,
+                              double                       max,
+                              double                      *out,
+                              GError                     **error)
+{
+  g_autofree char *raw = _sluice_scenario_read_raw (keyfile, group, key);
+  const char *expected = describe_number (kind);
+  gboolean positive = kind == SLUICE_NUMBER_POSITIVE_SECONDS || kind == SLUICE_NUMBER_POSITIVE_TOKENS;
+  gboolean tokens = kind == SLUICE_NUMBER_TOKENS || kind == SLUICE_NUMBER_POSITIVE_TOKENS;
+  double value;
+
+  if (raw == NULL)
+    return TRUE;
+
+  /* A plain decimal: g_ascii_strtod() reads all of it; too large is inf. */
+  value = _sluice_is_plain_decimal (raw, -1) ? g_ascii_strtod (raw, NULL) : NAN;
+  if (!isfinite (value))
+    {
+      _sluice_scenario_set_error (p, error, SLUICE_SCENARIO_ERROR_INVALID_VALUE, group, key,
+                                  /* Translators: follows “FILE: [group] key: ”; the first %s is the value
+                                   * as typed, the second “seconds, a number > 0” or “… ≥ 0”. Keep the
+                                   * examples 0.5 and 1e-3 as they are. */
+                                  _("“%s” is not a decimal number; expected %s, such as 0.5 or 1e-3"),
+                                  raw, expected);
+      return FALSE;
+    }
+
+  if (value < 0 || (positive && value == 0) || value > max)
+    {
+      if (tokens)
+        _sluice_scenario_set_error (p, error, SLUICE_SCENARIO_ERROR_INVALID_VALUE, group, key,
+                                    /* Translators: follows “FILE: [group] key: ”; the first %s is the
+                                     * value as typed, the second says what the key takes, such as
+                                     * “tokens, a number > 0 up to 1000000 with at most 3 decimals”. */
+                                    _("%s is out of range; expected %s"), raw, expected);
+      else
+        _sluice_scenario_set_error (p, error, SLUICE_SCENARIO_ERROR_INVALID_VALUE, group, key,
+                                    /* Translators: follows “FILE: [group] key: ”; the first %s is the value
+                                     * as typed, the second “seconds, a number > 0” or “… ≥ 0”, %g the
+                                     * largest number of seconds allowed. */
+                                    _("%s is out of range; expected %s (at most %g)"),
+                                    raw, expected, max);
+      return FALSE;
+    }
+
+  /* The pool counts whole microseconds: less is no time at all. */
+  if ((kind == SLUICE_NUMBER_POSITIVE_SECONDS || kind == SLUICE_NUMBER_SECONDS_OR_NONE) &&
+      value > 0 && value < MIN_POSITIVE_SECONDS)
+    {
+      _sluice_scenario_set_error (p, error, SLUICE_SCENARIO_ERROR_INVALID_VALUE, group, key,
+                                  /* Translators: follows “FILE: [group] key: ”; the first %s is the value
+                                   * as typed, the second “seconds, a number > 0”. Keep 0.000001. */
+                                  _("%s is less than a microsecond, the clock's resolution; expected %s, "
+                                    "at least 0.000001"), raw, expected);
+      return FALSE;
+    }
+
+  /* The pool counts tokens in whole thousandths. */
+  if (tokens && !has_three_decimals (value))
+    {
+      _sluice_scenario_set_error (p, error, SLUICE_SCENARIO_ERROR_INVALID_VALUE, group, key,
+                                  /* Translators: follows “FILE: [group] key: ”; the first %s is the value
+                                   * as typed, the second says what the key takes, such as “tokens, a
+                                   * number > 0 up to 1000000 with at most 3 decimals”. Keep 0.001. */
+                                  _("%s has more than 3 decimals (tokens are counted in thousandths, "
+                                    "0.001); expected %s"), raw, expected);
+      return FALSE;
+    }
+
+  *out = value;
+  return TRUE;
+}
+
 gboolean
 _sluice_scenario_read_seconds (const SluiceScenarioParser  *p,
                                GKeyFile                    *keyfile,
@@ -299,37 +597,9 @@ _sluice_scenario_read_seconds (const SluiceScenarioParser  *p,
                                double                      *out,
                                GError                     **error)
 {
-  g_autofree char *raw = _sluice_scenario_read_raw (keyfile, group, key);
-  const char *expected = positive ? _("seconds, a number > 0") : _("seconds, a number ≥ 0");
-  char *end = NULL;
-  double value;
-
-  if (raw == NULL)
-    return TRUE;
-
-  value = g_ascii_strtod (raw, &end);
-  if (end == raw || *end != '\0' || !isfinite (value))
-    {
-      _sluice_scenario_set_error (p, error, SLUICE_SCENARIO_ERROR_INVALID_VALUE, group, key,
-                                  /* Translators: follows “FILE: [group] key: ”; the first %s is the value
-                                   * as typed, the second “seconds, a number > 0” or “… ≥ 0”. */
-                                  _("“%s” is not a number; expected %s"), raw, expected);
-      return FALSE;
-    }
-
-  if (value < 0 || (positive && value == 0) || value > MAX_SECONDS)
-    {
-      _sluice_scenario_set_error (p, error, SLUICE_SCENARIO_ERROR_INVALID_VALUE, group, key,
-                                  /* Translators: follows “FILE: [group] key: ”; the first %s is the value
-                                   * as typed, the second “seconds, a number > 0” or “… ≥ 0”, %g the
-                                   * largest number of seconds allowed. */
-                                  _("%s is out of range; expected %s (at most %g)"),
-                                  raw, expected, MAX_SECONDS);
-      return FALSE;
-    }
-
-  *out = value;
-  return TRUE;
+  return _sluice_scenario_read_number (p, keyfile, group, key,
+                                       positive ? SLUICE_NUMBER_POSITIVE_SECONDS : SLUICE_NUMBER_SECONDS,
+                                       SLUICE_SCENARIO_MAX_SECONDS, out, error);
 }
 
 gboolean
@@ -392,7 +662,7 @@ _sluice_scenario_read_choice (const SluiceScenarioParser  *p,
   return FALSE;
 }
 
-/* ';'-separated error type names; empty names are skipped. */
+/* ';'-separated error type names, none when empty. */
 gboolean
 _sluice_scenario_read_error_types (const SluiceScenarioParser  *p,
                                    GKeyFile                    *keyfile,
@@ -404,17 +674,30 @@ _sluice_scenario_read_error_types (const SluiceScenarioParser  *p,
   g_autofree char *raw = _sluice_scenario_read_raw (keyfile, group, key);
   g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
   g_auto(GStrv) names = NULL;
+  guint n;
 
   if (raw == NULL)
     return TRUE;
 
   names = g_strsplit (raw, ";", -1);
-  for (guint i = 0; names[i] != NULL; i++)
+  n = g_strv_length (names);
+  for (guint i = 0; i < n; i++)
     {
       char *name = g_strstrip (names[i]);
 
+      /* "retryable=" is none, and one trailing ';' is allowed. */
+      if (*name == '\0' && i == n - 1)
+        break;
+
       if (*name == '\0')
-        continue;
+        {
+          _sluice_scenario_set_error (p, error, SLUICE_SCENARIO_ERROR_INVALID_VALUE, group, key,
+                                      /* Translators: follows “FILE: [group] key: ”; %u counts from 1.
+                                       * Keep “TimeoutError;ValueError” as it is. */
+                                      _("type name %u is empty; expected ';'-separated type names "
+                                        "such as TimeoutError;ValueError"), i + 1);
+          return FALSE;
+        }
 
       if (!sluice_is_error_type_name (name))
         {

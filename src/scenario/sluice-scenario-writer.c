@@ -100,34 +100,29 @@ save_pool (SluiceScenario *self,
   g_key_file_set_value (keyfile, "pool", "keep-going", self->keep_going ? "true" : "false");
 }
 
+/* A string item is written quoted and escaped (g_key_file_set_string), as
+ * the loader reads `values` with g_key_file_get_string: `C:\\new` stays a
+ * backslash and an n, a new line stays a new line. */
 static void
 save_source (SluiceScenario *self,
              GKeyFile       *keyfile)
 {
-  gboolean is_range = !self->items_from_values;
-
-  for (guint i = 0; is_range && i < self->items->len; i++)
-    {
-      GVariant *item = g_ptr_array_index (self->items, i);
-      is_range = g_variant_is_of_type (item, G_VARIANT_TYPE_INT64) && g_variant_get_int64 (item) == i;
-    }
-
-  if (is_range)
-    g_key_file_set_integer (keyfile, "source", "count", (gint) self->items->len);
+  if (self->values == NULL)
+    g_key_file_set_integer (keyfile, "source", "count", (gint) self->count);
   else
     {
       g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
       g_auto(GStrv) tokens = NULL;
       g_autofree char *values = NULL;
 
-      for (guint i = 0; i < self->items->len; i++)
+      for (guint i = 0; i < self->values->len; i++)
         {
-          g_autofree char *token = format_item (g_ptr_array_index (self->items, i));
+          g_autofree char *token = format_item (g_ptr_array_index (self->values, i));
           g_strv_builder_add (builder, token);
         }
       tokens = g_strv_builder_end (builder);
       values = g_strjoinv (";", tokens);
-      g_key_file_set_value (keyfile, "source", "values", values);
+      g_key_file_set_string (keyfile, "source", "values", values);
     }
 
   set_double (keyfile, "source", "interval", self->interval);
@@ -180,12 +175,61 @@ save_run (SluiceScenario *self,
                         _sluice_scenario_clock_names[self->clock_kind == SLUICE_CLOCK_VIRTUAL]);
 }
 
+/* Only the keys that were given: base, cap or jitter written for
+ * backoff=none, or budget-ratio without a budget, would not load back. */
+static void
+save_retry (SluiceScenario *self,
+            GKeyFile       *keyfile)
+{
+  for (SluiceRetryKey k = 0; k < SLUICE_RETRY_N_KEYS; k++)
+    {
+      const char *key = _sluice_scenario_retry_keys[k];
+      g_autofree char *text = NULL;
+
+      if ((self->retry_given & (1u << k)) == 0)
+        continue;
+
+      switch (k)
+        {
+        case SLUICE_RETRY_KEY_BACKOFF:
+          text = g_strdup (_sluice_scenario_backoff_names[self->backoff]);
+          break;
+        case SLUICE_RETRY_KEY_BASE:
+          text = sluice_format_double (self->backoff_base);
+          break;
+        case SLUICE_RETRY_KEY_CAP:
+          text = sluice_format_double (self->backoff_cap);
+          break;
+        case SLUICE_RETRY_KEY_JITTER:
+          text = g_strdup (_sluice_scenario_jitter_names[self->jitter]);
+          break;
+        case SLUICE_RETRY_KEY_SEED:
+          text = g_strdup_printf ("%u", self->retry_seed);
+          break;
+        case SLUICE_RETRY_KEY_DEADLINE:
+          text = sluice_format_double (self->item_deadline);
+          break;
+        case SLUICE_RETRY_KEY_BUDGET:
+          text = sluice_format_double (self->retry_budget);
+          break;
+        case SLUICE_RETRY_KEY_BUDGET_RATIO:
+        case SLUICE_RETRY_N_KEYS:
+        default:
+          text = sluice_format_double (self->retry_budget_ratio);
+          break;
+        }
+
+      g_key_file_set_value (keyfile, "retry", key, text);
+    }
+}
+
 /**
  * sluice_scenario_to_keyfile:
  * @self: a #SluiceScenario
  *
- * Writes every setting of @self, defaults included, into a new key file
- * that sluice_scenario_new_from_keyfile() reads back as the same scenario.
+ * Writes every setting of @self, defaults included (in `[retry]`, the keys
+ * that were given), into a new key file that
+ * sluice_scenario_new_from_keyfile() reads back as the same scenario.
  *
  * Returns: (transfer full): the key file
  */
@@ -203,6 +247,7 @@ sluice_scenario_to_keyfile (SluiceScenario *self)
   save_source (self, keyfile);
   save_handler (self, keyfile);
   save_run (self, keyfile);
+  save_retry (self, keyfile);
 
   return keyfile;
 }

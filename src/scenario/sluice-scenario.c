@@ -37,7 +37,7 @@ sluice_scenario_finalize (GObject *object)
   g_clear_pointer (&self->description, g_free);
   g_clear_pointer (&self->texts, g_key_file_unref);
   g_clear_pointer (&self->retryable, g_strfreev);
-  g_clear_pointer (&self->items, g_ptr_array_unref);
+  g_clear_pointer (&self->values, g_ptr_array_unref);
   g_clear_pointer (&self->default_behaviour, sluice_behaviour_free);
   g_clear_pointer (&self->item_behaviours, g_hash_table_unref);
   g_clear_pointer (&self->mix, g_ptr_array_unref);
@@ -60,13 +60,17 @@ sluice_scenario_init (SluiceScenario *self)
   self->item_timeout = 1.0;
   self->retryable = g_new0 (char *, 1);
   self->metrics = SLUICE_METRICS_OFF;
-  self->items = g_ptr_array_new_with_free_func ((GDestroyNotify) g_variant_unref);
   self->default_behaviour = sluice_behaviour_new (SLUICE_BEHAVIOUR_OK, 0);
   self->item_behaviours = g_hash_table_new_full (g_int64_hash, g_int64_equal,
                                                  g_free, (GDestroyNotify) sluice_behaviour_free);
   self->stop_after = -1;
   self->cancel_after = -1;
   self->clock_kind = SLUICE_CLOCK_REAL;
+  self->backoff = SLUICE_BACKOFF_NONE;
+  self->backoff_base = SLUICE_SCENARIO_DEFAULT_BASE;
+  self->backoff_cap = SLUICE_SCENARIO_DEFAULT_CAP;
+  self->jitter = SLUICE_JITTER_FULL;
+  self->retry_budget_ratio = SLUICE_SCENARIO_DEFAULT_RATIO;
 }
 
 /* ---- construction ------------------------------------------------------ */
@@ -219,16 +223,57 @@ sluice_scenario_get_keep_going (SluiceScenario *self)
 }
 
 /**
- * sluice_scenario_get_items:
+ * sluice_scenario_is_range:
  * @self: a #SluiceScenario
  *
- * Returns: (transfer none) (element-type GVariant): the source's items
+ * Whether the source is a range, `[source] count=N` (or no source key at
+ * all): the integers 0..N-1, made one at a time as the source yields them,
+ * so that a large count costs no memory up front. Otherwise the source
+ * holds the items of `[source] values`.
+ *
+ * Returns: %TRUE for a range
  */
-GPtrArray *
-sluice_scenario_get_items (SluiceScenario *self)
+gboolean
+sluice_scenario_is_range (SluiceScenario *self)
+{
+  g_return_val_if_fail (SLUICE_IS_SCENARIO (self), FALSE);
+  return self->values == NULL;
+}
+
+/**
+ * sluice_scenario_get_n_items:
+ * @self: a #SluiceScenario
+ *
+ * Returns: how many items the source yields (without a fault)
+ */
+guint
+sluice_scenario_get_n_items (SluiceScenario *self)
+{
+  g_return_val_if_fail (SLUICE_IS_SCENARIO (self), 0);
+  return self->values != NULL ? self->values->len : self->count;
+}
+
+/**
+ * sluice_scenario_get_item:
+ * @self: a #SluiceScenario
+ * @index: an item index, below sluice_scenario_get_n_items()
+ *
+ * The item the source yields at @index: an `int64` for a range or an
+ * integer of `values`, else a string.
+ *
+ * Returns: (transfer full): the item
+ */
+GVariant *
+sluice_scenario_get_item (SluiceScenario *self,
+                          guint           index)
 {
   g_return_val_if_fail (SLUICE_IS_SCENARIO (self), NULL);
-  return self->items;
+  g_return_val_if_fail (index < sluice_scenario_get_n_items (self), NULL);
+
+  if (self->values != NULL)
+    return g_variant_ref (g_ptr_array_index (self->values, index));
+
+  return g_variant_ref_sink (g_variant_new_int64 (index));
 }
 
 /**
@@ -371,6 +416,136 @@ sluice_scenario_get_clock_kind (SluiceScenario *self)
   return self->clock_kind;
 }
 
+/**
+ * sluice_scenario_get_backoff:
+ * @self: a #SluiceScenario
+ *
+ * Returns: `[retry] backoff` (%SLUICE_BACKOFF_NONE when unset)
+ */
+SluiceBackoff
+sluice_scenario_get_backoff (SluiceScenario *self)
+{
+  g_return_val_if_fail (SLUICE_IS_SCENARIO (self), SLUICE_BACKOFF_NONE);
+  return self->backoff;
+}
+
+/**
+ * sluice_scenario_get_backoff_base:
+ * @self: a #SluiceScenario
+ *
+ * Returns: `[retry] base`, in seconds (0.1 when unset)
+ */
+double
+sluice_scenario_get_backoff_base (SluiceScenario *self)
+{
+  g_return_val_if_fail (SLUICE_IS_SCENARIO (self), SLUICE_SCENARIO_DEFAULT_BASE);
+  return self->backoff_base;
+}
+
+/**
+ * sluice_scenario_get_backoff_cap:
+ * @self: a #SluiceScenario
+ *
+ * Returns: `[retry] cap`, in seconds (10 when unset)
+ */
+double
+sluice_scenario_get_backoff_cap (SluiceScenario *self)
+{
+  g_return_val_if_fail (SLUICE_IS_SCENARIO (self), SLUICE_SCENARIO_DEFAULT_CAP);
+  return self->backoff_cap;
+}
+
+/**
+ * sluice_scenario_get_jitter:
+ * @self: a #SluiceScenario
+ *
+ * Returns: `[retry] jitter` (%SLUICE_JITTER_FULL when unset)
+ */
+SluiceJitter
+sluice_scenario_get_jitter (SluiceScenario *self)
+{
+  g_return_val_if_fail (SLUICE_IS_SCENARIO (self), SLUICE_JITTER_FULL);
+  return self->jitter;
+}
+
+/**
+ * sluice_scenario_get_retry_seed:
+ * @self: a #SluiceScenario
+ *
+ * Returns: `[retry] seed`, the seed of the pool's random generator (0 when
+ *   unset); not the mix's `[handler] seed`
+ */
+guint32
+sluice_scenario_get_retry_seed (SluiceScenario *self)
+{
+  g_return_val_if_fail (SLUICE_IS_SCENARIO (self), 0);
+  return self->retry_seed;
+}
+
+/**
+ * sluice_scenario_get_item_deadline:
+ * @self: a #SluiceScenario
+ *
+ * Returns: `[retry] deadline`, in seconds, or 0 for no per-item deadline
+ */
+double
+sluice_scenario_get_item_deadline (SluiceScenario *self)
+{
+  g_return_val_if_fail (SLUICE_IS_SCENARIO (self), 0);
+  return self->item_deadline;
+}
+
+/**
+ * sluice_scenario_get_retry_budget:
+ * @self: a #SluiceScenario
+ *
+ * Returns: `[retry] budget`, in tokens, or 0 for no retry budget
+ */
+double
+sluice_scenario_get_retry_budget (SluiceScenario *self)
+{
+  g_return_val_if_fail (SLUICE_IS_SCENARIO (self), 0);
+  return self->retry_budget;
+}
+
+/**
+ * sluice_scenario_get_retry_budget_ratio:
+ * @self: a #SluiceScenario
+ *
+ * Returns: `[retry] budget-ratio`, the tokens a successful attempt gives
+ *   back (0.1 when unset)
+ */
+double
+sluice_scenario_get_retry_budget_ratio (SluiceScenario *self)
+{
+  g_return_val_if_fail (SLUICE_IS_SCENARIO (self), SLUICE_SCENARIO_DEFAULT_RATIO);
+  return self->retry_budget_ratio;
+}
+
+/**
+ * sluice_scenario_has_retry_key:
+ * @self: a #SluiceScenario
+ * @key: a key of `[retry]`, such as `cap`
+ *
+ * Whether the scenario file gave @key (the getters give the default when
+ * it did not); saving writes exactly these keys.
+ *
+ * Returns: %TRUE when `[retry] @key` was given
+ */
+gboolean
+sluice_scenario_has_retry_key (SluiceScenario *self,
+                               const char     *key)
+{
+  g_return_val_if_fail (SLUICE_IS_SCENARIO (self), FALSE);
+  g_return_val_if_fail (key != NULL, FALSE);
+
+  for (guint k = 0; k < SLUICE_RETRY_N_KEYS; k++)
+    if (g_str_equal (key, _sluice_scenario_retry_keys[k]))
+      return (self->retry_given & (1u << k)) != 0;
+
+  return FALSE;
+}
+
 /* ---- building a run ---------------------------------------------------- */
 
 /**
@@ -433,7 +608,8 @@ sluice_scenario_create_source (SluiceScenario *self,
   g_return_val_if_fail (SLUICE_IS_SCENARIO (self), NULL);
   g_return_val_if_fail (SLUICE_IS_CLOCK (clock), NULL);
 
-  source = sluice_fault_source_new (clock, self->items, self->interval);
+  source = self->values != NULL ? sluice_fault_source_new (clock, self->values, self->interval)
+                                : sluice_fault_source_new_range (clock, self->count, self->interval);
   sluice_fault_source_set_fault (source, self->fault, self->fault_after);
 
   return source;
@@ -446,7 +622,8 @@ sluice_scenario_create_source (SluiceScenario *self,
  * @clock: the clock
  * @error: return location for an error
  *
- * Builds a pool with the scenario's options. No metrics callback is set.
+ * Builds a pool with the scenario's options, the `[retry]` policy
+ * included. No metrics callback is set.
  *
  * Returns: (transfer full) (nullable): the pool, or %NULL if the pool
  *   refused an option
@@ -470,5 +647,192 @@ sluice_scenario_create_pool (SluiceScenario  *self,
                          "max-retries", self->max_retries,
                          "keep-going", self->keep_going,
                          "retryable", self->retryable,
+                         "backoff", self->backoff,
+                         "backoff-base", self->backoff_base,
+                         "backoff-cap", self->backoff_cap,
+                         "jitter", self->jitter,
+                         "seed", (guint) self->retry_seed,
+                         "item-deadline", self->item_deadline,
+                         "retry-budget", self->retry_budget,
+                         "retry-budget-ratio", self->retry_budget_ratio,
                          NULL);
+}
+
+/* ---- comparing --------------------------------------------------------- */
+
+static gboolean
+behaviour_equal (const SluiceBehaviour *a,
+                 const SluiceBehaviour *b)
+{
+  return a->kind == b->kind && a->delay == b->delay && a->failures == b->failures &&
+         g_strcmp0 (a->error_type, b->error_type) == 0;
+}
+
+/* Two arrays, both NULL or of equal elements in the same order. */
+static gboolean
+arrays_equal (GPtrArray  *a,
+              GPtrArray  *b,
+              GEqualFunc  equal)
+{
+  if (a == NULL || b == NULL)
+    return a == b;
+  if (a->len != b->len)
+    return FALSE;
+
+  for (guint i = 0; i < a->len; i++)
+    if (!equal (g_ptr_array_index (a, i), g_ptr_array_index (b, i)))
+      return FALSE;
+
+  return TRUE;
+}
+
+static gboolean
+mix_entry_equal (gconstpointer a,
+                 gconstpointer b)
+{
+  const SluiceMixEntry *x = a, *y = b;
+
+  return x->weight == y->weight && behaviour_equal (x->behaviour, y->behaviour);
+}
+
+static gboolean
+item_behaviours_equal (GHashTable *a,
+                       GHashTable *b)
+{
+  GHashTableIter iter;
+  gpointer index, behaviour;
+
+  if (g_hash_table_size (a) != g_hash_table_size (b))
+    return FALSE;
+
+  g_hash_table_iter_init (&iter, a);
+  while (g_hash_table_iter_next (&iter, &index, &behaviour))
+    {
+      const SluiceBehaviour *other = g_hash_table_lookup (b, index);
+
+      if (other == NULL || !behaviour_equal (behaviour, other))
+        return FALSE;
+    }
+
+  return TRUE;
+}
+
+/* The [scenario] texts as written: the same keys with the same raw values. */
+static gboolean
+texts_equal (GKeyFile *a,
+             GKeyFile *b)
+{
+  g_auto(GStrv) keys = NULL;
+  g_auto(GStrv) other_keys = NULL;
+
+  if (a == NULL || b == NULL)
+    return a == b;
+
+  keys = g_key_file_get_keys (a, "scenario", NULL, NULL);
+  other_keys = g_key_file_get_keys (b, "scenario", NULL, NULL);
+  if (keys == NULL || other_keys == NULL)
+    return keys == other_keys;
+  if (!g_strv_equal ((const char * const *) keys, (const char * const *) other_keys))
+    return FALSE;
+
+  for (guint i = 0; keys[i] != NULL; i++)
+    {
+      g_autofree char *x = g_key_file_get_value (a, "scenario", keys[i], NULL);
+      g_autofree char *y = g_key_file_get_value (b, "scenario", keys[i], NULL);
+
+      if (g_strcmp0 (x, y) != 0)
+        return FALSE;
+    }
+
+  return TRUE;
+}
+
+/**
+ * _sluice_scenario_equal:
+ * @a: a #SluiceScenario
+ * @b: another
+ * @difference: (out) (optional): the first setting that differs, such as
+ *   `[source] values`, for a message; or %NULL when they are equal
+ *
+ * Compares every setting of two scenarios (not their names): a scenario
+ * saved and loaded again must be equal to itself.
+ *
+ * Returns: %TRUE when @a and @b describe the same experiment
+ */
+gboolean
+_sluice_scenario_equal (SluiceScenario  *a,
+                        SluiceScenario  *b,
+                        const char     **difference)
+{
+  const char *what = NULL;
+
+  g_return_val_if_fail (SLUICE_IS_SCENARIO (a), FALSE);
+  g_return_val_if_fail (SLUICE_IS_SCENARIO (b), FALSE);
+
+  if (g_strcmp0 (a->title, b->title) != 0)
+    what = "[scenario] title";
+  else if (g_strcmp0 (a->description, b->description) != 0)
+    what = "[scenario] description";
+  else if (!texts_equal (a->texts, b->texts))
+    what = "[scenario] texts";
+  else if (a->workers != b->workers)
+    what = "[pool] workers";
+  else if (a->queue_size != b->queue_size)
+    what = "[pool] queue-size";
+  else if (a->item_timeout != b->item_timeout)
+    what = "[pool] item-timeout";
+  else if (a->max_retries != b->max_retries)
+    what = "[pool] max-retries";
+  else if (!g_strv_equal ((const char * const *) a->retryable, (const char * const *) b->retryable))
+    what = "[pool] retryable";
+  else if (a->metrics != b->metrics)
+    what = "[pool] metrics";
+  else if (a->keep_going != b->keep_going)
+    what = "[pool] keep-going";
+  else if (a->count != b->count)
+    what = "[source] count";
+  else if (!arrays_equal (a->values, b->values, g_variant_equal))
+    what = "[source] values";
+  else if (a->interval != b->interval)
+    what = "[source] interval";
+  else if (a->fault != b->fault || a->fault_after != b->fault_after)
+    what = "[source] fault";
+  else if (!behaviour_equal (a->default_behaviour, b->default_behaviour))
+    what = "[handler] default";
+  else if (!item_behaviours_equal (a->item_behaviours, b->item_behaviours))
+    what = "[handler] item.N";
+  else if (!arrays_equal (a->mix, b->mix, mix_entry_equal))
+    what = "[handler] mix";
+  else if (a->has_seed != b->has_seed || a->seed != b->seed)
+    what = "[handler] seed";
+  else if (a->stop_after != b->stop_after)
+    what = "[run] stop-after";
+  else if (a->close_after != b->close_after)
+    what = "[run] close-after";
+  else if (a->cancel_after != b->cancel_after)
+    what = "[run] cancel-after-seconds";
+  else if (a->clock_kind != b->clock_kind)
+    what = "[run] clock";
+  else if (a->retry_given != b->retry_given)
+    what = "[retry] keys given";
+  else if (a->backoff != b->backoff)
+    what = "[retry] backoff";
+  else if (a->backoff_base != b->backoff_base)
+    what = "[retry] base";
+  else if (a->backoff_cap != b->backoff_cap)
+    what = "[retry] cap";
+  else if (a->jitter != b->jitter)
+    what = "[retry] jitter";
+  else if (a->retry_seed != b->retry_seed)
+    what = "[retry] seed";
+  else if (a->item_deadline != b->item_deadline)
+    what = "[retry] deadline";
+  else if (a->retry_budget != b->retry_budget)
+    what = "[retry] budget";
+  else if (a->retry_budget_ratio != b->retry_budget_ratio)
+    what = "[retry] budget-ratio";
+
+  if (difference != NULL)
+    *difference = what;
+  return what == NULL;
 }

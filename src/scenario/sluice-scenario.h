@@ -30,7 +30,9 @@ G_BEGIN_DECLS
  * @SLUICE_SCENARIO_ERROR_CONFLICT: keys that cannot go together
  * @SLUICE_SCENARIO_ERROR_BAD_OVERRIDE: a `--set` that is not
  *   `group.key=value`
- * @SLUICE_SCENARIO_ERROR_IO: the file could not be read or written
+ * @SLUICE_SCENARIO_ERROR_IO: the file could not be read or written, is not a
+ *   regular file, or is larger than %SLUICE_SCENARIO_MAX_SIZE (also for
+ *   data given in memory)
  *
  * Error codes in the %SLUICE_SCENARIO_ERROR domain. Every message names the
  * file, the group and key (and the line when known) and the expected form.
@@ -45,6 +47,17 @@ typedef enum {
   SLUICE_SCENARIO_ERROR_BAD_OVERRIDE,
   SLUICE_SCENARIO_ERROR_IO,
 } SluiceScenarioError;
+
+/**
+ * SLUICE_SCENARIO_MAX_SIZE:
+ *
+ * The largest scenario, in bytes, that sluice_scenario_new_from_file(),
+ * sluice_scenario_new_from_data() and sluice_scenario_new_from_bytes()
+ * accept: 1 MiB, far more than any hand-written `.pool` file needs. A
+ * larger one is refused with %SLUICE_SCENARIO_ERROR_IO, and a file is
+ * never read past this limit, even one that grows while it is read.
+ */
+#define SLUICE_SCENARIO_MAX_SIZE (1024 * 1024)
 
 /**
  * SluiceMetricsMode:
@@ -101,7 +114,10 @@ gint                   sluice_scenario_get_max_retries     (SluiceScenario      
 const char * const    *sluice_scenario_get_retryable       (SluiceScenario      *self);
 SluiceMetricsMode      sluice_scenario_get_metrics         (SluiceScenario      *self);
 gboolean               sluice_scenario_get_keep_going      (SluiceScenario      *self);
-GPtrArray             *sluice_scenario_get_items           (SluiceScenario      *self);
+gboolean               sluice_scenario_is_range            (SluiceScenario      *self);
+guint                  sluice_scenario_get_n_items         (SluiceScenario      *self);
+GVariant              *sluice_scenario_get_item            (SluiceScenario      *self,
+                                                            guint                index);
 double                 sluice_scenario_get_interval        (SluiceScenario      *self);
 SluiceSourceFault      sluice_scenario_get_source_fault    (SluiceScenario      *self,
                                                             guint               *after);
@@ -114,6 +130,16 @@ gint64                 sluice_scenario_get_stop_after      (SluiceScenario      
 gint64                 sluice_scenario_get_close_after     (SluiceScenario      *self);
 double                 sluice_scenario_get_cancel_after    (SluiceScenario      *self);
 SluiceClockKind        sluice_scenario_get_clock_kind      (SluiceScenario      *self);
+SluiceBackoff          sluice_scenario_get_backoff         (SluiceScenario      *self);
+double                 sluice_scenario_get_backoff_base    (SluiceScenario      *self);
+double                 sluice_scenario_get_backoff_cap     (SluiceScenario      *self);
+SluiceJitter           sluice_scenario_get_jitter          (SluiceScenario      *self);
+guint32                sluice_scenario_get_retry_seed      (SluiceScenario      *self);
+double                 sluice_scenario_get_item_deadline   (SluiceScenario      *self);
+double                 sluice_scenario_get_retry_budget    (SluiceScenario      *self);
+double                 sluice_scenario_get_retry_budget_ratio (SluiceScenario   *self);
+gboolean               sluice_scenario_has_retry_key       (SluiceScenario      *self,
+                                                            const char          *key);
 
 SluiceClock           *sluice_scenario_create_clock        (SluiceScenario      *self);
 SluiceFaultHandler    *sluice_scenario_create_handler      (SluiceScenario      *self,

@@ -29,6 +29,7 @@ void           _sluice_attempt_start        (SluiceAttempt       *self,
                                              SluiceHandler       *handler,
                                              SluiceClock         *clock,
                                              gint64               timeout,
+                                             gint64               item_deadline,
                                              SluiceAttemptNotify  notify,
                                              gpointer             user_data);
 void           _sluice_attempt_cancel       (SluiceAttempt       *self);

@@ -13,8 +13,9 @@
  * @Title: SluiceAttempt
  *
  * One call of the handler: the item, its own #GCancellable, a deadline on
- * the pool's clock, and a slot for attempt-local data (the seed's
- * contextvars copy).
+ * the pool's clock (the item timeout after its start, or the item's own
+ * deadline when that comes first), and a slot for attempt-local data (the
+ * seed's contextvars copy).
  *
  * Stopping a late attempt takes up to three rounds: each round requests
  * cancellation (the first cancels the cancellable; every round emits
@@ -58,6 +59,7 @@ struct _SluiceAttempt
   guint                stopping : 1;
   guint                timed_out : 1;
   guint                caller_cancelled : 1;
+  guint                item_deadline_first : 1;
 };
 
 enum {
@@ -177,7 +179,7 @@ on_round_elapsed (gpointer user_data)
 static void
 request_cancel_round (SluiceAttempt *self)
 {
-  g_autoptr(SluiceAttempt) hold = g_object_ref (self);
+  g_autoptr(SluiceAttempt) hold G_GNUC_UNUSED = g_object_ref (self);
 
   self->cancel_rounds++;
   self->notify (self, SLUICE_EVENT_CANCEL_REQUEST, self->notify_data);
@@ -231,7 +233,9 @@ settle_outcome (SluiceAttempt *self,
   else if (late)
     {
       self->outcome = SLUICE_OUTCOME_TIMED_OUT;
-      self->error = g_error_new_literal (SLUICE_ERROR, SLUICE_ERROR_TIMEOUT, "item timed out");
+      self->error = g_error_new_literal (SLUICE_ERROR, SLUICE_ERROR_TIMEOUT,
+                                         self->item_deadline_first ? "deadline exceeded"
+                                                                   : "item timed out");
     }
   else if (error != NULL && g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     {
@@ -284,6 +288,7 @@ _sluice_attempt_start (SluiceAttempt       *self,
                        SluiceHandler       *handler,
                        SluiceClock         *clock,
                        gint64               timeout,
+                       gint64               item_deadline,
                        SluiceAttemptNotify  notify,
                        gpointer             user_data)
 {
@@ -295,7 +300,7 @@ _sluice_attempt_start (SluiceAttempt       *self,
   /* A handler may complete inside handle_async(): on_handled() then runs
    * within the call, and the worker may drop the last reference to us
    * before the call returns. */
-  g_autoptr(SluiceAttempt) hold = g_object_ref (self);
+  g_autoptr(SluiceAttempt) hold G_GNUC_UNUSED = g_object_ref (self);
 
   self->clock = g_object_ref (clock);
   self->timeout = timeout;
@@ -303,6 +308,12 @@ _sluice_attempt_start (SluiceAttempt       *self,
   self->notify_data = user_data;
   self->started_at = sluice_clock_now (clock);
   self->deadline = self->started_at + timeout;
+  /* The item's own deadline cuts the attempt short when it comes first. */
+  if (item_deadline > 0 && item_deadline < self->deadline)
+    {
+      self->deadline = item_deadline;
+      self->item_deadline_first = TRUE;
+    }
   self->running = TRUE;
 
   /* Scheduled before the handler starts, so that on equal times the

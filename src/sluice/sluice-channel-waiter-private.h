@@ -33,6 +33,8 @@ typedef struct
   GTask                *task;         /* owned; NULL for a get func */
   SluiceChannelGetFunc  func;
   gpointer              func_data;
+  SluiceChannelAcceptFunc accepted;   /* put: told when the item goes in */
+  gpointer              accepted_data;
   GCancellable         *cancellable;  /* owned */
   SluiceWaiterKind      kind;
   gpointer              item;         /* put: the caller's item; get: the result */
@@ -76,6 +78,8 @@ G_GNUC_INTERNAL SluiceWaiter *_sluice_waiter_new_task          (SluiceChannel   
                                                                 GAsyncReadyCallback  callback,
                                                                 gpointer             user_data);
 G_GNUC_INTERNAL gboolean      _sluice_waiter_is_cancelled      (SluiceWaiter        *w);
+G_GNUC_INTERNAL void          _sluice_waiter_accepted          (SluiceChannel       *self,
+                                                                SluiceWaiter        *w);
 G_GNUC_INTERNAL void          _sluice_waiter_complete          (SluiceChannel       *self,
                                                                 SluiceWaiter        *w,
                                                                 GError              *error);

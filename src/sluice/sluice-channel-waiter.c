@@ -329,6 +329,23 @@ _sluice_channel_try_enqueue (SluiceChannel *self,
   return stored;
 }
 
+/* Tells a put's accept func, once, that its item went in. The func may
+ * call back into the channel: the loop that called this re-reads every
+ * queue afterwards. */
+void
+_sluice_waiter_accepted (SluiceChannel *self,
+                         SluiceWaiter  *w)
+{
+  g_autoptr(SluiceChannel) hold = NULL;
+  SluiceChannelAcceptFunc accepted = g_steal_pointer (&w->accepted);
+
+  if (accepted == NULL)
+    return;
+
+  hold = g_object_ref (self);
+  accepted (w->accepted_data);
+}
+
 /* Moves stored items to waiting getters and waiting putters' items into
  * free room, until neither can progress. Items pushed from other threads
  * may sit in the queue while getters wait, which is why this runs first in
@@ -357,6 +374,7 @@ _sluice_channel_balance (SluiceChannel *self)
         {
           w->item = NULL;
           _sluice_waiter_complete (self, w, NULL);
+          _sluice_waiter_accepted (self, w);
           continue;
         }
 

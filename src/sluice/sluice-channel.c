@@ -208,23 +208,13 @@ sluice_channel_is_shutdown (SluiceChannel *self)
  *
  * Each accepted item adds one to the unfinished count.
  */
-void
-sluice_channel_put_async (SluiceChannel       *self,
-                          gpointer             item,
-                          GCancellable        *cancellable,
-                          GAsyncReadyCallback  callback,
-                          gpointer             user_data)
+static void
+put_start (SluiceChannel *self,
+           SluiceWaiter  *w,
+           gpointer       item,
+           GCancellable  *cancellable)
 {
   GError *error = NULL;
-  SluiceWaiter *w;
-
-  g_return_if_fail (SLUICE_IS_CHANNEL (self));
-  g_return_if_fail (item != NULL);
-  g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
-
-  w = _sluice_waiter_new_task (self, WAITER_PUT, cancellable,
-                               sluice_channel_put_async, "[sluice] channel put",
-                               callback, user_data);
 
   if (g_cancellable_set_error_if_cancelled (cancellable, &error))
     {
@@ -241,11 +231,68 @@ sluice_channel_put_async (SluiceChannel       *self,
   if (_sluice_channel_offer (self, item))
     {
       _sluice_waiter_complete (self, w, NULL);
+      _sluice_waiter_accepted (self, w);
       return;
     }
 
   w->item = item;
   _sluice_waiter_wait (self, w, &self->putters);
+}
+
+void
+sluice_channel_put_async (SluiceChannel       *self,
+                          gpointer             item,
+                          GCancellable        *cancellable,
+                          GAsyncReadyCallback  callback,
+                          gpointer             user_data)
+{
+  SluiceWaiter *w;
+
+  g_return_if_fail (SLUICE_IS_CHANNEL (self));
+  g_return_if_fail (item != NULL);
+  g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
+
+  w = _sluice_waiter_new_task (self, WAITER_PUT, cancellable,
+                               sluice_channel_put_async, "[sluice] channel put",
+                               callback, user_data);
+  put_start (self, w, item, cancellable);
+}
+
+/*
+ * _sluice_channel_put_with_accept:
+ * @self: a #SluiceChannel
+ * @item: the item
+ * @cancellable: (nullable): a #GCancellable
+ * @accepted: called at the moment the channel takes @item
+ * @accepted_data: data for @accepted
+ * @callback: as for sluice_channel_put_async()
+ * @user_data: data for @callback
+ *
+ * Like sluice_channel_put_async(), and tells @accepted when @item goes
+ * in: a run's producer reports its queue-put then, in order with the get
+ * that made room, rather than a main-loop turn later.
+ */
+void
+_sluice_channel_put_with_accept (SluiceChannel           *self,
+                                 gpointer                 item,
+                                 GCancellable            *cancellable,
+                                 SluiceChannelAcceptFunc  accepted,
+                                 gpointer                 accepted_data,
+                                 GAsyncReadyCallback      callback,
+                                 gpointer                 user_data)
+{
+  SluiceWaiter *w;
+
+  g_return_if_fail (SLUICE_IS_CHANNEL (self));
+  g_return_if_fail (item != NULL);
+  g_return_if_fail (accepted != NULL);
+
+  w = _sluice_waiter_new_task (self, WAITER_PUT, cancellable,
+                               sluice_channel_put_async, "[sluice] channel put",
+                               callback, user_data);
+  w->accepted = accepted;
+  w->accepted_data = accepted_data;
+  put_start (self, w, item, cancellable);
 }
 
 /**

@@ -25,7 +25,15 @@ G_BEGIN_DECLS
  * @SLUICE_EVENT_CANCEL_REQUEST: the pool asked an attempt to stop (@round)
  * @SLUICE_EVENT_IGNORING_CANCEL: an attempt ignored three rounds of
  *   cancellation; the pool now waits for it however long it takes
- * @SLUICE_EVENT_RETRY: a failed attempt will be retried
+ * @SLUICE_EVENT_RETRY: a failed attempt is retried now: the next attempt
+ *   starts right after (with a backoff, when the backoff has ended)
+ * @SLUICE_EVENT_BACKOFF: a retry waits before it starts (@attempt is the
+ *   failed attempt's number, @delay the wait in microseconds)
+ * @SLUICE_EVENT_RETRY_SKIPPED: a retry the policy refused (@reason is
+ *   `deadline`, with the @delay drawn for it, or `budget`); the item then
+ *   fails for good with its last error
+ * @SLUICE_EVENT_DEADLINE_EXCEEDED: a worker took an item past its deadline
+ *   and shed it without a handler call; the item fails for good
  * @SLUICE_EVENT_ITEM_OK: an item succeeded (@value is the result)
  * @SLUICE_EVENT_ITEM_FAILED: an item failed for good
  * @SLUICE_EVENT_ITEM_DROPPED: a pulled item was never handled because of a
@@ -36,7 +44,9 @@ G_BEGIN_DECLS
  * @SLUICE_EVENT_DRAIN: the input is closed; the workers drain what is queued
  * @SLUICE_EVENT_CANCEL: the caller cancelled or closed the run
  * @SLUICE_EVENT_RESULT: the caller received a result (@value)
- * @SLUICE_EVENT_RUN_END: every operation of the run has finished
+ * @SLUICE_EVENT_RUN_END: every operation of the run has finished; the run
+ *   emits nothing after it, except a @SLUICE_EVENT_RESULT for each result
+ *   a caller reads later from those the run buffered for it
  *
  * What a #SluiceEvent records.
  */
@@ -52,6 +62,9 @@ typedef enum {
   SLUICE_EVENT_CANCEL_REQUEST,
   SLUICE_EVENT_IGNORING_CANCEL,
   SLUICE_EVENT_RETRY,
+  SLUICE_EVENT_BACKOFF,
+  SLUICE_EVENT_RETRY_SKIPPED,
+  SLUICE_EVENT_DEADLINE_EXCEEDED,
   SLUICE_EVENT_ITEM_OK,
   SLUICE_EVENT_ITEM_FAILED,
   SLUICE_EVENT_ITEM_DROPPED,
@@ -96,6 +109,11 @@ typedef enum {
  * @error_type: (nullable): the error's type name
  * @error_message: (nullable): the error's message
  * @value: (nullable): the item (pulls) or the result (item ok, result)
+ * @delay: the backoff in microseconds (backoff, retry-skipped for the
+ *   deadline), or -1
+ * @reason: (nullable): why a retry was skipped: `deadline` or `budget`
+ * @tokens: the retry budget left, in thousandths of a token, or -1 when
+ *   the pool has no budget
  * @queued: items in the input channel
  * @in_flight: attempts running
  * @pulled: items pulled so far
@@ -119,6 +137,9 @@ typedef struct {
   const char      *error_type;
   const char      *error_message;
   GVariant        *value;
+  gint64           delay;
+  const char      *reason;
+  gint64           tokens;
   guint            queued;
   guint            in_flight;
   guint            pulled;

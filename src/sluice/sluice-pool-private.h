@@ -5,8 +5,17 @@
 #pragma once
 
 #include "sluice-pool.h"
+#include "sluice-retry-policy-private.h"
 
 G_BEGIN_DECLS
+
+void     _sluice_pool_format_double    (char               buffer[G_ASCII_DTOSTR_BUF_SIZE],
+                                        double             value);
+gboolean _sluice_pool_invalid_config   (GError           **error,
+                                        const char        *option,
+                                        const char        *expected,
+                                        const char        *value);
+SluiceRetryPolicy *_sluice_pool_get_retry_policy (SluicePool *self);
 
 gboolean _sluice_pool_has_event_func   (SluicePool        *self);
 gboolean _sluice_pool_has_metrics_func (SluicePool        *self);

@@ -9,6 +9,7 @@
 
 #include "sluice-error.h"
 #include "sluice-pool-private.h"
+#include "sluice-retry-policy-private.h"
 #include "sluice-run-private.h"
 
 /**
@@ -45,6 +46,7 @@ struct _SluicePool
   gint               max_retries;
   gboolean           keep_going;
   GStrv              retryable;
+  SluiceRetryPolicy  retry_policy;
 
   SluiceMetricsFunc  metrics_func;
   gpointer           metrics_data;
@@ -69,6 +71,14 @@ enum {
   PROP_MAX_RETRIES,
   PROP_KEEP_GOING,
   PROP_RETRYABLE,
+  PROP_BACKOFF,
+  PROP_BACKOFF_BASE,
+  PROP_BACKOFF_CAP,
+  PROP_JITTER,
+  PROP_SEED,
+  PROP_ITEM_DEADLINE,
+  PROP_RETRY_BUDGET,
+  PROP_RETRY_BUDGET_RATIO,
   PROP_STOP_REQUESTED,
   N_PROPS
 };
@@ -80,11 +90,22 @@ static void initable_iface_init (GInitableIface *iface);
 G_DEFINE_FINAL_TYPE_WITH_CODE (SluicePool, sluice_pool, G_TYPE_OBJECT,
                                G_IMPLEMENT_INTERFACE (G_TYPE_INITABLE, initable_iface_init))
 
-static gboolean
-invalid_config (GError     **error,
-                const char  *option,
-                const char  *expected,
-                const char  *value)
+/* The shortest text that reads back as @value: 0.05, not the
+ * 0.050000000000000003 of g_ascii_dtostr(). */
+void
+_sluice_pool_format_double (char   buffer[G_ASCII_DTOSTR_BUF_SIZE],
+                            double value)
+{
+  g_ascii_formatd (buffer, G_ASCII_DTOSTR_BUF_SIZE, "%.15g", value);
+  if (!isfinite (value) || g_ascii_strtod (buffer, NULL) != value)
+    g_ascii_dtostr (buffer, G_ASCII_DTOSTR_BUF_SIZE, value);
+}
+
+gboolean
+_sluice_pool_invalid_config (GError     **error,
+                             const char  *option,
+                             const char  *expected,
+                             const char  *value)
 {
   g_set_error (error, SLUICE_ERROR, SLUICE_ERROR_INVALID_CONFIG,
                "%s must be %s, not %s", option, expected, value);
@@ -100,19 +121,19 @@ sluice_pool_initable_init (GInitable     *initable,
   char value[G_ASCII_DTOSTR_BUF_SIZE];
 
   if (self->handler == NULL)
-    return invalid_config (error, "handler", "set", "NULL");
+    return _sluice_pool_invalid_config (error, "handler", "set", "NULL");
 
   if (self->workers <= 0 || self->workers > SLUICE_POOL_MAX_WORKERS)
     {
       g_snprintf (value, sizeof value, "%d", self->workers);
-      return invalid_config (error, "workers",
+      return _sluice_pool_invalid_config (error, "workers",
                              "a positive integer up to " G_STRINGIFY (SLUICE_POOL_MAX_WORKERS), value);
     }
 
   if (self->queue_size <= 0)
     {
       g_snprintf (value, sizeof value, "%d", self->queue_size);
-      return invalid_config (error, "queue-size", "a positive integer", value);
+      return _sluice_pool_invalid_config (error, "queue-size", "a positive integer", value);
     }
 
   /* Timeouts are kept in whole microseconds: one that rounds to zero is no
@@ -121,17 +142,17 @@ sluice_pool_initable_init (GInitable     *initable,
       self->item_timeout > (double) G_MAXINT64 / G_USEC_PER_SEC ||
       _sluice_pool_get_timeout_us (self) <= 0)
     {
-      g_ascii_dtostr (value, sizeof value, self->item_timeout);
-      return invalid_config (error, "item-timeout", "a finite number of seconds above 0", value);
+      _sluice_pool_format_double (value, self->item_timeout);
+      return _sluice_pool_invalid_config (error, "item-timeout", "a finite number of seconds above 0", value);
     }
 
   if (self->max_retries < 0)
     {
       g_snprintf (value, sizeof value, "%d", self->max_retries);
-      return invalid_config (error, "max-retries", "0 or more", value);
+      return _sluice_pool_invalid_config (error, "max-retries", "0 or more", value);
     }
 
-  return TRUE;
+  return _sluice_retry_policy_prepare (&self->retry_policy, error);
 }
 
 static void
@@ -164,6 +185,7 @@ sluice_pool_finalize (GObject *object)
   g_clear_object (&self->handler);
   g_clear_object (&self->clock);
   g_clear_pointer (&self->retryable, g_strfreev);
+  _sluice_retry_policy_clear (&self->retry_policy);
 
   G_OBJECT_CLASS (sluice_pool_parent_class)->finalize (object);
 }
@@ -201,6 +223,30 @@ sluice_pool_get_property (GObject    *object,
       break;
     case PROP_RETRYABLE:
       g_value_set_boxed (value, self->retryable);
+      break;
+    case PROP_BACKOFF:
+      g_value_set_enum (value, self->retry_policy.backoff);
+      break;
+    case PROP_BACKOFF_BASE:
+      g_value_set_double (value, self->retry_policy.base);
+      break;
+    case PROP_BACKOFF_CAP:
+      g_value_set_double (value, self->retry_policy.cap);
+      break;
+    case PROP_JITTER:
+      g_value_set_enum (value, self->retry_policy.jitter);
+      break;
+    case PROP_SEED:
+      g_value_set_uint (value, self->retry_policy.seed);
+      break;
+    case PROP_ITEM_DEADLINE:
+      g_value_set_double (value, self->retry_policy.item_deadline);
+      break;
+    case PROP_RETRY_BUDGET:
+      g_value_set_double (value, self->retry_policy.budget);
+      break;
+    case PROP_RETRY_BUDGET_RATIO:
+      g_value_set_double (value, self->retry_policy.budget_ratio);
       break;
     case PROP_STOP_REQUESTED:
       g_value_set_boolean (value, self->stop_requested);
@@ -244,6 +290,30 @@ sluice_pool_set_property (GObject      *object,
     case PROP_RETRYABLE:
       g_strfreev (self->retryable);
       self->retryable = g_value_dup_boxed (value);
+      break;
+    case PROP_BACKOFF:
+      self->retry_policy.backoff = g_value_get_enum (value);
+      break;
+    case PROP_BACKOFF_BASE:
+      self->retry_policy.base = g_value_get_double (value);
+      break;
+    case PROP_BACKOFF_CAP:
+      self->retry_policy.cap = g_value_get_double (value);
+      break;
+    case PROP_JITTER:
+      self->retry_policy.jitter = g_value_get_enum (value);
+      break;
+    case PROP_SEED:
+      self->retry_policy.seed = g_value_get_uint (value);
+      break;
+    case PROP_ITEM_DEADLINE:
+      self->retry_policy.item_deadline = g_value_get_double (value);
+      break;
+    case PROP_RETRY_BUDGET:
+      self->retry_policy.budget = g_value_get_double (value);
+      break;
+    case PROP_RETRY_BUDGET_RATIO:
+      self->retry_policy.budget_ratio = g_value_get_double (value);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -337,6 +407,92 @@ sluice_pool_class_init (SluicePoolClass *klass)
   properties[PROP_RETRYABLE] =
     g_param_spec_boxed ("retryable", NULL, NULL, G_TYPE_STRV, flags);
 
+  /* The retry policy (seed 004): see the retry policy section. Seconds
+   * and tokens take any double, for GInitable to refuse with a message. */
+
+  /**
+   * SluicePool:backoff:
+   *
+   * Whether a retry waits after the failed attempt: %SLUICE_BACKOFF_NONE
+   * (the default: it starts at once) or %SLUICE_BACKOFF_EXPONENTIAL.
+   */
+  properties[PROP_BACKOFF] =
+    g_param_spec_enum ("backoff", NULL, NULL, SLUICE_TYPE_BACKOFF, SLUICE_BACKOFF_NONE, flags);
+
+  /**
+   * SluicePool:backoff-base:
+   *
+   * Seconds: the bound of the first retry's wait; each later retry doubles
+   * it, up to #SluicePool:backoff-cap. Finite and above 0; 0.1 by default.
+   */
+  properties[PROP_BACKOFF_BASE] =
+    g_param_spec_double ("backoff-base", NULL, NULL, -INFINITY, INFINITY, 0.1,
+                         flags | G_PARAM_LAX_VALIDATION);
+
+  /**
+   * SluicePool:backoff-cap:
+   *
+   * Seconds: the largest bound of a retry's wait; at least
+   * #SluicePool:backoff-base and at most 3600; 10 by default.
+   */
+  properties[PROP_BACKOFF_CAP] =
+    g_param_spec_double ("backoff-cap", NULL, NULL, -INFINITY, INFINITY, 10.0,
+                         flags | G_PARAM_LAX_VALIDATION);
+
+  /**
+   * SluicePool:jitter:
+   *
+   * How a wait is drawn below its bound: %SLUICE_JITTER_FULL (the default:
+   * uniformly from 0 to the bound) or %SLUICE_JITTER_NONE (the bound).
+   */
+  properties[PROP_JITTER] =
+    g_param_spec_enum ("jitter", NULL, NULL, SLUICE_TYPE_JITTER, SLUICE_JITTER_FULL, flags);
+
+  /**
+   * SluicePool:seed:
+   *
+   * The seed of the pool's random generator (MT19937 seeded with one
+   * word), which draws the jittered waits; 0 by default.
+   */
+  properties[PROP_SEED] =
+    g_param_spec_uint ("seed", NULL, NULL, 0, G_MAXUINT32, 0, flags);
+
+  /**
+   * SluicePool:item-deadline:
+   *
+   * Seconds from an item's pull that its queue wait, attempts and backoffs
+   * share; 0 (the default) means no deadline. An item taken after its
+   * deadline fails with `TimeoutError('deadline exceeded')` without a
+   * handler call; an attempt still running at it is stopped; a retry whose
+   * wait would end at or after it is skipped.
+   */
+  properties[PROP_ITEM_DEADLINE] =
+    g_param_spec_double ("item-deadline", NULL, NULL, -INFINITY, INFINITY, 0.0,
+                         flags | G_PARAM_LAX_VALIDATION);
+
+  /**
+   * SluicePool:retry-budget:
+   *
+   * Tokens of the pool's retry budget (at most 1,000,000, at most three
+   * decimals); 0 (the default) means no budget. Every attempt that fails
+   * with a retryable error takes one token, every successful attempt gives
+   * back #SluicePool:retry-budget-ratio, and a retry is allowed only while
+   * more than half the budget is left.
+   */
+  properties[PROP_RETRY_BUDGET] =
+    g_param_spec_double ("retry-budget", NULL, NULL, -INFINITY, INFINITY, 0.0,
+                         flags | G_PARAM_LAX_VALIDATION);
+
+  /**
+   * SluicePool:retry-budget-ratio:
+   *
+   * Tokens a successful attempt gives back to the retry budget (above 0,
+   * at most three decimals); 0.1 by default.
+   */
+  properties[PROP_RETRY_BUDGET_RATIO] =
+    g_param_spec_double ("retry-budget-ratio", NULL, NULL, -INFINITY, INFINITY, 0.1,
+                         flags | G_PARAM_LAX_VALIDATION);
+
   /**
    * SluicePool:stop-requested:
    *
@@ -355,6 +511,7 @@ sluice_pool_init (SluicePool *self)
   self->workers = 1;
   self->queue_size = 1;
   self->item_timeout = 1.0;
+  _sluice_retry_policy_init (&self->retry_policy);
 }
 
 /**
@@ -527,6 +684,71 @@ sluice_pool_is_retryable (SluicePool   *self,
 }
 
 /**
+ * sluice_pool_get_backoff:
+ * @self: a #SluicePool
+ *
+ * Returns: whether and how a retry waits
+ */
+SluiceBackoff
+sluice_pool_get_backoff (SluicePool *self)
+{
+  g_return_val_if_fail (SLUICE_IS_POOL (self), SLUICE_BACKOFF_NONE);
+
+  return self->retry_policy.backoff;
+}
+
+/**
+ * sluice_pool_get_item_deadline:
+ * @self: a #SluicePool
+ *
+ * Returns: the seconds each item has from its pull, or 0 for no deadline
+ */
+double
+sluice_pool_get_item_deadline (SluicePool *self)
+{
+  g_return_val_if_fail (SLUICE_IS_POOL (self), 0);
+
+  return self->retry_policy.item_deadline;
+}
+
+/**
+ * sluice_pool_get_retry_budget:
+ * @self: a #SluicePool
+ *
+ * Returns: the tokens of the retry budget, or 0 for no budget
+ */
+double
+sluice_pool_get_retry_budget (SluicePool *self)
+{
+  g_return_val_if_fail (SLUICE_IS_POOL (self), 0);
+
+  return self->retry_policy.budget;
+}
+
+/**
+ * sluice_pool_set_random_func:
+ * @self: a #SluicePool
+ * @func: (nullable) (scope notified): gives the 32-bit numbers of the
+ *   jitter, or %NULL for the pool's own generator
+ * @user_data: data for @func
+ * @destroy: (nullable): frees @user_data
+ *
+ * Replaces the pool's random generator, for tests that want to choose the
+ * jittered waits. Each jittered wait takes exactly one number, in the order
+ * the retries are decided.
+ */
+void
+sluice_pool_set_random_func (SluicePool       *self,
+                             SluiceRandomFunc  func,
+                             gpointer          user_data,
+                             GDestroyNotify    destroy)
+{
+  g_return_if_fail (SLUICE_IS_POOL (self));
+
+  _sluice_retry_policy_set_random (&self->retry_policy, func, user_data, destroy);
+}
+
+/**
  * sluice_pool_set_metrics_func:
  * @self: a #SluicePool
  * @func: (nullable) (scope notified): receives `ok`, `retry` and `failure`
@@ -691,6 +913,12 @@ _sluice_pool_emit_metrics (SluicePool *self,
 
   /* A broken backend is ignored: its error is consumed here. */
   g_clear_error (&error);
+}
+
+SluiceRetryPolicy *
+_sluice_pool_get_retry_policy (SluicePool *self)
+{
+  return &self->retry_policy;
 }
 
 gint64

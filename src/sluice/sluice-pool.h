@@ -11,6 +11,7 @@
 #include "sluice-clock.h"
 #include "sluice-event.h"
 #include "sluice-handler.h"
+#include "sluice-retry-policy.h"
 #include "sluice-run.h"
 #include "sluice-source.h"
 
@@ -60,6 +61,13 @@ gboolean        sluice_pool_get_keep_going     (SluicePool         *self);
 const char * const *sluice_pool_get_retryable  (SluicePool         *self);
 gboolean        sluice_pool_is_retryable       (SluicePool         *self,
                                                 const GError       *error);
+SluiceBackoff   sluice_pool_get_backoff        (SluicePool         *self);
+double          sluice_pool_get_item_deadline  (SluicePool         *self);
+double          sluice_pool_get_retry_budget   (SluicePool         *self);
+void            sluice_pool_set_random_func    (SluicePool         *self,
+                                                SluiceRandomFunc    func,
+                                                gpointer            user_data,
+                                                GDestroyNotify      destroy);
 void            sluice_pool_set_metrics_func   (SluicePool         *self,
                                                 SluiceMetricsFunc   func,
                                                 gpointer            user_data,

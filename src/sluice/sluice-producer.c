@@ -6,7 +6,9 @@
 
 #include "config-engine.h"
 
+#include "sluice-channel-private.h"
 #include "sluice-error.h"
+#include "sluice-pool-private.h"
 #include "sluice-run-private.h"
 
 /* Items {{{ */
@@ -20,6 +22,8 @@ pulled_item_new (SluiceRun *self,
   item->run = self;
   item->index = self->stats.pulled;
   item->value = value;
+  item->deadline = _sluice_retry_policy_item_deadline (_sluice_pool_get_retry_policy (self->pool),
+                                                       sluice_clock_now (self->clock));
 
   return item;
 }
@@ -78,9 +82,19 @@ on_put (GObject      *object,
       return;
     }
 
-  /* Accepted: a worker may already have taken @item, even dropped it. */
-  _sluice_run_emit_index (self, SLUICE_EVENT_QUEUE_PUT, self->held_index, -1, NULL);
+  /* Accepted, and reported by on_held_accepted(): a worker may already
+   * have taken @item, even dropped it. */
   _sluice_producer_pull (self);
+}
+
+/* The channel took the held item: the queue-put is reported now, before
+ * whatever a worker does with it. */
+static void
+on_held_accepted (gpointer user_data)
+{
+  SluiceRun *self = user_data;
+
+  _sluice_run_emit_index (self, SLUICE_EVENT_QUEUE_PUT, self->held_index, -1, NULL);
 }
 
 static void
@@ -117,7 +131,8 @@ take_pulled_item (SluiceRun *self,
   self->live_operations++;
   self->held = item;
   self->held_index = item->index;
-  sluice_channel_put_async (self->input, item, self->producer_cancellable, on_put, self);
+  _sluice_channel_put_with_accept (self->input, item, self->producer_cancellable,
+                                   on_held_accepted, self, on_put, self);
 }
 
 static void
@@ -126,7 +141,7 @@ on_source_failed (SluiceRun *self,
 {
   if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     {
-      g_autoptr(GError) own = error;
+      g_autoptr(GError) own G_GNUC_UNUSED = error;
 
       /* We cancelled the read ourselves, for a stop or a cancel. */
       if (g_cancellable_is_cancelled (self->producer_cancellable))
@@ -186,6 +201,12 @@ _sluice_producer_pull (SluiceRun *self)
 void
 _sluice_run_stop_requested (SluiceRun *self)
 {
+  /* After run-end the run emits nothing: a caller that reads a result
+   * buffered before the end may still ask for a stop, which changes
+   * nothing then. */
+  if (self->state == RUN_FINISHED)
+    return;
+
   _sluice_run_emit_simple (self, SLUICE_EVENT_STOP_REQUEST);
 
   /* Wakes the producer if it waits on the source or on a full channel. */

@@ -9,6 +9,86 @@
 #include "sluice-error.h"
 #include "sluice-run-private.h"
 
+/* Caller tasks {{{ */
+
+/* The caller's next and close are GTasks whose callback the run invokes
+ * itself. GTask completes a task at once or from an idle depending on
+ * whether a microsecond of real time passed since the task was made; on
+ * the virtual clock that made two runs of one scenario differ in where the
+ * caller's reaction (a stop after K results, say) landed. Here a result
+ * for a waiting next is handed over at once, in the flow of the worker
+ * that produced it, and every other completion (whatever an _async call
+ * could complete inside itself) goes through one idle of the run, in
+ * order. */
+
+typedef struct
+{
+  GAsyncReadyCallback callback;
+  gpointer            user_data;
+} CallerCallback;
+
+static GTask *
+caller_task_new (SluiceRun           *self,
+                 GCancellable        *cancellable,
+                 GAsyncReadyCallback  callback,
+                 gpointer             user_data,
+                 gpointer             source_tag)
+{
+  GTask *task = g_task_new (self, cancellable, NULL, NULL);
+  CallerCallback *caller = g_new (CallerCallback, 1);
+
+  caller->callback = callback;
+  caller->user_data = user_data;
+  g_task_set_task_data (task, caller, g_free);
+  g_task_set_source_tag (task, source_tag);
+
+  return task;
+}
+
+/* Takes @task, which has its return value. */
+static void
+complete_now (GTask *task)
+{
+  CallerCallback *caller = g_task_get_task_data (task);
+
+  if (caller->callback != NULL)
+    caller->callback (g_task_get_source_object (task), G_ASYNC_RESULT (task), caller->user_data);
+  g_object_unref (task);
+}
+
+static gboolean
+flush_completions (gpointer user_data)
+{
+  SluiceRun *self = user_data;
+  GTask *task;
+
+  self->completion_source = NULL;
+  while ((task = g_queue_pop_head (&self->completions)) != NULL)
+    complete_now (task);
+
+  return G_SOURCE_REMOVE;
+}
+
+/* Takes @task, which has its return value, and completes it from the
+ * run's idle. */
+static void
+complete_later (SluiceRun *self,
+                GTask     *task)
+{
+  g_queue_push_tail (&self->completions, task);
+  if (self->completion_source != NULL)
+    return;
+
+  self->completion_source = g_idle_source_new ();
+  g_source_set_priority (self->completion_source, G_PRIORITY_DEFAULT);
+  g_source_set_callback (self->completion_source, flush_completions,
+                         g_object_ref (self), g_object_unref);
+  g_source_set_static_name (self->completion_source, "[sluice] complete caller");
+  g_source_attach (self->completion_source, self->context);
+  g_source_unref (self->completion_source);
+}
+
+/* }}} */
 /* Results {{{ */
 
 static void
@@ -78,7 +158,7 @@ void
 _sluice_run_deliver_result (SluiceRun *self,
                             GVariant  *result)
 {
-  g_autoptr(GTask) task = NULL;
+  GTask *task;
 
   if (self->pending_next == NULL || self->cancelled)
     {
@@ -91,13 +171,14 @@ _sluice_run_deliver_result (SluiceRun *self,
   task = g_steal_pointer (&self->pending_next);
   disconnect_next_cancellable (self);
   return_result (self, task, result);
+  complete_now (task);
 }
 
 /* Completes the pending next and every close once the driver finished. */
 void
 _sluice_run_report_end (SluiceRun *self)
 {
-  g_autoptr(GTask) next = NULL;
+  GTask *next;
   GTask *close;
 
   if (self->pending_next != NULL)
@@ -105,6 +186,7 @@ _sluice_run_report_end (SluiceRun *self)
       next = g_steal_pointer (&self->pending_next);
       disconnect_next_cancellable (self);
       return_end (self, next);
+      complete_later (self, next);
     }
 
   while ((close = g_queue_pop_head (&self->close_tasks)) != NULL)
@@ -119,7 +201,7 @@ _sluice_run_report_end (SluiceRun *self)
                                  "the run was cancelled while it closed");
       else
         g_task_return_boolean (close, TRUE);
-      g_object_unref (close);
+      complete_later (self, close);
     }
 }
 
@@ -168,19 +250,19 @@ sluice_run_next_async (SluiceRun           *self,
                        GAsyncReadyCallback  callback,
                        gpointer             user_data)
 {
-  g_autoptr(GTask) task = NULL;
+  GTask *task;
   GVariant *result;
 
   g_return_if_fail (SLUICE_IS_RUN (self));
   g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
 
-  task = g_task_new (self, NULL, callback, user_data);
-  g_task_set_source_tag (task, sluice_run_next_async);
+  task = caller_task_new (self, NULL, callback, user_data, sluice_run_next_async);
 
   if (self->pending_next != NULL)
     {
       g_task_return_new_error (task, SLUICE_ERROR, SLUICE_ERROR_PENDING,
                                "another next is already pending");
+      complete_later (self, task);
       return;
     }
 
@@ -191,6 +273,7 @@ sluice_run_next_async (SluiceRun           *self,
           self->state = RUN_FINISHED;
           self->cancelled = TRUE;
           return_end (self, task);
+          complete_later (self, task);
           return;
         }
       _sluice_run_start (self);
@@ -200,16 +283,18 @@ sluice_run_next_async (SluiceRun           *self,
       (result = sluice_channel_try_get (self->results, NULL)) != NULL)
     {
       return_result (self, task, result);
+      complete_later (self, task);
       return;
     }
 
   if (self->state == RUN_FINISHED)
     {
       return_end (self, task);
+      complete_later (self, task);
       return;
     }
 
-  self->pending_next = g_steal_pointer (&task);
+  self->pending_next = task;
   if (cancellable != NULL)
     {
       self->next_cancellable = g_object_ref (cancellable);
@@ -265,13 +350,12 @@ sluice_run_close_async (SluiceRun           *self,
                         GAsyncReadyCallback  callback,
                         gpointer             user_data)
 {
-  g_autoptr(GTask) task = NULL;
+  GTask *task;
 
   g_return_if_fail (SLUICE_IS_RUN (self));
   g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
 
-  task = g_task_new (self, cancellable, callback, user_data);
-  g_task_set_source_tag (task, sluice_run_close_async);
+  task = caller_task_new (self, cancellable, callback, user_data, sluice_run_close_async);
   /* The close reports the cancellation itself, and only after the wait. */
   g_task_set_check_cancellable (task, FALSE);
 
@@ -283,10 +367,11 @@ sluice_run_close_async (SluiceRun           *self,
       G_GNUC_FALLTHROUGH;
     case RUN_FINISHED:
       g_task_return_boolean (task, TRUE);
+      complete_later (self, task);
       break;
     case RUN_ACTIVE:
     default:
-      g_queue_push_tail (&self->close_tasks, g_steal_pointer (&task));
+      g_queue_push_tail (&self->close_tasks, task);
       _sluice_run_cancel (self);
       break;
     }

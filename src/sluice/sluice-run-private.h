@@ -39,6 +39,7 @@ typedef enum {
   WORKER_IDLE,
   WORKER_GETTING,
   WORKER_RUNNING,
+  WORKER_BACKOFF,
   WORKER_DONE,
 } SluiceWorkerState;
 
@@ -47,6 +48,7 @@ typedef struct
   SluiceRun *run;
   gint64     index;
   GVariant  *value;
+  gint64     deadline;  /* the item deadline, or 0 */
 } SluicePulledItem;
 
 typedef struct
@@ -57,6 +59,8 @@ typedef struct
   SluicePulledItem  *item;
   guint              attempt_number;
   SluiceAttempt     *attempt;
+  guint64            backoff_timer;  /* a retry waits for it */
+  GError            *backoff_error;  /* the error that caused that retry */
   guint              taking : 1;
   guint              take_again : 1;
 } SluiceWorker;
@@ -97,12 +101,14 @@ struct _SluiceRun
   GCancellable        *next_cancellable;
   gulong               next_cancel_id;
   GQueue               close_tasks;
+  GQueue               completions;       /* caller tasks to complete from an idle */
+  GSource             *completion_source;
 
   guint                cancelled : 1;
   guint                end_reported : 1;
 };
 
-#define SLUICE_RUN_EVENT_INIT(k) { .kind = (k), .item = -1, .worker = -1 }
+#define SLUICE_RUN_EVENT_INIT(k) { .kind = (k), .item = -1, .worker = -1, .delay = -1 }
 
 /* sluice-run.c */
 gboolean    _sluice_run_wants_events    (SluiceRun              *self);
@@ -138,6 +144,7 @@ const char *_sluice_producer_describe   (SluiceProducerState     state);
 
 /* sluice-worker.c */
 void        _sluice_worker_next         (SluiceWorker           *worker);
+void        _sluice_worker_cancel       (SluiceWorker           *worker);
 
 /* sluice-results.c */
 void        _sluice_run_deliver_result  (SluiceRun              *self,

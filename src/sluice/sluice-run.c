@@ -56,6 +56,7 @@ _sluice_run_emit (SluiceRun   *self,
   event->failed = self->stats.failed;
   event->retries = self->stats.retries;
   event->lead = self->stats.pulled - self->stats.succeeded;
+  event->tokens = _sluice_retry_policy_get_tokens (_sluice_pool_get_retry_policy (self->pool));
 
   _sluice_pool_emit_event (self->pool, event);
 }
@@ -149,8 +150,7 @@ _sluice_run_cancel (SluiceRun *self)
   sluice_channel_shutdown (self->input, TRUE);
 
   for (i = 0; i < self->n_workers; i++)
-    if (self->workers[i].attempt != NULL)
-      _sluice_attempt_cancel (self->workers[i].attempt);
+    _sluice_worker_cancel (&self->workers[i]);
 }
 
 static void
@@ -209,6 +209,7 @@ sluice_run_finalize (GObject *object)
 
   g_assert (self->state != RUN_ACTIVE);
   g_assert (self->pending_next == NULL);
+  g_assert (g_queue_is_empty (&self->completions));
 
   g_clear_object (&self->input);
   g_clear_object (&self->results);
@@ -237,6 +238,7 @@ sluice_run_init (SluiceRun *self)
   self->producer_cancellable = g_cancellable_new ();
   self->driver_cancellable = g_cancellable_new ();
   g_queue_init (&self->close_tasks);
+  g_queue_init (&self->completions);
 }
 
 SluiceRun *

@@ -27,6 +27,10 @@ G_BEGIN_DECLS
  * @lead: items pulled and not handled successfully now
  * @max_lead: the largest @lead seen each time the source yielded
  * @yielded: results handed to the caller
+ * @shed: items failed for good by their deadline before a handler call
+ * @skipped_deadline: retries skipped because their backoff would end at
+ *   or after the item deadline
+ * @skipped_budget: retries the retry budget refused
  *
  * Counters of a run, for reports and live views.
  */
@@ -44,6 +48,9 @@ typedef struct {
   guint lead;
   guint max_lead;
   guint yielded;
+  guint shed;
+  guint skipped_deadline;
+  guint skipped_budget;
 } SluiceRunStats;
 
 #define SLUICE_TYPE_RUN (sluice_run_get_type ())

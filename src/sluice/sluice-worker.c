@@ -100,7 +100,8 @@ worker_attempt (SluiceWorker *worker)
   emit_attempt (self, SLUICE_EVENT_ATTEMPT_START, worker->attempt, FALSE);
 
   _sluice_attempt_start (worker->attempt, sluice_pool_get_handler (self->pool),
-                         self->clock, self->timeout, on_attempt_notify, worker);
+                         self->clock, self->timeout, worker->item->deadline,
+                         on_attempt_notify, worker);
 }
 
 static void
@@ -135,15 +136,188 @@ item_failed (SluiceWorker *worker,
     sluice_pool_request_stop (self->pool);
 }
 
-static gboolean
-should_retry (SluiceWorker *worker,
-              const GError *error)
+/* }}} */
+/* Retries {{{ */
+
+/* Decides what follows an attempt that failed with @error. A retryable
+ * error takes its token from the budget first, also when the item has no
+ * retries left. @delay_us is the backoff drawn, or -1. */
+static SluiceRetryDecision
+decide_retry (SluiceWorker *worker,
+              const GError *error,
+              gint64       *delay_us)
+{
+  SluiceRun *self = worker->run;
+  SluiceRetryPolicy *policy = _sluice_pool_get_retry_policy (self->pool);
+
+  *delay_us = -1;
+
+  if (!sluice_pool_is_retryable (self->pool, error))
+    return SLUICE_RETRY_USED_UP;
+
+  _sluice_retry_policy_attempt_failed (policy);
+
+  /* Cancellation is never retried. */
+  if (self->cancelled)
+    return SLUICE_RETRY_USED_UP;
+
+  return _sluice_retry_policy_decide (policy, worker->attempt_number,
+                                      (guint) sluice_pool_get_max_retries (self->pool),
+                                      sluice_clock_now (self->clock),
+                                      worker->item->deadline, delay_us);
+}
+
+static void
+item_cancelled (SluiceWorker *worker)
 {
   SluiceRun *self = worker->run;
 
-  return !self->cancelled &&
-         worker->attempt_number <= (guint) sluice_pool_get_max_retries (self->pool) &&
-         sluice_pool_is_retryable (self->pool, error);
+  self->stats.cancelled++;
+  _sluice_run_emit_item (self, SLUICE_EVENT_ITEM_CANCELLED, worker->item, (gint) worker->index, NULL);
+  worker_done_with_item (worker);
+}
+
+/* The retry happens now: its metric and event, then the next attempt. */
+static void
+retry_now (SluiceWorker *worker,
+           GError       *error)
+{
+  SluiceRun *self = worker->run;
+
+  self->stats.retries++;
+  emit_metrics_for_error (self, "retry", error);
+  _sluice_run_emit_error (self, SLUICE_EVENT_RETRY, worker->item->index, error);
+  g_error_free (error);
+
+  /* The metrics or event callback may have closed or cancelled the run,
+   * after the decision: cancellation is never retried, so the item ends
+   * here, cancelled between attempts. */
+  if (self->cancelled)
+    item_cancelled (worker);
+  else
+    worker_attempt (worker);
+}
+
+static void
+on_backoff_elapsed (gpointer user_data)
+{
+  SluiceWorker *worker = user_data;
+
+  worker->backoff_timer = 0;
+  worker->run->live_operations--;
+  worker->state = WORKER_RUNNING;
+  retry_now (worker, g_steal_pointer (&worker->backoff_error));
+}
+
+static void
+start_backoff (SluiceWorker *worker,
+               GError       *error,
+               gint64        delay_us)
+{
+  SluiceRun *self = worker->run;
+  SluiceEvent event = SLUICE_RUN_EVENT_INIT (SLUICE_EVENT_BACKOFF);
+
+  /* A timer even for 0 µs: it fires after what is ready at this instant. */
+  worker->state = WORKER_BACKOFF;
+  worker->backoff_error = error;
+  worker->backoff_timer = sluice_clock_add_timeout (self->clock, delay_us,
+                                                    on_backoff_elapsed, worker, NULL);
+  self->live_operations++;
+
+  if (_sluice_run_wants_events (self))
+    {
+      event.item = worker->item->index;
+      event.attempt = worker->attempt_number;
+      event.worker = (gint) worker->index;
+      event.delay = delay_us;
+      _sluice_run_emit (self, &event);
+    }
+}
+
+static void
+retry_skipped (SluiceWorker        *worker,
+               SluiceRetryDecision  decision,
+               gint64               delay_us)
+{
+  SluiceRun *self = worker->run;
+  SluiceEvent event = SLUICE_RUN_EVENT_INIT (SLUICE_EVENT_RETRY_SKIPPED);
+  gboolean deadline = decision == SLUICE_RETRY_SKIP_DEADLINE;
+
+  if (deadline)
+    self->stats.skipped_deadline++;
+  else
+    self->stats.skipped_budget++;
+
+  if (_sluice_run_wants_events (self))
+    {
+      event.item = worker->item->index;
+      event.attempt = worker->attempt_number;
+      event.worker = (gint) worker->index;
+      event.reason = deadline ? "deadline" : "budget";
+      event.delay = deadline ? delay_us : -1;
+      _sluice_run_emit (self, &event);
+    }
+}
+
+/* Stops what the worker is doing for a cancelled run: its attempt is
+ * stopped like a late one, and a backoff ends at once with no later
+ * attempt (the item ends cancelled). */
+void
+_sluice_worker_cancel (SluiceWorker *worker)
+{
+  SluiceRun *self = worker->run;
+
+  if (worker->attempt != NULL)
+    _sluice_attempt_cancel (worker->attempt);
+
+  if (worker->backoff_timer != 0)
+    {
+      sluice_clock_remove_timer (self->clock, worker->backoff_timer);
+      worker->backoff_timer = 0;
+      self->live_operations--;
+      g_clear_error (&worker->backoff_error);
+      worker->state = WORKER_RUNNING;
+      item_cancelled (worker);
+    }
+}
+
+/* }}} */
+/* Attempts {{{ */
+
+static void
+on_attempt_failed (SluiceWorker  *worker,
+                   SluiceAttempt *attempt)
+{
+  SluiceRetryDecision decision;
+  gint64 delay_us;
+  GError *error;
+
+  decision = decide_retry (worker, _sluice_attempt_get_error (attempt), &delay_us);
+  emit_attempt (worker->run, SLUICE_EVENT_ATTEMPT_END, attempt, decision == SLUICE_RETRY_GO);
+  error = _sluice_attempt_steal_error (attempt);
+
+  switch (decision)
+    {
+    case SLUICE_RETRY_GO:
+      if (delay_us < 0)
+        retry_now (worker, error);
+      else
+        start_backoff (worker, error, delay_us);
+      return;
+
+    case SLUICE_RETRY_SKIP_BUDGET:
+    case SLUICE_RETRY_SKIP_DEADLINE:
+      retry_skipped (worker, decision, delay_us);
+      break;
+
+    case SLUICE_RETRY_USED_UP:
+    default:
+      break;
+    }
+
+  /* The item fails for good with the very error of its last attempt. */
+  item_failed (worker, error);
+  worker_done_with_item (worker);
 }
 
 static void
@@ -152,8 +326,6 @@ on_attempt_end (SluiceWorker *worker)
   SluiceRun *self = worker->run;
   g_autoptr(SluiceAttempt) attempt = g_steal_pointer (&worker->attempt);
   SluiceOutcome outcome = _sluice_attempt_get_outcome (attempt);
-  GError *error;
-  gboolean retry;
 
   self->live_operations--;
   self->stats.in_flight--;
@@ -162,45 +334,18 @@ on_attempt_end (SluiceWorker *worker)
 
   if (outcome == SLUICE_OUTCOME_OK)
     {
+      _sluice_retry_policy_attempt_ok (_sluice_pool_get_retry_policy (self->pool));
       emit_attempt (self, SLUICE_EVENT_ATTEMPT_END, attempt, FALSE);
       item_succeeded (worker, _sluice_attempt_steal_result (attempt));
+      worker_done_with_item (worker);
     }
   else if (outcome == SLUICE_OUTCOME_CANCELLED)
     {
       emit_attempt (self, SLUICE_EVENT_ATTEMPT_END, attempt, FALSE);
-      self->stats.cancelled++;
-      _sluice_run_emit_item (self, SLUICE_EVENT_ITEM_CANCELLED, worker->item, (gint) worker->index, NULL);
+      item_cancelled (worker);
     }
   else
-    {
-      retry = should_retry (worker, _sluice_attempt_get_error (attempt));
-      emit_attempt (self, SLUICE_EVENT_ATTEMPT_END, attempt, retry);
-      error = _sluice_attempt_steal_error (attempt);
-
-      if (retry)
-        {
-          self->stats.retries++;
-          emit_metrics_for_error (self, "retry", error);
-          _sluice_run_emit_error (self, SLUICE_EVENT_RETRY, worker->item->index, error);
-          g_error_free (error);
-
-          /* The metrics or event callback may have closed or cancelled the
-           * run, after should_retry() said yes: cancellation is never
-           * retried, so the item ends here, cancelled between attempts. */
-          if (!self->cancelled)
-            {
-              worker_attempt (worker);
-              return;
-            }
-
-          self->stats.cancelled++;
-          _sluice_run_emit_item (self, SLUICE_EVENT_ITEM_CANCELLED, worker->item, (gint) worker->index, NULL);
-        }
-      else
-        item_failed (worker, error);
-    }
-
-  worker_done_with_item (worker);
+    on_attempt_failed (worker, attempt);
 }
 
 static void
@@ -214,6 +359,22 @@ on_attempt_notify (SluiceAttempt   *attempt,
     on_attempt_end (worker);
   else
     emit_attempt (worker->run, kind, attempt, FALSE);
+}
+
+/* }}} */
+/* Taking items {{{ */
+
+/* Load shedding: an item taken past its deadline fails for good without
+ * a handler call; the worker goes on to the next item. */
+static void
+shed_item (SluiceWorker *worker)
+{
+  SluiceRun *self = worker->run;
+
+  self->stats.shed++;
+  _sluice_run_emit_item (self, SLUICE_EVENT_DEADLINE_EXCEEDED, worker->item, (gint) worker->index, NULL);
+  item_failed (worker, g_error_new_literal (SLUICE_ERROR, SLUICE_ERROR_TIMEOUT, "deadline exceeded"));
+  worker_done_with_item (worker);
 }
 
 /* Starts the first attempt at @item. Gives %FALSE, with @item dropped,
@@ -237,7 +398,11 @@ worker_take_item (SluiceWorker     *worker,
 
   worker->item = item;
   worker->attempt_number = 0;
-  worker_attempt (worker);
+
+  if (item->deadline > 0 && sluice_clock_now (self->clock) >= item->deadline)
+    shed_item (worker);
+  else
+    worker_attempt (worker);
 
   return TRUE;
 }

@@ -14,6 +14,7 @@
 # include "sluice-func-handler.h"
 # include "sluice-handler.h"
 # include "sluice-pool.h"
+# include "sluice-retry-policy.h"
 # include "sluice-run.h"
 # include "sluice-source.h"
 # include "sluice-thread-handler.h"

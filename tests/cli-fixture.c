@@ -1,0 +1,34 @@
+/* cli-fixture.c: what the tests that run sluice-run as a program share
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "cli-fixture.h"
+
+#include <unistd.h>
+
+/* $SLUICE_RUN, or NULL with the test marked skipped. */
+const char *
+sluice_run_path (void)
+{
+  const char *path = g_getenv ("SLUICE_RUN");
+
+  if (path == NULL)
+    g_test_skip ("SLUICE_RUN is not set");
+  return path;
+}
+
+/* A new temporary .pool file holding @text; the caller unlinks it. */
+char *
+write_temp (const char *text)
+{
+  g_autoptr(GError) error = NULL;
+  char *path = NULL;
+  int fd = g_file_open_tmp ("sluice-XXXXXX.pool", &path, &error);
+
+  g_assert_no_error (error);
+  close (fd);
+  g_file_set_contents (path, text, -1, &error);
+  g_assert_no_error (error);
+  return path;
+}

@@ -1,0 +1,14 @@
+/* cli-fixture.h: what the tests that run sluice-run as a program share
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+const char *sluice_run_path (void);
+char       *write_temp      (const char *text);
+
+G_END_DECLS

@@ -1,0 +1,490 @@
+/* test-cli.c: sluice-run as a program: exit statuses, arguments, output
+ * failures and signals
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * Every case runs $SLUICE_RUN in a subprocess. A case that signals it waits
+ * for a line sluice-run prints (its start, its stop), never for a sleep.
+ */
+
+#include <fcntl.h>
+#include <gio/gio.h>
+#include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli-fixture.h"
+
+#define MINIMAL "[pool]\nworkers=2\nqueue-size=2\nitem-timeout=1\n"
+#define VIRTUAL "[run]\nclock=virtual\n"
+
+/* ---- running sluice-run ------------------------------------------------ */
+
+typedef struct {
+  GSubprocessLauncher *launcher;
+  GSubprocess         *process;
+  GDataInputStream    *err_lines;  /* standard error, when read line by line */
+  char                *scenario;   /* the temporary scenario file */
+} Cli;
+
+static void
+cli_free (Cli *cli)
+{
+  g_clear_object (&cli->err_lines);
+  g_clear_object (&cli->process);
+  g_clear_object (&cli->launcher);
+  if (cli->scenario != NULL)
+    g_unlink (cli->scenario);
+  g_free (cli->scenario);
+  g_free (cli);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (Cli, cli_free)
+
+static Cli *
+cli_new (GSubprocessFlags flags)
+{
+  Cli *cli = g_new0 (Cli, 1);
+
+  cli->launcher = g_subprocess_launcher_new (flags);
+  return cli;
+}
+
+/* Starts sluice-run on @text (written to a temporary file, or used as the
+ * path when @text starts with '/') with the arguments that follow, up to
+ * NULL. */
+static void
+cli_spawn (Cli        *cli,
+           const char *text,
+           ...)
+{
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr(GError) error = NULL;
+  const char *arg;
+  va_list args;
+
+  if (text[0] != '/')
+    cli->scenario = write_temp (text);
+
+  g_ptr_array_add (argv, (gpointer) sluice_run_path ());
+  g_ptr_array_add (argv, cli->scenario != NULL ? cli->scenario : (gpointer) text);
+  va_start (args, text);
+  while ((arg = va_arg (args, const char *)) != NULL)
+    g_ptr_array_add (argv, (gpointer) arg);
+  va_end (args);
+  g_ptr_array_add (argv, NULL);
+
+  cli->process = g_subprocess_launcher_spawnv (cli->launcher,
+                                               (const char * const *) argv->pdata, &error);
+  g_assert_no_error (error);
+}
+
+/* Reads standard error until a line that contains @needle; fails if the
+ * process closes it first. */
+static void
+cli_wait_for_line (Cli        *cli,
+                   const char *needle)
+{
+  if (cli->err_lines == NULL)
+    cli->err_lines = g_data_input_stream_new (g_subprocess_get_stderr_pipe (cli->process));
+
+  for (;;)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autofree char *line = g_data_input_stream_read_line_utf8 (cli->err_lines, NULL, NULL, &error);
+
+      g_assert_no_error (error);
+      if (line == NULL)
+        g_error ("sluice-run closed standard error before printing “%s”", needle);
+      g_test_message ("sluice-run: %s", line);
+      if (strstr (line, needle) != NULL)
+        return;
+    }
+}
+
+static char *
+read_all (GInputStream *stream)
+{
+  g_autoptr(GOutputStream) sink = g_memory_output_stream_new_resizable ();
+  g_autoptr(GError) error = NULL;
+  GMemoryOutputStream *memory = G_MEMORY_OUTPUT_STREAM (sink);
+
+  g_output_stream_splice (sink, stream, G_OUTPUT_STREAM_SPLICE_CLOSE_TARGET, NULL, &error);
+  g_assert_no_error (error);
+  return g_strndup (g_memory_output_stream_get_data (memory),
+                    g_memory_output_stream_get_data_size (memory));
+}
+
+/* Waits for the process and gives its exit status; @out and @err get what
+ * is left on its pipes (those it was given). */
+static gint
+cli_finish (Cli   *cli,
+            char **out,
+            char **err)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (cli->err_lines != NULL)
+    {
+      /* Standard error is read line by line, and holds a few lines more
+       * at most: read standard output to its end first. */
+      g_autofree char *out_text = read_all (g_subprocess_get_stdout_pipe (cli->process));
+      g_autofree char *err_text = read_all (G_INPUT_STREAM (cli->err_lines));
+
+      if (out != NULL)
+        *out = g_steal_pointer (&out_text);
+      if (err != NULL)
+        *err = g_steal_pointer (&err_text);
+    }
+  else
+    {
+      g_subprocess_communicate_utf8 (cli->process, NULL, NULL, out, err, &error);
+      g_assert_no_error (error);
+    }
+
+  g_subprocess_wait (cli->process, NULL, &error);
+  g_assert_no_error (error);
+  if (!g_subprocess_get_if_exited (cli->process))
+    g_error ("sluice-run did not exit: killed by signal %d", g_subprocess_get_term_sig (cli->process));
+  return g_subprocess_get_exit_status (cli->process);
+}
+
+#define PIPES (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE)
+
+static JsonObject *
+parse_report (const char *out)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) node = json_from_string (out, &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (node);
+  return json_object_ref (json_node_get_object (node));
+}
+
+/* Runs @text with the arguments that follow (up to NULL) and asserts the
+ * exit status, an empty standard output, and a standard error that holds
+ * @message. */
+#define assert_refused(status, message, text, ...) \
+  G_STMT_START { \
+    g_autoptr(Cli) cli_ = cli_new (PIPES); \
+    g_autofree char *out_ = NULL, *err_ = NULL; \
+    cli_spawn (cli_, text, __VA_ARGS__); \
+    g_assert_cmpint (cli_finish (cli_, &out_, &err_), ==, status); \
+    g_test_message ("%s", err_); \
+    g_assert_cmpstr (out_, ==, ""); \
+    g_assert_nonnull (strstr (err_, message)); \
+  } G_STMT_END
+
+/* ---- arguments --------------------------------------------------------- */
+
+static void
+test_set_with_bad_group_or_key_name_exits_2 (void)
+{
+  static const char *bad[] = {
+    "--set=pool. =3", "--set=po[ol.workers=3", "--set=pool.wor]kers=3",
+    "--set=pool.=3", "--set=.workers=3", "--set=pool.workers", "--set=pool.work ers=3",
+    "--set=pool.workers=3\n[x]",
+  };
+
+  if (sluice_run_path () == NULL)
+    return;
+
+  /* G_DEBUG=fatal-criticals (from the test environment) turns the GLib
+   * critical these once caused into a SIGTRAP. */
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+    assert_refused (2, "expected group.key=value", MINIMAL VIRTUAL, bad[i], NULL);
+}
+
+static void
+test_set_with_spaces_around_names_still_applies (void)
+{
+  g_autoptr(Cli) cli = cli_new (PIPES);
+  g_autofree char *out = NULL, *err = NULL;
+  g_autoptr(JsonObject) report = NULL;
+
+  if (sluice_run_path () == NULL)
+    return;
+
+  cli_spawn (cli, MINIMAL "[source]\ncount=2\n" VIRTUAL, "--json", "--set= source . count = 5", NULL);
+  g_assert_cmpint (cli_finish (cli, &out, &err), ==, 0);
+  report = parse_report (out);
+  g_assert_cmpint (json_object_get_int_member (report, "pulled"), ==, 5);
+}
+
+/* ---- input that cannot be read ----------------------------------------- */
+
+static void
+test_endless_file_is_refused (void)
+{
+  if (sluice_run_path () == NULL)
+    return;
+
+  /* Once read whole: gigabytes before any error. */
+  assert_refused (2, "/dev/zero", "/dev/zero", "--json", NULL);
+}
+
+static void
+test_fifo_is_refused_without_blocking (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("sluice-cli-XXXXXX", NULL);
+  g_autofree char *fifo = g_build_filename (dir, "scenario.pool", NULL);
+
+  if (sluice_run_path () == NULL)
+    return;
+
+  g_assert_cmpint (mkfifo (fifo, 0600), ==, 0);
+  /* Nobody ever writes to the FIFO: opening it to read would block for
+   * ever, and so would this test. */
+  assert_refused (2, "scenario.pool", fifo, "--json", NULL);
+  g_unlink (fifo);
+  g_rmdir (dir);
+}
+
+/* ---- output that cannot be written ------------------------------------- */
+
+static void
+test_unwritable_events_path_exits_before_the_run (void)
+{
+  if (sluice_run_path () == NULL)
+    return;
+
+  /* A hanging source with no stop would never end: the error must come
+   * before the run starts. */
+  assert_refused (2, "/nonexistent-dir/events.jsonl",
+                  MINIMAL "[source]\ncount=4\nhang-after=1\n",
+                  "--json", "--events", "/nonexistent-dir/events.jsonl", NULL);
+}
+
+static void
+test_report_to_full_disk_exits_1 (void)
+{
+  g_autoptr(Cli) cli = cli_new (G_SUBPROCESS_FLAGS_STDERR_PIPE);
+  g_autofree char *err = NULL;
+
+  if (sluice_run_path () == NULL)
+    return;
+
+  g_subprocess_launcher_set_stdout_file_path (cli->launcher, "/dev/full");
+  cli_spawn (cli, MINIMAL VIRTUAL, "--json", NULL);
+  g_assert_cmpint (cli_finish (cli, NULL, &err), ==, 1);
+  g_test_message ("%s", err);
+  g_assert_nonnull (strstr (err, "cannot write the report"));
+}
+
+static void
+close_stdout (gpointer user_data)
+{
+  close (STDOUT_FILENO);
+}
+
+static void
+test_closed_stdout_exits_1 (void)
+{
+  g_autoptr(Cli) cli = cli_new (G_SUBPROCESS_FLAGS_STDERR_PIPE);
+  g_autofree char *err = NULL;
+
+  if (sluice_run_path () == NULL)
+    return;
+
+  g_subprocess_launcher_set_child_setup (cli->launcher, close_stdout, NULL, NULL);
+  cli_spawn (cli, MINIMAL VIRTUAL, "--json", NULL);
+  g_assert_cmpint (cli_finish (cli, NULL, &err), ==, 1);
+  g_test_message ("%s", err);
+  g_assert_nonnull (strstr (err, "standard output"));
+}
+
+/* ---- signals ----------------------------------------------------------- */
+
+static void
+test_first_signal_drains_the_run (void)
+{
+  g_autoptr(Cli) cli = cli_new (PIPES);
+  g_autofree char *out = NULL, *err = NULL;
+  g_autoptr(JsonObject) report = NULL;
+  gint64 pulled, results;
+
+  if (sluice_run_path () == NULL)
+    return;
+
+  /* Real time: the source hangs after two items until the pool stops. */
+  cli_spawn (cli, MINIMAL "[source]\ncount=4\nhang-after=2\n", "--json", NULL);
+  cli_wait_for_line (cli, "sluice-run: running");
+  g_subprocess_send_signal (cli->process, SIGTERM);
+  g_assert_cmpint (cli_finish (cli, &out, &err), ==, 0);
+
+  report = parse_report (out);
+  pulled = json_object_get_int_member (report, "pulled");
+  results = json_array_get_length (json_object_get_array_member (report, "results"));
+  g_assert_cmpstr (json_object_get_string_member (report, "outcome"), ==, "ok");
+  /* The signal may come before the source hangs: an item pulled but not
+   * yet queued then stays unfinished. Every other item drained (a
+   * cancellation would have ended the run CancelledError). */
+  g_assert_cmpint (pulled, <=, 2);
+  g_assert_cmpint (results + json_object_get_int_member (report, "unfinished"), ==, pulled);
+  g_assert_cmpint (json_object_get_int_member (report, "live_operations"), ==, 0);
+}
+
+static void
+test_second_signal_cancels_the_run (void)
+{
+  g_autoptr(Cli) cli = cli_new (PIPES);
+  g_autofree char *out = NULL, *err = NULL;
+  g_autoptr(JsonObject) report = NULL;
+
+  if (sluice_run_path () == NULL)
+    return;
+
+  /* Hanging handlers never drain: only the second signal ends the run. */
+  cli_spawn (cli, MINIMAL "[source]\ncount=4\n[handler]\ndefault=hang\n", "--json", NULL);
+  cli_wait_for_line (cli, "sluice-run: running");
+  g_subprocess_send_signal (cli->process, SIGINT);
+  cli_wait_for_line (cli, "sluice-run: stopping");
+  g_subprocess_send_signal (cli->process, SIGINT);
+  g_assert_cmpint (cli_finish (cli, &out, &err), ==, 0);
+
+  report = parse_report (out);
+  g_assert_cmpstr (json_object_get_string_member (report, "outcome"), ==, "CancelledError");
+  g_assert_cmpint (json_object_get_int_member (report, "unfinished"), ==,
+                   json_object_get_int_member (report, "pulled"));
+  g_assert_cmpint (json_object_get_int_member (report, "live_operations"), ==, 0);
+}
+
+/* Reads one byte of standard output: once it arrives, the run has ended
+ * and sluice-run is writing its report. */
+static void
+wait_for_report_start (Cli *cli)
+{
+  g_autoptr(GError) error = NULL;
+  char first = 0;
+  gssize n;
+
+  n = g_input_stream_read (g_subprocess_get_stdout_pipe (cli->process), &first, 1, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (n, ==, 1);
+  g_assert_cmpint (first, ==, '{');
+}
+
+static void
+test_signal_while_writing_loses_nothing (void)
+{
+  g_autoptr(Cli) cli = cli_new (PIPES);
+  g_autofree char *events = NULL;
+  g_autofree char *out = NULL, *err = NULL, *events_text = NULL;
+  g_autofree char *text = NULL;
+  g_autoptr(JsonObject) report = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *tail = NULL;
+  const char *last;
+  guint n_lines;
+  int fd;
+
+  if (sluice_run_path () == NULL)
+    return;
+
+  fd = g_file_open_tmp ("sluice-cli-XXXXXX.jsonl", &events, &error);
+  g_assert_no_error (error);
+  close (fd);
+
+  /* A report far larger than a pipe holds: sluice-run blocks writing it
+   * until this test reads, so the signal surely comes mid-write. */
+  text = g_strdup_printf (MINIMAL "[source]\ncount=%d\n" VIRTUAL, 20000);
+  cli_spawn (cli, text, "--json", "--events", events, NULL);
+  wait_for_report_start (cli);
+  g_subprocess_send_signal (cli->process, SIGTERM);
+  g_subprocess_send_signal (cli->process, SIGINT);
+  g_assert_cmpint (cli_finish (cli, &out, &err), ==, 0);
+
+  /* The report is whole (its first byte was read above). */
+  tail = g_strconcat ("{", out, NULL);
+  report = parse_report (tail);
+  g_assert_cmpint (json_object_get_int_member (report, "pulled"), ==, 20000);
+  g_assert_cmpint (json_array_get_length (json_object_get_array_member (report, "results")), ==, 20000);
+
+  /* So are the events, written after the report: the last is run-end.
+   * (Counted by hand: g_strsplit() is quadratic under ASan's strstr.) */
+  g_file_get_contents (events, &events_text, NULL, &error);
+  g_assert_no_error (error);
+  g_strchomp (events_text);
+  n_lines = 1;
+  for (const char *c = events_text; *c != '\0'; c++)
+    n_lines += *c == '\n';
+  last = strrchr (events_text, '\n');
+  g_assert_nonnull (last);
+  g_test_message ("last event: %s", last + 1);
+  g_assert_cmpuint (n_lines, >, 20000);
+  g_assert_nonnull (strstr (last + 1, "\"run-end\""));
+  g_unlink (events);
+}
+
+/* ---- determinism ------------------------------------------------------ */
+
+static char *
+run_for_events (const char *scenario,
+                const char *events)
+{
+  g_autoptr(Cli) cli = cli_new (PIPES);
+  g_autofree char *out = NULL, *err = NULL;
+  g_autoptr(GError) error = NULL;
+  char *text = NULL;
+
+  cli_spawn (cli, scenario, "--json", "--events", events, NULL);
+  g_assert_cmpint (cli_finish (cli, &out, &err), ==, 0);
+  g_file_get_contents (events, &text, NULL, &error);
+  g_assert_no_error (error);
+  return text;
+}
+
+static void
+test_virtual_runs_give_identical_events (void)
+{
+  g_autofree char *events = NULL;
+  g_autofree char *first = NULL;
+  g_autoptr(GError) error = NULL;
+  int fd;
+
+  if (sluice_run_path () == NULL)
+    return;
+
+  fd = g_file_open_tmp ("sluice-cli-XXXXXX.jsonl", &events, &error);
+  g_assert_no_error (error);
+  close (fd);
+
+  /* Many results at one virtual instant: the caller's turn used to depend
+   * on whether a microsecond of real time had passed (GTask's choice
+   * between completing at once and from an idle), which moved the last
+   * result before or after run-end in about one run in three. */
+  first = run_for_events (MINIMAL "[source]\ncount=100\n" VIRTUAL, events);
+  for (guint i = 0; i < 15; i++)
+    {
+      g_autofree char *again = run_for_events (MINIMAL "[source]\ncount=100\n" VIRTUAL, events);
+
+      g_assert_cmpstr (again, ==, first);
+    }
+  g_unlink (events);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/cli/set/bad-group-or-key-name-exits-2", test_set_with_bad_group_or_key_name_exits_2);
+  g_test_add_func ("/cli/set/spaces-around-names-still-apply", test_set_with_spaces_around_names_still_applies);
+  g_test_add_func ("/cli/input/endless-file-is-refused", test_endless_file_is_refused);
+  g_test_add_func ("/cli/input/fifo-is-refused-without-blocking", test_fifo_is_refused_without_blocking);
+  g_test_add_func ("/cli/output/unwritable-events-path-exits-before-the-run",
+                   test_unwritable_events_path_exits_before_the_run);
+  g_test_add_func ("/cli/output/report-to-full-disk-exits-1", test_report_to_full_disk_exits_1);
+  g_test_add_func ("/cli/output/closed-stdout-exits-1", test_closed_stdout_exits_1);
+  g_test_add_func ("/cli/signals/first-drains-the-run", test_first_signal_drains_the_run);
+  g_test_add_func ("/cli/signals/second-cancels-the-run", test_second_signal_cancels_the_run);
+  g_test_add_func ("/cli/signals/while-writing-lose-nothing", test_signal_while_writing_loses_nothing);
+  g_test_add_func ("/cli/events/virtual-runs-give-identical-events", test_virtual_runs_give_identical_events);
+
+  return g_test_run ();
+}

@@ -873,6 +873,9 @@ on_action (gpointer data)
     case ACT_CLOSE:
       close_run (t->f);
       break;
+    case ACT_RUN_CANCEL:
+      sluice_run_cancel (t->f->run);
+      break;
     default:
       g_assert_not_reached ();
     }

@@ -182,7 +182,8 @@ typedef struct {
 
 typedef enum {
   ACT_STOP,
-  ACT_CANCEL,
+  ACT_CANCEL,      /* cancel the cancellable given to every next */
+  ACT_RUN_CANCEL,  /* sluice_run_cancel() */
   ACT_CLOSE,
 } Action;
 

@@ -599,6 +599,46 @@ test_finish_second_cancel_does_not_cut_wait (Fixture       *f,
 }
 
 static void
+test_finish_run_cancel_waits_like_a_cancelled_next (Fixture       *f,
+                                                    gconstpointer  data)
+{
+  make_late_scenario (f);
+  at (f, 1.0, ACT_RUN_CANCEL);
+  at (f, 1.5, ACT_RUN_CANCEL);
+
+  drive (f, range (20));
+
+  /* Item 0 ignores the cancellation and returns at 2.5 s: the run waits. */
+  g_assert_error (f->end_error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_assert_cmpint (f->end_time, ==, S (2.5));
+  g_assert_cmpuint (f->end_live, ==, 0);
+  g_assert_true (f->end_finished);
+  g_assert_cmpuint (count_events (f, SLUICE_EVENT_CANCEL), ==, 1);
+  assert_accounted (f);
+}
+
+static void
+test_finish_run_cancel_before_start_ends_at_once (Fixture       *f,
+                                                  gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+
+  make_pool (f, 2, 2, 1.0);
+  f->source = SLUICE_SOURCE (test_source_new (5));
+  f->run = sluice_pool_run (f->pool, f->source, &error);
+  g_assert_no_error (error);
+
+  sluice_run_cancel (f->run);
+  g_assert_true (sluice_run_is_finished (f->run));
+  ask_next (f);
+  spin_until (f, &f->ended);
+
+  g_assert_error (f->end_error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_assert_cmpuint (TEST_SOURCE (f->source)->reads, ==, 0);
+  g_assert_cmpuint (f->script->calls->len, ==, 0);
+}
+
+static void
 test_finish_close_then_cancel_does_not_cut_wait (Fixture       *f,
                                                  gconstpointer  data)
 {
@@ -976,6 +1016,8 @@ main (int   argc,
   ADD ("finish/caller-cancel-waits-for-everything", test_finish_caller_cancel_waits_for_everything);
   ADD ("finish/second-cancel-does-not-cut-wait", test_finish_second_cancel_does_not_cut_wait);
   ADD ("finish/close-then-cancel-does-not-cut-wait", test_finish_close_then_cancel_does_not_cut_wait);
+  ADD ("finish/run-cancel-waits-like-a-cancelled-next", test_finish_run_cancel_waits_like_a_cancelled_next);
+  ADD ("finish/run-cancel-before-start-ends-at-once", test_finish_run_cancel_before_start_ends_at_once);
   ADD ("finish/cancel-during-close-is-reraised-after-wait", test_finish_cancel_during_close_is_reraised_after_wait);
   ADD ("finish/close-with-uncancelled-cancellable-succeeds", test_finish_close_with_uncancelled_cancellable_succeeds);
   ADD ("finish/close-waits-and-completes", test_finish_close_waits_and_completes);

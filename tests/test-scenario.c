@@ -434,6 +434,53 @@ run_scenario (SluiceScenario *scenario)
 }
 
 static void
+on_runner_done (GObject      *object,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  *(GAsyncResult **) user_data = g_object_ref (result);
+}
+
+static gboolean
+cancel_from_idle (gpointer user_data)
+{
+  g_cancellable_cancel (G_CANCELLABLE (user_data));
+  return G_SOURCE_REMOVE;
+}
+
+/* The cancellable given to run_async cancels the run as its caller: the
+ * run still ends with a report, every hanging attempt awaited. */
+static void
+test_runner_cancellable_cancels_the_run (void)
+{
+  g_autoptr(SluiceScenario) scenario = NULL;
+  g_autoptr(SluiceScenarioRunner) runner = NULL;
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(SluiceReport) report = NULL;
+  g_autoptr(JsonNode) json = NULL;
+  g_autoptr(GError) error = NULL;
+
+  scenario = sluice_scenario_new_from_data ("[pool]\nworkers=2\nqueue-size=2\nitem-timeout=100\n"
+                                            "[source]\ncount=4\n[handler]\ndefault=hang\n"
+                                            "[run]\nclock=virtual\n", -1, "test.pool", NULL, &error);
+  g_assert_no_error (error);
+  runner = sluice_scenario_runner_new (scenario);
+  sluice_scenario_runner_run_async (runner, cancellable, on_runner_done, &result);
+  /* Without the cancel, the hanging attempts would time out after 100 s of
+   * virtual time and the run would end with an ExceptionGroup. */
+  g_idle_add (cancel_from_idle, cancellable);
+  while (result == NULL)
+    g_main_context_iteration (NULL, TRUE);
+
+  report = sluice_scenario_runner_run_finish (runner, result, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (sluice_report_get_outcome (report), ==, "CancelledError");
+  json = sluice_report_to_json (report);
+  g_assert_cmpint (json_object_get_int_member (json_node_get_object (json), "live_operations"), ==, 0);
+}
+
+static void
 assert_same_member (const char *name,
                     JsonNode   *expected,
                     JsonNode   *got)
@@ -1740,6 +1787,7 @@ main (int   argc,
   g_test_add_func ("/scenario/behaviour/strings", test_behaviour_strings);
   g_test_add_func ("/scenario/handler/mix-draws", test_fault_handler_behaviour_draws);
   g_test_add_func ("/scenario/report/mix-reproducible", test_mix_reproducible);
+  g_test_add_func ("/scenario/runner/cancellable-cancels-the-run", test_runner_cancellable_cancels_the_run);
   add_report_tests ();
   g_test_add_func ("/scenario/recorder/csv", test_recorder_csv);
   g_test_add_func ("/scenario/cli/exit-codes", test_cli_exit_codes);

@@ -142,6 +142,41 @@ test_timed_out_thread_is_waited_for (void)
   g_ptr_array_unref (outcome.results);
 }
 
+static GVariant *
+return_nothing (GVariant      *item,
+                GCancellable  *cancellable,
+                gpointer       user_data,
+                GError       **error)
+{
+  return NULL;
+}
+
+/* A function that gives neither a result nor an error fails its item with
+ * the same error as an async handler that does so. */
+static void
+test_no_result_is_one_error (void)
+{
+  g_autoptr(SluiceHandler) handler = sluice_thread_handler_new (return_nothing, NULL, NULL, 1);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SluicePool) pool = sluice_pool_new (handler, 1, 1, 5.0, &error);
+  g_autoptr(SluiceRun) run = NULL;
+  Outcome outcome = { 0 };
+  const GError *recorded;
+
+  g_assert_no_error (error);
+  run = run_to_end (pool, 1, &outcome);
+
+  g_assert_error (outcome.error, SLUICE_ERROR, SLUICE_ERROR_GROUP);
+  g_assert_cmpuint (sluice_run_get_errors (run)->len, ==, 1);
+  recorded = g_ptr_array_index (sluice_run_get_errors (run), 0);
+  g_assert_error (recorded, SLUICE_ERROR, SLUICE_ERROR_NO_RESULT);
+  g_assert_cmpstr (recorded->message, ==, "handler returned neither a result nor an error");
+  g_assert_cmpstr (sluice_error_type_name (recorded), ==, "RuntimeError");
+
+  g_clear_error (&outcome.error);
+  g_ptr_array_unref (outcome.results);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -150,6 +185,7 @@ main (int   argc,
 
   g_test_add_func ("/thread-handler/more-blocked-threads-than-gtask-allows",
                    test_more_blocked_threads_than_gtask_allows);
+  g_test_add_func ("/thread-handler/no-result-is-one-error", test_no_result_is_one_error);
   g_test_add_func ("/thread-handler/timed-out-thread-is-waited-for",
                    test_timed_out_thread_is_waited_for);
 

@@ -421,7 +421,7 @@ sluice_run_controller_start (SluiceRunController *self,
                  : _("Running… Space pauses, → steps to the next timer, + and − change the speed."));
 
   self->tick_id = gtk_widget_add_tick_callback (self->frame_widget, on_tick, self, NULL);
-  sluice_scenario_runner_run_async (self->runner, on_run_done, g_object_ref (self));
+  sluice_scenario_runner_run_async (self->runner, NULL, on_run_done, g_object_ref (self));
   return TRUE;
 }
 

@@ -387,7 +387,7 @@ run_scenario (App            *app,
       sluice_scenario_runner_set_recorder (app->runner, recorder);
     }
 
-  sluice_scenario_runner_run_async (app->runner, on_run_done, app);
+  sluice_scenario_runner_run_async (app->runner, NULL, on_run_done, app);
   while (app->result == NULL)
     g_main_context_iteration (NULL, TRUE);
 

@@ -42,7 +42,9 @@ struct _SluiceScenarioRunner
   SluicePool           *pool;
   SluiceRun            *run;
   SluiceReport         *report;
-  GCancellable         *cancellable;
+  GCancellable         *cancellable;          /* the run's: cancels it as its caller */
+  GCancellable         *caller_cancellable;   /* the one given to run_async, or NULL */
+  gulong                caller_cancel_id;
   GTask                *task;
 
   guint64               cancel_timer;
@@ -55,6 +57,15 @@ struct _SluiceScenarioRunner
 G_DEFINE_FINAL_TYPE (SluiceScenarioRunner, sluice_scenario_runner, G_TYPE_OBJECT)
 
 static void next (SluiceScenarioRunner *self);
+
+static void
+disconnect_caller (SluiceScenarioRunner *self)
+{
+  if (self->caller_cancel_id != 0)
+    g_cancellable_disconnect (self->caller_cancellable, self->caller_cancel_id);
+  self->caller_cancel_id = 0;
+  g_clear_object (&self->caller_cancellable);
+}
 
 static void
 disconnect_clock (SluiceScenarioRunner *self)
@@ -96,6 +107,7 @@ sluice_scenario_runner_finalize (GObject *object)
   g_clear_object (&self->clock);
   g_clear_object (&self->report);
   g_clear_object (&self->recorder);
+  disconnect_caller (self);
   g_clear_object (&self->cancellable);
   g_clear_object (&self->scenario);
 
@@ -278,6 +290,7 @@ finish (SluiceScenarioRunner *self,
     return;  /* already ended with a deadlock */
 
   disconnect_clock (self);
+  disconnect_caller (self);
   sluice_report_finish (self->report, self->run, end_error, closed,
                         sluice_fault_handler_get_ctx_ok (self->handler));
   g_task_return_pointer (task, g_object_ref (self->report), g_object_unref);
@@ -426,9 +439,19 @@ build (SluiceScenarioRunner  *self,
   return TRUE;
 }
 
+/* May run in any thread: the run's own cancellable takes it from there. */
+static void
+on_caller_cancelled (GCancellable *cancellable,
+                     gpointer      user_data)
+{
+  g_cancellable_cancel (G_CANCELLABLE (user_data));
+}
+
 /**
  * sluice_scenario_runner_run_async:
  * @self: a #SluiceScenarioRunner that has not started
+ * @cancellable: (nullable): cancels the run as sluice_scenario_runner_cancel()
+ *   does: the run still ends with a report, its outcome `CancelledError`
  * @callback: called when the run ended
  * @user_data: data for @callback
  *
@@ -436,6 +459,7 @@ build (SluiceScenarioRunner  *self,
  */
 void
 sluice_scenario_runner_run_async (SluiceScenarioRunner *self,
+                                  GCancellable         *cancellable,
                                   GAsyncReadyCallback   callback,
                                   gpointer              user_data)
 {
@@ -444,10 +468,19 @@ sluice_scenario_runner_run_async (SluiceScenarioRunner *self,
   double cancel_after;
 
   g_return_if_fail (SLUICE_IS_SCENARIO_RUNNER (self));
+  g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
   g_return_if_fail (!self->started);
 
   self->started = TRUE;
+  /* Not the task's cancellable: a cancelled run still gives its report. */
   task = g_task_new (self, NULL, callback, user_data);
+  if (cancellable != NULL)
+    {
+      self->caller_cancellable = g_object_ref (cancellable);
+      self->caller_cancel_id = g_cancellable_connect (cancellable, G_CALLBACK (on_caller_cancelled),
+                                                      g_object_ref (self->cancellable),
+                                                      g_object_unref);
+    }
   g_task_set_source_tag (task, sluice_scenario_runner_run_async);
 
   if (!build (self, &error))
@@ -524,7 +557,7 @@ sluice_scenario_runner_run (SluiceScenarioRunner  *self,
   g_autoptr(GAsyncResult) result = NULL;
   GMainContext *context = g_main_context_ref_thread_default ();
 
-  sluice_scenario_runner_run_async (self, on_run_done, &result);
+  sluice_scenario_runner_run_async (self, NULL, on_run_done, &result);
   while (result == NULL)
     g_main_context_iteration (context, TRUE);
   g_main_context_unref (context);

@@ -30,6 +30,7 @@ SluiceRun            *sluice_scenario_runner_get_run        (SluiceScenarioRunne
 SluiceClock          *sluice_scenario_runner_get_clock      (SluiceScenarioRunner  *self);
 SluiceReport         *sluice_scenario_runner_get_report     (SluiceScenarioRunner  *self);
 void                  sluice_scenario_runner_run_async      (SluiceScenarioRunner  *self,
+                                                             GCancellable          *cancellable,
                                                              GAsyncReadyCallback    callback,
                                                              gpointer               user_data);
 SluiceReport         *sluice_scenario_runner_run_finish     (SluiceScenarioRunner  *self,

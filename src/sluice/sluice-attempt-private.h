@@ -11,15 +11,17 @@
 
 G_BEGIN_DECLS
 
-/*
- * SluiceAttemptNotify:
- * Tells the run about a cancel-request round (%SLUICE_EVENT_CANCEL_REQUEST),
- * an attempt that now is waited for however long it takes
- * (%SLUICE_EVENT_IGNORING_CANCEL), and the end (%SLUICE_EVENT_ATTEMPT_END).
- */
-typedef void (*SluiceAttemptNotify) (SluiceAttempt   *attempt,
-                                     SluiceEventKind  kind,
-                                     gpointer         user_data);
+/* What an attempt tells the run that drives it. */
+typedef enum {
+  SLUICE_ATTEMPT_CANCEL_ROUND,    /* a cancel-request round began */
+  SLUICE_ATTEMPT_IGNORING_CANCEL, /* three rounds are over: now it is waited for
+                                   * however long it takes */
+  SLUICE_ATTEMPT_ENDED,           /* it has its outcome */
+} SluiceAttemptChange;
+
+typedef void (*SluiceAttemptNotify) (SluiceAttempt       *attempt,
+                                     SluiceAttemptChange  change,
+                                     gpointer             user_data);
 
 SluiceAttempt *_sluice_attempt_new          (GVariant            *item,
                                              gint64               item_index,

@@ -173,7 +173,7 @@ on_round_elapsed (gpointer user_data)
   if (self->cancel_rounds < MAX_CANCEL_ROUNDS)
     request_cancel_round (self);
   else
-    self->notify (self, SLUICE_EVENT_IGNORING_CANCEL, self->notify_data);
+    self->notify (self, SLUICE_ATTEMPT_IGNORING_CANCEL, self->notify_data);
 }
 
 static void
@@ -182,7 +182,7 @@ request_cancel_round (SluiceAttempt *self)
   g_autoptr(SluiceAttempt) hold G_GNUC_UNUSED = g_object_ref (self);
 
   self->cancel_rounds++;
-  self->notify (self, SLUICE_EVENT_CANCEL_REQUEST, self->notify_data);
+  self->notify (self, SLUICE_ATTEMPT_CANCEL_ROUND, self->notify_data);
 
   /* A handler that honours cancellation may finish right here, from inside
    * g_cancellable_cancel(): then there is nothing left to wait for. */
@@ -271,7 +271,7 @@ on_handled (GObject      *object,
 
   result = sluice_handler_handle_finish (SLUICE_HANDLER (object), res, &error);
   if (result == NULL && error == NULL)
-    error = g_error_new_literal (SLUICE_ERROR, SLUICE_ERROR_FAILED,
+    error = g_error_new_literal (SLUICE_ERROR, SLUICE_ERROR_NO_RESULT,
                                  "handler returned neither a result nor an error");
 
   self->running = FALSE;
@@ -280,7 +280,7 @@ on_handled (GObject      *object,
   remove_timer (self, &self->round_timer);
 
   settle_outcome (self, result, error);
-  self->notify (self, SLUICE_EVENT_ATTEMPT_END, self->notify_data);
+  self->notify (self, SLUICE_ATTEMPT_ENDED, self->notify_data);
 }
 
 void

@@ -183,6 +183,7 @@ sluice_error_type_name (const GError *error)
         case SLUICE_ERROR_HANDLER_CANCELLED:
         case SLUICE_ERROR_SOURCE_CANCELLED:
         case SLUICE_ERROR_SINGLE_USE:
+        case SLUICE_ERROR_NO_RESULT:
           return "RuntimeError";
         case SLUICE_ERROR_INVALID_CONFIG:
           return "ValueError";

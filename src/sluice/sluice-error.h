@@ -34,6 +34,9 @@ G_BEGIN_DECLS
  * @SLUICE_ERROR_PENDING: an operation of the same kind is already pending
  * @SLUICE_ERROR_DEADLOCK: a virtual clock found nothing ready and no timer
  *   pending while something still waits
+ * @SLUICE_ERROR_NO_RESULT: a handler returned neither a result nor an error
+ *   (`handler returned neither a result nor an error`); its type name is
+ *   `RuntimeError`
  *
  * Error codes in the %SLUICE_ERROR domain.
  */
@@ -48,6 +51,7 @@ typedef enum {
   SLUICE_ERROR_CLOSED,
   SLUICE_ERROR_PENDING,
   SLUICE_ERROR_DEADLOCK,
+  SLUICE_ERROR_NO_RESULT,
 } SluiceError;
 
 /**

@@ -17,10 +17,11 @@ gboolean _sluice_pool_invalid_config   (GError           **error,
                                         const char        *value);
 SluiceRetryPolicy *_sluice_pool_get_retry_policy (SluicePool *self);
 
-gboolean _sluice_pool_has_event_func   (SluicePool        *self);
+void     _sluice_pool_take_event_func  (SluicePool        *self,
+                                        SluiceEventFunc   *func,
+                                        gpointer          *user_data,
+                                        GDestroyNotify    *destroy);
 gboolean _sluice_pool_has_metrics_func (SluicePool        *self);
-void     _sluice_pool_emit_event       (SluicePool        *self,
-                                        const SluiceEvent *event);
 void     _sluice_pool_emit_metrics     (SluicePool        *self,
                                         const char        *event,
                                         const char        *detail);

@@ -792,6 +792,14 @@ sluice_pool_set_event_func (SluicePool      *self,
 {
   g_return_if_fail (SLUICE_IS_POOL (self));
 
+  /* The event stream is the run's: the pool only keeps the function until
+   * it makes its run. */
+  if (self->run != NULL)
+    {
+      _sluice_run_set_event_func (self->run, func, user_data, destroy);
+      return;
+    }
+
   if (self->event_destroy != NULL)
     self->event_destroy (self->event_data);
 
@@ -822,7 +830,7 @@ sluice_pool_request_stop (SluicePool *self)
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STOP_REQUESTED]);
 
   if (self->run != NULL)
-    _sluice_run_stop_requested (self->run);
+    _sluice_run_request_stop (self->run);
 }
 
 /**
@@ -876,24 +884,22 @@ sluice_pool_run (SluicePool    *self,
   return run;
 }
 
-gboolean
-_sluice_pool_has_event_func (SluicePool *self)
+/* Hands the event function set before the run over to the run. */
+void
+_sluice_pool_take_event_func (SluicePool      *self,
+                              SluiceEventFunc *func,
+                              gpointer        *user_data,
+                              GDestroyNotify  *destroy)
 {
-  return self->event_func != NULL;
+  *func = g_steal_pointer (&self->event_func);
+  *user_data = g_steal_pointer (&self->event_data);
+  *destroy = g_steal_pointer (&self->event_destroy);
 }
 
 gboolean
 _sluice_pool_has_metrics_func (SluicePool *self)
 {
   return self->metrics_func != NULL;
-}
-
-void
-_sluice_pool_emit_event (SluicePool        *self,
-                         const SluiceEvent *event)
-{
-  if (self->event_func != NULL)
-    self->event_func (event, self->event_data);
 }
 
 void

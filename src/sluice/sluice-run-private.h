@@ -15,11 +15,15 @@ G_BEGIN_DECLS
 
 SluiceRun *_sluice_run_new            (SluicePool   *pool,
                                        SluiceSource *source);
-void       _sluice_run_stop_requested (SluiceRun    *self);
+void       _sluice_run_request_stop   (SluiceRun    *self);
+void       _sluice_run_set_event_func (SluiceRun       *self,
+                                       SluiceEventFunc  func,
+                                       gpointer         user_data,
+                                       GDestroyNotify   destroy);
 
 /* A run is one object in four units: sluice-run.c (the object, its driver
- * and its events), sluice-producer.c (the source side), sluice-worker.c
- * (attempts and item outcomes) and sluice-results.c (the caller's side).
+ * and its events), sluice-run-producer.c (the source side), sluice-run-worker.c
+ * (attempts and item outcomes) and sluice-run-results.c (the caller's side).
  * They share the struct and the functions below. */
 
 typedef enum {
@@ -104,6 +108,12 @@ struct _SluiceRun
   GQueue               completions;       /* caller tasks to complete from an idle */
   GSource             *completion_source;
 
+  /* The event stream's receiver, or none: then no event is built. */
+  SluiceEventFunc      event_func;
+  gpointer             event_data;
+  GDestroyNotify       event_destroy;
+
+  guint                stop_requested : 1;
   guint                cancelled : 1;
   guint                end_reported : 1;
 };
@@ -136,17 +146,17 @@ void        _sluice_run_start           (SluiceRun              *self);
 void        _sluice_run_cancel          (SluiceRun              *self);
 void        _sluice_run_maybe_finish    (SluiceRun              *self);
 
-/* sluice-producer.c */
+/* sluice-run-producer.c */
 void        _sluice_pulled_item_free    (SluicePulledItem       *item);
 void        _sluice_pulled_item_drop    (SluicePulledItem       *item);
 void        _sluice_producer_pull       (SluiceRun              *self);
 const char *_sluice_producer_describe   (SluiceProducerState     state);
 
-/* sluice-worker.c */
+/* sluice-run-worker.c */
 void        _sluice_worker_next         (SluiceWorker           *worker);
 void        _sluice_worker_cancel       (SluiceWorker           *worker);
 
-/* sluice-results.c */
+/* sluice-run-results.c */
 void        _sluice_run_deliver_result  (SluiceRun              *self,
                                          GVariant               *result);
 void        _sluice_run_report_end      (SluiceRun              *self);

@@ -44,10 +44,18 @@ G_DEFINE_FINAL_TYPE (SluiceRun, sluice_run, G_TYPE_OBJECT)
 
 /* Events {{{ */
 
+/* Every event of the run goes out here, and this is the one rule for
+ * whoever emits one: the callback may re-enter the run (request a stop,
+ * cancel or close it) and drop the caller's references to it. The run is
+ * held for the call; after it, the emitter re-reads any state it acts on
+ * (self->cancelled, the worker's item) and touches no object it does not
+ * hold a reference to. */
 void
 _sluice_run_emit (SluiceRun   *self,
                   SluiceEvent *event)
 {
+  g_autoptr(SluiceRun) hold = NULL;
+
   event->time = sluice_clock_now (self->clock);
   event->queued = sluice_channel_get_length (self->input);
   event->in_flight = self->stats.in_flight;
@@ -58,13 +66,31 @@ _sluice_run_emit (SluiceRun   *self,
   event->lead = self->stats.pulled - self->stats.succeeded;
   event->tokens = _sluice_retry_policy_get_tokens (_sluice_pool_get_retry_policy (self->pool));
 
-  _sluice_pool_emit_event (self->pool, event);
+  if (self->event_func == NULL)
+    return;
+
+  hold = g_object_ref (self);
+  self->event_func (event, self->event_data);
 }
 
 gboolean
 _sluice_run_wants_events (SluiceRun *self)
 {
-  return _sluice_pool_has_event_func (self->pool);
+  return self->event_func != NULL;
+}
+
+void
+_sluice_run_set_event_func (SluiceRun       *self,
+                            SluiceEventFunc  func,
+                            gpointer         user_data,
+                            GDestroyNotify   destroy)
+{
+  if (self->event_destroy != NULL)
+    self->event_destroy (self->event_data);
+
+  self->event_func = func;
+  self->event_data = user_data;
+  self->event_destroy = destroy;
 }
 
 void
@@ -221,6 +247,7 @@ sluice_run_finalize (GObject *object)
   g_clear_object (&self->source);
   g_clear_object (&self->clock);
   g_clear_object (&self->pool);
+  _sluice_run_set_event_func (self, NULL, NULL, NULL);
 
   G_OBJECT_CLASS (sluice_run_parent_class)->finalize (object);
 }
@@ -254,6 +281,8 @@ _sluice_run_new (SluicePool   *pool,
   self->clock = g_object_ref (sluice_pool_get_clock (pool));
   self->context = g_main_context_ref_thread_default ();
   self->timeout = _sluice_pool_get_timeout_us (pool);
+  self->stop_requested = sluice_pool_get_stop_requested (pool);
+  _sluice_pool_take_event_func (pool, &self->event_func, &self->event_data, &self->event_destroy);
 
   self->input = sluice_channel_new ((guint) sluice_pool_get_queue_size (pool),
                                     (GDestroyNotify) _sluice_pulled_item_drop);

@@ -72,6 +72,7 @@ gboolean    sluice_run_close_finish         (SluiceRun            *self,
                                              GError              **error);
 GPtrArray  *sluice_run_get_errors           (SluiceRun            *self);
 guint       sluice_run_get_live_operations  (SluiceRun            *self);
+void        sluice_run_cancel               (SluiceRun            *self);
 gboolean    sluice_run_is_finished          (SluiceRun            *self);
 void        sluice_run_get_stats            (SluiceRun            *self,
                                              SluiceRunStats       *stats);

@@ -5,6 +5,7 @@
 
 #include "config-engine.h"
 
+#include "sluice-error.h"
 #include "sluice-thread-handler.h"
 
 /**
@@ -52,8 +53,8 @@ run_in_thread (gpointer data,
   else if (error != NULL)
     g_task_return_error (task, error);
   else
-    g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_FAILED,
-                             "thread handler returned neither a result nor an error");
+    g_task_return_new_error (task, SLUICE_ERROR, SLUICE_ERROR_NO_RESULT,
+                             "handler returned neither a result nor an error");
 }
 
 static void

@@ -1,4 +1,4 @@
-/* sluice-worker.c: the workers of a run, which take items from the input
+/* sluice-run-worker.c: the workers of a run, which take items from the input
  * channel, run attempts, retry them and settle each item's outcome
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
@@ -81,9 +81,9 @@ worker_done_with_item (SluiceWorker *worker)
   _sluice_worker_next (worker);
 }
 
-static void on_attempt_notify (SluiceAttempt   *attempt,
-                               SluiceEventKind  kind,
-                               gpointer         user_data);
+static void on_attempt_notify (SluiceAttempt       *attempt,
+                               SluiceAttemptChange  change,
+                               gpointer             user_data);
 
 static void
 worker_attempt (SluiceWorker *worker)
@@ -349,16 +349,25 @@ on_attempt_end (SluiceWorker *worker)
 }
 
 static void
-on_attempt_notify (SluiceAttempt   *attempt,
-                   SluiceEventKind  kind,
-                   gpointer         user_data)
+on_attempt_notify (SluiceAttempt       *attempt,
+                   SluiceAttemptChange  change,
+                   gpointer             user_data)
 {
   SluiceWorker *worker = user_data;
 
-  if (kind == SLUICE_EVENT_ATTEMPT_END)
-    on_attempt_end (worker);
-  else
-    emit_attempt (worker->run, kind, attempt, FALSE);
+  switch (change)
+    {
+    case SLUICE_ATTEMPT_CANCEL_ROUND:
+      emit_attempt (worker->run, SLUICE_EVENT_CANCEL_REQUEST, attempt, FALSE);
+      break;
+    case SLUICE_ATTEMPT_IGNORING_CANCEL:
+      emit_attempt (worker->run, SLUICE_EVENT_IGNORING_CANCEL, attempt, FALSE);
+      break;
+    case SLUICE_ATTEMPT_ENDED:
+    default:
+      on_attempt_end (worker);
+      break;
+    }
 }
 
 /* }}} */

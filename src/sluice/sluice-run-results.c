@@ -1,4 +1,4 @@
-/* sluice-results.c: the caller's side of a run: the results it reads with
+/* sluice-run-results.c: the caller's side of a run: the results it reads with
  * sluice_run_next_async(), the end of the iteration, and closing early
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
@@ -239,10 +239,13 @@ on_next_cancelled (GCancellable *cancellable,
  * @user_data: data for @callback
  *
  * Asks for the next result, in the order results finish. The first call
- * starts the run. Cancelling @cancellable cancels the run: the call then
+ * starts the run. Only one call may be pending at a time.
+ *
+ * Unlike most GIO calls, cancelling @cancellable does not abandon just this
+ * call: it cancels the whole run, as cancelling the task that iterates the
+ * seed's `run()` does — the same as sluice_run_cancel(). The call then
  * completes with %G_IO_ERROR_CANCELLED once every operation of the run has
- * finished; cancelling again does not cut that wait short. Only one call
- * may be pending at a time.
+ * finished; cancelling again does not cut that wait short.
  */
 void
 sluice_run_next_async (SluiceRun           *self,
@@ -302,6 +305,34 @@ sluice_run_next_async (SluiceRun           *self,
                                                     G_CALLBACK (on_next_cancelled),
                                                     self, NULL);
     }
+}
+
+/**
+ * sluice_run_cancel:
+ * @self: a #SluiceRun
+ *
+ * Cancels the run, like cancelling the cancellable of a pending
+ * sluice_run_next_async(): queued items are dropped, running attempts are
+ * stopped like late ones (cancel, then up to three rounds, then a wait) and
+ * every backoff is cancelled. The run still waits for every operation it
+ * started; then a pending or later sluice_run_next_async() reports
+ * %G_IO_ERROR_CANCELLED. Cancelling a run that has not started ends it at
+ * once; cancelling an ended run, or again, does nothing. Call it from the
+ * run's main context.
+ */
+void
+sluice_run_cancel (SluiceRun *self)
+{
+  g_return_if_fail (SLUICE_IS_RUN (self));
+
+  if (self->state == RUN_IDLE)
+    {
+      self->state = RUN_FINISHED;
+      self->cancelled = TRUE;
+      return;
+    }
+
+  _sluice_run_cancel (self);
 }
 
 /**

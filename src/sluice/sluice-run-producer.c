@@ -1,4 +1,4 @@
-/* sluice-producer.c: the producer of a run, which pulls items from the
+/* sluice-run-producer.c: the producer of a run, which pulls items from the
  * source and puts them into the input channel
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
@@ -110,7 +110,7 @@ take_pulled_item (SluiceRun *self,
   self->stats.max_lead = MAX (self->stats.max_lead, lead);
   _sluice_run_emit_item (self, SLUICE_EVENT_PULL, item, -1, value);
 
-  if (sluice_pool_get_stop_requested (self->pool) || self->cancelled)
+  if (self->stop_requested || self->cancelled)
     {
       _sluice_pulled_item_drop (item);
       producer_finish (self);
@@ -187,7 +187,7 @@ on_pulled (GObject      *object,
 void
 _sluice_producer_pull (SluiceRun *self)
 {
-  if (sluice_pool_get_stop_requested (self->pool) || self->cancelled)
+  if (self->stop_requested || self->cancelled)
     {
       producer_finish (self);
       return;
@@ -198,9 +198,12 @@ _sluice_producer_pull (SluiceRun *self)
   sluice_source_next_async (self->source, self->producer_cancellable, on_pulled, self);
 }
 
+/* The pool forwards its request_stop() here. */
 void
-_sluice_run_stop_requested (SluiceRun *self)
+_sluice_run_request_stop (SluiceRun *self)
 {
+  self->stop_requested = TRUE;
+
   /* After run-end the run emits nothing: a caller that reads a result
    * buffered before the end may still ask for a stop, which changes
    * nothing then. */

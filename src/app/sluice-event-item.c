@@ -71,6 +71,12 @@ static const char * const kind_display_names[SLUICE_EVENT_N_KINDS] = {
   [SLUICE_EVENT_ITEM_DROPPED] = NC_("event kind", "item-dropped"),
   /* Translators: an event kind: an item was cancelled. */
   [SLUICE_EVENT_ITEM_CANCELLED] = NC_("event kind", "item-cancelled"),
+  /* Translators: an event kind: an attempt failed with a fatal error; the pool stops at once. */
+  [SLUICE_EVENT_FATAL] = NC_("event kind", "fatal"),
+  /* Translators: an event kind: the shutdown deadline fired; the rest is cancelled. */
+  [SLUICE_EVENT_SHUTDOWN_DEADLINE] = NC_("event kind", "shutdown-deadline"),
+  /* Translators: an event kind: an attempt ended after the shutdown deadline. */
+  [SLUICE_EVENT_OVERRUN] = NC_("event kind", "overrun"),
   /* Translators: an event kind: a stop (drain) was requested. */
   [SLUICE_EVENT_STOP_REQUEST] = NC_("event kind", "stop-request"),
   /* Translators: an event kind: the pool drains what it has. */

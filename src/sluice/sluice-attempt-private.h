@@ -35,6 +35,8 @@ void           _sluice_attempt_start        (SluiceAttempt       *self,
                                              SluiceAttemptNotify  notify,
                                              gpointer             user_data);
 void           _sluice_attempt_cancel       (SluiceAttempt       *self);
+void           _sluice_attempt_cancel_once  (SluiceAttempt       *self);
+GError        *_sluice_attempt_steal_handler_error (SluiceAttempt *self);
 gboolean       _sluice_attempt_is_finished  (SluiceAttempt       *self);
 SluiceOutcome  _sluice_attempt_get_outcome  (SluiceAttempt       *self);
 const GError  *_sluice_attempt_get_error    (SluiceAttempt       *self);

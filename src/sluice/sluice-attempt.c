@@ -60,6 +60,10 @@ struct _SluiceAttempt
   guint                timed_out : 1;
   guint                caller_cancelled : 1;
   guint                item_deadline_first : 1;
+  guint                single_round : 1;
+
+  GError              *handler_error;  /* what a cancelled attempt's handler
+                                        * returned instead, if anything */
 };
 
 enum {
@@ -93,6 +97,7 @@ sluice_attempt_finalize (GObject *object)
   g_clear_pointer (&self->item, g_variant_unref);
   g_clear_pointer (&self->result, g_variant_unref);
   g_clear_error (&self->error);
+  g_clear_error (&self->handler_error);
   g_clear_object (&self->cancellable);
   g_clear_object (&self->clock);
 
@@ -190,7 +195,7 @@ request_cancel_round (SluiceAttempt *self)
     g_cancellable_cancel (self->cancellable);
   if (!self->finished)
     g_signal_emit (self, signals[CANCEL_REQUESTED], 0, self->cancel_rounds);
-  if (!self->finished)
+  if (!self->finished && !self->single_round)
     self->round_timer = sluice_clock_add_timeout (self->clock, self->timeout,
                                                   on_round_elapsed, self, NULL);
 }
@@ -229,6 +234,10 @@ settle_outcome (SluiceAttempt *self,
       self->outcome = SLUICE_OUTCOME_CANCELLED;
       self->error = g_error_new_literal (G_IO_ERROR, G_IO_ERROR_CANCELLED,
                                          "attempt cancelled by the caller");
+      /* Kept for the run: a fatal error still counts when it comes back
+       * from a cancelled attempt. */
+      if (error != NULL && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        self->handler_error = g_steal_pointer (&error);
     }
   else if (late)
     {
@@ -345,6 +354,35 @@ _sluice_attempt_cancel (SluiceAttempt *self)
     return;
 
   begin_stopping (self);
+}
+
+/* The shutdown deadline's cancel: one more request, also for an attempt
+ * already in its timeout rounds, whose rounds then stop; then the attempt
+ * is waited for however long it takes. */
+void
+_sluice_attempt_cancel_once (SluiceAttempt *self)
+{
+  g_return_if_fail (SLUICE_IS_ATTEMPT (self));
+
+  if (self->finished)
+    return;
+
+  self->caller_cancelled = TRUE;
+  self->single_round = TRUE;
+
+  /* Not started yet: _sluice_attempt_start() sends the request. */
+  if (!self->running)
+    return;
+
+  remove_timer (self, &self->round_timer);
+  self->stopping = TRUE;
+  request_cancel_round (self);
+}
+
+GError *
+_sluice_attempt_steal_handler_error (SluiceAttempt *self)
+{
+  return g_steal_pointer (&self->handler_error);
 }
 
 gboolean

@@ -3,7 +3,7 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 
-#include "sluice-clock.h"
+#include "sluice-clock-private.h"
 #include "sluice-timebase-private.h"
 #include "sluice-timer-heap-private.h"
 
@@ -424,6 +424,22 @@ sluice_clock_now (SluiceClock *self)
   return _sluice_timebase_now (&self->time);
 }
 
+static guint64
+add_timer (SluiceClock     *self,
+           gint64           deadline,
+           gboolean         first,
+           SluiceTimerFunc  func,
+           gpointer         user_data,
+           GDestroyNotify   destroy)
+{
+  guint64 id = _sluice_timer_heap_add (&self->heap, deadline, first, func, user_data, destroy);
+
+  self->stall_reported = FALSE;
+  update_ready_time (self);
+
+  return id;
+}
+
 /**
  * sluice_clock_add_timer:
  * @self: a #SluiceClock
@@ -446,17 +462,29 @@ sluice_clock_add_timer (SluiceClock     *self,
                         gpointer         user_data,
                         GDestroyNotify   destroy)
 {
-  guint64 id;
-
   g_return_val_if_fail (SLUICE_IS_CLOCK (self), 0);
   g_return_val_if_fail (func != NULL, 0);
 
-  id = _sluice_timer_heap_add (&self->heap, deadline, func, user_data, destroy);
+  return add_timer (self, deadline, FALSE, func, user_data, destroy);
+}
 
-  self->stall_reported = FALSE;
-  update_ready_time (self);
+/*
+ * _sluice_clock_add_timer_first:
+ *
+ * Like sluice_clock_add_timer(), but the timer fires before every other
+ * timer due at the same instant, whenever those were added: a deadline
+ * that must win its ties (the shutdown deadline) uses it.
+ */
+guint64
+_sluice_clock_add_timer_first (SluiceClock     *self,
+                               gint64           deadline,
+                               SluiceTimerFunc  func,
+                               gpointer         user_data)
+{
+  g_return_val_if_fail (SLUICE_IS_CLOCK (self), 0);
+  g_return_val_if_fail (func != NULL, 0);
 
-  return id;
+  return add_timer (self, deadline, TRUE, func, user_data, NULL);
 }
 
 /**

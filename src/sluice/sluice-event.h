@@ -40,6 +40,12 @@ G_BEGIN_DECLS
  *   stop or cancel
  * @SLUICE_EVENT_ITEM_CANCELLED: an item's attempt was cancelled in flight by
  *   the caller
+ * @SLUICE_EVENT_FATAL: an attempt failed with a fatal error (@error_type,
+ *   @error_message): the pool stops at once, without a drain
+ * @SLUICE_EVENT_SHUTDOWN_DEADLINE: the shutdown deadline fired before the
+ *   drain ended: what is queued is dropped, what runs is cancelled once
+ * @SLUICE_EVENT_OVERRUN: an attempt ended after the shutdown deadline (it
+ *   ignored the cancellation; @item, @attempt)
  * @SLUICE_EVENT_STOP_REQUEST: a stop was requested
  * @SLUICE_EVENT_DRAIN: the input is closed; the workers drain what is queued
  * @SLUICE_EVENT_CANCEL: the caller cancelled or closed the run
@@ -69,6 +75,9 @@ typedef enum {
   SLUICE_EVENT_ITEM_FAILED,
   SLUICE_EVENT_ITEM_DROPPED,
   SLUICE_EVENT_ITEM_CANCELLED,
+  SLUICE_EVENT_FATAL,
+  SLUICE_EVENT_SHUTDOWN_DEADLINE,
+  SLUICE_EVENT_OVERRUN,
   SLUICE_EVENT_STOP_REQUEST,
   SLUICE_EVENT_DRAIN,
   SLUICE_EVENT_CANCEL,

@@ -26,5 +26,6 @@ void     _sluice_pool_emit_metrics     (SluicePool        *self,
                                         const char        *event,
                                         const char        *detail);
 gint64   _sluice_pool_get_timeout_us   (SluicePool        *self);
+gint64   _sluice_pool_get_shutdown_timeout_us (SluicePool *self);
 
 G_END_DECLS

@@ -46,6 +46,8 @@ struct _SluicePool
   gint               max_retries;
   gboolean           keep_going;
   GStrv              retryable;
+  GStrv              fatal;
+  double             shutdown_timeout;
   SluiceRetryPolicy  retry_policy;
 
   SluiceMetricsFunc  metrics_func;
@@ -71,6 +73,8 @@ enum {
   PROP_MAX_RETRIES,
   PROP_KEEP_GOING,
   PROP_RETRYABLE,
+  PROP_FATAL,
+  PROP_SHUTDOWN_TIMEOUT,
   PROP_BACKOFF,
   PROP_BACKOFF_BASE,
   PROP_BACKOFF_CAP,
@@ -152,6 +156,15 @@ sluice_pool_initable_init (GInitable     *initable,
       return _sluice_pool_invalid_config (error, "max-retries", "0 or more", value);
     }
 
+  if (!isfinite (self->shutdown_timeout) || self->shutdown_timeout < 0 ||
+      self->shutdown_timeout > (double) G_MAXINT64 / G_USEC_PER_SEC / 2 ||
+      (self->shutdown_timeout > 0 && _sluice_pool_get_shutdown_timeout_us (self) == 0))
+    {
+      _sluice_pool_format_double (value, self->shutdown_timeout);
+      return _sluice_pool_invalid_config (error, "shutdown-timeout",
+                                          "0 (none) or a finite number of seconds above 0", value);
+    }
+
   return _sluice_retry_policy_prepare (&self->retry_policy, error);
 }
 
@@ -185,6 +198,7 @@ sluice_pool_finalize (GObject *object)
   g_clear_object (&self->handler);
   g_clear_object (&self->clock);
   g_clear_pointer (&self->retryable, g_strfreev);
+  g_clear_pointer (&self->fatal, g_strfreev);
   _sluice_retry_policy_clear (&self->retry_policy);
 
   G_OBJECT_CLASS (sluice_pool_parent_class)->finalize (object);
@@ -223,6 +237,12 @@ sluice_pool_get_property (GObject    *object,
       break;
     case PROP_RETRYABLE:
       g_value_set_boxed (value, self->retryable);
+      break;
+    case PROP_FATAL:
+      g_value_set_boxed (value, self->fatal);
+      break;
+    case PROP_SHUTDOWN_TIMEOUT:
+      g_value_set_double (value, self->shutdown_timeout);
       break;
     case PROP_BACKOFF:
       g_value_set_enum (value, self->retry_policy.backoff);
@@ -290,6 +310,13 @@ sluice_pool_set_property (GObject      *object,
     case PROP_RETRYABLE:
       g_strfreev (self->retryable);
       self->retryable = g_value_dup_boxed (value);
+      break;
+    case PROP_FATAL:
+      g_strfreev (self->fatal);
+      self->fatal = g_value_dup_boxed (value);
+      break;
+    case PROP_SHUTDOWN_TIMEOUT:
+      self->shutdown_timeout = g_value_get_double (value);
       break;
     case PROP_BACKOFF:
       self->retry_policy.backoff = g_value_get_enum (value);
@@ -406,6 +433,32 @@ sluice_pool_class_init (SluicePoolClass *klass)
    */
   properties[PROP_RETRYABLE] =
     g_param_spec_boxed ("retryable", NULL, NULL, G_TYPE_STRV, flags);
+
+  /**
+   * SluicePool:fatal:
+   *
+   * The type names of errors that mean the pool itself is broken (disk
+   * full, revoked credentials). An attempt that fails with one is never
+   * retried; its item fails, and the pool stops at once, without a drain:
+   * the source is not read again, queued items are dropped, every other
+   * attempt is cancelled and awaited, every backoff cancelled. The run then
+   * ends with %SLUICE_ERROR_GROUP. `keep-going` does not prevent it.
+   */
+  properties[PROP_FATAL] =
+    g_param_spec_boxed ("fatal", NULL, NULL, G_TYPE_STRV, flags);
+
+  /**
+   * SluicePool:shutdown-timeout:
+   *
+   * Seconds a shutdown may take, from the first stop request of a running
+   * run; 0 (the default) means no limit. When it passes, the shutdown
+   * becomes immediate: queued items are dropped, every running attempt is
+   * asked once to stop and then awaited however long it takes, every
+   * backoff is cancelled, and those items end cancelled.
+   */
+  properties[PROP_SHUTDOWN_TIMEOUT] =
+    g_param_spec_double ("shutdown-timeout", NULL, NULL, -INFINITY, INFINITY, 0.0,
+                         flags | G_PARAM_LAX_VALIDATION);
 
   /* The retry policy (seed 004): see the retry policy section. Seconds
    * and tokens take any double, for GInitable to refuse with a message. */
@@ -684,6 +737,59 @@ sluice_pool_is_retryable (SluicePool   *self,
 }
 
 /**
+ * sluice_pool_get_fatal:
+ * @self: a #SluicePool
+ *
+ * Returns: (transfer none) (nullable) (array zero-terminated=1): the type
+ *   names of fatal errors
+ */
+const char * const *
+sluice_pool_get_fatal (SluicePool *self)
+{
+  g_return_val_if_fail (SLUICE_IS_POOL (self), NULL);
+
+  return (const char * const *) self->fatal;
+}
+
+/**
+ * sluice_pool_is_fatal:
+ * @self: a #SluicePool
+ * @error: an attempt's error
+ *
+ * Tells whether an attempt that failed with @error stops the whole pool:
+ * its type name is in #SluicePool:fatal. Cancellation never is.
+ *
+ * Returns: %TRUE if @error is fatal
+ */
+gboolean
+sluice_pool_is_fatal (SluicePool   *self,
+                      const GError *error)
+{
+  g_return_val_if_fail (SLUICE_IS_POOL (self), FALSE);
+  g_return_val_if_fail (error != NULL, FALSE);
+
+  if (self->fatal == NULL ||
+      g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return FALSE;
+
+  return g_strv_contains ((const char * const *) self->fatal, sluice_error_type_name (error));
+}
+
+/**
+ * sluice_pool_get_shutdown_timeout:
+ * @self: a #SluicePool
+ *
+ * Returns: the seconds a shutdown may take, or 0 for no limit
+ */
+double
+sluice_pool_get_shutdown_timeout (SluicePool *self)
+{
+  g_return_val_if_fail (SLUICE_IS_POOL (self), 0);
+
+  return self->shutdown_timeout;
+}
+
+/**
  * sluice_pool_get_backoff:
  * @self: a #SluicePool
  *
@@ -925,6 +1031,12 @@ SluiceRetryPolicy *
 _sluice_pool_get_retry_policy (SluicePool *self)
 {
   return &self->retry_policy;
+}
+
+gint64
+_sluice_pool_get_shutdown_timeout_us (SluicePool *self)
+{
+  return (gint64) llround (self->shutdown_timeout * G_USEC_PER_SEC);
 }
 
 gint64

@@ -61,6 +61,10 @@ gboolean        sluice_pool_get_keep_going     (SluicePool         *self);
 const char * const *sluice_pool_get_retryable  (SluicePool         *self);
 gboolean        sluice_pool_is_retryable       (SluicePool         *self,
                                                 const GError       *error);
+const char * const *sluice_pool_get_fatal     (SluicePool         *self);
+gboolean        sluice_pool_is_fatal           (SluicePool         *self,
+                                                const GError       *error);
+double          sluice_pool_get_shutdown_timeout (SluicePool       *self);
 SluiceBackoff   sluice_pool_get_backoff        (SluicePool         *self);
 double          sluice_pool_get_item_deadline  (SluicePool         *self);
 double          sluice_pool_get_retry_budget   (SluicePool         *self);

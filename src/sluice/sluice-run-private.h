@@ -98,6 +98,8 @@ struct _SluiceRun
   guint                live_operations;
   GPtrArray           *errors;
   SluiceRunStats       stats;
+  GHashTable          *outcomes;    /* interned name → count, for snapshots */
+  GArray              *durations;   /* gint64 µs of every attempt that ended */
   gint64               started_at;
   gint64               finished_at;
 
@@ -113,8 +115,14 @@ struct _SluiceRun
   gpointer             event_data;
   GDestroyNotify       event_destroy;
 
+  gint64               shutdown_deadline;  /* 0 until the first stop request */
+  guint64              shutdown_timer;
+
   guint                stop_requested : 1;
-  guint                cancelled : 1;
+  guint                cancelled : 1;       /* the caller cancelled or closed the run */
+  guint                fatal_stopped : 1;   /* an attempt failed with a fatal error */
+  guint                halted : 1;          /* any of those, or the shutdown deadline:
+                                             * nothing new starts, nothing is retried */
   guint                end_reported : 1;
 };
 
@@ -142,8 +150,15 @@ void        _sluice_run_emit_error      (SluiceRun              *self,
                                          const GError           *error);
 void        _sluice_run_record_error    (SluiceRun              *self,
                                          GError                 *error);
+void        _sluice_run_count_outcome   (SluiceRun              *self,
+                                         const char             *name);
+void        _sluice_run_add_duration    (SluiceRun              *self,
+                                         gint64                  duration);
 void        _sluice_run_start           (SluiceRun              *self);
 void        _sluice_run_cancel          (SluiceRun              *self);
+void        _sluice_run_fatal_stop      (SluiceRun              *self);
+void        _sluice_run_start_shutdown_clock (SluiceRun         *self);
+gboolean    _sluice_run_is_overrun      (SluiceRun              *self);
 void        _sluice_run_maybe_finish    (SluiceRun              *self);
 
 /* sluice-run-producer.c */
@@ -154,7 +169,8 @@ const char *_sluice_producer_describe   (SluiceProducerState     state);
 
 /* sluice-run-worker.c */
 void        _sluice_worker_next         (SluiceWorker           *worker);
-void        _sluice_worker_cancel       (SluiceWorker           *worker);
+void        _sluice_worker_cancel       (SluiceWorker           *worker,
+                                         gboolean                once);
 
 /* sluice-run-results.c */
 void        _sluice_run_deliver_result  (SluiceRun              *self,

@@ -35,16 +35,25 @@ _sluice_pulled_item_free (SluicePulledItem *item)
   g_free (item);
 }
 
-/* The input channel's item_free: an item it throws away on an immediate
- * shutdown was pulled and will never be handled. */
-void
-_sluice_pulled_item_drop (SluicePulledItem *item)
+/* An item pulled that will never be handled. */
+static void
+drop_item (SluicePulledItem *item)
 {
   SluiceRun *self = item->run;
 
   self->stats.dropped++;
   _sluice_run_emit_item (self, SLUICE_EVENT_ITEM_DROPPED, item, -1, item->value);
   _sluice_pulled_item_free (item);
+}
+
+/* The input channel's item_free, and a worker's for an item it took after
+ * a cancel: an item dropped from the queue is a cancelled outcome. The one
+ * the producer holds at a stop is not (drop_item() alone). */
+void
+_sluice_pulled_item_drop (SluicePulledItem *item)
+{
+  _sluice_run_count_outcome (item->run, "cancelled");
+  drop_item (item);
 }
 
 /* }}} */
@@ -77,7 +86,7 @@ on_put (GObject      *object,
     {
       /* A stop or a cancel woke the producer while it waited for room: the
        * item it held is never handled. */
-      _sluice_pulled_item_drop (item);
+      drop_item (item);
       producer_finish (self);
       return;
     }
@@ -110,9 +119,9 @@ take_pulled_item (SluiceRun *self,
   self->stats.max_lead = MAX (self->stats.max_lead, lead);
   _sluice_run_emit_item (self, SLUICE_EVENT_PULL, item, -1, value);
 
-  if (self->stop_requested || self->cancelled)
+  if (self->stop_requested || self->halted)
     {
-      _sluice_pulled_item_drop (item);
+      drop_item (item);
       producer_finish (self);
       return;
     }
@@ -187,7 +196,7 @@ on_pulled (GObject      *object,
 void
 _sluice_producer_pull (SluiceRun *self)
 {
-  if (self->stop_requested || self->cancelled)
+  if (self->stop_requested || self->halted)
     {
       producer_finish (self);
       return;
@@ -211,6 +220,7 @@ _sluice_run_request_stop (SluiceRun *self)
     return;
 
   _sluice_run_emit_simple (self, SLUICE_EVENT_STOP_REQUEST);
+  _sluice_run_start_shutdown_clock (self);
 
   /* Wakes the producer if it waits on the source or on a full channel. */
   if (self->state == RUN_ACTIVE)

@@ -160,7 +160,7 @@ _sluice_run_deliver_result (SluiceRun *self,
 {
   GTask *task;
 
-  if (self->pending_next == NULL || self->cancelled)
+  if (self->pending_next == NULL || self->halted)
     {
       /* Unbounded: this never waits and never fails while the run is on. */
       if (!sluice_channel_try_put (self->results, result, NULL))

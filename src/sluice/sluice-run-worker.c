@@ -111,6 +111,7 @@ item_succeeded (SluiceWorker *worker,
   SluiceRun *self = worker->run;
 
   self->stats.succeeded++;
+  _sluice_run_count_outcome (self, "ok");
   if (_sluice_pool_has_metrics_func (self->pool))
     {
       g_autofree char *repr = g_variant_print (worker->item->value, FALSE);
@@ -121,19 +122,44 @@ item_succeeded (SluiceWorker *worker,
   _sluice_run_deliver_result (self, result);
 }
 
+/* The item fails for good with @error, which the run records. */
+static void
+record_failure (SluiceWorker *worker,
+                GError       *error)
+{
+  SluiceRun *self = worker->run;
+
+  self->stats.failed++;
+  _sluice_run_count_outcome (self, sluice_error_type_name (error));
+  emit_metrics_for_error (self, "failure", error);
+  _sluice_run_emit_error (self, SLUICE_EVENT_ITEM_FAILED, worker->item->index, error);
+  _sluice_run_record_error (self, error);
+}
+
 static void
 item_failed (SluiceWorker *worker,
              GError       *error)
 {
   SluiceRun *self = worker->run;
 
-  self->stats.failed++;
-  emit_metrics_for_error (self, "failure", error);
-  _sluice_run_emit_error (self, SLUICE_EVENT_ITEM_FAILED, worker->item->index, error);
-  _sluice_run_record_error (self, error);
+  record_failure (worker, error);
 
   if (!sluice_pool_get_keep_going (self->pool))
     sluice_pool_request_stop (self->pool);
+}
+
+/* A fatal error: never retried, no budget token; the item fails with it
+ * and the whole pool stops at once. */
+static void
+item_failed_fatally (SluiceWorker *worker,
+                     GError       *error)
+{
+  SluiceRun *self = worker->run;
+
+  self->stats.fatal++;
+  _sluice_run_emit_error (self, SLUICE_EVENT_FATAL, worker->item->index, error);
+  record_failure (worker, error);
+  _sluice_run_fatal_stop (self);
 }
 
 /* }}} */
@@ -157,8 +183,8 @@ decide_retry (SluiceWorker *worker,
 
   _sluice_retry_policy_attempt_failed (policy);
 
-  /* Cancellation is never retried. */
-  if (self->cancelled)
+  /* Cancellation (of any kind) is never retried. */
+  if (self->halted)
     return SLUICE_RETRY_USED_UP;
 
   return _sluice_retry_policy_decide (policy, worker->attempt_number,
@@ -173,6 +199,7 @@ item_cancelled (SluiceWorker *worker)
   SluiceRun *self = worker->run;
 
   self->stats.cancelled++;
+  _sluice_run_count_outcome (self, "cancelled");
   _sluice_run_emit_item (self, SLUICE_EVENT_ITEM_CANCELLED, worker->item, (gint) worker->index, NULL);
   worker_done_with_item (worker);
 }
@@ -192,7 +219,7 @@ retry_now (SluiceWorker *worker,
   /* The metrics or event callback may have closed or cancelled the run,
    * after the decision: cancellation is never retried, so the item ends
    * here, cancelled between attempts. */
-  if (self->cancelled)
+  if (self->halted)
     item_cancelled (worker);
   else
     worker_attempt (worker);
@@ -259,15 +286,18 @@ retry_skipped (SluiceWorker        *worker,
     }
 }
 
-/* Stops what the worker is doing for a cancelled run: its attempt is
- * stopped like a late one, and a backoff ends at once with no later
- * attempt (the item ends cancelled). */
+/* Stops what the worker is doing for a halted run: its attempt is stopped
+ * like a late one (or, @once, asked once and then waited for), and a
+ * backoff ends at once with no later attempt (the item ends cancelled). */
 void
-_sluice_worker_cancel (SluiceWorker *worker)
+_sluice_worker_cancel (SluiceWorker *worker,
+                       gboolean      once)
 {
   SluiceRun *self = worker->run;
 
-  if (worker->attempt != NULL)
+  if (worker->attempt != NULL && once)
+    _sluice_attempt_cancel_once (worker->attempt);
+  else if (worker->attempt != NULL)
     _sluice_attempt_cancel (worker->attempt);
 
   if (worker->backoff_timer != 0)
@@ -291,6 +321,14 @@ on_attempt_failed (SluiceWorker  *worker,
   SluiceRetryDecision decision;
   gint64 delay_us;
   GError *error;
+
+  if (sluice_pool_is_fatal (worker->run->pool, _sluice_attempt_get_error (attempt)))
+    {
+      emit_attempt (worker->run, SLUICE_EVENT_ATTEMPT_END, attempt, FALSE);
+      item_failed_fatally (worker, _sluice_attempt_steal_error (attempt));
+      worker_done_with_item (worker);
+      return;
+    }
 
   decision = decide_retry (worker, _sluice_attempt_get_error (attempt), &delay_us);
   emit_attempt (worker->run, SLUICE_EVENT_ATTEMPT_END, attempt, decision == SLUICE_RETRY_GO);
@@ -329,8 +367,14 @@ on_attempt_end (SluiceWorker *worker)
 
   self->live_operations--;
   self->stats.in_flight--;
+  _sluice_run_add_duration (self, sluice_clock_now (self->clock) - sluice_attempt_get_started_at (attempt));
   if (outcome == SLUICE_OUTCOME_TIMED_OUT)
     self->stats.timeouts++;
+  if (_sluice_run_is_overrun (self))
+    {
+      self->stats.overrun++;
+      emit_attempt (self, SLUICE_EVENT_OVERRUN, attempt, FALSE);
+    }
 
   if (outcome == SLUICE_OUTCOME_OK)
     {
@@ -341,8 +385,17 @@ on_attempt_end (SluiceWorker *worker)
     }
   else if (outcome == SLUICE_OUTCOME_CANCELLED)
     {
+      g_autoptr(GError) returned = _sluice_attempt_steal_handler_error (attempt);
+
       emit_attempt (self, SLUICE_EVENT_ATTEMPT_END, attempt, FALSE);
-      item_cancelled (worker);
+      /* One that fails fatally while it is being stopped adds its error. */
+      if (returned != NULL && sluice_pool_is_fatal (self->pool, returned))
+        {
+          item_failed_fatally (worker, g_steal_pointer (&returned));
+          worker_done_with_item (worker);
+        }
+      else
+        item_cancelled (worker);
     }
   else
     on_attempt_failed (worker, attempt);
@@ -394,12 +447,12 @@ worker_take_item (SluiceWorker     *worker,
 {
   SluiceRun *self = worker->run;
 
-  if (!self->cancelled)
+  if (!self->halted)
     _sluice_run_emit_item (self, SLUICE_EVENT_QUEUE_GET, item, (gint) worker->index, NULL);
 
   /* The event's callback may have cancelled the run: an attempt started
    * now would be cancelled by no one. */
-  if (self->cancelled)
+  if (self->halted)
     {
       _sluice_pulled_item_drop (item);
       return FALSE;
@@ -454,7 +507,7 @@ _sluice_worker_next (SluiceWorker *worker)
       worker->take_again = FALSE;
       busy = FALSE;
 
-      if (self->cancelled)
+      if (self->halted)
         break;
 
       /* An item already queued needs no main-loop turn. */

@@ -6,9 +6,11 @@
 #include "config-engine.h"
 
 #include "sluice-attempt-private.h"
+#include "sluice-clock-private.h"
 #include "sluice-error.h"
 #include "sluice-pool-private.h"
 #include "sluice-run-private.h"
+#include "sluice-snapshot-private.h"
 
 /**
  * SECTION:sluice-run
@@ -158,11 +160,29 @@ _sluice_run_record_error (SluiceRun *self,
 /* }}} */
 /* Driver {{{ */
 
+/* Stops everything at once, without a drain: the source is not read
+ * again, the input channel drops what it holds, every attempt is stopped
+ * (with the usual rounds, or with @once a single request) and awaited,
+ * every backoff is cancelled. A caller's cancel, a fatal error and the
+ * shutdown deadline all end this way. */
+static void
+halt (SluiceRun *self,
+      gboolean   once)
+{
+  self->halted = TRUE;
+
+  g_cancellable_cancel (self->producer_cancellable);
+  g_cancellable_cancel (self->driver_cancellable);
+  sluice_channel_shutdown (self->input, TRUE);
+
+  for (guint i = 0; i < self->n_workers; i++)
+    _sluice_worker_cancel (&self->workers[i], once);
+}
+
 void
 _sluice_run_cancel (SluiceRun *self)
 {
   g_autoptr(SluiceRun) hold = NULL;
-  guint i;
 
   if (self->state != RUN_ACTIVE || self->cancelled)
     return;
@@ -170,13 +190,67 @@ _sluice_run_cancel (SluiceRun *self)
   hold = g_object_ref (self);
   self->cancelled = TRUE;
   _sluice_run_emit_simple (self, SLUICE_EVENT_CANCEL);
+  halt (self, FALSE);
+}
 
-  g_cancellable_cancel (self->producer_cancellable);
-  g_cancellable_cancel (self->driver_cancellable);
-  sluice_channel_shutdown (self->input, TRUE);
+/* An attempt failed with a fatal error (its item already failed with it):
+ * the pool stops at once. This is no stop request: the shutdown clock does
+ * not start. */
+void
+_sluice_run_fatal_stop (SluiceRun *self)
+{
+  g_autoptr(SluiceRun) hold = NULL;
 
-  for (i = 0; i < self->n_workers; i++)
-    _sluice_worker_cancel (&self->workers[i]);
+  if (self->state != RUN_ACTIVE || self->fatal_stopped)
+    return;
+
+  hold = g_object_ref (self);
+  self->fatal_stopped = TRUE;
+  halt (self, FALSE);
+}
+
+static void
+on_shutdown_deadline (gpointer user_data)
+{
+  SluiceRun *self = user_data;
+  g_autoptr(SluiceRun) hold = g_object_ref (self);
+
+  self->shutdown_timer = 0;
+  if (self->state != RUN_ACTIVE)
+    return;
+
+  self->stats.deadline_hit = TRUE;
+  self->stats.dropped_queued = sluice_channel_get_length (self->input);
+  for (guint i = 0; i < self->n_workers; i++)
+    self->stats.cancelled_in_flight += self->workers[i].item != NULL;
+
+  _sluice_run_emit_simple (self, SLUICE_EVENT_SHUTDOWN_DEADLINE);
+  halt (self, TRUE);
+}
+
+/* The first stop request of a running run starts the shutdown clock. Its
+ * timer fires before anything else due at that instant: the deadline wins
+ * its ties. */
+void
+_sluice_run_start_shutdown_clock (SluiceRun *self)
+{
+  gint64 timeout = _sluice_pool_get_shutdown_timeout_us (self->pool);
+
+  if (timeout <= 0 || self->shutdown_deadline > 0 || self->state != RUN_ACTIVE || self->halted)
+    return;
+
+  self->shutdown_deadline = sluice_clock_now (self->clock) + timeout;
+  self->shutdown_timer = _sluice_clock_add_timer_first (self->clock, self->shutdown_deadline,
+                                                        on_shutdown_deadline, self);
+}
+
+/* An attempt that ends after the shutdown deadline ignored its
+ * cancellation: the report counts it. */
+gboolean
+_sluice_run_is_overrun (SluiceRun *self)
+{
+  return self->stats.deadline_hit &&
+         sluice_clock_now (self->clock) > self->shutdown_deadline;
 }
 
 static void
@@ -187,6 +261,9 @@ finish_driver (SluiceRun *self)
 
   self->state = RUN_FINISHED;
   self->finished_at = sluice_clock_now (self->clock);
+  if (self->shutdown_timer != 0)
+    sluice_clock_remove_timer (self->clock, self->shutdown_timer);
+  self->shutdown_timer = 0;
   sluice_channel_shutdown (self->input, TRUE);
   sluice_channel_shutdown (self->results, FALSE);
   _sluice_run_emit_simple (self, SLUICE_EVENT_RUN_END);
@@ -243,6 +320,8 @@ sluice_run_finalize (GObject *object)
   g_clear_object (&self->driver_cancellable);
   g_clear_pointer (&self->workers, g_free);
   g_clear_pointer (&self->errors, g_ptr_array_unref);
+  g_clear_pointer (&self->outcomes, g_hash_table_unref);
+  g_clear_pointer (&self->durations, g_array_unref);
   g_clear_pointer (&self->context, g_main_context_unref);
   g_clear_object (&self->source);
   g_clear_object (&self->clock);
@@ -266,6 +345,8 @@ sluice_run_init (SluiceRun *self)
   self->driver_cancellable = g_cancellable_new ();
   g_queue_init (&self->close_tasks);
   g_queue_init (&self->completions);
+  self->outcomes = g_hash_table_new (g_str_hash, g_str_equal);
+  self->durations = g_array_new (FALSE, FALSE, sizeof (gint64));
 }
 
 SluiceRun *
@@ -378,6 +459,54 @@ sluice_run_get_stats (SluiceRun      *self,
   stats->queued = sluice_channel_get_length (self->input);
   stats->lead = self->stats.pulled - self->stats.succeeded;
 }
+
+/* Snapshots {{{ */
+
+void
+_sluice_run_count_outcome (SluiceRun  *self,
+                           const char *name)
+{
+  guint count = GPOINTER_TO_UINT (g_hash_table_lookup (self->outcomes, name));
+
+  g_hash_table_insert (self->outcomes, (gpointer) g_intern_string (name), GUINT_TO_POINTER (count + 1));
+}
+
+void
+_sluice_run_add_duration (SluiceRun *self,
+                          gint64     duration)
+{
+  g_array_append_val (self->durations, duration);
+}
+
+/**
+ * sluice_run_get_snapshot:
+ * @self: a #SluiceRun
+ *
+ * Takes a snapshot of the run now: the queue, the busy workers, the
+ * attempts in flight, the outcomes and the attempt durations so far. It
+ * can be taken at any time, before the run starts and after it ended.
+ *
+ * Returns: (transfer full): the snapshot
+ */
+SluiceSnapshot *
+sluice_run_get_snapshot (SluiceRun *self)
+{
+  SluiceSnapshotCounts counts = { 0 };
+
+  g_return_val_if_fail (SLUICE_IS_RUN (self), NULL);
+
+  counts.time = sluice_clock_now (self->clock);
+  counts.queue_depth = sluice_channel_get_length (self->input);
+  counts.queue_capacity = sluice_channel_get_capacity (self->input);
+  counts.workers = self->n_workers;
+  counts.in_flight = self->stats.in_flight;
+  for (guint i = 0; i < self->n_workers; i++)
+    counts.busy_workers += self->workers[i].item != NULL;
+
+  return _sluice_snapshot_new (&counts, self->outcomes, self->durations);
+}
+
+/* }}} */
 
 /**
  * sluice_run_get_started_at:

@@ -10,6 +10,8 @@
 
 #include <gio/gio.h>
 
+#include "sluice-snapshot.h"
+
 G_BEGIN_DECLS
 
 /**
@@ -31,6 +33,14 @@ G_BEGIN_DECLS
  * @skipped_deadline: retries skipped because their backoff would end at
  *   or after the item deadline
  * @skipped_budget: retries the retry budget refused
+ * @deadline_hit: the shutdown deadline fired before the run ended
+ * @dropped_queued: items in the input channel when the shutdown deadline
+ *   fired
+ * @cancelled_in_flight: workers holding an item (an attempt, its stop
+ *   rounds or a backoff) when the shutdown deadline fired
+ * @overrun: attempts that ended later than the shutdown deadline (they
+ *   ignored its cancellation)
+ * @fatal: attempts that failed with a fatal error
  *
  * Counters of a run, for reports and live views.
  */
@@ -51,6 +61,11 @@ typedef struct {
   guint shed;
   guint skipped_deadline;
   guint skipped_budget;
+  guint deadline_hit;
+  guint dropped_queued;
+  guint cancelled_in_flight;
+  guint overrun;
+  guint fatal;
 } SluiceRunStats;
 
 #define SLUICE_TYPE_RUN (sluice_run_get_type ())
@@ -76,6 +91,7 @@ void        sluice_run_cancel               (SluiceRun            *self);
 gboolean    sluice_run_is_finished          (SluiceRun            *self);
 void        sluice_run_get_stats            (SluiceRun            *self,
                                              SluiceRunStats       *stats);
+SluiceSnapshot *sluice_run_get_snapshot     (SluiceRun            *self);
 gint64      sluice_run_get_started_at       (SluiceRun            *self);
 gint64      sluice_run_get_finished_at      (SluiceRun            *self);
 char       *sluice_run_describe_waiting     (SluiceRun            *self);

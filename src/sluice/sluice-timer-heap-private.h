@@ -1,4 +1,5 @@
-/* sluice-timer-heap-private.h: the clock's timers, in a binary min-heap on (deadline, id)
+/* sluice-timer-heap-private.h: the clock's timers, in a binary min-heap on
+ * (deadline, first, id)
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -17,6 +18,7 @@ typedef struct
   gpointer         user_data;
   GDestroyNotify   destroy;
   guint            heap_index;
+  guint            first : 1;   /* fires before the others due at its deadline */
   /* Non-NULL while a running fire loop has set the timer aside. */
   GPtrArray       *stash;
 } SluiceTimer;
@@ -27,7 +29,7 @@ typedef struct
  * several stashes at once. */
 typedef struct
 {
-  GPtrArray  *heap;     /* SluiceTimer*, min-heap on (deadline, id) */
+  GPtrArray  *heap;     /* SluiceTimer*, min-heap on (deadline, first, id) */
   GSList     *stashes;  /* GPtrArray* of the running fire loops */
   GHashTable *timers;   /* &id → SluiceTimer*, every pending timer */
   guint64     next_id;
@@ -41,6 +43,7 @@ G_GNUC_INTERNAL void         _sluice_timer_heap_clear         (SluiceTimerHeap  
 G_GNUC_INTERNAL guint        _sluice_timer_heap_get_n_pending (SluiceTimerHeap  *heap);
 G_GNUC_INTERNAL guint64      _sluice_timer_heap_add           (SluiceTimerHeap  *heap,
                                                                gint64            deadline,
+                                                               gboolean          first,
                                                                SluiceTimerFunc   func,
                                                                gpointer          user_data,
                                                                GDestroyNotify    destroy);

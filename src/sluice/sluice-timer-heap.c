@@ -24,6 +24,8 @@ timer_before (const SluiceTimer *a,
 {
   if (a->deadline != b->deadline)
     return a->deadline < b->deadline;
+  if (a->first != b->first)
+    return a->first;
   return a->id < b->id;
 }
 
@@ -181,6 +183,7 @@ heap_insert (SluiceTimerHeap *heap,
 guint64
 _sluice_timer_heap_add (SluiceTimerHeap *heap,
                         gint64           deadline,
+                        gboolean         first,
                         SluiceTimerFunc  func,
                         gpointer         user_data,
                         GDestroyNotify   destroy)
@@ -189,6 +192,7 @@ _sluice_timer_heap_add (SluiceTimerHeap *heap,
 
   timer->id = heap->next_id++;
   timer->deadline = deadline;
+  timer->first = !!first;
   timer->func = func;
   timer->user_data = user_data;
   timer->destroy = destroy;

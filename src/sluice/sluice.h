@@ -16,6 +16,7 @@
 # include "sluice-pool.h"
 # include "sluice-retry-policy.h"
 # include "sluice-run.h"
+# include "sluice-snapshot.h"
 # include "sluice-source.h"
 # include "sluice-thread-handler.h"
 #undef SLUICE_INSIDE

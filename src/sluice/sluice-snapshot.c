@@ -1,0 +1,348 @@
+/* sluice-snapshot.c
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "config-engine.h"
+
+#include <string.h>
+
+#include "sluice-snapshot-private.h"
+
+/**
+ * SECTION:sluice-snapshot
+ * @Title: SluiceSnapshot
+ *
+ * What a run looks like at one moment, for a monitor that asks "does the
+ * pool keep up?" (seed 001's observed pool): the queue depth against its
+ * capacity, the busy workers against all of them, the attempts in flight,
+ * the outcomes so far by type name, and the attempt durations so far.
+ *
+ * A snapshot is an immutable copy, taken with sluice_run_get_snapshot(),
+ * and cheap enough to take every frame.
+ */
+
+struct _SluiceSnapshot
+{
+  gatomicrefcount  ref_count;
+
+  gint64           time;
+  guint            queue_depth;
+  guint            queue_capacity;
+  guint            busy_workers;
+  guint            workers;
+  guint            in_flight;
+
+  GStrv            outcome_names;   /* sorted */
+  guint           *outcome_counts;  /* in the order of outcome_names */
+
+  guint            n_durations;
+  gint64           duration_mean;
+  gint64           duration_p50;
+  gint64           duration_p95;
+  gint64           duration_max;
+};
+
+G_DEFINE_BOXED_TYPE (SluiceSnapshot, sluice_snapshot, sluice_snapshot_ref, sluice_snapshot_unref)
+
+static gint
+compare_names (gconstpointer a,
+               gconstpointer b)
+{
+  return strcmp (*(const char * const *) a, *(const char * const *) b);
+}
+
+static gint
+compare_durations (gconstpointer a,
+                   gconstpointer b)
+{
+  gint64 x = *(const gint64 *) a, y = *(const gint64 *) b;
+
+  return x < y ? -1 : x > y;
+}
+
+/* Nearest rank: the smallest duration that @percent of them do not
+ * exceed. @sorted holds @n durations. */
+static gint64
+percentile (const gint64 *sorted,
+            guint         n,
+            guint         percent)
+{
+  guint rank = (guint) (((guint64) percent * n + 99) / 100);
+
+  return sorted[MAX (rank, 1) - 1];
+}
+
+/*
+ * _sluice_snapshot_new:
+ * @outcomes: (element-type utf8 guint): outcome name → count, copied
+ * @durations: (element-type gint64): every attempt duration so far, in µs;
+ *   only read
+ *
+ * The counts are the run's own; the caller fills the plain fields of
+ * @fields (the time, the queue, the workers, in flight).
+ */
+SluiceSnapshot *
+_sluice_snapshot_new (const SluiceSnapshotCounts *fields,
+                      GHashTable                 *outcomes,
+                      GArray                     *durations)
+{
+  SluiceSnapshot *self = g_new0 (SluiceSnapshot, 1);
+  g_autoptr(GPtrArray) names = g_ptr_array_new ();
+  GHashTableIter iter;
+  gpointer key;
+  guint i;
+
+  g_atomic_ref_count_init (&self->ref_count);
+  self->time = fields->time;
+  self->queue_depth = fields->queue_depth;
+  self->queue_capacity = fields->queue_capacity;
+  self->busy_workers = fields->busy_workers;
+  self->workers = fields->workers;
+  self->in_flight = fields->in_flight;
+
+  g_hash_table_iter_init (&iter, outcomes);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    g_ptr_array_add (names, key);
+  g_ptr_array_sort (names, compare_names);
+
+  self->outcome_names = g_new0 (char *, names->len + 1);
+  self->outcome_counts = g_new0 (guint, MAX (names->len, 1));
+  for (i = 0; i < names->len; i++)
+    {
+      self->outcome_names[i] = g_strdup (g_ptr_array_index (names, i));
+      self->outcome_counts[i] = GPOINTER_TO_UINT (g_hash_table_lookup (outcomes, self->outcome_names[i]));
+    }
+
+  self->n_durations = durations->len;
+  if (durations->len > 0)
+    {
+      g_autofree gint64 *sorted = g_memdup2 (durations->data, durations->len * sizeof (gint64));
+      gint64 sum = 0;
+
+      qsort (sorted, durations->len, sizeof (gint64), compare_durations);
+      for (i = 0; i < durations->len; i++)
+        sum += sorted[i];
+
+      self->duration_mean = sum / (gint64) durations->len;
+      self->duration_p50 = percentile (sorted, durations->len, 50);
+      self->duration_p95 = percentile (sorted, durations->len, 95);
+      self->duration_max = sorted[durations->len - 1];
+    }
+
+  return self;
+}
+
+/**
+ * sluice_snapshot_ref:
+ * @self: a #SluiceSnapshot
+ *
+ * Returns: (transfer full): @self
+ */
+SluiceSnapshot *
+sluice_snapshot_ref (SluiceSnapshot *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+
+  g_atomic_ref_count_inc (&self->ref_count);
+  return self;
+}
+
+/**
+ * sluice_snapshot_unref:
+ * @self: (transfer full): a #SluiceSnapshot
+ */
+void
+sluice_snapshot_unref (SluiceSnapshot *self)
+{
+  g_return_if_fail (self != NULL);
+
+  if (!g_atomic_ref_count_dec (&self->ref_count))
+    return;
+
+  g_strfreev (self->outcome_names);
+  g_free (self->outcome_counts);
+  g_free (self);
+}
+
+/**
+ * sluice_snapshot_get_time:
+ * @self: a #SluiceSnapshot
+ *
+ * Returns: when it was taken, on the pool's clock (µs)
+ */
+gint64
+sluice_snapshot_get_time (const SluiceSnapshot *self)
+{
+  g_return_val_if_fail (self != NULL, 0);
+  return self->time;
+}
+
+/**
+ * sluice_snapshot_get_queue_depth:
+ * @self: a #SluiceSnapshot
+ *
+ * Returns: the items waiting in the input queue
+ */
+guint
+sluice_snapshot_get_queue_depth (const SluiceSnapshot *self)
+{
+  g_return_val_if_fail (self != NULL, 0);
+  return self->queue_depth;
+}
+
+/**
+ * sluice_snapshot_get_queue_capacity:
+ * @self: a #SluiceSnapshot
+ *
+ * Returns: the most items the input queue holds
+ */
+guint
+sluice_snapshot_get_queue_capacity (const SluiceSnapshot *self)
+{
+  g_return_val_if_fail (self != NULL, 0);
+  return self->queue_capacity;
+}
+
+/**
+ * sluice_snapshot_get_busy_workers:
+ * @self: a #SluiceSnapshot
+ *
+ * Returns: the workers holding an item: running an attempt, waiting for a
+ *   stopped one, or backing off before a retry
+ */
+guint
+sluice_snapshot_get_busy_workers (const SluiceSnapshot *self)
+{
+  g_return_val_if_fail (self != NULL, 0);
+  return self->busy_workers;
+}
+
+/**
+ * sluice_snapshot_get_workers:
+ * @self: a #SluiceSnapshot
+ *
+ * Returns: the pool's workers
+ */
+guint
+sluice_snapshot_get_workers (const SluiceSnapshot *self)
+{
+  g_return_val_if_fail (self != NULL, 0);
+  return self->workers;
+}
+
+/**
+ * sluice_snapshot_get_in_flight:
+ * @self: a #SluiceSnapshot
+ *
+ * Returns: the attempts whose handler is still running
+ */
+guint
+sluice_snapshot_get_in_flight (const SluiceSnapshot *self)
+{
+  g_return_val_if_fail (self != NULL, 0);
+  return self->in_flight;
+}
+
+/**
+ * sluice_snapshot_get_outcome_names:
+ * @self: a #SluiceSnapshot
+ *
+ * The outcomes so far, sorted: `ok` for successes, the error's type name
+ * for failures, `cancelled` for items cancelled in flight or dropped from
+ * the queue.
+ *
+ * Returns: (transfer none) (array zero-terminated=1): the names
+ */
+const char * const *
+sluice_snapshot_get_outcome_names (const SluiceSnapshot *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  return (const char * const *) self->outcome_names;
+}
+
+/**
+ * sluice_snapshot_get_outcome_count:
+ * @self: a #SluiceSnapshot
+ * @name: an outcome name, such as `ok`, `cancelled` or `ValueError`
+ *
+ * Returns: how many items ended so
+ */
+guint
+sluice_snapshot_get_outcome_count (const SluiceSnapshot *self,
+                                   const char           *name)
+{
+  g_return_val_if_fail (self != NULL, 0);
+  g_return_val_if_fail (name != NULL, 0);
+
+  for (guint i = 0; self->outcome_names[i] != NULL; i++)
+    if (g_str_equal (self->outcome_names[i], name))
+      return self->outcome_counts[i];
+
+  return 0;
+}
+
+/**
+ * sluice_snapshot_get_n_durations:
+ * @self: a #SluiceSnapshot
+ *
+ * Returns: how many attempts have ended
+ */
+guint
+sluice_snapshot_get_n_durations (const SluiceSnapshot *self)
+{
+  g_return_val_if_fail (self != NULL, 0);
+  return self->n_durations;
+}
+
+/**
+ * sluice_snapshot_get_duration_mean:
+ * @self: a #SluiceSnapshot
+ *
+ * Returns: the mean duration of the attempts that ended, in µs (0 if none)
+ */
+gint64
+sluice_snapshot_get_duration_mean (const SluiceSnapshot *self)
+{
+  g_return_val_if_fail (self != NULL, 0);
+  return self->duration_mean;
+}
+
+/**
+ * sluice_snapshot_get_duration_p50:
+ * @self: a #SluiceSnapshot
+ *
+ * Returns: the median duration (nearest rank), in µs (0 if none)
+ */
+gint64
+sluice_snapshot_get_duration_p50 (const SluiceSnapshot *self)
+{
+  g_return_val_if_fail (self != NULL, 0);
+  return self->duration_p50;
+}
+
+/**
+ * sluice_snapshot_get_duration_p95:
+ * @self: a #SluiceSnapshot
+ *
+ * Returns: the 95th percentile duration (nearest rank), in µs (0 if none)
+ */
+gint64
+sluice_snapshot_get_duration_p95 (const SluiceSnapshot *self)
+{
+  g_return_val_if_fail (self != NULL, 0);
+  return self->duration_p95;
+}
+
+/**
+ * sluice_snapshot_get_duration_max:
+ * @self: a #SluiceSnapshot
+ *
+ * Returns: the longest duration, in µs (0 if none)
+ */
+gint64
+sluice_snapshot_get_duration_max (const SluiceSnapshot *self)
+{
+  g_return_val_if_fail (self != NULL, 0);
+  return self->duration_max;
+}

@@ -1002,6 +1002,45 @@ _sluice_pool_take_event_func (SluicePool      *self,
   *destroy = g_steal_pointer (&self->event_destroy);
 }
 
+/**
+ * sluice_pool_open:
+ * @self: a #SluicePool
+ * @error: return location for a %SLUICE_ERROR_SINGLE_USE error
+ *
+ * Makes the pool's one run as a service: no source, but jobs submitted one
+ * at a time with sluice_run_submit_async(), each with its own result
+ * (seed 001). The run starts at once. A job that fails fails only its job
+ * (keep-going is implied); a fatal error stops the pool. It ends after
+ * sluice_run_close_async() (or sluice_pool_request_stop()), which lets the
+ * queued and running jobs finish; sluice_run_next_async() yields no results
+ * and completes when it has ended. A stop requested before the open ends
+ * the run at once. Like sluice_pool_run(), a pool runs once.
+ *
+ * Returns: (transfer full) (nullable): the run, or %NULL with @error set
+ */
+SluiceRun *
+sluice_pool_open (SluicePool  *self,
+                  GError     **error)
+{
+  SluiceRun *run;
+
+  g_return_val_if_fail (SLUICE_IS_POOL (self), NULL);
+
+  if (self->ran)
+    {
+      g_set_error_literal (error, SLUICE_ERROR, SLUICE_ERROR_SINGLE_USE, "pool is single-use");
+      return NULL;
+    }
+
+  run = _sluice_run_new_service (self);
+  self->run = run;
+  g_object_add_weak_pointer (G_OBJECT (run), (gpointer *) &self->run);
+  self->ran = TRUE;
+  _sluice_run_start_service (run);
+
+  return run;
+}
+
 gboolean
 _sluice_pool_has_metrics_func (SluicePool *self)
 {

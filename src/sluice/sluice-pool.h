@@ -82,6 +82,8 @@ void            sluice_pool_set_event_func     (SluicePool         *self,
                                                 GDestroyNotify      destroy);
 void            sluice_pool_request_stop       (SluicePool         *self);
 gboolean        sluice_pool_get_stop_requested (SluicePool         *self);
+SluiceRun      *sluice_pool_open               (SluicePool         *self,
+                                                GError            **error);
 SluiceRun      *sluice_pool_run                (SluicePool         *self,
                                                 SluiceSource       *source,
                                                 GError            **error);

@@ -8,6 +8,7 @@
 #include "sluice-attempt.h"
 #include "sluice-channel.h"
 #include "sluice-event.h"
+#include "sluice-job.h"
 #include "sluice-pool.h"
 #include "sluice-run.h"
 
@@ -53,6 +54,7 @@ typedef struct
   gint64     index;
   GVariant  *value;
   gint64     deadline;  /* the item deadline, or 0 */
+  SluiceJob *job;       /* owned: in a service run, the item's job */
 } SluicePulledItem;
 
 typedef struct
@@ -118,6 +120,10 @@ struct _SluiceRun
   gint64               shutdown_deadline;  /* 0 until the first stop request */
   guint64              shutdown_timer;
 
+  guint                n_submitted;        /* jobs admitted: their next index */
+  guint                submits_waiting;    /* submissions waiting for room */
+
+  guint                service : 1;        /* sluice_pool_open(): jobs, no source */
   guint                stop_requested : 1;
   guint                cancelled : 1;       /* the caller cancelled or closed the run */
   guint                fatal_stopped : 1;   /* an attempt failed with a fatal error */
@@ -162,6 +168,7 @@ gboolean    _sluice_run_is_overrun      (SluiceRun              *self);
 void        _sluice_run_maybe_finish    (SluiceRun              *self);
 
 /* sluice-run-producer.c */
+void        _sluice_run_close_input     (SluiceRun              *self);
 void        _sluice_pulled_item_free    (SluicePulledItem       *item);
 void        _sluice_pulled_item_drop    (SluicePulledItem       *item);
 void        _sluice_producer_pull       (SluiceRun              *self);
@@ -172,7 +179,22 @@ void        _sluice_worker_next         (SluiceWorker           *worker);
 void        _sluice_worker_cancel       (SluiceWorker           *worker,
                                          gboolean                once);
 
+/* sluice-run-submit.c */
+SluiceRun  *_sluice_run_new_service     (SluicePool             *pool);
+void        _sluice_run_start_service   (SluiceRun              *self);
+void        _sluice_run_close_admission (SluiceRun              *self);
+void        _sluice_run_give_up_job     (SluiceRun              *self,
+                                         SluiceJob              *job);
+
 /* sluice-run-results.c */
+GTask      *_sluice_run_caller_task_new (SluiceRun              *self,
+                                         GCancellable           *cancellable,
+                                         GAsyncReadyCallback     callback,
+                                         gpointer                user_data,
+                                         gpointer                source_tag);
+void        _sluice_run_complete_now    (GTask                  *task);
+void        _sluice_run_complete_later  (SluiceRun              *self,
+                                         GTask                  *task);
 void        _sluice_run_deliver_result  (SluiceRun              *self,
                                          GVariant               *result);
 void        _sluice_run_report_end      (SluiceRun              *self);

@@ -8,6 +8,7 @@
 
 #include "sluice-channel-private.h"
 #include "sluice-error.h"
+#include "sluice-job-private.h"
 #include "sluice-pool-private.h"
 #include "sluice-run-private.h"
 
@@ -32,6 +33,7 @@ void
 _sluice_pulled_item_free (SluicePulledItem *item)
 {
   g_variant_unref (item->value);
+  g_clear_object (&item->job);
   g_free (item);
 }
 
@@ -52,15 +54,26 @@ drop_item (SluicePulledItem *item)
 void
 _sluice_pulled_item_drop (SluicePulledItem *item)
 {
+  /* A job given up while queued was counted when its caller gave up. */
+  if (item->job != NULL && _sluice_job_is_given_up (item->job))
+    {
+      _sluice_pulled_item_free (item);
+      return;
+    }
+
   _sluice_run_count_outcome (item->run, "cancelled");
+  if (item->job != NULL)
+    _sluice_job_end_cancelled (item->job);
   drop_item (item);
 }
 
 /* }}} */
 /* Producer {{{ */
 
-static void
-producer_finish (SluiceRun *self)
+/* No more items will come: from the source's end or a stop, or from a
+ * service run's close (admission closes). */
+void
+_sluice_run_close_input (SluiceRun *self)
 {
   self->producer_state = PRODUCER_DONE;
   _sluice_run_emit_simple (self, SLUICE_EVENT_DRAIN);
@@ -87,7 +100,7 @@ on_put (GObject      *object,
       /* A stop or a cancel woke the producer while it waited for room: the
        * item it held is never handled. */
       drop_item (item);
-      producer_finish (self);
+      _sluice_run_close_input (self);
       return;
     }
 
@@ -122,7 +135,7 @@ take_pulled_item (SluiceRun *self,
   if (self->stop_requested || self->halted)
     {
       drop_item (item);
-      producer_finish (self);
+      _sluice_run_close_input (self);
       return;
     }
 
@@ -182,12 +195,12 @@ on_pulled (GObject      *object,
     {
       g_clear_pointer (&value, g_variant_unref);
       on_source_failed (self, error);
-      producer_finish (self);
+      _sluice_run_close_input (self);
     }
   else if (value == NULL)
     {
       _sluice_run_emit_simple (self, SLUICE_EVENT_SOURCE_END);
-      producer_finish (self);
+      _sluice_run_close_input (self);
     }
   else
     take_pulled_item (self, value);
@@ -198,7 +211,7 @@ _sluice_producer_pull (SluiceRun *self)
 {
   if (self->stop_requested || self->halted)
     {
-      producer_finish (self);
+      _sluice_run_close_input (self);
       return;
     }
 
@@ -220,6 +233,14 @@ _sluice_run_request_stop (SluiceRun *self)
     return;
 
   _sluice_run_emit_simple (self, SLUICE_EVENT_STOP_REQUEST);
+
+  /* A service run's stop is its graceful close. */
+  if (self->service)
+    {
+      _sluice_run_close_admission (self);
+      return;
+    }
+
   _sluice_run_start_shutdown_clock (self);
 
   /* Wakes the producer if it waits on the source or on a full channel. */

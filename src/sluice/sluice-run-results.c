@@ -27,8 +27,8 @@ typedef struct
   gpointer            user_data;
 } CallerCallback;
 
-static GTask *
-caller_task_new (SluiceRun           *self,
+GTask *
+_sluice_run_caller_task_new (SluiceRun           *self,
                  GCancellable        *cancellable,
                  GAsyncReadyCallback  callback,
                  gpointer             user_data,
@@ -46,8 +46,8 @@ caller_task_new (SluiceRun           *self,
 }
 
 /* Takes @task, which has its return value. */
-static void
-complete_now (GTask *task)
+void
+_sluice_run_complete_now (GTask *task)
 {
   CallerCallback *caller = g_task_get_task_data (task);
 
@@ -64,15 +64,15 @@ flush_completions (gpointer user_data)
 
   self->completion_source = NULL;
   while ((task = g_queue_pop_head (&self->completions)) != NULL)
-    complete_now (task);
+    _sluice_run_complete_now (task);
 
   return G_SOURCE_REMOVE;
 }
 
 /* Takes @task, which has its return value, and completes it from the
  * run's idle. */
-static void
-complete_later (SluiceRun *self,
+void
+_sluice_run_complete_later (SluiceRun *self,
                 GTask     *task)
 {
   g_queue_push_tail (&self->completions, task);
@@ -171,7 +171,7 @@ _sluice_run_deliver_result (SluiceRun *self,
   task = g_steal_pointer (&self->pending_next);
   disconnect_next_cancellable (self);
   return_result (self, task, result);
-  complete_now (task);
+  _sluice_run_complete_now (task);
 }
 
 /* Completes the pending next and every close once the driver finished. */
@@ -186,7 +186,7 @@ _sluice_run_report_end (SluiceRun *self)
       next = g_steal_pointer (&self->pending_next);
       disconnect_next_cancellable (self);
       return_end (self, next);
-      complete_later (self, next);
+      _sluice_run_complete_later (self, next);
     }
 
   while ((close = g_queue_pop_head (&self->close_tasks)) != NULL)
@@ -201,7 +201,7 @@ _sluice_run_report_end (SluiceRun *self)
                                  "the run was cancelled while it closed");
       else
         g_task_return_boolean (close, TRUE);
-      complete_later (self, close);
+      _sluice_run_complete_later (self, close);
     }
 }
 
@@ -259,13 +259,13 @@ sluice_run_next_async (SluiceRun           *self,
   g_return_if_fail (SLUICE_IS_RUN (self));
   g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
 
-  task = caller_task_new (self, NULL, callback, user_data, sluice_run_next_async);
+  task = _sluice_run_caller_task_new (self, NULL, callback, user_data, sluice_run_next_async);
 
   if (self->pending_next != NULL)
     {
       g_task_return_new_error (task, SLUICE_ERROR, SLUICE_ERROR_PENDING,
                                "another next is already pending");
-      complete_later (self, task);
+      _sluice_run_complete_later (self, task);
       return;
     }
 
@@ -276,7 +276,7 @@ sluice_run_next_async (SluiceRun           *self,
           self->state = RUN_FINISHED;
           self->cancelled = TRUE;
           return_end (self, task);
-          complete_later (self, task);
+          _sluice_run_complete_later (self, task);
           return;
         }
       _sluice_run_start (self);
@@ -286,14 +286,14 @@ sluice_run_next_async (SluiceRun           *self,
       (result = sluice_channel_try_get (self->results, NULL)) != NULL)
     {
       return_result (self, task, result);
-      complete_later (self, task);
+      _sluice_run_complete_later (self, task);
       return;
     }
 
   if (self->state == RUN_FINISHED)
     {
       return_end (self, task);
-      complete_later (self, task);
+      _sluice_run_complete_later (self, task);
       return;
     }
 
@@ -386,7 +386,7 @@ sluice_run_close_async (SluiceRun           *self,
   g_return_if_fail (SLUICE_IS_RUN (self));
   g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
 
-  task = caller_task_new (self, cancellable, callback, user_data, sluice_run_close_async);
+  task = _sluice_run_caller_task_new (self, cancellable, callback, user_data, sluice_run_close_async);
   /* The close reports the cancellation itself, and only after the wait. */
   g_task_set_check_cancellable (task, FALSE);
 
@@ -398,12 +398,17 @@ sluice_run_close_async (SluiceRun           *self,
       G_GNUC_FALLTHROUGH;
     case RUN_FINISHED:
       g_task_return_boolean (task, TRUE);
-      complete_later (self, task);
+      _sluice_run_complete_later (self, task);
       break;
     case RUN_ACTIVE:
     default:
       g_queue_push_tail (&self->close_tasks, task);
-      _sluice_run_cancel (self);
+      /* A stream's close is the seed's aclose(): a cancel. A service's is
+       * its graceful exit. */
+      if (self->service)
+        _sluice_run_close_admission (self);
+      else
+        _sluice_run_cancel (self);
       break;
     }
 }

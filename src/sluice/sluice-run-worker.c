@@ -9,6 +9,7 @@
 #include "sluice-attempt-private.h"
 #include "sluice-channel-private.h"
 #include "sluice-error.h"
+#include "sluice-job-private.h"
 #include "sluice-pool-private.h"
 #include "sluice-run-private.h"
 
@@ -97,6 +98,8 @@ worker_attempt (SluiceWorker *worker)
   self->stats.attempts++;
   self->stats.in_flight++;
   self->live_operations++;
+  if (worker->item->job != NULL)
+    _sluice_job_start (worker->item->job);
   emit_attempt (self, SLUICE_EVENT_ATTEMPT_START, worker->attempt, FALSE);
 
   _sluice_attempt_start (worker->attempt, sluice_pool_get_handler (self->pool),
@@ -119,13 +122,18 @@ item_succeeded (SluiceWorker *worker,
       _sluice_pool_emit_metrics (self->pool, "ok", repr);
     }
   _sluice_run_emit_item (self, SLUICE_EVENT_ITEM_OK, worker->item, (gint) worker->index, result);
-  _sluice_run_deliver_result (self, result);
+
+  /* A job's result goes to its job; a stream's to the caller. */
+  if (worker->item->job != NULL)
+    _sluice_job_succeed (worker->item->job, result);
+  else
+    _sluice_run_deliver_result (self, result);
 }
 
-/* The item fails for good with @error, which the run records. */
+/* The item fails for good with @error. */
 static void
-record_failure (SluiceWorker *worker,
-                GError       *error)
+count_failure (SluiceWorker *worker,
+               const GError *error)
 {
   SluiceRun *self = worker->run;
 
@@ -133,17 +141,25 @@ record_failure (SluiceWorker *worker,
   _sluice_run_count_outcome (self, sluice_error_type_name (error));
   emit_metrics_for_error (self, "failure", error);
   _sluice_run_emit_error (self, SLUICE_EVENT_ITEM_FAILED, worker->item->index, error);
-  _sluice_run_record_error (self, error);
 }
 
+/* An ordinary failure: a stream records it (and, without keep-going,
+ * stops); a job keeps it to itself and the service goes on. */
 static void
 item_failed (SluiceWorker *worker,
              GError       *error)
 {
   SluiceRun *self = worker->run;
 
-  record_failure (worker, error);
+  count_failure (worker, error);
 
+  if (worker->item->job != NULL)
+    {
+      _sluice_job_fail (worker->item->job, error, FALSE);
+      return;
+    }
+
+  _sluice_run_record_error (self, error);
   if (!sluice_pool_get_keep_going (self->pool))
     sluice_pool_request_stop (self->pool);
 }
@@ -158,12 +174,23 @@ item_failed_fatally (SluiceWorker *worker,
 
   self->stats.fatal++;
   _sluice_run_emit_error (self, SLUICE_EVENT_FATAL, worker->item->index, error);
-  record_failure (worker, error);
+  count_failure (worker, error);
+  _sluice_run_record_error (self, error);
+  /* The job's error is the very object the group holds. */
+  if (worker->item->job != NULL)
+    _sluice_job_fail (worker->item->job, error, TRUE);
   _sluice_run_fatal_stop (self);
 }
 
 /* }}} */
 /* Retries {{{ */
+
+/* The caller gave up on the worker's job. */
+static gboolean
+given_up (SluiceWorker *worker)
+{
+  return worker->item->job != NULL && _sluice_job_is_given_up (worker->item->job);
+}
 
 /* Decides what follows an attempt that failed with @error. A retryable
  * error takes its token from the budget first, also when the item has no
@@ -183,8 +210,8 @@ decide_retry (SluiceWorker *worker,
 
   _sluice_retry_policy_attempt_failed (policy);
 
-  /* Cancellation (of any kind) is never retried. */
-  if (self->halted)
+  /* Cancellation (of any kind, a job's give-up too) is never retried. */
+  if (self->halted || given_up (worker))
     return SLUICE_RETRY_USED_UP;
 
   return _sluice_retry_policy_decide (policy, worker->attempt_number,
@@ -201,6 +228,8 @@ item_cancelled (SluiceWorker *worker)
   self->stats.cancelled++;
   _sluice_run_count_outcome (self, "cancelled");
   _sluice_run_emit_item (self, SLUICE_EVENT_ITEM_CANCELLED, worker->item, (gint) worker->index, NULL);
+  if (worker->item->job != NULL)
+    _sluice_job_end_cancelled (worker->item->job);
   worker_done_with_item (worker);
 }
 
@@ -219,7 +248,7 @@ retry_now (SluiceWorker *worker,
   /* The metrics or event callback may have closed or cancelled the run,
    * after the decision: cancellation is never retried, so the item ends
    * here, cancelled between attempts. */
-  if (self->halted)
+  if (self->halted || given_up (worker))
     item_cancelled (worker);
   else
     worker_attempt (worker);
@@ -461,7 +490,11 @@ worker_take_item (SluiceWorker     *worker,
   worker->item = item;
   worker->attempt_number = 0;
 
-  if (item->deadline > 0 && sluice_clock_now (self->clock) >= item->deadline)
+  /* A job its caller gave up on while it was queued costs no worker: it
+   * ended already, and is skipped. */
+  if (given_up (worker))
+    worker_done_with_item (worker);
+  else if (item->deadline > 0 && sluice_clock_now (self->clock) >= item->deadline)
     shed_item (worker);
   else
     worker_attempt (worker);

@@ -170,6 +170,10 @@ halt (SluiceRun *self,
       gboolean   once)
 {
   self->halted = TRUE;
+  /* A service run's admission closes with it; a stream's producer stops
+   * when its cancellable wakes it. */
+  if (self->service)
+    self->producer_state = PRODUCER_DONE;
 
   g_cancellable_cancel (self->producer_cancellable);
   g_cancellable_cancel (self->driver_cancellable);
@@ -280,7 +284,8 @@ _sluice_run_maybe_finish (SluiceRun *self)
 {
   if (self->state == RUN_ACTIVE &&
       self->producer_state == PRODUCER_DONE &&
-      self->workers_alive == 0)
+      self->workers_alive == 0 &&
+      self->submits_waiting == 0)
     finish_driver (self);
 }
 
@@ -299,7 +304,9 @@ _sluice_run_start (SluiceRun *self)
   for (i = 0; i < self->n_workers; i++)
     _sluice_worker_next (&self->workers[i]);
 
-  _sluice_producer_pull (self);
+  /* A service run's items come from its callers. */
+  if (!self->service)
+    _sluice_producer_pull (self);
 }
 
 /* }}} */
@@ -358,7 +365,7 @@ _sluice_run_new (SluicePool   *pool,
 
   self = g_object_new (SLUICE_TYPE_RUN, NULL);
   self->pool = g_object_ref (pool);
-  self->source = g_object_ref (source);
+  self->source = source != NULL ? g_object_ref (source) : NULL;
   self->clock = g_object_ref (sluice_pool_get_clock (pool));
   self->context = g_main_context_ref_thread_default ();
   self->timeout = _sluice_pool_get_timeout_us (pool);

@@ -10,6 +10,7 @@
 
 #include <gio/gio.h>
 
+#include "sluice-job.h"
 #include "sluice-snapshot.h"
 
 G_BEGIN_DECLS
@@ -87,6 +88,15 @@ gboolean    sluice_run_close_finish         (SluiceRun            *self,
                                              GError              **error);
 GPtrArray  *sluice_run_get_errors           (SluiceRun            *self);
 guint       sluice_run_get_live_operations  (SluiceRun            *self);
+void        sluice_run_submit_async         (SluiceRun            *self,
+                                             GVariant             *item,
+                                             GCancellable         *cancellable,
+                                             GAsyncReadyCallback   callback,
+                                             gpointer              user_data);
+SluiceJob  *sluice_run_submit_finish        (SluiceRun            *self,
+                                             GAsyncResult         *result,
+                                             GError              **error);
+gboolean    sluice_run_is_service           (SluiceRun            *self);
 void        sluice_run_cancel               (SluiceRun            *self);
 gboolean    sluice_run_is_finished          (SluiceRun            *self);
 void        sluice_run_get_stats            (SluiceRun            *self,

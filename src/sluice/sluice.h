@@ -13,6 +13,7 @@
 # include "sluice-event.h"
 # include "sluice-func-handler.h"
 # include "sluice-handler.h"
+# include "sluice-job.h"
 # include "sluice-pool.h"
 # include "sluice-retry-policy.h"
 # include "sluice-run.h"

@@ -250,20 +250,30 @@ submit_three (gpointer user_data)
     submit (s, i);
 }
 
-static void
-test_submit_waits_while_the_queue_is_full (Fixture       *f,
-                                           gconstpointer  data)
+/* W=1, Q=1, each job 1.0 s: three jobs submitted at 0, so that job 0
+ * runs, job 1 waits in the queue and job 2's submission waits for room;
+ * the close comes at @close_at. */
+static Service *
+run_three_slow_jobs (Fixture *f,
+                     double   close_at)
 {
-  g_autoptr(Service) s = NULL;
+  Service *s;
 
-  /* W=1, Q=1, each job 1.0 s: job 0 runs, job 1 waits in the queue, and
-   * job 2's submission waits for room until job 0 ends at 1.0. */
   make_pool (f, 1, 1, 10.0);
   f->script->fallback.delay = S (1.0);
   s = service_open (f);
   submit_three (s);
-  sluice_clock_add_timer (f->clock, S (3.5), close_now, s, NULL);
+  sluice_clock_add_timer (f->clock, S (close_at), close_now, s, NULL);
   wait_for_end (s);
+  return s;
+}
+
+static void
+test_submit_waits_while_the_queue_is_full (Fixture       *f,
+                                           gconstpointer  data)
+{
+  /* Job 2's submission waits until job 0 ends at 1.0. */
+  g_autoptr(Service) s = run_three_slow_jobs (f, 3.5);
 
   g_assert_cmpuint (s->jobs->len, ==, 3);
   g_assert_cmpint (g_array_index (s->admitted_at, gint64, 0), ==, 0);
@@ -384,16 +394,9 @@ static void
 test_submit_blocked_submitter_woken_by_close (Fixture       *f,
                                               gconstpointer  data)
 {
-  g_autoptr(Service) s = NULL;
-
-  /* W=1, Q=1: job 2's submission waits for room; the close at 0.5 refuses
-   * it; jobs 0 and 1 still finish (at 1.0 and 2.0). */
-  make_pool (f, 1, 1, 10.0);
-  f->script->fallback.delay = S (1.0);
-  s = service_open (f);
-  submit_three (s);
-  sluice_clock_add_timer (f->clock, S (0.5), close_now, s, NULL);
-  wait_for_end (s);
+  /* The close at 0.5 refuses job 2's waiting submission; jobs 0 and 1
+   * still finish (at 1.0 and 2.0). */
+  g_autoptr(Service) s = run_three_slow_jobs (f, 0.5);
 
   g_assert_cmpuint (s->jobs->len, ==, 2);
   g_assert_cmpuint (s->refused, ==, 1);

@@ -1618,12 +1618,16 @@ test_retry_same_seed_same_delays (void)
     }
 }
 
-/* With every [retry] key at its default, every scenario of the tests on the
- * virtual clock gives the very report it gave without them. */
-static void
-test_retry_defaults_keep_reports (void)
+/* Runs @check on every scenario of the tests that runs on the virtual
+ * clock and ends with a report (not a deadlock: "_exit_status"); gives how
+ * many @check compared. */
+typedef gboolean (*ScenarioCheck) (const char     *file,
+                                   const char     *path,
+                                   SluiceScenario *plain);
+
+static guint
+for_each_virtual_scenario (ScenarioCheck check)
 {
-  const char *defaults[] = { "retry.backoff=none", "retry.seed=0", "retry.deadline=0", "retry.budget=0", NULL };
   g_autofree char *dir_path = g_test_build_filename (G_TEST_DIST, "scenarios", NULL);
   g_autoptr(GDir) dir = g_dir_open (dir_path, 0, NULL);
   const char *file;
@@ -1634,48 +1638,89 @@ test_retry_defaults_keep_reports (void)
     {
       g_autofree char *path = g_build_filename (dir_path, file, NULL);
       g_autoptr(SluiceScenario) plain = NULL;
-      g_autoptr(SluiceScenario) with_defaults = NULL;
-      g_autoptr(JsonNode) expected = NULL;
-      g_autoptr(JsonNode) got = NULL;
       g_autofree char *expected_path = NULL;
       g_autofree char *expected_text = NULL;
 
       if (!g_str_has_suffix (file, ".pool"))
         continue;
 
-      /* A run that exits sluice-run (a deadlock: "_exit_status") has no report;
-       * a real clock is not exact; [retry] is not at its defaults. */
       expected_path = g_strdup_printf ("%.*s.expected.json", (int) (strlen (path) - strlen (".pool")), path);
       if (g_file_get_contents (expected_path, &expected_text, NULL, NULL) &&
           strstr (expected_text, "\"_exit_status\"") != NULL)
         continue;
       plain = sluice_scenario_new_from_file (path, NULL, NULL);
-      if (plain == NULL || sluice_scenario_get_clock_kind (plain) != SLUICE_CLOCK_VIRTUAL ||
-          plain->retry_given != 0)
-        continue;
-
-      with_defaults = sluice_scenario_new_from_file (path, defaults, NULL);
-      g_assert_nonnull (with_defaults);
-      expected = run_scenario (plain);
-      got = run_scenario (with_defaults);
-      if (!json_node_equal (expected, got))
-        {
-          g_autofree char *e = json_to_string (expected, FALSE);
-          g_autofree char *g = json_to_string (got, FALSE);
-          g_error ("%s: the report changed with the [retry] defaults:\n%s\n%s", file, e, g);
-        }
-      n++;
+      if (plain != NULL && sluice_scenario_get_clock_kind (plain) == SLUICE_CLOCK_VIRTUAL &&
+          check (file, path, plain))
+        n++;
     }
 
-  g_assert_cmpuint (n, >, 20);
+  return n;
 }
 
-/* The fuzz target's property on the [retry] inputs of its seed corpus,
- * without the fuzzer: refused with a scenario error naming the file, or
- * loaded, saved and loaded back equal to the same text. */
+/* The reports of @plain and of the scenario at @path with @overrides,
+ * which must load. */
 static void
-test_retry_fuzz_corpus_round_trip (void)
+run_both (const char          *path,
+          SluiceScenario      *plain,
+          const char * const  *overrides,
+          JsonNode           **expected,
+          JsonNode           **got)
 {
+  g_autoptr(SluiceScenario) overridden = sluice_scenario_new_from_file (path, overrides, NULL);
+
+  g_assert_nonnull (overridden);
+  *expected = run_scenario (plain);
+  *got = run_scenario (overridden);
+}
+
+static void
+assert_same_reports (const char *file,
+                     JsonNode   *expected,
+                     JsonNode   *got,
+                     const char *what)
+{
+  if (!json_node_equal (expected, got))
+    {
+      g_autofree char *e = json_to_string (expected, FALSE);
+      g_autofree char *g = json_to_string (got, FALSE);
+      g_error ("%s: the report changed with %s:\n%s\n%s", file, what, e, g);
+    }
+}
+
+/* A scenario whose [retry] is not at its defaults is not compared. */
+static gboolean
+check_retry_defaults (const char     *file,
+                      const char     *path,
+                      SluiceScenario *plain)
+{
+  const char *defaults[] = { "retry.backoff=none", "retry.seed=0", "retry.deadline=0", "retry.budget=0", NULL };
+  g_autoptr(JsonNode) expected = NULL;
+  g_autoptr(JsonNode) got = NULL;
+
+  if (plain->retry_given != 0)
+    return FALSE;
+
+  run_both (path, plain, defaults, &expected, &got);
+  assert_same_reports (file, expected, got, "the [retry] defaults");
+  return TRUE;
+}
+
+/* With every [retry] key at its default, every scenario of the tests on the
+ * virtual clock gives the very report it gave without them. */
+static void
+test_retry_defaults_keep_reports (void)
+{
+  g_assert_cmpuint (for_each_virtual_scenario (check_retry_defaults), >, 20);
+}
+
+/* The fuzz target's property on the inputs of its seed corpus that have
+ * one of the words of @data (a NULL-terminated array), without the fuzzer:
+ * refused with a scenario error naming the file, or loaded, saved and
+ * loaded back equal to the same text. */
+static void
+test_fuzz_corpus_round_trip (gconstpointer data)
+{
+  const char * const *words = data;
   g_autofree char *dir_path = g_test_build_filename (G_TEST_DIST, "fuzz", "corpus", NULL);
   g_autoptr(GDir) dir = g_dir_open (dir_path, 0, NULL);
   const char *file;
@@ -1689,9 +1734,12 @@ test_retry_fuzz_corpus_round_trip (void)
       g_autoptr(SluiceScenario) scenario = NULL;
       g_autoptr(GError) error = NULL;
       gsize length = 0;
+      gboolean has_word = FALSE;
 
       g_assert_true (g_file_get_contents (path, &text, &length, NULL));
-      if (strstr (text, "[retry]") == NULL)
+      for (guint w = 0; words[w] != NULL; w++)
+        has_word |= strstr (text, words[w]) != NULL;
+      if (!has_word)
         continue;
 
       g_test_message ("%s", file);
@@ -1711,6 +1759,398 @@ test_retry_fuzz_corpus_round_trip (void)
 
   g_assert_cmpuint (loaded, >=, 5);
   g_assert_cmpuint (refused, >=, 3);
+}
+
+/* ---- fatal errors, the shutdown deadline, snapshots (issue 10) --------- */
+
+static void
+assert_snapshot_times (SluiceScenario *scenario,
+                       guint           n,
+                       ...)
+{
+  guint got = G_MAXUINT;
+  const double *times = sluice_scenario_get_snapshot_times (scenario, &got);
+  va_list args;
+
+  g_assert_cmpuint (got, ==, n);
+  g_assert_true ((times == NULL) == (n == 0));
+  va_start (args, n);
+  for (guint i = 0; i < n; i++)
+    g_assert_cmpfloat (times[i], ==, va_arg (args, double));
+  va_end (args);
+}
+
+/* [pool] fatal and shutdown-timeout, [submit] snapshot-at: their values,
+ * edges and defaults. */
+static void
+test_shutdown_parse_keys (void)
+{
+  g_autoptr(SluiceScenario) scenario = NULL;
+  g_autoptr(SluiceScenario) plain = parse (MINIMAL, NULL);
+  g_autoptr(SluiceScenario) fresh = sluice_scenario_new ();
+  g_autoptr(GError) error = NULL;
+
+  scenario = parse (MINIMAL "fatal=DiskFullError; AuthError ;\nshutdown-timeout=2.5\n"
+                    "[submit]\nsnapshot-at=0.5;0.005;0;1e3;0.5\n", &error);
+  g_assert_no_error (error);
+  g_assert_cmpstrv (sluice_scenario_get_fatal (scenario), ((const char *[]) { "DiskFullError", "AuthError", NULL }));
+  g_assert_cmpfloat (sluice_scenario_get_shutdown_timeout (scenario), ==, 2.5);
+  /* In the order written, a time twice too. */
+  assert_snapshot_times (scenario, 5, 0.5, 0.005, 0.0, 1000.0, 0.5);
+  /* fatal does not change retryable. */
+  g_assert_cmpstrv (sluice_scenario_get_retryable (scenario), ((const char *[]) { NULL }));
+  g_clear_object (&scenario);
+
+  /* The edges, and empty lists. */
+  scenario = parse (MINIMAL "fatal=\nshutdown-timeout=0.000001\n[submit]\nsnapshot-at=\n", &error);
+  g_assert_no_error (error);
+  g_assert_cmpstrv (sluice_scenario_get_fatal (scenario), ((const char *[]) { NULL }));
+  g_assert_cmpfloat (sluice_scenario_get_shutdown_timeout (scenario), ==, 0.000001);
+  assert_snapshot_times (scenario, 0);
+  g_clear_object (&scenario);
+
+  scenario = parse (MINIMAL "shutdown-timeout=1e9\n[submit]\nsnapshot-at=1000000000;0.000001;\n", &error);
+  g_assert_no_error (error);
+  g_assert_cmpfloat (sluice_scenario_get_shutdown_timeout (scenario), ==, 1e9);
+  assert_snapshot_times (scenario, 2, 1e9, 0.000001);
+  g_clear_object (&scenario);
+
+  /* The defaults: no fatal type, no deadline (0), no snapshot; an empty
+   * [submit] is allowed. */
+  scenario = parse (MINIMAL "shutdown-timeout=0\n[submit]\n", &error);
+  g_assert_no_error (error);
+  {
+    SluiceScenario *all[] = { plain, fresh, scenario };
+
+    for (guint i = 0; i < G_N_ELEMENTS (all); i++)
+      {
+        g_assert_cmpstrv (sluice_scenario_get_fatal (all[i]), ((const char *[]) { NULL }));
+        g_assert_cmpfloat (sluice_scenario_get_shutdown_timeout (all[i]), ==, 0);
+        assert_snapshot_times (all[i], 0);
+      }
+  }
+}
+
+/* Every malformed value names the file, the line, the group and key, and
+ * says what it expected; [submit] has no other key in stream mode. */
+static void
+test_shutdown_malformed_refused (void)
+{
+  const struct { const char *line, *place, *words[2]; } pool_cases[] = {
+    { "fatal=Disk Full", "test.pool:5: [pool] fatal:", { "“Disk Full” is not an error type", "TimeoutError;ValueError" } },
+    { "fatal=9Lives", "test.pool:5: [pool] fatal:", { "not an error type", "not starting with a digit" } },
+    { "fatal=DiskFullError;;AuthError", "test.pool:5: [pool] fatal:", { "type name 2 is empty", "';'-separated" } },
+    { "fatal=;DiskFullError", "test.pool:5: [pool] fatal:", { "type name 1 is empty" } },
+    { "shutdown-timeout=-1", "test.pool:5: [pool] shutdown-timeout:", { "-1 is out of range", "0 for none" } },
+    { "shutdown-timeout=5s", "test.pool:5: [pool] shutdown-timeout:", { "“5s” is not a decimal number", "seconds" } },
+    { "shutdown-timeout=0x1p3", "test.pool:5: [pool] shutdown-timeout:", { "not a decimal number" } },
+    { "shutdown-timeout=inf", "test.pool:5: [pool] shutdown-timeout:", { "not a decimal number" } },
+    { "shutdown-timeout=", "test.pool:5: [pool] shutdown-timeout:", { "not a decimal number" } },
+    { "shutdown-timeout=1e-7", "test.pool:5: [pool] shutdown-timeout:", { "microsecond", "0.000001" } },
+    { "shutdown-timeout=2e9", "test.pool:5: [pool] shutdown-timeout:", { "out of range", "at most 1e+09" } },
+  };
+  const struct { const char *line, *words[2]; } submit_cases[] = {
+    { "snapshot-at=0.1;-0.5", { "-0.5 is out of range", "';'-separated times in seconds" } },
+    { "snapshot-at=0.1;later", { "“later” is not a decimal number", "';'-separated times" } },
+    { "snapshot-at=0.1;;0.2", { "time 2 is empty", "0.005;0.5" } },
+    { "snapshot-at=;", { "time 1 is empty" } },
+    { "snapshot-at=1e-7", { "microsecond" } },
+    { "snapshot-at=0.5 s", { "not a decimal number" } },
+    { "snapshot-at=0,5", { "not a decimal number" } },
+    { "snapshot-at=2e9", { "out of range" } },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (pool_cases); i++)
+    {
+      g_autofree char *text = g_strdup_printf (MINIMAL "%s\n", pool_cases[i].line);
+
+      assert_refused (text, -1, SLUICE_SCENARIO_ERROR_INVALID_VALUE, pool_cases[i].place,
+                      pool_cases[i].words[0], pool_cases[i].words[1] ? pool_cases[i].words[1] : "expected", NULL);
+    }
+
+  for (guint i = 0; i < G_N_ELEMENTS (submit_cases); i++)
+    {
+      g_autofree char *text = g_strdup_printf (MINIMAL "[submit]\n%s\n", submit_cases[i].line);
+
+      assert_refused (text, -1, SLUICE_SCENARIO_ERROR_INVALID_VALUE, "test.pool:6: [submit] snapshot-at:",
+                      submit_cases[i].words[0], submit_cases[i].words[1] ? submit_cases[i].words[1] : "expected",
+                      NULL);
+    }
+
+  /* Submit mode comes later: its keys are unknown for now, and so is [run] mode. */
+  assert_refused (MINIMAL "[submit]\nsnapshot-at=1\ngive-up-after=0.01\n", -1, SLUICE_SCENARIO_ERROR_UNKNOWN_KEY,
+                  "test.pool:7: [submit] give-up-after", "expected one of: snapshot-at", NULL);
+  assert_refused (MINIMAL "[submit]\ngive-up.3=0.01\n", -1, SLUICE_SCENARIO_ERROR_UNKNOWN_KEY,
+                  "[submit] give-up.3", NULL);
+  assert_refused (MINIMAL "[submit]\nclose-after-seconds=1\n", -1, SLUICE_SCENARIO_ERROR_UNKNOWN_KEY,
+                  "[submit] close-after-seconds", NULL);
+  assert_refused (MINIMAL "[run]\nmode=submit\n", -1, SLUICE_SCENARIO_ERROR_UNKNOWN_KEY, "[run] mode", NULL);
+  assert_refused (MINIMAL "[submit]\nsnapshot-at=1\nsnapshot-at=2\n", -1, SLUICE_SCENARIO_ERROR_PARSE,
+                  "test.pool:7: [submit] snapshot-at", "line 6", NULL);
+  /* The unknown-group message names [submit] among the groups. */
+  assert_refused (MINIMAL "[submits]\nsnapshot-at=1\n", -1, SLUICE_SCENARIO_ERROR_UNKNOWN_GROUP,
+                  "[submits]", "[submit]", NULL);
+}
+
+/* Saved and loaded back equal; written only when used, so a capstone
+ * scenario saves as it did. */
+static void
+test_shutdown_round_trip (void)
+{
+  const char *texts[] = {
+    MINIMAL "fatal=DiskFullError;AuthError\nshutdown-timeout=2.5\n[submit]\nsnapshot-at=0.5;0.005;0;0.5\n",
+    MINIMAL "fatal=DiskFullError\n",
+    MINIMAL "shutdown-timeout=0.000001\n",
+    MINIMAL "[submit]\nsnapshot-at=1e3;0.000001\n",
+    MINIMAL "fatal=\nshutdown-timeout=0\n[submit]\nsnapshot-at=\n",
+  };
+  const struct { const char *a, *b, *what; } pairs[] = {
+    { MINIMAL "fatal=A\n", MINIMAL "fatal=B\n", "[pool] fatal" },
+    { MINIMAL "fatal=A;B\n", MINIMAL "fatal=B;A\n", "[pool] fatal" },
+    { MINIMAL "fatal=A\n", MINIMAL, "[pool] fatal" },
+    { MINIMAL "shutdown-timeout=1\n", MINIMAL, "[pool] shutdown-timeout" },
+    { MINIMAL "[submit]\nsnapshot-at=1\n", MINIMAL, "[submit] snapshot-at" },
+    { MINIMAL "[submit]\nsnapshot-at=1;2\n", MINIMAL "[submit]\nsnapshot-at=2;1\n", "[submit] snapshot-at" },
+    { MINIMAL "[submit]\nsnapshot-at=1;1\n", MINIMAL "[submit]\nsnapshot-at=1\n", "[submit] snapshot-at" },
+  };
+  g_autoptr(SluiceScenario) scenario = NULL;
+  g_autoptr(SluiceScenario) empty = NULL;
+  g_autoptr(SluiceScenario) plain = parse (MINIMAL, NULL);
+  g_autofree char *data = NULL;
+  g_autofree char *empty_data = NULL;
+  g_autofree char *plain_data = NULL;
+  const char *difference = NULL;
+
+  for (guint i = 0; i < G_N_ELEMENTS (texts); i++)
+    g_object_unref (assert_round_trip (texts[i]));
+
+  scenario = assert_round_trip (texts[0]);
+  data = sluice_scenario_to_data (scenario, NULL);
+  g_test_message ("%s", data);
+  g_assert_nonnull (strstr (data, "\nkeep-going=false\nfatal=DiskFullError;AuthError\nshutdown-timeout=2.5\n"));
+  g_assert_nonnull (strstr (data, "\n[submit]\nsnapshot-at=0.5;0.005;0;0.5\n"));
+
+  /* At their defaults nothing is written: the same text as without them. */
+  empty = assert_round_trip (texts[4]);
+  empty_data = sluice_scenario_to_data (empty, NULL);
+  plain_data = sluice_scenario_to_data (plain, NULL);
+  g_assert_cmpstr (empty_data, ==, plain_data);
+  g_assert_null (strstr (plain_data, "fatal="));
+  g_assert_null (strstr (plain_data, "shutdown-timeout="));
+  g_assert_null (strstr (plain_data, "[submit]"));
+
+  /* The comparison the fuzz target relies on sees every new field. */
+  g_assert_true (_sluice_scenario_equal (empty, plain, &difference));
+  g_assert_null (difference);
+  for (guint i = 0; i < G_N_ELEMENTS (pairs); i++)
+    {
+      g_autoptr(SluiceScenario) a = parse (pairs[i].a, NULL);
+      g_autoptr(SluiceScenario) b = parse (pairs[i].b, NULL);
+
+      g_assert_false (_sluice_scenario_equal (a, b, &difference));
+      g_assert_cmpstr (difference, ==, pairs[i].what);
+      g_assert_false (_sluice_scenario_equal (b, a, &difference));
+    }
+}
+
+/* --set pool.fatal=…, pool.shutdown-timeout=… and submit.snapshot-at=…
+ * go through the same checks, named as the --set they came from. */
+static void
+test_shutdown_overrides (void)
+{
+  const char *sets[] = { "pool.fatal=DiskFullError;AuthError", "pool.shutdown-timeout=0.25",
+                         "submit.snapshot-at=0.1;0.05", NULL };
+  const struct { const char *set, *place, *word; gint code; } bad[] = {
+    { "pool.fatal=Disk Full", "test.pool: --set pool.fatal: ", "not an error type", SLUICE_SCENARIO_ERROR_INVALID_VALUE },
+    { "pool.shutdown-timeout=-2", "test.pool: --set pool.shutdown-timeout: ", "out of range",
+      SLUICE_SCENARIO_ERROR_INVALID_VALUE },
+    { "submit.snapshot-at=soon", "test.pool: --set submit.snapshot-at: ", "not a decimal",
+      SLUICE_SCENARIO_ERROR_INVALID_VALUE },
+    { "submit.give-up-after=1", "test.pool: --set submit.give-up-after: ", "snapshot-at",
+      SLUICE_SCENARIO_ERROR_UNKNOWN_KEY },
+  };
+  g_autoptr(SluiceScenario) scenario = NULL;
+  g_autoptr(GError) error = NULL;
+
+  scenario = sluice_scenario_new_from_data (MINIMAL "fatal=ValueError\nshutdown-timeout=9\n", -1, "test.pool",
+                                            sets, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstrv (sluice_scenario_get_fatal (scenario), ((const char *[]) { "DiskFullError", "AuthError", NULL }));
+  g_assert_cmpfloat (sluice_scenario_get_shutdown_timeout (scenario), ==, 0.25);
+  assert_snapshot_times (scenario, 2, 0.1, 0.05);
+  g_clear_object (&scenario);
+
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+    {
+      const char *one[] = { bad[i].set, NULL };
+
+      scenario = sluice_scenario_new_from_data (MINIMAL, -1, "test.pool", one, &error);
+      g_assert_null (scenario);
+      g_assert_error (error, SLUICE_SCENARIO_ERROR, bad[i].code);
+      g_test_message ("%s", error->message);
+      g_assert_true (g_str_has_prefix (error->message, bad[i].place));
+      g_assert_nonnull (strstr (error->message, bad[i].word));
+      g_clear_error (&error);
+    }
+
+  /* sluice-run --set pool.fatal=ValueError: the pool gets it; a retryable
+   * ValueError is then never retried and stops the pool at once. */
+  if (sluice_run_path () != NULL)
+    {
+      g_autofree char *out = NULL, *err = NULL;
+      g_autoptr(JsonNode) report = NULL;
+      JsonObject *object;
+      JsonArray *snapshots;
+
+      g_assert_cmpint (run_cli (MINIMAL "max-retries=3\nretryable=ValueError\nmetrics=on\n[source]\ncount=4\n"
+                                "[handler]\ndefault=ok 1\nitem.0=fail-always ValueError 0.1\n"
+                                "[submit]\nsnapshot-at=0.05\n[run]\nclock=virtual\n",
+                                "--set=pool.fatal=ValueError", &out, &err), ==, 0);
+      report = json_from_string (out, NULL);
+      object = json_node_get_object (report);
+      g_assert_cmpstr (json_object_get_string_member (object, "outcome"), ==, "ExceptionGroup");
+      g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (object, "attempts"), "0"), ==, 1);
+      g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (object, "metrics"), "retry"), ==, 0);
+      g_assert_cmpfloat_with_epsilon (json_object_get_double_member (object, "elapsed"), 0.1, 1e-9);
+      snapshots = json_object_get_array_member (object, "snapshots");
+      g_assert_cmpuint (json_array_get_length (snapshots), ==, 1);
+      g_assert_cmpint (json_object_get_int_member (json_array_get_object_element (snapshots, 0), "queue_depth"), ==, 2);
+
+      g_clear_pointer (&out, g_free);
+      g_clear_pointer (&err, g_free);
+      g_assert_cmpint (run_cli (MINIMAL, "--set=pool.shutdown-timeout=soon", &out, &err), ==, 2);
+      g_assert_nonnull (strstr (err, "--set pool.shutdown-timeout"));
+    }
+}
+
+/* The pool the runner builds has the fatal types and the shutdown timeout
+ * as its properties; without them, the pool's own defaults. */
+static void
+assert_pool_shutdown (SluiceScenario      *scenario,
+                      const char * const  *fatal,
+                      double               timeout)
+{
+  g_autoptr(SluiceClock) clock = sluice_clock_new (SLUICE_CLOCK_VIRTUAL);
+  g_autoptr(SluiceFaultHandler) handler = sluice_scenario_create_handler (scenario, clock);
+  g_autoptr(SluicePool) pool = NULL;
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) got_fatal = NULL;
+  double got_timeout = -1;
+
+  pool = sluice_scenario_create_pool (scenario, SLUICE_HANDLER (handler), clock, &error);
+  g_assert_no_error (error);
+  g_object_get (pool, "fatal", &got_fatal, "shutdown-timeout", &got_timeout, NULL);
+  g_assert_cmpstrv (got_fatal, fatal);
+  g_assert_cmpfloat (got_timeout, ==, timeout);
+}
+
+static void
+test_shutdown_pool_properties (void)
+{
+  g_autoptr(SluiceScenario) scenario = parse (MINIMAL "fatal=DiskFullError;AuthError\nshutdown-timeout=1.25\n", NULL);
+  g_autoptr(SluiceScenario) plain = parse (MINIMAL, NULL);
+
+  assert_pool_shutdown (scenario, (const char * const[]) { "DiskFullError", "AuthError", NULL }, 1.25);
+  assert_pool_shutdown (plain, (const char * const[]) { NULL }, 0);
+}
+
+/* A scenario that uses none of the new keys is not compared. */
+static gboolean
+check_unused_shutdown_keys (const char     *file,
+                            const char     *path,
+                            SluiceScenario *plain)
+{
+  const char *unused[] = { "pool.fatal=NoSuchError", "pool.shutdown-timeout=1000000",
+                           "submit.snapshot-at=1000000;999999", NULL };
+  g_autoptr(JsonNode) expected = NULL;
+  g_autoptr(JsonNode) got = NULL;
+  JsonObject *object;
+  JsonArray *snapshots;
+  guint n;
+
+  if (plain->fatal[0] != NULL || plain->shutdown_timeout > 0 || sluice_scenario_get_snapshot_times (plain, &n) != NULL)
+    return FALSE;
+
+  run_both (path, plain, unused, &expected, &got);
+  object = json_node_get_object (got);
+  snapshots = json_object_get_array_member (object, "snapshots");
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (json_node_get_object (expected),
+                                                                         "snapshots")), ==, 0);
+
+  /* Both after the end, taken then, in the order written: the end. */
+  g_assert_cmpuint (json_array_get_length (snapshots), ==, 2);
+  for (guint i = 0; i < 2; i++)
+    {
+      JsonObject *snapshot = json_array_get_object_element (snapshots, i);
+      JsonObject *outcomes = json_object_get_object_member (snapshot, "outcomes");
+      gint64 ended = 0;
+      g_autoptr(GList) names = json_object_get_members (outcomes);
+
+      g_assert_cmpfloat (json_object_get_double_member (snapshot, "t"), ==, i == 0 ? 1000000 : 999999);
+      g_assert_cmpint (json_object_get_int_member (snapshot, "queue_depth"), ==, 0);
+      g_assert_cmpint (json_object_get_int_member (snapshot, "busy_workers"), ==, 0);
+      g_assert_cmpint (json_object_get_int_member (snapshot, "in_flight"), ==, 0);
+      for (GList *l = names; l != NULL; l = l->next)
+        ended += json_object_get_int_member (outcomes, l->data);
+      g_assert_cmpint (ended, <=, json_object_get_int_member (object, "pulled"));
+      if (json_object_has_member (outcomes, "ok"))
+        g_assert_cmpint (json_object_get_int_member (outcomes, "ok"), >=,
+                         json_array_get_length (json_object_get_array_member (object, "results")));
+    }
+
+  json_object_set_array_member (object, "snapshots", json_array_new ());
+  assert_same_reports (file, expected, got, "a fatal type never raised, a deadline never reached and "
+                                            "snapshots after the end");
+  return TRUE;
+}
+
+/* With a fatal type no handler raises, a shutdown deadline no run reaches
+ * and snapshots after the end, every scenario of the tests on the virtual
+ * clock gives the report it gave without them, and elapsed stays the
+ * run's: only `snapshots` differs, showing the end. */
+static void
+test_shutdown_unused_keys_keep_reports (void)
+{
+  g_assert_cmpuint (for_each_virtual_scenario (check_unused_shutdown_keys), >, 20);
+}
+
+/* The summary says what the fatal error and the deadline did, which
+ * attempts overran it, and what each snapshot saw. */
+static void
+test_shutdown_summary (void)
+{
+  const struct { const char *text; const char *lines[3]; } cases[] = {
+    { "[pool]\nworkers=2\nqueue-size=3\nitem-timeout=5\nfatal=DiskFullError\n[source]\ncount=6\n"
+      "[handler]\ndefault=ok 1\nitem.1=fail-always DiskFullError 0.01\n[submit]\nsnapshot-at=0.005;1\n"
+      "[run]\nclock=virtual\n",
+      { "fatal       DiskFullError('attempt 1 failed'): the pool stopped at once, without a drain\n",
+        "snapshot    0.005000 s: queue 3/3, busy 2/2, 2 in flight, outcomes none\n",
+        "snapshot    1.000000 s: queue 0/3, busy 0/2, 0 in flight, outcomes DiskFullError=1 cancelled=4\n" } },
+    { "[pool]\nworkers=3\nqueue-size=1\nitem-timeout=1.0\nshutdown-timeout=0.7\n[source]\ncount=3\n"
+      "[handler]\nitem.0=stubborn 5\nitem.1=late 2.5\nitem.2=fail-always ValueError 0.8\n[run]\nclock=virtual\n",
+      { "shutdown    the deadline cut the drain at 1.500000 s: dropped_queued 0, cancelled_in_flight 2, overrun 1\n",
+        "overrun     item 1, attempt 1 ended 1.000000 s after the deadline: its handler ignores cancellation\n" } },
+    { MINIMAL "[source]\ncount=2\n[run]\nclock=virtual\n", { NULL } },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(SluiceScenario) scenario = parse (cases[i].text, NULL);
+      g_autoptr(SluiceScenarioRunner) runner = sluice_scenario_runner_new (scenario);
+      g_autoptr(SluiceReport) report = sluice_scenario_runner_run (runner, NULL);
+      g_autofree char *summary = sluice_report_format_summary (report);
+
+      g_test_message ("%s", summary);
+      for (guint l = 0; l < G_N_ELEMENTS (cases[i].lines) && cases[i].lines[l] != NULL; l++)
+        if (strstr (summary, cases[i].lines[l]) == NULL)
+          g_error ("“%s” is not in the summary:\n%s", cases[i].lines[l], summary);
+      if (cases[i].lines[0] == NULL)
+        {
+          g_assert_null (strstr (summary, "fatal "));
+          g_assert_null (strstr (summary, "shutdown "));
+          g_assert_null (strstr (summary, "snapshot "));
+        }
+    }
 }
 
 /* ---- main -------------------------------------------------------------- */
@@ -1760,6 +2200,8 @@ int
 main (int   argc,
       char *argv[])
 {
+  static const char * const retry_words[] = { "[retry]", NULL };
+  static const char * const shutdown_words[] = { "fatal", "shutdown-timeout", "[submit]", NULL };
   int status;
 
   g_test_init (&argc, &argv, NULL);
@@ -1800,7 +2242,15 @@ main (int   argc,
   g_test_add_func ("/scenario/retry/pool-properties", test_retry_pool_properties);
   g_test_add_func ("/scenario/retry/same-seed-same-delays", test_retry_same_seed_same_delays);
   g_test_add_func ("/scenario/retry/defaults-keep-reports", test_retry_defaults_keep_reports);
-  g_test_add_func ("/scenario/retry/fuzz-corpus-round-trip", test_retry_fuzz_corpus_round_trip);
+  g_test_add_data_func ("/scenario/retry/fuzz-corpus-round-trip", retry_words, test_fuzz_corpus_round_trip);
+  g_test_add_func ("/scenario/shutdown/parse-keys", test_shutdown_parse_keys);
+  g_test_add_func ("/scenario/shutdown/malformed-refused", test_shutdown_malformed_refused);
+  g_test_add_func ("/scenario/shutdown/round-trip", test_shutdown_round_trip);
+  g_test_add_func ("/scenario/shutdown/overrides", test_shutdown_overrides);
+  g_test_add_func ("/scenario/shutdown/pool-properties", test_shutdown_pool_properties);
+  g_test_add_func ("/scenario/shutdown/unused-keys-keep-reports", test_shutdown_unused_keys_keep_reports);
+  g_test_add_func ("/scenario/shutdown/summary", test_shutdown_summary);
+  g_test_add_data_func ("/scenario/shutdown/fuzz-corpus-round-trip", shutdown_words, test_fuzz_corpus_round_trip);
 
   status = g_test_run ();
   g_clear_pointer (&scenario_names, g_ptr_array_unref);

@@ -21,9 +21,11 @@
  * `metrics_raised`, `unfinished`, `live_operations`, `elapsed`; then the
  * keys later parts of the spec add, at their empty values where a run does
  * not use them: `mode`, `backoff_us`, `retries_skipped`, `shed` (the retry
- * policy), `shutdown` and `snapshots`.
+ * policy), `shutdown` (what the shutdown deadline did, from the run's
+ * counters) and `snapshots` (those sluice_report_add_snapshot() gave).
  *
- * Feed it with sluice_report_add_event() and sluice_report_add_result(),
+ * Feed it with sluice_report_add_event(), sluice_report_add_result() and
+ * sluice_report_add_snapshot(),
  * give sluice_report_metrics_func() to the pool, then call
  * sluice_report_finish() once the run ended.
  */
@@ -43,6 +45,10 @@ struct _SluiceReport
   guint       metrics_retry;
   guint       metrics_failure;
   guint       metrics_raised;
+  GPtrArray  *snapshots;        /* ReportSnapshot*, in the order given */
+  GPtrArray  *fatal_reprs;      /* char*: the fatal errors, as they came */
+  GPtrArray  *overruns;         /* char*: "item N, attempt A" and how late */
+  gint64      deadline_at;      /* when the shutdown deadline fired, or -1 */
 
   gboolean    finished;
   char       *outcome;
@@ -52,10 +58,23 @@ struct _SluiceReport
   SluiceRunStats stats;
   guint       live_operations;
   gint64      elapsed_us;
+  gint64      started_at;
   gboolean    ctx_ok;
 };
 
 G_DEFINE_FINAL_TYPE (SluiceReport, sluice_report, G_TYPE_OBJECT)
+
+typedef struct {
+  double          t;            /* seconds from the run's start, as asked */
+  SluiceSnapshot *snapshot;
+} ReportSnapshot;
+
+static void
+report_snapshot_free (ReportSnapshot *entry)
+{
+  sluice_snapshot_unref (entry->snapshot);
+  g_free (entry);
+}
 
 static void
 sluice_report_finalize (GObject *object)
@@ -69,6 +88,9 @@ sluice_report_finalize (GObject *object)
   g_clear_pointer (&self->error_types, g_ptr_array_unref);
   g_clear_pointer (&self->error_messages, g_ptr_array_unref);
   g_clear_pointer (&self->error_reprs, g_ptr_array_unref);
+  g_clear_pointer (&self->snapshots, g_ptr_array_unref);
+  g_clear_pointer (&self->fatal_reprs, g_ptr_array_unref);
+  g_clear_pointer (&self->overruns, g_ptr_array_unref);
 
   G_OBJECT_CLASS (sluice_report_parent_class)->finalize (object);
 }
@@ -89,6 +111,10 @@ sluice_report_init (SluiceReport *self)
   self->error_types = g_ptr_array_new_with_free_func (g_free);
   self->error_messages = g_ptr_array_new_with_free_func (g_free);
   self->error_reprs = g_ptr_array_new_with_free_func (g_free);
+  self->snapshots = g_ptr_array_new_with_free_func ((GDestroyNotify) report_snapshot_free);
+  self->fatal_reprs = g_ptr_array_new_with_free_func (g_free);
+  self->overruns = g_ptr_array_new_with_free_func (g_free);
+  self->deadline_at = -1;
   self->ctx_ok = TRUE;
 }
 
@@ -137,8 +163,10 @@ add_backoff (SluiceReport *self,
  * @self: a #SluiceReport
  * @event: an event of the run
  *
- * Counts the handler calls per item from the attempt-start events, and
- * keeps the backoff delays of the backoff and retry-skipped events.
+ * Counts the handler calls per item from the attempt-start events, keeps
+ * the backoff delays of the backoff and retry-skipped events, and, for the
+ * summary, the fatal errors, when the shutdown deadline fired and which
+ * attempts overran it.
  */
 void
 sluice_report_add_event (SluiceReport      *self,
@@ -148,6 +176,9 @@ sluice_report_add_event (SluiceReport      *self,
 
   g_return_if_fail (SLUICE_IS_REPORT (self));
   g_return_if_fail (event != NULL);
+
+  if (event->kind == SLUICE_EVENT_SHUTDOWN_DEADLINE)
+    self->deadline_at = event->time;
 
   if (event->item < 0)
     return;
@@ -164,6 +195,23 @@ sluice_report_add_event (SluiceReport      *self,
     case SLUICE_EVENT_RETRY_SKIPPED:
       if (event->delay >= 0)
         add_backoff (self, event->item, event->delay);
+      break;
+
+    case SLUICE_EVENT_FATAL:
+      {
+        g_autofree char *quoted = sluice_repr_string (event->error_message ? event->error_message : "");
+
+        g_ptr_array_add (self->fatal_reprs, g_strdup_printf ("%s(%s)", event->error_type ? event->error_type
+                                                                                          : "Error", quoted));
+      }
+      break;
+
+    case SLUICE_EVENT_OVERRUN:
+      g_ptr_array_add (self->overruns,
+                       g_strdup_printf ("item %" G_GINT64_FORMAT ", attempt %u ended %.6f s after the deadline",
+                                        event->item, event->attempt,
+                                        self->deadline_at >= 0 ? (double) (event->time - self->deadline_at) / G_USEC_PER_SEC
+                                                               : 0.0));
       break;
 
     default:
@@ -186,6 +234,31 @@ sluice_report_add_result (SluiceReport *self,
   g_return_if_fail (result != NULL);
 
   g_ptr_array_add (self->results, g_variant_ref_sink (result));
+}
+
+/**
+ * sluice_report_add_snapshot:
+ * @self: a #SluiceReport
+ * @t: when it was asked for, in seconds from the run's start
+ * @snapshot: the snapshot of the run taken then (or at its end, when @t
+ *   came after it)
+ *
+ * Appends one entry to `snapshots`, in the order given.
+ */
+void
+sluice_report_add_snapshot (SluiceReport   *self,
+                            double          t,
+                            SluiceSnapshot *snapshot)
+{
+  ReportSnapshot *entry;
+
+  g_return_if_fail (SLUICE_IS_REPORT (self));
+  g_return_if_fail (snapshot != NULL);
+
+  entry = g_new (ReportSnapshot, 1);
+  entry->t = t;
+  entry->snapshot = sluice_snapshot_ref (snapshot);
+  g_ptr_array_add (self->snapshots, entry);
 }
 
 /**
@@ -282,7 +355,8 @@ sluice_report_finish (SluiceReport *self,
 
   sluice_run_get_stats (run, &self->stats);
   self->live_operations = sluice_run_get_live_operations (run);
-  self->elapsed_us = MAX (0, sluice_run_get_finished_at (run) - sluice_run_get_started_at (run));
+  self->started_at = sluice_run_get_started_at (run);
+  self->elapsed_us = MAX (0, sluice_run_get_finished_at (run) - self->started_at);
 }
 
 /**
@@ -519,18 +593,47 @@ add_backoffs (JsonBuilder *builder,
   json_builder_end_object (builder);
 }
 
-/* The keys of submit-and-shutdown.md a stream run has at their empty
- * values: no shutdown deadline, no snapshots. */
+/* What the shutdown deadline did: all 0 and false when it did not fire. */
 static void
-add_shutdown (JsonBuilder *builder)
+add_shutdown (SluiceReport *self,
+              JsonBuilder  *builder)
 {
   json_builder_begin_object (builder);
   json_builder_set_member_name (builder, "deadline_hit");
-  json_builder_add_boolean_value (builder, FALSE);
-  add_int_member (builder, "dropped_queued", 0);
-  add_int_member (builder, "cancelled_in_flight", 0);
-  add_int_member (builder, "overrun", 0);
+  json_builder_add_boolean_value (builder, self->stats.deadline_hit != 0);
+  add_int_member (builder, "dropped_queued", self->stats.dropped_queued);
+  add_int_member (builder, "cancelled_in_flight", self->stats.cancelled_in_flight);
+  add_int_member (builder, "overrun", self->stats.overrun);
   json_builder_end_object (builder);
+}
+
+/* One entry per snapshot-at time: when, the queue, the busy workers, the
+ * attempts in flight and the outcomes by name, sorted. */
+static void
+add_snapshots (SluiceReport *self,
+               JsonBuilder  *builder)
+{
+  json_builder_begin_array (builder);
+  for (guint i = 0; i < self->snapshots->len; i++)
+    {
+      const ReportSnapshot *entry = g_ptr_array_index (self->snapshots, i);
+      const SluiceSnapshot *snapshot = entry->snapshot;
+      const char * const *names = sluice_snapshot_get_outcome_names (snapshot); /* sorted */
+
+      json_builder_begin_object (builder);
+      json_builder_set_member_name (builder, "t");
+      json_builder_add_double_value (builder, entry->t);
+      add_int_member (builder, "queue_depth", sluice_snapshot_get_queue_depth (snapshot));
+      add_int_member (builder, "busy_workers", sluice_snapshot_get_busy_workers (snapshot));
+      add_int_member (builder, "in_flight", sluice_snapshot_get_in_flight (snapshot));
+      json_builder_set_member_name (builder, "outcomes");
+      json_builder_begin_object (builder);
+      for (guint j = 0; names[j] != NULL; j++)
+        add_int_member (builder, names[j], sluice_snapshot_get_outcome_count (snapshot, names[j]));
+      json_builder_end_object (builder);
+      json_builder_end_object (builder);
+    }
+  json_builder_end_array (builder);
 }
 
 static void
@@ -605,10 +708,9 @@ sluice_report_to_json (SluiceReport *self)
   json_builder_add_string_value (builder, "stream");
   add_retry_policy_keys (self, builder);
   json_builder_set_member_name (builder, "shutdown");
-  add_shutdown (builder);
+  add_shutdown (self, builder);
   json_builder_set_member_name (builder, "snapshots");
-  json_builder_begin_array (builder);
-  json_builder_end_array (builder);
+  add_snapshots (self, builder);
 
   json_builder_end_object (builder);
 
@@ -730,6 +832,55 @@ append_retry_policy (SluiceReport *self,
                             self->stats.shed);
 }
 
+/* A fatal stop, what the shutdown deadline did and which attempts overran
+ * it, when they happened. */
+static void
+append_shutdown (SluiceReport *self,
+                 GString      *text)
+{
+  for (guint i = 0; i < self->fatal_reprs->len; i++)
+    g_string_append_printf (text, "fatal       %s: the pool stopped at once, without a drain\n",
+                            (char *) g_ptr_array_index (self->fatal_reprs, i));
+
+  if (self->stats.deadline_hit)
+    {
+      g_string_append (text, "shutdown    the deadline cut the drain");
+      if (self->deadline_at >= 0)
+        g_string_append_printf (text, " at %.6f s", (double) (self->deadline_at - self->started_at) / G_USEC_PER_SEC);
+      g_string_append_printf (text, ": dropped_queued %u, cancelled_in_flight %u, overrun %u\n",
+                              self->stats.dropped_queued, self->stats.cancelled_in_flight, self->stats.overrun);
+    }
+
+  for (guint i = 0; i < self->overruns->len; i++)
+    g_string_append_printf (text, "overrun     %s: its handler ignores cancellation\n",
+                            (char *) g_ptr_array_index (self->overruns, i));
+}
+
+/* Each snapshot on one line: the queue, the workers and the outcomes. */
+static void
+append_snapshots (SluiceReport *self,
+                  GString      *text)
+{
+  for (guint i = 0; i < self->snapshots->len; i++)
+    {
+      const ReportSnapshot *entry = g_ptr_array_index (self->snapshots, i);
+      const SluiceSnapshot *snapshot = entry->snapshot;
+      const char * const *names = sluice_snapshot_get_outcome_names (snapshot); /* sorted */
+
+      g_string_append_printf (text, "snapshot    %.6f s: queue %u/%u, busy %u/%u, %u in flight, outcomes",
+                              entry->t, sluice_snapshot_get_queue_depth (snapshot),
+                              sluice_snapshot_get_queue_capacity (snapshot),
+                              sluice_snapshot_get_busy_workers (snapshot),
+                              sluice_snapshot_get_workers (snapshot),
+                              sluice_snapshot_get_in_flight (snapshot));
+      for (guint j = 0; names[j] != NULL; j++)
+        g_string_append_printf (text, " %s=%u", names[j], sluice_snapshot_get_outcome_count (snapshot, names[j]));
+      if (names[0] == NULL)
+        g_string_append (text, " none");
+      g_string_append_c (text, '\n');
+    }
+}
+
 /**
  * sluice_report_format_summary:
  * @self: a finished #SluiceReport
@@ -771,6 +922,8 @@ sluice_report_format_summary (SluiceReport *self)
   g_string_append_c (text, '\n');
 
   append_errors (self, text);
+  append_shutdown (self, text);
+  append_snapshots (self, text);
 
   if (!self->ctx_ok)
     g_string_append (text, "context     an attempt read another attempt's local value!\n");

@@ -19,6 +19,9 @@ void          sluice_report_add_event          (SluiceReport       *self,
                                                 const SluiceEvent  *event);
 void          sluice_report_add_result         (SluiceReport       *self,
                                                 GVariant           *result);
+void          sluice_report_add_snapshot       (SluiceReport       *self,
+                                                double              t,
+                                                SluiceSnapshot     *snapshot);
 gboolean      sluice_report_metrics_func       (const char         *event,
                                                 const char         *detail,
                                                 gpointer            user_data,

@@ -25,7 +25,8 @@ typedef SluiceScenarioParser Parser;
 
 static const char * const scenario_keys[] = { "title", "description", NULL };
 static const char * const pool_keys[] = {
-  "workers", "queue-size", "item-timeout", "max-retries", "retryable", "metrics", "keep-going", NULL
+  "workers", "queue-size", "item-timeout", "max-retries", "retryable", "metrics", "keep-going",
+  "fatal", "shutdown-timeout", NULL
 };
 static const char * const source_keys[] = {
   "count", "values", "interval", "raise-after", "cancel-after", "hang-after", NULL
@@ -34,6 +35,8 @@ static const char * const handler_keys[] = { "default", "mix", "seed", NULL };
 static const char * const run_keys[] = {
   "stop-after", "close-after", "cancel-after-seconds", "clock", NULL
 };
+/* In stream mode, the one key of [submit] (submit-and-shutdown.md). */
+static const char * const submit_keys[] = { "snapshot-at", NULL };
 
 typedef struct {
   const char         *name;
@@ -47,6 +50,7 @@ static const GroupSpec groups[] = {
   { "handler", handler_keys },
   { "run", run_keys },
   { "retry", _sluice_scenario_retry_keys }, /* shared with the writer */
+  { "submit", submit_keys },
 };
 
 static const GroupSpec *
@@ -179,7 +183,10 @@ load_pool_group (SluiceScenario  *self,
       !_sluice_scenario_read_error_types (p, keyfile, "pool", "retryable", &self->retryable, error) ||
       !_sluice_scenario_read_choice (p, keyfile, "pool", "metrics", _sluice_scenario_metrics_names,
                                      &metrics, error) ||
-      !_sluice_scenario_read_bool (p, keyfile, "pool", "keep-going", &self->keep_going, error))
+      !_sluice_scenario_read_bool (p, keyfile, "pool", "keep-going", &self->keep_going, error) ||
+      !_sluice_scenario_read_error_types (p, keyfile, "pool", "fatal", &self->fatal, error) ||
+      !_sluice_scenario_read_number (p, keyfile, "pool", "shutdown-timeout", SLUICE_NUMBER_SECONDS_OR_NONE,
+                                     SLUICE_SCENARIO_MAX_SECONDS, &self->shutdown_timeout, error))
     return FALSE;
 
   self->workers = (gint) workers;
@@ -199,34 +206,14 @@ load_values (SluiceScenario  *self,
   g_autofree char *text = _sluice_scenario_read_string (p, keyfile, "source", "values", error);
   g_autoptr(GPtrArray) values = g_ptr_array_new_with_free_func ((GDestroyNotify) g_variant_unref);
   g_auto(GStrv) tokens = NULL;
-  guint n;
 
-  if (text == NULL)
+  /* "values=" is an empty source, and one trailing ';' is allowed. */
+  if (text == NULL ||
+      !_sluice_scenario_split_list (p, "source", "values", text, SLUICE_LIST_ITEMS, &tokens, error))
     return FALSE;
 
-  tokens = g_strsplit (text, ";", -1);
-  n = g_strv_length (tokens);
-
-  for (guint i = 0; i < n; i++)
-    {
-      char *token = g_strstrip (tokens[i]);
-
-      /* "values=" is an empty source, and one trailing ';' is allowed. */
-      if (*token == '\0' && i == n - 1)
-        break;
-
-      if (*token == '\0')
-        {
-          _sluice_scenario_set_error (p, error, SLUICE_SCENARIO_ERROR_INVALID_VALUE, "source", "values",
-                                      /* Translators: follows “FILE: [source] values: ”; %u counts from 1.
-                                       * Keep the example 3;1;4;"a" as it is. */
-                                      _("item %u is empty; expected ';'-separated items such as "
-                                        "3;1;4;\"a\""), i + 1);
-          return FALSE;
-        }
-
-      g_ptr_array_add (values, _sluice_scenario_parse_value (token));
-    }
+  for (guint i = 0; tokens[i] != NULL; i++)
+    g_ptr_array_add (values, _sluice_scenario_parse_value (tokens[i]));
 
   g_clear_pointer (&self->values, g_ptr_array_unref);
   self->values = g_steal_pointer (&values);
@@ -563,6 +550,7 @@ load_keyfile (SluiceScenario  *self,
          load_handler_group (self, p, keyfile, error) &&
          load_run_group (self, p, keyfile, error) &&
          load_retry_values (self, p, keyfile, error) &&
+         _sluice_scenario_read_times (p, keyfile, "submit", "snapshot-at", &self->snapshot_at, error) &&
          check_real_time (self, p, error) &&
          check_retry_conflicts (self, p, error);
 }

@@ -29,6 +29,8 @@ struct _SluiceScenario
   GStrv              retryable;
   SluiceMetricsMode  metrics;
   gboolean           keep_going;
+  GStrv              fatal;
+  double             shutdown_timeout; /* 0: none */
 
   guint              count;           /* a range source: the items 0..count-1,
                                        * made when pulled */
@@ -60,6 +62,9 @@ struct _SluiceScenario
   double             retry_budget;    /* 0: none */
   double             retry_budget_ratio;
   guint              retry_given;     /* bits: 1 << SluiceRetryKey */
+
+  /* [submit] (submit-and-shutdown.md); in stream mode only snapshot-at. */
+  GArray            *snapshot_at;     /* double seconds, in the order written */
 };
 
 /* The keys of [retry], in the order of the spec's table (and of a saved
@@ -83,7 +88,16 @@ typedef enum {
   SLUICE_NUMBER_SECONDS_OR_NONE,  /* 0, or seconds of at least 1 µs */
   SLUICE_NUMBER_TOKENS,           /* tokens ≥ 0, at most 3 decimals */
   SLUICE_NUMBER_POSITIVE_TOKENS,  /* tokens > 0, at most 3 decimals */
+  SLUICE_NUMBER_TIMES,            /* one of ';'-separated times: 0, or seconds
+                                   * of at least 1 µs */
 } SluiceNumberKind;
+
+/* What a ';'-separated list holds, for the message about an empty token. */
+typedef enum {
+  SLUICE_LIST_ITEMS,       /* [source] values */
+  SLUICE_LIST_TYPE_NAMES,  /* error type names: retryable, fatal */
+  SLUICE_LIST_TIMES,       /* [submit] snapshot-at */
+} SluiceListKind;
 
 /* The parser's context: where a value came from. */
 typedef struct {
@@ -173,6 +187,19 @@ gboolean         _sluice_scenario_read_number     (const SluiceScenarioParser  *
                                                    SluiceNumberKind             kind,
                                                    double                       max,
                                                    double                      *out,
+                                                   GError                     **error);
+gboolean         _sluice_scenario_read_times      (const SluiceScenarioParser  *p,
+                                                   GKeyFile                    *keyfile,
+                                                   const char                  *group,
+                                                   const char                  *key,
+                                                   GArray                     **out,
+                                                   GError                     **error);
+gboolean         _sluice_scenario_split_list      (const SluiceScenarioParser  *p,
+                                                   const char                  *group,
+                                                   const char                  *key,
+                                                   const char                  *text,
+                                                   SluiceListKind               kind,
+                                                   GStrv                       *tokens,
                                                    GError                     **error);
 gboolean         _sluice_scenario_read_bool       (const SluiceScenarioParser  *p,
                                                    GKeyFile                    *keyfile,

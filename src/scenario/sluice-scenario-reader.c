@@ -495,7 +495,7 @@ describe_number (SluiceNumberKind kind)
     case SLUICE_NUMBER_POSITIVE_SECONDS:
       return _("seconds, a number > 0");
     case SLUICE_NUMBER_SECONDS_OR_NONE:
-      /* Translators: what a per-item deadline takes; keep the 0. */
+      /* Translators: what a per-item deadline or a shutdown timeout takes; keep the 0. */
       return _("seconds, 0 for none or a number > 0");
     case SLUICE_NUMBER_TOKENS:
       /* Translators: what a retry budget takes; keep the numbers. */
@@ -503,31 +503,30 @@ describe_number (SluiceNumberKind kind)
     case SLUICE_NUMBER_POSITIVE_TOKENS:
       /* Translators: what a retry budget's ratio takes; keep the numbers. */
       return _("tokens, a number > 0 up to 1000000 with at most 3 decimals");
+    case SLUICE_NUMBER_TIMES:
+      /* Translators: what [submit] snapshot-at takes; keep the numbers. */
+      return _("';'-separated times in seconds, each 0 or at least 0.000001");
     case SLUICE_NUMBER_SECONDS:
     default:
       return _("seconds, a number ≥ 0");
     }
 }
 
-/* A plain decimal of @kind, at most @max. */
-gboolean
-_sluice_scenario_read_number (const SluiceScenarioParser  *p,
-                              GKeyFile                    *keyfile,
-                              const char                  *group,
-                              const char                  *key,
-                              SluiceNumberKind             kind,
-                              double                       max,
-                              double                      *out,
-                              GError                     **error)
+/* @raw, a plain decimal of @kind, at most @max, into *out; or @error. */
+static gboolean
+check_number (const SluiceScenarioParser  *p,
+              const char                  *group,
+              const char                  *key,
+              const char                  *raw,
+              SluiceNumberKind             kind,
+              double                       max,
+              double                      *out,
+              GError                     **error)
 {
-  g_autofree char *raw = _sluice_scenario_read_raw (keyfile, group, key);
   const char *expected = describe_number (kind);
   gboolean positive = kind == SLUICE_NUMBER_POSITIVE_SECONDS || kind == SLUICE_NUMBER_POSITIVE_TOKENS;
   gboolean tokens = kind == SLUICE_NUMBER_TOKENS || kind == SLUICE_NUMBER_POSITIVE_TOKENS;
   double value;
-
-  if (raw == NULL)
-    return TRUE;
 
   /* A plain decimal: g_ascii_strtod() reads all of it; too large is inf. */
   value = _sluice_is_plain_decimal (raw, -1) ? g_ascii_strtod (raw, NULL) : NAN;
@@ -561,7 +560,8 @@ _sluice_scenario_read_number (const SluiceScenarioParser  *p,
     }
 
   /* The pool counts whole microseconds: less is no time at all. */
-  if ((kind == SLUICE_NUMBER_POSITIVE_SECONDS || kind == SLUICE_NUMBER_SECONDS_OR_NONE) &&
+  if ((kind == SLUICE_NUMBER_POSITIVE_SECONDS || kind == SLUICE_NUMBER_SECONDS_OR_NONE ||
+       kind == SLUICE_NUMBER_TIMES) &&
       value > 0 && value < MIN_POSITIVE_SECONDS)
     {
       _sluice_scenario_set_error (p, error, SLUICE_SCENARIO_ERROR_INVALID_VALUE, group, key,
@@ -585,6 +585,54 @@ _sluice_scenario_read_number (const SluiceScenarioParser  *p,
     }
 
   *out = value;
+  return TRUE;
+}
+
+/* A plain decimal of @kind, at most @max. */
+gboolean
+_sluice_scenario_read_number (const SluiceScenarioParser  *p,
+                              GKeyFile                    *keyfile,
+                              const char                  *group,
+                              const char                  *key,
+                              SluiceNumberKind             kind,
+                              double                       max,
+                              double                      *out,
+                              GError                     **error)
+{
+  g_autofree char *raw = _sluice_scenario_read_raw (keyfile, group, key);
+
+  return raw == NULL || check_number (p, group, key, raw, kind, max, out, error);
+}
+
+/* ';'-separated times in seconds, each 0 or at least 1 µs, in the order
+ * written; none when empty. *out is a new array of doubles. */
+gboolean
+_sluice_scenario_read_times (const SluiceScenarioParser  *p,
+                             GKeyFile                    *keyfile,
+                             const char                  *group,
+                             const char                  *key,
+                             GArray                     **out,
+                             GError                     **error)
+{
+  g_autofree char *raw = _sluice_scenario_read_raw (keyfile, group, key);
+  g_autoptr(GArray) times = g_array_new (FALSE, FALSE, sizeof (double));
+  g_auto(GStrv) tokens = NULL;
+
+  if (raw == NULL || !_sluice_scenario_split_list (p, group, key, raw, SLUICE_LIST_TIMES, &tokens, error))
+    return raw == NULL;
+
+  for (guint i = 0; tokens[i] != NULL; i++)
+    {
+      double value = 0;
+
+      if (!check_number (p, group, key, tokens[i], SLUICE_NUMBER_TIMES, SLUICE_SCENARIO_MAX_SECONDS,
+                         &value, error))
+        return FALSE;
+      g_array_append_val (times, value);
+    }
+
+  g_clear_pointer (out, g_array_unref);
+  *out = g_steal_pointer (&times);
   return TRUE;
 }
 
@@ -662,6 +710,77 @@ _sluice_scenario_read_choice (const SluiceScenarioParser  *p,
   return FALSE;
 }
 
+/* Says that token @position (from 1) of a list of @kind is empty. */
+static void
+set_empty_token_error (const SluiceScenarioParser  *p,
+                       const char                  *group,
+                       const char                  *key,
+                       SluiceListKind               kind,
+                       guint                        position,
+                       GError                     **error)
+{
+  switch (kind)
+    {
+    case SLUICE_LIST_ITEMS:
+      _sluice_scenario_set_error (p, error, SLUICE_SCENARIO_ERROR_INVALID_VALUE, group, key,
+                                  /* Translators: follows “FILE: [source] values: ”; %u counts from 1.
+                                   * Keep the example 3;1;4;"a" as it is. */
+                                  _("item %u is empty; expected ';'-separated items such as "
+                                    "3;1;4;\"a\""), position);
+      break;
+    case SLUICE_LIST_TIMES:
+      _sluice_scenario_set_error (p, error, SLUICE_SCENARIO_ERROR_INVALID_VALUE, group, key,
+                                  /* Translators: follows “FILE: [group] key: ”; %u counts from 1.
+                                   * Keep “0.005;0.5” as it is. */
+                                  _("time %u is empty; expected ';'-separated times in seconds such "
+                                    "as 0.005;0.5"), position);
+      break;
+    case SLUICE_LIST_TYPE_NAMES:
+    default:
+      _sluice_scenario_set_error (p, error, SLUICE_SCENARIO_ERROR_INVALID_VALUE, group, key,
+                                  /* Translators: follows “FILE: [group] key: ”; %u counts from 1.
+                                   * Keep “TimeoutError;ValueError” as it is. */
+                                  _("type name %u is empty; expected ';'-separated type names "
+                                    "such as TimeoutError;ValueError"), position);
+      break;
+    }
+}
+
+/* Splits the ';'-separated list @text into its stripped tokens: an empty
+ * list has none, and one trailing ';' is allowed; an empty token is an
+ * error that names its position. */
+gboolean
+_sluice_scenario_split_list (const SluiceScenarioParser  *p,
+                             const char                  *group,
+                             const char                  *key,
+                             const char                  *text,
+                             SluiceListKind               kind,
+                             GStrv                       *tokens,
+                             GError                     **error)
+{
+  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+  g_auto(GStrv) parts = g_strsplit (text, ";", -1);
+  guint n = g_strv_length (parts);
+
+  for (guint i = 0; i < n; i++)
+    {
+      char *token = g_strstrip (parts[i]);
+
+      if (*token == '\0' && i == n - 1)
+        break;
+      if (*token == '\0')
+        {
+          set_empty_token_error (p, group, key, kind, i + 1, error);
+          return FALSE;
+        }
+
+      g_strv_builder_add (builder, token);
+    }
+
+  *tokens = g_strv_builder_end (builder);
+  return TRUE;
+}
+
 /* ';'-separated error type names, none when empty. */
 gboolean
 _sluice_scenario_read_error_types (const SluiceScenarioParser  *p,
@@ -672,50 +791,26 @@ _sluice_scenario_read_error_types (const SluiceScenarioParser  *p,
                                    GError                     **error)
 {
   g_autofree char *raw = _sluice_scenario_read_raw (keyfile, group, key);
-  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
   g_auto(GStrv) names = NULL;
-  guint n;
 
-  if (raw == NULL)
-    return TRUE;
+  if (raw == NULL || !_sluice_scenario_split_list (p, group, key, raw, SLUICE_LIST_TYPE_NAMES, &names, error))
+    return raw == NULL;
 
-  names = g_strsplit (raw, ";", -1);
-  n = g_strv_length (names);
-  for (guint i = 0; i < n; i++)
-    {
-      char *name = g_strstrip (names[i]);
-
-      /* "retryable=" is none, and one trailing ';' is allowed. */
-      if (*name == '\0' && i == n - 1)
-        break;
-
-      if (*name == '\0')
-        {
-          _sluice_scenario_set_error (p, error, SLUICE_SCENARIO_ERROR_INVALID_VALUE, group, key,
-                                      /* Translators: follows “FILE: [group] key: ”; %u counts from 1.
-                                       * Keep “TimeoutError;ValueError” as it is. */
-                                      _("type name %u is empty; expected ';'-separated type names "
-                                        "such as TimeoutError;ValueError"), i + 1);
-          return FALSE;
-        }
-
-      if (!sluice_is_error_type_name (name))
-        {
-          _sluice_scenario_set_error (p, error, SLUICE_SCENARIO_ERROR_INVALID_VALUE, group, key,
-                                      /* Translators: follows “FILE: [group] key: ”; %s is the name as
-                                       * typed. Keep “TimeoutError;ValueError” as it is: an example of
-                                       * what users type. */
-                                      _("“%s” is not an error type; expected ';'-separated type "
-                                        "names such as TimeoutError;ValueError (letters, digits "
-                                        "and _, not starting with a digit)"), name);
-          return FALSE;
-        }
-
-      g_strv_builder_add (builder, name);
-    }
+  for (guint i = 0; names[i] != NULL; i++)
+    if (!sluice_is_error_type_name (names[i]))
+      {
+        _sluice_scenario_set_error (p, error, SLUICE_SCENARIO_ERROR_INVALID_VALUE, group, key,
+                                    /* Translators: follows “FILE: [group] key: ”; %s is the name as
+                                     * typed. Keep “TimeoutError;ValueError” as it is: an example of
+                                     * what users type. */
+                                    _("“%s” is not an error type; expected ';'-separated type "
+                                      "names such as TimeoutError;ValueError (letters, digits "
+                                      "and _, not starting with a digit)"), names[i]);
+        return FALSE;
+      }
 
   g_strfreev (*out);
-  *out = g_strv_builder_end (builder);
+  *out = g_steal_pointer (&names);
   return TRUE;
 }
 

@@ -15,7 +15,8 @@
  * Runs one #SluiceScenario as the caller of the pool: it builds the clock,
  * handler, source and pool, iterates the run, requests a stop after
  * `stop-after` results, closes the run after `close-after` results, cancels
- * it after `cancel-after-seconds` on the pool's clock, and collects a
+ * it after `cancel-after-seconds` on the pool's clock, takes a snapshot
+ * of the run at each `[submit] snapshot-at` time, and collects a
  * #SluiceReport. The command-line runner, the app and the tests share it.
  *
  * sluice_scenario_runner_request_stop() and sluice_scenario_runner_cancel()
@@ -48,6 +49,8 @@ struct _SluiceScenarioRunner
   GTask                *task;
 
   guint64               cancel_timer;
+  GArray               *snapshot_timers;      /* guint64 per snapshot-at time, 0 once fired */
+  GPtrArray            *snapshots;            /* SluiceSnapshot* per time, NULL until taken */
   gulong                stalled_id;
   gint64                n_results;
   gboolean              started;
@@ -76,6 +79,15 @@ disconnect_clock (SluiceScenarioRunner *self)
   if (self->cancel_timer != 0)
     sluice_clock_remove_timer (self->clock, self->cancel_timer);
   self->cancel_timer = 0;
+
+  for (guint i = 0; self->snapshot_timers != NULL && i < self->snapshot_timers->len; i++)
+    {
+      guint64 *timer = &g_array_index (self->snapshot_timers, guint64, i);
+
+      if (*timer != 0)
+        sluice_clock_remove_timer (self->clock, *timer);
+      *timer = 0;
+    }
 
   g_clear_signal_handler (&self->stalled_id, self->clock);
 }
@@ -107,6 +119,8 @@ sluice_scenario_runner_finalize (GObject *object)
   g_clear_object (&self->clock);
   g_clear_object (&self->report);
   g_clear_object (&self->recorder);
+  g_clear_pointer (&self->snapshot_timers, g_array_unref);
+  g_clear_pointer (&self->snapshots, g_ptr_array_unref);
   disconnect_caller (self);
   g_clear_object (&self->cancellable);
   g_clear_object (&self->scenario);
@@ -277,6 +291,70 @@ sluice_scenario_runner_get_report (SluiceScenarioRunner *self)
   return self->report;
 }
 
+/* ---- snapshots --------------------------------------------------------- */
+
+typedef struct {
+  SluiceScenarioRunner *self;  /* not a reference: the timer goes first */
+  guint                 index;
+} SnapshotTimer;
+
+static void
+on_snapshot_timer (gpointer user_data)
+{
+  SnapshotTimer *timer = user_data;
+  SluiceScenarioRunner *self = timer->self;
+
+  g_array_index (self->snapshot_timers, guint64, timer->index) = 0;
+  g_ptr_array_index (self->snapshots, timer->index) = sluice_run_get_snapshot (self->run);
+}
+
+/* One timer per time, counted from now, the run's start. They are
+ * scheduled before anything of the run, so a snapshot at t shows the run
+ * as it was when t came: after all that was due before, before what is
+ * due at t itself (but for the shutdown deadline, which the pool puts
+ * first at its instant). */
+static void
+schedule_snapshots (SluiceScenarioRunner *self)
+{
+  guint n = 0;
+  const double *times = sluice_scenario_get_snapshot_times (self->scenario, &n);
+  gint64 start = sluice_clock_now (self->clock);
+
+  self->snapshots = g_ptr_array_new_full (n, (GDestroyNotify) sluice_snapshot_unref);
+  g_ptr_array_set_size (self->snapshots, (gint) n);
+  self->snapshot_timers = g_array_sized_new (FALSE, TRUE, sizeof (guint64), n);
+  g_array_set_size (self->snapshot_timers, n);
+
+  for (guint i = 0; i < n; i++)
+    {
+      SnapshotTimer *timer = g_new (SnapshotTimer, 1);
+
+      timer->self = self;
+      timer->index = i;
+      g_array_index (self->snapshot_timers, guint64, i) =
+        sluice_clock_add_timer (self->clock, start + (gint64) llround (times[i] * G_USEC_PER_SEC),
+                                on_snapshot_timer, timer, g_free);
+    }
+}
+
+/* The snapshots, in the order of their times as written; one whose time
+ * had not come when the run ended shows the end. */
+static void
+add_snapshots (SluiceScenarioRunner *self)
+{
+  guint n = 0;
+  const double *times = sluice_scenario_get_snapshot_times (self->scenario, &n);
+
+  for (guint i = 0; i < n && i < self->snapshots->len; i++)
+    {
+      SluiceSnapshot **snapshot = (SluiceSnapshot **) &g_ptr_array_index (self->snapshots, i);
+
+      if (*snapshot == NULL)
+        *snapshot = sluice_run_get_snapshot (self->run);
+      sluice_report_add_snapshot (self->report, times[i], *snapshot);
+    }
+}
+
 /* ---- the end ----------------------------------------------------------- */
 
 static void
@@ -291,6 +369,7 @@ finish (SluiceScenarioRunner *self,
 
   disconnect_clock (self);
   disconnect_caller (self);
+  add_snapshots (self);
   sluice_report_finish (self->report, self->run, end_error, closed,
                         sluice_fault_handler_get_ctx_ok (self->handler));
   g_task_return_pointer (task, g_object_ref (self->report), g_object_unref);
@@ -501,6 +580,7 @@ sluice_scenario_runner_run_async (SluiceScenarioRunner *self,
 
   self->task = g_steal_pointer (&task);
   self->stalled_id = g_signal_connect (self->clock, "stalled", G_CALLBACK (on_stalled), self);
+  schedule_snapshots (self);
 
   cancel_after = sluice_scenario_get_cancel_after (self->scenario);
   if (cancel_after >= 0)

@@ -98,6 +98,16 @@ save_pool (SluiceScenario *self,
   g_key_file_set_value (keyfile, "pool", "retryable", retryable);
   g_key_file_set_value (keyfile, "pool", "metrics", _sluice_scenario_metrics_names[self->metrics]);
   g_key_file_set_value (keyfile, "pool", "keep-going", self->keep_going ? "true" : "false");
+
+  /* The keys of submit-and-shutdown.md only when they are used: a
+   * capstone scenario saves as it did. */
+  if (self->fatal[0] != NULL)
+    {
+      g_autofree char *fatal = g_strjoinv (";", self->fatal);
+      g_key_file_set_value (keyfile, "pool", "fatal", fatal);
+    }
+  if (self->shutdown_timeout > 0)
+    set_double (keyfile, "pool", "shutdown-timeout", self->shutdown_timeout);
 }
 
 /* A string item is written quoted and escaped (g_key_file_set_string), as
@@ -223,12 +233,32 @@ save_retry (SluiceScenario *self,
     }
 }
 
+/* [submit], when there are snapshot times. */
+static void
+save_submit (SluiceScenario *self,
+             GKeyFile       *keyfile)
+{
+  g_autoptr(GString) times = NULL;
+
+  if (self->snapshot_at == NULL || self->snapshot_at->len == 0)
+    return;
+
+  times = g_string_new (NULL);
+  for (guint i = 0; i < self->snapshot_at->len; i++)
+    {
+      g_autofree char *text = sluice_format_double (g_array_index (self->snapshot_at, double, i));
+      g_string_append_printf (times, "%s%s", i > 0 ? ";" : "", text);
+    }
+  g_key_file_set_value (keyfile, "submit", "snapshot-at", times->str);
+}
+
 /**
  * sluice_scenario_to_keyfile:
  * @self: a #SluiceScenario
  *
  * Writes every setting of @self, defaults included (in `[retry]`, the keys
- * that were given), into a new key file that
+ * that were given; `[pool] fatal` and `shutdown-timeout` and `[submit]`
+ * only when they are used), into a new key file that
  * sluice_scenario_new_from_keyfile() reads back as the same scenario.
  *
  * Returns: (transfer full): the key file
@@ -248,6 +278,7 @@ sluice_scenario_to_keyfile (SluiceScenario *self)
   save_handler (self, keyfile);
   save_run (self, keyfile);
   save_retry (self, keyfile);
+  save_submit (self, keyfile);
 
   return keyfile;
 }

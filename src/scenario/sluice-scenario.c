@@ -37,6 +37,8 @@ sluice_scenario_finalize (GObject *object)
   g_clear_pointer (&self->description, g_free);
   g_clear_pointer (&self->texts, g_key_file_unref);
   g_clear_pointer (&self->retryable, g_strfreev);
+  g_clear_pointer (&self->fatal, g_strfreev);
+  g_clear_pointer (&self->snapshot_at, g_array_unref);
   g_clear_pointer (&self->values, g_ptr_array_unref);
   g_clear_pointer (&self->default_behaviour, sluice_behaviour_free);
   g_clear_pointer (&self->item_behaviours, g_hash_table_unref);
@@ -59,6 +61,7 @@ sluice_scenario_init (SluiceScenario *self)
   self->queue_size = 3;
   self->item_timeout = 1.0;
   self->retryable = g_new0 (char *, 1);
+  self->fatal = g_new0 (char *, 1);
   self->metrics = SLUICE_METRICS_OFF;
   self->default_behaviour = sluice_behaviour_new (SLUICE_BEHAVIOUR_OK, 0);
   self->item_behaviours = g_hash_table_new_full (g_int64_hash, g_int64_equal,
@@ -194,6 +197,34 @@ sluice_scenario_get_retryable (SluiceScenario *self)
 {
   g_return_val_if_fail (SLUICE_IS_SCENARIO (self), NULL);
   return (const char * const *) self->retryable;
+}
+
+/**
+ * sluice_scenario_get_fatal:
+ * @self: a #SluiceScenario
+ *
+ * Returns: (transfer none) (array zero-terminated=1): `[pool] fatal`, the
+ *   type names of errors that stop the whole pool at once
+ */
+const char * const *
+sluice_scenario_get_fatal (SluiceScenario *self)
+{
+  g_return_val_if_fail (SLUICE_IS_SCENARIO (self), NULL);
+  return (const char * const *) self->fatal;
+}
+
+/**
+ * sluice_scenario_get_shutdown_timeout:
+ * @self: a #SluiceScenario
+ *
+ * Returns: `[pool] shutdown-timeout`, the seconds a shutdown may take, or
+ *   0 for no limit
+ */
+double
+sluice_scenario_get_shutdown_timeout (SluiceScenario *self)
+{
+  g_return_val_if_fail (SLUICE_IS_SCENARIO (self), 0);
+  return self->shutdown_timeout;
 }
 
 /**
@@ -546,6 +577,29 @@ sluice_scenario_has_retry_key (SluiceScenario *self,
   return FALSE;
 }
 
+/**
+ * sluice_scenario_get_snapshot_times:
+ * @self: a #SluiceScenario
+ * @n_times: (out): how many times there are
+ *
+ * Gives `[submit] snapshot-at`: when the runner takes a snapshot of the
+ * run, in seconds from its start, in the order written (not sorted; a
+ * time may come twice).
+ *
+ * Returns: (transfer none) (array length=n_times) (nullable): the times,
+ *   or %NULL when there are none
+ */
+const double *
+sluice_scenario_get_snapshot_times (SluiceScenario *self,
+                                    guint          *n_times)
+{
+  g_return_val_if_fail (SLUICE_IS_SCENARIO (self), NULL);
+  g_return_val_if_fail (n_times != NULL, NULL);
+
+  *n_times = self->snapshot_at != NULL ? self->snapshot_at->len : 0;
+  return *n_times > 0 ? &g_array_index (self->snapshot_at, double, 0) : NULL;
+}
+
 /* ---- building a run ---------------------------------------------------- */
 
 /**
@@ -622,8 +676,8 @@ sluice_scenario_create_source (SluiceScenario *self,
  * @clock: the clock
  * @error: return location for an error
  *
- * Builds a pool with the scenario's options, the `[retry]` policy
- * included. No metrics callback is set.
+ * Builds a pool with the scenario's options, the `[retry]` policy, the
+ * fatal error types and the shutdown timeout included. No metrics callback is set.
  *
  * Returns: (transfer full) (nullable): the pool, or %NULL if the pool
  *   refused an option
@@ -647,6 +701,8 @@ sluice_scenario_create_pool (SluiceScenario  *self,
                          "max-retries", self->max_retries,
                          "keep-going", self->keep_going,
                          "retryable", self->retryable,
+                         "fatal", self->fatal,
+                         "shutdown-timeout", self->shutdown_timeout,
                          "backoff", self->backoff,
                          "backoff-base", self->backoff_base,
                          "backoff-cap", self->backoff_cap,
@@ -713,6 +769,23 @@ item_behaviours_equal (GHashTable *a,
       if (other == NULL || !behaviour_equal (behaviour, other))
         return FALSE;
     }
+
+  return TRUE;
+}
+
+/* Two lists of times, NULL being none. */
+static gboolean
+times_equal (GArray *a,
+             GArray *b)
+{
+  guint n = a != NULL ? a->len : 0;
+
+  if (n != (b != NULL ? b->len : 0))
+    return FALSE;
+
+  for (guint i = 0; i < n; i++)
+    if (g_array_index (a, double, i) != g_array_index (b, double, i))
+      return FALSE;
 
   return TRUE;
 }
@@ -789,6 +862,10 @@ _sluice_scenario_equal (SluiceScenario  *a,
     what = "[pool] metrics";
   else if (a->keep_going != b->keep_going)
     what = "[pool] keep-going";
+  else if (!g_strv_equal ((const char * const *) a->fatal, (const char * const *) b->fatal))
+    what = "[pool] fatal";
+  else if (a->shutdown_timeout != b->shutdown_timeout)
+    what = "[pool] shutdown-timeout";
   else if (a->count != b->count)
     what = "[source] count";
   else if (!arrays_equal (a->values, b->values, g_variant_equal))
@@ -831,6 +908,8 @@ _sluice_scenario_equal (SluiceScenario  *a,
     what = "[retry] budget";
   else if (a->retry_budget_ratio != b->retry_budget_ratio)
     what = "[retry] budget-ratio";
+  else if (!times_equal (a->snapshot_at, b->snapshot_at))
+    what = "[submit] snapshot-at";
 
   if (difference != NULL)
     *difference = what;

@@ -114,6 +114,8 @@ gint                   sluice_scenario_get_max_retries     (SluiceScenario      
 const char * const    *sluice_scenario_get_retryable       (SluiceScenario      *self);
 SluiceMetricsMode      sluice_scenario_get_metrics         (SluiceScenario      *self);
 gboolean               sluice_scenario_get_keep_going      (SluiceScenario      *self);
+const char * const    *sluice_scenario_get_fatal           (SluiceScenario      *self);
+double                 sluice_scenario_get_shutdown_timeout (SluiceScenario     *self);
 gboolean               sluice_scenario_is_range            (SluiceScenario      *self);
 guint                  sluice_scenario_get_n_items         (SluiceScenario      *self);
 GVariant              *sluice_scenario_get_item            (SluiceScenario      *self,
@@ -140,6 +142,8 @@ double                 sluice_scenario_get_retry_budget    (SluiceScenario      
 double                 sluice_scenario_get_retry_budget_ratio (SluiceScenario   *self);
 gboolean               sluice_scenario_has_retry_key       (SluiceScenario      *self,
                                                             const char          *key);
+const double          *sluice_scenario_get_snapshot_times  (SluiceScenario      *self,
+                                                            guint               *n_times);
 
 SluiceClock           *sluice_scenario_create_clock        (SluiceScenario      *self);
 SluiceFaultHandler    *sluice_scenario_create_handler      (SluiceScenario      *self,

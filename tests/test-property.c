@@ -3,7 +3,8 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
- * Each run generates a scenario file (every pool option, source fault,
+ * Each run generates a scenario file (every pool option — the retry
+ * policy, fatal types and a shutdown deadline too — every source fault,
  * handler behaviour and caller action the format has, except `block` and
  * `thread`, which need real time), runs it with the scenario runner on the
  * virtual clock, and checks every invariant below against the recorded
@@ -30,6 +31,7 @@
 
 /* ---- generating scenarios ---------------------------------------------- */
 
+static const char * const shutdown_timeouts[] = { "0.05", "0.3", "1", "5" };
 static const char * const timeouts[] = { "0.05", "0.1", "0.25", "0.5", "1" };
 static const char * const delays[] = { "0", "0.01", "0.05", "0.1", "0.25", "0.5", "1", "2.5" };
 static const char * const intervals[] = { "0", "0", "0", "0.01", "0.1", "0.3" };
@@ -125,6 +127,12 @@ append_pool (GString *s,
       }
   g_string_append_printf (s, "\nmetrics=%s\nkeep-going=%s\n",
                           PICK (r, metrics), chance (r, 35) ? "true" : "false");
+
+  /* Fatal types (submit-and-shutdown.md), sometimes retryable too. */
+  if (chance (r, 25))
+    g_string_append_printf (s, "fatal=%s\n", PICK (r, error_types));
+  if (chance (r, 30))
+    g_string_append_printf (s, "shutdown-timeout=%s\n", PICK (r, shutdown_timeouts));
 }
 
 /* Gives the number of items. */
@@ -438,6 +446,15 @@ names_an_item (SluiceEventKind kind)
 }
 
 static gboolean
+is_fatal (const PropertyRun *r,
+          const char        *type)
+{
+  const char * const *fatal = sluice_scenario_get_fatal (r->scenario);
+
+  return type != NULL && fatal != NULL && g_strv_contains (fatal, type);
+}
+
+static gboolean
 is_retryable (const PropertyRun *r,
               const char        *type)
 {
@@ -725,7 +742,8 @@ retries_only_after_retryable_errors (const PropertyRun *r,
 
 /* An item fails for good only with the error of its last attempt, and only
  * once that error was not retryable, the retries ran out, the retry policy
- * skipped the retry (retry-skipped), or the caller had cancelled the run;
+ * skipped the retry (retry-skipped), the error was fatal (fatal: never
+ * retried), or the caller had cancelled the run;
  * or, with no attempt at all, when it was shed past its deadline
  * (deadline-exceeded, then TimeoutError('deadline exceeded')). */
 static gboolean
@@ -735,6 +753,7 @@ items_fail_for_good_only_without_retries_left (const PropertyRun *r,
   g_autoptr(GArray) last_end = g_array_new (FALSE, TRUE, sizeof (guint));  /* position + 1 */
   g_autoptr(GArray) skipped = g_array_new (FALSE, TRUE, sizeof (guint));
   g_autoptr(GArray) shed = g_array_new (FALSE, TRUE, sizeof (guint));
+  g_autoptr(GArray) fatal = g_array_new (FALSE, TRUE, sizeof (guint));
   guint limit = (guint) sluice_scenario_get_max_retries (r->scenario) + 1;
   guint cancel = first_of_kind (r, SLUICE_EVENT_CANCEL);
 
@@ -750,6 +769,8 @@ items_fail_for_good_only_without_retries_left (const PropertyRun *r,
         *per_item (skipped, e->item) = TRUE;
       if (e->kind == SLUICE_EVENT_DEADLINE_EXCEEDED)
         *per_item (shed, e->item) = TRUE;
+      if (e->kind == SLUICE_EVENT_FATAL)
+        *per_item (fatal, e->item) = TRUE;
       if (e->kind != SLUICE_EVENT_ITEM_FAILED)
         continue;
 
@@ -766,6 +787,15 @@ items_fail_for_good_only_without_retries_left (const PropertyRun *r,
 
       if ((at = *per_item (last_end, e->item)) == 0)
         FAIL_AT (why, i, "item %" G_GINT64_FORMAT " failed without an attempt", e->item);
+      /* A fatal error fails its item at once, also one that came back from
+       * an attempt the pool was stopping (that attempt ended cancelled). */
+      if (*per_item (fatal, e->item))
+        {
+          if (!is_fatal (r, e->error_type))
+            FAIL_AT (why, i, "item %" G_GINT64_FORMAT " failed with %s after a fatal event",
+                     e->item, e->error_type);
+          continue;
+        }
       end = event_at (r, at - 1);
       if (g_strcmp0 (e->error_type, end->error_type) != 0 ||
           g_strcmp0 (e->error_message, end->error_message) != 0)
@@ -775,6 +805,31 @@ items_fail_for_good_only_without_retries_left (const PropertyRun *r,
           !*per_item (skipped, e->item))
         FAIL_AT (why, i, "item %" G_GINT64_FORMAT " failed for good with %s after %u of %u attempts",
                  e->item, end->error_type, end->attempt, limit);
+    }
+
+  return TRUE;
+}
+
+/* Once the run halts — the caller cancels or closes it, an attempt fails
+ * with a fatal error, or the shutdown deadline fires — nothing new starts:
+ * no attempt, no retry, nothing queued, and nothing succeeds. */
+static gboolean
+nothing_starts_after_a_halt (const PropertyRun *r,
+                             GString           *why)
+{
+  guint halt = MIN (first_of_kind (r, SLUICE_EVENT_CANCEL),
+                    MIN (first_of_kind (r, SLUICE_EVENT_FATAL),
+                         first_of_kind (r, SLUICE_EVENT_SHUTDOWN_DEADLINE)));
+
+  for (guint i = halt + 1; i < n_events (r); i++)
+    {
+      SluiceEventKind kind = event_at (r, i)->kind;
+
+      if (kind == SLUICE_EVENT_ATTEMPT_START || kind == SLUICE_EVENT_RETRY ||
+          kind == SLUICE_EVENT_QUEUE_PUT || kind == SLUICE_EVENT_ITEM_OK)
+        FAIL_AT (why, i, "%s after the run halted (%s at event %u)",
+                 sluice_event_kind_to_string (kind),
+                 sluice_event_kind_to_string (event_at (r, halt)->kind), halt);
     }
 
   return TRUE;
@@ -971,6 +1026,7 @@ static const struct {
   INVARIANT (retries_only_after_retryable_errors),
   INVARIANT (items_fail_for_good_only_without_retries_left),
   INVARIANT (nothing_queued_after_a_stop),
+  INVARIANT (nothing_starts_after_a_halt),
   INVARIANT (lead_within_queue_size_plus_workers_plus_one),
   INVARIANT (metrics_once_per_item_event),
   INVARIANT (every_success_is_yielded_unless_cancelled),
@@ -1069,7 +1125,7 @@ assert_no_violation (const PropertyRun *r,
 /* What the runs covered, so that a generator gone narrow shows. */
 typedef struct {
   guint runs, deadlocks, events, pulled, stops, cancels, retries, failed, dropped, cancelled, ok;
-  guint backoffs, skipped, shed;
+  guint backoffs, skipped, shed, fatal, deadlines, overruns;
   GHashTable *outcomes;
 } Tally;
 
@@ -1098,6 +1154,9 @@ tally_add (Tally             *t,
   t->backoffs += count_kind (r, SLUICE_EVENT_BACKOFF);
   t->skipped += count_kind (r, SLUICE_EVENT_RETRY_SKIPPED);
   t->shed += count_kind (r, SLUICE_EVENT_DEADLINE_EXCEEDED);
+  t->fatal += count_kind (r, SLUICE_EVENT_FATAL);
+  t->deadlines += count_kind (r, SLUICE_EVENT_SHUTDOWN_DEADLINE);
+  t->overruns += count_kind (r, SLUICE_EVENT_OVERRUN);
 }
 
 static void
@@ -1116,10 +1175,12 @@ tally_print (Tally *t)
 
   g_test_message ("%u runs, %u events; items: %u pulled, %u ok, %u failed, %u dropped, %u cancelled; "
                   "%u retries, %u backoffs, %u retries skipped, %u shed; "
+                  "%u fatal errors, %u shutdown deadlines hit, %u overruns; "
                   "runs with a stop %u, with a cancel %u, deadlocks %u; "
                   "outcomes:%s",
                   t->runs, t->events, t->pulled, t->ok, t->failed, t->dropped, t->cancelled,
-                  t->retries, t->backoffs, t->skipped, t->shed, t->stops, t->cancels, t->deadlocks, outcomes->str);
+                  t->retries, t->backoffs, t->skipped, t->shed,
+                  t->fatal, t->deadlines, t->overruns, t->stops, t->cancels, t->deadlocks, outcomes->str);
   g_clear_pointer (&t->outcomes, g_hash_table_unref);
 }
 
@@ -1290,6 +1351,14 @@ break_queue_put_after_stop (PropertyRun *r,
 }
 
 static void
+break_attempt_after_cancel (PropertyRun *r,
+                            GArray      *events)
+{
+  /* A cancel right after run-start: the base scenario's attempts follow. */
+  insert_copy (events, 0, 1, SLUICE_EVENT_CANCEL);
+}
+
+static void
 break_lead (PropertyRun *r,
             GArray      *events)
 {
@@ -1338,6 +1407,7 @@ static const struct {
   { retries_only_after_retryable_errors, break_retry_of_unretryable },
   { items_fail_for_good_only_without_retries_left, break_failure_with_retries_left },
   { nothing_queued_after_a_stop, break_queue_put_after_stop },
+  { nothing_starts_after_a_halt, break_attempt_after_cancel },
   { lead_within_queue_size_plus_workers_plus_one, break_lead },
   { metrics_once_per_item_event, break_metrics },
   { every_success_is_yielded_unless_cancelled, break_missing_result },

@@ -9,6 +9,37 @@
 
 G_BEGIN_DECLS
 
+/* The pool is one object in two units: sluice-pool.c (construction,
+ * validation, the run) and sluice-pool-options.c (reading its options). */
+struct _SluicePool
+{
+  GObject            parent_instance;
+
+  SluiceHandler     *handler;
+  SluiceClock       *clock;
+  gint               workers;
+  gint               queue_size;
+  double             item_timeout;
+  gint               max_retries;
+  gboolean           keep_going;
+  GStrv              retryable;
+  GStrv              fatal;
+  double             shutdown_timeout;
+  SluiceRetryPolicy  retry_policy;
+
+  SluiceMetricsFunc  metrics_func;
+  gpointer           metrics_data;
+  GDestroyNotify     metrics_destroy;
+
+  SluiceEventFunc    event_func;
+  gpointer           event_data;
+  GDestroyNotify     event_destroy;
+
+  SluiceRun         *run;          /* weak */
+  gboolean           ran;
+  gboolean           stop_requested;
+};
+
 void     _sluice_pool_format_double    (char               buffer[G_ASCII_DTOSTR_BUF_SIZE],
                                         double             value);
 gboolean _sluice_pool_invalid_config   (GError           **error,

@@ -353,6 +353,106 @@ test_second_signal_cancels_the_run (void)
   g_assert_cmpint (json_object_get_int_member (report, "live_operations"), ==, 0);
 }
 
+/* A service run that would wait for its close a long time: SIGTERM closes
+ * it, the queued and running jobs finish within the deadline. */
+#define SERVICE "[run]\nmode=submit\n[submit]\nclose-after-seconds=600\n"
+
+static void
+test_signal_drains_a_service (void)
+{
+  g_autoptr(Cli) cli = cli_new (PIPES);
+  g_autofree char *out = NULL, *err = NULL;
+  g_autoptr(JsonObject) report = NULL;
+  JsonObject *jobs, *shutdown;
+
+  if (sluice_run_path () == NULL)
+    return;
+
+  cli_spawn (cli, "[pool]\nworkers=1\nqueue-size=2\nitem-timeout=5\nshutdown-timeout=30\n"
+             "[source]\ncount=3\n[handler]\ndefault=ok 0.1\n" SERVICE, "--json", NULL);
+  cli_wait_for_line (cli, "sluice-run: running");
+  g_subprocess_send_signal (cli->process, SIGTERM);
+  cli_wait_for_line (cli, "closing the service");
+  g_assert_cmpint (cli_finish (cli, &out, &err), ==, 0);
+
+  report = parse_report (out);
+  g_assert_cmpstr (json_object_get_string_member (report, "outcome"), ==, "ok");
+  g_assert_cmpstr (json_object_get_string_member (report, "mode"), ==, "submit");
+  jobs = json_object_get_object_member (report, "jobs");
+  g_assert_cmpuint (json_object_get_size (jobs), ==, 3);
+  for (guint i = 0; i < 3; i++)
+    {
+      char key[4];
+
+      g_snprintf (key, sizeof key, "%u", i);
+      g_assert_cmpstr (json_object_get_string_member (jobs, key), ==, "ok");
+    }
+  g_assert_cmpint (json_array_get_length (json_object_get_array_member (report, "results")), ==, 3);
+  g_assert_cmpint (json_object_get_int_member (report, "unfinished"), ==, 0);
+  g_assert_cmpint (json_object_get_int_member (report, "live_operations"), ==, 0);
+  shutdown = json_object_get_object_member (report, "shutdown");
+  g_assert_false (json_object_get_boolean_member (shutdown, "deadline_hit"));
+}
+
+static void
+test_second_signal_cancels_a_service (void)
+{
+  g_autoptr(Cli) cli = cli_new (PIPES);
+  g_autofree char *out = NULL, *err = NULL;
+  g_autoptr(JsonObject) report = NULL;
+  JsonObject *jobs;
+
+  if (sluice_run_path () == NULL)
+    return;
+
+  /* Hanging jobs never finish: the close waits until the second signal. */
+  cli_spawn (cli, MINIMAL "[source]\ncount=3\n[handler]\ndefault=hang\n" SERVICE, "--json", NULL);
+  cli_wait_for_line (cli, "sluice-run: running");
+  g_subprocess_send_signal (cli->process, SIGINT);
+  cli_wait_for_line (cli, "sluice-run: stopping");
+  g_subprocess_send_signal (cli->process, SIGTERM);
+  g_assert_cmpint (cli_finish (cli, &out, &err), ==, 0);
+
+  report = parse_report (out);
+  g_assert_cmpstr (json_object_get_string_member (report, "outcome"), ==, "CancelledError");
+  jobs = json_object_get_object_member (report, "jobs");
+  g_assert_cmpuint (json_object_get_size (jobs), ==, 3);
+  g_assert_cmpstr (json_object_get_string_member (jobs, "0"), ==, "cancelled");
+  g_assert_cmpint (json_object_get_int_member (report, "unfinished"), ==,
+                   json_object_get_int_member (report, "pulled"));
+  g_assert_cmpint (json_object_get_int_member (report, "live_operations"), ==, 0);
+}
+
+/* A handler that ignores cancellation outlives the deadline the signal
+ * started: the deadline fires, the attempt is awaited and reported as an
+ * overrun. */
+static void
+test_signal_deadline_reports_an_overrun (void)
+{
+  g_autoptr(Cli) cli = cli_new (PIPES);
+  g_autofree char *out = NULL, *err = NULL;
+  g_autoptr(JsonObject) report = NULL;
+  JsonObject *shutdown;
+
+  if (sluice_run_path () == NULL)
+    return;
+
+  cli_spawn (cli, "[pool]\nworkers=1\nqueue-size=1\nitem-timeout=5\nshutdown-timeout=0.05\n"
+             "[source]\ncount=1\n[handler]\ndefault=late 0.5\n" SERVICE, "--json", NULL);
+  cli_wait_for_line (cli, "sluice-run: running");
+  g_subprocess_send_signal (cli->process, SIGTERM);
+  g_assert_cmpint (cli_finish (cli, &out, &err), ==, 0);
+
+  report = parse_report (out);
+  shutdown = json_object_get_object_member (report, "shutdown");
+  g_assert_true (json_object_get_boolean_member (shutdown, "deadline_hit"));
+  g_assert_cmpint (json_object_get_int_member (shutdown, "cancelled_in_flight"), ==, 1);
+  g_assert_cmpint (json_object_get_int_member (shutdown, "overrun"), ==, 1);
+  g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (report, "jobs"), "0"), ==,
+                   "cancelled");
+  g_assert_cmpint (json_object_get_int_member (report, "live_operations"), ==, 0);
+}
+
 /* Reads one byte of standard output: once it arrives, the run has ended
  * and sluice-run is writing its report. */
 static void
@@ -483,6 +583,9 @@ main (int   argc,
   g_test_add_func ("/cli/output/closed-stdout-exits-1", test_closed_stdout_exits_1);
   g_test_add_func ("/cli/signals/first-drains-the-run", test_first_signal_drains_the_run);
   g_test_add_func ("/cli/signals/second-cancels-the-run", test_second_signal_cancels_the_run);
+  g_test_add_func ("/cli/signals/service-drains", test_signal_drains_a_service);
+  g_test_add_func ("/cli/signals/service-second-cancels", test_second_signal_cancels_a_service);
+  g_test_add_func ("/cli/signals/service-deadline-overrun", test_signal_deadline_reports_an_overrun);
   g_test_add_func ("/cli/signals/while-writing-lose-nothing", test_signal_while_writing_loses_nothing);
   g_test_add_func ("/cli/events/virtual-runs-give-identical-events", test_virtual_runs_give_identical_events);
 

@@ -1877,14 +1877,15 @@ test_shutdown_malformed_refused (void)
                       NULL);
     }
 
-  /* Submit mode comes later: its keys are unknown for now, and so is [run] mode. */
-  assert_refused (MINIMAL "[submit]\nsnapshot-at=1\ngive-up-after=0.01\n", -1, SLUICE_SCENARIO_ERROR_UNKNOWN_KEY,
-                  "test.pool:7: [submit] give-up-after", "expected one of: snapshot-at", NULL);
-  assert_refused (MINIMAL "[submit]\ngive-up.3=0.01\n", -1, SLUICE_SCENARIO_ERROR_UNKNOWN_KEY,
-                  "[submit] give-up.3", NULL);
-  assert_refused (MINIMAL "[submit]\nclose-after-seconds=1\n", -1, SLUICE_SCENARIO_ERROR_UNKNOWN_KEY,
+  /* In stream mode the submitter's keys are a conflict (submit-and-shutdown.md). */
+  assert_refused (MINIMAL "[submit]\nsnapshot-at=1\ngive-up-after=0.01\n", -1, SLUICE_SCENARIO_ERROR_CONFLICT,
+                  "test.pool:7: [submit] give-up-after", "mode=submit", NULL);
+  assert_refused (MINIMAL "[submit]\ngive-up.3=0.01\n", -1, SLUICE_SCENARIO_ERROR_CONFLICT,
+                  "test.pool:6: [submit] give-up.3", "stream", NULL);
+  assert_refused (MINIMAL "[submit]\nclose-after-seconds=1\n", -1, SLUICE_SCENARIO_ERROR_CONFLICT,
                   "[submit] close-after-seconds", NULL);
-  assert_refused (MINIMAL "[run]\nmode=submit\n", -1, SLUICE_SCENARIO_ERROR_UNKNOWN_KEY, "[run] mode", NULL);
+  assert_refused (MINIMAL "[run]\nmode=service\n", -1, SLUICE_SCENARIO_ERROR_INVALID_VALUE, "[run] mode",
+                  "stream | submit", NULL);
   assert_refused (MINIMAL "[submit]\nsnapshot-at=1\nsnapshot-at=2\n", -1, SLUICE_SCENARIO_ERROR_PARSE,
                   "test.pool:7: [submit] snapshot-at", "line 6", NULL);
   /* The unknown-group message names [submit] among the groups. */
@@ -1967,7 +1968,7 @@ test_shutdown_overrides (void)
     { "submit.snapshot-at=soon", "test.pool: --set submit.snapshot-at: ", "not a decimal",
       SLUICE_SCENARIO_ERROR_INVALID_VALUE },
     { "submit.give-up-after=1", "test.pool: --set submit.give-up-after: ", "snapshot-at",
-      SLUICE_SCENARIO_ERROR_UNKNOWN_KEY },
+      SLUICE_SCENARIO_ERROR_CONFLICT },
   };
   g_autoptr(SluiceScenario) scenario = NULL;
   g_autoptr(GError) error = NULL;
@@ -2196,6 +2197,172 @@ test_format_double (void)
     }
 }
 
+/* ---- submit mode ------------------------------------------------------- */
+
+#define SUBMIT MINIMAL "[source]\ncount=5\n[run]\nmode=submit\n"
+
+/* [run] mode and the [submit] keys: getters, give-up.N over give-up-after,
+ * keep-going implied, and a round trip that keeps them. */
+static void
+test_submit_parse_keys (void)
+{
+  g_autoptr(SluiceScenario) stream = assert_round_trip (MINIMAL);
+  g_autoptr(SluiceScenario) scenario = assert_round_trip (SUBMIT "[submit]\ngive-up.3=0.01\ngive-up.0=0\n"
+                                                          "give-up-after=2.5\nclose-after-seconds=0.75\n"
+                                                          "snapshot-at=0.5\n");
+  g_autoptr(SluiceScenario) plain = assert_round_trip (SUBMIT);
+  g_autofree char *data = sluice_scenario_to_data (stream, NULL);
+
+  g_assert_cmpint (sluice_scenario_get_mode (stream), ==, SLUICE_SCENARIO_MODE_STREAM);
+  g_assert_null (strstr (data, "mode="));
+  g_assert_cmpfloat (sluice_scenario_get_give_up (stream, 0), ==, -1);
+  g_assert_cmpfloat (sluice_scenario_get_close_after_seconds (stream), ==, -1);
+
+  g_assert_cmpint (sluice_scenario_get_mode (scenario), ==, SLUICE_SCENARIO_MODE_SUBMIT);
+  g_assert_cmpfloat (sluice_scenario_get_give_up (scenario, 3), ==, 0.01);
+  g_assert_cmpfloat (sluice_scenario_get_give_up (scenario, 0), ==, 0);
+  g_assert_cmpfloat (sluice_scenario_get_give_up (scenario, 1), ==, 2.5);
+  g_assert_cmpfloat (sluice_scenario_get_give_up_after (scenario), ==, 2.5);
+  g_assert_cmpfloat (sluice_scenario_get_close_after_seconds (scenario), ==, 0.75);
+  g_assert_true (sluice_scenario_get_keep_going (scenario));
+
+  g_assert_cmpfloat (sluice_scenario_get_give_up (plain, 2), ==, -1);
+  g_assert_true (sluice_scenario_get_keep_going (plain));
+}
+
+/* Malformed values name file:line, group, key and the expected form. */
+static void
+test_submit_malformed_refused (void)
+{
+  assert_refused (SUBMIT "[submit]\ngive-up.1=-1\n", -1, SLUICE_SCENARIO_ERROR_INVALID_VALUE,
+                  "test.pool:10: [submit] give-up.1", "out of range", NULL);
+  assert_refused (SUBMIT "[submit]\ngive-up-after=soon\n", -1, SLUICE_SCENARIO_ERROR_INVALID_VALUE,
+                  "test.pool:10: [submit] give-up-after", "not a decimal", NULL);
+  assert_refused (SUBMIT "[submit]\nclose-after-seconds=1s\n", -1, SLUICE_SCENARIO_ERROR_INVALID_VALUE,
+                  "test.pool:10: [submit] close-after-seconds", "seconds", NULL);
+  assert_refused (SUBMIT "[submit]\ngive-up.01=1\n", -1, SLUICE_SCENARIO_ERROR_UNKNOWN_KEY,
+                  "[submit] give-up.01", "give-up.N", NULL);
+  assert_refused (SUBMIT "[submit]\ngive-up.x=1\n", -1, SLUICE_SCENARIO_ERROR_UNKNOWN_KEY,
+                  "[submit] give-up.x", NULL);
+  assert_refused (MINIMAL "[run]\nmode=Submit\n", -1, SLUICE_SCENARIO_ERROR_INVALID_VALUE,
+                  "test.pool:6: [run] mode", "stream | submit", NULL);
+}
+
+/* The conflicts of submit-and-shutdown.md. */
+static void
+test_submit_conflicts_refused (void)
+{
+  assert_refused (SUBMIT "close-after=2\n", -1, SLUICE_SCENARIO_ERROR_CONFLICT,
+                  "test.pool:9: [run] close-after", "close-after-seconds", NULL);
+  assert_refused (MINIMAL "[source]\ncount=5\nraise-after=2\n[run]\nmode=submit\n", -1, SLUICE_SCENARIO_ERROR_CONFLICT,
+                  "test.pool:7: [source] raise-after", "submit mode", NULL);
+  assert_refused (MINIMAL "[source]\ncount=5\nhang-after=2\n[run]\nmode=submit\n", -1, SLUICE_SCENARIO_ERROR_CONFLICT,
+                  "[source] hang-after", NULL);
+  assert_refused (MINIMAL "keep-going=false\n[source]\ncount=5\n[run]\nmode=submit\n", -1,
+                  SLUICE_SCENARIO_ERROR_CONFLICT, "test.pool:5: [pool] keep-going", "keep-going=true", NULL);
+  assert_refused (MINIMAL "[run]\nmode=stream\n[submit]\ngive-up-after=1\n", -1, SLUICE_SCENARIO_ERROR_CONFLICT,
+                  "test.pool:8: [submit] give-up-after", "mode=submit", NULL);
+}
+
+/* --set reaches the new keys, and their conflicts, named as the --set. */
+static void
+test_submit_overrides (void)
+{
+  const char *sets[] = { "run.mode=submit", "submit.give-up.2=0.5", "submit.close-after-seconds=3", NULL };
+  const char *bad[] = { "run.close-after=1", NULL };
+  g_autoptr(SluiceScenario) scenario = NULL;
+  g_autoptr(GError) error = NULL;
+
+  scenario = sluice_scenario_new_from_data (MINIMAL "[source]\ncount=5\n", -1, "test.pool", sets, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (sluice_scenario_get_mode (scenario), ==, SLUICE_SCENARIO_MODE_SUBMIT);
+  g_assert_cmpfloat (sluice_scenario_get_give_up (scenario, 2), ==, 0.5);
+  g_assert_cmpfloat (sluice_scenario_get_close_after_seconds (scenario), ==, 3);
+  g_clear_object (&scenario);
+
+  scenario = sluice_scenario_new_from_data (SUBMIT, -1, "test.pool", bad, &error);
+  g_assert_null (scenario);
+  g_assert_error (error, SLUICE_SCENARIO_ERROR, SLUICE_SCENARIO_ERROR_CONFLICT);
+  g_assert_nonnull (strstr (error->message, "--set run.close-after"));
+}
+
+static void
+on_hand_run_done (GObject      *object,
+                  GAsyncResult *result,
+                  gpointer      user_data)
+{
+  *(GAsyncResult **) user_data = g_object_ref (result);
+}
+
+/* The app's hand controls on a virtual clock: one job submitted by hand
+ * with its own behaviour, a job given up, the close. */
+static void
+test_submit_runner_hand_controls (void)
+{
+  g_autoptr(SluiceScenario) scenario = NULL;
+  g_autoptr(SluiceScenarioRunner) runner = NULL;
+  g_autoptr(SluiceBehaviour) fail = sluice_behaviour_parse ("fail-always ValueError 0.1", NULL);
+  g_autoptr(SluiceReport) report = NULL;
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *json = NULL;
+
+  /* W=1 Q=3, 2 source jobs of 1 s, no close of its own (close-after-seconds far away). */
+  scenario = parse ("[pool]\nworkers=1\nqueue-size=3\nitem-timeout=5\n[source]\ncount=2\n"
+                    "[handler]\ndefault=ok 1\n[run]\nmode=submit\nclock=virtual\n"
+                    "[submit]\nclose-after-seconds=100\n", &error);
+  g_assert_no_error (error);
+  runner = sluice_scenario_runner_new (scenario);
+
+  g_assert_false (sluice_scenario_runner_submit (runner, g_variant_new_int64 (7), NULL, &error));
+  g_assert_error (error, SLUICE_ERROR, SLUICE_ERROR_CLOSED);
+  g_clear_error (&error);
+
+  sluice_scenario_runner_run_async (runner, NULL, on_hand_run_done, &result);
+  /* Until both source jobs are admitted. */
+  while (sluice_scenario_runner_get_job (runner, 1) == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_true (sluice_scenario_runner_submit (runner, g_variant_new_int64 (7), fail, &error));
+  g_assert_no_error (error);
+  while (sluice_scenario_runner_get_job (runner, 2) == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_cmpint (sluice_job_get_index (sluice_scenario_runner_get_job (runner, 2)), ==, 2);
+  g_assert_true (sluice_scenario_runner_give_up (runner, 1));
+  g_assert_false (sluice_scenario_runner_give_up (runner, 9));
+  g_assert_null (sluice_scenario_runner_get_job (runner, 9));
+  sluice_scenario_runner_close (runner);
+  g_assert_false (sluice_scenario_runner_submit (runner, g_variant_new_int64 (8), NULL, &error));
+  g_assert_error (error, SLUICE_ERROR, SLUICE_ERROR_CLOSED);
+  g_clear_error (&error);
+
+  while (result == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  report = sluice_scenario_runner_run_finish (runner, result, &error);
+  g_assert_no_error (error);
+  json = sluice_report_to_json_string (report, FALSE);
+  g_test_message ("%s", json);
+  /* Job 0 ran 1 s, job 1 was given up while queued, job 2 (by hand) failed after 0.1 s. */
+  g_assert_nonnull (strstr (json, "\"jobs\":{\"0\":\"ok\",\"1\":\"cancelled\",\"2\":\"ValueError\"},"
+                                  "\"ran\":[0,2],\"submit_refused\":0}"));
+  g_assert_nonnull (strstr (json, "\"outcome\":\"ok\""));
+  g_assert_nonnull (strstr (json, "\"elapsed\":1.1"));
+}
+
+/* A stream report keeps its keys: no jobs, ran or submit_refused. */
+static void
+test_submit_stream_report_unchanged (void)
+{
+  g_autoptr(SluiceScenario) scenario = parse (MINIMAL "[source]\ncount=2\n[run]\nclock=virtual\n", NULL);
+  g_autoptr(SluiceScenarioRunner) runner = sluice_scenario_runner_new (scenario);
+  g_autoptr(SluiceReport) report = sluice_scenario_runner_run (runner, NULL);
+  g_autofree char *json = sluice_report_to_json_string (report, FALSE);
+
+  g_assert_true (g_str_has_suffix (json, "\"snapshots\":[]}"));
+  g_assert_null (strstr (json, "\"jobs\""));
+  g_assert_false (sluice_scenario_runner_give_up (runner, 0));
+  g_assert_null (sluice_scenario_runner_get_job (runner, 0));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -2246,6 +2413,12 @@ main (int   argc,
   g_test_add_func ("/scenario/shutdown/parse-keys", test_shutdown_parse_keys);
   g_test_add_func ("/scenario/shutdown/malformed-refused", test_shutdown_malformed_refused);
   g_test_add_func ("/scenario/shutdown/round-trip", test_shutdown_round_trip);
+  g_test_add_func ("/scenario/submit/parse-keys", test_submit_parse_keys);
+  g_test_add_func ("/scenario/submit/malformed-refused", test_submit_malformed_refused);
+  g_test_add_func ("/scenario/submit/conflicts-refused", test_submit_conflicts_refused);
+  g_test_add_func ("/scenario/submit/overrides", test_submit_overrides);
+  g_test_add_func ("/scenario/submit/runner-hand-controls", test_submit_runner_hand_controls);
+  g_test_add_func ("/scenario/submit/stream-report-unchanged", test_submit_stream_report_unchanged);
   g_test_add_func ("/scenario/shutdown/overrides", test_shutdown_overrides);
   g_test_add_func ("/scenario/shutdown/pool-properties", test_shutdown_pool_properties);
   g_test_add_func ("/scenario/shutdown/unused-keys-keep-reports", test_shutdown_unused_keys_keep_reports);

@@ -9,8 +9,10 @@
  * scenario or bad arguments (an --events file that cannot be created is
  * found before the run); 1 for an internal error (a deadlock on the virtual
  * clock, a report or events file that could not be written). The first
- * SIGINT or SIGTERM requests a stop (the pool drains), the second cancels
- * the run; the report is printed either way, and a signal that comes while
+ * SIGINT or SIGTERM is the graceful shutdown, bounded by shutdown-timeout
+ * (a stream requests a stop and drains; a service closes), the second
+ * cancels the run; on a terminal the progress line says how much of the
+ * shutdown deadline is left; the report is printed either way, and a signal that comes while
  * it is written changes nothing.
  */
 
@@ -19,6 +21,7 @@
 #include <locale.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <unistd.h>
@@ -59,6 +62,8 @@ typedef struct {
   gint64                first_time;
   gboolean              have_first_time;
   SluiceEvent           last;
+  gint64                deadline;       /* the shutdown deadline on the pool's clock, or -1 */
+  gboolean              draining;       /* a stop was requested, or a service closes */
 } App;
 
 static void
@@ -86,6 +91,17 @@ draw_progress (App *app)
   fprintf (stderr, "\r\033[K");
   fprintf (stderr, _("pulled %u · queued %u · in flight %u · ok %u · retries %u · failed %u · %.3f s"),
            e->pulled, e->queued, e->in_flight, e->succeeded, e->retries, e->failed, elapsed);
+  if (app->draining && app->deadline >= 0)
+    {
+      SluiceClock *clock = sluice_scenario_runner_get_clock (app->runner);
+      gint64 left = app->deadline - (clock != NULL ? sluice_clock_now (clock) : e->time);
+
+      /* Translators: the progress line's end while the pool drains; %.1f is in seconds. */
+      fprintf (stderr, _(" · draining, %.1f s left of the shutdown deadline"),
+               (double) MAX (left, 0) / G_USEC_PER_SEC);
+    }
+  else if (app->draining)
+    fprintf (stderr, _(" · draining, no shutdown deadline"));
   fflush (stderr);
   app->progress_shown = TRUE;
 }
@@ -112,6 +128,16 @@ on_event (const SluiceEvent *event,
 
   if (event->kind == SLUICE_EVENT_ATTEMPT_START && !app->announced)
     announce_busy (app);
+
+  /* The shutdown clock starts at the first stop request (a service's
+   * close requests one too). */
+  if ((event->kind == SLUICE_EVENT_STOP_REQUEST || event->kind == SLUICE_EVENT_DRAIN) && !app->draining)
+    {
+      double timeout = sluice_scenario_get_shutdown_timeout (sluice_scenario_runner_get_scenario (app->runner));
+
+      app->draining = TRUE;
+      app->deadline = timeout > 0 ? event->time + (gint64) llround (timeout * G_USEC_PER_SEC) : -1;
+    }
 
   if (!app->progress)
     return;
@@ -152,7 +178,16 @@ on_signal (gpointer user_data)
 
   clear_progress (app);
 
-  if (app->n_signals == 1)
+  if (app->n_signals == 1 &&
+      sluice_scenario_get_mode (sluice_scenario_runner_get_scenario (app->runner)) == SLUICE_SCENARIO_MODE_SUBMIT)
+    {
+      /* A service's graceful shutdown is its close: admission closes, the
+       * queued and running jobs finish (within shutdown-timeout). */
+      fprintf (stderr, _("sluice-run: stopping: closing the service, its jobs finish "
+                         "(signal again to cancel)\n"));
+      sluice_scenario_runner_close (app->runner);
+    }
+  else if (app->n_signals == 1)
     {
       fprintf (stderr, _("sluice-run: stopping: draining what the pool holds "
                          "(signal again to cancel)\n"));
@@ -375,6 +410,7 @@ run_scenario (App            *app,
   int status;
 
   app->runner = sluice_scenario_runner_new (scenario);
+  app->deadline = -1;
   app->progress = isatty (STDERR_FILENO);
   app->title = sluice_scenario_get_title (scenario);
   if (app->title == NULL)

@@ -23,6 +23,8 @@
  * not use them: `mode`, `backoff_us`, `retries_skipped`, `shed` (the retry
  * policy), `shutdown` (what the shutdown deadline did, from the run's
  * counters) and `snapshots` (those sluice_report_add_snapshot() gave).
+ * A submit-mode report (sluice_report_set_submit_mode()) adds `jobs`, `ran`
+ * and `submit_refused` at the end, from sluice_report_finish_jobs().
  *
  * Feed it with sluice_report_add_event(), sluice_report_add_result() and
  * sluice_report_add_snapshot(),
@@ -60,6 +62,11 @@ struct _SluiceReport
   gint64      elapsed_us;
   gint64      started_at;
   gboolean    ctx_ok;
+
+  gboolean    submit_mode;
+  GPtrArray  *job_outcomes;     /* char*: each job's, by index */
+  guint       submit_refused;
+  guint       jobs_cancelled;
 };
 
 G_DEFINE_FINAL_TYPE (SluiceReport, sluice_report, G_TYPE_OBJECT)
@@ -91,6 +98,7 @@ sluice_report_finalize (GObject *object)
   g_clear_pointer (&self->snapshots, g_ptr_array_unref);
   g_clear_pointer (&self->fatal_reprs, g_ptr_array_unref);
   g_clear_pointer (&self->overruns, g_ptr_array_unref);
+  g_clear_pointer (&self->job_outcomes, g_ptr_array_unref);
 
   G_OBJECT_CLASS (sluice_report_parent_class)->finalize (object);
 }
@@ -114,6 +122,7 @@ sluice_report_init (SluiceReport *self)
   self->snapshots = g_ptr_array_new_with_free_func ((GDestroyNotify) report_snapshot_free);
   self->fatal_reprs = g_ptr_array_new_with_free_func (g_free);
   self->overruns = g_ptr_array_new_with_free_func (g_free);
+  self->job_outcomes = g_ptr_array_new_with_free_func (g_free);
   self->deadline_at = -1;
   self->ctx_ok = TRUE;
 }
@@ -357,6 +366,87 @@ sluice_report_finish (SluiceReport *self,
   self->live_operations = sluice_run_get_live_operations (run);
   self->started_at = sluice_run_get_started_at (run);
   self->elapsed_us = MAX (0, sluice_run_get_finished_at (run) - self->started_at);
+}
+
+/**
+ * sluice_report_set_submit_mode:
+ * @self: a #SluiceReport that has not finished
+ *
+ * Makes it the report of a service run (`mode` `submit`): the results are
+ * the successful jobs' (given with sluice_report_add_result() in the order
+ * the jobs ended), and sluice_report_finish_jobs() gives the jobs.
+ */
+void
+sluice_report_set_submit_mode (SluiceReport *self)
+{
+  g_return_if_fail (SLUICE_IS_REPORT (self));
+  g_return_if_fail (!self->finished);
+
+  self->submit_mode = TRUE;
+}
+
+/* What a job came to, as `jobs` says it. */
+static const char *
+job_outcome (SluiceJob *job)
+{
+  switch (sluice_job_get_state (job))
+    {
+    case SLUICE_JOB_SUCCEEDED:
+      return "ok";
+    case SLUICE_JOB_FAILED:
+      return sluice_error_type_name (sluice_job_get_error (job));
+    case SLUICE_JOB_QUEUED:
+    case SLUICE_JOB_RUNNING:
+    case SLUICE_JOB_CANCELLED:
+    default:
+      return "cancelled";
+    }
+}
+
+/**
+ * sluice_report_finish_jobs:
+ * @self: a submit-mode #SluiceReport, just finished
+ * @jobs: (element-type SluiceJob): every admitted job, by index
+ * @submit_refused: the submissions refused with %SLUICE_ERROR_CLOSED
+ * @submitter_ended_at: when the submitter ended, on the pool's clock
+ * @cancelled: whether the caller cancelled the run
+ *
+ * Takes the jobs' outcomes and the refusals: `pulled` counts the jobs and
+ * the refused submissions, `unfinished` the cancelled jobs and the refused
+ * ones, `elapsed` runs until the submitter ended too, and `outcome` is
+ * `ok` for a graceful end however the jobs did (`ExceptionGroup` for fatal
+ * errors, `CancelledError` when the caller cancelled).
+ */
+void
+sluice_report_finish_jobs (SluiceReport *self,
+                           GPtrArray    *jobs,
+                           guint         submit_refused,
+                           gint64        submitter_ended_at,
+                           gboolean      cancelled)
+{
+  g_return_if_fail (SLUICE_IS_REPORT (self));
+  g_return_if_fail (self->finished && self->submit_mode);
+  g_return_if_fail (jobs != NULL);
+
+  for (guint i = 0; i < jobs->len; i++)
+    {
+      SluiceJob *job = g_ptr_array_index (jobs, i);
+      const char *outcome = job != NULL ? job_outcome (job) : "cancelled";
+
+      if (g_str_equal (outcome, "cancelled"))
+        self->jobs_cancelled++;
+      g_ptr_array_add (self->job_outcomes, g_strdup (outcome));
+    }
+
+  self->submit_refused = submit_refused;
+  self->stats.pulled += submit_refused;
+  self->elapsed_us = MAX (self->elapsed_us, submitter_ended_at - self->started_at);
+
+  if (cancelled)
+    {
+      g_free (self->outcome);
+      self->outcome = g_strdup ("CancelledError");
+    }
 }
 
 /**
@@ -650,10 +740,43 @@ add_retry_policy_keys (SluiceReport *self,
   add_int_member (builder, "shed", self->stats.shed);
 }
 
+/* `jobs`, `ran` (the jobs whose handler was called) and `submit_refused`. */
+static void
+add_jobs (SluiceReport *self,
+          JsonBuilder  *builder)
+{
+  g_autoptr(GPtrArray) ran = _sluice_sorted_index_keys (self->attempts);
+
+  json_builder_set_member_name (builder, "jobs");
+  json_builder_begin_object (builder);
+  for (guint i = 0; i < self->job_outcomes->len; i++)
+    {
+      char key[24];
+
+      g_snprintf (key, sizeof key, "%u", i);
+      json_builder_set_member_name (builder, key);
+      json_builder_add_string_value (builder, g_ptr_array_index (self->job_outcomes, i));
+    }
+  json_builder_end_object (builder);
+
+  json_builder_set_member_name (builder, "ran");
+  json_builder_begin_array (builder);
+  for (guint i = 0; i < ran->len; i++)
+    json_builder_add_int_value (builder, *(gint64 *) g_ptr_array_index (ran, i));
+  json_builder_end_array (builder);
+
+  add_int_member (builder, "submit_refused", self->submit_refused);
+}
+
 static gint64
 unfinished_items (SluiceReport *self)
 {
-  gint64 unfinished = (gint64) self->stats.pulled - self->stats.succeeded - self->stats.failed;
+  gint64 unfinished;
+
+  if (self->submit_mode)
+    return (gint64) self->jobs_cancelled + self->submit_refused;
+
+  unfinished = (gint64) self->stats.pulled - self->stats.succeeded - self->stats.failed;
 
   return MAX (unfinished, 0);
 }
@@ -705,12 +828,15 @@ sluice_report_to_json (SluiceReport *self)
   json_builder_add_double_value (builder, (double) self->elapsed_us / G_USEC_PER_SEC);
 
   json_builder_set_member_name (builder, "mode");
-  json_builder_add_string_value (builder, "stream");
+  json_builder_add_string_value (builder, self->submit_mode ? "submit" : "stream");
   add_retry_policy_keys (self, builder);
   json_builder_set_member_name (builder, "shutdown");
   add_shutdown (self, builder);
   json_builder_set_member_name (builder, "snapshots");
   add_snapshots (self, builder);
+
+  if (self->submit_mode)
+    add_jobs (self, builder);
 
   json_builder_end_object (builder);
 
@@ -856,6 +982,51 @@ append_shutdown (SluiceReport *self,
                             (char *) g_ptr_array_index (self->overruns, i));
 }
 
+/* Submit mode: the jobs by outcome (ok first, then the others sorted),
+ * with their first indices, and the refused submissions. */
+static void
+append_jobs (SluiceReport *self,
+             GString      *text)
+{
+  g_autoptr(GHashTable) by_outcome = g_hash_table_new_full (g_str_hash, g_str_equal, NULL,
+                                                            (GDestroyNotify) g_array_unref);
+  g_autoptr(GPtrArray) names = g_ptr_array_new ();
+
+  g_string_append_printf (text, "jobs        %u admitted, %u submissions refused\n",
+                          self->job_outcomes->len, self->submit_refused);
+
+  for (guint i = 0; i < self->job_outcomes->len; i++)
+    {
+      char *name = g_ptr_array_index (self->job_outcomes, i);
+      GArray *indices = g_hash_table_lookup (by_outcome, name);
+
+      if (indices == NULL)
+        {
+          indices = g_array_new (FALSE, FALSE, sizeof (guint));
+          g_hash_table_insert (by_outcome, name, indices);
+          g_ptr_array_add (names, name);
+        }
+      g_array_append_val (indices, i);
+    }
+
+  g_ptr_array_sort (names, compare_strings);
+  for (guint pass = 0; pass < 2; pass++)
+    for (guint i = 0; i < names->len; i++)
+      {
+        const char *name = g_ptr_array_index (names, i);
+        GArray *indices = g_hash_table_lookup (by_outcome, name);
+        const guint shown = MIN (indices->len, 12);
+
+        if (g_str_equal (name, "ok") != (pass == 0))
+          continue;
+
+        g_string_append_printf (text, "            %s %u:", name, indices->len);
+        for (guint j = 0; j < shown; j++)
+          g_string_append_printf (text, " %u", g_array_index (indices, guint, j));
+        g_string_append (text, shown < indices->len ? " …\n" : "\n");
+      }
+}
+
 /* Each snapshot on one line: the queue, the workers and the outcomes. */
 static void
 append_snapshots (SluiceReport *self,
@@ -922,6 +1093,8 @@ sluice_report_format_summary (SluiceReport *self)
   g_string_append_c (text, '\n');
 
   append_errors (self, text);
+  if (self->submit_mode)
+    append_jobs (self, text);
   append_shutdown (self, text);
   append_snapshots (self, text);
 

@@ -31,6 +31,12 @@ void          sluice_report_finish             (SluiceReport       *self,
                                                 const GError       *end_error,
                                                 gboolean            closed,
                                                 gboolean            ctx_ok);
+void          sluice_report_set_submit_mode    (SluiceReport       *self);
+void          sluice_report_finish_jobs        (SluiceReport       *self,
+                                                GPtrArray          *jobs,
+                                                guint               submit_refused,
+                                                gint64              submitter_ended_at,
+                                                gboolean            cancelled);
 gboolean      sluice_report_is_finished        (SluiceReport       *self);
 const char   *sluice_report_get_outcome        (SluiceReport       *self);
 guint         sluice_report_get_n_results      (SluiceReport       *self);

@@ -33,10 +33,11 @@ static const char * const source_keys[] = {
 };
 static const char * const handler_keys[] = { "default", "mix", "seed", NULL };
 static const char * const run_keys[] = {
-  "stop-after", "close-after", "cancel-after-seconds", "clock", NULL
+  "stop-after", "close-after", "cancel-after-seconds", "clock", "mode", NULL
 };
-/* In stream mode, the one key of [submit] (submit-and-shutdown.md). */
-static const char * const submit_keys[] = { "snapshot-at", NULL };
+/* [submit] (submit-and-shutdown.md), and give-up.N; in stream mode only
+ * snapshot-at. */
+static const char * const submit_keys[] = { "snapshot-at", "give-up-after", "close-after-seconds", NULL };
 
 typedef struct {
   const char         *name;
@@ -92,6 +93,9 @@ check_key (const Parser     *p,
   if (g_str_equal (spec->name, "handler") && _sluice_scenario_parse_item_key (key, &index))
     return TRUE;
 
+  if (g_str_equal (spec->name, "submit") && _sluice_scenario_parse_index_key (key, "give-up.", &index))
+    return TRUE;
+
   if (g_str_equal (spec->name, "scenario") && is_localized_key (key))
     return TRUE;
 
@@ -100,7 +104,8 @@ check_key (const Parser     *p,
                               /* Translators: follows “FILE: [group] key: ”; %s%s is the list of the
                                * group's keys, such as “default, mix, seed, item.N”: keep it as it is. */
                               _("unknown key; expected one of: %s%s"), expected,
-                              g_str_equal (spec->name, "handler") ? ", item.N" : "");
+                              g_str_equal (spec->name, "handler") ? ", item.N" :
+                              g_str_equal (spec->name, "submit") ? ", give-up.N" : "");
   return FALSE;
 }
 
@@ -383,8 +388,10 @@ load_run_group (SluiceScenario  *self,
                 GError         **error)
 {
   guint clock = self->clock_kind == SLUICE_CLOCK_VIRTUAL ? 1 : 0;
+  guint mode = self->mode;
 
-  if (!_sluice_scenario_read_int (p, keyfile, "run", "stop-after", -1, G_MAXINT, &self->stop_after, error) ||
+  if (!_sluice_scenario_read_choice (p, keyfile, "run", "mode", _sluice_scenario_mode_names, &mode, error) ||
+      !_sluice_scenario_read_int (p, keyfile, "run", "stop-after", -1, G_MAXINT, &self->stop_after, error) ||
       !_sluice_scenario_read_int (p, keyfile, "run", "close-after", 1, G_MAXINT, &self->close_after, error) ||
       !_sluice_scenario_read_seconds (p, keyfile, "run", "cancel-after-seconds", FALSE,
                                       &self->cancel_after, error) ||
@@ -393,6 +400,113 @@ load_run_group (SluiceScenario  *self,
     return FALSE;
 
   self->clock_kind = clock == 1 ? SLUICE_CLOCK_VIRTUAL : SLUICE_CLOCK_REAL;
+  self->mode = (SluiceScenarioMode) mode;
+  return TRUE;
+}
+
+/* [submit]: snapshot-at, and the submitter's give-up.N, give-up-after and
+ * close-after-seconds. */
+static gboolean
+load_submit_group (SluiceScenario  *self,
+                   const Parser    *p,
+                   GKeyFile        *keyfile,
+                   GError         **error)
+{
+  g_auto(GStrv) keys = g_key_file_get_keys (keyfile, "submit", NULL, NULL);
+
+  if (!_sluice_scenario_read_times (p, keyfile, "submit", "snapshot-at", &self->snapshot_at, error) ||
+      !_sluice_scenario_read_seconds (p, keyfile, "submit", "give-up-after", FALSE, &self->give_up_after, error) ||
+      !_sluice_scenario_read_seconds (p, keyfile, "submit", "close-after-seconds", FALSE,
+                                      &self->close_after_seconds, error))
+    return FALSE;
+
+  for (guint i = 0; keys != NULL && keys[i] != NULL; i++)
+    {
+      double seconds = -1;
+      gint64 index;
+
+      if (!_sluice_scenario_parse_index_key (keys[i], "give-up.", &index))
+        continue;
+      if (!_sluice_scenario_read_seconds (p, keyfile, "submit", keys[i], FALSE, &seconds, error))
+        return FALSE;
+      g_hash_table_replace (self->give_up, g_memdup2 (&index, sizeof index), g_memdup2 (&seconds, sizeof seconds));
+    }
+
+  return TRUE;
+}
+
+/* The first [submit] key a stream run cannot use: all but snapshot-at. */
+static char *
+first_submit_only_key (GKeyFile *keyfile)
+{
+  g_auto(GStrv) keys = g_key_file_get_keys (keyfile, "submit", NULL, NULL);
+
+  for (guint i = 0; keys != NULL && keys[i] != NULL; i++)
+    if (!g_str_equal (keys[i], "snapshot-at"))
+      return g_strdup (keys[i]);
+
+  return NULL;
+}
+
+/* The conflicts of submit-and-shutdown.md: in submit mode close-after (K
+ * results), source faults and keep-going=false; in stream mode any [submit]
+ * key but snapshot-at. In submit mode keep-going is implied. */
+static gboolean
+check_mode_conflicts (SluiceScenario  *self,
+                      const Parser    *p,
+                      GKeyFile        *keyfile,
+                      GError         **error)
+{
+  g_autofree char *key = NULL;
+
+  if (self->mode == SLUICE_SCENARIO_MODE_STREAM)
+    {
+      key = first_submit_only_key (keyfile);
+      if (key == NULL)
+        return TRUE;
+
+      _sluice_scenario_set_error (p, error, SLUICE_SCENARIO_ERROR_CONFLICT, "submit", key,
+                                  /* Translators: follows “FILE: [submit] key: ”. Keep “[run] mode=submit”
+                                   * and “snapshot-at”: they are what users type. */
+                                  _("only submit mode uses it, and this is a stream run; expected "
+                                    "[run] mode=submit, or no [submit] key but snapshot-at"));
+      return FALSE;
+    }
+
+  if (g_key_file_has_key (keyfile, "run", "close-after", NULL))
+    {
+      _sluice_scenario_set_error (p, error, SLUICE_SCENARIO_ERROR_CONFLICT, "run", "close-after",
+                                  /* Translators: follows “FILE: [run] close-after: ”. Keep “mode=submit”,
+                                   * “[submit] close-after-seconds” and “stop-after”: they are what users
+                                   * type. */
+                                  _("a service run yields no results to count (mode=submit); expected "
+                                    "[submit] close-after-seconds=T or [run] stop-after=K instead"));
+      return FALSE;
+    }
+
+  if (self->fault != SLUICE_SOURCE_FAULT_NONE)
+    {
+      _sluice_scenario_set_error (p, error, SLUICE_SCENARIO_ERROR_CONFLICT, "source",
+                                  _sluice_scenario_fault_keys[self->fault],
+                                  /* Translators: follows “FILE: [source] key: ”. Keep “mode=submit”,
+                                   * raise-after, cancel-after and hang-after: they are what users type. */
+                                  _("the submitter takes the source's items, and a source fault is a "
+                                    "stream's (mode=submit); expected no raise-after, cancel-after or "
+                                    "hang-after in submit mode"));
+      return FALSE;
+    }
+
+  if (g_key_file_has_key (keyfile, "pool", "keep-going", NULL) && !self->keep_going)
+    {
+      _sluice_scenario_set_error (p, error, SLUICE_SCENARIO_ERROR_CONFLICT, "pool", "keep-going",
+                                  /* Translators: follows “FILE: [pool] keep-going: ”. Keep “mode=submit”
+                                   * and “keep-going=true”: they are what users type. */
+                                  _("a failed job fails only its job in a service run (mode=submit); "
+                                    "expected keep-going=true, or no keep-going"));
+      return FALSE;
+    }
+
+  self->keep_going = TRUE;
   return TRUE;
 }
 
@@ -550,7 +664,8 @@ load_keyfile (SluiceScenario  *self,
          load_handler_group (self, p, keyfile, error) &&
          load_run_group (self, p, keyfile, error) &&
          load_retry_values (self, p, keyfile, error) &&
-         _sluice_scenario_read_times (p, keyfile, "submit", "snapshot-at", &self->snapshot_at, error) &&
+         load_submit_group (self, p, keyfile, error) &&
+         check_mode_conflicts (self, p, keyfile, error) &&
          check_real_time (self, p, error) &&
          check_retry_conflicts (self, p, error);
 }

@@ -65,6 +65,10 @@ struct _SluiceScenario
 
   /* [submit] (submit-and-shutdown.md); in stream mode only snapshot-at. */
   GArray            *snapshot_at;     /* double seconds, in the order written */
+  SluiceScenarioMode mode;            /* [run] mode */
+  GHashTable        *give_up;         /* gint64* job index → double* seconds */
+  double             give_up_after;   /* < 0: never */
+  double             close_after_seconds; /* < 0: at the source's end */
 };
 
 /* The keys of [retry], in the order of the spec's table (and of a saved
@@ -109,6 +113,7 @@ typedef struct {
 /* The words of the format, shared by the loader and the writer. */
 extern const char * const _sluice_scenario_metrics_names[]; /* by SluiceMetricsMode */
 extern const char * const _sluice_scenario_clock_names[];   /* real, virtual */
+extern const char * const _sluice_scenario_mode_names[];    /* by SluiceScenarioMode */
 extern const char * const _sluice_scenario_fault_keys[];    /* by SluiceSourceFault */
 extern const char * const _sluice_scenario_retry_keys[];    /* by SluiceRetryKey */
 extern const char * const _sluice_scenario_backoff_names[]; /* by SluiceBackoff */
@@ -143,6 +148,9 @@ gboolean         _sluice_scenario_check_text      (const char                  *
                                                    gsize                        length,
                                                    GError                     **error);
 gboolean         _sluice_scenario_parse_item_key  (const char                  *key,
+                                                   gint64                      *index);
+gboolean         _sluice_scenario_parse_index_key (const char                  *key,
+                                                   const char                  *prefix,
                                                    gint64                      *index);
 GVariant        *_sluice_scenario_parse_value     (const char                  *token);
 

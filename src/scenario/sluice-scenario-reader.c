@@ -13,6 +13,11 @@
 
 const char * const _sluice_scenario_metrics_names[] = { "off", "on", "broken", NULL };
 const char * const _sluice_scenario_clock_names[] = { "real", "virtual", NULL };
+const char * const _sluice_scenario_mode_names[] = {
+  [SLUICE_SCENARIO_MODE_STREAM] = "stream",
+  [SLUICE_SCENARIO_MODE_SUBMIT] = "submit",
+  NULL,
+};
 const char * const _sluice_scenario_fault_keys[] = {
   [SLUICE_SOURCE_FAULT_NONE] = NULL,
   [SLUICE_SOURCE_FAULT_RAISE] = "raise-after",
@@ -288,12 +293,21 @@ gboolean
 _sluice_scenario_parse_item_key (const char *key,
                                  gint64     *index)
 {
+  return _sluice_scenario_parse_index_key (key, "item.", index);
+}
+
+/* PREFIX then an index without leading zeros: item.3, give-up.3. */
+gboolean
+_sluice_scenario_parse_index_key (const char *key,
+                                  const char *prefix,
+                                  gint64     *index)
+{
   guint64 value;
 
-  if (!g_str_has_prefix (key, "item."))
+  if (!g_str_has_prefix (key, prefix))
     return FALSE;
 
-  key += strlen ("item.");
+  key += strlen (prefix);
   if (key[0] == '\0' || (key[0] == '0' && key[1] != '\0'))
     return FALSE;
 

@@ -41,4 +41,15 @@ SluiceReport         *sluice_scenario_runner_run            (SluiceScenarioRunne
 void                  sluice_scenario_runner_request_stop   (SluiceScenarioRunner  *self);
 void                  sluice_scenario_runner_cancel         (SluiceScenarioRunner  *self);
 
+/* Submit mode ([run] mode=submit): the app's hand controls. */
+gboolean              sluice_scenario_runner_submit         (SluiceScenarioRunner  *self,
+                                                             GVariant              *item,
+                                                             const SluiceBehaviour *behaviour,
+                                                             GError               **error);
+gboolean              sluice_scenario_runner_give_up        (SluiceScenarioRunner  *self,
+                                                             gint64                 job_index);
+void                  sluice_scenario_runner_close          (SluiceScenarioRunner  *self);
+SluiceJob            *sluice_scenario_runner_get_job        (SluiceScenarioRunner  *self,
+                                                             gint64                 job_index);
+
 G_END_DECLS

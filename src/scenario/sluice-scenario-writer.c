@@ -183,6 +183,9 @@ save_run (SluiceScenario *self,
     set_double (keyfile, "run", "cancel-after-seconds", self->cancel_after);
   g_key_file_set_value (keyfile, "run", "clock",
                         _sluice_scenario_clock_names[self->clock_kind == SLUICE_CLOCK_VIRTUAL]);
+  /* Only submit mode: a stream scenario saves as it did. */
+  if (self->mode != SLUICE_SCENARIO_MODE_STREAM)
+    g_key_file_set_value (keyfile, "run", "mode", _sluice_scenario_mode_names[self->mode]);
 }
 
 /* Only the keys that were given: base, cap or jitter written for
@@ -233,12 +236,25 @@ save_retry (SluiceScenario *self,
     }
 }
 
-/* [submit], when there are snapshot times. */
+/* [submit], the keys that are used. */
 static void
 save_submit (SluiceScenario *self,
              GKeyFile       *keyfile)
 {
   g_autoptr(GString) times = NULL;
+  g_autoptr(GPtrArray) give_up = _sluice_sorted_index_keys (self->give_up);
+
+  if (self->give_up_after >= 0)
+    set_double (keyfile, "submit", "give-up-after", self->give_up_after);
+  for (guint i = 0; i < give_up->len; i++)
+    {
+      gint64 *index = g_ptr_array_index (give_up, i);
+      g_autofree char *key = g_strdup_printf ("give-up.%" G_GINT64_FORMAT, *index);
+
+      set_double (keyfile, "submit", key, *(double *) g_hash_table_lookup (self->give_up, index));
+    }
+  if (self->close_after_seconds >= 0)
+    set_double (keyfile, "submit", "close-after-seconds", self->close_after_seconds);
 
   if (self->snapshot_at == NULL || self->snapshot_at->len == 0)
     return;

@@ -39,6 +39,7 @@ sluice_scenario_finalize (GObject *object)
   g_clear_pointer (&self->retryable, g_strfreev);
   g_clear_pointer (&self->fatal, g_strfreev);
   g_clear_pointer (&self->snapshot_at, g_array_unref);
+  g_clear_pointer (&self->give_up, g_hash_table_unref);
   g_clear_pointer (&self->values, g_ptr_array_unref);
   g_clear_pointer (&self->default_behaviour, sluice_behaviour_free);
   g_clear_pointer (&self->item_behaviours, g_hash_table_unref);
@@ -68,6 +69,9 @@ sluice_scenario_init (SluiceScenario *self)
                                                  g_free, (GDestroyNotify) sluice_behaviour_free);
   self->stop_after = -1;
   self->cancel_after = -1;
+  self->give_up = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
+  self->give_up_after = -1;
+  self->close_after_seconds = -1;
   self->clock_kind = SLUICE_CLOCK_REAL;
   self->backoff = SLUICE_BACKOFF_NONE;
   self->backoff_base = SLUICE_SCENARIO_DEFAULT_BASE;
@@ -600,6 +604,67 @@ sluice_scenario_get_snapshot_times (SluiceScenario *self,
   return *n_times > 0 ? &g_array_index (self->snapshot_at, double, 0) : NULL;
 }
 
+/**
+ * sluice_scenario_get_mode:
+ * @self: a #SluiceScenario
+ *
+ * Returns: `[run] mode`: a stream run (the default) or a service run
+ */
+SluiceScenarioMode
+sluice_scenario_get_mode (SluiceScenario *self)
+{
+  g_return_val_if_fail (SLUICE_IS_SCENARIO (self), SLUICE_SCENARIO_MODE_STREAM);
+  return self->mode;
+}
+
+/**
+ * sluice_scenario_get_give_up:
+ * @self: a #SluiceScenario
+ * @job_index: a job index, in submission order from 0
+ *
+ * Returns: after how many seconds from its submission the submitter gives
+ *   up on that job: `[submit] give-up.N`, else `give-up-after`; or -1 for
+ *   never
+ */
+double
+sluice_scenario_get_give_up (SluiceScenario *self,
+                             gint64          job_index)
+{
+  const double *seconds;
+
+  g_return_val_if_fail (SLUICE_IS_SCENARIO (self), -1);
+
+  seconds = g_hash_table_lookup (self->give_up, &job_index);
+  return seconds != NULL ? *seconds : self->give_up_after;
+}
+
+/**
+ * sluice_scenario_get_give_up_after:
+ * @self: a #SluiceScenario
+ *
+ * Returns: `[submit] give-up-after` in seconds, or -1 when not set
+ */
+double
+sluice_scenario_get_give_up_after (SluiceScenario *self)
+{
+  g_return_val_if_fail (SLUICE_IS_SCENARIO (self), -1);
+  return self->give_up_after;
+}
+
+/**
+ * sluice_scenario_get_close_after_seconds:
+ * @self: a #SluiceScenario
+ *
+ * Returns: `[submit] close-after-seconds`: when the runner closes a service
+ *   run, in seconds from its start; or -1 to close it when the source ends
+ */
+double
+sluice_scenario_get_close_after_seconds (SluiceScenario *self)
+{
+  g_return_val_if_fail (SLUICE_IS_SCENARIO (self), -1);
+  return self->close_after_seconds;
+}
+
 /* ---- building a run ---------------------------------------------------- */
 
 /**
@@ -773,6 +838,29 @@ item_behaviours_equal (GHashTable *a,
   return TRUE;
 }
 
+/* Two give-up tables: the same jobs with the same seconds. */
+static gboolean
+give_ups_equal (GHashTable *a,
+                GHashTable *b)
+{
+  GHashTableIter iter;
+  gpointer index, seconds;
+
+  if (g_hash_table_size (a) != g_hash_table_size (b))
+    return FALSE;
+
+  g_hash_table_iter_init (&iter, a);
+  while (g_hash_table_iter_next (&iter, &index, &seconds))
+    {
+      const double *other = g_hash_table_lookup (b, index);
+
+      if (other == NULL || *other != *(double *) seconds)
+        return FALSE;
+    }
+
+  return TRUE;
+}
+
 /* Two lists of times, NULL being none. */
 static gboolean
 times_equal (GArray *a,
@@ -910,6 +998,14 @@ _sluice_scenario_equal (SluiceScenario  *a,
     what = "[retry] budget-ratio";
   else if (!times_equal (a->snapshot_at, b->snapshot_at))
     what = "[submit] snapshot-at";
+  else if (a->mode != b->mode)
+    what = "[run] mode";
+  else if (!give_ups_equal (a->give_up, b->give_up))
+    what = "[submit] give-up.N";
+  else if (a->give_up_after != b->give_up_after)
+    what = "[submit] give-up-after";
+  else if (a->close_after_seconds != b->close_after_seconds)
+    what = "[submit] close-after-seconds";
 
   if (difference != NULL)
     *difference = what;

@@ -74,6 +74,20 @@ typedef enum {
   SLUICE_METRICS_BROKEN,
 } SluiceMetricsMode;
 
+/**
+ * SluiceScenarioMode:
+ * @SLUICE_SCENARIO_MODE_STREAM: the pool pulls the source's items and
+ *   streams their results (the capstone)
+ * @SLUICE_SCENARIO_MODE_SUBMIT: a service run (sluice_pool_open()): one
+ *   submitter submits the source's items as jobs, one after another
+ *
+ * The `[run] mode` key (submit-and-shutdown.md).
+ */
+typedef enum {
+  SLUICE_SCENARIO_MODE_STREAM,
+  SLUICE_SCENARIO_MODE_SUBMIT,
+} SluiceScenarioMode;
+
 #define SLUICE_TYPE_SCENARIO (sluice_scenario_get_type ())
 G_DECLARE_FINAL_TYPE (SluiceScenario, sluice_scenario, SLUICE, SCENARIO, GObject)
 
@@ -144,6 +158,11 @@ gboolean               sluice_scenario_has_retry_key       (SluiceScenario      
                                                             const char          *key);
 const double          *sluice_scenario_get_snapshot_times  (SluiceScenario      *self,
                                                             guint               *n_times);
+SluiceScenarioMode     sluice_scenario_get_mode            (SluiceScenario      *self);
+double                 sluice_scenario_get_give_up         (SluiceScenario      *self,
+                                                            gint64               job_index);
+double                 sluice_scenario_get_give_up_after   (SluiceScenario      *self);
+double                 sluice_scenario_get_close_after_seconds (SluiceScenario  *self);
 
 SluiceClock           *sluice_scenario_create_clock        (SluiceScenario      *self);
 SluiceFaultHandler    *sluice_scenario_create_handler      (SluiceScenario      *self,

@@ -831,7 +831,8 @@ submit (SluiceScenarioRunner *self,
   submission->item = g_variant_ref_sink (item);
   submission->submitter = submitter;
   self->pending_submits++;
-  sluice_run_submit_async (self->run, g_variant_ref (submission->item), self->cancellable,
+  /* The run takes its own reference. */
+  sluice_run_submit_async (self->run, submission->item, self->cancellable,
                            on_submitted, submission);
 }
 

@@ -1581,6 +1581,102 @@ test_chart_budget (gconstpointer data)
   cairo_surface_destroy (without);
 }
 
+/* Two workers of a service run. Job 0 runs 0–1 s, fails and waits in a
+ * backoff until 2 s (no attempt in flight, its worker still busy), then
+ * succeeds at 3 s. Job 1 runs 0–3 s. Job 2 is given up at 0.5 s while it
+ * is queued; a worker takes it at 3 s and skips it: it never makes a
+ * worker busy, and never gets a bar. */
+static const Step busy_run[] = {
+  { SLUICE_EVENT_RUN_START,      0,   -1, 0, -1, 0, 0, 0,                       0, 0, 0 },
+  { SLUICE_EVENT_QUEUE_GET,      0,    0, 0,  0, 0, 0, 0,                       0, 0, 1 },
+  { SLUICE_EVENT_ATTEMPT_START,  0,    0, 1,  0, 0, 0, 0,                       0, 1, 1 },
+  { SLUICE_EVENT_QUEUE_GET,      0,    1, 0,  1, 0, 0, 0,                       0, 1, 2 },
+  { SLUICE_EVENT_ATTEMPT_START,  0,    1, 1,  1, 0, 0, 0,                       0, 2, 2 },
+  { SLUICE_EVENT_QUEUE_PUT,      0,    2, 0, -1, 0, 0, 0,                       1, 2, 3 },
+  { SLUICE_EVENT_ITEM_CANCELLED, 0.5,  2, 0, -1, 0, 0, 0,                       1, 2, 3 },
+  { SLUICE_EVENT_ATTEMPT_END,    1,    0, 1,  0, 0, SLUICE_OUTCOME_FAILED, TRUE, 1, 1, 3 },
+  { SLUICE_EVENT_BACKOFF,        1,    0, 1,  0, 0, 0, 0,                       1, 1, 3 },
+  { SLUICE_EVENT_ATTEMPT_START,  2,    0, 2,  0, 0, 0, 0,                       1, 2, 3 },
+  { SLUICE_EVENT_ATTEMPT_END,    3,    0, 2,  0, 0, SLUICE_OUTCOME_OK, FALSE,   1, 1, 3 },
+  { SLUICE_EVENT_ITEM_OK,        3,    0, 0,  0, 0, 0, 0,                       1, 1, 2 },
+  { SLUICE_EVENT_QUEUE_GET,      3,    2, 0,  0, 0, 0, 0,                       0, 1, 2 },
+  { SLUICE_EVENT_ATTEMPT_END,    3,    1, 1,  1, 0, SLUICE_OUTCOME_OK, FALSE,   0, 0, 2 },
+  { SLUICE_EVENT_ITEM_OK,        3,    1, 0,  1, 0, 0, 0,                       0, 0, 1 },
+  { SLUICE_EVENT_RUN_END,        4,   -1, 0, -1, 0, 0, 0,                       0, 0, 1 },
+};
+
+/* The busy workers: folded from the events, a dotted line of their own
+ * colour with an entry in the legend; at 2 from 0 s to 3 s, apart from
+ * the attempts in flight (1) while job 0 backs off, and never up for the
+ * skipped job. */
+static void
+test_chart_busy (gconstpointer data)
+{
+  gboolean dark = GPOINTER_TO_INT (data);
+  const SluicePalette *palette = sluice_palette_get (dark);
+  g_autoptr(SluiceTimeline) model = sluice_timeline_new (2);
+  g_autofree char *path = g_test_build_filename (G_TEST_BUILT, dark ? "chart-busy-dark.png" : "chart-busy-light.png", NULL);
+  double width = 600., height = 200.;
+  gint64 t1 = S (4);
+  SluiceChartLayout chart;
+  const SluiceRect *key = NULL;
+  cairo_surface_t *surface;
+  cairo_t *cr;
+  double y1, y2;
+  guint n;
+
+  for (guint i = 0; i < G_N_ELEMENTS (busy_run); i++)
+    {
+      SluiceEvent event = step_event (&busy_run[i]);
+
+      sluice_timeline_add_event (model, &event);
+    }
+
+  /* The model: 2, then 1 in the backoff (no attempt in flight), 2, 0. */
+  n = sluice_timeline_get_n_samples (model);
+  g_assert_cmpuint (sluice_timeline_get_busy (model, sluice_timeline_find_sample (model, S (0.7))), ==, 2);
+  g_assert_cmpuint (sluice_timeline_get_busy (model, sluice_timeline_find_sample (model, S (1.5))), ==, 2);
+  g_assert_cmpuint (sluice_timeline_get_busy (model, n - 1), ==, 0);
+  for (guint i = 0; i < n; i++)
+    g_assert_cmpuint (sluice_timeline_get_busy (model, i), <=, 2);
+  for (guint i = 0; i < sluice_timeline_get_n_bars (model); i++)
+    g_assert_cmpint (sluice_timeline_get_bar (model, i)->item, !=, 2);
+
+  /* The scale: the lead bound 4, plus one. */
+  _sluice_chart_get_layout (width, height, 5, FALSE, &chart);
+  surface = new_surface (width, height);
+  cr = cairo_create (surface);
+  sluice_render_chart (cr, width, height, model, 0, t1, -1, 1, 4, dark);
+  g_assert_cmpint (cairo_status (cr), ==, CAIRO_STATUS_SUCCESS);
+  cairo_destroy (cr);
+  g_assert_cmpint (cairo_surface_write_to_png (surface, path), ==, CAIRO_STATUS_SUCCESS);
+
+#define CHART_X(seconds) _sluice_render_time_to_x (&chart.plot, 0, t1, S (seconds))
+  y1 = round (chart.plot.y + chart.plot.height * (1. - 1. / 5.));
+  y2 = round (chart.plot.y + chart.plot.height * (1. - 2. / 5.));
+  /* Both workers busy from 0 s to 3 s, in the dashes' gaps of the
+   * attempts in flight between 0 and 1 s and from 2 s. */
+  g_assert_cmpuint (count_color (surface, CHART_X (0.1), y2 - 2.5, CHART_X (0.9), y2 + 2.5, &palette->busy), >, 10);
+  g_assert_cmpuint (count_color (surface, CHART_X (2.1), y2 - 2.5, CHART_X (2.9), y2 + 2.5, &palette->busy), >, 10);
+  /* In the backoff, one attempt in flight but both workers busy: the
+   * dots at 2, the dashes at 1, apart. */
+  g_assert_cmpuint (count_color (surface, CHART_X (1.1), y2 - 2.5, CHART_X (1.9), y2 + 2.5, &palette->busy), >, 20);
+  g_assert_cmpuint (count_color (surface, CHART_X (1.1), y2 - 2.5, CHART_X (1.9), y2 + 2.5, &palette->in_flight), ==, 0);
+  g_assert_cmpuint (count_color (surface, CHART_X (1.1), y1 - 2.5, CHART_X (1.9), y1 + 2.5, &palette->in_flight), >, 10);
+  g_assert_cmpuint (count_color (surface, CHART_X (1.1), y1 - 2.5, CHART_X (1.9), y1 + 2.5, &palette->busy), ==, 0);
+  /* None after 3 s. */
+  g_assert_cmpuint (count_color (surface, CHART_X (3.2), chart.plot.y, CHART_X (3.9), chart.plot.y + chart.plot.height - 3.,
+                                 &palette->busy), ==, 0);
+#undef CHART_X
+
+  /* Its legend entry, the last of the counts: a sample of the dots. */
+  key = &chart.legend[SLUICE_CHART_N_SERIES - 1];
+  g_assert_cmpfloat (key->width, >, 0.);
+  g_assert_cmpuint (count_color (surface, key->x, key->y, key->x + 24., key->y + key->height, &palette->busy), >, 4);
+
+  cairo_surface_destroy (surface);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1609,6 +1705,8 @@ main (int   argc,
   g_test_add_func ("/render/timeline/marks", test_timeline_marks);
   g_test_add_data_func ("/render/lanes/backoff/light", GINT_TO_POINTER (FALSE), test_lanes_backoff);
   g_test_add_data_func ("/render/lanes/backoff/dark", GINT_TO_POINTER (TRUE), test_lanes_backoff);
+  g_test_add_data_func ("/render/chart/busy/light", GINT_TO_POINTER (FALSE), test_chart_busy);
+  g_test_add_data_func ("/render/chart/busy/dark", GINT_TO_POINTER (TRUE), test_chart_busy);
   g_test_add_data_func ("/render/chart/budget/light", GINT_TO_POINTER (FALSE), test_chart_budget);
   g_test_add_data_func ("/render/chart/budget/dark", GINT_TO_POINTER (TRUE), test_chart_budget);
 

@@ -15,6 +15,7 @@
 #include "sluice-config-panel.h"
 #include "sluice-error-group-view.h"
 #include "sluice-event-log.h"
+#include "sluice-jobs-view.h"
 #include "sluice-timeline.h"
 #include "sluice-timeline-view.h"
 #include "sluice-window.h"
@@ -845,6 +846,214 @@ test_window_deadline_run (void)
   close_window (window);
 }
 
+/* ---- submit mode --------------------------------------------------------- */
+
+/* Two workers, a queue of 3 and four jobs of 0.5 s; job 1 fails with a
+ * ValueError in its own slot, the caller gives up on job 3 right after
+ * its submission, while it is queued: it is skipped. */
+static void
+set_service_fields (SluiceConfigPanel *panel)
+{
+  sluice_config_panel_set_field_text (panel, "run", "mode", "submit");
+  sluice_config_panel_set_field_text (panel, "pool", "workers", "2");
+  sluice_config_panel_set_field_text (panel, "pool", "queue-size", "3");
+  sluice_config_panel_set_field_text (panel, "pool", "item-timeout", "5");
+  sluice_config_panel_set_field_text (panel, "pool", "max-retries", "0");
+  sluice_config_panel_set_field_text (panel, "pool", "shutdown-timeout", "5");
+  sluice_config_panel_set_field_text (panel, "pool", "keep-going", "true");
+  sluice_config_panel_set_field_text (panel, "source", "count", "4");
+  sluice_config_panel_set_field_text (panel, "source", "interval", "0");
+  sluice_config_panel_set_field_text (panel, "handler", "default", "ok 0.5");
+  sluice_config_panel_set_field_text (panel, "handler", "item.*", "1 = fail-always ValueError 0.2");
+  sluice_config_panel_set_field_text (panel, "run", "stop-after", "");
+}
+
+static gboolean
+has_bar_of (SluiceTimeline *model,
+            gint64          item)
+{
+  for (guint i = 0; i < sluice_timeline_get_n_bars (model); i++)
+    if (sluice_timeline_get_bar (model, i)->item == item)
+      return TRUE;
+  return FALSE;
+}
+
+static void
+assert_job (SluiceJobsView   *jobs,
+            gint64            index,
+            SluiceJobsColumn  column,
+            const char       *expected)
+{
+  g_autofree char *text = sluice_jobs_view_dup_text (jobs, index, column);
+
+  g_assert_nonnull (text);
+  if (strstr (text, expected) == NULL)
+    g_error ("job %" G_GINT64_FORMAT ": “%s” does not contain “%s”", index, text, expected);
+}
+
+static void
+test_window_submit_run (void)
+{
+  SluiceWindow *window = open_window ("first-look");
+  SluiceConfigPanel *panel = SLUICE_CONFIG_PANEL (sluice_window_get_config_panel (window));
+  SluiceJobsView *jobs = SLUICE_JOBS_VIEW (sluice_window_get_jobs_view (window));
+  SluiceTimelineView *lanes = SLUICE_TIMELINE_VIEW (sluice_window_get_timeline_view (window));
+  GActionGroup *actions = G_ACTION_GROUP (window);
+
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (jobs)));
+  set_service_fields (panel);
+  sluice_config_panel_set_field_text (panel, "submit", "give-up.*", "3 = 0.01");
+  sluice_config_panel_set_field_text (panel, "submit", "snapshot-at", "0.1;3");
+  g_assert_nonnull (sluice_config_panel_get_scenario (panel));
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (jobs)));
+  g_assert_false (g_action_group_get_action_enabled (actions, "submit-job"));
+  run_virtual (window);
+
+  g_assert_cmpuint (sluice_jobs_view_get_n_jobs (jobs), ==, 4);
+  g_assert_cmpint (sluice_jobs_view_get_state (jobs, 0), ==, SLUICE_JOB_SUCCEEDED);
+  g_assert_cmpint (sluice_jobs_view_get_state (jobs, 1), ==, SLUICE_JOB_FAILED);
+  g_assert_cmpint (sluice_jobs_view_get_state (jobs, 2), ==, SLUICE_JOB_SUCCEEDED);
+  g_assert_cmpint (sluice_jobs_view_get_state (jobs, 3), ==, SLUICE_JOB_CANCELLED);
+  assert_job (jobs, 1, SLUICE_JOBS_COLUMN_OUTCOME, "ValueError");
+  assert_job (jobs, 1, SLUICE_JOBS_COLUMN_ATTEMPTS, "1");
+  assert_job (jobs, 2, SLUICE_JOBS_COLUMN_OUTCOME, "4");
+  assert_job (jobs, 3, SLUICE_JOBS_COLUMN_STATE, "cancelled");
+  assert_job (jobs, 3, SLUICE_JOBS_COLUMN_ATTEMPTS, "0");
+  assert_job (jobs, 3, SLUICE_JOBS_COLUMN_OUTCOME, "never ran");
+  /* The skipped job never had a lane bar; the others did. */
+  g_assert_false (has_bar_of (sluice_timeline_view_get_model (lanes), 3));
+  g_assert_true (has_bar_of (sluice_timeline_view_get_model (lanes), 2));
+  /* A job's failure stays in its job: the service closed gracefully. */
+  g_assert_nonnull (strstr (sluice_window_get_banner (window), "4 jobs, 2 succeeded, 1 failed, 1 cancelled"));
+  assert_counter (window, SLUICE_COUNTER_BUSY, "0 of 2");
+  assert_counter (window, SLUICE_COUNTER_QUEUED, "0");
+
+  close_window (window);
+}
+
+/* With the virtual clock paused at 0 s, a job submitted by hand and a
+ * give-up on a queued job, through the window's actions. */
+static void
+test_window_submit_by_hand (void)
+{
+  SluiceWindow *window = open_window ("first-look");
+  SluiceConfigPanel *panel = SLUICE_CONFIG_PANEL (sluice_window_get_config_panel (window));
+  SluiceJobsView *jobs = SLUICE_JOBS_VIEW (sluice_window_get_jobs_view (window));
+  SluiceTimelineView *lanes = SLUICE_TIMELINE_VIEW (sluice_window_get_timeline_view (window));
+  GtkWidget *controls = find_widget (GTK_WIDGET (window), SLUICE_TYPE_CLOCK_CONTROLS);
+  GActionGroup *actions = G_ACTION_GROUP (window);
+  guint timeout_id;
+
+  set_service_fields (panel);
+  sluice_config_panel_set_field_text (panel, "submit", "close-after-seconds", "1");
+  sluice_config_panel_set_field_text (panel, "run", "clock", "virtual");
+  g_assert_nonnull (sluice_config_panel_get_scenario (panel));
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.run", NULL));
+  g_assert_true (gtk_widget_activate_action (controls, "clock.pause", NULL));
+  timeout_id = g_timeout_add_seconds (RUN_TIMEOUT_S, on_timeout, NULL);
+  while (sluice_jobs_view_get_n_jobs (jobs) < 4)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_true (g_action_group_get_action_enabled (actions, "submit-job"));
+  g_assert_true (g_action_group_get_action_enabled (actions, "close-service"));
+
+  /* A behaviour that does not parse is refused under the entries. */
+  sluice_jobs_view_set_submission (jobs, "100", "succeed eventually");
+  g_assert_true (gtk_widget_has_css_class (sluice_jobs_view_get_behaviour_entry (jobs), "error"));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.submit-job", NULL));
+  sluice_jobs_view_set_submission (jobs, "100", "ok 0.1");
+  g_assert_false (gtk_widget_has_css_class (sluice_jobs_view_get_behaviour_entry (jobs), "error"));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.submit-job", NULL));
+
+  /* Job 3 is queued behind two running ones: give up on it. */
+  while (sluice_jobs_view_get_n_jobs (jobs) < 5)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_cmpint (sluice_jobs_view_get_state (jobs, 3), ==, SLUICE_JOB_QUEUED);
+  g_assert_false (g_action_group_get_action_enabled (actions, "give-up"));
+  sluice_jobs_view_select_job (jobs, 3);
+  g_assert_cmpint (sluice_jobs_view_get_selected_job (jobs), ==, 3);
+  g_assert_true (g_action_group_get_action_enabled (actions, "give-up"));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.give-up", NULL));
+  while (sluice_jobs_view_get_state (jobs, 3) != SLUICE_JOB_CANCELLED)
+    g_main_context_iteration (NULL, TRUE);
+
+  g_assert_true (gtk_widget_activate_action (controls, "clock.pause", NULL));
+  while (sluice_window_get_running (window))
+    g_main_context_iteration (NULL, TRUE);
+  g_source_remove (timeout_id);
+
+  g_assert_cmpuint (sluice_jobs_view_get_n_jobs (jobs), ==, 5);
+  assert_job (jobs, 4, SLUICE_JOBS_COLUMN_ITEM, "100");
+  assert_job (jobs, 4, SLUICE_JOBS_COLUMN_STATE, "succeeded");
+  assert_job (jobs, 4, SLUICE_JOBS_COLUMN_OUTCOME, "100");
+  assert_job (jobs, 3, SLUICE_JOBS_COLUMN_OUTCOME, "never ran");
+  g_assert_false (has_bar_of (sluice_timeline_view_get_model (lanes), 3));
+  g_assert_false (g_action_group_get_action_enabled (actions, "submit-job"));
+
+  close_window (window);
+}
+
+/* The new fields: labelled, shown by mode, judged by the loader. */
+static void
+test_window_submit_fields (void)
+{
+  static const struct { const char *group, *key; } keys[] = {
+    { "run", "mode" }, { "pool", "fatal" }, { "pool", "shutdown-timeout" },
+    { "submit", "snapshot-at" }, { "submit", "give-up-after" }, { "submit", "give-up.*" },
+    { "submit", "close-after-seconds" },
+  };
+  SluiceWindow *window = open_window ("first-look");
+  SluiceConfigPanel *panel = SLUICE_CONFIG_PANEL (sluice_window_get_config_panel (window));
+  GtkWidget *give_up = sluice_config_panel_get_field_widget (panel, "submit", "give-up-after");
+  GtkWidget *close_after = sluice_config_panel_get_field_widget (panel, "run", "close-after");
+  SluiceJobsView *jobs = SLUICE_JOBS_VIEW (sluice_window_get_jobs_view (window));
+
+  for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
+    {
+      GtkWidget *widget = sluice_config_panel_get_field_widget (panel, keys[i].group, keys[i].key);
+
+      g_assert_true (gtk_test_accessible_has_relation (GTK_ACCESSIBLE (widget),
+                                                       GTK_ACCESSIBLE_RELATION_LABELLED_BY));
+      g_assert_nonnull (gtk_widget_get_tooltip_text (widget));
+    }
+
+  /* Stream mode: the [submit] keys but snapshot-at step aside. */
+  g_assert_false (gtk_widget_is_visible (give_up));
+  g_assert_true (gtk_widget_is_visible (close_after));
+  g_assert_true (gtk_widget_is_visible (sluice_config_panel_get_field_widget (panel, "submit", "snapshot-at")));
+  sluice_config_panel_set_field_text (panel, "run", "mode", "submit");
+  sluice_config_panel_set_field_text (panel, "pool", "keep-going", "true");
+  g_assert_true (sluice_config_panel_get_valid (panel));
+  g_assert_true (gtk_widget_is_visible (give_up));
+  /* The jobs tab's entries are labelled too. */
+  g_assert_true (gtk_test_accessible_has_relation (GTK_ACCESSIBLE (sluice_jobs_view_get_item_entry (jobs)),
+                                                   GTK_ACCESSIBLE_RELATION_LABELLED_BY));
+  g_assert_true (gtk_test_accessible_has_relation (GTK_ACCESSIBLE (sluice_jobs_view_get_behaviour_entry (jobs)),
+                                                   GTK_ACCESSIBLE_RELATION_LABELLED_BY));
+  g_assert_false (gtk_widget_is_visible (close_after));
+
+  /* The loader's messages go under their fields. */
+  sluice_config_panel_set_field_text (panel, "pool", "shutdown-timeout", "-1");
+  g_assert_false (sluice_config_panel_get_valid (panel));
+  g_assert_nonnull (sluice_config_panel_get_field_error (panel, "pool", "shutdown-timeout"));
+  sluice_config_panel_set_field_text (panel, "pool", "shutdown-timeout", "2");
+  sluice_config_panel_set_field_text (panel, "submit", "give-up-after", "soon");
+  g_assert_nonnull (sluice_config_panel_get_field_error (panel, "submit", "give-up-after"));
+  sluice_config_panel_set_field_text (panel, "submit", "give-up-after", "0.5");
+  sluice_config_panel_set_field_text (panel, "submit", "give-up.*", "3 0.01");
+  g_assert_nonnull (strstr (sluice_config_panel_get_field_error (panel, "submit", "give-up.*"), "job index"));
+  sluice_config_panel_set_field_text (panel, "submit", "give-up.*", "3 = 0.01");
+  sluice_config_panel_set_field_text (panel, "pool", "fatal", "DiskFullError");
+  g_assert_true (sluice_config_panel_get_valid (panel));
+
+  /* Back in stream mode, a [submit] key with a text stays, marked. */
+  sluice_config_panel_set_field_text (panel, "run", "mode", "stream");
+  g_assert_false (sluice_config_panel_get_valid (panel));
+  g_assert_true (gtk_widget_is_visible (give_up));
+
+  close_window (window);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -866,6 +1075,9 @@ main (int   argc,
   g_test_add_func ("/window/retry/invalid-field", test_window_invalid_retry_field);
   g_test_add_func ("/window/retry/backoff-run", test_window_backoff_run);
   g_test_add_func ("/window/retry/deadline-run", test_window_deadline_run);
+  g_test_add_func ("/window/submit/run", test_window_submit_run);
+  g_test_add_func ("/window/submit/by-hand", test_window_submit_by_hand);
+  g_test_add_func ("/window/submit/fields", test_window_submit_fields);
   g_test_add_func ("/window/refuses-unreadable-files-at-once", test_window_refuses_unreadable_files_at_once);
   g_test_add_func ("/app/screenshot-of-broken-preset-fails", test_app_screenshot_of_broken_preset_fails);
 

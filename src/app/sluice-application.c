@@ -43,6 +43,8 @@ static const struct {
   { "app.quit", { "<Control>q", NULL } },
   { "app.shortcuts", { "<Control>question", NULL } },
   { "win.run", { "<Control>r", NULL } },
+  { "win.submit-job", { "<Control>j", NULL } },
+  { "win.close-service", { "<Control>l", NULL } },
   { "win.open", { "<Control>o", NULL } },
   { "win.save", { "<Control>s", NULL } },
   { "win.zoom-in", { "<Control>plus", "<Control>equal", "<Control>KP_Add", NULL } },

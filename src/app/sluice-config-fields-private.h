@@ -9,9 +9,10 @@
 G_BEGIN_DECLS
 
 /* The keys of the fields that do not map one to one onto a key of the file:
- * the per-item lines (item.N keys), and the source fault with its count
+ * the per-item and per-job lines (item.N and give-up.N keys), and the source fault with its count
  * (one key named after the fault, such as raise-after=3). */
 #define SLUICE_CONFIG_ITEMS_KEY       "item.*"
+#define SLUICE_CONFIG_GIVE_UPS_KEY    "give-up.*"
 #define SLUICE_CONFIG_FAULT_KEY       "fault"
 #define SLUICE_CONFIG_FAULT_AFTER_KEY "fault-after"
 
@@ -28,8 +29,15 @@ typedef enum {
   SLUICE_SECTION_SOURCE,
   SLUICE_SECTION_HANDLER,
   SLUICE_SECTION_RUN,
+  SLUICE_SECTION_SUBMIT,
   SLUICE_N_SECTIONS
 } SluiceConfigSection;
+
+typedef enum {
+  SLUICE_CONFIG_MODE_ANY,
+  SLUICE_CONFIG_MODE_STREAM,
+  SLUICE_CONFIG_MODE_SUBMIT,
+} SluiceConfigMode;
 
 typedef struct {
   SluiceConfigSection   section;
@@ -44,9 +52,11 @@ typedef struct {
   /* A choice left out of the file while it is at its default, the first
    * choice: [retry] keys such as jitter are errors without a backoff. */
   gboolean              omit_default;
+  /* The fields of one mode only ([run] mode); the others apply in both. */
+  SluiceConfigMode      mode;
 } SluiceConfigFieldSpec;
 
-#define SLUICE_CONFIG_N_FIELDS 28
+#define SLUICE_CONFIG_N_FIELDS 35
 
 /* The fields, in the order the panel shows them. */
 extern const SluiceConfigFieldSpec _sluice_config_fields[SLUICE_CONFIG_N_FIELDS];
@@ -57,6 +67,8 @@ gint        _sluice_config_field_find_choice   (const SluiceConfigFieldSpec *spe
                                                 const char                  *text);
 const char *_sluice_config_field_choice_label  (const SluiceConfigFieldSpec *spec,
                                                 guint                        choice);
+gboolean    _sluice_config_field_applies       (const SluiceConfigFieldSpec *spec,
+                                                gboolean                     submit);
 gint        _sluice_config_field_of_error      (const char                  *message,
                                                 const char                 **detail);
 void        _sluice_config_copy_group          (GKeyFile                    *from,

@@ -53,6 +53,18 @@ static const char * const clock_labels[] = {
   NULL
 };
 
+static const char * const mode_choices[] = { "stream", "submit", NULL };
+static const char * const mode_labels[] = {
+  /* Translators: run mode in the drop-down: the pool pulls the source's
+   * items and streams their results (the file keeps “stream”). */
+  NC_("run mode", "stream"),
+  /* Translators: run mode in the drop-down: a service run, where the items
+   * are submitted one by one as jobs, each with its own result (the file
+   * keeps “submit”). */
+  NC_("run mode", "submit"),
+  NULL
+};
+
 static const char * const backoff_choices[] = { "none", "exponential", NULL };
 static const char * const backoff_labels[] = {
   /* Translators: backoff in the drop-down: a retry starts as soon as the
@@ -90,6 +102,12 @@ const SluiceConfigFieldSpec _sluice_config_fields[] = {
     metrics_choices, metrics_labels, "metrics" },
   { SLUICE_SECTION_POOL, "pool", "keep-going", SLUICE_FIELD_SWITCH, N_("_Keep going"),
     N_("When on, an item that fails for good is recorded but does not stop the pool.") },
+  { SLUICE_SECTION_POOL, "pool", "fatal", SLUICE_FIELD_ENTRY, N_("F_atal types"),
+    N_("Error type names, separated by “;”, that mean the pool itself is broken, such as "
+       "DiskFullError: the first one stops the whole pool at once, and it is never retried.") },
+  { SLUICE_SECTION_POOL, "pool", "shutdown-timeout", SLUICE_FIELD_ENTRY, N_("S_hutdown timeout (s)"),
+    N_("Seconds a stop or a close may take to drain. When they are up, what is still queued is "
+       "dropped and what still runs is cancelled. Empty or 0: wait as long as it takes.") },
 
   { SLUICE_SECTION_RETRY, "retry", "backoff", SLUICE_FIELD_CHOICE, N_("_Backoff"),
     N_("How long a retry waits after a failure. None: it starts at once. Exponential: each retry may "
@@ -142,15 +160,37 @@ const SluiceConfigFieldSpec _sluice_config_fields[] = {
   { SLUICE_SECTION_HANDLER, "handler", "seed", SLUICE_FIELD_ENTRY, N_("_Seed"),
     N_("The random seed of the mix: the same seed gives the same behaviours.") },
 
+  { SLUICE_SECTION_RUN, "run", "mode", SLUICE_FIELD_CHOICE, N_("M_ode"),
+    N_("Stream: the pool pulls the source’s items and hands back their results. Submit: a service, "
+       "where each item is submitted as a job that has its own result, and you can add jobs by hand."),
+    mode_choices, mode_labels, "run mode", TRUE },
   { SLUICE_SECTION_RUN, "run", "stop-after", SLUICE_FIELD_ENTRY, N_("_Stop after"),
-    N_("Request a stop (drain) after this many results: -1 never, 0 before the first.") },
+    N_("Request a stop (drain) after this many results, or in submit mode close after this many "
+       "jobs have ended: -1 never, 0 before the first.") },
   { SLUICE_SECTION_RUN, "run", "close-after", SLUICE_FIELD_ENTRY, N_("C_lose after"),
-    N_("Close the run after this many results, like a caller that stops reading; leave it empty for never.") },
+    N_("Close the run after this many results, like a caller that stops reading; leave it empty for never."),
+    NULL, NULL, NULL, FALSE, SLUICE_CONFIG_MODE_STREAM },
   { SLUICE_SECTION_RUN, "run", "cancel-after-seconds", SLUICE_FIELD_ENTRY, N_("Ca_ncel after (s)"),
     N_("Cancel the run after this many seconds on the pool’s clock; leave it empty for never.") },
   { SLUICE_SECTION_RUN, "run", "clock", SLUICE_FIELD_CHOICE, N_("Cl_ock"),
     N_("Real runs on the scaled clock you can pause, step and speed up; virtual jumps from timer to timer at once."),
     clock_choices, clock_labels, "clock" },
+  { SLUICE_SECTION_RUN, "submit", "snapshot-at", SLUICE_FIELD_ENTRY, N_("Snapshots _at (s)"),
+    N_("Times in seconds from the start, separated by “;”, such as 0.005;0.5, at which the report "
+       "notes how full the queue is and how many workers are busy.") },
+
+  { SLUICE_SECTION_SUBMIT, "submit", "give-up-after", SLUICE_FIELD_ENTRY, N_("_Give up after (s)"),
+    N_("Seconds after its submission at which the caller gives up on a job that has no result yet: "
+       "a queued job is skipped, a running one is cancelled. Empty: never."),
+    NULL, NULL, NULL, FALSE, SLUICE_CONFIG_MODE_SUBMIT },
+  { SLUICE_SECTION_SUBMIT, "submit", SLUICE_CONFIG_GIVE_UPS_KEY, SLUICE_FIELD_LINES, N_("Give up _per job"),
+    N_("One line per job: its index, “=”, and the seconds after which the caller gives up on it, "
+       "such as “3 = 0.01”."),
+    NULL, NULL, NULL, FALSE, SLUICE_CONFIG_MODE_SUBMIT },
+  { SLUICE_SECTION_SUBMIT, "submit", "close-after-seconds", SLUICE_FIELD_ENTRY, N_("Close a_fter (s)"),
+    N_("Seconds after which the service closes: no new jobs, the queued ones still run. "
+       "Empty: it closes after the last item of the source."),
+    NULL, NULL, NULL, FALSE, SLUICE_CONFIG_MODE_SUBMIT },
 };
 
 G_STATIC_ASSERT (G_N_ELEMENTS (_sluice_config_fields) == SLUICE_CONFIG_N_FIELDS);
@@ -193,12 +233,22 @@ _sluice_config_field_choice_label (const SluiceConfigFieldSpec *spec,
 
 /* ---- from the fields to a key file ------------------------------------- */
 
-/* "3 = hang" lines into item.3=hang keys; FALSE with @error set on a bad line. */
-static gboolean
-add_item_lines (GKeyFile    *keyfile,
-                const char  *text,
-                char       **error)
+/* The prefix of the keys of a lines field: "item." of "item.*". */
+static char *
+lines_prefix (const SluiceConfigFieldSpec *spec)
 {
+  return g_strndup (spec->key, strlen (spec->key) - 1);
+}
+
+/* "3 = hang" lines into item.3=hang keys (or "3 = 0.01" into
+ * give-up.3=0.01); FALSE with @error set on a bad line. */
+static gboolean
+add_index_lines (GKeyFile                    *keyfile,
+                 const SluiceConfigFieldSpec *spec,
+                 const char                  *text,
+                 char                       **error)
+{
+  g_autofree char *prefix = lines_prefix (spec);
   g_auto(GStrv) lines = g_strsplit (text, "\n", -1);
 
   for (guint n = 0; lines[n] != NULL; n++)
@@ -211,6 +261,13 @@ add_item_lines (GKeyFile    *keyfile,
       if (*line == '\0' || *line == '#')
         continue;
 
+      if (eq == NULL && g_str_equal (spec->group, "submit"))
+        {
+          /* Translators: %u is a line number, %s the line a person typed. */
+          *error = g_strdup_printf (_("Line %u: “%s” has no “=”; expected a job index, “=” and seconds, such as “3 = 0.01”"),
+                                    n + 1, line);
+          return FALSE;
+        }
       if (eq == NULL)
         {
           *error = g_strdup_printf (_("Line %u: “%s” has no “=”; expected an item index, “=” and a behaviour, such as “3 = hang”"),
@@ -220,10 +277,10 @@ add_item_lines (GKeyFile    *keyfile,
 
       *eq = '\0';
       index = g_strstrip (line);
-      if (g_str_has_prefix (index, "item."))
-        index += strlen ("item.");
-      key = g_strconcat ("item.", index, NULL);
-      g_key_file_set_value (keyfile, "handler", key, g_strstrip (eq + 1));
+      if (g_str_has_prefix (index, prefix))
+        index += strlen (prefix);
+      key = g_strconcat (prefix, index, NULL);
+      g_key_file_set_value (keyfile, spec->group, key, g_strstrip (eq + 1));
     }
 
   return TRUE;
@@ -292,7 +349,7 @@ _sluice_config_fields_to_keyfile (char * const  *texts,
 
       if (_sluice_config_fields[i].kind == SLUICE_FIELD_LINES)
         {
-          if (!add_item_lines (keyfile, texts[i], error))
+          if (!add_index_lines (keyfile, &_sluice_config_fields[i], texts[i], error))
             {
               *bad_field = (gint) i;
               return NULL;
@@ -309,20 +366,22 @@ _sluice_config_fields_to_keyfile (char * const  *texts,
 /* ---- from a key file to the fields ------------------------------------- */
 
 static char *
-item_lines_of (GKeyFile *keyfile)
+index_lines_of (GKeyFile                    *keyfile,
+                const SluiceConfigFieldSpec *spec)
 {
-  g_auto(GStrv) keys = g_key_file_get_keys (keyfile, "handler", NULL, NULL);
+  g_auto(GStrv) keys = g_key_file_get_keys (keyfile, spec->group, NULL, NULL);
+  g_autofree char *prefix = lines_prefix (spec);
   GString *text = g_string_new (NULL);
 
   for (guint i = 0; keys != NULL && keys[i] != NULL; i++)
     {
       g_autofree char *value = NULL;
 
-      if (!g_str_has_prefix (keys[i], "item."))
+      if (!g_str_has_prefix (keys[i], prefix))
         continue;
-      value = g_key_file_get_value (keyfile, "handler", keys[i], NULL);
+      value = g_key_file_get_value (keyfile, spec->group, keys[i], NULL);
       g_string_append_printf (text, "%s%s = %s", text->len ? "\n" : "",
-                              keys[i] + strlen ("item."), value);
+                              keys[i] + strlen (prefix), value);
     }
 
   return g_string_free (text, FALSE);
@@ -365,7 +424,7 @@ _sluice_config_fields_from_keyfile (GKeyFile  *keyfile,
       const SluiceConfigFieldSpec *spec = &_sluice_config_fields[i];
 
       if (spec->kind == SLUICE_FIELD_LINES)
-        texts[i] = item_lines_of (keyfile);
+        texts[i] = index_lines_of (keyfile, spec);
       else if (g_str_equal (spec->key, SLUICE_CONFIG_FAULT_KEY) ||
                g_str_equal (spec->key, SLUICE_CONFIG_FAULT_AFTER_KEY))
         texts[i] = NULL;  /* see fault_of() */
@@ -376,6 +435,16 @@ _sluice_config_fields_from_keyfile (GKeyFile  *keyfile,
     }
 
   fault_of (keyfile, texts);
+}
+
+/* Whether @spec's key has a meaning in a run of the mode: a key of the
+ * other mode is an error there. */
+gboolean
+_sluice_config_field_applies (const SluiceConfigFieldSpec *spec,
+                              gboolean                     submit)
+{
+  return spec->mode == SLUICE_CONFIG_MODE_ANY ||
+         (spec->mode == SLUICE_CONFIG_MODE_SUBMIT) == submit;
 }
 
 /* ---- from an error to its field ---------------------------------------- */
@@ -403,6 +472,8 @@ _sluice_config_field_of_error (const char  *message,
 
   if (g_str_has_prefix (key, "item."))
     i = _sluice_config_find_field (group, SLUICE_CONFIG_ITEMS_KEY);
+  else if (g_str_has_prefix (key, "give-up."))
+    i = _sluice_config_find_field (group, SLUICE_CONFIG_GIVE_UPS_KEY);
   else if (g_str_equal (group, "source") && g_str_has_suffix (key, "-after"))
     i = _sluice_config_find_field (group, SLUICE_CONFIG_FAULT_AFTER_KEY);
   else

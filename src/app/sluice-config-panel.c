@@ -14,8 +14,9 @@
 /**
  * SluiceConfigPanel:
  *
- * Shows one field per key of a scenario, in five sections (pool, retries,
- * source, handler, run). Whenever a field changes, the panel writes the fields into
+ * Shows one field per key of a scenario, in six sections (pool, retries,
+ * source, handler, run, and the jobs of a submit-mode run). The fields of
+ * one mode show only in that mode, or while they hold a text. Whenever a field changes, the panel writes the fields into
  * a #GKeyFile and lets sluice_scenario_new_from_keyfile() judge them, so the
  * app accepts exactly what `sluice-run` accepts: the message of a
  * %SLUICE_SCENARIO_ERROR is shown under the field it names. Nothing is
@@ -25,7 +26,9 @@
 #define VALIDATE_DELAY_MS 150
 
 typedef struct {
+  GtkWidget *label;
   GtkWidget *widget;
+  GtkWidget *shown;        /* the widget, or the scroller around its lines */
   GtkWidget *error_label;
 } Field;
 
@@ -38,6 +41,7 @@ struct _SluiceConfigPanel
   GtkLabel       *description_label;
   GtkLabel       *error_label;
   GtkGrid        *grids[SLUICE_N_SECTIONS];
+  GtkWidget      *submit_heading;
   /* The labels beside their fields, in every section: one width, so the
    * fields of all sections line up. */
   GtkSizeGroup   *label_group;
@@ -205,11 +209,41 @@ validate_cb (gpointer user_data)
   return G_SOURCE_REMOVE;
 }
 
+/* The fields of the other mode step aside, unless they hold a text: the
+ * loader refuses that, and its message goes under the field. */
+static void
+show_mode_fields (SluiceConfigPanel *self)
+{
+  gint mode = _sluice_config_find_field ("run", "mode");
+  g_autofree char *text = get_field_text (self, (guint) mode);
+  gboolean submit = g_strcmp0 (text, "submit") == 0;
+  gboolean jobs_shown = FALSE;
+
+  for (guint i = 0; i < SLUICE_CONFIG_N_FIELDS; i++)
+    {
+      g_autofree char *value = NULL;
+      gboolean shown = _sluice_config_field_applies (&_sluice_config_fields[i], submit);
+
+      if (!shown && _sluice_config_fields[i].kind != SLUICE_FIELD_SWITCH)
+        shown = (value = get_field_text (self, i)) != NULL &&
+                (_sluice_config_fields[i].kind != SLUICE_FIELD_CHOICE ||
+                 !g_str_equal (value, _sluice_config_fields[i].choices[0]));
+      gtk_widget_set_visible (self->field[i].label, shown);
+      gtk_widget_set_visible (self->field[i].shown, shown);
+      jobs_shown |= shown && _sluice_config_fields[i].section == SLUICE_SECTION_SUBMIT;
+    }
+
+  gtk_widget_set_visible (self->submit_heading, jobs_shown);
+  gtk_widget_set_visible (GTK_WIDGET (self->grids[SLUICE_SECTION_SUBMIT]), jobs_shown);
+}
+
 static void
 on_field_changed (SluiceConfigPanel *self)
 {
   if (self->loading)
     return;
+
+  show_mode_fields (self);
 
   g_clear_handle_id (&self->validate_id, g_source_remove);
   self->validate_id = g_timeout_add (VALIDATE_DELAY_MS, validate_cb, self);
@@ -278,7 +312,9 @@ add_row (SluiceConfigPanel *self,
     }
   gtk_grid_attach (grid, error, 0, row + 1, 2, 1);
 
+  self->field[i].label = label;
   self->field[i].widget = widget;
+  self->field[i].shown = shown;
   self->field[i].error_label = error;
 }
 
@@ -369,6 +405,9 @@ sluice_config_panel_class_init (SluiceConfigPanelClass *klass)
                                              G_STRUCT_OFFSET (SluiceConfigPanel, grids[SLUICE_SECTION_HANDLER]));
   gtk_widget_class_bind_template_child_full (widget_class, "run_grid", FALSE,
                                              G_STRUCT_OFFSET (SluiceConfigPanel, grids[SLUICE_SECTION_RUN]));
+  gtk_widget_class_bind_template_child_full (widget_class, "submit_grid", FALSE,
+                                             G_STRUCT_OFFSET (SluiceConfigPanel, grids[SLUICE_SECTION_SUBMIT]));
+  gtk_widget_class_bind_template_child (widget_class, SluiceConfigPanel, submit_heading);
 
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_GROUP);
@@ -447,6 +486,7 @@ sluice_config_panel_set_scenario (SluiceConfigPanel *self,
   self->loading = TRUE;
   load_fields (self, keyfile);
   self->loading = FALSE;
+  show_mode_fields (self);
 
   validate (self);
 }

@@ -12,8 +12,8 @@
 /**
  * SluiceCounters:
  *
- * A row of figures with a title under each: pulled, queued, in flight,
- * succeeded, retries, timeouts, failed, retries skipped and items shed (the
+ * A row of figures with a title under each: pulled, queued (the queue
+ * depth), in flight, busy workers (of all workers), succeeded, retries, timeouts, failed, retries skipped and items shed (the
  * retry policy's; shown only when the run can have them), elapsed and
  * throughput. They flow onto a second row when the window is too narrow
  * for one (1024 pixels with every counter shown). The run controller sets
@@ -24,6 +24,9 @@ static const char * const counter_titles[SLUICE_N_COUNTERS] = {
   [SLUICE_COUNTER_PULLED] = N_("Pulled"),
   [SLUICE_COUNTER_QUEUED] = N_("Queued"),
   [SLUICE_COUNTER_IN_FLIGHT] = N_("In flight"),
+  /* Translators: a counter's title, under “3 of 4”: workers holding an
+   * item. Keep it short. */
+  [SLUICE_COUNTER_BUSY] = N_("Busy"),
   [SLUICE_COUNTER_SUCCEEDED] = N_("Succeeded"),
   [SLUICE_COUNTER_RETRIES] = N_("Retries"),
   [SLUICE_COUNTER_TIMEOUTS] = N_("Timeouts"),
@@ -40,8 +43,9 @@ static const char * const counter_titles[SLUICE_N_COUNTERS] = {
 
 static const char * const counter_tooltips[SLUICE_N_COUNTERS] = {
   [SLUICE_COUNTER_PULLED] = N_("Items the pool pulled from the source."),
-  [SLUICE_COUNTER_QUEUED] = N_("Items waiting in the queue for a worker."),
+  [SLUICE_COUNTER_QUEUED] = N_("Items or jobs waiting in the queue for a worker."),
   [SLUICE_COUNTER_IN_FLIGHT] = N_("Attempts running now."),
+  [SLUICE_COUNTER_BUSY] = N_("Workers holding an item now, of all workers: running an attempt, waiting for one to stop, or waiting before a retry. All busy and a full queue: the pool does not keep up."),
   [SLUICE_COUNTER_SUCCEEDED] = N_("Items that succeeded."),
   [SLUICE_COUNTER_RETRIES] = N_("Retries started after retryable failures."),
   [SLUICE_COUNTER_TIMEOUTS] = N_("Attempts that ran past the item timeout."),

@@ -260,6 +260,33 @@ append_policy_detail (GString           *text,
     }
 }
 
+/* What the events of a fatal stop and of the shutdown deadline say. */
+static void
+append_shutdown_detail (GString           *text,
+                        const SluiceEvent *e)
+{
+  switch (e->kind)
+    {
+    case SLUICE_EVENT_FATAL:
+      /* Translators: in the event log's details: an attempt failed with an
+       * error listed as fatal; the error's type and message follow */
+      g_string_append (text, _("fatal: the pool stops at once, without a drain"));
+      break;
+    case SLUICE_EVENT_SHUTDOWN_DEADLINE:
+      /* Translators: in the event log's details: the shutdown timeout ran
+       * out before the drain ended */
+      g_string_append (text, _("the shutdown deadline fired: queued items are dropped, running ones cancelled once"));
+      break;
+    case SLUICE_EVENT_OVERRUN:
+      /* Translators: in the event log's details: an attempt ignored its
+       * cancellation and ended after the shutdown deadline */
+      g_string_append (text, _("ended after the shutdown deadline: its handler ignores cancellation"));
+      break;
+    default:
+      break;
+    }
+}
+
 /**
  * sluice_event_item_dup_detail:
  * @self: a #SluiceEventItem
@@ -267,7 +294,8 @@ append_policy_detail (GString           *text,
  * Returns: (transfer full): what the event says besides its kind, item,
  *   attempt and worker: the outcome, the error, the value or the round;
  *   for the retry policy's events, the wait, why a retry was skipped or
- *   why an item was shed
+ *   why an item was shed; for a fatal error, the shutdown deadline and an
+ *   overrun, what they mean
  */
 char *
 sluice_event_item_dup_detail (SluiceEventItem *self)
@@ -281,9 +309,10 @@ sluice_event_item_dup_detail (SluiceEventItem *self)
   text = g_string_new (NULL);
 
   append_policy_detail (text, e);
+  append_shutdown_detail (text, e);
 
   if (e->outcome != SLUICE_OUTCOME_NONE)
-    g_string_append (text, sluice_outcome_get_display_name (e->outcome));
+    g_string_append_printf (text, "%s%s", text->len ? ", " : "", sluice_outcome_get_display_name (e->outcome));
   if (e->retried)
     g_string_append_printf (text, "%s%s", text->len ? ", " : "", _("will retry"));
   if (e->round > 0)

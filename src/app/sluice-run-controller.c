@@ -9,6 +9,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "sluice-jobs-view.h"
 #include "sluice-recorder.h"
 #include "sluice-render-export.h"
 #include "sluice-run-controller.h"
@@ -45,6 +46,7 @@ struct _SluiceRunController
   SluiceTimelineView   *timeline_view;
   SluiceEventLog       *event_log;
   SluiceErrorGroupView *error_group_view;
+  SluiceJobsView       *jobs_view;
 
   GtkStringList        *results;
   SluiceViewport       *viewport;
@@ -69,6 +71,18 @@ struct _SluiceRunController
   gint64                start_time;
   gboolean              running;
   gboolean              has_run;
+
+  /* submit mode, the shutdown deadline and fatal errors */
+  gboolean              submit_mode;
+  gint64                shutdown_timeout;   /* µs, 0: none */
+  gint64                shutdown_from;      /* when the shutdown clock started, or -1 */
+  gint64                deadline_fired_at;  /* -1: it did not fire */
+  gint64                fatal_at;           /* -1: no fatal error */
+  char                 *fatal_type;
+  char                 *countdown;          /* the banner's last countdown */
+  guint                 busy, workers;      /* the last snapshot's */
+  guint                 queue_depth;
+  gboolean              has_snapshot;
 };
 
 G_DEFINE_FINAL_TYPE (SluiceRunController, sluice_run_controller, G_TYPE_OBJECT)
@@ -115,7 +129,11 @@ update_counters (SluiceRunController *self)
   double seconds = (double) elapsed / G_USEC_PER_SEC;
 
   sluice_counters_set (c, SLUICE_COUNTER_PULLED, g_strdup_printf ("%u", self->last.pulled));
-  sluice_counters_set (c, SLUICE_COUNTER_QUEUED, g_strdup_printf ("%u", self->last.queued));
+  sluice_counters_set (c, SLUICE_COUNTER_QUEUED,
+                       g_strdup_printf ("%u", self->has_snapshot ? self->queue_depth : self->last.queued));
+  /* Translators: the busy-workers counter: workers holding an item, of
+   * all workers, such as “3 of 4” */
+  sluice_counters_set (c, SLUICE_COUNTER_BUSY, g_strdup_printf (_("%u of %u"), self->busy, self->workers));
   sluice_counters_set (c, SLUICE_COUNTER_IN_FLIGHT, g_strdup_printf ("%u", self->last.in_flight));
   sluice_counters_set (c, SLUICE_COUNTER_SUCCEEDED, g_strdup_printf ("%u", self->last.succeeded));
   sluice_counters_set (c, SLUICE_COUNTER_RETRIES, g_strdup_printf ("%u", self->last.retries));
@@ -130,6 +148,92 @@ update_counters (SluiceRunController *self)
   sluice_counters_set (c, SLUICE_COUNTER_THROUGHPUT,
                        seconds > 0 ? g_strdup_printf (_("%.1f/s"), self->last.succeeded / seconds)
                                    : g_strdup ("–"));
+}
+
+/* The busy workers and the queue depth as the run sees them now; without
+ * a run, the busy workers folded from the events. */
+static void
+take_snapshot (SluiceRunController *self)
+{
+  SluiceRun *run = self->runner ? sluice_scenario_runner_get_run (self->runner) : NULL;
+  guint n = self->timeline ? sluice_timeline_get_n_samples (self->timeline) : 0;
+  g_autoptr(SluiceSnapshot) snapshot = run ? sluice_run_get_snapshot (run) : NULL;
+
+  if (snapshot != NULL)
+    {
+      self->busy = sluice_snapshot_get_busy_workers (snapshot);
+      self->workers = sluice_snapshot_get_workers (snapshot);
+      self->queue_depth = sluice_snapshot_get_queue_depth (snapshot);
+      self->has_snapshot = TRUE;
+    }
+  else if (n > 0)
+    self->busy = sluice_timeline_get_busy (self->timeline, n - 1);
+}
+
+/* ---- the shutdown deadline --------------------------------------------- */
+
+/* The shutdown clock starts at the first stop request (also one a failure
+ * makes), or in a service run at the first close (the drain); a fatal stop
+ * does not start it. */
+static void
+see_shutdown_event (SluiceRunController *self,
+                    const SluiceEvent   *event)
+{
+  switch (event->kind)
+    {
+    case SLUICE_EVENT_STOP_REQUEST:
+    case SLUICE_EVENT_DRAIN:
+      if (self->shutdown_from < 0 && self->fatal_at < 0 &&
+          (event->kind == SLUICE_EVENT_STOP_REQUEST || self->submit_mode))
+        self->shutdown_from = event->time;
+      break;
+    case SLUICE_EVENT_SHUTDOWN_DEADLINE:
+      self->deadline_fired_at = event->time;
+      break;
+    case SLUICE_EVENT_FATAL:
+      if (self->fatal_at < 0)
+        {
+          self->fatal_at = event->time;
+          self->fatal_type = g_strdup (event->error_type ? event->error_type : "Error");
+        }
+      break;
+    default:
+      break;
+    }
+}
+
+/* While a bounded shutdown runs, the banner counts its deadline down. */
+static void
+update_countdown (SluiceRunController *self)
+{
+  g_autofree char *text = NULL;
+  gint64 deadline, left;
+
+  if (!self->running || self->shutdown_timeout <= 0 || self->shutdown_from < 0)
+    return;
+
+  deadline = self->shutdown_from + self->shutdown_timeout;
+  if (self->fatal_at >= 0)
+    return;
+  if (self->deadline_fired_at >= 0)
+    text = g_strdup_printf (_("The shutdown deadline fired at %.2f s: what was queued is dropped, "
+                              "what still runs was asked once to stop and is awaited…"),
+                            (double) (self->deadline_fired_at - self->start_time) / G_USEC_PER_SEC);
+  else
+    {
+      left = MAX (0, deadline - clock_now (self));
+      /* Translators: the banner while a stop or close drains under the
+       * shutdown timeout; %.1f are seconds */
+      text = g_strdup_printf (_("Shutting down: %.1f s left of the %.1f s shutdown timeout; then what is "
+                                "queued is dropped and what runs is cancelled."),
+                              (double) left / G_USEC_PER_SEC, (double) self->shutdown_timeout / G_USEC_PER_SEC);
+    }
+
+  if (g_strcmp0 (text, self->countdown) == 0)
+    return;
+  g_free (self->countdown);
+  self->countdown = g_steal_pointer (&text);
+  emit_status (self, SLUICE_RUN_STATUS_INFO, self->countdown);
 }
 
 /* ---- reading the recorder once per frame ------------------------------- */
@@ -161,6 +265,9 @@ consume_event (SluiceRunController *self,
     self->n_shed++;
   if (event->kind == SLUICE_EVENT_RESULT)
     add_result (self, event);
+  see_shutdown_event (self, event);
+  if (self->submit_mode)
+    sluice_jobs_view_add_event (self->jobs_view, event);
 
   sluice_event_log_append (self->event_log, event, position);
   sluice_error_group_view_add_event (self->error_group_view, event, position);
@@ -186,6 +293,7 @@ consume_events (SluiceRunController *self)
                    self->n_seen);
 
   sluice_event_log_flush (self->event_log);
+  sluice_jobs_view_flush (self->jobs_view);
 }
 
 static void
@@ -211,7 +319,9 @@ update_views (SluiceRunController *self)
   sluice_viewport_set_bounds (self->viewport, self->start_time, MAX (now, self->start_time + MIN_SPAN_US));
   sluice_chart_view_set_now (self->chart_view, now);
   sluice_timeline_view_set_now (self->timeline_view, now);
+  take_snapshot (self);
   update_counters (self);
+  update_countdown (self);
 }
 
 static gboolean
@@ -234,12 +344,55 @@ remove_tick (SluiceRunController *self)
 /* ---- the end of a run -------------------------------------------------- */
 
 static char *
+describe_jobs_end (SluiceRunController *self,
+                   const char          *outcome,
+                   double               seconds)
+{
+  SluiceJobsView *jobs = self->jobs_view;
+  guint n = sluice_jobs_view_get_n_jobs (jobs);
+  guint succeeded = sluice_jobs_view_count_state (jobs, SLUICE_JOB_SUCCEEDED);
+  guint failed = sluice_jobs_view_count_state (jobs, SLUICE_JOB_FAILED);
+  guint cancelled = sluice_jobs_view_count_state (jobs, SLUICE_JOB_CANCELLED);
+
+  if (g_strcmp0 (outcome, "CancelledError") == 0)
+    /* Translators: the banner after a submit-mode run the caller cancelled */
+    return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                         "Cancelled at %.2f s: %u job, %u succeeded, %u failed, %u cancelled.",
+                                         "Cancelled at %.2f s: %u jobs, %u succeeded, %u failed, %u cancelled.", n),
+                            seconds, n, succeeded, failed, cancelled);
+  /* Translators: the banner after a submit-mode (service) run */
+  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                       "The service closed after %.2f s: %u job, %u succeeded, %u failed, %u cancelled (see Jobs).",
+                                       "The service closed after %.2f s: %u jobs, %u succeeded, %u failed, %u cancelled (see Jobs).", n),
+                          seconds, n, succeeded, failed, cancelled);
+}
+
+/* What stopped the pool early, before the rest of the banner. */
+static char *
+describe_stop (SluiceRunController *self)
+{
+  if (self->fatal_at >= 0)
+    /* Translators: the start of the banner after a fatal error; %s is the
+     * error's type name, such as DiskFullError */
+    return g_strdup_printf (_("A fatal %s stopped the pool at once at %.2f s. "), self->fatal_type,
+                            (double) (self->fatal_at - self->start_time) / G_USEC_PER_SEC);
+  if (self->deadline_fired_at >= 0)
+    /* Translators: the start of the banner after the shutdown deadline fired */
+    return g_strdup_printf (_("The shutdown deadline fired at %.2f s: the queue was dropped and the rest cancelled. "),
+                            (double) (self->deadline_fired_at - self->start_time) / G_USEC_PER_SEC);
+  return g_strdup ("");
+}
+
+static char *
 describe_end (SluiceRunController *self,
               const char          *outcome)
 {
   double seconds = (double) MAX (0, self->last.time - self->start_time) / G_USEC_PER_SEC;
   guint n_errors = sluice_error_group_view_get_n_errors (self->error_group_view);
   guint succeeded = self->last.succeeded, pulled = self->last.pulled;
+
+  if (self->submit_mode && g_strcmp0 (outcome, "ExceptionGroup") != 0)
+    return describe_jobs_end (self, outcome, seconds);
 
   if (g_strcmp0 (outcome, "ok") == 0 && succeeded == pulled)
     return g_strdup_printf (_("Finished: all %u items succeeded in %.2f s."), succeeded, seconds);
@@ -278,7 +431,12 @@ show_end (SluiceRunController *self,
     }
 
   sluice_error_group_view_set_outcome (self->error_group_view, outcome);
-  text = describe_end (self, outcome);
+  {
+    g_autofree char *stop = describe_stop (self);
+    g_autofree char *end = describe_end (self, outcome);
+
+    text = g_strconcat (stop, end, NULL);
+  }
   emit_status (self, g_strcmp0 (outcome, "ok") == 0 ? SLUICE_RUN_STATUS_OK : SLUICE_RUN_STATUS_ERROR, text);
 }
 
@@ -348,6 +506,16 @@ sluice_run_controller_reset (SluiceRunController *self)
   self->has_run = FALSE;
   self->queue_capacity = 0;
   self->lead_bound = 0;
+  self->submit_mode = FALSE;
+  self->shutdown_timeout = 0;
+  self->shutdown_from = -1;
+  self->deadline_fired_at = -1;
+  self->fatal_at = -1;
+  g_clear_pointer (&self->fatal_type, g_free);
+  g_clear_pointer (&self->countdown, g_free);
+  self->busy = 0;
+  self->queue_depth = 0;
+  self->has_snapshot = FALSE;
 
   if (self->chart_view != NULL)
     {
@@ -355,6 +523,7 @@ sluice_run_controller_reset (SluiceRunController *self)
       sluice_timeline_view_set_model (self->timeline_view, NULL, 0);
       sluice_event_log_clear (self->event_log);
       sluice_error_group_view_clear (self->error_group_view);
+      sluice_jobs_view_clear (self->jobs_view);
       update_counters (self);
     }
   gtk_string_list_splice (self->results, 0, g_list_model_get_n_items (G_LIST_MODEL (self->results)), NULL);
@@ -385,6 +554,9 @@ create_run (SluiceRunController *self,
 
   self->queue_capacity = queue_size;
   self->lead_bound = queue_size + workers + 1;
+  self->workers = workers;
+  self->submit_mode = sluice_scenario_get_mode (scenario) == SLUICE_SCENARIO_MODE_SUBMIT;
+  self->shutdown_timeout = (gint64) llround (sluice_scenario_get_shutdown_timeout (scenario) * G_USEC_PER_SEC);
   self->can_shed = sluice_scenario_get_item_deadline (scenario) > 0;
   self->can_skip = self->can_shed || sluice_scenario_get_retry_budget (scenario) > 0;
   sluice_chart_view_set_model (self->chart_view, self->timeline, self->queue_capacity, self->lead_bound);
@@ -441,7 +613,92 @@ sluice_run_controller_request_stop (SluiceRunController *self)
 
   sluice_scenario_runner_request_stop (self->runner);
   emit_status (self, SLUICE_RUN_STATUS_INFO,
-               _("Stop requested: the pool pulls nothing more and drains what it has…"));
+               self->submit_mode ? _("Closing: the service admits no more jobs and finishes those it has…")
+                                 : _("Stop requested: the pool pulls nothing more and drains what it has…"));
+}
+
+/**
+ * sluice_run_controller_close:
+ * @self: a #SluiceRunController
+ *
+ * Closes a service run gracefully: no more jobs are admitted, the queued
+ * and running ones finish.
+ */
+void
+sluice_run_controller_close (SluiceRunController *self)
+{
+  g_return_if_fail (SLUICE_IS_RUN_CONTROLLER (self));
+
+  if (!self->running || !self->submit_mode)
+    return;
+
+  sluice_scenario_runner_close (self->runner);
+  emit_status (self, SLUICE_RUN_STATUS_INFO,
+               _("Closing: the service admits no more jobs and finishes those it has…"));
+}
+
+/**
+ * sluice_run_controller_submit:
+ * @self: a #SluiceRunController
+ * @item: the job's item (a floating reference is sunk)
+ * @behaviour: (nullable): what the handler does with it, or %NULL for the
+ *   scenario's default
+ * @error: return location for why it was refused
+ *
+ * Submits one more job to the running service; the jobs table shows it
+ * once it is admitted.
+ *
+ * Returns: whether the submission was made
+ */
+gboolean
+sluice_run_controller_submit (SluiceRunController    *self,
+                              GVariant               *item,
+                              const SluiceBehaviour  *behaviour,
+                              GError                **error)
+{
+  g_autoptr(GVariant) owned = g_variant_ref_sink (item);
+
+  g_return_val_if_fail (SLUICE_IS_RUN_CONTROLLER (self), FALSE);
+
+  if (!self->running || !self->submit_mode)
+    {
+      g_set_error_literal (error, SLUICE_ERROR, SLUICE_ERROR_CLOSED,
+                           _("No service is running: run a scenario in submit mode first."));
+      return FALSE;
+    }
+
+  return sluice_scenario_runner_submit (self->runner, owned, behaviour, error);
+}
+
+/**
+ * sluice_run_controller_give_up:
+ * @self: a #SluiceRunController
+ * @job_index: a job index
+ *
+ * Gives up on that job, as its caller.
+ *
+ * Returns: whether the running service has such a job
+ */
+gboolean
+sluice_run_controller_give_up (SluiceRunController *self,
+                               gint64               job_index)
+{
+  g_return_val_if_fail (SLUICE_IS_RUN_CONTROLLER (self), FALSE);
+
+  return self->running && self->submit_mode && sluice_scenario_runner_give_up (self->runner, job_index);
+}
+
+/**
+ * sluice_run_controller_get_submit_mode:
+ * @self: a #SluiceRunController
+ *
+ * Returns: whether the current or last run is a service run
+ */
+gboolean
+sluice_run_controller_get_submit_mode (SluiceRunController *self)
+{
+  g_return_val_if_fail (SLUICE_IS_RUN_CONTROLLER (self), FALSE);
+  return self->submit_mode;
 }
 
 /**
@@ -660,6 +917,7 @@ forget_widgets (SluiceRunController *self)
   self->timeline_view = NULL;
   self->event_log = NULL;
   self->error_group_view = NULL;
+  self->jobs_view = NULL;
 }
 
 static void
@@ -676,6 +934,8 @@ sluice_run_controller_dispose (GObject *object)
   g_clear_object (&self->timeline);
   g_clear_object (&self->results);
   g_clear_object (&self->viewport);
+  g_clear_pointer (&self->fatal_type, g_free);
+  g_clear_pointer (&self->countdown, g_free);
 
   G_OBJECT_CLASS (sluice_run_controller_parent_class)->dispose (object);
 }
@@ -741,6 +1001,9 @@ static void
 sluice_run_controller_init (SluiceRunController *self)
 {
   self->speed = 1.0;
+  self->shutdown_from = -1;
+  self->deadline_fired_at = -1;
+  self->fatal_at = -1;
   self->results = gtk_string_list_new (NULL);
   self->viewport = sluice_viewport_new ();
 }
@@ -753,6 +1016,7 @@ sluice_run_controller_init (SluiceRunController *self)
  * @timeline_view: the worker lanes
  * @event_log: the event log
  * @error_group_view: the final error group
+ * @jobs_view: the jobs of a service run
  *
  * The widgets belong to the caller, which must call
  * sluice_run_controller_reset() before it disposes of them.
@@ -765,7 +1029,8 @@ sluice_run_controller_new (GtkWidget            *frame_widget,
                            SluiceChartView      *chart_view,
                            SluiceTimelineView   *timeline_view,
                            SluiceEventLog       *event_log,
-                           SluiceErrorGroupView *error_group_view)
+                           SluiceErrorGroupView *error_group_view,
+                           SluiceJobsView       *jobs_view)
 {
   SluiceRunController *self;
 
@@ -775,6 +1040,7 @@ sluice_run_controller_new (GtkWidget            *frame_widget,
   g_return_val_if_fail (SLUICE_IS_TIMELINE_VIEW (timeline_view), NULL);
   g_return_val_if_fail (SLUICE_IS_EVENT_LOG (event_log), NULL);
   g_return_val_if_fail (SLUICE_IS_ERROR_GROUP_VIEW (error_group_view), NULL);
+  g_return_val_if_fail (SLUICE_IS_JOBS_VIEW (jobs_view), NULL);
 
   self = g_object_new (SLUICE_TYPE_RUN_CONTROLLER, NULL);
   g_set_weak_pointer (&self->frame_widget, frame_widget);
@@ -783,6 +1049,7 @@ sluice_run_controller_new (GtkWidget            *frame_widget,
   self->timeline_view = timeline_view;
   self->event_log = event_log;
   self->error_group_view = error_group_view;
+  self->jobs_view = jobs_view;
 
   sluice_chart_view_set_viewport (chart_view, self->viewport);
   sluice_timeline_view_set_viewport (timeline_view, self->viewport);

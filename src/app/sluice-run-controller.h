@@ -10,6 +10,7 @@
 #include "sluice-counters.h"
 #include "sluice-error-group-view.h"
 #include "sluice-event-log.h"
+#include "sluice-jobs-view.h"
 #include "sluice-scenario.h"
 #include "sluice-timeline-view.h"
 #include "sluice-viewport.h"
@@ -38,10 +39,19 @@ SluiceRunController *sluice_run_controller_new            (GtkWidget            
                                                            SluiceChartView      *chart_view,
                                                            SluiceTimelineView   *timeline_view,
                                                            SluiceEventLog       *event_log,
-                                                           SluiceErrorGroupView *error_group_view);
+                                                           SluiceErrorGroupView *error_group_view,
+                                                           SluiceJobsView       *jobs_view);
 gboolean             sluice_run_controller_start          (SluiceRunController  *self,
                                                            SluiceScenario       *scenario);
 void                 sluice_run_controller_request_stop   (SluiceRunController  *self);
+void                 sluice_run_controller_close          (SluiceRunController  *self);
+gboolean             sluice_run_controller_submit         (SluiceRunController  *self,
+                                                           GVariant             *item,
+                                                           const SluiceBehaviour *behaviour,
+                                                           GError              **error);
+gboolean             sluice_run_controller_give_up        (SluiceRunController  *self,
+                                                           gint64                job_index);
+gboolean             sluice_run_controller_get_submit_mode (SluiceRunController *self);
 void                 sluice_run_controller_cancel         (SluiceRunController  *self);
 void                 sluice_run_controller_reset          (SluiceRunController  *self);
 void                 sluice_run_controller_set_speed      (SluiceRunController  *self,

@@ -17,6 +17,7 @@
 #include "sluice-error-group-view.h"
 #include "sluice-event-log.h"
 #include "sluice-file-dialog.h"
+#include "sluice-jobs-view.h"
 #include "sluice-presets.h"
 #include "sluice-run-controller.h"
 #include "sluice-theme.h"
@@ -29,7 +30,8 @@
  *
  * The configuration panel on the left; on the right the run: a banner,
  * the live counters, the queue chart, the worker lanes, and the event log,
- * results and error group in tabs.
+ * results and error group in tabs; for a service run (submit mode) a jobs
+ * table in a fourth tab, and a Close button beside Request Stop.
  *
  * The window wires its template, actions, shortcuts and dialogs; the run
  * itself (runner, clock, recorder, per-frame updates, exports) belongs to
@@ -57,6 +59,9 @@ struct _SluiceWindow
   SluiceEventLog       *event_log;
   GtkListView          *results_view;
   SluiceErrorGroupView *error_group_view;
+  SluiceJobsView       *jobs_view;
+  GtkNotebook          *notebook;
+  GtkWidget            *close_button;
 
   SluiceRunController  *run;
   char                 *file;       /* the scenario's file, or NULL */
@@ -74,6 +79,7 @@ enum {
 static GParamSpec *properties[N_PROPS];
 
 static void update_actions (SluiceWindow *self);
+static void update_mode    (SluiceWindow *self);
 
 /* ---- the banner -------------------------------------------------------- */
 
@@ -169,6 +175,11 @@ sluice_window_export_events (SluiceWindow  *self,
 static void
 on_running_changed (SluiceWindow *self)
 {
+  update_mode (self);
+  /* A service run shows its jobs as they come. */
+  if (is_running (self) && sluice_run_controller_get_submit_mode (self->run))
+    gtk_notebook_set_current_page (self->notebook,
+                                   gtk_notebook_page_num (self->notebook, GTK_WIDGET (self->jobs_view)));
   update_actions (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_RUNNING]);
 }
@@ -177,6 +188,7 @@ static void
 reset_run (SluiceWindow *self)
 {
   sluice_run_controller_reset (self->run);
+  update_mode (self);
   update_actions (self);
 }
 
@@ -418,6 +430,45 @@ request_stop_activated (GSimpleAction *action,
 }
 
 static void
+close_service_activated (GSimpleAction *action,
+                         GVariant      *parameter,
+                         gpointer       user_data)
+{
+  sluice_run_controller_close (SLUICE_WINDOW (user_data)->run);
+}
+
+static void
+submit_job_activated (GSimpleAction *action,
+                      GVariant      *parameter,
+                      gpointer       user_data)
+{
+  SluiceWindow *self = user_data;
+  g_autoptr(GVariant) item = NULL;
+  g_autoptr(SluiceBehaviour) behaviour = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (!sluice_jobs_view_get_submission (self->jobs_view, &item, &behaviour))
+    return;
+
+  if (!sluice_run_controller_submit (self->run, g_variant_ref (item), behaviour, &error))
+    {
+      g_autofree char *text = g_strdup_printf (_("The job was refused: %s"), error->message);
+
+      sluice_jobs_view_show_submit_error (self->jobs_view, text);
+    }
+}
+
+static void
+give_up_activated (GSimpleAction *action,
+                   GVariant      *parameter,
+                   gpointer       user_data)
+{
+  SluiceWindow *self = user_data;
+
+  sluice_run_controller_give_up (self->run, sluice_jobs_view_get_selected_job (self->jobs_view));
+}
+
+static void
 cancel_activated (GSimpleAction *action,
                   GVariant      *parameter,
                   gpointer       user_data)
@@ -527,6 +578,9 @@ zoom_fit_activated (GSimpleAction *action,
 static const GActionEntry win_actions[] = {
   { "run", run_activated },
   { "request-stop", request_stop_activated },
+  { "close-service", close_service_activated },
+  { "submit-job", submit_job_activated },
+  { "give-up", give_up_activated },
   { "cancel", cancel_activated },
   { "reset", reset_activated },
   { "open", open_activated },
@@ -556,9 +610,15 @@ update_actions (SluiceWindow *self)
   gboolean running = is_running (self);
   gboolean has_events = sluice_run_controller_get_has_events (self->run);
   gboolean fit = sluice_viewport_get_fit (sluice_run_controller_get_viewport (self->run));
+  gboolean service = running && sluice_run_controller_get_submit_mode (self->run);
+  gint64 selected = sluice_jobs_view_get_selected_job (self->jobs_view);
 
   enable (self, "run", !running && valid);
   enable (self, "request-stop", running);
+  enable (self, "close-service", service);
+  enable (self, "submit-job", service);
+  enable (self, "give-up", service && selected >= 0 &&
+                           sluice_jobs_view_get_state (self->jobs_view, selected) <= SLUICE_JOB_RUNNING);
   enable (self, "cancel", running);
   enable (self, "reset", !running);
   enable (self, "save", valid);
@@ -567,6 +627,19 @@ update_actions (SluiceWindow *self)
   enable (self, "zoom-in", running || has_events);
   enable (self, "zoom-out", !fit);
   enable (self, "zoom-fit", !fit);
+}
+
+/* The jobs tab and the Close button belong to service runs: they show
+ * while the configuration is one, or the run on show is. */
+static void
+update_mode (SluiceWindow *self)
+{
+  SluiceScenario *scenario = sluice_config_panel_get_scenario (self->config_panel);
+  gboolean submit = sluice_run_controller_get_submit_mode (self->run) ||
+                    (scenario != NULL && sluice_scenario_get_mode (scenario) == SLUICE_SCENARIO_MODE_SUBMIT);
+
+  gtk_widget_set_visible (GTK_WIDGET (self->jobs_view), submit);
+  gtk_widget_set_visible (self->close_button, submit);
 }
 
 /* ---- GObject ----------------------------------------------------------- */
@@ -647,6 +720,7 @@ sluice_window_class_init (SluiceWindowClass *klass)
   g_type_ensure (SLUICE_TYPE_TIMELINE_VIEW);
   g_type_ensure (SLUICE_TYPE_EVENT_LOG);
   g_type_ensure (SLUICE_TYPE_ERROR_GROUP_VIEW);
+  g_type_ensure (SLUICE_TYPE_JOBS_VIEW);
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/sluicepool/Sluice/sluice-window.ui");
   gtk_widget_class_bind_template_child (widget_class, SluiceWindow, title_label);
@@ -662,6 +736,9 @@ sluice_window_class_init (SluiceWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, SluiceWindow, event_log);
   gtk_widget_class_bind_template_child (widget_class, SluiceWindow, results_view);
   gtk_widget_class_bind_template_child (widget_class, SluiceWindow, error_group_view);
+  gtk_widget_class_bind_template_child (widget_class, SluiceWindow, jobs_view);
+  gtk_widget_class_bind_template_child (widget_class, SluiceWindow, notebook);
+  gtk_widget_class_bind_template_child (widget_class, SluiceWindow, close_button);
   gtk_widget_class_bind_template_callback (widget_class, update_actions);
 }
 
@@ -673,7 +750,8 @@ sluice_window_init (SluiceWindow *self)
   g_action_map_add_action_entries (G_ACTION_MAP (self), win_actions, G_N_ELEMENTS (win_actions), self);
 
   self->run = sluice_run_controller_new (GTK_WIDGET (self), self->counters, self->chart_view,
-                                         self->timeline_view, self->event_log, self->error_group_view);
+                                         self->timeline_view, self->event_log, self->error_group_view,
+                                         self->jobs_view);
   g_signal_connect_swapped (self->run, "status", G_CALLBACK (on_run_status), self);
   g_signal_connect_swapped (self->run, "notify::running", G_CALLBACK (on_running_changed), self);
   g_signal_connect_swapped (sluice_run_controller_get_viewport (self->run), "notify::fit",
@@ -685,7 +763,10 @@ sluice_window_init (SluiceWindow *self)
 
     gtk_list_view_set_model (self->results_view, GTK_SELECTION_MODEL (results));
   }
+  g_signal_connect_swapped (self->config_panel, "changed", G_CALLBACK (update_mode), self);
+  g_signal_connect_swapped (self->jobs_view, "changed", G_CALLBACK (update_actions), self);
   sluice_presets_fill_menu (self->presets_menu, "win.open-preset");
+  update_mode (self);
   update_actions (self);
 }
 
@@ -797,6 +878,19 @@ sluice_window_get_error_group (SluiceWindow *self)
 {
   g_return_val_if_fail (SLUICE_IS_WINDOW (self), NULL);
   return GTK_WIDGET (self->error_group_view);
+}
+
+/**
+ * sluice_window_get_jobs_view:
+ * @self: a #SluiceWindow
+ *
+ * Returns: (transfer none): the #SluiceJobsView
+ */
+GtkWidget *
+sluice_window_get_jobs_view (SluiceWindow *self)
+{
+  g_return_val_if_fail (SLUICE_IS_WINDOW (self), NULL);
+  return GTK_WIDGET (self->jobs_view);
 }
 
 /**

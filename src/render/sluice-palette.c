@@ -29,6 +29,7 @@ static const SluicePalette light_palette = {
   .queue        = RGB (0x0072b2),  /* blue */
   .in_flight    = RGB (0x009e73),
   .lead         = RGB (0xd55e00),
+  .busy         = RGB (0x56b4e9),  /* sky blue, as the lanes' running bars */
 
   .capacity     = RGB (0x5c5c5c),
   .bound        = RGB (0x1c1c1c),
@@ -59,6 +60,7 @@ static const SluicePalette dark_palette = {
   .queue        = RGB (0x56b4e9),
   .in_flight    = RGB (0x1fb88c),
   .lead         = RGB (0xf0772a),
+  .busy         = RGB (0xf0e442),  /* yellow */
 
   .capacity     = RGB (0xa8a8a8),
   .bound        = RGB (0xeeeeee),

@@ -37,6 +37,7 @@ typedef struct {
  * @queue: the queue depth series
  * @in_flight: the attempts-in-flight series
  * @lead: the pulled-but-unfinished series
+ * @busy: the busy-workers series (workers holding an item)
  * @capacity: the queue capacity line
  * @bound: the `queue-size + workers + 1` lead bound line
  * @now: the "now" line
@@ -54,7 +55,7 @@ typedef struct {
 typedef struct {
   SluiceColor background, foreground, muted, grid;
   SluiceColor ok, retried, failed, timed_out, cancelled, running;
-  SluiceColor queue, in_flight, lead;
+  SluiceColor queue, in_flight, lead, busy;
   SluiceColor capacity, bound, now, deadline, cancel_round, selection;
   SluiceColor backoff, budget;
 } SluicePalette;

@@ -1,5 +1,5 @@
-/* sluice-render-chart.c: queue depth, attempts in flight and lead over time,
- * and the retry budget's token level
+/* sluice-render-chart.c: queue depth, attempts in flight, lead and busy
+ * workers over time, and the retry budget's token level
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -21,6 +21,7 @@ typedef enum {
   SERIES_QUEUE,
   SERIES_IN_FLIGHT,
   SERIES_LEAD,
+  SERIES_BUSY,
   N_SERIES,
   /* Not a count: the retry budget's tokens, scaled so that a full bucket
    * is at the top of the plot; only when the run has a budget. */
@@ -143,6 +144,7 @@ sample_value (const Pass *pass,
 
   sluice_timeline_get_sample (pass->model, i, time, &values[SERIES_QUEUE],
                               &values[SERIES_IN_FLIGHT], &values[SERIES_LEAD]);
+  values[SERIES_BUSY] = sluice_timeline_get_busy (pass->model, i);
   return values[series];
 }
 
@@ -155,6 +157,7 @@ series_color (const SluicePalette *palette,
     case SERIES_QUEUE:     return &palette->queue;
     case SERIES_IN_FLIGHT: return &palette->in_flight;
     case SERIES_BUDGET:    return &palette->budget;
+    case SERIES_BUSY:      return &palette->busy;
     case SERIES_LEAD:
     default:               return &palette->lead;
     }
@@ -163,7 +166,10 @@ series_color (const SluicePalette *palette,
 /* Besides colour, the series differ in form, so they stay apart in grey
  * scale and where they coincide: the lead is a wide translucent band under
  * the others, the queue a solid line, the attempts in flight a dashed one
- * drawn last, whose gaps let the queue show through; the retry budget is
+ * drawn last, whose gaps let the queue show through; the busy workers a
+ * dotted line of round dots under it, which shows in those gaps where the
+ * two coincide and on its own where a worker holds an item between
+ * attempts (a backoff, stop rounds); the retry budget is
  * a dash-dotted line. When the line steps
  * more often than a dash is long, dashes cannot be seen (and cairo dashes
  * such a path very slowly): it is drawn solid and thinner instead. */
@@ -175,6 +181,7 @@ set_series_style (cairo_t             *cr,
 {
   static const double in_flight_dash[] = { 5., 3. };
   static const double budget_dash[] = { 9., 3., 2., 3. };
+  static const double busy_dots[] = { 0., 5. };
   const SluiceColor *color = series_color (palette, series);
 
   cairo_set_line_join (cr, CAIRO_LINE_JOIN_MITER);
@@ -191,6 +198,17 @@ set_series_style (cairo_t             *cr,
     case SERIES_QUEUE:
       sluice_palette_set_source (cr, color);
       cairo_set_line_width (cr, 2.5);
+      break;
+    case SERIES_BUSY:
+      sluice_palette_set_source (cr, color);
+      if (dense)
+        {
+          cairo_set_line_width (cr, 1.25);
+          break;
+        }
+      cairo_set_line_cap (cr, CAIRO_LINE_CAP_ROUND);
+      cairo_set_line_width (cr, 3.5);
+      cairo_set_dash (cr, busy_dots, G_N_ELEMENTS (busy_dots), 0.);
       break;
     case SERIES_IN_FLIGHT:
     case SERIES_BUDGET:
@@ -217,7 +235,7 @@ set_series_style (cairo_t             *cr,
 static double
 series_reach (Series series)
 {
-  return series == SERIES_LEAD ? 3.5 : 1.75;
+  return series == SERIES_LEAD ? 3.5 : series == SERIES_BUSY ? 2.25 : 1.75;
 }
 
 static const char *
@@ -230,6 +248,9 @@ series_label (Series series)
     /* Translators: the chart's legend: the tokens left in the retry
      * budget, drawn with a full budget at the top of the chart */
     case SERIES_BUDGET:    return _("retry budget");
+    /* Translators: the chart's legend: workers holding an item (an
+     * attempt, its stop rounds or a backoff) */
+    case SERIES_BUSY:      return _("busy workers");
     case SERIES_LEAD:
     default:               return _("pulled, unfinished (lead)");
     }
@@ -718,12 +739,13 @@ compute_y_max (SluiceTimeline *model,
   for (guint i = sluice_timeline_find_sample (model, t0); i < n; i++)
     {
       gint64 time;
-      guint queued, in_flight, lead;
+      guint queued, in_flight, lead, busy;
 
       sluice_timeline_get_sample (model, i, &time, &queued, &in_flight, &lead);
       if (time > t1)
         break;
-      top = MAX (top, MAX (queued, MAX (in_flight, lead)));
+      busy = sluice_timeline_get_busy (model, i);
+      top = MAX (top, MAX (MAX (queued, busy), MAX (in_flight, lead)));
     }
 
   return MAX (top + 1, 2);
@@ -806,8 +828,9 @@ _sluice_chart_get_labels (double          width,
  * @lead_bound: `queue-size + workers + 1`, drawn as a line; 0 for none
  * @dark: whether to use the dark palette
  *
- * Draws the queue depth, the attempts in flight and the items pulled but
- * not yet finished as step lines over time, with the two limits they must
+ * Draws the queue depth, the attempts in flight, the items pulled but
+ * not yet finished and the busy workers (holding an item) as step lines
+ * over time, with the two limits they must
  * stay under, a time axis in seconds, a count axis and a legend. When the
  * run's events carry a retry budget, its token level is drawn too, on its
  * own scale (a full budget at the top of the plot), with a label that
@@ -850,6 +873,7 @@ sluice_render_chart (cairo_t        *cr,
   draw_limit_lines (&pass, queue_capacity, lead_bound);
   draw_series (&pass, SERIES_LEAD);
   draw_series (&pass, SERIES_QUEUE);
+  draw_series (&pass, SERIES_BUSY);
   draw_series (&pass, SERIES_IN_FLIGHT);
   if (pass.max_tokens >= 0)
     draw_series (&pass, SERIES_BUDGET);

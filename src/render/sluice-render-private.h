@@ -41,7 +41,7 @@ typedef struct {
 /* The series of the chart, in the order of its legend; the legend has
  * one more entry, the retry budget's token level, when the run has a
  * budget. */
-#define SLUICE_CHART_N_SERIES       3
+#define SLUICE_CHART_N_SERIES       4
 #define SLUICE_CHART_N_LEGEND       (SLUICE_CHART_N_SERIES + 1)
 
 /* The chart view's geometry. */

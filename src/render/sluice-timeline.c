@@ -10,8 +10,8 @@
  *
  * The normalised model the views draw: one #SluiceTimelineBar per attempt
  * (its worker, start, end, outcome, cancel rounds and error) and the chart
- * series (queue depth, attempts in flight, pulled-but-unfinished items)
- * sampled at every event, one sample per instant at which they changed;
+ * series (queue depth, attempts in flight, pulled-but-unfinished items,
+ * busy workers) sampled at every event, one sample per instant at which they changed;
  * the retry policy's marks on the lanes (#SluiceTimelineMark: backoffs,
  * skipped retries, shed items) and the retry budget's token level, when
  * the pool has a budget.
@@ -27,6 +27,7 @@ typedef struct {
   guint  queued;
   guint  in_flight;
   guint  lead;
+  guint  busy;
 } Sample;
 
 typedef struct {
@@ -48,6 +49,8 @@ struct _SluiceTimeline
   guint         mark_kinds;    /* 1 << SluiceTimelineMarkKind, for each kind seen */
   GArray       *token_samples; /* TokenSample, in time order, one per change */
   gint64        max_tokens;    /* -1: the pool has no retry budget */
+  GHashTable   *held;          /* items (gint64 *) a worker holds now */
+  GHashTable   *ended_queued;  /* items (gint64 *) that ended while queued */
 
   guint64       consumed;      /* recorder position (n_events + n_dropped) read so far */
   gint64        start_time;
@@ -70,6 +73,8 @@ sluice_timeline_finalize (GObject *object)
   g_clear_pointer (&self->marks, g_array_unref);
   g_clear_pointer (&self->backoff_mark, g_hash_table_unref);
   g_clear_pointer (&self->token_samples, g_array_unref);
+  g_clear_pointer (&self->held, g_hash_table_unref);
+  g_clear_pointer (&self->ended_queued, g_hash_table_unref);
 
   G_OBJECT_CLASS (sluice_timeline_parent_class)->finalize (object);
 }
@@ -91,6 +96,8 @@ sluice_timeline_init (SluiceTimeline *self)
   self->backoff_mark = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   self->token_samples = g_array_new (FALSE, TRUE, sizeof (TokenSample));
   self->max_tokens = -1;
+  self->held = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  self->ended_queued = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   self->item_timeout = -1;
   self->empty = TRUE;
 }
@@ -315,6 +322,45 @@ on_item_cancelled (SluiceTimeline    *self,
     }
 }
 
+static void
+add_item (GHashTable *set,
+          gint64      item)
+{
+  g_hash_table_add (set, g_memdup2 (&item, sizeof item));
+}
+
+/* The busy workers: a worker holds an item from when it takes it (an
+ * attempt, its stop rounds, a backoff) until the item ends. A job given
+ * up while queued ends first (item-cancelled, worker -1) and is then
+ * taken and skipped at once: it never makes a worker busy. */
+static void
+fold_busy (SluiceTimeline    *self,
+           const SluiceEvent *event)
+{
+  gint64 item = event->item;
+
+  switch (event->kind)
+    {
+    case SLUICE_EVENT_QUEUE_GET:
+    case SLUICE_EVENT_ATTEMPT_START:
+      if (event->kind == SLUICE_EVENT_QUEUE_GET && g_hash_table_remove (self->ended_queued, &item))
+        break;
+      if (!g_hash_table_contains (self->held, &item))
+        add_item (self->held, item);
+      break;
+    case SLUICE_EVENT_ITEM_OK:
+    case SLUICE_EVENT_ITEM_FAILED:
+    case SLUICE_EVENT_ITEM_CANCELLED:
+    case SLUICE_EVENT_ITEM_DROPPED:
+      if (!g_hash_table_remove (self->held, &item) && event->kind == SLUICE_EVENT_ITEM_CANCELLED &&
+          event->worker < 0)
+        add_item (self->ended_queued, item);
+      break;
+    default:
+      break;
+    }
+}
+
 /* The budget's level after each instant, one sample per change. */
 static void
 add_token_sample (SluiceTimeline    *self,
@@ -352,14 +398,15 @@ static gboolean
 same_counts (const Sample *a,
              const Sample *b)
 {
-  return a->queued == b->queued && a->in_flight == b->in_flight && a->lead == b->lead;
+  return a->queued == b->queued && a->in_flight == b->in_flight && a->lead == b->lead && a->busy == b->busy;
 }
 
 static void
 add_sample (SluiceTimeline    *self,
             const SluiceEvent *event)
 {
-  Sample sample = { event->time, event->queued, event->in_flight, event->lead };
+  Sample sample = { event->time, event->queued, event->in_flight, event->lead,
+                    g_hash_table_size (self->held) };
   GArray *samples = self->samples;
   Sample *last = samples->len > 0 ? &g_array_index (samples, Sample, samples->len - 1) : NULL;
 
@@ -431,6 +478,8 @@ sluice_timeline_add_event (SluiceTimeline    *self,
       break;
     }
 
+  if (event->item >= 0)
+    fold_busy (self, event);
   add_sample (self, event);
   add_token_sample (self, event);
 }
@@ -492,6 +541,8 @@ sluice_timeline_clear (SluiceTimeline *self)
   self->mark_kinds = 0;
   g_array_set_size (self->token_samples, 0);
   self->max_tokens = -1;
+  g_hash_table_remove_all (self->held);
+  g_hash_table_remove_all (self->ended_queued);
   self->consumed = 0;
   self->start_time = 0;
   self->end_time = 0;
@@ -657,6 +708,28 @@ sluice_timeline_get_sample (SluiceTimeline *self,
     *in_flight = sample->in_flight;
   if (lead != NULL)
     *lead = sample->lead;
+}
+
+/**
+ * sluice_timeline_get_busy:
+ * @self: a #SluiceTimeline
+ * @i: from 0 to the number of samples
+ *
+ * The busy workers of sample @i: workers holding an item (an attempt, its
+ * stop rounds or a backoff), folded from the events: a worker is busy from
+ * its queue-get or attempt-start until the item's ok, failed, cancelled or
+ * dropped event. A job given up while queued is never counted.
+ *
+ * Returns: the workers holding an item from the sample's time on
+ */
+guint
+sluice_timeline_get_busy (SluiceTimeline *self,
+                          guint           i)
+{
+  g_return_val_if_fail (SLUICE_IS_TIMELINE (self), 0);
+  g_return_val_if_fail (i < self->samples->len, 0);
+
+  return g_array_index (self->samples, Sample, i).busy;
 }
 
 /* Bisects an array of Sample or TokenSample, both of which start with

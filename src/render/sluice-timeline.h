@@ -130,6 +130,8 @@ void                     sluice_timeline_get_sample       (SluiceTimeline  *self
                                                            guint           *queued,
                                                            guint           *in_flight,
                                                            guint           *lead);
+guint                    sluice_timeline_get_busy         (SluiceTimeline  *self,
+                                                           guint            i);
 guint                    sluice_timeline_find_sample      (SluiceTimeline  *self,
                                                            gint64           time);
 guint                    sluice_timeline_get_n_marks      (SluiceTimeline  *self);

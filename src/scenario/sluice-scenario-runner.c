@@ -593,7 +593,8 @@ on_service_closed (GObject      *object,
                    GAsyncResult *result,
                    gpointer      user_data)
 {
-  g_autoptr(SluiceScenarioRunner) self = user_data;
+  /* The reference the close took. */
+  g_autoptr(SluiceScenarioRunner) self G_GNUC_UNUSED = user_data;
 
   /* The end itself comes from the run's next. */
   sluice_run_close_finish (SLUICE_RUN (object), result, NULL);

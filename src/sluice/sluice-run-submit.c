@@ -255,7 +255,7 @@ void
 _sluice_run_give_up_job (SluiceRun *self,
                          SluiceJob *job)
 {
-  g_autoptr(SluiceRun) hold = g_object_ref (self);
+  g_autoptr(SluiceRun) hold G_GNUC_UNUSED = g_object_ref (self);
 
   if (sluice_job_get_state (job) == SLUICE_JOB_QUEUED)
     {

@@ -217,7 +217,7 @@ static void
 on_shutdown_deadline (gpointer user_data)
 {
   SluiceRun *self = user_data;
-  g_autoptr(SluiceRun) hold = g_object_ref (self);
+  g_autoptr(SluiceRun) hold G_GNUC_UNUSED = g_object_ref (self);
 
   self->shutdown_timer = 0;
   if (self->state != RUN_ACTIVE)

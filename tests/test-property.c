@@ -3,8 +3,9 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
- * Each run generates a scenario file (every pool option — the retry
- * policy, fatal types and a shutdown deadline too — every source fault,
+ * Each run generates a scenario file (a stream or, one in four, a service
+ * in submit mode; every pool option — the retry policy, fatal types and a
+ * shutdown deadline too — every source fault,
  * handler behaviour and caller action the format has, except `block` and
  * `thread`, which need real time), runs it with the scenario runner on the
  * virtual clock, and checks every invariant below against the recorded
@@ -109,8 +110,9 @@ append_behaviour (GString *s,
 }
 
 static void
-append_pool (GString *s,
-             GRand   *r)
+append_pool (GString  *s,
+             GRand    *r,
+             gboolean  submit)
 {
   static const char * const metrics[] = { "off", "on", "broken" };
   gboolean first = TRUE;
@@ -125,8 +127,9 @@ append_pool (GString *s,
         g_string_append_printf (s, "%s%s", first ? "" : ";", error_types[i]);
         first = FALSE;
       }
+  /* A service keeps going: a failure stays in its job. */
   g_string_append_printf (s, "\nmetrics=%s\nkeep-going=%s\n",
-                          PICK (r, metrics), chance (r, 35) ? "true" : "false");
+                          PICK (r, metrics), chance (r, 35) || submit ? "true" : "false");
 
   /* Fatal types (submit-and-shutdown.md), sometimes retryable too. */
   if (chance (r, 25))
@@ -137,8 +140,9 @@ append_pool (GString *s,
 
 /* Gives the number of items. */
 static guint
-append_source (GString *s,
-               GRand   *r)
+append_source (GString  *s,
+               GRand    *r,
+               gboolean  submit)
 {
   static const char * const faults[] = { "raise-after", "cancel-after", "hang-after" };
   guint n;
@@ -165,8 +169,9 @@ append_source (GString *s,
 
   g_string_append_printf (s, "interval=%s\n", PICK (r, intervals));
 
-  /* N from 0 to count + 1: at the end of the source, and past it (never fires). */
-  if (chance (r, 40))
+  /* N from 0 to count + 1: at the end of the source, and past it (never
+   * fires). A service's source has no faults. */
+  if (!submit && chance (r, 40))
     g_string_append_printf (s, "%s=%d\n", PICK (r, faults), g_rand_int_range (r, 0, (gint) n + 2));
 
   return n;
@@ -241,13 +246,14 @@ append_retry (GString *s,
 }
 
 static void
-append_run (GString *s,
-            GRand   *r,
-            guint    n_items)
+append_run (GString  *s,
+            GRand    *r,
+            guint     n_items,
+            gboolean  submit)
 {
   guint roll = (guint) g_rand_int_range (r, 0, 100);
 
-  g_string_append (s, "[run]\n");
+  g_string_append (s, submit ? "[run]\nmode=submit\n" : "[run]\n");
   if (roll < 40)
     g_string_append (s, "stop-after=-1\n");
   else if (roll < 55)
@@ -255,12 +261,25 @@ append_run (GString *s,
   else
     g_string_append_printf (s, "stop-after=%d\n", g_rand_int_range (r, 1, (gint) n_items + 2));
 
-  if (chance (r, 20))
+  if (!submit && chance (r, 20))
     g_string_append_printf (s, "close-after=%d\n", g_rand_int_range (r, 1, (gint) n_items + 2));
   if (chance (r, 20))
     g_string_append_printf (s, "cancel-after-seconds=%s\n", PICK (r, cancel_times));
 
   g_string_append (s, "clock=virtual\n");
+
+  /* A service's callers give up on jobs and close it on their own. */
+  if (submit && chance (r, 70))
+    {
+      g_string_append (s, "[submit]\n");
+      if (chance (r, 40))
+        g_string_append_printf (s, "give-up-after=%s\n", PICK (r, cancel_times));
+      for (guint i = 0; i < n_items; i++)
+        if (chance (r, 15))
+          g_string_append_printf (s, "give-up.%u=%s\n", i, PICK (r, cancel_times));
+      if (chance (r, 30))
+        g_string_append_printf (s, "close-after-seconds=%s\n", PICK (r, cancel_times));
+    }
 }
 
 /* Scenario @run of @seed: its own generator, so that one run does not
@@ -274,12 +293,15 @@ generate_scenario (guint32 seed,
   GString *s = g_string_new (NULL);
   guint n_items;
 
+  /* About one run in four is a service (submit mode). */
+  gboolean submit = chance (r, 25);
+
   g_string_append_printf (s, "# test-property: seed %u, run %u\n", seed, run);
-  append_pool (s, r);
-  n_items = append_source (s, r);
+  append_pool (s, r, submit);
+  n_items = append_source (s, r, submit);
   append_handler (s, r, n_items);
   append_retry (s, r);
-  append_run (s, r, n_items);
+  append_run (s, r, n_items, submit);
 
   return g_string_free (s, FALSE);
 }
@@ -475,6 +497,12 @@ caller_ended_early (const PropertyRun *r)
          (close_after > 0 && count_kind (r, SLUICE_EVENT_RESULT) >= close_after);
 }
 
+static gboolean
+is_service (const PropertyRun *r)
+{
+  return sluice_scenario_get_mode (r->scenario) == SLUICE_SCENARIO_MODE_SUBMIT;
+}
+
 static gint64
 report_int (const PropertyRun *r,
             const char        *member)
@@ -555,6 +583,14 @@ nothing_after_run_end (const PropertyRun *r,
 {
   guint end = first_of_kind (r, SLUICE_EVENT_RUN_END);
 
+  /* A service stopped before it opened never ran: no event at all. */
+  if (is_service (r) && sluice_scenario_get_stop_after (r->scenario) == 0)
+    {
+      if (n_events (r) != 0)
+        FAIL (why, "%u events from a service stopped before it opened", n_events (r));
+      return TRUE;
+    }
+
   if (n_events (r) == 0 || event_at (r, 0)->kind != SLUICE_EVENT_RUN_START)
     FAIL (why, "the stream does not begin with run-start");
   if (count_kind (r, SLUICE_EVENT_RUN_START) != 1)
@@ -620,6 +656,14 @@ each_pulled_item_has_exactly_one_outcome (const PropertyRun *r,
   for (guint item = 0; item < pulled; item++)
     if (item >= outcomes->len || g_array_index (outcomes, guint, item) == 0)
       FAIL (why, "item %u was pulled but has no outcome", item);
+
+  /* A service's report counts its refused submissions as pulled and
+   * unfinished too: they came from the source and never became jobs. */
+  if (r->report != NULL && is_service (r))
+    {
+      pulled += report_int (r, "submit_refused");
+      unfinished += report_int (r, "submit_refused");
+    }
 
   if (r->report != NULL && report_int (r, "pulled") != pulled)
     FAIL (why, "the report says %" G_GINT64_FORMAT " pulled, the stream %u", report_int (r, "pulled"), pulled);
@@ -968,6 +1012,16 @@ every_success_is_yielded_unless_cancelled (const PropertyRun *r,
   guint ok = count_kind (r, SLUICE_EVENT_ITEM_OK);
   guint yielded = count_kind (r, SLUICE_EVENT_RESULT);
 
+  /* A service's results go to their jobs: the report lists every one. */
+  if (is_service (r))
+    {
+      if (r->report != NULL &&
+          json_array_get_length (json_object_get_array_member (r->report, "result_order")) != ok)
+        FAIL (why, "the report has %u results, but %u jobs succeeded",
+              json_array_get_length (json_object_get_array_member (r->report, "result_order")), ok);
+      return TRUE;
+    }
+
   if (yielded > ok)
     FAIL (why, "%u results yielded, %u items succeeded", yielded, ok);
   if (!caller_ended_early (r) && yielded != ok)
@@ -995,6 +1049,24 @@ recorded_errors_end_the_run_as_a_group (const PropertyRun *r,
     return TRUE;
 
   outcome = json_object_get_string_member (r->report, "outcome");
+
+  /* A service's group holds only the fatal errors; failed jobs keep theirs. */
+  if (is_service (r))
+    {
+      guint fatal = count_kind (r, SLUICE_EVENT_FATAL);
+      const char *want = count_kind (r, SLUICE_EVENT_CANCEL) > 0 ? "CancelledError"
+                         : fatal > 0 ? "ExceptionGroup" : "ok";
+
+      if (report_int (r, "group_size") != fatal)
+        FAIL (why, "group_size %" G_GINT64_FORMAT ", but %u fatal errors", report_int (r, "group_size"), fatal);
+      /* The caller's cancel may come after the run ended but while its
+       * submitter still offered items: that cancels the caller too. */
+      if (g_strcmp0 (outcome, want) != 0 &&
+          !(g_strcmp0 (outcome, "CancelledError") == 0 && sluice_scenario_get_cancel_after (r->scenario) >= 0))
+        FAIL (why, "a service ended %s, expected %s", outcome, want);
+      return TRUE;
+    }
+
   if (report_int (r, "group_size") != recorded)
     FAIL (why, "group_size %" G_GINT64_FORMAT ", but %u errors in the stream", report_int (r, "group_size"), recorded);
 

@@ -943,6 +943,17 @@ test_save_round_trip_every_file (void)
 
 /* An escape other than \s \n \t \r \\ in a string key is refused, and so
  * is a backslash at the end, before GLib reads the value. */
+/* Found by the fuzzer: a raw carriage return in a text lost one of itself
+ * at every save (GKeyFile takes one at a line's end for CRLF). */
+static void
+test_parse_raw_control_character_refused (void)
+{
+  assert_refused ("[scenario]\ndescription=x\r\r\r\n" MINIMAL, -1, SLUICE_SCENARIO_ERROR_INVALID_VALUE,
+                  "[scenario] description", "U+000D", NULL);
+  assert_refused (MINIMAL "[source]\nvalues=a\001b\n", -1, SLUICE_SCENARIO_ERROR_INVALID_VALUE,
+                  "[source] values", "U+0001", NULL);
+}
+
 static void
 test_parse_bad_escape_refused (void)
 {
@@ -2389,6 +2400,7 @@ main (int   argc,
   g_test_add_func ("/scenario/parse/overrides", test_parse_overrides);
   g_test_add_func ("/scenario/parse/translations", test_parse_translations);
   g_test_add_func ("/scenario/parse/bad-escape-refused", test_parse_bad_escape_refused);
+  g_test_add_func ("/scenario/parse/raw-control-character-refused", test_parse_raw_control_character_refused);
   g_test_add_func ("/scenario/parse/duplicate-key-or-group-refused", test_parse_duplicate_refused);
   g_test_add_func ("/scenario/parse/empty-error-type-refused", test_parse_empty_error_type_refused);
   g_test_add_func ("/scenario/parse/seconds-decimal-only", test_parse_seconds_decimal_only);

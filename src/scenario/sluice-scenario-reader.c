@@ -367,6 +367,19 @@ _sluice_scenario_check_escapes (const SluiceScenarioParser  *p,
     {
       g_autofree char *escape = NULL;
 
+      /* A raw carriage return (or another control character) does not
+       * survive a save: GKeyFile takes one at a line's end for CRLF. */
+      if ((guchar) *c < 0x20 && *c != '\t')
+        {
+          _sluice_scenario_set_error (p, error, SLUICE_SCENARIO_ERROR_INVALID_VALUE, group, key,
+                                      /* Translators: follows “FILE: [group] key: ”; %04X is the
+                                       * character's code. Keep \r and \n as they are. */
+                                      _("a control character (U+%04X) in the text; expected printable "
+                                        "text, with \\r or \\n for a carriage return or a new line"),
+                                      (guint) (guchar) *c);
+          return FALSE;
+        }
+
       if (*c != '\\')
         continue;
 

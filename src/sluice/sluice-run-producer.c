@@ -23,8 +23,10 @@ pulled_item_new (SluiceRun *self,
   item->run = self;
   item->index = self->stats.pulled;
   item->value = value;
-  item->deadline = _sluice_retry_policy_item_deadline (_sluice_pool_get_retry_policy (self->pool),
-                                                       sluice_clock_now (self->clock));
+  /* Only a pool with an item deadline reads the clock here. */
+  if (_sluice_pool_get_retry_policy (self->pool)->deadline_us > 0)
+    item->deadline = _sluice_retry_policy_item_deadline (_sluice_pool_get_retry_policy (self->pool),
+                                                         sluice_clock_now (self->clock));
 
   return item;
 }

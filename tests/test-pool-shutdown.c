@@ -451,6 +451,26 @@ test_snapshot_counts_dropped_as_cancelled (Fixture       *f,
   g_assert_cmpuint (sluice_snapshot_get_outcome_count (after, "cancelled"), ==, 4);
 }
 
+static void
+test_snapshot_durations_past_the_window (Fixture       *f,
+                                         gconstpointer  data)
+{
+  g_autoptr(SluiceSnapshot) after = NULL;
+
+  /* More attempts than the percentile window keeps: the count, mean and
+   * maximum still cover all of them (the memory does not grow). */
+  make_pool (f, 50, 50, 10.0);
+  f->script->fallback.delay = S (0.1);
+  script_set (f->script, 0, DO_OK, 0.4, 0, NULL);
+  drive (f, SLUICE_SOURCE (test_source_new (5000)));
+
+  after = sluice_run_get_snapshot (f->run);
+  g_assert_cmpuint (sluice_snapshot_get_n_durations (after), ==, 5000);
+  g_assert_cmpint (sluice_snapshot_get_duration_max (after), ==, S (0.4));
+  g_assert_cmpint (sluice_snapshot_get_duration_mean (after), ==, (S (0.1) * 4999 + S (0.4)) / 5000);
+  g_assert_cmpint (sluice_snapshot_get_duration_p95 (after), ==, S (0.1));
+}
+
 /* }}} */
 
 int
@@ -480,6 +500,7 @@ main (int   argc,
   ADD ("deadline/shutdown-timeout-validated", test_shutdown_timeout_validated);
   ADD ("snapshot/during-and-after", test_snapshot_during_and_after);
   ADD ("snapshot/counts-dropped-as-cancelled", test_snapshot_counts_dropped_as_cancelled);
+  ADD ("snapshot/durations-past-the-window", test_snapshot_durations_past_the_window);
 
   return g_test_run ();
 }

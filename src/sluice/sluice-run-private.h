@@ -11,6 +11,7 @@
 #include "sluice-job.h"
 #include "sluice-pool.h"
 #include "sluice-run.h"
+#include "sluice-snapshot-private.h"
 
 G_BEGIN_DECLS
 
@@ -101,7 +102,7 @@ struct _SluiceRun
   GPtrArray           *errors;
   SluiceRunStats       stats;
   GHashTable          *outcomes;    /* interned name → count, for snapshots */
-  GArray              *durations;   /* gint64 µs of every attempt that ended */
+  SluiceDurations     *durations;   /* of the attempts that ended, in constant memory */
   gint64               started_at;
   gint64               finished_at;
 

@@ -332,7 +332,7 @@ sluice_run_finalize (GObject *object)
   g_clear_pointer (&self->workers, g_free);
   g_clear_pointer (&self->errors, g_ptr_array_unref);
   g_clear_pointer (&self->outcomes, g_hash_table_unref);
-  g_clear_pointer (&self->durations, g_array_unref);
+  g_clear_pointer (&self->durations, g_free);
   g_clear_pointer (&self->context, g_main_context_unref);
   g_clear_object (&self->source);
   g_clear_object (&self->clock);
@@ -357,7 +357,7 @@ sluice_run_init (SluiceRun *self)
   g_queue_init (&self->close_tasks);
   g_queue_init (&self->completions);
   self->outcomes = g_hash_table_new (g_str_hash, g_str_equal);
-  self->durations = g_array_new (FALSE, FALSE, sizeof (gint64));
+  self->durations = g_new0 (SluiceDurations, 1);
 }
 
 SluiceRun *
@@ -489,7 +489,7 @@ void
 _sluice_run_add_duration (SluiceRun *self,
                           gint64     duration)
 {
-  g_array_append_val (self->durations, duration);
+  _sluice_durations_add (self->durations, duration);
 }
 
 /**

@@ -18,8 +18,25 @@ typedef struct
   guint  in_flight;
 } SluiceSnapshotCounts;
 
+/* The attempt durations of a run in constant memory: the count, sum and
+ * maximum of all of them, and the latest SLUICE_DURATION_WINDOW for the
+ * percentiles. */
+#define SLUICE_DURATION_WINDOW 4096
+
+typedef struct
+{
+  guint64 count;
+  gint64  sum;
+  gint64  max;
+  guint   next;                            /* where the next one goes */
+  gint64  latest[SLUICE_DURATION_WINDOW];
+} SluiceDurations;
+
+void            _sluice_durations_add (SluiceDurations *self,
+                                       gint64           duration);
+
 SluiceSnapshot *_sluice_snapshot_new (const SluiceSnapshotCounts *fields,
                                       GHashTable                 *outcomes,
-                                      GArray                     *durations);
+                                      const SluiceDurations      *durations);
 
 G_END_DECLS

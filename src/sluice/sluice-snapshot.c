@@ -73,19 +73,29 @@ percentile (const gint64 *sorted,
   return sorted[MAX (rank, 1) - 1];
 }
 
+void
+_sluice_durations_add (SluiceDurations *self,
+                       gint64           duration)
+{
+  self->count++;
+  self->sum += duration;
+  self->max = MAX (self->max, duration);
+  self->latest[self->next] = duration;
+  self->next = (self->next + 1) % SLUICE_DURATION_WINDOW;
+}
+
 /*
  * _sluice_snapshot_new:
  * @outcomes: (element-type utf8 guint): outcome name → count, copied
- * @durations: (element-type gint64): every attempt duration so far, in µs;
- *   only read
+ * @durations: the run's attempt durations, copied
  *
- * The counts are the run's own; the caller fills the plain fields of
- * @fields (the time, the queue, the workers, in flight).
+ * The caller fills the plain fields of @fields (the time, the queue, the
+ * workers, in flight).
  */
 SluiceSnapshot *
 _sluice_snapshot_new (const SluiceSnapshotCounts *fields,
                       GHashTable                 *outcomes,
-                      GArray                     *durations)
+                      const SluiceDurations      *durations)
 {
   SluiceSnapshot *self = g_new0 (SluiceSnapshot, 1);
   g_autoptr(GPtrArray) names = g_ptr_array_new ();
@@ -114,20 +124,17 @@ _sluice_snapshot_new (const SluiceSnapshotCounts *fields,
       self->outcome_counts[i] = GPOINTER_TO_UINT (g_hash_table_lookup (outcomes, self->outcome_names[i]));
     }
 
-  self->n_durations = durations->len;
-  if (durations->len > 0)
+  self->n_durations = (guint) MIN (durations->count, G_MAXUINT);
+  if (durations->count > 0)
     {
-      g_autofree gint64 *sorted = g_memdup2 (durations->data, durations->len * sizeof (gint64));
-      gint64 sum = 0;
+      guint n = (guint) MIN (durations->count, SLUICE_DURATION_WINDOW);
+      g_autofree gint64 *sorted = g_memdup2 (durations->latest, n * sizeof (gint64));
 
-      qsort (sorted, durations->len, sizeof (gint64), compare_durations);
-      for (i = 0; i < durations->len; i++)
-        sum += sorted[i];
-
-      self->duration_mean = sum / (gint64) durations->len;
-      self->duration_p50 = percentile (sorted, durations->len, 50);
-      self->duration_p95 = percentile (sorted, durations->len, 95);
-      self->duration_max = sorted[durations->len - 1];
+      qsort (sorted, n, sizeof (gint64), compare_durations);
+      self->duration_mean = durations->sum / (gint64) durations->count;
+      self->duration_p50 = percentile (sorted, n, 50);
+      self->duration_p95 = percentile (sorted, n, 95);
+      self->duration_max = durations->max;
     }
 
   return self;
@@ -312,7 +319,8 @@ sluice_snapshot_get_duration_mean (const SluiceSnapshot *self)
  * sluice_snapshot_get_duration_p50:
  * @self: a #SluiceSnapshot
  *
- * Returns: the median duration (nearest rank), in µs (0 if none)
+ * Returns: the median duration (nearest rank) of the latest 4096 attempts,
+ *   in µs (0 if none)
  */
 gint64
 sluice_snapshot_get_duration_p50 (const SluiceSnapshot *self)
@@ -325,7 +333,8 @@ sluice_snapshot_get_duration_p50 (const SluiceSnapshot *self)
  * sluice_snapshot_get_duration_p95:
  * @self: a #SluiceSnapshot
  *
- * Returns: the 95th percentile duration (nearest rank), in µs (0 if none)
+ * Returns: the 95th percentile duration (nearest rank) of the latest 4096
+ *   attempts, in µs (0 if none)
  */
 gint64
 sluice_snapshot_get_duration_p95 (const SluiceSnapshot *self)

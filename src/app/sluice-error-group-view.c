@@ -8,6 +8,7 @@
 #include <glib/gi18n.h>
 
 #include "sluice-error-group-view.h"
+#include "sluice-theme.h"
 #include "sluice-event-item.h"
 
 /**
@@ -126,14 +127,7 @@ setup_cell (GtkSignalListItemFactory *factory,
             gpointer                  user_data)
 {
   Column column = GPOINTER_TO_UINT (user_data);
-  GtkWidget *label = gtk_label_new (NULL);
-
-  gboolean numeric = column == COLUMN_ITEM || column == COLUMN_ATTEMPT;
-
-  gtk_label_set_xalign (GTK_LABEL (label), numeric ? 1 : 0);
-  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
-  if (numeric)
-    gtk_widget_add_css_class (label, "numeric");
+  GtkWidget *label = sluice_cell_label_new (column == COLUMN_ITEM || column == COLUMN_ATTEMPT);
 
   if (column == COLUMN_ERROR)
     {

@@ -9,6 +9,7 @@
 
 #include "sluice-event-item.h"
 #include "sluice-event-log.h"
+#include "sluice-theme.h"
 
 /**
  * SluiceEventLog:
@@ -110,13 +111,8 @@ setup_cell (GtkSignalListItemFactory *factory,
             gpointer                  user_data)
 {
   Column column = GPOINTER_TO_UINT (user_data);
-  GtkWidget *label = gtk_label_new (NULL);
 
-  gtk_label_set_xalign (GTK_LABEL (label), columns[column].numeric ? 1 : 0);
-  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
-  if (columns[column].numeric)
-    gtk_widget_add_css_class (label, "numeric");
-  gtk_list_item_set_child (list_item, label);
+  gtk_list_item_set_child (list_item, sluice_cell_label_new (columns[column].numeric));
 }
 
 static void

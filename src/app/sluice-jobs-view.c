@@ -9,6 +9,7 @@
 #include <glib/gi18n.h>
 
 #include "sluice-jobs-view.h"
+#include "sluice-theme.h"
 
 /**
  * SluiceJobsView:
@@ -152,14 +153,9 @@ setup_cell (GtkSignalListItemFactory *factory,
             gpointer                  user_data)
 {
   SluiceJobsColumn column = GPOINTER_TO_UINT (user_data);
-  GtkWidget *label = gtk_label_new (NULL);
   gboolean numeric = column == SLUICE_JOBS_COLUMN_INDEX || column == SLUICE_JOBS_COLUMN_ATTEMPTS;
 
-  gtk_label_set_xalign (GTK_LABEL (label), numeric ? 1 : 0);
-  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
-  if (numeric)
-    gtk_widget_add_css_class (label, "numeric");
-  gtk_list_item_set_child (list_item, label);
+  gtk_list_item_set_child (list_item, sluice_cell_label_new (numeric));
 }
 
 static void

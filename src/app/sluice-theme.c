@@ -1,4 +1,4 @@
-/* sluice-theme.c
+/* sluice-theme.c: how the app looks: the theme, and the cells of its tables
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -29,4 +29,25 @@ sluice_widget_is_dark (GtkWidget *widget)
   G_GNUC_END_IGNORE_DEPRECATIONS
 
   return 0.299 * color.red + 0.587 * color.green + 0.114 * color.blue > 0.5;
+}
+
+/**
+ * sluice_cell_label_new:
+ * @numeric: whether the column holds numbers
+ *
+ * A label for a cell of the app's column views: numbers right-aligned in
+ * tabular figures, text left-aligned, both ellipsized at the end.
+ *
+ * Returns: (transfer floating): the label
+ */
+GtkWidget *
+sluice_cell_label_new (gboolean numeric)
+{
+  GtkWidget *label = gtk_label_new (NULL);
+
+  gtk_label_set_xalign (GTK_LABEL (label), numeric ? 1 : 0);
+  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
+  if (numeric)
+    gtk_widget_add_css_class (label, "numeric");
+  return label;
 }

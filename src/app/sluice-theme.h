@@ -1,4 +1,4 @@
-/* sluice-theme.h: what the app needs to know about the current theme
+/* sluice-theme.h: how the app looks: the theme, and the cells of its tables
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -8,6 +8,7 @@
 
 G_BEGIN_DECLS
 
-gboolean sluice_widget_is_dark (GtkWidget *widget);
+gboolean   sluice_widget_is_dark (GtkWidget *widget);
+GtkWidget *sluice_cell_label_new (gboolean   numeric);
 
 G_END_DECLS

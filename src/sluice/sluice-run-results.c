@@ -29,10 +29,10 @@ typedef struct
 
 GTask *
 _sluice_run_caller_task_new (SluiceRun           *self,
-                 GCancellable        *cancellable,
-                 GAsyncReadyCallback  callback,
-                 gpointer             user_data,
-                 gpointer             source_tag)
+                             GCancellable        *cancellable,
+                             GAsyncReadyCallback  callback,
+                             gpointer             user_data,
+                             gpointer             source_tag)
 {
   GTask *task = g_task_new (self, cancellable, NULL, NULL);
   CallerCallback *caller = g_new (CallerCallback, 1);
@@ -73,7 +73,7 @@ flush_completions (gpointer user_data)
  * run's idle. */
 void
 _sluice_run_complete_later (SluiceRun *self,
-                GTask     *task)
+                            GTask     *task)
 {
   g_queue_push_tail (&self->completions, task);
   if (self->completion_source != NULL)

@@ -11,16 +11,30 @@
  * SECTION:sluice-array-source
  * @Title: SluiceArraySource
  *
- * A #SluiceSource over a fixed list of items. Each read completes on a later
- * main-loop iteration, like any real async source.
+ * A #SluiceSource over a fixed list of items, or over a range of
+ * integers made as they are read. sluice_source_next_async() completes on
+ * a later main-loop iteration, like any real async source;
+ * sluice_source_try_next() answers at once.
  */
 
 struct _SluiceArraySource
 {
   GObject    parent_instance;
-  GPtrArray *items;
-  guint      position;
+  GPtrArray *items;             /* NULL for a range */
+  gint64     count;             /* the number of items */
+  gint64     position;
 };
+
+/* The next item, or %NULL at the end. */
+static GVariant *
+take_next (SluiceArraySource *self)
+{
+  if (self->position >= self->count)
+    return NULL;
+  if (self->items == NULL)
+    return g_variant_ref_sink (g_variant_new_int64 (self->position++));
+  return g_variant_ref (g_ptr_array_index (self->items, self->position++));
+}
 
 static void source_iface_init (SluiceSourceInterface *iface);
 
@@ -42,13 +56,16 @@ sluice_array_source_next_async (SluiceSource        *source,
   if (g_task_return_error_if_cancelled (task))
     return;
 
-  if (self->position < self->items->len)
-    {
-      GVariant *item = g_ptr_array_index (self->items, self->position++);
-      g_task_return_pointer (task, g_variant_ref (item), (GDestroyNotify) g_variant_unref);
-    }
-  else
-    g_task_return_pointer (task, NULL, NULL);
+  g_task_return_pointer (task, take_next (self), (GDestroyNotify) g_variant_unref);
+}
+
+static gboolean
+sluice_array_source_try_next (SluiceSource  *source,
+                              GVariant     **item,
+                              GError       **error)
+{
+  *item = take_next (SLUICE_ARRAY_SOURCE (source));
+  return TRUE;
 }
 
 static GVariant *
@@ -66,6 +83,7 @@ source_iface_init (SluiceSourceInterface *iface)
 {
   iface->next_async = sluice_array_source_next_async;
   iface->next_finish = sluice_array_source_next_finish;
+  iface->try_next = sluice_array_source_try_next;
 }
 
 static void
@@ -87,7 +105,6 @@ sluice_array_source_class_init (SluiceArraySourceClass *klass)
 static void
 sluice_array_source_init (SluiceArraySource *self)
 {
-  self->items = g_ptr_array_new_with_free_func ((GDestroyNotify) g_variant_unref);
 }
 
 /**
@@ -109,8 +126,10 @@ sluice_array_source_new (GVariant * const *items,
   g_return_val_if_fail (items != NULL || n_items == 0, NULL);
 
   self = g_object_new (SLUICE_TYPE_ARRAY_SOURCE, NULL);
+  self->items = g_ptr_array_new_full (n_items, (GDestroyNotify) g_variant_unref);
   for (i = 0; i < n_items; i++)
     g_ptr_array_add (self->items, g_variant_ref_sink (items[i]));
+  self->count = n_items;
 
   return SLUICE_SOURCE (self);
 }
@@ -119,7 +138,8 @@ sluice_array_source_new (GVariant * const *items,
  * sluice_array_source_new_range:
  * @count: how many items
  *
- * Makes a source that yields the `int64` items 0 … @count − 1.
+ * Makes a source that yields the `int64` items 0 … @count − 1, each made
+ * when it is read: a range of any length costs no memory up front.
  *
  * Returns: (transfer full): a new #SluiceSource
  */
@@ -127,13 +147,11 @@ SluiceSource *
 sluice_array_source_new_range (gint64 count)
 {
   SluiceArraySource *self;
-  gint64 n;
 
   g_return_val_if_fail (count >= 0, NULL);
 
   self = g_object_new (SLUICE_TYPE_ARRAY_SOURCE, NULL);
-  for (n = 0; n < count; n++)
-    g_ptr_array_add (self->items, g_variant_ref_sink (g_variant_new_int64 (n)));
+  self->count = count;
 
   return SLUICE_SOURCE (self);
 }

@@ -19,13 +19,17 @@ struct _SluiceCancelWatch
 
 /* ---- completion -------------------------------------------------------- */
 
+typedef struct
+{
+  GSource        parent;
+  SluiceChannel *channel;       /* unowned: the channel destroys the source */
+} SluiceFlushSource;
+
 static gboolean
 flush_completed_cb (gpointer user_data)
 {
   g_autoptr(SluiceChannel) self = g_object_ref (user_data);
   GList *link;
-
-  g_source_set_ready_time (self->flush_source, -1);
 
   /* Callbacks run here may start or complete more operations; the loop
    * picks those up too, in order. */
@@ -63,11 +67,30 @@ flush_source_dispatch (GSource     *source,
   return callback (user_data);
 }
 
-/* Ready only through its ready time, which _sluice_waiter_complete() sets:
- * one source for the channel's life, because a new idle per main-loop turn
- * cost as much as the rest of a get. */
+/* Ready while operations wait to be completed. Completions are queued
+ * only from the thread that iterates the channel's context, before this
+ * iteration's prepare or check, so no wake-up is needed: a ready time
+ * would write to the context's eventfd at every completion. One source for
+ * the channel's life, because a new idle per main-loop turn cost as much
+ * as the rest of a get. */
+static gboolean
+flush_source_check (GSource *source)
+{
+  SluiceChannel *self = ((SluiceFlushSource *) source)->channel;
+
+  return !g_queue_is_empty (&self->completed);
+}
+
+static gboolean
+flush_source_prepare (GSource *source,
+                      gint    *timeout)
+{
+  *timeout = -1;
+  return flush_source_check (source);
+}
+
 static GSourceFuncs flush_source_funcs = {
-  NULL, NULL, flush_source_dispatch, NULL, NULL, NULL,
+  flush_source_prepare, flush_source_check, flush_source_dispatch, NULL, NULL, NULL,
 };
 
 void
@@ -81,11 +104,11 @@ _sluice_channel_waiters_init (SluiceChannel *self)
 
   /* The source's data is the channel, unowned: the source goes with the
    * channel, in finalize, and holds a ref only while it dispatches. */
-  self->flush_source = g_source_new (&flush_source_funcs, sizeof (GSource));
+  self->flush_source = g_source_new (&flush_source_funcs, sizeof (SluiceFlushSource));
+  ((SluiceFlushSource *) self->flush_source)->channel = self;
   g_source_set_priority (self->flush_source, G_PRIORITY_DEFAULT);
   g_source_set_static_name (self->flush_source, "[sluice] channel completion");
   g_source_set_callback (self->flush_source, flush_completed_cb, self, NULL);
-  g_source_set_ready_time (self->flush_source, -1);
   g_source_attach (self->flush_source, self->context);
 }
 
@@ -189,7 +212,6 @@ _sluice_waiter_complete (SluiceChannel *self,
 
   w->error = error;
   g_queue_push_tail_link (&self->completed, &w->link);
-  g_source_set_ready_time (self->flush_source, 0);
 }
 
 void

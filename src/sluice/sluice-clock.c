@@ -52,6 +52,12 @@ struct _SluiceClock
 
   guint            hold_count;
   gboolean         stall_reported;
+
+  /* When the source is due, in monotonic time (0: at once; -1: never).
+   * The source's prepare and check read it: setting a GSource's ready time
+   * writes to the context's wake-up eventfd every time, a syscall per
+   * timer added or removed. */
+  gint64           ready_time;
 };
 
 G_DEFINE_FINAL_TYPE (SluiceClock, sluice_clock, G_TYPE_OBJECT)
@@ -103,7 +109,7 @@ update_ready_time (SluiceClock *self)
   /* A running fire loop updates once when it ends. */
   if (self->source == NULL || self->firing > 0)
     return;
-  g_source_set_ready_time (self->source, compute_ready_time (self));
+  self->ready_time = compute_ready_time (self);
 }
 
 static void
@@ -181,7 +187,48 @@ sluice_clock_source_dispatch (GSource     *source,
   return G_SOURCE_CONTINUE;
 }
 
+/* The clock is only ever changed from the thread that iterates its
+ * context, so whatever changed its ready time happened before this
+ * iteration's prepare or check: no wake-up is needed. */
+static gboolean
+sluice_clock_source_prepare (GSource *source,
+                             gint    *timeout)
+{
+  SluiceClock *self = ((SluiceClockSource *) source)->clock;
+  gint64 now;
+
+  *timeout = -1;
+  if (self == NULL)
+    return TRUE;
+  if (self->ready_time < 0)
+    return FALSE;
+  if (self->ready_time == 0)
+    return TRUE;
+
+  now = g_source_get_time (source);
+  if (self->ready_time <= now)
+    return TRUE;
+
+  /* Rounded up, as GLib does for ready times: never wake early and spin. */
+  *timeout = (gint) MIN ((self->ready_time - now + 999) / 1000, G_MAXINT);
+  return FALSE;
+}
+
+static gboolean
+sluice_clock_source_check (GSource *source)
+{
+  SluiceClock *self = ((SluiceClockSource *) source)->clock;
+
+  if (self == NULL)
+    return TRUE;
+
+  return self->ready_time >= 0 &&
+         (self->ready_time == 0 || self->ready_time <= g_source_get_time (source));
+}
+
 static GSourceFuncs sluice_clock_source_funcs = {
+  .prepare = sluice_clock_source_prepare,
+  .check = sluice_clock_source_check,
   .dispatch = sluice_clock_source_dispatch,
 };
 
@@ -367,7 +414,7 @@ sluice_clock_init (SluiceClock *self)
   self->source = g_source_new (&sluice_clock_source_funcs, sizeof (SluiceClockSource));
   ((SluiceClockSource *) self->source)->clock = self;
   g_source_set_static_name (self->source, "SluiceClock");
-  g_source_set_ready_time (self->source, -1);
+  self->ready_time = -1;
 }
 
 /* ---- public API -------------------------------------------------------- */

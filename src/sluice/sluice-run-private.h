@@ -78,6 +78,7 @@ struct _SluiceRun
 
   SluicePool          *pool;
   SluiceSource        *source;
+  gboolean             source_has_try_next;  /* reads at once when it can */
   SluiceClock         *clock;
   GMainContext        *context;
   gint64               timeout;
@@ -107,6 +108,10 @@ struct _SluiceRun
   gint64               finished_at;
 
   GTask               *pending_next;
+  gboolean             pending_is_batch;  /* the caller reads batches */
+  guint                batch_max;         /* their limit, or 0 */
+  GTask               *filling_task;      /* a batch completed but not yet handed over, */
+  GPtrArray           *filling_batch;     /* which takes results until then, or NULL when full */
   GCancellable        *next_cancellable;
   gulong               next_cancel_id;
   GQueue               close_tasks;

@@ -121,7 +121,9 @@ on_held_accepted (gpointer user_data)
   _sluice_run_emit_index (self, SLUICE_EVENT_QUEUE_PUT, self->held_index, -1, NULL);
 }
 
-static void
+/* Takes the item just read. Gives %TRUE when the producer may read the
+ * next one at once: the item went into the channel without waiting. */
+static gboolean
 take_pulled_item (SluiceRun *self,
                   GVariant  *value)
 {
@@ -138,17 +140,15 @@ take_pulled_item (SluiceRun *self,
     {
       drop_item (item);
       _sluice_run_close_input (self);
-      return;
+      return FALSE;
     }
 
-  /* Room in the input channel: no main-loop turn to wait for. The next
-   * read completes on a later turn, so this does not recurse. */
+  /* Room in the input channel: no main-loop turn to wait for. */
   index = item->index;
   if (sluice_channel_try_put (self->input, item, NULL))
     {
       _sluice_run_emit_index (self, SLUICE_EVENT_QUEUE_PUT, index, -1, NULL);
-      _sluice_producer_pull (self);
-      return;
+      return TRUE;
     }
 
   self->producer_state = PRODUCER_PUTTING;
@@ -157,6 +157,7 @@ take_pulled_item (SluiceRun *self,
   self->held_index = item->index;
   _sluice_channel_put_with_accept (self->input, item, self->producer_cancellable,
                                    on_held_accepted, self, on_put, self);
+  return FALSE;
 }
 
 static void
@@ -180,6 +181,31 @@ on_source_failed (SluiceRun *self,
   sluice_pool_request_stop (self->pool);
 }
 
+/* The source's answer to a read: an item, the end (%NULL) or @error.
+ * Gives %TRUE when the producer may read the next item at once. */
+static gboolean
+take_read (SluiceRun *self,
+           GVariant  *value,
+           GError    *error)
+{
+  if (error != NULL)
+    {
+      g_clear_pointer (&value, g_variant_unref);
+      on_source_failed (self, error);
+      _sluice_run_close_input (self);
+      return FALSE;
+    }
+
+  if (value == NULL)
+    {
+      _sluice_run_emit_simple (self, SLUICE_EVENT_SOURCE_END);
+      _sluice_run_close_input (self);
+      return FALSE;
+    }
+
+  return take_pulled_item (self, value);
+}
+
 static void
 on_pulled (GObject      *object,
            GAsyncResult *res,
@@ -192,25 +218,47 @@ on_pulled (GObject      *object,
   self->live_operations--;
 
   value = sluice_source_next_finish (SLUICE_SOURCE (object), res, &error);
+  if (take_read (self, value, error))
+    _sluice_producer_pull (self);
+}
 
-  if (error != NULL)
+/* Reads at once while the source has items at hand and the channel has
+ * room, as the seed's producer does with a generator that does not await:
+ * the queue fills in one go. Gives %TRUE when the source has nothing ready
+ * and must be read asynchronously. */
+static gboolean
+pull_at_hand (SluiceRun *self)
+{
+  for (;;)
     {
-      g_clear_pointer (&value, g_variant_unref);
-      on_source_failed (self, error);
-      _sluice_run_close_input (self);
+      GError *error = NULL;
+      GVariant *value = NULL;
+
+      if (self->stop_requested || self->halted)
+        {
+          _sluice_run_close_input (self);
+          return FALSE;
+        }
+
+      if (!sluice_source_try_next (self->source, &value, &error))
+        {
+          if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_WOULD_BLOCK))
+            return take_read (self, NULL, error);
+          g_clear_error (&error);
+          return TRUE;
+        }
+
+      if (!take_read (self, value, NULL))
+        return FALSE;
     }
-  else if (value == NULL)
-    {
-      _sluice_run_emit_simple (self, SLUICE_EVENT_SOURCE_END);
-      _sluice_run_close_input (self);
-    }
-  else
-    take_pulled_item (self, value);
 }
 
 void
 _sluice_producer_pull (SluiceRun *self)
 {
+  if (self->source_has_try_next && !pull_at_hand (self))
+    return;
+
   if (self->stop_requested || self->halted)
     {
       _sluice_run_close_input (self);

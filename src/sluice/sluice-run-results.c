@@ -64,7 +64,15 @@ flush_completions (gpointer user_data)
 
   self->completion_source = NULL;
   while ((task = g_queue_pop_head (&self->completions)) != NULL)
-    _sluice_run_complete_now (task);
+    {
+      /* Its caller sees the batch now: later results wait for the next. */
+      if (task == self->filling_task)
+        {
+          self->filling_task = NULL;
+          self->filling_batch = NULL;
+        }
+      _sluice_run_complete_now (task);
+    }
 
   return G_SOURCE_REMOVE;
 }
@@ -100,10 +108,32 @@ disconnect_next_cancellable (SluiceRun *self)
   g_clear_object (&self->next_cancellable);
 }
 
+static void on_next_cancelled (GCancellable *cancellable,
+                               gpointer      user_data);
+
+/* The caller's cancellable stays connected while the same one comes back
+ * with every call: connecting and disconnecting for each result cost more
+ * than the rest of handing it over. */
 static void
-return_result (SluiceRun *self,
-               GTask     *task,
-               GVariant  *result)
+watch_next_cancellable (SluiceRun    *self,
+                        GCancellable *cancellable)
+{
+  if (cancellable == self->next_cancellable)
+    return;
+
+  disconnect_next_cancellable (self);
+  if (cancellable == NULL)
+    return;
+
+  self->next_cancellable = g_object_ref (cancellable);
+  self->next_cancel_id = g_cancellable_connect (cancellable, G_CALLBACK (on_next_cancelled),
+                                                self, NULL);
+}
+
+/* The caller takes @result now. */
+static void
+yield_result (SluiceRun *self,
+              GVariant  *result)
 {
   SluiceEvent event = SLUICE_RUN_EVENT_INIT (SLUICE_EVENT_RESULT);
 
@@ -113,8 +143,50 @@ return_result (SluiceRun *self,
       event.value = result;
       _sluice_run_emit (self, &event);
     }
+}
 
+static void
+return_result (SluiceRun *self,
+               GTask     *task,
+               GVariant  *result)
+{
+  yield_result (self, result);
   g_task_return_pointer (task, result, (GDestroyNotify) g_variant_unref);
+}
+
+static gboolean
+batch_is_full (SluiceRun *self,
+               GPtrArray *batch)
+{
+  return self->batch_max > 0 && batch->len >= self->batch_max;
+}
+
+static void
+add_to_batch (SluiceRun *self,
+              GPtrArray *batch,
+              GVariant  *result)
+{
+  yield_result (self, result);
+  g_ptr_array_add (batch, result);
+}
+
+/* The results buffered so far, at most the batch's limit, or %NULL if
+ * none is. */
+static GPtrArray *
+take_buffered_batch (SluiceRun *self)
+{
+  GPtrArray *batch = NULL;
+  GVariant *result;
+
+  while ((batch == NULL || !batch_is_full (self, batch)) &&
+         (result = sluice_channel_try_get (self->results, NULL)) != NULL)
+    {
+      if (batch == NULL)
+        batch = g_ptr_array_new_with_free_func ((GDestroyNotify) g_variant_unref);
+      add_to_batch (self, batch, result);
+    }
+
+  return batch;
 }
 
 static GError *
@@ -154,11 +226,40 @@ return_end (SluiceRun *self,
     g_task_return_pointer (task, NULL, NULL);
 }
 
+/* A waiting batch takes @result and completes from the run's idle, so
+ * that every result that comes before that idle joins it: one GTask per
+ * batch. */
+static void
+start_batch (SluiceRun *self,
+             GTask     *task,
+             GVariant  *result)
+{
+  GPtrArray *batch = g_ptr_array_new_with_free_func ((GDestroyNotify) g_variant_unref);
+
+  add_to_batch (self, batch, result);
+  g_task_return_pointer (task, batch, (GDestroyNotify) g_ptr_array_unref);
+  if (!batch_is_full (self, batch))
+    {
+      /* Still filled until flush_completions() hands it over. */
+      self->filling_task = task;
+      self->filling_batch = batch;
+    }
+  _sluice_run_complete_later (self, task);
+}
+
 void
 _sluice_run_deliver_result (SluiceRun *self,
                             GVariant  *result)
 {
   GTask *task;
+
+  if (self->filling_batch != NULL && !self->halted)
+    {
+      add_to_batch (self, self->filling_batch, result);
+      if (batch_is_full (self, self->filling_batch))
+        self->filling_batch = NULL;
+      return;
+    }
 
   if (self->pending_next == NULL || self->halted)
     {
@@ -169,7 +270,14 @@ _sluice_run_deliver_result (SluiceRun *self,
     }
 
   task = g_steal_pointer (&self->pending_next);
-  disconnect_next_cancellable (self);
+  if (self->pending_is_batch)
+    {
+      start_batch (self, task, result);
+      return;
+    }
+
+  /* One at a time: handed over at once, in the flow of the worker that
+   * finished it, so that the caller's reaction lands right here. */
   return_result (self, task, result);
   _sluice_run_complete_now (task);
 }
@@ -181,10 +289,10 @@ _sluice_run_report_end (SluiceRun *self)
   GTask *next;
   GTask *close;
 
+  disconnect_next_cancellable (self);
   if (self->pending_next != NULL)
     {
       next = g_steal_pointer (&self->pending_next);
-      disconnect_next_cancellable (self);
       return_end (self, next);
       _sluice_run_complete_later (self, next);
     }
@@ -231,6 +339,57 @@ on_next_cancelled (GCancellable *cancellable,
   g_source_attach (idle, self->context);
 }
 
+/* What next and next-batch share: the first call starts the run; a call
+ * answers from the buffered results or the end, or waits. Gives %TRUE
+ * when @task waits. */
+static gboolean
+begin_next (SluiceRun    *self,
+            GTask        *task,
+            GCancellable *cancellable)
+{
+  if (self->pending_next != NULL || self->filling_task != NULL)
+    {
+      g_task_return_new_error (task, SLUICE_ERROR, SLUICE_ERROR_PENDING,
+                               "another next is already pending");
+      _sluice_run_complete_later (self, task);
+      return FALSE;
+    }
+
+  if (self->state == RUN_IDLE)
+    {
+      if (cancellable != NULL && g_cancellable_is_cancelled (cancellable))
+        {
+          self->state = RUN_FINISHED;
+          self->cancelled = TRUE;
+          return_end (self, task);
+          _sluice_run_complete_later (self, task);
+          return FALSE;
+        }
+      _sluice_run_start (self);
+    }
+
+  if (!self->cancelled && sluice_channel_get_length (self->results) > 0)
+    {
+      if (self->pending_is_batch)
+        g_task_return_pointer (task, take_buffered_batch (self), (GDestroyNotify) g_ptr_array_unref);
+      else
+        return_result (self, task, sluice_channel_try_get (self->results, NULL));
+      _sluice_run_complete_later (self, task);
+      return FALSE;
+    }
+
+  if (self->state == RUN_FINISHED)
+    {
+      return_end (self, task);
+      _sluice_run_complete_later (self, task);
+      return FALSE;
+    }
+
+  self->pending_next = task;
+  watch_next_cancellable (self, cancellable);
+  return TRUE;
+}
+
 /**
  * sluice_run_next_async:
  * @self: a #SluiceRun
@@ -254,57 +413,81 @@ sluice_run_next_async (SluiceRun           *self,
                        gpointer             user_data)
 {
   GTask *task;
-  GVariant *result;
 
   g_return_if_fail (SLUICE_IS_RUN (self));
   g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
 
   task = _sluice_run_caller_task_new (self, NULL, callback, user_data, sluice_run_next_async);
+  if (self->pending_next == NULL && self->filling_task == NULL)
+    self->pending_is_batch = FALSE;
+  begin_next (self, task, cancellable);
+}
 
-  if (self->pending_next != NULL)
-    {
-      g_task_return_new_error (task, SLUICE_ERROR, SLUICE_ERROR_PENDING,
-                               "another next is already pending");
-      _sluice_run_complete_later (self, task);
-      return;
-    }
+/**
+ * sluice_run_next_batch_async:
+ * @self: a #SluiceRun
+ * @max_results: the most results to take, or 0 for no limit
+ * @cancellable: (nullable): cancels the whole run, not just this call, as
+ *   for sluice_run_next_async()
+ * @callback: called with the next results or the end
+ * @user_data: data for @callback
+ *
+ * Asks for the next results, in the order they finish, as one batch: what
+ * is ready now, or, if nothing is, the first result to come together with
+ * every other result that finishes before the run's main context turns
+ * once more. One call and one #GTask per batch instead of per result, for
+ * callers that read many results and do not react to each one at once.
+ *
+ * A caller that must react to a particular result before anything else
+ * happens (request a stop after K results, say) reads with
+ * sluice_run_next_async(), which hands each result over the moment it
+ * finishes. Both may be used on one run, one call pending at a time. The
+ * first call starts the run; cancelling @cancellable cancels the run, as
+ * with sluice_run_next_async().
+ */
+void
+sluice_run_next_batch_async (SluiceRun           *self,
+                             guint                max_results,
+                             GCancellable        *cancellable,
+                             GAsyncReadyCallback  callback,
+                             gpointer             user_data)
+{
+  GTask *task;
 
-  if (self->state == RUN_IDLE)
-    {
-      if (cancellable != NULL && g_cancellable_is_cancelled (cancellable))
-        {
-          self->state = RUN_FINISHED;
-          self->cancelled = TRUE;
-          return_end (self, task);
-          _sluice_run_complete_later (self, task);
-          return;
-        }
-      _sluice_run_start (self);
-    }
+  g_return_if_fail (SLUICE_IS_RUN (self));
+  g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
 
-  if (!self->cancelled &&
-      (result = sluice_channel_try_get (self->results, NULL)) != NULL)
+  task = _sluice_run_caller_task_new (self, NULL, callback, user_data, sluice_run_next_batch_async);
+  if (self->pending_next == NULL && self->filling_task == NULL)
     {
-      return_result (self, task, result);
-      _sluice_run_complete_later (self, task);
-      return;
+      self->pending_is_batch = TRUE;
+      self->batch_max = max_results;
     }
+  begin_next (self, task, cancellable);
+}
 
-  if (self->state == RUN_FINISHED)
-    {
-      return_end (self, task);
-      _sluice_run_complete_later (self, task);
-      return;
-    }
+/**
+ * sluice_run_next_batch_finish:
+ * @self: a #SluiceRun
+ * @result: the #GAsyncResult given to the callback
+ * @error: return location for an error
+ *
+ * Completes sluice_run_next_batch_async(). At the end of the run it
+ * returns %NULL, with the same error or none as sluice_run_next_finish().
+ *
+ * Returns: (transfer container) (element-type GVariant) (nullable): the
+ *   results, at least one, in the order they finished, or %NULL at the end
+ */
+GPtrArray *
+sluice_run_next_batch_finish (SluiceRun     *self,
+                              GAsyncResult  *result,
+                              GError       **error)
+{
+  g_return_val_if_fail (SLUICE_IS_RUN (self), NULL);
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == sluice_run_next_batch_async, NULL);
 
-  self->pending_next = task;
-  if (cancellable != NULL)
-    {
-      self->next_cancellable = g_object_ref (cancellable);
-      self->next_cancel_id = g_cancellable_connect (cancellable,
-                                                    G_CALLBACK (on_next_cancelled),
-                                                    self, NULL);
-    }
+  return g_task_propagate_pointer (G_TASK (result), error);
 }
 
 /**

@@ -322,8 +322,9 @@ sluice_run_finalize (GObject *object)
   SluiceRun *self = SLUICE_RUN (object);
 
   g_assert (self->state != RUN_ACTIVE);
-  g_assert (self->pending_next == NULL);
+  g_assert (self->pending_next == NULL && self->filling_task == NULL);
   g_assert (g_queue_is_empty (&self->completions));
+  g_assert (self->next_cancel_id == 0);
 
   g_clear_object (&self->input);
   g_clear_object (&self->results);
@@ -370,6 +371,7 @@ _sluice_run_new (SluicePool   *pool,
   self = g_object_new (SLUICE_TYPE_RUN, NULL);
   self->pool = g_object_ref (pool);
   self->source = source != NULL ? g_object_ref (source) : NULL;
+  self->source_has_try_next = source != NULL && SLUICE_SOURCE_GET_IFACE (source)->try_next != NULL;
   self->clock = g_object_ref (sluice_pool_get_clock (pool));
   self->context = g_main_context_ref_thread_default ();
   self->timeout = _sluice_pool_get_timeout_us (pool);
@@ -580,7 +582,7 @@ sluice_run_describe_waiting (SluiceRun *self)
                                 i, worker->attempt_number, worker->item->index,
                                 sluice_attempt_get_cancel_rounds (worker->attempt));
     }
-  if (self->pending_next == NULL)
+  if (self->pending_next == NULL && self->filling_task == NULL)
     g_string_append (text, "\ncaller: not waiting for a result");
 
   return g_string_free (text, FALSE);

@@ -79,6 +79,14 @@ void        sluice_run_next_async           (SluiceRun            *self,
 GVariant   *sluice_run_next_finish          (SluiceRun            *self,
                                              GAsyncResult         *result,
                                              GError              **error);
+void        sluice_run_next_batch_async     (SluiceRun            *self,
+                                             guint                 max_results,
+                                             GCancellable         *cancellable,
+                                             GAsyncReadyCallback   callback,
+                                             gpointer              user_data);
+GPtrArray  *sluice_run_next_batch_finish    (SluiceRun            *self,
+                                             GAsyncResult         *result,
+                                             GError              **error);
 void        sluice_run_close_async          (SluiceRun            *self,
                                              GCancellable         *cancellable,
                                              GAsyncReadyCallback   callback,

@@ -66,3 +66,46 @@ sluice_source_next_finish (SluiceSource  *self,
 
   return SLUICE_SOURCE_GET_IFACE (self)->next_finish (self, result, error);
 }
+
+/**
+ * sluice_source_try_next:
+ * @self: a #SluiceSource
+ * @item: (out) (transfer full) (nullable): the next item, or %NULL at the end
+ * @error: return location for an error
+ *
+ * Reads the next item without waiting, when the source already knows it:
+ * the synchronous fast path of sluice_source_next_async(), for sources
+ * whose items are at hand (an array, a range, a generator). It is what an
+ * async generator that does not await does in the seed: the producer fills
+ * the queue in one go instead of one item per main-loop iteration.
+ *
+ * Call it only while no sluice_source_next_async() is pending.
+ *
+ * Returns: %TRUE if the source answered: @item is the next item, or %NULL
+ *   at the end of input. %FALSE with %G_IO_ERROR_WOULD_BLOCK when nothing
+ *   is ready yet (or the source has no fast path): read with
+ *   sluice_source_next_async() then. %FALSE with any other error when the
+ *   read failed, as sluice_source_next_finish() would have.
+ */
+gboolean
+sluice_source_try_next (SluiceSource  *self,
+                        GVariant     **item,
+                        GError       **error)
+{
+  SluiceSourceInterface *iface;
+
+  g_return_val_if_fail (SLUICE_IS_SOURCE (self), FALSE);
+  g_return_val_if_fail (item != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  *item = NULL;
+  iface = SLUICE_SOURCE_GET_IFACE (self);
+  if (iface->try_next == NULL)
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_WOULD_BLOCK,
+                           "the source has no synchronous read");
+      return FALSE;
+    }
+
+  return iface->try_next (self, item, error);
+}

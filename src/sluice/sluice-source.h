@@ -20,6 +20,9 @@ G_DECLARE_INTERFACE (SluiceSource, sluice_source, SLUICE, SOURCE, GObject)
  * @next_async: start reading the next item
  * @next_finish: the next item (transfer full), or %NULL without an error at
  *   the end, or %NULL with an error
+ * @try_next: optional: answer at once when the next item, the end or an
+ *   error is already known (see sluice_source_try_next()); %NULL when every
+ *   read must wait
  *
  * An async iterator of #GVariant items.
  */
@@ -34,6 +37,9 @@ struct _SluiceSourceInterface
   GVariant *(*next_finish) (SluiceSource         *self,
                             GAsyncResult         *result,
                             GError              **error);
+  gboolean  (*try_next)    (SluiceSource         *self,
+                            GVariant            **item,
+                            GError              **error);
 };
 
 void      sluice_source_next_async  (SluiceSource         *self,
@@ -42,6 +48,9 @@ void      sluice_source_next_async  (SluiceSource         *self,
                                      gpointer              user_data);
 GVariant *sluice_source_next_finish (SluiceSource         *self,
                                      GAsyncResult         *result,
+                                     GError              **error);
+gboolean  sluice_source_try_next    (SluiceSource         *self,
+                                     GVariant            **item,
                                      GError              **error);
 
 G_END_DECLS

@@ -6,7 +6,9 @@
 #include "config-engine.h"
 
 #include "sluice-attempt-private.h"
+#include "sluice-clock-private.h"
 #include "sluice-error.h"
+#include "sluice-timebase-private.h"
 
 /**
  * SECTION:sluice-attempt
@@ -40,8 +42,8 @@ struct _SluiceAttempt
   gint64               started_at;
   gint64               deadline;
   gint64               timeout;
-  guint64              deadline_timer;
-  guint64              round_timer;
+  SluiceTimer          deadline_timer;  /* nodes on the clock's heap */
+  SluiceTimer          round_timer;
   guint                cancel_rounds;
 
   gpointer             local;
@@ -92,7 +94,8 @@ sluice_attempt_finalize (GObject *object)
 {
   SluiceAttempt *self = SLUICE_ATTEMPT (object);
 
-  g_assert (self->deadline_timer == 0 && self->round_timer == 0);
+  g_assert (!_sluice_timer_is_pending (&self->deadline_timer) &&
+            !_sluice_timer_is_pending (&self->round_timer));
 
   g_clear_pointer (&self->item, g_variant_unref);
   g_clear_pointer (&self->result, g_variant_unref);
@@ -157,13 +160,10 @@ _sluice_attempt_new (GVariant *item,
 
 static void
 remove_timer (SluiceAttempt *self,
-              guint64       *timer)
+              SluiceTimer   *timer)
 {
-  if (*timer != 0)
-    {
-      sluice_clock_remove_timer (self->clock, *timer);
-      *timer = 0;
-    }
+  if (self->clock != NULL)
+    _sluice_clock_remove_timer_node (self->clock, timer);
 }
 
 static void request_cancel_round (SluiceAttempt *self);
@@ -172,8 +172,6 @@ static void
 on_round_elapsed (gpointer user_data)
 {
   SluiceAttempt *self = user_data;
-
-  self->round_timer = 0;
 
   if (self->cancel_rounds < MAX_CANCEL_ROUNDS)
     request_cancel_round (self);
@@ -196,8 +194,9 @@ request_cancel_round (SluiceAttempt *self)
   if (!self->finished)
     g_signal_emit (self, signals[CANCEL_REQUESTED], 0, self->cancel_rounds);
   if (!self->finished && !self->single_round)
-    self->round_timer = sluice_clock_add_timeout (self->clock, self->timeout,
-                                                  on_round_elapsed, self, NULL);
+    _sluice_clock_add_timer_node (self->clock, &self->round_timer,
+                                  _sluice_time_add (sluice_clock_now (self->clock), self->timeout),
+                                  on_round_elapsed, self);
 }
 
 static void
@@ -215,7 +214,6 @@ on_deadline (gpointer user_data)
 {
   SluiceAttempt *self = user_data;
 
-  self->deadline_timer = 0;
   self->timed_out = TRUE;
   begin_stopping (self);
 }
@@ -327,7 +325,7 @@ _sluice_attempt_start (SluiceAttempt       *self,
 
   /* Scheduled before the handler starts, so that on equal times the
    * deadline fires first. */
-  self->deadline_timer = sluice_clock_add_timer (clock, self->deadline, on_deadline, self, NULL);
+  _sluice_clock_add_timer_node (clock, &self->deadline_timer, self->deadline, on_deadline, self);
 
   sluice_handler_handle_async (handler, self, self->cancellable,
                                on_handled, g_object_ref (self));
@@ -418,7 +416,7 @@ _sluice_attempt_steal_result (SluiceAttempt *self)
 guint
 _sluice_attempt_get_n_timers (SluiceAttempt *self)
 {
-  return (self->deadline_timer != 0) + (self->round_timer != 0);
+  return _sluice_timer_is_pending (&self->deadline_timer) + _sluice_timer_is_pending (&self->round_timer);
 }
 
 /**

@@ -11,7 +11,8 @@ G_BEGIN_DECLS
 
 /*
  * SluiceChannelGetFunc:
- * @item: (transfer full) (nullable): the item, or %NULL if @error is set
+ * @item: (transfer full) (nullable): a get's item, or %NULL if @error is
+ *   set; a put's own item given back if @error is set, or %NULL
  * @error: (nullable): why there is no item; owned by the channel
  * @user_data: the data given to _sluice_channel_get_with_func()
  */
@@ -26,19 +27,19 @@ void _sluice_channel_get_with_func (SluiceChannel        *self,
 
 /*
  * SluiceChannelAcceptFunc:
- * @user_data: the data given to _sluice_channel_put_with_accept()
+ * @user_data: the data given to _sluice_channel_put_with_func()
  *
  * Tells that the channel has taken the item of a put, at that moment: the
  * put's own callback comes later, and a getter may take the item first.
  */
 typedef void (*SluiceChannelAcceptFunc) (gpointer user_data);
 
-void _sluice_channel_put_with_accept (SluiceChannel           *self,
-                                      gpointer                 item,
-                                      GCancellable            *cancellable,
-                                      SluiceChannelAcceptFunc  accepted,
-                                      gpointer                 accepted_data,
-                                      GAsyncReadyCallback      callback,
-                                      gpointer                 user_data);
+void _sluice_channel_put_with_func (SluiceChannel           *self,
+                                    gpointer                 item,
+                                    GCancellable            *cancellable,
+                                    SluiceChannelAcceptFunc  accepted,
+                                    gpointer                 accepted_data,
+                                    SluiceChannelGetFunc     done,
+                                    gpointer                 user_data);
 
 G_END_DECLS

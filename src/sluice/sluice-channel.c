@@ -216,6 +216,9 @@ put_start (SluiceChannel *self,
 {
   GError *error = NULL;
 
+  /* Given back on failure, to a put func. */
+  w->item = item;
+
   if (g_cancellable_set_error_if_cancelled (cancellable, &error))
     {
       _sluice_waiter_complete (self, w, error);
@@ -230,12 +233,12 @@ put_start (SluiceChannel *self,
 
   if (_sluice_channel_offer (self, item))
     {
+      w->item = NULL;
       _sluice_waiter_complete (self, w, NULL);
       _sluice_waiter_accepted (self, w);
       return;
     }
 
-  w->item = item;
   _sluice_waiter_wait (self, w, &self->putters);
 }
 
@@ -259,37 +262,43 @@ sluice_channel_put_async (SluiceChannel       *self,
 }
 
 /*
- * _sluice_channel_put_with_accept:
+ * _sluice_channel_put_with_func:
  * @self: a #SluiceChannel
  * @item: the item
  * @cancellable: (nullable): a #GCancellable
  * @accepted: called at the moment the channel takes @item
  * @accepted_data: data for @accepted
- * @callback: as for sluice_channel_put_async()
- * @user_data: data for @callback
+ * @done: called where a put's task would have been returned: with %NULL
+ *   and no error once @item was accepted, or with @item given back and the
+ *   error
+ * @user_data: data for @done
  *
- * Like sluice_channel_put_async(), and tells @accepted when @item goes
- * in: a run's producer reports its queue-put then, in order with the get
- * that made room, rather than a main-loop turn later.
+ * Like sluice_channel_put_async(), with the same order and the same
+ * outcomes, without a #GTask; and tells @accepted when @item goes in: a
+ * run's producer reports its queue-put then, in order with the get that
+ * made room, rather than a main-loop turn later.
  */
 void
-_sluice_channel_put_with_accept (SluiceChannel           *self,
-                                 gpointer                 item,
-                                 GCancellable            *cancellable,
-                                 SluiceChannelAcceptFunc  accepted,
-                                 gpointer                 accepted_data,
-                                 GAsyncReadyCallback      callback,
-                                 gpointer                 user_data)
+_sluice_channel_put_with_func (SluiceChannel           *self,
+                               gpointer                 item,
+                               GCancellable            *cancellable,
+                               SluiceChannelAcceptFunc  accepted,
+                               gpointer                 accepted_data,
+                               SluiceChannelGetFunc     done,
+                               gpointer                 user_data)
 {
   SluiceWaiter *w;
 
   g_return_if_fail (SLUICE_IS_CHANNEL (self));
   g_return_if_fail (item != NULL);
   g_return_if_fail (accepted != NULL);
+  g_return_if_fail (done != NULL);
 
-  w = _sluice_waiter_new_task (self, WAITER_PUT, cancellable,
-                               sluice_channel_put_async, "[sluice] channel put",
-                               callback, user_data);
+  /* Dropped once @done has been called, as a task's ref would be. */
+  g_object_ref (self);
+  w = _sluice_waiter_new (self, WAITER_PUT, cancellable);
+  w->func = done;
+  w->func_data = user_data;
   w->accepted = accepted;
   w->accepted_data = accepted_data;
   put_start (self, w, item, cancellable);

@@ -534,6 +534,48 @@ _sluice_clock_add_timer_first (SluiceClock     *self,
   return add_timer (self, deadline, TRUE, func, user_data, NULL);
 }
 
+/*
+ * _sluice_clock_add_timer_node:
+ * @node: a zero-initialised node inside the caller's struct, not pending
+ *
+ * Like sluice_clock_add_timer(), for the engine's own timers: @node
+ * belongs to the caller, who removes it by pointer with
+ * _sluice_clock_remove_timer_node() and must not free it while it is
+ * pending. No allocation, no id, no lookup.
+ */
+void
+_sluice_clock_add_timer_node (SluiceClock     *self,
+                              SluiceTimer     *node,
+                              gint64           deadline,
+                              SluiceTimerFunc  func,
+                              gpointer         user_data)
+{
+  g_return_if_fail (SLUICE_IS_CLOCK (self));
+  g_return_if_fail (func != NULL);
+
+  _sluice_timer_heap_add_node (&self->heap, node, deadline, func, user_data);
+  self->stall_reported = FALSE;
+  update_ready_time (self);
+}
+
+/*
+ * _sluice_clock_remove_timer_node:
+ *
+ * Cancels @node if it is pending. Returns: whether it was
+ */
+gboolean
+_sluice_clock_remove_timer_node (SluiceClock *self,
+                                 SluiceTimer *node)
+{
+  g_return_val_if_fail (SLUICE_IS_CLOCK (self), FALSE);
+
+  if (!_sluice_timer_heap_remove_node (&self->heap, node))
+    return FALSE;
+
+  update_ready_time (self);
+  return TRUE;
+}
+
 /**
  * sluice_clock_add_timeout:
  * @self: a #SluiceClock

@@ -87,17 +87,16 @@ _sluice_run_close_input (SluiceRun *self)
 }
 
 static void
-on_put (GObject      *object,
-        GAsyncResult *res,
+on_put (gpointer      item,
+        const GError *error,
         gpointer      user_data)
 {
   SluiceRun *self = user_data;
-  SluicePulledItem *item = g_steal_pointer (&self->held);
-  g_autoptr(GError) error = NULL;
 
   self->live_operations--;
+  self->held = NULL;
 
-  if (!sluice_channel_put_finish (SLUICE_CHANNEL (object), res, &error))
+  if (error != NULL)
     {
       /* A stop or a cancel woke the producer while it waited for room: the
        * item it held is never handled. */
@@ -107,7 +106,7 @@ on_put (GObject      *object,
     }
 
   /* Accepted, and reported by on_held_accepted(): a worker may already
-   * have taken @item, even dropped it. */
+   * have taken the item, even dropped it. */
   _sluice_producer_pull (self);
 }
 
@@ -155,8 +154,8 @@ take_pulled_item (SluiceRun *self,
   self->live_operations++;
   self->held = item;
   self->held_index = item->index;
-  _sluice_channel_put_with_accept (self->input, item, self->producer_cancellable,
-                                   on_held_accepted, self, on_put, self);
+  _sluice_channel_put_with_func (self->input, item, self->producer_cancellable,
+                                 on_held_accepted, self, on_put, self);
   return FALSE;
 }
 

@@ -61,32 +61,30 @@ admit (gpointer user_data)
 /* A submission the channel did not take: refused by a close, or withdrawn
  * by its own cancellable. Nothing was queued. */
 static void
-return_refusal (GTask  *task,
-                GError *error)
+return_refusal (GTask        *task,
+                const GError *error)
 {
   if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    g_task_return_error (task, g_steal_pointer (&error));
+    g_task_return_error (task, g_error_copy (error));
   else
-    {
-      g_task_return_new_error (task, SLUICE_ERROR, SLUICE_ERROR_CLOSED, "pool is closed");
-      g_clear_error (&error);
-    }
+    g_task_return_new_error (task, SLUICE_ERROR, SLUICE_ERROR_CLOSED, "pool is closed");
 }
 
+/* @item is the submission's own, given back when the channel refused it
+ * (and still freed with the submission). */
 static void
-on_put (GObject      *object,
-        GAsyncResult *result,
+on_put (gpointer      item,
+        const GError *error,
         gpointer      user_data)
 {
   Submission *submission = user_data;
   SluiceRun *self = submission->run;
   GTask *task = g_steal_pointer (&submission->task);
-  GError *error = NULL;
 
   self->live_operations--;
   self->submits_waiting--;
 
-  if (sluice_channel_put_finish (SLUICE_CHANNEL (object), result, &error))
+  if (error == NULL)
     g_task_return_pointer (task, g_steal_pointer (&submission->job), g_object_unref);
   else
     return_refusal (task, error);
@@ -165,8 +163,8 @@ sluice_run_submit_async (SluiceRun           *self,
   self->live_operations++;
   self->submits_waiting++;
   g_object_ref (self);
-  _sluice_channel_put_with_accept (self->input, submission->item, cancellable,
-                                   admit, submission, on_put, submission);
+  _sluice_channel_put_with_func (self->input, submission->item, cancellable,
+                                 admit, submission, on_put, submission);
 }
 
 /**

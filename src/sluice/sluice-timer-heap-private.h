@@ -9,7 +9,10 @@
 
 G_BEGIN_DECLS
 
-/* One timer of a #SluiceClock. */
+/* One timer of a #SluiceClock. A timer of the public API is allocated by
+ * the heap and found by its id; the engine's own timers are nodes inside
+ * the structs that use them (an attempt's deadline), zero-initialised,
+ * added and removed by pointer: no allocation and no id lookup per item. */
 typedef struct
 {
   guint64          id;
@@ -18,7 +21,9 @@ typedef struct
   gpointer         user_data;
   GDestroyNotify   destroy;
   guint            heap_index;
-  guint            first : 1;   /* fires before the others due at its deadline */
+  guint            first : 1;    /* fires before the others due at its deadline */
+  guint            embedded : 1; /* a node owned by its user, not the heap */
+  guint            pending : 1;  /* neither fired nor removed */
   /* Non-NULL while a running fire loop has set the timer aside. */
   GPtrArray       *stash;
 } SluiceTimer;
@@ -31,7 +36,8 @@ typedef struct
 {
   GPtrArray  *heap;     /* SluiceTimer*, min-heap on (deadline, first, id) */
   GSList     *stashes;  /* GPtrArray* of the running fire loops */
-  GHashTable *timers;   /* &id → SluiceTimer*, every pending timer */
+  GHashTable *timers;   /* &id → SluiceTimer*, the pending timers the heap owns */
+  guint       n_pending;
   guint64     next_id;
 } SluiceTimerHeap;
 
@@ -47,8 +53,15 @@ G_GNUC_INTERNAL guint64      _sluice_timer_heap_add           (SluiceTimerHeap  
                                                                SluiceTimerFunc   func,
                                                                gpointer          user_data,
                                                                GDestroyNotify    destroy);
+G_GNUC_INTERNAL void         _sluice_timer_heap_add_node      (SluiceTimerHeap  *heap,
+                                                               SluiceTimer      *node,
+                                                               gint64            deadline,
+                                                               SluiceTimerFunc   func,
+                                                               gpointer          user_data);
 G_GNUC_INTERNAL SluiceTimer *_sluice_timer_heap_take          (SluiceTimerHeap  *heap,
                                                                guint64           id);
+G_GNUC_INTERNAL gboolean     _sluice_timer_heap_remove_node   (SluiceTimerHeap  *heap,
+                                                               SluiceTimer      *node);
 G_GNUC_INTERNAL gint64       _sluice_timer_heap_next_deadline (SluiceTimerHeap  *heap);
 G_GNUC_INTERNAL void         _sluice_timer_heap_fire_due      (SluiceTimerHeap  *heap,
                                                                gint64            now,

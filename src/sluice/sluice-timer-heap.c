@@ -118,6 +118,7 @@ _sluice_timer_heap_init (SluiceTimerHeap *heap)
   heap->heap = g_ptr_array_new ();
   heap->stashes = NULL;
   heap->timers = g_hash_table_new (g_int64_hash, g_int64_equal);
+  heap->n_pending = 0;
   heap->next_id = 1;
 }
 
@@ -129,8 +130,11 @@ _sluice_timer_heap_destroy (SluiceTimerHeap *heap)
   g_clear_pointer (&heap->timers, g_hash_table_unref);
 }
 
+/* Moves the pending timers of @timers to @doomed, marking them done. */
 static void
-forget_timers (GPtrArray *timers)
+forget_timers (SluiceTimerHeap *heap,
+               GPtrArray       *timers,
+               GPtrArray       *doomed)
 {
   for (guint i = 0; i < timers->len; i++)
     {
@@ -138,37 +142,36 @@ forget_timers (GPtrArray *timers)
 
       timer->stash = NULL;
       timer->heap_index = NOT_IN_HEAP;
+      timer->pending = FALSE;
+      if (!timer->embedded)
+        g_ptr_array_add (doomed, timer);
     }
   g_ptr_array_set_size (timers, 0);
 }
 
-/* Frees every pending timer, calling its destroy notify. */
+/* Frees every pending timer the heap owns, calling its destroy notify;
+ * nodes are only marked done. */
 void
 _sluice_timer_heap_clear (SluiceTimerHeap *heap)
 {
   g_autoptr(GPtrArray) doomed = NULL;
-  GHashTableIter iter;
-  gpointer value;
 
-  if (g_hash_table_size (heap->timers) == 0)
+  if (heap->n_pending == 0)
     return;
 
   /* Empty every container first: notifies may call back into the clock. */
-  doomed = g_ptr_array_new_full (g_hash_table_size (heap->timers),
-                                 (GDestroyNotify) _sluice_timer_free);
-  g_hash_table_iter_init (&iter, heap->timers);
-  while (g_hash_table_iter_next (&iter, NULL, &value))
-    g_ptr_array_add (doomed, value);
+  doomed = g_ptr_array_new_with_free_func ((GDestroyNotify) _sluice_timer_free);
   g_hash_table_remove_all (heap->timers);
-  forget_timers (heap->heap);
+  heap->n_pending = 0;
+  forget_timers (heap, heap->heap, doomed);
   for (GSList *l = heap->stashes; l != NULL; l = l->next)
-    forget_timers (l->data);
+    forget_timers (heap, l->data, doomed);
 }
 
 guint
 _sluice_timer_heap_get_n_pending (SluiceTimerHeap *heap)
 {
-  return g_hash_table_size (heap->timers);
+  return heap->n_pending;
 }
 
 static void
@@ -177,6 +180,24 @@ heap_insert (SluiceTimerHeap *heap,
 {
   g_ptr_array_add (heap->heap, timer);
   heap_sift_up (heap, heap->heap->len - 1);
+}
+
+static void
+schedule (SluiceTimerHeap *heap,
+          SluiceTimer     *timer,
+          gint64           deadline,
+          SluiceTimerFunc  func,
+          gpointer         user_data)
+{
+  timer->id = heap->next_id++;
+  timer->deadline = deadline;
+  timer->func = func;
+  timer->user_data = user_data;
+  timer->heap_index = NOT_IN_HEAP;
+  timer->stash = NULL;
+  timer->pending = TRUE;
+  heap->n_pending++;
+  heap_insert (heap, timer);
 }
 
 /* Returns the id of the new timer, never 0. */
@@ -190,33 +211,35 @@ _sluice_timer_heap_add (SluiceTimerHeap *heap,
 {
   SluiceTimer *timer = g_new0 (SluiceTimer, 1);
 
-  timer->id = heap->next_id++;
-  timer->deadline = deadline;
   timer->first = !!first;
-  timer->func = func;
-  timer->user_data = user_data;
   timer->destroy = destroy;
-  timer->heap_index = NOT_IN_HEAP;
-
+  schedule (heap, timer, deadline, func, user_data);
   g_hash_table_insert (heap->timers, &timer->id, timer);
-  heap_insert (heap, timer);
 
   return timer->id;
 }
 
-/* Takes the pending timer @id out of the heap, or out of the stash it
- * sits in, and returns it for _sluice_timer_free(); NULL if it already
- * fired (or is firing) or was removed. */
-SluiceTimer *
-_sluice_timer_heap_take (SluiceTimerHeap *heap,
-                         guint64          id)
+/* Schedules @node, which must not be pending: its owner keeps it. */
+void
+_sluice_timer_heap_add_node (SluiceTimerHeap *heap,
+                             SluiceTimer     *node,
+                             gint64           deadline,
+                             SluiceTimerFunc  func,
+                             gpointer         user_data)
 {
-  SluiceTimer *timer = g_hash_table_lookup (heap->timers, &id);
+  g_assert (!node->pending);
 
-  if (timer == NULL)
-    return NULL;
+  node->embedded = TRUE;
+  node->first = FALSE;
+  node->destroy = NULL;
+  schedule (heap, node, deadline, func, user_data);
+}
 
-  g_hash_table_remove (heap->timers, &id);
+/* Takes a pending @timer out of the heap, or out of the stash it sits in. */
+static void
+unlink_timer (SluiceTimerHeap *heap,
+              SluiceTimer     *timer)
+{
   if (timer->stash != NULL)
     {
       g_ptr_array_remove_fast (timer->stash, timer);
@@ -226,8 +249,48 @@ _sluice_timer_heap_take (SluiceTimerHeap *heap,
     {
       heap_remove (heap, timer);
     }
+}
+
+/* The timer is out of every container: it is no longer pending. */
+static void
+settle (SluiceTimerHeap *heap,
+        SluiceTimer     *timer)
+{
+  timer->pending = FALSE;
+  heap->n_pending--;
+  if (!timer->embedded)
+    g_hash_table_remove (heap->timers, &timer->id);
+}
+
+/* Takes the pending timer @id out of the heap, or out of the stash it
+ * sits in; the caller frees it. %NULL if @id is not pending. */
+SluiceTimer *
+_sluice_timer_heap_take (SluiceTimerHeap *heap,
+                         guint64          id)
+{
+  SluiceTimer *timer = g_hash_table_lookup (heap->timers, &id);
+
+  if (timer == NULL)
+    return NULL;
+
+  unlink_timer (heap, timer);
+  settle (heap, timer);
 
   return timer;
+}
+
+/* Removes @node if it is pending; gives whether it was. */
+gboolean
+_sluice_timer_heap_remove_node (SluiceTimerHeap *heap,
+                                SluiceTimer     *node)
+{
+  if (!node->pending)
+    return FALSE;
+
+  unlink_timer (heap, node);
+  settle (heap, node);
+
+  return TRUE;
 }
 
 /* The earliest deadline of the heap and of the stashes, which are still
@@ -317,9 +380,13 @@ _sluice_timer_heap_fire_due (SluiceTimerHeap *heap,
 
   while (!*stop && (timer = pop_due (heap, now, last_id, &stash)) != NULL)
     {
-      g_hash_table_remove (heap->timers, &timer->id);
+      gboolean embedded = timer->embedded;
+
+      settle (heap, timer);
+      /* A node's owner may free it in the callback, or schedule it again. */
       timer->func (timer->user_data);
-      _sluice_timer_free (timer);
+      if (!embedded)
+        _sluice_timer_free (timer);
     }
 
   put_back (heap, stash);

@@ -6,6 +6,8 @@
 
 #include "config-engine.h"
 
+#include <string.h>
+
 #include "sluice-channel-private.h"
 #include "sluice-error.h"
 #include "sluice-job-private.h"
@@ -14,15 +16,34 @@
 
 /* Items {{{ */
 
+/* Takes @value. */
+SluicePulledItem *
+_sluice_pulled_item_new (SluiceRun *self,
+                         gint64     index,
+                         GVariant  *value)
+{
+  SluicePulledItem *item = self->spare_items;
+
+  if (item != NULL)
+    {
+      self->spare_items = item->next_spare;
+      memset (item, 0, sizeof *item);
+    }
+  else
+    item = g_new0 (SluicePulledItem, 1);
+
+  item->run = self;
+  item->index = index;
+  item->value = value;
+  return item;
+}
+
 static SluicePulledItem *
 pulled_item_new (SluiceRun *self,
                  GVariant  *value)
 {
-  SluicePulledItem *item = g_new0 (SluicePulledItem, 1);
+  SluicePulledItem *item = _sluice_pulled_item_new (self, self->stats.pulled, value);
 
-  item->run = self;
-  item->index = self->stats.pulled;
-  item->value = value;
   /* Only a pool with an item deadline reads the clock here. */
   if (_sluice_pool_get_retry_policy (self->pool)->deadline_us > 0)
     item->deadline = _sluice_retry_policy_item_deadline (_sluice_pool_get_retry_policy (self->pool),
@@ -34,9 +55,24 @@ pulled_item_new (SluiceRun *self,
 void
 _sluice_pulled_item_free (SluicePulledItem *item)
 {
+  SluiceRun *self = item->run;
+
   g_variant_unref (item->value);
   g_clear_object (&item->job);
-  g_free (item);
+  item->next_spare = self->spare_items;
+  self->spare_items = item;
+}
+
+void
+_sluice_run_free_spare_items (SluiceRun *self)
+{
+  SluicePulledItem *item;
+
+  while ((item = self->spare_items) != NULL)
+    {
+      self->spare_items = item->next_spare;
+      g_free (item);
+    }
 }
 
 /* An item pulled that will never be handled. */

@@ -142,10 +142,7 @@ sluice_run_submit_async (SluiceRun           *self,
   submission = g_new0 (Submission, 1);
   submission->run = self;
   submission->task = task;
-  submission->item = g_new0 (SluicePulledItem, 1);
-  submission->item->run = self;
-  submission->item->index = -1;
-  submission->item->value = item;
+  submission->item = _sluice_pulled_item_new (self, -1, item);
   /* The deadline counts from the call: a wait at the front door spends it. */
   submission->item->deadline = _sluice_retry_policy_item_deadline (_sluice_pool_get_retry_policy (self->pool),
                                                                    sluice_clock_now (self->clock));

@@ -58,6 +58,9 @@ _sluice_run_emit (SluiceRun   *self,
 {
   g_autoptr(SluiceRun) hold = NULL;
 
+  if (self->event_func == NULL)
+    return;
+
   event->time = sluice_clock_now (self->clock);
   event->queued = sluice_channel_get_length (self->input);
   event->in_flight = self->stats.in_flight;
@@ -67,9 +70,6 @@ _sluice_run_emit (SluiceRun   *self,
   event->retries = self->stats.retries;
   event->lead = self->stats.pulled - self->stats.succeeded;
   event->tokens = _sluice_retry_policy_get_tokens (_sluice_pool_get_retry_policy (self->pool));
-
-  if (self->event_func == NULL)
-    return;
 
   hold = g_object_ref (self);
   self->event_func (event, self->event_data);
@@ -328,6 +328,7 @@ sluice_run_finalize (GObject *object)
 
   g_clear_object (&self->input);
   g_clear_object (&self->results);
+  _sluice_run_free_spare_items (self);
   g_clear_object (&self->producer_cancellable);
   g_clear_object (&self->driver_cancellable);
   g_clear_pointer (&self->workers, g_free);

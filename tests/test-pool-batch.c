@@ -521,6 +521,112 @@ test_range_is_made_as_it_is_read (void)
 }
 
 /* }}} */
+/* The priority of the pool's work {{{ */
+
+typedef struct {
+  guint     attempts_started;
+  gint      attempts_when_idle_ran;  /* -1 until it runs */
+  gboolean  idle_added;
+  gboolean  ended;
+  gint      priority_of_idle;
+} PriorityProbe;
+
+static gboolean
+probe_idle (gpointer user_data)
+{
+  PriorityProbe *p = user_data;
+
+  p->attempts_when_idle_ran = (gint) p->attempts_started;
+  return G_SOURCE_REMOVE;
+}
+
+static void
+probe_event (const SluiceEvent *event,
+             gpointer           user_data)
+{
+  PriorityProbe *p = user_data;
+
+  if (event->kind == SLUICE_EVENT_ATTEMPT_START)
+    p->attempts_started++;
+
+  /* At the first pull, the workers' gets are about to be completed by the
+   * pool's own source: the probe is ready at the same moment. */
+  if (event->kind == SLUICE_EVENT_PULL && !p->idle_added)
+    {
+      g_autoptr(GSource) idle = g_idle_source_new ();
+
+      p->idle_added = TRUE;
+      g_source_set_priority (idle, p->priority_of_idle);
+      g_source_set_callback (idle, probe_idle, p, NULL);
+      g_source_attach (idle, NULL);
+    }
+}
+
+static void
+ok_at_once (SluiceAttempt *attempt,
+            GTask         *task,
+            gpointer       user_data)
+{
+  g_task_return_pointer (task, g_variant_ref_sink (g_variant_new_int64 (0)), (GDestroyNotify) g_variant_unref);
+  g_object_unref (task);
+}
+
+static void
+on_probe_next (GObject      *object,
+               GAsyncResult *res,
+               gpointer      user_data)
+{
+  PriorityProbe *p = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) batch = sluice_run_next_batch_finish (SLUICE_RUN (object), res, &error);
+
+  g_assert_no_error (error);
+  if (batch == NULL)
+    p->ended = TRUE;
+  else
+    sluice_run_next_batch_async (SLUICE_RUN (object), 0, NULL, on_probe_next, p);
+}
+
+/* Where a source at @probe_priority lands among the pool's first steps,
+ * on a virtual clock whose work runs at @pool_priority. */
+static gint
+attempts_before_probe (gint pool_priority,
+                       gint probe_priority)
+{
+  g_autoptr(SluiceClock) clock = sluice_clock_new_with_priority (SLUICE_CLOCK_VIRTUAL, pool_priority);
+  g_autoptr(SluiceHandler) handler = sluice_func_handler_new (ok_at_once, NULL, NULL);
+  g_autoptr(SluiceSource) source = sluice_array_source_new_range (6);
+  g_autoptr(SluicePool) pool = NULL;
+  g_autoptr(SluiceRun) run = NULL;
+  g_autoptr(GError) error = NULL;
+  PriorityProbe p = { 0, -1, FALSE, FALSE, probe_priority };
+
+  g_assert_cmpint (sluice_clock_get_priority (clock), ==, pool_priority);
+  pool = g_initable_new (SLUICE_TYPE_POOL, NULL, &error,
+                         "handler", handler, "clock", clock,
+                         "workers", 3, "queue-size", 2, "item-timeout", 1.0, NULL);
+  g_assert_no_error (error);
+  sluice_pool_set_event_func (pool, probe_event, &p, NULL);
+  run = sluice_pool_run (pool, source, &error);
+  g_assert_no_error (error);
+  sluice_run_next_batch_async (run, 0, NULL, on_probe_next, &p);
+  while (!p.ended || p.attempts_when_idle_ran < 0)
+    g_main_context_iteration (NULL, TRUE);
+
+  g_assert_cmpuint (sluice_run_get_live_operations (run), ==, 0);
+  return p.attempts_when_idle_ran;
+}
+
+static void
+test_pool_work_runs_at_its_clock_priority (void)
+{
+  /* Below GDK_PRIORITY_REDRAW (120), a frame-like source runs before the
+   * pool's next step; at the default priority, the pool goes first. */
+  g_assert_cmpint (attempts_before_probe (G_PRIORITY_DEFAULT_IDLE, G_PRIORITY_HIGH_IDLE + 20), ==, 0);
+  g_assert_cmpint (attempts_before_probe (G_PRIORITY_DEFAULT, G_PRIORITY_HIGH_IDLE + 20), >, 0);
+}
+
+/* }}} */
 
 int
 main (int   argc,
@@ -547,6 +653,7 @@ main (int   argc,
 #undef ADD
   g_test_add_func ("/try-next/without-fast-path-would-block", test_try_next_without_fast_path_would_block);
   g_test_add_func ("/try-next/range-is-made-as-it-is-read", test_range_is_made_as_it_is_read);
+  g_test_add_func ("/priority/pool-work-runs-at-its-clock-priority", test_pool_work_runs_at_its_clock_priority);
 
   return g_test_run ();
 }

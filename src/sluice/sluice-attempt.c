@@ -519,6 +519,25 @@ sluice_attempt_get_cancellable (SluiceAttempt *self)
 }
 
 /**
+ * sluice_attempt_get_priority:
+ * @self: a #SluiceAttempt
+ *
+ * Gets the main-loop priority of the pool's work, its clock's
+ * #SluiceClock:priority: a handler gives it to what it schedules for the
+ * attempt (g_task_set_priority() on its task, its own sources), so that
+ * the attempt's completion does not overtake a window's frames.
+ *
+ * Returns: the priority, or %G_PRIORITY_DEFAULT before the attempt starts
+ */
+gint
+sluice_attempt_get_priority (SluiceAttempt *self)
+{
+  g_return_val_if_fail (SLUICE_IS_ATTEMPT (self), G_PRIORITY_DEFAULT);
+
+  return self->clock != NULL ? sluice_clock_get_priority (self->clock) : G_PRIORITY_DEFAULT;
+}
+
+/**
  * sluice_attempt_get_cancel_rounds:
  * @self: a #SluiceAttempt
  *

@@ -23,6 +23,7 @@ gint64        sluice_attempt_get_started_at    (SluiceAttempt  *self);
 gint64        sluice_attempt_get_deadline      (SluiceAttempt  *self);
 GCancellable *sluice_attempt_get_cancellable   (SluiceAttempt  *self);
 guint         sluice_attempt_get_cancel_rounds (SluiceAttempt  *self);
+gint          sluice_attempt_get_priority      (SluiceAttempt  *self);
 gpointer      sluice_attempt_get_local         (SluiceAttempt  *self);
 void          sluice_attempt_set_local         (SluiceAttempt  *self,
                                                 gpointer        data,

@@ -42,4 +42,7 @@ void _sluice_channel_put_with_func (SluiceChannel           *self,
                                     SluiceChannelGetFunc     done,
                                     gpointer                 user_data);
 
+void _sluice_channel_set_priority (SluiceChannel *self,
+                                  gint           priority);
+
 G_END_DECLS

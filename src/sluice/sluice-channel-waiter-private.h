@@ -47,6 +47,7 @@ struct _SluiceChannel
   GObject         parent_instance;
 
   GMainContext   *context;
+  gint            priority;      /* of its completions and wake-ups */
   GAsyncQueue    *queue;         /* the stored items; its lock guards push */
   guint           capacity;      /* 0: unbounded */
   GDestroyNotify  item_free;

@@ -106,7 +106,7 @@ _sluice_channel_waiters_init (SluiceChannel *self)
    * channel, in finalize, and holds a ref only while it dispatches. */
   self->flush_source = g_source_new (&flush_source_funcs, sizeof (SluiceFlushSource));
   ((SluiceFlushSource *) self->flush_source)->channel = self;
-  g_source_set_priority (self->flush_source, G_PRIORITY_DEFAULT);
+  g_source_set_priority (self->flush_source, self->priority);
   g_source_set_static_name (self->flush_source, "[sluice] channel completion");
   g_source_set_callback (self->flush_source, flush_completed_cb, self, NULL);
   g_source_attach (self->flush_source, self->context);
@@ -158,6 +158,7 @@ _sluice_waiter_new_task (SluiceChannel       *self,
   SluiceWaiter *w = _sluice_waiter_new (self, kind, cancellable);
 
   w->task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_priority (w->task, self->priority);
   g_task_set_source_tag (w->task, source_tag);
   /* What the channel returns is the outcome: an item handed to a getter
    * whose cancellable fires afterwards must still reach it, or it is lost. */
@@ -282,7 +283,7 @@ watch_acquire (SluiceChannel *self,
       watch->self = self;
       watch->cancellable = g_object_ref (cancellable);
       watch->source = g_cancellable_source_new (cancellable);
-      g_source_set_priority (watch->source, G_PRIORITY_DEFAULT);
+      g_source_set_priority (watch->source, self->priority);
       g_source_set_static_name (watch->source, "[sluice] channel cancel");
       g_source_set_callback (watch->source, G_SOURCE_FUNC (watch_cancelled_cb), watch, NULL);
       g_source_attach (watch->source, self->context);

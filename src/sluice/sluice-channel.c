@@ -72,6 +72,7 @@ static void
 sluice_channel_init (SluiceChannel *self)
 {
   self->context = g_main_context_ref_thread_default ();
+  self->priority = G_PRIORITY_DEFAULT;
   _sluice_channel_waiters_init (self);
 }
 
@@ -396,7 +397,7 @@ sluice_channel_push (SluiceChannel *self,
     {
       GSource *source = g_idle_source_new ();
 
-      g_source_set_priority (source, G_PRIORITY_DEFAULT);
+      g_source_set_priority (source, self->priority);
       g_source_set_static_name (source, "[sluice] channel push");
       g_source_set_callback (source, wake_for_push_cb,
                              g_object_ref (self), g_object_unref);
@@ -728,4 +729,18 @@ sluice_channel_join_finish (SluiceChannel  *self,
   g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == sluice_channel_join_async, FALSE);
 
   return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+/*
+ * _sluice_channel_set_priority:
+ *
+ * Sets the main-loop priority of the channel's completions, cancellation
+ * watches and wake-ups: a run's, from its clock.
+ */
+void
+_sluice_channel_set_priority (SluiceChannel *self,
+                              gint           priority)
+{
+  self->priority = priority;
+  g_source_set_priority (self->flush_source, priority);
 }

@@ -52,6 +52,7 @@ struct _SluiceClock
 
   guint            hold_count;
   gboolean         stall_reported;
+  gint             priority;    /* of the work of pools on this clock */
 
   /* When the source is due, in monotonic time (0: at once; -1: never).
    * The source's prepare and check read it: setting a GSource's ready time
@@ -67,6 +68,7 @@ enum {
   PROP_KIND,
   PROP_SPEED,
   PROP_PAUSED,
+  PROP_PRIORITY,
   N_PROPS
 };
 
@@ -244,9 +246,16 @@ sluice_clock_constructed (GObject *object)
 
   /* Virtual time must only move when nothing else can run. */
   if (self->time.kind == SLUICE_CLOCK_VIRTUAL)
-    g_source_set_priority (self->source, G_PRIORITY_LOW);
+    {
+      if (self->priority >= G_PRIORITY_LOW)
+        {
+          g_critical ("a virtual clock's priority must be above G_PRIORITY_LOW");
+          self->priority = G_PRIORITY_DEFAULT;
+        }
+      g_source_set_priority (self->source, G_PRIORITY_LOW);
+    }
   else
-    g_source_set_priority (self->source, G_PRIORITY_DEFAULT);
+    g_source_set_priority (self->source, self->priority);
 
   g_source_attach (self->source, context);
   update_ready_time (self);
@@ -306,6 +315,10 @@ sluice_clock_get_property (GObject    *object,
       g_value_set_boolean (value, self->time.paused);
       break;
 
+    case PROP_PRIORITY:
+      g_value_set_int (value, self->priority);
+      break;
+
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -331,6 +344,10 @@ sluice_clock_set_property (GObject      *object,
 
     case PROP_PAUSED:
       sluice_clock_set_paused (self, g_value_get_boolean (value));
+      break;
+
+    case PROP_PRIORITY:
+      self->priority = g_value_get_int (value);
       break;
 
     default:
@@ -386,6 +403,24 @@ sluice_clock_class_init (SluiceClockClass *klass)
                            G_PARAM_EXPLICIT_NOTIFY |
                            G_PARAM_STATIC_STRINGS));
 
+  /**
+   * SluiceClock:priority:
+   *
+   * The main-loop priority of the work of every pool on this clock: its
+   * timers on a real or scaled clock, and the pool's channels and
+   * completions. A window that shows a busy pool sets it below
+   * %GDK_PRIORITY_REDRAW (%G_PRIORITY_DEFAULT_IDLE, say), so that frames
+   * are drawn while the pool runs. A virtual clock's jumps stay at
+   * %G_PRIORITY_LOW, below everything: its priority must be higher (a
+   * smaller number) than that.
+   */
+  properties [PROP_PRIORITY] =
+    g_param_spec_int ("priority", NULL, NULL,
+                      G_MININT, G_MAXINT, G_PRIORITY_DEFAULT,
+                      (G_PARAM_READWRITE |
+                       G_PARAM_CONSTRUCT_ONLY |
+                       G_PARAM_STATIC_STRINGS));
+
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   /**
@@ -436,6 +471,41 @@ sluice_clock_new (SluiceClockKind kind)
   return g_object_new (SLUICE_TYPE_CLOCK,
                        "kind", (guint) kind,
                        NULL);
+}
+
+/**
+ * sluice_clock_new_with_priority:
+ * @kind: how the clock moves
+ * @priority: the main-loop priority of the work of pools on the clock
+ *
+ * Like sluice_clock_new(), with #SluiceClock:priority set.
+ *
+ * Returns: (transfer full): a new #SluiceClock
+ */
+SluiceClock *
+sluice_clock_new_with_priority (SluiceClockKind kind,
+                                gint            priority)
+{
+  g_return_val_if_fail ((guint) kind <= SLUICE_CLOCK_VIRTUAL, NULL);
+
+  return g_object_new (SLUICE_TYPE_CLOCK,
+                       "kind", (guint) kind,
+                       "priority", priority,
+                       NULL);
+}
+
+/**
+ * sluice_clock_get_priority:
+ * @self: a #SluiceClock
+ *
+ * Returns: the main-loop priority of the work of pools on @self
+ */
+gint
+sluice_clock_get_priority (SluiceClock *self)
+{
+  g_return_val_if_fail (SLUICE_IS_CLOCK (self), G_PRIORITY_DEFAULT);
+
+  return self->priority;
 }
 
 /**

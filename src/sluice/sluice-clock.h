@@ -39,7 +39,10 @@ typedef void (*SluiceTimerFunc) (gpointer user_data);
 G_DECLARE_FINAL_TYPE (SluiceClock, sluice_clock, SLUICE, CLOCK, GObject)
 
 SluiceClock     *sluice_clock_new               (SluiceClockKind  kind);
+SluiceClock     *sluice_clock_new_with_priority (SluiceClockKind  kind,
+                                                 gint             priority);
 SluiceClockKind  sluice_clock_get_kind          (SluiceClock     *self);
+gint             sluice_clock_get_priority      (SluiceClock     *self);
 gint64           sluice_clock_now               (SluiceClock     *self);
 guint64          sluice_clock_add_timer         (SluiceClock     *self,
                                                  gint64           deadline,

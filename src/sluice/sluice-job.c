@@ -215,7 +215,7 @@ schedule_flush (SluiceJob *self)
     return;
 
   self->flush = g_idle_source_new ();
-  g_source_set_priority (self->flush, G_PRIORITY_DEFAULT);
+  g_source_set_priority (self->flush, self->run->priority);
   g_source_set_callback (self->flush, flush_waiters, g_object_ref (self), g_object_unref);
   g_source_set_static_name (self->flush, "[sluice] job waiters");
   g_source_attach (self->flush, self->context);

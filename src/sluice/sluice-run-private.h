@@ -81,6 +81,7 @@ struct _SluiceRun
 
   SluicePool          *pool;
   SluiceSource        *source;
+  gint                 priority;             /* of its idles and channels: its clock's */
   gboolean             source_has_try_next;  /* reads at once when it can */
   SluiceClock         *clock;
   GMainContext        *context;

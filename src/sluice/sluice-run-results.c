@@ -88,7 +88,7 @@ _sluice_run_complete_later (SluiceRun *self,
     return;
 
   self->completion_source = g_idle_source_new ();
-  g_source_set_priority (self->completion_source, G_PRIORITY_DEFAULT);
+  g_source_set_priority (self->completion_source, self->priority);
   g_source_set_callback (self->completion_source, flush_completions,
                          g_object_ref (self), g_object_unref);
   g_source_set_static_name (self->completion_source, "[sluice] complete caller");
@@ -333,7 +333,7 @@ on_next_cancelled (GCancellable *cancellable,
   SluiceRun *self = user_data;
   g_autoptr(GSource) idle = g_idle_source_new ();
 
-  g_source_set_priority (idle, G_PRIORITY_DEFAULT);
+  g_source_set_priority (idle, self->priority);
   g_source_set_callback (idle, cancel_from_idle, g_object_ref (self), g_object_unref);
   g_source_set_static_name (idle, "[sluice] cancel run");
   g_source_attach (idle, self->context);

@@ -6,6 +6,7 @@
 #include "config-engine.h"
 
 #include "sluice-attempt-private.h"
+#include "sluice-channel-private.h"
 #include "sluice-clock-private.h"
 #include "sluice-error.h"
 #include "sluice-pool-private.h"
@@ -382,6 +383,10 @@ _sluice_run_new (SluicePool   *pool,
   self->input = sluice_channel_new ((guint) sluice_pool_get_queue_size (pool),
                                     (GDestroyNotify) _sluice_pulled_item_drop);
   self->results = sluice_channel_new (0, (GDestroyNotify) g_variant_unref);
+  /* All of the run's work runs at its clock's priority. */
+  self->priority = sluice_clock_get_priority (self->clock);
+  _sluice_channel_set_priority (self->input, self->priority);
+  _sluice_channel_set_priority (self->results, self->priority);
 
   self->n_workers = (guint) sluice_pool_get_workers (pool);
   self->workers = g_new0 (SluiceWorker, self->n_workers);

@@ -69,6 +69,7 @@ sluice_thread_handler_handle_async (SluiceHandler       *handler,
 
   task = g_task_new (self, cancellable, callback, user_data);
   g_task_set_source_tag (task, sluice_thread_handler_handle_async);
+  g_task_set_priority (task, sluice_attempt_get_priority (attempt));
   g_task_set_task_data (task, g_object_ref (attempt), g_object_unref);
   g_task_set_check_cancellable (task, FALSE);
 

@@ -522,11 +522,11 @@ on_stalled (SluiceClock *clock,
   f->stalled = TRUE;
 }
 
-void
-fixture_setup (Fixture       *f,
-               gconstpointer  data)
+static void
+setup_with_clock (Fixture     *f,
+                  SluiceClock *clock)
 {
-  f->clock = sluice_clock_new (SLUICE_CLOCK_VIRTUAL);
+  f->clock = clock;
   g_signal_connect (f->clock, "stalled", G_CALLBACK (on_stalled), f);
   f->script = script_new (f->clock);
   f->results = g_ptr_array_new_with_free_func ((GDestroyNotify) g_variant_unref);
@@ -542,6 +542,24 @@ fixture_setup (Fixture       *f,
   f->close_time = -1;
   f->stop_on_event = -1;
   f->close_on_event = -1;
+}
+
+void
+fixture_setup (Fixture       *f,
+               gconstpointer  data)
+{
+  setup_with_clock (f, sluice_clock_new (SLUICE_CLOCK_VIRTUAL));
+}
+
+/* @data: a pointer to the pace, virtual seconds per wall second */
+void
+fixture_setup_paced (Fixture       *f,
+                     gconstpointer  data)
+{
+  SluiceClock *clock = sluice_clock_new (SLUICE_CLOCK_PACED);
+
+  sluice_clock_set_speed (clock, *(const double *) data);
+  setup_with_clock (f, clock);
 }
 
 void

@@ -189,6 +189,8 @@ typedef enum {
 
 void          fixture_setup     (Fixture       *f,
                                  gconstpointer  data);
+void          fixture_setup_paced (Fixture     *f,
+                                 gconstpointer  data);
 void          fixture_teardown  (Fixture       *f,
                                  gconstpointer  data);
 SluicePool   *make_pool_full    (Fixture       *f,

@@ -23,6 +23,9 @@
  * paused and stepped. A %SLUICE_CLOCK_VIRTUAL clock only moves when its
  * source, at %G_PRIORITY_LOW, is dispatched: that happens when nothing else
  * in the main context is ready, and it then jumps to the earliest deadline.
+ * A %SLUICE_CLOCK_PACED clock jumps the same way, but only once wall time
+ * times its speed has reached that deadline: the same outcome as a virtual
+ * clock, watched at a chosen speed.
  *
  * Within one dispatch, only timers that existed when the dispatch began are
  * fired; timers added by callbacks wait for a later dispatch even when
@@ -83,15 +86,23 @@ static guint signals [N_SIGNALS];
 
 /* ---- the source -------------------------------------------------------- */
 
+static gboolean
+jumps (SluiceClock *self)
+{
+  return self->time.kind == SLUICE_CLOCK_VIRTUAL || self->time.kind == SLUICE_CLOCK_PACED;
+}
+
 static gint64
 compute_ready_time (SluiceClock *self)
 {
   SluiceTimer *top = _sluice_timer_heap_peek (&self->heap);
 
-  if (self->time.kind == SLUICE_CLOCK_VIRTUAL)
+  if (jumps (self))
     {
       if (self->time.paused)
         return -1;
+      if (top != NULL && self->time.kind == SLUICE_CLOCK_PACED)
+        return _sluice_timebase_ready_time (&self->time, top->deadline);
       if (top != NULL)
         return 0;
       /* Ready at the lowest priority only to notice that nothing else is. */
@@ -137,6 +148,7 @@ sluice_clock_dispatch (SluiceClock *self)
       break;
 
     case SLUICE_CLOCK_VIRTUAL:
+    case SLUICE_CLOCK_PACED:
       if (self->time.paused)
         break;
 
@@ -154,6 +166,11 @@ sluice_clock_dispatch (SluiceClock *self)
         }
 
       top = _sluice_timer_heap_peek (&self->heap);
+      /* Paced: the jump waits for the pace, and goes no further than the
+       * next deadline however far the pace has run ahead. */
+      if (top != NULL && self->time.kind == SLUICE_CLOCK_PACED &&
+          _sluice_timebase_pace (&self->time) < top->deadline)
+        break;
       if (top != NULL)
         {
           _sluice_timebase_advance_to (&self->time, top->deadline);
@@ -245,11 +262,11 @@ sluice_clock_constructed (GObject *object)
   G_OBJECT_CLASS (sluice_clock_parent_class)->constructed (object);
 
   /* Virtual time must only move when nothing else can run. */
-  if (self->time.kind == SLUICE_CLOCK_VIRTUAL)
+  if (jumps (self))
     {
       if (self->priority >= G_PRIORITY_LOW)
         {
-          g_critical ("a virtual clock's priority must be above G_PRIORITY_LOW");
+          g_critical ("a virtual or paced clock's priority must be above G_PRIORITY_LOW");
           self->priority = G_PRIORITY_DEFAULT;
         }
       g_source_set_priority (self->source, G_PRIORITY_LOW);
@@ -373,7 +390,7 @@ sluice_clock_class_init (SluiceClockClass *klass)
    */
   properties [PROP_KIND] =
     g_param_spec_uint ("kind", NULL, NULL,
-                       SLUICE_CLOCK_REAL, SLUICE_CLOCK_VIRTUAL, SLUICE_CLOCK_REAL,
+                       SLUICE_CLOCK_REAL, SLUICE_CLOCK_PACED, SLUICE_CLOCK_REAL,
                        (G_PARAM_READWRITE |
                         G_PARAM_CONSTRUCT_ONLY |
                         G_PARAM_STATIC_STRINGS));
@@ -466,7 +483,7 @@ sluice_clock_init (SluiceClock *self)
 SluiceClock *
 sluice_clock_new (SluiceClockKind kind)
 {
-  g_return_val_if_fail ((guint) kind <= SLUICE_CLOCK_VIRTUAL, NULL);
+  g_return_val_if_fail ((guint) kind <= SLUICE_CLOCK_PACED, NULL);
 
   return g_object_new (SLUICE_TYPE_CLOCK,
                        "kind", (guint) kind,
@@ -486,7 +503,7 @@ SluiceClock *
 sluice_clock_new_with_priority (SluiceClockKind kind,
                                 gint            priority)
 {
-  g_return_val_if_fail ((guint) kind <= SLUICE_CLOCK_VIRTUAL, NULL);
+  g_return_val_if_fail ((guint) kind <= SLUICE_CLOCK_PACED, NULL);
 
   return g_object_new (SLUICE_TYPE_CLOCK,
                        "kind", (guint) kind,

@@ -18,6 +18,11 @@ G_BEGIN_DECLS
  * @SLUICE_CLOCK_SCALED: wall time times a speed factor, with pause and step
  * @SLUICE_CLOCK_VIRTUAL: simulated time that jumps to the next timer
  *   whenever the main context has nothing else ready
+ * @SLUICE_CLOCK_PACED: virtual time watched at a speed: it jumps like
+ *   %SLUICE_CLOCK_VIRTUAL, from timer to timer, each firing at its exact
+ *   instant, but never ahead of wall time times #SluiceClock:speed; it can
+ *   be paused and stepped. A slow main loop delays what is seen, never
+ *   what happens: a run gives the same outcome as on a virtual clock.
  *
  * How a #SluiceClock moves.
  */
@@ -25,6 +30,7 @@ typedef enum {
   SLUICE_CLOCK_REAL,
   SLUICE_CLOCK_SCALED,
   SLUICE_CLOCK_VIRTUAL,
+  SLUICE_CLOCK_PACED,
 } SluiceClockKind;
 
 /**

@@ -14,9 +14,9 @@ typedef struct
 {
   SluiceClockKind kind;
   gint64          origin;          /* monotonic time at which now() was 0 */
-  gint64          anchor_real;     /* scaled: monotonic time of the anchor */
-  gint64          anchor_virtual;  /* scaled: now() at the anchor */
-  gint64          virtual_now;     /* virtual: now() */
+  gint64          anchor_real;     /* scaled, paced: monotonic time of the anchor */
+  gint64          anchor_virtual;  /* scaled: now() at the anchor; paced: the pace */
+  gint64          virtual_now;     /* virtual, paced: now() */
   double          speed;
   gboolean        paused;
 } SluiceTimebase;
@@ -34,5 +34,6 @@ G_GNUC_INTERNAL void   _sluice_timebase_set_paused    (SluiceTimebase *tb,
                                                        gboolean        paused);
 G_GNUC_INTERNAL void   _sluice_timebase_advance_to    (SluiceTimebase *tb,
                                                        gint64          target);
+G_GNUC_INTERNAL gint64 _sluice_timebase_pace          (SluiceTimebase *tb);
 
 G_END_DECLS

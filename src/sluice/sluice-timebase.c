@@ -93,6 +93,7 @@ _sluice_timebase_now (SluiceTimebase *tb)
       return scaled_now_at (tb, g_get_monotonic_time ());
 
     case SLUICE_CLOCK_VIRTUAL:
+    case SLUICE_CLOCK_PACED:
       return tb->virtual_now;
 
     default:
@@ -113,7 +114,8 @@ _sluice_timebase_ready_time (SluiceTimebase *tb,
   if (tb->kind == SLUICE_CLOCK_REAL)
     return MAX (_sluice_time_add (tb->origin, deadline), 0);
 
-  g_assert (tb->kind == SLUICE_CLOCK_SCALED);
+  /* A paced timebase is due when its pace reaches the deadline. */
+  g_assert (tb->kind == SLUICE_CLOCK_SCALED || tb->kind == SLUICE_CLOCK_PACED);
 
   if (tb->paused)
     return -1;
@@ -135,7 +137,7 @@ void
 _sluice_timebase_set_speed (SluiceTimebase *tb,
                             double          speed)
 {
-  if (tb->kind == SLUICE_CLOCK_SCALED)
+  if (tb->kind == SLUICE_CLOCK_SCALED || tb->kind == SLUICE_CLOCK_PACED)
     scaled_reanchor (tb);
   tb->speed = speed;
 }
@@ -144,7 +146,7 @@ void
 _sluice_timebase_set_paused (SluiceTimebase *tb,
                              gboolean        paused)
 {
-  if (tb->kind == SLUICE_CLOCK_SCALED)
+  if (tb->kind == SLUICE_CLOCK_SCALED || tb->kind == SLUICE_CLOCK_PACED)
     scaled_reanchor (tb);
   tb->paused = paused;
 }
@@ -155,13 +157,20 @@ void
 _sluice_timebase_advance_to (SluiceTimebase *tb,
                              gint64          target)
 {
-  if (tb->kind == SLUICE_CLOCK_VIRTUAL)
-    {
-      tb->virtual_now = MAX (tb->virtual_now, target);
-    }
-  else
+  if (tb->kind == SLUICE_CLOCK_VIRTUAL || tb->kind == SLUICE_CLOCK_PACED)
+    tb->virtual_now = MAX (tb->virtual_now, target);
+
+  /* A paced timebase's pace never lags behind a step it was given. */
+  if (tb->kind == SLUICE_CLOCK_SCALED || tb->kind == SLUICE_CLOCK_PACED)
     {
       scaled_reanchor (tb);
       tb->anchor_virtual = MAX (tb->anchor_virtual, target);
     }
+}
+
+/* Where a paced timebase's pace is now: the virtual time it may reach. */
+gint64
+_sluice_timebase_pace (SluiceTimebase *tb)
+{
+  return scaled_now_at (tb, g_get_monotonic_time ());
 }

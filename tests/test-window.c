@@ -46,23 +46,29 @@ close_window (SluiceWindow *window)
   g_assert_finalize_object (window);
 }
 
+/* Until the run ends, or the test fails. */
+static void
+wait_for_end (SluiceWindow *window)
+{
+  guint timeout_id = g_timeout_add_seconds (RUN_TIMEOUT_S, on_timeout, NULL);
+
+  while (sluice_window_get_running (window))
+    g_main_context_iteration (NULL, TRUE);
+  g_source_remove (timeout_id);
+}
+
 /* Runs the loaded scenario on the virtual clock through win.run. */
 static void
 run_virtual (SluiceWindow *window)
 {
   SluiceConfigPanel *panel = SLUICE_CONFIG_PANEL (sluice_window_get_config_panel (window));
-  guint timeout_id;
 
   sluice_config_panel_set_field_text (panel, "run", "clock", "virtual");
   g_assert_nonnull (sluice_config_panel_get_scenario (panel));
 
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.run", NULL));
   g_assert_true (sluice_window_get_running (window));
-
-  timeout_id = g_timeout_add_seconds (RUN_TIMEOUT_S, on_timeout, NULL);
-  while (sluice_window_get_running (window))
-    g_main_context_iteration (NULL, TRUE);
-  g_source_remove (timeout_id);
+  wait_for_end (window);
 }
 
 static void
@@ -95,6 +101,14 @@ test_window_retries (void)
 
   g_assert_cmpuint (sluice_timeline_view_get_n_lanes (SLUICE_TIMELINE_VIEW (sluice_window_get_timeline_view (window))), ==, 3);
   g_assert_cmpuint (sluice_window_get_n_results (window), ==, 6);
+  /* Numbered in the order they came, though the list takes a frame's at once. */
+  for (guint i = 0; i < 6; i++)
+    {
+      GListModel *results = sluice_run_controller_get_results (sluice_window_get_run_controller (window));
+      g_autofree char *number = g_strdup_printf ("%u.  ", i + 1);
+
+      g_assert_true (g_str_has_prefix (gtk_string_list_get_string (GTK_STRING_LIST (results), i), number));
+    }
 
   /* Every event is a row; the kind filter keeps the 11 handler calls. */
   n_events = sluice_event_log_get_n_events (log);
@@ -552,10 +566,11 @@ collect_controls (GtkWidget *widget,
     collect_controls (child, controls);
 }
 
+/* A stream preset, and a service one with its jobs tab and Close. */
 static void
-test_window_accessible_labels (void)
+test_window_accessible_labels (gconstpointer data)
 {
-  SluiceWindow *window = open_window ("retries");
+  SluiceWindow *window = open_window (data);
   g_autoptr(GPtrArray) controls = g_ptr_array_new ();
   guint n_buttons = 0, n_editables = 0;
 
@@ -580,6 +595,96 @@ test_window_accessible_labels (void)
   /* The header bar, the zoom buttons and the configuration fields. */
   g_assert_cmpuint (n_buttons, >=, 10);
   g_assert_cmpuint (n_editables, >=, 10);
+
+  close_window (window);
+}
+
+/* ---- the stop button --------------------------------------------------- */
+
+/* The header bar has one button that stops a run. */
+static GtkWidget *
+find_stop_button (SluiceWindow *window)
+{
+  g_autoptr(GPtrArray) controls = g_ptr_array_new ();
+  GtkWidget *found = NULL;
+
+  collect_controls (gtk_window_get_titlebar (GTK_WINDOW (window)), controls);
+  for (guint i = 0; i < controls->len; i++)
+    {
+      GtkWidget *widget = g_ptr_array_index (controls, i);
+      const char *action = GTK_IS_ACTIONABLE (widget) ? gtk_actionable_get_action_name (GTK_ACTIONABLE (widget)) : NULL;
+
+      if (g_strcmp0 (action, "win.request-stop") == 0 || g_strcmp0 (action, "win.close-service") == 0)
+        {
+          g_assert_null (found);
+          found = widget;
+        }
+    }
+
+  g_assert_nonnull (found);
+  return found;
+}
+
+static void
+assert_stop_button (SluiceWindow *window,
+                    const char   *action,
+                    const char   *label,
+                    const char   *tooltip)
+{
+  GtkWidget *button = find_stop_button (window);
+
+  g_assert_cmpstr (gtk_actionable_get_action_name (GTK_ACTIONABLE (button)), ==, action);
+  g_assert_cmpstr (gtk_button_get_label (GTK_BUTTON (button)), ==, label);
+  gtk_test_accessible_assert_property (GTK_ACCESSIBLE (button), GTK_ACCESSIBLE_PROPERTY_LABEL, label);
+  g_assert_nonnull (strstr (gtk_widget_get_tooltip_text (button), tooltip));
+}
+
+/* Request Stop in stream mode, Close in submit mode; a run keeps the
+ * button of its own mode until it ends, and both actions stay. */
+static void
+test_window_stop_button (void)
+{
+  SluiceWindow *window = open_window ("retries");
+  SluiceConfigPanel *panel = SLUICE_CONFIG_PANEL (sluice_window_get_config_panel (window));
+  GtkWidget *controls = find_widget (GTK_WIDGET (window), SLUICE_TYPE_CLOCK_CONTROLS);
+  GActionGroup *actions = G_ACTION_GROUP (window);
+
+  assert_stop_button (window, "win.request-stop", "Request _Stop", "drain");
+  g_assert_false (gtk_widget_is_sensitive (find_stop_button (window)));
+
+  g_assert_true (sluice_window_open_preset (window, "service-observed", NULL));
+  assert_stop_button (window, "win.close-service", "C_lose", "Ctrl+L");
+  g_assert_false (gtk_widget_is_sensitive (find_stop_button (window)));
+
+  sluice_config_panel_set_field_text (panel, "run", "clock", "virtual");
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.run", NULL));
+  g_assert_true (gtk_widget_activate_action (controls, "clock.pause", NULL));
+  g_assert_true (gtk_widget_is_sensitive (find_stop_button (window)));
+  g_assert_true (g_action_group_get_action_enabled (actions, "close-service"));
+  g_assert_true (g_action_group_get_action_enabled (actions, "request-stop"));
+
+  /* The panel's mode is the next run's: the service keeps its Close. */
+  sluice_config_panel_set_field_text (panel, "run", "mode", "stream");
+  assert_stop_button (window, "win.close-service", "C_lose", "Ctrl+L");
+
+  g_signal_emit_by_name (find_stop_button (window), "clicked");
+  g_assert_nonnull (strstr (sluice_window_get_banner (window), "Closing"));
+  g_assert_true (gtk_widget_activate_action (controls, "clock.pause", NULL));
+  wait_for_end (window);
+  g_assert_nonnull (strstr (sluice_window_get_banner (window), "The service closed"));
+
+  /* A stream run again: Request Stop, which drains it. */
+  g_assert_true (sluice_window_open_preset (window, "first-look", NULL));
+  assert_stop_button (window, "win.request-stop", "Request _Stop", "drain");
+  sluice_config_panel_set_field_text (panel, "run", "clock", "virtual");
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.run", NULL));
+  g_assert_true (gtk_widget_activate_action (controls, "clock.pause", NULL));
+  g_assert_true (gtk_widget_is_sensitive (find_stop_button (window)));
+  g_assert_false (g_action_group_get_action_enabled (actions, "close-service"));
+  g_signal_emit_by_name (find_stop_button (window), "clicked");
+  g_assert_nonnull (strstr (sluice_window_get_banner (window), "Stop requested"));
+  g_assert_true (gtk_widget_activate_action (controls, "clock.pause", NULL));
+  wait_for_end (window);
 
   close_window (window);
 }
@@ -910,6 +1015,9 @@ test_window_submit_run (void)
   run_virtual (window);
 
   g_assert_cmpuint (sluice_jobs_view_get_n_jobs (jobs), ==, 4);
+  /* The table lists them all (it takes a frame's new jobs at once). */
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (gtk_column_view_get_model (
+                      GTK_COLUMN_VIEW (find_widget (GTK_WIDGET (jobs), GTK_TYPE_COLUMN_VIEW))))), ==, 4);
   g_assert_cmpint (sluice_jobs_view_get_state (jobs, 0), ==, SLUICE_JOB_SUCCEEDED);
   g_assert_cmpint (sluice_jobs_view_get_state (jobs, 1), ==, SLUICE_JOB_FAILED);
   g_assert_cmpint (sluice_jobs_view_get_state (jobs, 2), ==, SLUICE_JOB_SUCCEEDED);
@@ -1070,7 +1178,9 @@ main (int   argc,
   g_test_add_func ("/window/zoom", test_window_zoom);
   g_test_add_func ("/window/clock-controls", test_window_clock_controls);
   g_test_add_func ("/window/config-columns", test_window_config_columns);
-  g_test_add_func ("/window/accessible-labels", test_window_accessible_labels);
+  g_test_add_data_func ("/window/accessible-labels", "retries", test_window_accessible_labels);
+  g_test_add_data_func ("/window/accessible-labels/service", "service-observed", test_window_accessible_labels);
+  g_test_add_func ("/window/stop-button", test_window_stop_button);
   g_test_add_func ("/window/retry/fields", test_window_retry_fields);
   g_test_add_func ("/window/retry/invalid-field", test_window_invalid_retry_field);
   g_test_add_func ("/window/retry/backoff-run", test_window_backoff_run);

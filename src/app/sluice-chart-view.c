@@ -79,7 +79,9 @@ static void
 sluice_chart_view_init (SluiceChartView *self)
 {
   gtk_drawing_area_set_draw_func (GTK_DRAWING_AREA (self), draw, NULL, NULL);
-  gtk_drawing_area_set_content_height (GTK_DRAWING_AREA (self), 140);
+  /* Low enough that at 1024×768 the tabs keep six rows below the chart and
+   * lanes with their labels; the window gives it more as it grows. */
+  gtk_drawing_area_set_content_height (GTK_DRAWING_AREA (self), 100);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, _("Queue chart"),
                                   GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,

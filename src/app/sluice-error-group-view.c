@@ -21,6 +21,10 @@
  * when the retry policy ended the item: a retry it skipped, or the item
  * shed from the queue past its deadline (`TimeoutError('deadline
  * exceeded')`, with no attempt).
+ *
+ * The run controller adds each event as it reads it and calls
+ * sluice_error_group_view_flush() once per frame: a run that fails item
+ * after item shows its new errors in one change.
  */
 
 typedef enum {
@@ -48,6 +52,7 @@ struct _SluiceErrorGroupView
 
   GListStore        *groups;     /* GtkStringObject: zero or one group */
   GListStore        *errors;     /* SluiceEventItem */
+  GPtrArray         *pending;    /* SluiceEventItem, not yet in errors */
   GtkTreeListModel  *tree;
   GHashTable        *attempts;   /* item index → last attempt started */
   GHashTable        *endings;    /* item index → its retry-skipped or
@@ -227,6 +232,7 @@ sluice_error_group_view_dispose (GObject *object)
   g_clear_object (&self->tree);
   g_clear_object (&self->groups);
   g_clear_object (&self->errors);
+  g_clear_pointer (&self->pending, g_ptr_array_unref);
   g_clear_pointer (&self->attempts, g_hash_table_unref);
   g_clear_pointer (&self->endings, g_hash_table_unref);
   g_clear_pointer (&self->outcome, g_free);
@@ -259,6 +265,7 @@ sluice_error_group_view_init (SluiceErrorGroupView *self)
 
   self->groups = g_list_store_new (GTK_TYPE_STRING_OBJECT);
   self->errors = g_list_store_new (SLUICE_TYPE_EVENT_ITEM);
+  self->pending = g_ptr_array_new_with_free_func (g_object_unref);
   self->attempts = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   self->endings = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_object_unref);
   self->tree = gtk_tree_list_model_new (G_LIST_MODEL (g_object_ref (self->groups)), FALSE, TRUE,
@@ -294,6 +301,7 @@ sluice_error_group_view_clear (SluiceErrorGroupView *self)
 {
   g_return_if_fail (SLUICE_IS_ERROR_GROUP_VIEW (self));
 
+  g_ptr_array_set_size (self->pending, 0);
   g_list_store_remove_all (self->errors);
   g_hash_table_remove_all (self->attempts);
   g_hash_table_remove_all (self->endings);
@@ -308,14 +316,14 @@ sluice_error_group_view_clear (SluiceErrorGroupView *self)
  * @position: its number in the run
  *
  * Keeps the errors of @event: item failures (shed items and those whose
- * retry was skipped among them) and source errors.
+ * retry was skipped among them) and source errors. The group shows them
+ * at the next sluice_error_group_view_flush().
  */
 void
 sluice_error_group_view_add_event (SluiceErrorGroupView *self,
                                    const SluiceEvent    *event,
                                    guint64               position)
 {
-  g_autoptr(SluiceEventItem) item = NULL;
   SluiceEvent copy;
 
   g_return_if_fail (SLUICE_IS_ERROR_GROUP_VIEW (self));
@@ -342,9 +350,23 @@ sluice_error_group_view_add_event (SluiceErrorGroupView *self,
   if (copy.attempt == 0 && copy.item >= 0)
     copy.attempt = GPOINTER_TO_UINT (g_hash_table_lookup (self->attempts, &copy.item));
 
-  item = sluice_event_item_new (&copy, position);
-  g_list_store_append (self->errors, item);
-  update_group (self);
+  g_ptr_array_add (self->pending, sluice_event_item_new (&copy, position));
+}
+
+/**
+ * sluice_error_group_view_flush:
+ * @self: a #SluiceErrorGroupView
+ *
+ * Shows the errors added since the last flush, in one change. Call it
+ * once per frame.
+ */
+void
+sluice_error_group_view_flush (SluiceErrorGroupView *self)
+{
+  g_return_if_fail (SLUICE_IS_ERROR_GROUP_VIEW (self));
+
+  if (sluice_event_items_flush (self->errors, self->pending))
+    update_group (self);
 }
 
 /**

@@ -102,6 +102,31 @@ static const char * const outcome_display_names[] = {
 };
 
 /**
+ * sluice_event_items_flush:
+ * @store: a #GListStore of #SluiceEventItem
+ * @pending: (element-type SluiceEventItem): the items to add; emptied
+ *
+ * Appends @pending to @store in one change: the views over @store handle
+ * one change a frame, not one an event, however fast the run.
+ *
+ * Returns: whether there was anything to add
+ */
+gboolean
+sluice_event_items_flush (GListStore *store,
+                          GPtrArray  *pending)
+{
+  g_return_val_if_fail (G_IS_LIST_STORE (store), FALSE);
+  g_return_val_if_fail (pending != NULL, FALSE);
+
+  if (pending->len == 0)
+    return FALSE;
+
+  g_list_store_splice (store, g_list_model_get_n_items (G_LIST_MODEL (store)), 0, pending->pdata, pending->len);
+  g_ptr_array_set_size (pending, 0);
+  return TRUE;
+}
+
+/**
  * sluice_event_kind_get_display_name:
  * @kind: an event kind
  *

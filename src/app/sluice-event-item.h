@@ -19,6 +19,9 @@ char              *sluice_event_item_dup_detail   (SluiceEventItem   *self);
 gboolean           sluice_event_item_matches      (SluiceEventItem   *self,
                                                    const char        *needle);
 
+gboolean           sluice_event_items_flush       (GListStore        *store,
+                                                   GPtrArray         *pending);
+
 const char        *sluice_event_kind_get_display_name (SluiceEventKind kind);
 const char        *sluice_outcome_get_display_name    (SluiceOutcome   outcome);
 

@@ -421,13 +421,8 @@ sluice_event_log_flush (SluiceEventLog *self)
 {
   g_return_if_fail (SLUICE_IS_EVENT_LOG (self));
 
-  if (self->pending->len == 0)
-    return;
-
-  g_list_store_splice (self->store, g_list_model_get_n_items (G_LIST_MODEL (self->store)), 0,
-                       self->pending->pdata, self->pending->len);
-  g_ptr_array_set_size (self->pending, 0);
-  follow (self);
+  if (sluice_event_items_flush (self->store, self->pending))
+    follow (self);
 }
 
 /**

@@ -21,8 +21,8 @@
  * item-failed and item-cancelled end it. A job given up while it was
  * queued ends cancelled before any worker takes it, and says it was
  * skipped. The run controller adds each new event and calls
- * sluice_jobs_view_flush() once per frame, which rebinds the rows that
- * changed.
+ * sluice_jobs_view_flush() once per frame, which lists the new rows in one
+ * change and rebinds the rows that changed.
  *
  * Above the table, an item and a behaviour entry feed the window's
  * `win.submit-job` action, and `win.give-up` gives up on the selected job.
@@ -208,20 +208,18 @@ add_columns (SluiceJobsView *self)
 
 /* ---- folding the events ------------------------------------------------ */
 
+/* The table lists the new row at the next flush. */
 static JobRow *
 admit (SluiceJobsView    *self,
        const SluiceEvent *event)
 {
   JobRow row = { event->item, NULL, SLUICE_JOB_QUEUED, 0, NULL, TRUE };
-  char position[24];
-  const char *strings[] = { position, NULL };
 
   row.item = event->value ? g_variant_print (event->value, FALSE) : g_strdup ("");
   g_array_append_val (self->rows, row);
   g_hash_table_insert (self->positions, g_memdup2 (&event->item, sizeof event->item),
                        GUINT_TO_POINTER (self->rows->len));
-  g_snprintf (position, sizeof position, "%u", self->rows->len - 1);
-  gtk_string_list_splice (self->model, self->rows->len - 1, 0, strings);
+  self->dirty = TRUE;
   return &g_array_index (self->rows, JobRow, self->rows->len - 1);
 }
 
@@ -359,23 +357,43 @@ update_summary (SluiceJobsView *self)
   gtk_label_set_text (self->summary_label, text);
 }
 
+/* One string per new row (its position: the rows are bound from
+ * self->rows), in one splice. */
+static void
+list_new_rows (SluiceJobsView *self,
+               guint           listed)
+{
+  g_autoptr(GPtrArray) strings = g_ptr_array_new_full (self->rows->len - listed + 1, g_free);
+
+  for (guint i = listed; i < self->rows->len; i++)
+    {
+      g_ptr_array_add (strings, g_strdup_printf ("%u", i));
+      g_array_index (self->rows, JobRow, i).dirty = FALSE;
+    }
+  g_ptr_array_add (strings, NULL);
+  gtk_string_list_splice (self->model, listed, 0, (const char * const *) strings->pdata);
+}
+
 /**
  * sluice_jobs_view_flush:
  * @self: a #SluiceJobsView
  *
  * Shows what the events added since the last flush changed: the rows
- * that changed are bound again, in runs of consecutive rows. Call it once
- * per frame.
+ * listed already that changed are bound again, in runs of consecutive
+ * rows, and the new rows are listed in one change. Call it once per frame.
  */
 void
 sluice_jobs_view_flush (SluiceJobsView *self)
 {
+  guint listed;
+
   g_return_if_fail (SLUICE_IS_JOBS_VIEW (self));
 
   if (!self->dirty)
     return;
 
-  for (guint i = 0; i < self->rows->len;)
+  listed = g_list_model_get_n_items (G_LIST_MODEL (self->model));
+  for (guint i = 0; i < listed;)
     {
       guint start = i;
 
@@ -384,10 +402,12 @@ sluice_jobs_view_flush (SluiceJobsView *self)
           i++;
           continue;
         }
-      while (i < self->rows->len && g_array_index (self->rows, JobRow, i).dirty)
+      while (i < listed && g_array_index (self->rows, JobRow, i).dirty)
         g_array_index (self->rows, JobRow, i++).dirty = FALSE;
       g_list_model_items_changed (G_LIST_MODEL (self->model), start, i - start, i - start);
     }
+  if (self->rows->len > listed)
+    list_new_rows (self, listed);
 
   self->dirty = FALSE;
   update_summary (self);

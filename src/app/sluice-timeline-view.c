@@ -6,6 +6,7 @@
 #include "config-app.h"
 
 #include <glib/gi18n.h>
+#include <math.h>
 
 #include "sluice-render-timeline.h"
 #include "sluice-timeline-view.h"
@@ -31,6 +32,7 @@ struct _SluiceTimelineView
   GtkDrawingArea  parent_instance;
 
   SluiceTimeline *model;
+  SluiceTimeline *sizing;   /* empty, with the lanes of the last model */
   guint           n_lanes;
   SluiceViewport *viewport;
   gint64          now;
@@ -172,6 +174,7 @@ sluice_timeline_view_dispose (GObject *object)
     g_signal_handlers_disconnect_by_data (self->viewport, self);
   g_clear_object (&self->viewport);
   g_clear_object (&self->model);
+  g_clear_object (&self->sizing);
 
   G_OBJECT_CLASS (sluice_timeline_view_parent_class)->dispose (object);
 }
@@ -212,6 +215,36 @@ sluice_timeline_view_set_property (GObject      *object,
     }
 }
 
+static GtkSizeRequestMode
+sluice_timeline_view_get_request_mode (GtkWidget *widget)
+{
+  return GTK_SIZE_REQUEST_HEIGHT_FOR_WIDTH;
+}
+
+/* At least a few thin lanes; at best every lane at its full height, which
+ * the renderer draws no taller: the window gives the queue chart what the
+ * lanes cannot use. The natural height is that of an empty run with the
+ * last run's workers, so that the layout does not jump when a run starts
+ * or is reset; a key that grows a row for the retry policy's marks costs
+ * the lanes a few pixels. */
+static void
+sluice_timeline_view_measure (GtkWidget      *widget,
+                              GtkOrientation  orientation,
+                              int             for_size,
+                              int            *minimum,
+                              int            *natural,
+                              int            *minimum_baseline,
+                              int            *natural_baseline)
+{
+  SluiceTimelineView *self = SLUICE_TIMELINE_VIEW (widget);
+
+  GTK_WIDGET_CLASS (sluice_timeline_view_parent_class)->measure (widget, orientation, for_size, minimum, natural,
+                                                                 minimum_baseline, natural_baseline);
+  if (orientation == GTK_ORIENTATION_VERTICAL && for_size > 0)
+    *natural = MAX (*natural, (int) ceil (sluice_render_timeline_get_natural_height_for_width (self->sizing,
+                                                                                               for_size)));
+}
+
 static void
 sluice_timeline_view_class_init (SluiceTimelineViewClass *klass)
 {
@@ -221,6 +254,8 @@ sluice_timeline_view_class_init (SluiceTimelineViewClass *klass)
   object_class->dispose = sluice_timeline_view_dispose;
   object_class->get_property = sluice_timeline_view_get_property;
   object_class->set_property = sluice_timeline_view_set_property;
+  widget_class->get_request_mode = sluice_timeline_view_get_request_mode;
+  widget_class->measure = sluice_timeline_view_measure;
 
   /**
    * SluiceTimelineView:selected-item:
@@ -242,6 +277,7 @@ sluice_timeline_view_init (SluiceTimelineView *self)
   GtkGesture *click = gtk_gesture_click_new ();
 
   self->selected_item = -1;
+  self->sizing = sluice_timeline_new (3);
 
   gtk_drawing_area_set_draw_func (GTK_DRAWING_AREA (self), draw, NULL, NULL);
   gtk_widget_set_has_tooltip (GTK_WIDGET (self), TRUE);
@@ -288,6 +324,12 @@ sluice_timeline_view_set_model (SluiceTimelineView *self,
 
   g_set_object (&self->model, model);
   self->n_lanes = n_lanes;
+  if (model != NULL && sluice_timeline_get_n_workers (model) != sluice_timeline_get_n_workers (self->sizing))
+    {
+      g_object_unref (self->sizing);
+      self->sizing = sluice_timeline_new (sluice_timeline_get_n_workers (model));
+      gtk_widget_queue_resize (GTK_WIDGET (self));
+    }
   gtk_drawing_area_set_content_height (GTK_DRAWING_AREA (self),
                                        (int) MIN (MAX (n_lanes, 3u), 12u) * LANE_HEIGHT + 24);
   sluice_timeline_view_set_selected_item (self, -1);

@@ -6,24 +6,10 @@
 #include "config-app.h"
 
 #include <glib/gi18n.h>
-#include <math.h>
-#include <string.h>
 
-#include "sluice-batch.h"
-#include "sluice-chart-view.h"
-#include "sluice-clock-controls.h"
-#include "sluice-config-panel.h"
-#include "sluice-counters.h"
-#include "sluice-error-group-view.h"
-#include "sluice-event-log.h"
-#include "sluice-file-dialog.h"
-#include "sluice-jobs-view.h"
 #include "sluice-presets.h"
-#include "sluice-run-controller.h"
 #include "sluice-theme.h"
-#include "sluice-timeline-view.h"
-#include "sluice-viewport.h"
-#include "sluice-window.h"
+#include "sluice-window-private.h"
 
 /**
  * SluiceWindow:
@@ -31,42 +17,19 @@
  * The configuration panel on the left; on the right the run: a banner,
  * the live counters, the queue chart, the worker lanes, and the event log,
  * results and error group in tabs; for a service run (submit mode) a jobs
- * table in a fourth tab, and a Close button beside Request Stop.
+ * table in a fourth tab. The one stop button of the header bar is Request
+ * Stop in stream mode and Close (the service's graceful close) in submit
+ * mode: both drain, and two buttons side by side squeezed the title.
  *
  * The window wires its template, actions, shortcuts and dialogs; the run
  * itself (runner, clock, recorder, per-frame updates, exports) belongs to
  * a #SluiceRunController, and the time span the chart and the lanes share
  * to its #SluiceViewport.
+ *
+ * This file holds the object, the banner, the run's state and the API;
+ * sluice-window-actions.c the `win.` actions, and sluice-window-files.c
+ * the scenarios' files, presets and exports (see sluice-window-private.h).
  */
-
-#define KEY_ZOOM 1.5
-
-struct _SluiceWindow
-{
-  GtkApplicationWindow  parent_instance;
-
-  /* template */
-  GtkLabel             *title_label;
-  GtkLabel             *subtitle_label;
-  SluiceClockControls  *clock_controls;
-  GtkMenuButton        *menu_button;
-  GMenu                *presets_menu;
-  SluiceConfigPanel    *config_panel;
-  GtkLabel             *banner_label;
-  SluiceCounters       *counters;
-  SluiceChartView      *chart_view;
-  SluiceTimelineView   *timeline_view;
-  SluiceEventLog       *event_log;
-  GtkListView          *results_view;
-  SluiceErrorGroupView *error_group_view;
-  SluiceJobsView       *jobs_view;
-  GtkNotebook          *notebook;
-  GtkWidget            *close_button;
-
-  SluiceRunController  *run;
-  char                 *file;       /* the scenario's file, or NULL */
-  SluiceBatch          *batch;      /* --screenshot and --export-* */
-};
 
 G_DEFINE_FINAL_TYPE (SluiceWindow, sluice_window, GTK_TYPE_APPLICATION_WINDOW)
 
@@ -78,21 +41,20 @@ enum {
 
 static GParamSpec *properties[N_PROPS];
 
-static void update_actions (SluiceWindow *self);
-static void update_mode    (SluiceWindow *self);
-
 /* ---- the banner -------------------------------------------------------- */
 
-typedef enum {
-  BANNER_INFO,
-  BANNER_OK,
-  BANNER_ERROR,
-} BannerKind;
-
-static void
-set_banner (SluiceWindow *self,
-            BannerKind    kind,
-            const char   *text)
+/**
+ * _sluice_window_set_banner:
+ * @self: a #SluiceWindow
+ * @kind: how the line looks
+ * @text: the line
+ *
+ * Says what is going on, or how the run ended.
+ */
+void
+_sluice_window_set_banner (SluiceWindow *self,
+                           BannerKind    kind,
+                           const char   *text)
 {
   GtkWidget *banner = GTK_WIDGET (self->banner_label);
 
@@ -105,13 +67,26 @@ set_banner (SluiceWindow *self,
     gtk_widget_add_css_class (banner, "banner-error");
 }
 
+/**
+ * _sluice_window_show_ready:
+ * @self: a #SluiceWindow
+ *
+ * Says how to start, for a new scenario or after a reset.
+ */
+void
+_sluice_window_show_ready (SluiceWindow *self)
+{
+  _sluice_window_set_banner (self, BANNER_INFO,
+                             _("Ready: press Run (Ctrl+R) to start, or change the configuration on the left."));
+}
+
 static void
 on_run_status (SluiceWindow *self,
                guint         kind,
                const char   *text)
 {
-  set_banner (self, kind == SLUICE_RUN_STATUS_OK ? BANNER_OK :
-                    kind == SLUICE_RUN_STATUS_ERROR ? BANNER_ERROR : BANNER_INFO, text);
+  _sluice_window_set_banner (self, kind == SLUICE_RUN_STATUS_OK ? BANNER_OK :
+                                   kind == SLUICE_RUN_STATUS_ERROR ? BANNER_ERROR : BANNER_INFO, text);
 }
 
 static gboolean
@@ -169,477 +144,80 @@ sluice_window_export_events (SluiceWindow  *self,
   return sluice_run_controller_export_events (self->run, path, error);
 }
 
-
 /* ---- the run ----------------------------------------------------------- */
 
 static void
 on_running_changed (SluiceWindow *self)
 {
-  update_mode (self);
+  _sluice_window_update_mode (self);
   /* A service run shows its jobs as they come. */
   if (is_running (self) && sluice_run_controller_get_submit_mode (self->run))
     gtk_notebook_set_current_page (self->notebook,
                                    gtk_notebook_page_num (self->notebook, GTK_WIDGET (self->jobs_view)));
-  update_actions (self);
+  _sluice_window_update_actions (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_RUNNING]);
 }
 
-static void
-reset_run (SluiceWindow *self)
-{
-  sluice_run_controller_reset (self->run);
-  update_mode (self);
-  update_actions (self);
-}
-
-static void
-start_run (SluiceWindow *self)
-{
-  SluiceScenario *scenario = sluice_config_panel_get_scenario (self->config_panel);
-
-  if (is_running (self))
-    return;
-
-  if (scenario == NULL)
-    {
-      set_banner (self, BANNER_ERROR, _("The configuration has an error: fix the field marked in red, then run again."));
-      return;
-    }
-
-  sluice_run_controller_start (self->run, scenario);
-}
-
-/* ---- scenarios: files, presets, settings ------------------------------- */
-
-static void
-remember (SluiceWindow *self,
-          const char   *path)
-{
-  GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
-  GSettings *settings = app ? sluice_application_get_settings (SLUICE_APPLICATION (app)) : NULL;
-
-  if (settings != NULL)
-    g_settings_set_string (settings, "last-scenario", path);
-}
-
-static void
-show_scenario (SluiceWindow   *self,
-               SluiceScenario *scenario,
-               const char     *path)
-{
-  const char *title = sluice_scenario_get_title (scenario);
-  g_autofree char *base = g_path_get_basename (path);
-
-  if (!is_running (self))
-    reset_run (self);
-
-  sluice_config_panel_set_scenario (self->config_panel, scenario);
-  gtk_label_set_text (self->title_label, title ? title : base);
-  gtk_label_set_text (self->subtitle_label, base);
-  gtk_window_set_title (GTK_WINDOW (self), title ? title : base);
-
-  g_free (self->file);
-  self->file = g_strdup (path);
-  set_banner (self, BANNER_INFO, _("Ready: press Run (Ctrl+R) to start, or change the configuration on the left."));
-}
-
 /**
- * sluice_window_load_file:
- * @self: a #SluiceWindow
- * @path: a `.pool` file
- * @error: return location for a %SLUICE_SCENARIO_ERROR
- *
- * Loads the scenario of @path into the configuration panel and remembers it
- * as the last scenario.
- *
- * Returns: whether the file was a valid scenario
- */
-gboolean
-sluice_window_load_file (SluiceWindow  *self,
-                         const char    *path,
-                         GError       **error)
-{
-  g_autoptr(SluiceScenario) scenario = NULL;
-
-  g_return_val_if_fail (SLUICE_IS_WINDOW (self), FALSE);
-  g_return_val_if_fail (path != NULL, FALSE);
-
-  scenario = sluice_scenario_new_from_file (path, NULL, error);
-  if (scenario == NULL)
-    return FALSE;
-
-  show_scenario (self, scenario, path);
-  remember (self, path);
-  return TRUE;
-}
-
-static void
-load_or_complain (SluiceWindow *self,
-                  const char   *path)
-{
-  g_autoptr(GError) error = NULL;
-
-  if (!sluice_window_load_file (self, path, &error))
-    {
-      g_autofree char *text = g_strdup_printf (_("Cannot open the scenario: %s"), error->message);
-      set_banner (self, BANNER_ERROR, text);
-    }
-}
-
-/**
- * sluice_window_open_preset:
- * @self: a #SluiceWindow
- * @name: a preset name such as `retries`
- * @error: (nullable): return location for why it did not open
- *
- * Opens a preset; one that is missing or does not load also shows its
- * error in the window's banner.
- *
- * Returns: whether the preset exists and loaded
- */
-gboolean
-sluice_window_open_preset (SluiceWindow  *self,
-                           const char    *name,
-                           GError       **error)
-{
-  g_autofree char *path = NULL;
-  g_autoptr(GError) local_error = NULL;
-
-  g_return_val_if_fail (SLUICE_IS_WINDOW (self), FALSE);
-
-  path = sluice_presets_find (name);
-  if (path == NULL)
-    g_set_error (&local_error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
-                 _("There is no preset named “%s”."), name);
-  else if (sluice_window_load_file (self, path, &local_error))
-    return TRUE;
-
-  set_banner (self, BANNER_ERROR, local_error->message);
-  g_propagate_error (error, g_steal_pointer (&local_error));
-  return FALSE;
-}
-
-/**
- * sluice_window_open_last:
+ * _sluice_window_reset_run:
  * @self: a #SluiceWindow
  *
- * Opens the scenario of the last session, or the first-look preset.
+ * Lets go of the run on show and clears the views.
  */
 void
-sluice_window_open_last (SluiceWindow *self)
+_sluice_window_reset_run (SluiceWindow *self)
 {
-  GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
-  GSettings *settings = app ? sluice_application_get_settings (SLUICE_APPLICATION (app)) : NULL;
-  g_autofree char *last = settings ? g_settings_get_string (settings, "last-scenario") : NULL;
-
-  g_return_if_fail (SLUICE_IS_WINDOW (self));
-
-  if (last != NULL && *last != '\0' && sluice_window_load_file (self, last, NULL))
-    return;
-
-  sluice_window_open_preset (self, "first-look", NULL);
+  sluice_run_controller_reset (self->run);
+  _sluice_window_update_mode (self);
+  _sluice_window_update_actions (self);
 }
 
+/* ---- stream or submit mode -------------------------------------------- */
+
+/* One button, so that the header bar leaves the title its room: in submit
+ * mode a stop request and a close both drain the service, and the button
+ * offers the service's own word, Close (win.close-service, Ctrl+L);
+ * win.request-stop stays an action in both modes. */
 static void
-save_to (SluiceWindow *self,
-         const char   *path)
+update_stop_button (SluiceWindow *self,
+                    gboolean      submit)
+{
+  if (submit)
+    {
+      /* Translators: closes a running service (submit mode) gracefully */
+      gtk_button_set_label (self->stop_button, _("C_lose"));
+      gtk_widget_set_tooltip_text (GTK_WIDGET (self->stop_button),
+                                   _("Close the service: no more jobs are admitted, the queued and running ones still finish (Ctrl+L)"));
+      gtk_actionable_set_action_name (GTK_ACTIONABLE (self->stop_button), "win.close-service");
+    }
+  else
+    {
+      gtk_button_set_label (self->stop_button, _("Request _Stop"));
+      gtk_widget_set_tooltip_text (GTK_WIDGET (self->stop_button),
+                                   _("Pull nothing more and let the workers drain what is queued"));
+      gtk_actionable_set_action_name (GTK_ACTIONABLE (self->stop_button), "win.request-stop");
+    }
+}
+
+/**
+ * _sluice_window_update_mode:
+ * @self: a #SluiceWindow
+ *
+ * The jobs tab and the stop button's Close belong to service runs: they
+ * show while the configuration is one, or the run on show is. A run that
+ * goes on keeps the stop button of its own mode, whatever the panel says
+ * now.
+ */
+void
+_sluice_window_update_mode (SluiceWindow *self)
 {
   SluiceScenario *scenario = sluice_config_panel_get_scenario (self->config_panel);
-  g_autoptr(GError) error = NULL;
-  g_autofree char *base = g_path_get_basename (path);
-  g_autofree char *text = NULL;
-
-  if (scenario == NULL || !sluice_scenario_save_to_file (scenario, path, &error))
-    {
-      set_banner (self, BANNER_ERROR, error ? error->message : _("The configuration has an error: fix the field marked in red, then save."));
-      return;
-    }
-
-  text = g_strdup_printf (_("Saved as %s."), base);
-  g_free (self->file);
-  self->file = g_strdup (path);
-  gtk_label_set_text (self->subtitle_label, base);
-  remember (self, path);
-  set_banner (self, BANNER_INFO, text);
-}
-
-static void
-export_to (SluiceWindow *self,
-           const char   *path,
-           gboolean      image)
-{
-  g_autoptr(GError) error = NULL;
-  g_autofree char *base = g_path_get_basename (path);
-  g_autofree char *text = NULL;
-  int width = MAX (gtk_widget_get_width (GTK_WIDGET (self->timeline_view)), 640);
-  int height = gtk_widget_get_height (GTK_WIDGET (self->chart_view)) +
-               gtk_widget_get_height (GTK_WIDGET (self->timeline_view));
-  gboolean ok;
-
-  if (image)
-    ok = sluice_window_export_image (self, path, width, MAX (height, 480), &error);
-  else
-    ok = sluice_window_export_events (self, path, &error);
-
-  if (!ok)
-    {
-      text = g_strdup_printf (_("Cannot export: %s"), error->message);
-      set_banner (self, BANNER_ERROR, text);
-      return;
-    }
-
-  text = g_strdup_printf (_("Exported %s."), base);
-  set_banner (self, BANNER_INFO, text);
-}
-
-static void
-on_file_chosen (GtkWindow            *parent,
-                SluiceFileDialogKind  kind,
-                const char           *path,
-                gpointer              user_data)
-{
-  SluiceWindow *self = SLUICE_WINDOW (parent);
-
-  if (path == NULL)
-    set_banner (self, BANNER_ERROR, kind == SLUICE_FILE_DIALOG_OPEN || kind == SLUICE_FILE_DIALOG_SAVE
-                                      ? _("Choose a local file.") : _("Cannot export: choose a local file."));
-  else if (kind == SLUICE_FILE_DIALOG_OPEN)
-    load_or_complain (self, path);
-  else if (kind == SLUICE_FILE_DIALOG_SAVE)
-    save_to (self, path);
-  else
-    export_to (self, path, kind == SLUICE_FILE_DIALOG_EXPORT_IMAGE);
-}
-
-/* ---- actions ----------------------------------------------------------- */
-
-static void
-run_activated (GSimpleAction *action,
-               GVariant      *parameter,
-               gpointer       user_data)
-{
-  start_run (SLUICE_WINDOW (user_data));
-}
-
-static void
-request_stop_activated (GSimpleAction *action,
-                        GVariant      *parameter,
-                        gpointer       user_data)
-{
-  sluice_run_controller_request_stop (SLUICE_WINDOW (user_data)->run);
-}
-
-static void
-close_service_activated (GSimpleAction *action,
-                         GVariant      *parameter,
-                         gpointer       user_data)
-{
-  sluice_run_controller_close (SLUICE_WINDOW (user_data)->run);
-}
-
-static void
-submit_job_activated (GSimpleAction *action,
-                      GVariant      *parameter,
-                      gpointer       user_data)
-{
-  SluiceWindow *self = user_data;
-  g_autoptr(GVariant) item = NULL;
-  g_autoptr(SluiceBehaviour) behaviour = NULL;
-  g_autoptr(GError) error = NULL;
-
-  if (!sluice_jobs_view_get_submission (self->jobs_view, &item, &behaviour))
-    return;
-
-  if (!sluice_run_controller_submit (self->run, g_variant_ref (item), behaviour, &error))
-    {
-      g_autofree char *text = g_strdup_printf (_("The job was refused: %s"), error->message);
-
-      sluice_jobs_view_show_submit_error (self->jobs_view, text);
-    }
-}
-
-static void
-give_up_activated (GSimpleAction *action,
-                   GVariant      *parameter,
-                   gpointer       user_data)
-{
-  SluiceWindow *self = user_data;
-
-  sluice_run_controller_give_up (self->run, sluice_jobs_view_get_selected_job (self->jobs_view));
-}
-
-static void
-cancel_activated (GSimpleAction *action,
-                  GVariant      *parameter,
-                  gpointer       user_data)
-{
-  sluice_run_controller_cancel (SLUICE_WINDOW (user_data)->run);
-}
-
-static void
-reset_activated (GSimpleAction *action,
-                 GVariant      *parameter,
-                 gpointer       user_data)
-{
-  SluiceWindow *self = user_data;
-
-  reset_run (self);
-  set_banner (self, BANNER_INFO, _("Ready: press Run (Ctrl+R) to start, or change the configuration on the left."));
-}
-
-static void
-open_activated (GSimpleAction *action,
-                GVariant      *parameter,
-                gpointer       user_data)
-{
-  SluiceWindow *self = user_data;
-
-  sluice_file_dialog_show (GTK_WINDOW (self), SLUICE_FILE_DIALOG_OPEN, self->file, on_file_chosen, NULL);
-}
-
-static void
-save_activated (GSimpleAction *action,
-                GVariant      *parameter,
-                gpointer       user_data)
-{
-  SluiceWindow *self = user_data;
-
-  if (sluice_config_panel_get_scenario (self->config_panel) == NULL)
-    {
-      set_banner (self, BANNER_ERROR, _("The configuration has an error: fix the field marked in red, then save."));
-      return;
-    }
-
-  sluice_file_dialog_show (GTK_WINDOW (self), SLUICE_FILE_DIALOG_SAVE, self->file, on_file_chosen, NULL);
-}
-
-static void
-export_image_activated (GSimpleAction *action,
-                        GVariant      *parameter,
-                        gpointer       user_data)
-{
-  sluice_file_dialog_show (GTK_WINDOW (user_data), SLUICE_FILE_DIALOG_EXPORT_IMAGE,
-                           SLUICE_WINDOW (user_data)->file, on_file_chosen, NULL);
-}
-
-static void
-export_events_activated (GSimpleAction *action,
-                         GVariant      *parameter,
-                         gpointer       user_data)
-{
-  sluice_file_dialog_show (GTK_WINDOW (user_data), SLUICE_FILE_DIALOG_EXPORT_EVENTS,
-                           SLUICE_WINDOW (user_data)->file, on_file_chosen, NULL);
-}
-
-static void
-open_preset_activated (GSimpleAction *action,
-                       GVariant      *parameter,
-                       gpointer       user_data)
-{
-  sluice_window_open_preset (SLUICE_WINDOW (user_data), g_variant_get_string (parameter, NULL), NULL);
-}
-
-/* From the keyboard or the buttons, around the middle of what is shown. */
-static void
-zoom_by (SluiceWindow *self,
-         double        factor)
-{
-  SluiceViewport *viewport = sluice_run_controller_get_viewport (self->run);
-  gint64 t0 = sluice_viewport_get_t0 (viewport);
-  gint64 t1 = sluice_viewport_get_t1 (viewport);
-
-  sluice_viewport_zoom (viewport, t0 + (t1 - t0) / 2, factor);
-}
-
-static void
-zoom_in_activated (GSimpleAction *action,
-                   GVariant      *parameter,
-                   gpointer       user_data)
-{
-  zoom_by (SLUICE_WINDOW (user_data), 1. / KEY_ZOOM);
-}
-
-static void
-zoom_out_activated (GSimpleAction *action,
-                    GVariant      *parameter,
-                    gpointer       user_data)
-{
-  zoom_by (SLUICE_WINDOW (user_data), KEY_ZOOM);
-}
-
-static void
-zoom_fit_activated (GSimpleAction *action,
-                    GVariant      *parameter,
-                    gpointer       user_data)
-{
-  sluice_viewport_fit (sluice_run_controller_get_viewport (SLUICE_WINDOW (user_data)->run));
-}
-
-static const GActionEntry win_actions[] = {
-  { "run", run_activated },
-  { "request-stop", request_stop_activated },
-  { "close-service", close_service_activated },
-  { "submit-job", submit_job_activated },
-  { "give-up", give_up_activated },
-  { "cancel", cancel_activated },
-  { "reset", reset_activated },
-  { "open", open_activated },
-  { "save", save_activated },
-  { "export-image", export_image_activated },
-  { "export-events", export_events_activated },
-  { "open-preset", open_preset_activated, "s" },
-  { "zoom-in", zoom_in_activated },
-  { "zoom-out", zoom_out_activated },
-  { "zoom-fit", zoom_fit_activated },
-};
-
-static void
-enable (SluiceWindow *self,
-        const char   *name,
-        gboolean      enabled)
-{
-  GAction *action = g_action_map_lookup_action (G_ACTION_MAP (self), name);
-
-  g_simple_action_set_enabled (G_SIMPLE_ACTION (action), enabled);
-}
-
-static void
-update_actions (SluiceWindow *self)
-{
-  gboolean valid = sluice_config_panel_get_valid (self->config_panel);
-  gboolean running = is_running (self);
-  gboolean has_events = sluice_run_controller_get_has_events (self->run);
-  gboolean fit = sluice_viewport_get_fit (sluice_run_controller_get_viewport (self->run));
-  gboolean service = running && sluice_run_controller_get_submit_mode (self->run);
-  gint64 selected = sluice_jobs_view_get_selected_job (self->jobs_view);
-
-  enable (self, "run", !running && valid);
-  enable (self, "request-stop", running);
-  enable (self, "close-service", service);
-  enable (self, "submit-job", service);
-  enable (self, "give-up", service && selected >= 0 &&
-                           sluice_jobs_view_get_state (self->jobs_view, selected) <= SLUICE_JOB_RUNNING);
-  enable (self, "cancel", running);
-  enable (self, "reset", !running);
-  enable (self, "save", valid);
-  enable (self, "export-image", !running && has_events);
-  enable (self, "export-events", !running && has_events);
-  enable (self, "zoom-in", running || has_events);
-  enable (self, "zoom-out", !fit);
-  enable (self, "zoom-fit", !fit);
-}
-
-/* The jobs tab and the Close button belong to service runs: they show
- * while the configuration is one, or the run on show is. */
-static void
-update_mode (SluiceWindow *self)
-{
-  SluiceScenario *scenario = sluice_config_panel_get_scenario (self->config_panel);
-  gboolean submit = sluice_run_controller_get_submit_mode (self->run) ||
+  gboolean service_run = sluice_run_controller_get_submit_mode (self->run);
+  gboolean submit = service_run ||
                     (scenario != NULL && sluice_scenario_get_mode (scenario) == SLUICE_SCENARIO_MODE_SUBMIT);
 
   gtk_widget_set_visible (GTK_WIDGET (self->jobs_view), submit);
-  gtk_widget_set_visible (self->close_button, submit);
+  update_stop_button (self, is_running (self) ? service_run : submit);
 }
 
 /* ---- GObject ----------------------------------------------------------- */
@@ -738,8 +316,9 @@ sluice_window_class_init (SluiceWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, SluiceWindow, error_group_view);
   gtk_widget_class_bind_template_child (widget_class, SluiceWindow, jobs_view);
   gtk_widget_class_bind_template_child (widget_class, SluiceWindow, notebook);
-  gtk_widget_class_bind_template_child (widget_class, SluiceWindow, close_button);
-  gtk_widget_class_bind_template_callback (widget_class, update_actions);
+  gtk_widget_class_bind_template_child (widget_class, SluiceWindow, stop_button);
+  gtk_widget_class_bind_template_callback_full (widget_class, "update_actions",
+                                                G_CALLBACK (_sluice_window_update_actions));
 }
 
 static void
@@ -747,7 +326,7 @@ sluice_window_init (SluiceWindow *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
 
-  g_action_map_add_action_entries (G_ACTION_MAP (self), win_actions, G_N_ELEMENTS (win_actions), self);
+  _sluice_window_add_actions (self);
 
   self->run = sluice_run_controller_new (GTK_WIDGET (self), self->counters, self->chart_view,
                                          self->timeline_view, self->event_log, self->error_group_view,
@@ -755,7 +334,7 @@ sluice_window_init (SluiceWindow *self)
   g_signal_connect_swapped (self->run, "status", G_CALLBACK (on_run_status), self);
   g_signal_connect_swapped (self->run, "notify::running", G_CALLBACK (on_running_changed), self);
   g_signal_connect_swapped (sluice_run_controller_get_viewport (self->run), "notify::fit",
-                            G_CALLBACK (update_actions), self);
+                            G_CALLBACK (_sluice_window_update_actions), self);
 
   sluice_clock_controls_set_run_controller (self->clock_controls, self->run);
   {
@@ -763,11 +342,11 @@ sluice_window_init (SluiceWindow *self)
 
     gtk_list_view_set_model (self->results_view, GTK_SELECTION_MODEL (results));
   }
-  g_signal_connect_swapped (self->config_panel, "changed", G_CALLBACK (update_mode), self);
-  g_signal_connect_swapped (self->jobs_view, "changed", G_CALLBACK (update_actions), self);
+  g_signal_connect_swapped (self->config_panel, "changed", G_CALLBACK (_sluice_window_update_mode), self);
+  g_signal_connect_swapped (self->jobs_view, "changed", G_CALLBACK (_sluice_window_update_actions), self);
   sluice_presets_fill_menu (self->presets_menu, "win.open-preset");
-  update_mode (self);
-  update_actions (self);
+  _sluice_window_update_mode (self);
+  _sluice_window_update_actions (self);
 }
 
 /* ---- API --------------------------------------------------------------- */

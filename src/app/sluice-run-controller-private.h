@@ -1,0 +1,96 @@
+/* sluice-run-controller-private.h: what the parts of a run controller share
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#pragma once
+
+#include "sluice-recorder.h"
+#include "sluice-run-controller.h"
+#include "sluice-scenario-runner.h"
+#include "sluice-timeline.h"
+
+G_BEGIN_DECLS
+
+/* A run controller is one object in three units: sluice-run-controller.c
+ * (the object: starting, steering and resetting a run, and its exports),
+ * sluice-run-controller-views.c (what each frame reads from the recorder
+ * into the counters, the views and the results) and
+ * sluice-run-controller-status.c (what the banner says: the shutdown
+ * countdown, and how the run ended). They share the struct and the
+ * functions below. */
+
+/* The shortest span the chart and the lanes show. */
+#define SLUICE_RUN_CONTROLLER_MIN_SPAN_US (G_USEC_PER_SEC / 2)
+
+struct _SluiceRunController
+{
+  GObject               parent_instance;
+
+  /* not owned: the window's */
+  GtkWidget            *frame_widget;
+  SluiceCounters       *counters;
+  SluiceChartView      *chart_view;
+  SluiceTimelineView   *timeline_view;
+  SluiceEventLog       *event_log;
+  SluiceErrorGroupView *error_group_view;
+  SluiceJobsView       *jobs_view;
+
+  GtkStringList        *results;
+  GPtrArray            *pending_results;  /* lines not yet in results */
+  SluiceViewport       *viewport;
+  double                speed;
+  gboolean              paused;
+
+  /* the run */
+  SluiceScenarioRunner *runner;
+  SluiceClock          *clock;
+  SluiceRecorder       *recorder;
+  SluiceTimeline       *timeline;
+  guint                 queue_capacity;
+  guint                 lead_bound;
+  guint                 tick_id;
+  guint64               n_seen;
+  guint                 n_timeouts;
+  guint                 n_skipped;  /* retries the policy refused */
+  guint                 n_shed;     /* items shed from the queue */
+  gboolean              can_skip;   /* the run has an item deadline or a retry budget */
+  gboolean              can_shed;   /* the run has an item deadline */
+  SluiceEvent           last;       /* the counters of the newest event */
+  gint64                start_time;
+  gboolean              running;
+  gboolean              has_run;
+
+  /* submit mode, the shutdown deadline and fatal errors */
+  gboolean              submit_mode;
+  gint64                shutdown_timeout;   /* µs, 0: none */
+  gint64                shutdown_from;      /* when the shutdown clock started, or -1 */
+  gint64                deadline_fired_at;  /* -1: it did not fire */
+  gint64                fatal_at;           /* -1: no fatal error */
+  char                 *fatal_type;
+  char                 *countdown;          /* the banner's last countdown */
+  guint                 busy, workers;      /* the last snapshot's */
+  guint                 queue_depth;
+  gboolean              has_snapshot;
+};
+
+/* sluice-run-controller.c */
+void   _sluice_run_controller_emit_status       (SluiceRunController *self,
+                                                 SluiceRunStatus      kind,
+                                                 const char          *text);
+
+/* sluice-run-controller-views.c */
+gint64 _sluice_run_controller_now               (SluiceRunController *self);
+void   _sluice_run_controller_update_counters   (SluiceRunController *self);
+void   _sluice_run_controller_update_views      (SluiceRunController *self);
+void   _sluice_run_controller_add_tick          (SluiceRunController *self);
+void   _sluice_run_controller_remove_tick       (SluiceRunController *self);
+
+/* sluice-run-controller-status.c */
+void   _sluice_run_controller_see_shutdown_event (SluiceRunController *self,
+                                                  const SluiceEvent   *event);
+void   _sluice_run_controller_update_countdown  (SluiceRunController *self);
+void   _sluice_run_controller_show_end          (SluiceRunController *self,
+                                                 SluiceReport        *report,
+                                                 const GError        *error);
+
+G_END_DECLS

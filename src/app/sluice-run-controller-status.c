@@ -1,0 +1,196 @@
+/* sluice-run-controller-status.c: what the banner says about a run: the
+ * countdown of a bounded shutdown, and how the run ended
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "config-app.h"
+
+#include <glib/gi18n.h>
+
+#include "sluice-run-controller-private.h"
+
+/* ---- the shutdown deadline --------------------------------------------- */
+
+/**
+ * _sluice_run_controller_see_shutdown_event:
+ * @self: a #SluiceRunController
+ * @event: the next event of the run
+ *
+ * Follows the shutdown: the shutdown clock starts at the first stop
+ * request (also one a failure makes), or in a service run at the first
+ * close (the drain); a fatal stop does not start it.
+ */
+void
+_sluice_run_controller_see_shutdown_event (SluiceRunController *self,
+                                           const SluiceEvent   *event)
+{
+  switch (event->kind)
+    {
+    case SLUICE_EVENT_STOP_REQUEST:
+    case SLUICE_EVENT_DRAIN:
+      if (self->shutdown_from < 0 && self->fatal_at < 0 &&
+          (event->kind == SLUICE_EVENT_STOP_REQUEST || self->submit_mode))
+        self->shutdown_from = event->time;
+      break;
+    case SLUICE_EVENT_SHUTDOWN_DEADLINE:
+      self->deadline_fired_at = event->time;
+      break;
+    case SLUICE_EVENT_FATAL:
+      if (self->fatal_at < 0)
+        {
+          self->fatal_at = event->time;
+          self->fatal_type = g_strdup (event->error_type ? event->error_type : "Error");
+        }
+      break;
+    default:
+      break;
+    }
+}
+
+/**
+ * _sluice_run_controller_update_countdown:
+ * @self: a #SluiceRunController
+ *
+ * While a bounded shutdown runs, the banner counts its deadline down.
+ */
+void
+_sluice_run_controller_update_countdown (SluiceRunController *self)
+{
+  g_autofree char *text = NULL;
+  gint64 deadline, left;
+
+  if (!self->running || self->shutdown_timeout <= 0 || self->shutdown_from < 0)
+    return;
+
+  deadline = self->shutdown_from + self->shutdown_timeout;
+  if (self->fatal_at >= 0)
+    return;
+  if (self->deadline_fired_at >= 0)
+    text = g_strdup_printf (_("The shutdown deadline fired at %.2f s: what was queued is dropped, "
+                              "what still runs was asked once to stop and is awaited…"),
+                            (double) (self->deadline_fired_at - self->start_time) / G_USEC_PER_SEC);
+  else
+    {
+      left = MAX (0, deadline - _sluice_run_controller_now (self));
+      /* Translators: the banner while a stop or close drains under the
+       * shutdown timeout; %.1f are seconds */
+      text = g_strdup_printf (_("Shutting down: %.1f s left of the %.1f s shutdown timeout; then what is "
+                                "queued is dropped and what runs is cancelled."),
+                              (double) left / G_USEC_PER_SEC, (double) self->shutdown_timeout / G_USEC_PER_SEC);
+    }
+
+  if (g_strcmp0 (text, self->countdown) == 0)
+    return;
+  g_free (self->countdown);
+  self->countdown = g_steal_pointer (&text);
+  _sluice_run_controller_emit_status (self, SLUICE_RUN_STATUS_INFO, self->countdown);
+}
+
+/* ---- the end of a run -------------------------------------------------- */
+
+static char *
+describe_jobs_end (SluiceRunController *self,
+                   const char          *outcome,
+                   double               seconds)
+{
+  SluiceJobsView *jobs = self->jobs_view;
+  guint n = sluice_jobs_view_get_n_jobs (jobs);
+  guint succeeded = sluice_jobs_view_count_state (jobs, SLUICE_JOB_SUCCEEDED);
+  guint failed = sluice_jobs_view_count_state (jobs, SLUICE_JOB_FAILED);
+  guint cancelled = sluice_jobs_view_count_state (jobs, SLUICE_JOB_CANCELLED);
+
+  if (g_strcmp0 (outcome, "CancelledError") == 0)
+    /* Translators: the banner after a submit-mode run the caller cancelled */
+    return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                         "Cancelled at %.2f s: %u job, %u succeeded, %u failed, %u cancelled.",
+                                         "Cancelled at %.2f s: %u jobs, %u succeeded, %u failed, %u cancelled.", n),
+                            seconds, n, succeeded, failed, cancelled);
+  /* Translators: the banner after a submit-mode (service) run */
+  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                       "The service closed after %.2f s: %u job, %u succeeded, %u failed, %u cancelled (see Jobs).",
+                                       "The service closed after %.2f s: %u jobs, %u succeeded, %u failed, %u cancelled (see Jobs).", n),
+                          seconds, n, succeeded, failed, cancelled);
+}
+
+/* What stopped the pool early, before the rest of the banner. */
+static char *
+describe_stop (SluiceRunController *self)
+{
+  if (self->fatal_at >= 0)
+    /* Translators: the start of the banner after a fatal error; %s is the
+     * error's type name, such as DiskFullError */
+    return g_strdup_printf (_("A fatal %s stopped the pool at once at %.2f s. "), self->fatal_type,
+                            (double) (self->fatal_at - self->start_time) / G_USEC_PER_SEC);
+  if (self->deadline_fired_at >= 0)
+    /* Translators: the start of the banner after the shutdown deadline fired */
+    return g_strdup_printf (_("The shutdown deadline fired at %.2f s: the queue was dropped and the rest cancelled. "),
+                            (double) (self->deadline_fired_at - self->start_time) / G_USEC_PER_SEC);
+  return g_strdup ("");
+}
+
+static char *
+describe_end (SluiceRunController *self,
+              const char          *outcome)
+{
+  double seconds = (double) MAX (0, self->last.time - self->start_time) / G_USEC_PER_SEC;
+  guint n_errors = sluice_error_group_view_get_n_errors (self->error_group_view);
+  guint succeeded = self->last.succeeded, pulled = self->last.pulled;
+
+  if (self->submit_mode && g_strcmp0 (outcome, "ExceptionGroup") != 0)
+    return describe_jobs_end (self, outcome, seconds);
+
+  if (g_strcmp0 (outcome, "ok") == 0 && succeeded == pulled)
+    return g_strdup_printf (_("Finished: all %u items succeeded in %.2f s."), succeeded, seconds);
+  if (g_strcmp0 (outcome, "ok") == 0)
+    return g_strdup_printf (_("Finished after a stop: %u of %u pulled items succeeded in %.2f s."),
+                            succeeded, pulled, seconds);
+  if (g_strcmp0 (outcome, "ExceptionGroup") == 0)
+    return g_strdup_printf (ngettext ("Ended with an ExceptionGroup of %u error after %.2f s; %u of %u pulled items succeeded (see Errors).",
+                                      "Ended with an ExceptionGroup of %u errors after %.2f s; %u of %u pulled items succeeded (see Errors).",
+                                      n_errors),
+                            n_errors, seconds, succeeded, pulled);
+  if (g_strcmp0 (outcome, "closed") == 0)
+    return g_strdup_printf (_("The caller closed the run after %u results, at %.2f s."),
+                            g_list_model_get_n_items (G_LIST_MODEL (self->results)), seconds);
+  if (g_strcmp0 (outcome, "CancelledError") == 0)
+    return g_strdup_printf (_("Cancelled at %.2f s; %u of %u pulled items had succeeded."),
+                            seconds, succeeded, pulled);
+
+  return g_strdup_printf (_("Ended with %s after %.2f s; %u of %u pulled items succeeded."),
+                          outcome, seconds, succeeded, pulled);
+}
+
+/**
+ * _sluice_run_controller_show_end:
+ * @self: a #SluiceRunController
+ * @report: (nullable): the run's report, or %NULL if it failed
+ * @error: (nullable): why it failed
+ *
+ * Says how the run ended, as #SluiceRunController::status.
+ */
+void
+_sluice_run_controller_show_end (SluiceRunController *self,
+                                 SluiceReport        *report,
+                                 const GError        *error)
+{
+  const char *outcome = report ? sluice_report_get_outcome (report) : NULL;
+  g_autofree char *text = NULL;
+
+  if (report == NULL)
+    {
+      text = g_strdup_printf (_("The run failed: %s"), error ? error->message : _("unknown error"));
+      _sluice_run_controller_emit_status (self, SLUICE_RUN_STATUS_ERROR, text);
+      return;
+    }
+
+  sluice_error_group_view_set_outcome (self->error_group_view, outcome);
+  {
+    g_autofree char *stop = describe_stop (self);
+    g_autofree char *end = describe_end (self, outcome);
+
+    text = g_strconcat (stop, end, NULL);
+  }
+  _sluice_run_controller_emit_status (self, g_strcmp0 (outcome, "ok") == 0 ? SLUICE_RUN_STATUS_OK : SLUICE_RUN_STATUS_ERROR,
+                                      text);
+}

@@ -1,0 +1,257 @@
+/* sluice-window-actions.c: the window's `win.` actions and when they are
+ * enabled
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "config-app.h"
+
+#include <glib/gi18n.h>
+
+#include "sluice-window-private.h"
+
+#define KEY_ZOOM 1.5
+
+/* ---- the run ----------------------------------------------------------- */
+
+static void
+run_activated (GSimpleAction *action,
+               GVariant      *parameter,
+               gpointer       user_data)
+{
+  SluiceWindow *self = user_data;
+  SluiceScenario *scenario = sluice_config_panel_get_scenario (self->config_panel);
+
+  if (sluice_run_controller_get_running (self->run))
+    return;
+
+  if (scenario == NULL)
+    {
+      _sluice_window_set_banner (self, BANNER_ERROR,
+                                 _("The configuration has an error: fix the field marked in red, then run again."));
+      return;
+    }
+
+  sluice_run_controller_start (self->run, scenario);
+}
+
+static void
+request_stop_activated (GSimpleAction *action,
+                        GVariant      *parameter,
+                        gpointer       user_data)
+{
+  sluice_run_controller_request_stop (SLUICE_WINDOW (user_data)->run);
+}
+
+static void
+close_service_activated (GSimpleAction *action,
+                         GVariant      *parameter,
+                         gpointer       user_data)
+{
+  sluice_run_controller_close (SLUICE_WINDOW (user_data)->run);
+}
+
+static void
+submit_job_activated (GSimpleAction *action,
+                      GVariant      *parameter,
+                      gpointer       user_data)
+{
+  SluiceWindow *self = user_data;
+  g_autoptr(GVariant) item = NULL;
+  g_autoptr(SluiceBehaviour) behaviour = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (!sluice_jobs_view_get_submission (self->jobs_view, &item, &behaviour))
+    return;
+
+  if (!sluice_run_controller_submit (self->run, g_variant_ref (item), behaviour, &error))
+    {
+      g_autofree char *text = g_strdup_printf (_("The job was refused: %s"), error->message);
+
+      sluice_jobs_view_show_submit_error (self->jobs_view, text);
+    }
+}
+
+static void
+give_up_activated (GSimpleAction *action,
+                   GVariant      *parameter,
+                   gpointer       user_data)
+{
+  SluiceWindow *self = user_data;
+
+  sluice_run_controller_give_up (self->run, sluice_jobs_view_get_selected_job (self->jobs_view));
+}
+
+static void
+cancel_activated (GSimpleAction *action,
+                  GVariant      *parameter,
+                  gpointer       user_data)
+{
+  sluice_run_controller_cancel (SLUICE_WINDOW (user_data)->run);
+}
+
+static void
+reset_activated (GSimpleAction *action,
+                 GVariant      *parameter,
+                 gpointer       user_data)
+{
+  SluiceWindow *self = user_data;
+
+  _sluice_window_reset_run (self);
+  _sluice_window_show_ready (self);
+}
+
+/* ---- scenarios and exports --------------------------------------------- */
+
+static void
+open_activated (GSimpleAction *action,
+                GVariant      *parameter,
+                gpointer       user_data)
+{
+  _sluice_window_choose_file (SLUICE_WINDOW (user_data), SLUICE_FILE_DIALOG_OPEN);
+}
+
+static void
+save_activated (GSimpleAction *action,
+                GVariant      *parameter,
+                gpointer       user_data)
+{
+  _sluice_window_save (SLUICE_WINDOW (user_data));
+}
+
+static void
+export_image_activated (GSimpleAction *action,
+                        GVariant      *parameter,
+                        gpointer       user_data)
+{
+  _sluice_window_choose_file (SLUICE_WINDOW (user_data), SLUICE_FILE_DIALOG_EXPORT_IMAGE);
+}
+
+static void
+export_events_activated (GSimpleAction *action,
+                         GVariant      *parameter,
+                         gpointer       user_data)
+{
+  _sluice_window_choose_file (SLUICE_WINDOW (user_data), SLUICE_FILE_DIALOG_EXPORT_EVENTS);
+}
+
+static void
+open_preset_activated (GSimpleAction *action,
+                       GVariant      *parameter,
+                       gpointer       user_data)
+{
+  sluice_window_open_preset (SLUICE_WINDOW (user_data), g_variant_get_string (parameter, NULL), NULL);
+}
+
+/* ---- zoom -------------------------------------------------------------- */
+
+/* From the keyboard or the buttons, around the middle of what is shown. */
+static void
+zoom_by (SluiceWindow *self,
+         double        factor)
+{
+  SluiceViewport *viewport = sluice_run_controller_get_viewport (self->run);
+  gint64 t0 = sluice_viewport_get_t0 (viewport);
+  gint64 t1 = sluice_viewport_get_t1 (viewport);
+
+  sluice_viewport_zoom (viewport, t0 + (t1 - t0) / 2, factor);
+}
+
+static void
+zoom_in_activated (GSimpleAction *action,
+                   GVariant      *parameter,
+                   gpointer       user_data)
+{
+  zoom_by (SLUICE_WINDOW (user_data), 1. / KEY_ZOOM);
+}
+
+static void
+zoom_out_activated (GSimpleAction *action,
+                    GVariant      *parameter,
+                    gpointer       user_data)
+{
+  zoom_by (SLUICE_WINDOW (user_data), KEY_ZOOM);
+}
+
+static void
+zoom_fit_activated (GSimpleAction *action,
+                    GVariant      *parameter,
+                    gpointer       user_data)
+{
+  sluice_viewport_fit (sluice_run_controller_get_viewport (SLUICE_WINDOW (user_data)->run));
+}
+
+/* ---- the action map ---------------------------------------------------- */
+
+static const GActionEntry win_actions[] = {
+  { "run", run_activated },
+  { "request-stop", request_stop_activated },
+  { "close-service", close_service_activated },
+  { "submit-job", submit_job_activated },
+  { "give-up", give_up_activated },
+  { "cancel", cancel_activated },
+  { "reset", reset_activated },
+  { "open", open_activated },
+  { "save", save_activated },
+  { "export-image", export_image_activated },
+  { "export-events", export_events_activated },
+  { "open-preset", open_preset_activated, "s" },
+  { "zoom-in", zoom_in_activated },
+  { "zoom-out", zoom_out_activated },
+  { "zoom-fit", zoom_fit_activated },
+};
+
+static void
+enable (SluiceWindow *self,
+        const char   *name,
+        gboolean      enabled)
+{
+  GAction *action = g_action_map_lookup_action (G_ACTION_MAP (self), name);
+
+  g_simple_action_set_enabled (G_SIMPLE_ACTION (action), enabled);
+}
+
+/**
+ * _sluice_window_update_actions:
+ * @self: a #SluiceWindow
+ *
+ * Enables the actions that make sense now: those of the run while it
+ * goes on, the exports once it recorded something, and so on.
+ */
+void
+_sluice_window_update_actions (SluiceWindow *self)
+{
+  gboolean valid = sluice_config_panel_get_valid (self->config_panel);
+  gboolean running = sluice_run_controller_get_running (self->run);
+  gboolean has_events = sluice_run_controller_get_has_events (self->run);
+  gboolean fit = sluice_viewport_get_fit (sluice_run_controller_get_viewport (self->run));
+  gboolean service = running && sluice_run_controller_get_submit_mode (self->run);
+  gint64 selected = sluice_jobs_view_get_selected_job (self->jobs_view);
+
+  enable (self, "run", !running && valid);
+  enable (self, "request-stop", running);
+  enable (self, "close-service", service);
+  enable (self, "submit-job", service);
+  enable (self, "give-up", service && selected >= 0 &&
+                           sluice_jobs_view_get_state (self->jobs_view, selected) <= SLUICE_JOB_RUNNING);
+  enable (self, "cancel", running);
+  enable (self, "reset", !running);
+  enable (self, "save", valid);
+  enable (self, "export-image", !running && has_events);
+  enable (self, "export-events", !running && has_events);
+  enable (self, "zoom-in", running || has_events);
+  enable (self, "zoom-out", !fit);
+  enable (self, "zoom-fit", !fit);
+}
+
+/**
+ * _sluice_window_add_actions:
+ * @self: a #SluiceWindow
+ *
+ * Adds the `win.` actions.
+ */
+void
+_sluice_window_add_actions (SluiceWindow *self)
+{
+  g_action_map_add_action_entries (G_ACTION_MAP (self), win_actions, G_N_ELEMENTS (win_actions), self);
+}

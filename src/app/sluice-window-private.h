@@ -1,0 +1,79 @@
+/* sluice-window-private.h: what the parts of the playground window share
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#pragma once
+
+#include "sluice-batch.h"
+#include "sluice-chart-view.h"
+#include "sluice-clock-controls.h"
+#include "sluice-config-panel.h"
+#include "sluice-counters.h"
+#include "sluice-error-group-view.h"
+#include "sluice-event-log.h"
+#include "sluice-file-dialog.h"
+#include "sluice-jobs-view.h"
+#include "sluice-run-controller.h"
+#include "sluice-timeline-view.h"
+#include "sluice-viewport.h"
+#include "sluice-window.h"
+
+G_BEGIN_DECLS
+
+/* The window is one object in three units: sluice-window.c (the object,
+ * its banner, the run's state and the API), sluice-window-actions.c (the
+ * `win.` actions and when they are enabled) and sluice-window-files.c
+ * (scenario files, presets, the last session's scenario, saving and
+ * exporting). They share the struct and the functions below. */
+
+struct _SluiceWindow
+{
+  GtkApplicationWindow  parent_instance;
+
+  /* template */
+  GtkLabel             *title_label;
+  GtkLabel             *subtitle_label;
+  SluiceClockControls  *clock_controls;
+  GtkMenuButton        *menu_button;
+  GMenu                *presets_menu;
+  SluiceConfigPanel    *config_panel;
+  GtkLabel             *banner_label;
+  SluiceCounters       *counters;
+  SluiceChartView      *chart_view;
+  SluiceTimelineView   *timeline_view;
+  SluiceEventLog       *event_log;
+  GtkListView          *results_view;
+  SluiceErrorGroupView *error_group_view;
+  SluiceJobsView       *jobs_view;
+  GtkNotebook          *notebook;
+  GtkButton            *stop_button;
+
+  SluiceRunController  *run;
+  char                 *file;       /* the scenario's file, or NULL */
+  SluiceBatch          *batch;      /* --screenshot and --export-* */
+};
+
+typedef enum {
+  BANNER_INFO,
+  BANNER_OK,
+  BANNER_ERROR,
+} BannerKind;
+
+/* sluice-window.c */
+void _sluice_window_set_banner     (SluiceWindow         *self,
+                                    BannerKind            kind,
+                                    const char           *text);
+void _sluice_window_show_ready     (SluiceWindow         *self);
+void _sluice_window_reset_run      (SluiceWindow         *self);
+void _sluice_window_update_mode    (SluiceWindow         *self);
+
+/* sluice-window-actions.c */
+void _sluice_window_add_actions    (SluiceWindow         *self);
+void _sluice_window_update_actions (SluiceWindow         *self);
+
+/* sluice-window-files.c */
+void _sluice_window_choose_file    (SluiceWindow         *self,
+                                    SluiceFileDialogKind  kind);
+void _sluice_window_save           (SluiceWindow         *self);
+
+G_END_DECLS

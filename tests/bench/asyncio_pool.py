@@ -6,9 +6,12 @@ compare Sluice with the pool the engine translates. Standard library only.
 
     python3 asyncio_pool.py --items 50000     # throughput, one JSON line
     python3 asyncio_pool.py --check           # the seed's example: 4, 1, 0
+    /usr/bin/python3 asyncio_pool.py --uvloop # the same on uvloop (Debian's
+                                              # python3-uvloop; exit 3 without it)
 
 The throughput scenario is bench-pool's: an `ok 0` handler
-(`await asyncio.sleep(0)`), 64 workers, queue 256, N items.
+(`await asyncio.sleep(0)`), 64 workers, queue 256, item timeout 10 s,
+N items. tests/bench/gopool is the same pool in Go.
 """
 
 from __future__ import annotations
@@ -278,9 +281,10 @@ async def ok0(item: int) -> int:
     return item
 
 
-async def throughput(items: int, workers: int, queue_size: int) -> dict[str, object]:
+async def throughput(items: int, workers: int, queue_size: int, timeout: float,
+                     event_loop: str) -> dict[str, object]:
     pool: WorkerPool[int, int] = WorkerPool(ok0, workers=workers, queue_size=queue_size,
-                                            item_timeout=10.0)
+                                            item_timeout=timeout)
     count = 0
     started = time.perf_counter()
     cpu_started = time.process_time()
@@ -292,9 +296,11 @@ async def throughput(items: int, workers: int, queue_size: int) -> dict[str, obj
     return {
         "implementation": "asyncio",
         "python": platform.python_version(),
+        "event_loop": event_loop,
         "items": items,
         "workers": workers,
         "queue_size": queue_size,
+        "item_timeout": timeout,
         "seconds": seconds,
         "cpu_seconds": cpu,
         "items_per_s": items / seconds,
@@ -326,17 +332,36 @@ async def check() -> None:
     print("ok")
 
 
+def use_uvloop() -> str:
+    """Installs uvloop's event loop policy; exits 3 when uvloop is missing."""
+    try:
+        import uvloop  # type: ignore[import-not-found]
+    except ImportError as exc:
+        print(f"asyncio_pool.py: --uvloop: {exc} ({sys.executable}; Debian: python3-uvloop)",
+              file=sys.stderr)
+        sys.exit(3)
+    asyncio.set_event_loop_policy(uvloop.EventLoopPolicy())
+    return f"uvloop {uvloop.__version__}"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--items", type=int, default=50_000)
     parser.add_argument("--workers", type=int, default=64)
     parser.add_argument("--queue-size", type=int, default=256)
+    parser.add_argument("--timeout", type=float, default=10.0, help="item timeout in seconds")
+    parser.add_argument("--uvloop", action="store_true",
+                        help="run on uvloop's event loop (exit status 3 when it cannot be imported)")
     parser.add_argument("--check", action="store_true", help="run the seed's example and exit")
     args = parser.parse_args()
+    event_loop = "asyncio"
+    if args.uvloop:
+        event_loop = use_uvloop()
     if args.check:
         asyncio.run(check())
         return
-    result = asyncio.run(throughput(args.items, args.workers, args.queue_size))
+    result = asyncio.run(throughput(args.items, args.workers, args.queue_size, args.timeout,
+                                    event_loop))
     json.dump(result, sys.stdout)
     sys.stdout.write("\n")
 

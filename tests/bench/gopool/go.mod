@@ -1,0 +1,3 @@
+module gopool
+
+go 1.19

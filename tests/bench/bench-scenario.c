@@ -108,22 +108,23 @@ typedef struct {
   GError    *error;
 } Drive;
 
+/* Results are read in batches, the way a caller that does not react to
+ * each one reads them: one GTask per batch rather than per result. */
 static void
 on_next (GObject      *object,
          GAsyncResult *res,
          gpointer      user_data)
 {
   Drive *drive = user_data;
-  GVariant *result = sluice_run_next_finish (SLUICE_RUN (object), res, &drive->error);
+  g_autoptr(GPtrArray) batch = sluice_run_next_batch_finish (SLUICE_RUN (object), res, &drive->error);
 
-  if (result == NULL)
+  if (batch == NULL)
     {
       drive->ended = TRUE;
       return;
     }
-  g_variant_unref (result);
-  drive->results++;
-  sluice_run_next_async (drive->run, NULL, on_next, drive);
+  drive->results += batch->len;
+  sluice_run_next_batch_async (drive->run, 0, NULL, on_next, drive);
 }
 
 static void
@@ -171,7 +172,7 @@ drive_to_end (Drive       *drive,
   wall0 = wall_now ();
   cpu0 = cpu_now ();
 
-  sluice_run_next_async (drive->run, NULL, on_next, drive);
+  sluice_run_next_batch_async (drive->run, 0, NULL, on_next, drive);
   while (!drive->ended && !drive->stalled)
     {
       g_main_context_iteration (NULL, TRUE);

@@ -27,6 +27,7 @@
 #define GETTEXT_PACKAGE "sluice"   /* for the private header's gi18n-lib.h */
 #include "sluice-scenario-private.h"
 #include "sluice-scenario-runner.h"
+#include "sluice-json-writer-private.h"
 
 #define MINIMAL "[pool]\nworkers=2\nqueue-size=2\nitem-timeout=1\n"
 
@@ -163,6 +164,33 @@ test_parse_full (void)
   g_assert_cmpint (sluice_scenario_get_clock_kind (scenario), ==, SLUICE_CLOCK_VIRTUAL);
 }
 
+/* The scaling targets run 100,000 workers: the scenario takes up to the
+ * pool's own limit, and the pool builds. */
+static void
+test_parse_many_workers (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SluiceScenario) scenario = NULL;
+  g_autoptr(SluiceClock) clock = NULL;
+  g_autoptr(SluiceFaultHandler) handler = NULL;
+  g_autoptr(SluicePool) pool = NULL;
+
+  scenario = parse ("[pool]\nworkers=100000\nqueue-size=100000\nitem-timeout=1\n[run]\nclock=virtual\n", &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (sluice_scenario_get_workers (scenario), ==, 100000);
+
+  clock = sluice_scenario_create_clock (scenario);
+  handler = sluice_scenario_create_handler (scenario, clock);
+  pool = sluice_scenario_create_pool (scenario, SLUICE_HANDLER (handler), clock, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (pool);
+  g_clear_object (&scenario);
+
+  scenario = parse ("[pool]\nworkers=1000000\nqueue-size=2\nitem-timeout=1\n", &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (sluice_scenario_get_workers (scenario), ==, SLUICE_POOL_MAX_WORKERS);
+}
+
 static void
 test_parse_malformed (void)
 {
@@ -179,6 +207,10 @@ test_parse_malformed (void)
                   SLUICE_SCENARIO_ERROR_INVALID_VALUE, "[pool] workers", "-1", "out of range", NULL);
   assert_refused ("[pool]\nworkers=0\nqueue-size=2\nitem-timeout=1\n", -1,
                   SLUICE_SCENARIO_ERROR_INVALID_VALUE, "[pool] workers", NULL);
+  /* As many workers as the pool takes, SLUICE_POOL_MAX_WORKERS, and no more. */
+  assert_refused ("[pool]\nworkers=1000001\nqueue-size=2\nitem-timeout=1\n", -1,
+                  SLUICE_SCENARIO_ERROR_INVALID_VALUE, "[pool] workers", "1000001", "out of range",
+                  "from 1 to 1000000", NULL);
   assert_refused ("[pool]\nworkers=2\nqueue-size=2\nitem-timeout=0\n", -1,
                   SLUICE_SCENARIO_ERROR_INVALID_VALUE, "[pool] item-timeout", "> 0", NULL);
   assert_refused ("[pool]\nworkers=2\nqueue-size=2\nitem-timeout=nan\n", -1,
@@ -2174,6 +2206,372 @@ test_shutdown_summary (void)
     }
 }
 
+/* ---- the streaming report ---------------------------------------------- */
+
+/* json-glib 1.6's text of the tree the writer's builder mode builds. */
+static char *
+generate (JsonNode *root,
+          gboolean  pretty)
+{
+  g_autoptr(JsonGenerator) generator = json_generator_new ();
+
+  json_generator_set_root (generator, root);
+  json_generator_set_pretty (generator, pretty);
+  json_generator_set_indent (generator, 2);
+  return json_generator_to_data (generator, NULL);
+}
+
+/* The calls of one document, for both of the writer's modes. */
+static void
+write_tricky_document (SluiceJsonWriter *w)
+{
+  _sluice_json_writer_begin_object (w);
+  _sluice_json_writer_member (w, "quote \" backslash \\ \x01 \x1f \x7f \t ü");
+  _sluice_json_writer_string (w, "x\n\r\b\f\"y\x02€");
+  _sluice_json_writer_int_member (w, "min", G_MININT64);
+  _sluice_json_writer_int_member (w, "max", G_MAXINT64);
+  _sluice_json_writer_int_member (w, "zero", 0);
+  _sluice_json_writer_member (w, "doubles");
+  _sluice_json_writer_begin_array (w);
+  _sluice_json_writer_double (w, 0.0);
+  _sluice_json_writer_double (w, 0.1);
+  _sluice_json_writer_double (w, -2.5);
+  _sluice_json_writer_double (w, 1e9);
+  _sluice_json_writer_double (w, 1e20);
+  _sluice_json_writer_double (w, 0.30082);
+  _sluice_json_writer_end_array (w);
+  _sluice_json_writer_member (w, "empty object");
+  _sluice_json_writer_begin_object (w);
+  _sluice_json_writer_end_object (w);
+  _sluice_json_writer_member (w, "empty array");
+  _sluice_json_writer_begin_array (w);
+  _sluice_json_writer_end_array (w);
+  _sluice_json_writer_member (w, "nested");
+  _sluice_json_writer_begin_array (w);
+  _sluice_json_writer_boolean (w, TRUE);
+  _sluice_json_writer_boolean (w, FALSE);
+  _sluice_json_writer_begin_object (w);
+  _sluice_json_writer_end_object (w);
+  _sluice_json_writer_begin_array (w);
+  _sluice_json_writer_begin_array (w);
+  _sluice_json_writer_end_array (w);
+  _sluice_json_writer_end_array (w);
+  _sluice_json_writer_begin_object (w);
+  _sluice_json_writer_member (w, "k");
+  _sluice_json_writer_begin_object (w);
+  _sluice_json_writer_int_member (w, "deep", -7);
+  _sluice_json_writer_end_object (w);
+  _sluice_json_writer_end_object (w);
+  _sluice_json_writer_end_array (w);
+  _sluice_json_writer_end_object (w);
+}
+
+static gboolean
+append_chunk (const char  *data,
+              gsize        length,
+              gpointer     user_data,
+              GError     **error)
+{
+  g_string_append_len (user_data, data, (gssize) length);
+  return TRUE;
+}
+
+static gboolean
+refuse_chunk (const char  *data,
+              gsize        length,
+              gpointer     user_data,
+              GError     **error)
+{
+  (*(guint *) user_data)++;
+  g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NO_SPACE, "full");
+  return FALSE;
+}
+
+/* The writer's text is json-glib 1.6's for the same tree, byte for byte:
+ * escapes (0x1f left as it is), `.0` after every double without a point,
+ * `{  }` for an empty object inside another, and the same through a sink
+ * that takes it a chunk at a time. */
+static void
+test_json_writer_matches_json_glib (void)
+{
+  for (guint pretty = 0; pretty < 2; pretty++)
+    {
+      g_autoptr(JsonBuilder) builder = json_builder_new ();
+      g_autoptr(JsonNode) root = NULL;
+      g_autofree char *expected = NULL;
+      g_autoptr(GString) streamed = g_string_new (NULL);
+      SluiceJsonWriter w;
+      char *text;
+
+      _sluice_json_writer_init_builder (&w, builder);
+      write_tricky_document (&w);
+      g_assert_true (_sluice_json_writer_finish (&w, NULL));
+      root = json_builder_get_root (builder);
+      expected = generate (root, pretty);
+
+      _sluice_json_writer_init_text (&w, pretty, NULL, NULL);
+      write_tricky_document (&w);
+      g_assert_true (_sluice_json_writer_finish (&w, NULL));
+      text = g_string_free (w.buffer, FALSE);
+      g_assert_cmpstr (text, ==, expected);
+      g_free (text);
+
+      _sluice_json_writer_init_text (&w, pretty, append_chunk, streamed);
+      write_tricky_document (&w);
+      g_assert_true (_sluice_json_writer_finish (&w, NULL));
+      g_assert_cmpstr (streamed->str, ==, expected);
+    }
+
+  /* 1.6's quirks, spelt out. */
+  {
+    SluiceJsonWriter w;
+    g_autofree char *text = NULL;
+
+    _sluice_json_writer_init_text (&w, FALSE, NULL, NULL);
+    _sluice_json_writer_begin_array (&w);
+    _sluice_json_writer_double (&w, 1e20);
+    _sluice_json_writer_string (&w, "\x1f\x7f");
+    _sluice_json_writer_end_array (&w);
+    _sluice_json_writer_finish (&w, NULL);
+    text = g_string_free (w.buffer, FALSE);
+    g_assert_cmpstr (text, ==, "[1e+20.0,\"\x1f\\u007f\"]");
+  }
+
+  /* A sink's error stops the writing: nothing is handed over after it. */
+  {
+    SluiceJsonWriter w;
+    g_autoptr(GError) error = NULL;
+    guint calls = 0;
+
+    _sluice_json_writer_init_text (&w, TRUE, refuse_chunk, &calls);
+    _sluice_json_writer_begin_array (&w);
+    for (guint i = 0; i < 100000; i++)
+      _sluice_json_writer_int (&w, i);
+    _sluice_json_writer_end_array (&w);
+    g_assert_false (_sluice_json_writer_finish (&w, &error));
+    g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NO_SPACE);
+    g_assert_cmpuint (calls, ==, 1);
+  }
+}
+
+static gboolean
+check_streamed_report (const char     *file,
+                       const char     *path,
+                       SluiceScenario *plain)
+{
+  g_autoptr(SluiceScenarioRunner) runner = sluice_scenario_runner_new (plain);
+  g_autoptr(SluiceScenarioRunner) summary_runner = sluice_scenario_runner_new (plain);
+  g_autoptr(SluiceReport) report = sluice_scenario_runner_run (runner, NULL);
+  g_autoptr(SluiceReport) summary_report = NULL;
+  g_autoptr(JsonNode) root = NULL;
+  g_autofree char *summary = NULL;
+  g_autofree char *short_summary = NULL;
+
+  if (report == NULL)
+    return FALSE;
+
+  root = sluice_report_to_json (report);
+  for (guint pretty = 0; pretty < 2; pretty++)
+    {
+      g_autofree char *expected = generate (root, pretty);
+      g_autofree char *text = sluice_report_to_json_string (report, pretty);
+      g_autoptr(GString) streamed = g_string_new (NULL);
+
+      if (g_strcmp0 (text, expected) != 0)
+        g_error ("%s: the written report is not json-glib's:\n%s\n%s", file, text, expected);
+      g_assert_true (sluice_report_write_json (report, pretty, append_chunk, streamed, NULL));
+      g_assert_cmpstr (streamed->str, ==, expected);
+    }
+
+  /* Without the details the summary is the same, on the virtual clock. */
+  sluice_scenario_runner_set_keep_details (summary_runner, FALSE);
+  summary_report = sluice_scenario_runner_run (summary_runner, NULL);
+  g_assert_nonnull (summary_report);
+  summary = sluice_report_format_summary (report);
+  short_summary = sluice_report_format_summary (summary_report);
+  g_assert_cmpstr (short_summary, ==, summary);
+  g_assert_cmpuint (sluice_report_get_n_results (summary_report), ==, sluice_report_get_n_results (report));
+  g_assert_cmpuint (sluice_report_get_attempts (summary_report, 0), ==, 0);
+
+  return TRUE;
+}
+
+/* Every scenario's report, written as it is made, has the bytes json-glib
+ * gives for the same tree; and a report kept without its details
+ * summarises the run alike. */
+static void
+test_report_streamed_as_json_glib (void)
+{
+  g_assert_cmpuint (for_each_virtual_scenario (check_streamed_report), >, 50);
+}
+
+/* An item's attempts are counted in a byte until 254, then on: 301 calls
+ * are 301. Results of every kind keep their order. */
+static void
+test_report_counts_and_results (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SluiceScenario) scenario = NULL;
+  g_autoptr(SluiceScenarioRunner) runner = NULL;
+  g_autoptr(SluiceReport) report = NULL;
+  g_autoptr(JsonNode) root = NULL;
+  g_autoptr(SluiceReport) by_hand = sluice_report_new (1, 1, FALSE);
+  g_autofree char *json = NULL;
+  g_autofree char *summary = NULL;
+
+  scenario = parse ("[pool]\nworkers=2\nqueue-size=2\nitem-timeout=1\nmax-retries=300\nretryable=ValueError\n"
+                    "[source]\ncount=3\n[handler]\nitem.1=fail 300 ValueError 0.001\n[run]\nclock=virtual\n",
+                    &error);
+  g_assert_no_error (error);
+  runner = sluice_scenario_runner_new (scenario);
+  report = sluice_scenario_runner_run (runner, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (sluice_report_get_attempts (report, 0), ==, 1);
+  g_assert_cmpuint (sluice_report_get_attempts (report, 1), ==, 301);
+  g_assert_cmpuint (sluice_report_get_attempts (report, 2), ==, 1);
+  g_assert_cmpuint (sluice_report_get_attempts (report, 3), ==, 0);
+  root = sluice_report_to_json (report);
+  g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (json_node_get_object (root), "attempts"),
+                                               "1"), ==, 301);
+  summary = sluice_report_format_summary (report);
+  g_assert_nonnull (strstr (summary, "attempts    303 handler calls, 300 retries"));
+
+  /* Integers, strings and other values, in yield order and sorted. */
+  sluice_report_add_result (by_hand, g_variant_new_int64 (5));
+  sluice_report_add_result (by_hand, g_variant_new_string ("b"));
+  for (gint64 i = 0; i < 20; i++)
+    sluice_report_add_result (by_hand, g_variant_new_int64 (20 - i));
+  sluice_report_add_result (by_hand, g_variant_new_string ("a"));
+  sluice_report_add_result (by_hand, g_variant_new_boolean (TRUE));
+  sluice_report_add_result (by_hand, g_variant_new_int64 (-3));
+  g_assert_cmpuint (sluice_report_get_n_results (by_hand), ==, 25);
+  sluice_report_finish (by_hand, sluice_scenario_runner_get_run (runner), NULL, FALSE, TRUE);
+  json = sluice_report_to_json_string (by_hand, FALSE);
+  g_assert_nonnull (strstr (json, "\"results\":[-3,1,2,3,4,5,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,"
+                                  "\"a\",\"b\",\"true\"],"));
+  g_assert_nonnull (strstr (json, "\"result_order\":[5,\"b\",20,19,18,17,16,15,14,13,12,11,10,9,8,7,6,5,4,3,"
+                                  "2,1,\"a\",\"true\",-3],"));
+}
+
+/* ---- the fault handler's cancellation ---------------------------------- */
+
+typedef struct {
+  SluiceHandler *faults;
+  GCancellable  *cancellable;   /* given to every attempt, cancelled by a thread */
+  GThread       *thread;
+  guint          started;
+  guint          cancelled;
+  gboolean       in_call;
+  gboolean       completed_in_call;
+} Forwarder;
+
+typedef struct {
+  Forwarder *forwarder;
+  GTask     *task;
+} Forwarded;
+
+static gpointer
+cancel_from_thread (gpointer data)
+{
+  g_usleep (G_USEC_PER_SEC / 100);
+  g_cancellable_cancel (data);
+  return NULL;
+}
+
+static void
+on_forwarded (GObject      *object,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  Forwarded *forwarded = user_data;
+  Forwarder *forwarder = forwarded->forwarder;
+  GError *error = NULL;
+  GVariant *value = sluice_handler_handle_finish (SLUICE_HANDLER (object), result, &error);
+
+  if (forwarder->in_call)
+    forwarder->completed_in_call = TRUE;
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    forwarder->cancelled++;
+
+  if (value != NULL)
+    g_task_return_pointer (forwarded->task, value, (GDestroyNotify) g_variant_unref);
+  else
+    g_task_return_error (forwarded->task, error);
+  g_object_unref (forwarded->task);
+  g_free (forwarded);
+}
+
+/* Each attempt goes to the fault handler with the one cancellable; the
+ * third starts the thread that cancels it. */
+static void
+forward_attempt (SluiceAttempt *attempt,
+                 GTask         *task,
+                 gpointer       user_data)
+{
+  Forwarder *forwarder = user_data;
+  Forwarded *forwarded = g_new (Forwarded, 1);
+
+  forwarded->forwarder = forwarder;
+  forwarded->task = task;
+  forwarder->started++;
+  forwarder->in_call = TRUE;
+  sluice_handler_handle_async (forwarder->faults, attempt, forwarder->cancellable, on_forwarded, forwarded);
+  forwarder->in_call = FALSE;
+
+  if (forwarder->started == 3)
+    forwarder->thread = g_thread_new ("cancel", cancel_from_thread, forwarder->cancellable);
+}
+
+static void
+on_pool_next (GObject      *object,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GVariant) value = sluice_run_next_finish (SLUICE_RUN (object), result, &error);
+
+  if (value != NULL)
+    sluice_run_next_async (SLUICE_RUN (object), NULL, on_pool_next, user_data);
+  else
+    *(gboolean *) user_data = TRUE;
+}
+
+/* A cancellable that fires in another thread ends the attempts that
+ * honour it (hang) from the main context, never inside the call that
+ * started them, also those started once it had fired. */
+static void
+test_fault_handler_cancelled_from_thread (void)
+{
+  g_autoptr(SluiceClock) clock = sluice_clock_new (SLUICE_CLOCK_REAL);
+  g_autoptr(SluiceBehaviour) hang = sluice_behaviour_new (SLUICE_BEHAVIOUR_HANG, 0);
+  g_autoptr(SluiceFaultHandler) faults = sluice_fault_handler_new (clock, hang);
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  Forwarder forwarder = { SLUICE_HANDLER (faults), cancellable, NULL, 0, 0, FALSE, FALSE };
+  g_autoptr(SluiceHandler) handler = sluice_func_handler_new (forward_attempt, &forwarder, NULL);
+  g_autoptr(SluiceFaultSource) source = sluice_fault_source_new_range (clock, 6, 0);
+  g_autoptr(SluicePool) pool = NULL;
+  g_autoptr(SluiceRun) run = NULL;
+  g_autoptr(GError) error = NULL;
+  gboolean ended = FALSE;
+
+  pool = g_initable_new (SLUICE_TYPE_POOL, NULL, &error, "handler", handler, "clock", clock,
+                         "workers", 3, "queue-size", 1, "item-timeout", 100.0, "keep-going", TRUE, NULL);
+  g_assert_no_error (error);
+  run = sluice_pool_run (pool, SLUICE_SOURCE (source), &error);
+  g_assert_no_error (error);
+
+  sluice_run_next_async (run, NULL, on_pool_next, &ended);
+  while (!ended)
+    g_main_context_iteration (NULL, TRUE);
+  g_thread_join (forwarder.thread);
+
+  g_assert_cmpuint (forwarder.started, ==, 6);
+  g_assert_cmpuint (forwarder.cancelled, ==, 6);
+  g_assert_false (forwarder.completed_in_call);
+  g_assert_cmpuint (sluice_fault_handler_get_n_active (faults), ==, 0);
+  g_assert_cmpuint (sluice_run_get_live_operations (run), ==, 0);
+}
+
 /* ---- main -------------------------------------------------------------- */
 
 /* The names of the scenario tests, alive until the tests ran. */
@@ -2397,6 +2795,11 @@ main (int   argc,
   g_test_add_func ("/scenario/parse/minimal", test_parse_minimal);
   g_test_add_func ("/scenario/parse/full", test_parse_full);
   g_test_add_func ("/scenario/parse/malformed", test_parse_malformed);
+  g_test_add_func ("/scenario/parse/many-workers", test_parse_many_workers);
+  g_test_add_func ("/scenario/json-writer/matches-json-glib", test_json_writer_matches_json_glib);
+  g_test_add_func ("/scenario/report/streamed-as-json-glib", test_report_streamed_as_json_glib);
+  g_test_add_func ("/scenario/report/counts-and-results", test_report_counts_and_results);
+  g_test_add_func ("/scenario/fault-handler/cancelled-from-thread", test_fault_handler_cancelled_from_thread);
   g_test_add_func ("/scenario/parse/overrides", test_parse_overrides);
   g_test_add_func ("/scenario/parse/translations", test_parse_translations);
   g_test_add_func ("/scenario/parse/bad-escape-refused", test_parse_bad_escape_refused);

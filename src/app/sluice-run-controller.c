@@ -172,7 +172,10 @@ create_run (SluiceRunController *self,
   guint queue_size = (guint) sluice_scenario_get_queue_size (scenario);
   gint64 timeout = (gint64) llround (sluice_scenario_get_item_timeout (scenario) * G_USEC_PER_SEC);
 
-  self->clock = sluice_clock_new (virtual ? SLUICE_CLOCK_VIRTUAL : SLUICE_CLOCK_SCALED);
+  /* Below GDK_PRIORITY_REDRAW: a busy pool shares the main loop with the
+   * window, and its frames must get through while the pool runs. */
+  self->clock = sluice_clock_new_with_priority (virtual ? SLUICE_CLOCK_VIRTUAL : SLUICE_CLOCK_SCALED,
+                                                G_PRIORITY_DEFAULT_IDLE);
   sluice_clock_set_speed (self->clock, self->speed);
   sluice_clock_set_paused (self->clock, self->paused);
 

@@ -330,30 +330,48 @@ write_events (App             *app,
   return TRUE;
 }
 
+/* A chunk of the JSON report; the errno of a failed write stays for
+ * print_report() to name. */
+static gboolean
+write_chunk (const char  *data,
+             gsize        length,
+             gpointer     user_data,
+             GError     **error)
+{
+  if (fwrite (data, 1, length, stdout) == length)
+    return TRUE;
+
+  g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_FAILED, "short write");
+  return FALSE;
+}
+
 static gboolean
 print_report (App             *app,
               SluiceScenario  *scenario,
               SluiceReport    *report,
               GError         **error)
 {
-  g_autofree char *text = NULL;
+  gboolean written;
 
+  /* A full disk or a closed pipe must not pass for a written report. */
   if (app->json)
     {
-      g_autofree char *json = sluice_report_to_json_string (report, TRUE);
-      text = g_strconcat (json, "\n", NULL);
+      /* Written as it is made: the report of a million items is tens of
+       * megabytes of text. */
+      errno = 0;
+      written = sluice_report_write_json (report, TRUE, write_chunk, NULL, NULL) &&
+                fputs ("\n", stdout) != EOF;
     }
   else
     {
       g_autofree char *summary = sluice_report_format_summary (report);
       const char *title = sluice_scenario_get_title (scenario);
 
-      text = g_strdup_printf ("%s\n%s", title ? title : sluice_scenario_get_name (scenario), summary);
+      errno = 0;
+      written = fprintf (stdout, "%s\n%s", title ? title : sluice_scenario_get_name (scenario), summary) >= 0;
     }
 
-  /* A full disk or a closed pipe must not pass for a written report. */
-  errno = 0;
-  if (fputs (text, stdout) == EOF || fflush (stdout) == EOF || ferror (stdout))
+  if (!written || fflush (stdout) == EOF || ferror (stdout))
     {
       int saved = errno != 0 ? errno : EIO;
 
@@ -416,6 +434,9 @@ run_scenario (App            *app,
   if (app->title == NULL)
     app->title = sluice_scenario_get_name (scenario);
   sluice_scenario_runner_set_event_func (app->runner, on_event, app, NULL);
+  /* The summary shows counts and the first results: a run of a million
+   * items need not keep the rest. */
+  sluice_scenario_runner_set_keep_details (app->runner, app->json);
 
   if (app->events != NULL)
     {

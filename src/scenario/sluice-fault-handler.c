@@ -3,7 +3,7 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 
-#include "sluice-fault-handler.h"
+#include "sluice-fault-handler-private.h"
 
 #include <math.h>
 
@@ -24,38 +24,11 @@
  * when it starts and checks it when it completes;
  * sluice_fault_handler_get_ctx_ok() tells whether every attempt read back
  * its own value.
+ *
+ * A handler serves the main context of its first attempt: an attempt that
+ * honours cancellation ends cancelled from one source of the handler's on
+ * that context (sluice-fault-handler-watch.c).
  */
-
-struct _SluiceFaultHandler
-{
-  GObject          parent_instance;
-
-  SluiceClock     *clock;
-  SluiceBehaviour *default_behaviour;
-  GHashTable      *items;        /* gint64* → SluiceBehaviour* */
-  GPtrArray       *mix;          /* SluiceMixEntry*, or NULL */
-  double           mix_total;
-  GRand           *rand;
-  GArray          *draws;        /* guint: the mix entry of each item index */
-  GThreadPool     *threads;
-
-  guint            next_token;
-  guint            n_calls;
-  guint            n_active;
-  gboolean         ctx_ok;
-};
-
-/* One attempt in progress: the task data of its GTask. */
-typedef struct {
-  SluiceAttempt         *attempt;
-  const SluiceBehaviour *behaviour;    /* owned by the handler */
-  gpointer               token;
-  guint64                timer_id;
-  GSource               *cancel_source;
-  GSource               *idle_source;
-  gulong                 cancel_requested_id;
-  gboolean               done;
-} Call;
 
 static void handler_iface_init (SluiceHandlerInterface *iface);
 
@@ -79,16 +52,14 @@ seconds_to_us (double seconds)
 /* ---- attempt bookkeeping ----------------------------------------------- */
 
 static void
-call_detach (Call        *call,
-             SluiceClock *clock)
+call_detach (SluiceFaultCall *call,
+             SluiceClock     *clock)
 {
   if (call->timer_id != 0)
     sluice_clock_remove_timer (clock, call->timer_id);
   call->timer_id = 0;
 
-  if (call->cancel_source != NULL)
-    g_source_destroy (call->cancel_source);
-  g_clear_pointer (&call->cancel_source, g_source_unref);
+  _sluice_fault_handler_unwatch (call);
 
   if (call->idle_source != NULL)
     g_source_destroy (call->idle_source);
@@ -98,8 +69,9 @@ call_detach (Call        *call,
 }
 
 static void
-call_free (Call *call)
+call_free (SluiceFaultCall *call)
 {
+  g_assert (call->cancellable == NULL);
   g_clear_object (&call->attempt);
   g_free (call);
 }
@@ -127,19 +99,14 @@ sluice_fault_handler_compute_result (GVariant *item)
   return g_variant_ref (item);
 }
 
-typedef enum {
-  END_RESULT,      /* the behaviour's own end: a result or its error */
-  END_CANCELLED,   /* honoured a cancellation request */
-} EndKind;
-
 /* Completes the attempt of @task once: checks its attempt-local value,
  * drops every timer and watch, returns the result or the error. */
-static void
-call_finish (GTask   *task,
-             EndKind  end)
+void
+_sluice_fault_handler_call_finish (GTask                 *task,
+                                   SluiceFaultHandlerEnd  end)
 {
   SluiceFaultHandler *self = g_task_get_source_object (task);
-  Call *call = g_task_get_task_data (task);
+  SluiceFaultCall *call = g_task_get_task_data (task);
   const SluiceBehaviour *behaviour = call->behaviour;
   guint number = sluice_attempt_get_number (call->attempt);
 
@@ -153,7 +120,7 @@ call_finish (GTask   *task,
 
   call_detach (call, self->clock);
 
-  if (end == END_CANCELLED || behaviour->kind == SLUICE_BEHAVIOUR_CANCEL_SELF)
+  if (end == SLUICE_FAULT_HANDLER_END_CANCELLED || behaviour->kind == SLUICE_BEHAVIOUR_CANCEL_SELF)
     g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CANCELLED, "Operation was cancelled");
   else if (behaviour->kind == SLUICE_BEHAVIOUR_FAIL_ALWAYS ||
            (behaviour->kind == SLUICE_BEHAVIOUR_FAIL && number <= behaviour->failures))
@@ -171,38 +138,30 @@ static void
 on_timer (gpointer user_data)
 {
   GTask *task = user_data;
-  Call *call = g_task_get_task_data (task);
+  SluiceFaultCall *call = g_task_get_task_data (task);
 
   call->timer_id = 0;
-  call_finish (task, END_RESULT);
+  _sluice_fault_handler_call_finish (task, SLUICE_FAULT_HANDLER_END_RESULT);
 }
 
 static void
 on_block_timer (gpointer user_data)
 {
   GTask *task = user_data;
-  Call *call = g_task_get_task_data (task);
+  SluiceFaultCall *call = g_task_get_task_data (task);
 
   call->timer_id = 0;
 
   /* The lesson of `block`: nothing else on this main loop runs meanwhile. */
   g_usleep ((gulong) seconds_to_us (call->behaviour->delay));
 
-  call_finish (task, END_RESULT);
-}
-
-static gboolean
-on_cancelled (GCancellable *cancellable,
-              gpointer      user_data)
-{
-  call_finish (G_TASK (user_data), END_CANCELLED);
-  return G_SOURCE_REMOVE;
+  _sluice_fault_handler_call_finish (task, SLUICE_FAULT_HANDLER_END_RESULT);
 }
 
 static gboolean
 on_idle_cancel (gpointer user_data)
 {
-  call_finish (G_TASK (user_data), END_CANCELLED);
+  _sluice_fault_handler_call_finish (G_TASK (user_data), SLUICE_FAULT_HANDLER_END_CANCELLED);
   return G_SOURCE_REMOVE;
 }
 
@@ -212,7 +171,7 @@ on_cancel_requested (SluiceAttempt *attempt,
                      gpointer       user_data)
 {
   GTask *task = user_data;
-  Call *call = g_task_get_task_data (task);
+  SluiceFaultCall *call = g_task_get_task_data (task);
 
   /* `stubborn`: ignore the first request, honour the second. The pool
    * emits this signal in the middle of its own work: finish from an idle. */
@@ -233,7 +192,7 @@ add_timer_at (GTask           *task,
               SluiceTimerFunc  func)
 {
   SluiceFaultHandler *self = g_task_get_source_object (task);
-  Call *call = g_task_get_task_data (task);
+  SluiceFaultCall *call = g_task_get_task_data (task);
 
   call->timer_id = sluice_clock_add_timer (self->clock, deadline, func,
                                            g_object_ref (task), g_object_unref);
@@ -248,22 +207,6 @@ add_timer_in (GTask  *task,
   add_timer_at (task, sluice_clock_now (self->clock) + seconds_to_us (seconds), on_timer);
 }
 
-static void
-watch_cancellable (GTask        *task,
-                   GCancellable *cancellable)
-{
-  Call *call = g_task_get_task_data (task);
-
-  if (cancellable == NULL)
-    return;
-
-  call->cancel_source = g_cancellable_source_new (cancellable);
-  g_source_set_static_name (call->cancel_source, "[sluice] fault handler cancelled");
-  g_source_set_callback (call->cancel_source, G_SOURCE_FUNC (on_cancelled),
-                         g_object_ref (task), g_object_unref);
-  g_source_attach (call->cancel_source, g_task_get_context (task));
-}
-
 typedef struct {
   GTask  *task;
   double  delay;
@@ -273,14 +216,14 @@ static gboolean
 on_thread_done (gpointer user_data)
 {
   GTask *task = user_data;
-  Call *call = g_task_get_task_data (task);
+  SluiceFaultCall *call = g_task_get_task_data (task);
   GCancellable *cancellable = sluice_attempt_get_cancellable (call->attempt);
 
   /* The thread could not be stopped; if someone asked, end cancelled now. */
   if (cancellable != NULL && g_cancellable_is_cancelled (cancellable))
-    call_finish (task, END_CANCELLED);
+    _sluice_fault_handler_call_finish (task, SLUICE_FAULT_HANDLER_END_CANCELLED);
   else
-    call_finish (task, END_RESULT);
+    _sluice_fault_handler_call_finish (task, SLUICE_FAULT_HANDLER_END_RESULT);
 
   return G_SOURCE_REMOVE;
 }
@@ -320,7 +263,7 @@ start_behaviour (SluiceFaultHandler *self,
                  GTask              *task,
                  GCancellable       *cancellable)
 {
-  Call *call = g_task_get_task_data (task);
+  SluiceFaultCall *call = g_task_get_task_data (task);
   const SluiceBehaviour *behaviour = call->behaviour;
   gint64 started_at = sluice_attempt_get_started_at (call->attempt);
 
@@ -331,11 +274,11 @@ start_behaviour (SluiceFaultHandler *self,
     case SLUICE_BEHAVIOUR_FAIL_ALWAYS:
     case SLUICE_BEHAVIOUR_CANCEL_SELF:
       add_timer_in (task, behaviour->delay);
-      watch_cancellable (task, cancellable);
+      _sluice_fault_handler_watch (task, cancellable);
       break;
 
     case SLUICE_BEHAVIOUR_HANG:
-      watch_cancellable (task, cancellable);
+      _sluice_fault_handler_watch (task, cancellable);
       break;
 
     case SLUICE_BEHAVIOUR_LATE:
@@ -373,14 +316,17 @@ sluice_fault_handler_handle_async (SluiceHandler       *handler,
 {
   SluiceFaultHandler *self = SLUICE_FAULT_HANDLER (handler);
   g_autoptr(GTask) task = NULL;
-  Call *call;
+  SluiceFaultCall *call;
 
   /* No cancellable on the task: `late` and `stubborn` return results even
    * after a cancellation request, and the pool decides what they mean. */
   task = g_task_new (self, NULL, callback, user_data);
   g_task_set_source_tag (task, sluice_fault_handler_handle_async);
 
-  call = g_new0 (Call, 1);
+  call = g_new0 (SluiceFaultCall, 1);
+  call->self = self;
+  call->task = task;
+  call->cancel_link.data = call;
   call->attempt = g_object_ref (attempt);
   call->behaviour = sluice_fault_handler_get_behaviour (self, sluice_attempt_get_item_index (attempt));
   call->token = GUINT_TO_POINTER (++self->next_token);
@@ -423,6 +369,8 @@ sluice_fault_handler_finalize (GObject *object)
   /* Every job holds a reference on us through its task: none is left. */
   if (self->threads != NULL)
     g_thread_pool_free (self->threads, FALSE, TRUE);
+
+  _sluice_fault_handler_clear_watches (self);
 
   g_clear_object (&self->clock);
   g_clear_pointer (&self->default_behaviour, sluice_behaviour_free);
@@ -504,6 +452,7 @@ sluice_fault_handler_init (SluiceFaultHandler *self)
                                        g_free, (GDestroyNotify) sluice_behaviour_free);
   self->draws = g_array_new (FALSE, FALSE, sizeof (guint));
   self->ctx_ok = TRUE;
+  _sluice_fault_handler_init_watches (self);
 }
 
 /* ---- public API -------------------------------------------------------- */

@@ -20,7 +20,7 @@
  * N equal to the number of items replaces the end; a larger N never fires.
  * The interval is waited only between two items, on the clock; while it
  * waits, a read honours its #GCancellable. Any other read completes on the
- * next main-loop iteration.
+ * next main-loop iteration, or at once through sluice_source_try_next().
  */
 
 struct _SluiceFaultSource
@@ -226,11 +226,61 @@ sluice_fault_source_next_finish (SluiceSource  *source,
   return g_task_propagate_pointer (G_TASK (result), error);
 }
 
+/* The reads that next_async() completes at once, answered without a
+ * GTask and a main-loop turn: an item not behind an interval, the end, a
+ * fault that fails or cancels. An interval and a hang must wait. */
+static gboolean
+sluice_fault_source_try_next (SluiceSource  *source,
+                              GVariant     **item,
+                              GError       **error)
+{
+  SluiceFaultSource *self = SLUICE_FAULT_SOURCE (source);
+  guint index = self->position;
+  gboolean fault_here = self->fault != SLUICE_SOURCE_FAULT_NONE && index == self->fault_after;
+
+  if (self->pending)
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_PENDING,
+                           "a read of this source is already pending");
+      return FALSE;
+    }
+
+  if (fault_here && self->fault == SLUICE_SOURCE_FAULT_RAISE)
+    {
+      g_propagate_error (error, sluice_named_error_new ("SourceError", "source failed after %u items",
+                                                        self->fault_after));
+      return FALSE;
+    }
+
+  if (fault_here && self->fault == SLUICE_SOURCE_FAULT_CANCEL)
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_CANCELLED, "Operation was cancelled");
+      return FALSE;
+    }
+
+  /* The end: no item, no error. */
+  if (!fault_here && index >= self->n_items)
+    return TRUE;
+
+  if (!fault_here && (index == 0 || self->interval == 0))
+    {
+      self->position = index + 1;
+      *item = self->items != NULL ? g_variant_ref (g_ptr_array_index (self->items, index))
+                                  : g_variant_ref_sink (g_variant_new_int64 (index));
+      return TRUE;
+    }
+
+  /* A hang, or an item behind its interval. */
+  g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_WOULD_BLOCK, "the next item waits");
+  return FALSE;
+}
+
 static void
 source_iface_init (SluiceSourceInterface *iface)
 {
   iface->next_async = sluice_fault_source_next_async;
   iface->next_finish = sluice_fault_source_next_finish;
+  iface->try_next = sluice_fault_source_try_next;
 }
 
 static void

@@ -9,12 +9,30 @@
 
 G_BEGIN_DECLS
 
+/**
+ * SluiceReportWriteFunc:
+ * @data: (array length=length): the next chunk of the text
+ * @length: its length in bytes
+ * @user_data: the data given with the function
+ * @error: return location for an error
+ *
+ * Takes one chunk of a report written by sluice_report_write_json().
+ *
+ * Returns: %FALSE with @error set to stop the writing
+ */
+typedef gboolean (*SluiceReportWriteFunc) (const char  *data,
+                                           gsize        length,
+                                           gpointer     user_data,
+                                           GError     **error);
+
 #define SLUICE_TYPE_REPORT (sluice_report_get_type ())
 G_DECLARE_FINAL_TYPE (SluiceReport, sluice_report, SLUICE, REPORT, GObject)
 
 SluiceReport *sluice_report_new                (gint                queue_size,
                                                 gint                workers,
                                                 gboolean            metrics_broken);
+void          sluice_report_set_keep_details   (SluiceReport       *self,
+                                                gboolean            keep);
 void          sluice_report_add_event          (SluiceReport       *self,
                                                 const SluiceEvent  *event);
 void          sluice_report_add_result         (SluiceReport       *self,
@@ -47,6 +65,11 @@ guint         sluice_report_get_metrics_calls  (SluiceReport       *self,
 JsonNode     *sluice_report_to_json            (SluiceReport       *self);
 char         *sluice_report_to_json_string     (SluiceReport       *self,
                                                 gboolean            pretty);
+gboolean      sluice_report_write_json         (SluiceReport       *self,
+                                                gboolean            pretty,
+                                                SluiceReportWriteFunc func,
+                                                gpointer            user_data,
+                                                GError            **error);
 char         *sluice_report_format_summary     (SluiceReport       *self);
 
 G_END_DECLS

@@ -1,5 +1,5 @@
-/* sluice-scenario-private.h: what the scenario's loader, value reader and
- * writer share
+/* sluice-scenario-private.h: what the scenario's files (the object, its
+ * file reading, loader, value reader, writer, builders and comparison) share
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -126,6 +126,10 @@ extern const char * const _sluice_scenario_jitter_names[];  /* by SluiceJitter *
 #define SLUICE_SCENARIO_MAX_CAP        3600.0
 #define SLUICE_SCENARIO_MAX_BUDGET     1000000.0
 
+gboolean         _sluice_scenario_load_keyfile    (SluiceScenario              *self,
+                                                   const SluiceScenarioParser  *p,
+                                                   GKeyFile                    *keyfile,
+                                                   GError                     **error);
 gboolean         _sluice_scenario_equal           (SluiceScenario              *a,
                                                    SluiceScenario              *b,
                                                    const char                 **difference);

@@ -3,7 +3,7 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 
-#include "sluice-scenario-runner.h"
+#include "sluice-scenario-runner-private.h"
 
 #include <glib/gi18n-lib.h>
 
@@ -35,68 +35,14 @@
  * On a virtual clock, a run that can make no progress (nothing ready, no
  * timer pending) fails with %SLUICE_ERROR_DEADLOCK and a message naming
  * what still waits; the runner cancels the run in the background.
+ *
+ * This file drives a stream and holds what both modes share; the service
+ * submitter is sluice-scenario-runner-submit.c.
  */
-
-struct _SluiceScenarioRunner
-{
-  GObject               parent_instance;
-
-  SluiceScenario       *scenario;
-  SluiceRecorder       *recorder;
-  SluiceEventFunc       event_func;
-  gpointer              event_data;
-  GDestroyNotify        event_destroy;
-
-  SluiceClock          *clock;
-  SluiceFaultHandler   *handler;
-  SluiceFaultSource    *source;
-  SluicePool           *pool;
-  SluiceRun            *run;
-  SluiceReport         *report;
-  GCancellable         *cancellable;          /* the run's: cancels it as its caller */
-  GCancellable         *caller_cancellable;   /* the one given to run_async, or NULL */
-  gulong                caller_cancel_id;
-  GTask                *task;
-
-  guint64               cancel_timer;
-  GArray               *snapshot_timers;      /* guint64 per snapshot-at time, 0 once fired */
-  GPtrArray            *snapshots;            /* SluiceSnapshot* per time, NULL until taken */
-  gulong                stalled_id;
-  gint64                n_results;
-  gboolean              started;
-  gboolean              closing;
-
-  /* Submit mode. */
-  gboolean              submit_mode;
-  GPtrArray            *jobs;                 /* SluiceJob* by index, NULL until its submission returned */
-  GHashTable           *give_up_timers;       /* gint64* job index → guint64* timer */
-  GHashTable           *give_up_due;          /* gint64* jobs whose give-up came before their job */
-  GHashTable           *ended;                /* gint64* jobs that ended */
-  GHashTable           *hand_items;           /* GVariant* (not yet admitted) → SluiceBehaviour* */
-  GHashTable           *source_items;         /* GVariant* (not yet admitted) → source index */
-  GHashTable           *originals;            /* gint64* → SluiceBehaviour*: item.N before a shift */
-  gint64                n_source_items;       /* the source's items taken by the submitter */
-  guint                 submit_refused;
-  guint                 pending_submits;      /* the submitter's and the hand ones */
-  guint64               close_timer;
-  guint                 stop_idle;
-  gboolean              submitter_done;
-  gboolean              run_ended;
-  GError               *end_error;
-  gint64                submitter_ended_at;
-};
 
 G_DEFINE_FINAL_TYPE (SluiceScenarioRunner, sluice_scenario_runner, G_TYPE_OBJECT)
 
 static void next (SluiceScenarioRunner *self);
-static void on_event (const SluiceEvent *event, gpointer user_data);
-
-static void
-clear_job (gpointer job)
-{
-  if (job != NULL)
-    g_object_unref (job);
-}
 
 static void
 disconnect_caller (SluiceScenarioRunner *self)
@@ -130,16 +76,7 @@ disconnect_clock (SluiceScenarioRunner *self)
     sluice_clock_remove_timer (self->clock, self->close_timer);
   self->close_timer = 0;
 
-  if (self->give_up_timers != NULL)
-    {
-      GHashTableIter iter;
-      gpointer timer;
-
-      g_hash_table_iter_init (&iter, self->give_up_timers);
-      while (g_hash_table_iter_next (&iter, NULL, &timer))
-        sluice_clock_remove_timer (self->clock, *(guint64 *) timer);
-      g_hash_table_remove_all (self->give_up_timers);
-    }
+  _sluice_scenario_runner_remove_give_up_timers (self);
 
   g_clear_signal_handler (&self->stalled_id, self->clock);
 }
@@ -174,14 +111,7 @@ sluice_scenario_runner_finalize (GObject *object)
   g_clear_object (&self->recorder);
   g_clear_pointer (&self->snapshot_timers, g_array_unref);
   g_clear_pointer (&self->snapshots, g_ptr_array_unref);
-  g_clear_pointer (&self->jobs, g_ptr_array_unref);
-  g_clear_pointer (&self->give_up_timers, g_hash_table_unref);
-  g_clear_pointer (&self->give_up_due, g_hash_table_unref);
-  g_clear_pointer (&self->ended, g_hash_table_unref);
-  g_clear_pointer (&self->hand_items, g_hash_table_unref);
-  g_clear_pointer (&self->source_items, g_hash_table_unref);
-  g_clear_pointer (&self->originals, g_hash_table_unref);
-  g_clear_error (&self->end_error);
+  _sluice_scenario_runner_clear_service (self);
   disconnect_caller (self);
   g_clear_object (&self->cancellable);
   g_clear_object (&self->scenario);
@@ -202,15 +132,7 @@ static void
 sluice_scenario_runner_init (SluiceScenarioRunner *self)
 {
   self->cancellable = g_cancellable_new ();
-  self->jobs = g_ptr_array_new_with_free_func ((GDestroyNotify) clear_job);
-  self->give_up_timers = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
-  self->give_up_due = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
-  self->ended = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
-  self->hand_items = g_hash_table_new_full (NULL, NULL, (GDestroyNotify) g_variant_unref,
-                                            (GDestroyNotify) sluice_behaviour_free);
-  self->source_items = g_hash_table_new_full (NULL, NULL, (GDestroyNotify) g_variant_unref, g_free);
-  self->originals = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free,
-                                           (GDestroyNotify) sluice_behaviour_free);
+  _sluice_scenario_runner_init_service (self);
 }
 
 /**
@@ -309,6 +231,24 @@ sluice_scenario_runner_set_event_func (SluiceScenarioRunner *self,
 }
 
 /**
+ * sluice_scenario_runner_set_keep_details:
+ * @self: a #SluiceScenarioRunner that has not started
+ * @keep: whether the report keeps every result and attempt count
+ *
+ * The report keeps them by default; a run whose report is only summarised
+ * can do without them (sluice_report_set_keep_details()).
+ */
+void
+sluice_scenario_runner_set_keep_details (SluiceScenarioRunner *self,
+                                         gboolean              keep)
+{
+  g_return_if_fail (SLUICE_IS_SCENARIO_RUNNER (self));
+  g_return_if_fail (!self->started);
+
+  self->summary_only = !keep;
+}
+
+/**
  * sluice_scenario_runner_get_pool:
  * @self: a #SluiceScenarioRunner
  *
@@ -363,17 +303,11 @@ sluice_scenario_runner_get_report (SluiceScenarioRunner *self)
 
 /* ---- snapshots --------------------------------------------------------- */
 
-/* A timer about one snapshot or one job. */
-typedef struct {
-  SluiceScenarioRunner *self;  /* not a reference: the timer goes first */
-  gint64                index;
-} IndexTimer;
-
-static IndexTimer *
-index_timer_new (SluiceScenarioRunner *self,
-                 gint64                index)
+SluiceIndexTimer *
+_sluice_scenario_runner_index_timer_new (SluiceScenarioRunner *self,
+                                        gint64                index)
 {
-  IndexTimer *timer = g_new (IndexTimer, 1);
+  SluiceIndexTimer *timer = g_new (SluiceIndexTimer, 1);
 
   timer->self = self;
   timer->index = index;
@@ -383,7 +317,7 @@ index_timer_new (SluiceScenarioRunner *self,
 static void
 on_snapshot_timer (gpointer user_data)
 {
-  IndexTimer *timer = user_data;
+  SluiceIndexTimer *timer = user_data;
   SluiceScenarioRunner *self = timer->self;
 
   g_array_index (self->snapshot_timers, guint64, timer->index) = 0;
@@ -409,7 +343,7 @@ schedule_snapshots (SluiceScenarioRunner *self)
 
   for (guint i = 0; i < n; i++)
     {
-      IndexTimer *timer = index_timer_new (self, i);
+      SluiceIndexTimer *timer = _sluice_scenario_runner_index_timer_new (self, i);
 
       g_array_index (self->snapshot_timers, guint64, i) =
         sluice_clock_add_timer (self->clock, start + (gint64) llround (times[i] * G_USEC_PER_SEC),
@@ -437,10 +371,10 @@ add_snapshots (SluiceScenarioRunner *self)
 
 /* ---- the end ----------------------------------------------------------- */
 
-static void
-finish (SluiceScenarioRunner *self,
-        const GError         *end_error,
-        gboolean              closed)
+void
+_sluice_scenario_runner_finish (SluiceScenarioRunner *self,
+                                const GError         *end_error,
+                                gboolean              closed)
 {
   g_autoptr(GTask) task = g_steal_pointer (&self->task);
 
@@ -507,14 +441,15 @@ on_closed (GObject      *object,
   g_autoptr(GError) error = NULL;
 
   if (!sluice_run_close_finish (SLUICE_RUN (object), result, &error))
-    finish (self, error, FALSE);
+    _sluice_scenario_runner_finish (self, error, FALSE);
   else
-    finish (self, NULL, TRUE);
+    _sluice_scenario_runner_finish (self, NULL, TRUE);
 }
 
-static void
-on_result (SluiceScenarioRunner *self,
-           GVariant             *result)
+/* Takes one result; gives whether to read on. */
+static gboolean
+take_result (SluiceScenarioRunner *self,
+             GVariant             *result)
 {
   gint64 stop_after = sluice_scenario_get_stop_after (self->scenario);
   gint64 close_after = sluice_scenario_get_close_after (self->scenario);
@@ -524,7 +459,7 @@ on_result (SluiceScenarioRunner *self,
 
   /* sluice_scenario_runner_close() came meanwhile: its callback ends. */
   if (self->closing)
-    return;
+    return FALSE;
 
   if (stop_after > 0 && self->n_results == stop_after)
     sluice_pool_request_stop (self->pool);
@@ -533,10 +468,10 @@ on_result (SluiceScenarioRunner *self,
     {
       self->closing = TRUE;
       sluice_run_close_async (self->run, self->cancellable, on_closed, g_object_ref (self));
-      return;
+      return FALSE;
     }
 
-  next (self);
+  return TRUE;
 }
 
 static void
@@ -551,342 +486,50 @@ on_next (GObject      *object,
   value = sluice_run_next_finish (SLUICE_RUN (object), result, &error);
 
   if (value != NULL)
-    on_result (self, value);
+    {
+      if (take_result (self, value))
+        next (self);
+    }
   else if (!self->closing)
-    finish (self, error, FALSE);
+    _sluice_scenario_runner_finish (self, error, FALSE);
 }
 
+static void
+on_next_batch (GObject      *object,
+               GAsyncResult *result,
+               gpointer      user_data)
+{
+  g_autoptr(SluiceScenarioRunner) self = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) batch = NULL;
+
+  batch = sluice_run_next_batch_finish (SLUICE_RUN (object), result, &error);
+
+  if (batch == NULL)
+    {
+      if (!self->closing)
+        _sluice_scenario_runner_finish (self, error, FALSE);
+      return;
+    }
+
+  for (guint i = 0; i < batch->len; i++)
+    if (!take_result (self, batch->pdata[i]))
+      return;
+  next (self);
+}
+
+/* A scenario that reacts to its K-th result (stop-after, close-after)
+ * reads one at a time, so that the reaction lands the moment that result
+ * finishes, as in the seed; any other reads in batches, one GTask per
+ * batch. Both give the same report. */
 static void
 next (SluiceScenarioRunner *self)
 {
-  sluice_run_next_async (self->run, self->cancellable, on_next, g_object_ref (self));
-}
-
-
-/* ---- submit mode ------------------------------------------------------- */
-
-/* The end of a service run comes when the run has ended (its next
- * completed), the submitter has ended and no submission is pending. */
-static void
-maybe_finish_service (SluiceScenarioRunner *self)
-{
-  if (self->run_ended && self->submitter_done && self->pending_submits == 0)
-    finish (self, self->end_error, FALSE);
-}
-
-static void
-on_service_end (GObject      *object,
-                GAsyncResult *result,
-                gpointer      user_data)
-{
-  g_autoptr(SluiceScenarioRunner) self = user_data;
-  g_autoptr(GVariant) value = NULL;
-
-  value = sluice_run_next_finish (SLUICE_RUN (object), result, &self->end_error);
-  g_warn_if_fail (value == NULL);
-  self->run_ended = TRUE;
-  maybe_finish_service (self);
-}
-
-static void
-on_service_closed (GObject      *object,
-                   GAsyncResult *result,
-                   gpointer      user_data)
-{
-  /* The reference the close took. */
-  g_autoptr(SluiceScenarioRunner) self G_GNUC_UNUSED = user_data;
-
-  /* The end itself comes from the run's next. */
-  sluice_run_close_finish (SLUICE_RUN (object), result, NULL);
-}
-
-/* The graceful close of a service run: admission closes, queued and
- * running jobs finish. */
-static void
-close_service (SluiceScenarioRunner *self)
-{
-  if (self->closing || self->run == NULL)
-    return;
-
-  self->closing = TRUE;
-  sluice_run_close_async (self->run, NULL, on_service_closed, g_object_ref (self));
-}
-
-static void
-on_close_timer (gpointer user_data)
-{
-  SluiceScenarioRunner *self = user_data;
-
-  self->close_timer = 0;
-  close_service (self);
-}
-
-static gboolean
-on_stop_after_idle (gpointer user_data)
-{
-  SluiceScenarioRunner *self = user_data;
-
-  self->stop_idle = 0;
-  close_service (self);
-  return G_SOURCE_REMOVE;
-}
-
-/* A job ended (any state): `stop-after=K` closes after the K-th, from an
- * idle in the same instant, because the engine is still ending the job. */
-static void
-job_ended (SluiceScenarioRunner *self,
-           gint64                index)
-{
-  gint64 stop_after = sluice_scenario_get_stop_after (self->scenario);
-
-  if (g_hash_table_contains (self->ended, &index))
-    return;
-
-  g_hash_table_add (self->ended, g_memdup2 (&index, sizeof index));
-  if (stop_after > 0 && g_hash_table_size (self->ended) == (guint) stop_after && self->stop_idle == 0)
-    self->stop_idle = g_idle_add_full (G_PRIORITY_DEFAULT, on_stop_after_idle, self, NULL);
-}
-
-static void
-on_give_up_timer (gpointer user_data)
-{
-  IndexTimer *timer = user_data;
-  SluiceScenarioRunner *self = timer->self;
-  gint64 index = timer->index;
-
-  g_hash_table_remove (self->give_up_timers, &index);
-
-  if (!sluice_scenario_runner_give_up (self, index))
-    g_hash_table_add (self->give_up_due, g_memdup2 (&index, sizeof index));
-}
-
-/* The behaviour of source item @index as the scenario gave it, also after
- * a hand submission shifted the job indices past it. */
-static SluiceBehaviour *
-copy_source_behaviour (SluiceScenarioRunner *self,
-                       gint64                index)
-{
-  const SluiceBehaviour *behaviour = g_hash_table_lookup (self->originals, &index);
-
-  if (behaviour == NULL)
-    behaviour = sluice_fault_handler_get_behaviour (self->handler, index);
-  return sluice_behaviour_copy (behaviour);
-}
-
-static void
-set_job_behaviour (SluiceScenarioRunner  *self,
-                   gint64                 index,
-                   const SluiceBehaviour *behaviour)
-{
-  if (!g_hash_table_contains (self->originals, &index))
-    g_hash_table_insert (self->originals, g_memdup2 (&index, sizeof index),
-                         sluice_behaviour_copy (sluice_fault_handler_get_behaviour (self->handler, index)));
-  sluice_fault_handler_set_item_behaviour (self->handler, index, behaviour);
-}
-
-/* A job was admitted (its pull event, before any worker can take it):
- * it gets its behaviour and its give-up timer, counted from now. */
-static void
-job_admitted (SluiceScenarioRunner *self,
-              const SluiceEvent    *event)
-{
-  const SluiceBehaviour *hand = g_hash_table_lookup (self->hand_items, event->value);
-  const gint64 *source_index = g_hash_table_lookup (self->source_items, event->value);
-  double give_up;
-
-  if (hand != NULL)
-    set_job_behaviour (self, event->item, hand);
-  else if (source_index != NULL && *source_index != event->item)
-    {
-      g_autoptr(SluiceBehaviour) behaviour = copy_source_behaviour (self, *source_index);
-
-      set_job_behaviour (self, event->item, behaviour);
-    }
-
-  give_up = sluice_scenario_get_give_up (self->scenario, event->item);
-  if (give_up >= 0)
-    {
-      guint64 timer = sluice_clock_add_timer (self->clock,
-                                              event->time + (gint64) llround (give_up * G_USEC_PER_SEC),
-                                              on_give_up_timer, index_timer_new (self, event->item), g_free);
-
-      g_hash_table_insert (self->give_up_timers, g_memdup2 (&event->item, sizeof event->item),
-                           g_memdup2 (&timer, sizeof timer));
-    }
-}
-
-/* What the runner follows in a service run's events. */
-static void
-on_service_event (SluiceScenarioRunner *self,
-                  const SluiceEvent    *event)
-{
-  if (event->item < 0)
-    return;
-
-  switch (event->kind)
-    {
-    case SLUICE_EVENT_PULL:
-      job_admitted (self, event);
-      break;
-    case SLUICE_EVENT_ITEM_OK:
-      /* The successful jobs' results, in the order the jobs ended. */
-      if (event->value != NULL)
-        sluice_report_add_result (self->report, event->value);
-      job_ended (self, event->item);
-      break;
-    case SLUICE_EVENT_ITEM_FAILED:
-    case SLUICE_EVENT_ITEM_CANCELLED:
-    case SLUICE_EVENT_ITEM_DROPPED:
-      job_ended (self, event->item);
-      break;
-    default:
-      break;
-    }
-}
-
-typedef struct {
-  SluiceScenarioRunner *self;       /* a reference */
-  GVariant             *item;       /* a reference */
-  gboolean              submitter;  /* the submitter's, or one by hand */
-} Submission;
-
-static void
-submission_free (Submission *submission)
-{
-  g_object_unref (submission->self);
-  g_variant_unref (submission->item);
-  g_free (submission);
-}
-
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (Submission, submission_free)
-
-static void submitter_pull (SluiceScenarioRunner *self);
-
-/* The submitter is done: the source ended (the default close comes now,
- * unless close-after-seconds closes), or it was cancelled. */
-static void
-submitter_end (SluiceScenarioRunner *self,
-               gboolean              source_ended)
-{
-  self->submitter_done = TRUE;
-  self->submitter_ended_at = sluice_clock_now (self->clock);
-
-  if (source_ended && sluice_scenario_get_close_after_seconds (self->scenario) < 0)
-    close_service (self);
-
-  maybe_finish_service (self);
-}
-
-static void
-keep_job (SluiceScenarioRunner *self,
-          SluiceJob            *job)
-{
-  gint64 index = sluice_job_get_index (job);
-
-  if ((gint64) self->jobs->len <= index)
-    g_ptr_array_set_size (self->jobs, (guint) index + 1);
-  g_ptr_array_index (self->jobs, index) = job;
-
-  if (sluice_job_is_finished (job))
-    job_ended (self, index);
-  if (g_hash_table_remove (self->give_up_due, &index))
-    sluice_job_cancel (job);
-}
-
-static void
-on_submitted (GObject      *object,
-              GAsyncResult *result,
-              gpointer      user_data)
-{
-  g_autoptr(Submission) submission = user_data;
-  SluiceScenarioRunner *self = submission->self;
-  g_autoptr(GError) error = NULL;
-  SluiceJob *job;
-
-  job = sluice_run_submit_finish (SLUICE_RUN (object), result, &error);
-  g_hash_table_remove (self->hand_items, submission->item);
-  g_hash_table_remove (self->source_items, submission->item);
-  self->pending_submits--;
-
-  if (job != NULL)
-    keep_job (self, job);
-  else if (g_error_matches (error, SLUICE_ERROR, SLUICE_ERROR_CLOSED))
-    self->submit_refused++;
-
-  if (!submission->submitter)
-    maybe_finish_service (self);
-  else if (job == NULL && !g_error_matches (error, SLUICE_ERROR, SLUICE_ERROR_CLOSED))
-    submitter_end (self, FALSE);  /* withdrawn: the caller cancelled */
+  if (sluice_scenario_get_stop_after (self->scenario) > 0 ||
+      sluice_scenario_get_close_after (self->scenario) > 0)
+    sluice_run_next_async (self->run, self->cancellable, on_next, g_object_ref (self));
   else
-    submitter_pull (self);
-}
-
-static void
-submit (SluiceScenarioRunner *self,
-        GVariant             *item,
-        gboolean              submitter)
-{
-  Submission *submission = g_new (Submission, 1);
-
-  submission->self = g_object_ref (self);
-  submission->item = g_variant_ref_sink (item);
-  submission->submitter = submitter;
-  self->pending_submits++;
-  /* The run takes its own reference. */
-  sluice_run_submit_async (self->run, submission->item, self->cancellable,
-                           on_submitted, submission);
-}
-
-static void
-on_source_next (GObject      *object,
-                GAsyncResult *result,
-                gpointer      user_data)
-{
-  g_autoptr(SluiceScenarioRunner) self = user_data;
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GVariant) item = NULL;
-  gint64 index;
-
-  item = sluice_source_next_finish (SLUICE_SOURCE (object), result, &error);
-  if (item == NULL)
-    {
-      submitter_end (self, error == NULL);
-      return;
-    }
-
-  index = self->n_source_items++;
-  g_hash_table_insert (self->source_items, g_variant_ref (item), g_memdup2 (&index, sizeof index));
-  submit (self, item, TRUE);
-}
-
-/* The submitter takes the source's next item (the source's interval
- * spaces them) once the previous submission completed. */
-static void
-submitter_pull (SluiceScenarioRunner *self)
-{
-  if (g_cancellable_is_cancelled (self->cancellable))
-    {
-      submitter_end (self, FALSE);
-      return;
-    }
-
-  sluice_source_next_async (SLUICE_SOURCE (self->source), self->cancellable, on_source_next,
-                            g_object_ref (self));
-}
-
-static void
-start_service (SluiceScenarioRunner *self)
-{
-  double close_after = sluice_scenario_get_close_after_seconds (self->scenario);
-
-  if (close_after >= 0)
-    self->close_timer = sluice_clock_add_timeout (self->clock, (gint64) llround (close_after * G_USEC_PER_SEC),
-                                                  on_close_timer, self, NULL);
-
-  /* Its next completes when the run has ended; its cancellable is the
-   * caller's cancel. */
-  sluice_run_next_async (self->run, self->cancellable, on_service_end, g_object_ref (self));
-  submitter_pull (self);
+    sluice_run_next_batch_async (self->run, 0, self->cancellable, on_next_batch, g_object_ref (self));
 }
 
 /* ---- starting ---------------------------------------------------------- */
@@ -899,7 +542,7 @@ on_event (const SluiceEvent *event,
 
   sluice_report_add_event (self->report, event);
   if (self->submit_mode)
-    on_service_event (self, event);
+    _sluice_scenario_runner_on_service_event (self, event);
   if (self->recorder != NULL)
     sluice_recorder_add (self->recorder, event);
   if (self->event_func != NULL)
@@ -924,6 +567,7 @@ build (SluiceScenarioRunner  *self,
   self->report = sluice_report_new (sluice_scenario_get_queue_size (scenario),
                                     sluice_scenario_get_workers (scenario),
                                     metrics == SLUICE_METRICS_BROKEN);
+  sluice_report_set_keep_details (self->report, !self->summary_only);
   self->submit_mode = sluice_scenario_get_mode (scenario) == SLUICE_SCENARIO_MODE_SUBMIT;
   if (self->submit_mode)
     sluice_report_set_submit_mode (self->report);
@@ -1013,7 +657,7 @@ sluice_scenario_runner_run_async (SluiceScenarioRunner *self,
                                                    on_cancel_timer, self, NULL);
 
   if (self->submit_mode)
-    start_service (self);
+    _sluice_scenario_runner_start_service (self);
   else
     next (self);
 }
@@ -1103,88 +747,6 @@ sluice_scenario_runner_cancel (SluiceScenarioRunner *self)
 }
 
 /**
- * sluice_scenario_runner_submit:
- * @self: a #SluiceScenarioRunner running a submit-mode scenario
- * @item: the job's item (a floating reference is sunk)
- * @behaviour: (nullable): what the handler does for this job, or %NULL for
- *   the scenario's default behaviour
- * @error: return location for an error
- *
- * Submits one more job by hand, besides the submitter's: it waits for room
- * in the queue like any submission, and its job gets the next index
- * when it is admitted (the source's later items keep their own `item.N`
- * behaviours). The run's end waits for it. A submission refused later (it
- * waited for room when the close came) counts in `submit_refused`.
- *
- * Returns: %TRUE if the submission was made; %FALSE with @error set
- *   (%SLUICE_ERROR_CLOSED, `pool is closed`) if @self is not running a
- *   service run, or the run is closing or has ended
- */
-gboolean
-sluice_scenario_runner_submit (SluiceScenarioRunner   *self,
-                               GVariant               *item,
-                               const SluiceBehaviour  *behaviour,
-                               GError                **error)
-{
-  g_autoptr(GVariant) owned = NULL;
-
-  g_return_val_if_fail (SLUICE_IS_SCENARIO_RUNNER (self), FALSE);
-  g_return_val_if_fail (item != NULL, FALSE);
-  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
-
-  owned = g_variant_ref_sink (item);
-
-  if (!self->submit_mode || self->run == NULL || self->task == NULL)
-    {
-      g_set_error_literal (error, SLUICE_ERROR, SLUICE_ERROR_CLOSED,
-                           /* Translators: the app's Submit when no service run is running. */
-                           _("no service run is running: submitting needs a scenario with "
-                             "[run] mode=submit that has started and not ended"));
-      return FALSE;
-    }
-
-  if (self->closing || sluice_run_is_finished (self->run) || sluice_pool_get_stop_requested (self->pool) ||
-      g_cancellable_is_cancelled (self->cancellable))
-    {
-      g_set_error_literal (error, SLUICE_ERROR, SLUICE_ERROR_CLOSED, "pool is closed");
-      return FALSE;
-    }
-
-  g_hash_table_insert (self->hand_items, g_variant_ref (owned),
-                       sluice_behaviour_copy (behaviour != NULL ? behaviour
-                                              : sluice_scenario_get_default_behaviour (self->scenario)));
-  submit (self, owned, FALSE);
-  return TRUE;
-}
-
-/**
- * sluice_scenario_runner_give_up:
- * @self: a #SluiceScenarioRunner
- * @job_index: a job index, in submission order from 0
- *
- * Gives up on that job, as its caller: sluice_job_cancel(). A queued job
- * ends cancelled at once and never runs; a running one is stopped and ends
- * cancelled; a finished one is left as it is.
- *
- * Returns: whether there is such a job (always %FALSE in stream mode)
- */
-gboolean
-sluice_scenario_runner_give_up (SluiceScenarioRunner *self,
-                                gint64                job_index)
-{
-  SluiceJob *job;
-
-  g_return_val_if_fail (SLUICE_IS_SCENARIO_RUNNER (self), FALSE);
-
-  job = sluice_scenario_runner_get_job (self, job_index);
-  if (job == NULL)
-    return FALSE;
-
-  sluice_job_cancel (job);
-  return TRUE;
-}
-
-/**
  * sluice_scenario_runner_close:
  * @self: a #SluiceScenarioRunner
  *
@@ -1206,30 +768,10 @@ sluice_scenario_runner_close (SluiceScenarioRunner *self)
 
   if (self->submit_mode)
     {
-      close_service (self);
+      _sluice_scenario_runner_close_service (self);
       return;
     }
 
   self->closing = TRUE;
   sluice_run_close_async (self->run, self->cancellable, on_closed, g_object_ref (self));
-}
-
-/**
- * sluice_scenario_runner_get_job:
- * @self: a #SluiceScenarioRunner
- * @job_index: a job index, in submission order from 0
- *
- * Returns: (transfer none) (nullable): that job of a submit-mode run, once
- *   its submission has returned; %NULL if there is none (always in stream
- *   mode)
- */
-SluiceJob *
-sluice_scenario_runner_get_job (SluiceScenarioRunner *self,
-                                gint64                job_index)
-{
-  g_return_val_if_fail (SLUICE_IS_SCENARIO_RUNNER (self), NULL);
-
-  if (job_index < 0 || job_index >= (gint64) self->jobs->len)
-    return NULL;
-  return g_ptr_array_index (self->jobs, job_index);
 }

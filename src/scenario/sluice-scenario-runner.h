@@ -25,6 +25,8 @@ void                  sluice_scenario_runner_set_event_func (SluiceScenarioRunne
                                                              SluiceEventFunc        func,
                                                              gpointer               user_data,
                                                              GDestroyNotify         destroy);
+void                  sluice_scenario_runner_set_keep_details (SluiceScenarioRunner *self,
+                                                             gboolean               keep);
 SluicePool           *sluice_scenario_runner_get_pool       (SluiceScenarioRunner  *self);
 SluiceRun            *sluice_scenario_runner_get_run        (SluiceScenarioRunner  *self);
 SluiceClock          *sluice_scenario_runner_get_clock      (SluiceScenarioRunner  *self);

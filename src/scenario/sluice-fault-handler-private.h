@@ -1,0 +1,74 @@
+/* sluice-fault-handler-private.h: what the fault handler's attempts
+ * (sluice-fault-handler.c) and its watch on their cancellables
+ * (sluice-fault-handler-watch.c) share
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#pragma once
+
+#include "sluice-fault-handler.h"
+
+G_BEGIN_DECLS
+
+struct _SluiceFaultHandler
+{
+  GObject          parent_instance;
+
+  SluiceClock     *clock;
+  SluiceBehaviour *default_behaviour;
+  GHashTable      *items;        /* gint64* → SluiceBehaviour* */
+  GPtrArray       *mix;          /* SluiceMixEntry*, or NULL */
+  double           mix_total;
+  GRand           *rand;
+  GArray          *draws;        /* guint: the mix entry of each item index */
+  GThreadPool     *threads;
+
+  guint            next_token;
+  guint            n_calls;
+  guint            n_active;
+  gboolean         ctx_ok;
+
+  /* The watch on the attempts' cancellables (sluice-fault-handler-watch.c):
+   * one source for them all, and the calls whose cancellable fired, queued
+   * from any thread under the lock. */
+  GMainContext    *context;
+  GSource         *cancel_source;
+  GMutex           cancel_lock;
+  GQueue           cancelled;    /* SluiceFaultCall*, in the order their cancellables fired */
+  gint             n_cancelled;  /* its length, read without the lock */
+  GPtrArray       *due;          /* GTask*: the calls taken for the next dispatch */
+};
+
+/* One attempt in progress: the task data of its GTask. */
+typedef struct {
+  SluiceFaultHandler    *self;         /* the task's source object */
+  GTask                 *task;         /* a reference while watched, as the task owns the call */
+  SluiceAttempt         *attempt;
+  const SluiceBehaviour *behaviour;    /* owned by the handler */
+  gpointer               token;        /* also the order the attempts started in */
+  guint64                timer_id;
+  GCancellable          *cancellable;  /* watched, with cancel_id */
+  gulong                 cancel_id;
+  GList                  cancel_link;  /* in self->cancelled while queued */
+  gboolean               queued;
+  GSource               *idle_source;
+  gulong                 cancel_requested_id;
+  gboolean               done;
+} SluiceFaultCall;
+
+typedef enum {
+  SLUICE_FAULT_HANDLER_END_RESULT,      /* the behaviour's own end: a result or its error */
+  SLUICE_FAULT_HANDLER_END_CANCELLED,   /* honoured a cancellation request */
+} SluiceFaultHandlerEnd;
+
+void _sluice_fault_handler_call_finish   (GTask                 *task,
+                                          SluiceFaultHandlerEnd  end);
+
+/* sluice-fault-handler-watch.c */
+void _sluice_fault_handler_init_watches  (SluiceFaultHandler    *self);
+void _sluice_fault_handler_clear_watches (SluiceFaultHandler    *self);
+void _sluice_fault_handler_watch         (GTask                 *task,
+                                          GCancellable          *cancellable);
+void _sluice_fault_handler_unwatch       (SluiceFaultCall       *call);
+
+G_END_DECLS

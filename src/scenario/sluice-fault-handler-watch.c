@@ -1,0 +1,220 @@
+/* sluice-fault-handler-watch.c: the fault handler's watch on its attempts'
+ * cancellables, without a source per attempt
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "sluice-fault-handler-private.h"
+
+/* An attempt that honours cancellation (ok, fail, hang, cancel-self) ends
+ * cancelled once its cancellable fires. A g_cancellable_source_new() per
+ * attempt did that, but every main-loop turn walks every attached source:
+ * at 10,000 attempts in flight each turn cost 10,000 checks. Instead each
+ * attempt connects to its cancellable; the handler, which fires in any
+ * thread (and at once inside g_cancellable_connect() for a cancellable
+ * already cancelled), queues the call; one source of the handler's takes
+ * the queue when the main loop prepares or checks it, exactly when the
+ * attempts' own sources would have been found ready, and ends those calls
+ * in the order the attempts started, the order their sources had. */
+
+void
+_sluice_fault_handler_init_watches (SluiceFaultHandler *self)
+{
+  g_mutex_init (&self->cancel_lock);
+  g_queue_init (&self->cancelled);
+  self->due = g_ptr_array_new_with_free_func (g_object_unref);
+}
+
+void
+_sluice_fault_handler_clear_watches (SluiceFaultHandler *self)
+{
+  /* Every watched call holds the handler through its task: none is left. */
+  g_assert (g_queue_is_empty (&self->cancelled));
+  if (self->cancel_source != NULL)
+    g_source_destroy (self->cancel_source);
+  g_clear_pointer (&self->cancel_source, g_source_unref);
+  g_clear_pointer (&self->context, g_main_context_unref);
+  g_clear_pointer (&self->due, g_ptr_array_unref);
+  g_mutex_clear (&self->cancel_lock);
+}
+
+/* Stops watching the cancellable: after this its handler cannot run, and
+ * a cancellation that came meanwhile no longer ends the call. Never from
+ * inside the cancellable's handler, where g_cancellable_disconnect() would
+ * wait for itself. */
+void
+_sluice_fault_handler_unwatch (SluiceFaultCall *call)
+{
+  SluiceFaultHandler *self = call->self;
+  g_autoptr(GTask) watching = NULL;
+
+  if (call->cancellable == NULL)
+    return;
+
+  /* Waits for a handler running in another thread; the lock is not held,
+   * so that handler can finish. */
+  g_cancellable_disconnect (call->cancellable, call->cancel_id);
+  call->cancel_id = 0;
+  g_clear_object (&call->cancellable);
+
+  g_mutex_lock (&self->cancel_lock);
+  if (call->queued)
+    {
+      g_queue_unlink (&self->cancelled, &call->cancel_link);
+      g_atomic_int_add (&self->n_cancelled, -1);
+      call->queued = FALSE;
+    }
+  g_mutex_unlock (&self->cancel_lock);
+
+  /* Last: the task, and the call with it, may go now. */
+  watching = call->task;
+}
+
+/* The cancellable's handler: in any thread, and at once inside
+ * g_cancellable_connect() when it is already cancelled. It only queues the
+ * call: ending it here would complete the task inside the pool's own
+ * g_cancellable_cancel(). */
+static void
+on_cancellable_cancelled (GCancellable *cancellable,
+                          gpointer      user_data)
+{
+  SluiceFaultCall *call = user_data;
+  SluiceFaultHandler *self = call->self;
+
+  g_mutex_lock (&self->cancel_lock);
+  if (!call->queued)
+    {
+      g_queue_push_tail_link (&self->cancelled, &call->cancel_link);
+      g_atomic_int_inc (&self->n_cancelled);
+      call->queued = TRUE;
+    }
+  g_mutex_unlock (&self->cancel_lock);
+
+  /* The main loop checks the queue at its next turn; only a loop asleep in
+   * poll needs waking, which the owner thread's never is while it runs. */
+  if (!g_main_context_is_owner (self->context))
+    g_main_context_wakeup (self->context);
+}
+
+/* Takes the queued calls for this turn's dispatch, as the attempts' own
+ * sources would have been found ready (at prepare or check, not later). */
+static gboolean
+take_cancelled (SluiceFaultHandler *self)
+{
+  GList *link;
+
+  if (self->due->len > 0)
+    return TRUE;
+  if (g_atomic_int_get (&self->n_cancelled) == 0)
+    return FALSE;
+
+  g_mutex_lock (&self->cancel_lock);
+  while ((link = g_queue_pop_head_link (&self->cancelled)) != NULL)
+    {
+      SluiceFaultCall *call = link->data;
+
+      call->queued = FALSE;
+      g_ptr_array_add (self->due, g_object_ref (call->task));
+    }
+  g_atomic_int_set (&self->n_cancelled, 0);
+  g_mutex_unlock (&self->cancel_lock);
+
+  return self->due->len > 0;
+}
+
+typedef struct {
+  GSource             source;
+  SluiceFaultHandler *self;   /* not a reference: the handler destroys it */
+} CancelSource;
+
+static gboolean
+cancel_source_prepare (GSource *source,
+                       gint    *timeout)
+{
+  SluiceFaultHandler *self = ((CancelSource *) source)->self;
+
+  *timeout = -1;
+  return take_cancelled (self);
+}
+
+static gboolean
+cancel_source_check (GSource *source)
+{
+  SluiceFaultHandler *self = ((CancelSource *) source)->self;
+
+  return take_cancelled (self);
+}
+
+/* In the order the attempts started: the order their own sources had. */
+static gint
+compare_start_order (gconstpointer a,
+                     gconstpointer b)
+{
+  const SluiceFaultCall *x = g_task_get_task_data (*(GTask **) a);
+  const SluiceFaultCall *y = g_task_get_task_data (*(GTask **) b);
+
+  return GPOINTER_TO_UINT (x->token) < GPOINTER_TO_UINT (y->token) ? -1
+         : GPOINTER_TO_UINT (x->token) > GPOINTER_TO_UINT (y->token);
+}
+
+static gboolean
+cancel_source_dispatch (GSource     *source,
+                        GSourceFunc  callback,
+                        gpointer     user_data)
+{
+  g_autoptr(SluiceFaultHandler) self = g_object_ref (((CancelSource *) source)->self);
+  g_autoptr(GPtrArray) due = g_steal_pointer (&self->due);
+
+  self->due = g_ptr_array_new_with_free_func (g_object_unref);
+  g_ptr_array_sort (due, compare_start_order);
+
+  /* A call that ended otherwise meanwhile is done, and stays as it is. */
+  for (guint i = 0; i < due->len; i++)
+    _sluice_fault_handler_call_finish (g_ptr_array_index (due, i), SLUICE_FAULT_HANDLER_END_CANCELLED);
+
+  return G_SOURCE_CONTINUE;
+}
+
+static GSourceFuncs cancel_source_funcs = {
+  cancel_source_prepare, cancel_source_check, cancel_source_dispatch, NULL, NULL, NULL,
+};
+
+/* The handler's one source, attached with its first watch: after the
+ * pool's own long-lived sources, as the first attempt's source was. */
+static void
+ensure_cancel_source (SluiceFaultHandler *self,
+                      GMainContext       *context)
+{
+  if (self->cancel_source != NULL)
+    return;
+
+  self->context = g_main_context_ref (context);
+  self->cancel_source = g_source_new (&cancel_source_funcs, sizeof (CancelSource));
+  ((CancelSource *) self->cancel_source)->self = self;
+  g_source_set_priority (self->cancel_source, G_PRIORITY_DEFAULT);
+  g_source_set_static_name (self->cancel_source, "[sluice] fault handler cancelled");
+  g_source_attach (self->cancel_source, context);
+}
+
+/* Ends the attempt of @task cancelled, from the main context, once
+ * @cancellable fires (at once if it has). */
+void
+_sluice_fault_handler_watch (GTask        *task,
+                             GCancellable *cancellable)
+{
+  SluiceFaultHandler *self = g_task_get_source_object (task);
+  SluiceFaultCall *call = g_task_get_task_data (task);
+
+  if (cancellable == NULL)
+    return;
+
+  ensure_cancel_source (self, g_task_get_context (task));
+  g_return_if_fail (g_task_get_context (task) == self->context);
+
+  /* A hang has nothing else that keeps its task: the watch does, until
+   * call_unwatch(). */
+  g_object_ref (task);
+  call->cancellable = g_object_ref (cancellable);
+  /* No destroy notify: call_unwatch() disconnects before the call goes. */
+  call->cancel_id = g_cancellable_connect (cancellable, G_CALLBACK (on_cancellable_cancelled), call, NULL);
+}

@@ -64,7 +64,9 @@ write_sorted_results (SluiceReport     *self,
   g_autofree gint64 *ints = g_memdup2 (self->ints->data, (gsize) self->ints->len * sizeof (gint64));
   g_autoptr(GPtrArray) others = g_ptr_array_sized_new (self->others->len);
 
-  qsort (ints, self->ints->len, sizeof (gint64), compare_ints);
+  /* qsort() of no elements may still not be given NULL. */
+  if (ints != NULL)
+    qsort (ints, self->ints->len, sizeof (gint64), compare_ints);
   for (guint i = 0; i < self->others->len; i++)
     g_ptr_array_add (others, g_ptr_array_index (self->others, i));
   g_ptr_array_sort (others, compare_others);

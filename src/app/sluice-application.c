@@ -8,6 +8,7 @@
 #include <glib/gi18n.h>
 
 #include "sluice-application.h"
+#include "sluice-run-controller.h"
 #include "sluice-presets.h"
 #include "sluice-window.h"
 
@@ -31,6 +32,7 @@ struct _SluiceApplication
   char           *screenshot;
   char           *export_image;
   char           *export_events;
+  double          speed;          /* --speed, or 0 for an instant run */
   int             exit_status;
 };
 
@@ -190,8 +192,18 @@ sluice_application_activate (GApplication *app)
         }
 
       if (exporting)
-        sluice_window_run_and_export (sw, self->screenshot, self->export_image, self->export_events,
-                                      on_screenshot_done, self);
+        {
+          SluiceRunController *run = sluice_window_get_run_controller (sw);
+
+          /* Played at a speed, through the paced clock and the frames, as
+           * a run in the window is; without one, at once. */
+          if (self->speed > 0)
+            sluice_run_controller_set_speed (run, self->speed);
+          else
+            sluice_run_controller_set_instant (run, TRUE);
+          sluice_window_run_and_export (sw, self->screenshot, self->export_image, self->export_events,
+                                        on_screenshot_done, self);
+        }
 
       window = GTK_WINDOW (sw);
     }
@@ -210,6 +222,13 @@ sluice_application_handle_local_options (GApplication *app,
   g_variant_dict_lookup (options, "screenshot", "^ay", &self->screenshot);
   g_variant_dict_lookup (options, "export-image", "^ay", &self->export_image);
   g_variant_dict_lookup (options, "export-events", "^ay", &self->export_events);
+  g_variant_dict_lookup (options, "speed", "d", &self->speed);
+
+  if (self->speed < 0 || self->speed != self->speed || self->speed > 1e6)
+    {
+      g_printerr (_("--speed: expected a number of clock seconds per second above 0, at most 1000000\n"));
+      return 2;
+    }
 
   if (self->screenshot != NULL || self->export_image != NULL || self->export_events != NULL)
     {
@@ -271,6 +290,9 @@ sluice_application_init (SluiceApplication *self)
     { "export-events", 0, 0, G_OPTION_ARG_FILENAME, NULL,
       N_("Run the preset on the virtual clock, save its events as FILE (.csv or .jsonl) and quit"),
       N_("FILE") },
+    { "speed", 0, 0, G_OPTION_ARG_DOUBLE, NULL,
+      N_("With --screenshot or --export-…: play the run at S clock seconds per second, as the window does, instead of at once"),
+      N_("S") },
     { NULL }
   };
 

@@ -8,16 +8,16 @@
 #include <glib/gi18n.h>
 
 #include "sluice-batch.h"
-#include "sluice-config-panel.h"
 #include "sluice-run-controller.h"
 
 /**
  * SluiceBatch:
  *
  * What `sluice --screenshot` and `--export-*` do with a window: once it is
- * shown, run its scenario on the virtual clock (or the scaled one when the
- * scenario needs real time), write the exports, then save the window as a
- * PNG right after a paint a few frames later, and call back.
+ * shown, run its scenario (the run controller picks the clock: a paced or
+ * virtual one for a simulated scenario, the scaled one for real time),
+ * write the exports, then save the window as a PNG right after a paint a
+ * few frames later, and call back.
  *
  * The window owns it; it holds the window weakly.
  */
@@ -185,17 +185,6 @@ on_start_tick (GtkWidget     *widget,
   return G_SOURCE_REMOVE;
 }
 
-/* The virtual clock, unless the scenario needs real time. */
-static void
-prefer_virtual_clock (SluiceBatch *self)
-{
-  SluiceConfigPanel *panel = SLUICE_CONFIG_PANEL (sluice_window_get_config_panel (self->window));
-
-  sluice_config_panel_set_field_text (panel, "run", "clock", "virtual");
-  if (sluice_config_panel_get_scenario (panel) == NULL)
-    sluice_config_panel_set_field_text (panel, "run", "clock", "real");
-}
-
 /**
  * sluice_batch_start:
  * @self: a #SluiceBatch
@@ -208,7 +197,6 @@ sluice_batch_start (SluiceBatch *self)
   g_return_if_fail (SLUICE_IS_BATCH (self));
   g_return_if_fail (self->window != NULL);
 
-  prefer_virtual_clock (self);
   self->frames = 0;
   self->tick_id = gtk_widget_add_tick_callback (GTK_WIDGET (self->window), on_start_tick, self, NULL);
 }

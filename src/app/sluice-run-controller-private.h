@@ -59,6 +59,7 @@ struct _SluiceRunController
   gint64                start_time;
   gboolean              running;
   gboolean              has_run;
+  gboolean              instant;    /* simulated runs jump through time */
 
   /* submit mode, the shutdown deadline and fatal errors */
   gboolean              submit_mode;

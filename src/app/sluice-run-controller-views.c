@@ -21,7 +21,7 @@
 gint64
 _sluice_run_controller_now (SluiceRunController *self)
 {
-  gint64 now = self->clock ? sluice_clock_now (self->clock) : 0;
+  gint64 now = self->clock ? sluice_clock_get_shown_time (self->clock) : 0;
 
   return MAX (now, self->last.time);
 }

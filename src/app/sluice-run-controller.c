@@ -163,19 +163,34 @@ sluice_run_controller_reset (SluiceRunController *self)
   set_running (self, FALSE);
 }
 
+/* A simulated scenario plays on a paced clock: every timer fires at its
+ * exact instant, so slow frames delay the picture, never the outcome, and
+ * the run's report is the virtual clock's. Only block and thread spend
+ * real time, on the scaled clock. An instant run (a screenshot without a
+ * speed) jumps through time on the virtual clock. */
+static SluiceClockKind
+choose_clock (SluiceRunController *self,
+              SluiceScenario      *scenario)
+{
+  if (sluice_scenario_needs_real_time (scenario))
+    return SLUICE_CLOCK_SCALED;
+  if (self->instant)
+    return SLUICE_CLOCK_VIRTUAL;
+  return SLUICE_CLOCK_PACED;
+}
+
 static void
 create_run (SluiceRunController *self,
             SluiceScenario      *scenario)
 {
-  gboolean virtual = sluice_scenario_get_clock_kind (scenario) == SLUICE_CLOCK_VIRTUAL;
+  SluiceClockKind kind = choose_clock (self, scenario);
   guint workers = (guint) sluice_scenario_get_workers (scenario);
   guint queue_size = (guint) sluice_scenario_get_queue_size (scenario);
   gint64 timeout = (gint64) llround (sluice_scenario_get_item_timeout (scenario) * G_USEC_PER_SEC);
 
   /* Below GDK_PRIORITY_REDRAW: a busy pool shares the main loop with the
    * window, and its frames must get through while the pool runs. */
-  self->clock = sluice_clock_new_with_priority (virtual ? SLUICE_CLOCK_VIRTUAL : SLUICE_CLOCK_SCALED,
-                                                G_PRIORITY_DEFAULT_IDLE);
+  self->clock = sluice_clock_new_with_priority (kind, G_PRIORITY_DEFAULT_IDLE);
   sluice_clock_set_speed (self->clock, self->speed);
   sluice_clock_set_paused (self->clock, self->paused);
 
@@ -371,6 +386,24 @@ sluice_run_controller_set_speed (SluiceRunController *self,
   self->speed = speed;
   if (self->clock != NULL)
     sluice_clock_set_speed (self->clock, speed);
+}
+
+/**
+ * sluice_run_controller_set_instant:
+ * @self: a #SluiceRunController
+ * @instant: whether simulated runs jump through time
+ *
+ * By default a simulated run plays on a paced clock at the speed; an
+ * instant one jumps from timer to timer on the virtual clock, for a
+ * screenshot. Both give the same outcome. Takes effect at the next run.
+ */
+void
+sluice_run_controller_set_instant (SluiceRunController *self,
+                                   gboolean             instant)
+{
+  g_return_if_fail (SLUICE_IS_RUN_CONTROLLER (self));
+
+  self->instant = !!instant;
 }
 
 /**

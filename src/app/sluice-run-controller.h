@@ -59,6 +59,8 @@ void                 sluice_run_controller_set_speed      (SluiceRunController  
 void                 sluice_run_controller_set_paused     (SluiceRunController  *self,
                                                            gboolean              paused);
 void                 sluice_run_controller_step           (SluiceRunController  *self);
+void                 sluice_run_controller_set_instant    (SluiceRunController  *self,
+                                                           gboolean              instant);
 gboolean             sluice_run_controller_get_running    (SluiceRunController  *self);
 gboolean             sluice_run_controller_get_has_events (SluiceRunController  *self);
 GListModel          *sluice_run_controller_get_results    (SluiceRunController  *self);

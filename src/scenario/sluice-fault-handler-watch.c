@@ -183,7 +183,8 @@ static GSourceFuncs cancel_source_funcs = {
  * pool's own long-lived sources, as the first attempt's source was. */
 static void
 ensure_cancel_source (SluiceFaultHandler *self,
-                      GMainContext       *context)
+                      GMainContext       *context,
+                      gint                priority)
 {
   if (self->cancel_source != NULL)
     return;
@@ -191,7 +192,8 @@ ensure_cancel_source (SluiceFaultHandler *self,
   self->context = g_main_context_ref (context);
   self->cancel_source = g_source_new (&cancel_source_funcs, sizeof (CancelSource));
   ((CancelSource *) self->cancel_source)->self = self;
-  g_source_set_priority (self->cancel_source, G_PRIORITY_DEFAULT);
+  /* The pool's priority: its work keeps one order whatever it is. */
+  g_source_set_priority (self->cancel_source, priority);
   g_source_set_static_name (self->cancel_source, "[sluice] fault handler cancelled");
   g_source_attach (self->cancel_source, context);
 }
@@ -208,7 +210,7 @@ _sluice_fault_handler_watch (GTask        *task,
   if (cancellable == NULL)
     return;
 
-  ensure_cancel_source (self, g_task_get_context (task));
+  ensure_cancel_source (self, g_task_get_context (task), g_task_get_priority (task));
   g_return_if_fail (g_task_get_context (task) == self->context);
 
   /* A hang has nothing else that keeps its task: the watch does, until

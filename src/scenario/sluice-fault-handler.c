@@ -179,6 +179,7 @@ on_cancel_requested (SluiceAttempt *attempt,
     return;
 
   call->idle_source = g_idle_source_new ();
+  g_source_set_priority (call->idle_source, g_task_get_priority (task));
   g_source_set_static_name (call->idle_source, "[sluice] stubborn gives up");
   g_source_set_callback (call->idle_source, on_idle_cancel, g_object_ref (task), g_object_unref);
   g_source_attach (call->idle_source, g_task_get_context (task));
@@ -238,7 +239,7 @@ run_thread_job (gpointer data,
   g_usleep ((gulong) seconds_to_us (job->delay));
 
   /* Hand the task back to its main context, which completes it. */
-  g_main_context_invoke_full (context, G_PRIORITY_DEFAULT, on_thread_done,
+  g_main_context_invoke_full (context, g_task_get_priority (job->task), on_thread_done,
                               job->task, g_object_unref);
   g_free (job);
 }
@@ -322,6 +323,7 @@ sluice_fault_handler_handle_async (SluiceHandler       *handler,
    * after a cancellation request, and the pool decides what they mean. */
   task = g_task_new (self, NULL, callback, user_data);
   g_task_set_source_tag (task, sluice_fault_handler_handle_async);
+  g_task_set_priority (task, sluice_attempt_get_priority (attempt));
 
   call = g_new0 (SluiceFaultCall, 1);
   call->self = self;

@@ -618,26 +618,12 @@ check_real_time (SluiceScenario  *self,
                  const Parser    *p,
                  GError         **error)
 {
-  const char *key = NULL;
-  g_autofree char *item_key = NULL;
-  GHashTableIter iter;
-  gpointer index, behaviour;
+  g_autofree char *key = NULL;
 
   if (self->clock_kind != SLUICE_CLOCK_VIRTUAL)
     return TRUE;
 
-  if (sluice_behaviour_needs_real_time (self->default_behaviour))
-    key = "default";
-
-  g_hash_table_iter_init (&iter, self->item_behaviours);
-  while (key == NULL && g_hash_table_iter_next (&iter, &index, &behaviour))
-    if (sluice_behaviour_needs_real_time (behaviour))
-      key = item_key = g_strdup_printf ("item.%" G_GINT64_FORMAT, *(gint64 *) index);
-
-  for (guint i = 0; key == NULL && self->mix != NULL && i < self->mix->len; i++)
-    if (sluice_behaviour_needs_real_time (((SluiceMixEntry *) g_ptr_array_index (self->mix, i))->behaviour))
-      key = "mix";
-
+  key = _sluice_scenario_real_time_key (self);
   if (key == NULL)
     return TRUE;
 

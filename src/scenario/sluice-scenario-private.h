@@ -239,4 +239,6 @@ SluiceBehaviour *_sluice_scenario_read_behaviour  (const SluiceScenarioParser  *
                                                    const char                  *key,
                                                    GError                     **error);
 
+char *_sluice_scenario_real_time_key (SluiceScenario *self);
+
 G_END_DECLS

@@ -440,6 +440,50 @@ sluice_scenario_get_cancel_after (SluiceScenario *self)
   return self->cancel_after;
 }
 
+/* The first [handler] key whose behaviour spends real time (block,
+ * thread), or %NULL. */
+char *
+_sluice_scenario_real_time_key (SluiceScenario *self)
+{
+  GHashTableIter iter;
+  gpointer index, behaviour;
+
+  if (sluice_behaviour_needs_real_time (self->default_behaviour))
+    return g_strdup ("default");
+
+  g_hash_table_iter_init (&iter, self->item_behaviours);
+  while (g_hash_table_iter_next (&iter, &index, &behaviour))
+    if (sluice_behaviour_needs_real_time (behaviour))
+      return g_strdup_printf ("item.%" G_GINT64_FORMAT, *(gint64 *) index);
+
+  for (guint i = 0; self->mix != NULL && i < self->mix->len; i++)
+    if (sluice_behaviour_needs_real_time (((SluiceMixEntry *) g_ptr_array_index (self->mix, i))->behaviour))
+      return g_strdup ("mix");
+
+  return NULL;
+}
+
+/**
+ * sluice_scenario_needs_real_time:
+ * @self: a #SluiceScenario
+ *
+ * Whether a behaviour of @self spends real time (`block`, `thread`):
+ * then only a real or scaled clock runs it. Every other scenario is
+ * simulated, and gives the same outcome on a virtual or paced clock.
+ *
+ * Returns: %TRUE if @self needs real time
+ */
+gboolean
+sluice_scenario_needs_real_time (SluiceScenario *self)
+{
+  g_autofree char *key = NULL;
+
+  g_return_val_if_fail (SLUICE_IS_SCENARIO (self), FALSE);
+
+  key = _sluice_scenario_real_time_key (self);
+  return key != NULL;
+}
+
 /**
  * sluice_scenario_get_clock_kind:
  * @self: a #SluiceScenario

@@ -526,6 +526,33 @@ sluice_clock_get_priority (SluiceClock *self)
 }
 
 /**
+ * sluice_clock_get_shown_time:
+ * @self: a #SluiceClock
+ *
+ * Gets the time a view should show for @self now. For a paced clock that
+ * is its pace, as far as the next timer: the picture moves smoothly with
+ * wall time while sluice_clock_now() stays at the instant of the last
+ * timer until the next one fires. For every other kind it is
+ * sluice_clock_now().
+ *
+ * Returns: the time to show, never before sluice_clock_now()
+ */
+gint64
+sluice_clock_get_shown_time (SluiceClock *self)
+{
+  gint64 now, shown;
+
+  g_return_val_if_fail (SLUICE_IS_CLOCK (self), 0);
+
+  now = sluice_clock_now (self);
+  if (self->time.kind != SLUICE_CLOCK_PACED)
+    return now;
+
+  shown = MIN (_sluice_timebase_pace (&self->time), _sluice_timer_heap_next_deadline (&self->heap));
+  return MAX (now, shown);
+}
+
+/**
  * sluice_clock_get_kind:
  * @self: a #SluiceClock
  *

@@ -50,6 +50,7 @@ SluiceClock     *sluice_clock_new_with_priority (SluiceClockKind  kind,
 SluiceClockKind  sluice_clock_get_kind          (SluiceClock     *self);
 gint             sluice_clock_get_priority      (SluiceClock     *self);
 gint64           sluice_clock_now               (SluiceClock     *self);
+gint64           sluice_clock_get_shown_time    (SluiceClock     *self);
 guint64          sluice_clock_add_timer         (SluiceClock     *self,
                                                  gint64           deadline,
                                                  SluiceTimerFunc  func,

@@ -40,6 +40,15 @@ struct _SluiceBatch
   guint                 tick_id;
   gboolean              exports_ok;
   gboolean              done;
+
+  /* How the run was drawn, for scripts/bench (SLUICE_FRAME_STATS=FILE):
+   * frames painted while it ran, and how soon after its end the window
+   * showed the end. Monotonic µs, 0 until known. */
+  char                 *stats_file;
+  GdkFrameClock        *frame_clock;  /* weak */
+  guint                 run_frames;
+  gint64                run_started;
+  gint64                run_ended;
 };
 
 G_DEFINE_FINAL_TYPE (SluiceBatch, sluice_batch, G_TYPE_OBJECT)
@@ -141,6 +150,56 @@ export_file (SluiceBatch *self,
   return ok;
 }
 
+/* ---- frame statistics ------------------------------------------------- */
+
+static void
+write_stats (SluiceBatch *self,
+             gint64       caught_up)
+{
+  double run_s = (double) (self->run_ended - self->run_started) / G_USEC_PER_SEC;
+  g_autofree char *text = NULL;
+  g_autoptr(GError) error = NULL;
+  char fps[G_ASCII_DTOSTR_BUF_SIZE], run[G_ASCII_DTOSTR_BUF_SIZE], catch_up[G_ASCII_DTOSTR_BUF_SIZE];
+
+  g_ascii_formatd (fps, sizeof fps, "%.2f", run_s > 0 ? self->run_frames / run_s : 0.0);
+  g_ascii_formatd (run, sizeof run, "%.6f", run_s);
+  g_ascii_formatd (catch_up, sizeof catch_up, "%.6f", (double) (caught_up - self->run_ended) / G_USEC_PER_SEC);
+  text = g_strdup_printf ("{\"frames\": %u, \"run_seconds\": %s, \"fps\": %s, \"catch_up_seconds\": %s}\n",
+                          self->run_frames, run, fps, catch_up);
+  if (!g_file_set_contents (self->stats_file, text, -1, &error))
+    g_printerr ("sluice: %s\n", error->message);
+}
+
+static void
+on_stats_paint (GdkFrameClock *frame_clock,
+                SluiceBatch   *self)
+{
+  if (self->run_ended == 0)
+    {
+      self->run_frames++;
+      return;
+    }
+
+  /* The first paint after the end shows it: the views fold every event
+   * at the end of the run. */
+  g_signal_handlers_disconnect_by_func (frame_clock, on_stats_paint, self);
+  write_stats (self, g_get_monotonic_time ());
+}
+
+static void
+start_stats (SluiceBatch   *self,
+             GdkFrameClock *frame_clock)
+{
+  if (self->stats_file == NULL || frame_clock == NULL)
+    return;
+
+  self->run_started = g_get_monotonic_time ();
+  g_set_weak_pointer (&self->frame_clock, frame_clock);
+  g_signal_connect (frame_clock, "after-paint", G_CALLBACK (on_stats_paint), self);
+}
+
+/* ---- the run ----------------------------------------------------------- */
+
 /* After the run: the exports, then the screenshot a few frames later, or
  * the callback now. */
 static void
@@ -151,6 +210,7 @@ on_run_finished (SluiceBatch *self)
   if (self->window == NULL || self->done)
     return;
 
+  self->run_ended = g_get_monotonic_time ();
   image_ok = export_file (self, self->export_image, TRUE);
   events_ok = export_file (self, self->export_events, FALSE);
   self->exports_ok = image_ok && events_ok;
@@ -178,6 +238,7 @@ on_start_tick (GtkWidget     *widget,
     return G_SOURCE_CONTINUE;
 
   self->tick_id = 0;
+  start_stats (self, frame_clock);
   gtk_widget_activate_action (widget, "win.run", NULL);
   if (!sluice_window_get_running (self->window))
     report (self, FALSE);
@@ -209,6 +270,9 @@ sluice_batch_dispose (GObject *object)
   if (self->tick_id != 0 && self->window != NULL)
     gtk_widget_remove_tick_callback (GTK_WIDGET (self->window), self->tick_id);
   self->tick_id = 0;
+  if (self->frame_clock != NULL)
+    g_signal_handlers_disconnect_by_func (self->frame_clock, on_stats_paint, self);
+  g_clear_weak_pointer (&self->frame_clock);
   g_clear_weak_pointer (&self->window);
 
   G_OBJECT_CLASS (sluice_batch_parent_class)->dispose (object);
@@ -222,6 +286,7 @@ sluice_batch_finalize (GObject *object)
   g_free (self->screenshot);
   g_free (self->export_image);
   g_free (self->export_events);
+  g_free (self->stats_file);
 
   G_OBJECT_CLASS (sluice_batch_parent_class)->finalize (object);
 }
@@ -271,6 +336,7 @@ sluice_batch_new (SluiceWindow         *window,
   self->screenshot = g_strdup (screenshot);
   self->export_image = g_strdup (image);
   self->export_events = g_strdup (events);
+  self->stats_file = g_strdup (g_getenv ("SLUICE_FRAME_STATS"));
   self->func = func;
   self->user_data = user_data;
 

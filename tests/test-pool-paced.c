@@ -256,6 +256,33 @@ test_paced_paused_does_not_move (void)
   g_array_unref (fired.at);
 }
 
+static void
+test_real_clock_measures_its_lateness (void)
+{
+  g_autoptr(SluiceClock) real = sluice_clock_new (SLUICE_CLOCK_REAL);
+  g_autoptr(SluiceClock) paced = sluice_clock_new (SLUICE_CLOCK_PACED);
+  Fired on_real = { real, g_array_new (FALSE, FALSE, sizeof (gint64)) };
+  Fired on_paced = { paced, g_array_new (FALSE, FALSE, sizeof (gint64)) };
+
+  sluice_clock_set_speed (paced, 1000.0);
+  sluice_clock_add_timer (real, S (0.001), record_now, &on_real, NULL);
+  sluice_clock_add_timer (paced, S (0.001), record_now, &on_paced, NULL);
+  g_assert_cmpint (sluice_clock_get_max_lateness (real), ==, 0);
+
+  /* A main loop busy for 20 ms: the real timer fires ~19 ms late, the
+   * paced one at its instant. A wall-clock wait on purpose. */
+  g_usleep (20000);
+  while (on_real.at->len < 1 || on_paced.at->len < 1)
+    g_main_context_iteration (NULL, TRUE);
+
+  g_assert_cmpint (sluice_clock_get_max_lateness (real), >=, S (0.018));
+  g_assert_cmpint (g_array_index (on_real.at, gint64, 0), >=, S (0.019));
+  g_assert_cmpint (sluice_clock_get_max_lateness (paced), ==, 0);
+  g_assert_cmpint (g_array_index (on_paced.at, gint64, 0), ==, S (0.001));
+  g_array_unref (on_real.at);
+  g_array_unref (on_paced.at);
+}
+
 /* }}} */
 
 int
@@ -268,6 +295,7 @@ main (int   argc,
                    test_paced_fires_each_timer_at_its_instant_when_late);
   g_test_add_func ("/paced/never-runs-ahead-of-its-pace", test_paced_never_runs_ahead_of_its_pace);
   g_test_add_func ("/paced/paused-does-not-move", test_paced_paused_does_not_move);
+  g_test_add_func ("/paced/real-clock-measures-its-lateness", test_real_clock_measures_its_lateness);
 
   g_test_add_data_func ("/paced/same-outcome-as-virtual/mixed-delays",
                         mixed_delays, check_paced_matches_virtual);

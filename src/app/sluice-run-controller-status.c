@@ -161,6 +161,25 @@ describe_end (SluiceRunController *self,
                           outcome, seconds, succeeded, pulled);
 }
 
+/* Timers that fired late on real time changed the outcome: say so. A
+ * simulated run plays on a paced clock, where none is ever late. */
+#define LATENESS_WORTH_SAYING_US 5000
+
+static char *
+describe_lateness (SluiceRunController *self)
+{
+  gint64 late = self->clock != NULL ? sluice_clock_get_max_lateness (self->clock) : 0;
+  char seconds[G_ASCII_DTOSTR_BUF_SIZE];
+
+  if (late < LATENESS_WORTH_SAYING_US)
+    return g_strdup ("");
+
+  g_snprintf (seconds, sizeof seconds, "%.3f", (double) late / G_USEC_PER_SEC);
+  /* Translators: appended to the end-of-run line; %s is seconds, like 0.031. */
+  return g_strdup_printf (_(" Real-time timers ran up to %s s late (the machine was busy): block and thread "
+                            "spend real time, so this run's timings may differ from run to run."), seconds);
+}
+
 /**
  * _sluice_run_controller_show_end:
  * @self: a #SluiceRunController
@@ -188,8 +207,9 @@ _sluice_run_controller_show_end (SluiceRunController *self,
   {
     g_autofree char *stop = describe_stop (self);
     g_autofree char *end = describe_end (self, outcome);
+    g_autofree char *late = describe_lateness (self);
 
-    text = g_strconcat (stop, end, NULL);
+    text = g_strconcat (stop, end, late, NULL);
   }
   _sluice_run_controller_emit_status (self, g_strcmp0 (outcome, "ok") == 0 ? SLUICE_RUN_STATUS_OK : SLUICE_RUN_STATUS_ERROR,
                                       text);

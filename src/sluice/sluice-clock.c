@@ -56,6 +56,7 @@ struct _SluiceClock
   guint            hold_count;
   gboolean         stall_reported;
   gint             priority;    /* of the work of pools on this clock */
+  gint64           max_lateness; /* real and scaled: the latest a timer fired */
 
   /* When the source is due, in monotonic time (0: at once; -1: never).
    * The source's prepare and check read it: setting a GSource's ready time
@@ -129,6 +130,14 @@ static void
 fire_due (SluiceClock *self,
           gint64       now)
 {
+  SluiceTimer *top = _sluice_timer_heap_peek (&self->heap);
+
+  /* The earliest due timer is the latest of this dispatch. Virtual and
+   * paced time fire every timer at its instant. */
+  if (top != NULL && top->deadline <= now &&
+      (self->time.kind == SLUICE_CLOCK_REAL || self->time.kind == SLUICE_CLOCK_SCALED))
+    self->max_lateness = MAX (self->max_lateness, now - top->deadline);
+
   self->firing++;
   _sluice_timer_heap_fire_due (&self->heap, now, &self->disposed);
   self->firing--;
@@ -523,6 +532,25 @@ sluice_clock_get_priority (SluiceClock *self)
   g_return_val_if_fail (SLUICE_IS_CLOCK (self), G_PRIORITY_DEFAULT);
 
   return self->priority;
+}
+
+/**
+ * sluice_clock_get_max_lateness:
+ * @self: a #SluiceClock
+ *
+ * Gets how late, at most, a timer of @self fired after its deadline: on a
+ * real or scaled clock a busy main loop (slow frames, a handler that
+ * blocks) delays timers, and with them the outcome. A virtual or paced
+ * clock fires every timer at its instant: 0.
+ *
+ * Returns: the largest lateness so far, in the clock's microseconds
+ */
+gint64
+sluice_clock_get_max_lateness (SluiceClock *self)
+{
+  g_return_val_if_fail (SLUICE_IS_CLOCK (self), 0);
+
+  return self->max_lateness;
 }
 
 /**

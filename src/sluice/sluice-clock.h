@@ -51,6 +51,7 @@ SluiceClockKind  sluice_clock_get_kind          (SluiceClock     *self);
 gint             sluice_clock_get_priority      (SluiceClock     *self);
 gint64           sluice_clock_now               (SluiceClock     *self);
 gint64           sluice_clock_get_shown_time    (SluiceClock     *self);
+gint64           sluice_clock_get_max_lateness  (SluiceClock     *self);
 guint64          sluice_clock_add_timer         (SluiceClock     *self,
                                                  gint64           deadline,
                                                  SluiceTimerFunc  func,

@@ -5,6 +5,7 @@
 
 #include "config-app.h"
 
+#include <glib/gi18n.h>
 #include <string.h>
 
 #include "sluice-presets.h"
@@ -105,28 +106,93 @@ preset_label (const char *name)
   return g_strdup (title ? title : name);
 }
 
+/* The presets in teaching order: what a workshop shows first comes first.
+ * A preset that is in no group (one a user added) goes under "More". */
+static const struct {
+  const char *title;
+  const char *names[12];
+} groups[] = {
+  { N_("Basics"),
+    { "first-look", "ok", "mix", "duplicates", "broken-metrics", "block", "thread",
+      "service-ten-images", "service-observed", NULL } },
+  { N_("Failures and retries"),
+    { "fail", "fail-always", "keep-going", "retries", "retry-storm", "retry-storm-jitter",
+      "retry-budget", "disk-full", "service-disk-full", NULL } },
+  { N_("Cancellation and deadlines"),
+    { "hang", "late", "stubborn", "cancel-self", "cancel-after-seconds", "deadline-shed",
+      "service-abandoned-job", NULL } },
+  { N_("Shutdown"),
+    { "stop-after", "close-after", "shutdown-deadline", "shutdown-overrun", NULL } },
+  { N_("Source faults"),
+    { "source-raise", "source-cancel", "source-hang", "source-interval", NULL } },
+};
+
+/**
+ * sluice_presets_get_group:
+ * @name: a preset name
+ *
+ * Returns: the index of the group @name is in, in teaching
+ *   order, or -1 when it is in none
+ */
+gint
+sluice_presets_get_group (const char *name)
+{
+  g_return_val_if_fail (name != NULL, -1);
+
+  for (guint g = 0; g < G_N_ELEMENTS (groups); g++)
+    for (guint i = 0; groups[g].names[i] != NULL; i++)
+      if (g_str_equal (groups[g].names[i], name))
+        return (gint) g;
+
+  return -1;
+}
+
+static void
+append_preset (GMenu      *section,
+               const char *name,
+               const char *action)
+{
+  g_autofree char *label = preset_label (name);
+  g_autoptr(GMenuItem) item = g_menu_item_new (label, NULL);
+
+  g_menu_item_set_action_and_target (item, action, "s", name);
+  g_menu_append_item (section, item);
+}
+
 /**
  * sluice_presets_fill_menu:
  * @menu: the menu to append to
  * @action: the detailed action name to call with the preset's name, such
  *   as `win.open-preset`
  *
- * Appends one item per preset, labelled with the title of its scenario.
+ * Appends one section per group of presets, in teaching order, with one
+ * item per preset labelled with the title of its scenario; presets in no
+ * group come last, under "More".
  */
 void
 sluice_presets_fill_menu (GMenu      *menu,
                           const char *action)
 {
   g_auto(GStrv) names = sluice_presets_list_names ();
+  g_autoptr(GMenu) more = g_menu_new ();
 
   g_return_if_fail (G_IS_MENU (menu));
 
-  for (guint i = 0; names[i] != NULL; i++)
+  for (guint g = 0; g < G_N_ELEMENTS (groups); g++)
     {
-      g_autofree char *label = preset_label (names[i]);
-      g_autoptr(GMenuItem) item = g_menu_item_new (label, NULL);
+      g_autoptr(GMenu) section = g_menu_new ();
 
-      g_menu_item_set_action_and_target (item, action, "s", names[i]);
-      g_menu_append_item (menu, item);
+      for (guint i = 0; groups[g].names[i] != NULL; i++)
+        if (g_strv_contains ((const char * const *) names, groups[g].names[i]))
+          append_preset (section, groups[g].names[i], action);
+      if (g_menu_model_get_n_items (G_MENU_MODEL (section)) > 0)
+        g_menu_append_section (menu, _(groups[g].title), G_MENU_MODEL (section));
     }
+
+  for (guint i = 0; names[i] != NULL; i++)
+    if (sluice_presets_get_group (names[i]) < 0)
+      append_preset (more, names[i], action);
+  if (g_menu_model_get_n_items (G_MENU_MODEL (more)) > 0)
+    /* Translators: the presets menu's last section, of presets in no group. */
+    g_menu_append_section (menu, _("More"), G_MENU_MODEL (more));
 }

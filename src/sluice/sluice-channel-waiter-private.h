@@ -53,6 +53,8 @@ struct _SluiceChannel
   GDestroyNotify  item_free;
 
   gint            shutdown;      /* atomic: read by sluice_channel_push() */
+  gint            n_stored;      /* atomic: the queue's length, read without its lock
+                                  * (every event reports it) */
   gint            unfinished;    /* atomic: sluice_channel_push() adds to it */
   gint            wake_pending;  /* atomic: a wake source for pushed items is queued */
 
@@ -99,5 +101,7 @@ G_GNUC_INTERNAL gboolean      _sluice_channel_offer            (SluiceChannel   
                                                                 gpointer             item);
 G_GNUC_INTERNAL gpointer      _sluice_channel_take             (SluiceChannel       *self);
 G_GNUC_INTERNAL void          _sluice_channel_wake_joiners     (SluiceChannel       *self);
+
+G_GNUC_INTERNAL gpointer      _sluice_channel_pop              (SluiceChannel       *self);
 
 G_END_DECLS

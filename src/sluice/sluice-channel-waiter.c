@@ -343,6 +343,7 @@ _sluice_channel_try_enqueue (SluiceChannel *self,
        g_async_queue_length_unlocked (self->queue) < (gint) self->capacity))
     {
       g_async_queue_push_unlocked (self->queue, item);
+      g_atomic_int_inc (&self->n_stored);
       g_atomic_int_inc (&self->unfinished);
       stored = TRUE;
     }
@@ -382,7 +383,7 @@ _sluice_channel_balance (SluiceChannel *self)
 
       if ((w = peek_live (self, &self->getters)) != NULL)
         {
-          gpointer item = g_async_queue_try_pop (self->queue);
+          gpointer item = _sluice_channel_pop (self);
 
           if (item != NULL)
             {
@@ -440,7 +441,24 @@ _sluice_channel_take (SluiceChannel *self)
   if (peek_live (self, &self->getters) != NULL)
     return NULL;
 
-  return g_async_queue_try_pop (self->queue);
+  return _sluice_channel_pop (self);
+}
+
+/* Takes the oldest stored item, or NULL. */
+gpointer
+_sluice_channel_pop (SluiceChannel *self)
+{
+  gpointer item;
+
+  /* No item stored: no lock to take (a push from another thread raises
+   * the count only after its item is in). */
+  if (g_atomic_int_get (&self->n_stored) == 0)
+    return NULL;
+
+  item = g_async_queue_try_pop (self->queue);
+  if (item != NULL)
+    g_atomic_int_dec_and_test (&self->n_stored);
+  return item;
 }
 
 void

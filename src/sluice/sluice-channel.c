@@ -137,9 +137,7 @@ sluice_channel_get_length (SluiceChannel *self)
 
   g_return_val_if_fail (SLUICE_IS_CHANNEL (self), 0);
 
-  /* Negative only with threads blocked in g_async_queue_pop(), which the
-   * channel never does. */
-  length = g_async_queue_length (self->queue);
+  length = g_atomic_int_get (&self->n_stored);
 
   return MAX (length, 0);
 }
@@ -601,6 +599,7 @@ sluice_channel_shutdown (SluiceChannel *self,
 
       while ((item = g_async_queue_try_pop_unlocked (self->queue)) != NULL)
         g_ptr_array_add (dropped, item);
+      g_atomic_int_set (&self->n_stored, 0);
     }
 
   g_async_queue_unlock (self->queue);

@@ -57,6 +57,8 @@ struct _SluiceClock
   gboolean         stall_reported;
   gint             priority;    /* of the work of pools on this clock */
   gint64           max_lateness; /* real and scaled: the latest a timer fired */
+  gboolean         step_requested; /* paced: jump once, paused or not, when
+                                    * nothing else is ready */
 
   /* When the source is due, in monotonic time (0: at once; -1: never).
    * The source's prepare and check read it: setting a GSource's ready time
@@ -100,9 +102,9 @@ compute_ready_time (SluiceClock *self)
 
   if (jumps (self))
     {
-      if (self->time.paused)
+      if (self->time.paused && !self->step_requested)
         return -1;
-      if (top != NULL && self->time.kind == SLUICE_CLOCK_PACED)
+      if (top != NULL && self->time.kind == SLUICE_CLOCK_PACED && !self->step_requested)
         return _sluice_timebase_ready_time (&self->time, top->deadline);
       if (top != NULL)
         return 0;
@@ -158,7 +160,7 @@ sluice_clock_dispatch (SluiceClock *self)
 
     case SLUICE_CLOCK_VIRTUAL:
     case SLUICE_CLOCK_PACED:
-      if (self->time.paused)
+      if (self->time.paused && !self->step_requested)
         break;
 
       if (_sluice_timer_heap_get_n_pending (&self->heap) == 0)
@@ -177,11 +179,12 @@ sluice_clock_dispatch (SluiceClock *self)
       top = _sluice_timer_heap_peek (&self->heap);
       /* Paced: the jump waits for the pace, and goes no further than the
        * next deadline however far the pace has run ahead. */
-      if (top != NULL && self->time.kind == SLUICE_CLOCK_PACED &&
+      if (top != NULL && self->time.kind == SLUICE_CLOCK_PACED && !self->step_requested &&
           _sluice_timebase_pace (&self->time) < top->deadline)
         break;
       if (top != NULL)
         {
+          self->step_requested = FALSE;
           _sluice_timebase_advance_to (&self->time, top->deadline);
           fire_due (self, self->time.virtual_now);
         }
@@ -896,6 +899,12 @@ sluice_clock_set_paused (SluiceClock *self,
  * (never backwards) and fires the timers due then, as one dispatch would.
  * A scaled clock continues from there. Works on paused clocks too.
  *
+ * A paced clock does not fire them here but makes its next jump due at
+ * once, paused or not: the jump still waits, like every jump of virtual
+ * time, until nothing else in the main context is ready, so a step never
+ * overtakes work of the previous instant and the outcome stays the
+ * virtual clock's.
+ *
  * Returns: %TRUE if a timer was pending, %FALSE if none was or @self is a
  *   real clock
  */
@@ -910,6 +919,13 @@ sluice_clock_step (SluiceClock *self)
   if (self->time.kind == SLUICE_CLOCK_REAL ||
       _sluice_timer_heap_get_n_pending (&self->heap) == 0)
     return FALSE;
+
+  if (self->time.kind == SLUICE_CLOCK_PACED)
+    {
+      self->step_requested = TRUE;
+      update_ready_time (self);
+      return TRUE;
+    }
 
   /* A callback may drop the last reference to the clock. */
   keep = g_object_ref (self);

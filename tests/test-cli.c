@@ -244,6 +244,20 @@ test_fifo_is_refused_without_blocking (void)
   g_rmdir (dir);
 }
 
+/* A key written twice is refused before the run, naming both lines: the
+ * second as the place, the first in the message. */
+static void
+test_repeated_key_names_both_lines (void)
+{
+  if (sluice_run_path () == NULL)
+    return;
+
+  assert_refused (2, ".pool:5: [pool] workers: the key is already set at line 2",
+                  MINIMAL "workers=3\n", "--json", NULL);
+  assert_refused (2, ".pool:6: [pool]: the group is already at line 1",
+                  MINIMAL "[source]\n[pool]\nmax-retries=1\n", "--json", NULL);
+}
+
 /* ---- output that cannot be written ------------------------------------- */
 
 static void
@@ -281,8 +295,12 @@ close_stdout (gpointer user_data)
   close (STDOUT_FILENO);
 }
 
+/* Runs a scenario with standard output closed and the arguments @option
+ * and @value (or none): it exits 1, saying @message. */
 static void
-test_closed_stdout_exits_1 (void)
+assert_closed_stdout_exits_1 (const char *option,
+                              const char *value,
+                              const char *message)
 {
   g_autoptr(Cli) cli = cli_new (G_SUBPROCESS_FLAGS_STDERR_PIPE);
   g_autofree char *err = NULL;
@@ -291,10 +309,16 @@ test_closed_stdout_exits_1 (void)
     return;
 
   g_subprocess_launcher_set_child_setup (cli->launcher, close_stdout, NULL, NULL);
-  cli_spawn (cli, MINIMAL VIRTUAL, "--json", NULL);
+  cli_spawn (cli, MINIMAL VIRTUAL, option, value, NULL);
   g_assert_cmpint (cli_finish (cli, NULL, &err), ==, 1);
   g_test_message ("%s", err);
-  g_assert_nonnull (strstr (err, "standard output"));
+  g_assert_nonnull (strstr (err, message));
+}
+
+static void
+test_closed_stdout_exits_1 (void)
+{
+  assert_closed_stdout_exits_1 ("--json", NULL, "standard output");
 }
 
 /* ---- signals ----------------------------------------------------------- */
@@ -533,6 +557,77 @@ test_signal_while_writing_loses_nothing (void)
   g_unlink (events);
 }
 
+/* ---- events on standard output ----------------------------------------- */
+
+/* `--events -`: the events are standard output, exactly what --events
+ * FILE writes; the summary goes to standard error. */
+static void
+test_events_dash_writes_to_stdout (void)
+{
+  g_autoptr(Cli) cli = cli_new (PIPES);
+  g_autoptr(Cli) to_file = cli_new (PIPES);
+  g_autofree char *out = NULL, *err = NULL, *file_out = NULL, *file_err = NULL;
+  g_autofree char *events = NULL, *file_text = NULL;
+  g_auto(GStrv) lines = NULL;
+  g_autoptr(GError) error = NULL;
+  guint n;
+  int fd;
+
+  if (sluice_run_path () == NULL)
+    return;
+
+  cli_spawn (cli, MINIMAL "[source]\ncount=3\n" VIRTUAL, "--events", "-", NULL);
+  g_assert_cmpint (cli_finish (cli, &out, &err), ==, 0);
+  g_test_message ("%s", err);
+  g_assert_nonnull (strstr (err, "max lead"));
+  g_assert_null (strstr (out, "max lead"));
+
+  lines = g_strsplit (out, "\n", -1);
+  n = g_strv_length (lines);
+  g_assert_cmpuint (n, >, 3);
+  g_assert_cmpstr (lines[n - 1], ==, "");  /* one event a line, each ended */
+  for (guint i = 0; i + 1 < n; i++)
+    {
+      g_autoptr(JsonObject) event = parse_report (lines[i]);
+
+      g_assert_true (json_object_has_member (event, "kind"));
+      if (i == 0)
+        g_assert_cmpstr (json_object_get_string_member (event, "kind"), ==, "run-start");
+      if (i + 2 == n)
+        g_assert_cmpstr (json_object_get_string_member (event, "kind"), ==, "run-end");
+    }
+
+  fd = g_file_open_tmp ("sluice-cli-XXXXXX.jsonl", &events, &error);
+  g_assert_no_error (error);
+  close (fd);
+  cli_spawn (to_file, MINIMAL "[source]\ncount=3\n" VIRTUAL, "--events", events, NULL);
+  g_assert_cmpint (cli_finish (to_file, &file_out, &file_err), ==, 0);
+  g_file_get_contents (events, &file_text, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (out, ==, file_text);
+  /* The summary is the same (after its first line, the temporary file's
+   * name), only on the other stream. */
+  g_assert_nonnull (strchr (file_out, '\n'));
+  g_assert_nonnull (strstr (err, strchr (file_out, '\n') + 1));
+  g_unlink (events);
+}
+
+static void
+test_events_dash_with_json_exits_2 (void)
+{
+  if (sluice_run_path () == NULL)
+    return;
+
+  assert_refused (2, "--events - and --json", MINIMAL VIRTUAL, "--json", "--events", "-", NULL);
+  assert_refused (2, "--events - and --json", MINIMAL VIRTUAL, "--events=-", "--json", NULL);
+}
+
+static void
+test_events_dash_to_closed_stdout_exits_1 (void)
+{
+  assert_closed_stdout_exits_1 ("--events", "-", "--events -");
+}
+
 /* ---- determinism ------------------------------------------------------ */
 
 static char *
@@ -590,6 +685,7 @@ main (int   argc,
   g_test_add_func ("/cli/set/spaces-around-names-still-apply", test_set_with_spaces_around_names_still_applies);
   g_test_add_func ("/cli/input/endless-file-is-refused", test_endless_file_is_refused);
   g_test_add_func ("/cli/input/fifo-is-refused-without-blocking", test_fifo_is_refused_without_blocking);
+  g_test_add_func ("/cli/input/repeated-key-names-both-lines", test_repeated_key_names_both_lines);
   g_test_add_func ("/cli/output/unwritable-events-path-exits-before-the-run",
                    test_unwritable_events_path_exits_before_the_run);
   g_test_add_func ("/cli/output/report-to-full-disk-exits-1", test_report_to_full_disk_exits_1);
@@ -601,6 +697,9 @@ main (int   argc,
   g_test_add_func ("/cli/signals/service-deadline-overrun", test_signal_deadline_reports_an_overrun);
   g_test_add_func ("/cli/signals/while-writing-lose-nothing", test_signal_while_writing_loses_nothing);
   g_test_add_func ("/cli/events/virtual-runs-give-identical-events", test_virtual_runs_give_identical_events);
+  g_test_add_func ("/cli/events/dash-writes-to-stdout", test_events_dash_writes_to_stdout);
+  g_test_add_func ("/cli/events/dash-with-json-exits-2", test_events_dash_with_json_exits_2);
+  g_test_add_func ("/cli/events/dash-to-closed-stdout-exits-1", test_events_dash_to_closed_stdout_exits_1);
 
   return g_test_run ();
 }

@@ -766,6 +766,104 @@ test_cli_exit_codes (void)
 /* Signals: tests/test-cli.c, which waits for the lines sluice-run prints
  * rather than sleeping. */
 
+/* ---- the recorder as JSON Lines ----------------------------------------- */
+
+/* Events with every optional field, strings that need escaping and
+ * values of each kind. */
+static void
+add_jsonl_events (SluiceRecorder *recorder)
+{
+  g_autoptr(GVariant) negative = g_variant_ref_sink (g_variant_new_int64 (-42));
+  g_autoptr(GVariant) text = g_variant_ref_sink (g_variant_new_string ("tab\there \"quoted\" \\ é"));
+  g_autoptr(GVariant) tuple = g_variant_ref_sink (g_variant_new_parsed ("(1, 'two')"));
+  SluiceEvent events[] = {
+    { .kind = SLUICE_EVENT_RUN_START, .item = -1, .worker = -1, .delay = -1, .tokens = -1 },
+    { .kind = SLUICE_EVENT_PULL, .time = 1234567, .item = 0, .worker = -1, .value = negative, .delay = -1,
+      .tokens = -1, .pulled = 1, .lead = 1 },
+    { .kind = SLUICE_EVENT_ATTEMPT_END, .time = 2000001, .item = 0, .attempt = 2, .worker = 3,
+      .outcome = SLUICE_OUTCOME_TIMED_OUT, .retried = TRUE, .error_type = "TimeoutError",
+      .error_message = "line\nbreak\r\x01\x1f\x7f\b\f", .delay = -1, .tokens = 1500, .queued = 4,
+      .in_flight = 2, .pulled = 7, .succeeded = 1, .failed = 1, .retries = 2, .lead = 6 },
+    { .kind = SLUICE_EVENT_CANCEL_REQUEST, .time = 3, .item = 5, .attempt = 1, .worker = 0, .round = 2,
+      .delay = -1, .tokens = -1 },
+    { .kind = SLUICE_EVENT_BACKOFF, .time = G_GINT64_CONSTANT (1000000000000001), .item = 5, .attempt = 1,
+      .worker = 0, .delay = 250000, .tokens = -1 },
+    { .kind = SLUICE_EVENT_RETRY_SKIPPED, .time = 7, .item = 5, .attempt = 1, .worker = 0, .delay = 0,
+      .reason = "deadline", .tokens = 0 },
+    { .kind = SLUICE_EVENT_ITEM_OK, .time = 8, .item = 6, .worker = 1, .value = text, .delay = -1,
+      .tokens = -1 },
+    { .kind = SLUICE_EVENT_RESULT, .time = 9, .item = -1, .worker = -1, .value = tuple, .delay = -1,
+      .tokens = -1, .succeeded = G_MAXUINT },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (events); i++)
+    sluice_recorder_add (recorder, &events[i]);
+}
+
+/* Written directly, each line is what json-glib's generator writes for
+ * the event's tree, and the stream holds the lines in order. */
+static void
+test_recorder_jsonl (void)
+{
+  g_autoptr(SluiceRecorder) recorder = sluice_recorder_new (0);
+  g_autoptr(GOutputStream) stream = g_memory_output_stream_new_resizable ();
+  g_autoptr(GString) expected = g_string_new (NULL);
+  g_autoptr(GError) error = NULL;
+
+  add_jsonl_events (recorder);
+  for (guint i = 0; i < sluice_recorder_get_n_events (recorder); i++)
+    {
+      const SluiceEvent *event = sluice_recorder_get_event (recorder, i);
+      g_autoptr(JsonGenerator) generator = json_generator_new ();
+      g_autoptr(JsonNode) node = sluice_recorder_event_to_json (event);
+      g_autofree char *tree = NULL;
+      g_autofree char *line = sluice_recorder_event_to_line (event);
+
+      json_generator_set_root (generator, node);
+      tree = json_generator_to_data (generator, NULL);
+      g_string_append_printf (expected, "%s\n", tree);
+      g_assert_true (g_str_has_suffix (line, "\n"));
+      line[strlen (line) - 1] = '\0';
+      g_assert_cmpstr (line, ==, tree);
+    }
+
+  g_assert_true (sluice_recorder_write_jsonl (recorder, stream, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_output_stream_close (stream, NULL, &error));
+  g_assert_cmpmem (g_memory_output_stream_get_data (G_MEMORY_OUTPUT_STREAM (stream)),
+                   g_memory_output_stream_get_data_size (G_MEMORY_OUTPUT_STREAM (stream)),
+                   expected->str, expected->len);
+}
+
+/* The CSV's seconds are "%.6f" of the microseconds, however written. */
+static void
+test_recorder_csv_times (void)
+{
+  const gint64 times[] = { 0, 1, 999999, 1000000, 1234567, G_GINT64_CONSTANT (999999999999999),
+                           G_GINT64_CONSTANT (1000000000000000), G_GINT64_CONSTANT (123456789012345678),
+                           -1, -1500000 };
+
+  for (guint i = 0; i < G_N_ELEMENTS (times); i++)
+    {
+      g_autoptr(SluiceRecorder) recorder = sluice_recorder_new (0);
+      g_autoptr(GOutputStream) stream = g_memory_output_stream_new_resizable ();
+      SluiceEvent event = { .kind = SLUICE_EVENT_RUN_START, .time = times[i], .item = -1, .worker = -1 };
+      char expected[G_ASCII_DTOSTR_BUF_SIZE];
+      g_autofree char *text = NULL;
+      const char *row;
+
+      sluice_recorder_add (recorder, &event);
+      g_assert_true (sluice_recorder_write_csv (recorder, stream, NULL, NULL));
+      g_assert_true (g_output_stream_write_all (stream, "", 1, NULL, NULL, NULL));
+      g_assert_true (g_output_stream_close (stream, NULL, NULL));
+      text = g_memory_output_stream_steal_data (G_MEMORY_OUTPUT_STREAM (stream));
+      row = strstr (text, "\r\n") + 2;
+      g_ascii_formatd (expected, sizeof expected, "%.6f", (double) times[i] / G_USEC_PER_SEC);
+      g_assert_true (g_str_has_prefix (row, expected));
+      g_assert_cmpint (row[strlen (expected)], ==, ',');
+    }
+}
+
 /* ---- the recorder as CSV ----------------------------------------------- */
 
 static void
@@ -1032,6 +1130,119 @@ test_parse_duplicate_refused (void)
   g_object_unref (assert_round_trip ("[scenario]\ntitle=a\ntitle[de]=b\ntitle[de_AT]=c\n" MINIMAL
                                      "#workers=3\n# workers=4\n[source]\ncount=1\n"
                                      "[handler]\ndefault=ok\nitem.0=hang\n"));
+}
+
+/* ---- docs/scenario-format.md ------------------------------------------- */
+
+/* The keys of the document's tables, as "group\nkey": a `### [group]`
+ * heading starts a group's table, whose rows begin with the key in
+ * backquotes; any other heading ends it. */
+static GHashTable *
+read_documented_keys (void)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "..", "docs", "scenario-format.md", NULL);
+  g_autofree char *text = NULL;
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) lines = NULL;
+  g_autofree char *group = NULL;
+  GHashTable *keys = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+
+  g_file_get_contents (path, &text, NULL, &error);
+  g_assert_no_error (error);
+
+  lines = g_strsplit (text, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      const char *line = lines[i];
+
+      if (g_str_has_prefix (line, "#"))
+        {
+          g_clear_pointer (&group, g_free);
+          if (g_str_has_prefix (line, "### [") && strchr (line, ']') != NULL)
+            group = g_strndup (line + 5, strchr (line, ']') - (line + 5));
+        }
+      else if (group != NULL && g_str_has_prefix (line, "| `"))
+        {
+          const char *end = strchr (line + 3, '`');
+          g_autofree char *key = NULL;
+
+          g_assert_nonnull (end);
+          key = g_strndup (line + 3, end - (line + 3));
+          if (!g_hash_table_add (keys, g_strdup_printf ("%s\n%s", group, key)))
+            g_error ("docs/scenario-format.md lists [%s] %s twice", group, key);
+        }
+    }
+
+  return keys;
+}
+
+/* A documented key as a file writes it: item.N as item.0, title[LANG] as
+ * title[de]. */
+static char *
+concrete_key (const char *key)
+{
+  g_autoptr(GString) text = g_string_new (key);
+
+  g_string_replace (text, ".N", ".0", 0);
+  g_string_replace (text, "[LANG]", "[de]", 0);
+  return g_string_free (g_steal_pointer (&text), FALSE);
+}
+
+/* The document lists every group and key the loader accepts, and only
+ * those: each one listed is taken (a scenario that sets it may be wrong
+ * in its value, never in its key), and each in the loader's tables is
+ * listed. */
+static void
+test_format_documented (void)
+{
+  g_autoptr(GHashTable) documented = read_documented_keys ();
+  g_autoptr(GHashTable) accepted = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  const char * const *groups = _sluice_scenario_format_groups ();
+  GHashTableIter iter;
+  gpointer id;
+
+  g_assert_cmpuint (g_hash_table_size (documented), >, 20);  /* the tables were found */
+
+  for (guint g = 0; groups[g] != NULL; g++)
+    {
+      const char * const *lists[] = {
+        _sluice_scenario_format_keys (groups[g]), _sluice_scenario_format_patterns (groups[g]),
+      };
+
+      for (guint l = 0; l < G_N_ELEMENTS (lists); l++)
+        for (guint k = 0; lists[l][k] != NULL; k++)
+          {
+            char *entry = g_strdup_printf ("%s\n%s", groups[g], lists[l][k]);
+
+            if (!g_hash_table_contains (documented, entry))
+              g_error ("the loader takes [%s] %s, which docs/scenario-format.md does not list",
+                       groups[g], lists[l][k]);
+            g_hash_table_add (accepted, entry);
+          }
+    }
+
+  g_hash_table_iter_init (&iter, documented);
+  while (g_hash_table_iter_next (&iter, &id, NULL))
+    {
+      g_auto(GStrv) parts = g_strsplit (id, "\n", 2);
+      g_autoptr(GKeyFile) keyfile = g_key_file_new ();
+      g_autoptr(SluiceScenario) scenario = NULL;
+      g_autoptr(GError) error = NULL;
+      g_autofree char *key = concrete_key (parts[1]);
+
+      if (!g_hash_table_contains (accepted, id))
+        g_error ("docs/scenario-format.md lists [%s] %s, which the loader's tables do not have",
+                 parts[0], parts[1]);
+
+      g_assert_true (g_key_file_load_from_data (keyfile, MINIMAL "[source]\ncount=1\n", -1,
+                                                G_KEY_FILE_KEEP_TRANSLATIONS, NULL));
+      g_key_file_set_value (keyfile, parts[0], key, "1");
+      scenario = sluice_scenario_new_from_keyfile (keyfile, "test.pool", NULL, &error);
+      if (error != NULL)
+        g_test_message ("[%s] %s=1: %s", parts[0], key, error->message);
+      g_assert_false (g_error_matches (error, SLUICE_SCENARIO_ERROR, SLUICE_SCENARIO_ERROR_UNKNOWN_KEY));
+      g_assert_false (g_error_matches (error, SLUICE_SCENARIO_ERROR, SLUICE_SCENARIO_ERROR_UNKNOWN_GROUP));
+    }
 }
 
 /* retryable is ';'-separated names: empty (none) or with one trailing ';',
@@ -2805,6 +3016,7 @@ main (int   argc,
   g_test_add_func ("/scenario/parse/bad-escape-refused", test_parse_bad_escape_refused);
   g_test_add_func ("/scenario/parse/raw-control-character-refused", test_parse_raw_control_character_refused);
   g_test_add_func ("/scenario/parse/duplicate-key-or-group-refused", test_parse_duplicate_refused);
+  g_test_add_func ("/scenario/format/documented", test_format_documented);
   g_test_add_func ("/scenario/parse/empty-error-type-refused", test_parse_empty_error_type_refused);
   g_test_add_func ("/scenario/parse/seconds-decimal-only", test_parse_seconds_decimal_only);
   g_test_add_func ("/scenario/parse/timeout-at-least-1us", test_parse_timeout_at_least_1us);
@@ -2823,6 +3035,8 @@ main (int   argc,
   g_test_add_func ("/scenario/runner/cancellable-cancels-the-run", test_runner_cancellable_cancels_the_run);
   add_report_tests ();
   g_test_add_func ("/scenario/recorder/csv", test_recorder_csv);
+  g_test_add_func ("/scenario/recorder/csv-times", test_recorder_csv_times);
+  g_test_add_func ("/scenario/recorder/jsonl", test_recorder_jsonl);
   g_test_add_func ("/scenario/cli/exit-codes", test_cli_exit_codes);
   g_test_add_func ("/scenario/retry/parse-every-key", test_retry_parse_every_key);
   g_test_add_func ("/scenario/retry/defaults", test_retry_defaults);

@@ -6,16 +6,20 @@
 #include <glib/gstdio.h>
 #include <gtk/gtk.h>
 #include <json-glib/json-glib.h>
+#include <libintl.h>
+#include <locale.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
+#include "sluice-chart-view.h"
 #include "sluice-clock-controls.h"
 #include "sluice-config-panel.h"
 #include "sluice-error-group-view.h"
 #include "sluice-event-log.h"
 #include "sluice-jobs-view.h"
+#include "sluice-presets.h"
 #include "sluice-timeline.h"
 #include "sluice-timeline-view.h"
 #include "sluice-window.h"
@@ -108,8 +112,9 @@ test_window_retries (void)
     {
       GListModel *results = sluice_run_controller_get_results (sluice_window_get_run_controller (window));
       g_autofree char *number = g_strdup_printf ("%u.  ", i + 1);
+      g_autoptr(GtkStringObject) line = g_list_model_get_item (results, i);
 
-      g_assert_true (g_str_has_prefix (gtk_string_list_get_string (GTK_STRING_LIST (results), i), number));
+      g_assert_true (g_str_has_prefix (gtk_string_object_get_string (line), number));
     }
 
   /* Every event is a row; the kind filter keeps the 11 handler calls. */
@@ -1166,6 +1171,909 @@ test_window_submit_fields (void)
   close_window (window);
 }
 
+/* ---- opening a file: File → Open and `sluice FILE.pool` ----------------- */
+
+#define TWO_ITEMS "[scenario]\ntitle=Two items\n[pool]\nworkers=1\nqueue-size=1\nitem-timeout=1\n" \
+                  "[source]\ncount=2\n[handler]\ndefault=ok 0.25\n[run]\nclock=virtual\n"
+
+static char *
+write_pool (const char *name,
+            const char *text)
+{
+  g_autoptr(GError) error = NULL;
+  char *path = g_build_filename (g_get_tmp_dir (), name, NULL);
+
+  g_file_set_contents (path, text, -1, &error);
+  g_assert_no_error (error);
+  return path;
+}
+
+/* What File → Open and `sluice FILE.pool` do: the file's scenario is in the
+ * panel and the title; a bad one stays out, its error in the banner. */
+static void
+test_window_open_file (void)
+{
+  SluiceWindow *window = open_window ("retries");
+  SluiceConfigPanel *panel = SLUICE_CONFIG_PANEL (sluice_window_get_config_panel (window));
+  g_autofree char *good = write_pool ("sluice-open-two.pool", TWO_ITEMS);
+  g_autofree char *bad = write_pool ("sluice-open-bad.pool", "[pool]\nworkers=0\n");
+  g_autoptr(GError) error = NULL;
+  SluiceScenario *scenario;
+
+  g_assert_true (sluice_window_open_file (window, good, &error));
+  g_assert_no_error (error);
+  scenario = sluice_config_panel_get_scenario (panel);
+  g_assert_nonnull (scenario);
+  g_assert_cmpint (sluice_scenario_get_workers (scenario), ==, 1);
+  g_assert_cmpuint (sluice_scenario_get_n_items (scenario), ==, 2);
+  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (window)), ==, "Two items");
+
+  g_assert_false (sluice_window_open_file (window, bad, &error));
+  g_assert_error (error, SLUICE_SCENARIO_ERROR, SLUICE_SCENARIO_ERROR_MISSING_KEY);
+  g_assert_nonnull (strstr (sluice_window_get_banner (window), "sluice-open-bad.pool"));
+  /* The scenario before stays. */
+  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (window)), ==, "Two items");
+
+  g_unlink (good);
+  g_unlink (bad);
+  close_window (window);
+}
+
+/* Under a German LC_NUMERIC a field takes “0,5” as well as “0.5”, and
+ * the scenario (what Save writes) has 0.5. */
+static void
+test_window_decimal_comma (void)
+{
+  g_autofree char *old = g_strdup (setlocale (LC_NUMERIC, NULL));
+  SluiceWindow *window = NULL;
+  SluiceConfigPanel *panel;
+  SluiceScenario *scenario;
+  g_autofree char *data = NULL;
+
+  if (setlocale (LC_NUMERIC, "de_DE.UTF-8") == NULL)
+    {
+      g_test_skip ("the de_DE.UTF-8 locale is not installed (scripts/setup-deps generates it)");
+      return;
+    }
+
+  window = open_window ("first-look");
+  panel = SLUICE_CONFIG_PANEL (sluice_window_get_config_panel (window));
+  sluice_config_panel_set_field_text (panel, "pool", "item-timeout", "0,5");
+  sluice_config_panel_set_field_text (panel, "handler", "default", "ok 0,25");
+  scenario = sluice_config_panel_get_scenario (panel);
+  g_assert_nonnull (scenario);
+  g_assert_cmpfloat (sluice_scenario_get_item_timeout (scenario), ==, 0.5);
+  g_assert_cmpfloat (sluice_scenario_get_default_behaviour (scenario)->delay, ==, 0.25);
+  data = sluice_scenario_to_data (scenario, NULL);
+  g_assert_nonnull (strstr (data, "item-timeout=0.5\n"));
+  g_assert_nonnull (strstr (data, "default=ok 0.25\n"));
+
+  sluice_config_panel_set_field_text (panel, "pool", "item-timeout", "0.75");
+  g_assert_cmpfloat (sluice_scenario_get_item_timeout (sluice_config_panel_get_scenario (panel)), ==, 0.75);
+
+  setlocale (LC_NUMERIC, old);
+  close_window (window);
+}
+
+/* Runs $SLUICE_APP with the arguments up to NULL; its exit status, and
+ * its standard error in @err. */
+static int
+run_app (char **err,
+         ...)
+{
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr(GSubprocess) process = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *arg;
+  va_list args;
+
+  g_ptr_array_add (argv, (gpointer) g_getenv ("SLUICE_APP"));
+  va_start (args, err);
+  while ((arg = va_arg (args, const char *)) != NULL)
+    g_ptr_array_add (argv, (gpointer) arg);
+  va_end (args);
+  g_ptr_array_add (argv, NULL);
+
+  process = g_subprocess_newv ((const char * const *) argv->pdata,
+                               G_SUBPROCESS_FLAGS_STDOUT_SILENCE | G_SUBPROCESS_FLAGS_STDERR_PIPE, &error);
+  g_assert_no_error (error);
+  g_subprocess_communicate_utf8 (process, NULL, NULL, NULL, err, &error);
+  g_assert_no_error (error);
+  g_test_message ("%s", *err);
+  g_assert_true (g_subprocess_get_if_exited (process));
+  return g_subprocess_get_exit_status (process);
+}
+
+/* `sluice FILE.pool` (G_APPLICATION_HANDLES_OPEN) runs that file, not a
+ * preset: its events are the file's; with --preset too, or a file that
+ * does not load, it exits 2 and saves nothing. */
+static void
+test_app_opens_file_argument (void)
+{
+  g_autofree char *good = write_pool ("sluice-app-two.pool", TWO_ITEMS);
+  g_autofree char *bad = write_pool ("sluice-app-bad.pool", "[pool]\nworkers=0\n");
+  g_autofree char *events = g_build_filename (g_get_tmp_dir (), "sluice-app-two.jsonl", NULL);
+  g_autofree char *err = NULL, *err_both = NULL, *err_bad = NULL;
+  g_autofree char *text = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *last;
+
+  if (g_getenv ("SLUICE_APP") == NULL)
+    {
+      g_test_skip ("SLUICE_APP is not set");
+      return;
+    }
+
+  g_unlink (events);
+  g_assert_cmpint (run_app (&err, good, "--export-events", events, NULL), ==, 0);
+  g_file_get_contents (events, &text, NULL, &error);
+  g_assert_no_error (error);
+  g_strchomp (text);
+  last = strrchr (text, '\n');
+  g_assert_nonnull (last);
+  /* Two items of 0.25 s on one worker: the file's, not first-look's. */
+  g_assert_nonnull (strstr (last, "\"run-end\""));
+  g_assert_nonnull (strstr (last, "\"pulled\":2,"));
+  g_assert_nonnull (strstr (last, "\"time_us\":500000,"));
+  g_unlink (events);
+
+  g_assert_cmpint (run_app (&err_both, "--preset", "retries", good, "--export-events", events, NULL), ==, 2);
+  g_assert_nonnull (strstr (err_both, "--preset"));
+  g_assert_cmpint (run_app (&err_bad, bad, "--export-events", events, NULL), ==, 2);
+  g_assert_nonnull (strstr (err_bad, "sluice-app-bad.pool"));
+  g_assert_false (g_file_test (events, G_FILE_TEST_EXISTS));
+
+  g_unlink (good);
+  g_unlink (bad);
+}
+
+/* ---- deterministic playback (issue 12) --------------------------------- */
+
+typedef struct {
+  GtkWidget *controls;
+  guint      pauses;
+  guint      steps;
+} Fiddler;
+
+/* Every few milliseconds, at random: pause, step while paused, resume. */
+static gboolean
+fiddle_with_the_clock (gpointer user_data)
+{
+  Fiddler *f = user_data;
+  gboolean paused = sluice_clock_controls_get_paused (SLUICE_CLOCK_CONTROLS (f->controls));
+
+  switch (g_test_rand_int_range (0, 3))
+    {
+    case 0:
+      gtk_widget_activate_action (f->controls, "clock.pause", NULL);
+      f->pauses += !paused;
+      break;
+    case 1:
+      if (paused && gtk_widget_activate_action (f->controls, "clock.step", NULL))
+        f->steps++;
+      break;
+    default:
+      break;
+    }
+  return G_SOURCE_CONTINUE;
+}
+
+static char *
+virtual_events_of (const char *preset)
+{
+  const char *run = g_getenv ("SLUICE_RUN");
+  g_autofree char *path = g_build_filename (g_getenv ("SLUICE_PRESETS_DIR"), preset, NULL);
+  g_autofree char *file = g_strconcat (path, ".pool", NULL);
+  g_autofree char *events = g_build_filename (g_get_tmp_dir (), "sluice-playback-want.jsonl", NULL);
+  const char *argv[] = { run, file, "--clock", "virtual", "--events", events, NULL };
+  g_autoptr(GError) error = NULL;
+  char *text = NULL;
+  gint status;
+
+  g_assert_nonnull (run);
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL,
+                               NULL, NULL, NULL, NULL, &status, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_get_contents (events, &text, NULL, NULL));
+  g_unlink (events);
+  return text;
+}
+
+/* Played on the paced clock, paused, stepped and resumed at random
+ * through the clock controls' actions: the events are the virtual
+ * clock's, byte for byte. */
+static void
+test_window_playback_with_pauses_and_steps (gconstpointer data)
+{
+  const char *preset = data;
+  SluiceWindow *window = open_window (preset);
+  GtkWidget *controls = find_widget (GTK_WIDGET (window), SLUICE_TYPE_CLOCK_CONTROLS);
+  Fiddler fiddler = { controls, 0, 0 };
+  g_autofree char *got_path = g_build_filename (g_get_tmp_dir (), "sluice-playback-got.jsonl", NULL);
+  g_autofree char *want = virtual_events_of (preset);
+  g_autofree char *got = NULL;
+  g_autoptr(GError) error = NULL;
+  guint fiddle_id;
+
+  /* The long one at 10×, the short one at 1×: about a second each. */
+  if (g_str_equal (preset, "stubborn"))
+    {
+      for (guint i = 0; i < 3; i++)
+        g_assert_true (gtk_widget_activate_action (controls, "clock.faster", NULL));
+      g_assert_cmpfloat_with_epsilon (sluice_clock_controls_get_speed (SLUICE_CLOCK_CONTROLS (controls)), 10.0, 1e-9);
+    }
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.run", NULL));
+  /* Wall-clock ticks on purpose: the pauses and steps land wherever the
+   * run happens to be, which is what must not matter. */
+  fiddle_id = g_timeout_add (7, fiddle_with_the_clock, &fiddler);
+  while (sluice_window_get_running (window) && fiddler.pauses < 200)
+    {
+      g_main_context_iteration (NULL, TRUE);
+      /* Never stuck paused: resume after a while. */
+      if (sluice_clock_controls_get_paused (SLUICE_CLOCK_CONTROLS (controls)) && g_test_rand_int_range (0, 8) == 0)
+        gtk_widget_activate_action (controls, "clock.pause", NULL);
+    }
+  g_source_remove (fiddle_id);
+  if (sluice_clock_controls_get_paused (SLUICE_CLOCK_CONTROLS (controls)))
+    gtk_widget_activate_action (controls, "clock.pause", NULL);
+  wait_for_end (window);
+
+  g_assert_true (sluice_window_export_events (window, got_path, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_get_contents (got_path, &got, NULL, NULL));
+  g_unlink (got_path);
+  g_test_message ("%s: %u pauses, %u steps", preset, fiddler.pauses, fiddler.steps);
+  g_assert_cmpstr (got, ==, want);
+  close_window (window);
+}
+
+/* Every preset is in one group of the menu, in teaching order, first-look
+ * first. */
+static void
+test_presets_are_grouped_in_teaching_order (void)
+{
+  g_auto(GStrv) names = sluice_presets_list_names ();
+  g_autoptr(GMenu) menu = g_menu_new ();
+  g_autoptr(GMenuModel) first_section = NULL;
+  g_autoptr(GVariant) first = NULL;
+  guint n_items = 0;
+
+  g_assert_cmpuint (g_strv_length (names), >, 20);
+  for (guint i = 0; names[i] != NULL; i++)
+    if (sluice_presets_get_group (names[i]) < 0)
+      g_error ("the preset %s is in no group of the presets menu", names[i]);
+
+  sluice_presets_fill_menu (menu, "win.open-preset");
+  /* Five groups, no "More". */
+  g_assert_cmpint (g_menu_model_get_n_items (G_MENU_MODEL (menu)), ==, 5);
+  for (gint s = 0; s < 5; s++)
+    {
+      g_autoptr(GMenuModel) section = g_menu_model_get_item_link (G_MENU_MODEL (menu), s, G_MENU_LINK_SECTION);
+
+      n_items += (guint) g_menu_model_get_n_items (section);
+    }
+  g_assert_cmpuint (n_items, ==, g_strv_length (names));
+
+  first_section = g_menu_model_get_item_link (G_MENU_MODEL (menu), 0, G_MENU_LINK_SECTION);
+  first = g_menu_model_get_item_attribute_value (first_section, 0, G_MENU_ATTRIBUTE_TARGET, G_VARIANT_TYPE_STRING);
+  g_assert_cmpstr (g_variant_get_string (first, NULL), ==, "first-look");
+}
+
+/* ---- keys that always work, small screens (issue 12) ---------------------- */
+
+/* The window's controller of the run's keys. */
+static GtkShortcutController *
+find_run_keys (SluiceWindow *window)
+{
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (GTK_WIDGET (window));
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr(GtkEventController) controller = g_list_model_get_item (controllers, i);
+
+      if (g_strcmp0 (gtk_event_controller_get_name (controller), "sluice-run-keys") == 0)
+        return GTK_SHORTCUT_CONTROLLER (controller);   /* the window keeps it */
+    }
+  return NULL;
+}
+
+static gboolean
+trigger_has_key (GtkShortcutTrigger *trigger,
+                 guint               keyval,
+                 GdkModifierType     modifiers)
+{
+  if (GTK_IS_ALTERNATIVE_TRIGGER (trigger))
+    return trigger_has_key (gtk_alternative_trigger_get_first (GTK_ALTERNATIVE_TRIGGER (trigger)), keyval, modifiers) ||
+           trigger_has_key (gtk_alternative_trigger_get_second (GTK_ALTERNATIVE_TRIGGER (trigger)), keyval, modifiers);
+  return GTK_IS_KEYVAL_TRIGGER (trigger) &&
+         gtk_keyval_trigger_get_keyval (GTK_KEYVAL_TRIGGER (trigger)) == keyval &&
+         gtk_keyval_trigger_get_modifiers (GTK_KEYVAL_TRIGGER (trigger)) == modifiers;
+}
+
+/* A key press as the window's controller handles it (GTK 4.8 tests cannot
+ * synthesize key events): the shortcut whose trigger has the key, its
+ * action activated on the controller's widget. Returns whether the window
+ * took the key; if not, GTK hands it on to the focus widget. */
+static gboolean
+press_key (SluiceWindow    *window,
+           guint            keyval,
+           GdkModifierType  modifiers)
+{
+  GtkShortcutController *keys = find_run_keys (window);
+  GListModel *shortcuts = G_LIST_MODEL (keys);
+
+  for (guint i = 0; i < g_list_model_get_n_items (shortcuts); i++)
+    {
+      g_autoptr(GtkShortcut) shortcut = g_list_model_get_item (shortcuts, i);
+
+      if (trigger_has_key (gtk_shortcut_get_trigger (shortcut), keyval, modifiers))
+        return gtk_shortcut_action_activate (gtk_shortcut_get_action (shortcut), GTK_SHORTCUT_ACTION_EXCLUSIVE,
+                                             gtk_event_controller_get_widget (GTK_EVENT_CONTROLLER (keys)),
+                                             gtk_shortcut_get_arguments (shortcut));
+    }
+
+  g_error ("no shortcut for %s", gtk_accelerator_name (keyval, modifiers));
+  return FALSE;
+}
+
+/* The header bar's button for @action. */
+static GtkWidget *
+find_header_button (SluiceWindow *window,
+                    const char   *action)
+{
+  g_autoptr(GPtrArray) controls = g_ptr_array_new ();
+
+  collect_controls (gtk_window_get_titlebar (GTK_WINDOW (window)), controls);
+  for (guint i = 0; i < controls->len; i++)
+    {
+      GtkWidget *widget = g_ptr_array_index (controls, i);
+
+      if (GTK_IS_ACTIONABLE (widget) &&
+          g_strcmp0 (gtk_actionable_get_action_name (GTK_ACTIONABLE (widget)), action) == 0)
+        return widget;
+    }
+  g_error ("no header button for %s", action);
+  return NULL;
+}
+
+static void
+iterate_until (gboolean (*done) (SluiceWindow *window),
+               SluiceWindow *window)
+{
+  guint timeout_id = g_timeout_add_seconds (RUN_TIMEOUT_S, on_timeout, NULL);
+
+  while (!done (window))
+    g_main_context_iteration (NULL, TRUE);
+  g_source_remove (timeout_id);
+}
+
+static gboolean
+has_events (SluiceWindow *window)
+{
+  return sluice_event_log_get_n_events (SLUICE_EVENT_LOG (sluice_window_get_event_log (window))) > 0;
+}
+
+static gboolean
+has_results (SluiceWindow *window)
+{
+  return sluice_window_get_n_results (window) > 0;
+}
+
+/* Where the focus is when the keys are pressed: in a field of the
+ * configuration, on the menu button after a preset was picked from the
+ * menu, or on a header button that was clicked. */
+static void
+put_focus (SluiceWindow *window,
+           const char   *where)
+{
+  SluiceConfigPanel *panel = SLUICE_CONFIG_PANEL (sluice_window_get_config_panel (window));
+  GtkWidget *focus;
+
+  if (g_str_equal (where, "text-field"))
+    {
+      g_assert_true (gtk_widget_grab_focus (sluice_config_panel_get_field_widget (panel, "pool", "workers")));
+      g_assert_true (GTK_IS_TEXT (gtk_root_get_focus (GTK_ROOT (window))));
+    }
+  else if (g_str_equal (where, "menu"))
+    {
+      GtkMenuButton *menu = GTK_MENU_BUTTON (find_widget (gtk_window_get_titlebar (GTK_WINDOW (window)),
+                                                          GTK_TYPE_MENU_BUTTON));
+
+      /* Picked from the menu: while it is open, its keys are its own. */
+      GtkWidget *popover = GTK_WIDGET (gtk_menu_button_get_popover (menu));
+
+      gtk_menu_button_popup (menu);
+      while (!gtk_widget_get_mapped (popover))
+        g_main_context_iteration (NULL, TRUE);
+      if (gtk_root_get_focus (GTK_ROOT (window)) == NULL ||
+          gtk_widget_get_ancestor (gtk_root_get_focus (GTK_ROOT (window)), GTK_TYPE_POPOVER) == NULL)
+        g_assert_true (gtk_widget_child_focus (popover, GTK_DIR_TAB_FORWARD));
+      g_test_message ("in the menu, focus on %s", G_OBJECT_TYPE_NAME (gtk_root_get_focus (GTK_ROOT (window))));
+      g_assert_false (press_key (window, GDK_KEY_space, 0));
+      g_assert_false (press_key (window, GDK_KEY_Escape, 0));
+      g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.open-preset", "s", "first-look"));
+      gtk_menu_button_popdown (menu);
+      /* The focus goes back to the menu button, as GTK does once the
+       * menu closes. */
+      gtk_widget_grab_focus (GTK_WIDGET (menu));
+    }
+  else
+    {
+      GtkWidget *reset = find_header_button (window, "win.reset");
+
+      g_assert_true (gtk_widget_grab_focus (reset));
+      g_signal_emit_by_name (reset, "clicked");
+    }
+
+  focus = gtk_root_get_focus (GTK_ROOT (window));
+  g_assert_nonnull (focus);
+  g_test_message ("focus on %s", G_OBJECT_TYPE_NAME (focus));
+  sluice_config_panel_set_field_text (panel, "run", "clock", "virtual");
+  if (g_str_equal (where, "text-field"))
+    g_assert_true (gtk_root_get_focus (GTK_ROOT (window)) == focus);
+}
+
+/* Ctrl+R, Space, →, + and −, Escape, Ctrl+., Ctrl+Backspace and F9 through
+ * the window's controller, with the focus in @data's place: Space, →, +
+ * and − are a text field's own while it is edited; every other key is the
+ * window's wherever the focus is. */
+static void
+test_window_keys (gconstpointer data)
+{
+  const char *where = data;
+  gboolean typing = g_str_equal (where, "text-field");
+  SluiceWindow *window = open_window ("first-look");
+  GtkWidget *widget = find_widget (GTK_WIDGET (window), SLUICE_TYPE_CLOCK_CONTROLS);
+  SluiceClockControls *controls = SLUICE_CLOCK_CONTROLS (widget);
+  GtkShortcutController *keys = find_run_keys (window);
+  GtkWidget *panel = sluice_window_get_config_panel (window);
+
+  /* On the window, before the focus widget sees the key. */
+  g_assert_nonnull (keys);
+  g_assert_true (gtk_event_controller_get_widget (GTK_EVENT_CONTROLLER (keys)) == GTK_WIDGET (window));
+  g_assert_cmpint (gtk_event_controller_get_propagation_phase (GTK_EVENT_CONTROLLER (keys)), ==, GTK_PHASE_CAPTURE);
+  g_assert_cmpint (gtk_shortcut_controller_get_scope (keys), ==, GTK_SHORTCUT_SCOPE_GLOBAL);
+
+  put_focus (window, where);
+
+  /* Ctrl+R runs; the virtual clock has not moved yet. */
+  g_assert_true (press_key (window, GDK_KEY_r, GDK_CONTROL_MASK));
+  g_assert_true (sluice_window_get_running (window));
+
+  /* Space pauses, and the banner says so. */
+  g_assert_cmpint (press_key (window, GDK_KEY_space, 0), !=, typing);
+  g_assert_cmpint (sluice_clock_controls_get_paused (controls), !=, typing);
+  if (typing)
+    g_assert_true (gtk_widget_activate_action (widget, "clock.pause", NULL));
+  g_assert_true (sluice_clock_controls_get_paused (controls));
+  g_assert_true (g_str_has_prefix (sluice_window_get_banner (window), "Paused"));
+
+  /* Paused at 0 s: the items are pulled, nothing has finished; → steps to
+   * the first timer. */
+  iterate_until (has_events, window);
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+  g_assert_cmpuint (sluice_window_get_n_results (window), ==, 0);
+  g_assert_cmpint (press_key (window, GDK_KEY_Right, 0), !=, typing);
+  if (!typing)
+    iterate_until (has_results, window);
+  else
+    {
+      while (g_main_context_iteration (NULL, FALSE))
+        ;
+      g_assert_cmpuint (sluice_window_get_n_results (window), ==, 0);
+    }
+
+  /* + and − step the speed. */
+  g_assert_cmpint (press_key (window, GDK_KEY_plus, 0), !=, typing);
+  g_assert_cmpfloat_with_epsilon (sluice_clock_controls_get_speed (controls), typing ? 1.0 : 2.0, 1e-9);
+  g_assert_cmpint (press_key (window, GDK_KEY_minus, 0), !=, typing);
+  g_assert_cmpfloat_with_epsilon (sluice_clock_controls_get_speed (controls), 1.0, 1e-9);
+
+  /* Escape asks for a stop; the banner still says the clock is paused. */
+  g_assert_true (press_key (window, GDK_KEY_Escape, 0));
+  g_assert_nonnull (strstr (sluice_window_get_banner (window), "Stop requested"));
+  g_assert_true (g_str_has_prefix (sluice_window_get_banner (window), "Paused — "));
+
+  /* Ctrl+. cancels: the run ends, unpaused, whatever it was doing. */
+  g_assert_true (press_key (window, GDK_KEY_period, GDK_CONTROL_MASK));
+  if (sluice_window_get_running (window) && sluice_clock_controls_get_paused (controls))
+    g_assert_true (gtk_widget_activate_action (widget, "clock.pause", NULL));
+  wait_for_end (window);
+  g_assert_false (sluice_clock_controls_get_paused (controls));
+  g_assert_false (g_str_has_prefix (sluice_window_get_banner (window), "Paused"));
+
+  /* Escape between runs is not the window's: it goes on to the focus. */
+  g_assert_false (press_key (window, GDK_KEY_Escape, 0));
+
+  /* Ctrl+Backspace resets the views. */
+  g_assert_true (has_events (window));
+  g_assert_true (press_key (window, GDK_KEY_BackSpace, GDK_CONTROL_MASK));
+  g_assert_false (has_events (window));
+  g_assert_cmpuint (sluice_window_get_n_results (window), ==, 0);
+  g_assert_cmpstr (sluice_window_get_counter (window, SLUICE_COUNTER_PULLED), ==, "0");
+  g_assert_true (g_str_has_prefix (sluice_window_get_banner (window), "Ready"));
+
+  /* F9 hides the configuration, and shows it again. */
+  g_assert_true (press_key (window, GDK_KEY_F9, 0));
+  g_assert_false (gtk_widget_get_visible (panel));
+  g_assert_true (press_key (window, GDK_KEY_F9, 0));
+  g_assert_true (gtk_widget_get_visible (panel));
+
+  close_window (window);
+}
+
+/* The window's size and maximised state, the sidebar and the clock's
+ * speed come from the settings and go back to them. */
+static void
+test_window_settings (void)
+{
+  g_autoptr(GSettings) settings = g_settings_new ("io.github.sluicepool.Sluice");
+  SluiceWindow *window;
+  SluiceClockControls *controls;
+  GtkWidget *panel;
+  int width, height;
+
+  g_settings_set_int (settings, "window-width", 1024);
+  g_settings_set_int (settings, "window-height", 768);
+  g_settings_set_boolean (settings, "show-sidebar", FALSE);
+  g_settings_set_double (settings, "speed", 2.0);
+
+  window = g_object_ref (sluice_window_new (NULL));
+  sluice_window_bind_settings (window, settings);
+  controls = SLUICE_CLOCK_CONTROLS (find_widget (GTK_WIDGET (window), SLUICE_TYPE_CLOCK_CONTROLS));
+  panel = sluice_window_get_config_panel (window);
+
+  gtk_window_get_default_size (GTK_WINDOW (window), &width, &height);
+  g_assert_cmpint (width, ==, 1024);
+  g_assert_cmpint (height, ==, 768);
+  g_assert_false (gtk_widget_get_visible (panel));
+  g_assert_cmpfloat_with_epsilon (sluice_clock_controls_get_speed (controls), 2.0, 1e-6);
+  /* The header's toggle shows the state. */
+  g_assert_false (gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (find_header_button (window, "win.show-sidebar"))));
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.show-sidebar", NULL));
+  g_assert_true (gtk_widget_get_visible (panel));
+  g_assert_true (g_settings_get_boolean (settings, "show-sidebar"));
+  g_assert_true (gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (find_header_button (window, "win.show-sidebar"))));
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (controls), "clock.faster", NULL));
+  g_assert_cmpfloat_with_epsilon (g_settings_get_double (settings, "speed"), 5.0, 1e-6);
+
+  /* A resized window (GTK updates its default size) is remembered. */
+  gtk_window_set_default_size (GTK_WINDOW (window), 1280, 720);
+  g_assert_cmpint (g_settings_get_int (settings, "window-width"), ==, 1280);
+  g_assert_cmpint (g_settings_get_int (settings, "window-height"), ==, 720);
+
+  close_window (window);
+  g_settings_reset (settings, "window-width");
+  g_settings_reset (settings, "window-height");
+  g_settings_reset (settings, "show-sidebar");
+  g_settings_reset (settings, "speed");
+}
+
+/* ---- screenshots at 1024×768 and 1280×720, German and Indonesian --------- */
+
+typedef struct {
+  const char *language;
+  const char *pulled;      /* "Pulled" in it: the catalogue is in use */
+  int         width, height;
+  gboolean    dark;
+} Screen;
+
+static const Screen screens[] = {
+  { "de", "Abgerufen", 1024, 768, FALSE },
+  { "id", "Ditarik", 1024, 768, FALSE },
+  { "de", "Abgerufen", 1280, 720, FALSE },
+  { "id", "Ditarik", 1024, 768, TRUE },
+};
+
+/* gtk_test_init() keeps the C locale, where gettext ignores LANGUAGE: the
+ * messages' category goes to C.UTF-8 for a language, back for none. */
+static void
+set_language (const char *language)
+{
+  setlocale (LC_MESSAGES, *language != '\0' ? "C.UTF-8" : "C");
+  g_setenv ("LANGUAGE", language, TRUE);
+  bindtextdomain ("sluice", g_getenv ("SLUICE_LOCALEDIR"));
+  bind_textdomain_codeset ("sluice", "UTF-8");
+  /* Also forgets the translations looked up so far. */
+  textdomain ("sluice");
+}
+
+static void
+on_screenshot (SluiceWindow *window,
+               gboolean      ok,
+               gpointer      user_data)
+{
+  int *done = user_data;
+
+  *done = ok ? 1 : 2;
+}
+
+static double
+luminance (GdkPixbuf *pixbuf,
+           int        x,
+           int        y)
+{
+  const guchar *p = gdk_pixbuf_read_pixels (pixbuf) + y * gdk_pixbuf_get_rowstride (pixbuf) +
+                    x * gdk_pixbuf_get_n_channels (pixbuf);
+
+  g_assert_cmpint (x, >=, 0);
+  g_assert_cmpint (y, >=, 0);
+  g_assert_cmpint (x, <, gdk_pixbuf_get_width (pixbuf));
+  g_assert_cmpint (y, <, gdk_pixbuf_get_height (pixbuf));
+  return (0.299 * p[0] + 0.587 * p[1] + 0.114 * p[2]) / 255.;
+}
+
+/* The spread of luminance in a rectangle of the screenshot: text or lines
+ * drawn there, or an even background. */
+static double
+contrast_in (GdkPixbuf             *pixbuf,
+             const graphene_rect_t *rect)
+{
+  double lo = 1., hi = 0.;
+
+  for (int y = (int) rect->origin.y; y < (int) (rect->origin.y + rect->size.height); y++)
+    for (int x = (int) rect->origin.x; x < (int) (rect->origin.x + rect->size.width); x++)
+      {
+        double l = luminance (pixbuf, x, y);
+
+        lo = MIN (lo, l);
+        hi = MAX (hi, l);
+      }
+  return hi - lo;
+}
+
+/* Where a point of the window is in its screenshot: the window's paintable
+ * draws the whole window, its client-side frame too, into a picture of the
+ * window's size. */
+static graphene_point_t
+to_png (SluiceWindow *window,
+        double        x,
+        double        y)
+{
+  graphene_rect_t frame;
+
+  g_assert_true (gtk_widget_compute_bounds (GTK_WIDGET (window), GTK_WIDGET (window), &frame));
+  return GRAPHENE_POINT_INIT ((x - frame.origin.x) * gtk_widget_get_width (GTK_WIDGET (window)) / frame.size.width,
+                              (y - frame.origin.y) * gtk_widget_get_height (GTK_WIDGET (window)) / frame.size.height);
+}
+
+/* @widget's place in the screenshot of @window. */
+static graphene_rect_t
+bounds_in_window (GtkWidget    *widget,
+                  SluiceWindow *window)
+{
+  graphene_rect_t bounds;
+  graphene_point_t top_left, bottom_right;
+
+  g_assert_true (gtk_widget_compute_bounds (widget, GTK_WIDGET (window), &bounds));
+  top_left = to_png (window, bounds.origin.x, bounds.origin.y);
+  bottom_right = to_png (window, bounds.origin.x + bounds.size.width, bounds.origin.y + bounds.size.height);
+  return GRAPHENE_RECT_INIT (top_left.x, top_left.y, bottom_right.x - top_left.x, bottom_right.y - top_left.y);
+}
+
+/* The x, in @view, where @time is drawn. */
+static int
+time_x (GtkWidget      *view,
+        SluiceViewport *viewport,
+        gint64          time)
+{
+  int width = gtk_widget_get_width (view);
+  int x = width - 1;
+
+  while (x > 0 && sluice_viewport_x_to_time (viewport, width, x) > time)
+    x--;
+  return x;
+}
+
+/* The chart's or the lanes' end is in the picture: the time span shown
+ * ends inside the window, and the run's end is drawn there (the "now"
+ * line), apart from the view's margin beside it. */
+static void
+assert_end_shown (GdkPixbuf    *pixbuf,
+                  SluiceWindow *window,
+                  GtkWidget    *view,
+                  double        top_part,
+                  double        bottom_part)
+{
+  SluiceViewport *viewport = sluice_window_get_viewport (window);
+  graphene_rect_t bounds = bounds_in_window (view, window);
+  SluiceTimeline *run = sluice_timeline_view_get_model (SLUICE_TIMELINE_VIEW (sluice_window_get_timeline_view (window)));
+  int margin_x = (int) (bounds.origin.x + bounds.size.width) - 3;
+  int top = (int) (bounds.origin.y + bounds.size.height * top_part);
+  int bottom = (int) (bounds.origin.y + bounds.size.height * bottom_part);
+  guint inked = 0, rows = 0;
+  graphene_point_t origin;
+  int x, span_x;
+
+  g_assert_true (gtk_widget_compute_point (view, GTK_WIDGET (window), &GRAPHENE_POINT_INIT (0, 0), &origin));
+  x = (int) round (to_png (window, origin.x + time_x (view, viewport, sluice_timeline_get_end_time (run)), 0).x);
+  span_x = (int) round (to_png (window, origin.x + time_x (view, viewport, sluice_viewport_get_t1 (viewport)), 0).x);
+
+  g_test_message ("%s: x %.0f to %.0f, the span shown ends at %d, the run at %d, the window %d wide",
+                  G_OBJECT_TYPE_NAME (view), bounds.origin.x, bounds.origin.x + bounds.size.width, span_x, x,
+                  gdk_pixbuf_get_width (pixbuf));
+  g_assert_true (sluice_viewport_get_fit (viewport));
+  g_assert_cmpfloat (bounds.origin.x, >=, 0.);
+  g_assert_cmpfloat (bounds.origin.x + bounds.size.width, <=, gdk_pixbuf_get_width (pixbuf));
+  g_assert_cmpint (x, <=, span_x);
+  g_assert_cmpint (span_x, <, margin_x);
+
+  for (int y = top; y < bottom; y++, rows++)
+    {
+      double background = luminance (pixbuf, margin_x, y);
+      double ink = 0.;
+
+      for (int dx = -1; dx <= 1; dx++)
+        ink = MAX (ink, fabs (luminance (pixbuf, x + dx, y) - background));
+      inked += ink > 0.3;
+    }
+  g_assert_cmpuint (inked, >=, rows * 3 / 4);
+}
+
+/* Labels whose text does not fit: ellipsized, except where a shortened
+ * text is the design (the header bar's title, a table's cells). */
+static void
+collect_cut_labels (GtkWidget *widget,
+                    GPtrArray *cut)
+{
+  if (!gtk_widget_get_mapped (widget) || GTK_IS_HEADER_BAR (widget) || GTK_IS_COLUMN_VIEW (widget) ||
+      GTK_IS_LIST_VIEW (widget) || GTK_IS_POPOVER (widget))
+    return;
+
+  if (GTK_IS_LABEL (widget) && pango_layout_is_ellipsized (gtk_label_get_layout (GTK_LABEL (widget))))
+    g_ptr_array_add (cut, (gpointer) gtk_label_get_text (GTK_LABEL (widget)));
+
+  for (GtkWidget *child = gtk_widget_get_first_child (widget);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    collect_cut_labels (child, cut);
+}
+
+/* A view got at least its minimum height: the window did not clip it. */
+static void
+assert_not_clipped (GtkWidget *widget)
+{
+  graphene_rect_t box;
+  int minimum;
+
+  /* Both with the CSS border and padding. */
+  g_assert_true (gtk_widget_compute_bounds (widget, widget, &box));
+  gtk_widget_measure (widget, GTK_ORIENTATION_VERTICAL, (int) box.size.width, &minimum, NULL, NULL, NULL);
+  g_test_message ("%s: %.0f high, at least %d", G_OBJECT_TYPE_NAME (widget), box.size.height, minimum);
+  g_assert_cmpfloat (box.size.height, >=, minimum);
+}
+
+/* `sluice --screenshot` of the preset with the most counters, in a window
+ * of the size in the settings, the configuration shown: the window keeps
+ * that size, the counters wrap with the last one whole inside the right
+ * edge, the chart and the lanes fit the width with their ends drawn, and
+ * no label is cut. The PNGs stay in the build directory to look at. */
+static void
+test_window_screenshot (gconstpointer data)
+{
+  const Screen *screen = data;
+  g_autoptr(GSettings) settings = g_settings_new ("io.github.sluicepool.Sluice");
+  g_autoptr(GtkCssProvider) css = gtk_css_provider_new ();
+  g_autofree char *name = g_strdup_printf ("screenshot-%dx%d-%s%s.png", screen->width, screen->height,
+                                           screen->language, screen->dark ? "-dark" : "");
+  g_autofree char *png = g_test_build_filename (G_TEST_BUILT, name, NULL);
+  g_autoptr(GdkPixbuf) pixbuf = NULL;
+  g_autoptr(GPtrArray) cut = g_ptr_array_new ();
+  g_autoptr(GError) error = NULL;
+  GtkWidget *counters, *flow, *last = NULL;
+  SluiceWindow *window;
+  int done = 0, rows = 0;
+  double last_y = -1.;
+
+  if (g_getenv ("SLUICE_LOCALEDIR") == NULL)
+    {
+      g_test_skip ("SLUICE_LOCALEDIR is not set");
+      return;
+    }
+  set_language (screen->language);
+  if (!g_str_equal (gettext ("Pulled"), screen->pulled))
+    {
+      set_language ("");
+      g_test_skip ("the build tree has no catalogue for this language");
+      return;
+    }
+
+  /* As the app looks: its style sheet, the theme it is asked for. */
+  gtk_css_provider_load_from_resource (css, "/io/github/sluicepool/Sluice/style.css");
+  gtk_style_context_add_provider_for_display (gdk_display_get_default (), GTK_STYLE_PROVIDER (css),
+                                              GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
+  g_object_set (gtk_settings_get_default (), "gtk-application-prefer-dark-theme", screen->dark, NULL);
+  g_settings_set_int (settings, "window-width", screen->width);
+  g_settings_set_int (settings, "window-height", screen->height);
+
+  window = g_object_ref (sluice_window_new (NULL));
+  sluice_window_bind_settings (window, settings);
+  g_assert_true (sluice_window_open_preset (window, "deadline-shed", NULL));
+  sluice_window_run_and_export (window, png, NULL, NULL, on_screenshot, &done);
+  gtk_window_present (GTK_WINDOW (window));
+  {
+    guint timeout_id = g_timeout_add_seconds (RUN_TIMEOUT_S, on_timeout, NULL);
+
+    while (done == 0)
+      g_main_context_iteration (NULL, TRUE);
+    g_source_remove (timeout_id);
+  }
+  g_assert_cmpint (done, ==, 1);
+  g_test_message ("%s", png);
+
+  pixbuf = gdk_pixbuf_new_from_file (png, &error);
+  g_assert_no_error (error);
+  /* The window is the size it was given (less its client-side frame): the
+   * layout asked for no more. */
+  g_assert_cmpint (gdk_pixbuf_get_width (pixbuf), ==, gtk_widget_get_width (GTK_WIDGET (window)));
+  g_assert_cmpint (gdk_pixbuf_get_height (pixbuf), ==, gtk_widget_get_height (GTK_WIDGET (window)));
+  g_assert_cmpint (gdk_pixbuf_get_width (pixbuf), <=, screen->width);
+  g_assert_cmpint (gdk_pixbuf_get_width (pixbuf), >=, screen->width - 20);
+  g_assert_cmpint (gdk_pixbuf_get_height (pixbuf), <=, screen->height);
+  g_assert_cmpint (gdk_pixbuf_get_height (pixbuf), >=, screen->height - 20);
+  g_assert_true (gtk_widget_get_visible (sluice_window_get_config_panel (window)));
+
+  /* Every counter whole inside the window, with its figure drawn; in more
+   * than one row at 1024 pixels with the configuration beside them. */
+  counters = find_widget (GTK_WIDGET (window), SLUICE_TYPE_COUNTERS);
+  flow = find_widget (counters, GTK_TYPE_FLOW_BOX);
+  for (GtkWidget *child = gtk_widget_get_first_child (flow); child != NULL; child = gtk_widget_get_next_sibling (child))
+    {
+      graphene_rect_t bounds;
+
+      if (!gtk_widget_get_visible (child))
+        continue;
+      bounds = bounds_in_window (child, window);
+      g_assert_cmpfloat (bounds.origin.x, >=, 0.);
+      g_assert_cmpfloat (bounds.origin.x + bounds.size.width, <=, gdk_pixbuf_get_width (pixbuf));
+      g_assert_cmpfloat (bounds.origin.y + bounds.size.height, <=, gdk_pixbuf_get_height (pixbuf));
+      g_assert_cmpfloat (contrast_in (pixbuf, &bounds), >, 0.4);
+      if (bounds.origin.y > last_y)
+        rows++;
+      last_y = bounds.origin.y;
+      last = child;
+    }
+  g_assert_nonnull (last);
+  g_test_message ("%d rows of counters", rows);
+  g_assert_cmpint (rows, >=, screen->width <= 1024 ? 2 : 1);
+  g_assert_cmpint (rows, <=, 2);
+  /* The last counter, the throughput, is there. */
+  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (gtk_widget_get_first_child (gtk_widget_get_first_child (last)))), ==,
+                   sluice_window_get_counter (window, SLUICE_COUNTER_THROUGHPUT));
+  /* Nothing runs into the right edge beside the counters (the last pixels
+   * of the picture are the window's client-side frame). */
+  {
+    graphene_rect_t row = bounds_in_window (counters, window);
+    graphene_rect_t edge = GRAPHENE_RECT_INIT (gdk_pixbuf_get_width (pixbuf) - 14, row.origin.y, 8, row.size.height);
+
+    g_assert_cmpfloat (contrast_in (pixbuf, &edge), <, 0.1);
+  }
+
+  /* Between the chart's legend and its axis; between the lanes' key and
+   * their axis. */
+  assert_end_shown (pixbuf, window, find_widget (GTK_WIDGET (window), SLUICE_TYPE_CHART_VIEW), 0.4, 0.75);
+  assert_end_shown (pixbuf, window, sluice_window_get_timeline_view (window), 0.6, 0.8);
+  assert_not_clipped (find_widget (GTK_WIDGET (window), SLUICE_TYPE_CHART_VIEW));
+  assert_not_clipped (sluice_window_get_timeline_view (window));
+  assert_not_clipped (find_widget (GTK_WIDGET (window), GTK_TYPE_NOTEBOOK));
+
+  collect_cut_labels (GTK_WIDGET (window), cut);
+  for (guint i = 0; i < cut->len; i++)
+    g_test_message ("cut off: “%s”", (const char *) g_ptr_array_index (cut, i));
+  g_assert_cmpuint (cut->len, ==, 0);
+
+  close_window (window);
+  g_settings_reset (settings, "window-width");
+  g_settings_reset (settings, "window-height");
+  g_object_set (gtk_settings_get_default (), "gtk-application-prefer-dark-theme", FALSE, NULL);
+  gtk_style_context_remove_provider_for_display (gdk_display_get_default (), GTK_STYLE_PROVIDER (css));
+  set_language ("");
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1194,6 +2102,22 @@ main (int   argc,
   g_test_add_func ("/window/submit/fields", test_window_submit_fields);
   g_test_add_func ("/window/refuses-unreadable-files-at-once", test_window_refuses_unreadable_files_at_once);
   g_test_add_func ("/app/screenshot-of-broken-preset-fails", test_app_screenshot_of_broken_preset_fails);
+  g_test_add_func ("/window/presets/grouped-in-teaching-order", test_presets_are_grouped_in_teaching_order);
+  g_test_add_data_func ("/window/playback/pauses-and-steps/retries", "retries",
+                        test_window_playback_with_pauses_and_steps);
+  g_test_add_data_func ("/window/playback/pauses-and-steps/stubborn", "stubborn",
+                        test_window_playback_with_pauses_and_steps);
+  g_test_add_func ("/window/open-file", test_window_open_file);
+  g_test_add_func ("/window/decimal-comma", test_window_decimal_comma);
+  g_test_add_func ("/app/opens-file-argument", test_app_opens_file_argument);
+  g_test_add_data_func ("/window/keys/text-field", "text-field", test_window_keys);
+  g_test_add_data_func ("/window/keys/after-menu", "menu", test_window_keys);
+  g_test_add_data_func ("/window/keys/after-header-button", "header-button", test_window_keys);
+  g_test_add_func ("/window/settings", test_window_settings);
+  g_test_add_data_func ("/window/screenshot/1024x768/de", &screens[0], test_window_screenshot);
+  g_test_add_data_func ("/window/screenshot/1024x768/id", &screens[1], test_window_screenshot);
+  g_test_add_data_func ("/window/screenshot/1280x720/de", &screens[2], test_window_screenshot);
+  g_test_add_data_func ("/window/screenshot/1024x768/id/dark", &screens[3], test_window_screenshot);
 
   return g_test_run ();
 }

@@ -16,9 +16,10 @@
  * SluiceApplication:
  *
  * Owns the settings, the application actions (quit, shortcuts, about) and
- * the accelerators, and opens a #SluiceWindow. `--preset NAME` opens a
- * preset; `--screenshot FILE.png` runs it on the virtual clock, saves the
- * window as a PNG and quits; `--export-image FILE` and `--export-events
+ * the accelerators, and opens a #SluiceWindow. `sluice FILE.pool` opens that
+ * file (in the running instance's window, if there is one), as File → Open
+ * does; `--preset NAME` opens a preset; `--screenshot FILE.png` runs it on
+ * the virtual clock, saves the window as a PNG and quits; `--export-image FILE` and `--export-events
  * FILE` do the same with the chart and lanes (PNG or SVG) and the events
  * (CSV or JSON Lines), alone or together.
  */
@@ -29,6 +30,7 @@ struct _SluiceApplication
 
   GSettings      *settings;
   char           *preset;
+  gboolean        preset_given;   /* --preset NAME at start, not the default of an export */
   char           *screenshot;
   char           *export_image;
   char           *export_events;
@@ -38,13 +40,14 @@ struct _SluiceApplication
 
 G_DEFINE_FINAL_TYPE (SluiceApplication, sluice_application, GTK_TYPE_APPLICATION)
 
+/* The run's own keys (Ctrl+R, Space, →, +, −, Escape, Ctrl+., Ctrl+Backspace)
+ * are the window's, wherever the focus is: see sluice-window-keys.c. */
 static const struct {
   const char *action;
   const char *accels[4];
 } accels[] = {
   { "app.quit", { "<Control>q", NULL } },
   { "app.shortcuts", { "<Control>question", NULL } },
-  { "win.run", { "<Control>r", NULL } },
   { "win.submit-job", { "<Control>j", NULL } },
   { "win.close-service", { "<Control>l", NULL } },
   { "win.open", { "<Control>o", NULL } },
@@ -166,11 +169,17 @@ on_screenshot_done (SluiceWindow *window,
   g_application_quit (G_APPLICATION (self));
 }
 
+/* Opens the window with the scenario of @path (a FILE.pool on the command
+ * line), else of --preset or the last session; a window already open
+ * opens @path as File → Open does. */
 static void
-sluice_application_activate (GApplication *app)
+present_window (SluiceApplication *self,
+                const char        *path)
 {
-  SluiceApplication *self = SLUICE_APPLICATION (app);
-  GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (app));
+  GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (self));
+
+  if (window != NULL && path != NULL)
+    sluice_window_open_file (SLUICE_WINDOW (window), path, NULL);
 
   if (window == NULL)
     {
@@ -178,10 +187,18 @@ sluice_application_activate (GApplication *app)
       gboolean exporting = self->screenshot != NULL || self->export_image != NULL ||
                            self->export_events != NULL;
       g_autoptr(GError) error = NULL;
+      gboolean loaded = TRUE;
 
-      if (self->preset == NULL)
+      /* A later `sluice FILE.pool` comes to this window, --preset or not. */
+      self->preset_given = FALSE;
+      if (path != NULL)
+        loaded = sluice_window_open_file (sw, path, &error);
+      else if (self->preset == NULL)
         sluice_window_open_last (sw);
-      else if (!sluice_window_open_preset (sw, self->preset, &error) && exporting)
+      else
+        loaded = sluice_window_open_preset (sw, self->preset, &error);
+
+      if (!loaded && exporting)
         {
           /* An export of a preset that did not load would save an empty
            * run and pass for a success. */
@@ -211,6 +228,52 @@ sluice_application_activate (GApplication *app)
   gtk_window_present (window);
 }
 
+static void
+sluice_application_activate (GApplication *app)
+{
+  present_window (SLUICE_APPLICATION (app), NULL);
+}
+
+/* `sluice FILE.pool`: the desktop file's %f, or a file manager's. */
+static void
+sluice_application_open (GApplication  *app,
+                         GFile        **files,
+                         gint           n_files,
+                         const char    *hint)
+{
+  SluiceApplication *self = SLUICE_APPLICATION (app);
+  g_autofree char *path = g_file_get_path (files[0]);
+
+  if (self->preset_given)
+    {
+      g_printerr (_("sluice: --preset and FILE.pool both name a scenario; expected one of them\n"));
+      self->exit_status = 2;
+      return;
+    }
+
+  if (n_files > 1)
+    g_printerr (g_dngettext (GETTEXT_PACKAGE,
+                             "sluice: the window shows one scenario; %d more file is not opened\n",
+                             "sluice: the window shows one scenario; %d more files are not opened\n",
+                             n_files - 1),
+                n_files - 1);
+
+  if (path == NULL)
+    {
+      g_autofree char *uri = g_file_get_uri (files[0]);
+
+      /* Translators: %s is the address of the file, such as sftp://host/a.pool. */
+      g_printerr (_("sluice: %s is not a local file; expected a .pool file on this computer\n"), uri);
+      if (self->screenshot != NULL || self->export_image != NULL || self->export_events != NULL)
+        {
+          self->exit_status = 2;
+          return;
+        }
+    }
+
+  present_window (self, path);
+}
+
 static gint
 sluice_application_handle_local_options (GApplication *app,
                                          GVariantDict *options)
@@ -219,6 +282,7 @@ sluice_application_handle_local_options (GApplication *app,
   g_autofree char *preset = NULL;
 
   g_variant_dict_lookup (options, "preset", "s", &self->preset);
+  self->preset_given = self->preset != NULL;
   g_variant_dict_lookup (options, "screenshot", "^ay", &self->screenshot);
   g_variant_dict_lookup (options, "export-image", "^ay", &self->export_image);
   g_variant_dict_lookup (options, "export-events", "^ay", &self->export_events);
@@ -273,6 +337,7 @@ sluice_application_class_init (SluiceApplicationClass *klass)
   object_class->dispose = sluice_application_dispose;
   app_class->startup = sluice_application_startup;
   app_class->activate = sluice_application_activate;
+  app_class->open = sluice_application_open;
   app_class->handle_local_options = sluice_application_handle_local_options;
 }
 
@@ -299,6 +364,7 @@ sluice_application_init (SluiceApplication *self)
   g_application_add_main_option_entries (G_APPLICATION (self), entries);
   g_application_set_option_context_summary (G_APPLICATION (self),
                                             _("Configure an async worker pool, run it and watch it work."));
+  g_application_set_option_context_parameter_string (G_APPLICATION (self), _("[FILE.pool]"));
 }
 
 /**
@@ -312,7 +378,7 @@ sluice_application_new (void)
   return g_object_new (SLUICE_TYPE_APPLICATION,
                        "application-id", APPLICATION_ID,
                        "resource-base-path", "/io/github/sluicepool/Sluice",
-                       "flags", G_APPLICATION_DEFAULT_FLAGS,
+                       "flags", G_APPLICATION_DEFAULT_FLAGS | G_APPLICATION_HANDLES_OPEN,
                        NULL);
 }
 

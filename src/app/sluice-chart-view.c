@@ -64,6 +64,25 @@ sluice_chart_view_dispose (GObject *object)
   G_OBJECT_CLASS (sluice_chart_view_parent_class)->dispose (object);
 }
 
+/* The chart would like twice its minimum: on a short screen it and the
+ * lanes share what is left, rather than the lanes taking all of it. */
+#define NATURAL_HEIGHT 200
+
+static void
+sluice_chart_view_measure (GtkWidget      *widget,
+                           GtkOrientation  orientation,
+                           int             for_size,
+                           int            *minimum,
+                           int            *natural,
+                           int            *minimum_baseline,
+                           int            *natural_baseline)
+{
+  GTK_WIDGET_CLASS (sluice_chart_view_parent_class)->measure (widget, orientation, for_size, minimum, natural,
+                                                              minimum_baseline, natural_baseline);
+  if (orientation == GTK_ORIENTATION_VERTICAL)
+    *natural = MAX (*natural, NATURAL_HEIGHT);
+}
+
 static void
 sluice_chart_view_class_init (SluiceChartViewClass *klass)
 {
@@ -71,6 +90,7 @@ sluice_chart_view_class_init (SluiceChartViewClass *klass)
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->dispose = sluice_chart_view_dispose;
+  widget_class->measure = sluice_chart_view_measure;
   gtk_widget_class_set_css_name (widget_class, "chartview");
   gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_IMG);
 }

@@ -14,14 +14,14 @@
  * SluiceClockControls:
  *
  * The header bar's clock controls: Pause/Resume, Step (to the next timer)
- * and the speed of the scaled clock, from 0.1× to 10×, with their
- * shortcuts (Space, Right, + and −) wherever the focus is in the window,
- * unless an entry or a button takes the key first.
+ * and the speed of the scaled clock, from 0.1× to 10×.
  *
  * They drive a #SluiceRunController through the `clock.pause`,
  * `clock.step`, `clock.faster` and `clock.slower` actions: pause and step
  * only mean something during a run, and a run starts unpaused. The speed
- * holds for this run and the next ones.
+ * holds for this run and the next ones (the window keeps it in its
+ * settings). Their keys (Space, →, + and −) are the window's, which
+ * handles them wherever the focus is (see #SluiceWindow).
  */
 
 static const double speeds[] = { 0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0 };
@@ -127,16 +127,6 @@ on_speed_changed (SluiceClockControls *self)
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SPEED]);
 }
 
-static void
-add_shortcut (GtkShortcutController *controller,
-              const char            *accel,
-              const char            *action)
-{
-  gtk_shortcut_controller_add_shortcut (controller,
-                                        gtk_shortcut_new (gtk_shortcut_trigger_parse_string (accel),
-                                                          gtk_named_action_new (action)));
-}
-
 /* ---- GObject ----------------------------------------------------------- */
 
 static void
@@ -186,6 +176,9 @@ sluice_clock_controls_set_property (GObject      *object,
     case PROP_PAUSED:
       set_paused (self, g_value_get_boolean (value));
       break;
+    case PROP_SPEED:
+      sluice_clock_controls_set_speed (self, g_value_get_double (value));
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -216,7 +209,7 @@ sluice_clock_controls_class_init (SluiceClockControlsClass *klass)
    */
   properties[PROP_SPEED] =
     g_param_spec_double ("speed", NULL, NULL, 0.1, 10.0, 1.0,
-                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+                         G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   gtk_widget_class_install_property_action (widget_class, "clock.pause", "paused");
@@ -237,21 +230,9 @@ sluice_clock_controls_class_init (SluiceClockControlsClass *klass)
 static void
 sluice_clock_controls_init (SluiceClockControls *self)
 {
-  GtkEventController *controller = gtk_shortcut_controller_new ();
-  GtkShortcutController *shortcuts = GTK_SHORTCUT_CONTROLLER (controller);
-
   gtk_widget_init_template (GTK_WIDGET (self));
   gtk_box_layout_set_spacing (GTK_BOX_LAYOUT (gtk_widget_get_layout_manager (GTK_WIDGET (self))), 6);
   gtk_scale_set_format_value_func (self->speed_scale, format_speed, NULL, NULL);
-
-  /* Handled by the window, after the focus widget had its chance. */
-  gtk_shortcut_controller_set_scope (shortcuts, GTK_SHORTCUT_SCOPE_MANAGED);
-  gtk_event_controller_set_propagation_phase (controller, GTK_PHASE_BUBBLE);
-  add_shortcut (shortcuts, "space", "clock.pause");
-  add_shortcut (shortcuts, "Right", "clock.step");
-  add_shortcut (shortcuts, "plus|equal|KP_Add", "clock.faster");
-  add_shortcut (shortcuts, "minus|KP_Subtract", "clock.slower");
-  gtk_widget_add_controller (GTK_WIDGET (self), controller);
 
   on_running_changed (self);
 }
@@ -310,6 +291,23 @@ sluice_clock_controls_get_speed (SluiceClockControls *self)
   g_return_val_if_fail (SLUICE_IS_CLOCK_CONTROLS (self), 1.0);
 
   return pow (10.0, gtk_range_get_value (GTK_RANGE (self->speed_scale)));
+}
+
+/**
+ * sluice_clock_controls_set_speed:
+ * @self: a #SluiceClockControls
+ * @speed: clock seconds per real second, clamped to 0.1–10
+ *
+ * Moves the slider to @speed, for this run and the next ones.
+ */
+void
+sluice_clock_controls_set_speed (SluiceClockControls *self,
+                                 double               speed)
+{
+  g_return_if_fail (SLUICE_IS_CLOCK_CONTROLS (self));
+
+  gtk_range_set_value (GTK_RANGE (self->speed_scale),
+                       log10 (CLAMP (speed, speeds[0], speeds[G_N_ELEMENTS (speeds) - 1])));
 }
 
 /**

@@ -17,6 +17,8 @@ GtkWidget *sluice_clock_controls_new                (void);
 void       sluice_clock_controls_set_run_controller (SluiceClockControls *self,
                                                      SluiceRunController *run);
 double     sluice_clock_controls_get_speed          (SluiceClockControls *self);
+void       sluice_clock_controls_set_speed          (SluiceClockControls *self,
+                                                     double               speed);
 gboolean   sluice_clock_controls_get_paused         (SluiceClockControls *self);
 
 G_END_DECLS

@@ -69,7 +69,8 @@ get_lines_text (GtkWidget *widget)
   return gtk_text_buffer_get_text (buffer, &start, &end, FALSE);
 }
 
-/* The field as it would be written in the file, or NULL when empty. */
+/* The field as it would be written in the file (numbers with “.”, though
+ * typed the locale's way), or NULL when empty. */
 char *
 _sluice_config_field_widget_get_text (const SluiceConfigFieldSpec *spec,
                                       GtkWidget                   *widget)
@@ -92,6 +93,15 @@ _sluice_config_field_widget_get_text (const SluiceConfigFieldSpec *spec,
       break;
     default:
       g_assert_not_reached ();
+    }
+
+  /* “0,5” in German is 0.5, and the file always says so. */
+  if (_sluice_config_field_takes_local_numbers (spec))
+    {
+      char *file_text = _sluice_config_delocalize_numbers (text, NULL);
+
+      g_free (text);
+      text = file_text;
     }
 
   return *text != '\0' ? g_steal_pointer (&text) : NULL;

@@ -80,5 +80,8 @@ GKeyFile   *_sluice_config_fields_to_keyfile   (char * const                *tex
                                                 char                       **error);
 void        _sluice_config_fields_from_keyfile (GKeyFile                    *keyfile,
                                                 char                       **texts);
+char       *_sluice_config_delocalize_numbers  (const char                  *text,
+                                                const char                  *decimal_point);
+gboolean    _sluice_config_field_takes_local_numbers (const SluiceConfigFieldSpec *spec);
 
 G_END_DECLS

@@ -6,8 +6,10 @@
 #include "config-app.h"
 
 #include <glib/gi18n.h>
+#include <locale.h>
 #include <string.h>
 
+#include "sluice-behaviour.h"
 #include "sluice-config-fields-private.h"
 
 /* What SluiceConfigPanel edits, one field per key of a scenario, and how
@@ -229,6 +231,90 @@ _sluice_config_field_choice_label (const SluiceConfigFieldSpec *spec,
                                    guint                        choice)
 {
   return g_dpgettext2 (GETTEXT_PACKAGE, spec->choice_context, spec->choice_labels[choice]);
+}
+
+/* ---- numbers in the locale's way ---------------------------------------- */
+
+/* What separates the words of a field: a number is a whole word. */
+static gboolean
+is_word_end (char c)
+{
+  return c == '\0' || g_ascii_isspace (c) || c == ';' || c == '=';
+}
+
+/**
+ * _sluice_config_delocalize_numbers:
+ * @text: what a person typed in a field
+ * @decimal_point: (nullable): the decimal separator to accept besides “.”;
+ *   %NULL for the locale's (LC_NUMERIC)
+ *
+ * @text as a scenario file writes it: each word that is a decimal number
+ * written with @decimal_point, such as “0,5” in German, with “.” instead
+ * (“0.5”). Words are separated by spaces, “;” and “=”, so that “ok 0,25”,
+ * “0,005;0,5” and “3 = late 1,5” are read too. Anything else, “.” numbers
+ * included, is left as it is, for the loader to judge.
+ *
+ * Returns: (transfer full): the text for the file
+ */
+char *
+_sluice_config_delocalize_numbers (const char *text,
+                                   const char *decimal_point)
+{
+  g_autoptr(GString) out = NULL;
+  gsize point_len;
+
+  if (decimal_point == NULL)
+    decimal_point = localeconv ()->decimal_point;
+  if (decimal_point == NULL || *decimal_point == '\0' || g_str_equal (decimal_point, "."))
+    return g_strdup (text);
+
+  point_len = strlen (decimal_point);
+  out = g_string_sized_new (strlen (text));
+  for (const char *c = text; *c != '\0';)
+    {
+      const char *start = c;
+      const char *point;
+      gsize length;
+
+      if (is_word_end (*c))
+        {
+          g_string_append_c (out, *c++);
+          continue;
+        }
+
+      while (!is_word_end (*c))
+        c++;
+      length = c - start;
+
+      /* One separator, and with “.” for it the word is a plain decimal. */
+      point = g_strstr_len (start, length, decimal_point);
+      if (point != NULL && g_strstr_len (point + point_len, c - point - point_len, decimal_point) == NULL)
+        {
+          g_autoptr(GString) word = g_string_new_len (start, point - start);
+
+          g_string_append_c (word, '.');
+          g_string_append_len (word, point + point_len, c - point - point_len);
+          if (_sluice_is_plain_decimal (word->str, word->len))
+            {
+              g_string_append_len (out, word->str, word->len);
+              continue;
+            }
+        }
+
+      g_string_append_len (out, start, length);
+    }
+
+  return g_string_free (g_steal_pointer (&out), FALSE);
+}
+
+/* Whether the numbers of @spec's field may be typed the locale's way: not
+ * in the source's values (where “1,5” is a string item) nor in the mix
+ * (whose entries “,” separates), nor in a drop-down or a switch. */
+gboolean
+_sluice_config_field_takes_local_numbers (const SluiceConfigFieldSpec *spec)
+{
+  return (spec->kind == SLUICE_FIELD_ENTRY || spec->kind == SLUICE_FIELD_LINES) &&
+         !g_str_equal (spec->key, "values") && !g_str_equal (spec->key, "mix");
 }
 
 /* ---- from the fields to a key file ------------------------------------- */

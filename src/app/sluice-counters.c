@@ -16,8 +16,9 @@
  * depth), in flight, busy workers (of all workers), succeeded, retries, timeouts, failed, retries skipped and items shed (the
  * retry policy's; shown only when the run can have them), elapsed and
  * throughput. They flow onto a second row when the window is too narrow
- * for one (1024 pixels with every counter shown). The run controller sets
- * their texts once per frame; a label only changes when its text does.
+ * for one (1024 pixels with every counter shown), never onto a third. The
+ * run controller sets their texts once per frame; a label only changes
+ * when its text does.
  */
 
 static const char * const counter_titles[SLUICE_N_COUNTERS] = {
@@ -108,12 +109,18 @@ sluice_counters_init (SluiceCounters *self)
 {
   GtkWidget *flow = gtk_flow_box_new ();
 
-  /* Figures, not a list to pick from: no selection, no focus. */
-  gtk_flow_box_set_homogeneous (GTK_FLOW_BOX (flow), TRUE);
+  /* Figures, not a list to pick from: no selection, no focus. Each as wide
+   * as its own title ("Wiederholungen" does not widen "Wartend"), so that a
+   * row holds more of them on a small screen. */
+  gtk_flow_box_set_homogeneous (GTK_FLOW_BOX (flow), FALSE);
   gtk_flow_box_set_selection_mode (GTK_FLOW_BOX (flow), GTK_SELECTION_NONE);
   gtk_flow_box_set_column_spacing (GTK_FLOW_BOX (flow), 6);
   gtk_flow_box_set_row_spacing (GTK_FLOW_BOX (flow), 4);
   gtk_flow_box_set_max_children_per_line (GTK_FLOW_BOX (flow), SLUICE_N_COUNTERS);
+  /* At most two rows, however narrow the window: GTK sizes a window for
+   * its height at its narrowest, where one counter per row would ask for
+   * a window taller than a small screen. */
+  gtk_flow_box_set_min_children_per_line (GTK_FLOW_BOX (flow), (SLUICE_N_COUNTERS + 1) / 2);
   gtk_widget_set_can_focus (flow, FALSE);
   gtk_widget_set_parent (flow, GTK_WIDGET (self));
   gtk_widget_add_css_class (GTK_WIDGET (self), "counters");

@@ -14,7 +14,9 @@
  * SluiceEventItem:
  *
  * A copy of one #SluiceEvent, for the list models of the event log and the
- * error group. @position is the event's number in the run, from 0.
+ * error group. @position is the event's number in the run, from 0. The
+ * event log makes them on demand, for the rows it shows
+ * (#SluiceEventList).
  */
 
 struct _SluiceEventItem
@@ -23,7 +25,6 @@ struct _SluiceEventItem
 
   SluiceEvent  event;     /* owns its strings and value */
   guint64      position;
-  char        *haystack;  /* lower-case text the filter searches, built lazily */
 };
 
 G_DEFINE_FINAL_TYPE (SluiceEventItem, sluice_event_item, G_TYPE_OBJECT)
@@ -166,7 +167,6 @@ sluice_event_item_finalize (GObject *object)
   g_free ((char *) self->event.error_type);
   g_free ((char *) self->event.error_message);
   g_clear_pointer (&self->event.value, g_variant_unref);
-  g_free (self->haystack);
 
   G_OBJECT_CLASS (sluice_event_item_parent_class)->finalize (object);
 }
@@ -313,8 +313,8 @@ append_shutdown_detail (GString           *text,
 }
 
 /**
- * sluice_event_item_dup_detail:
- * @self: a #SluiceEventItem
+ * sluice_event_dup_detail:
+ * @e: an event
  *
  * Returns: (transfer full): what the event says besides its kind, item,
  *   attempt and worker: the outcome, the error, the value or the round;
@@ -323,14 +323,12 @@ append_shutdown_detail (GString           *text,
  *   overrun, what they mean
  */
 char *
-sluice_event_item_dup_detail (SluiceEventItem *self)
+sluice_event_dup_detail (const SluiceEvent *e)
 {
-  const SluiceEvent *e;
   GString *text;
 
-  g_return_val_if_fail (SLUICE_IS_EVENT_ITEM (self), NULL);
+  g_return_val_if_fail (e != NULL, NULL);
 
-  e = &self->event;
   text = g_string_new (NULL);
 
   append_policy_detail (text, e);
@@ -360,37 +358,40 @@ sluice_event_item_dup_detail (SluiceEventItem *self)
 }
 
 /**
- * sluice_event_item_matches:
+ * sluice_event_item_dup_detail:
  * @self: a #SluiceEventItem
- * @needle: (nullable): lower-case text to look for
  *
- * Returns: whether the kind, item, worker or detail contains @needle
+ * Returns: (transfer full): sluice_event_dup_detail() of its event
  */
-gboolean
-sluice_event_item_matches (SluiceEventItem *self,
-                           const char      *needle)
+char *
+sluice_event_item_dup_detail (SluiceEventItem *self)
 {
-  g_return_val_if_fail (SLUICE_IS_EVENT_ITEM (self), FALSE);
+  g_return_val_if_fail (SLUICE_IS_EVENT_ITEM (self), NULL);
+  return sluice_event_dup_detail (&self->event);
+}
 
-  if (needle == NULL || *needle == '\0')
-    return TRUE;
+/**
+ * sluice_event_dup_search_text:
+ * @e: an event
+ *
+ * Returns: (transfer full): the lower-case text the event log's text
+ *   filter searches: the kind (its stable and its shown name), item,
+ *   attempt, worker and detail, and the outcome's stable name
+ */
+char *
+sluice_event_dup_search_text (const SluiceEvent *e)
+{
+  g_autofree char *detail = NULL;
+  g_autofree char *text = NULL;
 
-  if (self->haystack == NULL)
-    {
-      g_autofree char *detail = sluice_event_item_dup_detail (self);
-      g_autofree char *english = NULL;
-      g_autofree char *text = NULL;
+  g_return_val_if_fail (e != NULL, NULL);
 
-      /* The stable kind and outcome names match as well as the shown ones. */
-      if (self->event.outcome != SLUICE_OUTCOME_NONE)
-        english = g_strdup (sluice_outcome_to_string (self->event.outcome));
-      text = g_strdup_printf ("%s %s item %" G_GINT64_FORMAT " attempt %u worker %d %s %s",
-                              sluice_event_kind_to_string (self->event.kind),
-                              sluice_event_kind_get_display_name (self->event.kind),
-                              self->event.item, self->event.attempt,
-                              self->event.worker, detail, english ? english : "");
-      self->haystack = g_utf8_strdown (text, -1);
-    }
-
-  return strstr (self->haystack, needle) != NULL;
+  detail = sluice_event_dup_detail (e);
+  /* The stable kind and outcome names match as well as the shown ones. */
+  text = g_strdup_printf ("%s %s item %" G_GINT64_FORMAT " attempt %u worker %d %s %s",
+                          sluice_event_kind_to_string (e->kind),
+                          sluice_event_kind_get_display_name (e->kind),
+                          e->item, e->attempt, e->worker, detail,
+                          e->outcome != SLUICE_OUTCOME_NONE ? sluice_outcome_to_string (e->outcome) : "");
+  return g_utf8_strdown (text, -1);
 }

@@ -16,13 +16,13 @@ SluiceEventItem   *sluice_event_item_new          (const SluiceEvent *event,
 const SluiceEvent *sluice_event_item_get_event    (SluiceEventItem   *self);
 guint64            sluice_event_item_get_position (SluiceEventItem   *self);
 char              *sluice_event_item_dup_detail   (SluiceEventItem   *self);
-gboolean           sluice_event_item_matches      (SluiceEventItem   *self,
-                                                   const char        *needle);
 
 gboolean           sluice_event_items_flush       (GListStore        *store,
                                                    GPtrArray         *pending);
 
 const char        *sluice_event_kind_get_display_name (SluiceEventKind kind);
 const char        *sluice_outcome_get_display_name    (SluiceOutcome   outcome);
+char              *sluice_event_dup_detail            (const SluiceEvent *e);
+char              *sluice_event_dup_search_text       (const SluiceEvent *e);
 
 G_END_DECLS

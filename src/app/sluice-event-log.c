@@ -8,16 +8,19 @@
 #include <glib/gi18n.h>
 
 #include "sluice-event-item.h"
+#include "sluice-event-list.h"
 #include "sluice-event-log.h"
 #include "sluice-theme.h"
 
 /**
  * SluiceEventLog:
  *
- * A #GtkColumnView over the events of a run, with a text filter and a kind
- * filter. The window appends events as it reads them from the recorder and
- * flushes once per frame; the view follows the newest row unless the user
- * scrolled up, and follows again once they scroll back to the bottom.
+ * A #GtkColumnView over the events of a run's recorder, with a text filter
+ * and a kind filter. Its rows are made only for what is on screen
+ * (#SluiceEventList): the window gives it the recorder and calls
+ * sluice_event_log_update() once per frame; the view follows the newest
+ * row unless the user scrolled up, and follows again once they scroll back
+ * to the bottom.
  */
 
 typedef enum {
@@ -57,19 +60,23 @@ struct _SluiceEventLog
   GtkScrolledWindow  *scroller;
   GtkColumnView      *column_view;
 
-  GListStore         *store;
-  GtkFilterListModel *filtered;
-  GtkCustomFilter    *filter;
-  GPtrArray          *pending;   /* SluiceEventItem, not yet in the store */
+  SluiceEventList    *events;
   char               *needle;
   gint                kind;      /* -1: every kind */
   double              last_value;
+  gint64              last_move;    /* monotonic µs of the last update that added rows */
   guint               follow_tick;
   guint               follow_frames;
   gboolean            following;
 };
 
 G_DEFINE_FINAL_TYPE (SluiceEventLog, sluice_event_log, GTK_TYPE_WIDGET)
+
+/* While the log follows a live run, its tail moves at most this often: a
+ * fast run adds thousands of rows a frame, and every move makes the list
+ * bind all the rows it keeps around the tail (some hundred) anew. Ten
+ * moves a second read as well as sixty. */
+#define FOLLOW_INTERVAL_US (G_USEC_PER_SEC / 5)
 
 /* ---- cells ------------------------------------------------------------- */
 
@@ -105,14 +112,40 @@ format_cell (SluiceEventItem *item,
     }
 }
 
+/* The detail's tooltip is its text, asked for when the pointer rests on
+ * it: setting a tooltip at every bind (thousands of rows a second while
+ * the log follows a fast run) makes GTK look for the pointer each time. */
+static gboolean
+on_detail_query_tooltip (GtkWidget  *label,
+                         int         x,
+                         int         y,
+                         gboolean    keyboard_mode,
+                         GtkTooltip *tooltip,
+                         gpointer    user_data)
+{
+  const char *text = gtk_label_get_text (GTK_LABEL (label));
+
+  if (text == NULL || *text == '\0')
+    return FALSE;
+
+  gtk_tooltip_set_text (tooltip, text);
+  return TRUE;
+}
+
 static void
 setup_cell (GtkSignalListItemFactory *factory,
             GtkListItem              *list_item,
             gpointer                  user_data)
 {
   Column column = GPOINTER_TO_UINT (user_data);
+  GtkWidget *label = sluice_cell_label_new (columns[column].numeric);
 
-  gtk_list_item_set_child (list_item, sluice_cell_label_new (columns[column].numeric));
+  if (column == COLUMN_DETAIL)
+    {
+      gtk_widget_set_has_tooltip (label, TRUE);
+      g_signal_connect (label, "query-tooltip", G_CALLBACK (on_detail_query_tooltip), NULL);
+    }
+  gtk_list_item_set_child (list_item, label);
 }
 
 static void
@@ -125,8 +158,6 @@ bind_cell (GtkSignalListItemFactory *factory,
   GtkWidget *label = gtk_list_item_get_child (list_item);
 
   gtk_label_set_text (GTK_LABEL (label), text);
-  if (GPOINTER_TO_UINT (user_data) == COLUMN_DETAIL)
-    gtk_widget_set_tooltip_text (label, *text ? text : NULL);
 }
 
 static void
@@ -150,22 +181,10 @@ add_columns (SluiceEventLog *self)
 
 /* ---- filtering --------------------------------------------------------- */
 
-static gboolean
-filter_func (gpointer item,
-             gpointer user_data)
-{
-  SluiceEventLog *self = user_data;
-
-  if (self->kind >= 0 && (gint) sluice_event_item_get_event (item)->kind != self->kind)
-    return FALSE;
-
-  return sluice_event_item_matches (item, self->needle);
-}
-
 static void
 refilter (SluiceEventLog *self)
 {
-  gtk_filter_changed (GTK_FILTER (self->filter), GTK_FILTER_CHANGE_DIFFERENT);
+  sluice_event_list_set_filter (self->events, self->needle, self->kind);
 }
 
 static void
@@ -225,25 +244,6 @@ on_value_changed (GtkAdjustment  *adj,
   self->last_value = value;
 }
 
-static void
-scroll_to_end (SluiceEventLog *self)
-{
-  GtkAdjustment *adj = gtk_scrolled_window_get_vadjustment (self->scroller);
-
-  gtk_adjustment_set_value (adj, gtk_adjustment_get_upper (adj) - gtk_adjustment_get_page_size (adj));
-}
-
-/* The list learns its true height as it lays out rows: while following,
- * stay at the bottom as it grows. */
-static void
-on_upper_changed (GtkAdjustment  *adj,
-                  GParamSpec     *pspec,
-                  SluiceEventLog *self)
-{
-  if (self->following)
-    scroll_to_end (self);
-}
-
 static GtkWidget *
 find_list_view (GtkColumnView *column_view)
 {
@@ -256,14 +256,19 @@ find_list_view (GtkColumnView *column_view)
   return NULL;
 }
 
-/* Scrolls once the new rows are laid out, a frame after they came. */
+/* Scrolls to the newest row once the new rows are laid out, a frame after
+ * they came. The list then holds that row at its bottom edge (its anchor)
+ * while it learns the height of the rows above and while rows are added
+ * below: the adjustment is left to the list, whose every move by another
+ * hand would anchor the list at its top row instead, and make it bind a
+ * row for every new one below the view. */
 static gboolean
 follow_tick (GtkWidget     *widget,
              GdkFrameClock *frame_clock,
              gpointer       user_data)
 {
   SluiceEventLog *self = SLUICE_EVENT_LOG (widget);
-  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->filtered));
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->events));
   GtkWidget *list_view = find_list_view (self->column_view);
 
   if (!self->following || n == 0 || list_view == NULL || self->follow_frames == 0)
@@ -275,7 +280,6 @@ follow_tick (GtkWidget     *widget,
   /* The list only knows the height of the rows it laid out: scroll again
    * for a few frames, until the estimate of the new rows is the truth. */
   gtk_widget_activate_action (list_view, "list.scroll-to-item", "u", n - 1);
-  scroll_to_end (self);
   self->follow_frames--;
   return G_SOURCE_CONTINUE;
 }
@@ -298,9 +302,7 @@ sluice_event_log_dispose (GObject *object)
   gtk_widget_dispose_template (GTK_WIDGET (self), SLUICE_TYPE_EVENT_LOG);
   for (GtkWidget *child; (child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL;)
     gtk_widget_unparent (child);
-  g_clear_object (&self->filtered);
-  g_clear_object (&self->store);
-  g_clear_pointer (&self->pending, g_ptr_array_unref);
+  g_clear_object (&self->events);
 
   G_OBJECT_CLASS (sluice_event_log_parent_class)->dispose (object);
 }
@@ -345,12 +347,8 @@ sluice_event_log_init (SluiceEventLog *self)
 
   self->kind = -1;
   self->following = TRUE;
-  self->pending = g_ptr_array_new_with_free_func (g_object_unref);
-  self->store = g_list_store_new (SLUICE_TYPE_EVENT_ITEM);
-  self->filter = gtk_custom_filter_new (filter_func, self, NULL);
-  self->filtered = gtk_filter_list_model_new (G_LIST_MODEL (g_object_ref (self->store)),
-                                              GTK_FILTER (self->filter));
-  selection = gtk_no_selection_new (G_LIST_MODEL (g_object_ref (self->filtered)));
+  self->events = sluice_event_list_new ();
+  selection = gtk_no_selection_new (G_LIST_MODEL (g_object_ref (self->events)));
   gtk_column_view_set_model (self->column_view, GTK_SELECTION_MODEL (selection));
 
   add_columns (self);
@@ -358,8 +356,6 @@ sluice_event_log_init (SluiceEventLog *self)
 
   vadj = gtk_scrolled_window_get_vadjustment (self->scroller);
   g_signal_connect_object (vadj, "value-changed", G_CALLBACK (on_value_changed), self, 0);
-  g_signal_connect_object (vadj, "notify::upper", G_CALLBACK (on_upper_changed), self, 0);
-  g_signal_connect_object (vadj, "notify::page-size", G_CALLBACK (on_upper_changed), self, 0);
 }
 
 /* ---- API --------------------------------------------------------------- */
@@ -379,50 +375,64 @@ sluice_event_log_new (void)
  * sluice_event_log_clear:
  * @self: a #SluiceEventLog
  *
- * Removes every event and follows the tail again.
+ * Lets go of the recorder, shows no events and follows the tail again.
  */
 void
 sluice_event_log_clear (SluiceEventLog *self)
 {
   g_return_if_fail (SLUICE_IS_EVENT_LOG (self));
 
-  g_ptr_array_set_size (self->pending, 0);
-  g_list_store_remove_all (self->store);
+  sluice_event_list_set_recorder (self->events, NULL);
   self->following = TRUE;
   self->last_value = 0;
+  self->last_move = 0;
 }
 
 /**
- * sluice_event_log_append:
+ * sluice_event_log_set_recorder:
  * @self: a #SluiceEventLog
- * @event: an event; it is copied
- * @position: its number in the run, from 0
+ * @recorder: (nullable): the recorder of the run to show
  *
- * Adds @event at the next sluice_event_log_flush().
+ * Shows the events of @recorder from the next sluice_event_log_update()
+ * on, and follows the tail again.
  */
 void
-sluice_event_log_append (SluiceEventLog    *self,
-                         const SluiceEvent *event,
-                         guint64            position)
+sluice_event_log_set_recorder (SluiceEventLog *self,
+                               SluiceRecorder *recorder)
 {
   g_return_if_fail (SLUICE_IS_EVENT_LOG (self));
+  g_return_if_fail (recorder == NULL || SLUICE_IS_RECORDER (recorder));
 
-  g_ptr_array_add (self->pending, sluice_event_item_new (event, position));
+  sluice_event_log_clear (self);
+  sluice_event_list_set_recorder (self->events, recorder);
 }
 
 /**
- * sluice_event_log_flush:
+ * sluice_event_log_update:
  * @self: a #SluiceEventLog
+ * @live: whether the run goes on
  *
- * Shows the events appended since the last flush, in one change.
+ * Shows the events recorded since the last update, in one change. Call it
+ * once per frame while the run goes on, and once with @live %FALSE at its
+ * end: while the log follows the tail of a live run, it moves at most five
+ * times a second (a run that records fewer events shows each as it comes).
  */
 void
-sluice_event_log_flush (SluiceEventLog *self)
+sluice_event_log_update (SluiceEventLog *self,
+                         gboolean        live)
 {
+  gint64 now = g_get_monotonic_time ();
+
   g_return_if_fail (SLUICE_IS_EVENT_LOG (self));
 
-  if (sluice_event_items_flush (self->store, self->pending))
-    follow (self);
+  if (live && self->following && now - self->last_move < FOLLOW_INTERVAL_US)
+    return;
+
+  if (!sluice_event_list_update (self->events))
+    return;
+
+  self->last_move = now;
+  follow (self);
 }
 
 /**
@@ -435,7 +445,7 @@ guint
 sluice_event_log_get_n_events (SluiceEventLog *self)
 {
   g_return_val_if_fail (SLUICE_IS_EVENT_LOG (self), 0);
-  return g_list_model_get_n_items (G_LIST_MODEL (self->store));
+  return sluice_event_list_get_n_events (self->events);
 }
 
 /**
@@ -448,7 +458,7 @@ guint
 sluice_event_log_get_n_rows (SluiceEventLog *self)
 {
   g_return_val_if_fail (SLUICE_IS_EVENT_LOG (self), 0);
-  return g_list_model_get_n_items (G_LIST_MODEL (self->filtered));
+  return g_list_model_get_n_items (G_LIST_MODEL (self->events));
 }
 
 /**

@@ -7,6 +7,8 @@
 #include <gtk/gtk.h>
 #include <sluice.h>
 
+#include "sluice-recorder.h"
+
 G_BEGIN_DECLS
 
 #define SLUICE_TYPE_EVENT_LOG (sluice_event_log_get_type ())
@@ -14,10 +16,10 @@ G_DECLARE_FINAL_TYPE (SluiceEventLog, sluice_event_log, SLUICE, EVENT_LOG, GtkWi
 
 GtkWidget *sluice_event_log_new          (void);
 void       sluice_event_log_clear        (SluiceEventLog    *self);
-void       sluice_event_log_append       (SluiceEventLog    *self,
-                                          const SluiceEvent *event,
-                                          guint64            position);
-void       sluice_event_log_flush        (SluiceEventLog    *self);
+void       sluice_event_log_set_recorder (SluiceEventLog    *self,
+                                          SluiceRecorder    *recorder);
+void       sluice_event_log_update       (SluiceEventLog    *self,
+                                          gboolean           live);
 guint      sluice_event_log_get_n_events (SluiceEventLog    *self);
 guint      sluice_event_log_get_n_rows   (SluiceEventLog    *self);
 void       sluice_event_log_set_filter   (SluiceEventLog    *self,

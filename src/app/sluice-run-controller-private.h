@@ -5,6 +5,7 @@
 #pragma once
 
 #include "sluice-recorder.h"
+#include "sluice-result-list.h"
 #include "sluice-run-controller.h"
 #include "sluice-scenario-runner.h"
 #include "sluice-timeline.h"
@@ -35,8 +36,7 @@ struct _SluiceRunController
   SluiceErrorGroupView *error_group_view;
   SluiceJobsView       *jobs_view;
 
-  GtkStringList        *results;
-  GPtrArray            *pending_results;  /* lines not yet in results */
+  SluiceResultList     *results;
   SluiceViewport       *viewport;
   double                speed;
   gboolean              paused;

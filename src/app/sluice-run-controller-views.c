@@ -84,32 +84,6 @@ take_snapshot (SluiceRunController *self)
 
 /* ---- reading the recorder once per frame ------------------------------- */
 
-/* Numbered as they arrive; the list takes them in one change per frame
- * (flush_results), not one per result: a fast run hands back thousands a
- * frame, and every change makes the list view do its work again. */
-static void
-add_result (SluiceRunController *self,
-            const SluiceEvent   *event)
-{
-  g_autofree char *value = event->value ? g_variant_print (event->value, FALSE) : g_strdup ("()");
-  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->results)) + self->pending_results->len + 1;
-
-  g_ptr_array_add (self->pending_results,
-                   g_strdup_printf (_("%u.  %s  at %.3f s"), n, value, (double) event->time / G_USEC_PER_SEC));
-}
-
-static void
-flush_results (SluiceRunController *self)
-{
-  if (self->pending_results->len == 0)
-    return;
-
-  g_ptr_array_add (self->pending_results, NULL);
-  gtk_string_list_splice (self->results, g_list_model_get_n_items (G_LIST_MODEL (self->results)), 0,
-                          (const char * const *) self->pending_results->pdata);
-  g_ptr_array_set_size (self->pending_results, 0);
-}
-
 static void
 consume_event (SluiceRunController *self,
                const SluiceEvent   *event,
@@ -124,12 +98,11 @@ consume_event (SluiceRunController *self,
   if (event->kind == SLUICE_EVENT_DEADLINE_EXCEEDED)
     self->n_shed++;
   if (event->kind == SLUICE_EVENT_RESULT)
-    add_result (self, event);
+    sluice_result_list_add (self->results, event);
   _sluice_run_controller_see_shutdown_event (self, event);
   if (self->submit_mode)
     sluice_jobs_view_add_event (self->jobs_view, event);
 
-  sluice_event_log_append (self->event_log, event, position);
   sluice_error_group_view_add_event (self->error_group_view, event, position);
 
   self->last = *event;
@@ -140,7 +113,9 @@ consume_event (SluiceRunController *self,
 }
 
 /* The views fold each event as it is read, and show what changed once,
- * after the last one. */
+ * after the last one. The event log reads the recorder itself, and makes
+ * rows only for what it shows; the results keep each value and time, and
+ * write a line only for what is shown. */
 static void
 consume_events (SluiceRunController *self)
 {
@@ -154,8 +129,8 @@ consume_events (SluiceRunController *self)
     consume_event (self, sluice_recorder_get_event (self->recorder, (guint) (self->n_seen - dropped)),
                    self->n_seen);
 
-  flush_results (self);
-  sluice_event_log_flush (self->event_log);
+  sluice_result_list_flush (self->results);
+  sluice_event_log_update (self->event_log, self->running);
   sluice_error_group_view_flush (self->error_group_view);
   sluice_jobs_view_flush (self->jobs_view);
 }

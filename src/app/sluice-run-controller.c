@@ -156,8 +156,7 @@ sluice_run_controller_reset (SluiceRunController *self)
       sluice_jobs_view_clear (self->jobs_view);
       _sluice_run_controller_update_counters (self);
     }
-  g_ptr_array_set_size (self->pending_results, 0);
-  gtk_string_list_splice (self->results, 0, g_list_model_get_n_items (G_LIST_MODEL (self->results)), NULL);
+  sluice_result_list_clear (self->results);
   sluice_viewport_set_bounds (self->viewport, 0, SLUICE_RUN_CONTROLLER_MIN_SPAN_US);
   sluice_viewport_fit (self->viewport);
   set_running (self, FALSE);
@@ -195,6 +194,7 @@ create_run (SluiceRunController *self,
   sluice_clock_set_paused (self->clock, self->paused);
 
   self->recorder = sluice_recorder_new (RECORDER_CAPACITY);
+  sluice_event_log_set_recorder (self->event_log, self->recorder);
   self->timeline = sluice_timeline_new (workers);
   sluice_timeline_set_item_timeout (self->timeline, timeout);
   self->runner = sluice_scenario_runner_new (scenario);
@@ -602,7 +602,6 @@ sluice_run_controller_dispose (GObject *object)
   g_clear_object (&self->recorder);
   g_clear_object (&self->timeline);
   g_clear_object (&self->results);
-  g_clear_pointer (&self->pending_results, g_ptr_array_unref);
   g_clear_object (&self->viewport);
   g_clear_pointer (&self->fatal_type, g_free);
   g_clear_pointer (&self->countdown, g_free);
@@ -674,8 +673,7 @@ sluice_run_controller_init (SluiceRunController *self)
   self->shutdown_from = -1;
   self->deadline_fired_at = -1;
   self->fatal_at = -1;
-  self->results = gtk_string_list_new (NULL);
-  self->pending_results = g_ptr_array_new_with_free_func (g_free);
+  self->results = sluice_result_list_new ();
   self->viewport = sluice_viewport_new ();
 }
 

@@ -36,7 +36,9 @@ sluice_widget_is_dark (GtkWidget *widget)
  * @numeric: whether the column holds numbers
  *
  * A label for a cell of the app's column views: numbers right-aligned in
- * tabular figures, text left-aligned, both ellipsized at the end.
+ * tabular figures and never shortened (a number cut to "…" says nothing;
+ * a narrow table scrolls sideways instead), text left-aligned and
+ * ellipsized at the end.
  *
  * Returns: (transfer floating): the label
  */
@@ -46,8 +48,9 @@ sluice_cell_label_new (gboolean numeric)
   GtkWidget *label = gtk_label_new (NULL);
 
   gtk_label_set_xalign (GTK_LABEL (label), numeric ? 1 : 0);
-  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
   if (numeric)
     gtk_widget_add_css_class (label, "numeric");
+  else
+    gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
   return label;
 }

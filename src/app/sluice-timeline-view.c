@@ -221,8 +221,10 @@ sluice_timeline_view_get_request_mode (GtkWidget *widget)
   return GTK_SIZE_REQUEST_HEIGHT_FOR_WIDTH;
 }
 
-/* At least a few thin lanes; at best every lane at its full height, which
- * the renderer draws no taller: the window gives the queue chart what the
+/* At least up to four lanes, each named and its bars labelled (more lanes
+ * share that room), below the key as it wraps (no more rows than in a
+ * narrow view, so that a narrow window does not ask for a taller one); at best every lane at its full height, which the
+ * renderer draws no taller: the window gives the queue chart what the
  * lanes cannot use. The natural height is that of an empty run with the
  * last run's workers, so that the layout does not jump when a run starts
  * or is reset; a key that grows a row for the retry policy's marks costs
@@ -240,9 +242,13 @@ sluice_timeline_view_measure (GtkWidget      *widget,
 
   GTK_WIDGET_CLASS (sluice_timeline_view_parent_class)->measure (widget, orientation, for_size, minimum, natural,
                                                                  minimum_baseline, natural_baseline);
+  if (orientation == GTK_ORIENTATION_VERTICAL)
+    *minimum = MAX (*minimum, (int) ceil (sluice_render_timeline_get_minimum_height_for_width (self->sizing,
+                                                                                               for_size)));
   if (orientation == GTK_ORIENTATION_VERTICAL && for_size > 0)
     *natural = MAX (*natural, (int) ceil (sluice_render_timeline_get_natural_height_for_width (self->sizing,
                                                                                                for_size)));
+  *natural = MAX (*natural, *minimum);
 }
 
 static void

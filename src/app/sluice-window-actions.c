@@ -248,10 +248,16 @@ _sluice_window_update_actions (SluiceWindow *self)
  * _sluice_window_add_actions:
  * @self: a #SluiceWindow
  *
- * Adds the `win.` actions.
+ * Adds the `win.` actions, and `win.show-sidebar`, the configuration
+ * panel's visibility.
  */
 void
 _sluice_window_add_actions (SluiceWindow *self)
 {
+  g_autoptr(GPropertyAction) sidebar = g_property_action_new ("show-sidebar", self->config_panel, "visible");
+
   g_action_map_add_action_entries (G_ACTION_MAP (self), win_actions, G_N_ELEMENTS (win_actions), self);
+  /* The header's toggle and F9: the chart and the lanes get the whole
+   * width of a small screen. */
+  g_action_map_add_action (G_ACTION_MAP (self), G_ACTION (sidebar));
 }

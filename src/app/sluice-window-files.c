@@ -73,17 +73,33 @@ sluice_window_load_file (SluiceWindow  *self,
   return TRUE;
 }
 
-static void
-load_or_complain (SluiceWindow *self,
-                  const char   *path)
+/**
+ * sluice_window_open_file:
+ * @self: a #SluiceWindow
+ * @path: a `.pool` file
+ * @error: (nullable): return location for why it did not open
+ *
+ * Opens @path as File → Open does (and `sluice FILE.pool`): as
+ * sluice_window_load_file(), and a file that does not load also shows its
+ * error in the window's banner.
+ *
+ * Returns: whether the file was a valid scenario
+ */
+gboolean
+sluice_window_open_file (SluiceWindow  *self,
+                         const char    *path,
+                         GError       **error)
 {
-  g_autoptr(GError) error = NULL;
+  g_autoptr(GError) local_error = NULL;
+  g_autofree char *text = NULL;
 
-  if (!sluice_window_load_file (self, path, &error))
-    {
-      g_autofree char *text = g_strdup_printf (_("Cannot open the scenario: %s"), error->message);
-      _sluice_window_set_banner (self, BANNER_ERROR, text);
-    }
+  if (sluice_window_load_file (self, path, &local_error))
+    return TRUE;
+
+  text = g_strdup_printf (_("Cannot open the scenario: %s"), local_error->message);
+  _sluice_window_set_banner (self, BANNER_ERROR, text);
+  g_propagate_error (error, g_steal_pointer (&local_error));
+  return FALSE;
 }
 
 /**
@@ -207,7 +223,7 @@ on_file_chosen (GtkWindow            *parent,
                                kind == SLUICE_FILE_DIALOG_OPEN || kind == SLUICE_FILE_DIALOG_SAVE
                                  ? _("Choose a local file.") : _("Cannot export: choose a local file."));
   else if (kind == SLUICE_FILE_DIALOG_OPEN)
-    load_or_complain (self, path);
+    sluice_window_open_file (self, path, NULL);
   else if (kind == SLUICE_FILE_DIALOG_SAVE)
     save_to (self, path);
   else

@@ -20,11 +20,13 @@
 
 G_BEGIN_DECLS
 
-/* The window is one object in three units: sluice-window.c (the object,
- * its banner, the run's state and the API), sluice-window-actions.c (the
- * `win.` actions and when they are enabled) and sluice-window-files.c
- * (scenario files, presets, the last session's scenario, saving and
- * exporting). They share the struct and the functions below. */
+/* The window is one object in four units: sluice-window.c (the object,
+ * its banner, the run's state, its settings and the API),
+ * sluice-window-actions.c (the `win.` actions and when they are enabled),
+ * sluice-window-keys.c (the run's keys, wherever the focus is) and
+ * sluice-window-files.c (scenario files, presets, the last session's
+ * scenario, saving and exporting). They share the struct and the functions
+ * below. */
 
 struct _SluiceWindow
 {
@@ -51,6 +53,9 @@ struct _SluiceWindow
   SluiceRunController  *run;
   char                 *file;       /* the scenario's file, or NULL */
   SluiceBatch          *batch;      /* --screenshot and --export-* */
+  GSettings            *settings;   /* bound: size, sidebar, speed */
+  char                 *banner_text; /* the banner's line, without "Paused" */
+  guint                 banner_kind; /* a BannerKind */
 };
 
 typedef enum {
@@ -70,6 +75,9 @@ void _sluice_window_update_mode    (SluiceWindow         *self);
 /* sluice-window-actions.c */
 void _sluice_window_add_actions    (SluiceWindow         *self);
 void _sluice_window_update_actions (SluiceWindow         *self);
+
+/* sluice-window-keys.c */
+void _sluice_window_add_run_keys   (SluiceWindow         *self);
 
 /* sluice-window-files.c */
 void _sluice_window_choose_file    (SluiceWindow         *self,

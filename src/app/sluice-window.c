@@ -26,9 +26,16 @@
  * a #SluiceRunController, and the time span the chart and the lanes share
  * to its #SluiceViewport.
  *
- * This file holds the object, the banner, the run's state and the API;
- * sluice-window-actions.c the `win.` actions, and sluice-window-files.c
- * the scenarios' files, presets and exports (see sluice-window-private.h).
+ * The keys of a run (Ctrl+R, Space, →, + and −, Escape, Ctrl+.,
+ * Ctrl+Backspace) work wherever the focus is; the window's size and
+ * maximised state, whether the configuration is shown (the header's
+ * toggle, F9) and the clock's speed are kept in the application's
+ * settings.
+ *
+ * This file holds the object, the banner, the run's state, the settings
+ * and the API; sluice-window-actions.c the `win.` actions,
+ * sluice-window-keys.c the run's keys, and sluice-window-files.c the
+ * scenarios' files, presets and exports (see sluice-window-private.h).
  */
 
 G_DEFINE_FINAL_TYPE (SluiceWindow, sluice_window, GTK_TYPE_APPLICATION_WINDOW)
@@ -43,18 +50,10 @@ static GParamSpec *properties[N_PROPS];
 
 /* ---- the banner -------------------------------------------------------- */
 
-/**
- * _sluice_window_set_banner:
- * @self: a #SluiceWindow
- * @kind: how the line looks
- * @text: the line
- *
- * Says what is going on, or how the run ended.
- */
-void
-_sluice_window_set_banner (SluiceWindow *self,
-                           BannerKind    kind,
-                           const char   *text)
+static void
+show_banner (SluiceWindow *self,
+             BannerKind    kind,
+             const char   *text)
 {
   GtkWidget *banner = GTK_WIDGET (self->banner_label);
 
@@ -65,6 +64,57 @@ _sluice_window_set_banner (SluiceWindow *self,
     gtk_widget_add_css_class (banner, "banner-ok");
   else if (kind == BANNER_ERROR)
     gtk_widget_add_css_class (banner, "banner-error");
+}
+
+static gboolean
+is_paused (SluiceWindow *self)
+{
+  return sluice_clock_controls_get_paused (self->clock_controls);
+}
+
+/**
+ * _sluice_window_set_banner:
+ * @self: a #SluiceWindow
+ * @kind: how the line looks
+ * @text: the line
+ *
+ * Says what is going on, or how the run ended; while the run's clock is
+ * paused, after "Paused —", so that the banner keeps saying that the run
+ * stands still.
+ */
+void
+_sluice_window_set_banner (SluiceWindow *self,
+                           BannerKind    kind,
+                           const char   *text)
+{
+  g_autofree char *paused = NULL;
+
+  g_free (self->banner_text);
+  self->banner_text = g_strdup (text);
+  self->banner_kind = kind;
+
+  if (!is_paused (self))
+    {
+      show_banner (self, kind, text);
+      return;
+    }
+
+  /* Translators: the banner when something happens while the run's clock
+   * is paused, such as a stop request; %s says what happened */
+  paused = g_strdup_printf (_("Paused — %s"), text);
+  show_banner (self, kind, paused);
+}
+
+/* "Paused" while the run's clock stands still; what was said last once it
+ * goes on. */
+static void
+on_paused_changed (SluiceWindow *self)
+{
+  if (is_paused (self))
+    show_banner (self, BANNER_INFO,
+                 _("Paused: Space resumes, → steps to the next timer, Escape requests a stop."));
+  else if (self->banner_text != NULL)
+    show_banner (self, self->banner_kind, self->banner_text);
 }
 
 /**
@@ -220,7 +270,45 @@ _sluice_window_update_mode (SluiceWindow *self)
   update_stop_button (self, is_running (self) ? service_run : submit);
 }
 
+/* ---- settings ---------------------------------------------------------- */
+
+/**
+ * sluice_window_bind_settings:
+ * @self: a #SluiceWindow
+ * @settings: settings of the `io.github.sluicepool.Sluice` schema
+ *
+ * Keeps the window's size and maximised state, whether the configuration
+ * sidebar is shown, and the clock's speed in @settings, and takes them from
+ * there now. A window does this itself with its application's settings.
+ */
+void
+sluice_window_bind_settings (SluiceWindow *self,
+                             GSettings    *settings)
+{
+  g_return_if_fail (SLUICE_IS_WINDOW (self));
+  g_return_if_fail (G_IS_SETTINGS (settings));
+
+  g_set_object (&self->settings, settings);
+  g_settings_bind (settings, "window-width", self, "default-width", G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind (settings, "window-height", self, "default-height", G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind (settings, "window-maximized", self, "maximized", G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind (settings, "show-sidebar", self->config_panel, "visible", G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind (settings, "speed", self->clock_controls, "speed", G_SETTINGS_BIND_DEFAULT);
+}
+
 /* ---- GObject ----------------------------------------------------------- */
+
+/* The application's settings, once the window has its application (set
+ * after construction). */
+static void
+on_application_changed (SluiceWindow *self)
+{
+  GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
+  GSettings *settings = app != NULL ? sluice_application_get_settings (SLUICE_APPLICATION (app)) : NULL;
+
+  if (settings != NULL && self->settings == NULL)
+    sluice_window_bind_settings (self, settings);
+}
 
 static void
 sluice_window_dispose (GObject *object)
@@ -228,6 +316,9 @@ sluice_window_dispose (GObject *object)
   SluiceWindow *self = SLUICE_WINDOW (object);
 
   g_clear_object (&self->batch);
+  g_clear_object (&self->settings);
+  if (self->clock_controls != NULL)
+    g_signal_handlers_disconnect_by_data (self->clock_controls, self);
   /* The controller fills views of the template: it lets go of them first. */
   if (self->run != NULL)
     {
@@ -249,6 +340,7 @@ sluice_window_finalize (GObject *object)
   SluiceWindow *self = SLUICE_WINDOW (object);
 
   g_free (self->file);
+  g_free (self->banner_text);
 
   G_OBJECT_CLASS (sluice_window_parent_class)->finalize (object);
 }
@@ -327,6 +419,8 @@ sluice_window_init (SluiceWindow *self)
   gtk_widget_init_template (GTK_WIDGET (self));
 
   _sluice_window_add_actions (self);
+  _sluice_window_add_run_keys (self);
+  g_signal_connect (self, "notify::application", G_CALLBACK (on_application_changed), NULL);
 
   self->run = sluice_run_controller_new (GTK_WIDGET (self), self->counters, self->chart_view,
                                          self->timeline_view, self->event_log, self->error_group_view,
@@ -337,6 +431,7 @@ sluice_window_init (SluiceWindow *self)
                             G_CALLBACK (_sluice_window_update_actions), self);
 
   sluice_clock_controls_set_run_controller (self->clock_controls, self->run);
+  g_signal_connect_swapped (self->clock_controls, "notify::paused", G_CALLBACK (on_paused_changed), self);
   {
     g_autoptr(GtkNoSelection) results = gtk_no_selection_new (g_object_ref (sluice_run_controller_get_results (self->run)));
 

@@ -34,10 +34,15 @@ SluiceWindow *sluice_window_new                (SluiceApplication    *app);
 gboolean      sluice_window_load_file          (SluiceWindow         *self,
                                                 const char           *path,
                                                 GError              **error);
+gboolean      sluice_window_open_file          (SluiceWindow         *self,
+                                                const char           *path,
+                                                GError              **error);
 gboolean      sluice_window_open_preset        (SluiceWindow         *self,
                                                 const char           *name,
                                                 GError              **error);
 void          sluice_window_open_last          (SluiceWindow         *self);
+void          sluice_window_bind_settings      (SluiceWindow         *self,
+                                                GSettings            *settings);
 gboolean      sluice_window_get_running        (SluiceWindow         *self);
 void          sluice_window_run_and_export     (SluiceWindow         *self,
                                                 const char           *screenshot,

@@ -5,6 +5,9 @@
  * sluice-run FILE.pool [--json] [--events FILE.jsonl] [--clock real|virtual]
  *            [--set group.key=value …]
  *
+ * `--events -` writes the events to standard output; the summary then goes
+ * to standard error, and --json (which needs standard output) is refused.
+ *
  * Exit status: 0 when the run ended, whatever its outcome; 2 for a bad
  * scenario or bad arguments (an --events file that cannot be created is
  * found before the run); 1 for an internal error (a deadlock on the virtual
@@ -17,6 +20,7 @@
  */
 
 #include <glib/gi18n.h>
+#include <gio/gunixoutputstream.h>
 #include <glib-unix.h>
 #include <locale.h>
 #include <errno.h>
@@ -48,7 +52,8 @@ typedef struct {
   /* the run */
   SluiceScenarioRunner *runner;
   GAsyncResult         *result;
-  GFileOutputStream    *events;
+  GOutputStream        *events;
+  gboolean              events_to_stdout; /* --events - */
   guint                 n_signals;
   guint                 sigint_id;
   guint                 sigterm_id;
@@ -214,7 +219,8 @@ parse_arguments (App    *app,
     { "json", 0, 0, G_OPTION_ARG_NONE, &app->json,
       N_("Print the JSON report instead of a summary"), NULL },
     { "events", 0, 0, G_OPTION_ARG_FILENAME, &app->events_path,
-      N_("Write every event of the run to FILE as JSON Lines"), N_("FILE.jsonl") },
+      N_("Write every event of the run to FILE as JSON Lines (- for standard output: the summary "
+         "then goes to standard error)"), N_("FILE.jsonl") },
     { "clock", 0, 0, G_OPTION_ARG_STRING, &app->clock,
       N_("Run on real or virtual time (overrides [run] clock)"), N_("real|virtual") },
     { "set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &app->sets,
@@ -240,6 +246,19 @@ parse_arguments (App    *app,
     {
       g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
                    _("expected exactly one scenario file (FILE.pool)"));
+      return FALSE;
+    }
+
+  /* `--events -`: the events take standard output, the summary moves to
+   * standard error; a JSON report there would be mixed with the progress. */
+  app->events_to_stdout = g_strcmp0 (app->events_path, "-") == 0;
+  if (app->events_to_stdout && app->json)
+    {
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                   /* Translators: keep “--events -”, “--json” and “--events FILE.jsonl”: they are
+                    * command syntax. */
+                   _("--events - and --json both write to standard output; expected --events "
+                     "FILE.jsonl with --json, or --events - without --json"));
       return FALSE;
     }
 
@@ -276,12 +295,15 @@ collect_overrides (App *app)
 /* Standard output must be open before the run: a report that has nowhere
  * to go would be lost, and a file opened later could take its descriptor. */
 static gboolean
-check_stdout (GError **error)
+check_stdout (App     *app,
+              GError **error)
 {
   if (fcntl (STDOUT_FILENO, F_GETFL) == -1)
     {
-      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errno),
-                   _("standard output is closed: there is nowhere to write the report"));
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errno), "%s",
+                   app->events_to_stdout
+                     ? _("standard output is closed: there is nowhere to write the events (--events -)")
+                     : _("standard output is closed: there is nowhere to write the report"));
       return FALSE;
     }
   return TRUE;
@@ -300,8 +322,15 @@ open_events (App     *app,
   if (app->events_path == NULL)
     return TRUE;
 
+  if (app->events_to_stdout)
+    {
+      /* Closing the stream flushes it and leaves the descriptor open. */
+      app->events = g_unix_output_stream_new (STDOUT_FILENO, FALSE);
+      return TRUE;
+    }
+
   file = g_file_new_for_path (app->events_path);
-  app->events = g_file_replace (file, NULL, FALSE, G_FILE_CREATE_NONE, NULL, &local_error);
+  app->events = G_OUTPUT_STREAM (g_file_replace (file, NULL, FALSE, G_FILE_CREATE_NONE, NULL, &local_error));
   if (app->events == NULL)
     {
       g_set_error (error, local_error->domain, local_error->code,
@@ -318,7 +347,7 @@ write_events (App             *app,
               GError         **error)
 {
   g_autoptr(GError) local_error = NULL;
-  GOutputStream *stream = G_OUTPUT_STREAM (app->events);
+  GOutputStream *stream = app->events;
 
   if (!sluice_recorder_write_jsonl (recorder, stream, NULL, &local_error) ||
       !g_output_stream_close (stream, NULL, &local_error))
@@ -351,6 +380,8 @@ print_report (App             *app,
               SluiceReport    *report,
               GError         **error)
 {
+  /* With `--events -` the events take standard output (no --json then). */
+  FILE *out = app->events_to_stdout ? stderr : stdout;
   gboolean written;
 
   /* A full disk or a closed pipe must not pass for a written report. */
@@ -368,15 +399,19 @@ print_report (App             *app,
       const char *title = sluice_scenario_get_title (scenario);
 
       errno = 0;
-      written = fprintf (stdout, "%s\n%s", title ? title : sluice_scenario_get_name (scenario), summary) >= 0;
+      written = fprintf (out, "%s\n%s", title ? title : sluice_scenario_get_name (scenario), summary) >= 0;
     }
 
-  if (!written || fflush (stdout) == EOF || ferror (stdout))
+  if (!written || fflush (out) == EOF || ferror (out))
     {
       int saved = errno != 0 ? errno : EIO;
 
-      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved),
-                   _("cannot write the report to standard output: %s"), g_strerror (saved));
+      if (out == stdout)
+        g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved),
+                     _("cannot write the report to standard output: %s"), g_strerror (saved));
+      else
+        g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved),
+                     _("cannot write the report to standard error: %s"), g_strerror (saved));
       return FALSE;
     }
   return TRUE;
@@ -518,7 +553,7 @@ main (int   argc,
       return EXIT_USAGE;
     }
 
-  if (!check_stdout (&error))
+  if (!check_stdout (&app, &error))
     {
       g_printerr ("sluice-run: %s\n", error->message);
       app_clear (&app);

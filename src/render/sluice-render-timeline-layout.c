@@ -11,6 +11,9 @@
 #include "sluice-render-private.h"
 
 #define MAX_LANE_HEIGHT  40.
+#define MIN_LANE_HEIGHT  20.  /* a lane's name and its bars' labels still fit */
+#define MIN_FULL_LANES   4    /* more lanes share the room of four */
+#define MIN_VIEW_WIDTH   400. /* the narrowest view a minimum height answers for */
 #define HIT_SLOP         3.   /* pixels: thin bars stay easy to hover */
 
 static void
@@ -102,6 +105,39 @@ sluice_render_timeline_get_natural_height_for_width (SluiceTimeline *model,
 
   return lanes.key_height + SLUICE_RENDER_AXIS_HEIGHT +
          MAX_LANE_HEIGHT * MAX (sluice_timeline_get_n_workers (model), 1);
+}
+
+/**
+ * sluice_render_timeline_get_minimum_height_for_width:
+ * @model: the run
+ * @width: the view's width, or -1 for any width
+ *
+ * The least height a view should give the lanes at @width: the key as it
+ * wraps there, the axis, and up to four lanes at a height where each is
+ * named and its bars are labelled; more lanes share the room of four (and
+ * are named every second, fourth… lane). Below it lanes lose their names
+ * and the bars their labels. It is never more than at -1, which answers
+ * for a view 400 pixels wide, so that a narrow window
+ * does not ask for a taller one.
+ *
+ * Returns: the height, in the units of sluice_render_timeline()
+ */
+double
+sluice_render_timeline_get_minimum_height_for_width (SluiceTimeline *model,
+                                                     double          width)
+{
+  guint n_lanes;
+  SluiceLanesLayout lanes, narrow;
+
+  g_return_val_if_fail (SLUICE_IS_TIMELINE (model), 0.);
+
+  n_lanes = MIN (MAX (sluice_timeline_get_n_workers (model), 1), MIN_FULL_LANES);
+  _sluice_lanes_get_model_layout (model, MIN_VIEW_WIDTH, 0., &narrow);
+  if (width < 0)
+    return narrow.key_height + SLUICE_RENDER_AXIS_HEIGHT + MIN_LANE_HEIGHT * n_lanes;
+
+  _sluice_lanes_get_model_layout (model, width, 0., &lanes);
+  return MIN (lanes.key_height, narrow.key_height) + SLUICE_RENDER_AXIS_HEIGHT + MIN_LANE_HEIGHT * n_lanes;
 }
 
 /* The lane and time under a point, and the time a few pixels span; FALSE

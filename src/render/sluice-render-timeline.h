@@ -22,6 +22,8 @@ void     sluice_render_timeline     (cairo_t        *cr,
 double   sluice_render_timeline_get_natural_height (SluiceTimeline *model);
 double   sluice_render_timeline_get_natural_height_for_width (SluiceTimeline *model,
                                                               double          width);
+double   sluice_render_timeline_get_minimum_height_for_width (SluiceTimeline *model,
+                                                              double          width);
 gboolean sluice_render_timeline_hit (SluiceTimeline *model,
                                      double          width,
                                      double          height,

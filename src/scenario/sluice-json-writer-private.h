@@ -63,6 +63,10 @@ void     _sluice_json_writer_boolean      (SluiceJsonWriter  *w,
                                            gboolean           value);
 void     _sluice_json_writer_string       (SluiceJsonWriter  *w,
                                            const char        *value);
+void     _sluice_json_writer_variant      (SluiceJsonWriter  *w,
+                                           GVariant          *value);
+void     _sluice_json_writer_raw          (SluiceJsonWriter  *w,
+                                           const char        *text);
 
 /* A member with an integer value: the most common pair. */
 static inline void

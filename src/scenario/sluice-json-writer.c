@@ -344,6 +344,44 @@ _sluice_json_writer_boolean (SluiceJsonWriter *w,
   maybe_flush (w);
 }
 
+/**
+ * _sluice_json_writer_variant:
+ * @w: a writer
+ * @value: an item or a result
+ *
+ * Writes an int64 as a number, a string as it is, anything else as its
+ * text (g_variant_print()).
+ */
+void
+_sluice_json_writer_variant (SluiceJsonWriter *w,
+                             GVariant         *value)
+{
+  if (g_variant_is_of_type (value, G_VARIANT_TYPE_INT64))
+    _sluice_json_writer_int (w, g_variant_get_int64 (value));
+  else if (g_variant_is_of_type (value, G_VARIANT_TYPE_STRING))
+    _sluice_json_writer_string (w, g_variant_get_string (value, NULL));
+  else
+    {
+      g_autofree char *text = g_variant_print (value, FALSE);
+      _sluice_json_writer_string (w, text);
+    }
+}
+
+/**
+ * _sluice_json_writer_raw:
+ * @w: a text writer
+ * @text: text to add as it is, such as the newline after a JSON Lines object
+ */
+void
+_sluice_json_writer_raw (SluiceJsonWriter *w,
+                         const char       *text)
+{
+  g_return_if_fail (w->builder == NULL);
+
+  g_string_append (w->buffer, text);
+  maybe_flush (w);
+}
+
 void
 _sluice_json_writer_string (SluiceJsonWriter *w,
                             const char       *value)

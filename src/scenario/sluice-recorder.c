@@ -7,6 +7,8 @@
 
 #include <string.h>
 
+#include "sluice-json-writer-private.h"
+
 /**
  * SluiceRecorder:
  *
@@ -209,45 +211,78 @@ sluice_recorder_clear (SluiceRecorder *self)
   self->n_dropped = 0;
 }
 
-static void
-add_value (JsonBuilder *builder,
-           GVariant    *value)
-{
-  if (g_variant_is_of_type (value, G_VARIANT_TYPE_INT64))
-    json_builder_add_int_value (builder, g_variant_get_int64 (value));
-  else if (g_variant_is_of_type (value, G_VARIANT_TYPE_STRING))
-    json_builder_add_string_value (builder, g_variant_get_string (value, NULL));
-  else
-    {
-      g_autofree char *text = g_variant_print (value, FALSE);
-      json_builder_add_string_value (builder, text);
-    }
-}
-
-static void
-add_int (JsonBuilder *builder,
-         const char  *name,
-         gint64       value)
-{
-  json_builder_set_member_name (builder, name);
-  json_builder_add_int_value (builder, value);
-}
-
-static void
-add_string (JsonBuilder *builder,
-            const char  *name,
-            const char  *value)
-{
-  json_builder_set_member_name (builder, name);
-  json_builder_add_string_value (builder, value);
-}
-
 /* Only backoffs and retries skipped for the deadline have a delay. */
 static gboolean
 has_delay (const SluiceEvent *event)
 {
   return (event->kind == SLUICE_EVENT_BACKOFF || event->kind == SLUICE_EVENT_RETRY_SKIPPED) &&
          event->delay >= 0;
+}
+
+/* One event's object, through the writer: as text for JSON Lines (a few
+ * hundred thousand events a run: json-glib's tree and generator per event
+ * cost more than the run), or as a tree for sluice_recorder_event_to_json().
+ * Fields that do not apply are left out; the counts are always there. */
+static void
+write_event (SluiceJsonWriter  *w,
+             const SluiceEvent *event)
+{
+  _sluice_json_writer_begin_object (w);
+  _sluice_json_writer_member (w, "kind");
+  _sluice_json_writer_string (w, sluice_event_kind_to_string (event->kind));
+  _sluice_json_writer_int_member (w, "time_us", event->time);
+  _sluice_json_writer_member (w, "time");
+  _sluice_json_writer_double (w, (double) event->time / G_USEC_PER_SEC);
+
+  if (event->item >= 0)
+    _sluice_json_writer_int_member (w, "item", event->item);
+  if (event->attempt > 0)
+    _sluice_json_writer_int_member (w, "attempt", event->attempt);
+  if (event->worker >= 0)
+    _sluice_json_writer_int_member (w, "worker", event->worker);
+  if (event->round > 0)
+    _sluice_json_writer_int_member (w, "round", event->round);
+  if (event->outcome != SLUICE_OUTCOME_NONE)
+    {
+      _sluice_json_writer_member (w, "outcome");
+      _sluice_json_writer_string (w, sluice_outcome_to_string (event->outcome));
+      _sluice_json_writer_member (w, "retried");
+      _sluice_json_writer_boolean (w, event->retried);
+    }
+  if (event->error_type != NULL)
+    {
+      _sluice_json_writer_member (w, "error_type");
+      _sluice_json_writer_string (w, event->error_type);
+    }
+  if (event->error_message != NULL)
+    {
+      _sluice_json_writer_member (w, "error_message");
+      _sluice_json_writer_string (w, event->error_message);
+    }
+  if (event->value != NULL)
+    {
+      _sluice_json_writer_member (w, "value");
+      _sluice_json_writer_variant (w, event->value);
+    }
+
+  if (has_delay (event))
+    _sluice_json_writer_int_member (w, "delay_us", event->delay);
+  if (event->reason != NULL)
+    {
+      _sluice_json_writer_member (w, "reason");
+      _sluice_json_writer_string (w, event->reason);
+    }
+  if (event->tokens >= 0)
+    _sluice_json_writer_int_member (w, "tokens", event->tokens);
+
+  _sluice_json_writer_int_member (w, "queued", event->queued);
+  _sluice_json_writer_int_member (w, "in_flight", event->in_flight);
+  _sluice_json_writer_int_member (w, "pulled", event->pulled);
+  _sluice_json_writer_int_member (w, "succeeded", event->succeeded);
+  _sluice_json_writer_int_member (w, "failed", event->failed);
+  _sluice_json_writer_int_member (w, "retries", event->retries);
+  _sluice_json_writer_int_member (w, "lead", event->lead);
+  _sluice_json_writer_end_object (w);
 }
 
 /**
@@ -263,54 +298,13 @@ JsonNode *
 sluice_recorder_event_to_json (const SluiceEvent *event)
 {
   g_autoptr(JsonBuilder) builder = json_builder_new ();
+  SluiceJsonWriter w;
 
   g_return_val_if_fail (event != NULL, NULL);
 
-  json_builder_begin_object (builder);
-  add_string (builder, "kind", sluice_event_kind_to_string (event->kind));
-  add_int (builder, "time_us", event->time);
-  json_builder_set_member_name (builder, "time");
-  json_builder_add_double_value (builder, (double) event->time / G_USEC_PER_SEC);
-
-  if (event->item >= 0)
-    add_int (builder, "item", event->item);
-  if (event->attempt > 0)
-    add_int (builder, "attempt", event->attempt);
-  if (event->worker >= 0)
-    add_int (builder, "worker", event->worker);
-  if (event->round > 0)
-    add_int (builder, "round", event->round);
-  if (event->outcome != SLUICE_OUTCOME_NONE)
-    {
-      add_string (builder, "outcome", sluice_outcome_to_string (event->outcome));
-      json_builder_set_member_name (builder, "retried");
-      json_builder_add_boolean_value (builder, event->retried);
-    }
-  if (event->error_type != NULL)
-    add_string (builder, "error_type", event->error_type);
-  if (event->error_message != NULL)
-    add_string (builder, "error_message", event->error_message);
-  if (event->value != NULL)
-    {
-      json_builder_set_member_name (builder, "value");
-      add_value (builder, event->value);
-    }
-
-  if (has_delay (event))
-    add_int (builder, "delay_us", event->delay);
-  if (event->reason != NULL)
-    add_string (builder, "reason", event->reason);
-  if (event->tokens >= 0)
-    add_int (builder, "tokens", event->tokens);
-
-  add_int (builder, "queued", event->queued);
-  add_int (builder, "in_flight", event->in_flight);
-  add_int (builder, "pulled", event->pulled);
-  add_int (builder, "succeeded", event->succeeded);
-  add_int (builder, "failed", event->failed);
-  add_int (builder, "retries", event->retries);
-  add_int (builder, "lead", event->lead);
-  json_builder_end_object (builder);
+  _sluice_json_writer_init_builder (&w, builder);
+  write_event (&w, event);
+  _sluice_json_writer_finish (&w, NULL);
 
   return json_builder_get_root (builder);
 }
@@ -319,47 +313,37 @@ sluice_recorder_event_to_json (const SluiceEvent *event)
  * sluice_recorder_event_to_line:
  * @event: an event
  *
- * Returns: (transfer full): the event as one line of JSON, with its `\n`
+ * Returns: (transfer full): the event as one line of JSON, with its `\n`:
+ *   the text json-glib's generator writes for
+ *   sluice_recorder_event_to_json(), byte for byte
  */
 char *
 sluice_recorder_event_to_line (const SluiceEvent *event)
 {
-  g_autoptr(JsonGenerator) generator = json_generator_new ();
-  g_autoptr(JsonNode) node = sluice_recorder_event_to_json (event);
-  g_autofree char *text = NULL;
+  SluiceJsonWriter w;
 
-  json_generator_set_root (generator, node);
-  text = json_generator_to_data (generator, NULL);
+  g_return_val_if_fail (event != NULL, NULL);
 
-  return g_strconcat (text, "\n", NULL);
+  _sluice_json_writer_init_text (&w, FALSE, NULL, NULL);
+  write_event (&w, event);
+  _sluice_json_writer_raw (&w, "\n");
+  _sluice_json_writer_finish (&w, NULL);
+
+  return g_string_free (w.buffer, FALSE);
 }
 
 /* ---- writing events to a stream or a file ----------------------------- */
 
-typedef char *(*EventFormatFunc) (const SluiceEvent *event);
-
-/* @header (if any), then one formatted text per event, oldest first. */
 static gboolean
-write_events (SluiceRecorder   *self,
-              GOutputStream    *stream,
-              const char       *header,
-              EventFormatFunc   format,
-              GCancellable     *cancellable,
-              GError          **error)
+write_to_stream (const char  *data,
+                 gsize        length,
+                 gpointer     user_data,
+                 GError     **error)
 {
-  if (header != NULL &&
-      !g_output_stream_write_all (stream, header, strlen (header), NULL, cancellable, error))
-    return FALSE;
+  GOutputStream *stream = G_OUTPUT_STREAM (((gpointer *) user_data)[0]);
+  GCancellable *cancellable = ((gpointer *) user_data)[1];
 
-  for (guint i = 0; i < self->events->len; i++)
-    {
-      g_autofree char *text = format (sluice_recorder_get_event (self, i));
-
-      if (!g_output_stream_write_all (stream, text, strlen (text), NULL, cancellable, error))
-        return FALSE;
-    }
-
-  return TRUE;
+  return g_output_stream_write_all (stream, data, length, NULL, cancellable, error);
 }
 
 typedef gboolean (*StreamWriteFunc) (SluiceRecorder  *self,
@@ -392,7 +376,8 @@ save_to_path (SluiceRecorder   *self,
  * @cancellable: (nullable): a #GCancellable
  * @error: return location for an error
  *
- * Writes every event held, oldest first, one JSON object per line.
+ * Writes every event held, oldest first, one JSON object per line, in
+ * chunks of some 64 KiB.
  *
  * Returns: %TRUE on success
  */
@@ -402,10 +387,20 @@ sluice_recorder_write_jsonl (SluiceRecorder  *self,
                              GCancellable    *cancellable,
                              GError         **error)
 {
+  gpointer sink_data[2] = { stream, cancellable };
+  SluiceJsonWriter w;
+
   g_return_val_if_fail (SLUICE_IS_RECORDER (self), FALSE);
   g_return_val_if_fail (G_IS_OUTPUT_STREAM (stream), FALSE);
 
-  return write_events (self, stream, NULL, sluice_recorder_event_to_line, cancellable, error);
+  _sluice_json_writer_init_text (&w, FALSE, write_to_stream, sink_data);
+  for (guint i = 0; i < self->events->len && w.error == NULL; i++)
+    {
+      write_event (&w, sluice_recorder_get_event (self, i));
+      _sluice_json_writer_raw (&w, "\n");
+    }
+
+  return _sluice_json_writer_finish (&w, error);
 }
 
 /**
@@ -465,17 +460,47 @@ csv_append_int (GString  *row,
                 gboolean  applies,
                 gint64    value)
 {
+  char buf[SLUICE_JSON_INT_BUF_SIZE];
+
   if (applies)
-    g_string_append_printf (row, "%" G_GINT64_FORMAT, value);
+    g_string_append (row, _sluice_json_writer_format_int (value, buf));
 }
 
-static char *
-event_to_csv_row (const SluiceEvent *event)
+/* Seconds with six decimals, as "%.6f" writes them: for whole
+ * microseconds below 10^15 (31 years, far from where a double's error
+ * would reach the sixth decimal) those are the digits of the integer. */
+static void
+csv_append_time (GString *row,
+                 gint64   time_us)
 {
-  GString *row = g_string_new (NULL);
-  char time[G_ASCII_DTOSTR_BUF_SIZE];
+  char buf[MAX (G_ASCII_DTOSTR_BUF_SIZE, SLUICE_JSON_INT_BUF_SIZE)];
+  char micro[7];
+  gint64 fraction;
 
-  g_string_append (row, g_ascii_formatd (time, sizeof time, "%.6f", (double) event->time / G_USEC_PER_SEC));
+  if (time_us < 0 || time_us >= G_GINT64_CONSTANT (1000000000000000))
+    {
+      g_string_append (row, g_ascii_formatd (buf, sizeof buf, "%.6f", (double) time_us / G_USEC_PER_SEC));
+      return;
+    }
+
+  g_string_append (row, _sluice_json_writer_format_int (time_us / G_USEC_PER_SEC, buf));
+  fraction = time_us % G_USEC_PER_SEC;
+  for (int i = 5; i >= 0; i--, fraction /= 10)
+    micro[i] = (char) ('0' + fraction % 10);
+  micro[6] = '\0';
+  g_string_append_c (row, '.');
+  g_string_append_len (row, micro, 6);
+}
+
+/* One row of the CSV, with its CRLF, appended to @row. */
+static void
+append_csv_row (GString           *row,
+                const SluiceEvent *event)
+{
+  const guint counts[] = { event->queued, event->in_flight, event->pulled, event->succeeded,
+                           event->failed, event->retries, event->lead };
+
+  csv_append_time (row, event->time);
   g_string_append_c (row, ',');
   csv_append_text (row, sluice_event_kind_to_string (event->kind));
   g_string_append_c (row, ',');
@@ -493,19 +518,21 @@ event_to_csv_row (const SluiceEvent *event)
   csv_append_text (row, event->error_type);
   g_string_append_c (row, ',');
   csv_append_text (row, event->error_message);
-  g_string_append_printf (row, ",%u,%u,%u,%u,%u,%u,%u,",
-                          (guint) event->queued, (guint) event->in_flight, (guint) event->pulled,
-                          (guint) event->succeeded, (guint) event->failed, (guint) event->retries,
-                          (guint) event->lead);
+  for (guint i = 0; i < G_N_ELEMENTS (counts); i++)
+    {
+      g_string_append_c (row, ',');
+      csv_append_int (row, TRUE, counts[i]);
+    }
+  g_string_append_c (row, ',');
   csv_append_int (row, has_delay (event), event->delay);
   g_string_append_c (row, ',');
   csv_append_text (row, event->reason);
   g_string_append_c (row, ',');
   csv_append_int (row, event->tokens >= 0, event->tokens);
   g_string_append (row, "\r\n");
-
-  return g_string_free (row, FALSE);
 }
+
+#define CSV_FLUSH_AT (64 * 1024)
 
 /**
  * sluice_recorder_write_csv:
@@ -527,10 +554,25 @@ sluice_recorder_write_csv (SluiceRecorder  *self,
                            GCancellable    *cancellable,
                            GError         **error)
 {
+  gpointer sink_data[2] = { stream, cancellable };
+  g_autoptr(GString) text = NULL;
+
   g_return_val_if_fail (SLUICE_IS_RECORDER (self), FALSE);
   g_return_val_if_fail (G_IS_OUTPUT_STREAM (stream), FALSE);
 
-  return write_events (self, stream, csv_header, event_to_csv_row, cancellable, error);
+  text = g_string_sized_new (CSV_FLUSH_AT + 1024);
+  g_string_append (text, csv_header);
+  for (guint i = 0; i < self->events->len; i++)
+    {
+      append_csv_row (text, sluice_recorder_get_event (self, i));
+      if (text->len < CSV_FLUSH_AT)
+        continue;
+      if (!write_to_stream (text->str, text->len, sink_data, error))
+        return FALSE;
+      g_string_truncate (text, 0);
+    }
+
+  return write_to_stream (text->str, text->len, sink_data, error);
 }
 
 /**

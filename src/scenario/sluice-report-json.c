@@ -14,21 +14,6 @@
  * json-glib tree of every result and attempt count cost more than the run
  * (sluice_report_to_json() still builds one, through the same calls). */
 
-/* A result that is not an integer: a string as it is, anything else as
- * its text. */
-static void
-write_other (SluiceJsonWriter *w,
-             GVariant         *value)
-{
-  if (g_variant_is_of_type (value, G_VARIANT_TYPE_STRING))
-    _sluice_json_writer_string (w, g_variant_get_string (value, NULL));
-  else
-    {
-      g_autofree char *text = g_variant_print (value, FALSE);
-      _sluice_json_writer_string (w, text);
-    }
-}
-
 static int
 compare_ints (const void *a,
               const void *b)
@@ -75,7 +60,7 @@ write_sorted_results (SluiceReport     *self,
   for (guint i = 0; i < self->ints->len; i++)
     _sluice_json_writer_int (w, ints[i]);
   for (guint i = 0; i < others->len; i++)
-    write_other (w, g_ptr_array_index (others, i));
+    _sluice_json_writer_variant (w, g_ptr_array_index (others, i));
   _sluice_json_writer_end_array (w);
 }
 
@@ -92,7 +77,7 @@ write_result_order (SluiceReport     *self,
       if (_sluice_report_result_is_int (self, i))
         _sluice_json_writer_int (w, g_array_index (self->ints, gint64, next_int++));
       else
-        write_other (w, g_ptr_array_index (self->others, next_other++));
+        _sluice_json_writer_variant (w, g_ptr_array_index (self->others, next_other++));
     }
   _sluice_json_writer_end_array (w);
 }

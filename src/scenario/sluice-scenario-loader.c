@@ -37,19 +37,26 @@ static const char * const run_keys[] = {
  * snapshot-at. */
 static const char * const submit_keys[] = { "snapshot-at", "give-up-after", "close-after-seconds", NULL };
 
+/* Keys that name something: an item, a job, a language (check_key()). */
+static const char * const scenario_patterns[] = { "title[LANG]", "description[LANG]", NULL };
+static const char * const handler_patterns[] = { "item.N", NULL };
+static const char * const submit_patterns[] = { "give-up.N", NULL };
+static const char * const no_patterns[] = { NULL };
+
 typedef struct {
   const char         *name;
   const char * const *keys;
+  const char * const *patterns;
 } GroupSpec;
 
 static const GroupSpec groups[] = {
-  { "scenario", scenario_keys },
-  { "pool", pool_keys },
-  { "source", source_keys },
-  { "handler", handler_keys },
-  { "run", run_keys },
-  { "retry", _sluice_scenario_retry_keys }, /* shared with the writer */
-  { "submit", submit_keys },
+  { "scenario", scenario_keys, scenario_patterns },
+  { "pool", pool_keys, no_patterns },
+  { "source", source_keys, no_patterns },
+  { "handler", handler_keys, handler_patterns },
+  { "run", run_keys, no_patterns },
+  { "retry", _sluice_scenario_retry_keys, no_patterns }, /* shared with the writer */
+  { "submit", submit_keys, submit_patterns },
 };
 
 static const GroupSpec *
@@ -60,6 +67,44 @@ lookup_group (const char *name)
       return &groups[i];
 
   return NULL;
+}
+
+/* The format's groups, in the order of the file (docs/scenario-format.md
+ * lists them, and tests/test-scenario.c checks that it lists them all). */
+const char * const *
+_sluice_scenario_format_groups (void)
+{
+  static const char *names[G_N_ELEMENTS (groups) + 1];
+  static gsize done = 0;
+
+  if (g_once_init_enter (&done))
+    {
+      for (guint i = 0; i < G_N_ELEMENTS (groups); i++)
+        names[i] = groups[i].name;
+      g_once_init_leave (&done, 1);
+    }
+
+  return names;
+}
+
+/* The keys @group takes as they are written, or NULL for no such group. */
+const char * const *
+_sluice_scenario_format_keys (const char *group)
+{
+  const GroupSpec *spec = lookup_group (group);
+
+  return spec != NULL ? spec->keys : NULL;
+}
+
+/* The keys @group takes that name an item, a job or a language, as the
+ * messages write them (item.N, give-up.N, title[LANG]); NULL for no such
+ * group. */
+const char * const *
+_sluice_scenario_format_patterns (const char *group)
+{
+  const GroupSpec *spec = lookup_group (group);
+
+  return spec != NULL ? spec->patterns : NULL;
 }
 
 /* title[fr] and description[fr] are translations. */
@@ -84,6 +129,8 @@ check_key (const Parser     *p,
 {
   gint64 index;
   g_autofree char *expected = NULL;
+  g_autofree char *patterns = NULL;
+  g_autofree char *extra = NULL;
 
   if (g_strv_contains (spec->keys, key))
     return TRUE;
@@ -98,12 +145,12 @@ check_key (const Parser     *p,
     return TRUE;
 
   expected = g_strjoinv (", ", (char **) spec->keys);
+  patterns = g_strjoinv (", ", (char **) spec->patterns);
   _sluice_scenario_set_error (p, error, SLUICE_SCENARIO_ERROR_UNKNOWN_KEY, spec->name, key,
                               /* Translators: follows “FILE: [group] key: ”; %s%s is the list of the
                                * group's keys, such as “default, mix, seed, item.N”: keep it as it is. */
                               _("unknown key; expected one of: %s%s"), expected,
-                              g_str_equal (spec->name, "handler") ? ", item.N" :
-                              g_str_equal (spec->name, "submit") ? ", give-up.N" : "");
+                              *patterns != '\0' ? (extra = g_strconcat (", ", patterns, NULL)) : "");
   return FALSE;
 }
 

@@ -126,6 +126,10 @@ extern const char * const _sluice_scenario_jitter_names[];  /* by SluiceJitter *
 #define SLUICE_SCENARIO_MAX_CAP        3600.0
 #define SLUICE_SCENARIO_MAX_BUDGET     1000000.0
 
+const char * const *_sluice_scenario_format_groups   (void);
+const char * const *_sluice_scenario_format_keys     (const char *group);
+const char * const *_sluice_scenario_format_patterns (const char *group);
+
 gboolean         _sluice_scenario_load_keyfile    (SluiceScenario              *self,
                                                    const SluiceScenarioParser  *p,
                                                    GKeyFile                    *keyfile,

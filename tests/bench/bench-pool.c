@@ -11,6 +11,7 @@
  *                  (bench-peers.c)
  *   cli-throughput, cli-scaling, cli-memory
  *                  sluice-run as a whole process (bench-pool-cli.c)
+ *   app            the desktop app under Xvfb (bench-app.c)
  *
  * Prints a table of every figure, then the targets of issue 11 with their
  * measured ratios, met or missed; writes every figure to a JSON file (by
@@ -44,6 +45,12 @@
 #ifndef BENCH_GO_PEER
 # define BENCH_GO_PEER ""
 #endif
+#ifndef BENCH_SLUICE_APP
+# define BENCH_SLUICE_APP ""
+#endif
+#ifndef BENCH_SCHEMA_DIR
+# define BENCH_SCHEMA_DIR "."
+#endif
 
 BenchOptions bench_opt = {
   .asyncio_items = 50000,
@@ -53,6 +60,8 @@ BenchOptions bench_opt = {
   .uvloop_python = "/usr/bin/python3",
   .go = BENCH_GO_PEER,
   .sluice_run = BENCH_SLUICE_RUN,
+  .app = BENCH_SLUICE_APP,
+  .schema_dir = BENCH_SCHEMA_DIR,
   .pool_dir = BENCH_POOL_DIR,
 };
 
@@ -74,6 +83,7 @@ static const Bench benches[] = {
   { "cli-throughput",  bench_cli_throughput },
   { "cli-scaling",     bench_cli_scaling },
   { "cli-memory",      bench_cli_memory },
+  { "app",             bench_app },
 };
 
 static void
@@ -108,7 +118,7 @@ parse_options (int    *argc,
   GOptionEntry entries[] = {
     { "only", 0, 0, G_OPTION_ARG_STRING, &bench_opt.only,
       "Run one measurement: dispatch, throughput, asyncio, uvloop, go, scaling-virtual, scaling-hang, "
-      "memory, precision, cli-throughput, cli-scaling, cli-memory; or a child: mem-inflight, mem-items, "
+      "memory, precision, cli-throughput, cli-scaling, cli-memory, app; or a child: mem-inflight, mem-items, "
       "profile (the throughput case alone)", "NAME" },
     { "items", 0, 0, G_OPTION_ARG_INT64, &bench_opt.items, "Items for throughput and the children", "N" },
     { "asyncio-items", 0, 0, G_OPTION_ARG_INT64, &bench_opt.asyncio_items,
@@ -120,6 +130,9 @@ parse_options (int    *argc,
       "Interpreter with uvloop (default /usr/bin/python3)", "PYTHON" },
     { "go", 0, 0, G_OPTION_ARG_FILENAME, &bench_opt.go, "The Go peer's binary (\"\": skip)", "FILE" },
     { "sluice-run", 0, 0, G_OPTION_ARG_FILENAME, &bench_opt.sluice_run, "Path of sluice-run", "FILE" },
+    { "app", 0, 0, G_OPTION_ARG_FILENAME, &bench_opt.app, "The desktop app's binary (\"\": skip)", "FILE" },
+    { "schema-dir", 0, 0, G_OPTION_ARG_FILENAME, &bench_opt.schema_dir,
+      "Where the app's compiled GSettings schema is (BUILDDIR/data)", "DIR" },
     { "pool-dir", 0, 0, G_OPTION_ARG_FILENAME, &bench_opt.pool_dir,
       "Where cli-*.pool are (tests/bench)", "DIR" },
     { "json", 0, 0, G_OPTION_ARG_FILENAME, &bench_opt.json, "Where to write the results", "FILE" },

@@ -106,6 +106,9 @@ static Target targets[] = {
   { "memory-per-attempt", "engine memory per in-flight attempt (bytes)", "<= 1024" },
   { "cli-memory-growth", "sluice-run peak RSS, 1M items / 100k items", "<= 1.2x" },
   { "lateness-p99", "timer lateness p99, 1,000 timeouts, real clock", "<= 2 ms" },
+  { "app-fps", "app, 50k ok 0 under Xvfb: frames per second in the run", ">= 30" },
+  { "app-run-vs-headless", "app, 50k ok 0: run / sluice-run --clock virtual", "<= 1.2x" },
+  { "app-catch-up", "app, 50k ok 0: window caught up after the run's end", "<= 0.5 s" },
 };
 
 static Target *

@@ -9,6 +9,7 @@
  *   bench-memory.c    peak RSS of the engine, each in a child process
  *   bench-peers.c     the asyncio, uvloop and Go pools, as child processes
  *   bench-pool-cli.c  sluice-run as a whole process
+ *   bench-app.c       the desktop app under Xvfb, against sluice-run
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -31,6 +32,8 @@ typedef struct {
   const char *uvloop_python;  /* the interpreter that has uvloop */
   const char *go;             /* the Go peer's binary; "" when not built */
   const char *sluice_run;
+  const char *app;            /* the desktop app's binary; "" when not built */
+  const char *schema_dir;     /* its compiled GSettings schema */
   const char *pool_dir;       /* where the bench's .pool files are */
   gboolean    quick;
 } BenchOptions;
@@ -151,6 +154,7 @@ void bench_go (void);
 void bench_cli_throughput (void);    /* bench-pool-cli.c */
 void bench_cli_scaling (void);
 void bench_cli_memory (void);
+void bench_app (void);               /* bench-app.c */
 
 /* Figures that later measurements divide by (0 until measured). */
 extern double bench_dispatch_us;

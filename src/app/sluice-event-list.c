@@ -1,0 +1,343 @@
+/* sluice-event-list.c: the recorder's events as a list model, rows made on demand
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "config-app.h"
+
+#include <string.h>
+
+#include "sluice-event-item.h"
+#include "sluice-event-list.h"
+
+/**
+ * SluiceEventList:
+ *
+ * A #GListModel of #SluiceEventItem over the events a #SluiceRecorder
+ * holds, oldest first, optionally filtered by kind and by text. The
+ * recorder stays the one store of events: an item is made when a view
+ * asks for it (the rows on screen), so a run of hundreds of thousands of
+ * events costs the list nothing per event. sluice_event_list_update(),
+ * once per frame, tells the views what the recorder gained (and, for a
+ * bounded recorder, lost at its old end) since the last one, in one change
+ * each.
+ *
+ * Filtered, it keeps the positions of the matching events; the text filter
+ * searches sluice_event_dup_search_text(), kept once made.
+ */
+
+struct _SluiceEventList
+{
+  GObject          parent_instance;
+
+  SluiceRecorder  *recorder;
+  guint64          first;      /* run position of the oldest event listed */
+  guint64          end;        /* run position after the newest event listed */
+
+  gboolean         filtering;
+  char            *needle;     /* lower-case, or NULL */
+  gint             kind;       /* -1: every kind */
+  GArray          *rows;       /* guint64 run positions of the matching events, when filtering */
+  GPtrArray       *texts;      /* search texts of the events from first on, made lazily */
+};
+
+static void sluice_event_list_model_init (GListModelInterface *iface);
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (SluiceEventList, sluice_event_list, G_TYPE_OBJECT,
+                               G_IMPLEMENT_INTERFACE (G_TYPE_LIST_MODEL, sluice_event_list_model_init))
+
+/* ---- GListModel -------------------------------------------------------- */
+
+static GType
+sluice_event_list_get_item_type (GListModel *model)
+{
+  return SLUICE_TYPE_EVENT_ITEM;
+}
+
+static guint
+sluice_event_list_get_n_items (GListModel *model)
+{
+  SluiceEventList *self = SLUICE_EVENT_LIST (model);
+
+  return self->filtering ? self->rows->len : (guint) (self->end - self->first);
+}
+
+/* The event at run position @position, as the recorder holds it now, or
+ * NULL when a bounded recorder dropped it since the last update. */
+static const SluiceEvent *
+event_at (SluiceEventList *self,
+          guint64          position)
+{
+  guint64 dropped = sluice_recorder_get_n_dropped (self->recorder);
+
+  if (position < dropped || position - dropped >= sluice_recorder_get_n_events (self->recorder))
+    return NULL;
+
+  return sluice_recorder_get_event (self->recorder, (guint) (position - dropped));
+}
+
+static gpointer
+sluice_event_list_get_item (GListModel *model,
+                            guint       i)
+{
+  SluiceEventList *self = SLUICE_EVENT_LIST (model);
+  static const SluiceEvent gone = { .item = -1, .worker = -1, .delay = -1, .tokens = -1 };
+  const SluiceEvent *event;
+  guint64 position;
+
+  if (i >= sluice_event_list_get_n_items (model))
+    return NULL;
+
+  position = self->filtering ? g_array_index (self->rows, guint64, i) : self->first + i;
+  event = event_at (self, position);
+
+  /* Dropped by the ring buffer between two updates: a blank row until the
+   * next update removes it. */
+  return sluice_event_item_new (event != NULL ? event : &gone, position);
+}
+
+static void
+sluice_event_list_model_init (GListModelInterface *iface)
+{
+  iface->get_item_type = sluice_event_list_get_item_type;
+  iface->get_n_items = sluice_event_list_get_n_items;
+  iface->get_item = sluice_event_list_get_item;
+}
+
+/* ---- filtering --------------------------------------------------------- */
+
+static const char *
+search_text (SluiceEventList   *self,
+             guint64            position,
+             const SluiceEvent *event)
+{
+  guint64 i = position - self->first;
+
+  if (i >= self->texts->len)
+    g_ptr_array_set_size (self->texts, (guint) i + 1);
+  if (g_ptr_array_index (self->texts, i) == NULL)
+    g_ptr_array_index (self->texts, i) = sluice_event_dup_search_text (event);
+
+  return g_ptr_array_index (self->texts, i);
+}
+
+static gboolean
+matches (SluiceEventList *self,
+         guint64          position)
+{
+  const SluiceEvent *event = event_at (self, position);
+
+  if (event == NULL)
+    return FALSE;
+  if (self->kind >= 0 && (gint) event->kind != self->kind)
+    return FALSE;
+
+  return self->needle == NULL || strstr (search_text (self, position, event), self->needle) != NULL;
+}
+
+/* Appends the matching events of [from, to) to the rows. */
+static void
+filter_range (SluiceEventList *self,
+              guint64          from,
+              guint64          to)
+{
+  for (guint64 p = from; p < to; p++)
+    if (matches (self, p))
+      g_array_append_val (self->rows, p);
+}
+
+/* ---- following the recorder -------------------------------------------- */
+
+/* Forgets what the recorder no longer holds, from the old end: rows and
+ * texts before @first. Returns how many items went. */
+static guint
+drop_before (SluiceEventList *self,
+             guint64          first)
+{
+  guint removed = 0;
+
+  if (first <= self->first)
+    return 0;
+
+  if (self->filtering)
+    {
+      while (removed < self->rows->len && g_array_index (self->rows, guint64, removed) < first)
+        removed++;
+      g_array_remove_range (self->rows, 0, removed);
+    }
+  else
+    removed = (guint) (MIN (first, self->end) - self->first);
+
+  g_ptr_array_remove_range (self->texts, 0, (guint) MIN (first - self->first, self->texts->len));
+
+  self->first = first;
+  self->end = MAX (self->end, first);
+  return removed;
+}
+
+static void
+remove_all (SluiceEventList *self)
+{
+  guint n = sluice_event_list_get_n_items (G_LIST_MODEL (self));
+
+  g_array_set_size (self->rows, 0);
+  g_ptr_array_set_size (self->texts, 0);
+  self->first = 0;
+  self->end = 0;
+  if (n > 0)
+    g_list_model_items_changed (G_LIST_MODEL (self), 0, n, 0);
+}
+
+/**
+ * sluice_event_list_update:
+ * @self: a #SluiceEventList
+ *
+ * Lists the events recorded since the last update, and forgets those a
+ * bounded recorder dropped; at most two changes. Once per frame.
+ *
+ * Returns: whether rows were added
+ */
+gboolean
+sluice_event_list_update (SluiceEventList *self)
+{
+  guint64 dropped, total;
+  guint removed, before;
+
+  g_return_val_if_fail (SLUICE_IS_EVENT_LIST (self), FALSE);
+
+  if (self->recorder == NULL)
+    return FALSE;
+
+  dropped = sluice_recorder_get_n_dropped (self->recorder);
+  total = dropped + sluice_recorder_get_n_events (self->recorder);
+
+  /* The recorder was cleared: start again. */
+  if (total < self->end)
+    remove_all (self);
+  if (self->end == 0)
+    self->first = self->end = dropped;
+
+  removed = drop_before (self, dropped);
+  if (removed > 0)
+    g_list_model_items_changed (G_LIST_MODEL (self), 0, removed, 0);
+
+  if (total == self->end)
+    return FALSE;
+
+  before = sluice_event_list_get_n_items (G_LIST_MODEL (self));
+  if (self->filtering)
+    filter_range (self, self->end, total);
+  self->end = total;
+
+  if (sluice_event_list_get_n_items (G_LIST_MODEL (self)) == before)
+    return FALSE;
+
+  g_list_model_items_changed (G_LIST_MODEL (self), before, 0,
+                              sluice_event_list_get_n_items (G_LIST_MODEL (self)) - before);
+  return TRUE;
+}
+
+/**
+ * sluice_event_list_set_recorder:
+ * @self: a #SluiceEventList
+ * @recorder: (nullable): the recorder to list, or %NULL for none
+ *
+ * Lists the events of @recorder, as far as sluice_event_list_update() has
+ * seen them: none yet.
+ */
+void
+sluice_event_list_set_recorder (SluiceEventList *self,
+                                SluiceRecorder  *recorder)
+{
+  g_return_if_fail (SLUICE_IS_EVENT_LIST (self));
+  g_return_if_fail (recorder == NULL || SLUICE_IS_RECORDER (recorder));
+
+  remove_all (self);
+  g_set_object (&self->recorder, recorder);
+}
+
+/**
+ * sluice_event_list_set_filter:
+ * @self: a #SluiceEventList
+ * @needle: (nullable): lower-case text the rows must contain, or %NULL
+ * @kind: a #SluiceEventKind, or -1 for every kind
+ *
+ * Lists only the events that match both filters.
+ */
+void
+sluice_event_list_set_filter (SluiceEventList *self,
+                              const char      *needle,
+                              gint             kind)
+{
+  guint before;
+
+  g_return_if_fail (SLUICE_IS_EVENT_LIST (self));
+  g_return_if_fail (kind >= -1 && kind < SLUICE_EVENT_N_KINDS);
+
+  before = sluice_event_list_get_n_items (G_LIST_MODEL (self));
+
+  g_free (self->needle);
+  self->needle = needle != NULL && *needle != '\0' ? g_strdup (needle) : NULL;
+  self->kind = kind;
+  self->filtering = self->needle != NULL || self->kind >= 0;
+
+  g_array_set_size (self->rows, 0);
+  if (self->filtering && self->recorder != NULL)
+    filter_range (self, self->first, self->end);
+
+  if (before > 0 || sluice_event_list_get_n_items (G_LIST_MODEL (self)) > 0)
+    g_list_model_items_changed (G_LIST_MODEL (self), 0, before, sluice_event_list_get_n_items (G_LIST_MODEL (self)));
+}
+
+/**
+ * sluice_event_list_get_n_events:
+ * @self: a #SluiceEventList
+ *
+ * Returns: how many events are listed before the filters
+ */
+guint
+sluice_event_list_get_n_events (SluiceEventList *self)
+{
+  g_return_val_if_fail (SLUICE_IS_EVENT_LIST (self), 0);
+  return (guint) (self->end - self->first);
+}
+
+/* ---- GObject ----------------------------------------------------------- */
+
+static void
+sluice_event_list_finalize (GObject *object)
+{
+  SluiceEventList *self = SLUICE_EVENT_LIST (object);
+
+  g_clear_object (&self->recorder);
+  g_clear_pointer (&self->rows, g_array_unref);
+  g_clear_pointer (&self->texts, g_ptr_array_unref);
+  g_free (self->needle);
+
+  G_OBJECT_CLASS (sluice_event_list_parent_class)->finalize (object);
+}
+
+static void
+sluice_event_list_class_init (SluiceEventListClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = sluice_event_list_finalize;
+}
+
+static void
+sluice_event_list_init (SluiceEventList *self)
+{
+  self->kind = -1;
+  self->rows = g_array_new (FALSE, FALSE, sizeof (guint64));
+  self->texts = g_ptr_array_new_with_free_func (g_free);
+}
+
+/**
+ * sluice_event_list_new:
+ *
+ * Returns: (transfer full): an empty list, without a recorder
+ */
+SluiceEventList *
+sluice_event_list_new (void)
+{
+  return g_object_new (SLUICE_TYPE_EVENT_LIST, NULL);
+}

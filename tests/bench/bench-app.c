@@ -1,0 +1,219 @@
+/* bench-app.c: the desktop app as a monitor that keeps up (issue 11)
+ *
+ *   app  the throughput scenario (cli-throughput.pool: `ok 0`, 64 workers,
+ *        queue 256) with 50,000 items played in the window under Xvfb at
+ *        speed 1, `SLUICE_FRAME_STATS` telling how it was drawn: the frames
+ *        per second painted while it ran (target >= 30), the run's time
+ *        against the same scenario headless, `sluice-run FILE --clock
+ *        virtual` as a whole process (target <= 1.2x), and how soon after
+ *        the run's end the window showed it (target <= 0.5 s)
+ *
+ * Each figure is the median of three runs (one with --quick). Skipped with
+ * a message when the app was not built or xvfb-run is not installed.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "bench.h"
+
+#include <glib/gstdio.h>
+#include <string.h>
+
+#define APP_ITEMS  50000
+#define APP_PRESET "app-throughput"
+#define APP_LIMIT  120.0
+
+typedef struct {
+  double frames;
+  double fps;
+  double run_seconds;
+  double catch_up_seconds;
+} AppRun;
+
+/* cli-throughput.pool with 50,000 items, as the preset APP_PRESET in DIR. */
+static char *
+write_preset (const char *dir)
+{
+  g_autofree char *source = g_build_filename (bench_opt.pool_dir, "cli-throughput.pool", NULL);
+  g_autoptr(GKeyFile) keyfile = g_key_file_new ();
+  g_autoptr(GError) error = NULL;
+  char *path = g_build_filename (dir, APP_PRESET ".pool", NULL);
+
+  if (!g_key_file_load_from_file (keyfile, source, G_KEY_FILE_KEEP_COMMENTS, &error))
+    g_error ("%s: %s", source, error->message);
+  g_key_file_set_int64 (keyfile, "source", "count", APP_ITEMS);
+  if (!g_key_file_save_to_file (keyfile, path, &error))
+    g_error ("%s: %s", path, error->message);
+  return path;
+}
+
+static double
+member_double (JsonObject *obj,
+               const char *name)
+{
+  if (!json_object_has_member (obj, name))
+    g_error ("SLUICE_FRAME_STATS has no %s", name);
+  return json_object_get_double_member (obj, name);
+}
+
+/* One run in the window; FALSE with *WHY when the app could not run. */
+static gboolean
+app_run (const char  *dir,
+         AppRun      *run,
+         char       **why)
+{
+  g_autofree char *stats = g_build_filename (dir, "stats.json", NULL);
+  g_autofree char *shot = g_build_filename (dir, "screenshot.png", NULL);
+  g_autofree char *env_stats = g_strconcat ("SLUICE_FRAME_STATS=", stats, NULL);
+  g_autofree char *env_presets = g_strconcat ("SLUICE_PRESETS_DIR=", dir, NULL);
+  g_autofree char *env_schemas = g_strconcat ("GSETTINGS_SCHEMA_DIR=", bench_opt.schema_dir, NULL);
+  const char *argv[] = { "xvfb-run", "-a", "-s", "-screen 0 1280x800x24", bench_opt.app,
+                         "--preset", APP_PRESET, "--speed", "1", "--screenshot", shot, NULL };
+  const char *env[] = { env_stats, env_presets, env_schemas, "GSETTINGS_BACKEND=memory", "GSK_RENDERER=cairo",
+                        "NO_AT_BRIDGE=1", "GTK_A11Y=none", NULL };
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+  JsonObject *obj;
+  Child child;
+
+  g_unlink (stats);
+  child_run (argv, env, APP_LIMIT, &child);
+  if (!child_exited_ok (&child))
+    {
+      *why = g_strdup_printf ("the app failed: %s", child.err != NULL ? g_strstrip (child.err) : "");
+      child_clear (&child);
+      return FALSE;
+    }
+  child_clear (&child);
+
+  if (!json_parser_load_from_file (parser, stats, &error) || !JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
+    {
+      *why = g_strdup_printf ("the app wrote no frame statistics: %s", error != NULL ? error->message : "not an object");
+      return FALSE;
+    }
+  obj = json_node_get_object (json_parser_get_root (parser));
+  run->frames = member_double (obj, "frames");
+  run->fps = member_double (obj, "fps");
+  run->run_seconds = member_double (obj, "run_seconds");
+  run->catch_up_seconds = member_double (obj, "catch_up_seconds");
+  return TRUE;
+}
+
+/* sluice-run PRESET --clock virtual, a whole process, wall seconds. */
+static double
+headless_run (const char *preset)
+{
+  const char *argv[] = { bench_opt.sluice_run, preset, "--clock", "virtual", NULL };
+  Child child;
+  double seconds;
+
+  child_run (argv, NULL, APP_LIMIT, &child);
+  if (!child_exited_ok (&child))
+    g_error ("sluice-run %s failed: %s", preset, child.err);
+  seconds = child.wall;
+  child_clear (&child);
+  return seconds;
+}
+
+/* The preset, the statistics and the screenshot, and DIR. */
+static void
+remove_dir (const char *dir)
+{
+  const char *names[] = { APP_PRESET ".pool", "stats.json", "screenshot.png" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_autofree char *path = g_build_filename (dir, names[i], NULL);
+
+      g_unlink (path);
+    }
+  g_rmdir (dir);
+}
+
+static void
+skip (const char *why)
+{
+  g_printerr ("bench: app skipped: %s\n", why);
+  add_row ("app: 50k ok 0 in the window under Xvfb", "skipped: %s", why);
+  target_unmeasured ("app-fps", "%s", why);
+  target_unmeasured ("app-run-vs-headless", "%s", why);
+  target_unmeasured ("app-catch-up", "%s", why);
+}
+
+static double
+median (const double *values,
+        guint         n)
+{
+  return n >= 3 ? median3 (values[0], values[1], values[2]) : values[0];
+}
+
+void
+bench_app (void)
+{
+  JsonObject *obj;
+  g_autofree char *xvfb = g_find_program_in_path ("xvfb-run");
+  g_autofree char *dir = NULL;
+  g_autofree char *preset = NULL;
+  g_autofree char *why = NULL;
+  guint n = bench_opt.quick ? 1 : 3;
+  double fps[3], run_s[3], catch_up[3], frames[3], headless[3];
+  double ratio;
+
+  if (bench_opt.app == NULL || *bench_opt.app == '\0' || !g_file_test (bench_opt.app, G_FILE_TEST_IS_EXECUTABLE))
+    {
+      skip ("the app is not built (GTK 4 not found)");
+      return;
+    }
+  if (xvfb == NULL)
+    {
+      skip ("xvfb-run is not installed");
+      return;
+    }
+
+  dir = g_dir_make_tmp ("sluice-bench-app-XXXXXX", NULL);
+  if (dir == NULL)
+    g_error ("cannot make a temporary directory");
+  preset = write_preset (dir);
+
+  for (guint i = 0; i < n; i++)
+    {
+      AppRun run;
+
+      headless[i] = headless_run (preset);
+      if (!app_run (dir, &run, &why))
+        {
+          skip (why);
+          remove_dir (dir);
+          return;
+        }
+      fps[i] = run.fps;
+      run_s[i] = run.run_seconds;
+      catch_up[i] = run.catch_up_seconds;
+      frames[i] = run.frames;
+    }
+
+  ratio = median (run_s, n) / median (headless, n);
+  obj = section ("app");
+  json_object_set_string_member (obj, "scenario",
+                                 "cli-throughput.pool with 50,000 items: ok 0, 64 workers, queue 256; "
+                                 "the window at speed 1 under Xvfb (GSK_RENDERER=cairo)");
+  json_object_set_int_member (obj, "items", APP_ITEMS);
+  json_object_set_int_member (obj, "runs", n);
+  json_object_set_double_member (obj, "frames", median (frames, n));
+  json_object_set_double_member (obj, "fps", median (fps, n));
+  json_object_set_double_member (obj, "run_seconds", median (run_s, n));
+  json_object_set_double_member (obj, "headless_process_seconds", median (headless, n));
+  json_object_set_double_member (obj, "run_vs_headless", ratio);
+  json_object_set_double_member (obj, "catch_up_seconds", median (catch_up, n));
+
+  add_row ("app: 50k ok 0 in the window under Xvfb", "%s", "");
+  add_row ("  frames per second during the run", "%.1f  (%.0f frames)", median (fps, n), median (frames, n));
+  add_row ("  run (s) / sluice-run --clock virtual process (s)", "%.3f / %.3f = %.2fx", median (run_s, n),
+           median (headless, n), ratio);
+  add_row ("  window caught up after the run's end (s)", "%.3f", median (catch_up, n));
+  target_measured ("app-fps", median (fps, n), median (fps, n) >= 30.0, "%.1f fps", median (fps, n));
+  target_measured ("app-run-vs-headless", ratio, ratio <= 1.2, "%.2fx", ratio);
+  target_measured ("app-catch-up", median (catch_up, n), median (catch_up, n) <= 0.5, "%.3f s",
+                   median (catch_up, n));
+  remove_dir (dir);
+}

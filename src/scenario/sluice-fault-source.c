@@ -70,6 +70,15 @@ read_free (Read *read)
   g_free (read);
 }
 
+/* Item @index, a new reference. */
+static GVariant *
+item_at (SluiceFaultSource *self,
+         guint              index)
+{
+  return self->items != NULL ? g_variant_ref (g_ptr_array_index (self->items, index))
+                             : g_variant_ref_sink (g_variant_new_int64 (index));
+}
+
 /* Ends a read once, with the item it waited for, or cancelled. */
 static void
 read_finish (GTask    *task,
@@ -92,10 +101,7 @@ read_finish (GTask    *task,
     }
 
   self->position = read->index + 1;
-  g_task_return_pointer (task,
-                         self->items != NULL ? g_variant_ref (g_ptr_array_index (self->items, read->index))
-                                             : g_variant_ref_sink (g_variant_new_int64 (read->index)),
-                         (GDestroyNotify) g_variant_unref);
+  g_task_return_pointer (task, item_at (self, read->index), (GDestroyNotify) g_variant_unref);
 }
 
 static void
@@ -265,8 +271,7 @@ sluice_fault_source_try_next (SluiceSource  *source,
   if (!fault_here && (index == 0 || self->interval == 0))
     {
       self->position = index + 1;
-      *item = self->items != NULL ? g_variant_ref (g_ptr_array_index (self->items, index))
-                                  : g_variant_ref_sink (g_variant_new_int64 (index));
+      *item = item_at (self, index);
       return TRUE;
     }
 

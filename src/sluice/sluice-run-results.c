@@ -345,6 +345,8 @@ on_next_cancelled (GCancellable *cancellable,
 static gboolean
 begin_next (SluiceRun    *self,
             GTask        *task,
+            gboolean      batch,
+            guint         batch_max,
             GCancellable *cancellable)
 {
   if (self->pending_next != NULL || self->filling_task != NULL)
@@ -354,6 +356,9 @@ begin_next (SluiceRun    *self,
       _sluice_run_complete_later (self, task);
       return FALSE;
     }
+
+  self->pending_is_batch = batch;
+  self->batch_max = batch_max;
 
   if (self->state == RUN_IDLE)
     {
@@ -418,9 +423,7 @@ sluice_run_next_async (SluiceRun           *self,
   g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
 
   task = _sluice_run_caller_task_new (self, NULL, callback, user_data, sluice_run_next_async);
-  if (self->pending_next == NULL && self->filling_task == NULL)
-    self->pending_is_batch = FALSE;
-  begin_next (self, task, cancellable);
+  begin_next (self, task, FALSE, 0, cancellable);
 }
 
 /**
@@ -458,12 +461,7 @@ sluice_run_next_batch_async (SluiceRun           *self,
   g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
 
   task = _sluice_run_caller_task_new (self, NULL, callback, user_data, sluice_run_next_batch_async);
-  if (self->pending_next == NULL && self->filling_task == NULL)
-    {
-      self->pending_is_batch = TRUE;
-      self->batch_max = max_results;
-    }
-  begin_next (self, task, cancellable);
+  begin_next (self, task, TRUE, max_results, cancellable);
 }
 
 /**

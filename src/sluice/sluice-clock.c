@@ -3,9 +3,7 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 
-#include "sluice-clock-private.h"
-#include "sluice-timebase-private.h"
-#include "sluice-timer-heap-private.h"
+#include "sluice-clock-source-private.h"
 
 /**
  * SECTION:sluice-clock
@@ -35,38 +33,6 @@
  * context.
  */
 
-typedef struct
-{
-  GSource      parent;
-  /* Not a reference: the clock owns the source and clears this in dispose. */
-  SluiceClock *clock;
-} SluiceClockSource;
-
-struct _SluiceClock
-{
-  GObject          parent_instance;
-
-  SluiceTimebase   time;        /* its kind, speed, pause and now() */
-  GSource         *source;
-  gboolean         disposed;
-
-  SluiceTimerHeap  heap;        /* the pending timers */
-  guint            firing;      /* depth of running fire loops */
-
-  guint            hold_count;
-  gboolean         stall_reported;
-  gint             priority;    /* of the work of pools on this clock */
-  gint64           max_lateness; /* real and scaled: the latest a timer fired */
-  gboolean         step_requested; /* paced: jump once, paused or not, when
-                                    * nothing else is ready */
-
-  /* When the source is due, in monotonic time (0: at once; -1: never).
-   * The source's prepare and check read it: setting a GSource's ready time
-   * writes to the context's wake-up eventfd every time, a syscall per
-   * timer added or removed. */
-  gint64           ready_time;
-};
-
 G_DEFINE_FINAL_TYPE (SluiceClock, sluice_clock, G_TYPE_OBJECT)
 
 enum {
@@ -87,182 +53,6 @@ enum {
 
 static guint signals [N_SIGNALS];
 
-/* ---- the source -------------------------------------------------------- */
-
-static gboolean
-jumps (SluiceClock *self)
-{
-  return self->time.kind == SLUICE_CLOCK_VIRTUAL || self->time.kind == SLUICE_CLOCK_PACED;
-}
-
-static gint64
-compute_ready_time (SluiceClock *self)
-{
-  SluiceTimer *top = _sluice_timer_heap_peek (&self->heap);
-
-  if (jumps (self))
-    {
-      if (self->time.paused && !self->step_requested)
-        return -1;
-      if (top != NULL && self->time.kind == SLUICE_CLOCK_PACED && !self->step_requested)
-        return _sluice_timebase_ready_time (&self->time, top->deadline);
-      if (top != NULL)
-        return 0;
-      /* Ready at the lowest priority only to notice that nothing else is. */
-      if (self->hold_count > 0 && !self->stall_reported)
-        return 0;
-      return -1;
-    }
-
-  if (top == NULL)
-    return -1;
-  return _sluice_timebase_ready_time (&self->time, top->deadline);
-}
-
-static void
-update_ready_time (SluiceClock *self)
-{
-  /* A running fire loop updates once when it ends. */
-  if (self->source == NULL || self->firing > 0)
-    return;
-  self->ready_time = compute_ready_time (self);
-}
-
-static void
-fire_due (SluiceClock *self,
-          gint64       now)
-{
-  SluiceTimer *top = _sluice_timer_heap_peek (&self->heap);
-
-  /* The earliest due timer is the latest of this dispatch. Virtual and
-   * paced time fire every timer at its instant. */
-  if (top != NULL && top->deadline <= now &&
-      (self->time.kind == SLUICE_CLOCK_REAL || self->time.kind == SLUICE_CLOCK_SCALED))
-    self->max_lateness = MAX (self->max_lateness, now - top->deadline);
-
-  self->firing++;
-  _sluice_timer_heap_fire_due (&self->heap, now, &self->disposed);
-  self->firing--;
-  update_ready_time (self);
-}
-
-static void
-sluice_clock_dispatch (SluiceClock *self)
-{
-  SluiceTimer *top;
-
-  switch (self->time.kind)
-    {
-    case SLUICE_CLOCK_REAL:
-    case SLUICE_CLOCK_SCALED:
-      fire_due (self, sluice_clock_now (self));
-      break;
-
-    case SLUICE_CLOCK_VIRTUAL:
-    case SLUICE_CLOCK_PACED:
-      if (self->time.paused && !self->step_requested)
-        break;
-
-      if (_sluice_timer_heap_get_n_pending (&self->heap) == 0)
-        {
-          /* We run at G_PRIORITY_LOW, so getting here means nothing else
-           * in the main context was ready: whoever holds us is stuck. */
-          if (self->hold_count > 0 && !self->stall_reported)
-            {
-              self->stall_reported = TRUE;
-              update_ready_time (self);
-              g_signal_emit (self, signals[STALLED], 0);
-            }
-          break;
-        }
-
-      top = _sluice_timer_heap_peek (&self->heap);
-      /* Paced: the jump waits for the pace, and goes no further than the
-       * next deadline however far the pace has run ahead. */
-      if (top != NULL && self->time.kind == SLUICE_CLOCK_PACED && !self->step_requested &&
-          _sluice_timebase_pace (&self->time) < top->deadline)
-        break;
-      if (top != NULL)
-        {
-          self->step_requested = FALSE;
-          _sluice_timebase_advance_to (&self->time, top->deadline);
-          fire_due (self, self->time.virtual_now);
-        }
-      break;
-
-    default:
-      g_assert_not_reached ();
-    }
-
-  update_ready_time (self);
-}
-
-static gboolean
-sluice_clock_source_dispatch (GSource     *source,
-                              GSourceFunc  callback,
-                              gpointer     user_data)
-{
-  SluiceClockSource *clock_source = (SluiceClockSource *) source;
-  g_autoptr(SluiceClock) self = NULL;
-
-  (void) callback;
-  (void) user_data;
-
-  if (clock_source->clock == NULL)
-    return G_SOURCE_REMOVE;
-
-  /* A callback may drop the last reference to the clock. */
-  self = g_object_ref (clock_source->clock);
-  sluice_clock_dispatch (self);
-
-  return G_SOURCE_CONTINUE;
-}
-
-/* The clock is only ever changed from the thread that iterates its
- * context, so whatever changed its ready time happened before this
- * iteration's prepare or check: no wake-up is needed. */
-static gboolean
-sluice_clock_source_prepare (GSource *source,
-                             gint    *timeout)
-{
-  SluiceClock *self = ((SluiceClockSource *) source)->clock;
-  gint64 now;
-
-  *timeout = -1;
-  if (self == NULL)
-    return TRUE;
-  if (self->ready_time < 0)
-    return FALSE;
-  if (self->ready_time == 0)
-    return TRUE;
-
-  now = g_source_get_time (source);
-  if (self->ready_time <= now)
-    return TRUE;
-
-  /* Rounded up, as GLib does for ready times: never wake early and spin. */
-  *timeout = (gint) MIN ((self->ready_time - now + 999) / 1000, G_MAXINT);
-  return FALSE;
-}
-
-static gboolean
-sluice_clock_source_check (GSource *source)
-{
-  SluiceClock *self = ((SluiceClockSource *) source)->clock;
-
-  if (self == NULL)
-    return TRUE;
-
-  return self->ready_time >= 0 &&
-         (self->ready_time == 0 || self->ready_time <= g_source_get_time (source));
-}
-
-static GSourceFuncs sluice_clock_source_funcs = {
-  .prepare = sluice_clock_source_prepare,
-  .check = sluice_clock_source_check,
-  .dispatch = sluice_clock_source_dispatch,
-};
-
 /* ---- GObject ----------------------------------------------------------- */
 
 static void
@@ -274,7 +64,7 @@ sluice_clock_constructed (GObject *object)
   G_OBJECT_CLASS (sluice_clock_parent_class)->constructed (object);
 
   /* Virtual time must only move when nothing else can run. */
-  if (jumps (self))
+  if (_sluice_clock_jumps (self))
     {
       if (self->priority >= G_PRIORITY_LOW)
         {
@@ -287,7 +77,7 @@ sluice_clock_constructed (GObject *object)
     g_source_set_priority (self->source, self->priority);
 
   g_source_attach (self->source, context);
-  update_ready_time (self);
+  _sluice_clock_update_ready_time (self);
 }
 
 static void
@@ -299,7 +89,7 @@ sluice_clock_dispose (GObject *object)
 
   if (self->source != NULL)
     {
-      ((SluiceClockSource *) self->source)->clock = NULL;
+      _sluice_clock_source_forget (self->source);
       g_source_destroy (self->source);
       g_clear_pointer (&self->source, g_source_unref);
     }
@@ -475,10 +265,14 @@ sluice_clock_init (SluiceClock *self)
   _sluice_timebase_init (&self->time);
   _sluice_timer_heap_init (&self->heap);
 
-  self->source = g_source_new (&sluice_clock_source_funcs, sizeof (SluiceClockSource));
-  ((SluiceClockSource *) self->source)->clock = self;
-  g_source_set_static_name (self->source, "SluiceClock");
+  self->source = _sluice_clock_source_new (self);
   self->ready_time = -1;
+}
+
+void
+_sluice_clock_emit_stalled (SluiceClock *self)
+{
+  g_signal_emit (self, signals[STALLED], 0);
 }
 
 /* ---- public API -------------------------------------------------------- */
@@ -627,7 +421,7 @@ add_timer (SluiceClock     *self,
   guint64 id = _sluice_timer_heap_add (&self->heap, deadline, first, func, user_data, destroy);
 
   self->stall_reported = FALSE;
-  update_ready_time (self);
+  _sluice_clock_update_ready_time (self);
 
   return id;
 }
@@ -700,7 +494,7 @@ _sluice_clock_add_timer_node (SluiceClock     *self,
 
   _sluice_timer_heap_add_node (&self->heap, node, deadline, func, user_data);
   self->stall_reported = FALSE;
-  update_ready_time (self);
+  _sluice_clock_update_ready_time (self);
 }
 
 /*
@@ -717,7 +511,7 @@ _sluice_clock_remove_timer_node (SluiceClock *self,
   if (!_sluice_timer_heap_remove_node (&self->heap, node))
     return FALSE;
 
-  update_ready_time (self);
+  _sluice_clock_update_ready_time (self);
   return TRUE;
 }
 
@@ -770,7 +564,7 @@ sluice_clock_remove_timer (SluiceClock *self,
   if (timer == NULL)
     return FALSE;
 
-  update_ready_time (self);
+  _sluice_clock_update_ready_time (self);
   _sluice_timer_free (timer);
 
   return TRUE;
@@ -845,7 +639,7 @@ sluice_clock_set_speed (SluiceClock *self,
 
   _sluice_timebase_set_speed (&self->time, speed);
 
-  update_ready_time (self);
+  _sluice_clock_update_ready_time (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties [PROP_SPEED]);
 }
 
@@ -887,7 +681,7 @@ sluice_clock_set_paused (SluiceClock *self,
 
   _sluice_timebase_set_paused (&self->time, paused);
 
-  update_ready_time (self);
+  _sluice_clock_update_ready_time (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties [PROP_PAUSED]);
 }
 
@@ -923,7 +717,7 @@ sluice_clock_step (SluiceClock *self)
   if (self->time.kind == SLUICE_CLOCK_PACED)
     {
       self->step_requested = TRUE;
-      update_ready_time (self);
+      _sluice_clock_update_ready_time (self);
       return TRUE;
     }
 
@@ -932,7 +726,7 @@ sluice_clock_step (SluiceClock *self)
   next = _sluice_timer_heap_next_deadline (&self->heap);
   _sluice_timebase_advance_to (&self->time, next);
 
-  fire_due (self, sluice_clock_now (self));
+  _sluice_clock_fire_due (self, sluice_clock_now (self));
 
   return TRUE;
 }
@@ -953,7 +747,7 @@ sluice_clock_hold (SluiceClock *self)
 
   self->hold_count++;
   self->stall_reported = FALSE;
-  update_ready_time (self);
+  _sluice_clock_update_ready_time (self);
 }
 
 /**
@@ -970,5 +764,5 @@ sluice_clock_release (SluiceClock *self)
 
   self->hold_count--;
   self->stall_reported = FALSE;
-  update_ready_time (self);
+  _sluice_clock_update_ready_time (self);
 }

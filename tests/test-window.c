@@ -20,62 +20,12 @@
 #include "sluice-event-log.h"
 #include "sluice-jobs-view.h"
 #include "sluice-presets.h"
+#include "sluice-render-timeline.h"
+#include "sluice-report-view.h"
 #include "sluice-timeline.h"
 #include "sluice-timeline-view.h"
 #include "sluice-window.h"
-
-#define RUN_TIMEOUT_S 60
-
-static gboolean
-on_timeout (gpointer user_data)
-{
-  g_error ("the run did not end within %d s", RUN_TIMEOUT_S);
-  return G_SOURCE_REMOVE;
-}
-
-static SluiceWindow *
-open_window (const char *preset)
-{
-  SluiceWindow *window = g_object_ref (sluice_window_new (NULL));
-
-  gtk_window_present (GTK_WINDOW (window));
-  g_assert_true (sluice_window_open_preset (window, preset, NULL));
-  return window;
-}
-
-static void
-close_window (SluiceWindow *window)
-{
-  gtk_window_destroy (GTK_WINDOW (window));
-  g_assert_finalize_object (window);
-}
-
-/* Until the run ends, or the test fails. */
-static void
-wait_for_end (SluiceWindow *window)
-{
-  guint timeout_id = g_timeout_add_seconds (RUN_TIMEOUT_S, on_timeout, NULL);
-
-  while (sluice_window_get_running (window))
-    g_main_context_iteration (NULL, TRUE);
-  g_source_remove (timeout_id);
-}
-
-/* Runs the loaded scenario on the virtual clock through win.run. */
-static void
-run_virtual (SluiceWindow *window)
-{
-  SluiceConfigPanel *panel = SLUICE_CONFIG_PANEL (sluice_window_get_config_panel (window));
-
-  sluice_config_panel_set_field_text (panel, "run", "clock", "virtual");
-  g_assert_nonnull (sluice_config_panel_get_scenario (panel));
-  /* At once, not played on the paced clock (check-playback.sh plays). */
-  sluice_run_controller_set_instant (sluice_window_get_run_controller (window), TRUE);
-
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.run", NULL));
-  g_assert_true (sluice_window_get_running (window));
-  wait_for_end (window);
-}
+#include "window-fixture.h"
 
 static void
 assert_counter (SluiceWindow  *window,
@@ -88,12 +38,12 @@ assert_counter (SluiceWindow  *window,
 static void
 test_window_retries (void)
 {
-  SluiceWindow *window = open_window ("retries");
+  SluiceWindow *window = window_fixture_open ("retries");
   SluiceEventLog *log = SLUICE_EVENT_LOG (sluice_window_get_event_log (window));
   SluiceErrorGroupView *errors = SLUICE_ERROR_GROUP_VIEW (sluice_window_get_error_group (window));
   guint n_events;
 
-  run_virtual (window);
+  window_fixture_run_virtual (window);
 
   /* As in tests/scenarios: 8 pulled, 6 ok, 3 retries, 3 timeouts, 2 failed. */
   assert_counter (window, SLUICE_COUNTER_PULLED, "8");
@@ -134,16 +84,16 @@ test_window_retries (void)
   g_assert_cmpuint (sluice_error_group_view_get_n_rows (errors), ==, 3);
   g_assert_nonnull (strstr (sluice_window_get_banner (window), "ExceptionGroup"));
 
-  close_window (window);
+  window_fixture_close (window);
 }
 
 static void
 test_window_first_look (void)
 {
-  SluiceWindow *window = open_window ("first-look");
+  SluiceWindow *window = window_fixture_open ("first-look");
   SluiceErrorGroupView *errors = SLUICE_ERROR_GROUP_VIEW (sluice_window_get_error_group (window));
 
-  run_virtual (window);
+  window_fixture_run_virtual (window);
 
   assert_counter (window, SLUICE_COUNTER_PULLED, "3");
   assert_counter (window, SLUICE_COUNTER_SUCCEEDED, "3");
@@ -157,16 +107,16 @@ test_window_first_look (void)
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.reset", NULL));
   assert_counter (window, SLUICE_COUNTER_SUCCEEDED, "0");
   g_assert_cmpuint (sluice_window_get_n_results (window), ==, 0);
-  run_virtual (window);
+  window_fixture_run_virtual (window);
   assert_counter (window, SLUICE_COUNTER_SUCCEEDED, "3");
 
-  close_window (window);
+  window_fixture_close (window);
 }
 
 static void
 test_window_invalid_field (void)
 {
-  SluiceWindow *window = open_window ("first-look");
+  SluiceWindow *window = window_fixture_open ("first-look");
   SluiceConfigPanel *panel = SLUICE_CONFIG_PANEL (sluice_window_get_config_panel (window));
   GActionGroup *actions = G_ACTION_GROUP (window);
   const char *error;
@@ -205,7 +155,7 @@ test_window_invalid_field (void)
   sluice_config_panel_set_field_text (panel, "handler", "item.*", "");
   g_assert_true (sluice_config_panel_get_valid (panel));
 
-  close_window (window);
+  window_fixture_close (window);
 }
 
 /* Saving what the panel shows keeps the preset's translated title and
@@ -213,7 +163,7 @@ test_window_invalid_field (void)
 static void
 test_window_save_keeps_translations (void)
 {
-  SluiceWindow *window = open_window ("retries");
+  SluiceWindow *window = window_fixture_open ("retries");
   SluiceConfigPanel *panel = SLUICE_CONFIG_PANEL (sluice_window_get_config_panel (window));
   SluiceScenario *scenario;
   g_autofree char *data = NULL;
@@ -227,7 +177,7 @@ test_window_save_keeps_translations (void)
   g_assert_nonnull (strstr (data, "\ndescription[id]="));
   g_assert_nonnull (strstr (data, "\nworkers=4"));
 
-  close_window (window);
+  window_fixture_close (window);
 }
 
 /* ---- exports ----------------------------------------------------------- */
@@ -300,7 +250,7 @@ assert_jsonl (const char *text,
 static void
 test_window_export (void)
 {
-  SluiceWindow *window = open_window ("retries");
+  SluiceWindow *window = window_fixture_open ("retries");
   SluiceEventLog *log = SLUICE_EVENT_LOG (sluice_window_get_event_log (window));
   GActionGroup *actions = G_ACTION_GROUP (window);
   g_autofree char *dir = g_dir_make_tmp ("sluice-export-XXXXXX", NULL);
@@ -319,7 +269,7 @@ test_window_export (void)
   g_assert_nonnull (error);
   g_clear_error (&error);
 
-  run_virtual (window);
+  window_fixture_run_virtual (window);
   g_assert_true (g_action_group_get_action_enabled (actions, "export-image"));
   g_assert_true (g_action_group_get_action_enabled (actions, "export-events"));
   n_events = sluice_event_log_get_n_events (log);
@@ -357,7 +307,7 @@ test_window_export (void)
   g_unlink (csv);
   g_unlink (jsonl);
   g_rmdir (dir);
-  close_window (window);
+  window_fixture_close (window);
 }
 
 /* ---- zoom and pan ------------------------------------------------------ */
@@ -365,7 +315,7 @@ test_window_export (void)
 static void
 test_window_zoom (void)
 {
-  SluiceWindow *window = open_window ("retries");
+  SluiceWindow *window = window_fixture_open ("retries");
   SluiceTimelineView *lanes = SLUICE_TIMELINE_VIEW (sluice_window_get_timeline_view (window));
   SluiceViewport *viewport = sluice_timeline_view_get_viewport (lanes);
   GActionGroup *actions = G_ACTION_GROUP (window);
@@ -375,7 +325,7 @@ test_window_zoom (void)
   /* Both views show the same span. */
   g_assert_true (viewport == sluice_window_get_viewport (window));
 
-  run_virtual (window);
+  window_fixture_run_virtual (window);
   start = sluice_viewport_get_start (viewport);
   end = sluice_viewport_get_end (viewport);
   g_assert_cmpint (end, >, start);
@@ -424,12 +374,12 @@ test_window_zoom (void)
 
   /* A new run starts fitted, whatever the last one showed. */
   sluice_viewport_zoom (viewport, start, 0.25);
-  run_virtual (window);
+  window_fixture_run_virtual (window);
   g_assert_true (sluice_viewport_get_fit (viewport));
   g_assert_cmpint (sluice_viewport_get_t0 (viewport), ==, sluice_viewport_get_start (viewport));
   g_assert_cmpint (sluice_viewport_get_t1 (viewport), ==, sluice_viewport_get_end (viewport));
 
-  close_window (window);
+  window_fixture_close (window);
 }
 
 /* ---- the clock controls ---------------------------------------------------- */
@@ -459,7 +409,7 @@ find_widget (GtkWidget *widget,
 static void
 test_window_clock_controls (void)
 {
-  SluiceWindow *window = open_window ("mix");
+  SluiceWindow *window = window_fixture_open ("mix");
   SluiceConfigPanel *panel = SLUICE_CONFIG_PANEL (sluice_window_get_config_panel (window));
   GtkWidget *widget = find_widget (GTK_WIDGET (window), SLUICE_TYPE_CLOCK_CONTROLS);
   SluiceClockControls *controls = SLUICE_CLOCK_CONTROLS (widget);
@@ -491,7 +441,7 @@ test_window_clock_controls (void)
   g_assert_cmpstr (gtk_widget_get_tooltip_text (pause), ==, "Resume the clock (Space)");
 
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.cancel", NULL));
-  timeout_id = g_timeout_add_seconds (RUN_TIMEOUT_S, on_timeout, NULL);
+  timeout_id = window_fixture_add_timeout ();
   while (sluice_window_get_running (window))
     g_main_context_iteration (NULL, TRUE);
   g_source_remove (timeout_id);
@@ -501,7 +451,7 @@ test_window_clock_controls (void)
   g_assert_cmpstr (gtk_widget_get_tooltip_text (pause), ==, "Pause the clock (Space)");
   g_assert_false (gtk_widget_is_sensitive (pause));
 
-  close_window (window);
+  window_fixture_close (window);
 }
 
 /* ---- the configuration's columns ----------------------------------------- */
@@ -518,7 +468,7 @@ test_window_config_columns (void)
     { "handler", "default" }, { "handler", "mix" }, { "handler", "seed" },
     { "run", "stop-after" }, { "run", "clock" },
   };
-  SluiceWindow *window = open_window ("mix");
+  SluiceWindow *window = window_fixture_open ("mix");
   GtkWidget *panel = sluice_window_get_config_panel (window);
   double first_x = 0.;
 
@@ -539,7 +489,7 @@ test_window_config_columns (void)
       g_assert_cmpfloat (fabs (bounds.origin.x - first_x), <, 0.5);
     }
 
-  close_window (window);
+  window_fixture_close (window);
 }
 
 /* ---- accessibility ----------------------------------------------------- */
@@ -577,7 +527,7 @@ collect_controls (GtkWidget *widget,
 static void
 test_window_accessible_labels (gconstpointer data)
 {
-  SluiceWindow *window = open_window (data);
+  SluiceWindow *window = window_fixture_open (data);
   g_autoptr(GPtrArray) controls = g_ptr_array_new ();
   guint n_buttons = 0, n_editables = 0;
 
@@ -603,7 +553,7 @@ test_window_accessible_labels (gconstpointer data)
   g_assert_cmpuint (n_buttons, >=, 10);
   g_assert_cmpuint (n_editables, >=, 10);
 
-  close_window (window);
+  window_fixture_close (window);
 }
 
 /* ---- the stop button --------------------------------------------------- */
@@ -651,7 +601,7 @@ assert_stop_button (SluiceWindow *window,
 static void
 test_window_stop_button (void)
 {
-  SluiceWindow *window = open_window ("retries");
+  SluiceWindow *window = window_fixture_open ("retries");
   SluiceConfigPanel *panel = SLUICE_CONFIG_PANEL (sluice_window_get_config_panel (window));
   GtkWidget *controls = find_widget (GTK_WIDGET (window), SLUICE_TYPE_CLOCK_CONTROLS);
   GActionGroup *actions = G_ACTION_GROUP (window);
@@ -677,7 +627,7 @@ test_window_stop_button (void)
   g_signal_emit_by_name (find_stop_button (window), "clicked");
   g_assert_nonnull (strstr (sluice_window_get_banner (window), "Closing"));
   g_assert_true (gtk_widget_activate_action (controls, "clock.pause", NULL));
-  wait_for_end (window);
+  window_fixture_wait_for_end (window);
   g_assert_nonnull (strstr (sluice_window_get_banner (window), "The service closed"));
 
   /* A stream run again: Request Stop, which drains it. */
@@ -691,9 +641,9 @@ test_window_stop_button (void)
   g_signal_emit_by_name (find_stop_button (window), "clicked");
   g_assert_nonnull (strstr (sluice_window_get_banner (window), "Stop requested"));
   g_assert_true (gtk_widget_activate_action (controls, "clock.pause", NULL));
-  wait_for_end (window);
+  window_fixture_wait_for_end (window);
 
-  close_window (window);
+  window_fixture_close (window);
 }
 
 /* The last session's file is read at start-up: an endless file or a FIFO
@@ -701,7 +651,7 @@ test_window_stop_button (void)
 static void
 test_window_refuses_unreadable_files_at_once (void)
 {
-  SluiceWindow *window = open_window ("first-look");
+  SluiceWindow *window = window_fixture_open ("first-look");
   g_autofree char *dir = g_dir_make_tmp ("sluice-window-XXXXXX", NULL);
   g_autofree char *fifo = g_build_filename (dir, "last.pool", NULL);
   g_autoptr(GError) error = NULL;
@@ -718,7 +668,7 @@ test_window_refuses_unreadable_files_at_once (void)
   g_unlink (fifo);
   g_rmdir (dir);
 
-  close_window (window);
+  window_fixture_close (window);
 }
 
 /* `sluice --preset NAME --screenshot FILE` of a preset that does not load
@@ -769,7 +719,7 @@ static const char * const retry_keys[] = {
 static void
 test_window_retry_fields (void)
 {
-  SluiceWindow *window = open_window ("first-look");
+  SluiceWindow *window = window_fixture_open ("first-look");
   SluiceConfigPanel *panel = SLUICE_CONFIG_PANEL (sluice_window_get_config_panel (window));
   SluiceScenario *scenario;
   g_autofree char *data = NULL;
@@ -816,7 +766,7 @@ test_window_retry_fields (void)
   g_assert_cmpuint (gtk_drop_down_get_selected (GTK_DROP_DOWN (sluice_config_panel_get_field_widget (panel, "retry", "jitter"))), ==, 0);
   g_assert_cmpint (sluice_scenario_get_backoff (sluice_config_panel_get_scenario (panel)), ==, SLUICE_BACKOFF_NONE);
 
-  close_window (window);
+  window_fixture_close (window);
 }
 
 /* Types @text into the [retry] field @key, which must then show an error. */
@@ -840,7 +790,7 @@ set_bad_retry_field (SluiceConfigPanel *panel,
 static void
 test_window_invalid_retry_field (void)
 {
-  SluiceWindow *window = open_window ("first-look");
+  SluiceWindow *window = window_fixture_open ("first-look");
   SluiceConfigPanel *panel = SLUICE_CONFIG_PANEL (sluice_window_get_config_panel (window));
   GActionGroup *actions = G_ACTION_GROUP (window);
 
@@ -868,7 +818,7 @@ test_window_invalid_retry_field (void)
   sluice_config_panel_set_field_text (panel, "retry", "seed", "7");
   g_assert_true (sluice_config_panel_get_valid (panel));
 
-  close_window (window);
+  window_fixture_close (window);
 }
 
 /* Every item fails once with a retryable ConnectionError, then waits
@@ -877,7 +827,7 @@ test_window_invalid_retry_field (void)
 static void
 test_window_backoff_run (void)
 {
-  SluiceWindow *window = open_window ("first-look");
+  SluiceWindow *window = window_fixture_open ("first-look");
   SluiceConfigPanel *panel = SLUICE_CONFIG_PANEL (sluice_window_get_config_panel (window));
   SluiceEventLog *log = SLUICE_EVENT_LOG (sluice_window_get_event_log (window));
   SluiceTimelineView *lanes = SLUICE_TIMELINE_VIEW (sluice_window_get_timeline_view (window));
@@ -891,7 +841,7 @@ test_window_backoff_run (void)
   sluice_config_panel_set_field_text (panel, "retry", "backoff", "exponential");
   sluice_config_panel_set_field_text (panel, "retry", "base", "0.2");
   sluice_config_panel_set_field_text (panel, "retry", "jitter", "none");
-  run_virtual (window);
+  window_fixture_run_virtual (window);
 
   assert_counter (window, SLUICE_COUNTER_SUCCEEDED, "3");
   assert_counter (window, SLUICE_COUNTER_RETRIES, "3");
@@ -911,7 +861,7 @@ test_window_backoff_run (void)
   tooltip = sluice_timeline_view_describe_mark (lanes, 0);
   g_assert_nonnull (strstr (tooltip, "Backoff 0.200 s before attempt 2 of item "));
 
-  close_window (window);
+  window_fixture_close (window);
 }
 
 /* An item deadline of 0.6 s on one worker: item 1's attempt runs into it
@@ -920,7 +870,7 @@ test_window_backoff_run (void)
 static void
 test_window_deadline_run (void)
 {
-  SluiceWindow *window = open_window ("first-look");
+  SluiceWindow *window = window_fixture_open ("first-look");
   SluiceConfigPanel *panel = SLUICE_CONFIG_PANEL (sluice_window_get_config_panel (window));
   SluiceEventLog *log = SLUICE_EVENT_LOG (sluice_window_get_event_log (window));
   SluiceErrorGroupView *errors = SLUICE_ERROR_GROUP_VIEW (sluice_window_get_error_group (window));
@@ -934,7 +884,7 @@ test_window_deadline_run (void)
   sluice_config_panel_set_field_text (panel, "handler", "item.*", "");
   sluice_config_panel_set_field_text (panel, "handler", "default", "ok 0.5");
   sluice_config_panel_set_field_text (panel, "retry", "deadline", "0.6");
-  run_virtual (window);
+  window_fixture_run_virtual (window);
 
   assert_counter (window, SLUICE_COUNTER_SUCCEEDED, "1");
   assert_counter (window, SLUICE_COUNTER_FAILED, "2");
@@ -955,7 +905,7 @@ test_window_deadline_run (void)
   g_assert_nonnull (strstr (skipped, "retry skipped: deadline"));
   g_assert_nonnull (strstr (shed, "shed"));
 
-  close_window (window);
+  window_fixture_close (window);
 }
 
 /* ---- submit mode --------------------------------------------------------- */
@@ -1006,7 +956,7 @@ assert_job (SluiceJobsView   *jobs,
 static void
 test_window_submit_run (void)
 {
-  SluiceWindow *window = open_window ("first-look");
+  SluiceWindow *window = window_fixture_open ("first-look");
   SluiceConfigPanel *panel = SLUICE_CONFIG_PANEL (sluice_window_get_config_panel (window));
   SluiceJobsView *jobs = SLUICE_JOBS_VIEW (sluice_window_get_jobs_view (window));
   SluiceTimelineView *lanes = SLUICE_TIMELINE_VIEW (sluice_window_get_timeline_view (window));
@@ -1019,7 +969,7 @@ test_window_submit_run (void)
   g_assert_nonnull (sluice_config_panel_get_scenario (panel));
   g_assert_true (gtk_widget_get_visible (GTK_WIDGET (jobs)));
   g_assert_false (g_action_group_get_action_enabled (actions, "submit-job"));
-  run_virtual (window);
+  window_fixture_run_virtual (window);
 
   g_assert_cmpuint (sluice_jobs_view_get_n_jobs (jobs), ==, 4);
   /* The table lists them all (it takes a frame's new jobs at once). */
@@ -1043,7 +993,7 @@ test_window_submit_run (void)
   assert_counter (window, SLUICE_COUNTER_BUSY, "0 of 2");
   assert_counter (window, SLUICE_COUNTER_QUEUED, "0");
 
-  close_window (window);
+  window_fixture_close (window);
 }
 
 /* With the virtual clock paused at 0 s, a job submitted by hand and a
@@ -1051,7 +1001,7 @@ test_window_submit_run (void)
 static void
 test_window_submit_by_hand (void)
 {
-  SluiceWindow *window = open_window ("first-look");
+  SluiceWindow *window = window_fixture_open ("first-look");
   SluiceConfigPanel *panel = SLUICE_CONFIG_PANEL (sluice_window_get_config_panel (window));
   SluiceJobsView *jobs = SLUICE_JOBS_VIEW (sluice_window_get_jobs_view (window));
   SluiceTimelineView *lanes = SLUICE_TIMELINE_VIEW (sluice_window_get_timeline_view (window));
@@ -1068,7 +1018,7 @@ test_window_submit_by_hand (void)
 
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.run", NULL));
   g_assert_true (gtk_widget_activate_action (controls, "clock.pause", NULL));
-  timeout_id = g_timeout_add_seconds (RUN_TIMEOUT_S, on_timeout, NULL);
+  timeout_id = window_fixture_add_timeout ();
   while (sluice_jobs_view_get_n_jobs (jobs) < 4)
     g_main_context_iteration (NULL, TRUE);
   g_assert_true (g_action_group_get_action_enabled (actions, "submit-job"));
@@ -1107,7 +1057,7 @@ test_window_submit_by_hand (void)
   g_assert_false (has_bar_of (sluice_timeline_view_get_model (lanes), 3));
   g_assert_false (g_action_group_get_action_enabled (actions, "submit-job"));
 
-  close_window (window);
+  window_fixture_close (window);
 }
 
 /* The new fields: labelled, shown by mode, judged by the loader. */
@@ -1119,7 +1069,7 @@ test_window_submit_fields (void)
     { "submit", "snapshot-at" }, { "submit", "give-up-after" }, { "submit", "give-up.*" },
     { "submit", "close-after-seconds" },
   };
-  SluiceWindow *window = open_window ("first-look");
+  SluiceWindow *window = window_fixture_open ("first-look");
   SluiceConfigPanel *panel = SLUICE_CONFIG_PANEL (sluice_window_get_config_panel (window));
   GtkWidget *give_up = sluice_config_panel_get_field_widget (panel, "submit", "give-up-after");
   GtkWidget *close_after = sluice_config_panel_get_field_widget (panel, "run", "close-after");
@@ -1168,7 +1118,7 @@ test_window_submit_fields (void)
   g_assert_false (sluice_config_panel_get_valid (panel));
   g_assert_true (gtk_widget_is_visible (give_up));
 
-  close_window (window);
+  window_fixture_close (window);
 }
 
 /* ---- opening a file: File → Open and `sluice FILE.pool` ----------------- */
@@ -1193,7 +1143,7 @@ write_pool (const char *name,
 static void
 test_window_open_file (void)
 {
-  SluiceWindow *window = open_window ("retries");
+  SluiceWindow *window = window_fixture_open ("retries");
   SluiceConfigPanel *panel = SLUICE_CONFIG_PANEL (sluice_window_get_config_panel (window));
   g_autofree char *good = write_pool ("sluice-open-two.pool", TWO_ITEMS);
   g_autofree char *bad = write_pool ("sluice-open-bad.pool", "[pool]\nworkers=0\n");
@@ -1216,7 +1166,7 @@ test_window_open_file (void)
 
   g_unlink (good);
   g_unlink (bad);
-  close_window (window);
+  window_fixture_close (window);
 }
 
 /* Under a German LC_NUMERIC a field takes “0,5” as well as “0.5”, and
@@ -1236,7 +1186,7 @@ test_window_decimal_comma (void)
       return;
     }
 
-  window = open_window ("first-look");
+  window = window_fixture_open ("first-look");
   panel = SLUICE_CONFIG_PANEL (sluice_window_get_config_panel (window));
   sluice_config_panel_set_field_text (panel, "pool", "item-timeout", "0,5");
   sluice_config_panel_set_field_text (panel, "handler", "default", "ok 0,25");
@@ -1252,7 +1202,7 @@ test_window_decimal_comma (void)
   g_assert_cmpfloat (sluice_scenario_get_item_timeout (sluice_config_panel_get_scenario (panel)), ==, 0.75);
 
   setlocale (LC_NUMERIC, old);
-  close_window (window);
+  window_fixture_close (window);
 }
 
 /* Runs $SLUICE_APP with the arguments up to NULL; its exit status, and
@@ -1386,7 +1336,7 @@ static void
 test_window_playback_with_pauses_and_steps (gconstpointer data)
 {
   const char *preset = data;
-  SluiceWindow *window = open_window (preset);
+  SluiceWindow *window = window_fixture_open (preset);
   GtkWidget *controls = find_widget (GTK_WIDGET (window), SLUICE_TYPE_CLOCK_CONTROLS);
   Fiddler fiddler = { controls, 0, 0 };
   g_autofree char *got_path = g_build_filename (g_get_tmp_dir (), "sluice-playback-got.jsonl", NULL);
@@ -1417,7 +1367,7 @@ test_window_playback_with_pauses_and_steps (gconstpointer data)
   g_source_remove (fiddle_id);
   if (sluice_clock_controls_get_paused (SLUICE_CLOCK_CONTROLS (controls)))
     gtk_widget_activate_action (controls, "clock.pause", NULL);
-  wait_for_end (window);
+  window_fixture_wait_for_end (window);
 
   g_assert_true (sluice_window_export_events (window, got_path, &error));
   g_assert_no_error (error);
@@ -1425,7 +1375,7 @@ test_window_playback_with_pauses_and_steps (gconstpointer data)
   g_unlink (got_path);
   g_test_message ("%s: %u pauses, %u steps", preset, fiddler.pauses, fiddler.steps);
   g_assert_cmpstr (got, ==, want);
-  close_window (window);
+  window_fixture_close (window);
 }
 
 /* Every preset is in one group of the menu, in teaching order, first-look
@@ -1541,7 +1491,7 @@ static void
 iterate_until (gboolean (*done) (SluiceWindow *window),
                SluiceWindow *window)
 {
-  guint timeout_id = g_timeout_add_seconds (RUN_TIMEOUT_S, on_timeout, NULL);
+  guint timeout_id = window_fixture_add_timeout ();
 
   while (!done (window))
     g_main_context_iteration (NULL, TRUE);
@@ -1623,7 +1573,7 @@ test_window_keys (gconstpointer data)
 {
   const char *where = data;
   gboolean typing = g_str_equal (where, "text-field");
-  SluiceWindow *window = open_window ("first-look");
+  SluiceWindow *window = window_fixture_open ("first-look");
   GtkWidget *widget = find_widget (GTK_WIDGET (window), SLUICE_TYPE_CLOCK_CONTROLS);
   SluiceClockControls *controls = SLUICE_CLOCK_CONTROLS (widget);
   GtkShortcutController *keys = find_run_keys (window);
@@ -1680,7 +1630,7 @@ test_window_keys (gconstpointer data)
   g_assert_true (press_key (window, GDK_KEY_period, GDK_CONTROL_MASK));
   if (sluice_window_get_running (window) && sluice_clock_controls_get_paused (controls))
     g_assert_true (gtk_widget_activate_action (widget, "clock.pause", NULL));
-  wait_for_end (window);
+  window_fixture_wait_for_end (window);
   g_assert_false (sluice_clock_controls_get_paused (controls));
   g_assert_false (g_str_has_prefix (sluice_window_get_banner (window), "Paused"));
 
@@ -1701,7 +1651,7 @@ test_window_keys (gconstpointer data)
   g_assert_true (press_key (window, GDK_KEY_F9, 0));
   g_assert_true (gtk_widget_get_visible (panel));
 
-  close_window (window);
+  window_fixture_close (window);
 }
 
 /* The window's size and maximised state, the sidebar and the clock's
@@ -1746,7 +1696,7 @@ test_window_settings (void)
   g_assert_cmpint (g_settings_get_int (settings, "window-width"), ==, 1280);
   g_assert_cmpint (g_settings_get_int (settings, "window-height"), ==, 720);
 
-  close_window (window);
+  window_fixture_close (window);
   g_settings_reset (settings, "window-width");
   g_settings_reset (settings, "window-height");
   g_settings_reset (settings, "show-sidebar");
@@ -1826,19 +1776,16 @@ contrast_in (GdkPixbuf             *pixbuf,
   return hi - lo;
 }
 
-/* Where a point of the window is in its screenshot: the window's paintable
- * draws the whole window, its client-side frame too, into a picture of the
- * window's size. */
+/* Where a point of the window is in its screenshot: the screenshot is the
+ * window's content at its own size, without the client-side frame, so a
+ * point is its own pixel (sluice-batch.c; it was squeezed by the frame). */
 static graphene_point_t
 to_png (SluiceWindow *window,
         double        x,
         double        y)
 {
-  graphene_rect_t frame;
-
-  g_assert_true (gtk_widget_compute_bounds (GTK_WIDGET (window), GTK_WIDGET (window), &frame));
-  return GRAPHENE_POINT_INIT ((x - frame.origin.x) * gtk_widget_get_width (GTK_WIDGET (window)) / frame.size.width,
-                              (y - frame.origin.y) * gtk_widget_get_height (GTK_WIDGET (window)) / frame.size.height);
+  g_assert_true (SLUICE_IS_WINDOW (window));
+  return GRAPHENE_POINT_INIT (x, y);
 }
 
 /* @widget's place in the screenshot of @window. */
@@ -1996,7 +1943,7 @@ test_window_screenshot (gconstpointer data)
   sluice_window_run_and_export (window, png, NULL, NULL, on_screenshot, &done);
   gtk_window_present (GTK_WINDOW (window));
   {
-    guint timeout_id = g_timeout_add_seconds (RUN_TIMEOUT_S, on_timeout, NULL);
+    guint timeout_id = window_fixture_add_timeout ();
 
     while (done == 0)
       g_main_context_iteration (NULL, TRUE);
@@ -2066,12 +2013,168 @@ test_window_screenshot (gconstpointer data)
     g_test_message ("cut off: “%s”", (const char *) g_ptr_array_index (cut, i));
   g_assert_cmpuint (cut->len, ==, 0);
 
-  close_window (window);
+  window_fixture_close (window);
   g_settings_reset (settings, "window-width");
   g_settings_reset (settings, "window-height");
   g_object_set (gtk_settings_get_default (), "gtk-application-prefer-dark-theme", FALSE, NULL);
   gtk_style_context_remove_provider_for_display (gdk_display_get_default (), GTK_STYLE_PROVIDER (css));
   set_language ("");
+}
+
+/* Every key the report has is a row with the report's own value, so what a
+ * preset's description names (unfinished, live_operations, metrics_raised)
+ * can be read in the window; a reset takes the report away. */
+static void
+assert_report_shows_every_key (SluiceReportView *view)
+{
+  SluiceReport *report = sluice_report_view_get_report (view);
+  g_autoptr(JsonNode) root = NULL;
+  g_autoptr(GList) members = NULL;
+  JsonObject *object;
+
+  g_assert_nonnull (report);
+  root = sluice_report_to_json (report);
+  object = json_node_get_object (root);
+  members = json_object_get_members (object);
+  g_assert_cmpuint (sluice_report_view_get_n_rows (view), ==, g_list_length (members));
+  for (GList *l = members; l != NULL; l = l->next)
+    {
+      g_autofree char *expected = sluice_report_view_format_value (json_object_get_member (object, l->data));
+
+      g_assert_cmpstr (sluice_report_view_get_value (view, l->data), ==, expected);
+    }
+}
+
+static void
+test_window_report_shows_every_key (void)
+{
+  SluiceWindow *window = window_fixture_open ("close-after");
+  SluiceReportView *view = SLUICE_REPORT_VIEW (sluice_window_get_report_view (window));
+
+  g_assert_null (sluice_report_view_get_report (view));
+  g_assert_cmpuint (sluice_report_view_get_n_rows (view), ==, 0);
+  window_fixture_run_virtual (window);
+
+  assert_report_shows_every_key (view);
+  g_assert_cmpstr (sluice_report_view_get_value (view, "outcome"), ==, "closed");
+  g_assert_cmpstr (sluice_report_view_get_value (view, "unfinished"), ==, "4");
+  g_assert_cmpstr (sluice_report_view_get_value (view, "live_operations"), ==, "0");
+  g_assert_cmpstr (sluice_report_view_get_value (view, "lead_ok"), ==, "yes");
+  g_assert_cmpstr (sluice_report_view_get_value (view, "metrics"), ==, "ok: 2, retry: 0, failure: 0");
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.reset", NULL));
+  g_assert_null (sluice_report_view_get_report (view));
+  g_assert_cmpuint (sluice_report_view_get_n_rows (view), ==, 0);
+
+  /* The broken backend's count, which the preset's description talks about. */
+  g_assert_true (sluice_window_open_preset (window, "broken-metrics", NULL));
+  window_fixture_run_virtual (window);
+  assert_report_shows_every_key (view);
+  g_assert_cmpstr (sluice_report_view_get_value (view, "metrics_raised"), ==, "9");
+
+  window_fixture_close (window);
+}
+
+static void
+test_report_view_cuts_long_lists (void)
+{
+  g_autoptr(JsonNode) list = json_from_string ("[0,1,2,3,4,5,6,7,8,9,10,11,12,13]", NULL);
+  g_autoptr(JsonNode) empty = json_from_string ("{}", NULL);
+  g_autoptr(JsonNode) number = json_from_string ("0.402179", NULL);
+  g_autofree char *list_text = sluice_report_view_format_value (list);
+  g_autofree char *empty_text = sluice_report_view_format_value (empty);
+  g_autofree char *number_text = sluice_report_view_format_value (number);
+
+  g_assert_cmpstr (list_text, ==, "0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, … (14 in all)");
+  g_assert_cmpstr (empty_text, ==, "none");
+  g_assert_cmpstr (number_text, ==, "0.402179");
+}
+
+/* What @widget draws now (its own snapshot, without CSS), in 8-bit RGBA. */
+static guchar *
+draw_widget (GtkWidget *widget,
+             int       *width,
+             int       *height)
+{
+  GtkSnapshot *snapshot = gtk_snapshot_new ();
+  g_autoptr(GskRenderNode) node = NULL;
+  g_autoptr(GdkTexture) texture = NULL;
+  guchar *pixels;
+
+  *width = gtk_widget_get_width (widget);
+  *height = gtk_widget_get_height (widget);
+  GTK_WIDGET_GET_CLASS (widget)->snapshot (widget, snapshot);
+  node = gtk_snapshot_free_to_node (snapshot);
+  g_assert_nonnull (node);
+  texture = gsk_renderer_render_texture (gtk_native_get_renderer (gtk_widget_get_native (widget)), node,
+                                         &GRAPHENE_RECT_INIT (0, 0, *width, *height));
+  pixels = g_malloc ((gsize) *width * *height * 4);
+  gdk_texture_download (texture, pixels, (gsize) *width * 4);
+  return pixels;
+}
+
+/* Pixels that differ between two drawings, in columns [x0, x1). */
+static guint
+count_changed_columns (const guchar *a,
+                       const guchar *b,
+                       int           width,
+                       int           height,
+                       int           x0,
+                       int           x1)
+{
+  guint n = 0;
+
+  for (int y = 0; y < height; y++)
+    for (int x = MAX (x0, 0); x < MIN (x1, width); x++)
+      n += memcmp (a + ((gsize) y * width + x) * 4, b + ((gsize) y * width + x) * 4, 4) != 0;
+  return n;
+}
+
+/* Clicking an event row marks its time in the chart and the lanes, which
+ * share the viewport: the first attempt-end of first-look is item 2's, at
+ * 0.1 s. A filter that hides the row keeps the mark; a reset clears it. */
+static void
+test_window_event_row_marks_its_time (void)
+{
+  SluiceWindow *window = window_fixture_open ("first-look");
+  SluiceEventLog *log = SLUICE_EVENT_LOG (sluice_window_get_event_log (window));
+  SluiceViewport *viewport = sluice_window_get_viewport (window);
+  GtkWidget *lanes = sluice_window_get_timeline_view (window);
+  g_autofree guchar *before = NULL;
+  g_autofree guchar *after = NULL;
+  cairo_rectangle_t plot;
+  int width, height, x;
+  SluiceTimeline *run;
+
+  window_fixture_run_virtual (window);
+  run = sluice_timeline_view_get_model (SLUICE_TIMELINE_VIEW (sluice_window_get_timeline_view (window)));
+  g_assert_cmpint (sluice_viewport_get_mark (viewport), ==, -1);
+
+  sluice_event_log_set_filter (log, NULL, SLUICE_EVENT_ATTEMPT_END);
+  before = draw_widget (lanes, &width, &height);
+  sluice_event_log_select_row (log, 0);
+  g_assert_cmpint (sluice_event_log_get_marked_time (log), ==, sluice_timeline_get_start_time (run) + 100000);
+  g_assert_cmpint (sluice_viewport_get_mark (viewport), ==, sluice_event_log_get_marked_time (log));
+
+  /* The lanes draw it: a dashed line down the plot at its time, and
+   * nothing else changes. */
+  after = draw_widget (lanes, &width, &height);
+  sluice_render_timeline_get_plot (run, width, height, &plot);
+  x = (int) round (plot.x + plot.width * (double) (sluice_viewport_get_mark (viewport) - sluice_viewport_get_t0 (viewport)) /
+                                (double) (sluice_viewport_get_t1 (viewport) - sluice_viewport_get_t0 (viewport)));
+  g_assert_cmpuint (count_changed_columns (before, after, width, height, x - 1, x + 1), >=, (guint) (plot.height * 0.4));
+  g_assert_cmpuint (count_changed_columns (before, after, width, height, 0, x - 6), ==, 0);
+  g_assert_cmpuint (count_changed_columns (before, after, width, height, x + 6, width), ==, 0);
+
+  sluice_event_log_select_row (log, 2);
+  g_assert_cmpint (sluice_viewport_get_mark (viewport), ==, sluice_timeline_get_start_time (run) + 300000);
+  sluice_event_log_set_filter (log, NULL, SLUICE_EVENT_PULL);
+  g_assert_cmpint (sluice_viewport_get_mark (viewport), ==, sluice_timeline_get_start_time (run) + 300000);
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.reset", NULL));
+  g_assert_cmpint (sluice_viewport_get_mark (viewport), ==, -1);
+
+  window_fixture_close (window);
 }
 
 int
@@ -2114,6 +2217,10 @@ main (int   argc,
   g_test_add_data_func ("/window/keys/after-menu", "menu", test_window_keys);
   g_test_add_data_func ("/window/keys/after-header-button", "header-button", test_window_keys);
   g_test_add_func ("/window/settings", test_window_settings);
+  g_test_add_func ("/window/report/shows-every-key-of-the-report", test_window_report_shows_every_key);
+  g_test_add_func ("/window/event-log/clicked-row-marks-its-time-in-chart-and-lanes",
+                   test_window_event_row_marks_its_time);
+  g_test_add_func ("/window/report/cuts-long-lists-and-says-how-long", test_report_view_cuts_long_lists);
   g_test_add_data_func ("/window/screenshot/1024x768/de", &screens[0], test_window_screenshot);
   g_test_add_data_func ("/window/screenshot/1024x768/id", &screens[1], test_window_screenshot);
   g_test_add_data_func ("/window/screenshot/1280x720/de", &screens[2], test_window_screenshot);

@@ -52,6 +52,7 @@ static const struct {
   { "win.close-service", { "<Control>l", NULL } },
   { "win.open", { "<Control>o", NULL } },
   { "win.save", { "<Control>s", NULL } },
+  { "win.save-as", { "<Shift><Control>s", NULL } },
   { "win.zoom-in", { "<Control>plus", "<Control>equal", "<Control>KP_Add", NULL } },
   { "win.zoom-out", { "<Control>minus", "<Control>KP_Subtract", NULL } },
   { "win.zoom-fit", { "<Control>0", "<Control>KP_0", NULL } },
@@ -86,12 +87,20 @@ create_settings (void)
   return g_settings_new_full (schema, NULL, NULL);
 }
 
+/* Ctrl+Q closes every window, as their close buttons do: one with unsaved
+ * changes asks first, and the application ends with its last window. */
 static void
 quit_activated (GSimpleAction *action,
                 GVariant      *parameter,
                 gpointer       user_data)
 {
-  g_application_quit (G_APPLICATION (user_data));
+  g_autoptr(GList) windows = g_list_copy (gtk_application_get_windows (GTK_APPLICATION (user_data)));
+
+  if (windows == NULL)
+    g_application_quit (G_APPLICATION (user_data));
+
+  for (GList *l = windows; l != NULL; l = l->next)
+    gtk_window_close (GTK_WINDOW (l->data));
 }
 
 static void
@@ -179,7 +188,7 @@ present_window (SluiceApplication *self,
   GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (self));
 
   if (window != NULL && path != NULL)
-    sluice_window_open_file (SLUICE_WINDOW (window), path, NULL);
+    sluice_window_open_file_asking (SLUICE_WINDOW (window), path);
 
   if (window == NULL)
     {

@@ -64,6 +64,10 @@ report (SluiceBatch *self,
   self->func (self->window, ok, self->user_data);
 }
 
+/* The window's paintable draws its client-side frame too (the resize
+ * border around the content): drawn at the paintable's own size, the
+ * content keeps its pixels, and the picture is cut to the window's
+ * size, so a pixel of the PNG is that point of the window. */
 static gboolean
 save_screenshot (SluiceBatch  *self,
                  GError      **error)
@@ -76,8 +80,11 @@ save_screenshot (SluiceBatch  *self,
   g_autoptr(GskRenderNode) node = NULL;
   g_autoptr(GdkTexture) texture = NULL;
   GskRenderer *renderer = gtk_native_get_renderer (GTK_NATIVE (widget));
+  graphene_rect_t frame;
 
-  gdk_paintable_snapshot (paintable, GDK_SNAPSHOT (snapshot), width, height);
+  if (!gtk_widget_compute_bounds (widget, widget, &frame))
+    frame = GRAPHENE_RECT_INIT (0, 0, width, height);
+  gdk_paintable_snapshot (paintable, GDK_SNAPSHOT (snapshot), frame.size.width, frame.size.height);
   node = gtk_snapshot_free_to_node (snapshot);
   if (node == NULL || renderer == NULL)
     {
@@ -85,7 +92,8 @@ save_screenshot (SluiceBatch  *self,
       return FALSE;
     }
 
-  texture = gsk_renderer_render_texture (renderer, node, &GRAPHENE_RECT_INIT (0, 0, width, height));
+  texture = gsk_renderer_render_texture (renderer, node,
+                                         &GRAPHENE_RECT_INIT (-frame.origin.x, -frame.origin.y, width, height));
   if (!gdk_texture_save_to_png (texture, self->screenshot))
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, _("cannot write %s"), self->screenshot);

@@ -11,6 +11,7 @@
 #include "sluice-theme.h"
 #include "sluice-viewport.h"
 #include "sluice-render-chart.h"
+#include "sluice-render-cursor.h"
 
 /**
  * SluiceChartView:
@@ -18,7 +19,8 @@
  * Queue depth, attempts in flight and pulled-but-unfinished items over
  * time, with the queue capacity and the lead bound as lines. It only
  * draws: the window updates the shared #SluiceTimeline and the time range
- * once per frame.
+ * once per frame. With the pointer over it, it asks the render layer for
+ * the readout at the pointer's time.
  */
 
 struct _SluiceChartView
@@ -30,6 +32,7 @@ struct _SluiceChartView
   guint           lead_bound;
   SluiceViewport *viewport;
   gint64          now;
+  double          pointer_x;  /* -1: the pointer is not over the chart */
 };
 
 G_DEFINE_FINAL_TYPE (SluiceChartView, sluice_chart_view, GTK_TYPE_DRAWING_AREA)
@@ -42,13 +45,46 @@ draw (GtkDrawingArea *area,
       gpointer        user_data)
 {
   SluiceChartView *self = SLUICE_CHART_VIEW (area);
+  gint64 t0, t1;
+  gboolean dark;
+  cairo_rectangle_t plot;
 
   if (self->model == NULL || self->viewport == NULL)
     return;
 
-  sluice_render_chart (cr, width, height, self->model,
-                       sluice_viewport_get_t0 (self->viewport), sluice_viewport_get_t1 (self->viewport),
-                       self->now, self->queue_capacity, self->lead_bound, sluice_widget_is_dark (GTK_WIDGET (area)));
+  t0 = sluice_viewport_get_t0 (self->viewport);
+  t1 = sluice_viewport_get_t1 (self->viewport);
+  dark = sluice_widget_is_dark (GTK_WIDGET (area));
+
+  sluice_render_chart_with_pointer (cr, width, height, self->model, t0, t1, self->now,
+                                    self->queue_capacity, self->lead_bound, dark, self->pointer_x);
+  if (sluice_viewport_get_mark (self->viewport) < 0)
+    return;
+
+  sluice_render_chart_get_plot (width, height, self->model, t0, t1, self->now,
+                                self->queue_capacity, self->lead_bound, &plot);
+  sluice_render_draw_marked_time (cr, &plot, t0, t1, sluice_viewport_get_mark (self->viewport), dark);
+}
+
+/* The readout follows the pointer; the render layer finds the values. */
+static void
+on_motion (GtkEventControllerMotion *motion,
+           double                    x,
+           double                    y,
+           SluiceChartView          *self)
+{
+  if (self->pointer_x == x)
+    return;
+  self->pointer_x = x;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+static void
+on_leave (GtkEventControllerMotion *motion,
+          SluiceChartView          *self)
+{
+  self->pointer_x = -1.;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
 static void
@@ -98,6 +134,13 @@ sluice_chart_view_class_init (SluiceChartViewClass *klass)
 static void
 sluice_chart_view_init (SluiceChartView *self)
 {
+  GtkEventController *motion = gtk_event_controller_motion_new ();
+
+  self->pointer_x = -1.;
+  g_signal_connect (motion, "motion", G_CALLBACK (on_motion), self);
+  g_signal_connect (motion, "leave", G_CALLBACK (on_leave), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), motion);
+
   gtk_drawing_area_set_draw_func (GTK_DRAWING_AREA (self), draw, NULL, NULL);
   /* Low enough that at 1024×768 the tabs keep six rows below the chart and
    * lanes with their labels; the window gives it more as it grows. */

@@ -10,6 +10,7 @@
 #include "sluice-config-panel.h"
 #include "sluice-config-field-widget-private.h"
 #include "sluice-config-fields-private.h"
+#include "sluice-scenario-header.h"
 
 /**
  * SluiceConfigPanel:
@@ -21,24 +22,32 @@
  * app accepts exactly what `sluice-run` accepts: the message of a
  * %SLUICE_SCENARIO_ERROR is shown under the field it names. Nothing is
  * clamped; an empty field leaves the key out (its default applies).
+ *
+ * The fields are judged at every change, and an invalid one shows it at
+ * once: the field turns red, its tooltip says why, and so does the line
+ * at the bottom of the panel, a place of its own outside the scroller. No
+ * message is put between the rows: one that came and went there moved
+ * the fields under the pointer while a person typed.
+ *
+ * The title and the description are edited in the #SluiceScenarioHeader
+ * at the top; they go into the `[scenario]` texts under the key the
+ * current language reads (`title[de]` in German when the file has it).
  */
-
-#define VALIDATE_DELAY_MS 150
 
 typedef struct {
   GtkWidget *label;
   GtkWidget *widget;
   GtkWidget *shown;        /* the widget, or the scroller around its lines */
-  GtkWidget *error_label;
+  char      *error;        /* what is wrong with it, or NULL */
 } Field;
 
 struct _SluiceConfigPanel
 {
   GtkWidget       parent_instance;
 
+  GtkWidget      *box;          /* the scroller above the error line */
   GtkWidget      *scroller;
-  GtkLabel       *title_label;
-  GtkLabel       *description_label;
+  SluiceScenarioHeader *header;
   GtkLabel       *error_label;
   GtkGrid        *grids[SLUICE_N_SECTIONS];
   GtkWidget      *submit_heading;
@@ -52,8 +61,8 @@ struct _SluiceConfigPanel
   GKeyFile       *texts;
   SluiceScenario *scenario;     /* the fields as a valid scenario, or NULL */
   char           *error;        /* why they are not, or NULL */
-  guint           validate_id;
   gboolean        loading;
+  gboolean        edited;       /* by a person, since set_scenario() */
 };
 
 G_DEFINE_FINAL_TYPE (SluiceConfigPanel, sluice_config_panel, GTK_TYPE_WIDGET)
@@ -66,6 +75,7 @@ enum {
 
 enum {
   CHANGED,
+  EDITED,
   N_SIGNALS
 };
 
@@ -90,19 +100,44 @@ set_field_text (SluiceConfigPanel *self,
   _sluice_config_field_widget_set_text (&_sluice_config_fields[i], self->field[i].widget, text);
 }
 
+/* The panel's line for errors; its tooltip holds the whole message when
+ * three lines cut it short. */
+static void
+show_panel_error (SluiceConfigPanel *self,
+                  const char        *message)
+{
+  gtk_label_set_text (self->error_label, message ? message : "");
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->error_label), message);
+}
+
 static void
 show_field_error (SluiceConfigPanel *self,
                   gint               i,
                   const char        *message)
 {
-  GtkWidget *label = self->field[i].error_label;
+  const SluiceConfigFieldSpec *spec = &_sluice_config_fields[i];
+  Field *field = &self->field[i];
+  g_autofree char *line = NULL;
 
-  gtk_label_set_text (GTK_LABEL (label), message ? message : "");
-  gtk_widget_set_visible (label, message != NULL);
-  if (message != NULL)
-    gtk_widget_add_css_class (self->field[i].widget, "error");
-  else
-    gtk_widget_remove_css_class (self->field[i].widget, "error");
+  if (message == NULL && field->error == NULL)
+    return;
+
+  g_free (field->error);
+  field->error = g_strdup (message);
+  gtk_widget_set_tooltip_text (field->widget, message ? message : _(spec->tooltip));
+  gtk_accessible_update_state (GTK_ACCESSIBLE (field->widget), GTK_ACCESSIBLE_STATE_INVALID,
+                               message ? GTK_ACCESSIBLE_INVALID_TRUE : GTK_ACCESSIBLE_INVALID_FALSE, -1);
+  if (message == NULL)
+    {
+      gtk_widget_remove_css_class (field->widget, "error");
+      return;
+    }
+
+  gtk_widget_add_css_class (field->widget, "error");
+  /* Translators: the line under the configuration for an invalid field:
+   * the field's name, then what is wrong with its value */
+  line = g_strdup_printf (_("%s: %s"), gtk_label_get_text (GTK_LABEL (field->label)), message);
+  show_panel_error (self, line);
 }
 
 static void
@@ -110,7 +145,7 @@ clear_errors (SluiceConfigPanel *self)
 {
   for (guint i = 0; i < SLUICE_CONFIG_N_FIELDS; i++)
     show_field_error (self, (gint) i, NULL);
-  gtk_widget_set_visible (GTK_WIDGET (self->error_label), FALSE);
+  show_panel_error (self, NULL);
 }
 
 /* ---- from the fields to a key file ------------------------------------- */
@@ -162,10 +197,7 @@ show_error (SluiceConfigPanel *self,
   if (field >= 0)
     show_field_error (self, field, detail);
   else
-    {
-      gtk_label_set_text (self->error_label, message);
-      gtk_widget_set_visible (GTK_WIDGET (self->error_label), TRUE);
-    }
+    show_panel_error (self, message);
 }
 
 static void
@@ -177,7 +209,6 @@ validate (SluiceConfigPanel *self)
   g_autofree char *line_error = NULL;
   gint bad_field = -1;
 
-  g_clear_handle_id (&self->validate_id, g_source_remove);
   clear_errors (self);
 
   keyfile = build_keyfile (self, &bad_field, &line_error);
@@ -197,16 +228,6 @@ validate (SluiceConfigPanel *self)
     }
 
   set_result (self, scenario, NULL);
-}
-
-static gboolean
-validate_cb (gpointer user_data)
-{
-  SluiceConfigPanel *self = user_data;
-
-  self->validate_id = 0;
-  validate (self);
-  return G_SOURCE_REMOVE;
 }
 
 /* The fields of the other mode step aside, unless they hold a text: the
@@ -238,15 +259,54 @@ show_mode_fields (SluiceConfigPanel *self)
 }
 
 static void
+mark_edited (SluiceConfigPanel *self)
+{
+  self->edited = TRUE;
+  sluice_scenario_header_set_edited (self->header, TRUE);
+  g_signal_emit (self, signals[EDITED], 0);
+}
+
+/* At every keystroke: judging the fields takes well under a millisecond,
+ * and an error shown later than the key that caused it is missed. */
+static void
 on_field_changed (SluiceConfigPanel *self)
 {
   if (self->loading)
     return;
 
   show_mode_fields (self);
+  validate (self);
+  mark_edited (self);
+}
 
-  g_clear_handle_id (&self->validate_id, g_source_remove);
-  self->validate_id = g_timeout_add (VALIDATE_DELAY_MS, validate_cb, self);
+/* The key the current language reads for @base (`title` or
+ * `description`) gets @text; an empty text removes it. */
+static void
+set_text_key (SluiceConfigPanel *self,
+              const char        *base,
+              const char        *text)
+{
+  g_autofree char *locale = g_key_file_get_locale_for_key (self->texts, "scenario", base, NULL);
+  g_autofree char *key = locale ? g_strdup_printf ("%s[%s]", base, locale) : g_strdup (base);
+
+  if (text == NULL)
+    g_key_file_remove_key (self->texts, "scenario", key, NULL);
+  else if (locale != NULL)
+    g_key_file_set_locale_string (self->texts, "scenario", base, locale, text);
+  else
+    g_key_file_set_string (self->texts, "scenario", base, text);
+}
+
+static void
+on_texts_changed (SluiceConfigPanel *self)
+{
+  g_autofree char *title = sluice_scenario_header_get_title (self->header);
+  g_autofree char *description = sluice_scenario_header_get_description (self->header);
+
+  set_text_key (self, "title", title);
+  set_text_key (self, "description", description);
+  validate (self);
+  mark_edited (self);
 }
 
 /* ---- building the rows ------------------------------------------------- */
@@ -271,7 +331,6 @@ add_row (SluiceConfigPanel *self,
   GtkGrid *grid = self->grids[spec->section];
   GtkWidget *label = gtk_label_new_with_mnemonic (_(spec->label));
   GtkWidget *widget = _sluice_config_field_widget_new (spec, G_CALLBACK (on_field_changed), self);
-  GtkWidget *error = gtk_label_new (NULL);
   GtkWidget *shown = spec->kind == SLUICE_FIELD_LINES ? wrap_lines (widget) : widget;
   gint row = 0;
 
@@ -285,16 +344,9 @@ add_row (SluiceConfigPanel *self,
   gtk_widget_set_tooltip_text (widget, _(spec->tooltip));
   gtk_widget_set_hexpand (shown, TRUE);
 
-  gtk_label_set_xalign (GTK_LABEL (error), 0);
-  gtk_label_set_wrap (GTK_LABEL (error), TRUE);
-  gtk_label_set_wrap_mode (GTK_LABEL (error), PANGO_WRAP_WORD_CHAR);
-  gtk_label_set_max_width_chars (GTK_LABEL (error), 30);
-  gtk_widget_add_css_class (error, "field-error");
-  gtk_widget_set_visible (error, FALSE);
-
   gtk_accessible_update_relation (GTK_ACCESSIBLE (widget),
                                   GTK_ACCESSIBLE_RELATION_LABELLED_BY, label, NULL,
-                                  GTK_ACCESSIBLE_RELATION_DESCRIBED_BY, error, NULL,
+                                  GTK_ACCESSIBLE_RELATION_DESCRIBED_BY, self->error_label, NULL,
                                   -1);
 
   if (spec->kind == SLUICE_FIELD_LINES)
@@ -310,12 +362,24 @@ add_row (SluiceConfigPanel *self,
       gtk_grid_attach (grid, shown, 1, row, 1, 1);
       gtk_size_group_add_widget (self->label_group, label);
     }
-  gtk_grid_attach (grid, error, 0, row + 1, 2, 1);
 
   self->field[i].label = label;
   self->field[i].widget = widget;
   self->field[i].shown = shown;
-  self->field[i].error_label = error;
+}
+
+/* Three lines of the label's font, whatever the theme's CSS says: the
+ * error line keeps that height with or without a message (its text has
+ * at most three lines, the whole of it is in the tooltip). */
+static void
+reserve_error_line (SluiceConfigPanel *self)
+{
+  PangoContext *context = gtk_widget_get_pango_context (GTK_WIDGET (self->error_label));
+  PangoFontMetrics *metrics = pango_context_get_metrics (context, NULL, NULL);
+  int line = PANGO_PIXELS_CEIL (pango_font_metrics_get_height (metrics));
+
+  gtk_widget_set_size_request (GTK_WIDGET (self->error_label), -1, 3 * MAX (line, 1));
+  pango_font_metrics_unref (metrics);
 }
 
 /* ---- GObject ----------------------------------------------------------- */
@@ -325,7 +389,6 @@ sluice_config_panel_dispose (GObject *object)
 {
   SluiceConfigPanel *self = SLUICE_CONFIG_PANEL (object);
 
-  g_clear_handle_id (&self->validate_id, g_source_remove);
   gtk_widget_dispose_template (GTK_WIDGET (self), SLUICE_TYPE_CONFIG_PANEL);
   g_clear_object (&self->label_group);
   g_clear_object (&self->scenario);
@@ -340,6 +403,8 @@ sluice_config_panel_finalize (GObject *object)
 
   g_clear_pointer (&self->texts, g_key_file_unref);
   g_free (self->error);
+  for (guint i = 0; i < SLUICE_CONFIG_N_FIELDS; i++)
+    g_free (self->field[i].error);
 
   G_OBJECT_CLASS (sluice_config_panel_parent_class)->finalize (object);
 }
@@ -390,10 +455,21 @@ sluice_config_panel_class_init (SluiceConfigPanelClass *klass)
   signals[CHANGED] = g_signal_new ("changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                                    0, NULL, NULL, NULL, G_TYPE_NONE, 0);
 
+  /**
+   * SluiceConfigPanel::edited:
+   *
+   * A person changed a field, the title or the description (not
+   * sluice_config_panel_set_scenario()).
+   */
+  signals[EDITED] = g_signal_new ("edited", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                                  0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+
+  g_type_ensure (SLUICE_TYPE_SCENARIO_HEADER);
+
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/sluicepool/Sluice/sluice-config-panel.ui");
+  gtk_widget_class_bind_template_child (widget_class, SluiceConfigPanel, box);
   gtk_widget_class_bind_template_child (widget_class, SluiceConfigPanel, scroller);
-  gtk_widget_class_bind_template_child (widget_class, SluiceConfigPanel, title_label);
-  gtk_widget_class_bind_template_child (widget_class, SluiceConfigPanel, description_label);
+  gtk_widget_class_bind_template_child (widget_class, SluiceConfigPanel, header);
   gtk_widget_class_bind_template_child (widget_class, SluiceConfigPanel, error_label);
   gtk_widget_class_bind_template_child_full (widget_class, "pool_grid", FALSE,
                                              G_STRUCT_OFFSET (SluiceConfigPanel, grids[SLUICE_SECTION_POOL]));
@@ -423,6 +499,9 @@ sluice_config_panel_init (SluiceConfigPanel *self)
   self->label_group = gtk_size_group_new (GTK_SIZE_GROUP_HORIZONTAL);
   for (guint i = 0; i < SLUICE_CONFIG_N_FIELDS; i++)
     add_row (self, i);
+  g_signal_connect_swapped (self->header, "changed", G_CALLBACK (on_texts_changed), self);
+  reserve_error_line (self);
+  g_signal_connect_swapped (self->error_label, "notify::scale-factor", G_CALLBACK (reserve_error_line), self);
 
   sluice_config_panel_set_scenario (self, scenario);
 }
@@ -479,9 +558,8 @@ sluice_config_panel_set_scenario (SluiceConfigPanel *self,
   self->texts = g_key_file_new ();
   _sluice_config_copy_group (keyfile, self->texts, "scenario");
 
-  gtk_label_set_text (self->title_label, title ? title : _("Untitled scenario"));
-  gtk_label_set_text (self->description_label, description ? description : "");
-  gtk_widget_set_visible (GTK_WIDGET (self->description_label), description != NULL);
+  sluice_scenario_header_set_texts (self->header, title, description);
+  self->edited = FALSE;
 
   self->loading = TRUE;
   load_fields (self, keyfile);
@@ -505,9 +583,6 @@ sluice_config_panel_get_scenario (SluiceConfigPanel *self)
 {
   g_return_val_if_fail (SLUICE_IS_CONFIG_PANEL (self), NULL);
 
-  if (self->validate_id != 0)
-    validate (self);
-
   return self->scenario;
 }
 
@@ -522,9 +597,6 @@ sluice_config_panel_get_valid (SluiceConfigPanel *self)
 {
   g_return_val_if_fail (SLUICE_IS_CONFIG_PANEL (self), FALSE);
 
-  if (self->validate_id != 0)
-    validate (self);
-
   return self->scenario != NULL;
 }
 
@@ -538,9 +610,6 @@ const char *
 sluice_config_panel_get_error (SluiceConfigPanel *self)
 {
   g_return_val_if_fail (SLUICE_IS_CONFIG_PANEL (self), NULL);
-
-  if (self->validate_id != 0)
-    validate (self);
 
   return self->error;
 }
@@ -613,10 +682,47 @@ sluice_config_panel_get_field_error (SluiceConfigPanel *self,
   i = _sluice_config_find_field (group, key);
   g_return_val_if_fail (i >= 0, NULL);
 
-  if (self->validate_id != 0)
-    validate (self);
+  return self->field[i].error;
+}
 
-  if (!gtk_widget_get_visible (self->field[i].error_label))
-    return NULL;
-  return gtk_label_get_text (GTK_LABEL (self->field[i].error_label));
+/**
+ * sluice_config_panel_get_edited:
+ * @self: a #SluiceConfigPanel
+ *
+ * Returns: whether a person changed a field, the title or the description
+ *   since the scenario was set
+ */
+gboolean
+sluice_config_panel_get_edited (SluiceConfigPanel *self)
+{
+  g_return_val_if_fail (SLUICE_IS_CONFIG_PANEL (self), FALSE);
+  return self->edited;
+}
+
+/**
+ * sluice_config_panel_get_header:
+ * @self: a #SluiceConfigPanel
+ *
+ * Returns: (transfer none): the #SluiceScenarioHeader with the title and
+ *   the description
+ */
+GtkWidget *
+sluice_config_panel_get_header (SluiceConfigPanel *self)
+{
+  g_return_val_if_fail (SLUICE_IS_CONFIG_PANEL (self), NULL);
+  return GTK_WIDGET (self->header);
+}
+
+/**
+ * sluice_config_panel_get_error_line:
+ * @self: a #SluiceConfigPanel
+ *
+ * Returns: (transfer none): the label at the bottom of the panel that says
+ *   what is wrong
+ */
+GtkWidget *
+sluice_config_panel_get_error_line (SluiceConfigPanel *self)
+{
+  g_return_val_if_fail (SLUICE_IS_CONFIG_PANEL (self), NULL);
+  return GTK_WIDGET (self->error_label);
 }

@@ -29,5 +29,8 @@ const char     *sluice_config_panel_get_field_error (SluiceConfigPanel *self,
 GtkWidget      *sluice_config_panel_get_field_widget (SluiceConfigPanel *self,
                                                       const char        *group,
                                                       const char        *key);
+gboolean        sluice_config_panel_get_edited      (SluiceConfigPanel *self);
+GtkWidget      *sluice_config_panel_get_header      (SluiceConfigPanel *self);
+GtkWidget      *sluice_config_panel_get_error_line  (SluiceConfigPanel *self);
 
 G_END_DECLS

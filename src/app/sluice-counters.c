@@ -13,7 +13,8 @@
  * SluiceCounters:
  *
  * A row of figures with a title under each: pulled, queued (the queue
- * depth), in flight, busy workers (of all workers), succeeded, retries, timeouts, failed, retries skipped and items shed (the
+ * depth), in flight, busy workers (of all workers), succeeded, retries, timeouts, failed, cancelled, dropped
+ * (by a stop or a cancel), retries skipped and items shed (the
  * retry policy's; shown only when the run can have them), elapsed and
  * throughput. They flow onto a second row when the window is too narrow
  * for one (1024 pixels with every counter shown), never onto a third. The
@@ -32,6 +33,12 @@ static const char * const counter_titles[SLUICE_N_COUNTERS] = {
   [SLUICE_COUNTER_RETRIES] = N_("Retries"),
   [SLUICE_COUNTER_TIMEOUTS] = N_("Timeouts"),
   [SLUICE_COUNTER_FAILED] = N_("Failed"),
+  /* Translators: a counter's title, under its number: items whose attempt
+   * was cancelled, or that were given up while queued. Keep it short. */
+  [SLUICE_COUNTER_CANCELLED] = N_("Cancelled"),
+  /* Translators: a counter's title, under its number: items pulled but
+   * never handled, because of a stop or a cancel. Keep it short. */
+  [SLUICE_COUNTER_DROPPED] = N_("Dropped"),
   /* Translators: a counter's title, under its number: retries the retry
    * policy refused (deadline or budget). Keep it short. */
   [SLUICE_COUNTER_RETRIES_SKIPPED] = N_("Skipped"),
@@ -51,6 +58,8 @@ static const char * const counter_tooltips[SLUICE_N_COUNTERS] = {
   [SLUICE_COUNTER_RETRIES] = N_("Retries started after retryable failures."),
   [SLUICE_COUNTER_TIMEOUTS] = N_("Attempts that ran past the item timeout."),
   [SLUICE_COUNTER_FAILED] = N_("Items that failed for good."),
+  [SLUICE_COUNTER_CANCELLED] = N_("Items cancelled: their attempt was cancelled while it ran, or they were given up while they waited in the queue."),
+  [SLUICE_COUNTER_DROPPED] = N_("Items pulled from the source but never handled, because the run was stopped or cancelled first."),
   [SLUICE_COUNTER_RETRIES_SKIPPED] = N_("Retries the retry policy refused: the wait would end past the item’s deadline, or the retry budget was half empty. Those items failed for good."),
   [SLUICE_COUNTER_SHED] = N_("Items dropped from the queue without a handler call, because their deadline had passed while they waited. They failed for good."),
   [SLUICE_COUNTER_ELAPSED] = N_("Time since the run started, on the pool’s clock."),

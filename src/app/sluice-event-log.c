@@ -61,6 +61,8 @@ struct _SluiceEventLog
   GtkColumnView      *column_view;
 
   SluiceEventList    *events;
+  GtkSingleSelection *selection;
+  gint64              marked_time;  /* the clicked row's event time, or -1 */
   char               *needle;
   gint                kind;      /* -1: every kind */
   double              last_value;
@@ -71,6 +73,14 @@ struct _SluiceEventLog
 };
 
 G_DEFINE_FINAL_TYPE (SluiceEventLog, sluice_event_log, GTK_TYPE_WIDGET)
+
+enum {
+  PROP_0,
+  PROP_MARKED_TIME,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
 
 /* While the log follows a live run, its tail moves at most this often: a
  * fast run adds thousands of rows a frame, and every move makes the list
@@ -292,6 +302,30 @@ follow (SluiceEventLog *self)
     self->follow_tick = gtk_widget_add_tick_callback (GTK_WIDGET (self), follow_tick, NULL, NULL);
 }
 
+/* ---- the clicked row's time -------------------------------------------- */
+
+static void
+set_marked_time (SluiceEventLog *self,
+                 gint64          time)
+{
+  if (self->marked_time == time)
+    return;
+
+  self->marked_time = time;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MARKED_TIME]);
+}
+
+/* A row clicked marks its event's time; a selection lost to a filter or
+ * a new run's rows keeps the mark until another row is clicked. */
+static void
+on_selected_changed (SluiceEventLog *self)
+{
+  SluiceEventItem *item = gtk_single_selection_get_selected_item (self->selection);
+
+  if (item != NULL)
+    set_marked_time (self, sluice_event_item_get_event (item)->time);
+}
+
 /* ---- GObject ----------------------------------------------------------- */
 
 static void
@@ -302,6 +336,7 @@ sluice_event_log_dispose (GObject *object)
   gtk_widget_dispose_template (GTK_WIDGET (self), SLUICE_TYPE_EVENT_LOG);
   for (GtkWidget *child; (child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL;)
     gtk_widget_unparent (child);
+  g_clear_object (&self->selection);
   g_clear_object (&self->events);
 
   G_OBJECT_CLASS (sluice_event_log_parent_class)->dispose (object);
@@ -318,6 +353,24 @@ sluice_event_log_finalize (GObject *object)
 }
 
 static void
+sluice_event_log_get_property (GObject    *object,
+                               guint       prop_id,
+                               GValue     *value,
+                               GParamSpec *pspec)
+{
+  SluiceEventLog *self = SLUICE_EVENT_LOG (object);
+
+  switch (prop_id)
+    {
+    case PROP_MARKED_TIME:
+      g_value_set_int64 (value, self->marked_time);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
 sluice_event_log_class_init (SluiceEventLogClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
@@ -325,6 +378,18 @@ sluice_event_log_class_init (SluiceEventLogClass *klass)
 
   object_class->dispose = sluice_event_log_dispose;
   object_class->finalize = sluice_event_log_finalize;
+  object_class->get_property = sluice_event_log_get_property;
+
+  /**
+   * SluiceEventLog:marked-time:
+   *
+   * The clock time, in µs, of the event whose row was clicked last, or -1:
+   * the chart and the lanes mark it.
+   */
+  properties[PROP_MARKED_TIME] =
+    g_param_spec_int64 ("marked-time", NULL, NULL, -1, G_MAXINT64, -1,
+                        G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/sluicepool/Sluice/sluice-event-log.ui");
   gtk_widget_class_bind_template_child (widget_class, SluiceEventLog, search_entry);
@@ -341,15 +406,21 @@ static void
 sluice_event_log_init (SluiceEventLog *self)
 {
   GtkAdjustment *vadj;
-  g_autoptr(GtkNoSelection) selection = NULL;
 
   gtk_widget_init_template (GTK_WIDGET (self));
 
   self->kind = -1;
   self->following = TRUE;
+  self->marked_time = -1;
   self->events = sluice_event_list_new ();
-  selection = gtk_no_selection_new (G_LIST_MODEL (g_object_ref (self->events)));
-  gtk_column_view_set_model (self->column_view, GTK_SELECTION_MODEL (selection));
+  /* A click selects a row, and marks its time; nothing is selected first. */
+  self->selection = gtk_single_selection_new (G_LIST_MODEL (g_object_ref (self->events)));
+  gtk_single_selection_set_autoselect (self->selection, FALSE);
+  gtk_single_selection_set_can_unselect (self->selection, TRUE);
+  gtk_single_selection_set_selected (self->selection, GTK_INVALID_LIST_POSITION);
+  g_signal_connect_object (self->selection, "notify::selected-item", G_CALLBACK (on_selected_changed),
+                           self, G_CONNECT_SWAPPED);
+  gtk_column_view_set_model (self->column_view, GTK_SELECTION_MODEL (self->selection));
 
   add_columns (self);
   fill_kinds (self);
@@ -383,6 +454,8 @@ sluice_event_log_clear (SluiceEventLog *self)
   g_return_if_fail (SLUICE_IS_EVENT_LOG (self));
 
   sluice_event_list_set_recorder (self->events, NULL);
+  gtk_single_selection_set_selected (self->selection, GTK_INVALID_LIST_POSITION);
+  set_marked_time (self, -1);
   self->following = TRUE;
   self->last_value = 0;
   self->last_move = 0;
@@ -446,6 +519,37 @@ sluice_event_log_get_n_events (SluiceEventLog *self)
 {
   g_return_val_if_fail (SLUICE_IS_EVENT_LOG (self), 0);
   return sluice_event_list_get_n_events (self->events);
+}
+
+/**
+ * sluice_event_log_select_row:
+ * @self: a #SluiceEventLog
+ * @row: a row, from 0, among those that pass the filters
+ *
+ * Selects @row, as a click on it does, which marks its event's time.
+ */
+void
+sluice_event_log_select_row (SluiceEventLog *self,
+                             guint           row)
+{
+  g_return_if_fail (SLUICE_IS_EVENT_LOG (self));
+  g_return_if_fail (row < g_list_model_get_n_items (G_LIST_MODEL (self->events)));
+
+  gtk_selection_model_select_item (GTK_SELECTION_MODEL (self->selection), row, TRUE);
+}
+
+/**
+ * sluice_event_log_get_marked_time:
+ * @self: a #SluiceEventLog
+ *
+ * Returns: the clock time of the event whose row was clicked last, in µs,
+ *   or -1
+ */
+gint64
+sluice_event_log_get_marked_time (SluiceEventLog *self)
+{
+  g_return_val_if_fail (SLUICE_IS_EVENT_LOG (self), -1);
+  return self->marked_time;
 }
 
 /**

@@ -22,6 +22,9 @@ void       sluice_event_log_update       (SluiceEventLog    *self,
                                           gboolean           live);
 guint      sluice_event_log_get_n_events (SluiceEventLog    *self);
 guint      sluice_event_log_get_n_rows   (SluiceEventLog    *self);
+void       sluice_event_log_select_row   (SluiceEventLog    *self,
+                                          guint              row);
+gint64     sluice_event_log_get_marked_time (SluiceEventLog *self);
 void       sluice_event_log_set_filter   (SluiceEventLog    *self,
                                           const char        *text,
                                           gint               kind);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "sluice-file-dialog.h"
+#include "sluice-presets.h"
 
 /**
  * SluiceFileDialog:
@@ -105,6 +106,40 @@ suggest_name (const char *current_file,
   return g_strconcat (base, ".", extension, NULL);
 }
 
+static gboolean
+is_presets_folder (GFile *folder)
+{
+  g_autoptr(GFile) presets = g_file_new_for_path (sluice_presets_get_dir ());
+
+  return g_file_equal (folder, presets);
+}
+
+/**
+ * sluice_file_dialog_get_folder:
+ * @kind: what the file is for
+ * @current_file: (nullable): the scenario's file
+ *
+ * Where the dialog starts: the folder of @current_file; for Open without
+ * one, the presets' folder. A file is not saved among the presets (shared
+ * and often read-only): saving or exporting a preset starts in the
+ * documents folder.
+ *
+ * Returns: (transfer full): the folder
+ */
+GFile *
+sluice_file_dialog_get_folder (SluiceFileDialogKind  kind,
+                               const char           *current_file)
+{
+  g_autofree char *dir = current_file ? g_path_get_dirname (current_file) : NULL;
+  g_autoptr(GFile) folder = g_file_new_for_path (dir ? dir : sluice_presets_get_dir ());
+  const char *documents = g_get_user_special_dir (G_USER_DIRECTORY_DOCUMENTS);
+
+  if (kind == SLUICE_FILE_DIALOG_OPEN || !is_presets_folder (folder))
+    return g_steal_pointer (&folder);
+
+  return g_file_new_for_path (documents ? documents : g_get_home_dir ());
+}
+
 static void
 sluice_file_dialog_dispose (GObject *object)
 {
@@ -131,7 +166,8 @@ sluice_file_dialog_init (SluiceFileDialog *self)
  * sluice_file_dialog_show:
  * @parent: the window the dialog is modal for
  * @kind: what the file is for
- * @current_file: (nullable): the scenario's file, to suggest a name from
+ * @current_file: (nullable): the scenario's file, to start in its folder and
+ *   suggest a name from
  * @func: called with the chosen file
  * @user_data: data for @func
  *
@@ -145,7 +181,7 @@ sluice_file_dialog_show (GtkWindow            *parent,
                          gpointer              user_data)
 {
   SluiceFileDialog *self;
-  GtkFileChooser *chooser;
+  GtkFileChooser *chooser = NULL;
   g_autofree char *name = NULL;
   gboolean open = kind == SLUICE_FILE_DIALOG_OPEN;
 
@@ -191,6 +227,11 @@ sluice_file_dialog_show (GtkWindow            *parent,
       break;
     }
 
+  {
+    g_autoptr(GFile) folder = sluice_file_dialog_get_folder (kind, current_file);
+
+    gtk_file_chooser_set_current_folder (chooser, folder, NULL);
+  }
   if (name != NULL)
     gtk_file_chooser_set_current_name (chooser, name);
   g_signal_connect (self->native, "response", G_CALLBACK (on_response), self);

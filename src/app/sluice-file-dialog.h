@@ -42,6 +42,9 @@ typedef void (*SluiceFileDialogFunc) (GtkWindow            *parent,
 #define SLUICE_TYPE_FILE_DIALOG (sluice_file_dialog_get_type ())
 G_DECLARE_FINAL_TYPE (SluiceFileDialog, sluice_file_dialog, SLUICE, FILE_DIALOG, GObject)
 
+GFile *sluice_file_dialog_get_folder (SluiceFileDialogKind  kind,
+                                      const char           *current_file);
+
 void sluice_file_dialog_show (GtkWindow            *parent,
                               SluiceFileDialogKind  kind,
                               const char           *current_file,

@@ -46,6 +46,7 @@ struct _SluiceRunController
   SluiceClock          *clock;
   SluiceRecorder       *recorder;
   SluiceTimeline       *timeline;
+  SluiceReport         *report;     /* the finished run's, or NULL */
   guint                 queue_capacity;
   guint                 lead_bound;
   guint                 tick_id;
@@ -53,6 +54,8 @@ struct _SluiceRunController
   guint                 n_timeouts;
   guint                 n_skipped;  /* retries the policy refused */
   guint                 n_shed;     /* items shed from the queue */
+  guint                 n_cancelled; /* items cancelled (in flight, or given up while queued) */
+  guint                 n_dropped;  /* items pulled, never handled: a stop or a cancel */
   gboolean              can_skip;   /* the run has an item deadline or a retry budget */
   gboolean              can_shed;   /* the run has an item deadline */
   SluiceEvent           last;       /* the counters of the newest event */

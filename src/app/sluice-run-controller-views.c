@@ -51,6 +51,8 @@ _sluice_run_controller_update_counters (SluiceRunController *self)
   sluice_counters_set (c, SLUICE_COUNTER_RETRIES, g_strdup_printf ("%u", self->last.retries));
   sluice_counters_set (c, SLUICE_COUNTER_TIMEOUTS, g_strdup_printf ("%u", self->n_timeouts));
   sluice_counters_set (c, SLUICE_COUNTER_FAILED, g_strdup_printf ("%u", self->last.failed));
+  sluice_counters_set (c, SLUICE_COUNTER_CANCELLED, g_strdup_printf ("%u", self->n_cancelled));
+  sluice_counters_set (c, SLUICE_COUNTER_DROPPED, g_strdup_printf ("%u", self->n_dropped));
   /* The retry policy's counters only where they can count something. */
   sluice_counters_set_shown (c, SLUICE_COUNTER_RETRIES_SKIPPED, self->can_skip || self->n_skipped > 0);
   sluice_counters_set (c, SLUICE_COUNTER_RETRIES_SKIPPED, g_strdup_printf ("%u", self->n_skipped));
@@ -97,6 +99,12 @@ consume_event (SluiceRunController *self,
     self->n_skipped++;
   if (event->kind == SLUICE_EVENT_DEADLINE_EXCEEDED)
     self->n_shed++;
+  /* The run's events count successes and failures, not these: one event
+   * each, counted here. */
+  if (event->kind == SLUICE_EVENT_ITEM_CANCELLED)
+    self->n_cancelled++;
+  if (event->kind == SLUICE_EVENT_ITEM_DROPPED)
+    self->n_dropped++;
   if (event->kind == SLUICE_EVENT_RESULT)
     sluice_result_list_add (self->results, event);
   _sluice_run_controller_see_shutdown_event (self, event);

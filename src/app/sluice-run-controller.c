@@ -40,6 +40,7 @@ G_DEFINE_FINAL_TYPE (SluiceRunController, sluice_run_controller, G_TYPE_OBJECT)
 enum {
   PROP_0,
   PROP_RUNNING,
+  PROP_REPORT,
   N_PROPS
 };
 
@@ -82,6 +83,14 @@ set_running (SluiceRunController *self,
 }
 
 static void
+set_report (SluiceRunController *self,
+            SluiceReport        *report)
+{
+  if (g_set_object (&self->report, report))
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_REPORT]);
+}
+
+static void
 on_run_done (GObject      *object,
              GAsyncResult *result,
              gpointer      user_data)
@@ -99,6 +108,7 @@ on_run_done (GObject      *object,
   _sluice_run_controller_remove_tick (self);
   set_running (self, FALSE);
   _sluice_run_controller_update_views (self);
+  set_report (self, report);
   _sluice_run_controller_show_end (self, report, error);
   g_signal_emit (self, signals[FINISHED], 0);
 }
@@ -124,11 +134,14 @@ sluice_run_controller_reset (SluiceRunController *self)
   g_clear_object (&self->clock);
   g_clear_object (&self->recorder);
   g_clear_object (&self->timeline);
+  set_report (self, NULL);
 
   self->n_seen = 0;
   self->n_timeouts = 0;
   self->n_skipped = 0;
   self->n_shed = 0;
+  self->n_cancelled = 0;
+  self->n_dropped = 0;
   self->can_skip = FALSE;
   self->can_shed = FALSE;
   self->start_time = 0;
@@ -151,6 +164,7 @@ sluice_run_controller_reset (SluiceRunController *self)
     {
       sluice_chart_view_set_model (self->chart_view, NULL, 0, 0);
       sluice_timeline_view_set_model (self->timeline_view, NULL, 0);
+      sluice_timeline_view_set_handler (self->timeline_view, NULL);
       sluice_event_log_clear (self->event_log);
       sluice_error_group_view_clear (self->error_group_view);
       sluice_jobs_view_clear (self->jobs_view);
@@ -243,6 +257,8 @@ sluice_run_controller_start (SluiceRunController *self,
 
   _sluice_run_controller_add_tick (self);
   sluice_scenario_runner_run_async (self->runner, NULL, on_run_done, g_object_ref (self));
+  /* The handler exists once the run started: it tells each item's behaviour. */
+  sluice_timeline_view_set_handler (self->timeline_view, sluice_scenario_runner_get_handler (self->runner));
   return TRUE;
 }
 
@@ -601,6 +617,7 @@ sluice_run_controller_dispose (GObject *object)
   g_clear_object (&self->clock);
   g_clear_object (&self->recorder);
   g_clear_object (&self->timeline);
+  g_clear_object (&self->report);
   g_clear_object (&self->results);
   g_clear_object (&self->viewport);
   g_clear_pointer (&self->fatal_type, g_free);
@@ -621,6 +638,9 @@ sluice_run_controller_get_property (GObject    *object,
     {
     case PROP_RUNNING:
       g_value_set_boolean (value, self->running);
+      break;
+    case PROP_REPORT:
+      g_value_set_object (value, self->report);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -643,6 +663,16 @@ sluice_run_controller_class_init (SluiceRunControllerClass *klass)
   properties[PROP_RUNNING] =
     g_param_spec_boolean ("running", NULL, NULL, FALSE,
                           G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+
+  /**
+   * SluiceRunController:report: (nullable)
+   *
+   * The finished run's report, as `sluice-run --json` writes it, or %NULL
+   * while a run goes on and after a reset.
+   */
+  properties[PROP_REPORT] =
+    g_param_spec_object ("report", NULL, NULL, SLUICE_TYPE_REPORT,
+                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   /**

@@ -8,6 +8,8 @@
 #include <glib/gi18n.h>
 #include <math.h>
 
+#include "sluice-fault-handler.h"
+#include "sluice-render-cursor.h"
 #include "sluice-render-timeline.h"
 #include "sluice-timeline-view.h"
 #include "sluice-theme.h"
@@ -19,8 +21,9 @@
  * The worker lanes: each attempt is a bar from its start to its end, and
  * the retry policy's marks sit between and beside them (a backoff's
  * bracket, a skipped retry, a shed item). A tooltip tells the attempt or
- * mark under the pointer (item, attempt, start, duration, outcome, error;
- * the wait and why); a click selects its item, whose attempts the
+ * mark under the pointer (item, its value and behaviour, attempt, start,
+ * duration, deadline, cancel requests, outcome, a late result thrown
+ * away, error; the wait and why); a click selects its item, whose attempts the
  * renderer highlights in every lane. #SluiceTimelineView:selected-item is
  * -1 when nothing is selected.
  */
@@ -32,6 +35,7 @@ struct _SluiceTimelineView
   GtkDrawingArea  parent_instance;
 
   SluiceTimeline *model;
+  SluiceFaultHandler *handler;  /* the run's, for each item's behaviour, or NULL */
   SluiceTimeline *sizing;   /* empty, with the lanes of the last model */
   guint           n_lanes;
   SluiceViewport *viewport;
@@ -57,13 +61,22 @@ draw (GtkDrawingArea *area,
       gpointer        user_data)
 {
   SluiceTimelineView *self = SLUICE_TIMELINE_VIEW (area);
+  gint64 t0, t1;
+  gboolean dark;
+  cairo_rectangle_t plot;
 
   if (self->model == NULL || self->viewport == NULL)
     return;
 
-  sluice_render_timeline (cr, width, height, self->model,
-                          sluice_viewport_get_t0 (self->viewport), sluice_viewport_get_t1 (self->viewport),
-                          self->now, self->selected_item, sluice_widget_is_dark (GTK_WIDGET (area)));
+  t0 = sluice_viewport_get_t0 (self->viewport);
+  t1 = sluice_viewport_get_t1 (self->viewport);
+  dark = sluice_widget_is_dark (GTK_WIDGET (area));
+  sluice_render_timeline (cr, width, height, self->model, t0, t1, self->now, self->selected_item, dark);
+  if (sluice_viewport_get_mark (self->viewport) < 0)
+    return;
+
+  sluice_render_timeline_get_plot (self->model, width, height, &plot);
+  sluice_render_draw_marked_time (cr, &plot, t0, t1, sluice_viewport_get_mark (self->viewport), dark);
 }
 
 typedef gboolean (*HitFunc) (SluiceTimeline *model,
@@ -174,6 +187,7 @@ sluice_timeline_view_dispose (GObject *object)
     g_signal_handlers_disconnect_by_data (self->viewport, self);
   g_clear_object (&self->viewport);
   g_clear_object (&self->model);
+  g_clear_object (&self->handler);
   g_clear_object (&self->sizing);
 
   G_OBJECT_CLASS (sluice_timeline_view_parent_class)->dispose (object);
@@ -356,6 +370,25 @@ sluice_timeline_view_get_model (SluiceTimelineView *self)
 }
 
 /**
+ * sluice_timeline_view_set_handler:
+ * @self: a #SluiceTimelineView
+ * @handler: (nullable): the run's handler, or %NULL when there is none
+ *   (another program's run)
+ *
+ * Tells the view whom to ask for an item's behaviour, for the tooltips:
+ * the handler decided it (the item's own, a draw from the mix, a job's).
+ */
+void
+sluice_timeline_view_set_handler (SluiceTimelineView *self,
+                                  SluiceFaultHandler *handler)
+{
+  g_return_if_fail (SLUICE_IS_TIMELINE_VIEW (self));
+  g_return_if_fail (handler == NULL || SLUICE_IS_FAULT_HANDLER (handler));
+
+  g_set_object (&self->handler, handler);
+}
+
+/**
  * sluice_timeline_view_get_n_lanes:
  * @self: a #SluiceTimelineView
  *
@@ -459,13 +492,78 @@ sluice_timeline_view_set_selected_item (SluiceTimelineView *self,
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTED_ITEM]);
 }
 
+static void
+append_line (GString    *text,
+             const char *line)
+{
+  g_string_append_c (text, '\n');
+  g_string_append (text, line);
+}
+
+/* What the scenario says the handler does with the item, in the scenario
+ * file's own words ("late 45"), as the handler decided it. */
+static void
+append_item_lines (SluiceTimelineView      *self,
+                   const SluiceTimelineBar *bar,
+                   GString                 *text)
+{
+  const SluiceBehaviour *behaviour = self->handler != NULL && bar->item >= 0
+                                       ? sluice_fault_handler_get_behaviour (self->handler, bar->item)
+                                       : NULL;
+
+  if (bar->value != NULL)
+    {
+      /* Translators: an attempt's tooltip: the item's value, as pulled */
+      g_autofree char *line = g_strdup_printf (_("Value: %s"), bar->value);
+      append_line (text, line);
+    }
+  if (behaviour != NULL)
+    {
+      g_autofree char *words = sluice_behaviour_to_string (behaviour);
+      /* Translators: an attempt's tooltip: what the scenario's handler
+       * does with the item, in the scenario file's syntax (“late 45”) */
+      g_autofree char *line = g_strdup_printf (_("Behaviour: %s"), words);
+      append_line (text, line);
+    }
+}
+
+/* When the attempt would time out, and when the pool asked it to stop. */
+static void
+append_deadline_lines (const SluiceTimelineBar *bar,
+                       GString                 *text)
+{
+  if (bar->deadline >= 0)
+    {
+      /* Translators: an attempt's tooltip: when it times out, in seconds
+       * on the pool's clock */
+      g_autofree char *line = g_strdup_printf (_("Deadline at %.3f s"), (double) bar->deadline / G_USEC_PER_SEC);
+      append_line (text, line);
+    }
+  if (bar->n_rounds > 0)
+    {
+      g_autoptr(GString) times = g_string_new (NULL);
+      g_autofree char *line = NULL;
+
+      for (guint r = 0; r < bar->n_rounds; r++)
+        /* Translators: one time in the list of an attempt's cancel
+         * requests, in seconds */
+        g_string_append_printf (times, r == 0 ? _("%.3f s") : _(", %.3f s"),
+                                (double) bar->round_times[r] / G_USEC_PER_SEC);
+      /* Translators: an attempt's tooltip: %s lists when the pool asked
+       * the attempt to stop, such as “10.000 s, 20.000 s” */
+      line = g_strdup_printf (_("Asked to stop at %s"), times->str);
+      append_line (text, line);
+    }
+}
+
 /**
  * sluice_timeline_view_describe_bar:
  * @self: a #SluiceTimelineView
  * @bar_index: a bar of the model
  *
- * Returns: (transfer full): the tooltip of the bar: item, attempt, start,
- *   duration, outcome and error
+ * Returns: (transfer full): the tooltip of the bar: item, its value and
+ *   behaviour, attempt, start, duration, deadline, cancel requests,
+ *   outcome, whether a late result was thrown away, and error
  */
 char *
 sluice_timeline_view_describe_bar (SluiceTimelineView *self,
@@ -486,12 +584,18 @@ sluice_timeline_view_describe_bar (SluiceTimelineView *self,
 
   item = g_strdup_printf ("%" G_GINT64_FORMAT, bar->item);
   g_string_append_printf (text, _("Item %s, attempt %u (worker %d)"), item, bar->attempt, bar->worker);
+  append_item_lines (self, bar, text);
   g_string_append_c (text, '\n');
   g_string_append_printf (text, _("Started at %.3f s, ran %.3f s"),
                           (double) bar->start / G_USEC_PER_SEC,
                           (double) MAX (end - bar->start, 0) / G_USEC_PER_SEC);
+  append_deadline_lines (bar, text);
   g_string_append_c (text, '\n');
   g_string_append_printf (text, _("Outcome: %s"), outcome_label (bar));
+  if (bar->late_result)
+    /* Translators: an attempt's tooltip: the handler returned a value
+     * after the attempt had timed out, and the pool threw it away */
+    append_line (text, _("Result discarded (late): it came after the attempt had timed out"));
   if (bar->error_type != NULL)
     {
       g_string_append_c (text, '\n');

@@ -6,6 +6,7 @@
 
 #include <gtk/gtk.h>
 
+#include "sluice-fault-handler.h"
 #include "sluice-timeline.h"
 #include "sluice-viewport.h"
 
@@ -19,6 +20,8 @@ void       sluice_timeline_view_set_model         (SluiceTimelineView *self,
                                                    SluiceTimeline     *model,
                                                    guint               n_lanes);
 SluiceTimeline *sluice_timeline_view_get_model (SluiceTimelineView *self);
+void       sluice_timeline_view_set_handler       (SluiceTimelineView *self,
+                                                   SluiceFaultHandler *handler);
 guint      sluice_timeline_view_get_n_lanes       (SluiceTimelineView *self);
 void       sluice_timeline_view_set_now           (SluiceTimelineView *self,
                                                    gint64              now);

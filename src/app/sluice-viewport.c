@@ -35,6 +35,7 @@ struct _SluiceViewport
 
   gint64   start, end;
   gint64   t0, t1;
+  gint64   mark;    /* a time both views mark (an event row clicked), or -1 */
   gboolean fit;
 };
 
@@ -43,6 +44,7 @@ G_DEFINE_FINAL_TYPE (SluiceViewport, sluice_viewport, G_TYPE_OBJECT)
 enum {
   PROP_0,
   PROP_FIT,
+  PROP_MARK,
   N_PROPS
 };
 
@@ -102,6 +104,27 @@ sluice_viewport_get_property (GObject    *object,
     case PROP_FIT:
       g_value_set_boolean (value, self->fit);
       break;
+    case PROP_MARK:
+      g_value_set_int64 (value, self->mark);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+sluice_viewport_set_property (GObject      *object,
+                              guint         prop_id,
+                              const GValue *value,
+                              GParamSpec   *pspec)
+{
+  SluiceViewport *self = SLUICE_VIEWPORT (object);
+
+  switch (prop_id)
+    {
+    case PROP_MARK:
+      sluice_viewport_set_mark (self, g_value_get_int64 (value));
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -113,6 +136,7 @@ sluice_viewport_class_init (SluiceViewportClass *klass)
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
 
   object_class->get_property = sluice_viewport_get_property;
+  object_class->set_property = sluice_viewport_set_property;
 
   /**
    * SluiceViewport:fit:
@@ -122,6 +146,17 @@ sluice_viewport_class_init (SluiceViewportClass *klass)
   properties[PROP_FIT] =
     g_param_spec_boolean ("fit", NULL, NULL, TRUE,
                           G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+
+  /**
+   * SluiceViewport:mark:
+   *
+   * A clock time, in µs, that the chart and the lanes mark with a line
+   * (the event row clicked last), or -1. Setting it emits
+   * #SluiceViewport::changed too, so that the views draw it.
+   */
+  properties[PROP_MARK] =
+    g_param_spec_int64 ("mark", NULL, NULL, -1, G_MAXINT64, -1,
+                        G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   /**
@@ -138,6 +173,7 @@ sluice_viewport_init (SluiceViewport *self)
 {
   self->fit = TRUE;
   self->end = self->t1 = 1;
+  self->mark = -1;
 }
 
 /**
@@ -227,6 +263,41 @@ sluice_viewport_get_t1 (SluiceViewport *self)
 {
   g_return_val_if_fail (SLUICE_IS_VIEWPORT (self), 0);
   return self->t1;
+}
+
+/**
+ * sluice_viewport_set_mark:
+ * @self: a #SluiceViewport
+ * @mark: a clock time in µs, or -1 for none
+ *
+ * Sets #SluiceViewport:mark; the span stays where it is.
+ */
+void
+sluice_viewport_set_mark (SluiceViewport *self,
+                          gint64          mark)
+{
+  g_return_if_fail (SLUICE_IS_VIEWPORT (self));
+  g_return_if_fail (mark >= -1);
+
+  if (self->mark == mark)
+    return;
+
+  self->mark = mark;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MARK]);
+  g_signal_emit (self, signals[CHANGED], 0);
+}
+
+/**
+ * sluice_viewport_get_mark:
+ * @self: a #SluiceViewport
+ *
+ * Returns: the marked clock time in µs, or -1
+ */
+gint64
+sluice_viewport_get_mark (SluiceViewport *self)
+{
+  g_return_val_if_fail (SLUICE_IS_VIEWPORT (self), -1);
+  return self->mark;
 }
 
 /**

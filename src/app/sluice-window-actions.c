@@ -103,12 +103,14 @@ reset_activated (GSimpleAction *action,
 
 /* ---- scenarios and exports --------------------------------------------- */
 
+/* Opening another scenario asks first while this one has unsaved
+ * changes. */
 static void
 open_activated (GSimpleAction *action,
                 GVariant      *parameter,
                 gpointer       user_data)
 {
-  _sluice_window_choose_file (SLUICE_WINDOW (user_data), SLUICE_FILE_DIALOG_OPEN);
+  _sluice_window_ask_first (SLUICE_WINDOW (user_data), PENDING_OPEN_DIALOG, NULL);
 }
 
 static void
@@ -117,6 +119,14 @@ save_activated (GSimpleAction *action,
                 gpointer       user_data)
 {
   _sluice_window_save (SLUICE_WINDOW (user_data));
+}
+
+static void
+save_as_activated (GSimpleAction *action,
+                   GVariant      *parameter,
+                   gpointer       user_data)
+{
+  _sluice_window_save_as (SLUICE_WINDOW (user_data));
 }
 
 static void
@@ -140,7 +150,8 @@ open_preset_activated (GSimpleAction *action,
                        GVariant      *parameter,
                        gpointer       user_data)
 {
-  sluice_window_open_preset (SLUICE_WINDOW (user_data), g_variant_get_string (parameter, NULL), NULL);
+  _sluice_window_ask_first (SLUICE_WINDOW (user_data), PENDING_OPEN_PRESET,
+                            g_variant_get_string (parameter, NULL));
 }
 
 /* ---- zoom -------------------------------------------------------------- */
@@ -193,6 +204,7 @@ static const GActionEntry win_actions[] = {
   { "reset", reset_activated },
   { "open", open_activated },
   { "save", save_activated },
+  { "save-as", save_as_activated },
   { "export-image", export_image_activated },
   { "export-events", export_events_activated },
   { "open-preset", open_preset_activated, "s" },
@@ -237,6 +249,7 @@ _sluice_window_update_actions (SluiceWindow *self)
   enable (self, "cancel", running);
   enable (self, "reset", !running);
   enable (self, "save", valid);
+  enable (self, "save-as", valid);
   enable (self, "export-image", !running && has_events);
   enable (self, "export-events", !running && has_events);
   enable (self, "zoom-in", running || has_events);

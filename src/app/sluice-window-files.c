@@ -22,24 +22,28 @@ remember (SluiceWindow *self,
     g_settings_set_string (settings, "last-scenario", path);
 }
 
+/* @text is the file's, kept so that Save edits it rather than writing a
+ * new one: its comments and order stay. */
 static void
 show_scenario (SluiceWindow   *self,
                SluiceScenario *scenario,
-               const char     *path)
+               const char     *path,
+               char           *text)
 {
-  const char *title = sluice_scenario_get_title (scenario);
   g_autofree char *base = g_path_get_basename (path);
 
   if (!sluice_run_controller_get_running (self->run))
     _sluice_window_reset_run (self);
 
-  sluice_config_panel_set_scenario (self->config_panel, scenario);
-  gtk_label_set_text (self->title_label, title ? title : base);
-  gtk_label_set_text (self->subtitle_label, base);
-  gtk_window_set_title (GTK_WINDOW (self), title ? title : base);
-
   g_free (self->file);
   self->file = g_strdup (path);
+  g_free (self->file_text);
+  self->file_text = text;
+  g_clear_pointer (&self->title, g_free);
+
+  sluice_config_panel_set_scenario (self->config_panel, scenario);
+  gtk_label_set_text (self->subtitle_label, base);
+  _sluice_window_set_dirty (self, FALSE);
   _sluice_window_show_ready (self);
 }
 
@@ -60,6 +64,7 @@ sluice_window_load_file (SluiceWindow  *self,
                          GError       **error)
 {
   g_autoptr(SluiceScenario) scenario = NULL;
+  char *text = NULL;
 
   g_return_val_if_fail (SLUICE_IS_WINDOW (self), FALSE);
   g_return_val_if_fail (path != NULL, FALSE);
@@ -68,7 +73,11 @@ sluice_window_load_file (SluiceWindow  *self,
   if (scenario == NULL)
     return FALSE;
 
-  show_scenario (self, scenario, path);
+  /* Read again, the text alone: a file that changed meanwhile is saved
+   * without it (sluice_scenario_update_data() checks what it reads as). */
+  if (!g_file_get_contents (path, &text, NULL, NULL))
+    text = NULL;
+  show_scenario (self, scenario, path, text);
   remember (self, path);
   return TRUE;
 }
@@ -100,6 +109,25 @@ sluice_window_open_file (SluiceWindow  *self,
   _sluice_window_set_banner (self, BANNER_ERROR, text);
   g_propagate_error (error, g_steal_pointer (&local_error));
   return FALSE;
+}
+
+/**
+ * sluice_window_open_file_asking:
+ * @self: a #SluiceWindow
+ * @path: a `.pool` file
+ *
+ * Opens @path as sluice_window_open_file() does, once "Save the changes?"
+ * is answered when the scenario shown has unsaved changes (`sluice
+ * FILE.pool` while the window is open).
+ */
+void
+sluice_window_open_file_asking (SluiceWindow *self,
+                                const char   *path)
+{
+  g_return_if_fail (SLUICE_IS_WINDOW (self));
+  g_return_if_fail (path != NULL);
+
+  _sluice_window_ask_first (self, PENDING_OPEN_FILE, path);
 }
 
 /**
@@ -156,7 +184,9 @@ sluice_window_open_last (SluiceWindow *self)
   sluice_window_open_preset (self, "first-look", NULL);
 }
 
-static void
+/* Over the text of the file the scenario came from (a preset's too, for
+ * Save As): the comments, blank lines and order of keys stay. */
+static gboolean
 save_to (SluiceWindow *self,
          const char   *path)
 {
@@ -164,21 +194,27 @@ save_to (SluiceWindow *self,
   g_autoptr(GError) error = NULL;
   g_autofree char *base = g_path_get_basename (path);
   g_autofree char *text = NULL;
+  char *written;
 
-  if (scenario == NULL || !sluice_scenario_save_to_file (scenario, path, &error))
+  written = scenario ? sluice_scenario_save_over_data (scenario, self->file_text, path, &error) : NULL;
+  if (written == NULL)
     {
       _sluice_window_set_banner (self, BANNER_ERROR,
                                  error ? error->message
                                        : _("The configuration has an error: fix the field marked in red, then save."));
-      return;
+      return FALSE;
     }
 
   text = g_strdup_printf (_("Saved as %s."), base);
   g_free (self->file);
   self->file = g_strdup (path);
+  g_free (self->file_text);
+  self->file_text = written;
   gtk_label_set_text (self->subtitle_label, base);
   remember (self, path);
+  _sluice_window_set_dirty (self, FALSE);
   _sluice_window_set_banner (self, BANNER_INFO, text);
+  return TRUE;
 }
 
 static void
@@ -225,7 +261,11 @@ on_file_chosen (GtkWindow            *parent,
   else if (kind == SLUICE_FILE_DIALOG_OPEN)
     sluice_window_open_file (self, path, NULL);
   else if (kind == SLUICE_FILE_DIALOG_SAVE)
-    save_to (self, path);
+    {
+      /* Saved from "Save the changes?": then what waited for it. */
+      if (save_to (self, path) && user_data != NULL)
+        _sluice_window_do_pending (self);
+    }
   else
     export_to (self, path, kind == SLUICE_FILE_DIALOG_EXPORT_IMAGE);
 }
@@ -245,21 +285,78 @@ _sluice_window_choose_file (SluiceWindow         *self,
   sluice_file_dialog_show (GTK_WINDOW (self), kind, self->file, on_file_chosen, NULL);
 }
 
+static gboolean
+check_valid (SluiceWindow *self)
+{
+  if (sluice_config_panel_get_scenario (self->config_panel) != NULL)
+    return TRUE;
+
+  _sluice_window_set_banner (self, BANNER_ERROR,
+                             _("The configuration has an error: fix the field marked in red, then save."));
+  return FALSE;
+}
+
+/* A file of the user's own is saved where it is; a preset (shared by
+ * every session, often not writable) is saved under a new name. */
+static gboolean
+is_own_file (SluiceWindow *self)
+{
+  g_autofree char *dir = self->file ? g_path_get_dirname (self->file) : NULL;
+  g_autoptr(GFile) folder = dir ? g_file_new_for_path (dir) : NULL;
+  g_autoptr(GFile) presets = g_file_new_for_path (sluice_presets_get_dir ());
+
+  return folder != NULL && !g_file_equal (folder, presets);
+}
+
 /**
  * _sluice_window_save:
+ * @self: a #SluiceWindow
+ *
+ * Saves the configuration over its file, or asks where for a preset;
+ * unless it has an error.
+ */
+void
+_sluice_window_save (SluiceWindow *self)
+{
+  if (!check_valid (self))
+    return;
+
+  if (is_own_file (self))
+    save_to (self, self->file);
+  else
+    _sluice_window_choose_file (self, SLUICE_FILE_DIALOG_SAVE);
+}
+
+/**
+ * _sluice_window_save_as:
  * @self: a #SluiceWindow
  *
  * Asks where to save the configuration, unless it has an error.
  */
 void
-_sluice_window_save (SluiceWindow *self)
+_sluice_window_save_as (SluiceWindow *self)
 {
-  if (sluice_config_panel_get_scenario (self->config_panel) == NULL)
-    {
-      _sluice_window_set_banner (self, BANNER_ERROR,
-                                 _("The configuration has an error: fix the field marked in red, then save."));
-      return;
-    }
+  if (check_valid (self))
+    _sluice_window_choose_file (self, SLUICE_FILE_DIALOG_SAVE);
+}
 
-  _sluice_window_choose_file (self, SLUICE_FILE_DIALOG_SAVE);
+/**
+ * _sluice_window_save_then_go_on:
+ * @self: a #SluiceWindow
+ *
+ * Save in "Save the changes?": saves as _sluice_window_save() does, then
+ * does what waited for the answer; nothing more when the save fails or
+ * its file dialog is cancelled.
+ */
+void
+_sluice_window_save_then_go_on (SluiceWindow *self)
+{
+  if (!check_valid (self))
+    return;
+
+  if (!is_own_file (self))
+    sluice_file_dialog_show (GTK_WINDOW (self), SLUICE_FILE_DIALOG_SAVE, self->file, on_file_chosen,
+                             GINT_TO_POINTER (TRUE));
+  else if (save_to (self, self->file))
+    _sluice_window_do_pending (self);
 }

@@ -13,6 +13,7 @@
 #include "sluice-event-log.h"
 #include "sluice-file-dialog.h"
 #include "sluice-jobs-view.h"
+#include "sluice-report-view.h"
 #include "sluice-run-controller.h"
 #include "sluice-timeline-view.h"
 #include "sluice-viewport.h"
@@ -23,10 +24,20 @@ G_BEGIN_DECLS
 /* The window is one object in four units: sluice-window.c (the object,
  * its banner, the run's state, its settings and the API),
  * sluice-window-actions.c (the `win.` actions and when they are enabled),
- * sluice-window-keys.c (the run's keys, wherever the focus is) and
+ * sluice-window-keys.c (the run's keys, wherever the focus is),
  * sluice-window-files.c (scenario files, presets, the last session's
- * scenario, saving and exporting). They share the struct and the functions
- * below. */
+ * scenario, saving and exporting) and sluice-window-unsaved.c (the mark of
+ * unsaved changes in the title, and the question before they are lost).
+ * They share the struct and the functions below. */
+
+/* What waits for the answer to "Save the changes?". */
+typedef enum {
+  PENDING_NONE,
+  PENDING_CLOSE,
+  PENDING_OPEN_DIALOG,
+  PENDING_OPEN_PRESET,
+  PENDING_OPEN_FILE,
+} PendingKind;
 
 struct _SluiceWindow
 {
@@ -47,11 +58,20 @@ struct _SluiceWindow
   GtkListView          *results_view;
   SluiceErrorGroupView *error_group_view;
   SluiceJobsView       *jobs_view;
+  SluiceReportView     *report_view;
   GtkNotebook          *notebook;
   GtkButton            *stop_button;
 
   SluiceRunController  *run;
   char                 *file;       /* the scenario's file, or NULL */
+  char                 *file_text;  /* its text as loaded or last saved: Save
+                                     * edits it, keeping its comments */
+  char                 *title;      /* the scenario's last valid title */
+  gboolean              dirty;      /* changes not saved */
+  gboolean              closing;    /* asked, or nothing to ask: close */
+  GtkWidget            *question;   /* "Save the changes?" while it asks */
+  PendingKind           pending;    /* what waits for its answer */
+  char                 *pending_arg; /* the preset or file to open */
   SluiceBatch          *batch;      /* --screenshot and --export-* */
   GSettings            *settings;   /* bound: size, sidebar, speed */
   char                 *banner_text; /* the banner's line, without "Paused" */
@@ -83,5 +103,18 @@ void _sluice_window_add_run_keys   (SluiceWindow         *self);
 void _sluice_window_choose_file    (SluiceWindow         *self,
                                     SluiceFileDialogKind  kind);
 void _sluice_window_save           (SluiceWindow         *self);
+void _sluice_window_save_as        (SluiceWindow         *self);
+void _sluice_window_save_then_go_on (SluiceWindow        *self);
+
+/* sluice-window-unsaved.c */
+void     _sluice_window_update_title      (SluiceWindow *self);
+void     _sluice_window_set_dirty         (SluiceWindow *self,
+                                           gboolean      dirty);
+void     _sluice_window_on_edited         (SluiceWindow *self);
+void     _sluice_window_ask_first         (SluiceWindow *self,
+                                           PendingKind   kind,
+                                           const char   *arg);
+void     _sluice_window_do_pending        (SluiceWindow *self);
+gboolean _sluice_window_on_close_request  (SluiceWindow *self);
 
 G_END_DECLS

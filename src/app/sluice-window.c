@@ -340,6 +340,9 @@ sluice_window_finalize (GObject *object)
   SluiceWindow *self = SLUICE_WINDOW (object);
 
   g_free (self->file);
+  g_free (self->file_text);
+  g_free (self->title);
+  g_free (self->pending_arg);
   g_free (self->banner_text);
 
   G_OBJECT_CLASS (sluice_window_parent_class)->finalize (object);
@@ -391,6 +394,7 @@ sluice_window_class_init (SluiceWindowClass *klass)
   g_type_ensure (SLUICE_TYPE_EVENT_LOG);
   g_type_ensure (SLUICE_TYPE_ERROR_GROUP_VIEW);
   g_type_ensure (SLUICE_TYPE_JOBS_VIEW);
+  g_type_ensure (SLUICE_TYPE_REPORT_VIEW);
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/sluicepool/Sluice/sluice-window.ui");
   gtk_widget_class_bind_template_child (widget_class, SluiceWindow, title_label);
@@ -407,6 +411,7 @@ sluice_window_class_init (SluiceWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, SluiceWindow, results_view);
   gtk_widget_class_bind_template_child (widget_class, SluiceWindow, error_group_view);
   gtk_widget_class_bind_template_child (widget_class, SluiceWindow, jobs_view);
+  gtk_widget_class_bind_template_child (widget_class, SluiceWindow, report_view);
   gtk_widget_class_bind_template_child (widget_class, SluiceWindow, notebook);
   gtk_widget_class_bind_template_child (widget_class, SluiceWindow, stop_button);
   gtk_widget_class_bind_template_callback_full (widget_class, "update_actions",
@@ -427,6 +432,10 @@ sluice_window_init (SluiceWindow *self)
                                          self->jobs_view);
   g_signal_connect_swapped (self->run, "status", G_CALLBACK (on_run_status), self);
   g_signal_connect_swapped (self->run, "notify::running", G_CALLBACK (on_running_changed), self);
+  g_object_bind_property (self->run, "report", self->report_view, "report", G_BINDING_SYNC_CREATE);
+  /* A clicked event row marks its time in the chart and the lanes. */
+  g_object_bind_property (self->event_log, "marked-time", sluice_run_controller_get_viewport (self->run), "mark",
+                          G_BINDING_SYNC_CREATE);
   g_signal_connect_swapped (sluice_run_controller_get_viewport (self->run), "notify::fit",
                             G_CALLBACK (_sluice_window_update_actions), self);
 
@@ -438,6 +447,9 @@ sluice_window_init (SluiceWindow *self)
     gtk_list_view_set_model (self->results_view, GTK_SELECTION_MODEL (results));
   }
   g_signal_connect_swapped (self->config_panel, "changed", G_CALLBACK (_sluice_window_update_mode), self);
+  g_signal_connect_swapped (self->config_panel, "changed", G_CALLBACK (_sluice_window_update_title), self);
+  g_signal_connect_swapped (self->config_panel, "edited", G_CALLBACK (_sluice_window_on_edited), self);
+  g_signal_connect (self, "close-request", G_CALLBACK (_sluice_window_on_close_request), NULL);
   g_signal_connect_swapped (self->jobs_view, "changed", G_CALLBACK (_sluice_window_update_actions), self);
   sluice_presets_fill_menu (self->presets_menu, "win.open-preset");
   _sluice_window_update_mode (self);
@@ -565,6 +577,19 @@ sluice_window_get_jobs_view (SluiceWindow *self)
 {
   g_return_val_if_fail (SLUICE_IS_WINDOW (self), NULL);
   return GTK_WIDGET (self->jobs_view);
+}
+
+/**
+ * sluice_window_get_report_view:
+ * @self: a #SluiceWindow
+ *
+ * Returns: (transfer none): the #SluiceReportView
+ */
+GtkWidget *
+sluice_window_get_report_view (SluiceWindow *self)
+{
+  g_return_val_if_fail (SLUICE_IS_WINDOW (self), NULL);
+  return GTK_WIDGET (self->report_view);
 }
 
 /**

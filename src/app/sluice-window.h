@@ -63,11 +63,17 @@ GtkWidget    *sluice_window_get_timeline_view  (SluiceWindow         *self);
 GtkWidget    *sluice_window_get_event_log      (SluiceWindow         *self);
 GtkWidget    *sluice_window_get_error_group    (SluiceWindow         *self);
 GtkWidget    *sluice_window_get_jobs_view      (SluiceWindow         *self);
+GtkWidget    *sluice_window_get_report_view    (SluiceWindow         *self);
 const char   *sluice_window_get_counter        (SluiceWindow         *self,
                                                 SluiceCounter         counter);
 gboolean      sluice_window_get_counter_shown  (SluiceWindow         *self,
                                                 SluiceCounter         counter);
 const char   *sluice_window_get_banner         (SluiceWindow         *self);
+gboolean      sluice_window_get_modified       (SluiceWindow         *self);
+GtkWidget    *sluice_window_get_question       (SluiceWindow         *self);
+const char   *sluice_window_get_file           (SluiceWindow         *self);
+void          sluice_window_open_file_asking   (SluiceWindow         *self,
+                                                const char           *path);
 guint         sluice_window_get_n_results      (SluiceWindow         *self);
 SluiceRunController *sluice_window_get_run_controller (SluiceWindow  *self);
 SluiceViewport *sluice_window_get_viewport     (SluiceWindow         *self);

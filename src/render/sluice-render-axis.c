@@ -141,6 +141,18 @@ format_seconds (double seconds,
   return g_strdup_printf ("%.*f s", decimals, seconds);
 }
 
+static gboolean
+overlaps_any (double            x0,
+              double            x1,
+              const SluiceRect *keep_clear,
+              guint             n_keep_clear)
+{
+  for (guint i = 0; i < n_keep_clear; i++)
+    if (keep_clear[i].width > 0. && x0 < keep_clear[i].x + keep_clear[i].width && keep_clear[i].x < x1)
+      return TRUE;
+  return FALSE;
+}
+
 /**
  * _sluice_render_draw_time_axis:
  * @cr: the context
@@ -162,6 +174,35 @@ _sluice_render_draw_time_axis (cairo_t             *cr,
                                gint64               t0,
                                gint64               t1)
 {
+  _sluice_render_draw_time_axis_clear_of (cr, layout, palette, plot, t0, t1, NULL, 0);
+}
+
+/**
+ * _sluice_render_draw_time_axis_clear_of:
+ * @cr: the context
+ * @layout: for the labels
+ * @palette: the colours
+ * @plot: the data area; the labels go just below it
+ * @t0: the time at the plot's left edge, in microseconds
+ * @t1: the time at the plot's right edge
+ * @keep_clear: (array length=n_keep_clear): spans of the label row that
+ *   other labels take (only their x and width count)
+ * @n_keep_clear: how many
+ *
+ * Like _sluice_render_draw_time_axis(), leaving out the tick labels that
+ * would run into @keep_clear: the chart's moments have their labels in
+ * the same row, and a tick's time can be read off its neighbours.
+ */
+void
+_sluice_render_draw_time_axis_clear_of (cairo_t             *cr,
+                                        PangoLayout         *layout,
+                                        const SluicePalette *palette,
+                                        const SluiceRect    *plot,
+                                        gint64               t0,
+                                        gint64               t1,
+                                        const SluiceRect    *keep_clear,
+                                        guint                n_keep_clear)
+{
   double span = MAX (t1 - t0, 1) / (double) G_USEC_PER_SEC;
   double step = _sluice_render_nice_step (span, plot->width / 90.);
   double first = ceil (t0 / (double) G_USEC_PER_SEC / step) * step;
@@ -174,7 +215,7 @@ _sluice_render_draw_time_axis (cairo_t             *cr,
     {
       double x = round (_sluice_render_time_to_x (plot, t0, t1, (gint64) llround (s * G_USEC_PER_SEC))) + 0.5;
       g_autofree char *label = format_seconds (fabs (s) < step * 1e-6 ? 0. : s, step);
-      double w;
+      double w, cx;
 
       sluice_palette_set_source (cr, &palette->grid);
       cairo_move_to (cr, x, plot->y);
@@ -184,9 +225,11 @@ _sluice_render_draw_time_axis (cairo_t             *cr,
       _sluice_render_get_text_size (layout, label, &w, NULL);
       if (x + w / 2. > right + SLUICE_RENDER_MARGIN)
         continue;
+      cx = MAX (x, plot->x + w / 2.);
+      if (overlaps_any (cx - w / 2. - 3., cx + w / 2. + 3., keep_clear, n_keep_clear))
+        continue;
       sluice_palette_set_source (cr, &palette->muted);
-      _sluice_render_draw_text (cr, layout, label, MAX (x, plot->x + w / 2.),
-                                plot->y + plot->height + 5., 0.5, 0.);
+      _sluice_render_draw_text (cr, layout, label, cx, plot->y + plot->height + 5., 0.5, 0.);
     }
 
   /* The baseline the bars and series stand on. */

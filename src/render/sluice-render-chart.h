@@ -20,5 +20,33 @@ void sluice_render_chart (cairo_t        *cr,
                           guint           queue_capacity,
                           guint           lead_bound,
                           gboolean        dark);
+void sluice_render_chart_with_pointer (cairo_t        *cr,
+                                       double          width,
+                                       double          height,
+                                       SluiceTimeline *model,
+                                       gint64          t0,
+                                       gint64          t1,
+                                       gint64          now,
+                                       guint           queue_capacity,
+                                       guint           lead_bound,
+                                       gboolean        dark,
+                                       double          pointer_x);
+char    *sluice_render_chart_get_readout     (SluiceTimeline *model,
+                                              gint64          time);
+gboolean sluice_render_chart_pointer_to_time (double          width,
+                                              gint64          t0,
+                                              gint64          t1,
+                                              double          x,
+                                              gint64         *time);
+
+void     sluice_render_chart_get_plot        (double             width,
+                                              double             height,
+                                              SluiceTimeline    *model,
+                                              gint64             t0,
+                                              gint64             t1,
+                                              gint64             now,
+                                              guint              queue_capacity,
+                                              guint              lead_bound,
+                                              cairo_rectangle_t *plot);
 
 G_END_DECLS

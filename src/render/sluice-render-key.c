@@ -4,6 +4,7 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 
+#include "sluice-render-bar-private.h"
 #include "sluice-render-private.h"
 
 #include <glib/gi18n.h>
@@ -261,9 +262,12 @@ draw_key_swatch (cairo_t             *cr,
       return;
     }
 
-  sluice_palette_set_source (cr, colors[key]);
-  cairo_rectangle (cr, x, y, w, h);
-  cairo_fill (cr);
+  /* The same fills as the bars: dotted when cancelled, open while running. */
+  _sluice_render_fill_bar (cr, palette, colors[key],
+                           key == KEY_CANCELLED ? SLUICE_BAR_FILL_DOTTED
+                           : key == KEY_RUNNING ? SLUICE_BAR_FILL_OPEN
+                                                : SLUICE_BAR_FILL_FLAT,
+                           x, y, w, h, 1.);
   if (key == KEY_RETRIED)
     _sluice_render_draw_hatching (cr, x, y, w, h);
   else if (key == KEY_FAILED)

@@ -39,10 +39,10 @@ typedef struct {
 } SluiceLanesLayout;
 
 /* The series of the chart, in the order of its legend; the legend has
- * one more entry, the retry budget's token level, when the run has a
- * budget. */
+ * two more entries: the retry budget's token level, when the run has a
+ * budget, and the lead's failed items, when there are any in view. */
 #define SLUICE_CHART_N_SERIES       4
-#define SLUICE_CHART_N_LEGEND       (SLUICE_CHART_N_SERIES + 1)
+#define SLUICE_CHART_N_LEGEND       (SLUICE_CHART_N_SERIES + 2)
 
 /* The chart view's geometry. */
 typedef struct {
@@ -178,6 +178,14 @@ void         _sluice_render_draw_time_axis (cairo_t             *cr,
                                             const SluiceRect    *plot,
                                             gint64               t0,
                                             gint64               t1);
+void         _sluice_render_draw_time_axis_clear_of (cairo_t             *cr,
+                                                     PangoLayout         *layout,
+                                                     const SluicePalette *palette,
+                                                     const SluiceRect    *plot,
+                                                     gint64               t0,
+                                                     gint64               t1,
+                                                     const SluiceRect    *keep_clear,
+                                                     guint                n_keep_clear);
 void         _sluice_render_begin_view    (cairo_t             *cr,
                                            const SluicePalette *palette,
                                            double               width,

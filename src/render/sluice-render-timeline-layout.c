@@ -108,6 +108,30 @@ sluice_render_timeline_get_natural_height_for_width (SluiceTimeline *model,
 }
 
 /**
+ * sluice_render_timeline_get_plot:
+ * @model: the run
+ * @width: the view's width
+ * @height: the view's height
+ * @plot: (out): where sluice_render_timeline() draws the lanes
+ *
+ * For layers drawn over the lanes, such as sluice_render_draw_marked_time().
+ */
+void
+sluice_render_timeline_get_plot (SluiceTimeline    *model,
+                                 double             width,
+                                 double             height,
+                                 cairo_rectangle_t *plot)
+{
+  SluiceLanesLayout lanes;
+
+  g_return_if_fail (SLUICE_IS_TIMELINE (model));
+  g_return_if_fail (plot != NULL);
+
+  _sluice_lanes_get_model_layout (model, width, height, &lanes);
+  *plot = (cairo_rectangle_t) { lanes.plot.x, lanes.plot.y, lanes.plot.width, lanes.plot.height };
+}
+
+/**
  * sluice_render_timeline_get_minimum_height_for_width:
  * @model: the run
  * @width: the view's width, or -1 for any width

@@ -8,6 +8,7 @@
 #include <glib/gi18n.h>
 #include <math.h>
 
+#include "sluice-render-bar-private.h"
 #include "sluice-render-private.h"
 
 #define MIN_BAR_WIDTH    2.   /* narrower bars are merged per lane */
@@ -191,11 +192,11 @@ draw_problems (const Pass *pass,
       const Problem *problem = &g_array_index (pass->problems, Problem, i);
       double grow = MAX (0., PROBLEM_MIN_WIDTH - (problem->x1 - problem->x0)) / 2.;
 
-      _sluice_render_set_source_dimmed (pass->cr, severity_color (pass->palette, problem->severity), alpha);
-      cairo_rectangle (pass->cr, round (problem->x0 - grow),
-                       lane_top (pass, problem->worker) + pass->lanes.bar_inset,
-                       round (problem->x1 - problem->x0 + 2. * grow), h);
-      cairo_fill (pass->cr);
+      _sluice_render_fill_bar (pass->cr, pass->palette, severity_color (pass->palette, problem->severity),
+                               problem->severity == SEVERITY_CANCELLED ? SLUICE_BAR_FILL_DOTTED
+                                                                       : SLUICE_BAR_FILL_FLAT,
+                               round (problem->x0 - grow), lane_top (pass, problem->worker) + pass->lanes.bar_inset,
+                               round (problem->x1 - problem->x0 + 2. * grow), h, alpha);
     }
 }
 
@@ -211,7 +212,8 @@ close_column (const Pass *pass,
     return;
 
   pending->column_active = FALSE;
-  x1 = MAX (pending->column + 1., ceil (pending->column_x1));
+  /* From the column on: an attempt that took no time is still seen. */
+  x1 = MAX (pending->column + SLUICE_RENDER_BAR_MIN_WIDTH, ceil (pending->column_x1));
   if (pending->run_active && pending->run_severity == pending->column_severity &&
       pending->column <= pending->run_x1)
     {
@@ -299,7 +301,10 @@ draw_bar_label (const Pass              *pass,
                 double                   y,
                 double                   w,
                 double                   h,
-                double                   reserved)
+                double                   reserved,
+                const SluiceColor       *color,
+                const SluiceColor       *backing,
+                double                   alpha)
 {
   g_autofree char *item = NULL;
   g_autofree char *long_label = NULL;
@@ -333,8 +338,15 @@ draw_bar_label (const Pass              *pass,
       _sluice_render_get_text_size (pass->layout, labels[i], &tw, &th);
       if (tw + 8. <= w - reserved && th <= h + 2.)
         {
-          /* Dark text: every outcome colour is light enough for it. */
-          cairo_set_source_rgba (pass->cr, 0., 0., 0., 0.87);
+          /* A patterned bar gets a plain patch behind its label: text on
+           * dots is hard to read from the back of a room. */
+          if (backing != NULL)
+            {
+              _sluice_render_set_source_dimmed (pass->cr, backing, alpha);
+              cairo_rectangle (pass->cr, MAX (x, pass->lanes.plot.x) + 2., y + 2., tw + 4., MAX (h - 4., 0.));
+              cairo_fill (pass->cr);
+            }
+          sluice_palette_set_source (pass->cr, color);
           _sluice_render_draw_text (pass->cr, pass->layout, labels[i],
                                     MAX (x, pass->lanes.plot.x) + 4., y + h / 2., 0., 0.5);
           return;
@@ -384,21 +396,23 @@ draw_full_bar (const Pass              *pass,
   double y = lane_top (pass, bar->worker) + pass->lanes.bar_inset;
   double h = pass->lanes.lane_height - 2. * pass->lanes.bar_inset;
   double x = round (x0), w = round (x1) - round (x0);
+  SluiceBarFill fill = _sluice_render_bar_fill_for_outcome (bar->outcome, bar->end < 0);
   double reserved;
 
-  /* A one-pixel gap between back-to-back attempts keeps them apart. */
+  /* A one-pixel gap between back-to-back attempts keeps them apart; an
+   * attempt that took no time (the selected item's) is still seen. */
   if (w >= 4.)
     w -= 1.;
+  w = MAX (w, SLUICE_RENDER_BAR_MIN_WIDTH);
 
-  _sluice_render_set_source_dimmed (cr, bar_color (pass->palette, bar), alpha);
-  cairo_rectangle (cr, x, y, w, h);
-  cairo_fill (cr);
+  _sluice_render_fill_bar (cr, pass->palette, bar_color (pass->palette, bar), fill, x, y, w, h, alpha);
 
   if (bar->retried)
     _sluice_render_draw_hatching (cr, x, y, w, h);
 
   draw_marks (pass, bar, x, y, w, h, &reserved);
-  draw_bar_label (pass, bar, x, y, w, h, reserved);
+  draw_bar_label (pass, bar, x, y, w, h, reserved, _sluice_render_bar_label_color (pass->palette, fill),
+                  fill == SLUICE_BAR_FILL_DOTTED ? bar_color (pass->palette, bar) : NULL, alpha);
 
   if (bar->item == pass->selected_item)
     {
@@ -530,7 +544,8 @@ draw_policy_marks (const Pass     *pass,
  * @dark: whether to use the dark palette
  *
  * Draws one lane per worker and one bar per attempt, from start to end,
- * coloured by outcome, with hatching on retried attempts, a clock on timed
+ * coloured by outcome, open (a pale inside, a bold border) while they run,
+ * dotted when cancelled, with hatching on retried attempts, a clock on timed
  * out ones, a cross where an item failed for good, the deadline as a
  * dashed line and each cancel request as a notch. The retry policy's
  * marks go on top: a bracket for each backoff, from the failed attempt to
@@ -538,7 +553,8 @@ draw_policy_marks (const Pass     *pass,
  * skipped and a triangle where an item was shed; the key explains those
  * the run has. Bars outside [@t0, @t1]
  * are skipped and bars narrower than two pixels are merged per lane, so
- * thousands of attempts draw quickly.
+ * thousands of attempts draw quickly; every bar or merged mark is at least
+ * %SLUICE_RENDER_BAR_MIN_WIDTH pixels wide, from its start.
  */
 void
 sluice_render_timeline (cairo_t        *cr,

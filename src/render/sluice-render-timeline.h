@@ -20,6 +20,10 @@ void     sluice_render_timeline     (cairo_t        *cr,
                                      gint64          selected_item,
                                      gboolean        dark);
 double   sluice_render_timeline_get_natural_height (SluiceTimeline *model);
+void     sluice_render_timeline_get_plot (SluiceTimeline    *model,
+                                          double             width,
+                                          double             height,
+                                          cairo_rectangle_t *plot);
 double   sluice_render_timeline_get_natural_height_for_width (SluiceTimeline *model,
                                                               double          width);
 double   sluice_render_timeline_get_minimum_height_for_width (SluiceTimeline *model,

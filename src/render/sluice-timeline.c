@@ -4,6 +4,8 @@
  */
 
 #include "sluice-timeline.h"
+#include "sluice-timeline-items-private.h"
+#include "sluice-timeline-series-private.h"
 
 /**
  * SluiceTimeline:
@@ -14,7 +16,8 @@
  * busy workers) sampled at every event, one sample per instant at which they changed;
  * the retry policy's marks on the lanes (#SluiceTimelineMark: backoffs,
  * skipped retries, shed items) and the retry budget's token level, when
- * the pool has a budget.
+ * the pool has a budget; the run-level moments (stop, drain, end…) as
+ * #SluiceTimelineMoment. The chart's part lives in sluice-timeline-series.c.
  *
  * It is built incrementally: each sluice_timeline_update() consumes only
  * the events recorded since the previous one, so a view can call it once
@@ -22,35 +25,19 @@
  * normalised once here and the drawing code only reads it.
  */
 
-typedef struct {
-  gint64 time;
-  guint  queued;
-  guint  in_flight;
-  guint  lead;
-  guint  busy;
-} Sample;
-
-typedef struct {
-  gint64 time;
-  gint64 tokens;
-} TokenSample;
-
 struct _SluiceTimeline
 {
   GObject       parent_instance;
 
   guint         n_workers;
   GArray       *bars;          /* SluiceTimelineBar, in start order */
-  GArray       *samples;       /* Sample, in time order */
   GHashTable   *last_bar;      /* item (gint64 *) → index + 1 of its latest bar */
   GStringChunk *strings;       /* the bars' error types and messages */
   GArray       *marks;         /* SluiceTimelineMark, in time order */
   GHashTable   *backoff_mark;  /* item (gint64 *) → index + 1 of its backoff under way */
   guint         mark_kinds;    /* 1 << SluiceTimelineMarkKind, for each kind seen */
-  GArray       *token_samples; /* TokenSample, in time order, one per change */
-  gint64        max_tokens;    /* -1: the pool has no retry budget */
-  GHashTable   *held;          /* items (gint64 *) a worker holds now */
-  GHashTable   *ended_queued;  /* items (gint64 *) that ended while queued */
+  SluiceTimelineSeries *series; /* the chart's counts, budget level, moments */
+  SluiceTimelineItems *items; /* the items held now (busy workers), their values */
 
   guint64       consumed;      /* recorder position (n_events + n_dropped) read so far */
   gint64        start_time;
@@ -67,14 +54,12 @@ sluice_timeline_finalize (GObject *object)
   SluiceTimeline *self = SLUICE_TIMELINE (object);
 
   g_clear_pointer (&self->bars, g_array_unref);
-  g_clear_pointer (&self->samples, g_array_unref);
   g_clear_pointer (&self->last_bar, g_hash_table_unref);
   g_clear_pointer (&self->strings, g_string_chunk_free);
   g_clear_pointer (&self->marks, g_array_unref);
   g_clear_pointer (&self->backoff_mark, g_hash_table_unref);
-  g_clear_pointer (&self->token_samples, g_array_unref);
-  g_clear_pointer (&self->held, g_hash_table_unref);
-  g_clear_pointer (&self->ended_queued, g_hash_table_unref);
+  g_clear_pointer (&self->series, _sluice_timeline_series_free);
+  g_clear_pointer (&self->items, _sluice_timeline_items_free);
 
   G_OBJECT_CLASS (sluice_timeline_parent_class)->finalize (object);
 }
@@ -89,15 +74,12 @@ static void
 sluice_timeline_init (SluiceTimeline *self)
 {
   self->bars = g_array_new (FALSE, TRUE, sizeof (SluiceTimelineBar));
-  self->samples = g_array_new (FALSE, TRUE, sizeof (Sample));
   self->last_bar = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   self->strings = g_string_chunk_new (1024);
   self->marks = g_array_new (FALSE, TRUE, sizeof (SluiceTimelineMark));
   self->backoff_mark = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
-  self->token_samples = g_array_new (FALSE, TRUE, sizeof (TokenSample));
-  self->max_tokens = -1;
-  self->held = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
-  self->ended_queued = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  self->series = _sluice_timeline_series_new ();
+  self->items = _sluice_timeline_items_new ();
   self->item_timeout = -1;
   self->empty = TRUE;
 }
@@ -190,6 +172,7 @@ on_attempt_start (SluiceTimeline    *self,
     .end = -1,
     .deadline = self->item_timeout >= 0 ? event->time + self->item_timeout : -1,
     .outcome = SLUICE_OUTCOME_NONE,
+    .value = _sluice_timeline_items_get_value (self->items, event->item),
   };
   gint64 *key = g_new (gint64, 1);
 
@@ -244,6 +227,7 @@ on_attempt_end (SluiceTimeline    *self,
   bar->retried = event->retried;
   bar->error_type = intern (self, event->error_type);
   bar->error_message = intern (self, event->error_message);
+  bar->late_result = event->outcome == SLUICE_OUTCOME_TIMED_OUT && event->value != NULL;
   learn_deadline (self, bar);
 }
 
@@ -322,108 +306,6 @@ on_item_cancelled (SluiceTimeline    *self,
     }
 }
 
-static void
-add_item (GHashTable *set,
-          gint64      item)
-{
-  g_hash_table_add (set, g_memdup2 (&item, sizeof item));
-}
-
-/* The busy workers: a worker holds an item from when it takes it (an
- * attempt, its stop rounds, a backoff) until the item ends. A job given
- * up while queued ends first (item-cancelled, worker -1) and is then
- * taken and skipped at once: it never makes a worker busy. */
-static void
-fold_busy (SluiceTimeline    *self,
-           const SluiceEvent *event)
-{
-  gint64 item = event->item;
-
-  switch (event->kind)
-    {
-    case SLUICE_EVENT_QUEUE_GET:
-    case SLUICE_EVENT_ATTEMPT_START:
-      if (event->kind == SLUICE_EVENT_QUEUE_GET && g_hash_table_remove (self->ended_queued, &item))
-        break;
-      if (!g_hash_table_contains (self->held, &item))
-        add_item (self->held, item);
-      break;
-    case SLUICE_EVENT_ITEM_OK:
-    case SLUICE_EVENT_ITEM_FAILED:
-    case SLUICE_EVENT_ITEM_CANCELLED:
-    case SLUICE_EVENT_ITEM_DROPPED:
-      if (!g_hash_table_remove (self->held, &item) && event->kind == SLUICE_EVENT_ITEM_CANCELLED &&
-          event->worker < 0)
-        add_item (self->ended_queued, item);
-      break;
-    default:
-      break;
-    }
-}
-
-/* The budget's level after each instant, one sample per change. */
-static void
-add_token_sample (SluiceTimeline    *self,
-                  const SluiceEvent *event)
-{
-  TokenSample sample = { event->time, event->tokens };
-  GArray *samples = self->token_samples;
-  TokenSample *last;
-
-  /* A budget starts full, above 0: events that carry 0 from the start
-   * (made by hand, or read from where the field is missing) have none. */
-  if (event->tokens < 0 || (event->tokens == 0 && self->max_tokens <= 0))
-    return;
-
-  self->max_tokens = MAX (self->max_tokens, event->tokens);
-  last = samples->len > 0 ? &g_array_index (samples, TokenSample, samples->len - 1) : NULL;
-  if (last != NULL && last->time == sample.time)
-    {
-      last->tokens = sample.tokens;
-      if (samples->len > 1 && (last - 1)->tokens == last->tokens)
-        g_array_set_size (samples, samples->len - 1);
-      return;
-    }
-  if (last != NULL && last->tokens == sample.tokens)
-    return;
-
-  g_array_append_val (samples, sample);
-}
-
-/* A sample is the state after all the events of one instant: the steps in
- * between last no time and would draw as spikes. Only changes are kept: a
- * run of events with the same counts draws the same step line as its first
- * one. */
-static gboolean
-same_counts (const Sample *a,
-             const Sample *b)
-{
-  return a->queued == b->queued && a->in_flight == b->in_flight && a->lead == b->lead && a->busy == b->busy;
-}
-
-static void
-add_sample (SluiceTimeline    *self,
-            const SluiceEvent *event)
-{
-  Sample sample = { event->time, event->queued, event->in_flight, event->lead,
-                    g_hash_table_size (self->held) };
-  GArray *samples = self->samples;
-  Sample *last = samples->len > 0 ? &g_array_index (samples, Sample, samples->len - 1) : NULL;
-
-  if (last != NULL && last->time == sample.time)
-    {
-      *last = sample;
-      if (samples->len > 1 && same_counts (last - 1, last))
-        g_array_set_size (samples, samples->len - 1);
-      return;
-    }
-
-  if (last != NULL && same_counts (last, &sample))
-    return;
-
-  g_array_append_val (samples, sample);
-}
-
 /**
  * sluice_timeline_add_event:
  * @self: a #SluiceTimeline
@@ -478,10 +360,8 @@ sluice_timeline_add_event (SluiceTimeline    *self,
       break;
     }
 
-  if (event->item >= 0)
-    fold_busy (self, event);
-  add_sample (self, event);
-  add_token_sample (self, event);
+  _sluice_timeline_items_add_event (self->items, event);
+  _sluice_timeline_series_add_event (self->series, event, _sluice_timeline_items_get_busy (self->items));
 }
 
 /**
@@ -533,16 +413,13 @@ sluice_timeline_clear (SluiceTimeline *self)
   g_return_if_fail (SLUICE_IS_TIMELINE (self));
 
   g_array_set_size (self->bars, 0);
-  g_array_set_size (self->samples, 0);
   g_hash_table_remove_all (self->last_bar);
   g_string_chunk_clear (self->strings);
   g_array_set_size (self->marks, 0);
   g_hash_table_remove_all (self->backoff_mark);
   self->mark_kinds = 0;
-  g_array_set_size (self->token_samples, 0);
-  self->max_tokens = -1;
-  g_hash_table_remove_all (self->held);
-  g_hash_table_remove_all (self->ended_queued);
+  _sluice_timeline_series_clear (self->series);
+  _sluice_timeline_items_clear (self->items);
   self->consumed = 0;
   self->start_time = 0;
   self->end_time = 0;
@@ -661,119 +538,12 @@ sluice_timeline_get_end_time (SluiceTimeline *self)
   return self->end_time;
 }
 
-/**
- * sluice_timeline_get_n_samples:
- * @self: a #SluiceTimeline
- *
- * Returns: the number of chart samples
- */
-guint
-sluice_timeline_get_n_samples (SluiceTimeline *self)
+/* The chart's part of the model, for its getters in
+ * sluice-timeline-series.c. */
+SluiceTimelineSeries *
+_sluice_timeline_get_series (SluiceTimeline *self)
 {
-  g_return_val_if_fail (SLUICE_IS_TIMELINE (self), 0);
-  return self->samples->len;
-}
-
-/**
- * sluice_timeline_get_sample:
- * @self: a #SluiceTimeline
- * @i: from 0 to the number of samples; samples are in time order
- * @time: (out) (optional): when the counts changed to these values
- * @queued: (out) (optional): items in the input queue
- * @in_flight: (out) (optional): attempts running
- * @lead: (out) (optional): items pulled and not yet handled successfully
- *
- * Gets one step of the chart series. The values hold from @time until the
- * next sample's time.
- */
-void
-sluice_timeline_get_sample (SluiceTimeline *self,
-                            guint           i,
-                            gint64         *time,
-                            guint          *queued,
-                            guint          *in_flight,
-                            guint          *lead)
-{
-  const Sample *sample;
-
-  g_return_if_fail (SLUICE_IS_TIMELINE (self));
-  g_return_if_fail (i < self->samples->len);
-
-  sample = &g_array_index (self->samples, Sample, i);
-  if (time != NULL)
-    *time = sample->time;
-  if (queued != NULL)
-    *queued = sample->queued;
-  if (in_flight != NULL)
-    *in_flight = sample->in_flight;
-  if (lead != NULL)
-    *lead = sample->lead;
-}
-
-/**
- * sluice_timeline_get_busy:
- * @self: a #SluiceTimeline
- * @i: from 0 to the number of samples
- *
- * The busy workers of sample @i: workers holding an item (an attempt, its
- * stop rounds or a backoff), folded from the events: a worker is busy from
- * its queue-get or attempt-start until the item's ok, failed, cancelled or
- * dropped event. A job given up while queued is never counted.
- *
- * Returns: the workers holding an item from the sample's time on
- */
-guint
-sluice_timeline_get_busy (SluiceTimeline *self,
-                          guint           i)
-{
-  g_return_val_if_fail (SLUICE_IS_TIMELINE (self), 0);
-  g_return_val_if_fail (i < self->samples->len, 0);
-
-  return g_array_index (self->samples, Sample, i).busy;
-}
-
-/* Bisects an array of Sample or TokenSample, both of which start with
- * their time: the index of the last one at or before @time, or 0. */
-static guint
-find_at_or_before (GArray *samples,
-                   gint64  time)
-{
-  guint size = g_array_get_element_size (samples);
-  guint lo = 0, hi = samples->len;
-
-  G_STATIC_ASSERT (G_STRUCT_OFFSET (Sample, time) == 0 && G_STRUCT_OFFSET (TokenSample, time) == 0);
-
-  while (lo < hi)
-    {
-      guint mid = lo + (hi - lo) / 2;
-      const gint64 *t = (const gint64 *) (gpointer) (samples->data + (gsize) mid * size);
-
-      if (*t <= time)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-
-  return lo > 0 ? lo - 1 : 0;
-}
-
-/**
- * sluice_timeline_find_sample:
- * @self: a #SluiceTimeline
- * @time: a clock time
- *
- * Finds the sample in effect at @time, by bisection, so a view can start
- * drawing at the left edge of a zoomed window without scanning the run.
- *
- * Returns: the index of the last sample at or before @time, or 0 if every
- *   sample is later
- */
-guint
-sluice_timeline_find_sample (SluiceTimeline *self,
-                             gint64          time)
-{
-  g_return_val_if_fail (SLUICE_IS_TIMELINE (self), 0);
-  return find_at_or_before (self->samples, time);
+  return self->series;
 }
 
 /**
@@ -821,79 +591,4 @@ sluice_timeline_has_mark_kind (SluiceTimeline         *self,
 {
   g_return_val_if_fail (SLUICE_IS_TIMELINE (self), FALSE);
   return (self->mark_kinds & (1u << kind)) != 0;
-}
-
-/**
- * sluice_timeline_get_max_tokens:
- * @self: a #SluiceTimeline
- *
- * The retry budget's size, as the highest level seen (the bucket starts
- * full), in thousandths of a token.
- *
- * Returns: the highest token level, or -1 when no event had a budget
- */
-gint64
-sluice_timeline_get_max_tokens (SluiceTimeline *self)
-{
-  g_return_val_if_fail (SLUICE_IS_TIMELINE (self), -1);
-  return self->max_tokens;
-}
-
-/**
- * sluice_timeline_get_n_token_samples:
- * @self: a #SluiceTimeline
- *
- * Returns: the number of steps of the retry budget's level; 0 without a
- *   budget
- */
-guint
-sluice_timeline_get_n_token_samples (SluiceTimeline *self)
-{
-  g_return_val_if_fail (SLUICE_IS_TIMELINE (self), 0);
-  return self->token_samples->len;
-}
-
-/**
- * sluice_timeline_get_token_sample:
- * @self: a #SluiceTimeline
- * @i: from 0 to the number of token samples, in time order
- * @time: (out) (optional): when the level changed to @tokens
- * @tokens: (out) (optional): the tokens left, in thousandths
- *
- * Gets one step of the retry budget's level, which holds until the next
- * sample's time.
- */
-void
-sluice_timeline_get_token_sample (SluiceTimeline *self,
-                                  guint           i,
-                                  gint64         *time,
-                                  gint64         *tokens)
-{
-  const TokenSample *sample;
-
-  g_return_if_fail (SLUICE_IS_TIMELINE (self));
-  g_return_if_fail (i < self->token_samples->len);
-
-  sample = &g_array_index (self->token_samples, TokenSample, i);
-  if (time != NULL)
-    *time = sample->time;
-  if (tokens != NULL)
-    *tokens = sample->tokens;
-}
-
-/**
- * sluice_timeline_find_token_sample:
- * @self: a #SluiceTimeline
- * @time: a clock time
- *
- * Like sluice_timeline_find_sample(), for the retry budget's level.
- *
- * Returns: the index of the last token sample at or before @time, or 0
- */
-guint
-sluice_timeline_find_token_sample (SluiceTimeline *self,
-                                   gint64          time)
-{
-  g_return_val_if_fail (SLUICE_IS_TIMELINE (self), 0);
-  return find_at_or_before (self->token_samples, time);
 }

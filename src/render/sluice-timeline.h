@@ -35,6 +35,11 @@ G_BEGIN_DECLS
  * @round_times: when it asked, for the first @n_rounds rounds
  * @error_type: (nullable): the error's type name, owned by the model
  * @error_message: (nullable): the error's message, owned by the model
+ * @value: (nullable): the item's value as pulled (GVariant text), owned
+ *   by the model; %NULL when its pull was not seen
+ * @late_result: the attempt timed out, and its handler then returned a
+ *   value after all, which the pool threw away (the attempt-end event
+ *   carries it)
  *
  * One attempt, as one bar in a worker's lane.
  */
@@ -52,6 +57,8 @@ typedef struct {
   gint64         round_times[SLUICE_TIMELINE_MAX_ROUNDS];
   const char    *error_type;
   const char    *error_message;
+  const char    *value;
+  gboolean       late_result;
 } SluiceTimelineBar;
 
 /**
@@ -105,6 +112,64 @@ typedef struct {
   const char            *reason;
 } SluiceTimelineMark;
 
+/**
+ * SluiceTimelineMomentKind:
+ * @SLUICE_TIMELINE_MOMENT_STOP_REQUEST: a stop was requested
+ * @SLUICE_TIMELINE_MOMENT_DRAIN: the input closed; the workers drain the queue
+ * @SLUICE_TIMELINE_MOMENT_CANCEL: the caller cancelled or closed the run
+ * @SLUICE_TIMELINE_MOMENT_FATAL: a fatal error stopped the pool at once
+ * @SLUICE_TIMELINE_MOMENT_SHUTDOWN_DEADLINE: the shutdown deadline fired
+ *   before the drain ended
+ * @SLUICE_TIMELINE_MOMENT_RUN_END: every operation of the run had finished
+ *
+ * A moment of the whole run, marked on the chart's time axis.
+ */
+typedef enum {
+  SLUICE_TIMELINE_MOMENT_STOP_REQUEST,
+  SLUICE_TIMELINE_MOMENT_DRAIN,
+  SLUICE_TIMELINE_MOMENT_CANCEL,
+  SLUICE_TIMELINE_MOMENT_FATAL,
+  SLUICE_TIMELINE_MOMENT_SHUTDOWN_DEADLINE,
+  SLUICE_TIMELINE_MOMENT_RUN_END,
+} SluiceTimelineMomentKind;
+
+#define SLUICE_TIMELINE_N_MOMENT_KINDS (SLUICE_TIMELINE_MOMENT_RUN_END + 1)
+
+/**
+ * SluiceTimelineMoment:
+ * @kind: what happened
+ * @time: when, in clock microseconds
+ *
+ * One run-level event, as the model keeps it.
+ */
+typedef struct {
+  SluiceTimelineMomentKind kind;
+  gint64                   time;
+} SluiceTimelineMoment;
+
+/**
+ * SluiceTimelineValues:
+ * @time: the time asked about
+ * @queued: items in the input queue
+ * @in_flight: attempts running
+ * @lead: items pulled and not yet handled successfully
+ * @failed: of the lead, the items that failed for good
+ * @busy: workers holding an item
+ * @tokens: the retry budget's level in thousandths, or -1 without a budget
+ *
+ * The chart's counts in effect at one time (see
+ * sluice_timeline_get_values_at()).
+ */
+typedef struct {
+  gint64 time;
+  guint  queued;
+  guint  in_flight;
+  guint  lead;
+  guint  failed;
+  guint  busy;
+  gint64 tokens;
+} SluiceTimelineValues;
+
 #define SLUICE_TYPE_TIMELINE (sluice_timeline_get_type ())
 G_DECLARE_FINAL_TYPE (SluiceTimeline, sluice_timeline, SLUICE, TIMELINE, GObject)
 
@@ -134,6 +199,14 @@ guint                    sluice_timeline_get_busy         (SluiceTimeline  *self
                                                            guint            i);
 guint                    sluice_timeline_find_sample      (SluiceTimeline  *self,
                                                            gint64           time);
+guint                    sluice_timeline_get_failed       (SluiceTimeline  *self,
+                                                           guint            i);
+gboolean                 sluice_timeline_get_values_at    (SluiceTimeline  *self,
+                                                           gint64           time,
+                                                           SluiceTimelineValues *values);
+guint                    sluice_timeline_get_n_moments    (SluiceTimeline  *self);
+const SluiceTimelineMoment *sluice_timeline_get_moment    (SluiceTimeline  *self,
+                                                           guint            i);
 guint                    sluice_timeline_get_n_marks      (SluiceTimeline  *self);
 const SluiceTimelineMark *sluice_timeline_get_mark        (SluiceTimeline  *self,
                                                            guint            i);

@@ -262,6 +262,22 @@ sluice_scenario_runner_get_pool (SluiceScenarioRunner *self)
 }
 
 /**
+ * sluice_scenario_runner_get_handler:
+ * @self: a #SluiceScenarioRunner
+ *
+ * The scenario's handler, which decides each item's behaviour (its own,
+ * one drawn from the mix, a submitted job's, or the default).
+ *
+ * Returns: (transfer none) (nullable): the handler, once the run started
+ */
+SluiceFaultHandler *
+sluice_scenario_runner_get_handler (SluiceScenarioRunner *self)
+{
+  g_return_val_if_fail (SLUICE_IS_SCENARIO_RUNNER (self), NULL);
+  return self->handler;
+}
+
+/**
  * sluice_scenario_runner_get_run:
  * @self: a #SluiceScenarioRunner
  *

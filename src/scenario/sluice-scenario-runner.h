@@ -29,6 +29,7 @@ void                  sluice_scenario_runner_set_keep_details (SluiceScenarioRun
                                                              gboolean               keep);
 SluicePool           *sluice_scenario_runner_get_pool       (SluiceScenarioRunner  *self);
 SluiceRun            *sluice_scenario_runner_get_run        (SluiceScenarioRunner  *self);
+SluiceFaultHandler   *sluice_scenario_runner_get_handler    (SluiceScenarioRunner  *self);
 SluiceClock          *sluice_scenario_runner_get_clock      (SluiceScenarioRunner  *self);
 SluiceReport         *sluice_scenario_runner_get_report     (SluiceScenarioRunner  *self);
 void                  sluice_scenario_runner_run_async      (SluiceScenarioRunner  *self,

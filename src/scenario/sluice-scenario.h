@@ -117,6 +117,12 @@ char                  *sluice_scenario_to_data             (SluiceScenario      
 gboolean               sluice_scenario_save_to_file        (SluiceScenario      *self,
                                                             const char          *path,
                                                             GError             **error);
+char                  *sluice_scenario_update_data         (SluiceScenario      *self,
+                                                            const char          *data);
+char                  *sluice_scenario_save_over_data      (SluiceScenario      *self,
+                                                            const char          *data,
+                                                            const char          *path,
+                                                            GError             **error);
 
 const char            *sluice_scenario_get_name            (SluiceScenario      *self);
 const char            *sluice_scenario_get_title           (SluiceScenario      *self);

@@ -42,6 +42,7 @@ SluiceOutcome  _sluice_attempt_get_outcome  (SluiceAttempt       *self);
 const GError  *_sluice_attempt_get_error    (SluiceAttempt       *self);
 GError        *_sluice_attempt_steal_error  (SluiceAttempt       *self);
 GVariant      *_sluice_attempt_steal_result (SluiceAttempt       *self);
+GVariant      *_sluice_attempt_get_late_result (SluiceAttempt    *self);
 guint          _sluice_attempt_get_n_timers (SluiceAttempt       *self);
 
 G_END_DECLS

@@ -66,6 +66,8 @@ struct _SluiceAttempt
 
   GError              *handler_error;  /* what a cancelled attempt's handler
                                         * returned instead, if anything */
+  GVariant            *late_result;    /* what a timed-out attempt's handler
+                                        * returned after all, thrown away */
 };
 
 enum {
@@ -99,6 +101,7 @@ sluice_attempt_finalize (GObject *object)
 
   g_clear_pointer (&self->item, g_variant_unref);
   g_clear_pointer (&self->result, g_variant_unref);
+  g_clear_pointer (&self->late_result, g_variant_unref);
   g_clear_error (&self->error);
   g_clear_error (&self->handler_error);
   g_clear_object (&self->cancellable);
@@ -243,6 +246,9 @@ settle_outcome (SluiceAttempt *self,
       self->error = g_error_new_literal (SLUICE_ERROR, SLUICE_ERROR_TIMEOUT,
                                          self->item_deadline_first ? "deadline exceeded"
                                                                    : "item timed out");
+      /* Kept for the attempt-end event only: a view can then say the
+       * value came, too late, and was thrown away. */
+      self->late_result = g_steal_pointer (&result);
     }
   else if (error != NULL && g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     {
@@ -411,6 +417,12 @@ GVariant *
 _sluice_attempt_steal_result (SluiceAttempt *self)
 {
   return g_steal_pointer (&self->result);
+}
+
+GVariant *
+_sluice_attempt_get_late_result (SluiceAttempt *self)
+{
+  return self->late_result;
 }
 
 guint

@@ -21,7 +21,8 @@ G_BEGIN_DECLS
  * @SLUICE_EVENT_QUEUE_PUT: an item entered the input channel
  * @SLUICE_EVENT_QUEUE_GET: a worker took an item from the input channel
  * @SLUICE_EVENT_ATTEMPT_START: a handler call began (@item, @attempt, @worker)
- * @SLUICE_EVENT_ATTEMPT_END: a handler call ended (@outcome, error fields)
+ * @SLUICE_EVENT_ATTEMPT_END: a handler call ended (@outcome, error fields;
+ *   @value when a timed-out handler returned a value late)
  * @SLUICE_EVENT_CANCEL_REQUEST: the pool asked an attempt to stop (@round)
  * @SLUICE_EVENT_IGNORING_CANCEL: an attempt ignored three rounds of
  *   cancellation; the pool now waits for it however long it takes
@@ -117,7 +118,9 @@ typedef enum {
  * @retried: for attempt ends: the pool will retry this failure
  * @error_type: (nullable): the error's type name
  * @error_message: (nullable): the error's message
- * @value: (nullable): the item (pulls) or the result (item ok, result)
+ * @value: (nullable): the item (pulls), the result (item ok, result), or
+ *   the value a timed-out attempt's handler returned after its deadline,
+ *   which the pool threw away (attempt end, outcome timed-out)
  * @delay: the backoff in microseconds (backoff, retry-skipped for the
  *   deadline), or -1
  * @reason: (nullable): why a retry was skipped: `deadline` or `budget`

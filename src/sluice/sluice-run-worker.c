@@ -42,6 +42,7 @@ emit_attempt (SluiceRun       *self,
           event.error_type = sluice_error_type_name (error);
           event.error_message = error->message;
         }
+      event.value = _sluice_attempt_get_late_result (attempt);
     }
 
   _sluice_run_emit (self, &event);

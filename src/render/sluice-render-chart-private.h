@@ -1,0 +1,171 @@
+/* sluice-render-chart-private.h: what the chart's layers share
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#pragma once
+
+#include "sluice-render-private.h"
+
+G_BEGIN_DECLS
+
+/* The chart is drawn in layers, one file each: the series and the legend
+ * (sluice-render-chart.c), the lead's failed items
+ * (sluice-render-chart-failed.c), the run's moments on the time axis
+ * (sluice-render-chart-moments.c), the lines' labels
+ * (sluice-render-chart-labels.c) and the readout under the pointer
+ * (sluice-render-chart-readout.c). */
+
+typedef enum {
+  SLUICE_CHART_SERIES_QUEUE,
+  SLUICE_CHART_SERIES_IN_FLIGHT,
+  SLUICE_CHART_SERIES_LEAD,
+  SLUICE_CHART_SERIES_BUSY,
+  /* Not a count: the retry budget's tokens, scaled so that a full bucket
+   * is at the top of the plot; only when the run has a budget. */
+  SLUICE_CHART_SERIES_BUDGET = SLUICE_CHART_N_SERIES,
+  /* Not a line of its own: the part of the lead that failed for good,
+   * a hatched band under the lead's line; only when there is one. */
+  SLUICE_CHART_LEGEND_FAILED,
+} SluiceChartSeries;
+
+G_STATIC_ASSERT (SLUICE_CHART_LEGEND_FAILED + 1 == SLUICE_CHART_N_LEGEND);
+
+/* What the legend says of the failed items: nothing (none in view), what
+ * the hatching is, or also why the lead passes its bound. */
+typedef enum {
+  SLUICE_CHART_FAILED_NONE,
+  SLUICE_CHART_FAILED_SHOWN,
+  SLUICE_CHART_FAILED_PAST_BOUND,
+} SluiceChartFailed;
+
+/* A run-level moment on the time axis: a marker, and a label unless one
+ * more important is in its place. */
+typedef struct {
+  SluiceTimelineMomentKind kind;    /* the most important of those here */
+  double                   x;       /* the marker's centre */
+  SluiceRect               marker;  /* the triangle on the baseline */
+  SluiceRect               label;   /* width 0: no room for the label */
+  char                    *text;    /* its label: the kinds here, joined */
+} SluiceChartMoment;
+
+/* Everything one drawing pass needs. */
+typedef struct {
+  cairo_t             *cr;
+  PangoLayout         *layout;
+  const SluicePalette *palette;
+  SluiceTimeline      *model;
+  SluiceChartLayout    chart;
+  gint64               t0, t1;
+  gint64               last;          /* the series end here */
+  gint64               max_tokens;    /* the budget's size in thousandths, or -1 */
+  guint                queue_capacity;
+  guint                lead_bound;
+  SluiceChartFailed    failed;
+  GArray              *moments;       /* SluiceChartMoment, placed */
+} SluiceChartPass;
+
+/* sluice-render-chart.c */
+void         _sluice_chart_get_layout_full  (double             width,
+                                             double             height,
+                                             guint              y_max,
+                                             gboolean           budget,
+                                             SluiceChartFailed  failed,
+                                             SluiceChartLayout *layout);
+void         _sluice_chart_init_pass        (SluiceChartPass   *pass,
+                                             cairo_t           *cr,
+                                             PangoLayout       *layout,
+                                             double             width,
+                                             double             height,
+                                             SluiceTimeline    *model,
+                                             gint64             t0,
+                                             gint64             t1,
+                                             gint64             now,
+                                             guint              queue_capacity,
+                                             guint              lead_bound,
+                                             gboolean           dark);
+void         _sluice_chart_clear_pass       (SluiceChartPass   *pass);
+double       _sluice_chart_count_to_y       (const SluiceChartLayout *chart,
+                                             double             count);
+double       _sluice_chart_tokens_to_count  (const SluiceChartPass *pass,
+                                             gint64             tokens);
+guint        _sluice_chart_n_samples        (const SluiceChartPass *pass,
+                                             SluiceChartSeries  series);
+guint        _sluice_chart_find_sample      (const SluiceChartPass *pass,
+                                             SluiceChartSeries  series,
+                                             gint64             time);
+double       _sluice_chart_sample_value     (const SluiceChartPass *pass,
+                                             guint              i,
+                                             SluiceChartSeries  series,
+                                             gint64            *time);
+double       _sluice_chart_limit_y          (const SluiceChartPass *pass,
+                                             guint              value);
+const char  *_sluice_chart_series_label     (SluiceChartSeries  series);
+double       _sluice_chart_series_reach     (SluiceChartSeries  series);
+
+/* sluice-render-chart-failed.c */
+SluiceChartFailed _sluice_chart_find_failed (SluiceTimeline    *model,
+                                             gint64             t0,
+                                             gint64             t1,
+                                             guint              lead_bound);
+const char  *_sluice_chart_failed_label     (SluiceChartFailed  failed);
+void         _sluice_chart_draw_failed      (const SluiceChartPass *pass);
+void         _sluice_chart_draw_failed_swatch (cairo_t         *cr,
+                                               const SluicePalette *palette,
+                                               double           x,
+                                               double           y);
+gboolean     _sluice_chart_failed_in_rect   (const SluiceChartPass *pass,
+                                             const SluiceRect  *rect);
+
+/* sluice-render-chart-moments.c */
+GArray      *_sluice_chart_place_moments    (SluiceTimeline    *model,
+                                             PangoLayout       *layout,
+                                             const SluiceRect  *plot,
+                                             double             width,
+                                             gint64             t0,
+                                             gint64             t1);
+void         _sluice_chart_draw_time_axis   (const SluiceChartPass *pass);
+void         _sluice_chart_draw_moment_lines (const SluiceChartPass *pass);
+void         _sluice_chart_draw_moment_marks (const SluiceChartPass *pass);
+
+/* sluice-render-chart-labels.c */
+char        *_sluice_chart_format_tokens    (gint64             thousandths);
+void         _sluice_chart_draw_labels      (const SluiceChartPass *pass);
+gboolean     _sluice_chart_series_in_rect   (const SluiceChartPass *pass,
+                                             SluiceChartSeries  series,
+                                             const SluiceRect  *rect);
+
+/* sluice-render-chart-readout.c */
+void         _sluice_chart_draw_readout     (const SluiceChartPass *pass,
+                                             double             x);
+
+/* For tests: where the moments' markers and labels go (an array of
+ * SluiceChartMoment; free with g_array_unref()), and where the readout's
+ * box goes for the pointer at @x (width 0 for none). */
+GArray      *_sluice_chart_get_moments      (double             width,
+                                             double             height,
+                                             SluiceTimeline    *model,
+                                             gint64             t0,
+                                             gint64             t1,
+                                             gint64             now,
+                                             guint              queue_capacity,
+                                             guint              lead_bound);
+void         _sluice_chart_get_model_layout (double             width,
+                                             double             height,
+                                             SluiceTimeline    *model,
+                                             gint64             t0,
+                                             gint64             t1,
+                                             gint64             now,
+                                             guint              queue_capacity,
+                                             guint              lead_bound,
+                                             SluiceChartLayout *layout);
+SluiceRect   _sluice_chart_get_readout_rect (double             width,
+                                             double             height,
+                                             SluiceTimeline    *model,
+                                             gint64             t0,
+                                             gint64             t1,
+                                             gint64             now,
+                                             guint              queue_capacity,
+                                             guint              lead_bound,
+                                             double             x);
+
+G_END_DECLS

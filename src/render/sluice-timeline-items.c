@@ -1,0 +1,147 @@
+/* sluice-timeline-items.c: what the timeline model knows per item
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "sluice-timeline-items-private.h"
+
+struct _SluiceTimelineItems
+{
+  GHashTable   *held;          /* items (gint64 *) a worker holds now */
+  GHashTable   *ended_queued;  /* items (gint64 *) that ended while queued */
+  GHashTable   *values;        /* item (gint64 *) → its value's text, until it ends */
+  GStringChunk *texts;         /* the values' texts: bars keep pointing at them */
+};
+
+SluiceTimelineItems *
+_sluice_timeline_items_new (void)
+{
+  SluiceTimelineItems *items = g_new0 (SluiceTimelineItems, 1);
+
+  items->held = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  items->ended_queued = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  items->values = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  items->texts = g_string_chunk_new (256);
+  return items;
+}
+
+void
+_sluice_timeline_items_free (SluiceTimelineItems *items)
+{
+  if (items == NULL)
+    return;
+
+  g_hash_table_unref (items->held);
+  g_hash_table_unref (items->ended_queued);
+  g_hash_table_unref (items->values);
+  g_string_chunk_free (items->texts);
+  g_free (items);
+}
+
+/* Forgets every item, for a new run; the texts the old bars pointed at go
+ * with them. */
+void
+_sluice_timeline_items_clear (SluiceTimelineItems *items)
+{
+  g_hash_table_remove_all (items->held);
+  g_hash_table_remove_all (items->ended_queued);
+  g_hash_table_remove_all (items->values);
+  g_string_chunk_clear (items->texts);
+}
+
+static void
+add_item (GHashTable *set,
+          gint64      item)
+{
+  g_hash_table_add (set, g_memdup2 (&item, sizeof item));
+}
+
+/* The busy workers: a worker holds an item from when it takes it (an
+ * attempt, its stop rounds, a backoff) until the item ends. A job given
+ * up while queued ends first (item-cancelled, worker -1) and is then
+ * taken and skipped at once: it never makes a worker busy. */
+static void
+fold_busy (SluiceTimelineItems *items,
+           const SluiceEvent   *event)
+{
+  gint64 item = event->item;
+
+  switch (event->kind)
+    {
+    case SLUICE_EVENT_QUEUE_GET:
+    case SLUICE_EVENT_ATTEMPT_START:
+      if (event->kind == SLUICE_EVENT_QUEUE_GET && g_hash_table_remove (items->ended_queued, &item))
+        break;
+      if (!g_hash_table_contains (items->held, &item))
+        add_item (items->held, item);
+      break;
+    case SLUICE_EVENT_ITEM_OK:
+    case SLUICE_EVENT_ITEM_FAILED:
+    case SLUICE_EVENT_ITEM_CANCELLED:
+    case SLUICE_EVENT_ITEM_DROPPED:
+      if (!g_hash_table_remove (items->held, &item) && event->kind == SLUICE_EVENT_ITEM_CANCELLED &&
+          event->worker < 0)
+        add_item (items->ended_queued, item);
+      break;
+    default:
+      break;
+    }
+}
+
+/* The pull carries the item's value; its attempts' bars take it when they
+ * start. Only items not yet ended are kept, so a long run does not hold
+ * every item it ever pulled. */
+static void
+fold_value (SluiceTimelineItems *items,
+            const SluiceEvent   *event)
+{
+  gint64 item = event->item;
+
+  switch (event->kind)
+    {
+    case SLUICE_EVENT_PULL:
+      if (event->value != NULL)
+        {
+          g_autofree char *text = g_variant_print (event->value, FALSE);
+
+          g_hash_table_replace (items->values, g_memdup2 (&item, sizeof item),
+                                g_string_chunk_insert_const (items->texts, text));
+        }
+      break;
+    case SLUICE_EVENT_ITEM_OK:
+    case SLUICE_EVENT_ITEM_FAILED:
+    case SLUICE_EVENT_ITEM_CANCELLED:
+    case SLUICE_EVENT_ITEM_DROPPED:
+      g_hash_table_remove (items->values, &item);
+      break;
+    default:
+      break;
+    }
+}
+
+void
+_sluice_timeline_items_add_event (SluiceTimelineItems *items,
+                                  const SluiceEvent   *event)
+{
+  if (event->item < 0)
+    return;
+
+  fold_busy (items, event);
+  fold_value (items, event);
+}
+
+/* The workers holding an item now. */
+guint
+_sluice_timeline_items_get_busy (SluiceTimelineItems *items)
+{
+  return g_hash_table_size (items->held);
+}
+
+/* The value @item was pulled with, as GVariant text, or NULL when its pull
+ * was not seen (or it has ended). Valid until the items are cleared. */
+const char *
+_sluice_timeline_items_get_value (SluiceTimelineItems *items,
+                                  gint64               item)
+{
+  return g_hash_table_lookup (items->values, &item);
+}

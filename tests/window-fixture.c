@@ -1,0 +1,82 @@
+/* window-fixture.c: opening, running and closing the playground window in
+ * the window tests (under Xvfb)
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include <gtk/gtk.h>
+
+#include "sluice-config-panel.h"
+#include "window-fixture.h"
+
+#define RUN_TIMEOUT_S 60
+
+static gboolean
+on_timeout (gpointer user_data)
+{
+  g_error ("the run did not end within %d s", RUN_TIMEOUT_S);
+  return G_SOURCE_REMOVE;
+}
+
+/* A watchdog for a loop that waits on the window: remove it with
+ * g_source_remove() once the wait is over. */
+guint
+window_fixture_add_timeout (void)
+{
+  return g_timeout_add_seconds (RUN_TIMEOUT_S, on_timeout, NULL);
+}
+
+/* A window shown, with a reference the test gives back to
+ * window_fixture_close(). */
+SluiceWindow *
+window_fixture_new (void)
+{
+  SluiceWindow *window = g_object_ref (sluice_window_new (NULL));
+
+  gtk_window_present (GTK_WINDOW (window));
+  return window;
+}
+
+SluiceWindow *
+window_fixture_open (const char *preset)
+{
+  SluiceWindow *window = window_fixture_new ();
+
+  g_assert_true (sluice_window_open_preset (window, preset, NULL));
+  return window;
+}
+
+/* Destroys @window and checks that nothing kept it alive. */
+void
+window_fixture_close (SluiceWindow *window)
+{
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_assert_finalize_object (window);
+}
+
+/* Until the run ends, or the test fails. */
+void
+window_fixture_wait_for_end (SluiceWindow *window)
+{
+  guint timeout_id = window_fixture_add_timeout ();
+
+  while (sluice_window_get_running (window))
+    g_main_context_iteration (NULL, TRUE);
+  g_source_remove (timeout_id);
+}
+
+/* Runs the loaded scenario on the virtual clock through win.run, at once
+ * rather than played on the paced clock (check-playback.sh plays). */
+void
+window_fixture_run_virtual (SluiceWindow *window)
+{
+  SluiceConfigPanel *panel = SLUICE_CONFIG_PANEL (sluice_window_get_config_panel (window));
+
+  sluice_config_panel_set_field_text (panel, "run", "clock", "virtual");
+  g_assert_nonnull (sluice_config_panel_get_scenario (panel));
+  sluice_run_controller_set_instant (sluice_window_get_run_controller (window), TRUE);
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.run", NULL));
+  g_assert_true (sluice_window_get_running (window));
+  window_fixture_wait_for_end (window);
+}

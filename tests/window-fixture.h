@@ -1,0 +1,19 @@
+/* window-fixture.h: opening, running and closing the playground window in
+ * the window tests (under Xvfb)
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#pragma once
+
+#include "sluice-window.h"
+
+G_BEGIN_DECLS
+
+guint         window_fixture_add_timeout  (void);
+SluiceWindow *window_fixture_new          (void);
+SluiceWindow *window_fixture_open         (const char    *preset);
+void          window_fixture_close        (SluiceWindow  *window);
+void          window_fixture_wait_for_end (SluiceWindow  *window);
+void          window_fixture_run_virtual  (SluiceWindow  *window);
+
+G_END_DECLS

@@ -31,4 +31,9 @@ if ! grep -q "$type" "$dir/mime/types"; then
   echo "$type is not in the database's types" >&2
   exit 1
 fi
+# The type's own file in the database, with the comment a file manager shows.
+if ! grep -q "<comment>" "$dir/mime/$type.xml" 2>/dev/null; then
+  echo "$type has no comment in the database built from $package" >&2
+  exit 1
+fi
 echo "$glob → $type"

@@ -10,7 +10,7 @@
 G_BEGIN_DECLS
 
 /* Seconds to clock µs, rounded like the pool rounds its item timeout. */
-#define S(seconds) ((gint64) ((seconds) * G_USEC_PER_SEC + 0.5))
+#define S(seconds) sluice_time_from_seconds (seconds)
 
 /* The scripted handler {{{ */
 

@@ -11,13 +11,13 @@
 #include "sluice-palette.h"
 #include "sluice-render-chart.h"
 #include "sluice-render-chart-private.h"
-#include "sluice-render-cursor.h"
+#include "sluice-render-playhead.h"
 #include "sluice-render-export.h"
 #include "sluice-render-timeline.h"
 #include "sluice-scenario-runner.h"
 #include "sluice-timeline.h"
 
-#define S(seconds) ((gint64) ((seconds) * G_USEC_PER_SEC))
+#define S(seconds) sluice_time_from_seconds (seconds)
 
 /* ---- runs made by hand --------------------------------------------------- */
 
@@ -751,7 +751,7 @@ test_marked_time_is_drawn (gconstpointer data)
   surfaces[0] = draw_chart (model, 600, 240, t1, 2, 5, dark, -1.);
   sluice_render_chart_get_plot (600, 240, model, 0, t1, -1, 2, 5, &chart_plot);
   cr = cairo_create (surfaces[0]);
-  sluice_render_draw_marked_time (cr, &chart_plot, 0, t1, mark, dark);
+  sluice_render_draw_playhead (cr, &chart_plot, 0, t1, mark, dark);
   cairo_destroy (cr);
   x = round (chart_plot.x + chart_plot.width * mark / t1);
   assert_marked_column (surfaces[0], &chart_plot, x, &palette->selection, 0.45);
@@ -761,7 +761,7 @@ test_marked_time_is_drawn (gconstpointer data)
   cr = cairo_create (surfaces[1]);
   sluice_render_timeline (cr, 600, 200, model, 0, t1, -1, -1, dark);
   sluice_render_timeline_get_plot (model, 600, 200, &lanes_plot);
-  sluice_render_draw_marked_time (cr, &lanes_plot, 0, t1, mark, dark);
+  sluice_render_draw_playhead (cr, &lanes_plot, 0, t1, mark, dark);
   cairo_destroy (cr);
   x = round (lanes_plot.x + lanes_plot.width * mark / t1);
   assert_marked_column (surfaces[1], &lanes_plot, x, &palette->selection, 0.45);
@@ -778,8 +778,8 @@ test_marked_time_is_drawn (gconstpointer data)
     cairo_destroy (cr);
     cr = cairo_create (outside);
     sluice_render_timeline (cr, 600, 200, model, 0, t1, -1, -1, dark);
-    sluice_render_draw_marked_time (cr, &lanes_plot, 0, t1, t1 + 1, dark);
-    sluice_render_draw_marked_time (cr, &lanes_plot, 0, t1, -1, dark);
+    sluice_render_draw_playhead (cr, &lanes_plot, 0, t1, t1 + 1, dark);
+    sluice_render_draw_playhead (cr, &lanes_plot, 0, t1, -1, dark);
     cairo_destroy (cr);
     g_assert_cmpuint (count_changed (plain, outside, &whole), ==, 0);
     g_assert_cmpuint (count_changed (plain, surfaces[1], &whole), >, 0);

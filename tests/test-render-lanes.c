@@ -17,7 +17,7 @@
 #include "sluice-render-timeline.h"
 #include "sluice-timeline.h"
 
-#define S(seconds) ((gint64) ((seconds) * G_USEC_PER_SEC))
+#define S(seconds) sluice_time_from_seconds (seconds)
 
 #define WIDTH  640.
 #define HEIGHT 200.
@@ -47,6 +47,7 @@ add (SluiceTimeline  *model,
     .outcome = outcome,
     .delay = -1,
     .tokens = -1,
+    .deadline = -1,
   };
 
   sluice_timeline_add_event (model, &event);

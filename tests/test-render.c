@@ -23,7 +23,7 @@
 #include "sluice-scenario-runner.h"
 #include "sluice-timeline.h"
 
-#define S(seconds) ((gint64) ((seconds) * G_USEC_PER_SEC))
+#define S(seconds) sluice_time_from_seconds (seconds)
 
 /* ---- a known run --------------------------------------------------------- */
 
@@ -37,21 +37,23 @@ typedef struct {
   SluiceOutcome   outcome;
   gboolean        retried;
   guint           queued, in_flight, lead;
+  double          timeout;  /* attempt and run starts: seconds to the
+                             * deadline, the item timeout; 0 for none */
 } Step;
 
 /* Two workers. Item 0 succeeds (0–2 s, worker 0). Item 1 fails at 1 s and
  * is retried, then succeeds (1–3 s, worker 1). Item 2 times out at its 1 s
  * deadline (2–3 s, worker 0) and fails for good. The run ends at 4 s. */
 static const Step known_run[] = {
-  { SLUICE_EVENT_RUN_START,      0, -1, 0, -1, 0, 0, 0,                       0, 0, 0 },
-  { SLUICE_EVENT_ATTEMPT_START,  0,  0, 1,  0, 0, 0, 0,                       0, 1, 1 },
-  { SLUICE_EVENT_ATTEMPT_START,  0,  1, 1,  1, 0, 0, 0,                       0, 2, 2 },
+  { SLUICE_EVENT_RUN_START,      0, -1, 0, -1, 0, 0, 0,                       0, 0, 0, 1 },
+  { SLUICE_EVENT_ATTEMPT_START,  0,  0, 1,  0, 0, 0, 0,                       0, 1, 1, 1 },
+  { SLUICE_EVENT_ATTEMPT_START,  0,  1, 1,  1, 0, 0, 0,                       0, 2, 2, 1 },
   { SLUICE_EVENT_QUEUE_PUT,      0,  2, 0, -1, 0, 0, 0,                       1, 2, 3 },
   { SLUICE_EVENT_ATTEMPT_END,    1,  1, 1,  1, 0, SLUICE_OUTCOME_FAILED, TRUE, 1, 1, 3 },
-  { SLUICE_EVENT_ATTEMPT_START,  1,  1, 2,  1, 0, 0, 0,                       1, 2, 3 },
+  { SLUICE_EVENT_ATTEMPT_START,  1,  1, 2,  1, 0, 0, 0,                       1, 2, 3, 1 },
   { SLUICE_EVENT_ATTEMPT_END,    2,  0, 1,  0, 0, SLUICE_OUTCOME_OK, FALSE,   1, 1, 3 },
   { SLUICE_EVENT_ITEM_OK,        2,  0, 0,  0, 0, 0, 0,                       1, 1, 2 },
-  { SLUICE_EVENT_ATTEMPT_START,  2,  2, 1,  0, 0, 0, 0,                       0, 2, 2 },
+  { SLUICE_EVENT_ATTEMPT_START,  2,  2, 1,  0, 0, 0, 0,                       0, 2, 2, 1 },
   { SLUICE_EVENT_CANCEL_REQUEST, 3,  2, 1,  0, 1, 0, 0,                       0, 2, 2 },
   { SLUICE_EVENT_ATTEMPT_END,    3,  2, 1,  0, 1, SLUICE_OUTCOME_TIMED_OUT, FALSE, 0, 1, 2 },
   { SLUICE_EVENT_ITEM_FAILED,    3,  2, 0, -1, 0, 0, 0,                       0, 1, 2 },
@@ -64,7 +66,8 @@ static const Step known_run[] = {
 #define KNOWN_WORKERS    2
 #define KNOWN_BOUND      (KNOWN_QUEUE_SIZE + KNOWN_WORKERS + 1)
 
-/* The event of @step; an attempt that failed or timed out gets an error. */
+/* The event of @step; an attempt that failed or timed out gets an error.
+ * A run start with a timeout gives the known run's bounds. */
 static SluiceEvent
 step_event (const Step *step)
 {
@@ -82,7 +85,18 @@ step_event (const Step *step)
     .lead = step->lead,
     .delay = -1,
     .tokens = -1,
+    .deadline = -1,
+    .item_timeout = -1,
   };
+
+  if (step->kind == SLUICE_EVENT_ATTEMPT_START && step->timeout > 0)
+    event.deadline = S (step->time + step->timeout);
+  if (step->kind == SLUICE_EVENT_RUN_START && step->timeout > 0)
+    {
+      event.queue_capacity = KNOWN_QUEUE_SIZE;
+      event.lead_bound = KNOWN_BOUND;
+      event.item_timeout = S (step->timeout);
+    }
 
   if (step->outcome == SLUICE_OUTCOME_FAILED)
     {
@@ -248,10 +262,13 @@ test_timeline_model (void)
   g_assert_cmpint (bar->round_times[0], ==, S (3));
   g_assert_cmpint (bar->deadline, ==, S (3));
 
-  /* The timeout learnt from item 2 gives every attempt its deadline. */
-  g_assert_cmpint (sluice_timeline_get_item_timeout (model), ==, S (1));
+  /* Every attempt's deadline is the one its start event gave; the bounds
+   * and the item timeout are the run start's. */
   g_assert_cmpint (sluice_timeline_get_bar (model, 0)->deadline, ==, S (1));
   g_assert_cmpint (sluice_timeline_get_bar (model, 2)->deadline, ==, S (2));
+  g_assert_cmpint (sluice_timeline_get_item_timeout (model), ==, S (1));
+  g_assert_cmpuint (sluice_timeline_get_queue_capacity (model), ==, KNOWN_QUEUE_SIZE);
+  g_assert_cmpuint (sluice_timeline_get_lead_bound (model), ==, KNOWN_BOUND);
 
   /* One sample per instant at which the counts changed: the state after
    * all of that instant's events. */
@@ -274,15 +291,11 @@ test_timeline_model (void)
   g_assert_cmpuint (sluice_timeline_find_sample (model, S (2.5)), ==, 1);
   g_assert_cmpuint (sluice_timeline_find_sample (model, S (9)), ==, 2);
 
-  sluice_timeline_set_item_timeout (model, S (0.5));
-  g_assert_cmpint (sluice_timeline_get_bar (model, 0)->deadline, ==, S (0.5));
-  /* A deadline that was seen stays. */
-  g_assert_cmpint (sluice_timeline_get_bar (model, 3)->deadline, ==, S (3));
-
   sluice_timeline_clear (model);
   g_assert_cmpuint (sluice_timeline_get_n_bars (model), ==, 0);
   g_assert_cmpuint (sluice_timeline_get_n_samples (model), ==, 0);
   g_assert_cmpint (sluice_timeline_get_item_timeout (model), ==, -1);
+  g_assert_cmpuint (sluice_timeline_get_lead_bound (model), ==, 0);
   g_assert_cmpuint (sluice_timeline_get_n_workers (model), ==, 2);
 }
 
@@ -965,6 +978,7 @@ test_many_attempts (void)
       SluiceEvent event = {
         .kind = SLUICE_EVENT_ATTEMPT_START, .time = start, .item = i, .attempt = 1,
         .worker = worker, .in_flight = 8, .queued = i % 5, .lead = 8 + i % 5,
+        .deadline = -1,
       };
 
       sluice_timeline_add_event (model, &event);

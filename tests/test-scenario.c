@@ -835,6 +835,50 @@ test_recorder_jsonl (void)
                    expected->str, expected->len);
 }
 
+/* What the engine knows goes into the lines: the bounds and item timeout
+ * on the run start, the deadline (µs and seconds) on an attempt start, the
+ * attempt on an item failure; nothing of them elsewhere, nor a deadline an
+ * attempt start does not have. */
+static void
+test_recorder_jsonl_carries_what_the_engine_knows (void)
+{
+  static const SluiceEvent events[] = {
+    { .kind = SLUICE_EVENT_RUN_START, .item = -1, .worker = -1, .delay = -1, .tokens = -1, .deadline = -1,
+      .queue_capacity = 4, .lead_bound = 8, .item_timeout = 250000 },
+    { .kind = SLUICE_EVENT_ATTEMPT_START, .time = 1000000, .item = 2, .attempt = 1, .worker = 0, .delay = -1,
+      .tokens = -1, .deadline = 1250000, .item_timeout = -1 },
+    { .kind = SLUICE_EVENT_ITEM_FAILED, .time = 1250000, .item = 2, .attempt = 3, .worker = -1, .delay = -1,
+      .tokens = -1, .deadline = -1, .item_timeout = -1, .error_type = "TimeoutError" },
+    { .kind = SLUICE_EVENT_ATTEMPT_START, .time = 5, .item = 3, .attempt = 1, .worker = 1, .delay = -1,
+      .tokens = -1, .deadline = -1, .item_timeout = -1 },
+    { .kind = SLUICE_EVENT_QUEUE_PUT, .time = 5, .item = 4, .worker = -1, .delay = -1, .tokens = -1,
+      .deadline = 99, .queue_capacity = 4, .lead_bound = 8, .item_timeout = 1 },
+  };
+  static const char * const expected[] = {
+    "{\"kind\":\"run-start\",\"time_us\":0,\"time\":0.0,\"queue_capacity\":4,\"lead_bound\":8,"
+    "\"item_timeout_us\":250000,\"queued\":0,\"in_flight\":0,\"pulled\":0,\"succeeded\":0,\"failed\":0,"
+    "\"retries\":0,\"lead\":0}\n",
+    "{\"kind\":\"attempt-start\",\"time_us\":1000000,\"time\":1.0,\"item\":2,\"attempt\":1,\"worker\":0,"
+    "\"deadline_us\":1250000,\"deadline\":1.25,\"queued\":0,\"in_flight\":0,\"pulled\":0,\"succeeded\":0,"
+    "\"failed\":0,\"retries\":0,\"lead\":0}\n",
+    "{\"kind\":\"item-failed\",\"time_us\":1250000,\"time\":1.25,\"item\":2,\"attempt\":3,"
+    "\"error_type\":\"TimeoutError\",\"queued\":0,\"in_flight\":0,\"pulled\":0,\"succeeded\":0,\"failed\":0,"
+    "\"retries\":0,\"lead\":0}\n",
+    "{\"kind\":\"attempt-start\",\"time_us\":5,\"time\":5.0000000000000004e-06,\"item\":3,\"attempt\":1,"
+    "\"worker\":1,\"queued\":0,\"in_flight\":0,\"pulled\":0,\"succeeded\":0,\"failed\":0,\"retries\":0,"
+    "\"lead\":0}\n",
+    "{\"kind\":\"queue-put\",\"time_us\":5,\"time\":5.0000000000000004e-06,\"item\":4,\"queued\":0,"
+    "\"in_flight\":0,\"pulled\":0,\"succeeded\":0,\"failed\":0,\"retries\":0,\"lead\":0}\n",
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (events); i++)
+    {
+      g_autofree char *line = sluice_recorder_event_to_line (&events[i]);
+
+      g_assert_cmpstr (line, ==, expected[i]);
+    }
+}
+
 /* The CSV's seconds are "%.6f" of the microseconds, however written. */
 static void
 test_recorder_csv_times (void)
@@ -3037,6 +3081,8 @@ main (int   argc,
   g_test_add_func ("/scenario/recorder/csv", test_recorder_csv);
   g_test_add_func ("/scenario/recorder/csv-times", test_recorder_csv_times);
   g_test_add_func ("/scenario/recorder/jsonl", test_recorder_jsonl);
+  g_test_add_func ("/scenario/recorder/jsonl-carries-what-the-engine-knows",
+                   test_recorder_jsonl_carries_what_the_engine_knows);
   g_test_add_func ("/scenario/cli/exit-codes", test_cli_exit_codes);
   g_test_add_func ("/scenario/retry/parse-every-key", test_retry_parse_every_key);
   g_test_add_func ("/scenario/retry/defaults", test_retry_defaults);

@@ -18,9 +18,11 @@
 #include "sluice-config-panel.h"
 #include "sluice-error-group-view.h"
 #include "sluice-event-log.h"
+#include "sluice-explain-view.h"
 #include "sluice-jobs-view.h"
 #include "sluice-presets.h"
 #include "sluice-render-timeline.h"
+#include "sluice-scrubber.h"
 #include "sluice-report-view.h"
 #include "sluice-timeline.h"
 #include "sluice-timeline-view.h"
@@ -1442,9 +1444,11 @@ trigger_has_key (GtkShortcutTrigger *trigger,
 }
 
 /* A key press as the window's controller handles it (GTK 4.8 tests cannot
- * synthesize key events): the shortcut whose trigger has the key, its
- * action activated on the controller's widget. Returns whether the window
- * took the key; if not, GTK hands it on to the focus widget. */
+ * synthesize key events): each shortcut whose trigger has the key, in
+ * order, until one's action takes it (GtkShortcutController does the
+ * same: Space pauses the clock during a run, replays after it). Returns
+ * whether the window took the key; if not, GTK hands it on to the focus
+ * widget. */
 static gboolean
 press_key (SluiceWindow    *window,
            guint            keyval,
@@ -1452,18 +1456,23 @@ press_key (SluiceWindow    *window,
 {
   GtkShortcutController *keys = find_run_keys (window);
   GListModel *shortcuts = G_LIST_MODEL (keys);
+  gboolean found = FALSE;
 
   for (guint i = 0; i < g_list_model_get_n_items (shortcuts); i++)
     {
       g_autoptr(GtkShortcut) shortcut = g_list_model_get_item (shortcuts, i);
 
-      if (trigger_has_key (gtk_shortcut_get_trigger (shortcut), keyval, modifiers))
-        return gtk_shortcut_action_activate (gtk_shortcut_get_action (shortcut), GTK_SHORTCUT_ACTION_EXCLUSIVE,
-                                             gtk_event_controller_get_widget (GTK_EVENT_CONTROLLER (keys)),
-                                             gtk_shortcut_get_arguments (shortcut));
+      if (!trigger_has_key (gtk_shortcut_get_trigger (shortcut), keyval, modifiers))
+        continue;
+      found = TRUE;
+      if (gtk_shortcut_action_activate (gtk_shortcut_get_action (shortcut), GTK_SHORTCUT_ACTION_EXCLUSIVE,
+                                        gtk_event_controller_get_widget (GTK_EVENT_CONTROLLER (keys)),
+                                        gtk_shortcut_get_arguments (shortcut)))
+        return TRUE;
     }
 
-  g_error ("no shortcut for %s", gtk_accelerator_name (keyval, modifiers));
+  if (!found)
+    g_error ("no shortcut for %s", gtk_accelerator_name (keyval, modifiers));
   return FALSE;
 }
 
@@ -2130,9 +2139,10 @@ count_changed_columns (const guchar *a,
   return n;
 }
 
-/* Clicking an event row marks its time in the chart and the lanes, which
- * share the viewport: the first attempt-end of first-look is item 2's, at
- * 0.1 s. A filter that hides the row keeps the mark; a reset clears it. */
+/* Clicking an event row moves the playhead to its time in the chart and
+ * the lanes, which share the viewport: the first attempt-end of
+ * first-look is item 2's, at 0.1 s. A filter that hides the row keeps
+ * the playhead; a reset clears it. */
 static void
 test_window_event_row_marks_its_time (void)
 {
@@ -2148,31 +2158,138 @@ test_window_event_row_marks_its_time (void)
 
   window_fixture_run_virtual (window);
   run = sluice_timeline_view_get_model (SLUICE_TIMELINE_VIEW (sluice_window_get_timeline_view (window)));
-  g_assert_cmpint (sluice_viewport_get_mark (viewport), ==, -1);
+  g_assert_cmpint (sluice_viewport_get_playhead (viewport), ==, -1);
 
   sluice_event_log_set_filter (log, NULL, SLUICE_EVENT_ATTEMPT_END);
   before = draw_widget (lanes, &width, &height);
   sluice_event_log_select_row (log, 0);
   g_assert_cmpint (sluice_event_log_get_marked_time (log), ==, sluice_timeline_get_start_time (run) + 100000);
-  g_assert_cmpint (sluice_viewport_get_mark (viewport), ==, sluice_event_log_get_marked_time (log));
+  g_assert_cmpint (sluice_viewport_get_playhead (viewport), ==, sluice_event_log_get_marked_time (log));
 
-  /* The lanes draw it: a dashed line down the plot at its time, and
-   * nothing else changes. */
+  /* The lanes draw it: a dashed line down the plot at its time, what
+   * came later faded, and nothing before it changed. */
   after = draw_widget (lanes, &width, &height);
   sluice_render_timeline_get_plot (run, width, height, &plot);
-  x = (int) round (plot.x + plot.width * (double) (sluice_viewport_get_mark (viewport) - sluice_viewport_get_t0 (viewport)) /
+  x = (int) round (plot.x + plot.width * (double) (sluice_viewport_get_playhead (viewport) - sluice_viewport_get_t0 (viewport)) /
                                 (double) (sluice_viewport_get_t1 (viewport) - sluice_viewport_get_t0 (viewport)));
   g_assert_cmpuint (count_changed_columns (before, after, width, height, x - 1, x + 1), >=, (guint) (plot.height * 0.4));
   g_assert_cmpuint (count_changed_columns (before, after, width, height, 0, x - 6), ==, 0);
-  g_assert_cmpuint (count_changed_columns (before, after, width, height, x + 6, width), ==, 0);
+  g_assert_cmpuint (count_changed_columns (before, after, width, height, x + 6, width), >, 0);
 
   sluice_event_log_select_row (log, 2);
-  g_assert_cmpint (sluice_viewport_get_mark (viewport), ==, sluice_timeline_get_start_time (run) + 300000);
+  g_assert_cmpint (sluice_viewport_get_playhead (viewport), ==, sluice_timeline_get_start_time (run) + 300000);
   sluice_event_log_set_filter (log, NULL, SLUICE_EVENT_PULL);
-  g_assert_cmpint (sluice_viewport_get_mark (viewport), ==, sluice_timeline_get_start_time (run) + 300000);
+  g_assert_cmpint (sluice_viewport_get_playhead (viewport), ==, sluice_timeline_get_start_time (run) + 300000);
 
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.reset", NULL));
-  g_assert_cmpint (sluice_viewport_get_mark (viewport), ==, -1);
+  g_assert_cmpint (sluice_viewport_get_playhead (viewport), ==, -1);
+
+  window_fixture_close (window);
+}
+
+static gboolean
+is_replaying (SluiceWindow *window)
+{
+  return !sluice_scrubber_get_playing (SLUICE_SCRUBBER (find_widget (GTK_WIDGET (window), SLUICE_TYPE_SCRUBBER)));
+}
+
+/* After a run the keys move the playhead, and every view shows the run at
+ * it: first-look's items end at 0.1, 0.2 and 0.3 s (items 2, 1, 0). */
+static void
+test_window_scrub_shows_the_run_at_the_playhead (void)
+{
+  SluiceWindow *window = window_fixture_open ("first-look");
+  SluiceViewport *viewport = sluice_window_get_viewport (window);
+  GtkWidget *scrubber = find_widget (GTK_WIDGET (window), SLUICE_TYPE_SCRUBBER);
+  SluiceEventLog *log = SLUICE_EVENT_LOG (sluice_window_get_event_log (window));
+  SluiceExplainView *explain = SLUICE_EXPLAIN_VIEW (sluice_window_get_explain_view (window));
+  gint64 start;
+  guint timeout_id;
+
+  /* Before a run the scrubber is off: Home goes to the focus widget. */
+  g_assert_false (press_key (window, GDK_KEY_Home, 0));
+  window_fixture_run_virtual (window);
+  start = sluice_viewport_get_start (viewport);
+  g_assert_cmpint (sluice_viewport_get_playhead (viewport), ==, -1);
+  assert_counter (window, SLUICE_COUNTER_SUCCEEDED, "3");
+
+  /* Home: the start, nothing done yet. */
+  g_assert_true (press_key (window, GDK_KEY_Home, 0));
+  g_assert_cmpint (sluice_viewport_get_playhead (viewport), ==, start);
+  assert_counter (window, SLUICE_COUNTER_SUCCEEDED, "0");
+  assert_counter (window, SLUICE_COUNTER_IN_FLIGHT, "3");
+  g_assert_cmpuint (sluice_window_get_n_results (window), ==, 0);
+
+  /* →, event by event, to item 2's end at 0.1 s. */
+  while (sluice_viewport_get_playhead (viewport) < start + 100000)
+    g_assert_true (press_key (window, GDK_KEY_Right, 0));
+  g_assert_cmpint (sluice_viewport_get_playhead (viewport), ==, start + 100000);
+  assert_counter (window, SLUICE_COUNTER_SUCCEEDED, "1");
+  assert_counter (window, SLUICE_COUNTER_IN_FLIGHT, "2");
+  g_assert_cmpuint (sluice_window_get_n_results (window), ==, 1);
+  assert_counter (window, SLUICE_COUNTER_ELAPSED, "0.10 s");
+  /* The event log's selected row is the newest event by then, without
+   * moving the playhead to it. */
+  g_assert_cmpint (sluice_event_log_get_marked_time (log), ==, -1);
+  /* Explain this moment: the narrator's sentences for it. */
+  g_assert_true (g_str_has_prefix (sluice_explain_view_get_text (explain), "0.100 s — "));
+  g_assert_nonnull (strstr (sluice_explain_view_get_text (explain), "Item 2 has just succeeded."));
+
+  /* ←, back over the events at 0.1 s to the one before. */
+  g_assert_true (press_key (window, GDK_KEY_Left, 0));
+  g_assert_cmpint (sluice_viewport_get_playhead (viewport), <, start + 100000);
+  assert_counter (window, SLUICE_COUNTER_SUCCEEDED, "0");
+
+  /* Shift+→: a tenth of the run (0.03 s) at a time. */
+  g_assert_true (press_key (window, GDK_KEY_Home, 0));
+  g_assert_true (press_key (window, GDK_KEY_Right, GDK_SHIFT_MASK));
+  g_assert_cmpint (sluice_viewport_get_playhead (viewport), ==, start + 30000);
+  g_assert_true (press_key (window, GDK_KEY_Left, GDK_SHIFT_MASK));
+  g_assert_cmpint (sluice_viewport_get_playhead (viewport), ==, start);
+
+  /* End: all of it. */
+  g_assert_true (press_key (window, GDK_KEY_End, 0));
+  assert_counter (window, SLUICE_COUNTER_SUCCEEDED, "3");
+  g_assert_cmpuint (sluice_window_get_n_results (window), ==, 3);
+
+  /* Space replays from the start (the playhead was at the end) to the end,
+   * at the clock's speed; 10×, so that it takes 0.03 s of wall time. */
+  sluice_clock_controls_set_speed (SLUICE_CLOCK_CONTROLS (find_widget (GTK_WIDGET (window), SLUICE_TYPE_CLOCK_CONTROLS)),
+                                   10.0);
+  g_assert_true (press_key (window, GDK_KEY_space, 0));
+  g_assert_true (sluice_scrubber_get_playing (SLUICE_SCRUBBER (scrubber)));
+  g_assert_cmpint (sluice_viewport_get_playhead (viewport), <, start + 300000);
+  timeout_id = window_fixture_add_timeout ();
+  while (!is_replaying (window))
+    g_main_context_iteration (NULL, TRUE);
+  g_source_remove (timeout_id);
+  g_assert_cmpint (sluice_viewport_get_playhead (viewport), ==, start + 300000);
+  assert_counter (window, SLUICE_COUNTER_SUCCEEDED, "3");
+
+  /* A new run shows now again. */
+  window_fixture_run_virtual (window);
+  g_assert_cmpint (sluice_viewport_get_playhead (viewport), ==, -1);
+
+  window_fixture_close (window);
+}
+
+/* The error group at the playhead holds the errors recorded by then:
+ * retries' ValueError comes at 0.15 s, its TimeoutError at the end. */
+static void
+test_window_scrub_error_group (void)
+{
+  SluiceWindow *window = window_fixture_open ("retries");
+  SluiceErrorGroupView *errors = SLUICE_ERROR_GROUP_VIEW (sluice_window_get_error_group (window));
+  SluiceViewport *viewport = sluice_window_get_viewport (window);
+
+  window_fixture_run_virtual (window);
+  g_assert_cmpuint (sluice_error_group_view_get_n_errors (errors), ==, 2);
+  g_assert_true (press_key (window, GDK_KEY_Home, 0));
+  g_assert_cmpuint (sluice_error_group_view_get_n_errors (errors), ==, 0);
+  sluice_viewport_set_playhead (viewport, sluice_viewport_get_start (viewport) + 500000);
+  g_assert_cmpuint (sluice_error_group_view_get_n_errors (errors), ==, 1);
+  g_assert_true (press_key (window, GDK_KEY_End, 0));
+  g_assert_cmpuint (sluice_error_group_view_get_n_errors (errors), ==, 2);
 
   window_fixture_close (window);
 }
@@ -2218,6 +2335,8 @@ main (int   argc,
   g_test_add_data_func ("/window/keys/after-header-button", "header-button", test_window_keys);
   g_test_add_func ("/window/settings", test_window_settings);
   g_test_add_func ("/window/report/shows-every-key-of-the-report", test_window_report_shows_every_key);
+  g_test_add_func ("/window/scrub/views-show-the-run-at-the-playhead", test_window_scrub_shows_the_run_at_the_playhead);
+  g_test_add_func ("/window/scrub/error-group-holds-the-errors-by-then", test_window_scrub_error_group);
   g_test_add_func ("/window/event-log/clicked-row-marks-its-time-in-chart-and-lanes",
                    test_window_event_row_marks_its_time);
   g_test_add_func ("/window/report/cuts-long-lists-and-says-how-long", test_report_view_cuts_long_lists);

@@ -11,13 +11,14 @@
 #include "sluice-theme.h"
 #include "sluice-viewport.h"
 #include "sluice-render-chart.h"
-#include "sluice-render-cursor.h"
+#include "sluice-render-playhead.h"
 
 /**
  * SluiceChartView:
  *
  * Queue depth, attempts in flight and pulled-but-unfinished items over
- * time, with the queue capacity and the lead bound as lines. It only
+ * time, with the queue capacity and the lead bound as lines (the model
+ * has them from the run's run-start event). It only
  * draws: the window updates the shared #SluiceTimeline and the time range
  * once per frame. With the pointer over it, it asks the render layer for
  * the readout at the pointer's time.
@@ -28,8 +29,6 @@ struct _SluiceChartView
   GtkDrawingArea  parent_instance;
 
   SluiceTimeline *model;
-  guint           queue_capacity;
-  guint           lead_bound;
   SluiceViewport *viewport;
   gint64          now;
   double          pointer_x;  /* -1: the pointer is not over the chart */
@@ -48,22 +47,26 @@ draw (GtkDrawingArea *area,
   gint64 t0, t1;
   gboolean dark;
   cairo_rectangle_t plot;
+  guint capacity, bound;
 
   if (self->model == NULL || self->viewport == NULL)
     return;
+
+  capacity = sluice_timeline_get_queue_capacity (self->model);
+  bound = sluice_timeline_get_lead_bound (self->model);
 
   t0 = sluice_viewport_get_t0 (self->viewport);
   t1 = sluice_viewport_get_t1 (self->viewport);
   dark = sluice_widget_is_dark (GTK_WIDGET (area));
 
   sluice_render_chart_with_pointer (cr, width, height, self->model, t0, t1, self->now,
-                                    self->queue_capacity, self->lead_bound, dark, self->pointer_x);
-  if (sluice_viewport_get_mark (self->viewport) < 0)
+                                    capacity, bound, dark, self->pointer_x);
+  if (sluice_viewport_get_playhead (self->viewport) < 0)
     return;
 
   sluice_render_chart_get_plot (width, height, self->model, t0, t1, self->now,
-                                self->queue_capacity, self->lead_bound, &plot);
-  sluice_render_draw_marked_time (cr, &plot, t0, t1, sluice_viewport_get_mark (self->viewport), dark);
+                                capacity, bound, &plot);
+  sluice_render_draw_playhead (cr, &plot, t0, t1, sluice_viewport_get_playhead (self->viewport), dark);
 }
 
 /* The readout follows the pointer; the render layer finds the values. */
@@ -85,6 +88,24 @@ on_leave (GtkEventControllerMotion *motion,
 {
   self->pointer_x = -1.;
   gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+/* A click puts the playhead at its time; a press that turns into a drag
+ * pans instead (the viewport's gesture). */
+static void
+on_released (GtkGestureClick *gesture,
+             int              n_press,
+             double           x,
+             double           y,
+             SluiceChartView *self)
+{
+  gint64 time;
+
+  if (self->viewport != NULL &&
+      sluice_render_chart_pointer_to_time (gtk_widget_get_width (GTK_WIDGET (self)),
+                                           sluice_viewport_get_t0 (self->viewport),
+                                           sluice_viewport_get_t1 (self->viewport), x, &time))
+    sluice_viewport_set_playhead (self->viewport, time);
 }
 
 static void
@@ -135,11 +156,14 @@ static void
 sluice_chart_view_init (SluiceChartView *self)
 {
   GtkEventController *motion = gtk_event_controller_motion_new ();
+  GtkGesture *click = gtk_gesture_click_new ();
 
   self->pointer_x = -1.;
   g_signal_connect (motion, "motion", G_CALLBACK (on_motion), self);
   g_signal_connect (motion, "leave", G_CALLBACK (on_leave), self);
   gtk_widget_add_controller (GTK_WIDGET (self), motion);
+  g_signal_connect (click, "released", G_CALLBACK (on_released), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (click));
 
   gtk_drawing_area_set_draw_func (GTK_DRAWING_AREA (self), draw, NULL, NULL);
   /* Low enough that at 1024×768 the tabs keep six rows below the chart and
@@ -168,22 +192,17 @@ sluice_chart_view_new (void)
  * sluice_chart_view_set_model:
  * @self: a #SluiceChartView
  * @model: (nullable): the run's timeline
- * @queue_capacity: the pool's queue size, drawn as a line
- * @lead_bound: `queue-size + workers + 1`, drawn as a line
  *
- * Draws @model from now on.
+ * Draws @model from now on, with the queue capacity and lead bound its
+ * run-start event gave as lines.
  */
 void
 sluice_chart_view_set_model (SluiceChartView *self,
-                             SluiceTimeline  *model,
-                             guint            queue_capacity,
-                             guint            lead_bound)
+                             SluiceTimeline  *model)
 {
   g_return_if_fail (SLUICE_IS_CHART_VIEW (self));
 
   g_set_object (&self->model, model);
-  self->queue_capacity = queue_capacity;
-  self->lead_bound = lead_bound;
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 

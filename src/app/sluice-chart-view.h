@@ -16,9 +16,7 @@ G_DECLARE_FINAL_TYPE (SluiceChartView, sluice_chart_view, SLUICE, CHART_VIEW, Gt
 
 GtkWidget *sluice_chart_view_new       (void);
 void       sluice_chart_view_set_model (SluiceChartView *self,
-                                        SluiceTimeline  *model,
-                                        guint            queue_capacity,
-                                        guint            lead_bound);
+                                        SluiceTimeline  *model);
 void       sluice_chart_view_set_now   (SluiceChartView *self,
                                         gint64           now);
 SluiceViewport *sluice_chart_view_get_viewport (SluiceChartView *self);

@@ -52,6 +52,9 @@ struct _SluiceErrorGroupView
 
   GListStore        *groups;     /* GtkStringObject: zero or one group */
   GListStore        *errors;     /* SluiceEventItem */
+  GtkFilterListModel *shown;     /* the errors up to the moment shown */
+  GtkCustomFilter   *filter;
+  guint64            limit;      /* run positions below it are shown */
   GPtrArray         *pending;    /* SluiceEventItem, not yet in errors */
   GtkTreeListModel  *tree;
   GHashTable        *attempts;   /* item index → last attempt started */
@@ -71,7 +74,7 @@ create_children (gpointer item,
   SluiceErrorGroupView *self = user_data;
 
   if (GTK_IS_STRING_OBJECT (item))
-    return G_LIST_MODEL (g_object_ref (self->errors));
+    return G_LIST_MODEL (g_object_ref (self->shown));
 
   return NULL;
 }
@@ -194,7 +197,7 @@ add_columns (SluiceErrorGroupView *self)
 static void
 update_group (SluiceErrorGroupView *self)
 {
-  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->errors));
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->shown));
   g_autoptr(GtkStringObject) group = NULL;
   g_autofree char *summary = NULL;
 
@@ -231,6 +234,8 @@ sluice_error_group_view_dispose (GObject *object)
     gtk_widget_unparent (child);
   g_clear_object (&self->tree);
   g_clear_object (&self->groups);
+  g_clear_object (&self->shown);
+  g_clear_object (&self->filter);
   g_clear_object (&self->errors);
   g_clear_pointer (&self->pending, g_ptr_array_unref);
   g_clear_pointer (&self->attempts, g_hash_table_unref);
@@ -256,6 +261,15 @@ sluice_error_group_view_class_init (SluiceErrorGroupViewClass *klass)
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
 }
 
+static gboolean
+happened_by_limit (gpointer item,
+                   gpointer user_data)
+{
+  SluiceErrorGroupView *self = user_data;
+
+  return sluice_event_item_get_position (item) < self->limit;
+}
+
 static void
 sluice_error_group_view_init (SluiceErrorGroupView *self)
 {
@@ -265,6 +279,10 @@ sluice_error_group_view_init (SluiceErrorGroupView *self)
 
   self->groups = g_list_store_new (GTK_TYPE_STRING_OBJECT);
   self->errors = g_list_store_new (SLUICE_TYPE_EVENT_ITEM);
+  self->limit = G_MAXUINT64;
+  self->filter = gtk_custom_filter_new (happened_by_limit, self, NULL);
+  self->shown = gtk_filter_list_model_new (G_LIST_MODEL (g_object_ref (self->errors)),
+                                           GTK_FILTER (g_object_ref (self->filter)));
   self->pending = g_ptr_array_new_with_free_func (g_object_unref);
   self->attempts = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   self->endings = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_object_unref);
@@ -370,6 +388,30 @@ sluice_error_group_view_flush (SluiceErrorGroupView *self)
 }
 
 /**
+ * sluice_error_group_view_show_position:
+ * @self: a #SluiceErrorGroupView
+ * @position: how many of the run's events have happened at the moment
+ *   shown, or %G_MAXUINT64 for all of them
+ *
+ * Shows the errors recorded by then (the scrubber's moment).
+ */
+void
+sluice_error_group_view_show_position (SluiceErrorGroupView *self,
+                                       guint64               position)
+{
+  GtkFilterChange change;
+
+  g_return_if_fail (SLUICE_IS_ERROR_GROUP_VIEW (self));
+
+  if (self->limit == position)
+    return;
+  change = position > self->limit ? GTK_FILTER_CHANGE_LESS_STRICT : GTK_FILTER_CHANGE_MORE_STRICT;
+  self->limit = position;
+  gtk_filter_changed (GTK_FILTER (self->filter), change);
+  update_group (self);
+}
+
+/**
  * sluice_error_group_view_set_outcome:
  * @self: a #SluiceErrorGroupView
  * @outcome: (nullable): how the run ended, as in the report
@@ -397,7 +439,7 @@ guint
 sluice_error_group_view_get_n_errors (SluiceErrorGroupView *self)
 {
   g_return_val_if_fail (SLUICE_IS_ERROR_GROUP_VIEW (self), 0);
-  return g_list_model_get_n_items (G_LIST_MODEL (self->errors));
+  return g_list_model_get_n_items (G_LIST_MODEL (self->shown));
 }
 
 /**

@@ -18,6 +18,8 @@ void       sluice_error_group_view_add_event    (SluiceErrorGroupView *self,
                                                  const SluiceEvent    *event,
                                                  guint64               position);
 void       sluice_error_group_view_flush        (SluiceErrorGroupView *self);
+void       sluice_error_group_view_show_position (SluiceErrorGroupView *self,
+                                                  guint64               position);
 void       sluice_error_group_view_set_outcome  (SluiceErrorGroupView *self,
                                                  const char           *outcome);
 guint      sluice_error_group_view_get_n_errors (SluiceErrorGroupView *self);

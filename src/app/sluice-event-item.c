@@ -164,9 +164,7 @@ sluice_event_item_finalize (GObject *object)
 {
   SluiceEventItem *self = SLUICE_EVENT_ITEM (object);
 
-  g_free ((char *) self->event.error_type);
-  g_free ((char *) self->event.error_message);
-  g_clear_pointer (&self->event.value, g_variant_unref);
+  sluice_event_clear (&self->event);
 
   G_OBJECT_CLASS (sluice_event_item_parent_class)->finalize (object);
 }
@@ -198,12 +196,7 @@ sluice_event_item_new (const SluiceEvent *event,
   g_return_val_if_fail (event != NULL, NULL);
 
   self = g_object_new (SLUICE_TYPE_EVENT_ITEM, NULL);
-  self->event = *event;
-  self->event.error_type = g_strdup (event->error_type);
-  self->event.error_message = g_strdup (event->error_message);
-  self->event.value = event->value ? g_variant_ref (event->value) : NULL;
-  /* A few fixed words: interned, never freed. */
-  self->event.reason = g_intern_string (event->reason);
+  sluice_event_copy_into (&self->event, event);
   self->position = position;
 
   return self;

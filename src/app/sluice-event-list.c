@@ -5,6 +5,7 @@
 
 #include "config-app.h"
 
+#include <gtk/gtk.h>
 #include <string.h>
 
 #include "sluice-event-item.h"
@@ -81,7 +82,8 @@ sluice_event_list_get_item (GListModel *model,
                             guint       i)
 {
   SluiceEventList *self = SLUICE_EVENT_LIST (model);
-  static const SluiceEvent gone = { .item = -1, .worker = -1, .delay = -1, .tokens = -1 };
+  static const SluiceEvent gone = { .item = -1, .worker = -1, .delay = -1, .tokens = -1,
+                                    .deadline = -1, .item_timeout = -1 };
   const SluiceEvent *event;
   guint64 position;
 
@@ -287,6 +289,44 @@ sluice_event_list_set_filter (SluiceEventList *self,
 
   if (before > 0 || sluice_event_list_get_n_items (G_LIST_MODEL (self)) > 0)
     g_list_model_items_changed (G_LIST_MODEL (self), 0, before, sluice_event_list_get_n_items (G_LIST_MODEL (self)));
+}
+
+/**
+ * sluice_event_list_find_row:
+ * @self: a #SluiceEventList
+ * @position: a run position
+ *
+ * Returns: the row of the newest listed event before @position (that
+ *   passes the filters), or %GTK_INVALID_LIST_POSITION if there is none
+ */
+guint
+sluice_event_list_find_row (SluiceEventList *self,
+                            guint64          position)
+{
+  guint low = 0, high;
+
+  g_return_val_if_fail (SLUICE_IS_EVENT_LIST (self), GTK_INVALID_LIST_POSITION);
+
+  if (!self->filtering)
+    {
+      if (position <= self->first)
+        return GTK_INVALID_LIST_POSITION;
+      return (guint) (MIN (position, self->end) - 1 - self->first);
+    }
+
+  /* The matching positions are in order: the first one at or after
+   * @position, less one. */
+  high = self->rows->len;
+  while (low < high)
+    {
+      guint middle = low + (high - low) / 2;
+
+      if (g_array_index (self->rows, guint64, middle) < position)
+        low = middle + 1;
+      else
+        high = middle;
+    }
+  return low > 0 ? low - 1 : GTK_INVALID_LIST_POSITION;
 }
 
 /**

@@ -21,5 +21,7 @@ void             sluice_event_list_set_filter   (SluiceEventList *self,
                                                  const char      *needle,
                                                  gint             kind);
 guint            sluice_event_list_get_n_events (SluiceEventList *self);
+guint            sluice_event_list_find_row     (SluiceEventList *self,
+                                                 guint64          position);
 
 G_END_DECLS

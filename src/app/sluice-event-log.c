@@ -63,6 +63,7 @@ struct _SluiceEventLog
   SluiceEventList    *events;
   GtkSingleSelection *selection;
   gint64              marked_time;  /* the clicked row's event time, or -1 */
+  gboolean            showing;      /* selecting a row for the playhead, not a click */
   char               *needle;
   gint                kind;      /* -1: every kind */
   double              last_value;
@@ -322,7 +323,7 @@ on_selected_changed (SluiceEventLog *self)
 {
   SluiceEventItem *item = gtk_single_selection_get_selected_item (self->selection);
 
-  if (item != NULL)
+  if (item != NULL && !self->showing)
     set_marked_time (self, sluice_event_item_get_event (item)->time);
 }
 
@@ -536,6 +537,37 @@ sluice_event_log_select_row (SluiceEventLog *self,
   g_return_if_fail (row < g_list_model_get_n_items (G_LIST_MODEL (self->events)));
 
   gtk_selection_model_select_item (GTK_SELECTION_MODEL (self->selection), row, TRUE);
+}
+
+/**
+ * sluice_event_log_show_position:
+ * @self: a #SluiceEventLog
+ * @position: how many of the run's events have happened at the moment shown
+ *
+ * Selects and scrolls to the row of the newest event before @position
+ * that passes the filters (the playhead's), without marking its time:
+ * the playhead is already there, between it and the next event.
+ */
+void
+sluice_event_log_show_position (SluiceEventLog *self,
+                                guint64         position)
+{
+  guint row;
+
+  g_return_if_fail (SLUICE_IS_EVENT_LOG (self));
+
+  row = sluice_event_list_find_row (self->events, position);
+  self->showing = TRUE;
+  gtk_single_selection_set_selected (self->selection, row);
+  self->showing = FALSE;
+  if (row != GTK_INVALID_LIST_POSITION)
+    {
+      GtkWidget *list_view = find_list_view (self->column_view);
+
+      self->following = FALSE;
+      if (list_view != NULL)
+        gtk_widget_activate_action (list_view, "list.scroll-to-item", "u", row);
+    }
 }
 
 /**

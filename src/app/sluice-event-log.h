@@ -25,6 +25,8 @@ guint      sluice_event_log_get_n_rows   (SluiceEventLog    *self);
 void       sluice_event_log_select_row   (SluiceEventLog    *self,
                                           guint              row);
 gint64     sluice_event_log_get_marked_time (SluiceEventLog *self);
+void       sluice_event_log_show_position (SluiceEventLog    *self,
+                                           guint64            position);
 void       sluice_event_log_set_filter   (SluiceEventLog    *self,
                                           const char        *text,
                                           gint               kind);

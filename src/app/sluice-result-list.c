@@ -151,16 +151,37 @@ sluice_result_list_add (SluiceResultList  *self,
 void
 sluice_result_list_flush (SluiceResultList *self)
 {
+  g_return_if_fail (SLUICE_IS_RESULT_LIST (self));
+
+  sluice_result_list_show (self, self->results->len);
+}
+
+/**
+ * sluice_result_list_show:
+ * @self: a #SluiceResultList
+ * @n: how many of the results added to show, from the first
+ *
+ * Shows the results handed back up to a moment of the run (the scrubber's),
+ * in one change of the model.
+ */
+void
+sluice_result_list_show (SluiceResultList *self,
+                         guint             n)
+{
   guint before;
 
   g_return_if_fail (SLUICE_IS_RESULT_LIST (self));
 
-  if (self->n_shown == self->results->len)
+  n = MIN (n, self->results->len);
+  if (self->n_shown == n)
     return;
 
   before = self->n_shown;
-  self->n_shown = self->results->len;
-  g_list_model_items_changed (G_LIST_MODEL (self), before, 0, self->n_shown - before);
+  self->n_shown = n;
+  if (n > before)
+    g_list_model_items_changed (G_LIST_MODEL (self), before, 0, n - before);
+  else
+    g_list_model_items_changed (G_LIST_MODEL (self), n, before - n, 0);
 }
 
 /**

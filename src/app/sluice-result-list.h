@@ -16,6 +16,8 @@ SluiceResultList *sluice_result_list_new   (void);
 void              sluice_result_list_add   (SluiceResultList  *self,
                                             const SluiceEvent *event);
 void              sluice_result_list_flush (SluiceResultList  *self);
+void              sluice_result_list_show  (SluiceResultList  *self,
+                                            guint              n);
 void              sluice_result_list_clear (SluiceResultList  *self);
 
 G_END_DECLS

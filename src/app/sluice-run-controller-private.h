@@ -4,6 +4,8 @@
  */
 #pragma once
 
+#include "sluice-fold.h"
+#include "sluice-narrator.h"
 #include "sluice-recorder.h"
 #include "sluice-result-list.h"
 #include "sluice-run-controller.h"
@@ -47,18 +49,15 @@ struct _SluiceRunController
   SluiceRecorder       *recorder;
   SluiceTimeline       *timeline;
   SluiceReport         *report;     /* the finished run's, or NULL */
-  guint                 queue_capacity;
-  guint                 lead_bound;
   guint                 tick_id;
   guint64               n_seen;
-  guint                 n_timeouts;
-  guint                 n_skipped;  /* retries the policy refused */
-  guint                 n_shed;     /* items shed from the queue */
-  guint                 n_cancelled; /* items cancelled (in flight, or given up while queued) */
-  guint                 n_dropped;  /* items pulled, never handled: a stop or a cancel */
+  SluiceFold           *fold;       /* the run at the moment shown */
+  SluiceFold           *finished_fold; /* the same, once the run has ended */
+  SluiceNarrator       *narrator;
+  gint64                moment;     /* the clock time the views show, or -1 */
   gboolean              can_skip;   /* the run has an item deadline or a retry budget */
   gboolean              can_shed;   /* the run has an item deadline */
-  SluiceEvent           last;       /* the counters of the newest event */
+  SluiceEvent           last;       /* the counts of the moment shown (its newest event) */
   gint64                start_time;
   gboolean              running;
   gboolean              has_run;
@@ -78,6 +77,8 @@ struct _SluiceRunController
 };
 
 /* sluice-run-controller.c */
+void   _sluice_run_controller_set_moment        (SluiceRunController *self,
+                                                 gint64               moment);
 void   _sluice_run_controller_emit_status       (SluiceRunController *self,
                                                  SluiceRunStatus      kind,
                                                  const char          *text);
@@ -86,6 +87,7 @@ void   _sluice_run_controller_emit_status       (SluiceRunController *self,
 gint64 _sluice_run_controller_now               (SluiceRunController *self);
 void   _sluice_run_controller_update_counters   (SluiceRunController *self);
 void   _sluice_run_controller_update_views      (SluiceRunController *self);
+void   _sluice_run_controller_show_playhead     (SluiceRunController *self);
 void   _sluice_run_controller_add_tick          (SluiceRunController *self);
 void   _sluice_run_controller_remove_tick       (SluiceRunController *self);
 

@@ -7,6 +7,7 @@
 #include "config-app.h"
 
 #include <glib/gi18n.h>
+#include <string.h>
 
 #include "sluice-run-controller-private.h"
 
@@ -36,9 +37,14 @@ void
 _sluice_run_controller_update_counters (SluiceRunController *self)
 {
   SluiceCounters *c = self->counters;
-  gint64 end = self->running ? _sluice_run_controller_now (self) : self->last.time;
+  gint64 playhead = sluice_viewport_get_playhead (self->viewport);
+  gint64 end = playhead >= 0 ? playhead : self->running ? _sluice_run_controller_now (self) : self->last.time;
   gint64 elapsed = self->has_run ? MAX (0, end - self->start_time) : 0;
   double seconds = (double) elapsed / G_USEC_PER_SEC;
+  guint counts[SLUICE_FOLD_N_COUNTS] = { 0 };
+
+  for (guint i = 0; self->fold != NULL && i < SLUICE_FOLD_N_COUNTS; i++)
+    counts[i] = sluice_fold_get_count (self->fold, i);
 
   sluice_counters_set (c, SLUICE_COUNTER_PULLED, g_strdup_printf ("%u", self->last.pulled));
   sluice_counters_set (c, SLUICE_COUNTER_QUEUED,
@@ -49,15 +55,17 @@ _sluice_run_controller_update_counters (SluiceRunController *self)
   sluice_counters_set (c, SLUICE_COUNTER_IN_FLIGHT, g_strdup_printf ("%u", self->last.in_flight));
   sluice_counters_set (c, SLUICE_COUNTER_SUCCEEDED, g_strdup_printf ("%u", self->last.succeeded));
   sluice_counters_set (c, SLUICE_COUNTER_RETRIES, g_strdup_printf ("%u", self->last.retries));
-  sluice_counters_set (c, SLUICE_COUNTER_TIMEOUTS, g_strdup_printf ("%u", self->n_timeouts));
+  sluice_counters_set (c, SLUICE_COUNTER_TIMEOUTS, g_strdup_printf ("%u", counts[SLUICE_FOLD_TIMEOUTS]));
   sluice_counters_set (c, SLUICE_COUNTER_FAILED, g_strdup_printf ("%u", self->last.failed));
-  sluice_counters_set (c, SLUICE_COUNTER_CANCELLED, g_strdup_printf ("%u", self->n_cancelled));
-  sluice_counters_set (c, SLUICE_COUNTER_DROPPED, g_strdup_printf ("%u", self->n_dropped));
+  sluice_counters_set (c, SLUICE_COUNTER_CANCELLED, g_strdup_printf ("%u", counts[SLUICE_FOLD_CANCELLED]));
+  sluice_counters_set (c, SLUICE_COUNTER_DROPPED, g_strdup_printf ("%u", counts[SLUICE_FOLD_DROPPED]));
   /* The retry policy's counters only where they can count something. */
-  sluice_counters_set_shown (c, SLUICE_COUNTER_RETRIES_SKIPPED, self->can_skip || self->n_skipped > 0);
-  sluice_counters_set (c, SLUICE_COUNTER_RETRIES_SKIPPED, g_strdup_printf ("%u", self->n_skipped));
-  sluice_counters_set_shown (c, SLUICE_COUNTER_SHED, self->can_shed || self->n_shed > 0);
-  sluice_counters_set (c, SLUICE_COUNTER_SHED, g_strdup_printf ("%u", self->n_shed));
+  sluice_counters_set_shown (c, SLUICE_COUNTER_RETRIES_SKIPPED,
+                             self->can_skip || counts[SLUICE_FOLD_RETRIES_SKIPPED] > 0);
+  sluice_counters_set (c, SLUICE_COUNTER_RETRIES_SKIPPED,
+                       g_strdup_printf ("%u", counts[SLUICE_FOLD_RETRIES_SKIPPED]));
+  sluice_counters_set_shown (c, SLUICE_COUNTER_SHED, self->can_shed || counts[SLUICE_FOLD_SHED] > 0);
+  sluice_counters_set (c, SLUICE_COUNTER_SHED, g_strdup_printf ("%u", counts[SLUICE_FOLD_SHED]));
   sluice_counters_set (c, SLUICE_COUNTER_ELAPSED, g_strdup_printf (_("%.2f s"), seconds));
   sluice_counters_set (c, SLUICE_COUNTER_THROUGHPUT,
                        seconds > 0 ? g_strdup_printf (_("%.1f/s"), self->last.succeeded / seconds)
@@ -71,9 +79,13 @@ take_snapshot (SluiceRunController *self)
 {
   SluiceRun *run = self->runner ? sluice_scenario_runner_get_run (self->runner) : NULL;
   guint n = self->timeline ? sluice_timeline_get_n_samples (self->timeline) : 0;
-  g_autoptr(SluiceSnapshot) snapshot = run ? sluice_run_get_snapshot (run) : NULL;
+  gint64 playhead = sluice_viewport_get_playhead (self->viewport);
+  g_autoptr(SluiceSnapshot) snapshot = run && playhead < 0 ? sluice_run_get_snapshot (run) : NULL;
 
-  if (snapshot != NULL)
+  self->has_snapshot = FALSE;
+  if (playhead >= 0 && n > 0)
+    self->busy = sluice_timeline_get_busy (self->timeline, sluice_timeline_find_sample (self->timeline, playhead));
+  else if (snapshot != NULL)
     {
       self->busy = sluice_snapshot_get_busy_workers (snapshot);
       self->workers = sluice_snapshot_get_workers (snapshot);
@@ -91,20 +103,6 @@ consume_event (SluiceRunController *self,
                const SluiceEvent   *event,
                guint64              position)
 {
-  if (event->kind == SLUICE_EVENT_RUN_START)
-    self->start_time = event->time;
-  if (event->kind == SLUICE_EVENT_ATTEMPT_END && event->outcome == SLUICE_OUTCOME_TIMED_OUT)
-    self->n_timeouts++;
-  if (event->kind == SLUICE_EVENT_RETRY_SKIPPED)
-    self->n_skipped++;
-  if (event->kind == SLUICE_EVENT_DEADLINE_EXCEEDED)
-    self->n_shed++;
-  /* The run's events count successes and failures, not these: one event
-   * each, counted here. */
-  if (event->kind == SLUICE_EVENT_ITEM_CANCELLED)
-    self->n_cancelled++;
-  if (event->kind == SLUICE_EVENT_ITEM_DROPPED)
-    self->n_dropped++;
   if (event->kind == SLUICE_EVENT_RESULT)
     sluice_result_list_add (self->results, event);
   _sluice_run_controller_see_shutdown_event (self, event);
@@ -112,12 +110,37 @@ consume_event (SluiceRunController *self,
     sluice_jobs_view_add_event (self->jobs_view, event);
 
   sluice_error_group_view_add_event (self->error_group_view, event, position);
+}
 
-  self->last = *event;
-  self->last.error_type = NULL;
-  self->last.error_message = NULL;
-  self->last.value = NULL;
-  self->last.reason = NULL;
+/* The moment shown: now, or the playhead after a run. The counts are its
+ * newest event's (pointers left out: the recorder owns them). */
+static void
+fold_moment (SluiceRunController *self)
+{
+  gint64 playhead = sluice_viewport_get_playhead (self->viewport);
+  const SluiceEvent *last;
+
+  if (playhead >= 0)
+    sluice_fold_seek_time (self->fold, playhead);
+  else
+    sluice_fold_seek_end (self->fold);
+
+  last = sluice_fold_get_last (self->fold);
+  if (last != NULL)
+    {
+      self->last = *last;
+      self->last.error_type = NULL;
+      self->last.error_message = NULL;
+      self->last.value = NULL;
+      self->last.reason = NULL;
+    }
+  else
+    memset (&self->last, 0, sizeof self->last);
+  if (sluice_fold_get_start_time (self->fold) >= 0)
+    self->start_time = sluice_fold_get_start_time (self->fold);
+  sluice_result_list_show (self->results, sluice_fold_get_count (self->fold, SLUICE_FOLD_RESULTS));
+  sluice_error_group_view_show_position (self->error_group_view,
+                                         playhead >= 0 ? sluice_fold_get_position (self->fold) : G_MAXUINT64);
 }
 
 /* The views fold each event as it is read, and show what changed once,
@@ -137,7 +160,7 @@ consume_events (SluiceRunController *self)
     consume_event (self, sluice_recorder_get_event (self->recorder, (guint) (self->n_seen - dropped)),
                    self->n_seen);
 
-  sluice_result_list_flush (self->results);
+  fold_moment (self);
   sluice_event_log_update (self->event_log, self->running);
   sluice_error_group_view_flush (self->error_group_view);
   sluice_jobs_view_flush (self->jobs_view);
@@ -176,9 +199,40 @@ _sluice_run_controller_update_views (SluiceRunController *self)
                               MAX (now, self->start_time + SLUICE_RUN_CONTROLLER_MIN_SPAN_US));
   sluice_chart_view_set_now (self->chart_view, now);
   sluice_timeline_view_set_now (self->timeline_view, now);
+  _sluice_run_controller_set_moment (self, sluice_viewport_get_playhead (self->viewport) >= 0
+                                             ? sluice_viewport_get_playhead (self->viewport) : now);
   take_snapshot (self);
   _sluice_run_controller_update_counters (self);
   _sluice_run_controller_update_countdown (self);
+}
+
+/**
+ * _sluice_run_controller_show_playhead:
+ * @self: a #SluiceRunController
+ *
+ * Shows the run at the viewport's playhead: the counters, the results
+ * handed back by then and the event log's row for it. A live run shows
+ * now: a playhead set while it runs is taken back.
+ */
+void
+_sluice_run_controller_show_playhead (SluiceRunController *self)
+{
+  if (self->fold == NULL)
+    return;
+
+  if (self->running)
+    {
+      sluice_viewport_set_playhead (self->viewport, -1);
+      return;
+    }
+
+  fold_moment (self);
+  take_snapshot (self);
+  _sluice_run_controller_update_counters (self);
+  sluice_event_log_show_position (self->event_log, sluice_fold_get_position (self->fold));
+  _sluice_run_controller_set_moment (self, sluice_viewport_get_playhead (self->viewport) >= 0
+                                             ? sluice_viewport_get_playhead (self->viewport)
+                                             : MAX (self->last.time, sluice_timeline_get_end_time (self->timeline)));
 }
 
 static gboolean

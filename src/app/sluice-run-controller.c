@@ -41,6 +41,9 @@ enum {
   PROP_0,
   PROP_RUNNING,
   PROP_REPORT,
+  PROP_FINISHED_FOLD,
+  PROP_NARRATOR,
+  PROP_MOMENT,
   N_PROPS
 };
 
@@ -71,6 +74,16 @@ _sluice_run_controller_emit_status (SluiceRunController *self,
 
 /* ---- the end of a run -------------------------------------------------- */
 
+/* The fold the scrubber moves through: the run's, once it has finished. */
+static void
+update_finished_fold (SluiceRunController *self)
+{
+  SluiceFold *fold = self->running ? NULL : self->fold;
+
+  if (g_set_object (&self->finished_fold, fold))
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_FINISHED_FOLD]);
+}
+
 static void
 set_running (SluiceRunController *self,
              gboolean             running)
@@ -80,6 +93,7 @@ set_running (SluiceRunController *self,
 
   self->running = running;
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_RUNNING]);
+  update_finished_fold (self);
 }
 
 static void
@@ -88,6 +102,31 @@ set_report (SluiceRunController *self,
 {
   if (g_set_object (&self->report, report))
     g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_REPORT]);
+}
+
+static void
+set_narrator (SluiceRunController *self,
+              SluiceNarrator      *narrator)
+{
+  if (g_set_object (&self->narrator, narrator))
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_NARRATOR]);
+}
+
+/**
+ * _sluice_run_controller_set_moment:
+ * @self: a #SluiceRunController
+ * @moment: the clock time the views show, or -1 without a run
+ *
+ * Sets #SluiceRunController:moment.
+ */
+void
+_sluice_run_controller_set_moment (SluiceRunController *self,
+                                   gint64               moment)
+{
+  if (self->moment == moment)
+    return;
+  self->moment = moment;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MOMENT]);
 }
 
 static void
@@ -137,18 +176,12 @@ sluice_run_controller_reset (SluiceRunController *self)
   set_report (self, NULL);
 
   self->n_seen = 0;
-  self->n_timeouts = 0;
-  self->n_skipped = 0;
-  self->n_shed = 0;
-  self->n_cancelled = 0;
-  self->n_dropped = 0;
+  g_clear_object (&self->fold);
   self->can_skip = FALSE;
   self->can_shed = FALSE;
   self->start_time = 0;
   memset (&self->last, 0, sizeof self->last);
   self->has_run = FALSE;
-  self->queue_capacity = 0;
-  self->lead_bound = 0;
   self->submit_mode = FALSE;
   self->shutdown_timeout = 0;
   self->shutdown_from = -1;
@@ -162,7 +195,7 @@ sluice_run_controller_reset (SluiceRunController *self)
 
   if (self->chart_view != NULL)
     {
-      sluice_chart_view_set_model (self->chart_view, NULL, 0, 0);
+      sluice_chart_view_set_model (self->chart_view, NULL);
       sluice_timeline_view_set_model (self->timeline_view, NULL, 0);
       sluice_timeline_view_set_handler (self->timeline_view, NULL);
       sluice_event_log_clear (self->event_log);
@@ -198,8 +231,6 @@ create_run (SluiceRunController *self,
 {
   SluiceClockKind kind = choose_clock (self, scenario);
   guint workers = (guint) sluice_scenario_get_workers (scenario);
-  guint queue_size = (guint) sluice_scenario_get_queue_size (scenario);
-  gint64 timeout = (gint64) llround (sluice_scenario_get_item_timeout (scenario) * G_USEC_PER_SEC);
 
   /* Below GDK_PRIORITY_REDRAW: a busy pool shares the main loop with the
    * window, and its frames must get through while the pool runs. */
@@ -208,21 +239,25 @@ create_run (SluiceRunController *self,
   sluice_clock_set_paused (self->clock, self->paused);
 
   self->recorder = sluice_recorder_new (RECORDER_CAPACITY);
+  self->fold = sluice_fold_new (self->recorder);
   sluice_event_log_set_recorder (self->event_log, self->recorder);
   self->timeline = sluice_timeline_new (workers);
-  sluice_timeline_set_item_timeout (self->timeline, timeout);
   self->runner = sluice_scenario_runner_new (scenario);
   sluice_scenario_runner_set_clock (self->runner, self->clock);
   sluice_scenario_runner_set_recorder (self->runner, self->recorder);
 
-  self->queue_capacity = queue_size;
-  self->lead_bound = queue_size + workers + 1;
   self->workers = workers;
   self->submit_mode = sluice_scenario_get_mode (scenario) == SLUICE_SCENARIO_MODE_SUBMIT;
-  self->shutdown_timeout = (gint64) llround (sluice_scenario_get_shutdown_timeout (scenario) * G_USEC_PER_SEC);
+  self->shutdown_timeout = sluice_time_from_seconds (sluice_scenario_get_shutdown_timeout (scenario));
   self->can_shed = sluice_scenario_get_item_deadline (scenario) > 0;
   self->can_skip = self->can_shed || sluice_scenario_get_retry_budget (scenario) > 0;
-  sluice_chart_view_set_model (self->chart_view, self->timeline, self->queue_capacity, self->lead_bound);
+  {
+    g_autoptr(SluiceNarrator) narrator = sluice_narrator_new (self->recorder, self->timeline);
+
+    sluice_narrator_set_shutdown_timeout (narrator, self->shutdown_timeout);
+    set_narrator (self, narrator);
+  }
+  sluice_chart_view_set_model (self->chart_view, self->timeline);
   sluice_timeline_view_set_model (self->timeline_view, self->timeline, workers);
 }
 
@@ -249,6 +284,7 @@ sluice_run_controller_start (SluiceRunController *self,
   sluice_run_controller_reset (self);
   create_run (self, scenario);
   self->has_run = TRUE;
+  sluice_viewport_set_playhead (self->viewport, -1);
   set_running (self, TRUE);
   _sluice_run_controller_emit_status (self, SLUICE_RUN_STATUS_INFO,
                                       sluice_clock_get_kind (self->clock) == SLUICE_CLOCK_VIRTUAL
@@ -552,7 +588,8 @@ sluice_run_controller_export_image (SluiceRunController  *self,
 
   sluice_timeline_update (self->timeline, self->recorder);
   return sluice_render_export (self->timeline, path, width, height,
-                               self->queue_capacity, self->lead_bound, dark, error);
+                               sluice_timeline_get_queue_capacity (self->timeline),
+                               sluice_timeline_get_lead_bound (self->timeline), dark, error);
 }
 
 /**
@@ -615,6 +652,9 @@ sluice_run_controller_dispose (GObject *object)
   forget_widgets (self);
   g_clear_object (&self->runner);
   g_clear_object (&self->clock);
+  g_clear_object (&self->fold);
+  g_clear_object (&self->finished_fold);
+  g_clear_object (&self->narrator);
   g_clear_object (&self->recorder);
   g_clear_object (&self->timeline);
   g_clear_object (&self->report);
@@ -641,6 +681,15 @@ sluice_run_controller_get_property (GObject    *object,
       break;
     case PROP_REPORT:
       g_value_set_object (value, self->report);
+      break;
+    case PROP_FINISHED_FOLD:
+      g_value_set_object (value, self->finished_fold);
+      break;
+    case PROP_NARRATOR:
+      g_value_set_object (value, self->narrator);
+      break;
+    case PROP_MOMENT:
+      g_value_set_int64 (value, self->moment);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -673,6 +722,33 @@ sluice_run_controller_class_init (SluiceRunControllerClass *klass)
   properties[PROP_REPORT] =
     g_param_spec_object ("report", NULL, NULL, SLUICE_TYPE_REPORT,
                          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+
+  /**
+   * SluiceRunController:finished-fold: (nullable)
+   *
+   * The finished run's events, for the scrubber to move through, or %NULL
+   * while a run goes on and when there is none.
+   */
+  properties[PROP_FINISHED_FOLD] =
+    g_param_spec_object ("finished-fold", NULL, NULL, SLUICE_TYPE_FOLD,
+                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  /**
+   * SluiceRunController:narrator: (nullable)
+   *
+   * Explains the run at a moment in sentences, or %NULL without a run.
+   */
+  properties[PROP_NARRATOR] =
+    g_param_spec_object ("narrator", NULL, NULL, SLUICE_TYPE_NARRATOR,
+                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  /**
+   * SluiceRunController:moment:
+   *
+   * The clock time, in µs, that the views show: now during a run, the
+   * playhead (or the end) after it; -1 without a run.
+   */
+  properties[PROP_MOMENT] =
+    g_param_spec_int64 ("moment", NULL, NULL, -1, G_MAXINT64, -1,
+                        G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   /**
@@ -700,6 +776,7 @@ static void
 sluice_run_controller_init (SluiceRunController *self)
 {
   self->speed = 1.0;
+  self->moment = -1;
   self->shutdown_from = -1;
   self->deadline_fired_at = -1;
   self->fatal_at = -1;
@@ -751,6 +828,8 @@ sluice_run_controller_new (GtkWidget            *frame_widget,
   self->jobs_view = jobs_view;
 
   sluice_chart_view_set_viewport (chart_view, self->viewport);
+  g_signal_connect_object (self->viewport, "notify::playhead", G_CALLBACK (_sluice_run_controller_show_playhead),
+                           self, G_CONNECT_SWAPPED);
   sluice_timeline_view_set_viewport (timeline_view, self->viewport);
   sluice_run_controller_reset (self);
   return self;

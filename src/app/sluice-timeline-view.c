@@ -9,7 +9,7 @@
 #include <math.h>
 
 #include "sluice-fault-handler.h"
-#include "sluice-render-cursor.h"
+#include "sluice-render-playhead.h"
 #include "sluice-render-timeline.h"
 #include "sluice-timeline-view.h"
 #include "sluice-theme.h"
@@ -72,11 +72,11 @@ draw (GtkDrawingArea *area,
   t1 = sluice_viewport_get_t1 (self->viewport);
   dark = sluice_widget_is_dark (GTK_WIDGET (area));
   sluice_render_timeline (cr, width, height, self->model, t0, t1, self->now, self->selected_item, dark);
-  if (sluice_viewport_get_mark (self->viewport) < 0)
+  if (sluice_viewport_get_playhead (self->viewport) < 0)
     return;
 
   sluice_render_timeline_get_plot (self->model, width, height, &plot);
-  sluice_render_draw_marked_time (cr, &plot, t0, t1, sluice_viewport_get_mark (self->viewport), dark);
+  sluice_render_draw_playhead (cr, &plot, t0, t1, sluice_viewport_get_playhead (self->viewport), dark);
 }
 
 typedef gboolean (*HitFunc) (SluiceTimeline *model,
@@ -171,8 +171,13 @@ on_released (GtkGestureClick    *gesture,
   gint64 item = -1;
 
   if (hit (self, x, y, &is_mark, &index))
-    item = is_mark ? sluice_timeline_get_mark (self->model, index)->item
-                   : sluice_timeline_get_bar (self->model, index)->item;
+    {
+      item = is_mark ? sluice_timeline_get_mark (self->model, index)->item
+                     : sluice_timeline_get_bar (self->model, index)->item;
+      /* The playhead goes to where the attempt (or the mark) starts. */
+      sluice_viewport_set_playhead (self->viewport, is_mark ? sluice_timeline_get_mark (self->model, index)->start
+                                                            : sluice_timeline_get_bar (self->model, index)->start);
+    }
 
   /* Clicking the selected item again clears the selection. */
   sluice_timeline_view_set_selected_item (self, item == self->selected_item ? -1 : item);

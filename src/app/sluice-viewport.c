@@ -35,7 +35,7 @@ struct _SluiceViewport
 
   gint64   start, end;
   gint64   t0, t1;
-  gint64   mark;    /* a time both views mark (an event row clicked), or -1 */
+  gint64   playhead; /* the moment shown after a run (scrubber, event row, click), or -1 */
   gboolean fit;
 };
 
@@ -44,7 +44,7 @@ G_DEFINE_FINAL_TYPE (SluiceViewport, sluice_viewport, G_TYPE_OBJECT)
 enum {
   PROP_0,
   PROP_FIT,
-  PROP_MARK,
+  PROP_PLAYHEAD,
   N_PROPS
 };
 
@@ -104,8 +104,8 @@ sluice_viewport_get_property (GObject    *object,
     case PROP_FIT:
       g_value_set_boolean (value, self->fit);
       break;
-    case PROP_MARK:
-      g_value_set_int64 (value, self->mark);
+    case PROP_PLAYHEAD:
+      g_value_set_int64 (value, self->playhead);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -122,8 +122,8 @@ sluice_viewport_set_property (GObject      *object,
 
   switch (prop_id)
     {
-    case PROP_MARK:
-      sluice_viewport_set_mark (self, g_value_get_int64 (value));
+    case PROP_PLAYHEAD:
+      sluice_viewport_set_playhead (self, g_value_get_int64 (value));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -148,14 +148,16 @@ sluice_viewport_class_init (SluiceViewportClass *klass)
                           G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
 
   /**
-   * SluiceViewport:mark:
+   * SluiceViewport:playhead:
    *
-   * A clock time, in µs, that the chart and the lanes mark with a line
-   * (the event row clicked last), or -1. Setting it emits
-   * #SluiceViewport::changed too, so that the views draw it.
+   * The moment `t`, a clock time in µs, that the views show after a run
+   * (the scrubber, an event row or a click in the chart or the lanes set
+   * it), or -1 for now. The chart and the lanes draw a line there and dim
+   * what had not happened yet. Setting it emits #SluiceViewport::changed
+   * too, so that the views draw it.
    */
-  properties[PROP_MARK] =
-    g_param_spec_int64 ("mark", NULL, NULL, -1, G_MAXINT64, -1,
+  properties[PROP_PLAYHEAD] =
+    g_param_spec_int64 ("playhead", NULL, NULL, -1, G_MAXINT64, -1,
                         G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
@@ -173,7 +175,7 @@ sluice_viewport_init (SluiceViewport *self)
 {
   self->fit = TRUE;
   self->end = self->t1 = 1;
-  self->mark = -1;
+  self->playhead = -1;
 }
 
 /**
@@ -266,38 +268,38 @@ sluice_viewport_get_t1 (SluiceViewport *self)
 }
 
 /**
- * sluice_viewport_set_mark:
+ * sluice_viewport_set_playhead:
  * @self: a #SluiceViewport
- * @mark: a clock time in µs, or -1 for none
+ * @playhead: a clock time in µs, or -1 for now
  *
- * Sets #SluiceViewport:mark; the span stays where it is.
+ * Sets #SluiceViewport:playhead; the span stays where it is.
  */
 void
-sluice_viewport_set_mark (SluiceViewport *self,
-                          gint64          mark)
+sluice_viewport_set_playhead (SluiceViewport *self,
+                              gint64          playhead)
 {
   g_return_if_fail (SLUICE_IS_VIEWPORT (self));
-  g_return_if_fail (mark >= -1);
+  g_return_if_fail (playhead >= -1);
 
-  if (self->mark == mark)
+  if (self->playhead == playhead)
     return;
 
-  self->mark = mark;
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MARK]);
+  self->playhead = playhead;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PLAYHEAD]);
   g_signal_emit (self, signals[CHANGED], 0);
 }
 
 /**
- * sluice_viewport_get_mark:
+ * sluice_viewport_get_playhead:
  * @self: a #SluiceViewport
  *
- * Returns: the marked clock time in µs, or -1
+ * Returns: the moment shown, a clock time in µs, or -1 for now
  */
 gint64
-sluice_viewport_get_mark (SluiceViewport *self)
+sluice_viewport_get_playhead (SluiceViewport *self)
 {
   g_return_val_if_fail (SLUICE_IS_VIEWPORT (self), -1);
-  return self->mark;
+  return self->playhead;
 }
 
 /**

@@ -20,9 +20,9 @@ gint64          sluice_viewport_get_end         (SluiceViewport *self);
 gint64          sluice_viewport_get_t0          (SluiceViewport *self);
 gint64          sluice_viewport_get_t1          (SluiceViewport *self);
 gboolean        sluice_viewport_get_fit         (SluiceViewport *self);
-void            sluice_viewport_set_mark        (SluiceViewport *self,
-                                                 gint64          mark);
-gint64          sluice_viewport_get_mark        (SluiceViewport *self);
+void            sluice_viewport_set_playhead    (SluiceViewport *self,
+                                                 gint64          playhead);
+gint64          sluice_viewport_get_playhead    (SluiceViewport *self);
 void            sluice_viewport_fit             (SluiceViewport *self);
 void            sluice_viewport_zoom            (SluiceViewport *self,
                                                  gint64          center,

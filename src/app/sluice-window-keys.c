@@ -34,7 +34,8 @@ typedef enum {
 
 typedef struct {
   const char *trigger;
-  const char *action;   /* `win.` on the window, `clock.` on the clock controls */
+  const char *action;   /* `win.` on the window, `clock.` on the clock controls,
+                         * `scrub.` on the scrubber */
   KeyOwner    yields_to;
 } RunKey;
 
@@ -42,6 +43,14 @@ static const RunKey run_keys[] = {
   { "<Control>r", "win.run", KEY_ALWAYS },
   { "space", "clock.pause", KEY_TYPED | KEY_MENU },
   { "Right|KP_Right", "clock.step", KEY_TYPED | KEY_MENU },
+  /* After a run (the clock's keys are off then), the same keys scrub. */
+  { "space", "scrub.play", KEY_TYPED | KEY_MENU },
+  { "Right|KP_Right", "scrub.next-event", KEY_TYPED | KEY_MENU },
+  { "Left|KP_Left", "scrub.previous-event", KEY_TYPED | KEY_MENU },
+  { "<Shift>Right|<Shift>KP_Right", "scrub.forward", KEY_TYPED | KEY_MENU },
+  { "<Shift>Left|<Shift>KP_Left", "scrub.back", KEY_TYPED | KEY_MENU },
+  { "Home|KP_Home", "scrub.start", KEY_TYPED | KEY_MENU },
+  { "End|KP_End", "scrub.end", KEY_TYPED | KEY_MENU },
   { "plus|equal|KP_Add", "clock.faster", KEY_TYPED | KEY_MENU },
   { "minus|KP_Subtract", "clock.slower", KEY_TYPED | KEY_MENU },
   { "Escape", "win.request-stop", KEY_MENU },
@@ -80,7 +89,12 @@ activate_run_key (GtkWidget *widget,
     }
 
   /* As a named action: not handled when the action is disabled. */
-  target = g_str_has_prefix (key->action, "clock.") ? GTK_WIDGET (self->clock_controls) : widget;
+  if (g_str_has_prefix (key->action, "clock."))
+    target = GTK_WIDGET (self->clock_controls);
+  else if (g_str_has_prefix (key->action, "scrub."))
+    target = GTK_WIDGET (self->scrubber);
+  else
+    target = widget;
   action = gtk_named_action_new (key->action);
   return gtk_shortcut_action_activate (action, GTK_SHORTCUT_ACTION_EXCLUSIVE, target, NULL);
 }

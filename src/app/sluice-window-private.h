@@ -11,10 +11,12 @@
 #include "sluice-counters.h"
 #include "sluice-error-group-view.h"
 #include "sluice-event-log.h"
+#include "sluice-explain-view.h"
 #include "sluice-file-dialog.h"
 #include "sluice-jobs-view.h"
 #include "sluice-report-view.h"
 #include "sluice-run-controller.h"
+#include "sluice-scrubber.h"
 #include "sluice-timeline-view.h"
 #include "sluice-viewport.h"
 #include "sluice-window.h"
@@ -59,6 +61,8 @@ struct _SluiceWindow
   SluiceErrorGroupView *error_group_view;
   SluiceJobsView       *jobs_view;
   SluiceReportView     *report_view;
+  SluiceScrubber       *scrubber;
+  SluiceExplainView    *explain_view;
   GtkNotebook          *notebook;
   GtkButton            *stop_button;
 

@@ -395,6 +395,8 @@ sluice_window_class_init (SluiceWindowClass *klass)
   g_type_ensure (SLUICE_TYPE_ERROR_GROUP_VIEW);
   g_type_ensure (SLUICE_TYPE_JOBS_VIEW);
   g_type_ensure (SLUICE_TYPE_REPORT_VIEW);
+  g_type_ensure (SLUICE_TYPE_SCRUBBER);
+  g_type_ensure (SLUICE_TYPE_EXPLAIN_VIEW);
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/sluicepool/Sluice/sluice-window.ui");
   gtk_widget_class_bind_template_child (widget_class, SluiceWindow, title_label);
@@ -412,6 +414,8 @@ sluice_window_class_init (SluiceWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, SluiceWindow, error_group_view);
   gtk_widget_class_bind_template_child (widget_class, SluiceWindow, jobs_view);
   gtk_widget_class_bind_template_child (widget_class, SluiceWindow, report_view);
+  gtk_widget_class_bind_template_child (widget_class, SluiceWindow, scrubber);
+  gtk_widget_class_bind_template_child (widget_class, SluiceWindow, explain_view);
   gtk_widget_class_bind_template_child (widget_class, SluiceWindow, notebook);
   gtk_widget_class_bind_template_child (widget_class, SluiceWindow, stop_button);
   gtk_widget_class_bind_template_callback_full (widget_class, "update_actions",
@@ -433,8 +437,14 @@ sluice_window_init (SluiceWindow *self)
   g_signal_connect_swapped (self->run, "status", G_CALLBACK (on_run_status), self);
   g_signal_connect_swapped (self->run, "notify::running", G_CALLBACK (on_running_changed), self);
   g_object_bind_property (self->run, "report", self->report_view, "report", G_BINDING_SYNC_CREATE);
-  /* A clicked event row marks its time in the chart and the lanes. */
-  g_object_bind_property (self->event_log, "marked-time", sluice_run_controller_get_viewport (self->run), "mark",
+  /* After a run the scrubber moves the playhead, at the clock's speed. */
+  sluice_scrubber_set_viewport (self->scrubber, sluice_run_controller_get_viewport (self->run));
+  g_object_bind_property (self->run, "finished-fold", self->scrubber, "fold", G_BINDING_SYNC_CREATE);
+  g_object_bind_property (self->clock_controls, "speed", self->scrubber, "speed", G_BINDING_SYNC_CREATE);
+  g_object_bind_property (self->run, "narrator", self->explain_view, "narrator", G_BINDING_SYNC_CREATE);
+  g_object_bind_property (self->run, "moment", self->explain_view, "moment", G_BINDING_SYNC_CREATE);
+  /* A clicked event row moves the playhead to its time. */
+  g_object_bind_property (self->event_log, "marked-time", sluice_run_controller_get_viewport (self->run), "playhead",
                           G_BINDING_SYNC_CREATE);
   g_signal_connect_swapped (sluice_run_controller_get_viewport (self->run), "notify::fit",
                             G_CALLBACK (_sluice_window_update_actions), self);
@@ -577,6 +587,19 @@ sluice_window_get_jobs_view (SluiceWindow *self)
 {
   g_return_val_if_fail (SLUICE_IS_WINDOW (self), NULL);
   return GTK_WIDGET (self->jobs_view);
+}
+
+/**
+ * sluice_window_get_explain_view:
+ * @self: a #SluiceWindow
+ *
+ * Returns: (transfer none): the #SluiceExplainView
+ */
+GtkWidget *
+sluice_window_get_explain_view (SluiceWindow *self)
+{
+  g_return_val_if_fail (SLUICE_IS_WINDOW (self), NULL);
+  return GTK_WIDGET (self->explain_view);
 }
 
 /**

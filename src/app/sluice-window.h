@@ -64,6 +64,7 @@ GtkWidget    *sluice_window_get_event_log      (SluiceWindow         *self);
 GtkWidget    *sluice_window_get_error_group    (SluiceWindow         *self);
 GtkWidget    *sluice_window_get_jobs_view      (SluiceWindow         *self);
 GtkWidget    *sluice_window_get_report_view    (SluiceWindow         *self);
+GtkWidget    *sluice_window_get_explain_view   (SluiceWindow         *self);
 const char   *sluice_window_get_counter        (SluiceWindow         *self,
                                                 SluiceCounter         counter);
 gboolean      sluice_window_get_counter_shown  (SluiceWindow         *self,

@@ -2,15 +2,17 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
- * sluice-run FILE.pool [--json] [--events FILE.jsonl] [--clock real|virtual]
- *            [--set group.key=value …]
+ * sluice-run FILE.pool [--json] [--events FILE.jsonl] [--record FILE.sluicerun]
+ *            [--clock real|virtual] [--set group.key=value …]
+ * sluice-run --compare B.pool A.pool [--json] [--clock …] [--set …]
+ *   (sluice-run-compare.c)
  *
  * `--events -` writes the events to standard output; the summary then goes
  * to standard error, and --json (which needs standard output) is refused.
  *
  * Exit status: 0 when the run ended, whatever its outcome; 2 for a bad
- * scenario or bad arguments (an --events file that cannot be created is
- * found before the run); 1 for an internal error (a deadlock on the virtual
+ * scenario or bad arguments (an --events or --record file that cannot be
+ * created is found before the run); 1 for an internal error (a deadlock on the virtual
  * clock, a report or events file that could not be written). The first
  * SIGINT or SIGTERM is the graceful shutdown, bounded by shutdown-timeout
  * (a stream requests a stop and drains; a service closes), the second
@@ -31,7 +33,9 @@
 #include <unistd.h>
 
 #include "sluice-recorder.h"
+#include "sluice-recording.h"
 #include "sluice-report.h"
+#include "sluice-run-compare.h"
 #include "sluice-scenario.h"
 #include "sluice-scenario-runner.h"
 
@@ -45,6 +49,8 @@ typedef struct {
   /* options */
   gboolean              json;
   char                 *events_path;
+  char                 *record_path;
+  gboolean              compare;
   char                 *clock;
   GStrv                 sets;
   GStrv                 files;
@@ -54,6 +60,9 @@ typedef struct {
   GAsyncResult         *result;
   GOutputStream        *events;
   gboolean              events_to_stdout; /* --events - */
+  GOutputStream        *record;
+  char                 *scenario_text;    /* the file's text, as read */
+  gboolean              overridden;       /* --set or --clock changed it */
   guint                 n_signals;
   guint                 sigint_id;
   guint                 sigterm_id;
@@ -75,12 +84,15 @@ static void
 app_clear (App *app)
 {
   g_clear_pointer (&app->events_path, g_free);
+  g_clear_pointer (&app->record_path, g_free);
+  g_clear_pointer (&app->scenario_text, g_free);
   g_clear_pointer (&app->clock, g_free);
   g_clear_pointer (&app->sets, g_strfreev);
   g_clear_pointer (&app->files, g_strfreev);
   g_clear_object (&app->runner);
   g_clear_object (&app->result);
   g_clear_object (&app->events);
+  g_clear_object (&app->record);
   g_clear_handle_id (&app->sigint_id, g_source_remove);
   g_clear_handle_id (&app->sigterm_id, g_source_remove);
 }
@@ -141,7 +153,7 @@ on_event (const SluiceEvent *event,
       double timeout = sluice_scenario_get_shutdown_timeout (sluice_scenario_runner_get_scenario (app->runner));
 
       app->draining = TRUE;
-      app->deadline = timeout > 0 ? event->time + (gint64) llround (timeout * G_USEC_PER_SEC) : -1;
+      app->deadline = timeout > 0 ? event->time + sluice_time_from_seconds (timeout) : -1;
     }
 
   if (!app->progress)
@@ -221,6 +233,12 @@ parse_arguments (App    *app,
     { "events", 0, 0, G_OPTION_ARG_FILENAME, &app->events_path,
       N_("Write every event of the run to FILE as JSON Lines (- for standard output: the summary "
          "then goes to standard error)"), N_("FILE.jsonl") },
+    { "record", 0, 0, G_OPTION_ARG_FILENAME, &app->record_path,
+      N_("Write a recording of the run to FILE: the scenario as it ran and every event, to open "
+         "in the playground"), N_("FILE.sluicerun") },
+    { "compare", 0, 0, G_OPTION_ARG_NONE, &app->compare,
+      N_("Run B.pool and A.pool on A's workload and print their difference (see below): "
+         "sluice-run --compare B.pool A.pool"), NULL },
     { "clock", 0, 0, G_OPTION_ARG_STRING, &app->clock,
       N_("Run on real or virtual time (overrides [run] clock)"), N_("real|virtual") },
     { "set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &app->sets,
@@ -237,10 +255,22 @@ parse_arguments (App    *app,
                                   "prints a summary, or the JSON report with --json.\n"
                                   "Exit status: 0 when the run ended, 2 for a bad scenario or bad "
                                   "arguments, 1 for an internal error."));
+  g_option_context_set_description (context, sluice_run_compare_describe ());
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
 
   if (!g_option_context_parse (context, argc, argv, error))
     return FALSE;
+
+  if (app->clock != NULL && !g_str_equal (app->clock, "real") && !g_str_equal (app->clock, "virtual"))
+    {
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                   _("--clock “%s”: expected real or virtual"), app->clock);
+      return FALSE;
+    }
+
+  if (app->compare)
+    return sluice_run_compare_check_arguments ((const char * const *) app->files, app->events_path,
+                                               app->record_path, error);
 
   if (app->files == NULL || g_strv_length (app->files) != 1)
     {
@@ -262,10 +292,13 @@ parse_arguments (App    *app,
       return FALSE;
     }
 
-  if (app->clock != NULL && !g_str_equal (app->clock, "real") && !g_str_equal (app->clock, "virtual"))
+  if (g_strcmp0 (app->record_path, "-") == 0)
     {
       g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-                   _("--clock “%s”: expected real or virtual"), app->clock);
+                   /* Translators: keep “--record -” and “--record FILE.sluicerun”: they are
+                    * command syntax. */
+                   _("--record -: a recording is written to a file; expected --record "
+                     "FILE.sluicerun (a file really named - is ./-)"));
       return FALSE;
     }
 
@@ -336,6 +369,55 @@ open_events (App     *app,
       g_set_error (error, local_error->domain, local_error->code,
                    /* Translators: %s is the file given to --events, then the system's reason. */
                    _("--events %s: %s"), app->events_path, local_error->message);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* --record, like --events: opened before the run, replaced when closed. */
+static gboolean
+open_record (App     *app,
+             GError **error)
+{
+  g_autoptr(GFile) file = NULL;
+  g_autoptr(GError) local_error = NULL;
+
+  if (app->record_path == NULL)
+    return TRUE;
+
+  file = g_file_new_for_path (app->record_path);
+  app->record = G_OUTPUT_STREAM (g_file_replace (file, NULL, FALSE, G_FILE_CREATE_NONE, NULL, &local_error));
+  if (app->record == NULL)
+    {
+      g_set_error (error, local_error->domain, local_error->code,
+                   /* Translators: %s is the file given to --record, then the system's reason. */
+                   _("--record %s: %s"), app->record_path, local_error->message);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* The recording holds the scenario as it ran: the file's text itself, or
+ * with --set or --clock that text edited to say what they changed
+ * (comments and key order kept), so that it replays what ran. */
+static gboolean
+write_record (App             *app,
+              SluiceScenario  *scenario,
+              SluiceRecorder  *recorder,
+              GError         **error)
+{
+  g_autoptr(GError) local_error = NULL;
+  g_autofree char *effective = NULL;
+
+  if (app->overridden)
+    effective = sluice_scenario_update_data (scenario, app->scenario_text);
+
+  if (!sluice_recording_write (effective != NULL ? effective : app->scenario_text, recorder,
+                               app->record, NULL, &local_error) ||
+      !g_output_stream_close (app->record, NULL, &local_error))
+    {
+      g_set_error (error, local_error->domain, local_error->code,
+                   _("--record %s: %s"), app->record_path, local_error->message);
       return FALSE;
     }
   return TRUE;
@@ -473,7 +555,7 @@ run_scenario (App            *app,
    * items need not keep the rest. */
   sluice_scenario_runner_set_keep_details (app->runner, app->json);
 
-  if (app->events != NULL)
+  if (app->events != NULL || app->record != NULL)
     {
       recorder = sluice_recorder_new (0);
       sluice_scenario_runner_set_recorder (app->runner, recorder);
@@ -502,7 +584,15 @@ run_scenario (App            *app,
       g_clear_error (&output_error);
     }
 
-  if (recorder != NULL && !write_events (app, recorder, &output_error))
+  if (app->events != NULL && !write_events (app, recorder, &output_error))
+    {
+      g_printerr ("sluice-run: %s\n", output_error->message);
+      g_clear_error (&output_error);
+      if (status == EXIT_RAN)
+        status = EXIT_INTERNAL;
+    }
+
+  if (app->record != NULL && !write_record (app, scenario, recorder, &output_error))
     {
       g_printerr ("sluice-run: %s\n", output_error->message);
       if (status == EXIT_RAN)
@@ -521,6 +611,7 @@ main (int   argc,
   g_autoptr(GError) error = NULL;
   App app = { 0 };
   const char *localedir;
+  gsize length = 0;
   int status;
 
   setlocale (LC_ALL, "");
@@ -539,13 +630,31 @@ main (int   argc,
       return EXIT_USAGE;
     }
 
+  /* Two runs, with their own signal handling. */
+  if (app.compare)
+    {
+      g_auto(GStrv) compare_overrides = collect_overrides (&app);
+
+      status = sluice_run_compare (app.files[0], app.files[1], (const char * const *) compare_overrides,
+                                   app.json);
+      app_clear (&app);
+      return status;
+    }
+
   /* From here on a signal never kills sluice-run: it stops or cancels the
    * run, and once the run has ended it changes nothing. */
   app.sigint_id = g_unix_signal_add (SIGINT, on_signal, &app);
   app.sigterm_id = g_unix_signal_add (SIGTERM, on_signal, &app);
 
   overrides = collect_overrides (&app);
-  scenario = sluice_scenario_new_from_file (app.files[0], (const char * const *) overrides, &error);
+
+  /* The text is kept for --record; the scenario loads from it as
+   * sluice_scenario_new_from_file() would load it. */
+  app.overridden = overrides[0] != NULL;
+  app.scenario_text = sluice_scenario_read_text (app.files[0], &length, &error);
+  if (app.scenario_text != NULL)
+    scenario = sluice_scenario_new_from_data (app.scenario_text, (gssize) length, app.files[0],
+                                              (const char * const *) overrides, &error);
   if (scenario == NULL)
     {
       g_printerr ("sluice-run: %s\n", error->message);
@@ -560,7 +669,7 @@ main (int   argc,
       return EXIT_INTERNAL;
     }
 
-  if (!open_events (&app, &error))
+  if (!open_events (&app, &error) || !open_record (&app, &error))
     {
       g_printerr ("sluice-run: %s\n", error->message);
       app_clear (&app);

@@ -213,7 +213,7 @@ _sluice_render_draw_time_axis_clear_of (cairo_t             *cr,
 
   for (double s = first; s <= t1 / (double) G_USEC_PER_SEC + step * 1e-6; s += step)
     {
-      double x = round (_sluice_render_time_to_x (plot, t0, t1, (gint64) llround (s * G_USEC_PER_SEC))) + 0.5;
+      double x = round (_sluice_render_time_to_x (plot, t0, t1, sluice_time_from_seconds (s))) + 0.5;
       g_autofree char *label = format_seconds (fabs (s) < step * 1e-6 ? 0. : s, step);
       double w, cx;
 

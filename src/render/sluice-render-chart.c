@@ -706,7 +706,7 @@ sluice_render_chart_with_pointer (cairo_t        *cr,
  * @lead_bound: as for sluice_render_chart()
  * @plot: (out): where sluice_render_chart() draws the series
  *
- * For layers drawn over the chart, such as sluice_render_draw_marked_time().
+ * For layers drawn over the chart, such as sluice_render_draw_playhead().
  */
 void
 sluice_render_chart_get_plot (double             width,

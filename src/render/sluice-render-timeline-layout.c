@@ -114,7 +114,7 @@ sluice_render_timeline_get_natural_height_for_width (SluiceTimeline *model,
  * @height: the view's height
  * @plot: (out): where sluice_render_timeline() draws the lanes
  *
- * For layers drawn over the lanes, such as sluice_render_draw_marked_time().
+ * For layers drawn over the lanes, such as sluice_render_draw_playhead().
  */
 void
 sluice_render_timeline_get_plot (SluiceTimeline    *model,

@@ -42,7 +42,9 @@ struct _SluiceTimeline
   guint64       consumed;      /* recorder position (n_events + n_dropped) read so far */
   gint64        start_time;
   gint64        end_time;
-  gint64        item_timeout;  /* -1: not known */
+  guint         queue_capacity; /* from the run-start event; 0 until then */
+  guint         lead_bound;
+  gint64        item_timeout;   /* -1 until then */
   gboolean      empty;
 };
 
@@ -170,7 +172,7 @@ on_attempt_start (SluiceTimeline    *self,
     .worker = event->worker,
     .start = event->time,
     .end = -1,
-    .deadline = self->item_timeout >= 0 ? event->time + self->item_timeout : -1,
+    .deadline = event->deadline,
     .outcome = SLUICE_OUTCOME_NONE,
     .value = _sluice_timeline_items_get_value (self->items, event->item),
   };
@@ -198,21 +200,6 @@ on_cancel_request (SluiceTimeline    *self,
     bar->round_times[bar->n_rounds++] = event->time;
 }
 
-/* The events do not carry the deadline. A timed-out attempt reveals it: the
- * pool's first cancel request comes exactly at the deadline. The timeout
- * learnt from it gives the deadline of every other attempt. */
-static void
-learn_deadline (SluiceTimeline    *self,
-                SluiceTimelineBar *bar)
-{
-  if (bar->outcome != SLUICE_OUTCOME_TIMED_OUT || bar->n_rounds == 0)
-    return;
-
-  bar->deadline = bar->round_times[0];
-  if (self->item_timeout < 0)
-    sluice_timeline_set_item_timeout (self, bar->deadline - bar->start);
-}
-
 static void
 on_attempt_end (SluiceTimeline    *self,
                 const SluiceEvent *event)
@@ -228,7 +215,6 @@ on_attempt_end (SluiceTimeline    *self,
   bar->error_type = intern (self, event->error_type);
   bar->error_message = intern (self, event->error_message);
   bar->late_result = event->outcome == SLUICE_OUTCOME_TIMED_OUT && event->value != NULL;
-  learn_deadline (self, bar);
 }
 
 static void
@@ -332,6 +318,11 @@ sluice_timeline_add_event (SluiceTimeline    *self,
 
   switch (event->kind)
     {
+    case SLUICE_EVENT_RUN_START:
+      self->queue_capacity = event->queue_capacity;
+      self->lead_bound = event->lead_bound;
+      self->item_timeout = event->item_timeout;
+      break;
     case SLUICE_EVENT_ATTEMPT_START:
       on_attempt_start (self, event);
       break;
@@ -403,8 +394,7 @@ sluice_timeline_update (SluiceTimeline *self,
  * sluice_timeline_clear:
  * @self: a #SluiceTimeline
  *
- * Forgets every bar, mark and sample, and the learnt item timeout, for a
- * new run.
+ * Forgets every bar, mark and sample, and the run's bounds, for a new run.
  * The number of workers stays.
  */
 void
@@ -423,43 +413,47 @@ sluice_timeline_clear (SluiceTimeline *self)
   self->consumed = 0;
   self->start_time = 0;
   self->end_time = 0;
+  self->queue_capacity = 0;
+  self->lead_bound = 0;
   self->item_timeout = -1;
   self->empty = TRUE;
 }
 
 /**
- * sluice_timeline_set_item_timeout:
+ * sluice_timeline_get_queue_capacity:
  * @self: a #SluiceTimeline
- * @timeout: the pool's item timeout in microseconds, or -1 if not known
  *
- * Tells the model each attempt's deadline (start + @timeout), which the
- * events do not carry. Optional: without it the model learns the timeout
- * from the first attempt that times out.
+ * Returns: the run's queue capacity, as its run-start event gave it, or 0
+ *   before that event
  */
-void
-sluice_timeline_set_item_timeout (SluiceTimeline *self,
-                                  gint64          timeout)
+guint
+sluice_timeline_get_queue_capacity (SluiceTimeline *self)
 {
-  g_return_if_fail (SLUICE_IS_TIMELINE (self));
+  g_return_val_if_fail (SLUICE_IS_TIMELINE (self), 0);
+  return self->queue_capacity;
+}
 
-  self->item_timeout = timeout >= 0 ? timeout : -1;
-
-  for (guint i = 0; i < self->bars->len; i++)
-    {
-      SluiceTimelineBar *bar = &g_array_index (self->bars, SluiceTimelineBar, i);
-
-      /* A timed-out attempt's deadline was seen, not computed: keep it. */
-      if (bar->outcome == SLUICE_OUTCOME_TIMED_OUT && bar->n_rounds > 0)
-        continue;
-      bar->deadline = self->item_timeout >= 0 ? bar->start + self->item_timeout : -1;
-    }
+/**
+ * sluice_timeline_get_lead_bound:
+ * @self: a #SluiceTimeline
+ *
+ * Returns: the most items the run's producer pulls ahead (see
+ *   #SluiceEvent.lead_bound), as its run-start event gave it, or 0 before
+ *   that event
+ */
+guint
+sluice_timeline_get_lead_bound (SluiceTimeline *self)
+{
+  g_return_val_if_fail (SLUICE_IS_TIMELINE (self), 0);
+  return self->lead_bound;
 }
 
 /**
  * sluice_timeline_get_item_timeout:
  * @self: a #SluiceTimeline
  *
- * Returns: the item timeout in microseconds, set or learnt, or -1
+ * Returns: the pool's item timeout in microseconds, as the run-start event
+ *   gave it, or -1 before that event
  */
 gint64
 sluice_timeline_get_item_timeout (SluiceTimeline *self)

@@ -24,8 +24,8 @@ G_BEGIN_DECLS
  * @worker: the worker that ran it
  * @start: when the handler was called, in clock microseconds
  * @end: when the attempt ended, or -1 while it runs
- * @deadline: when the attempt times out, or -1 when not known (see
- *   sluice_timeline_set_item_timeout())
+ * @deadline: when the attempt times out, as its attempt-start event gave
+ *   it (#SluiceEvent.deadline), or -1 when the event did not say
  * @outcome: how it ended; %SLUICE_OUTCOME_NONE while it runs
  * @retried: this attempt's failure was retried
  * @final_failure: the item failed for good with this attempt
@@ -179,8 +179,8 @@ void                     sluice_timeline_update           (SluiceTimeline  *self
 void                     sluice_timeline_add_event        (SluiceTimeline  *self,
                                                            const SluiceEvent *event);
 void                     sluice_timeline_clear            (SluiceTimeline  *self);
-void                     sluice_timeline_set_item_timeout (SluiceTimeline  *self,
-                                                           gint64           timeout);
+guint                    sluice_timeline_get_queue_capacity (SluiceTimeline *self);
+guint                    sluice_timeline_get_lead_bound   (SluiceTimeline  *self);
 gint64                   sluice_timeline_get_item_timeout (SluiceTimeline  *self);
 guint                    sluice_timeline_get_n_workers    (SluiceTimeline  *self);
 guint                    sluice_timeline_get_n_bars       (SluiceTimeline  *self);

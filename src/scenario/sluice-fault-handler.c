@@ -43,12 +43,6 @@ enum {
 
 static GParamSpec *properties [N_PROPS];
 
-static gint64
-seconds_to_us (double seconds)
-{
-  return (gint64) llround (seconds * G_USEC_PER_SEC);
-}
-
 /* ---- attempt bookkeeping ----------------------------------------------- */
 
 static void
@@ -153,7 +147,7 @@ on_block_timer (gpointer user_data)
   call->timer_id = 0;
 
   /* The lesson of `block`: nothing else on this main loop runs meanwhile. */
-  g_usleep ((gulong) seconds_to_us (call->behaviour->delay));
+  g_usleep ((gulong) sluice_time_from_seconds (call->behaviour->delay));
 
   _sluice_fault_handler_call_finish (task, SLUICE_FAULT_HANDLER_END_RESULT);
 }
@@ -205,7 +199,7 @@ add_timer_in (GTask  *task,
 {
   SluiceFaultHandler *self = g_task_get_source_object (task);
 
-  add_timer_at (task, sluice_clock_now (self->clock) + seconds_to_us (seconds), on_timer);
+  add_timer_at (task, sluice_clock_now (self->clock) + sluice_time_from_seconds (seconds), on_timer);
 }
 
 typedef struct {
@@ -236,7 +230,7 @@ run_thread_job (gpointer data,
   ThreadJob *job = data;
   GMainContext *context = g_task_get_context (job->task);
 
-  g_usleep ((gulong) seconds_to_us (job->delay));
+  g_usleep ((gulong) sluice_time_from_seconds (job->delay));
 
   /* Hand the task back to its main context, which completes it. */
   g_main_context_invoke_full (context, g_task_get_priority (job->task), on_thread_done,
@@ -283,11 +277,11 @@ start_behaviour (SluiceFaultHandler *self,
       break;
 
     case SLUICE_BEHAVIOUR_LATE:
-      add_timer_at (task, started_at + seconds_to_us (behaviour->delay), on_timer);
+      add_timer_at (task, started_at + sluice_time_from_seconds (behaviour->delay), on_timer);
       break;
 
     case SLUICE_BEHAVIOUR_STUBBORN:
-      add_timer_at (task, started_at + seconds_to_us (behaviour->delay), on_timer);
+      add_timer_at (task, started_at + sluice_time_from_seconds (behaviour->delay), on_timer);
       call->cancel_requested_id =
         g_signal_connect_data (call->attempt, "cancel-requested",
                                G_CALLBACK (on_cancel_requested),

@@ -321,7 +321,7 @@ new_source (SluiceClock *clock,
   self->clock = g_object_ref (clock);
   self->items = items;
   self->n_items = n_items;
-  self->interval = (gint64) llround (interval * G_USEC_PER_SEC);
+  self->interval = sluice_time_from_seconds (interval);
 
   return self;
 }

@@ -41,6 +41,10 @@ void     _sluice_json_writer_init_text    (SluiceJsonWriter  *w,
                                            gboolean           pretty,
                                            SluiceJsonSink     sink,
                                            gpointer           sink_data);
+gboolean _sluice_json_writer_stream_sink  (const char        *data,
+                                           gsize              length,
+                                           gpointer           sink_data,
+                                           GError           **error);
 void     _sluice_json_writer_init_builder (SluiceJsonWriter  *w,
                                            JsonBuilder       *builder);
 gboolean _sluice_json_writer_finish       (SluiceJsonWriter  *w,

@@ -398,3 +398,17 @@ _sluice_json_writer_string (SluiceJsonWriter *w,
   g_string_append_c (w->buffer, '"');
   maybe_flush (w);
 }
+
+/* A #SluiceJsonSink onto a stream: @sink_data is a `gpointer[2]` of the
+ * #GOutputStream and a nullable #GCancellable. */
+gboolean
+_sluice_json_writer_stream_sink (const char  *data,
+                                 gsize        length,
+                                 gpointer     sink_data,
+                                 GError     **error)
+{
+  GOutputStream *stream = G_OUTPUT_STREAM (((gpointer *) sink_data)[0]);
+  GCancellable *cancellable = ((gpointer *) sink_data)[1];
+
+  return g_output_stream_write_all (stream, data, length, NULL, cancellable, error);
+}

@@ -32,28 +32,6 @@ struct _SluiceRecorder
 G_DEFINE_FINAL_TYPE (SluiceRecorder, sluice_recorder, G_TYPE_OBJECT)
 
 static void
-event_clear (gpointer data)
-{
-  SluiceEvent *event = data;
-
-  g_free ((char *) event->error_type);
-  g_free ((char *) event->error_message);
-  g_clear_pointer (&event->value, g_variant_unref);
-}
-
-static void
-event_copy (SluiceEvent       *dest,
-            const SluiceEvent *src)
-{
-  *dest = *src;
-  dest->error_type = g_strdup (src->error_type);
-  dest->error_message = g_strdup (src->error_message);
-  dest->value = src->value ? g_variant_ref (src->value) : NULL;
-  /* A few fixed words: interned, never freed. */
-  dest->reason = g_intern_string (src->reason);
-}
-
-static void
 sluice_recorder_finalize (GObject *object)
 {
   SluiceRecorder *self = SLUICE_RECORDER (object);
@@ -73,7 +51,7 @@ static void
 sluice_recorder_init (SluiceRecorder *self)
 {
   self->events = g_array_new (FALSE, TRUE, sizeof (SluiceEvent));
-  g_array_set_clear_func (self->events, event_clear);
+  g_array_set_clear_func (self->events, (GDestroyNotify) sluice_event_clear);
 }
 
 /**
@@ -123,13 +101,13 @@ sluice_recorder_add (SluiceRecorder    *self,
     {
       SluiceEvent copy;
 
-      event_copy (&copy, event);
+      sluice_event_copy_into (&copy, event);
       g_array_append_val (self->events, copy);
       return;
     }
 
-  event_clear (&g_array_index (self->events, SluiceEvent, self->head));
-  event_copy (&g_array_index (self->events, SluiceEvent, self->head), event);
+  sluice_event_clear (&g_array_index (self->events, SluiceEvent, self->head));
+  sluice_event_copy_into (&g_array_index (self->events, SluiceEvent, self->head), event);
   self->head = (self->head + 1) % self->capacity;
   self->n_dropped++;
 }
@@ -274,6 +252,19 @@ write_event (SluiceJsonWriter  *w,
     }
   if (event->tokens >= 0)
     _sluice_json_writer_int_member (w, "tokens", event->tokens);
+  if (event->kind == SLUICE_EVENT_ATTEMPT_START && event->deadline >= 0)
+    {
+      _sluice_json_writer_int_member (w, "deadline_us", event->deadline);
+      _sluice_json_writer_member (w, "deadline");
+      _sluice_json_writer_double (w, (double) event->deadline / G_USEC_PER_SEC);
+    }
+  if (event->kind == SLUICE_EVENT_RUN_START)
+    {
+      _sluice_json_writer_int_member (w, "queue_capacity", event->queue_capacity);
+      _sluice_json_writer_int_member (w, "lead_bound", event->lead_bound);
+      if (event->item_timeout >= 0)
+        _sluice_json_writer_int_member (w, "item_timeout_us", event->item_timeout);
+    }
 
   _sluice_json_writer_int_member (w, "queued", event->queued);
   _sluice_json_writer_int_member (w, "in_flight", event->in_flight);
@@ -334,18 +325,6 @@ sluice_recorder_event_to_line (const SluiceEvent *event)
 
 /* ---- writing events to a stream or a file ----------------------------- */
 
-static gboolean
-write_to_stream (const char  *data,
-                 gsize        length,
-                 gpointer     user_data,
-                 GError     **error)
-{
-  GOutputStream *stream = G_OUTPUT_STREAM (((gpointer *) user_data)[0]);
-  GCancellable *cancellable = ((gpointer *) user_data)[1];
-
-  return g_output_stream_write_all (stream, data, length, NULL, cancellable, error);
-}
-
 typedef gboolean (*StreamWriteFunc) (SluiceRecorder  *self,
                                      GOutputStream   *stream,
                                      GCancellable    *cancellable,
@@ -393,7 +372,7 @@ sluice_recorder_write_jsonl (SluiceRecorder  *self,
   g_return_val_if_fail (SLUICE_IS_RECORDER (self), FALSE);
   g_return_val_if_fail (G_IS_OUTPUT_STREAM (stream), FALSE);
 
-  _sluice_json_writer_init_text (&w, FALSE, write_to_stream, sink_data);
+  _sluice_json_writer_init_text (&w, FALSE, _sluice_json_writer_stream_sink, sink_data);
   for (guint i = 0; i < self->events->len && w.error == NULL; i++)
     {
       write_event (&w, sluice_recorder_get_event (self, i));
@@ -567,12 +546,12 @@ sluice_recorder_write_csv (SluiceRecorder  *self,
       append_csv_row (text, sluice_recorder_get_event (self, i));
       if (text->len < CSV_FLUSH_AT)
         continue;
-      if (!write_to_stream (text->str, text->len, sink_data, error))
+      if (!_sluice_json_writer_stream_sink (text->str, text->len, sink_data, error))
         return FALSE;
       g_string_truncate (text, 0);
     }
 
-  return write_to_stream (text->str, text->len, sink_data, error);
+  return _sluice_json_writer_stream_sink (text->str, text->len, sink_data, error);
 }
 
 /**

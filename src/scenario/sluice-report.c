@@ -565,6 +565,34 @@ sluice_report_get_outcome (SluiceReport *self)
 }
 
 /**
+ * sluice_report_get_stats:
+ * @self: a finished #SluiceReport
+ *
+ * Returns: (transfer none): the run's counters when it ended (succeeded,
+ *   failed, retries, timeouts, max lead, …)
+ */
+const SluiceRunStats *
+sluice_report_get_stats (SluiceReport *self)
+{
+  g_return_val_if_fail (SLUICE_IS_REPORT (self), NULL);
+  return &self->stats;
+}
+
+/**
+ * sluice_report_get_elapsed:
+ * @self: a finished #SluiceReport
+ *
+ * Returns: the run's duration on its clock, in microseconds: the report's
+ *   `elapsed`
+ */
+gint64
+sluice_report_get_elapsed (SluiceReport *self)
+{
+  g_return_val_if_fail (SLUICE_IS_REPORT (self), 0);
+  return self->elapsed_us;
+}
+
+/**
  * sluice_report_get_n_results:
  * @self: a #SluiceReport
  *

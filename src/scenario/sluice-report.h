@@ -58,6 +58,8 @@ void          sluice_report_finish_jobs        (SluiceReport       *self,
 gboolean      sluice_report_is_finished        (SluiceReport       *self);
 const char   *sluice_report_get_outcome        (SluiceReport       *self);
 guint         sluice_report_get_n_results      (SluiceReport       *self);
+const SluiceRunStats *sluice_report_get_stats  (SluiceReport       *self);
+gint64        sluice_report_get_elapsed        (SluiceReport       *self);
 guint         sluice_report_get_attempts       (SluiceReport       *self,
                                                 gint64              item_index);
 guint         sluice_report_get_metrics_calls  (SluiceReport       *self,

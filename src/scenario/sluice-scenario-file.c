@@ -318,6 +318,44 @@ read_scenario_file (const char  *path,
 }
 
 /**
+ * sluice_scenario_read_text:
+ * @path: a `.pool` file
+ * @length: (out): the length of the text
+ * @error: return location for a %SLUICE_SCENARIO_ERROR
+ *
+ * Reads a scenario file's text as sluice_scenario_new_from_file() does
+ * (a regular file of at most %SLUICE_SCENARIO_MAX_SIZE bytes, a FIFO
+ * refused without blocking), without parsing it: for a caller that keeps
+ * the text it ran, such as `sluice-run --record`, and gives it to
+ * sluice_scenario_new_from_data().
+ *
+ * Returns: (transfer full) (nullable): the text, nul-terminated, or %NULL
+ *   on error
+ */
+char *
+sluice_scenario_read_text (const char  *path,
+                           gsize       *length,
+                           GError     **error)
+{
+  gsize size = 0;
+  char *data;
+
+  g_return_val_if_fail (path != NULL, NULL);
+  g_return_val_if_fail (length != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  data = read_scenario_file (path, &size, error);
+  if (data == NULL)
+    return NULL;
+
+  /* The buffer has room for one byte more than was read. */
+  data = g_realloc (data, size + 1);
+  data[size] = '\0';
+  *length = size;
+  return data;
+}
+
+/**
  * sluice_scenario_new_from_file:
  * @path: a `.pool` file
  * @overrides: (nullable) (array zero-terminated=1): `group.key=value`

@@ -213,7 +213,7 @@ job_admitted (SluiceScenarioRunner *self,
   if (give_up >= 0)
     {
       guint64 timer = sluice_clock_add_timer (self->clock,
-                                              event->time + (gint64) llround (give_up * G_USEC_PER_SEC),
+                                              event->time + sluice_time_from_seconds (give_up),
                                               on_give_up_timer,
                                               _sluice_scenario_runner_index_timer_new (self, event->item),
                                               g_free);
@@ -388,7 +388,7 @@ _sluice_scenario_runner_start_service (SluiceScenarioRunner *self)
   double close_after = sluice_scenario_get_close_after_seconds (self->scenario);
 
   if (close_after >= 0)
-    self->close_timer = sluice_clock_add_timeout (self->clock, (gint64) llround (close_after * G_USEC_PER_SEC),
+    self->close_timer = sluice_clock_add_timeout (self->clock, sluice_time_from_seconds (close_after),
                                                   on_close_timer, self, NULL);
 
   /* Its next completes when the run has ended; its cancellable is the

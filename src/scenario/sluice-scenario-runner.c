@@ -362,7 +362,7 @@ schedule_snapshots (SluiceScenarioRunner *self)
       SluiceIndexTimer *timer = _sluice_scenario_runner_index_timer_new (self, i);
 
       g_array_index (self->snapshot_timers, guint64, i) =
-        sluice_clock_add_timer (self->clock, start + (gint64) llround (times[i] * G_USEC_PER_SEC),
+        sluice_clock_add_timer (self->clock, start + sluice_time_from_seconds (times[i]),
                                 on_snapshot_timer, timer, g_free);
     }
 }
@@ -669,7 +669,7 @@ sluice_scenario_runner_run_async (SluiceScenarioRunner *self,
   cancel_after = sluice_scenario_get_cancel_after (self->scenario);
   if (cancel_after >= 0)
     self->cancel_timer = sluice_clock_add_timeout (self->clock,
-                                                   (gint64) llround (cancel_after * G_USEC_PER_SEC),
+                                                   sluice_time_from_seconds (cancel_after),
                                                    on_cancel_timer, self, NULL);
 
   if (self->submit_mode)

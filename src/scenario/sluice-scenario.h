@@ -97,6 +97,9 @@ SluiceScenario        *sluice_scenario_new                 (void);
 SluiceScenario        *sluice_scenario_new_from_file       (const char          *path,
                                                             const char * const  *overrides,
                                                             GError             **error);
+char                  *sluice_scenario_read_text           (const char          *path,
+                                                            gsize               *length,
+                                                            GError             **error);
 SluiceScenario        *sluice_scenario_new_from_data       (const char          *data,
                                                             gssize               length,
                                                             const char          *name,

@@ -27,11 +27,12 @@ SluiceAttempt *_sluice_attempt_new          (GVariant            *item,
                                              gint64               item_index,
                                              guint                number,
                                              guint                worker);
-void           _sluice_attempt_start        (SluiceAttempt       *self,
-                                             SluiceHandler       *handler,
+void           _sluice_attempt_set_deadline (SluiceAttempt       *self,
                                              SluiceClock         *clock,
                                              gint64               timeout,
-                                             gint64               item_deadline,
+                                             gint64               item_deadline);
+void           _sluice_attempt_start        (SluiceAttempt       *self,
+                                             SluiceHandler       *handler,
                                              SluiceAttemptNotify  notify,
                                              gpointer             user_data);
 void           _sluice_attempt_cancel       (SluiceAttempt       *self);

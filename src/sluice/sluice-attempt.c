@@ -296,29 +296,21 @@ on_handled (GObject      *object,
   self->notify (self, SLUICE_ATTEMPT_ENDED, self->notify_data);
 }
 
+/* Fixes the attempt's start time and deadline before it starts, so that
+ * its attempt-start event can carry the very instant its timer is set
+ * for. */
 void
-_sluice_attempt_start (SluiceAttempt       *self,
-                       SluiceHandler       *handler,
-                       SluiceClock         *clock,
-                       gint64               timeout,
-                       gint64               item_deadline,
-                       SluiceAttemptNotify  notify,
-                       gpointer             user_data)
+_sluice_attempt_set_deadline (SluiceAttempt *self,
+                              SluiceClock   *clock,
+                              gint64         timeout,
+                              gint64         item_deadline)
 {
   g_return_if_fail (SLUICE_IS_ATTEMPT (self));
-  g_return_if_fail (!self->running && !self->finished);
+  g_return_if_fail (self->clock == NULL);
   g_return_if_fail (timeout > 0);
-  g_return_if_fail (notify != NULL);
-
-  /* A handler may complete inside handle_async(): on_handled() then runs
-   * within the call, and the worker may drop the last reference to us
-   * before the call returns. */
-  g_autoptr(SluiceAttempt) hold G_GNUC_UNUSED = g_object_ref (self);
 
   self->clock = g_object_ref (clock);
   self->timeout = timeout;
-  self->notify = notify;
-  self->notify_data = user_data;
   self->started_at = sluice_clock_now (clock);
   self->deadline = self->started_at + timeout;
   /* The item's own deadline cuts the attempt short when it comes first. */
@@ -327,11 +319,31 @@ _sluice_attempt_start (SluiceAttempt       *self,
       self->deadline = item_deadline;
       self->item_deadline_first = TRUE;
     }
+}
+
+void
+_sluice_attempt_start (SluiceAttempt       *self,
+                       SluiceHandler       *handler,
+                       SluiceAttemptNotify  notify,
+                       gpointer             user_data)
+{
+  g_return_if_fail (SLUICE_IS_ATTEMPT (self));
+  g_return_if_fail (!self->running && !self->finished);
+  g_return_if_fail (self->clock != NULL);
+  g_return_if_fail (notify != NULL);
+
+  /* A handler may complete inside handle_async(): on_handled() then runs
+   * within the call, and the worker may drop the last reference to us
+   * before the call returns. */
+  g_autoptr(SluiceAttempt) hold G_GNUC_UNUSED = g_object_ref (self);
+
+  self->notify = notify;
+  self->notify_data = user_data;
   self->running = TRUE;
 
   /* Scheduled before the handler starts, so that on equal times the
    * deadline fires first. */
-  _sluice_clock_add_timer_node (clock, &self->deadline_timer, self->deadline, on_deadline, self);
+  _sluice_clock_add_timer_node (self->clock, &self->deadline_timer, self->deadline, on_deadline, self);
 
   sluice_handler_handle_async (handler, self, self->cancellable,
                                on_handled, g_object_ref (self));

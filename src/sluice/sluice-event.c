@@ -7,6 +7,19 @@
 
 #include "sluice-event.h"
 
+/**
+ * SECTION:sluice-event
+ * @Title: SluiceEvent
+ *
+ * The records of a run's event stream. A run gives each one to its
+ * #SluiceEventFunc with borrowed strings and value, for the duration of the
+ * call; sluice_event_copy() and sluice_event_copy_into() make copies that
+ * own theirs, for a recorder, a list model or a binding (#SluiceEvent is a
+ * boxed type).
+ */
+
+G_DEFINE_BOXED_TYPE (SluiceEvent, sluice_event, sluice_event_copy, sluice_event_free)
+
 static const char * const kind_names[SLUICE_EVENT_N_KINDS] = {
   [SLUICE_EVENT_RUN_START] = "run-start",
   [SLUICE_EVENT_PULL] = "pull",
@@ -75,4 +88,136 @@ sluice_outcome_to_string (SluiceOutcome outcome)
   g_return_val_if_fail (outcome <= SLUICE_OUTCOME_CANCELLED, NULL);
 
   return outcome_names[outcome];
+}
+
+/**
+ * sluice_event_kind_from_string:
+ * @name: a kind's name, such as `attempt-start`
+ * @kind: (out): where to put the kind
+ *
+ * The inverse of sluice_event_kind_to_string(), for reading event logs.
+ *
+ * Returns: whether @name is a kind's name; @kind is left alone when not
+ */
+gboolean
+sluice_event_kind_from_string (const char      *name,
+                               SluiceEventKind *kind)
+{
+  g_return_val_if_fail (kind != NULL, FALSE);
+
+  for (guint i = 0; name != NULL && i < SLUICE_EVENT_N_KINDS; i++)
+    if (g_str_equal (name, kind_names[i]))
+      {
+        *kind = (SluiceEventKind) i;
+        return TRUE;
+      }
+  return FALSE;
+}
+
+/**
+ * sluice_outcome_from_string:
+ * @name: an outcome's name, such as `timed-out`
+ * @outcome: (out): where to put the outcome
+ *
+ * The inverse of sluice_outcome_to_string().
+ *
+ * Returns: whether @name is an outcome's name; @outcome is left alone when
+ *   not
+ */
+gboolean
+sluice_outcome_from_string (const char    *name,
+                            SluiceOutcome *outcome)
+{
+  g_return_val_if_fail (outcome != NULL, FALSE);
+
+  for (guint i = 0; name != NULL && i < G_N_ELEMENTS (outcome_names); i++)
+    if (g_str_equal (name, outcome_names[i]))
+      {
+        *outcome = (SluiceOutcome) i;
+        return TRUE;
+      }
+  return FALSE;
+}
+
+/**
+ * sluice_event_copy_into:
+ * @dest: (out caller-allocates): where to copy; its previous content is
+ *   overwritten, not cleared
+ * @src: an event, borrowed or owned
+ *
+ * Copies @src into @dest, which then owns its strings and value: free
+ * them with sluice_event_clear(). This is the deep copy of every
+ * #SluiceEvent that is kept, in place (a recorder's array) or on the heap
+ * (sluice_event_copy()).
+ */
+void
+sluice_event_copy_into (SluiceEvent       *dest,
+                        const SluiceEvent *src)
+{
+  g_return_if_fail (dest != NULL);
+  g_return_if_fail (src != NULL);
+
+  *dest = *src;
+  dest->error_type = g_strdup (src->error_type);
+  dest->error_message = g_strdup (src->error_message);
+  dest->value = src->value != NULL ? g_variant_ref (src->value) : NULL;
+  /* A few fixed words (`deadline`, `budget`): interned, never freed, so
+   * they outlive the event that named them without a copy per event. */
+  dest->reason = g_intern_string (src->reason);
+}
+
+/**
+ * sluice_event_clear:
+ * @event: an event filled by sluice_event_copy_into()
+ *
+ * Frees what @event owns, its strings and value, and leaves them %NULL.
+ * Never call it on an event a run gave: those are borrowed.
+ */
+void
+sluice_event_clear (SluiceEvent *event)
+{
+  g_return_if_fail (event != NULL);
+
+  g_clear_pointer ((char **) &event->error_type, g_free);
+  g_clear_pointer ((char **) &event->error_message, g_free);
+  g_clear_pointer (&event->value, g_variant_unref);
+  event->reason = NULL;
+}
+
+/**
+ * sluice_event_copy:
+ * @event: an event, borrowed or owned
+ *
+ * Copies @event onto the heap, with its own copies of the strings and a
+ * reference to the value, so the copy outlives the callback that gave
+ * @event.
+ *
+ * Returns: (transfer full): the copy; free it with sluice_event_free()
+ */
+SluiceEvent *
+sluice_event_copy (const SluiceEvent *event)
+{
+  SluiceEvent *copy;
+
+  g_return_val_if_fail (event != NULL, NULL);
+
+  copy = g_new (SluiceEvent, 1);
+  sluice_event_copy_into (copy, event);
+  return copy;
+}
+
+/**
+ * sluice_event_free:
+ * @event: (nullable): an event from sluice_event_copy()
+ *
+ * Frees a copy and everything it owns.
+ */
+void
+sluice_event_free (SluiceEvent *event)
+{
+  if (event == NULL)
+    return;
+
+  sluice_event_clear (event);
+  g_free (event);
 }

@@ -133,9 +133,33 @@ typedef enum {
  * @failed: items that failed for good so far
  * @retries: retries so far
  * @lead: items pulled and not yet handled successfully
+ * @deadline: for attempt starts: the clock time (µs) at which the attempt
+ *   times out, the instant its timer is set for: the item timeout after
+ *   its start, or the item's deadline (#SluicePool:item-deadline after
+ *   it was pulled or submitted) when that comes first; -1 for every other event
+ * @queue_capacity: for the run start: the input channel's capacity
+ *   (#SluicePool:queue-size); 0 for every other event
+ * @lead_bound: for the run start: the most items the producer pulls ahead
+ *   of the ones handled, `queue-size + workers + 1` (the `+ 1` is the item
+ *   it holds while it waits for room); 0 for every other event. A service
+ *   run (sluice_pool_open()) has no producer: its callers wait outside the
+ *   queue, so admitted jobs not yet handled stay within
+ *   `queue-size + workers`, and the run gives the same bound so that both
+ *   modes are judged by one rule. Items that failed for good stay in
+ *   @lead, so with #SluicePool:keep-going, or in a service run, failures
+ *   can take the lead past its bound
+ * @item_timeout: for the run start: #SluicePool:item-timeout in whole
+ *   microseconds, the time each attempt may run and each cancel round
+ *   waits; -1 for every other event
  *
- * One record of the event stream. Pointers are borrowed for the duration
- * of the callback: copy what you keep.
+ * One record of the event stream. The events a run gives its
+ * #SluiceEventFunc borrow their strings and value for the duration of the
+ * call: keep a copy, made with sluice_event_copy() or
+ * sluice_event_copy_into(), which owns them.
+ *
+ * Which fields an event fills depends on its kind; for item failures
+ * @attempt is the number of the attempt that failed for good (0 when the
+ * item was shed before its first attempt).
  */
 typedef struct {
   SluiceEventKind  kind;
@@ -159,7 +183,13 @@ typedef struct {
   guint            failed;
   guint            retries;
   guint            lead;
+  gint64           deadline;
+  guint            queue_capacity;
+  guint            lead_bound;
+  gint64           item_timeout;
 } SluiceEvent;
+
+#define SLUICE_TYPE_EVENT (sluice_event_get_type ())
 
 /**
  * SluiceEventFunc:
@@ -171,7 +201,20 @@ typedef struct {
 typedef void (*SluiceEventFunc) (const SluiceEvent *event,
                                  gpointer           user_data);
 
-const char *sluice_event_kind_to_string    (SluiceEventKind kind);
-const char *sluice_outcome_to_string       (SluiceOutcome   outcome);
+GType        sluice_event_get_type         (void) G_GNUC_CONST;
+SluiceEvent *sluice_event_copy             (const SluiceEvent *event);
+void         sluice_event_free             (SluiceEvent       *event);
+void         sluice_event_copy_into        (SluiceEvent       *dest,
+                                            const SluiceEvent *src);
+void         sluice_event_clear            (SluiceEvent       *event);
+
+const char  *sluice_event_kind_to_string   (SluiceEventKind kind);
+const char  *sluice_outcome_to_string      (SluiceOutcome   outcome);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (SluiceEvent, sluice_event_free)
+gboolean    sluice_event_kind_from_string  (const char      *name,
+                                            SluiceEventKind *kind);
+gboolean    sluice_outcome_from_string     (const char      *name,
+                                            SluiceOutcome   *outcome);
 
 G_END_DECLS

@@ -10,6 +10,7 @@
 #include "sluice-error.h"
 #include "sluice-pool-private.h"
 #include "sluice-retry-policy-private.h"
+#include "sluice-time.h"
 #include "sluice-run-private.h"
 
 /**
@@ -812,11 +813,11 @@ _sluice_pool_get_retry_policy (SluicePool *self)
 gint64
 _sluice_pool_get_shutdown_timeout_us (SluicePool *self)
 {
-  return (gint64) llround (self->shutdown_timeout * G_USEC_PER_SEC);
+  return sluice_time_from_seconds (self->shutdown_timeout);
 }
 
 gint64
 _sluice_pool_get_timeout_us (SluicePool *self)
 {
-  return (gint64) llround (self->item_timeout * G_USEC_PER_SEC);
+  return sluice_time_from_seconds (self->item_timeout);
 }

@@ -10,6 +10,7 @@
 #include "sluice-error.h"
 #include "sluice-pool-private.h"
 #include "sluice-retry-policy-private.h"
+#include "sluice-time.h"
 
 /**
  * SECTION:sluice-retry-policy
@@ -69,7 +70,7 @@ sluice_backoff_bound_us (double base,
   if (!isfinite (bound) || bound > cap)
     bound = cap;
 
-  return (gint64) llround (bound * G_USEC_PER_SEC);
+  return sluice_time_from_seconds (bound);
 }
 
 /**
@@ -171,7 +172,7 @@ _sluice_retry_policy_prepare (SluiceRetryPolicy  *self,
     return invalid_seconds (error, "retry-budget-ratio",
                             "a number of tokens above 0 with at most 3 decimals", self->budget_ratio);
 
-  self->deadline_us = (gint64) llround (self->item_deadline * G_USEC_PER_SEC);
+  self->deadline_us = sluice_time_from_seconds (self->item_deadline);
   /* Deadlines are whole microseconds: one that rounds to 0 is none at all. */
   if (self->item_deadline > 0 && self->deadline_us == 0)
     return invalid_seconds (error, "item-deadline", "0 (none) or at least 0.0000005 seconds",

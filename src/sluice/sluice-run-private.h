@@ -145,7 +145,7 @@ struct _SluiceRun
   guint                end_reported : 1;
 };
 
-#define SLUICE_RUN_EVENT_INIT(k) { .kind = (k), .item = -1, .worker = -1, .delay = -1 }
+#define SLUICE_RUN_EVENT_INIT(k) { .kind = (k), .item = -1, .worker = -1, .delay = -1, .deadline = -1, .item_timeout = -1 }
 
 /* sluice-run.c */
 gboolean    _sluice_run_wants_events    (SluiceRun              *self);

@@ -32,6 +32,8 @@ emit_attempt (SluiceRun       *self,
   event.worker = (gint) sluice_attempt_get_worker (attempt);
   event.round = sluice_attempt_get_cancel_rounds (attempt);
   event.retried = retried;
+  if (kind == SLUICE_EVENT_ATTEMPT_START)
+    event.deadline = sluice_attempt_get_deadline (attempt);
 
   if (kind == SLUICE_EVENT_ATTEMPT_END)
     {
@@ -101,10 +103,10 @@ worker_attempt (SluiceWorker *worker)
   self->live_operations++;
   if (worker->item->job != NULL)
     _sluice_job_start (worker->item->job);
+  _sluice_attempt_set_deadline (worker->attempt, self->clock, self->timeout, worker->item->deadline);
   emit_attempt (self, SLUICE_EVENT_ATTEMPT_START, worker->attempt, FALSE);
 
   _sluice_attempt_start (worker->attempt, sluice_pool_get_handler (self->pool),
-                         self->clock, self->timeout, worker->item->deadline,
                          on_attempt_notify, worker);
 }
 
@@ -131,6 +133,24 @@ item_succeeded (SluiceWorker *worker,
     _sluice_run_deliver_result (self, result);
 }
 
+/* With the number of the attempt that failed for good: 0 when the item
+ * was shed before its first one. */
+static void
+emit_item_failed (SluiceWorker *worker,
+                  const GError *error)
+{
+  SluiceEvent event = SLUICE_RUN_EVENT_INIT (SLUICE_EVENT_ITEM_FAILED);
+
+  if (!_sluice_run_wants_events (worker->run))
+    return;
+
+  event.item = worker->item->index;
+  event.attempt = worker->attempt_number;
+  event.error_type = sluice_error_type_name (error);
+  event.error_message = error->message;
+  _sluice_run_emit (worker->run, &event);
+}
+
 /* The item fails for good with @error. */
 static void
 count_failure (SluiceWorker *worker,
@@ -141,7 +161,7 @@ count_failure (SluiceWorker *worker,
   self->stats.failed++;
   _sluice_run_count_outcome (self, sluice_error_type_name (error));
   emit_metrics_for_error (self, "failure", error);
-  _sluice_run_emit_error (self, SLUICE_EVENT_ITEM_FAILED, worker->item->index, error);
+  emit_item_failed (worker, error);
 }
 
 /* An ordinary failure: a stream records it (and, without keep-going,

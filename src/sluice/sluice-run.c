@@ -294,6 +294,24 @@ _sluice_run_maybe_finish (SluiceRun *self)
     finish_driver (self);
 }
 
+/* The bounds the run keeps to, so that views read them instead of
+ * working them out again from the pool's options. */
+static void
+emit_run_start (SluiceRun *self)
+{
+  SluiceEvent event = SLUICE_RUN_EVENT_INIT (SLUICE_EVENT_RUN_START);
+
+  if (!_sluice_run_wants_events (self))
+    return;
+
+  event.queue_capacity = sluice_channel_get_capacity (self->input);
+  /* The producer's own item is the + 1; a service run, which has none,
+   * keeps the same bound (see #SluiceEvent.lead_bound). */
+  event.lead_bound = event.queue_capacity + self->n_workers + 1;
+  event.item_timeout = self->timeout;
+  _sluice_run_emit (self, &event);
+}
+
 void
 _sluice_run_start (SluiceRun *self)
 {
@@ -303,7 +321,7 @@ _sluice_run_start (SluiceRun *self)
   g_object_ref (self);
   sluice_clock_hold (self->clock);
   self->started_at = sluice_clock_now (self->clock);
-  _sluice_run_emit_simple (self, SLUICE_EVENT_RUN_START);
+  emit_run_start (self);
 
   self->workers_alive = self->n_workers;
   for (i = 0; i < self->n_workers; i++)

@@ -20,4 +20,5 @@
 # include "sluice-snapshot.h"
 # include "sluice-source.h"
 # include "sluice-thread-handler.h"
+# include "sluice-time.h"
 #undef SLUICE_INSIDE

@@ -18,7 +18,7 @@
 #include <json-glib/json-glib.h>
 #include <sluice.h>
 
-#define S(seconds) ((gint64) ((seconds) * G_USEC_PER_SEC))
+#define S(seconds) sluice_time_from_seconds (seconds)
 
 /* Options (bench-pool.c) {{{ */
 

@@ -1,0 +1,17 @@
+/* sluice-time.h: the one conversion from seconds to the clock's microseconds
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#pragma once
+
+#if !defined (SLUICE_INSIDE) && !defined (SLUICE_COMPILATION)
+# error "Only <sluice.h> can be included directly."
+#endif
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+gint64 sluice_time_from_seconds (double seconds);
+
+G_END_DECLS

@@ -246,6 +246,12 @@ on_start_tick (GtkWidget     *widget,
     return G_SOURCE_CONTINUE;
 
   self->tick_id = 0;
+  /* A recorded run (`sluice FILE.sluicerun`) is shown, not run again. */
+  if (sluice_run_controller_get_has_events (sluice_window_get_run_controller (self->window)))
+    {
+      on_run_finished (self);
+      return G_SOURCE_REMOVE;
+    }
   start_stats (self, frame_clock);
   gtk_widget_activate_action (widget, "win.run", NULL);
   if (!sluice_window_get_running (self->window))

@@ -49,6 +49,18 @@ create_filter (const char *name,
   return filter;
 }
 
+/* Open shows both kinds of file at first. */
+static GtkFileFilter *
+create_open_filter (void)
+{
+  GtkFileFilter *filter = gtk_file_filter_new ();
+
+  gtk_file_filter_set_name (filter, _("Sluice scenarios and recorded runs"));
+  gtk_file_filter_add_pattern (filter, "*.pool");
+  gtk_file_filter_add_pattern (filter, "*.sluicerun");
+  return filter;
+}
+
 /* An export without a known extension takes the one of the chosen filter. */
 static char *
 add_extension (SluiceFileDialog *self,
@@ -202,9 +214,21 @@ sluice_file_dialog_show (GtkWindow            *parent,
                                                   open ? GTK_FILE_CHOOSER_ACTION_OPEN : GTK_FILE_CHOOSER_ACTION_SAVE,
                                                   open ? _("_Open") : _("_Save"), _("_Cancel"));
       chooser = GTK_FILE_CHOOSER (self->native);
+      if (open)
+        gtk_file_chooser_add_filter (chooser, create_open_filter ());
       gtk_file_chooser_add_filter (chooser, create_filter (_("Sluice scenarios (*.pool)"), "pool"));
-      if (!open)
+      if (open)
+        gtk_file_chooser_add_filter (chooser, create_filter (_("Sluice recorded runs (*.sluicerun)"), "sluicerun"));
+      else
         name = current_file ? g_path_get_basename (current_file) : g_strdup ("scenario.pool");
+      break;
+
+    case SLUICE_FILE_DIALOG_SAVE_RUN:
+      self->native = gtk_file_chooser_native_new (_("Save the Run"), parent, GTK_FILE_CHOOSER_ACTION_SAVE,
+                                                  _("_Save"), _("_Cancel"));
+      chooser = GTK_FILE_CHOOSER (self->native);
+      gtk_file_chooser_add_filter (chooser, create_filter (_("Sluice recorded runs (*.sluicerun)"), "sluicerun"));
+      name = suggest_name (current_file, "run.pool", "sluicerun");
       break;
 
     case SLUICE_FILE_DIALOG_EXPORT_IMAGE:

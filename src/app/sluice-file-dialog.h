@@ -10,10 +10,11 @@ G_BEGIN_DECLS
 
 /**
  * SluiceFileDialogKind:
- * @SLUICE_FILE_DIALOG_OPEN: open a `.pool` scenario
+ * @SLUICE_FILE_DIALOG_OPEN: open a `.pool` scenario or a `.sluicerun` recording
  * @SLUICE_FILE_DIALOG_SAVE: save the scenario as a `.pool` file
  * @SLUICE_FILE_DIALOG_EXPORT_IMAGE: export the chart and lanes (PNG, SVG)
  * @SLUICE_FILE_DIALOG_EXPORT_EVENTS: export the events (CSV, JSON Lines)
+ * @SLUICE_FILE_DIALOG_SAVE_RUN: save the last run as a `.sluicerun` recording
  *
  * What the file is for.
  */
@@ -22,6 +23,7 @@ typedef enum {
   SLUICE_FILE_DIALOG_SAVE,
   SLUICE_FILE_DIALOG_EXPORT_IMAGE,
   SLUICE_FILE_DIALOG_EXPORT_EVENTS,
+  SLUICE_FILE_DIALOG_SAVE_RUN,
 } SluiceFileDialogKind;
 
 /**

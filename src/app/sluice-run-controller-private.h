@@ -54,6 +54,7 @@ struct _SluiceRunController
   SluiceFold           *fold;       /* the run at the moment shown */
   SluiceFold           *finished_fold; /* the same, once the run has ended */
   SluiceNarrator       *narrator;
+  char                 *scenario_text; /* the run's scenario as it ran */
   gint64                moment;     /* the clock time the views show, or -1 */
   gboolean              can_skip;   /* the run has an item deadline or a retry budget */
   gboolean              can_shed;   /* the run has an item deadline */
@@ -95,6 +96,7 @@ void   _sluice_run_controller_remove_tick       (SluiceRunController *self);
 void   _sluice_run_controller_see_shutdown_event (SluiceRunController *self,
                                                   const SluiceEvent   *event);
 void   _sluice_run_controller_update_countdown  (SluiceRunController *self);
+void   _sluice_run_controller_show_recorded_end (SluiceRunController *self);
 void   _sluice_run_controller_show_end          (SluiceRunController *self,
                                                  SluiceReport        *report,
                                                  const GError        *error);

@@ -214,3 +214,23 @@ _sluice_run_controller_show_end (SluiceRunController *self,
   _sluice_run_controller_emit_status (self, g_strcmp0 (outcome, "ok") == 0 ? SLUICE_RUN_STATUS_OK : SLUICE_RUN_STATUS_ERROR,
                                       text);
 }
+
+/**
+ * _sluice_run_controller_show_recorded_end:
+ * @self: a #SluiceRunController
+ *
+ * Says what a recorded run shows (there is no report without the engine),
+ * as #SluiceRunController::status.
+ */
+void
+_sluice_run_controller_show_recorded_end (SluiceRunController *self)
+{
+  double seconds = (double) MAX (0, self->last.time - self->start_time) / G_USEC_PER_SEC;
+  g_autofree char *text = NULL;
+
+  /* Translators: the banner of a recorded run opened from a .sluicerun file */
+  text = g_strdup_printf (_("A recorded run: it ends at %.2f s, %u of %u pulled items succeeded and %u failed. "
+                            "Drag the slider under the chart, or press Home, then → event by event."),
+                          seconds, self->last.succeeded, self->last.pulled, self->last.failed);
+  _sluice_run_controller_emit_status (self, SLUICE_RUN_STATUS_INFO, text);
+}

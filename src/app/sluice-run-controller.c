@@ -225,26 +225,21 @@ choose_clock (SluiceRunController *self,
   return SLUICE_CLOCK_PACED;
 }
 
+/* The models and views of a run of @scenario whose events @recorder holds
+ * (or will hold): the same for a live run and a recorded one. */
 static void
-create_run (SluiceRunController *self,
-            SluiceScenario      *scenario)
+create_models (SluiceRunController *self,
+               SluiceScenario      *scenario,
+               SluiceRecorder      *recorder)
 {
-  SluiceClockKind kind = choose_clock (self, scenario);
   guint workers = (guint) sluice_scenario_get_workers (scenario);
 
-  /* Below GDK_PRIORITY_REDRAW: a busy pool shares the main loop with the
-   * window, and its frames must get through while the pool runs. */
-  self->clock = sluice_clock_new_with_priority (kind, G_PRIORITY_DEFAULT_IDLE);
-  sluice_clock_set_speed (self->clock, self->speed);
-  sluice_clock_set_paused (self->clock, self->paused);
-
-  self->recorder = sluice_recorder_new (RECORDER_CAPACITY);
+  self->recorder = g_object_ref (recorder);
   self->fold = sluice_fold_new (self->recorder);
   sluice_event_log_set_recorder (self->event_log, self->recorder);
   self->timeline = sluice_timeline_new (workers);
-  self->runner = sluice_scenario_runner_new (scenario);
-  sluice_scenario_runner_set_clock (self->runner, self->clock);
-  sluice_scenario_runner_set_recorder (self->runner, self->recorder);
+  g_free (self->scenario_text);
+  self->scenario_text = sluice_scenario_to_data (scenario, NULL);
 
   self->workers = workers;
   self->submit_mode = sluice_scenario_get_mode (scenario) == SLUICE_SCENARIO_MODE_SUBMIT;
@@ -259,6 +254,85 @@ create_run (SluiceRunController *self,
   }
   sluice_chart_view_set_model (self->chart_view, self->timeline);
   sluice_timeline_view_set_model (self->timeline_view, self->timeline, workers);
+  self->has_run = TRUE;
+}
+
+static void
+create_run (SluiceRunController *self,
+            SluiceScenario      *scenario)
+{
+  SluiceClockKind kind = choose_clock (self, scenario);
+  g_autoptr(SluiceRecorder) recorder = sluice_recorder_new (RECORDER_CAPACITY);
+
+  /* Below GDK_PRIORITY_REDRAW: a busy pool shares the main loop with the
+   * window, and its frames must get through while the pool runs. */
+  self->clock = sluice_clock_new_with_priority (kind, G_PRIORITY_DEFAULT_IDLE);
+  sluice_clock_set_speed (self->clock, self->speed);
+  sluice_clock_set_paused (self->clock, self->paused);
+
+  create_models (self, scenario, recorder);
+  self->runner = sluice_scenario_runner_new (scenario);
+  sluice_scenario_runner_set_clock (self->runner, self->clock);
+  sluice_scenario_runner_set_recorder (self->runner, self->recorder);
+}
+
+/**
+ * sluice_run_controller_show_recording:
+ * @self: a #SluiceRunController
+ * @recording: a recorded run
+ *
+ * Clears the last run and shows @recording's as if it had just ended here,
+ * without an engine: the scrubber, the explanation and the exports work
+ * on it; the report needs the engine and stays empty.
+ *
+ * Returns: whether it is shown (not while a run goes on)
+ */
+gboolean
+sluice_run_controller_show_recording (SluiceRunController *self,
+                                      SluiceRecording     *recording)
+{
+  g_return_val_if_fail (SLUICE_IS_RUN_CONTROLLER (self), FALSE);
+  g_return_val_if_fail (SLUICE_IS_RECORDING (recording), FALSE);
+
+  if (self->running)
+    return FALSE;
+
+  sluice_run_controller_reset (self);
+  create_models (self, sluice_recording_get_scenario (recording), sluice_recording_get_recorder (recording));
+  g_free (self->scenario_text);
+  self->scenario_text = g_strdup (sluice_recording_get_scenario_text (recording));
+  update_finished_fold (self);
+  _sluice_run_controller_update_views (self);
+  _sluice_run_controller_show_recorded_end (self);
+  g_signal_emit (self, signals[FINISHED], 0);
+  return TRUE;
+}
+
+/**
+ * sluice_run_controller_save_recording:
+ * @self: a #SluiceRunController
+ * @path: the `.sluicerun` file to write
+ * @error: return location for an error
+ *
+ * Saves the last run (its scenario as it ran and every event) as a
+ * recording, which the app and sluice_recording_new_from_file() open.
+ *
+ * Returns: whether it was written
+ */
+gboolean
+sluice_run_controller_save_recording (SluiceRunController  *self,
+                                      const char           *path,
+                                      GError              **error)
+{
+  g_return_val_if_fail (SLUICE_IS_RUN_CONTROLLER (self), FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+
+  if (self->recorder == NULL || self->scenario_text == NULL || self->running)
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, _("There is no finished run to save."));
+      return FALSE;
+    }
+  return sluice_recording_save (self->scenario_text, self->recorder, path, error);
 }
 
 /**
@@ -283,7 +357,6 @@ sluice_run_controller_start (SluiceRunController *self,
 
   sluice_run_controller_reset (self);
   create_run (self, scenario);
-  self->has_run = TRUE;
   sluice_viewport_set_playhead (self->viewport, -1);
   set_running (self, TRUE);
   _sluice_run_controller_emit_status (self, SLUICE_RUN_STATUS_INFO,
@@ -655,6 +728,7 @@ sluice_run_controller_dispose (GObject *object)
   g_clear_object (&self->fold);
   g_clear_object (&self->finished_fold);
   g_clear_object (&self->narrator);
+  g_clear_pointer (&self->scenario_text, g_free);
   g_clear_object (&self->recorder);
   g_clear_object (&self->timeline);
   g_clear_object (&self->report);

@@ -11,6 +11,7 @@
 #include "sluice-error-group-view.h"
 #include "sluice-event-log.h"
 #include "sluice-jobs-view.h"
+#include "sluice-recording.h"
 #include "sluice-scenario.h"
 #include "sluice-timeline-view.h"
 #include "sluice-viewport.h"
@@ -43,6 +44,11 @@ SluiceRunController *sluice_run_controller_new            (GtkWidget            
                                                            SluiceJobsView       *jobs_view);
 gboolean             sluice_run_controller_start          (SluiceRunController  *self,
                                                            SluiceScenario       *scenario);
+gboolean             sluice_run_controller_show_recording (SluiceRunController  *self,
+                                                           SluiceRecording      *recording);
+gboolean             sluice_run_controller_save_recording (SluiceRunController  *self,
+                                                           const char           *path,
+                                                           GError              **error);
 void                 sluice_run_controller_request_stop   (SluiceRunController  *self);
 void                 sluice_run_controller_close          (SluiceRunController  *self);
 gboolean             sluice_run_controller_submit         (SluiceRunController  *self,

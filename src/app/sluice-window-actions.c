@@ -146,6 +146,14 @@ export_events_activated (GSimpleAction *action,
 }
 
 static void
+save_run_activated (GSimpleAction *action,
+                    GVariant      *parameter,
+                    gpointer       user_data)
+{
+  _sluice_window_choose_file (SLUICE_WINDOW (user_data), SLUICE_FILE_DIALOG_SAVE_RUN);
+}
+
+static void
 open_preset_activated (GSimpleAction *action,
                        GVariant      *parameter,
                        gpointer       user_data)
@@ -207,6 +215,7 @@ static const GActionEntry win_actions[] = {
   { "save-as", save_as_activated },
   { "export-image", export_image_activated },
   { "export-events", export_events_activated },
+  { "save-run", save_run_activated },
   { "open-preset", open_preset_activated, "s" },
   { "zoom-in", zoom_in_activated },
   { "zoom-out", zoom_out_activated },
@@ -252,6 +261,7 @@ _sluice_window_update_actions (SluiceWindow *self)
   enable (self, "save-as", valid);
   enable (self, "export-image", !running && has_events);
   enable (self, "export-events", !running && has_events);
+  enable (self, "save-run", !running && has_events);
   enable (self, "zoom-in", running || has_events);
   enable (self, "zoom-out", !fit);
   enable (self, "zoom-fit", !fit);

@@ -47,6 +47,57 @@ show_scenario (SluiceWindow   *self,
   _sluice_window_show_ready (self);
 }
 
+/* What was not valid in a recording: the first problems, and how many. */
+#define PROBLEMS_SHOWN 3
+
+static void
+show_problems (SluiceWindow    *self,
+               SluiceRecording *recording)
+{
+  const char * const *problems = sluice_recording_get_problems (recording);
+  guint n = g_strv_length ((char **) problems);
+  g_autoptr(GString) text = NULL;
+
+  if (n == 0)
+    return;
+
+  text = g_string_new (NULL);
+  g_string_printf (text, g_dngettext (GETTEXT_PACKAGE, "Opened what was valid; %u problem:",
+                                      "Opened what was valid; %u problems:", n), n);
+  for (guint i = 0; i < MIN (n, PROBLEMS_SHOWN); i++)
+    g_string_append_printf (text, "\n%s", problems[i]);
+  _sluice_window_set_banner (self, BANNER_ERROR, text->str);
+}
+
+/* A recorded run: its scenario in the panel, as a new one (Save asks
+ * where: the .sluicerun stays as it is), and its run in the views, as if
+ * it had just ended here. */
+static gboolean
+load_recording (SluiceWindow  *self,
+                const char    *path,
+                GError       **error)
+{
+  g_autoptr(SluiceRecording) recording = NULL;
+
+  if (sluice_run_controller_get_running (self->run))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_BUSY, _("%s: stop the run before you open a recorded one"), path);
+      return FALSE;
+    }
+
+  recording = sluice_recording_new_from_file (path, error);
+  if (recording == NULL)
+    return FALSE;
+
+  show_scenario (self, sluice_recording_get_scenario (recording), path,
+                 g_strdup (sluice_recording_get_scenario_text (recording)));
+  g_clear_pointer (&self->file, g_free);
+  sluice_run_controller_show_recording (self->run, recording);
+  show_problems (self, recording);
+  remember (self, path);
+  return TRUE;
+}
+
 /**
  * sluice_window_load_file:
  * @self: a #SluiceWindow
@@ -68,6 +119,9 @@ sluice_window_load_file (SluiceWindow  *self,
 
   g_return_val_if_fail (SLUICE_IS_WINDOW (self), FALSE);
   g_return_val_if_fail (path != NULL, FALSE);
+
+  if (g_str_has_suffix (path, ".sluicerun"))
+    return load_recording (self, path, error);
 
   scenario = sluice_scenario_new_from_file (path, NULL, error);
   if (scenario == NULL)
@@ -247,6 +301,21 @@ export_to (SluiceWindow *self,
 }
 
 static void
+save_run_to (SluiceWindow *self,
+             const char   *path)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *base = g_path_get_basename (path);
+  g_autofree char *text = NULL;
+
+  if (!sluice_run_controller_save_recording (self->run, path, &error))
+    text = g_strdup_printf (_("Cannot save the run: %s"), error->message);
+  else
+    text = g_strdup_printf (_("Saved the run as %s: File → Open replays it, here or elsewhere."), base);
+  _sluice_window_set_banner (self, error ? BANNER_ERROR : BANNER_INFO, text);
+}
+
+static void
 on_file_chosen (GtkWindow            *parent,
                 SluiceFileDialogKind  kind,
                 const char           *path,
@@ -256,10 +325,12 @@ on_file_chosen (GtkWindow            *parent,
 
   if (path == NULL)
     _sluice_window_set_banner (self, BANNER_ERROR,
-                               kind == SLUICE_FILE_DIALOG_OPEN || kind == SLUICE_FILE_DIALOG_SAVE
+                               kind != SLUICE_FILE_DIALOG_EXPORT_IMAGE && kind != SLUICE_FILE_DIALOG_EXPORT_EVENTS
                                  ? _("Choose a local file.") : _("Cannot export: choose a local file."));
   else if (kind == SLUICE_FILE_DIALOG_OPEN)
     sluice_window_open_file (self, path, NULL);
+  else if (kind == SLUICE_FILE_DIALOG_SAVE_RUN)
+    save_run_to (self, path);
   else if (kind == SLUICE_FILE_DIALOG_SAVE)
     {
       /* Saved from "Save the changes?": then what waited for it. */

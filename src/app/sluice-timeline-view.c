@@ -458,8 +458,7 @@ sluice_timeline_view_set_viewport (SluiceTimelineView *self,
   g_return_if_fail (self->viewport == NULL);
 
   self->viewport = g_object_ref (viewport);
-  g_signal_connect_swapped (viewport, "changed", G_CALLBACK (gtk_widget_queue_draw), self);
-  sluice_viewport_add_controllers (viewport, GTK_WIDGET (self));
+  sluice_viewport_attach_view (viewport, GTK_WIDGET (self));
 }
 
 /**

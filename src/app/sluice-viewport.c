@@ -7,7 +7,7 @@
 
 #include <math.h>
 
-#include "sluice-render-private.h"
+#include "sluice-render-timeline.h"
 #include "sluice-viewport.h"
 
 /**
@@ -18,9 +18,10 @@
  * "fits" it is the whole run and follows it as the run grows; zooming or
  * panning leaves that mode until sluice_viewport_fit().
  *
- * sluice_viewport_add_controllers() gives a view the gestures: Ctrl+scroll
- * zooms around the pointer, horizontal (or Shift+) scroll and dragging
- * pan. The views draw from src/render with t0 and t1 as they are.
+ * sluice_viewport_attach_view() makes a view follow it (a redraw at each
+ * change) and gives the view the gestures: Ctrl+scroll zooms around the
+ * pointer, horizontal (or Shift+) scroll and dragging pan. The views draw
+ * from src/render with t0, t1 and the playhead as they are.
  */
 
 /* The narrowest span a zoom reaches: a millisecond of clock time. */
@@ -409,18 +410,6 @@ sluice_viewport_set_range (SluiceViewport *self,
   set_clamped (self, t0, MAX (t1 - t0, MIN (MIN_ZOOM_SPAN, self->end - self->start)));
 }
 
-/* Both views put the time axis in the same place: from the gutter to the
- * margin, whatever their height. */
-static void
-get_plot (double      view_width,
-          SluiceRect *plot)
-{
-  SluiceLanesLayout layout;
-
-  _sluice_lanes_get_layout (view_width, 100., 1, &layout);
-  *plot = layout.plot;
-}
-
 /**
  * sluice_viewport_x_to_time:
  * @self: a #SluiceViewport
@@ -434,12 +423,9 @@ sluice_viewport_x_to_time (SluiceViewport *self,
                            double          view_width,
                            double          x)
 {
-  SluiceRect plot;
-
   g_return_val_if_fail (SLUICE_IS_VIEWPORT (self), 0);
 
-  get_plot (view_width, &plot);
-  return _sluice_render_x_to_time (&plot, self->t0, self->t1, x);
+  return sluice_render_x_to_time (view_width, self->t0, self->t1, x);
 }
 
 /**
@@ -484,10 +470,10 @@ view_state_free (gpointer data)
 static double
 plot_width (ViewState *state)
 {
-  SluiceRect plot;
+  double width;
 
-  get_plot (gtk_widget_get_width (state->view), &plot);
-  return plot.width;
+  sluice_render_get_time_axis (gtk_widget_get_width (state->view), NULL, &width);
+  return width;
 }
 
 static void
@@ -563,16 +549,17 @@ on_drag_update (GtkGestureDrag *drag,
 }
 
 /**
- * sluice_viewport_add_controllers:
+ * sluice_viewport_attach_view:
  * @self: a #SluiceViewport
  * @view: the chart or lanes view that shows @self
  *
- * Lets @view zoom and pan @self: Ctrl+scroll zooms around the pointer,
+ * Redraws @view whenever @self changes (its span or its playhead), and
+ * lets @view zoom and pan @self: Ctrl+scroll zooms around the pointer,
  * horizontal or Shift+scroll and dragging pan.
  */
 void
-sluice_viewport_add_controllers (SluiceViewport *self,
-                                 GtkWidget      *view)
+sluice_viewport_attach_view (SluiceViewport *self,
+                             GtkWidget      *view)
 {
   ViewState *state;
   GtkEventController *motion, *scroll;
@@ -585,6 +572,7 @@ sluice_viewport_add_controllers (SluiceViewport *self,
   state->viewport = g_object_ref (self);
   state->view = view;
   g_object_set_data_full (G_OBJECT (view), "sluice-viewport-state", state, view_state_free);
+  g_signal_connect_object (self, "changed", G_CALLBACK (gtk_widget_queue_draw), view, G_CONNECT_SWAPPED);
 
   motion = gtk_event_controller_motion_new ();
   g_signal_connect (motion, "enter", G_CALLBACK (on_motion), state);

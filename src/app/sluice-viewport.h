@@ -39,7 +39,7 @@ void            sluice_viewport_zoom_at         (SluiceViewport *self,
                                                  double          view_width,
                                                  double          x,
                                                  double          factor);
-void            sluice_viewport_add_controllers (SluiceViewport *self,
+void            sluice_viewport_attach_view     (SluiceViewport *self,
                                                  GtkWidget      *view);
 
 G_END_DECLS

@@ -108,6 +108,52 @@ sluice_render_timeline_get_natural_height_for_width (SluiceTimeline *model,
 }
 
 /**
+ * sluice_render_get_time_axis:
+ * @view_width: the width of the chart or lanes view
+ * @x: (out): where the time axis starts, in the view
+ * @width: (out): how wide it is
+ *
+ * Where both views put the time axis: from the gutter to the margin,
+ * whatever their height, so that a zoom or a pan by the pointer means
+ * the same time in either.
+ */
+void
+sluice_render_get_time_axis (double  view_width,
+                             double *x,
+                             double *width)
+{
+  SluiceLanesLayout layout;
+
+  _sluice_lanes_get_layout (view_width, 100., 1, &layout);
+  if (x != NULL)
+    *x = layout.plot.x;
+  if (width != NULL)
+    *width = layout.plot.width;
+}
+
+/**
+ * sluice_render_x_to_time:
+ * @view_width: the width of the chart or lanes view
+ * @t0: the time at the axis' left end, in clock microseconds
+ * @t1: the time at its right end
+ * @x: a position in the view
+ *
+ * Returns: the clock time drawn at @x (before @t0 or after @t1 off the axis)
+ */
+gint64
+sluice_render_x_to_time (double view_width,
+                         gint64 t0,
+                         gint64 t1,
+                         double x)
+{
+  SluiceRect plot = { 0 };
+
+  sluice_render_get_time_axis (view_width, &plot.x, &plot.width);
+  plot.height = 1.;
+  return _sluice_render_x_to_time (&plot, t0, t1, x);
+}
+
+/**
  * sluice_render_timeline_get_plot:
  * @model: the run
  * @width: the view's width

@@ -20,6 +20,13 @@ void     sluice_render_timeline     (cairo_t        *cr,
                                      gint64          selected_item,
                                      gboolean        dark);
 double   sluice_render_timeline_get_natural_height (SluiceTimeline *model);
+void     sluice_render_get_time_axis (double          view_width,
+                                      double         *x,
+                                      double         *width);
+gint64   sluice_render_x_to_time     (double          view_width,
+                                      gint64          t0,
+                                      gint64          t1,
+                                      double          x);
 void     sluice_render_timeline_get_plot (SluiceTimeline    *model,
                                           double             width,
                                           double             height,

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "sluice-fold.h"
+#include "sluice-fold-private.h"
 #include "sluice-scenario-runner.h"
 
 /* The state after each event, as the live run reported it: the event's own
@@ -190,6 +191,95 @@ test_fold_stops_at_dropped_events (void)
   g_assert_cmpuint (sluice_fold_find_position (fold, 7), ==, 8);
 }
 
+/* A run of some 15,000 events (2,000 items: successes, retried failures,
+ * failures for good and timeouts, keep-going), on the virtual clock. */
+static SluiceRecorder *
+record_long_run (void)
+{
+  static const char text[] =
+    "[pool]\nworkers=8\nqueue-size=8\nitem-timeout=0.5\nmax-retries=1\nretryable=ConnectionError\n"
+    "keep-going=true\n[source]\ncount=2000\n[handler]\n"
+    "mix=83% ok 0.05, 12% fail 1 ConnectionError 0.01, 3% fail-always ValueError 0.02, 2% hang\n"
+    "seed=7\n[run]\nclock=virtual\n";
+  g_autoptr(SluiceScenario) scenario = NULL;
+  g_autoptr(SluiceScenarioRunner) runner = NULL;
+  g_autoptr(SluiceReport) report = NULL;
+  g_autoptr(GError) error = NULL;
+  SluiceRecorder *recorder = sluice_recorder_new (0);
+
+  scenario = sluice_scenario_new_from_data (text, -1, "long-run", NULL, &error);
+  g_assert_no_error (error);
+  runner = sluice_scenario_runner_new (scenario);
+  sluice_scenario_runner_set_recorder (runner, recorder);
+  report = sluice_scenario_runner_run (runner, &error);
+  g_assert_no_error (error);
+  return recorder;
+}
+
+/* The reads a seek to @time makes, and the events it moves over. */
+static guint64
+seek_time_counting (SluiceFold *fold,
+                    gint64      time,
+                    guint64    *moved)
+{
+  guint64 reads = _sluice_fold_get_n_reads (fold);
+  guint64 before = sluice_fold_get_position (fold);
+  guint64 after;
+
+  sluice_fold_seek_time (fold, time);
+  after = sluice_fold_get_position (fold);
+  *moved = after > before ? after - before : before - after;
+  return _sluice_fold_get_n_reads (fold) - reads;
+}
+
+/* Scrubbing is incremental: a drag across the run in steps of 1% of its
+ * time, from the end to the start and back, reads from the recorder the
+ * events each step moves over, about 1% of them, and the few a bisection
+ * for the step's time needs; never the run from its start. (Re-folding
+ * from the first event at each move would read some fifty times as many.) */
+static void
+test_fold_moves_are_incremental (void)
+{
+  g_autoptr(SluiceRecorder) recorder = record_long_run ();
+  g_autoptr(SluiceFold) fold = sluice_fold_new (recorder);
+  guint64 n = sluice_fold_get_end_position (fold);
+  gint64 start = sluice_fold_get_event (fold, 0)->time;
+  gint64 span = sluice_fold_get_event (fold, n - 1)->time - start;
+  guint64 bisect = g_bit_storage (n) + 1;
+  guint64 total_reads = 0, total_moved = 0, reads, moved;
+
+  g_assert_cmpuint (n, >, 10000);
+  sluice_fold_seek_end (fold);
+
+  for (int i = 199; i >= 0; i--)
+    {
+      int step = i >= 100 ? i - 100 : 100 - i;   /* 99 ... 0, then 1 ... 100 */
+      gint64 time = start + span * step / 100;
+
+      reads = seek_time_counting (fold, time, &moved);
+      g_assert_cmpuint (moved, <=, n / 20);
+      g_assert_cmpuint (reads, <=, moved + bisect);
+      total_reads += reads;
+      total_moved += moved;
+      g_assert_cmpuint (sluice_fold_get_position (fold), ==, sluice_fold_find_position (fold, time));
+    }
+  /* Every event twice, less those at the run's first instant. */
+  g_assert_cmpuint (total_moved, <=, 2 * n);
+  g_assert_cmpuint (total_moved, >=, n);
+  g_assert_cmpuint (total_reads, <=, total_moved + 200 * bisect);
+
+  /* By position, one read per event moved over, either way. */
+  sluice_fold_seek (fold, n / 2);
+  reads = _sluice_fold_get_n_reads (fold);
+  sluice_fold_seek (fold, n / 2 + 10);
+  sluice_fold_seek (fold, n / 2 - 10);
+  g_assert_cmpuint (_sluice_fold_get_n_reads (fold) - reads, ==, 30);
+  /* A jump to the middle of the second half reads what is between. */
+  reads = seek_time_counting (fold, start + span * 3 / 4, &moved);
+  g_assert_cmpuint (reads, <=, moved + bisect);
+  g_assert_cmpuint (moved, <, n / 2);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -207,6 +297,7 @@ main (int   argc,
     }
   g_test_add_func ("/fold/state-at-a-time-includes-its-instant", test_fold_seek_time_includes_the_instant);
   g_test_add_func ("/fold/cannot-move-back-over-dropped-events", test_fold_stops_at_dropped_events);
+  g_test_add_func ("/fold/moves-read-the-events-moved-over", test_fold_moves_are_incremental);
 
   return g_test_run ();
 }

@@ -53,6 +53,7 @@ static const struct {
   { "win.open", { "<Control>o", NULL } },
   { "win.save", { "<Control>s", NULL } },
   { "win.save-as", { "<Shift><Control>s", NULL } },
+  { "win.compare", { "<Control>k", NULL } },
   { "win.zoom-in", { "<Control>plus", "<Control>equal", "<Control>KP_Add", NULL } },
   { "win.zoom-out", { "<Control>minus", "<Control>KP_Subtract", NULL } },
   { "win.zoom-fit", { "<Control>0", "<Control>KP_0", NULL } },

@@ -8,7 +8,9 @@
 #include <glib/gi18n.h>
 
 #include "sluice-batch.h"
+#include "sluice-fold.h"
 #include "sluice-run-controller.h"
+#include "sluice-scrub-stats.h"
 
 /**
  * SluiceBatch:
@@ -25,6 +27,7 @@
 #define SCREENSHOT_FRAMES 5
 #define EXPORT_WIDTH 1200
 #define EXPORT_HEIGHT 800
+#define SCRUB_SECONDS 3.0
 
 struct _SluiceBatch
 {
@@ -49,6 +52,10 @@ struct _SluiceBatch
   guint                 run_frames;
   gint64                run_started;
   gint64                run_ended;
+
+  /* SLUICE_SCRUB_STATS=FILE: after the run, the playhead dragged across
+   * it for SCRUB_SECONDS before the screenshot (sluice-scrub-stats.c). */
+  char                 *scrub_file;
 };
 
 G_DEFINE_FINAL_TYPE (SluiceBatch, sluice_batch, G_TYPE_OBJECT)
@@ -208,11 +215,32 @@ start_stats (SluiceBatch   *self,
 
 /* ---- the run ----------------------------------------------------------- */
 
-/* After the run: the exports, then the screenshot a few frames later, or
- * the callback now. */
+/* The screenshot a few frames later, or the callback now. */
+static void
+finish (gpointer user_data)
+{
+  SluiceBatch *self = user_data;
+
+  if (self->window == NULL || self->done)
+    return;
+
+  if (self->screenshot == NULL)
+    {
+      report (self, self->exports_ok);
+      return;
+    }
+
+  self->frames = 0;
+  self->tick_id = gtk_widget_add_tick_callback (GTK_WIDGET (self->window), on_screenshot_tick, self, NULL);
+}
+
+/* After the run: the exports, the drag of SLUICE_SCRUB_STATS if asked
+ * for, then finish(). */
 static void
 on_run_finished (SluiceBatch *self)
 {
+  SluiceRunController *run;
+  g_autoptr(SluiceFold) fold = NULL;
   gboolean image_ok, events_ok;
 
   if (self->window == NULL || self->done)
@@ -223,14 +251,18 @@ on_run_finished (SluiceBatch *self)
   events_ok = export_file (self, self->export_events, FALSE);
   self->exports_ok = image_ok && events_ok;
 
-  if (self->screenshot == NULL)
+  if (self->scrub_file == NULL)
     {
-      report (self, self->exports_ok);
+      finish (self);
       return;
     }
 
-  self->frames = 0;
-  self->tick_id = gtk_widget_add_tick_callback (GTK_WIDGET (self->window), on_screenshot_tick, self, NULL);
+  /* The batch outlives the drag: the window owns it. */
+  run = sluice_window_get_run_controller (self->window);
+  g_object_get (run, "finished-fold", &fold, NULL);
+  sluice_scrub_stats_run (GTK_WIDGET (self->window), sluice_run_controller_get_viewport (run),
+                          fold != NULL ? sluice_fold_get_end_position (fold) : 0, SCRUB_SECONDS,
+                          self->scrub_file, finish, self);
 }
 
 /* Starts once the window is shown: the first frames of a new window can
@@ -301,6 +333,7 @@ sluice_batch_finalize (GObject *object)
   g_free (self->export_image);
   g_free (self->export_events);
   g_free (self->stats_file);
+  g_free (self->scrub_file);
 
   G_OBJECT_CLASS (sluice_batch_parent_class)->finalize (object);
 }
@@ -351,6 +384,7 @@ sluice_batch_new (SluiceWindow         *window,
   self->export_image = g_strdup (image);
   self->export_events = g_strdup (events);
   self->stats_file = g_strdup (g_getenv ("SLUICE_FRAME_STATS"));
+  self->scrub_file = g_strdup (g_getenv ("SLUICE_SCRUB_STATS"));
   self->func = func;
   self->user_data = user_data;
 

@@ -61,6 +61,8 @@ struct _SluiceErrorGroupView
   GHashTable        *endings;    /* item index → its retry-skipped or
                                   * deadline-exceeded event (SluiceEventItem) */
   char              *outcome;
+  guint              group_n_errors;  /* what the group row shows: */
+  gboolean           group_exception; /* see update_group() */
 };
 
 G_DEFINE_FINAL_TYPE (SluiceErrorGroupView, sluice_error_group_view, GTK_TYPE_WIDGET)
@@ -129,6 +131,27 @@ format_error (SluiceErrorGroupView *self,
     }
 }
 
+/* The message and the note, which may be cut, show in full as a tooltip,
+ * asked for when the pointer rests: setting a tooltip at each bind makes
+ * GTK ask the display where the pointer is, and a scrubber binds rows
+ * every frame. */
+static gboolean
+on_query_tooltip (GtkWidget  *label,
+                  int         x,
+                  int         y,
+                  gboolean    keyboard_mode,
+                  GtkTooltip *tooltip,
+                  gpointer    user_data)
+{
+  const char *text = gtk_label_get_text (GTK_LABEL (label));
+
+  if (text == NULL || *text == '\0')
+    return FALSE;
+
+  gtk_tooltip_set_text (tooltip, text);
+  return TRUE;
+}
+
 static void
 setup_cell (GtkSignalListItemFactory *factory,
             GtkListItem              *list_item,
@@ -136,6 +159,12 @@ setup_cell (GtkSignalListItemFactory *factory,
 {
   Column column = GPOINTER_TO_UINT (user_data);
   GtkWidget *label = sluice_cell_label_new (column == COLUMN_ITEM || column == COLUMN_ATTEMPT);
+
+  if (column == COLUMN_MESSAGE || column == COLUMN_NOTE)
+    {
+      gtk_widget_set_has_tooltip (label, TRUE);
+      g_signal_connect (label, "query-tooltip", G_CALLBACK (on_query_tooltip), NULL);
+    }
 
   if (column == COLUMN_ERROR)
     {
@@ -169,7 +198,6 @@ bind_cell (GtkSignalListItemFactory *factory,
     }
 
   gtk_label_set_text (GTK_LABEL (child), text);
-  gtk_widget_set_tooltip_text (child, (column == COLUMN_MESSAGE || column == COLUMN_NOTE) && *text ? text : NULL);
   g_object_unref (item);
 }
 
@@ -193,11 +221,16 @@ add_columns (SluiceErrorGroupView *self)
     }
 }
 
-/* Rebinds the group row, whose text depends on the count and outcome. */
+/* Rebinds the group row, whose text depends on the count of all errors
+ * and the outcome, when that text changes: replacing the row makes the
+ * tree collapse it and expand it again, every error row with it, which a
+ * scrubber moving the shown position each frame must not pay for. */
 static void
 update_group (SluiceErrorGroupView *self)
 {
   guint n = g_list_model_get_n_items (G_LIST_MODEL (self->shown));
+  guint n_errors = g_list_model_get_n_items (G_LIST_MODEL (self->errors));
+  gboolean exception_group = g_strcmp0 (self->outcome, "ExceptionGroup") == 0;
   g_autoptr(GtkStringObject) group = NULL;
   g_autofree char *summary = NULL;
 
@@ -208,11 +241,17 @@ update_group (SluiceErrorGroupView *self)
       return;
     }
 
-  group = gtk_string_object_new ("group");
-  g_list_store_splice (self->groups, 0, g_list_model_get_n_items (G_LIST_MODEL (self->groups)),
-                       (gpointer *) &group, 1);
+  if (g_list_model_get_n_items (G_LIST_MODEL (self->groups)) == 0 ||
+      self->group_n_errors != n_errors || self->group_exception != exception_group)
+    {
+      group = gtk_string_object_new ("group");
+      g_list_store_splice (self->groups, 0, g_list_model_get_n_items (G_LIST_MODEL (self->groups)),
+                           (gpointer *) &group, 1);
+      self->group_n_errors = n_errors;
+      self->group_exception = exception_group;
+    }
 
-  if (g_strcmp0 (self->outcome, "ExceptionGroup") == 0)
+  if (exception_group)
     summary = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
                                             "The run raised an ExceptionGroup with %u error.",
                                             "The run raised an ExceptionGroup with %u errors.", n), n);

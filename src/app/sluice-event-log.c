@@ -71,6 +71,11 @@ struct _SluiceEventLog
   guint               follow_tick;
   guint               follow_frames;
   gboolean            following;
+  guint               scrolled_row;    /* the playhead's row scrolled to last, or invalid */
+  gint64              moved_at;        /* monotonic µs the playhead's row last moved */
+  guint               pending_row;     /* the playhead's row to scroll to when it rests */
+  gint64              pending_since;   /* monotonic µs of the first move deferred, or 0 */
+  guint               pending_id;
 };
 
 G_DEFINE_FINAL_TYPE (SluiceEventLog, sluice_event_log, GTK_TYPE_WIDGET)
@@ -88,6 +93,17 @@ static GParamSpec *properties[N_PROPS];
  * bind all the rows it keeps around the tail (some hundred) anew. Ten
  * moves a second read as well as sixty. */
 #define FOLLOW_INTERVAL_US (G_USEC_PER_SEC / 5)
+
+/* The same when a scrubber drags the playhead: each frame moves it by
+ * many rows, and each such jump makes the list bind the rows it keeps
+ * (two hundred, nine cells each: tens of ms) anew. A move within
+ * SCROLL_NEAR_ROWS of the last row scrolled to (stepping, a slow drag)
+ * or one after a pause of SCROLL_QUIET_US (a click) scrolls at once; in a
+ * fast drag the row is selected at once, and scrolled to once the
+ * playhead rests for SCROLL_QUIET_US, or after SCROLL_STALE_US at most. */
+#define SCROLL_NEAR_ROWS 50
+#define SCROLL_QUIET_US  (G_USEC_PER_SEC * 3 / 20)
+#define SCROLL_STALE_US  G_USEC_PER_SEC
 
 /* ---- cells ------------------------------------------------------------- */
 
@@ -192,9 +208,13 @@ add_columns (SluiceEventLog *self)
 
 /* ---- filtering --------------------------------------------------------- */
 
+static void cancel_scroll (SluiceEventLog *self);
+
+/* The rows move: a scroll to the playhead's row waiting is forgotten. */
 static void
 refilter (SluiceEventLog *self)
 {
+  cancel_scroll (self);
   sluice_event_list_set_filter (self->events, self->needle, self->kind);
 }
 
@@ -303,6 +323,65 @@ follow (SluiceEventLog *self)
     self->follow_tick = gtk_widget_add_tick_callback (GTK_WIDGET (self), follow_tick, NULL, NULL);
 }
 
+/* ---- the playhead's row ------------------------------------------------ */
+
+static void
+scroll_to_row (SluiceEventLog *self,
+               guint           row)
+{
+  GtkWidget *list_view = find_list_view (self->column_view);
+
+  g_clear_handle_id (&self->pending_id, g_source_remove);
+  self->pending_since = 0;
+  self->scrolled_row = row;
+  if (list_view != NULL && row < g_list_model_get_n_items (G_LIST_MODEL (self->events)))
+    gtk_widget_activate_action (list_view, "list.scroll-to-item", "u", row);
+}
+
+static gboolean
+on_scroll_pending (gpointer user_data)
+{
+  SluiceEventLog *self = user_data;
+
+  self->pending_id = 0;
+  scroll_to_row (self, self->pending_row);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+cancel_scroll (SluiceEventLog *self)
+{
+  g_clear_handle_id (&self->pending_id, g_source_remove);
+  self->pending_since = 0;
+  self->scrolled_row = GTK_INVALID_LIST_POSITION;
+  self->moved_at = 0;
+}
+
+/* Scrolls to the playhead's @row now or when the playhead rests. */
+static void
+show_row (SluiceEventLog *self,
+          guint           row)
+{
+  gint64 now = g_get_monotonic_time ();
+  gint64 rested = now - self->moved_at;
+  gboolean near = self->scrolled_row != GTK_INVALID_LIST_POSITION &&
+                  ABS ((gint64) row - (gint64) self->scrolled_row) <= SCROLL_NEAR_ROWS;
+
+  self->moved_at = now;
+  if (near || rested >= SCROLL_QUIET_US ||
+      (self->pending_since > 0 && now - self->pending_since >= SCROLL_STALE_US))
+    {
+      scroll_to_row (self, row);
+      return;
+    }
+
+  if (self->pending_since == 0)
+    self->pending_since = now;
+  self->pending_row = row;
+  g_clear_handle_id (&self->pending_id, g_source_remove);
+  self->pending_id = g_timeout_add (SCROLL_QUIET_US / 1000, on_scroll_pending, self);
+}
+
 /* ---- the clicked row's time -------------------------------------------- */
 
 static void
@@ -334,6 +413,7 @@ sluice_event_log_dispose (GObject *object)
 {
   SluiceEventLog *self = SLUICE_EVENT_LOG (object);
 
+  g_clear_handle_id (&self->pending_id, g_source_remove);
   gtk_widget_dispose_template (GTK_WIDGET (self), SLUICE_TYPE_EVENT_LOG);
   for (GtkWidget *child; (child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL;)
     gtk_widget_unparent (child);
@@ -411,6 +491,7 @@ sluice_event_log_init (SluiceEventLog *self)
   gtk_widget_init_template (GTK_WIDGET (self));
 
   self->kind = -1;
+  self->scrolled_row = GTK_INVALID_LIST_POSITION;
   self->following = TRUE;
   self->marked_time = -1;
   self->events = sluice_event_list_new ();
@@ -455,6 +536,7 @@ sluice_event_log_clear (SluiceEventLog *self)
   g_return_if_fail (SLUICE_IS_EVENT_LOG (self));
 
   sluice_event_list_set_recorder (self->events, NULL);
+  cancel_scroll (self);
   gtk_single_selection_set_selected (self->selection, GTK_INVALID_LIST_POSITION);
   set_marked_time (self, -1);
   self->following = TRUE;
@@ -562,12 +644,11 @@ sluice_event_log_show_position (SluiceEventLog *self,
   self->showing = FALSE;
   if (row != GTK_INVALID_LIST_POSITION)
     {
-      GtkWidget *list_view = find_list_view (self->column_view);
-
       self->following = FALSE;
-      if (list_view != NULL)
-        gtk_widget_activate_action (list_view, "list.scroll-to-item", "u", row);
+      show_row (self, row);
     }
+  else
+    cancel_scroll (self);
 }
 
 /**

@@ -27,6 +27,7 @@ struct _SluiceExplainView
   GtkLabel       *label;
   SluiceNarrator *narrator;
   gint64          moment;
+  gboolean        stale;     /* the moment moved while the view was not shown */
 };
 
 G_DEFINE_FINAL_TYPE (SluiceExplainView, sluice_explain_view, GTK_TYPE_WIDGET)
@@ -45,6 +46,7 @@ update_text (SluiceExplainView *self)
 {
   g_autofree char *text = NULL;
 
+  self->stale = FALSE;
   if (self->narrator == NULL || self->moment < 0)
     {
       gtk_label_set_text (self->label, _("Run a scenario: this tab then says what the pool does at the moment "
@@ -95,7 +97,12 @@ sluice_explain_view_set_moment (SluiceExplainView *self,
   if (self->moment == moment)
     return;
   self->moment = moment;
-  update_text (self);
+  /* A scrubber moves the moment every frame: a tab not shown is told
+   * when it is (or asked for its text), not relaid out each time. */
+  if (gtk_widget_get_mapped (GTK_WIDGET (self)))
+    update_text (self);
+  else
+    self->stale = TRUE;
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MOMENT]);
 }
 
@@ -109,7 +116,20 @@ const char *
 sluice_explain_view_get_text (SluiceExplainView *self)
 {
   g_return_val_if_fail (SLUICE_IS_EXPLAIN_VIEW (self), NULL);
+
+  if (self->stale)
+    update_text (self);
   return gtk_label_get_text (self->label);
+}
+
+static void
+sluice_explain_view_map (GtkWidget *widget)
+{
+  SluiceExplainView *self = SLUICE_EXPLAIN_VIEW (widget);
+
+  if (self->stale)
+    update_text (self);
+  GTK_WIDGET_CLASS (sluice_explain_view_parent_class)->map (widget);
 }
 
 static void
@@ -174,6 +194,7 @@ sluice_explain_view_class_init (SluiceExplainViewClass *klass)
   object_class->dispose = sluice_explain_view_dispose;
   object_class->get_property = sluice_explain_view_get_property;
   object_class->set_property = sluice_explain_view_set_property;
+  widget_class->map = sluice_explain_view_map;
 
   /**
    * SluiceExplainView:narrator: (nullable)

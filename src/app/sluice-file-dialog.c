@@ -72,7 +72,8 @@ add_extension (SluiceFileDialog *self,
   g_autoptr(GtkFileFilter) filter = gtk_file_chooser_get_filter (GTK_FILE_CHOOSER (self->native));
   const char *extension = filter ? g_object_get_data (G_OBJECT (filter), "extension") : NULL;
 
-  if (self->kind == SLUICE_FILE_DIALOG_OPEN || self->kind == SLUICE_FILE_DIALOG_SAVE)
+  if (self->kind == SLUICE_FILE_DIALOG_OPEN || self->kind == SLUICE_FILE_DIALOG_SAVE ||
+      self->kind == SLUICE_FILE_DIALOG_COMPARE)
     return g_strdup (path);
 
   for (guint i = 0; known[i] != NULL; i++)
@@ -131,10 +132,10 @@ is_presets_folder (GFile *folder)
  * @kind: what the file is for
  * @current_file: (nullable): the scenario's file
  *
- * Where the dialog starts: the folder of @current_file; for Open without
- * one, the presets' folder. A file is not saved among the presets (shared
- * and often read-only): saving or exporting a preset starts in the
- * documents folder.
+ * Where the dialog starts: the folder of @current_file; for Open and
+ * Compare without one, the presets' folder. A file is not saved among the
+ * presets (shared and often read-only): saving or exporting a preset
+ * starts in the documents folder.
  *
  * Returns: (transfer full): the folder
  */
@@ -146,7 +147,7 @@ sluice_file_dialog_get_folder (SluiceFileDialogKind  kind,
   g_autoptr(GFile) folder = g_file_new_for_path (dir ? dir : sluice_presets_get_dir ());
   const char *documents = g_get_user_special_dir (G_USER_DIRECTORY_DOCUMENTS);
 
-  if (kind == SLUICE_FILE_DIALOG_OPEN || !is_presets_folder (folder))
+  if (kind == SLUICE_FILE_DIALOG_OPEN || kind == SLUICE_FILE_DIALOG_COMPARE || !is_presets_folder (folder))
     return g_steal_pointer (&folder);
 
   return g_file_new_for_path (documents ? documents : g_get_home_dir ());
@@ -221,6 +222,14 @@ sluice_file_dialog_show (GtkWindow            *parent,
         gtk_file_chooser_add_filter (chooser, create_filter (_("Sluice recorded runs (*.sluicerun)"), "sluicerun"));
       else
         name = current_file ? g_path_get_basename (current_file) : g_strdup ("scenario.pool");
+      break;
+
+    case SLUICE_FILE_DIALOG_COMPARE:
+      /* Translators: the file chooser of Compare…: B, run on the current scenario's workload */
+      self->native = gtk_file_chooser_native_new (_("Compare with a Scenario"), parent, GTK_FILE_CHOOSER_ACTION_OPEN,
+                                                  _("_Compare"), _("_Cancel"));
+      chooser = GTK_FILE_CHOOSER (self->native);
+      gtk_file_chooser_add_filter (chooser, create_filter (_("Sluice scenarios (*.pool)"), "pool"));
       break;
 
     case SLUICE_FILE_DIALOG_SAVE_RUN:

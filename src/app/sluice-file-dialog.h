@@ -15,6 +15,7 @@ G_BEGIN_DECLS
  * @SLUICE_FILE_DIALOG_EXPORT_IMAGE: export the chart and lanes (PNG, SVG)
  * @SLUICE_FILE_DIALOG_EXPORT_EVENTS: export the events (CSV, JSON Lines)
  * @SLUICE_FILE_DIALOG_SAVE_RUN: save the last run as a `.sluicerun` recording
+ * @SLUICE_FILE_DIALOG_COMPARE: open a `.pool` scenario to compare with, B
  *
  * What the file is for.
  */
@@ -24,6 +25,7 @@ typedef enum {
   SLUICE_FILE_DIALOG_EXPORT_IMAGE,
   SLUICE_FILE_DIALOG_EXPORT_EVENTS,
   SLUICE_FILE_DIALOG_SAVE_RUN,
+  SLUICE_FILE_DIALOG_COMPARE,
 } SluiceFileDialogKind;
 
 /**

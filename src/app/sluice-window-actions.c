@@ -154,6 +154,14 @@ save_run_activated (GSimpleAction *action,
 }
 
 static void
+compare_activated (GSimpleAction *action,
+                   GVariant      *parameter,
+                   gpointer       user_data)
+{
+  _sluice_window_choose_comparison (SLUICE_WINDOW (user_data));
+}
+
+static void
 open_preset_activated (GSimpleAction *action,
                        GVariant      *parameter,
                        gpointer       user_data)
@@ -216,6 +224,7 @@ static const GActionEntry win_actions[] = {
   { "export-image", export_image_activated },
   { "export-events", export_events_activated },
   { "save-run", save_run_activated },
+  { "compare", compare_activated },
   { "open-preset", open_preset_activated, "s" },
   { "zoom-in", zoom_in_activated },
   { "zoom-out", zoom_out_activated },
@@ -262,6 +271,7 @@ _sluice_window_update_actions (SluiceWindow *self)
   enable (self, "export-image", !running && has_events);
   enable (self, "export-events", !running && has_events);
   enable (self, "save-run", !running && has_events);
+  enable (self, "compare", !running && valid);
   enable (self, "zoom-in", running || has_events);
   enable (self, "zoom-out", !fit);
   enable (self, "zoom-fit", !fit);

@@ -28,8 +28,9 @@ G_BEGIN_DECLS
  * sluice-window-actions.c (the `win.` actions and when they are enabled),
  * sluice-window-keys.c (the run's keys, wherever the focus is),
  * sluice-window-files.c (scenario files, presets, the last session's
- * scenario, saving and exporting) and sluice-window-unsaved.c (the mark of
- * unsaved changes in the title, and the question before they are lost).
+ * scenario, saving and exporting), sluice-window-unsaved.c (the mark of
+ * unsaved changes in the title, and the question before they are lost) and
+ * sluice-window-compare.c (Compare…).
  * They share the struct and the functions below. */
 
 /* What waits for the answer to "Save the changes?". */
@@ -109,6 +110,9 @@ void _sluice_window_choose_file    (SluiceWindow         *self,
 void _sluice_window_save           (SluiceWindow         *self);
 void _sluice_window_save_as        (SluiceWindow         *self);
 void _sluice_window_save_then_go_on (SluiceWindow        *self);
+
+/* sluice-window-compare.c */
+void _sluice_window_choose_comparison (SluiceWindow       *self);
 
 /* sluice-window-unsaved.c */
 void     _sluice_window_update_title      (SluiceWindow *self);

@@ -7,6 +7,7 @@
 #include <gtk/gtk.h>
 
 #include "sluice-application.h"
+#include "sluice-compare-window.h"
 #include "sluice-counters.h"
 #include "sluice-run-controller.h"
 #include "sluice-viewport.h"
@@ -78,5 +79,8 @@ void          sluice_window_open_file_asking   (SluiceWindow         *self,
 guint         sluice_window_get_n_results      (SluiceWindow         *self);
 SluiceRunController *sluice_window_get_run_controller (SluiceWindow  *self);
 SluiceViewport *sluice_window_get_viewport     (SluiceWindow         *self);
+SluiceCompareWindow *sluice_window_compare_with_file (SluiceWindow   *self,
+                                                const char           *path,
+                                                GError              **error);
 
 G_END_DECLS

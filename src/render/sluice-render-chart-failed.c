@@ -76,29 +76,36 @@ _sluice_chart_failed_label (SluiceChartFailed failed)
     }
 }
 
-static void
-stroke_hatching (cairo_t             *cr,
-                 const SluicePalette *palette,
-                 double               x0,
-                 double               y0,
-                 double               x1,
-                 double               y1)
+/* The stripes, "\" (the other way from the lanes' hatching of retried
+ * attempts): lines of 1.5 px in the background's colour, HATCH_SPACING
+ * apart along x, through x - y = -@y1 (mod HATCH_SPACING), as the
+ * strokes from the band's bottom edge would run. A repeating gradient
+ * across them, with a pixel's ramp at each edge for antialiasing, so
+ * that the band takes one fill: stroking lines clipped to a band of a
+ * rectangle per pixel column has cairo intersect every line with every
+ * rectangle, which costs as much as the run is long. */
+static cairo_pattern_t *
+hatching_pattern (const SluicePalette *palette,
+                  double               y1)
 {
-  double h = y1 - y0;
+  const SluiceColor *bg = &palette->background;
+  /* Across the stripes, one period is HATCH_SPACING / sqrt 2 px. */
+  double period = HATCH_SPACING / G_SQRT2;
+  double half = 0.75 / period, ramp = 0.5 / period;
+  double stops[][2] = {
+    { 0., 1. }, { half - ramp, 1. }, { half + ramp, 0. },
+    { 1. - half - ramp, 0. }, { 1. - half + ramp, 1. }, { 1., 1. },
+  };
+  cairo_pattern_t *pattern = cairo_pattern_create_linear (-y1, 0., -y1 + HATCH_SPACING / 2., -HATCH_SPACING / 2.);
 
-  sluice_palette_set_source (cr, &palette->background);
-  cairo_set_line_width (cr, 1.5);
-  cairo_set_dash (cr, NULL, 0, 0.);
-  /* "\", the other way from the lanes' hatching of retried attempts. */
-  for (double d = floor (x0 / HATCH_SPACING) * HATCH_SPACING - h; d < x1 + h; d += HATCH_SPACING)
-    {
-      cairo_move_to (cr, d, y0);
-      cairo_line_to (cr, d + h, y1);
-    }
-  cairo_stroke (cr);
+  for (guint i = 0; i < G_N_ELEMENTS (stops); i++)
+    cairo_pattern_add_color_stop_rgba (pattern, stops[i][0], bg->red, bg->green, bg->blue, stops[i][1]);
+  cairo_pattern_set_extend (pattern, CAIRO_EXTEND_REPEAT);
+  return pattern;
 }
 
-/* Fills the path on @cr, translucent, and hatches it. */
+/* Fills the path on @cr, translucent, and hatches it; @x0, @y0, @x1, @y1
+ * bound it. */
 static void
 fill_hatched (cairo_t             *cr,
               const SluicePalette *palette,
@@ -108,13 +115,15 @@ fill_hatched (cairo_t             *cr,
               double               y1)
 {
   const SluiceColor *lead = &palette->lead;
+  cairo_pattern_t *hatching = hatching_pattern (palette, y1);
 
   cairo_save (cr);
   cairo_set_source_rgba (cr, lead->red, lead->green, lead->blue, 0.6);
   cairo_fill_preserve (cr);
-  cairo_clip (cr);
-  stroke_hatching (cr, palette, x0, y0, x1, y1);
+  cairo_set_source (cr, hatching);
+  cairo_fill (cr);
   cairo_restore (cr);
+  cairo_pattern_destroy (hatching);
 }
 
 /* The span of sample @i in view, and its band's top and bottom; FALSE when
@@ -146,6 +155,52 @@ sample_band (const SluiceChartPass *pass,
   return TRUE;
 }
 
+/* The bands of the samples that fall within one pixel column, merged:
+ * a long run has thousands of samples per column, and a path of one
+ * rectangle each makes the fill and the hatching clipped to it cost as
+ * much as the run is long. */
+typedef struct {
+  gboolean has;
+  double   column;
+  double   x0, x1, y0, y1;
+} Column;
+
+static void
+column_flush (cairo_t *cr,
+              Column  *column)
+{
+  if (column->has)
+    cairo_rectangle (cr, column->x0, column->y0, column->x1 - column->x0, column->y1 - column->y0);
+  column->has = FALSE;
+}
+
+static void
+column_add (cairo_t          *cr,
+            Column           *column,
+            const SluiceRect *band)
+{
+  double x1 = band->x + band->width, y1 = band->y + band->height;
+  double first = floor (band->x);
+
+  /* Wider than its column: drawn as it is. */
+  if (floor (MAX (x1 - 1e-9, band->x)) != first)
+    {
+      column_flush (cr, column);
+      cairo_rectangle (cr, band->x, band->y, band->width, band->height);
+      return;
+    }
+  if (column->has && column->column == first)
+    {
+      column->x0 = MIN (column->x0, band->x);
+      column->x1 = MAX (column->x1, x1);
+      column->y0 = MIN (column->y0, band->y);
+      column->y1 = MAX (column->y1, y1);
+      return;
+    }
+  column_flush (cr, column);
+  *column = (Column) { TRUE, first, band->x, x1, band->y, y1 };
+}
+
 /* Draws the band, over the lead's line and under the other series. */
 void
 _sluice_chart_draw_failed (const SluiceChartPass *pass)
@@ -154,6 +209,7 @@ _sluice_chart_draw_failed (const SluiceChartPass *pass)
   guint n = sluice_timeline_get_n_samples (pass->model);
   gint64 end = MIN (pass->last, pass->t1);
   double x0 = G_MAXDOUBLE, x1 = -G_MAXDOUBLE, y0 = G_MAXDOUBLE, y1 = -G_MAXDOUBLE;
+  Column column = { FALSE };
   SluiceRect band;
 
   if (pass->failed == SLUICE_CHART_FAILED_NONE)
@@ -171,12 +227,13 @@ _sluice_chart_draw_failed (const SluiceChartPass *pass)
             break;
           continue;
         }
-      cairo_rectangle (cr, band.x, band.y, band.width, band.height);
+      column_add (cr, &column, &band);
       x0 = MIN (x0, band.x);
       x1 = MAX (x1, band.x + band.width);
       y0 = MIN (y0, band.y);
       y1 = MAX (y1, band.y + band.height);
     }
+  column_flush (cr, &column);
   if (x0 < x1)
     fill_hatched (cr, pass->palette, x0, y0, x1, y1);
   cairo_new_path (cr);

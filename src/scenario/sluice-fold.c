@@ -5,6 +5,7 @@
  */
 
 #include "sluice-fold.h"
+#include "sluice-fold-private.h"
 
 /**
  * SluiceFold:
@@ -33,6 +34,7 @@ struct _SluiceFold
   guint64         position;     /* events folded */
   gint64          start_time;   /* the run-start's, or -1 */
   guint           counts[SLUICE_FOLD_N_COUNTS];
+  guint64         n_reads;      /* events read from the recorder, for tests */
 };
 
 G_DEFINE_FINAL_TYPE (SluiceFold, sluice_fold, G_TYPE_OBJECT)
@@ -135,7 +137,25 @@ sluice_fold_get_event (SluiceFold *self,
   first = sluice_fold_get_first_position (self);
   if (position < first || position >= sluice_fold_get_end_position (self))
     return NULL;
+  self->n_reads++;
   return sluice_recorder_get_event (self->recorder, (guint) (position - first));
+}
+
+/**
+ * _sluice_fold_get_n_reads:
+ * @self: a #SluiceFold
+ *
+ * Every event a fold reads, stepping over it or bisecting for a time,
+ * goes through sluice_fold_get_event(): tests count them to see that a
+ * move costs the events moved over, not the run.
+ *
+ * Returns: how many events the fold has read from its recorder
+ */
+guint64
+_sluice_fold_get_n_reads (SluiceFold *self)
+{
+  g_return_val_if_fail (SLUICE_IS_FOLD (self), 0);
+  return self->n_reads;
 }
 
 /* What an event adds to the sums: +1 going forwards, -1 backwards. */

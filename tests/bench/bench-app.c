@@ -8,6 +8,13 @@
  *        virtual` as a whole process (target <= 1.2x), and how soon after
  *        the run's end the window showed it (target <= 0.5 s)
  *
+ *   app-scrub  scrubbing (issue 13): bench-scrub.c's generated scenario
+ *        with about 100,000 events run at once in the window, then the
+ *        playhead dragged from the end to the start and back over 3 s of
+ *        wall time, one move per frame (`SLUICE_SCRUB_STATS`): the time
+ *        between paints, p50, p95 and max (target p95 <= 33 ms), the
+ *        frames per second, and each frame's own work (tick to paint)
+ *
  * Each figure is the median of three runs (one with --quick). Skipped with
  * a message when the app was not built or xvfb-run is not installed.
  *
@@ -217,3 +224,165 @@ bench_app (void)
                    median (catch_up, n));
   remove_dir (dir);
 }
+
+/* Scrubbing {{{ */
+
+#define SCRUB_PRESET "app-scrub"
+
+typedef struct {
+  double events, fps, frame_p50, frame_p95, frame_max, work_p50, work_p95;
+} ScrubRun;
+
+/* One run of the scrubbing preset in DIR; FALSE with *WHY when the app
+ * could not run. */
+static gboolean
+app_scrub_run (const char  *dir,
+               ScrubRun    *run,
+               char       **why)
+{
+  g_autofree char *stats = g_build_filename (dir, "scrub.json", NULL);
+  g_autofree char *shot = g_build_filename (dir, "screenshot.png", NULL);
+  g_autofree char *env_stats = g_strconcat ("SLUICE_SCRUB_STATS=", stats, NULL);
+  g_autofree char *env_presets = g_strconcat ("SLUICE_PRESETS_DIR=", dir, NULL);
+  g_autofree char *env_schemas = g_strconcat ("GSETTINGS_SCHEMA_DIR=", bench_opt.schema_dir, NULL);
+  const char *argv[] = { "xvfb-run", "-a", "-s", "-screen 0 1280x800x24", bench_opt.app,
+                         "--preset", SCRUB_PRESET, "--screenshot", shot, NULL };
+  const char *env[] = { env_stats, env_presets, env_schemas, "GSETTINGS_BACKEND=memory", "GSK_RENDERER=cairo",
+                        "NO_AT_BRIDGE=1", "GTK_A11Y=none", NULL };
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+  JsonObject *obj;
+  Child child;
+
+  g_unlink (stats);
+  child_run (argv, env, APP_LIMIT, &child);
+  if (!child_exited_ok (&child))
+    {
+      *why = g_strdup_printf ("the app failed: %s", child.err != NULL ? g_strstrip (child.err) : "");
+      child_clear (&child);
+      return FALSE;
+    }
+  child_clear (&child);
+
+  if (!json_parser_load_from_file (parser, stats, &error) || !JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
+    {
+      *why = g_strdup_printf ("the app wrote no scrubbing statistics: %s",
+                              error != NULL ? error->message : "not an object");
+      return FALSE;
+    }
+  obj = json_node_get_object (json_parser_get_root (parser));
+  run->events = member_double (obj, "events");
+  run->fps = member_double (obj, "fps");
+  run->frame_p50 = member_double (obj, "frame_p50_ms");
+  run->frame_p95 = member_double (obj, "frame_p95_ms");
+  run->frame_max = member_double (obj, "frame_max_ms");
+  run->work_p50 = member_double (obj, "work_p50_ms");
+  run->work_p95 = member_double (obj, "work_p95_ms");
+  return TRUE;
+}
+
+static void
+remove_scrub_dir (const char *dir)
+{
+  const char *names[] = { SCRUB_PRESET ".pool", "scrub.json", "screenshot.png" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_autofree char *path = g_build_filename (dir, names[i], NULL);
+
+      g_unlink (path);
+    }
+  g_rmdir (dir);
+}
+
+static void
+skip_scrub (const char *why)
+{
+  g_printerr ("bench: app-scrub skipped: %s\n", why);
+  add_row ("app: scrubbing a 100k-event run under Xvfb", "skipped: %s", why);
+  target_unmeasured ("app-scrub-p95", "%s", why);
+}
+
+void
+bench_app_scrub (void)
+{
+  JsonObject *obj;
+  g_autofree char *xvfb = g_find_program_in_path ("xvfb-run");
+  g_autofree char *dir = NULL;
+  g_autofree char *preset = NULL;
+  g_autofree char *text = NULL;
+  g_autofree char *why = NULL;
+  g_autoptr(GError) error = NULL;
+  guint n = bench_opt.quick ? 1 : 3;
+  double events[3], fps[3], p50[3], p95[3], max[3], work50[3], work95[3];
+  double v_p95;
+
+  if (bench_opt.app == NULL || *bench_opt.app == '\0' || !g_file_test (bench_opt.app, G_FILE_TEST_IS_EXECUTABLE))
+    {
+      skip_scrub ("the app is not built (GTK 4 not found)");
+      return;
+    }
+  if (xvfb == NULL)
+    {
+      skip_scrub ("xvfb-run is not installed");
+      return;
+    }
+
+  dir = g_dir_make_tmp ("sluice-bench-scrub-XXXXXX", NULL);
+  if (dir == NULL)
+    g_error ("cannot make a temporary directory");
+  preset = g_build_filename (dir, SCRUB_PRESET ".pool", NULL);
+  text = bench_scrub_scenario (bench_scrub_big_items ());
+  if (!g_file_set_contents (preset, text, -1, &error))
+    g_error ("%s: %s", preset, error->message);
+
+  for (guint i = 0; i < n; i++)
+    {
+      ScrubRun run;
+
+      if (!app_scrub_run (dir, &run, &why))
+        {
+          skip_scrub (why);
+          remove_scrub_dir (dir);
+          return;
+        }
+      events[i] = run.events;
+      fps[i] = run.fps;
+      p50[i] = run.frame_p50;
+      p95[i] = run.frame_p95;
+      max[i] = run.frame_max;
+      work50[i] = run.work_p50;
+      work95[i] = run.work_p95;
+    }
+
+  v_p95 = median (p95, n);
+  obj = section ("app_scrub");
+  json_object_set_string_member (obj, "scenario",
+                                 "bench-scrub.c's generated run, played at once in the window under Xvfb "
+                                 "(GSK_RENDERER=cairo), then the playhead dragged end -> start -> end over 3 s");
+  json_object_set_double_member (obj, "events", events[0]);
+  json_object_set_int_member (obj, "runs", n);
+  json_object_set_double_member (obj, "fps", median (fps, n));
+  json_object_set_double_member (obj, "frame_p50_ms", median (p50, n));
+  json_object_set_double_member (obj, "frame_p95_ms", v_p95);
+  json_object_set_double_member (obj, "frame_max_ms", median (max, n));
+  json_object_set_double_member (obj, "work_p50_ms", median (work50, n));
+  json_object_set_double_member (obj, "work_p95_ms", median (work95, n));
+  if (n == 3)
+    {
+      json_object_set_double_member (obj, "frame_p95_ms_min", MIN (p95[0], MIN (p95[1], p95[2])));
+      json_object_set_double_member (obj, "frame_p95_ms_max", MAX (p95[0], MAX (p95[1], p95[2])));
+    }
+
+  add_row ("app: scrubbing a 100k-event run under Xvfb", "%.0f events, median of %u runs", events[0], n);
+  add_row ("  frame time p50 / p95 / max (ms)", "%.1f / %.1f / %.1f", median (p50, n), v_p95, median (max, n));
+  add_row ("  frames per second while scrubbing", "%.1f", median (fps, n));
+  add_row ("  each frame's work, tick to paint, p50 / p95 (ms)", "%.1f / %.1f", median (work50, n),
+           median (work95, n));
+  if (n == 3)
+    add_row ("  p95 frame time of the three runs (ms)", "%.1f, %.1f, %.1f", p95[0], p95[1], p95[2]);
+  target_measured ("app-scrub-p95", v_p95, v_p95 <= 33.0, "%.1f ms", v_p95);
+  remove_scrub_dir (dir);
+}
+
+/* }}} */

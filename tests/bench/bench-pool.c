@@ -12,9 +12,13 @@
  *   cli-throughput, cli-scaling, cli-memory
  *                  sluice-run as a whole process (bench-pool-cli.c)
  *   app            the desktop app under Xvfb (bench-app.c)
+ *   scrub          scrubbing a 100k-event run against a 1k one, headless
+ *                  (bench-scrub.c, issue 13)
+ *   app-scrub      scrubbing a 100k-event run in the window under Xvfb
+ *                  (bench-app.c, issue 13)
  *
- * Prints a table of every figure, then the targets of issue 11 with their
- * measured ratios, met or missed; writes every figure to a JSON file (by
+ * Prints a table of every figure, then the targets of issues 11 and 13
+ * with their measured ratios, met or missed; writes every figure to a JSON file (by
  * default bench/results.json in the build directory). Every ratio is
  * taken within one run: absolute times on a shared machine are noise.
  * `--only NAME` runs one measurement (and what its ratio needs) and prints
@@ -84,6 +88,8 @@ static const Bench benches[] = {
   { "cli-scaling",     bench_cli_scaling },
   { "cli-memory",      bench_cli_memory },
   { "app",             bench_app },
+  { "scrub",           bench_scrub },
+  { "app-scrub",       bench_app_scrub },
 };
 
 static void
@@ -118,7 +124,7 @@ parse_options (int    *argc,
   GOptionEntry entries[] = {
     { "only", 0, 0, G_OPTION_ARG_STRING, &bench_opt.only,
       "Run one measurement: dispatch, throughput, asyncio, uvloop, go, scaling-virtual, scaling-hang, "
-      "memory, precision, cli-throughput, cli-scaling, cli-memory, app; or a child: mem-inflight, mem-items, "
+      "memory, precision, cli-throughput, cli-scaling, cli-memory, app, scrub, app-scrub; or a child: mem-inflight, mem-items, "
       "profile (the throughput case alone)", "NAME" },
     { "items", 0, 0, G_OPTION_ARG_INT64, &bench_opt.items, "Items for throughput and the children", "N" },
     { "asyncio-items", 0, 0, G_OPTION_ARG_INT64, &bench_opt.asyncio_items,

@@ -9,7 +9,9 @@
  *   bench-memory.c    peak RSS of the engine, each in a child process
  *   bench-peers.c     the asyncio, uvloop and Go pools, as child processes
  *   bench-pool-cli.c  sluice-run as a whole process
- *   bench-app.c       the desktop app under Xvfb, against sluice-run
+ *   bench-app.c       the desktop app under Xvfb, against sluice-run; scrubbing
+ *                     a 100k-event run in it (issue 13)
+ *   bench-scrub.c     scrubbing a recorded run, headless (issue 13)
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -155,6 +157,10 @@ void bench_cli_throughput (void);    /* bench-pool-cli.c */
 void bench_cli_scaling (void);
 void bench_cli_memory (void);
 void bench_app (void);               /* bench-app.c */
+void bench_app_scrub (void);
+void bench_scrub (void);             /* bench-scrub.c */
+char  *bench_scrub_scenario (gint64 items);
+gint64 bench_scrub_big_items (void);
 
 /* Figures that later measurements divide by (0 until measured). */
 extern double bench_dispatch_us;

@@ -131,27 +131,6 @@ format_error (SluiceErrorGroupView *self,
     }
 }
 
-/* The message and the note, which may be cut, show in full as a tooltip,
- * asked for when the pointer rests: setting a tooltip at each bind makes
- * GTK ask the display where the pointer is, and a scrubber binds rows
- * every frame. */
-static gboolean
-on_query_tooltip (GtkWidget  *label,
-                  int         x,
-                  int         y,
-                  gboolean    keyboard_mode,
-                  GtkTooltip *tooltip,
-                  gpointer    user_data)
-{
-  const char *text = gtk_label_get_text (GTK_LABEL (label));
-
-  if (text == NULL || *text == '\0')
-    return FALSE;
-
-  gtk_tooltip_set_text (tooltip, text);
-  return TRUE;
-}
-
 static void
 setup_cell (GtkSignalListItemFactory *factory,
             GtkListItem              *list_item,
@@ -161,10 +140,7 @@ setup_cell (GtkSignalListItemFactory *factory,
   GtkWidget *label = sluice_cell_label_new (column == COLUMN_ITEM || column == COLUMN_ATTEMPT);
 
   if (column == COLUMN_MESSAGE || column == COLUMN_NOTE)
-    {
-      gtk_widget_set_has_tooltip (label, TRUE);
-      g_signal_connect (label, "query-tooltip", G_CALLBACK (on_query_tooltip), NULL);
-    }
+    sluice_cell_label_show_text_as_tooltip (label);
 
   if (column == COLUMN_ERROR)
     {

@@ -139,26 +139,6 @@ format_cell (SluiceEventItem *item,
     }
 }
 
-/* The detail's tooltip is its text, asked for when the pointer rests on
- * it: setting a tooltip at every bind (thousands of rows a second while
- * the log follows a fast run) makes GTK look for the pointer each time. */
-static gboolean
-on_detail_query_tooltip (GtkWidget  *label,
-                         int         x,
-                         int         y,
-                         gboolean    keyboard_mode,
-                         GtkTooltip *tooltip,
-                         gpointer    user_data)
-{
-  const char *text = gtk_label_get_text (GTK_LABEL (label));
-
-  if (text == NULL || *text == '\0')
-    return FALSE;
-
-  gtk_tooltip_set_text (tooltip, text);
-  return TRUE;
-}
-
 static void
 setup_cell (GtkSignalListItemFactory *factory,
             GtkListItem              *list_item,
@@ -168,10 +148,7 @@ setup_cell (GtkSignalListItemFactory *factory,
   GtkWidget *label = sluice_cell_label_new (columns[column].numeric);
 
   if (column == COLUMN_DETAIL)
-    {
-      gtk_widget_set_has_tooltip (label, TRUE);
-      g_signal_connect (label, "query-tooltip", G_CALLBACK (on_detail_query_tooltip), NULL);
-    }
+    sluice_cell_label_show_text_as_tooltip (label);
   gtk_list_item_set_child (list_item, label);
 }
 

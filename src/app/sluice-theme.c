@@ -54,3 +54,39 @@ sluice_cell_label_new (gboolean numeric)
     gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
   return label;
 }
+
+static gboolean
+on_query_tooltip (GtkWidget  *label,
+                  int         x,
+                  int         y,
+                  gboolean    keyboard_mode,
+                  GtkTooltip *tooltip,
+                  gpointer    user_data)
+{
+  const char *text = gtk_label_get_text (GTK_LABEL (label));
+
+  if (text == NULL || *text == '\0')
+    return FALSE;
+
+  gtk_tooltip_set_text (tooltip, text);
+  return TRUE;
+}
+
+/**
+ * sluice_cell_label_show_text_as_tooltip:
+ * @label: a label from sluice_cell_label_new()
+ *
+ * Makes the label's own text its tooltip, for a column whose text is often
+ * cut. The tooltip is asked for when the pointer rests on the label:
+ * setting one at every bind (thousands of rows a second while a log
+ * follows a fast run or a scrubber moves) makes GTK look for the pointer
+ * each time.
+ */
+void
+sluice_cell_label_show_text_as_tooltip (GtkWidget *label)
+{
+  g_return_if_fail (GTK_IS_LABEL (label));
+
+  gtk_widget_set_has_tooltip (label, TRUE);
+  g_signal_connect (label, "query-tooltip", G_CALLBACK (on_query_tooltip), NULL);
+}

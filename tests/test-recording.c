@@ -24,6 +24,7 @@ typedef struct {
   char           *recording;  /* the .sluicerun text */
   gsize           length;
   gsize           header_end; /* the first line's length, its newline included */
+  char           *report;     /* the run's JSON report, or NULL */
 } Run;
 
 static void
@@ -33,6 +34,7 @@ run_free (Run *run)
   g_free (run->text);
   g_free (run->events);
   g_free (run->recording);
+  g_free (run->report);
   g_free (run);
 }
 
@@ -81,6 +83,7 @@ record_file (const char *path)
   sluice_scenario_runner_set_recorder (runner, recorder);
   /* A run that ends in an error still recorded its events. */
   report = sluice_scenario_runner_run (runner, NULL);
+  run->report = report ? sluice_report_to_json_string (report, TRUE) : NULL;
 
   run->events = events_text (recorder);
   run->n_events = sluice_recorder_get_n_events (recorder);
@@ -554,6 +557,98 @@ test_unreadable_files_are_errors (void)
   g_rmdir (dir);
 }
 
+static void
+on_replayed (GObject      *object,
+             GAsyncResult *result,
+             gpointer      user_data)
+{
+  *(GAsyncResult **) user_data = g_object_ref (result);
+}
+
+/* The report of a recording, from its scenario run again on the virtual
+ * clock (waiting on the default main context). */
+static SluiceReport *
+replay (SluiceRecording  *recording,
+        GError          **error)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+
+  sluice_recording_replay_async (recording, NULL, on_replayed, &result);
+  while (result == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  return sluice_recording_replay_finish (recording, result, error);
+}
+
+/* Every preset recorded on the virtual clock gives back the very report
+ * of its run; one whose handler takes real time says it cannot. */
+static void
+test_replay_gives_the_recorded_runs_report (void)
+{
+  g_autofree char *dir = g_test_build_filename (G_TEST_DIST, "..", "data", "presets", NULL);
+  g_autoptr(GDir) presets = g_dir_open (dir, 0, NULL);
+  const char *name;
+  guint n_reports = 0, n_refused = 0;
+
+  g_assert_nonnull (presets);
+  while ((name = g_dir_read_name (presets)) != NULL)
+    {
+      g_autoptr(Run) run = NULL;
+      g_autoptr(SluiceRecording) recording = NULL;
+      g_autoptr(SluiceReport) report = NULL;
+      g_autoptr(GError) error = NULL;
+
+      if (!g_str_has_suffix (name, ".pool"))
+        continue;
+      run = record_preset (name);
+      recording = sluice_recording_new_from_data (run->recording, run->length, name, &error);
+      g_assert_no_error (error);
+      report = replay (recording, &error);
+      if (sluice_scenario_needs_real_time (run->scenario))
+        {
+          g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED);
+          g_assert_nonnull (strstr (error->message, name));
+          n_refused++;
+          continue;
+        }
+      g_assert_no_error (error);
+      {
+        g_autofree char *json = sluice_report_to_json_string (report, TRUE);
+
+        g_assert_cmpstr (json, ==, run->report);
+      }
+      n_reports++;
+    }
+  g_assert_cmpuint (n_reports, >, 20);
+  g_assert_cmpuint (n_refused, >=, 2);
+}
+
+/* A recording whose events are not what its scenario gives (one event
+ * left out) gets no report, and the message says from which event on. */
+static void
+test_replay_refuses_other_events (void)
+{
+  g_autoptr(Run) run = record_preset ("first-look.pool");
+  g_autoptr(SluiceRecording) recording = NULL;
+  g_autoptr(SluiceReport) report = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GString) text = g_string_new_len (run->recording, (gssize) run->length);
+
+  /* Without its second event (the first pull). */
+  {
+    const char *second = strchr (text->str + run->header_end, '\n') + 1;
+    const char *third = strchr (second, '\n') + 1;
+
+    g_string_erase (text, second - text->str, third - second);
+  }
+  recording = sluice_recording_new_from_data (text->str, text->len, "changed.sluicerun", &error);
+  g_assert_no_error (error);
+  report = replay (recording, &error);
+  g_assert_null (report);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED);
+  g_assert_nonnull (strstr (error->message, "changed.sluicerun"));
+  g_assert_nonnull (strstr (error->message, "event 2 on"));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -565,6 +660,8 @@ main (int   argc,
   g_test_add_func ("/recording/round-trip/header-holds-the-scenario-as-it-ran",
                    test_header_holds_the_scenario_as_it_ran);
   g_test_add_func ("/recording/round-trip/file", test_file_round_trip);
+  g_test_add_func ("/recording/replay/gives-the-recorded-runs-report", test_replay_gives_the_recorded_runs_report);
+  g_test_add_func ("/recording/replay/refuses-other-events", test_replay_refuses_other_events);
   g_test_add_func ("/recording/damaged/truncated-open-partly", test_truncated_recordings_open_partly);
   g_test_add_func ("/recording/damaged/garbage-lines-named-and-skipped", test_garbage_lines_are_named_and_skipped);
   g_test_add_func ("/recording/damaged/unknown-keys-named-once", test_unknown_keys_are_named_once);

@@ -11,6 +11,7 @@
 #include "sluice-error-group-view.h"
 #include "sluice-event-log.h"
 #include "sluice-explain-view.h"
+#include "sluice-report-view.h"
 #include "sluice-scrubber.h"
 #include "sluice-timeline-view.h"
 #include "window-fixture.h"
@@ -20,6 +21,7 @@
 typedef struct {
   char  *counters[SLUICE_N_COUNTERS];
   guint  n_events, n_results, n_errors, n_bars;
+  char  *report;   /* the Report tab's report as JSON, or NULL */
 } Shown;
 
 static void
@@ -34,6 +36,11 @@ take_shown (SluiceWindow *window,
   shown->n_results = sluice_window_get_n_results (window);
   shown->n_errors = sluice_error_group_view_get_n_errors (SLUICE_ERROR_GROUP_VIEW (sluice_window_get_error_group (window)));
   shown->n_bars = sluice_timeline_get_n_bars (sluice_timeline_view_get_model (lanes));
+  {
+    SluiceReport *report = sluice_report_view_get_report (SLUICE_REPORT_VIEW (sluice_window_get_report_view (window)));
+
+    shown->report = report ? sluice_report_to_json_string (report, TRUE) : NULL;
+  }
 }
 
 static void
@@ -46,6 +53,7 @@ assert_same_shown (const Shown *a,
   g_assert_cmpuint (a->n_results, ==, b->n_results);
   g_assert_cmpuint (a->n_errors, ==, b->n_errors);
   g_assert_cmpuint (a->n_bars, ==, b->n_bars);
+  g_assert_cmpstr (a->report, ==, b->report);
 }
 
 static void
@@ -53,6 +61,20 @@ clear_shown (Shown *shown)
 {
   for (guint c = 0; c < SLUICE_N_COUNTERS; c++)
     g_free (shown->counters[c]);
+  g_free (shown->report);
+}
+
+/* Until the report of an opened recording came back (its scenario run
+ * again on the virtual clock), or the test fails. */
+static void
+wait_for_report (SluiceWindow *window)
+{
+  SluiceReportView *view = SLUICE_REPORT_VIEW (sluice_window_get_report_view (window));
+  guint timeout_id = window_fixture_add_timeout ();
+
+  while (sluice_report_view_get_report (view) == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  g_source_remove (timeout_id);
 }
 
 static char *
@@ -86,7 +108,9 @@ record_in_window (const char  *preset,
 }
 
 /* Save run, then Open: the same views, a scrubber that moves through the
- * recorded run, the same explanation at the same moment; no engine runs. */
+ * recorded run, the same explanation at the same moment, without an
+ * engine; the same report, from the scenario run again on the virtual
+ * clock once its events are the recording's. */
 static void
 test_recording_opens_with_the_same_views (void)
 {
@@ -101,7 +125,9 @@ test_recording_opens_with_the_same_views (void)
   g_assert_true (sluice_window_open_file (window, path, &error));
   g_assert_no_error (error);
   g_assert_false (sluice_window_get_running (window));
+  wait_for_report (window);
   take_shown (window, &opened);
+  g_assert_nonnull (opened.report);
   assert_same_shown (&live, &opened);
   g_assert_nonnull (strstr (sluice_window_get_banner (window), "A recorded run"));
 
@@ -160,6 +186,23 @@ test_truncated_recording_opens_what_is_valid (void)
   g_assert_cmpuint (opened.n_events, <, live.n_events);
   g_assert_nonnull (strstr (sluice_window_get_banner (window), "problem"));
   g_assert_nonnull (strstr (sluice_window_get_banner (window), "sluice-window-cut.sluicerun"));
+  /* Run again, the scenario gives more events than the cut file holds:
+   * no report, and the Report tab says why. */
+  {
+    SluiceReportView *view = SLUICE_REPORT_VIEW (sluice_window_get_report_view (window));
+    g_autofree char *note = NULL;
+    guint timeout_id = window_fixture_add_timeout ();
+
+    do
+      {
+        g_clear_pointer (&note, g_free);
+        g_main_context_iteration (NULL, TRUE);
+        g_object_get (view, "note", &note, NULL);
+      }
+    while (strstr (note, "other events") == NULL);
+    g_source_remove (timeout_id);
+    g_assert_null (sluice_report_view_get_report (view));
+  }
 
   /* Garbage is not a recording: refused, the file named. */
   g_assert_true (g_file_set_contents (cut, "garbage\n", -1, NULL));

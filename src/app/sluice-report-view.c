@@ -39,6 +39,7 @@ G_DEFINE_FINAL_TYPE (SluiceReportView, sluice_report_view, GTK_TYPE_WIDGET)
 enum {
   PROP_0,
   PROP_REPORT,
+  PROP_NOTE,
   N_PROPS
 };
 
@@ -264,6 +265,23 @@ sluice_report_view_set_report (SluiceReportView *self,
 }
 
 /**
+ * sluice_report_view_set_note:
+ * @self: a #SluiceReportView
+ * @note: (nullable): what to say while there is no report, or %NULL for
+ *   the usual words
+ */
+void
+sluice_report_view_set_note (SluiceReportView *self,
+                             const char       *note)
+{
+  g_return_if_fail (SLUICE_IS_REPORT_VIEW (self));
+
+  gtk_label_set_text (GTK_LABEL (self->placeholder),
+                      note ? note : _("The report appears here when the run ends: "
+                                      "every key sluice-run --json writes, with its value."));
+}
+
+/**
  * sluice_report_view_get_report:
  * @self: a #SluiceReportView
  *
@@ -334,6 +352,9 @@ sluice_report_view_get_property (GObject    *object,
     case PROP_REPORT:
       g_value_set_object (value, self->report);
       break;
+    case PROP_NOTE:
+      g_value_set_string (value, gtk_label_get_text (GTK_LABEL (self->placeholder)));
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -351,6 +372,9 @@ sluice_report_view_set_property (GObject      *object,
     {
     case PROP_REPORT:
       sluice_report_view_set_report (self, g_value_get_object (value));
+      break;
+    case PROP_NOTE:
+      sluice_report_view_set_note (self, g_value_get_string (value));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -375,6 +399,14 @@ sluice_report_view_class_init (SluiceReportViewClass *klass)
   properties[PROP_REPORT] =
     g_param_spec_object ("report", NULL, NULL, SLUICE_TYPE_REPORT,
                          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  /**
+   * SluiceReportView:note: (nullable)
+   *
+   * What it says while it has no report; %NULL for the usual words.
+   */
+  properties[PROP_NOTE] =
+    g_param_spec_string ("note", NULL, NULL, NULL,
+                         G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
@@ -386,8 +418,8 @@ sluice_report_view_init (SluiceReportView *self)
 {
   self->values = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
 
-  self->placeholder = gtk_label_new (_("The report appears here when the run ends: "
-                                       "every key sluice-run --json writes, with its value."));
+  self->placeholder = gtk_label_new (NULL);
+  sluice_report_view_set_note (self, NULL);
   gtk_label_set_wrap (GTK_LABEL (self->placeholder), TRUE);
   gtk_widget_add_css_class (self->placeholder, "dim-label");
   gtk_widget_set_parent (self->placeholder, GTK_WIDGET (self));

@@ -17,6 +17,8 @@ GtkWidget    *sluice_report_view_new        (void);
 void          sluice_report_view_set_report (SluiceReportView *self,
                                              SluiceReport     *report);
 SluiceReport *sluice_report_view_get_report (SluiceReportView *self);
+void          sluice_report_view_set_note   (SluiceReportView *self,
+                                             const char       *note);
 guint         sluice_report_view_get_n_rows (SluiceReportView *self);
 const char   *sluice_report_view_get_value  (SluiceReportView *self,
                                              const char       *key);

@@ -49,6 +49,8 @@ struct _SluiceRunController
   SluiceRecorder       *recorder;
   SluiceTimeline       *timeline;
   SluiceReport         *report;     /* the finished run's, or NULL */
+  GCancellable         *replay;     /* a recording run again for its report */
+  char                 *report_note; /* why there is no report, or NULL */
   guint                 tick_id;
   guint64               n_seen;
   SluiceFold           *fold;       /* the run at the moment shown */

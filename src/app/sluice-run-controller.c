@@ -42,6 +42,7 @@ enum {
   PROP_RUNNING,
   PROP_REPORT,
   PROP_FINISHED_FOLD,
+  PROP_REPORT_NOTE,
   PROP_NARRATOR,
   PROP_MOMENT,
   N_PROPS
@@ -102,6 +103,17 @@ set_report (SluiceRunController *self,
 {
   if (g_set_object (&self->report, report))
     g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_REPORT]);
+}
+
+static void
+set_report_note (SluiceRunController *self,
+                 const char          *note)
+{
+  if (g_strcmp0 (self->report_note, note) == 0)
+    return;
+  g_free (self->report_note);
+  self->report_note = g_strdup (note);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_REPORT_NOTE]);
 }
 
 static void
@@ -276,6 +288,26 @@ create_run (SluiceRunController *self,
   sluice_scenario_runner_set_recorder (self->runner, self->recorder);
 }
 
+static void
+on_replayed (GObject      *object,
+             GAsyncResult *result,
+             gpointer      user_data)
+{
+  g_autoptr(SluiceRunController) self = user_data;
+  g_autoptr(SluiceReport) report = NULL;
+  g_autoptr(GError) error = NULL;
+
+  report = sluice_recording_replay_finish (SLUICE_RECORDING (object), result, &error);
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+
+  g_clear_object (&self->replay);
+  set_report (self, report);
+  set_report_note (self, error ? error->message : NULL);
+  if (report != NULL)
+    sluice_error_group_view_set_outcome (self->error_group_view, sluice_report_get_outcome (report));
+}
+
 /**
  * sluice_run_controller_show_recording:
  * @self: a #SluiceRunController
@@ -305,6 +337,12 @@ sluice_run_controller_show_recording (SluiceRunController *self,
   _sluice_run_controller_update_views (self);
   _sluice_run_controller_show_recorded_end (self);
   g_signal_emit (self, signals[FINISHED], 0);
+
+  /* The report, from the scenario run again on the virtual clock. */
+  set_report_note (self, _("The report of a recorded run comes from running its scenario again on the virtual "
+                           "clock…"));
+  self->replay = g_cancellable_new ();
+  sluice_recording_replay_async (recording, self->replay, on_replayed, g_object_ref (self));
   return TRUE;
 }
 
@@ -732,6 +770,9 @@ sluice_run_controller_dispose (GObject *object)
   g_clear_object (&self->recorder);
   g_clear_object (&self->timeline);
   g_clear_object (&self->report);
+  g_cancellable_cancel (self->replay);
+  g_clear_object (&self->replay);
+  g_clear_pointer (&self->report_note, g_free);
   g_clear_object (&self->results);
   g_clear_object (&self->viewport);
   g_clear_pointer (&self->fatal_type, g_free);
@@ -758,6 +799,9 @@ sluice_run_controller_get_property (GObject    *object,
       break;
     case PROP_FINISHED_FOLD:
       g_value_set_object (value, self->finished_fold);
+      break;
+    case PROP_REPORT_NOTE:
+      g_value_set_string (value, self->report_note);
       break;
     case PROP_NARRATOR:
       g_value_set_object (value, self->narrator);
@@ -805,6 +849,15 @@ sluice_run_controller_class_init (SluiceRunControllerClass *klass)
    */
   properties[PROP_FINISHED_FOLD] =
     g_param_spec_object ("finished-fold", NULL, NULL, SLUICE_TYPE_FOLD,
+                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  /**
+   * SluiceRunController:report-note: (nullable)
+   *
+   * Why a shown run has no report (a recording that only its own run could
+   * report on), or %NULL.
+   */
+  properties[PROP_REPORT_NOTE] =
+    g_param_spec_string ("report-note", NULL, NULL, NULL,
                          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
   /**
    * SluiceRunController:narrator: (nullable)

@@ -437,6 +437,7 @@ sluice_window_init (SluiceWindow *self)
   g_signal_connect_swapped (self->run, "status", G_CALLBACK (on_run_status), self);
   g_signal_connect_swapped (self->run, "notify::running", G_CALLBACK (on_running_changed), self);
   g_object_bind_property (self->run, "report", self->report_view, "report", G_BINDING_SYNC_CREATE);
+  g_object_bind_property (self->run, "report-note", self->report_view, "note", G_BINDING_SYNC_CREATE);
   /* After a run the scrubber moves the playhead, at the clock's speed. */
   sluice_scrubber_set_viewport (self->scrubber, sluice_run_controller_get_viewport (self->run));
   g_object_bind_property (self->run, "finished-fold", self->scrubber, "fold", G_BINDING_SYNC_CREATE);

@@ -8,6 +8,7 @@
 #include <sluice.h>
 
 #include "sluice-recorder.h"
+#include "sluice-report.h"
 #include "sluice-scenario.h"
 
 G_BEGIN_DECLS
@@ -56,6 +57,14 @@ const char         *sluice_recording_get_scenario_text (SluiceRecording *self);
 SluiceScenario     *sluice_recording_get_scenario      (SluiceRecording *self);
 SluiceRecorder     *sluice_recording_get_recorder      (SluiceRecording *self);
 const char * const *sluice_recording_get_problems      (SluiceRecording *self);
+
+void                sluice_recording_replay_async      (SluiceRecording     *self,
+                                                        GCancellable        *cancellable,
+                                                        GAsyncReadyCallback  callback,
+                                                        gpointer             user_data);
+SluiceReport       *sluice_recording_replay_finish     (SluiceRecording     *self,
+                                                        GAsyncResult        *result,
+                                                        GError             **error);
 
 gboolean            sluice_recording_write             (const char      *scenario_text,
                                                         SluiceRecorder  *recorder,

@@ -17,9 +17,10 @@
  * (by a stop or a cancel), retries skipped and items shed (the
  * retry policy's; shown only when the run can have them), elapsed and
  * throughput. They flow onto a second row when the window is too narrow
- * for one (1024 pixels with every counter shown), never onto a third. The
- * run controller sets their texts once per frame; a label only changes
- * when its text does.
+ * for one (1024 pixels with every counter shown), never onto a third. They
+ * show a #SluiceLiveStats (sluice_counters_set_stats()), formatting its
+ * figures at each #SluiceLiveStats::changed; a label only changes when its
+ * text does.
  */
 
 static const char * const counter_titles[SLUICE_N_COUNTERS] = {
@@ -73,6 +74,7 @@ struct _SluiceCounters
   GtkWidget *boxes[SLUICE_N_COUNTERS];
   GtkLabel  *labels[SLUICE_N_COUNTERS];
   char      *texts[SLUICE_N_COUNTERS];
+  SluiceLiveStats *stats;
 };
 
 G_DEFINE_FINAL_TYPE (SluiceCounters, sluice_counters, GTK_TYPE_WIDGET)
@@ -82,6 +84,7 @@ sluice_counters_dispose (GObject *object)
 {
   SluiceCounters *self = SLUICE_COUNTERS (object);
 
+  sluice_counters_set_stats (self, NULL);
   for (GtkWidget *child; (child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL;)
     gtk_widget_unparent (child);
 
@@ -248,4 +251,69 @@ sluice_counters_get_shown (SluiceCounters *self,
   g_return_val_if_fail (counter < SLUICE_N_COUNTERS, FALSE);
 
   return gtk_widget_get_visible (gtk_widget_get_parent (self->boxes[counter]));
+}
+
+/* The figures as texts: "3", "1 of 4", "1.00 s", "2.5/s" or "–". */
+static void
+show_stats (SluiceCounters *self)
+{
+  SluiceLiveStats *st = self->stats;
+  static const struct {
+    SluiceCounter  counter;
+    SluiceLiveStat stat;
+  } plain[] = {
+    { SLUICE_COUNTER_PULLED, SLUICE_LIVE_STAT_PULLED },
+    { SLUICE_COUNTER_QUEUED, SLUICE_LIVE_STAT_QUEUED },
+    { SLUICE_COUNTER_IN_FLIGHT, SLUICE_LIVE_STAT_IN_FLIGHT },
+    { SLUICE_COUNTER_SUCCEEDED, SLUICE_LIVE_STAT_SUCCEEDED },
+    { SLUICE_COUNTER_RETRIES, SLUICE_LIVE_STAT_RETRIES },
+    { SLUICE_COUNTER_TIMEOUTS, SLUICE_LIVE_STAT_TIMEOUTS },
+    { SLUICE_COUNTER_FAILED, SLUICE_LIVE_STAT_FAILED },
+    { SLUICE_COUNTER_CANCELLED, SLUICE_LIVE_STAT_CANCELLED },
+    { SLUICE_COUNTER_DROPPED, SLUICE_LIVE_STAT_DROPPED },
+    { SLUICE_COUNTER_RETRIES_SKIPPED, SLUICE_LIVE_STAT_RETRIES_SKIPPED },
+    { SLUICE_COUNTER_SHED, SLUICE_LIVE_STAT_SHED },
+  };
+  double throughput = sluice_live_stats_get_throughput (st);
+  guint busy = sluice_live_stats_get (st, SLUICE_LIVE_STAT_BUSY);
+  guint workers = sluice_live_stats_get (st, SLUICE_LIVE_STAT_WORKERS);
+
+  for (guint i = 0; i < G_N_ELEMENTS (plain); i++)
+    sluice_counters_set (self, plain[i].counter, g_strdup_printf ("%u", sluice_live_stats_get (st, plain[i].stat)));
+  /* Translators: the busy-workers counter: workers holding an item, of
+   * all workers, such as “3 of 4” */
+  sluice_counters_set (self, SLUICE_COUNTER_BUSY, g_strdup_printf (_("%u of %u"), busy, workers));
+  /* The retry policy's counters only where they can count something. */
+  sluice_counters_set_shown (self, SLUICE_COUNTER_RETRIES_SKIPPED, sluice_live_stats_get_skipped_shown (st));
+  sluice_counters_set_shown (self, SLUICE_COUNTER_SHED, sluice_live_stats_get_shed_shown (st));
+  sluice_counters_set (self, SLUICE_COUNTER_ELAPSED,
+                       g_strdup_printf (_("%.2f s"), (double) sluice_live_stats_get_elapsed (st) / G_USEC_PER_SEC));
+  sluice_counters_set (self, SLUICE_COUNTER_THROUGHPUT,
+                       throughput >= 0 ? g_strdup_printf (_("%.1f/s"), throughput) : g_strdup ("–"));
+}
+
+/**
+ * sluice_counters_set_stats:
+ * @self: a #SluiceCounters
+ * @stats: (nullable): the figures to show, or %NULL
+ *
+ * Shows @stats now and at each of its #SluiceLiveStats::changed; with
+ * %NULL the counters keep their last texts.
+ */
+void
+sluice_counters_set_stats (SluiceCounters  *self,
+                           SluiceLiveStats *stats)
+{
+  g_return_if_fail (SLUICE_IS_COUNTERS (self));
+  g_return_if_fail (stats == NULL || SLUICE_IS_LIVE_STATS (stats));
+
+  if (self->stats == stats)
+    return;
+  if (self->stats != NULL)
+    g_signal_handlers_disconnect_by_data (self->stats, self);
+  g_set_object (&self->stats, stats);
+  if (stats == NULL)
+    return;
+  g_signal_connect_swapped (stats, "changed", G_CALLBACK (show_stats), self);
+  show_stats (self);
 }

@@ -6,6 +6,8 @@
 
 #include <gtk/gtk.h>
 
+#include "sluice-live-stats.h"
+
 G_BEGIN_DECLS
 
 typedef enum {
@@ -40,5 +42,8 @@ void        sluice_counters_set_shown (SluiceCounters *self,
                                        gboolean        shown);
 gboolean    sluice_counters_get_shown (SluiceCounters *self,
                                        SluiceCounter   counter);
+
+void        sluice_counters_set_stats (SluiceCounters  *self,
+                                       SluiceLiveStats *stats);
 
 G_END_DECLS

@@ -8,6 +8,7 @@
 #include <glib/gi18n.h>
 
 #include "sluice-error-group-view.h"
+#include "sluice-recorder.h"
 #include "sluice-theme.h"
 #include "sluice-event-item.h"
 
@@ -22,9 +23,11 @@
  * shed from the queue past its deadline (`TimeoutError('deadline
  * exceeded')`, with no attempt).
  *
- * The run controller adds each event as it reads it and calls
- * sluice_error_group_view_flush() once per frame: a run that fails item
- * after item shows its new errors in one change.
+ * The view reads the run's #SluiceRecorder itself
+ * (sluice_error_group_view_set_recorder()) with its own cursor; each
+ * sluice_error_group_view_update() (once per frame) folds the events
+ * recorded since the last one: a run that fails item after item shows its
+ * new errors in one change.
  */
 
 typedef enum {
@@ -63,6 +66,9 @@ struct _SluiceErrorGroupView
   char              *outcome;
   guint              group_n_errors;  /* what the group row shows: */
   gboolean           group_exception; /* see update_group() */
+
+  SluiceRecorder    *recorder;   /* the run's events, or NULL */
+  guint64            n_seen;     /* the events folded so far */
 };
 
 G_DEFINE_FINAL_TYPE (SluiceErrorGroupView, sluice_error_group_view, GTK_TYPE_WIDGET)
@@ -256,6 +262,7 @@ sluice_error_group_view_dispose (GObject *object)
   g_clear_pointer (&self->attempts, g_hash_table_unref);
   g_clear_pointer (&self->endings, g_hash_table_unref);
   g_clear_pointer (&self->outcome, g_free);
+  g_clear_object (&self->recorder);
 
   G_OBJECT_CLASS (sluice_error_group_view_parent_class)->dispose (object);
 }
@@ -323,17 +330,10 @@ sluice_error_group_view_new (void)
   return g_object_new (SLUICE_TYPE_ERROR_GROUP_VIEW, NULL);
 }
 
-/**
- * sluice_error_group_view_clear:
- * @self: a #SluiceErrorGroupView
- *
- * Forgets every error, for a new run.
- */
-void
-sluice_error_group_view_clear (SluiceErrorGroupView *self)
+/* Forgets every error, for a new run. */
+static void
+clear (SluiceErrorGroupView *self)
 {
-  g_return_if_fail (SLUICE_IS_ERROR_GROUP_VIEW (self));
-
   g_ptr_array_set_size (self->pending, 0);
   g_list_store_remove_all (self->errors);
   g_hash_table_remove_all (self->attempts);
@@ -342,24 +342,15 @@ sluice_error_group_view_clear (SluiceErrorGroupView *self)
   update_group (self);
 }
 
-/**
- * sluice_error_group_view_add_event:
- * @self: a #SluiceErrorGroupView
- * @event: the next event of the run
- * @position: its number in the run
- *
- * Keeps the errors of @event: item failures (shed items and those whose
- * retry was skipped among them) and source errors. The group shows them
- * at the next sluice_error_group_view_flush().
- */
-void
-sluice_error_group_view_add_event (SluiceErrorGroupView *self,
-                                   const SluiceEvent    *event,
-                                   guint64               position)
+/* Keeps the errors of @event, the run's event number @position: item
+ * failures (shed items and those whose retry was skipped among them) and
+ * source errors. The group shows them at the next flush. */
+static void
+add_event (SluiceErrorGroupView *self,
+           const SluiceEvent    *event,
+           guint64               position)
 {
   SluiceEvent copy;
-
-  g_return_if_fail (SLUICE_IS_ERROR_GROUP_VIEW (self));
 
   if (event->kind == SLUICE_EVENT_ATTEMPT_START)
     {
@@ -387,16 +378,48 @@ sluice_error_group_view_add_event (SluiceErrorGroupView *self,
 }
 
 /**
- * sluice_error_group_view_flush:
+ * sluice_error_group_view_set_recorder:
  * @self: a #SluiceErrorGroupView
+ * @recorder: (nullable): the events of a run, or %NULL
  *
- * Shows the errors added since the last flush, in one change. Call it
- * once per frame.
+ * Forgets every error (and the outcome) and shows those of @recorder from
+ * the next sluice_error_group_view_update().
  */
 void
-sluice_error_group_view_flush (SluiceErrorGroupView *self)
+sluice_error_group_view_set_recorder (SluiceErrorGroupView *self,
+                                      SluiceRecorder       *recorder)
 {
   g_return_if_fail (SLUICE_IS_ERROR_GROUP_VIEW (self));
+  g_return_if_fail (recorder == NULL || SLUICE_IS_RECORDER (recorder));
+
+  g_set_object (&self->recorder, recorder);
+  self->n_seen = 0;
+  clear (self);
+}
+
+/**
+ * sluice_error_group_view_update:
+ * @self: a #SluiceErrorGroupView
+ *
+ * Folds the events recorded since the last update (those the recorder
+ * dropped before they were read are gone) and shows the new errors, in one
+ * change. Call it once per frame.
+ */
+void
+sluice_error_group_view_update (SluiceErrorGroupView *self)
+{
+  guint64 dropped, total;
+
+  g_return_if_fail (SLUICE_IS_ERROR_GROUP_VIEW (self));
+
+  if (self->recorder == NULL)
+    return;
+
+  dropped = sluice_recorder_get_n_dropped (self->recorder);
+  total = dropped + sluice_recorder_get_n_events (self->recorder);
+  self->n_seen = MAX (self->n_seen, dropped);
+  for (; self->n_seen < total; self->n_seen++)
+    add_event (self, sluice_recorder_get_event (self->recorder, (guint) (self->n_seen - dropped)), self->n_seen);
 
   if (sluice_event_items_flush (self->errors, self->pending))
     update_group (self);

@@ -7,17 +7,17 @@
 #include <gtk/gtk.h>
 #include <sluice.h>
 
+#include "sluice-recorder.h"
+
 G_BEGIN_DECLS
 
 #define SLUICE_TYPE_ERROR_GROUP_VIEW (sluice_error_group_view_get_type ())
 G_DECLARE_FINAL_TYPE (SluiceErrorGroupView, sluice_error_group_view, SLUICE, ERROR_GROUP_VIEW, GtkWidget)
 
 GtkWidget *sluice_error_group_view_new          (void);
-void       sluice_error_group_view_clear        (SluiceErrorGroupView *self);
-void       sluice_error_group_view_add_event    (SluiceErrorGroupView *self,
-                                                 const SluiceEvent    *event,
-                                                 guint64               position);
-void       sluice_error_group_view_flush        (SluiceErrorGroupView *self);
+void       sluice_error_group_view_set_recorder (SluiceErrorGroupView *self,
+                                                 SluiceRecorder       *recorder);
+void       sluice_error_group_view_update       (SluiceErrorGroupView *self);
 void       sluice_error_group_view_show_position (SluiceErrorGroupView *self,
                                                   guint64               position);
 void       sluice_error_group_view_set_outcome  (SluiceErrorGroupView *self,

@@ -9,6 +9,7 @@
 #include <glib/gi18n.h>
 
 #include "sluice-jobs-view.h"
+#include "sluice-recorder.h"
 #include "sluice-theme.h"
 
 /**
@@ -20,9 +21,11 @@
  * queue-put queues it, queue-get and attempt-start make it run, item-ok,
  * item-failed and item-cancelled end it. A job given up while it was
  * queued ends cancelled before any worker takes it, and says it was
- * skipped. The run controller adds each new event and calls
- * sluice_jobs_view_flush() once per frame, which lists the new rows in one
- * change and rebinds the rows that changed.
+ * skipped. The view reads the run's #SluiceRecorder itself
+ * (sluice_jobs_view_set_recorder()) with its own cursor; each
+ * sluice_jobs_view_update() (once per frame) folds the events recorded
+ * since the last one, lists the new rows in one change and rebinds the
+ * rows that changed.
  *
  * Above the table, an item and a behaviour entry feed the window's
  * `win.submit-job` action, and `win.give-up` gives up on the selected job.
@@ -88,6 +91,9 @@ struct _SluiceJobsView
   GtkStringList      *model;      /* one string per row: what the view lists */
   GtkSingleSelection *selection;
   gboolean            dirty;
+
+  SluiceRecorder     *recorder;   /* the run's events, or NULL */
+  guint64             n_seen;     /* the events folded so far */
 };
 
 G_DEFINE_FINAL_TYPE (SluiceJobsView, sluice_jobs_view, GTK_TYPE_WIDGET)
@@ -258,22 +264,12 @@ end_cancelled (JobRow            *row,
     set_outcome (row, g_strdup (_("cancelled while running")));
 }
 
-/**
- * sluice_jobs_view_add_event:
- * @self: a #SluiceJobsView
- * @event: the next event of the run
- *
- * Folds one event into the rows; the table shows it at the next
- * sluice_jobs_view_flush().
- */
-void
-sluice_jobs_view_add_event (SluiceJobsView    *self,
-                            const SluiceEvent *event)
+/* Folds one event into the rows; the table shows it at the next flush. */
+static void
+add_event (SluiceJobsView    *self,
+           const SluiceEvent *event)
 {
   JobRow *row;
-
-  g_return_if_fail (SLUICE_IS_JOBS_VIEW (self));
-  g_return_if_fail (event != NULL);
 
   if (event->item < 0)
     return;
@@ -374,16 +370,11 @@ list_new_rows (SluiceJobsView *self,
   gtk_string_list_splice (self->model, listed, 0, (const char * const *) strings->pdata);
 }
 
-/**
- * sluice_jobs_view_flush:
- * @self: a #SluiceJobsView
- *
- * Shows what the events added since the last flush changed: the rows
+/* Shows what the events added since the last flush changed: the rows
  * listed already that changed are bound again, in runs of consecutive
- * rows, and the new rows are listed in one change. Call it once per frame.
- */
-void
-sluice_jobs_view_flush (SluiceJobsView *self)
+ * rows, and the new rows are listed in one change. */
+static void
+flush (SluiceJobsView *self)
 {
   guint listed;
 
@@ -457,6 +448,7 @@ sluice_jobs_view_dispose (GObject *object)
   g_clear_object (&self->model);
   g_clear_pointer (&self->rows, g_array_unref);
   g_clear_pointer (&self->positions, g_hash_table_unref);
+  g_clear_object (&self->recorder);
 
   G_OBJECT_CLASS (sluice_jobs_view_parent_class)->dispose (object);
 }
@@ -523,17 +515,10 @@ sluice_jobs_view_new (void)
   return g_object_new (SLUICE_TYPE_JOBS_VIEW, NULL);
 }
 
-/**
- * sluice_jobs_view_clear:
- * @self: a #SluiceJobsView
- *
- * Forgets every job, for a new run; the entries keep their texts.
- */
-void
-sluice_jobs_view_clear (SluiceJobsView *self)
+/* Forgets every job, for a new run; the entries keep their texts. */
+static void
+clear (SluiceJobsView *self)
 {
-  g_return_if_fail (SLUICE_IS_JOBS_VIEW (self));
-
   gtk_string_list_splice (self->model, 0, g_list_model_get_n_items (G_LIST_MODEL (self->model)), NULL);
   g_array_set_size (self->rows, 0);
   g_hash_table_remove_all (self->positions);
@@ -768,4 +753,50 @@ sluice_jobs_view_get_behaviour_entry (SluiceJobsView *self)
 {
   g_return_val_if_fail (SLUICE_IS_JOBS_VIEW (self), NULL);
   return GTK_WIDGET (self->behaviour_entry);
+}
+
+/**
+ * sluice_jobs_view_set_recorder:
+ * @self: a #SluiceJobsView
+ * @recorder: (nullable): the events of a service run, or %NULL
+ *
+ * Forgets every job and lists those of @recorder from the next
+ * sluice_jobs_view_update(); the entries keep their texts.
+ */
+void
+sluice_jobs_view_set_recorder (SluiceJobsView *self,
+                               SluiceRecorder *recorder)
+{
+  g_return_if_fail (SLUICE_IS_JOBS_VIEW (self));
+  g_return_if_fail (recorder == NULL || SLUICE_IS_RECORDER (recorder));
+
+  g_set_object (&self->recorder, recorder);
+  self->n_seen = 0;
+  clear (self);
+}
+
+/**
+ * sluice_jobs_view_update:
+ * @self: a #SluiceJobsView
+ *
+ * Folds the events recorded since the last update (those the recorder
+ * dropped before they were read are gone) and shows what they changed, in
+ * one change. Call it once per frame.
+ */
+void
+sluice_jobs_view_update (SluiceJobsView *self)
+{
+  guint64 dropped, total;
+
+  g_return_if_fail (SLUICE_IS_JOBS_VIEW (self));
+
+  if (self->recorder == NULL)
+    return;
+
+  dropped = sluice_recorder_get_n_dropped (self->recorder);
+  total = dropped + sluice_recorder_get_n_events (self->recorder);
+  self->n_seen = MAX (self->n_seen, dropped);
+  for (; self->n_seen < total; self->n_seen++)
+    add_event (self, sluice_recorder_get_event (self->recorder, (guint) (self->n_seen - dropped)));
+  flush (self);
 }

@@ -14,13 +14,16 @@
 
 G_BEGIN_DECLS
 
-/* A run controller is one object in three units: sluice-run-controller.c
- * (the object: starting, steering and resetting a run, and its exports),
- * sluice-run-controller-views.c (what each frame reads from the recorder
- * into the counters, the views and the results) and
+/* A run controller is one object in five units: sluice-run-controller.c
+ * (the object and its properties: starting and resetting a run),
+ * sluice-run-controller-steering.c (stopping, closing, submitting,
+ * cancelling; the speed, the pause, the step),
+ * sluice-run-controller-views.c (what each frame moves: the timeline, the
+ * fold, the results, the stats and the now line),
  * sluice-run-controller-status.c (what the banner says: the shutdown
- * countdown, and how the run ended). They share the struct and the
- * functions below. */
+ * countdown, and how the run ended) and sluice-run-controller-exports.c
+ * (the models' getters, the recording and the exports). They share the
+ * struct and the functions below. */
 
 /* The shortest span the chart and the lanes show. */
 #define SLUICE_RUN_CONTROLLER_MIN_SPAN_US (G_USEC_PER_SEC / 2)
@@ -29,16 +32,13 @@ struct _SluiceRunController
 {
   GObject               parent_instance;
 
-  /* not owned: the window's */
-  GtkWidget            *frame_widget;
-  SluiceCounters       *counters;
-  SluiceChartView      *chart_view;
-  SluiceTimelineView   *timeline_view;
-  SluiceEventLog       *event_log;
-  SluiceErrorGroupView *error_group_view;
-  SluiceJobsView       *jobs_view;
+  GtkWidget            *frame_widget; /* weak: its frame clock paces the updates */
 
   SluiceResultList     *results;
+  SluiceLiveStats      *stats;      /* what the counters show */
+  SluiceFaultHandler   *handler;    /* the running scenario's, or NULL */
+  gint64                now;        /* where the now line is */
+  guint64               position;   /* the events shown, or G_MAXUINT64: all */
   SluiceViewport       *viewport;
   double                speed;
   gboolean              paused;
@@ -85,10 +85,18 @@ void   _sluice_run_controller_set_moment        (SluiceRunController *self,
 void   _sluice_run_controller_emit_status       (SluiceRunController *self,
                                                  SluiceRunStatus      kind,
                                                  const char          *text);
+void   _sluice_run_controller_set_now           (SluiceRunController *self,
+                                                 gint64               now);
+void   _sluice_run_controller_set_position      (SluiceRunController *self,
+                                                 guint64              position);
+void   _sluice_run_controller_emit_updated      (SluiceRunController *self,
+                                                 gboolean             new_events);
+void   _sluice_run_controller_emit_seeked       (SluiceRunController *self,
+                                                 guint64              position);
 
 /* sluice-run-controller-views.c */
 gint64 _sluice_run_controller_now               (SluiceRunController *self);
-void   _sluice_run_controller_update_counters   (SluiceRunController *self);
+void   _sluice_run_controller_update_stats      (SluiceRunController *self);
 void   _sluice_run_controller_update_views      (SluiceRunController *self);
 void   _sluice_run_controller_show_playhead     (SluiceRunController *self);
 void   _sluice_run_controller_add_tick          (SluiceRunController *self);

@@ -94,11 +94,22 @@ describe_jobs_end (SluiceRunController *self,
                    const char          *outcome,
                    double               seconds)
 {
-  SluiceJobsView *jobs = self->jobs_view;
-  guint n = sluice_jobs_view_get_n_jobs (jobs);
-  guint succeeded = sluice_jobs_view_count_state (jobs, SLUICE_JOB_SUCCEEDED);
-  guint failed = sluice_jobs_view_count_state (jobs, SLUICE_JOB_FAILED);
-  guint cancelled = sluice_jobs_view_count_state (jobs, SLUICE_JOB_CANCELLED);
+  guint n = 0, succeeded = 0, failed = 0, cancelled = 0;
+
+  /* The engine's jobs, as it decided them: no more than were pulled. */
+  for (gint64 i = 0; self->runner != NULL && i < (gint64) self->last.pulled; i++)
+    {
+      SluiceJob *job = sluice_scenario_runner_get_job (self->runner, i);
+      SluiceJobState state;
+
+      if (job == NULL)
+        continue;
+      state = sluice_job_get_state (job);
+      succeeded += state == SLUICE_JOB_SUCCEEDED;
+      failed += state == SLUICE_JOB_FAILED;
+      cancelled += state == SLUICE_JOB_CANCELLED;
+      n++;
+    }
 
   if (g_strcmp0 (outcome, "CancelledError") == 0)
     /* Translators: the banner after a submit-mode run the caller cancelled */
@@ -134,7 +145,10 @@ describe_end (SluiceRunController *self,
               const char          *outcome)
 {
   double seconds = (double) MAX (0, self->last.time - self->start_time) / G_USEC_PER_SEC;
-  guint n_errors = sluice_error_group_view_get_n_errors (self->error_group_view);
+  SluiceRun *run = self->runner ? sluice_scenario_runner_get_run (self->runner) : NULL;
+  GPtrArray *errors = run ? sluice_run_get_errors (run) : NULL;
+  /* The errors the run recorded: those of its final error group. */
+  guint n_errors = errors ? errors->len : 0;
   guint succeeded = self->last.succeeded, pulled = self->last.pulled;
 
   if (self->submit_mode && g_strcmp0 (outcome, "ExceptionGroup") != 0)
@@ -203,7 +217,6 @@ _sluice_run_controller_show_end (SluiceRunController *self,
       return;
     }
 
-  sluice_error_group_view_set_outcome (self->error_group_view, outcome);
   {
     g_autofree char *stop = describe_stop (self);
     g_autofree char *end = describe_end (self, outcome);

@@ -1,17 +1,17 @@
-/* sluice-run-controller-views.c: what each frame of a run shows: the
- * recorder's new events folded into the counters, the views and the results
+/* sluice-run-controller-views.c: what each frame of a run moves: the
+ * recorder's new events folded into the timeline, the results and the
+ * stats, and the now line; the views read these models
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 
 #include "config-app.h"
 
-#include <glib/gi18n.h>
 #include <string.h>
 
 #include "sluice-run-controller-private.h"
 
-/* ---- the counters ------------------------------------------------------ */
+/* ---- the stats --------------------------------------------------------- */
 
 /**
  * _sluice_run_controller_now:
@@ -28,48 +28,41 @@ _sluice_run_controller_now (SluiceRunController *self)
 }
 
 /**
- * _sluice_run_controller_update_counters:
+ * _sluice_run_controller_update_stats:
  * @self: a #SluiceRunController
  *
- * Shows the newest event's counts, the last snapshot and the elapsed time.
+ * Sets the stats: the newest event's counts, the last snapshot and the
+ * elapsed time.
  */
 void
-_sluice_run_controller_update_counters (SluiceRunController *self)
+_sluice_run_controller_update_stats (SluiceRunController *self)
 {
-  SluiceCounters *c = self->counters;
   gint64 playhead = sluice_viewport_get_playhead (self->viewport);
   gint64 end = playhead >= 0 ? playhead : self->running ? _sluice_run_controller_now (self) : self->last.time;
   gint64 elapsed = self->has_run ? MAX (0, end - self->start_time) : 0;
-  double seconds = (double) elapsed / G_USEC_PER_SEC;
   guint counts[SLUICE_FOLD_N_COUNTS] = { 0 };
+  guint values[SLUICE_LIVE_N_STATS] = { 0 };
 
   for (guint i = 0; self->fold != NULL && i < SLUICE_FOLD_N_COUNTS; i++)
     counts[i] = sluice_fold_get_count (self->fold, i);
 
-  sluice_counters_set (c, SLUICE_COUNTER_PULLED, g_strdup_printf ("%u", self->last.pulled));
-  sluice_counters_set (c, SLUICE_COUNTER_QUEUED,
-                       g_strdup_printf ("%u", self->has_snapshot ? self->queue_depth : self->last.queued));
-  /* Translators: the busy-workers counter: workers holding an item, of
-   * all workers, such as “3 of 4” */
-  sluice_counters_set (c, SLUICE_COUNTER_BUSY, g_strdup_printf (_("%u of %u"), self->busy, self->workers));
-  sluice_counters_set (c, SLUICE_COUNTER_IN_FLIGHT, g_strdup_printf ("%u", self->last.in_flight));
-  sluice_counters_set (c, SLUICE_COUNTER_SUCCEEDED, g_strdup_printf ("%u", self->last.succeeded));
-  sluice_counters_set (c, SLUICE_COUNTER_RETRIES, g_strdup_printf ("%u", self->last.retries));
-  sluice_counters_set (c, SLUICE_COUNTER_TIMEOUTS, g_strdup_printf ("%u", counts[SLUICE_FOLD_TIMEOUTS]));
-  sluice_counters_set (c, SLUICE_COUNTER_FAILED, g_strdup_printf ("%u", self->last.failed));
-  sluice_counters_set (c, SLUICE_COUNTER_CANCELLED, g_strdup_printf ("%u", counts[SLUICE_FOLD_CANCELLED]));
-  sluice_counters_set (c, SLUICE_COUNTER_DROPPED, g_strdup_printf ("%u", counts[SLUICE_FOLD_DROPPED]));
-  /* The retry policy's counters only where they can count something. */
-  sluice_counters_set_shown (c, SLUICE_COUNTER_RETRIES_SKIPPED,
-                             self->can_skip || counts[SLUICE_FOLD_RETRIES_SKIPPED] > 0);
-  sluice_counters_set (c, SLUICE_COUNTER_RETRIES_SKIPPED,
-                       g_strdup_printf ("%u", counts[SLUICE_FOLD_RETRIES_SKIPPED]));
-  sluice_counters_set_shown (c, SLUICE_COUNTER_SHED, self->can_shed || counts[SLUICE_FOLD_SHED] > 0);
-  sluice_counters_set (c, SLUICE_COUNTER_SHED, g_strdup_printf ("%u", counts[SLUICE_FOLD_SHED]));
-  sluice_counters_set (c, SLUICE_COUNTER_ELAPSED, g_strdup_printf (_("%.2f s"), seconds));
-  sluice_counters_set (c, SLUICE_COUNTER_THROUGHPUT,
-                       seconds > 0 ? g_strdup_printf (_("%.1f/s"), self->last.succeeded / seconds)
-                                   : g_strdup ("–"));
+  values[SLUICE_LIVE_STAT_PULLED] = self->last.pulled;
+  values[SLUICE_LIVE_STAT_QUEUED] = self->has_snapshot ? self->queue_depth : self->last.queued;
+  values[SLUICE_LIVE_STAT_IN_FLIGHT] = self->last.in_flight;
+  values[SLUICE_LIVE_STAT_BUSY] = self->busy;
+  values[SLUICE_LIVE_STAT_WORKERS] = self->workers;
+  values[SLUICE_LIVE_STAT_SUCCEEDED] = self->last.succeeded;
+  values[SLUICE_LIVE_STAT_RETRIES] = self->last.retries;
+  values[SLUICE_LIVE_STAT_TIMEOUTS] = counts[SLUICE_FOLD_TIMEOUTS];
+  values[SLUICE_LIVE_STAT_FAILED] = self->last.failed;
+  values[SLUICE_LIVE_STAT_CANCELLED] = counts[SLUICE_FOLD_CANCELLED];
+  values[SLUICE_LIVE_STAT_DROPPED] = counts[SLUICE_FOLD_DROPPED];
+  values[SLUICE_LIVE_STAT_RETRIES_SKIPPED] = counts[SLUICE_FOLD_RETRIES_SKIPPED];
+  values[SLUICE_LIVE_STAT_SHED] = counts[SLUICE_FOLD_SHED];
+  /* The retry policy's figures only where they can count something. */
+  sluice_live_stats_set (self->stats, values, elapsed,
+                         self->can_skip || counts[SLUICE_FOLD_RETRIES_SKIPPED] > 0,
+                         self->can_shed || counts[SLUICE_FOLD_SHED] > 0);
 }
 
 /* The busy workers and the queue depth as the run sees them now; without
@@ -100,16 +93,11 @@ take_snapshot (SluiceRunController *self)
 
 static void
 consume_event (SluiceRunController *self,
-               const SluiceEvent   *event,
-               guint64              position)
+               const SluiceEvent   *event)
 {
   if (event->kind == SLUICE_EVENT_RESULT)
     sluice_result_list_add (self->results, event);
   _sluice_run_controller_see_shutdown_event (self, event);
-  if (self->submit_mode)
-    sluice_jobs_view_add_event (self->jobs_view, event);
-
-  sluice_error_group_view_add_event (self->error_group_view, event, position);
 }
 
 /* The moment shown: now, or the playhead after a run. The counts are its
@@ -139,14 +127,13 @@ fold_moment (SluiceRunController *self)
   if (sluice_fold_get_start_time (self->fold) >= 0)
     self->start_time = sluice_fold_get_start_time (self->fold);
   sluice_result_list_show (self->results, sluice_fold_get_count (self->fold, SLUICE_FOLD_RESULTS));
-  sluice_error_group_view_show_position (self->error_group_view,
-                                         playhead >= 0 ? sluice_fold_get_position (self->fold) : G_MAXUINT64);
+  _sluice_run_controller_set_position (self, playhead >= 0 ? sluice_fold_get_position (self->fold) : G_MAXUINT64);
 }
 
-/* The views fold each event as it is read, and show what changed once,
- * after the last one. The event log reads the recorder itself, and makes
- * rows only for what it shows; the results keep each value and time, and
- * write a line only for what is shown. */
+/* The controller reads the new events for the results and the shutdown
+ * banner only: the views (the event log, the error group, the jobs) read
+ * the recorder themselves at #SluiceRunController::updated. The results
+ * keep each value and time, and write a line only for what is shown. */
 static void
 consume_events (SluiceRunController *self)
 {
@@ -157,22 +144,20 @@ consume_events (SluiceRunController *self)
   self->n_seen = MAX (self->n_seen, dropped);
 
   for (; self->n_seen < total; self->n_seen++)
-    consume_event (self, sluice_recorder_get_event (self->recorder, (guint) (self->n_seen - dropped)),
-                   self->n_seen);
+    consume_event (self, sluice_recorder_get_event (self->recorder, (guint) (self->n_seen - dropped)));
 
   fold_moment (self);
-  sluice_event_log_update (self->event_log, self->running);
-  sluice_error_group_view_flush (self->error_group_view);
-  sluice_jobs_view_flush (self->jobs_view);
 }
 
 /**
  * _sluice_run_controller_update_views:
  * @self: a #SluiceRunController
  *
- * Reads the events recorded since the last call into the views, moves the
- * "now" line and the viewport, and updates the counters and the banner's
- * countdown. Once per frame, and once more at the end of the run.
+ * Reads the events recorded since the last call into the timeline, the
+ * fold and the results, moves the now line and the viewport, sets the
+ * stats and the banner's countdown, then emits
+ * #SluiceRunController::updated. Once per frame, and once more at the end
+ * of the run.
  */
 void
 _sluice_run_controller_update_views (SluiceRunController *self)
@@ -186,33 +171,28 @@ _sluice_run_controller_update_views (SluiceRunController *self)
   sluice_timeline_update (self->timeline, self->recorder);
   consume_events (self);
 
-  if (self->n_seen != seen)
-    {
-      gtk_widget_queue_draw (GTK_WIDGET (self->chart_view));
-      gtk_widget_queue_draw (GTK_WIDGET (self->timeline_view));
-    }
-
   now = self->running ? _sluice_run_controller_now (self)
                       : MAX (self->last.time, sluice_timeline_get_end_time (self->timeline));
   /* A viewport that fits follows the run; a zoomed one stays put. */
   sluice_viewport_set_bounds (self->viewport, self->start_time,
                               MAX (now, self->start_time + SLUICE_RUN_CONTROLLER_MIN_SPAN_US));
-  sluice_chart_view_set_now (self->chart_view, now);
-  sluice_timeline_view_set_now (self->timeline_view, now);
+  _sluice_run_controller_set_now (self, now);
   _sluice_run_controller_set_moment (self, sluice_viewport_get_playhead (self->viewport) >= 0
                                              ? sluice_viewport_get_playhead (self->viewport) : now);
   take_snapshot (self);
-  _sluice_run_controller_update_counters (self);
+  _sluice_run_controller_update_stats (self);
   _sluice_run_controller_update_countdown (self);
+  _sluice_run_controller_emit_updated (self, self->n_seen != seen);
 }
 
 /**
  * _sluice_run_controller_show_playhead:
  * @self: a #SluiceRunController
  *
- * Shows the run at the viewport's playhead: the counters, the results
- * handed back by then and the event log's row for it. A live run shows
- * now: a playhead set while it runs is taken back.
+ * Moves the models to the viewport's playhead: the stats, the results
+ * handed back by then, and #SluiceRunController::seeked for the event
+ * log's row. A live run shows now: a playhead set while it runs is taken
+ * back.
  */
 void
 _sluice_run_controller_show_playhead (SluiceRunController *self)
@@ -228,8 +208,8 @@ _sluice_run_controller_show_playhead (SluiceRunController *self)
 
   fold_moment (self);
   take_snapshot (self);
-  _sluice_run_controller_update_counters (self);
-  sluice_event_log_show_position (self->event_log, sluice_fold_get_position (self->fold));
+  _sluice_run_controller_update_stats (self);
+  _sluice_run_controller_emit_seeked (self, sluice_fold_get_position (self->fold));
   _sluice_run_controller_set_moment (self, sluice_viewport_get_playhead (self->viewport) >= 0
                                              ? sluice_viewport_get_playhead (self->viewport)
                                              : MAX (self->last.time, sluice_timeline_get_end_time (self->timeline)));
@@ -248,7 +228,7 @@ on_tick (GtkWidget     *widget,
  * _sluice_run_controller_add_tick:
  * @self: a #SluiceRunController
  *
- * Updates the views at every frame of the window from now on.
+ * Moves the models at every frame of the frame widget from now on.
  */
 void
 _sluice_run_controller_add_tick (SluiceRunController *self)
@@ -260,7 +240,7 @@ _sluice_run_controller_add_tick (SluiceRunController *self)
  * _sluice_run_controller_remove_tick:
  * @self: a #SluiceRunController
  *
- * Stops the updates at every frame, if they were on.
+ * Stops the moves at every frame, if they were on.
  */
 void
 _sluice_run_controller_remove_tick (SluiceRunController *self)

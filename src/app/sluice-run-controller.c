@@ -6,10 +6,8 @@
 #include "config-app.h"
 
 #include <glib/gi18n.h>
-#include <math.h>
 #include <string.h>
 
-#include "sluice-render-export.h"
 #include "sluice-run-controller-private.h"
 
 /**
@@ -18,18 +16,26 @@
  * Runs a scenario through #SluiceScenarioRunner on the default main
  * context, on a scaled clock (or a virtual one when the scenario asks for
  * it) that it speeds up, pauses and steps. The run's events go into a
- * #SluiceRecorder; a tick callback on the window reads the new ones once
- * per frame and updates the counters, the views and the shared
- * #SluiceViewport, so the pool never waits on drawing.
+ * #SluiceRecorder; a tick callback on the frame widget moves the models
+ * once per frame (the #SluiceTimeline, the fold of the moment shown, the
+ * results, the #SluiceLiveStats, the now line and the shared
+ * #SluiceViewport), so the pool never waits on drawing.
  *
- * It owns the run (runner, clock, recorder, timeline, results) and fills
- * views it does not own: the window that created it keeps them alive and
- * calls sluice_run_controller_reset() before letting them go. What the
- * window should say about the run comes as #SluiceRunController::status.
+ * It owns the run and publishes its models as properties: #SluiceRunController:recorder
+ * (the one store of the run's events), #SluiceRunController:timeline,
+ * #SluiceRunController:handler, #SluiceRunController:stats,
+ * #SluiceRunController:now, #SluiceRunController:position and the rest. It
+ * knows no view: the window binds the views to these models, and each view
+ * that reads the recorder keeps its own cursor and catches up at
+ * #SluiceRunController::updated. The views hold references to the models,
+ * never the other way around. What the window should say about the run
+ * comes as #SluiceRunController::status.
  *
- * This file holds the object and what starts, steers and resets a run;
- * sluice-run-controller-views.c what each frame shows, and
- * sluice-run-controller-status.c what the banner says (see
+ * This file holds the object, its properties and what starts and resets
+ * a run; sluice-run-controller-steering.c what steers it,
+ * sluice-run-controller-views.c what each frame moves,
+ * sluice-run-controller-status.c what the banner says and
+ * sluice-run-controller-exports.c what it hands out (see
  * sluice-run-controller-private.h).
  */
 
@@ -45,12 +51,21 @@ enum {
   PROP_REPORT_NOTE,
   PROP_NARRATOR,
   PROP_MOMENT,
+  PROP_RECORDER,
+  PROP_TIMELINE,
+  PROP_HANDLER,
+  PROP_STATS,
+  PROP_RESULTS,
+  PROP_NOW,
+  PROP_POSITION,
   N_PROPS
 };
 
 enum {
   STATUS,
   FINISHED,
+  UPDATED,
+  SEEKED,
   N_SIGNALS
 };
 
@@ -141,6 +156,92 @@ _sluice_run_controller_set_moment (SluiceRunController *self,
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MOMENT]);
 }
 
+/**
+ * _sluice_run_controller_set_now:
+ * @self: a #SluiceRunController
+ * @now: where the now line is
+ *
+ * Sets #SluiceRunController:now.
+ */
+void
+_sluice_run_controller_set_now (SluiceRunController *self,
+                                gint64               now)
+{
+  if (self->now == now)
+    return;
+  self->now = now;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_NOW]);
+}
+
+/**
+ * _sluice_run_controller_set_position:
+ * @self: a #SluiceRunController
+ * @position: the events shown, or %G_MAXUINT64 for all
+ *
+ * Sets #SluiceRunController:position.
+ */
+void
+_sluice_run_controller_set_position (SluiceRunController *self,
+                                     guint64              position)
+{
+  if (self->position == position)
+    return;
+  self->position = position;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_POSITION]);
+}
+
+/**
+ * _sluice_run_controller_emit_updated:
+ * @self: a #SluiceRunController
+ * @new_events: whether events were recorded since the last one
+ *
+ * Emits #SluiceRunController::updated.
+ */
+void
+_sluice_run_controller_emit_updated (SluiceRunController *self,
+                                     gboolean             new_events)
+{
+  g_signal_emit (self, signals[UPDATED], 0, self->running, new_events);
+}
+
+/**
+ * _sluice_run_controller_emit_seeked:
+ * @self: a #SluiceRunController
+ * @position: the events up to the playhead
+ *
+ * Emits #SluiceRunController::seeked.
+ */
+void
+_sluice_run_controller_emit_seeked (SluiceRunController *self,
+                                    guint64              position)
+{
+  g_signal_emit (self, signals[SEEKED], 0, position);
+}
+
+static void
+set_recorder (SluiceRunController *self,
+              SluiceRecorder      *recorder)
+{
+  if (g_set_object (&self->recorder, recorder))
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_RECORDER]);
+}
+
+static void
+set_timeline (SluiceRunController *self,
+              SluiceTimeline      *timeline)
+{
+  if (g_set_object (&self->timeline, timeline))
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TIMELINE]);
+}
+
+static void
+set_handler (SluiceRunController *self,
+             SluiceFaultHandler  *handler)
+{
+  if (g_set_object (&self->handler, handler))
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_HANDLER]);
+}
+
 static void
 on_run_done (GObject      *object,
              GAsyncResult *result,
@@ -170,7 +271,10 @@ on_run_done (GObject      *object,
  * sluice_run_controller_reset:
  * @self: a #SluiceRunController
  *
- * Cancels the run if one is going on, lets go of it and clears the views.
+ * Cancels the run if one is going on and lets go of it and its models:
+ * #SluiceRunController:recorder, #SluiceRunController:timeline and
+ * #SluiceRunController:handler become %NULL, the stats and the results
+ * empty.
  */
 void
 sluice_run_controller_reset (SluiceRunController *self)
@@ -183,9 +287,6 @@ sluice_run_controller_reset (SluiceRunController *self)
 
   g_clear_object (&self->runner);
   g_clear_object (&self->clock);
-  g_clear_object (&self->recorder);
-  g_clear_object (&self->timeline);
-  set_report (self, NULL);
 
   self->n_seen = 0;
   g_clear_object (&self->fold);
@@ -205,16 +306,14 @@ sluice_run_controller_reset (SluiceRunController *self)
   self->queue_depth = 0;
   self->has_snapshot = FALSE;
 
-  if (self->chart_view != NULL)
-    {
-      sluice_chart_view_set_model (self->chart_view, NULL);
-      sluice_timeline_view_set_model (self->timeline_view, NULL, 0);
-      sluice_timeline_view_set_handler (self->timeline_view, NULL);
-      sluice_event_log_clear (self->event_log);
-      sluice_error_group_view_clear (self->error_group_view);
-      sluice_jobs_view_clear (self->jobs_view);
-      _sluice_run_controller_update_counters (self);
-    }
+  /* Published once the run's state is gone: a view letting go of the
+   * recorder may move the playhead back (see show_playhead). */
+  set_handler (self, NULL);
+  set_timeline (self, NULL);
+  set_recorder (self, NULL);
+  set_report (self, NULL);
+  _sluice_run_controller_set_position (self, G_MAXUINT64);
+  _sluice_run_controller_update_stats (self);
   sluice_result_list_clear (self->results);
   sluice_viewport_set_bounds (self->viewport, 0, SLUICE_RUN_CONTROLLER_MIN_SPAN_US);
   sluice_viewport_fit (self->viewport);
@@ -237,8 +336,10 @@ choose_clock (SluiceRunController *self,
   return SLUICE_CLOCK_PACED;
 }
 
-/* The models and views of a run of @scenario whose events @recorder holds
- * (or will hold): the same for a live run and a recorded one. */
+/* The models of a run of @scenario whose events @recorder holds (or will
+ * hold): the same for a live run and a recorded one. The recorder and the
+ * timeline are published last, when the rest (the submit mode among them)
+ * is set: a view taking them may move the playhead. */
 static void
 create_models (SluiceRunController *self,
                SluiceScenario      *scenario,
@@ -246,10 +347,10 @@ create_models (SluiceRunController *self,
 {
   guint workers = (guint) sluice_scenario_get_workers (scenario);
 
+  /* After a reset: both are NULL. */
   self->recorder = g_object_ref (recorder);
-  self->fold = sluice_fold_new (self->recorder);
-  sluice_event_log_set_recorder (self->event_log, self->recorder);
   self->timeline = sluice_timeline_new (workers);
+  self->fold = sluice_fold_new (recorder);
   g_free (self->scenario_text);
   self->scenario_text = sluice_scenario_to_data (scenario, NULL);
 
@@ -258,15 +359,15 @@ create_models (SluiceRunController *self,
   self->shutdown_timeout = sluice_time_from_seconds (sluice_scenario_get_shutdown_timeout (scenario));
   self->can_shed = sluice_scenario_get_item_deadline (scenario) > 0;
   self->can_skip = self->can_shed || sluice_scenario_get_retry_budget (scenario) > 0;
+  self->has_run = TRUE;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_RECORDER]);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TIMELINE]);
   {
     g_autoptr(SluiceNarrator) narrator = sluice_narrator_new (self->recorder, self->timeline);
 
     sluice_narrator_set_shutdown_timeout (narrator, self->shutdown_timeout);
     set_narrator (self, narrator);
   }
-  sluice_chart_view_set_model (self->chart_view, self->timeline);
-  sluice_timeline_view_set_model (self->timeline_view, self->timeline, workers);
-  self->has_run = TRUE;
 }
 
 static void
@@ -304,8 +405,6 @@ on_replayed (GObject      *object,
   g_clear_object (&self->replay);
   set_report (self, report);
   set_report_note (self, error ? error->message : NULL);
-  if (report != NULL)
-    sluice_error_group_view_set_outcome (self->error_group_view, sluice_report_get_outcome (report));
 }
 
 /**
@@ -347,33 +446,6 @@ sluice_run_controller_show_recording (SluiceRunController *self,
 }
 
 /**
- * sluice_run_controller_save_recording:
- * @self: a #SluiceRunController
- * @path: the `.sluicerun` file to write
- * @error: return location for an error
- *
- * Saves the last run (its scenario as it ran and every event) as a
- * recording, which the app and sluice_recording_new_from_file() open.
- *
- * Returns: whether it was written
- */
-gboolean
-sluice_run_controller_save_recording (SluiceRunController  *self,
-                                      const char           *path,
-                                      GError              **error)
-{
-  g_return_val_if_fail (SLUICE_IS_RUN_CONTROLLER (self), FALSE);
-  g_return_val_if_fail (path != NULL, FALSE);
-
-  if (self->recorder == NULL || self->scenario_text == NULL || self->running)
-    {
-      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, _("There is no finished run to save."));
-      return FALSE;
-    }
-  return sluice_recording_save (self->scenario_text, self->recorder, path, error);
-}
-
-/**
  * sluice_run_controller_start:
  * @self: a #SluiceRunController
  * @scenario: what to run
@@ -405,353 +477,11 @@ sluice_run_controller_start (SluiceRunController *self,
   _sluice_run_controller_add_tick (self);
   sluice_scenario_runner_run_async (self->runner, NULL, on_run_done, g_object_ref (self));
   /* The handler exists once the run started: it tells each item's behaviour. */
-  sluice_timeline_view_set_handler (self->timeline_view, sluice_scenario_runner_get_handler (self->runner));
+  set_handler (self, sluice_scenario_runner_get_handler (self->runner));
   return TRUE;
 }
 
-/**
- * sluice_run_controller_request_stop:
- * @self: a #SluiceRunController
- *
- * Asks the pool to pull nothing more and drain what it has.
- */
-void
-sluice_run_controller_request_stop (SluiceRunController *self)
-{
-  g_return_if_fail (SLUICE_IS_RUN_CONTROLLER (self));
-
-  if (!self->running)
-    return;
-
-  sluice_scenario_runner_request_stop (self->runner);
-  _sluice_run_controller_emit_status (self, SLUICE_RUN_STATUS_INFO,
-                                      self->submit_mode
-                                        ? _("Closing: the service admits no more jobs and finishes those it has…")
-                                        : _("Stop requested: the pool pulls nothing more and drains what it has…"));
-}
-
-/**
- * sluice_run_controller_close:
- * @self: a #SluiceRunController
- *
- * Closes a service run gracefully: no more jobs are admitted, the queued
- * and running ones finish.
- */
-void
-sluice_run_controller_close (SluiceRunController *self)
-{
-  g_return_if_fail (SLUICE_IS_RUN_CONTROLLER (self));
-
-  if (!self->running || !self->submit_mode)
-    return;
-
-  sluice_scenario_runner_close (self->runner);
-  _sluice_run_controller_emit_status (self, SLUICE_RUN_STATUS_INFO,
-                                      _("Closing: the service admits no more jobs and finishes those it has…"));
-}
-
-/**
- * sluice_run_controller_submit:
- * @self: a #SluiceRunController
- * @item: the job's item (a floating reference is sunk)
- * @behaviour: (nullable): what the handler does with it, or %NULL for the
- *   scenario's default
- * @error: return location for why it was refused
- *
- * Submits one more job to the running service; the jobs table shows it
- * once it is admitted.
- *
- * Returns: whether the submission was made
- */
-gboolean
-sluice_run_controller_submit (SluiceRunController    *self,
-                              GVariant               *item,
-                              const SluiceBehaviour  *behaviour,
-                              GError                **error)
-{
-  g_autoptr(GVariant) owned = g_variant_ref_sink (item);
-
-  g_return_val_if_fail (SLUICE_IS_RUN_CONTROLLER (self), FALSE);
-
-  if (!self->running || !self->submit_mode)
-    {
-      g_set_error_literal (error, SLUICE_ERROR, SLUICE_ERROR_CLOSED,
-                           _("No service is running: run a scenario in submit mode first."));
-      return FALSE;
-    }
-
-  return sluice_scenario_runner_submit (self->runner, owned, behaviour, error);
-}
-
-/**
- * sluice_run_controller_give_up:
- * @self: a #SluiceRunController
- * @job_index: a job index
- *
- * Gives up on that job, as its caller.
- *
- * Returns: whether the running service has such a job
- */
-gboolean
-sluice_run_controller_give_up (SluiceRunController *self,
-                               gint64               job_index)
-{
-  g_return_val_if_fail (SLUICE_IS_RUN_CONTROLLER (self), FALSE);
-
-  return self->running && self->submit_mode && sluice_scenario_runner_give_up (self->runner, job_index);
-}
-
-/**
- * sluice_run_controller_get_submit_mode:
- * @self: a #SluiceRunController
- *
- * Returns: whether the current or last run is a service run
- */
-gboolean
-sluice_run_controller_get_submit_mode (SluiceRunController *self)
-{
-  g_return_val_if_fail (SLUICE_IS_RUN_CONTROLLER (self), FALSE);
-  return self->submit_mode;
-}
-
-/**
- * sluice_run_controller_cancel:
- * @self: a #SluiceRunController
- *
- * Cancels the run as its caller would.
- */
-void
-sluice_run_controller_cancel (SluiceRunController *self)
-{
-  g_return_if_fail (SLUICE_IS_RUN_CONTROLLER (self));
-
-  if (!self->running)
-    return;
-
-  sluice_scenario_runner_cancel (self->runner);
-  _sluice_run_controller_emit_status (self, SLUICE_RUN_STATUS_INFO,
-                                      _("Cancelling: every attempt is asked to stop and awaited…"));
-}
-
-/**
- * sluice_run_controller_set_speed:
- * @self: a #SluiceRunController
- * @speed: clock seconds per real second
- *
- * Sets the speed of the scaled clock, for this run and the next ones.
- */
-void
-sluice_run_controller_set_speed (SluiceRunController *self,
-                                 double               speed)
-{
-  g_return_if_fail (SLUICE_IS_RUN_CONTROLLER (self));
-
-  self->speed = speed;
-  if (self->clock != NULL)
-    sluice_clock_set_speed (self->clock, speed);
-}
-
-/**
- * sluice_run_controller_set_instant:
- * @self: a #SluiceRunController
- * @instant: whether simulated runs jump through time
- *
- * By default a simulated run plays on a paced clock at the speed; an
- * instant one jumps from timer to timer on the virtual clock, for a
- * screenshot. Both give the same outcome. Takes effect at the next run.
- */
-void
-sluice_run_controller_set_instant (SluiceRunController *self,
-                                   gboolean             instant)
-{
-  g_return_if_fail (SLUICE_IS_RUN_CONTROLLER (self));
-
-  self->instant = !!instant;
-}
-
-/**
- * sluice_run_controller_set_paused:
- * @self: a #SluiceRunController
- * @paused: whether the clock stands still
- *
- * Pauses or resumes the clock of the run.
- */
-void
-sluice_run_controller_set_paused (SluiceRunController *self,
-                                  gboolean             paused)
-{
-  g_return_if_fail (SLUICE_IS_RUN_CONTROLLER (self));
-
-  self->paused = paused;
-  if (self->clock != NULL)
-    sluice_clock_set_paused (self->clock, paused);
-}
-
-/**
- * sluice_run_controller_step:
- * @self: a #SluiceRunController
- *
- * Advances the clock to the next timer of the run.
- */
-void
-sluice_run_controller_step (SluiceRunController *self)
-{
-  g_return_if_fail (SLUICE_IS_RUN_CONTROLLER (self));
-
-  if (self->clock != NULL && self->running)
-    sluice_clock_step (self->clock);
-}
-
-/**
- * sluice_run_controller_get_running:
- * @self: a #SluiceRunController
- *
- * Returns: whether a run is going on
- */
-gboolean
-sluice_run_controller_get_running (SluiceRunController *self)
-{
-  g_return_val_if_fail (SLUICE_IS_RUN_CONTROLLER (self), FALSE);
-  return self->running;
-}
-
-/**
- * sluice_run_controller_get_has_events:
- * @self: a #SluiceRunController
- *
- * Returns: whether the last run recorded anything to export
- */
-gboolean
-sluice_run_controller_get_has_events (SluiceRunController *self)
-{
-  g_return_val_if_fail (SLUICE_IS_RUN_CONTROLLER (self), FALSE);
-  return self->recorder != NULL && sluice_recorder_get_n_events (self->recorder) > 0;
-}
-
-/**
- * sluice_run_controller_get_results:
- * @self: a #SluiceRunController
- *
- * Returns: (transfer none): the results as lines of text (#GtkStringObject),
- *   in the order they arrived
- */
-GListModel *
-sluice_run_controller_get_results (SluiceRunController *self)
-{
-  g_return_val_if_fail (SLUICE_IS_RUN_CONTROLLER (self), NULL);
-  return G_LIST_MODEL (self->results);
-}
-
-/**
- * sluice_run_controller_get_viewport:
- * @self: a #SluiceRunController
- *
- * Returns: (transfer none): the time span the chart and the lanes show
- */
-SluiceViewport *
-sluice_run_controller_get_viewport (SluiceRunController *self)
-{
-  g_return_val_if_fail (SLUICE_IS_RUN_CONTROLLER (self), NULL);
-  return self->viewport;
-}
-
-/* ---- exports ----------------------------------------------------------- */
-
-static gboolean
-check_has_events (SluiceRunController  *self,
-                  GError              **error)
-{
-  if (sluice_run_controller_get_has_events (self))
-    return TRUE;
-
-  g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_FAILED,
-                       _("There is nothing to export yet: run the scenario first."));
-  return FALSE;
-}
-
-/**
- * sluice_run_controller_export_image:
- * @self: a #SluiceRunController
- * @path: the file to write; `.png`, `.svg` or `.pdf` picks the format
- * @width: the width of the image, in pixels or points
- * @height: the height of the image
- * @dark: whether to use the dark palette
- * @error: return location for an error
- *
- * Draws the queue chart above the worker lanes of the last run, whole,
- * with its queue capacity and lead bound.
- *
- * Returns: whether the file was written
- */
-gboolean
-sluice_run_controller_export_image (SluiceRunController  *self,
-                                    const char           *path,
-                                    double                width,
-                                    double                height,
-                                    gboolean              dark,
-                                    GError              **error)
-{
-  g_return_val_if_fail (SLUICE_IS_RUN_CONTROLLER (self), FALSE);
-  g_return_val_if_fail (path != NULL, FALSE);
-
-  if (!check_has_events (self, error))
-    return FALSE;
-
-  sluice_timeline_update (self->timeline, self->recorder);
-  return sluice_render_export (self->timeline, path, width, height,
-                               sluice_timeline_get_queue_capacity (self->timeline),
-                               sluice_timeline_get_lead_bound (self->timeline), dark, error);
-}
-
-/**
- * sluice_run_controller_export_events:
- * @self: a #SluiceRunController
- * @path: the file to write; `.csv` writes CSV, `.jsonl`, `.ndjson` or
- *   `.json` JSON Lines
- * @error: return location for an error
- *
- * Writes the events the last run recorded.
- *
- * Returns: whether the file was written
- */
-gboolean
-sluice_run_controller_export_events (SluiceRunController  *self,
-                                     const char           *path,
-                                     GError              **error)
-{
-  g_autofree char *lower = NULL;
-
-  g_return_val_if_fail (SLUICE_IS_RUN_CONTROLLER (self), FALSE);
-  g_return_val_if_fail (path != NULL, FALSE);
-
-  if (!check_has_events (self, error))
-    return FALSE;
-
-  lower = g_ascii_strdown (path, -1);
-  if (g_str_has_suffix (lower, ".csv"))
-    return sluice_recorder_save_csv (self->recorder, path, error);
-  if (g_str_has_suffix (lower, ".jsonl") || g_str_has_suffix (lower, ".ndjson") || g_str_has_suffix (lower, ".json"))
-    return sluice_recorder_save_jsonl (self->recorder, path, error);
-
-  g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
-               _("Cannot export “%s”: the name must end in .csv or .jsonl"), path);
-  return FALSE;
-}
-
 /* ---- GObject ----------------------------------------------------------- */
-
-static void
-forget_widgets (SluiceRunController *self)
-{
-  _sluice_run_controller_remove_tick (self);
-  g_clear_weak_pointer (&self->frame_widget);
-  self->counters = NULL;
-  self->chart_view = NULL;
-  self->timeline_view = NULL;
-  self->event_log = NULL;
-  self->error_group_view = NULL;
-  self->jobs_view = NULL;
-}
 
 static void
 sluice_run_controller_dispose (GObject *object)
@@ -760,7 +490,8 @@ sluice_run_controller_dispose (GObject *object)
 
   if (self->runner != NULL && self->running)
     sluice_scenario_runner_cancel (self->runner);
-  forget_widgets (self);
+  _sluice_run_controller_remove_tick (self);
+  g_clear_weak_pointer (&self->frame_widget);
   g_clear_object (&self->runner);
   g_clear_object (&self->clock);
   g_clear_object (&self->fold);
@@ -769,6 +500,8 @@ sluice_run_controller_dispose (GObject *object)
   g_clear_pointer (&self->scenario_text, g_free);
   g_clear_object (&self->recorder);
   g_clear_object (&self->timeline);
+  g_clear_object (&self->handler);
+  g_clear_object (&self->stats);
   g_clear_object (&self->report);
   g_cancellable_cancel (self->replay);
   g_clear_object (&self->replay);
@@ -808,6 +541,27 @@ sluice_run_controller_get_property (GObject    *object,
       break;
     case PROP_MOMENT:
       g_value_set_int64 (value, self->moment);
+      break;
+    case PROP_RECORDER:
+      g_value_set_object (value, self->recorder);
+      break;
+    case PROP_TIMELINE:
+      g_value_set_object (value, self->timeline);
+      break;
+    case PROP_HANDLER:
+      g_value_set_object (value, self->handler);
+      break;
+    case PROP_STATS:
+      g_value_set_object (value, self->stats);
+      break;
+    case PROP_RESULTS:
+      g_value_set_object (value, self->results);
+      break;
+    case PROP_NOW:
+      g_value_set_int64 (value, self->now);
+      break;
+    case PROP_POSITION:
+      g_value_set_uint64 (value, self->position);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -876,6 +630,72 @@ sluice_run_controller_class_init (SluiceRunControllerClass *klass)
   properties[PROP_MOMENT] =
     g_param_spec_int64 ("moment", NULL, NULL, -1, G_MAXINT64, -1,
                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  /**
+   * SluiceRunController:recorder: (nullable)
+   *
+   * The one store of the run's events (live or recorded), or %NULL
+   * without a run. The views that list events read it with their own
+   * cursor, at each #SluiceRunController::updated.
+   */
+  properties[PROP_RECORDER] =
+    g_param_spec_object ("recorder", NULL, NULL, SLUICE_TYPE_RECORDER,
+                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  /**
+   * SluiceRunController:timeline: (nullable)
+   *
+   * The run folded into the queue chart's samples and the lanes' bars, or
+   * %NULL without a run; it moves once per frame.
+   */
+  properties[PROP_TIMELINE] =
+    g_param_spec_object ("timeline", NULL, NULL, SLUICE_TYPE_TIMELINE,
+                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  /**
+   * SluiceRunController:handler: (nullable)
+   *
+   * The running scenario's handler, which tells each item's behaviour
+   * (for the lanes' tooltips), or %NULL.
+   */
+  properties[PROP_HANDLER] =
+    g_param_spec_object ("handler", NULL, NULL, SLUICE_TYPE_FAULT_HANDLER,
+                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  /**
+   * SluiceRunController:stats:
+   *
+   * What the counters show at the moment shown; the same object for the
+   * controller's life, set (and #SluiceLiveStats::changed) once per frame.
+   */
+  properties[PROP_STATS] =
+    g_param_spec_object ("stats", NULL, NULL, SLUICE_TYPE_LIVE_STATS,
+                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  /**
+   * SluiceRunController:results:
+   *
+   * The results handed back by the moment shown, as lines of text
+   * (#GtkStringObject, a #GListModel); the same object for the
+   * controller's life.
+   */
+  properties[PROP_RESULTS] =
+    g_param_spec_object ("results", NULL, NULL, G_TYPE_LIST_MODEL,
+                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  /**
+   * SluiceRunController:now:
+   *
+   * Where the now line of the chart and the lanes is, in µs of the run's
+   * clock: the clock during a run, the end after it.
+   */
+  properties[PROP_NOW] =
+    g_param_spec_int64 ("now", NULL, NULL, G_MININT64, G_MAXINT64, 0,
+                        G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  /**
+   * SluiceRunController:position:
+   *
+   * How many of the run's events have happened at the playhead, or
+   * %G_MAXUINT64 when the views show every event (no playhead): what the
+   * error group shows up to.
+   */
+  properties[PROP_POSITION] =
+    g_param_spec_uint64 ("position", NULL, NULL, 0, G_MAXUINT64, G_MAXUINT64,
+                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   /**
@@ -897,6 +717,30 @@ sluice_run_controller_class_init (SluiceRunControllerClass *klass)
    */
   signals[FINISHED] = g_signal_new ("finished", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
                                     NULL, NULL, NULL, G_TYPE_NONE, 0);
+
+  /**
+   * SluiceRunController::updated:
+   * @self: the controller
+   * @live: whether the run is going on
+   * @new_events: whether the recorder holds events the last one did not
+   *
+   * The models moved: once per frame of a run, once more at its end, and
+   * once when a recording is shown. Views that read
+   * #SluiceRunController:recorder catch up now.
+   */
+  signals[UPDATED] = g_signal_new ("updated", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
+                                   NULL, NULL, NULL, G_TYPE_NONE, 2, G_TYPE_BOOLEAN, G_TYPE_BOOLEAN);
+
+  /**
+   * SluiceRunController::seeked:
+   * @self: the controller
+   * @position: how many of the run's events have happened at the playhead
+   *
+   * After a run, the viewport's playhead moved and the models show that
+   * moment: the event log selects the row of @position.
+   */
+  signals[SEEKED] = g_signal_new ("seeked", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
+                                  NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_UINT64);
 }
 
 static void
@@ -907,57 +751,30 @@ sluice_run_controller_init (SluiceRunController *self)
   self->shutdown_from = -1;
   self->deadline_fired_at = -1;
   self->fatal_at = -1;
+  self->position = G_MAXUINT64;
   self->results = sluice_result_list_new ();
+  self->stats = sluice_live_stats_new ();
   self->viewport = sluice_viewport_new ();
 }
 
 /**
  * sluice_run_controller_new:
- * @frame_widget: the widget whose frame clock paces the updates (the window)
- * @counters: the live counters to update
- * @chart_view: the queue chart
- * @timeline_view: the worker lanes
- * @event_log: the event log
- * @error_group_view: the final error group
- * @jobs_view: the jobs of a service run
- *
- * The widgets belong to the caller, which must call
- * sluice_run_controller_reset() before it disposes of them.
+ * @frame_widget: the widget whose frame clock paces the updates (the
+ *   window); the controller keeps a weak pointer to it
  *
  * Returns: (transfer full): a controller with no run
  */
 SluiceRunController *
-sluice_run_controller_new (GtkWidget            *frame_widget,
-                           SluiceCounters       *counters,
-                           SluiceChartView      *chart_view,
-                           SluiceTimelineView   *timeline_view,
-                           SluiceEventLog       *event_log,
-                           SluiceErrorGroupView *error_group_view,
-                           SluiceJobsView       *jobs_view)
+sluice_run_controller_new (GtkWidget *frame_widget)
 {
   SluiceRunController *self;
 
   g_return_val_if_fail (GTK_IS_WIDGET (frame_widget), NULL);
-  g_return_val_if_fail (SLUICE_IS_COUNTERS (counters), NULL);
-  g_return_val_if_fail (SLUICE_IS_CHART_VIEW (chart_view), NULL);
-  g_return_val_if_fail (SLUICE_IS_TIMELINE_VIEW (timeline_view), NULL);
-  g_return_val_if_fail (SLUICE_IS_EVENT_LOG (event_log), NULL);
-  g_return_val_if_fail (SLUICE_IS_ERROR_GROUP_VIEW (error_group_view), NULL);
-  g_return_val_if_fail (SLUICE_IS_JOBS_VIEW (jobs_view), NULL);
 
   self = g_object_new (SLUICE_TYPE_RUN_CONTROLLER, NULL);
   g_set_weak_pointer (&self->frame_widget, frame_widget);
-  self->counters = counters;
-  self->chart_view = chart_view;
-  self->timeline_view = timeline_view;
-  self->event_log = event_log;
-  self->error_group_view = error_group_view;
-  self->jobs_view = jobs_view;
-
-  sluice_chart_view_set_viewport (chart_view, self->viewport);
   g_signal_connect_object (self->viewport, "notify::playhead", G_CALLBACK (_sluice_run_controller_show_playhead),
                            self, G_CONNECT_SWAPPED);
-  sluice_timeline_view_set_viewport (timeline_view, self->viewport);
   sluice_run_controller_reset (self);
   return self;
 }

@@ -6,14 +6,12 @@
 
 #include <gtk/gtk.h>
 
-#include "sluice-chart-view.h"
-#include "sluice-counters.h"
-#include "sluice-error-group-view.h"
-#include "sluice-event-log.h"
-#include "sluice-jobs-view.h"
+#include "sluice-fault-handler.h"
+#include "sluice-live-stats.h"
+#include "sluice-recorder.h"
 #include "sluice-recording.h"
 #include "sluice-scenario.h"
-#include "sluice-timeline-view.h"
+#include "sluice-timeline.h"
 #include "sluice-viewport.h"
 
 G_BEGIN_DECLS
@@ -35,13 +33,7 @@ typedef enum {
 #define SLUICE_TYPE_RUN_CONTROLLER (sluice_run_controller_get_type ())
 G_DECLARE_FINAL_TYPE (SluiceRunController, sluice_run_controller, SLUICE, RUN_CONTROLLER, GObject)
 
-SluiceRunController *sluice_run_controller_new            (GtkWidget            *frame_widget,
-                                                           SluiceCounters       *counters,
-                                                           SluiceChartView      *chart_view,
-                                                           SluiceTimelineView   *timeline_view,
-                                                           SluiceEventLog       *event_log,
-                                                           SluiceErrorGroupView *error_group_view,
-                                                           SluiceJobsView       *jobs_view);
+SluiceRunController *sluice_run_controller_new            (GtkWidget            *frame_widget);
 gboolean             sluice_run_controller_start          (SluiceRunController  *self,
                                                            SluiceScenario       *scenario);
 gboolean             sluice_run_controller_show_recording (SluiceRunController  *self,
@@ -71,6 +63,12 @@ gboolean             sluice_run_controller_get_running    (SluiceRunController  
 gboolean             sluice_run_controller_get_has_events (SluiceRunController  *self);
 GListModel          *sluice_run_controller_get_results    (SluiceRunController  *self);
 SluiceViewport      *sluice_run_controller_get_viewport   (SluiceRunController  *self);
+SluiceRecorder      *sluice_run_controller_get_recorder   (SluiceRunController  *self);
+SluiceTimeline      *sluice_run_controller_get_timeline   (SluiceRunController  *self);
+SluiceFaultHandler  *sluice_run_controller_get_handler    (SluiceRunController  *self);
+SluiceLiveStats     *sluice_run_controller_get_stats      (SluiceRunController  *self);
+gint64               sluice_run_controller_get_now        (SluiceRunController  *self);
+guint64              sluice_run_controller_get_position   (SluiceRunController  *self);
 gboolean             sluice_run_controller_export_image   (SluiceRunController  *self,
                                                            const char           *path,
                                                            double                width,

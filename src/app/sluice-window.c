@@ -298,6 +298,110 @@ sluice_window_bind_settings (SluiceWindow *self,
 
 /* ---- GObject ----------------------------------------------------------- */
 
+/* ---- the views of the run's models ------------------------------------ */
+
+/* The views that list events read the run's recorder themselves; the jobs
+ * table only a service run's. */
+static void
+on_run_recorder_changed (SluiceWindow *self)
+{
+  SluiceRecorder *recorder = sluice_run_controller_get_recorder (self->run);
+
+  sluice_event_log_set_recorder (self->event_log, recorder);
+  sluice_error_group_view_set_recorder (self->error_group_view, recorder);
+  sluice_jobs_view_set_recorder (self->jobs_view,
+                                 sluice_run_controller_get_submit_mode (self->run) ? recorder : NULL);
+}
+
+static void
+on_run_timeline_changed (SluiceWindow *self)
+{
+  SluiceTimeline *timeline = sluice_run_controller_get_timeline (self->run);
+
+  sluice_chart_view_set_model (self->chart_view, timeline);
+  sluice_timeline_view_set_model (self->timeline_view, timeline,
+                                  timeline != NULL ? sluice_timeline_get_n_workers (timeline) : 0);
+}
+
+static void
+on_run_handler_changed (SluiceWindow *self)
+{
+  sluice_timeline_view_set_handler (self->timeline_view, sluice_run_controller_get_handler (self->run));
+}
+
+static void
+on_run_now_changed (SluiceWindow *self)
+{
+  gint64 now = sluice_run_controller_get_now (self->run);
+
+  sluice_chart_view_set_now (self->chart_view, now);
+  sluice_timeline_view_set_now (self->timeline_view, now);
+}
+
+static void
+on_run_position_changed (SluiceWindow *self)
+{
+  sluice_error_group_view_show_position (self->error_group_view, sluice_run_controller_get_position (self->run));
+}
+
+/* The error group's title says how the run ended. */
+static void
+on_run_report_changed (SluiceWindow *self)
+{
+  g_autoptr(SluiceReport) report = NULL;
+
+  g_object_get (self->run, "report", &report, NULL);
+  if (report != NULL)
+    sluice_error_group_view_set_outcome (self->error_group_view, sluice_report_get_outcome (report));
+}
+
+/* Once per frame of a run: the views that read the recorder catch up. */
+static void
+on_run_updated (SluiceWindow *self,
+                gboolean      live,
+                gboolean      new_events)
+{
+  if (new_events)
+    {
+      gtk_widget_queue_draw (GTK_WIDGET (self->chart_view));
+      gtk_widget_queue_draw (GTK_WIDGET (self->timeline_view));
+    }
+  sluice_event_log_update (self->event_log, live);
+  sluice_error_group_view_update (self->error_group_view);
+  sluice_jobs_view_update (self->jobs_view);
+}
+
+static void
+on_run_seeked (SluiceWindow *self,
+               guint64       position)
+{
+  sluice_event_log_show_position (self->event_log, position);
+}
+
+/* Binds the views to the run controller's models: the views hold the
+ * models, the controller knows no view. */
+static void
+bind_run_views (SluiceWindow *self)
+{
+  SluiceViewport *viewport = sluice_run_controller_get_viewport (self->run);
+
+  sluice_chart_view_set_viewport (self->chart_view, viewport);
+  sluice_timeline_view_set_viewport (self->timeline_view, viewport);
+  sluice_counters_set_stats (self->counters, sluice_run_controller_get_stats (self->run));
+  g_signal_connect_swapped (self->run, "notify::recorder", G_CALLBACK (on_run_recorder_changed), self);
+  g_signal_connect_swapped (self->run, "notify::timeline", G_CALLBACK (on_run_timeline_changed), self);
+  g_signal_connect_swapped (self->run, "notify::handler", G_CALLBACK (on_run_handler_changed), self);
+  g_signal_connect_swapped (self->run, "notify::now", G_CALLBACK (on_run_now_changed), self);
+  g_signal_connect_swapped (self->run, "notify::position", G_CALLBACK (on_run_position_changed), self);
+  g_signal_connect_swapped (self->run, "notify::report", G_CALLBACK (on_run_report_changed), self);
+  g_signal_connect_swapped (self->run, "updated", G_CALLBACK (on_run_updated), self);
+  g_signal_connect_swapped (self->run, "seeked", G_CALLBACK (on_run_seeked), self);
+  on_run_recorder_changed (self);
+  on_run_timeline_changed (self);
+  on_run_handler_changed (self);
+  on_run_position_changed (self);
+}
+
 /* The application's settings, once the window has its application (set
  * after construction). */
 static void
@@ -319,7 +423,9 @@ sluice_window_dispose (GObject *object)
   g_clear_object (&self->settings);
   if (self->clock_controls != NULL)
     g_signal_handlers_disconnect_by_data (self->clock_controls, self);
-  /* The controller fills views of the template: it lets go of them first. */
+  /* The views hold the run's models (nothing to let go of first); a run
+   * still going on is cancelled and let go of, as the window that paces it
+   * goes. */
   if (self->run != NULL)
     {
       sluice_clock_controls_set_run_controller (self->clock_controls, NULL);
@@ -431,9 +537,8 @@ sluice_window_init (SluiceWindow *self)
   _sluice_window_add_run_keys (self);
   g_signal_connect (self, "notify::application", G_CALLBACK (on_application_changed), NULL);
 
-  self->run = sluice_run_controller_new (GTK_WIDGET (self), self->counters, self->chart_view,
-                                         self->timeline_view, self->event_log, self->error_group_view,
-                                         self->jobs_view);
+  self->run = sluice_run_controller_new (GTK_WIDGET (self));
+  bind_run_views (self);
   g_signal_connect_swapped (self->run, "status", G_CALLBACK (on_run_status), self);
   g_signal_connect_swapped (self->run, "notify::running", G_CALLBACK (on_running_changed), self);
   g_object_bind_property (self->run, "report", self->report_view, "report", G_BINDING_SYNC_CREATE);
@@ -679,7 +784,7 @@ sluice_window_get_n_results (SluiceWindow *self)
  * sluice_window_get_run_controller:
  * @self: a #SluiceWindow
  *
- * Returns: (transfer none): what runs the scenario and fills the views
+ * Returns: (transfer none): what runs the scenario and publishes its models
  */
 SluiceRunController *
 sluice_window_get_run_controller (SluiceWindow *self)

@@ -9,15 +9,20 @@
 #endif
 
 #include "sluice-source.h"
+#include "sluice-version-macros.h"
 
 G_BEGIN_DECLS
 
 #define SLUICE_TYPE_ARRAY_SOURCE (sluice_array_source_get_type ())
+SLUICE_AVAILABLE_IN_ALL
 G_DECLARE_FINAL_TYPE (SluiceArraySource, sluice_array_source, SLUICE, ARRAY_SOURCE, GObject)
 
+SLUICE_AVAILABLE_IN_ALL
 SluiceSource *sluice_array_source_new       (GVariant * const *items,
                                              gsize             n_items);
+SLUICE_AVAILABLE_IN_ALL
 SluiceSource *sluice_array_source_new_range (gint64            count);
+SLUICE_AVAILABLE_IN_ALL
 guint         sluice_array_source_get_position (SluiceArraySource *self);
 
 G_END_DECLS

@@ -9,22 +9,35 @@
 #endif
 
 #include <gio/gio.h>
+#include "sluice-version-macros.h"
 
 G_BEGIN_DECLS
 
 #define SLUICE_TYPE_ATTEMPT (sluice_attempt_get_type ())
+SLUICE_AVAILABLE_IN_ALL
 G_DECLARE_FINAL_TYPE (SluiceAttempt, sluice_attempt, SLUICE, ATTEMPT, GObject)
 
+SLUICE_AVAILABLE_IN_ALL
 GVariant     *sluice_attempt_get_item          (SluiceAttempt  *self);
+SLUICE_AVAILABLE_IN_ALL
 gint64        sluice_attempt_get_item_index    (SluiceAttempt  *self);
+SLUICE_AVAILABLE_IN_ALL
 guint         sluice_attempt_get_number        (SluiceAttempt  *self);
+SLUICE_AVAILABLE_IN_ALL
 guint         sluice_attempt_get_worker        (SluiceAttempt  *self);
+SLUICE_AVAILABLE_IN_ALL
 gint64        sluice_attempt_get_started_at    (SluiceAttempt  *self);
+SLUICE_AVAILABLE_IN_ALL
 gint64        sluice_attempt_get_deadline      (SluiceAttempt  *self);
+SLUICE_AVAILABLE_IN_ALL
 GCancellable *sluice_attempt_get_cancellable   (SluiceAttempt  *self);
+SLUICE_AVAILABLE_IN_ALL
 guint         sluice_attempt_get_cancel_rounds (SluiceAttempt  *self);
+SLUICE_AVAILABLE_IN_ALL
 gint          sluice_attempt_get_priority      (SluiceAttempt  *self);
+SLUICE_AVAILABLE_IN_ALL
 gpointer      sluice_attempt_get_local         (SluiceAttempt  *self);
+SLUICE_AVAILABLE_IN_ALL
 void          sluice_attempt_set_local         (SluiceAttempt  *self,
                                                 gpointer        data,
                                                 GDestroyNotify  destroy);

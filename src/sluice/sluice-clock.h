@@ -9,6 +9,7 @@
 #endif
 
 #include <glib-object.h>
+#include "sluice-version-macros.h"
 
 G_BEGIN_DECLS
 
@@ -42,38 +43,58 @@ typedef enum {
 typedef void (*SluiceTimerFunc) (gpointer user_data);
 
 #define SLUICE_TYPE_CLOCK (sluice_clock_get_type ())
+SLUICE_AVAILABLE_IN_ALL
 G_DECLARE_FINAL_TYPE (SluiceClock, sluice_clock, SLUICE, CLOCK, GObject)
 
+SLUICE_AVAILABLE_IN_ALL
 SluiceClock     *sluice_clock_new               (SluiceClockKind  kind);
+SLUICE_AVAILABLE_IN_ALL
 SluiceClock     *sluice_clock_new_with_priority (SluiceClockKind  kind,
                                                  gint             priority);
+SLUICE_AVAILABLE_IN_ALL
 SluiceClockKind  sluice_clock_get_kind          (SluiceClock     *self);
+SLUICE_AVAILABLE_IN_ALL
 gint             sluice_clock_get_priority      (SluiceClock     *self);
+SLUICE_AVAILABLE_IN_ALL
 gint64           sluice_clock_now               (SluiceClock     *self);
+SLUICE_AVAILABLE_IN_ALL
 gint64           sluice_clock_get_shown_time    (SluiceClock     *self);
+SLUICE_AVAILABLE_IN_ALL
 gint64           sluice_clock_get_max_lateness  (SluiceClock     *self);
+SLUICE_AVAILABLE_IN_ALL
 guint64          sluice_clock_add_timer         (SluiceClock     *self,
                                                  gint64           deadline,
                                                  SluiceTimerFunc  func,
                                                  gpointer         user_data,
                                                  GDestroyNotify   destroy);
+SLUICE_AVAILABLE_IN_ALL
 guint64          sluice_clock_add_timeout       (SluiceClock     *self,
                                                  gint64           delay,
                                                  SluiceTimerFunc  func,
                                                  gpointer         user_data,
                                                  GDestroyNotify   destroy);
+SLUICE_AVAILABLE_IN_ALL
 gboolean         sluice_clock_remove_timer      (SluiceClock     *self,
                                                  guint64          timer_id);
+SLUICE_AVAILABLE_IN_ALL
 guint            sluice_clock_get_n_pending     (SluiceClock     *self);
+SLUICE_AVAILABLE_IN_ALL
 gint64           sluice_clock_get_next_deadline (SluiceClock     *self);
+SLUICE_AVAILABLE_IN_ALL
 double           sluice_clock_get_speed         (SluiceClock     *self);
+SLUICE_AVAILABLE_IN_ALL
 void             sluice_clock_set_speed         (SluiceClock     *self,
                                                  double           speed);
+SLUICE_AVAILABLE_IN_ALL
 gboolean         sluice_clock_get_paused        (SluiceClock     *self);
+SLUICE_AVAILABLE_IN_ALL
 void             sluice_clock_set_paused        (SluiceClock     *self,
                                                  gboolean         paused);
+SLUICE_AVAILABLE_IN_ALL
 gboolean         sluice_clock_step              (SluiceClock     *self);
+SLUICE_AVAILABLE_IN_ALL
 void             sluice_clock_hold              (SluiceClock     *self);
+SLUICE_AVAILABLE_IN_ALL
 void             sluice_clock_release           (SluiceClock     *self);
 
 G_END_DECLS

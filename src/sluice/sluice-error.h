@@ -9,6 +9,7 @@
 #endif
 
 #include <glib.h>
+#include "sluice-version-macros.h"
 
 G_BEGIN_DECLS
 
@@ -63,17 +64,25 @@ typedef enum {
  */
 #define SLUICE_NAMED_ERROR (sluice_named_error_quark ())
 
+SLUICE_AVAILABLE_IN_ALL
 GQuark       sluice_error_quark              (void);
+SLUICE_AVAILABLE_IN_ALL
 GQuark       sluice_named_error_quark        (void);
+SLUICE_AVAILABLE_IN_ALL
 gint         sluice_named_error_code         (const char   *type_name);
+SLUICE_AVAILABLE_IN_ALL
 GError      *sluice_named_error_new          (const char   *type_name,
                                               const char   *format,
                                               ...) G_GNUC_PRINTF (2, 3);
+SLUICE_AVAILABLE_IN_ALL
 void         sluice_error_register_type_name (GQuark        domain,
                                               gint          code,
                                               const char   *type_name);
+SLUICE_AVAILABLE_IN_ALL
 const char  *sluice_error_type_name          (const GError *error);
+SLUICE_AVAILABLE_IN_ALL
 char        *sluice_error_repr               (const GError *error);
+SLUICE_AVAILABLE_IN_ALL
 char        *sluice_repr_string              (const char   *text);
 
 G_END_DECLS

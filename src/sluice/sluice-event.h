@@ -9,6 +9,7 @@
 #endif
 
 #include <glib-object.h>
+#include "sluice-version-macros.h"
 
 G_BEGIN_DECLS
 
@@ -201,19 +202,28 @@ typedef struct {
 typedef void (*SluiceEventFunc) (const SluiceEvent *event,
                                  gpointer           user_data);
 
+SLUICE_AVAILABLE_IN_ALL
 GType        sluice_event_get_type         (void) G_GNUC_CONST;
+SLUICE_AVAILABLE_IN_ALL
 SluiceEvent *sluice_event_copy             (const SluiceEvent *event);
+SLUICE_AVAILABLE_IN_ALL
 void         sluice_event_free             (SluiceEvent       *event);
+SLUICE_AVAILABLE_IN_ALL
 void         sluice_event_copy_into        (SluiceEvent       *dest,
                                             const SluiceEvent *src);
+SLUICE_AVAILABLE_IN_ALL
 void         sluice_event_clear            (SluiceEvent       *event);
 
+SLUICE_AVAILABLE_IN_ALL
 const char  *sluice_event_kind_to_string   (SluiceEventKind kind);
+SLUICE_AVAILABLE_IN_ALL
 const char  *sluice_outcome_to_string      (SluiceOutcome   outcome);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SluiceEvent, sluice_event_free)
+SLUICE_AVAILABLE_IN_ALL
 gboolean    sluice_event_kind_from_string  (const char      *name,
                                             SluiceEventKind *kind);
+SLUICE_AVAILABLE_IN_ALL
 gboolean    sluice_outcome_from_string     (const char      *name,
                                             SluiceOutcome   *outcome);
 

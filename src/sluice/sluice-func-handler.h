@@ -9,6 +9,7 @@
 #endif
 
 #include "sluice-handler.h"
+#include "sluice-version-macros.h"
 
 G_BEGIN_DECLS
 
@@ -27,8 +28,10 @@ typedef void (*SluiceHandlerFunc) (SluiceAttempt *attempt,
                                    gpointer       user_data);
 
 #define SLUICE_TYPE_FUNC_HANDLER (sluice_func_handler_get_type ())
+SLUICE_AVAILABLE_IN_ALL
 G_DECLARE_FINAL_TYPE (SluiceFuncHandler, sluice_func_handler, SLUICE, FUNC_HANDLER, GObject)
 
+SLUICE_AVAILABLE_IN_ALL
 SluiceHandler *sluice_func_handler_new (SluiceHandlerFunc func,
                                         gpointer          user_data,
                                         GDestroyNotify    destroy);

@@ -9,10 +9,12 @@
 #endif
 
 #include "sluice-attempt.h"
+#include "sluice-version-macros.h"
 
 G_BEGIN_DECLS
 
 #define SLUICE_TYPE_HANDLER (sluice_handler_get_type ())
+SLUICE_AVAILABLE_IN_ALL
 G_DECLARE_INTERFACE (SluiceHandler, sluice_handler, SLUICE, HANDLER, GObject)
 
 /**
@@ -38,11 +40,13 @@ struct _SluiceHandlerInterface
                               GError              **error);
 };
 
+SLUICE_AVAILABLE_IN_ALL
 void      sluice_handler_handle_async  (SluiceHandler        *self,
                                         SluiceAttempt        *attempt,
                                         GCancellable         *cancellable,
                                         GAsyncReadyCallback   callback,
                                         gpointer              user_data);
+SLUICE_AVAILABLE_IN_ALL
 GVariant *sluice_handler_handle_finish (SluiceHandler        *self,
                                         GAsyncResult         *result,
                                         GError              **error);

@@ -9,6 +9,7 @@
 #endif
 
 #include <gio/gio.h>
+#include "sluice-version-macros.h"
 
 G_BEGIN_DECLS
 
@@ -32,23 +33,34 @@ typedef enum {
   SLUICE_JOB_CANCELLED,
 } SluiceJobState;
 
+SLUICE_AVAILABLE_IN_ALL
 GType sluice_job_state_get_type (void) G_GNUC_CONST;
 #define SLUICE_TYPE_JOB_STATE (sluice_job_state_get_type ())
 
 #define SLUICE_TYPE_JOB (sluice_job_get_type ())
+SLUICE_AVAILABLE_IN_ALL
 G_DECLARE_FINAL_TYPE (SluiceJob, sluice_job, SLUICE, JOB, GObject)
 
+SLUICE_AVAILABLE_IN_ALL
 SluiceJobState  sluice_job_get_state     (SluiceJob            *self);
+SLUICE_AVAILABLE_IN_ALL
 gboolean        sluice_job_is_finished   (SluiceJob            *self);
+SLUICE_AVAILABLE_IN_ALL
 GVariant       *sluice_job_get_item      (SluiceJob            *self);
+SLUICE_AVAILABLE_IN_ALL
 gint64          sluice_job_get_index     (SluiceJob            *self);
+SLUICE_AVAILABLE_IN_ALL
 GVariant       *sluice_job_get_result    (SluiceJob            *self);
+SLUICE_AVAILABLE_IN_ALL
 const GError   *sluice_job_get_error     (SluiceJob            *self);
+SLUICE_AVAILABLE_IN_ALL
 void            sluice_job_cancel        (SluiceJob            *self);
+SLUICE_AVAILABLE_IN_ALL
 void            sluice_job_wait_async    (SluiceJob            *self,
                                           GCancellable         *cancellable,
                                           GAsyncReadyCallback   callback,
                                           gpointer              user_data);
+SLUICE_AVAILABLE_IN_ALL
 GVariant       *sluice_job_wait_finish   (SluiceJob            *self,
                                           GAsyncResult         *result,
                                           GError              **error);

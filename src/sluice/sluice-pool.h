@@ -14,6 +14,7 @@
 #include "sluice-retry-policy.h"
 #include "sluice-run.h"
 #include "sluice-source.h"
+#include "sluice-version-macros.h"
 
 G_BEGIN_DECLS
 
@@ -44,46 +45,70 @@ typedef gboolean (*SluiceMetricsFunc) (const char  *event,
 #define SLUICE_POOL_MAX_WORKERS 1000000
 
 #define SLUICE_TYPE_POOL (sluice_pool_get_type ())
+SLUICE_AVAILABLE_IN_ALL
 G_DECLARE_FINAL_TYPE (SluicePool, sluice_pool, SLUICE, POOL, GObject)
 
+SLUICE_AVAILABLE_IN_ALL
 SluicePool     *sluice_pool_new                (SluiceHandler      *handler,
                                                 gint                workers,
                                                 gint                queue_size,
                                                 double              item_timeout,
                                                 GError            **error);
+SLUICE_AVAILABLE_IN_ALL
 SluiceHandler  *sluice_pool_get_handler        (SluicePool         *self);
+SLUICE_AVAILABLE_IN_ALL
 SluiceClock    *sluice_pool_get_clock          (SluicePool         *self);
+SLUICE_AVAILABLE_IN_ALL
 gint            sluice_pool_get_workers        (SluicePool         *self);
+SLUICE_AVAILABLE_IN_ALL
 gint            sluice_pool_get_queue_size     (SluicePool         *self);
+SLUICE_AVAILABLE_IN_ALL
 double          sluice_pool_get_item_timeout   (SluicePool         *self);
+SLUICE_AVAILABLE_IN_ALL
 gint            sluice_pool_get_max_retries    (SluicePool         *self);
+SLUICE_AVAILABLE_IN_ALL
 gboolean        sluice_pool_get_keep_going     (SluicePool         *self);
+SLUICE_AVAILABLE_IN_ALL
 const char * const *sluice_pool_get_retryable  (SluicePool         *self);
+SLUICE_AVAILABLE_IN_ALL
 gboolean        sluice_pool_is_retryable       (SluicePool         *self,
                                                 const GError       *error);
+SLUICE_AVAILABLE_IN_ALL
 const char * const *sluice_pool_get_fatal     (SluicePool         *self);
+SLUICE_AVAILABLE_IN_ALL
 gboolean        sluice_pool_is_fatal           (SluicePool         *self,
                                                 const GError       *error);
+SLUICE_AVAILABLE_IN_ALL
 double          sluice_pool_get_shutdown_timeout (SluicePool       *self);
+SLUICE_AVAILABLE_IN_ALL
 SluiceBackoff   sluice_pool_get_backoff        (SluicePool         *self);
+SLUICE_AVAILABLE_IN_ALL
 double          sluice_pool_get_item_deadline  (SluicePool         *self);
+SLUICE_AVAILABLE_IN_ALL
 double          sluice_pool_get_retry_budget   (SluicePool         *self);
+SLUICE_AVAILABLE_IN_ALL
 void            sluice_pool_set_random_func    (SluicePool         *self,
                                                 SluiceRandomFunc    func,
                                                 gpointer            user_data,
                                                 GDestroyNotify      destroy);
+SLUICE_AVAILABLE_IN_ALL
 void            sluice_pool_set_metrics_func   (SluicePool         *self,
                                                 SluiceMetricsFunc   func,
                                                 gpointer            user_data,
                                                 GDestroyNotify      destroy);
+SLUICE_AVAILABLE_IN_ALL
 void            sluice_pool_set_event_func     (SluicePool         *self,
                                                 SluiceEventFunc     func,
                                                 gpointer            user_data,
                                                 GDestroyNotify      destroy);
+SLUICE_AVAILABLE_IN_ALL
 void            sluice_pool_request_stop       (SluicePool         *self);
+SLUICE_AVAILABLE_IN_ALL
 gboolean        sluice_pool_get_stop_requested (SluicePool         *self);
+SLUICE_AVAILABLE_IN_ALL
 SluiceRun      *sluice_pool_open               (SluicePool         *self,
                                                 GError            **error);
+SLUICE_AVAILABLE_IN_ALL
 SluiceRun      *sluice_pool_run                (SluicePool         *self,
                                                 SluiceSource       *source,
                                                 GError            **error);

@@ -10,6 +10,7 @@
 #endif
 
 #include <glib-object.h>
+#include "sluice-version-macros.h"
 
 G_BEGIN_DECLS
 
@@ -53,15 +54,19 @@ typedef enum {
  */
 typedef guint32 (*SluiceRandomFunc) (gpointer user_data);
 
+SLUICE_AVAILABLE_IN_ALL
 GType   sluice_backoff_get_type   (void) G_GNUC_CONST;
+SLUICE_AVAILABLE_IN_ALL
 GType   sluice_jitter_get_type    (void) G_GNUC_CONST;
 
 #define SLUICE_TYPE_BACKOFF (sluice_backoff_get_type ())
 #define SLUICE_TYPE_JITTER  (sluice_jitter_get_type ())
 
+SLUICE_AVAILABLE_IN_ALL
 gint64  sluice_backoff_bound_us   (double base,
                                    double cap,
                                    guint  retry);
+SLUICE_AVAILABLE_IN_ALL
 gint64  sluice_backoff_jitter_us  (gint64  bound_us,
                                    guint32 u);
 

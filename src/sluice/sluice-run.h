@@ -12,6 +12,7 @@
 
 #include "sluice-job.h"
 #include "sluice-snapshot.h"
+#include "sluice-version-macros.h"
 
 G_BEGIN_DECLS
 
@@ -70,48 +71,67 @@ typedef struct {
 } SluiceRunStats;
 
 #define SLUICE_TYPE_RUN (sluice_run_get_type ())
+SLUICE_AVAILABLE_IN_ALL
 G_DECLARE_FINAL_TYPE (SluiceRun, sluice_run, SLUICE, RUN, GObject)
 
+SLUICE_AVAILABLE_IN_ALL
 void        sluice_run_next_async           (SluiceRun            *self,
                                              GCancellable         *cancellable,
                                              GAsyncReadyCallback   callback,
                                              gpointer              user_data);
+SLUICE_AVAILABLE_IN_ALL
 GVariant   *sluice_run_next_finish          (SluiceRun            *self,
                                              GAsyncResult         *result,
                                              GError              **error);
+SLUICE_AVAILABLE_IN_ALL
 void        sluice_run_next_batch_async     (SluiceRun            *self,
                                              guint                 max_results,
                                              GCancellable         *cancellable,
                                              GAsyncReadyCallback   callback,
                                              gpointer              user_data);
+SLUICE_AVAILABLE_IN_ALL
 GPtrArray  *sluice_run_next_batch_finish    (SluiceRun            *self,
                                              GAsyncResult         *result,
                                              GError              **error);
+SLUICE_AVAILABLE_IN_ALL
 void        sluice_run_close_async          (SluiceRun            *self,
                                              GCancellable         *cancellable,
                                              GAsyncReadyCallback   callback,
                                              gpointer              user_data);
+SLUICE_AVAILABLE_IN_ALL
 gboolean    sluice_run_close_finish         (SluiceRun            *self,
                                              GAsyncResult         *result,
                                              GError              **error);
+SLUICE_AVAILABLE_IN_ALL
 GPtrArray  *sluice_run_get_errors           (SluiceRun            *self);
+SLUICE_AVAILABLE_IN_ALL
 guint       sluice_run_get_live_operations  (SluiceRun            *self);
+SLUICE_AVAILABLE_IN_ALL
 void        sluice_run_submit_async         (SluiceRun            *self,
                                              GVariant             *item,
                                              GCancellable         *cancellable,
                                              GAsyncReadyCallback   callback,
                                              gpointer              user_data);
+SLUICE_AVAILABLE_IN_ALL
 SluiceJob  *sluice_run_submit_finish        (SluiceRun            *self,
                                              GAsyncResult         *result,
                                              GError              **error);
+SLUICE_AVAILABLE_IN_ALL
 gboolean    sluice_run_is_service           (SluiceRun            *self);
+SLUICE_AVAILABLE_IN_ALL
 void        sluice_run_cancel               (SluiceRun            *self);
+SLUICE_AVAILABLE_IN_ALL
 gboolean    sluice_run_is_finished          (SluiceRun            *self);
+SLUICE_AVAILABLE_IN_ALL
 void        sluice_run_get_stats            (SluiceRun            *self,
                                              SluiceRunStats       *stats);
+SLUICE_AVAILABLE_IN_ALL
 SluiceSnapshot *sluice_run_get_snapshot     (SluiceRun            *self);
+SLUICE_AVAILABLE_IN_ALL
 gint64      sluice_run_get_started_at       (SluiceRun            *self);
+SLUICE_AVAILABLE_IN_ALL
 gint64      sluice_run_get_finished_at      (SluiceRun            *self);
+SLUICE_AVAILABLE_IN_ALL
 char       *sluice_run_describe_waiting     (SluiceRun            *self);
 
 G_END_DECLS

@@ -9,10 +9,12 @@
 #endif
 
 #include <gio/gio.h>
+#include "sluice-version-macros.h"
 
 G_BEGIN_DECLS
 
 #define SLUICE_TYPE_SOURCE (sluice_source_get_type ())
+SLUICE_AVAILABLE_IN_ALL
 G_DECLARE_INTERFACE (SluiceSource, sluice_source, SLUICE, SOURCE, GObject)
 
 /**
@@ -42,13 +44,16 @@ struct _SluiceSourceInterface
                             GError              **error);
 };
 
+SLUICE_AVAILABLE_IN_ALL
 void      sluice_source_next_async  (SluiceSource         *self,
                                      GCancellable         *cancellable,
                                      GAsyncReadyCallback   callback,
                                      gpointer              user_data);
+SLUICE_AVAILABLE_IN_ALL
 GVariant *sluice_source_next_finish (SluiceSource         *self,
                                      GAsyncResult         *result,
                                      GError              **error);
+SLUICE_AVAILABLE_IN_ALL
 gboolean  sluice_source_try_next    (SluiceSource         *self,
                                      GVariant            **item,
                                      GError              **error);

@@ -9,6 +9,7 @@
 #endif
 
 #include "sluice-handler.h"
+#include "sluice-version-macros.h"
 
 G_BEGIN_DECLS
 
@@ -29,8 +30,10 @@ typedef GVariant *(*SluiceThreadFunc) (GVariant      *item,
                                        GError       **error);
 
 #define SLUICE_TYPE_THREAD_HANDLER (sluice_thread_handler_get_type ())
+SLUICE_AVAILABLE_IN_ALL
 G_DECLARE_FINAL_TYPE (SluiceThreadHandler, sluice_thread_handler, SLUICE, THREAD_HANDLER, GObject)
 
+SLUICE_AVAILABLE_IN_ALL
 SluiceHandler *sluice_thread_handler_new (SluiceThreadFunc func,
                                           gpointer         user_data,
                                           GDestroyNotify   destroy,

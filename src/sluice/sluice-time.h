@@ -9,9 +9,11 @@
 #endif
 
 #include <glib.h>
+#include "sluice-version-macros.h"
 
 G_BEGIN_DECLS
 
+SLUICE_AVAILABLE_IN_ALL
 gint64 sluice_time_from_seconds (double seconds);
 
 G_END_DECLS

@@ -21,4 +21,6 @@
 # include "sluice-source.h"
 # include "sluice-thread-handler.h"
 # include "sluice-time.h"
+# include "sluice-version.h"
+# include "sluice-version-macros.h"
 #undef SLUICE_INSIDE

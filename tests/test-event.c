@@ -366,6 +366,103 @@ test_boxed_type_copies_deeply (void)
   sluice_event_free (NULL);
 }
 
+/* ---- enum types, the clock's kind, named errors -------------------------- */
+
+/* Every public enum is a GType; where the engine names the values itself,
+ * the GEnumValue nicks are those names. */
+static void
+test_public_enums_are_gtypes (void)
+{
+  const struct { GType type; const char *name; guint n_values; } enums[] = {
+    { SLUICE_TYPE_EVENT_KIND, "SluiceEventKind", SLUICE_EVENT_N_KINDS },
+    { SLUICE_TYPE_OUTCOME, "SluiceOutcome", SLUICE_OUTCOME_CANCELLED + 1 },
+    { SLUICE_TYPE_CLOCK_KIND, "SluiceClockKind", SLUICE_CLOCK_PACED + 1 },
+    { SLUICE_TYPE_ERROR, "SluiceError", SLUICE_ERROR_NO_RESULT + 1 },
+    { SLUICE_TYPE_JOB_STATE, "SluiceJobState", SLUICE_JOB_CANCELLED + 1 },
+    { SLUICE_TYPE_BACKOFF, "SluiceBackoff", SLUICE_BACKOFF_EXPONENTIAL + 1 },
+    { SLUICE_TYPE_JITTER, "SluiceJitter", SLUICE_JITTER_NONE + 1 },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (enums); i++)
+    {
+      g_autoptr(GEnumClass) klass = NULL;
+
+      g_assert_true (G_TYPE_IS_ENUM (enums[i].type));
+      g_assert_cmpstr (g_type_name (enums[i].type), ==, enums[i].name);
+      klass = g_type_class_ref (enums[i].type);
+      g_assert_cmpuint (klass->n_values, ==, enums[i].n_values);
+      for (guint v = 0; v < enums[i].n_values; v++)
+        g_assert_nonnull (g_enum_get_value (klass, (gint) v));
+    }
+
+  {
+    g_autoptr(GEnumClass) klass = g_type_class_ref (SLUICE_TYPE_EVENT_KIND);
+
+    for (guint k = 0; k < SLUICE_EVENT_N_KINDS; k++)
+      {
+        GEnumValue *value = g_enum_get_value (klass, (gint) k);
+        SluiceEventKind back = SLUICE_EVENT_N_KINDS;
+
+        g_assert_cmpstr (value->value_nick, ==, sluice_event_kind_to_string (k));
+        g_assert_true (sluice_event_kind_from_string (value->value_nick, &back));
+        g_assert_cmpint (back, ==, k);
+      }
+    g_assert_cmpstr (g_enum_get_value (klass, SLUICE_EVENT_ATTEMPT_START)->value_nick, ==,
+                     "attempt-start");
+  }
+  {
+    g_autoptr(GEnumClass) klass = g_type_class_ref (SLUICE_TYPE_OUTCOME);
+
+    for (guint o = 0; o <= SLUICE_OUTCOME_CANCELLED; o++)
+      {
+        GEnumValue *value = g_enum_get_value (klass, (gint) o);
+        SluiceOutcome back = SLUICE_OUTCOME_CANCELLED + 1;
+
+        g_assert_cmpstr (value->value_nick, ==, sluice_outcome_to_string (o));
+        g_assert_true (sluice_outcome_from_string (value->value_nick, &back));
+        g_assert_cmpint (back, ==, o);
+      }
+  }
+}
+
+/* SluiceClock:kind is an enum property: what sluice_clock_new() was given. */
+static void
+test_clock_kind_is_an_enum_property (void)
+{
+  g_autoptr(GTypeClass) klass = g_type_class_ref (SLUICE_TYPE_CLOCK);
+  GParamSpec *pspec = g_object_class_find_property (G_OBJECT_CLASS (klass), "kind");
+
+  g_assert_nonnull (pspec);
+  g_assert_true (G_IS_PARAM_SPEC_ENUM (pspec));
+  g_assert_true (G_PARAM_SPEC_VALUE_TYPE (pspec) == SLUICE_TYPE_CLOCK_KIND);
+  g_assert_true (pspec->flags & G_PARAM_CONSTRUCT_ONLY);
+
+  for (SluiceClockKind kind = SLUICE_CLOCK_REAL; kind <= SLUICE_CLOCK_PACED; kind++)
+    {
+      g_autoptr(SluiceClock) clock = sluice_clock_new (kind);
+      SluiceClockKind got = SLUICE_CLOCK_PACED + 1;
+
+      g_object_get (clock, "kind", &got, NULL);
+      g_assert_cmpint (got, ==, kind);
+      g_assert_cmpint (sluice_clock_get_kind (clock), ==, kind);
+    }
+}
+
+/* The literal variant takes the message as it is, `%` and all, in the
+ * same domain and code as the formatting one. */
+static void
+test_named_error_new_literal (void)
+{
+  g_autoptr(GError) literal = sluice_named_error_new_literal ("ValueError", "100% bad %s");
+  g_autoptr(GError) formatted = sluice_named_error_new ("ValueError", "%d%% bad", 100);
+
+  g_assert_error (literal, SLUICE_NAMED_ERROR, sluice_named_error_code ("ValueError"));
+  g_assert_cmpstr (literal->message, ==, "100% bad %s");
+  g_assert_cmpstr (sluice_error_type_name (literal), ==, "ValueError");
+  g_assert_error (formatted, SLUICE_NAMED_ERROR, literal->code);
+  g_assert_cmpstr (formatted->message, ==, "100% bad");
+}
+
 /* ---- seconds → µs ------------------------------------------------------- */
 
 /* To the nearest µs, halfway away from zero (llround's rule), for every
@@ -433,6 +530,9 @@ main (int   argc,
   g_test_add_func ("/event/copy-owns-strings-and-value", test_copy_owns_strings_and_value);
   g_test_add_func ("/event/copy-into-and-clear", test_copy_into_and_clear);
   g_test_add_func ("/event/boxed-type-copies-deeply", test_boxed_type_copies_deeply);
+  g_test_add_func ("/event/public-enums-are-gtypes", test_public_enums_are_gtypes);
+  g_test_add_func ("/event/clock-kind-is-an-enum-property", test_clock_kind_is_an_enum_property);
+  g_test_add_func ("/event/named-error-new-literal", test_named_error_new_literal);
   g_test_add_func ("/time/from-seconds-rounds-to-nearest-half-away-from-zero",
                    test_time_from_seconds_rounds_to_nearest);
   g_test_add ("/time/pool-rounds-its-timeout-the-same-way", Fixture, NULL,

@@ -854,21 +854,23 @@ test_recorder_jsonl_carries_what_the_engine_knows (void)
     { .kind = SLUICE_EVENT_QUEUE_PUT, .time = 5, .item = 4, .worker = -1, .delay = -1, .tokens = -1,
       .deadline = 99, .queue_capacity = 4, .lead_bound = 8, .item_timeout = 1 },
   };
+  /* Parenthesised: each line is one literal split over lines, not a
+   * missing comma (clang's -Wstring-concatenation). */
   static const char * const expected[] = {
-    "{\"kind\":\"run-start\",\"time_us\":0,\"time\":0.0,\"queue_capacity\":4,\"lead_bound\":8,"
-    "\"item_timeout_us\":250000,\"queued\":0,\"in_flight\":0,\"pulled\":0,\"succeeded\":0,\"failed\":0,"
-    "\"retries\":0,\"lead\":0}\n",
-    "{\"kind\":\"attempt-start\",\"time_us\":1000000,\"time\":1.0,\"item\":2,\"attempt\":1,\"worker\":0,"
-    "\"deadline_us\":1250000,\"deadline\":1.25,\"queued\":0,\"in_flight\":0,\"pulled\":0,\"succeeded\":0,"
-    "\"failed\":0,\"retries\":0,\"lead\":0}\n",
-    "{\"kind\":\"item-failed\",\"time_us\":1250000,\"time\":1.25,\"item\":2,\"attempt\":3,"
-    "\"error_type\":\"TimeoutError\",\"queued\":0,\"in_flight\":0,\"pulled\":0,\"succeeded\":0,\"failed\":0,"
-    "\"retries\":0,\"lead\":0}\n",
-    "{\"kind\":\"attempt-start\",\"time_us\":5,\"time\":5.0000000000000004e-06,\"item\":3,\"attempt\":1,"
-    "\"worker\":1,\"queued\":0,\"in_flight\":0,\"pulled\":0,\"succeeded\":0,\"failed\":0,\"retries\":0,"
-    "\"lead\":0}\n",
-    "{\"kind\":\"queue-put\",\"time_us\":5,\"time\":5.0000000000000004e-06,\"item\":4,\"queued\":0,"
-    "\"in_flight\":0,\"pulled\":0,\"succeeded\":0,\"failed\":0,\"retries\":0,\"lead\":0}\n",
+    ("{\"kind\":\"run-start\",\"time_us\":0,\"time\":0.0,\"queue_capacity\":4,\"lead_bound\":8,"
+     "\"item_timeout_us\":250000,\"queued\":0,\"in_flight\":0,\"pulled\":0,\"succeeded\":0,\"failed\":0,"
+     "\"retries\":0,\"lead\":0}\n"),
+    ("{\"kind\":\"attempt-start\",\"time_us\":1000000,\"time\":1.0,\"item\":2,\"attempt\":1,\"worker\":0,"
+     "\"deadline_us\":1250000,\"deadline\":1.25,\"queued\":0,\"in_flight\":0,\"pulled\":0,\"succeeded\":0,"
+     "\"failed\":0,\"retries\":0,\"lead\":0}\n"),
+    ("{\"kind\":\"item-failed\",\"time_us\":1250000,\"time\":1.25,\"item\":2,\"attempt\":3,"
+     "\"error_type\":\"TimeoutError\",\"queued\":0,\"in_flight\":0,\"pulled\":0,\"succeeded\":0,\"failed\":0,"
+     "\"retries\":0,\"lead\":0}\n"),
+    ("{\"kind\":\"attempt-start\",\"time_us\":5,\"time\":5.0000000000000004e-06,\"item\":3,\"attempt\":1,"
+     "\"worker\":1,\"queued\":0,\"in_flight\":0,\"pulled\":0,\"succeeded\":0,\"failed\":0,\"retries\":0,"
+     "\"lead\":0}\n"),
+    ("{\"kind\":\"queue-put\",\"time_us\":5,\"time\":5.0000000000000004e-06,\"item\":4,\"queued\":0,"
+     "\"in_flight\":0,\"pulled\":0,\"succeeded\":0,\"failed\":0,\"retries\":0,\"lead\":0}\n"),
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (events); i++)

@@ -38,6 +38,13 @@ take_next (SluiceArraySource *self)
 
 static void source_iface_init (SluiceSourceInterface *iface);
 
+/**
+ * SluiceArraySource:
+ *
+ * A #SluiceSource that yields the items of an array of #GVariant.
+ *
+ * Since: 0.1
+ */
 G_DEFINE_FINAL_TYPE_WITH_CODE (SluiceArraySource, sluice_array_source, G_TYPE_OBJECT,
                                G_IMPLEMENT_INTERFACE (SLUICE_TYPE_SOURCE, source_iface_init))
 
@@ -115,6 +122,8 @@ sluice_array_source_init (SluiceArraySource *self)
  * Makes a source that yields @items in order, then ends.
  *
  * Returns: (transfer full): a new #SluiceSource
+ *
+ * Since: 0.1
  */
 SluiceSource *
 sluice_array_source_new (GVariant * const *items,
@@ -142,6 +151,8 @@ sluice_array_source_new (GVariant * const *items,
  * when it is read: a range of any length costs no memory up front.
  *
  * Returns: (transfer full): a new #SluiceSource
+ *
+ * Since: 0.1
  */
 SluiceSource *
 sluice_array_source_new_range (gint64 count)
@@ -161,6 +172,8 @@ sluice_array_source_new_range (gint64 count)
  * @self: a #SluiceArraySource
  *
  * Returns: how many items were read so far
+ *
+ * Since: 0.1
  */
 guint
 sluice_array_source_get_position (SluiceArraySource *self)

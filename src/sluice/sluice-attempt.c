@@ -77,6 +77,13 @@ enum {
 
 static guint signals[N_SIGNALS];
 
+/**
+ * SluiceAttempt:
+ *
+ * One call of a handler on one item.
+ *
+ * Since: 0.1
+ */
 G_DEFINE_FINAL_TYPE (SluiceAttempt, sluice_attempt, G_TYPE_OBJECT)
 
 static void
@@ -127,6 +134,8 @@ sluice_attempt_class_init (SluiceAttemptClass *klass)
    * because the caller cancelled the run. Round 1 comes with the
    * cancellable being cancelled; a handler that ignored it sees rounds 2
    * and 3, one item timeout apart.
+   *
+   * Since: 0.1
    */
   signals[CANCEL_REQUESTED] =
     g_signal_new ("cancel-requested",
@@ -448,6 +457,8 @@ _sluice_attempt_get_n_timers (SluiceAttempt *self)
  * @self: a #SluiceAttempt
  *
  * Returns: (transfer none): the item this attempt works on
+ *
+ * Since: 0.1
  */
 GVariant *
 sluice_attempt_get_item (SluiceAttempt *self)
@@ -462,6 +473,8 @@ sluice_attempt_get_item (SluiceAttempt *self)
  * @self: a #SluiceAttempt
  *
  * Returns: the item's index in pull order, from 0
+ *
+ * Since: 0.1
  */
 gint64
 sluice_attempt_get_item_index (SluiceAttempt *self)
@@ -476,6 +489,8 @@ sluice_attempt_get_item_index (SluiceAttempt *self)
  * @self: a #SluiceAttempt
  *
  * Returns: which attempt at the item this is, from 1
+ *
+ * Since: 0.1
  */
 guint
 sluice_attempt_get_number (SluiceAttempt *self)
@@ -490,6 +505,8 @@ sluice_attempt_get_number (SluiceAttempt *self)
  * @self: a #SluiceAttempt
  *
  * Returns: the index of the worker running this attempt, from 0
+ *
+ * Since: 0.1
  */
 guint
 sluice_attempt_get_worker (SluiceAttempt *self)
@@ -504,6 +521,8 @@ sluice_attempt_get_worker (SluiceAttempt *self)
  * @self: a #SluiceAttempt
  *
  * Returns: when the attempt started, on the pool's clock (µs)
+ *
+ * Since: 0.1
  */
 gint64
 sluice_attempt_get_started_at (SluiceAttempt *self)
@@ -518,6 +537,8 @@ sluice_attempt_get_started_at (SluiceAttempt *self)
  * @self: a #SluiceAttempt
  *
  * Returns: when the attempt times out, on the pool's clock (µs)
+ *
+ * Since: 0.1
  */
 gint64
 sluice_attempt_get_deadline (SluiceAttempt *self)
@@ -533,6 +554,8 @@ sluice_attempt_get_deadline (SluiceAttempt *self)
  *
  * Returns: (transfer none): the cancellable the pool cancels to stop this
  *   attempt
+ *
+ * Since: 0.1
  */
 GCancellable *
 sluice_attempt_get_cancellable (SluiceAttempt *self)
@@ -552,6 +575,8 @@ sluice_attempt_get_cancellable (SluiceAttempt *self)
  * the attempt's completion does not overtake a window's frames.
  *
  * Returns: the priority, or %G_PRIORITY_DEFAULT before the attempt starts
+ *
+ * Since: 0.1
  */
 gint
 sluice_attempt_get_priority (SluiceAttempt *self)
@@ -566,6 +591,8 @@ sluice_attempt_get_priority (SluiceAttempt *self)
  * @self: a #SluiceAttempt
  *
  * Returns: how many times the pool has asked this attempt to stop (0–3)
+ *
+ * Since: 0.1
  */
 guint
 sluice_attempt_get_cancel_rounds (SluiceAttempt *self)
@@ -581,6 +608,8 @@ sluice_attempt_get_cancel_rounds (SluiceAttempt *self)
  *
  * Returns: (transfer none) (nullable): the data this attempt's handler
  *   stored with sluice_attempt_set_local()
+ *
+ * Since: 0.1
  */
 gpointer
 sluice_attempt_get_local (SluiceAttempt *self)
@@ -598,6 +627,8 @@ sluice_attempt_get_local (SluiceAttempt *self)
  *
  * Stores data that belongs to this attempt only, like a context variable
  * set inside the seed's attempt task: other attempts never see it.
+ *
+ * Since: 0.1
  */
 void
 sluice_attempt_set_local (SluiceAttempt  *self,

@@ -29,6 +29,8 @@
  * created it, and all its asynchronous operations complete there. Apart from
  * sluice_channel_push(), which may be called from any thread, every function
  * must be called from the thread that owns that context.
+ *
+ * Since: 0.1
  */
 
 G_DEFINE_FINAL_TYPE (SluiceChannel, sluice_channel, G_TYPE_OBJECT)
@@ -87,6 +89,8 @@ sluice_channel_init (SluiceChannel *self)
  * the calling thread.
  *
  * Returns: (transfer full): a new #SluiceChannel
+ *
+ * Since: 0.1
  */
 SluiceChannel *
 sluice_channel_new (guint          capacity,
@@ -112,6 +116,8 @@ sluice_channel_new (guint          capacity,
  * Gets the capacity the channel was created with.
  *
  * Returns: the most items @self stores, or 0 if unbounded
+ *
+ * Since: 0.1
  */
 guint
 sluice_channel_get_capacity (SluiceChannel *self)
@@ -129,6 +135,8 @@ sluice_channel_get_capacity (SluiceChannel *self)
  * to a waiting getter are never stored.
  *
  * Returns: the number of stored items
+ *
+ * Since: 0.1
  */
 guint
 sluice_channel_get_length (SluiceChannel *self)
@@ -151,6 +159,8 @@ sluice_channel_get_length (SluiceChannel *self)
  * has been cancelled are not counted.
  *
  * Returns: the number of waiting getters and putters
+ *
+ * Since: 0.1
  */
 guint
 sluice_channel_get_n_waiting (SluiceChannel *self)
@@ -179,6 +189,8 @@ sluice_channel_get_n_waiting (SluiceChannel *self)
  * from any thread.
  *
  * Returns: %TRUE if @self is shut down
+ *
+ * Since: 0.1
  */
 gboolean
 sluice_channel_is_shutdown (SluiceChannel *self)
@@ -206,6 +218,8 @@ sluice_channel_is_shutdown (SluiceChannel *self)
  * still belongs to the caller.
  *
  * Each accepted item adds one to the unfinished count.
+ *
+ * Since: 0.1
  */
 static void
 put_start (SluiceChannel *self,
@@ -313,6 +327,8 @@ _sluice_channel_put_with_func (SluiceChannel           *self,
  *
  * Returns: %TRUE if the item was accepted, %FALSE with @error set if not
  *   (the item then still belongs to the caller)
+ *
+ * Since: 0.1
  */
 gboolean
 sluice_channel_put_finish (SluiceChannel  *self,
@@ -340,6 +356,8 @@ sluice_channel_put_finish (SluiceChannel  *self,
  *
  * Returns: %TRUE if @item was accepted (ownership passes to the channel),
  *   %FALSE with @error set if not
+ *
+ * Since: 0.1
  */
 gboolean
 sluice_channel_try_put (SluiceChannel  *self,
@@ -379,6 +397,8 @@ sluice_channel_try_put (SluiceChannel  *self,
  *
  * Returns: %TRUE if @item was accepted (ownership passes to the channel),
  *   %FALSE if the channel is shut down or full
+ *
+ * Since: 0.1
  */
 gboolean
 sluice_channel_push (SluiceChannel *self,
@@ -451,6 +471,8 @@ get_start (SluiceChannel *self,
  * then fail with %SLUICE_ERROR_CLOSED. A get fails with
  * %G_IO_ERROR_CANCELLED if @cancellable is cancelled before it receives an
  * item; no item is lost then.
+ *
+ * Since: 0.1
  */
 void
 sluice_channel_get_async (SluiceChannel       *self,
@@ -510,6 +532,8 @@ _sluice_channel_get_with_func (SluiceChannel        *self,
  * Finishes a sluice_channel_get_async().
  *
  * Returns: (transfer full) (nullable): the item, or %NULL with @error set
+ *
+ * Since: 0.1
  */
 gpointer
 sluice_channel_get_finish (SluiceChannel  *self,
@@ -534,6 +558,8 @@ sluice_channel_get_finish (SluiceChannel  *self,
  * %SLUICE_ERROR_CLOSED if it is empty and shut down.
  *
  * Returns: (transfer full) (nullable): the item, or %NULL with @error set
+ *
+ * Since: 0.1
  */
 gpointer
 sluice_channel_try_get (SluiceChannel  *self,
@@ -576,6 +602,8 @@ sluice_channel_try_get (SluiceChannel  *self,
  *
  * A graceful shutdown may be followed by an immediate one; shutting down
  * again otherwise does nothing.
+ *
+ * Since: 0.1
  */
 void
 sluice_channel_shutdown (SluiceChannel *self,
@@ -641,6 +669,8 @@ sluice_channel_shutdown (SluiceChannel *self,
  *
  * It is a programming error to call this more often than items were
  * accepted.
+ *
+ * Since: 0.1
  */
 void
 sluice_channel_task_done (SluiceChannel *self)
@@ -662,6 +692,8 @@ sluice_channel_task_done (SluiceChannel *self)
  * has not been called yet (minus the items an immediate shutdown dropped).
  *
  * Returns: the unfinished count
+ *
+ * Since: 0.1
  */
 guint
 sluice_channel_get_unfinished (SluiceChannel *self)
@@ -682,6 +714,8 @@ sluice_channel_get_unfinished (SluiceChannel *self)
  * sluice_channel_task_done() (or dropped by an immediate shutdown).
  * Completes at once if the unfinished count is already zero, and fails
  * with %G_IO_ERROR_CANCELLED if @cancellable is cancelled first.
+ *
+ * Since: 0.1
  */
 void
 sluice_channel_join_async (SluiceChannel       *self,
@@ -717,6 +751,8 @@ sluice_channel_join_async (SluiceChannel       *self,
  *
  * Returns: %TRUE once the unfinished count reached zero, %FALSE with
  *   @error set if the join was cancelled
+ *
+ * Since: 0.1
  */
 gboolean
 sluice_channel_join_finish (SluiceChannel  *self,

@@ -33,6 +33,20 @@
  * context.
  */
 
+G_DEFINE_ENUM_TYPE (SluiceClockKind, sluice_clock_kind,
+  G_DEFINE_ENUM_VALUE (SLUICE_CLOCK_REAL, "real"),
+  G_DEFINE_ENUM_VALUE (SLUICE_CLOCK_SCALED, "scaled"),
+  G_DEFINE_ENUM_VALUE (SLUICE_CLOCK_VIRTUAL, "virtual"),
+  G_DEFINE_ENUM_VALUE (SLUICE_CLOCK_PACED, "paced"))
+
+/**
+ * SluiceClock:
+ *
+ * One timer heap under one #GSource, on real, scaled, virtual or paced
+ * time (#SluiceClockKind).
+ *
+ * Since: 0.1
+ */
 G_DEFINE_FINAL_TYPE (SluiceClock, sluice_clock, G_TYPE_OBJECT)
 
 enum {
@@ -123,7 +137,7 @@ sluice_clock_get_property (GObject    *object,
   switch (prop_id)
     {
     case PROP_KIND:
-      g_value_set_uint (value, self->time.kind);
+      g_value_set_enum (value, self->time.kind);
       break;
 
     case PROP_SPEED:
@@ -154,7 +168,7 @@ sluice_clock_set_property (GObject      *object,
   switch (prop_id)
     {
     case PROP_KIND:
-      self->time.kind = g_value_get_uint (value);
+      self->time.kind = g_value_get_enum (value);
       break;
 
     case PROP_SPEED:
@@ -188,11 +202,13 @@ sluice_clock_class_init (SluiceClockClass *klass)
   /**
    * SluiceClock:kind:
    *
-   * The #SluiceClockKind of the clock, as a #guint.
+   * How the clock moves, set once when it is made (sluice_clock_new()).
+   *
+   * Since: 0.1
    */
   properties [PROP_KIND] =
-    g_param_spec_uint ("kind", NULL, NULL,
-                       SLUICE_CLOCK_REAL, SLUICE_CLOCK_PACED, SLUICE_CLOCK_REAL,
+    g_param_spec_enum ("kind", NULL, NULL,
+                       SLUICE_TYPE_CLOCK_KIND, SLUICE_CLOCK_REAL,
                        (G_PARAM_READWRITE |
                         G_PARAM_CONSTRUCT_ONLY |
                         G_PARAM_STATIC_STRINGS));
@@ -202,6 +218,8 @@ sluice_clock_class_init (SluiceClockClass *klass)
    *
    * How many clock microseconds pass per real microsecond. Only
    * %SLUICE_CLOCK_SCALED clocks use it.
+   *
+   * Since: 0.1
    */
   properties [PROP_SPEED] =
     g_param_spec_double ("speed", NULL, NULL,
@@ -214,6 +232,8 @@ sluice_clock_class_init (SluiceClockClass *klass)
    * SluiceClock:paused:
    *
    * Whether the clock is stopped. Real clocks cannot be paused.
+   *
+   * Since: 0.1
    */
   properties [PROP_PAUSED] =
     g_param_spec_boolean ("paused", NULL, NULL,
@@ -232,6 +252,8 @@ sluice_clock_class_init (SluiceClockClass *klass)
    * are drawn while the pool runs. A virtual clock's jumps stay at
    * %G_PRIORITY_LOW, below everything: its priority must be higher (a
    * smaller number) than that.
+   *
+   * Since: 0.1
    */
   properties [PROP_PRIORITY] =
     g_param_spec_int ("priority", NULL, NULL,
@@ -250,6 +272,8 @@ sluice_clock_class_init (SluiceClockClass *klass)
    * else ready and no timer is pending, so time cannot move. Emitted once;
    * it can be emitted again after a timer is added or after
    * sluice_clock_hold() or sluice_clock_release().
+   *
+   * Since: 0.1
    */
   signals [STALLED] =
     g_signal_new ("stalled",
@@ -285,6 +309,8 @@ _sluice_clock_emit_stalled (SluiceClock *self)
  * thread-default main context.
  *
  * Returns: (transfer full): a new #SluiceClock
+ *
+ * Since: 0.1
  */
 SluiceClock *
 sluice_clock_new (SluiceClockKind kind)
@@ -292,7 +318,7 @@ sluice_clock_new (SluiceClockKind kind)
   g_return_val_if_fail ((guint) kind <= SLUICE_CLOCK_PACED, NULL);
 
   return g_object_new (SLUICE_TYPE_CLOCK,
-                       "kind", (guint) kind,
+                       "kind", kind,
                        NULL);
 }
 
@@ -304,6 +330,8 @@ sluice_clock_new (SluiceClockKind kind)
  * Like sluice_clock_new(), with #SluiceClock:priority set.
  *
  * Returns: (transfer full): a new #SluiceClock
+ *
+ * Since: 0.1
  */
 SluiceClock *
 sluice_clock_new_with_priority (SluiceClockKind kind,
@@ -312,7 +340,7 @@ sluice_clock_new_with_priority (SluiceClockKind kind,
   g_return_val_if_fail ((guint) kind <= SLUICE_CLOCK_PACED, NULL);
 
   return g_object_new (SLUICE_TYPE_CLOCK,
-                       "kind", (guint) kind,
+                       "kind", kind,
                        "priority", priority,
                        NULL);
 }
@@ -322,6 +350,8 @@ sluice_clock_new_with_priority (SluiceClockKind kind,
  * @self: a #SluiceClock
  *
  * Returns: the main-loop priority of the work of pools on @self
+ *
+ * Since: 0.1
  */
 gint
 sluice_clock_get_priority (SluiceClock *self)
@@ -341,6 +371,8 @@ sluice_clock_get_priority (SluiceClock *self)
  * clock fires every timer at its instant: 0.
  *
  * Returns: the largest lateness so far, in the clock's microseconds
+ *
+ * Since: 0.1
  */
 gint64
 sluice_clock_get_max_lateness (SluiceClock *self)
@@ -361,6 +393,8 @@ sluice_clock_get_max_lateness (SluiceClock *self)
  * sluice_clock_now().
  *
  * Returns: the time to show, never before sluice_clock_now()
+ *
+ * Since: 0.1
  */
 gint64
 sluice_clock_get_shown_time (SluiceClock *self)
@@ -384,6 +418,8 @@ sluice_clock_get_shown_time (SluiceClock *self)
  * Gets how @self moves.
  *
  * Returns: the #SluiceClockKind given at construction
+ *
+ * Since: 0.1
  */
 SluiceClockKind
 sluice_clock_get_kind (SluiceClock *self)
@@ -401,6 +437,8 @@ sluice_clock_get_kind (SluiceClock *self)
  * real clocks), or as moved by speed, pauses, steps and jumps.
  *
  * Returns: the current time in microseconds
+ *
+ * Since: 0.1
  */
 gint64
 sluice_clock_now (SluiceClock *self)
@@ -440,6 +478,8 @@ add_timer (SluiceClock     *self,
  * Timers due at the same time fire in the order they were added.
  *
  * Returns: the id of the timer, never 0
+ *
+ * Since: 0.1
  */
 guint64
 sluice_clock_add_timer (SluiceClock     *self,
@@ -527,6 +567,8 @@ _sluice_clock_remove_timer_node (SluiceClock *self,
  * @delay.
  *
  * Returns: the id of the timer, never 0
+ *
+ * Since: 0.1
  */
 guint64
 sluice_clock_add_timeout (SluiceClock     *self,
@@ -551,6 +593,8 @@ sluice_clock_add_timeout (SluiceClock     *self,
  * the timer already fired (or is firing) or was removed.
  *
  * Returns: %TRUE if the timer was pending
+ *
+ * Since: 0.1
  */
 gboolean
 sluice_clock_remove_timer (SluiceClock *self,
@@ -577,6 +621,8 @@ sluice_clock_remove_timer (SluiceClock *self,
  * Counts the timers that have neither fired nor been removed.
  *
  * Returns: the number of pending timers
+ *
+ * Since: 0.1
  */
 guint
 sluice_clock_get_n_pending (SluiceClock *self)
@@ -593,6 +639,8 @@ sluice_clock_get_n_pending (SluiceClock *self)
  * Gets the earliest deadline of the pending timers.
  *
  * Returns: the earliest deadline, or %G_MAXINT64 if no timer is pending
+ *
+ * Since: 0.1
  */
 gint64
 sluice_clock_get_next_deadline (SluiceClock *self)
@@ -609,6 +657,8 @@ sluice_clock_get_next_deadline (SluiceClock *self)
  * Gets the speed factor of @self.
  *
  * Returns: the #SluiceClock:speed
+ *
+ * Since: 0.1
  */
 double
 sluice_clock_get_speed (SluiceClock *self)
@@ -625,6 +675,8 @@ sluice_clock_get_speed (SluiceClock *self)
  *
  * Changes the speed of a scaled clock from now on; sluice_clock_now() does
  * not jump. Other kinds store the value but ignore it.
+ *
+ * Since: 0.1
  */
 void
 sluice_clock_set_speed (SluiceClock *self,
@@ -650,6 +702,8 @@ sluice_clock_set_speed (SluiceClock *self,
  * Gets whether @self is paused.
  *
  * Returns: %TRUE if paused
+ *
+ * Since: 0.1
  */
 gboolean
 sluice_clock_get_paused (SluiceClock *self)
@@ -667,6 +721,8 @@ sluice_clock_get_paused (SluiceClock *self)
  * Stops or restarts a scaled clock, which keeps its time across the
  * pause, or stops a virtual clock from jumping to its next timer. Timers
  * still fire through sluice_clock_step(). Real clocks cannot be paused.
+ *
+ * Since: 0.1
  */
 void
 sluice_clock_set_paused (SluiceClock *self,
@@ -701,6 +757,8 @@ sluice_clock_set_paused (SluiceClock *self,
  *
  * Returns: %TRUE if a timer was pending, %FALSE if none was or @self is a
  *   real clock
+ *
+ * Since: 0.1
  */
 gboolean
 sluice_clock_step (SluiceClock *self)
@@ -738,6 +796,8 @@ sluice_clock_step (SluiceClock *self)
  * Says something waits on @self. A held virtual clock emits
  * #SluiceClock::stalled when its main context has nothing else ready and
  * no timer is pending. Pair with sluice_clock_release().
+ *
+ * Since: 0.1
  */
 void
 sluice_clock_hold (SluiceClock *self)
@@ -755,6 +815,8 @@ sluice_clock_hold (SluiceClock *self)
  * @self: a #SluiceClock
  *
  * Undoes one sluice_clock_hold().
+ *
+ * Since: 0.1
  */
 void
 sluice_clock_release (SluiceClock *self)

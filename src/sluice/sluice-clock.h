@@ -26,6 +26,8 @@ G_BEGIN_DECLS
  *   what happens: a run gives the same outcome as on a virtual clock.
  *
  * How a #SluiceClock moves.
+ *
+ * Since: 0.1
  */
 typedef enum {
   SLUICE_CLOCK_REAL,
@@ -34,11 +36,17 @@ typedef enum {
   SLUICE_CLOCK_PACED,
 } SluiceClockKind;
 
+SLUICE_AVAILABLE_IN_ALL
+GType sluice_clock_kind_get_type (void) G_GNUC_CONST;
+#define SLUICE_TYPE_CLOCK_KIND (sluice_clock_kind_get_type ())
+
 /**
  * SluiceTimerFunc:
  * @user_data: the data given to sluice_clock_add_timer()
  *
  * Called once when a timer is due, on the clock's main context.
+ *
+ * Since: 0.1
  */
 typedef void (*SluiceTimerFunc) (gpointer user_data);
 

@@ -18,8 +18,40 @@
  * the %SLUICE_NAMED_ERROR domain.
  */
 
+/**
+ * sluice_error_quark:
+ *
+ * The error domain of the pool's own errors; use %SLUICE_ERROR.
+ *
+ * Returns: the quark of the %SLUICE_ERROR domain
+ *
+ * Since: 0.1
+ */
 G_DEFINE_QUARK (sluice-error-quark, sluice_error)
+
+/**
+ * sluice_named_error_quark:
+ *
+ * The domain of errors known by a type name only; use %SLUICE_NAMED_ERROR.
+ *
+ * Returns: the quark of the %SLUICE_NAMED_ERROR domain
+ *
+ * Since: 0.1
+ */
 G_DEFINE_QUARK (sluice-named-error-quark, sluice_named_error)
+
+G_DEFINE_ENUM_TYPE (SluiceError, sluice_error,
+  G_DEFINE_ENUM_VALUE (SLUICE_ERROR_FAILED, "failed"),
+  G_DEFINE_ENUM_VALUE (SLUICE_ERROR_INVALID_CONFIG, "invalid-config"),
+  G_DEFINE_ENUM_VALUE (SLUICE_ERROR_SINGLE_USE, "single-use"),
+  G_DEFINE_ENUM_VALUE (SLUICE_ERROR_TIMEOUT, "timeout"),
+  G_DEFINE_ENUM_VALUE (SLUICE_ERROR_HANDLER_CANCELLED, "handler-cancelled"),
+  G_DEFINE_ENUM_VALUE (SLUICE_ERROR_SOURCE_CANCELLED, "source-cancelled"),
+  G_DEFINE_ENUM_VALUE (SLUICE_ERROR_GROUP, "group"),
+  G_DEFINE_ENUM_VALUE (SLUICE_ERROR_CLOSED, "closed"),
+  G_DEFINE_ENUM_VALUE (SLUICE_ERROR_PENDING, "pending"),
+  G_DEFINE_ENUM_VALUE (SLUICE_ERROR_DEADLOCK, "deadlock"),
+  G_DEFINE_ENUM_VALUE (SLUICE_ERROR_NO_RESULT, "no-result"))
 
 typedef struct
 {
@@ -57,6 +89,8 @@ type_key_equal (gconstpointer a,
  * Thread-safe.
  *
  * Returns: the code
+ *
+ * Since: 0.1
  */
 gint
 sluice_named_error_code (const char *type_name)
@@ -90,6 +124,8 @@ sluice_named_error_code (const char *type_name)
  * Makes an error of a type known only by its name.
  *
  * Returns: (transfer full): a new #GError
+ *
+ * Since: 0.1
  */
 GError *
 sluice_named_error_new (const char *type_name,
@@ -109,6 +145,30 @@ sluice_named_error_new (const char *type_name,
 }
 
 /**
+ * sluice_named_error_new_literal:
+ * @type_name: the error's type name, such as `ConnectionError`
+ * @message: the error's message, taken as it is
+ *
+ * Makes an error of a type known only by its name, like
+ * sluice_named_error_new() but with a message that is not a format, for
+ * bindings and for messages that may contain `%`.
+ *
+ * Returns: (transfer full): a new #GError
+ *
+ * Since: 0.1
+ */
+GError *
+sluice_named_error_new_literal (const char *type_name,
+                                const char *message)
+{
+  g_return_val_if_fail (message != NULL, NULL);
+
+  return g_error_new_literal (SLUICE_NAMED_ERROR,
+                              sluice_named_error_code (type_name),
+                              message);
+}
+
+/**
  * sluice_error_register_type_name:
  * @domain: an error domain
  * @code: a code in @domain
@@ -116,6 +176,8 @@ sluice_named_error_new (const char *type_name,
  *
  * Names an error type of another library, so that it can be listed in
  * #SluicePool:retryable and shows its name in reports. Thread-safe.
+ *
+ * Since: 0.1
  */
 void
 sluice_error_register_type_name (GQuark      domain,
@@ -166,6 +228,8 @@ lookup_registered (const GError *error)
  * `domain:code` when they have none.
  *
  * Returns: (transfer none): an interned string
+ *
+ * Since: 0.1
  */
 const char *
 sluice_error_type_name (const GError *error)
@@ -222,6 +286,8 @@ sluice_error_type_name (const GError *error)
  * for the quote, backslashes and control characters.
  *
  * Returns: (transfer full): the quoted text
+ *
+ * Since: 0.1
  */
 char *
 sluice_repr_string (const char *text)
@@ -266,6 +332,8 @@ sluice_repr_string (const char *text)
  * `TypeName('message')`, for example `TimeoutError('item timed out')`.
  *
  * Returns: (transfer full): the text
+ *
+ * Since: 0.1
  */
 char *
 sluice_error_repr (const GError *error)

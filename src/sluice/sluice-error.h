@@ -8,7 +8,7 @@
 # error "Only <sluice.h> can be included directly."
 #endif
 
-#include <glib.h>
+#include <glib-object.h>
 #include "sluice-version-macros.h"
 
 G_BEGIN_DECLS
@@ -17,6 +17,8 @@ G_BEGIN_DECLS
  * SLUICE_ERROR:
  *
  * The error domain of the pool's own errors. Codes are in #SluiceError.
+ *
+ * Since: 0.1
  */
 #define SLUICE_ERROR (sluice_error_quark ())
 
@@ -40,6 +42,8 @@ G_BEGIN_DECLS
  *   `RuntimeError`
  *
  * Error codes in the %SLUICE_ERROR domain.
+ *
+ * Since: 0.1
  */
 typedef enum {
   SLUICE_ERROR_FAILED,
@@ -55,12 +59,18 @@ typedef enum {
   SLUICE_ERROR_NO_RESULT,
 } SluiceError;
 
+SLUICE_AVAILABLE_IN_ALL
+GType sluice_error_get_type (void) G_GNUC_CONST;
+#define SLUICE_TYPE_ERROR (sluice_error_get_type ())
+
 /**
  * SLUICE_NAMED_ERROR:
  *
  * A domain for errors that are known by a type name only, such as the
  * `ValueError` or `ConnectionError` a fault-injecting handler raises. The
  * code of a name is given by sluice_named_error_code().
+ *
+ * Since: 0.1
  */
 #define SLUICE_NAMED_ERROR (sluice_named_error_quark ())
 
@@ -74,6 +84,9 @@ SLUICE_AVAILABLE_IN_ALL
 GError      *sluice_named_error_new          (const char   *type_name,
                                               const char   *format,
                                               ...) G_GNUC_PRINTF (2, 3);
+SLUICE_AVAILABLE_IN_ALL
+GError      *sluice_named_error_new_literal  (const char   *type_name,
+                                              const char   *message);
 SLUICE_AVAILABLE_IN_ALL
 void         sluice_error_register_type_name (GQuark        domain,
                                               gint          code,

@@ -20,6 +20,41 @@
 
 G_DEFINE_BOXED_TYPE (SluiceEvent, sluice_event, sluice_event_copy, sluice_event_free)
 
+G_DEFINE_ENUM_TYPE (SluiceEventKind, sluice_event_kind,
+  G_DEFINE_ENUM_VALUE (SLUICE_EVENT_RUN_START, "run-start"),
+  G_DEFINE_ENUM_VALUE (SLUICE_EVENT_PULL, "pull"),
+  G_DEFINE_ENUM_VALUE (SLUICE_EVENT_SOURCE_END, "source-end"),
+  G_DEFINE_ENUM_VALUE (SLUICE_EVENT_SOURCE_ERROR, "source-error"),
+  G_DEFINE_ENUM_VALUE (SLUICE_EVENT_QUEUE_PUT, "queue-put"),
+  G_DEFINE_ENUM_VALUE (SLUICE_EVENT_QUEUE_GET, "queue-get"),
+  G_DEFINE_ENUM_VALUE (SLUICE_EVENT_ATTEMPT_START, "attempt-start"),
+  G_DEFINE_ENUM_VALUE (SLUICE_EVENT_ATTEMPT_END, "attempt-end"),
+  G_DEFINE_ENUM_VALUE (SLUICE_EVENT_CANCEL_REQUEST, "cancel-request"),
+  G_DEFINE_ENUM_VALUE (SLUICE_EVENT_IGNORING_CANCEL, "ignoring-cancel"),
+  G_DEFINE_ENUM_VALUE (SLUICE_EVENT_RETRY, "retry"),
+  G_DEFINE_ENUM_VALUE (SLUICE_EVENT_BACKOFF, "backoff"),
+  G_DEFINE_ENUM_VALUE (SLUICE_EVENT_RETRY_SKIPPED, "retry-skipped"),
+  G_DEFINE_ENUM_VALUE (SLUICE_EVENT_DEADLINE_EXCEEDED, "deadline-exceeded"),
+  G_DEFINE_ENUM_VALUE (SLUICE_EVENT_ITEM_OK, "item-ok"),
+  G_DEFINE_ENUM_VALUE (SLUICE_EVENT_ITEM_FAILED, "item-failed"),
+  G_DEFINE_ENUM_VALUE (SLUICE_EVENT_ITEM_DROPPED, "item-dropped"),
+  G_DEFINE_ENUM_VALUE (SLUICE_EVENT_ITEM_CANCELLED, "item-cancelled"),
+  G_DEFINE_ENUM_VALUE (SLUICE_EVENT_FATAL, "fatal"),
+  G_DEFINE_ENUM_VALUE (SLUICE_EVENT_SHUTDOWN_DEADLINE, "shutdown-deadline"),
+  G_DEFINE_ENUM_VALUE (SLUICE_EVENT_OVERRUN, "overrun"),
+  G_DEFINE_ENUM_VALUE (SLUICE_EVENT_STOP_REQUEST, "stop-request"),
+  G_DEFINE_ENUM_VALUE (SLUICE_EVENT_DRAIN, "drain"),
+  G_DEFINE_ENUM_VALUE (SLUICE_EVENT_CANCEL, "cancel"),
+  G_DEFINE_ENUM_VALUE (SLUICE_EVENT_RESULT, "result"),
+  G_DEFINE_ENUM_VALUE (SLUICE_EVENT_RUN_END, "run-end"))
+
+G_DEFINE_ENUM_TYPE (SluiceOutcome, sluice_outcome,
+  G_DEFINE_ENUM_VALUE (SLUICE_OUTCOME_NONE, "none"),
+  G_DEFINE_ENUM_VALUE (SLUICE_OUTCOME_OK, "ok"),
+  G_DEFINE_ENUM_VALUE (SLUICE_OUTCOME_FAILED, "failed"),
+  G_DEFINE_ENUM_VALUE (SLUICE_OUTCOME_TIMED_OUT, "timed-out"),
+  G_DEFINE_ENUM_VALUE (SLUICE_OUTCOME_CANCELLED, "cancelled"))
+
 static const char * const kind_names[SLUICE_EVENT_N_KINDS] = {
   [SLUICE_EVENT_RUN_START] = "run-start",
   [SLUICE_EVENT_PULL] = "pull",
@@ -65,6 +100,8 @@ static const char * const outcome_names[] = {
  * `attempt-start`.
  *
  * Returns: (transfer none): the name
+ *
+ * Since: 0.1
  */
 const char *
 sluice_event_kind_to_string (SluiceEventKind kind)
@@ -81,6 +118,8 @@ sluice_event_kind_to_string (SluiceEventKind kind)
  * Gives the stable name of @outcome, such as `timed-out`.
  *
  * Returns: (transfer none): the name
+ *
+ * Since: 0.1
  */
 const char *
 sluice_outcome_to_string (SluiceOutcome outcome)
@@ -98,6 +137,8 @@ sluice_outcome_to_string (SluiceOutcome outcome)
  * The inverse of sluice_event_kind_to_string(), for reading event logs.
  *
  * Returns: whether @name is a kind's name; @kind is left alone when not
+ *
+ * Since: 0.1
  */
 gboolean
 sluice_event_kind_from_string (const char      *name,
@@ -123,6 +164,8 @@ sluice_event_kind_from_string (const char      *name,
  *
  * Returns: whether @name is an outcome's name; @outcome is left alone when
  *   not
+ *
+ * Since: 0.1
  */
 gboolean
 sluice_outcome_from_string (const char    *name,
@@ -149,6 +192,8 @@ sluice_outcome_from_string (const char    *name,
  * them with sluice_event_clear(). This is the deep copy of every
  * #SluiceEvent that is kept, in place (a recorder's array) or on the heap
  * (sluice_event_copy()).
+ *
+ * Since: 0.1
  */
 void
 sluice_event_copy_into (SluiceEvent       *dest,
@@ -172,6 +217,8 @@ sluice_event_copy_into (SluiceEvent       *dest,
  *
  * Frees what @event owns, its strings and value, and leaves them %NULL.
  * Never call it on an event a run gave: those are borrowed.
+ *
+ * Since: 0.1
  */
 void
 sluice_event_clear (SluiceEvent *event)
@@ -193,6 +240,8 @@ sluice_event_clear (SluiceEvent *event)
  * @event.
  *
  * Returns: (transfer full): the copy; free it with sluice_event_free()
+ *
+ * Since: 0.1
  */
 SluiceEvent *
 sluice_event_copy (const SluiceEvent *event)
@@ -211,6 +260,8 @@ sluice_event_copy (const SluiceEvent *event)
  * @event: (nullable): an event from sluice_event_copy()
  *
  * Frees a copy and everything it owns.
+ *
+ * Since: 0.1
  */
 void
 sluice_event_free (SluiceEvent *event)

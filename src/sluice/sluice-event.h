@@ -57,6 +57,8 @@ G_BEGIN_DECLS
  *   a caller reads later from those the run buffered for it
  *
  * What a #SluiceEvent records.
+ *
+ * Since: 0.1
  */
 typedef enum {
   SLUICE_EVENT_RUN_START,
@@ -87,7 +89,18 @@ typedef enum {
   SLUICE_EVENT_RUN_END,
 } SluiceEventKind;
 
+/**
+ * SLUICE_EVENT_N_KINDS:
+ *
+ * The number of #SluiceEventKind values.
+ *
+ * Since: 0.1
+ */
 #define SLUICE_EVENT_N_KINDS (SLUICE_EVENT_RUN_END + 1)
+
+SLUICE_AVAILABLE_IN_ALL
+GType sluice_event_kind_get_type (void) G_GNUC_CONST;
+#define SLUICE_TYPE_EVENT_KIND (sluice_event_kind_get_type ())
 
 /**
  * SluiceOutcome:
@@ -98,6 +111,8 @@ typedef enum {
  * @SLUICE_OUTCOME_CANCELLED: the caller cancelled the attempt
  *
  * How an attempt ended.
+ *
+ * Since: 0.1
  */
 typedef enum {
   SLUICE_OUTCOME_NONE,
@@ -106,6 +121,10 @@ typedef enum {
   SLUICE_OUTCOME_TIMED_OUT,
   SLUICE_OUTCOME_CANCELLED,
 } SluiceOutcome;
+
+SLUICE_AVAILABLE_IN_ALL
+GType sluice_outcome_get_type (void) G_GNUC_CONST;
+#define SLUICE_TYPE_OUTCOME (sluice_outcome_get_type ())
 
 /**
  * SluiceEvent:
@@ -161,6 +180,8 @@ typedef enum {
  * Which fields an event fills depends on its kind; for item failures
  * @attempt is the number of the attempt that failed for good (0 when the
  * item was shed before its first attempt).
+ *
+ * Since: 0.1
  */
 typedef struct {
   SluiceEventKind  kind;
@@ -198,6 +219,8 @@ typedef struct {
  * @user_data: the data given with the function
  *
  * Receives the event stream of a run, on the pool's main context.
+ *
+ * Since: 0.1
  */
 typedef void (*SluiceEventFunc) (const SluiceEvent *event,
                                  gpointer           user_data);

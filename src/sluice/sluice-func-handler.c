@@ -25,6 +25,14 @@ struct _SluiceFuncHandler
 
 static void handler_iface_init (SluiceHandlerInterface *iface);
 
+/**
+ * SluiceFuncHandler:
+ *
+ * A #SluiceHandler that calls a #SluiceHandlerFunc for each attempt, which
+ * completes the attempt's #GTask when it is done.
+ *
+ * Since: 0.1
+ */
 G_DEFINE_FINAL_TYPE_WITH_CODE (SluiceFuncHandler, sluice_func_handler, G_TYPE_OBJECT,
                                G_IMPLEMENT_INTERFACE (SLUICE_TYPE_HANDLER, handler_iface_init))
 
@@ -97,6 +105,8 @@ sluice_func_handler_init (SluiceFuncHandler *self)
  * Makes a handler from a function.
  *
  * Returns: (transfer full): a new #SluiceHandler
+ *
+ * Since: 0.1
  */
 SluiceHandler *
 sluice_func_handler_new (SluiceHandlerFunc func,

@@ -22,6 +22,8 @@ G_BEGIN_DECLS
  * @user_data: the data given to sluice_func_handler_new()
  *
  * Starts one attempt. The task's cancellable is the attempt's.
+ *
+ * Since: 0.1
  */
 typedef void (*SluiceHandlerFunc) (SluiceAttempt *attempt,
                                    GTask         *task,

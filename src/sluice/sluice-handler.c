@@ -17,6 +17,14 @@
  * that does not is waited for: the pool never abandons an attempt.
  */
 
+/**
+ * SluiceHandler:
+ *
+ * The interface of what handles an item: one asynchronous call per
+ * attempt.
+ *
+ * Since: 0.1
+ */
 G_DEFINE_INTERFACE (SluiceHandler, sluice_handler, G_TYPE_OBJECT)
 
 static void
@@ -33,6 +41,8 @@ sluice_handler_default_init (SluiceHandlerInterface *iface)
  * @user_data: data for @callback
  *
  * Starts one attempt on sluice_attempt_get_item() of @attempt.
+ *
+ * Since: 0.1
  */
 void
 sluice_handler_handle_async (SluiceHandler       *self,
@@ -56,6 +66,8 @@ sluice_handler_handle_async (SluiceHandler       *self,
  * Completes an attempt started with sluice_handler_handle_async().
  *
  * Returns: (transfer full) (nullable): the result, or %NULL with @error set
+ *
+ * Since: 0.1
  */
 GVariant *
 sluice_handler_handle_finish (SluiceHandler  *self,

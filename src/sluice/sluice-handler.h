@@ -25,6 +25,8 @@ G_DECLARE_INTERFACE (SluiceHandler, sluice_handler, SLUICE, HANDLER, GObject)
  * @handle_finish: return the result (transfer full), or %NULL and an error
  *
  * The interface of everything the pool can call for an item.
+ *
+ * Since: 0.1
  */
 struct _SluiceHandlerInterface
 {

@@ -67,6 +67,14 @@ G_DEFINE_ENUM_TYPE (SluiceJobState, sluice_job_state,
   G_DEFINE_ENUM_VALUE (SLUICE_JOB_FAILED, "failed"),
   G_DEFINE_ENUM_VALUE (SLUICE_JOB_CANCELLED, "cancelled"))
 
+/**
+ * SluiceJob:
+ *
+ * One job of a service run and its future: its state, then its result or
+ * error.
+ *
+ * Since: 0.1
+ */
 G_DEFINE_FINAL_TYPE (SluiceJob, sluice_job, G_TYPE_OBJECT)
 
 static void
@@ -117,6 +125,8 @@ sluice_job_class_init (SluiceJobClass *klass)
    * SluiceJob:state:
    *
    * Where the job is: queued, running, or how it ended.
+   *
+   * Since: 0.1
    */
   properties[PROP_STATE] =
     g_param_spec_enum ("state", NULL, NULL, SLUICE_TYPE_JOB_STATE, SLUICE_JOB_QUEUED,
@@ -310,6 +320,8 @@ _sluice_job_is_given_up (SluiceJob *self)
  * @self: a #SluiceJob
  *
  * Returns: where the job is
+ *
+ * Since: 0.1
  */
 SluiceJobState
 sluice_job_get_state (SluiceJob *self)
@@ -323,6 +335,8 @@ sluice_job_get_state (SluiceJob *self)
  * @self: a #SluiceJob
  *
  * Returns: whether the job succeeded, failed or was cancelled
+ *
+ * Since: 0.1
  */
 gboolean
 sluice_job_is_finished (SluiceJob *self)
@@ -336,6 +350,8 @@ sluice_job_is_finished (SluiceJob *self)
  * @self: a #SluiceJob
  *
  * Returns: (transfer none): the submitted item
+ *
+ * Since: 0.1
  */
 GVariant *
 sluice_job_get_item (SluiceJob *self)
@@ -349,6 +365,8 @@ sluice_job_get_item (SluiceJob *self)
  * @self: a #SluiceJob
  *
  * Returns: the job's place in submission order, from 0
+ *
+ * Since: 0.1
  */
 gint64
 sluice_job_get_index (SluiceJob *self)
@@ -362,6 +380,8 @@ sluice_job_get_index (SluiceJob *self)
  * @self: a #SluiceJob
  *
  * Returns: (transfer none) (nullable): the result of a job that succeeded
+ *
+ * Since: 0.1
  */
 GVariant *
 sluice_job_get_result (SluiceJob *self)
@@ -377,6 +397,8 @@ sluice_job_get_result (SluiceJob *self)
  * Returns: (transfer none) (nullable): the error of a job that failed: the
  *   original #GError of its last attempt (for a fatal error, the very object
  *   the run's error group holds)
+ *
+ * Since: 0.1
  */
 const GError *
 sluice_job_get_error (SluiceJob *self)
@@ -395,6 +417,8 @@ sluice_job_get_error (SluiceJob *self)
  * is stopped like a caller's cancel (cancel, up to three rounds, then a
  * wait), or its backoff cancelled, and the job ends cancelled when that is
  * over; it is never retried. A finished job ignores the call.
+ *
+ * Since: 0.1
  */
 void
 sluice_job_cancel (SluiceJob *self)
@@ -417,6 +441,8 @@ sluice_job_cancel (SluiceJob *self)
  * @user_data: data for @callback
  *
  * Waits for the job's end. Any number of waits may be pending.
+ *
+ * Since: 0.1
  */
 void
 sluice_job_wait_async (SluiceJob           *self,
@@ -458,6 +484,8 @@ sluice_job_wait_async (SluiceJob           *self,
  * it was cancelled (or the wait was).
  *
  * Returns: (transfer full) (nullable): the result, or %NULL with @error set
+ *
+ * Since: 0.1
  */
 GVariant *
 sluice_job_wait_finish (SluiceJob     *self,

@@ -24,6 +24,8 @@ G_BEGIN_DECLS
  *   before it could finish
  *
  * Where a #SluiceJob is. Every job ends in exactly one of the last three.
+ *
+ * Since: 0.1
  */
 typedef enum {
   SLUICE_JOB_QUEUED,

@@ -13,6 +13,8 @@
  * @self: a #SluicePool
  *
  * Returns: (transfer none): the handler
+ *
+ * Since: 0.1
  */
 SluiceHandler *
 sluice_pool_get_handler (SluicePool *self)
@@ -27,6 +29,8 @@ sluice_pool_get_handler (SluicePool *self)
  * @self: a #SluicePool
  *
  * Returns: (transfer none): the clock of the pool's timers
+ *
+ * Since: 0.1
  */
 SluiceClock *
 sluice_pool_get_clock (SluicePool *self)
@@ -41,6 +45,8 @@ sluice_pool_get_clock (SluicePool *self)
  * @self: a #SluicePool
  *
  * Returns: the number of workers
+ *
+ * Since: 0.1
  */
 gint
 sluice_pool_get_workers (SluicePool *self)
@@ -55,6 +61,8 @@ sluice_pool_get_workers (SluicePool *self)
  * @self: a #SluicePool
  *
  * Returns: the capacity of the input channel
+ *
+ * Since: 0.1
  */
 gint
 sluice_pool_get_queue_size (SluicePool *self)
@@ -69,6 +77,8 @@ sluice_pool_get_queue_size (SluicePool *self)
  * @self: a #SluicePool
  *
  * Returns: the seconds each attempt may run
+ *
+ * Since: 0.1
  */
 double
 sluice_pool_get_item_timeout (SluicePool *self)
@@ -83,6 +93,8 @@ sluice_pool_get_item_timeout (SluicePool *self)
  * @self: a #SluicePool
  *
  * Returns: how many retries an item gets at most
+ *
+ * Since: 0.1
  */
 gint
 sluice_pool_get_max_retries (SluicePool *self)
@@ -97,6 +109,8 @@ sluice_pool_get_max_retries (SluicePool *self)
  * @self: a #SluicePool
  *
  * Returns: whether a failed item leaves the pool running
+ *
+ * Since: 0.1
  */
 gboolean
 sluice_pool_get_keep_going (SluicePool *self)
@@ -112,6 +126,8 @@ sluice_pool_get_keep_going (SluicePool *self)
  *
  * Returns: (transfer none) (nullable) (array zero-terminated=1): the type
  *   names of retryable errors
+ *
+ * Since: 0.1
  */
 const char * const *
 sluice_pool_get_retryable (SluicePool *self)
@@ -131,6 +147,8 @@ sluice_pool_get_retryable (SluicePool *self)
  * is.
  *
  * Returns: %TRUE if @error is retryable
+ *
+ * Since: 0.1
  */
 gboolean
 sluice_pool_is_retryable (SluicePool   *self,
@@ -153,6 +171,8 @@ sluice_pool_is_retryable (SluicePool   *self,
  *
  * Returns: (transfer none) (nullable) (array zero-terminated=1): the type
  *   names of fatal errors
+ *
+ * Since: 0.1
  */
 const char * const *
 sluice_pool_get_fatal (SluicePool *self)
@@ -171,6 +191,8 @@ sluice_pool_get_fatal (SluicePool *self)
  * its type name is in #SluicePool:fatal. Cancellation never is.
  *
  * Returns: %TRUE if @error is fatal
+ *
+ * Since: 0.1
  */
 gboolean
 sluice_pool_is_fatal (SluicePool   *self,
@@ -191,6 +213,8 @@ sluice_pool_is_fatal (SluicePool   *self,
  * @self: a #SluicePool
  *
  * Returns: the seconds a shutdown may take, or 0 for no limit
+ *
+ * Since: 0.1
  */
 double
 sluice_pool_get_shutdown_timeout (SluicePool *self)
@@ -205,6 +229,8 @@ sluice_pool_get_shutdown_timeout (SluicePool *self)
  * @self: a #SluicePool
  *
  * Returns: whether and how a retry waits
+ *
+ * Since: 0.1
  */
 SluiceBackoff
 sluice_pool_get_backoff (SluicePool *self)
@@ -219,6 +245,8 @@ sluice_pool_get_backoff (SluicePool *self)
  * @self: a #SluicePool
  *
  * Returns: the seconds each item has from its pull, or 0 for no deadline
+ *
+ * Since: 0.1
  */
 double
 sluice_pool_get_item_deadline (SluicePool *self)
@@ -233,6 +261,8 @@ sluice_pool_get_item_deadline (SluicePool *self)
  * @self: a #SluicePool
  *
  * Returns: the tokens of the retry budget, or 0 for no budget
+ *
+ * Since: 0.1
  */
 double
 sluice_pool_get_retry_budget (SluicePool *self)

@@ -63,6 +63,14 @@ static GParamSpec *properties[N_PROPS];
 
 static void initable_iface_init (GInitableIface *iface);
 
+/**
+ * SluicePool:
+ *
+ * A pool of workers that runs a #SluiceHandler over the items of a
+ * #SluiceSource, or over jobs submitted to it.
+ *
+ * Since: 0.1
+ */
 G_DEFINE_FINAL_TYPE_WITH_CODE (SluicePool, sluice_pool, G_TYPE_OBJECT,
                                G_IMPLEMENT_INTERFACE (G_TYPE_INITABLE, initable_iface_init))
 
@@ -334,6 +342,8 @@ sluice_pool_class_init (SluicePoolClass *klass)
    * SluicePool:handler:
    *
    * What the pool calls for each attempt.
+   *
+   * Since: 0.1
    */
   properties[PROP_HANDLER] =
     g_param_spec_object ("handler", NULL, NULL, SLUICE_TYPE_HANDLER, flags);
@@ -343,6 +353,8 @@ sluice_pool_class_init (SluicePoolClass *klass)
    *
    * The clock of every timer of the pool. A real clock by default; tests
    * and deterministic runs use a virtual one.
+   *
+   * Since: 0.1
    */
   properties[PROP_CLOCK] =
     g_param_spec_object ("clock", NULL, NULL, SLUICE_TYPE_CLOCK, flags);
@@ -355,6 +367,8 @@ sluice_pool_class_init (SluicePoolClass *klass)
    *
    * How many workers take items from the input channel; from 1 to
    * %SLUICE_POOL_MAX_WORKERS.
+   *
+   * Since: 0.1
    */
   properties[PROP_WORKERS] =
     g_param_spec_int ("workers", NULL, NULL, G_MININT, G_MAXINT, 1, flags);
@@ -363,6 +377,8 @@ sluice_pool_class_init (SluicePoolClass *klass)
    * SluicePool:queue-size:
    *
    * How many items the input channel holds; must be positive.
+   *
+   * Since: 0.1
    */
   properties[PROP_QUEUE_SIZE] =
     g_param_spec_int ("queue-size", NULL, NULL, G_MININT, G_MAXINT, 1, flags);
@@ -372,6 +388,8 @@ sluice_pool_class_init (SluicePoolClass *klass)
    *
    * Seconds an attempt may run, and the wait of each cancellation round;
    * must be finite and positive.
+   *
+   * Since: 0.1
    */
   /* Infinite bounds and lax validation let NaN and ±inf through too: with
    * finite bounds GObject would refuse them with a warning and keep the
@@ -384,6 +402,8 @@ sluice_pool_class_init (SluicePoolClass *klass)
    * SluicePool:max-retries:
    *
    * How many more attempts an item gets after a retryable failure.
+   *
+   * Since: 0.1
    */
   properties[PROP_MAX_RETRIES] =
     g_param_spec_int ("max-retries", NULL, NULL, G_MININT, G_MAXINT, 0, flags);
@@ -393,6 +413,8 @@ sluice_pool_class_init (SluicePoolClass *klass)
    *
    * If %TRUE, an item that fails for good is recorded but does not stop
    * the pool.
+   *
+   * Since: 0.1
    */
   properties[PROP_KEEP_GOING] =
     g_param_spec_boolean ("keep-going", NULL, NULL, FALSE, flags);
@@ -402,6 +424,8 @@ sluice_pool_class_init (SluicePoolClass *klass)
    *
    * The type names of the errors worth another attempt, such as
    * `TimeoutError` or `ConnectionError`; see sluice_error_type_name().
+   *
+   * Since: 0.1
    */
   properties[PROP_RETRYABLE] =
     g_param_spec_boxed ("retryable", NULL, NULL, G_TYPE_STRV, flags);
@@ -415,6 +439,8 @@ sluice_pool_class_init (SluicePoolClass *klass)
    * the source is not read again, queued items are dropped, every other
    * attempt is cancelled and awaited, every backoff cancelled. The run then
    * ends with %SLUICE_ERROR_GROUP. `keep-going` does not prevent it.
+   *
+   * Since: 0.1
    */
   properties[PROP_FATAL] =
     g_param_spec_boxed ("fatal", NULL, NULL, G_TYPE_STRV, flags);
@@ -427,6 +453,8 @@ sluice_pool_class_init (SluicePoolClass *klass)
    * becomes immediate: queued items are dropped, every running attempt is
    * asked once to stop and then awaited however long it takes, every
    * backoff is cancelled, and those items end cancelled.
+   *
+   * Since: 0.1
    */
   properties[PROP_SHUTDOWN_TIMEOUT] =
     g_param_spec_double ("shutdown-timeout", NULL, NULL, -INFINITY, INFINITY, 0.0,
@@ -440,6 +468,8 @@ sluice_pool_class_init (SluicePoolClass *klass)
    *
    * Whether a retry waits after the failed attempt: %SLUICE_BACKOFF_NONE
    * (the default: it starts at once) or %SLUICE_BACKOFF_EXPONENTIAL.
+   *
+   * Since: 0.1
    */
   properties[PROP_BACKOFF] =
     g_param_spec_enum ("backoff", NULL, NULL, SLUICE_TYPE_BACKOFF, SLUICE_BACKOFF_NONE, flags);
@@ -449,6 +479,8 @@ sluice_pool_class_init (SluicePoolClass *klass)
    *
    * Seconds: the bound of the first retry's wait; each later retry doubles
    * it, up to #SluicePool:backoff-cap. Finite and above 0; 0.1 by default.
+   *
+   * Since: 0.1
    */
   properties[PROP_BACKOFF_BASE] =
     g_param_spec_double ("backoff-base", NULL, NULL, -INFINITY, INFINITY, 0.1,
@@ -459,6 +491,8 @@ sluice_pool_class_init (SluicePoolClass *klass)
    *
    * Seconds: the largest bound of a retry's wait; at least
    * #SluicePool:backoff-base and at most 3600; 10 by default.
+   *
+   * Since: 0.1
    */
   properties[PROP_BACKOFF_CAP] =
     g_param_spec_double ("backoff-cap", NULL, NULL, -INFINITY, INFINITY, 10.0,
@@ -469,6 +503,8 @@ sluice_pool_class_init (SluicePoolClass *klass)
    *
    * How a wait is drawn below its bound: %SLUICE_JITTER_FULL (the default:
    * uniformly from 0 to the bound) or %SLUICE_JITTER_NONE (the bound).
+   *
+   * Since: 0.1
    */
   properties[PROP_JITTER] =
     g_param_spec_enum ("jitter", NULL, NULL, SLUICE_TYPE_JITTER, SLUICE_JITTER_FULL, flags);
@@ -478,6 +514,8 @@ sluice_pool_class_init (SluicePoolClass *klass)
    *
    * The seed of the pool's random generator (MT19937 seeded with one
    * word), which draws the jittered waits; 0 by default.
+   *
+   * Since: 0.1
    */
   properties[PROP_SEED] =
     g_param_spec_uint ("seed", NULL, NULL, 0, G_MAXUINT32, 0, flags);
@@ -490,6 +528,8 @@ sluice_pool_class_init (SluicePoolClass *klass)
    * deadline fails with `TimeoutError('deadline exceeded')` without a
    * handler call; an attempt still running at it is stopped; a retry whose
    * wait would end at or after it is skipped.
+   *
+   * Since: 0.1
    */
   properties[PROP_ITEM_DEADLINE] =
     g_param_spec_double ("item-deadline", NULL, NULL, -INFINITY, INFINITY, 0.0,
@@ -503,6 +543,8 @@ sluice_pool_class_init (SluicePoolClass *klass)
    * with a retryable error takes one token, every successful attempt gives
    * back #SluicePool:retry-budget-ratio, and a retry is allowed only while
    * more than half the budget is left.
+   *
+   * Since: 0.1
    */
   properties[PROP_RETRY_BUDGET] =
     g_param_spec_double ("retry-budget", NULL, NULL, -INFINITY, INFINITY, 0.0,
@@ -513,6 +555,8 @@ sluice_pool_class_init (SluicePoolClass *klass)
    *
    * Tokens a successful attempt gives back to the retry budget (above 0,
    * at most three decimals); 0.1 by default.
+   *
+   * Since: 0.1
    */
   properties[PROP_RETRY_BUDGET_RATIO] =
     g_param_spec_double ("retry-budget-ratio", NULL, NULL, -INFINITY, INFINITY, 0.1,
@@ -522,6 +566,8 @@ sluice_pool_class_init (SluicePoolClass *klass)
    * SluicePool:stop-requested:
    *
    * Whether sluice_pool_request_stop() was called.
+   *
+   * Since: 0.1
    */
   properties[PROP_STOP_REQUESTED] =
     g_param_spec_boolean ("stop-requested", NULL, NULL, FALSE,
@@ -551,6 +597,8 @@ sluice_pool_init (SluicePool *self)
  * other options.
  *
  * Returns: (transfer full) (nullable): a new pool, or %NULL with @error set
+ *
+ * Since: 0.1
  */
 SluicePool *
 sluice_pool_new (SluiceHandler  *handler,
@@ -580,6 +628,8 @@ sluice_pool_new (SluiceHandler  *handler,
  * Replaces the pool's random generator, for tests that want to choose the
  * jittered waits. Each jittered wait takes exactly one number, in the order
  * the retries are decided.
+ *
+ * Since: 0.1
  */
 void
 sluice_pool_set_random_func (SluicePool       *self,
@@ -601,6 +651,8 @@ sluice_pool_set_random_func (SluicePool       *self,
  *
  * Sets the metrics callback: one call per item event and for nothing else.
  * A failing callback does not change what the pool does.
+ *
+ * Since: 0.1
  */
 void
 sluice_pool_set_metrics_func (SluicePool        *self,
@@ -627,6 +679,8 @@ sluice_pool_set_metrics_func (SluicePool        *self,
  *
  * Sets the receiver of the structured event stream. Without one, the pool
  * does not build events at all.
+ *
+ * Since: 0.1
  */
 void
 sluice_pool_set_event_func (SluicePool      *self,
@@ -661,6 +715,8 @@ sluice_pool_set_event_func (SluicePool      *self,
  * its results are still handed out. Called before the run starts, the run
  * ends at once without reading the source. Plain, idempotent, and safe
  * from any callback of the pool's main context.
+ *
+ * Since: 0.1
  */
 void
 sluice_pool_request_stop (SluicePool *self)
@@ -682,6 +738,8 @@ sluice_pool_request_stop (SluicePool *self)
  * @self: a #SluicePool
  *
  * Returns: whether a stop was requested
+ *
+ * Since: 0.1
  */
 gboolean
 sluice_pool_get_stop_requested (SluicePool *self)
@@ -703,6 +761,8 @@ sluice_pool_get_stop_requested (SluicePool *self)
  * A second call fails: a pool is single-use.
  *
  * Returns: (transfer full) (nullable): the run, or %NULL with @error set
+ *
+ * Since: 0.1
  */
 SluiceRun *
 sluice_pool_run (SluicePool    *self,
@@ -755,6 +815,8 @@ _sluice_pool_take_event_func (SluicePool      *self,
  * the run at once. Like sluice_pool_run(), a pool runs once.
  *
  * Returns: (transfer full) (nullable): the run, or %NULL with @error set
+ *
+ * Since: 0.1
  */
 SluiceRun *
 sluice_pool_open (SluicePool  *self,

@@ -29,6 +29,8 @@ G_BEGIN_DECLS
  * request a stop).
  *
  * Returns: %FALSE if the backend failed (the pool ignores the failure)
+ *
+ * Since: 0.1
  */
 typedef gboolean (*SluiceMetricsFunc) (const char  *event,
                                        const char  *detail,
@@ -41,6 +43,8 @@ typedef gboolean (*SluiceMetricsFunc) (const char  *event,
  * The most workers a pool accepts. A run keeps a small record for every
  * worker from its start, so an unbounded count would be an unbounded
  * allocation; a million workers take about 50 MB.
+ *
+ * Since: 0.1
  */
 #define SLUICE_POOL_MAX_WORKERS 1000000
 

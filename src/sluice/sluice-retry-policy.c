@@ -56,6 +56,8 @@ G_DEFINE_ENUM_TYPE (SluiceJitter, sluice_jitter,
  * in whole microseconds. An overflow is @cap.
  *
  * Returns: the bound in microseconds
+ *
+ * Since: 0.1
  */
 gint64
 sluice_backoff_bound_us (double base,
@@ -82,6 +84,8 @@ sluice_backoff_bound_us (double base,
  * ⌊@u · (@bound_us + 1) / 2³²⌋, in 64-bit integers.
  *
  * Returns: the wait in microseconds
+ *
+ * Since: 0.1
  */
 gint64
 sluice_backoff_jitter_us (gint64  bound_us,

@@ -22,6 +22,8 @@ G_BEGIN_DECLS
  *   min(#SluicePool:backoff-cap, #SluicePool:backoff-base · 2^(r−1))
  *
  * How long a retry waits after the failed attempt.
+ *
+ * Since: 0.1
  */
 typedef enum {
   SLUICE_BACKOFF_NONE,
@@ -35,6 +37,8 @@ typedef enum {
  * @SLUICE_JITTER_NONE: the wait is the bound itself
  *
  * How an exponential backoff's wait is drawn.
+ *
+ * Since: 0.1
  */
 typedef enum {
   SLUICE_JITTER_FULL,
@@ -51,6 +55,8 @@ typedef enum {
  * may give their own with sluice_pool_set_random_func().
  *
  * Returns: the next number
+ *
+ * Since: 0.1
  */
 typedef guint32 (*SluiceRandomFunc) (gpointer user_data);
 

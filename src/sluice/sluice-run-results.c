@@ -410,6 +410,8 @@ begin_next (SluiceRun    *self,
  * seed's `run()` does — the same as sluice_run_cancel(). The call then
  * completes with %G_IO_ERROR_CANCELLED once every operation of the run has
  * finished; cancelling again does not cut that wait short.
+ *
+ * Since: 0.1
  */
 void
 sluice_run_next_async (SluiceRun           *self,
@@ -447,6 +449,8 @@ sluice_run_next_async (SluiceRun           *self,
  * finishes. Both may be used on one run, one call pending at a time. The
  * first call starts the run; cancelling @cancellable cancels the run, as
  * with sluice_run_next_async().
+ *
+ * Since: 0.1
  */
 void
 sluice_run_next_batch_async (SluiceRun           *self,
@@ -475,6 +479,8 @@ sluice_run_next_batch_async (SluiceRun           *self,
  *
  * Returns: (transfer container) (element-type GVariant) (nullable): the
  *   results, at least one, in the order they finished, or %NULL at the end
+ *
+ * Since: 0.1
  */
 GPtrArray *
 sluice_run_next_batch_finish (SluiceRun     *self,
@@ -500,6 +506,8 @@ sluice_run_next_batch_finish (SluiceRun     *self,
  * %G_IO_ERROR_CANCELLED. Cancelling a run that has not started ends it at
  * once; cancelling an ended run, or again, does nothing. Call it from the
  * run's main context.
+ *
+ * Since: 0.1
  */
 void
 sluice_run_cancel (SluiceRun *self)
@@ -529,6 +537,8 @@ sluice_run_cancel (SluiceRun *self)
  * returns %NULL without an error.
  *
  * Returns: (transfer full) (nullable): the next result, or %NULL
+ *
+ * Since: 0.1
  */
 GVariant *
 sluice_run_next_finish (SluiceRun     *self,
@@ -555,6 +565,8 @@ sluice_run_next_finish (SluiceRun     *self,
  * was cancelled while it closed), the close still waits for every
  * operation, then fails with %G_IO_ERROR_CANCELLED. Errors recorded so far
  * stay in sluice_run_get_errors(). Closing an ended run does nothing.
+ *
+ * Since: 0.1
  */
 void
 sluice_run_close_async (SluiceRun           *self,
@@ -603,6 +615,8 @@ sluice_run_close_async (SluiceRun           *self,
  * Completes sluice_run_close_async().
  *
  * Returns: %TRUE once the run has ended
+ *
+ * Since: 0.1
  */
 gboolean
 sluice_run_close_finish (SluiceRun     *self,

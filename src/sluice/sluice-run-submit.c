@@ -112,6 +112,8 @@ on_put (gpointer      item,
  * %SLUICE_ERROR_CLOSED (`pool is closed`), also for a submission that was
  * waiting when the close came. Cancelling @cancellable while it waits
  * withdraws it (%G_IO_ERROR_CANCELLED): nothing is queued.
+ *
+ * Since: 0.1
  */
 void
 sluice_run_submit_async (SluiceRun           *self,
@@ -174,6 +176,8 @@ sluice_run_submit_async (SluiceRun           *self,
  *
  * Returns: (transfer full) (nullable): the queued job, or %NULL with @error
  *   set
+ *
+ * Since: 0.1
  */
 SluiceJob *
 sluice_run_submit_finish (SluiceRun     *self,
@@ -192,6 +196,8 @@ sluice_run_submit_finish (SluiceRun     *self,
  *
  * Returns: whether the run takes submitted jobs (sluice_pool_open()) rather
  *   than a source's items
+ *
+ * Since: 0.1
  */
 gboolean
 sluice_run_is_service (SluiceRun *self)

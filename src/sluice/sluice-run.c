@@ -43,6 +43,13 @@
  * every one of them before it reports %G_IO_ERROR_CANCELLED.
  */
 
+/**
+ * SluiceRun:
+ *
+ * One run of a #SluicePool: its results, its errors and its statistics.
+ *
+ * Since: 0.1
+ */
 G_DEFINE_FINAL_TYPE (SluiceRun, sluice_run, G_TYPE_OBJECT)
 
 /* Events {{{ */
@@ -429,6 +436,8 @@ _sluice_run_new (SluicePool   *pool,
  * These are the original #GError objects the handler or source returned.
  *
  * Returns: (transfer none) (element-type GError): the errors
+ *
+ * Since: 0.1
  */
 GPtrArray *
 sluice_run_get_errors (SluiceRun *self)
@@ -447,6 +456,8 @@ sluice_run_get_errors (SluiceRun *self)
  * once the run has ended.
  *
  * Returns: the count
+ *
+ * Since: 0.1
  */
 guint
 sluice_run_get_live_operations (SluiceRun *self)
@@ -469,6 +480,8 @@ sluice_run_get_live_operations (SluiceRun *self)
  * @self: a #SluiceRun
  *
  * Returns: whether every operation of the run has finished
+ *
+ * Since: 0.1
  */
 gboolean
 sluice_run_is_finished (SluiceRun *self)
@@ -484,6 +497,8 @@ sluice_run_is_finished (SluiceRun *self)
  * @stats: (out caller-allocates): where to write the counters
  *
  * Reads the run's counters.
+ *
+ * Since: 0.1
  */
 void
 sluice_run_get_stats (SluiceRun      *self,
@@ -527,6 +542,8 @@ _sluice_run_add_duration (SluiceRun *self,
  * can be taken at any time, before the run starts and after it ended.
  *
  * Returns: (transfer full): the snapshot
+ *
+ * Since: 0.1
  */
 SluiceSnapshot *
 sluice_run_get_snapshot (SluiceRun *self)
@@ -553,6 +570,8 @@ sluice_run_get_snapshot (SluiceRun *self)
  * @self: a #SluiceRun
  *
  * Returns: the clock time just before the first pull (µs)
+ *
+ * Since: 0.1
  */
 gint64
 sluice_run_get_started_at (SluiceRun *self)
@@ -567,6 +586,8 @@ sluice_run_get_started_at (SluiceRun *self)
  * @self: a #SluiceRun
  *
  * Returns: the clock time when the run ended (µs), or 0 while it runs
+ *
+ * Since: 0.1
  */
 gint64
 sluice_run_get_finished_at (SluiceRun *self)
@@ -584,6 +605,8 @@ sluice_run_get_finished_at (SluiceRun *self)
  * a virtual clock's deadlock.
  *
  * Returns: (transfer full): the description
+ *
+ * Since: 0.1
  */
 char *
 sluice_run_describe_waiting (SluiceRun *self)

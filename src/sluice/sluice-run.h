@@ -45,6 +45,8 @@ G_BEGIN_DECLS
  * @fatal: attempts that failed with a fatal error
  *
  * Counters of a run, for reports and live views.
+ *
+ * Since: 0.1
  */
 typedef struct {
   guint pulled;

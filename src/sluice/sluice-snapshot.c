@@ -43,6 +43,14 @@ struct _SluiceSnapshot
   gint64           duration_max;
 };
 
+/**
+ * SluiceSnapshot:
+ *
+ * An immutable, reference-counted copy of what a run looks like at one
+ * moment, taken with sluice_run_get_snapshot().
+ *
+ * Since: 0.1
+ */
 G_DEFINE_BOXED_TYPE (SluiceSnapshot, sluice_snapshot, sluice_snapshot_ref, sluice_snapshot_unref)
 
 static gint
@@ -145,6 +153,8 @@ _sluice_snapshot_new (const SluiceSnapshotCounts *fields,
  * @self: a #SluiceSnapshot
  *
  * Returns: (transfer full): @self
+ *
+ * Since: 0.1
  */
 SluiceSnapshot *
 sluice_snapshot_ref (SluiceSnapshot *self)
@@ -158,6 +168,8 @@ sluice_snapshot_ref (SluiceSnapshot *self)
 /**
  * sluice_snapshot_unref:
  * @self: (transfer full): a #SluiceSnapshot
+ *
+ * Since: 0.1
  */
 void
 sluice_snapshot_unref (SluiceSnapshot *self)
@@ -177,6 +189,8 @@ sluice_snapshot_unref (SluiceSnapshot *self)
  * @self: a #SluiceSnapshot
  *
  * Returns: when it was taken, on the pool's clock (µs)
+ *
+ * Since: 0.1
  */
 gint64
 sluice_snapshot_get_time (const SluiceSnapshot *self)
@@ -190,6 +204,8 @@ sluice_snapshot_get_time (const SluiceSnapshot *self)
  * @self: a #SluiceSnapshot
  *
  * Returns: the items waiting in the input queue
+ *
+ * Since: 0.1
  */
 guint
 sluice_snapshot_get_queue_depth (const SluiceSnapshot *self)
@@ -203,6 +219,8 @@ sluice_snapshot_get_queue_depth (const SluiceSnapshot *self)
  * @self: a #SluiceSnapshot
  *
  * Returns: the most items the input queue holds
+ *
+ * Since: 0.1
  */
 guint
 sluice_snapshot_get_queue_capacity (const SluiceSnapshot *self)
@@ -217,6 +235,8 @@ sluice_snapshot_get_queue_capacity (const SluiceSnapshot *self)
  *
  * Returns: the workers holding an item: running an attempt, waiting for a
  *   stopped one, or backing off before a retry
+ *
+ * Since: 0.1
  */
 guint
 sluice_snapshot_get_busy_workers (const SluiceSnapshot *self)
@@ -230,6 +250,8 @@ sluice_snapshot_get_busy_workers (const SluiceSnapshot *self)
  * @self: a #SluiceSnapshot
  *
  * Returns: the pool's workers
+ *
+ * Since: 0.1
  */
 guint
 sluice_snapshot_get_workers (const SluiceSnapshot *self)
@@ -243,6 +265,8 @@ sluice_snapshot_get_workers (const SluiceSnapshot *self)
  * @self: a #SluiceSnapshot
  *
  * Returns: the attempts whose handler is still running
+ *
+ * Since: 0.1
  */
 guint
 sluice_snapshot_get_in_flight (const SluiceSnapshot *self)
@@ -260,6 +284,8 @@ sluice_snapshot_get_in_flight (const SluiceSnapshot *self)
  * the queue.
  *
  * Returns: (transfer none) (array zero-terminated=1): the names
+ *
+ * Since: 0.1
  */
 const char * const *
 sluice_snapshot_get_outcome_names (const SluiceSnapshot *self)
@@ -274,6 +300,8 @@ sluice_snapshot_get_outcome_names (const SluiceSnapshot *self)
  * @name: an outcome name, such as `ok`, `cancelled` or `ValueError`
  *
  * Returns: how many items ended so
+ *
+ * Since: 0.1
  */
 guint
 sluice_snapshot_get_outcome_count (const SluiceSnapshot *self,
@@ -294,6 +322,8 @@ sluice_snapshot_get_outcome_count (const SluiceSnapshot *self,
  * @self: a #SluiceSnapshot
  *
  * Returns: how many attempts have ended
+ *
+ * Since: 0.1
  */
 guint
 sluice_snapshot_get_n_durations (const SluiceSnapshot *self)
@@ -307,6 +337,8 @@ sluice_snapshot_get_n_durations (const SluiceSnapshot *self)
  * @self: a #SluiceSnapshot
  *
  * Returns: the mean duration of the attempts that ended, in µs (0 if none)
+ *
+ * Since: 0.1
  */
 gint64
 sluice_snapshot_get_duration_mean (const SluiceSnapshot *self)
@@ -321,6 +353,8 @@ sluice_snapshot_get_duration_mean (const SluiceSnapshot *self)
  *
  * Returns: the median duration (nearest rank) of the latest 4096 attempts,
  *   in µs (0 if none)
+ *
+ * Since: 0.1
  */
 gint64
 sluice_snapshot_get_duration_p50 (const SluiceSnapshot *self)
@@ -335,6 +369,8 @@ sluice_snapshot_get_duration_p50 (const SluiceSnapshot *self)
  *
  * Returns: the 95th percentile duration (nearest rank) of the latest 4096
  *   attempts, in µs (0 if none)
+ *
+ * Since: 0.1
  */
 gint64
 sluice_snapshot_get_duration_p95 (const SluiceSnapshot *self)
@@ -348,6 +384,8 @@ sluice_snapshot_get_duration_p95 (const SluiceSnapshot *self)
  * @self: a #SluiceSnapshot
  *
  * Returns: the longest duration, in µs (0 if none)
+ *
+ * Since: 0.1
  */
 gint64
 sluice_snapshot_get_duration_max (const SluiceSnapshot *self)

@@ -17,6 +17,14 @@
  * The caller owns the source; the pool never closes it.
  */
 
+/**
+ * SluiceSource:
+ *
+ * The interface of what yields the items of a run, one asynchronous read
+ * at a time.
+ *
+ * Since: 0.1
+ */
 G_DEFINE_INTERFACE (SluiceSource, sluice_source, G_TYPE_OBJECT)
 
 static void
@@ -32,6 +40,8 @@ sluice_source_default_init (SluiceSourceInterface *iface)
  * @user_data: data for @callback
  *
  * Starts reading the next item. Only one read may be pending at a time.
+ *
+ * Since: 0.1
  */
 void
 sluice_source_next_async (SluiceSource        *self,
@@ -55,6 +65,8 @@ sluice_source_next_async (SluiceSource        *self,
  *
  * Returns: (transfer full) (nullable): the item, or %NULL at the end (with
  *   @error unset) or on error
+ *
+ * Since: 0.1
  */
 GVariant *
 sluice_source_next_finish (SluiceSource  *self,
@@ -86,6 +98,8 @@ sluice_source_next_finish (SluiceSource  *self,
  *   is ready yet (or the source has no fast path): read with
  *   sluice_source_next_async() then. %FALSE with any other error when the
  *   read failed, as sluice_source_next_finish() would have.
+ *
+ * Since: 0.1
  */
 gboolean
 sluice_source_try_next (SluiceSource  *self,

@@ -27,6 +27,8 @@ G_DECLARE_INTERFACE (SluiceSource, sluice_source, SLUICE, SOURCE, GObject)
  *   read must wait
  *
  * An async iterator of #GVariant items.
+ *
+ * Since: 0.1
  */
 struct _SluiceSourceInterface
 {

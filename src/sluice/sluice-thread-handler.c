@@ -30,6 +30,13 @@ struct _SluiceThreadHandler
 
 static void handler_iface_init (SluiceHandlerInterface *iface);
 
+/**
+ * SluiceThreadHandler:
+ *
+ * A #SluiceHandler that calls a #SluiceThreadFunc in a worker thread.
+ *
+ * Since: 0.1
+ */
 G_DEFINE_FINAL_TYPE_WITH_CODE (SluiceThreadHandler, sluice_thread_handler, G_TYPE_OBJECT,
                                G_IMPLEMENT_INTERFACE (SLUICE_TYPE_HANDLER, handler_iface_init))
 
@@ -131,6 +138,8 @@ sluice_thread_handler_init (SluiceThreadHandler *self)
  * Makes a handler that runs a blocking function in a thread pool of its own.
  *
  * Returns: (transfer full): a new #SluiceHandler
+ *
+ * Since: 0.1
  */
 SluiceHandler *
 sluice_thread_handler_new (SluiceThreadFunc func,

@@ -23,6 +23,8 @@ G_BEGIN_DECLS
  * Runs one attempt in a worker thread. It may block.
  *
  * Returns: (transfer full) (nullable): the result, or %NULL with @error set
+ *
+ * Since: 0.1
  */
 typedef GVariant *(*SluiceThreadFunc) (GVariant      *item,
                                        GCancellable  *cancellable,

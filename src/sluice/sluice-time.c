@@ -26,6 +26,8 @@
  * here; one that rounds to 0 is no time at all.
  *
  * Returns: @seconds in whole microseconds
+ *
+ * Since: 0.1
  */
 gint64
 sluice_time_from_seconds (double seconds)

@@ -22,5 +22,7 @@
  *
  * Marks a public declaration of libsluice as exported, whatever version
  * the program that includes it asks for.
+ *
+ * Since: 0.1
  */
 #define SLUICE_AVAILABLE_IN_ALL _SLUICE_EXTERN

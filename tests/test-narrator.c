@@ -7,8 +7,8 @@
 #include <locale.h>
 #include <glib/gi18n.h>
 
+#include "run-fixture.h"
 #include "sluice-narrator.h"
-#include "sluice-scenario-runner.h"
 #include "sluice-timeline.h"
 
 #define S(seconds) sluice_time_from_seconds (seconds)
@@ -36,28 +36,10 @@ static Run *
 run_preset (const char         *name,
             const char * const *sets)
 {
-  g_autoptr(GPtrArray) overrides = g_ptr_array_new ();
-  g_autofree char *file = g_strconcat (name, ".pool", NULL);
-  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "..", "data", "presets", file, NULL);
-  g_autoptr(GError) error = NULL;
   g_autoptr(SluiceScenario) scenario = NULL;
-  g_autoptr(SluiceScenarioRunner) runner = NULL;
-  g_autoptr(SluiceReport) report = NULL;
   Run *run = g_new0 (Run, 1);
 
-  g_ptr_array_add (overrides, (gpointer) "run.clock=virtual");
-  for (guint i = 0; sets != NULL && sets[i] != NULL; i++)
-    g_ptr_array_add (overrides, (gpointer) sets[i]);
-  g_ptr_array_add (overrides, NULL);
-
-  scenario = sluice_scenario_new_from_file (path, (const char **) overrides->pdata, &error);
-  g_assert_no_error (error);
-  run->recorder = sluice_recorder_new (0);
-  runner = sluice_scenario_runner_new (scenario);
-  sluice_scenario_runner_set_recorder (runner, run->recorder);
-  report = sluice_scenario_runner_run (runner, &error);
-  g_assert_no_error (error);
-
+  run->recorder = run_fixture_record_preset (name, sets, &scenario);
   run->timeline = sluice_timeline_new (sluice_scenario_get_workers (scenario));
   sluice_timeline_update (run->timeline, run->recorder);
   run->narrator = sluice_narrator_new (run->recorder, run->timeline);

@@ -8,13 +8,13 @@
 #include <math.h>
 #include <string.h>
 
+#include "run-fixture.h"
 #include "sluice-palette.h"
 #include "sluice-render-chart.h"
 #include "sluice-render-chart-private.h"
 #include "sluice-render-playhead.h"
 #include "sluice-render-export.h"
 #include "sluice-render-timeline.h"
-#include "sluice-scenario-runner.h"
 #include "sluice-timeline.h"
 
 #define S(seconds) sluice_time_from_seconds (seconds)
@@ -92,34 +92,6 @@ timeline_of (const Step *steps,
   SluiceTimeline *model = sluice_timeline_new (2);
 
   add_steps (model, steps, n_steps);
-  return model;
-}
-
-static SluiceTimeline *
-run_preset (const char      *name,
-            SluiceScenario **scenario_out)
-{
-  const char *overrides[] = { "run.clock=virtual", NULL };
-  g_autofree char *file = g_strconcat (name, ".pool", NULL);
-  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "..", "data", "presets", file, NULL);
-  g_autoptr(GError) error = NULL;
-  g_autoptr(SluiceScenario) scenario = NULL;
-  g_autoptr(SluiceScenarioRunner) runner = NULL;
-  g_autoptr(SluiceRecorder) recorder = sluice_recorder_new (0);
-  g_autoptr(SluiceReport) report = NULL;
-  SluiceTimeline *model;
-
-  scenario = sluice_scenario_new_from_file (path, overrides, &error);
-  g_assert_no_error (error);
-  runner = sluice_scenario_runner_new (scenario);
-  sluice_scenario_runner_set_recorder (runner, recorder);
-  report = sluice_scenario_runner_run (runner, &error);
-  g_assert_no_error (error);
-
-  model = sluice_timeline_new (sluice_scenario_get_workers (scenario));
-  sluice_timeline_update (model, recorder);
-  if (scenario_out != NULL)
-    *scenario_out = g_steal_pointer (&scenario);
   return model;
 }
 
@@ -501,7 +473,7 @@ static void
 test_keep_going_preset (void)
 {
   g_autoptr(SluiceScenario) scenario = NULL;
-  g_autoptr(SluiceTimeline) model = run_preset ("keep-going", &scenario);
+  g_autoptr(SluiceTimeline) model = run_fixture_timeline_of ("keep-going", &scenario);
   guint bound = sluice_scenario_get_queue_size (scenario) + sluice_scenario_get_workers (scenario) + 1;
   guint n = sluice_timeline_get_n_samples (model);
   gboolean passed = FALSE;
@@ -679,7 +651,7 @@ test_labels_do_not_overlap (void)
 
       if (!g_file_test (path, G_FILE_TEST_EXISTS))
         continue;
-      model = run_preset (presets[p], &scenario);
+      model = run_fixture_timeline_of (presets[p], &scenario);
       capacity = sluice_scenario_get_queue_size (scenario);
       bound = capacity + sluice_scenario_get_workers (scenario) + 1;
       for (guint s = 0; s < G_N_ELEMENTS (sizes); s++)

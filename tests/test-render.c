@@ -14,13 +14,13 @@
 #include <locale.h>
 #include <math.h>
 
+#include "run-fixture.h"
 #include "sluice-palette.h"
 #include "sluice-render-chart.h"
 #include "sluice-render-chart-private.h"
 #include "sluice-render-export.h"
 #include "sluice-render-private.h"
 #include "sluice-render-timeline.h"
-#include "sluice-scenario-runner.h"
 #include "sluice-timeline.h"
 
 #define S(seconds) sluice_time_from_seconds (seconds)
@@ -756,34 +756,6 @@ test_chart_pixels (gconstpointer data)
 
 /* ---- a real run ---------------------------------------------------------- */
 
-static SluiceTimeline *
-run_preset (const char      *name,
-            SluiceScenario **scenario_out)
-{
-  const char *overrides[] = { "run.clock=virtual", NULL };
-  g_autofree char *file = g_strconcat (name, ".pool", NULL);
-  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "..", "data", "presets", file, NULL);
-  g_autoptr(GError) error = NULL;
-  g_autoptr(SluiceScenario) scenario = NULL;
-  g_autoptr(SluiceScenarioRunner) runner = NULL;
-  g_autoptr(SluiceRecorder) recorder = sluice_recorder_new (0);
-  g_autoptr(SluiceReport) report = NULL;
-  SluiceTimeline *model;
-
-  scenario = sluice_scenario_new_from_file (path, overrides, &error);
-  g_assert_no_error (error);
-  runner = sluice_scenario_runner_new (scenario);
-  sluice_scenario_runner_set_recorder (runner, recorder);
-  report = sluice_scenario_runner_run (runner, &error);
-  g_assert_no_error (error);
-
-  model = sluice_timeline_new (sluice_scenario_get_workers (scenario));
-  sluice_timeline_update (model, recorder);
-  if (scenario_out != NULL)
-    *scenario_out = g_steal_pointer (&scenario);
-  return model;
-}
-
 static guint
 count_attempts (SluiceTimeline *model,
                 gint64          item)
@@ -815,7 +787,7 @@ find_attempt (SluiceTimeline *model,
 static void
 test_preset_retries (void)
 {
-  g_autoptr(SluiceTimeline) model = run_preset ("retries", NULL);
+  g_autoptr(SluiceTimeline) model = run_fixture_timeline_of ("retries", NULL);
   const SluiceTimelineBar *bar;
 
   g_assert_cmpuint (sluice_timeline_get_n_workers (model), ==, 3);
@@ -852,7 +824,7 @@ test_preset_retries (void)
 static void
 test_preset_stubborn (void)
 {
-  g_autoptr(SluiceTimeline) model = run_preset ("stubborn", NULL);
+  g_autoptr(SluiceTimeline) model = run_fixture_timeline_of ("stubborn", NULL);
   const SluiceTimelineBar *bar = find_attempt (model, 0, 1);
 
   g_assert_cmpint (bar->outcome, ==, SLUICE_OUTCOME_TIMED_OUT);
@@ -890,7 +862,7 @@ static void
 test_export (void)
 {
   g_autoptr(SluiceScenario) scenario = NULL;
-  g_autoptr(SluiceTimeline) model = run_preset ("retries", &scenario);
+  g_autoptr(SluiceTimeline) model = run_fixture_timeline_of ("retries", &scenario);
   g_autoptr(GError) error = NULL;
   g_autofree char *dir = g_dir_make_tmp ("test-render-XXXXXX", &error);
   g_autofree char *png = NULL, *svg = NULL, *pdf = NULL, *bad = NULL;
@@ -1199,7 +1171,7 @@ test_chart_limit_labels (gconstpointer data)
       SluiceRect capacity_rect, bound_rect;
       cairo_t *drawn, *plain;
 
-      model = run_preset (lc->preset, &scenario);
+      model = run_fixture_timeline_of (lc->preset, &scenario);
       capacity = sluice_scenario_get_queue_size (scenario);
       bound = capacity + sluice_scenario_get_workers (scenario) + 1;
       end = sluice_timeline_get_end_time (model);

@@ -1,0 +1,57 @@
+/* run-fixture.c: a preset run on the virtual clock into a recorder, for the
+ * tests of what is drawn and said from a recorded run
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "run-fixture.h"
+#include "sluice-scenario-runner.h"
+
+/* Runs data/presets/@name.pool on the virtual clock, its settings
+ * overridden by @sets ("group.key=value", NULL-terminated, may be NULL),
+ * and returns what it recorded; the scenario that ran in @scenario_out. */
+SluiceRecorder *
+run_fixture_record_preset (const char          *name,
+                           const char * const  *sets,
+                           SluiceScenario     **scenario_out)
+{
+  g_autoptr(GPtrArray) overrides = g_ptr_array_new ();
+  g_autofree char *file = g_strconcat (name, ".pool", NULL);
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "..", "data", "presets", file, NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SluiceScenario) scenario = NULL;
+  g_autoptr(SluiceScenarioRunner) runner = NULL;
+  g_autoptr(SluiceReport) report = NULL;
+  SluiceRecorder *recorder = sluice_recorder_new (0);
+
+  g_ptr_array_add (overrides, (gpointer) "run.clock=virtual");
+  for (guint i = 0; sets != NULL && sets[i] != NULL; i++)
+    g_ptr_array_add (overrides, (gpointer) sets[i]);
+  g_ptr_array_add (overrides, NULL);
+
+  scenario = sluice_scenario_new_from_file (path, (const char **) overrides->pdata, &error);
+  g_assert_no_error (error);
+  runner = sluice_scenario_runner_new (scenario);
+  sluice_scenario_runner_set_recorder (runner, recorder);
+  report = sluice_scenario_runner_run (runner, &error);
+  g_assert_no_error (error);
+
+  if (scenario_out != NULL)
+    *scenario_out = g_steal_pointer (&scenario);
+  return recorder;
+}
+
+/* The timeline of @name's run on the virtual clock. */
+SluiceTimeline *
+run_fixture_timeline_of (const char      *name,
+                         SluiceScenario **scenario_out)
+{
+  g_autoptr(SluiceScenario) scenario = NULL;
+  g_autoptr(SluiceRecorder) recorder = run_fixture_record_preset (name, NULL, &scenario);
+  SluiceTimeline *model = sluice_timeline_new (sluice_scenario_get_workers (scenario));
+
+  sluice_timeline_update (model, recorder);
+  if (scenario_out != NULL)
+    *scenario_out = g_steal_pointer (&scenario);
+  return model;
+}

@@ -356,26 +356,6 @@ read_timeline (SluiceNarrator *self)
 
 /* ---- the moment ----------------------------------------------------------- */
 
-/* The number of recorded events at or before @time (events are in time
- * order): the latest of them is the one before this position. */
-static guint
-count_events_until (SluiceRecorder *recorder,
-                    gint64          time)
-{
-  guint low = 0, high = sluice_recorder_get_n_events (recorder);
-
-  while (low < high)
-    {
-      guint mid = low + (high - low) / 2;
-
-      if (sluice_recorder_get_event (recorder, mid)->time <= time)
-        low = mid + 1;
-      else
-        high = mid;
-    }
-  return low;
-}
-
 static gint64
 held_item_at (SluiceNarrator *self,
               gint64          time)
@@ -625,7 +605,7 @@ find_moment (SluiceNarrator *self,
       return;
     }
   moment->start = sluice_recorder_get_event (self->recorder, 0)->time;
-  n_until = count_events_until (self->recorder, moment->time);
+  n_until = sluice_recorder_find_time (self->recorder, moment->time);
   if (n_until == 0)
     return;
 

@@ -145,9 +145,10 @@ sluice_fold_get_event (SluiceFold *self,
  * _sluice_fold_get_n_reads:
  * @self: a #SluiceFold
  *
- * Every event a fold reads, stepping over it or bisecting for a time,
- * goes through sluice_fold_get_event(): tests count them to see that a
- * move costs the events moved over, not the run.
+ * Every event a fold steps over goes through sluice_fold_get_event():
+ * tests count them to see that a move costs the events moved over, not
+ * the run (finding a time is sluice_recorder_find_time()'s bisection, a
+ * logarithm of the run, not counted).
  *
  * Returns: how many events the fold has read from its recorder
  */
@@ -240,22 +241,9 @@ guint64
 sluice_fold_find_position (SluiceFold *self,
                            gint64      time)
 {
-  guint64 low, high;
-
   g_return_val_if_fail (SLUICE_IS_FOLD (self), 0);
 
-  low = sluice_fold_get_first_position (self);
-  high = sluice_fold_get_end_position (self);
-  while (low < high)
-    {
-      guint64 middle = low + (high - low) / 2;
-
-      if (sluice_fold_get_event (self, middle)->time <= time)
-        low = middle + 1;
-      else
-        high = middle;
-    }
-  return low;
+  return sluice_fold_get_first_position (self) + sluice_recorder_find_time (self->recorder, time);
 }
 
 /**

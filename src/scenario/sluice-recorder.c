@@ -174,6 +174,38 @@ sluice_recorder_get_event (SluiceRecorder *self,
 }
 
 /**
+ * sluice_recorder_find_time:
+ * @self: a #SluiceRecorder
+ * @time: a clock time, in µs
+ *
+ * Finds, by binary search (the events are in clock order), how many of
+ * the events held happened at or before @time: the newest of them is at
+ * that position less one.
+ *
+ * Returns: a position from 0 to sluice_recorder_get_n_events()
+ */
+guint
+sluice_recorder_find_time (SluiceRecorder *self,
+                           gint64          time)
+{
+  guint low = 0, high;
+
+  g_return_val_if_fail (SLUICE_IS_RECORDER (self), 0);
+
+  high = self->events->len;
+  while (low < high)
+    {
+      guint middle = low + (high - low) / 2;
+
+      if (sluice_recorder_get_event (self, middle)->time <= time)
+        low = middle + 1;
+      else
+        high = middle;
+    }
+  return low;
+}
+
+/**
  * sluice_recorder_clear:
  * @self: a #SluiceRecorder
  *

@@ -22,6 +22,8 @@ guint              sluice_recorder_get_n_events   (SluiceRecorder     *self);
 guint64            sluice_recorder_get_n_dropped  (SluiceRecorder     *self);
 const SluiceEvent *sluice_recorder_get_event      (SluiceRecorder     *self,
                                                    guint               position);
+guint              sluice_recorder_find_time      (SluiceRecorder     *self,
+                                                   gint64              time);
 void               sluice_recorder_clear          (SluiceRecorder     *self);
 JsonNode          *sluice_recorder_event_to_json  (const SluiceEvent  *event);
 char              *sluice_recorder_event_to_line  (const SluiceEvent  *event);

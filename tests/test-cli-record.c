@@ -123,6 +123,39 @@ test_record_writes_the_run (void)
   g_unlink (pool);
 }
 
+/* The header carries the run's report: the very object --json prints. */
+static void
+test_record_carries_the_report (void)
+{
+  g_autofree char *pool = write_temp (MINIMAL "[source]\ncount=5\n[handler]\ndefault=ok 0.1\nitem.2=fail 1 ConnectionError 0.1\n" VIRTUAL);
+  g_autofree char *record = temp_path ("run.sluicerun");
+  g_autofree char *out = NULL, *err = NULL, *recorded = NULL, *printed = NULL, *carried = NULL;
+  g_autoptr(JsonObject) header = NULL;
+  g_autoptr(JsonObject) report = NULL;
+  const char *args[] = { pool, "--record", record, "--json", NULL };
+
+  if (sluice_run_path () == NULL)
+    return;
+
+  g_assert_cmpint (run_cli (args, &out, &err), ==, 0);
+  recorded = read_text (record);
+  *strchr (recorded, '\n') = '\0';
+  header = parse_object (recorded);
+  g_assert_true (json_object_has_member (header, "report"));
+  report = parse_object (out);
+  {
+    g_autoptr(JsonNode) a = json_node_init_object (json_node_alloc (), report);
+
+    printed = json_to_string (a, TRUE);
+  }
+  carried = json_to_string (json_object_get_member (header, "report"), TRUE);
+  g_assert_cmpstr (carried, ==, printed);
+  g_assert_cmpint (json_object_get_int_member (report, "pulled"), ==, 5);
+
+  remove_temp (record);
+  g_unlink (pool);
+}
+
 /* --set changes what ran: the recording holds the scenario with it. */
 static void
 test_record_holds_the_overrides (void)
@@ -384,6 +417,7 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/cli/record/writes-the-run", test_record_writes_the_run);
+  g_test_add_func ("/cli/record/carries-the-report", test_record_carries_the_report);
   g_test_add_func ("/cli/record/holds-the-overrides", test_record_holds_the_overrides);
   g_test_add_func ("/cli/record/unwritable-exits-before-the-run", test_record_unwritable_exits_before_the_run);
   g_test_add_func ("/cli/compare/table-matches-each-run", test_compare_table_matches_each_run);

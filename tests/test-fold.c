@@ -164,14 +164,12 @@ test_fold_seek_time_includes_the_instant (void)
   g_array_unref (live.states);
 }
 
-/* A bounded recorder drops its oldest events: the fold keeps its sums
- * and cannot move back over what is gone. */
+/* Ten results into a recorder of four, @fold reading the first two as
+ * they come: it is left behind at position 2. */
 static void
-test_fold_stops_at_dropped_events (void)
+add_ten_results_reading_two (SluiceRecorder *recorder,
+                             SluiceFold     *fold)
 {
-  g_autoptr(SluiceRecorder) recorder = sluice_recorder_new (4);
-  g_autoptr(SluiceFold) fold = sluice_fold_new (recorder);
-
   for (guint i = 0; i < 10; i++)
     {
       SluiceEvent event = { .kind = SLUICE_EVENT_RESULT, .time = i, .item = i };
@@ -181,6 +179,17 @@ test_fold_stops_at_dropped_events (void)
         sluice_fold_seek_end (fold);
     }
   g_assert_cmpuint (sluice_fold_get_position (fold), ==, 2);
+}
+
+/* A bounded recorder drops its oldest events: the fold keeps its sums
+ * and cannot move back over what is gone. */
+static void
+test_fold_stops_at_dropped_events (void)
+{
+  g_autoptr(SluiceRecorder) recorder = sluice_recorder_new (4);
+  g_autoptr(SluiceFold) fold = sluice_fold_new (recorder);
+
+  add_ten_results_reading_two (recorder, fold);
   sluice_fold_seek_end (fold);
   /* Events 2 to 5 were dropped before the fold read them: skipped. */
   g_assert_cmpuint (sluice_fold_get_position (fold), ==, 10);
@@ -189,6 +198,25 @@ test_fold_stops_at_dropped_events (void)
   g_assert_cmpuint (sluice_fold_get_position (fold), ==, 6);
   g_assert_null (sluice_fold_get_last (fold));
   g_assert_cmpuint (sluice_fold_find_position (fold, 7), ==, 8);
+}
+
+/* A fold left behind by the ring, sent forwards to a position the ring
+ * has dropped, lands on the oldest event held: it can neither fold the
+ * events that are gone nor move back over them. */
+static void
+test_fold_seek_into_dropped_events (void)
+{
+  g_autoptr(SluiceRecorder) recorder = sluice_recorder_new (4);
+  g_autoptr(SluiceFold) fold = sluice_fold_new (recorder);
+
+  add_ten_results_reading_two (recorder, fold);
+  sluice_fold_seek (fold, 4);
+  g_assert_cmpuint (sluice_fold_get_position (fold), ==, 6);
+  g_assert_cmpuint (sluice_fold_get_count (fold, SLUICE_FOLD_RESULTS), ==, 2);
+  sluice_fold_seek (fold, 8);
+  g_assert_cmpuint (sluice_fold_get_position (fold), ==, 8);
+  g_assert_cmpint (sluice_fold_get_last (fold)->item, ==, 7);
+  g_assert_cmpuint (sluice_fold_get_count (fold, SLUICE_FOLD_RESULTS), ==, 4);
 }
 
 /* A run of some 15,000 events (2,000 items: successes, retried failures,
@@ -297,6 +325,7 @@ main (int   argc,
     }
   g_test_add_func ("/fold/state-at-a-time-includes-its-instant", test_fold_seek_time_includes_the_instant);
   g_test_add_func ("/fold/cannot-move-back-over-dropped-events", test_fold_stops_at_dropped_events);
+  g_test_add_func ("/fold/seek-into-dropped-events-lands-on-the-first-held", test_fold_seek_into_dropped_events);
   g_test_add_func ("/fold/moves-read-the-events-moved-over", test_fold_moves_are_incremental);
 
   return g_test_run ();

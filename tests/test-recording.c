@@ -62,6 +62,7 @@ record_file (const char *path)
   g_autoptr(SluiceScenarioRunner) runner = NULL;
   g_autoptr(SluiceRecorder) recorder = sluice_recorder_new (0);
   g_autoptr(SluiceReport) report = NULL;
+  g_autoptr(JsonNode) report_node = NULL;
   g_autoptr(SluiceScenario) plain = NULL;
   g_autoptr(GOutputStream) stream = g_memory_output_stream_new_resizable ();
   g_autoptr(GError) error = NULL;
@@ -84,10 +85,11 @@ record_file (const char *path)
   /* A run that ends in an error still recorded its events. */
   report = sluice_scenario_runner_run (runner, NULL);
   run->report = report ? sluice_report_to_json_string (report, TRUE) : NULL;
+  report_node = report ? sluice_report_to_json (report) : NULL;
 
   run->events = events_text (recorder);
   run->n_events = sluice_recorder_get_n_events (recorder);
-  g_assert_true (sluice_recording_write (run->text, recorder, stream, NULL, &error));
+  g_assert_true (sluice_recording_write (run->text, report_node, recorder, stream, NULL, &error));
   g_assert_no_error (error);
   g_output_stream_write_all (stream, "", 1, NULL, NULL, &error);  /* a nul after the text */
   g_output_stream_close (stream, NULL, NULL);
@@ -175,6 +177,16 @@ assert_round_trip (const char *path)
   again = events_text (sluice_recording_get_recorder (recording));
   g_assert_cmpstr (again, ==, run->events);
   g_assert_cmpstr (run->recording + run->header_end, ==, run->events);
+
+  /* The report, as the run gave it, key by key and byte for byte. */
+  if (run->report == NULL)
+    g_assert_null (sluice_recording_get_report (recording));
+  else
+    {
+      g_autofree char *report = json_to_string (sluice_recording_get_report (recording), TRUE);
+
+      g_assert_cmpstr (report, ==, run->report);
+    }
 }
 
 static void
@@ -431,6 +443,63 @@ test_header_alone_is_truncated (void)
   g_assert_cmpint (sluice_scenario_get_workers (sluice_recording_get_scenario (recording)), ==, 1);
 }
 
+/* ---- the report --------------------------------------------------------- */
+
+/* A recording written without a report (as the spec's header has none)
+ * reads whole, and has none. */
+static void
+test_report_is_optional (void)
+{
+  static const char text[] = "{\"sluicerun\":1,\"version\":\"0\",\"scenario\":\"" SCENARIO "\"}\n"
+                             "{\"kind\":\"run-end\",\"time_us\":0}\n";
+  g_autoptr(SluiceRecording) recording = NULL;
+  g_autoptr(GError) error = NULL;
+
+  recording = sluice_recording_new_from_data (text, strlen (text), "plain.sluicerun", &error);
+  g_assert_no_error (error);
+  print_problems (recording);
+  g_assert_cmpuint (count_problems (recording), ==, 0);
+  g_assert_null (sluice_recording_get_report (recording));
+}
+
+/* A "report" that is not an object is a problem, and the rest reads. */
+static void
+test_report_not_an_object_is_a_problem (void)
+{
+  static const char text[] = "{\"sluicerun\":1,\"version\":\"0\",\"scenario\":\"" SCENARIO "\",\"report\":[1]}\n"
+                             "{\"kind\":\"run-end\",\"time_us\":0}\n";
+  g_autoptr(SluiceRecording) recording = NULL;
+  g_autoptr(GError) error = NULL;
+
+  recording = sluice_recording_new_from_data (text, strlen (text), "odd.sluicerun", &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (count_problems (recording), ==, 1);
+  g_assert_true (has_problem (recording, "odd.sluicerun:1: \"report\" is not a JSON object"));
+  g_assert_null (sluice_recording_get_report (recording));
+  g_assert_cmpuint (sluice_recorder_get_n_events (sluice_recording_get_recorder (recording)), ==, 1);
+}
+
+/* A run on the real clock (block, thread) cannot be run again to the same
+ * events: its recording carries its report, and a recording cut short
+ * still has it. */
+static void
+test_real_clock_recording_keeps_its_report (void)
+{
+  g_autoptr(Run) run = record_preset ("block.pool");
+  g_autoptr(SluiceRecording) recording = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *report = NULL;
+
+  g_assert_true (sluice_scenario_needs_real_time (run->scenario));
+  g_assert_nonnull (run->report);
+  /* The header and the first event only. */
+  recording = sluice_recording_new_from_data (run->recording, run->header_end + 10, "cut.sluicerun", &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (sluice_recording_get_report (recording));
+  report = json_to_string (sluice_recording_get_report (recording), TRUE);
+  g_assert_cmpstr (report, ==, run->report);
+}
+
 /* ---- limits ------------------------------------------------------------- */
 
 static void
@@ -472,9 +541,16 @@ test_long_line_is_skipped (void)
   again = events_text (sluice_recording_get_recorder (recording));
   g_assert_cmpstr (again, ==, run->events);
 
-  /* A first line that long: not a recording. */
-  assert_refused (text->str + run->header_end + (second - run->events), -1, SLUICE_SCENARIO_ERROR_IO,
-                  ":1: the first line is longer than the limit");
+  /* A first line longer than the scenario and the report may make it:
+   * not a recording. */
+  {
+    g_autoptr(GString) header = g_string_new (NULL);
+
+    for (gsize i = 0; i <= SLUICE_RECORDING_MAX_HEADER; i += 8)
+      g_string_append (header, "garbage ");
+    g_string_append (header, "\n");
+    assert_refused (header->str, -1, SLUICE_SCENARIO_ERROR_IO, ":1: the first line is longer than the limit of 32.0");
+  }
 }
 
 static void
@@ -516,6 +592,7 @@ test_file_round_trip (void)
 
   /* Saved again: the same file. */
   g_assert_true (sluice_recording_save (sluice_recording_get_scenario_text (recording),
+                                        sluice_recording_get_report (recording),
                                         sluice_recording_get_recorder (recording), path, &error));
   g_assert_no_error (error);
   g_file_get_contents (path, &saved, &length, &error);
@@ -660,6 +737,9 @@ main (int   argc,
   g_test_add_func ("/recording/round-trip/header-holds-the-scenario-as-it-ran",
                    test_header_holds_the_scenario_as_it_ran);
   g_test_add_func ("/recording/round-trip/file", test_file_round_trip);
+  g_test_add_func ("/recording/report/is-optional", test_report_is_optional);
+  g_test_add_func ("/recording/report/not-an-object-is-a-problem", test_report_not_an_object_is_a_problem);
+  g_test_add_func ("/recording/report/real-clock-recording-keeps-it", test_real_clock_recording_keeps_its_report);
   g_test_add_func ("/recording/replay/gives-the-recorded-runs-report", test_replay_gives_the_recorded_runs_report);
   g_test_add_func ("/recording/replay/refuses-other-events", test_replay_refuses_other_events);
   g_test_add_func ("/recording/damaged/truncated-open-partly", test_truncated_recordings_open_partly);

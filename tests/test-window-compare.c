@@ -5,7 +5,9 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 
+#include <glib/gi18n.h>
 #include <gtk/gtk.h>
+#include <locale.h>
 #include <string.h>
 
 #include "sluice-chart-view.h"
@@ -231,6 +233,285 @@ test_compare_closed_while_running (void)
   window_fixture_close (window);
 }
 
+/* ---- at a projector's size ---------------------------------------------- */
+
+typedef struct {
+  const char *language;
+  const char *elapsed;     /* "Elapsed" in it: the catalogue is in use */
+} Language;
+
+static const Language languages[] = {
+  { "", "Elapsed" },
+  { "de", "Verstrichen" },
+};
+
+/* gtk_test_init() keeps the C locale, where gettext ignores LANGUAGE: the
+ * messages' category goes to C.UTF-8 for a language, back for none
+ * (test-window.c). */
+static void
+set_language (const char *language)
+{
+  setlocale (LC_MESSAGES, *language != '\0' ? "C.UTF-8" : "C");
+  g_setenv ("LANGUAGE", language, TRUE);
+  bindtextdomain ("sluice", g_getenv ("SLUICE_LOCALEDIR"));
+  bind_textdomain_codeset ("sluice", "UTF-8");
+  /* Also forgets the translations looked up so far. */
+  textdomain ("sluice");
+}
+
+/* As the app looks: its style sheet on the display, until removed. */
+static GtkCssProvider *
+add_app_style (void)
+{
+  GtkCssProvider *css = gtk_css_provider_new ();
+
+  gtk_css_provider_load_from_resource (css, "/io/github/sluicepool/Sluice/style.css");
+  gtk_style_context_add_provider_for_display (gdk_display_get_default (), GTK_STYLE_PROVIDER (css),
+                                              GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
+  return css;
+}
+
+static void
+remove_app_style (GtkCssProvider *css)
+{
+  gtk_style_context_remove_provider_for_display (gdk_display_get_default (), GTK_STYLE_PROVIDER (css));
+  g_object_unref (css);
+}
+
+static gboolean
+count_frame (GtkWidget     *widget,
+             GdkFrameClock *frame_clock,
+             gpointer       user_data)
+{
+  guint *frames = user_data;
+
+  (*frames)++;
+  return G_SOURCE_CONTINUE;
+}
+
+/* A few frames drawn: the layout is done at the window's size. */
+static void
+wait_for_frames (GtkWidget *widget,
+                 guint      n)
+{
+  guint frames = 0;
+  guint tick_id = gtk_widget_add_tick_callback (widget, count_frame, &frames, NULL);
+  guint timeout_id = window_fixture_add_timeout ();
+
+  while (frames < n)
+    g_main_context_iteration (NULL, TRUE);
+  g_source_remove (timeout_id);
+  gtk_widget_remove_tick_callback (widget, tick_id);
+}
+
+/* The difference table: the grid with its style class (the window has
+ * no getter for it; the tests read its cells' texts). */
+static GtkGrid *
+find_table (GtkWidget *widget)
+{
+  if (GTK_IS_GRID (widget) && gtk_widget_has_css_class (widget, "compare-table"))
+    return GTK_GRID (widget);
+
+  for (GtkWidget *child = gtk_widget_get_first_child (widget);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkGrid *table = find_table (child);
+
+      if (table != NULL)
+        return table;
+    }
+  return NULL;
+}
+
+/* retry-storm (10 workers) against retry-storm-jitter, ended, in a
+ * window of @width × @height; NULL, skipped, when @language has no
+ * catalogue in the build tree. */
+static SluiceCompareWindow *
+open_storms (SluiceWindow   *window,
+             const Language *language,
+             int             width,
+             int             height)
+{
+  g_autofree char *b_path = preset_path ("retry-storm-jitter");
+  g_autoptr(GError) error = NULL;
+  SluiceCompareWindow *compare = sluice_window_compare_with_file (window, b_path, &error);
+
+  g_assert_no_error (error);
+  g_object_ref (compare);
+  gtk_window_set_default_size (GTK_WINDOW (compare), width, height);
+  wait_for_comparison (compare);
+  if (!g_str_equal (sluice_compare_window_get_cell (compare, SLUICE_COMPARISON_ELAPSED, SLUICE_COMPARE_COLUMN_NAME),
+                    language->elapsed))
+    {
+      gtk_window_destroy (GTK_WINDOW (compare));
+      g_assert_finalize_object (compare);
+      g_test_skip ("the build tree has no catalogue for this language");
+      return NULL;
+    }
+  wait_for_frames (GTK_WIDGET (compare), 5);
+  return compare;
+}
+
+/* @widget is shown whole: inside the window's @width × @height and inside
+ * each of its parents, so no scrolled window or viewport hides a part. */
+static void
+assert_shown_whole (GtkWidget *widget,
+                    GtkWidget *window,
+                    int        width,
+                    int        height)
+{
+  graphene_rect_t bounds;
+  const char *text = GTK_IS_LABEL (widget) ? gtk_label_get_text (GTK_LABEL (widget)) : G_OBJECT_TYPE_NAME (widget);
+
+  g_assert_true (gtk_widget_get_mapped (widget));
+  g_assert_true (gtk_widget_compute_bounds (widget, window, &bounds));
+  g_test_message ("%s: %.0f,%.0f %.0f×%.0f in %d×%d", text, bounds.origin.x, bounds.origin.y,
+                  bounds.size.width, bounds.size.height, width, height);
+  g_assert_cmpfloat (bounds.size.width, >, 0.);
+  g_assert_cmpfloat (bounds.size.height, >, 0.);
+  g_assert_true (graphene_rect_contains_rect (&GRAPHENE_RECT_INIT (0, 0, width, height), &bounds));
+
+  for (GtkWidget *parent = gtk_widget_get_parent (widget);
+       parent != NULL && parent != window;
+       parent = gtk_widget_get_parent (parent))
+    {
+      graphene_rect_t box;
+
+      g_assert_true (gtk_widget_compute_bounds (parent, window, &box));
+      if (!graphene_rect_contains_rect (&box, &bounds))
+        g_error ("%s: %.0f,%.0f %.0f×%.0f is cut by its %s at %.0f,%.0f %.0f×%.0f", text, bounds.origin.x,
+                 bounds.origin.y, bounds.size.width, bounds.size.height, G_OBJECT_TYPE_NAME (parent),
+                 box.origin.x, box.origin.y, box.size.width, box.size.height);
+    }
+}
+
+/* On a 1024×768 projector, with the ten workers of two retry storms:
+ * the window keeps that size, every row of the difference table (its
+ * heading, and each cell of each row) and the scrubber are inside what
+ * the window shows, in English and German; the lanes scroll instead. */
+static void
+test_compare_table_visible_at_1024x768 (gconstpointer data)
+{
+  const Language *language = data;
+  GtkCssProvider *css;
+  SluiceWindow *window;
+  SluiceCompareWindow *compare;
+  GtkGrid *table;
+  int width, height;
+
+  if (g_getenv ("SLUICE_LOCALEDIR") == NULL)
+    {
+      g_test_skip ("SLUICE_LOCALEDIR is not set");
+      return;
+    }
+  set_language (language->language);
+  css = add_app_style ();
+  window = window_fixture_open ("retry-storm");
+  compare = open_storms (window, language, 1024, 768);
+  if (compare == NULL)
+    goto out;
+
+  width = gtk_widget_get_width (GTK_WIDGET (compare));
+  height = gtk_widget_get_height (GTK_WIDGET (compare));
+  g_test_message ("the window: %d×%d", width, height);
+  g_assert_cmpint (width, <=, 1024);
+  g_assert_cmpint (height, <=, 768);
+  /* It did not shrink either (GTK keeps a client-side frame's border). */
+  g_assert_cmpint (width, >=, 1024 - 24);
+  g_assert_cmpint (height, >=, 768 - 24);
+
+  table = find_table (GTK_WIDGET (compare));
+  g_assert_nonnull (table);
+  for (int row = 0; row <= SLUICE_COMPARISON_N_ROWS; row++)
+    for (int column = SLUICE_COMPARE_COLUMN_NAME; column <= SLUICE_COMPARE_COLUMN_DIFFERENCE; column++)
+      assert_shown_whole (gtk_grid_get_child_at (table, column, row), GTK_WIDGET (compare), width, height);
+  assert_shown_whole (sluice_compare_window_get_scrubber (compare), GTK_WIDGET (compare), width, height);
+
+  gtk_window_destroy (GTK_WINDOW (compare));
+  g_assert_finalize_object (compare);
+out:
+  window_fixture_close (window);
+  remove_app_style (css);
+  set_language ("");
+}
+
+static double
+font_size (GtkWidget *widget)
+{
+  const PangoFontDescription *font = pango_context_get_font_description (gtk_widget_get_pango_context (widget));
+
+  return (double) pango_font_description_get_size (font) / PANGO_SCALE;
+}
+
+static gboolean
+has_tabular_figures (GtkLabel *label)
+{
+  PangoAttrList *attributes = pango_layout_get_attributes (gtk_label_get_layout (label));
+  GSList *list = attributes != NULL ? pango_attr_list_get_attributes (attributes) : NULL;
+  gboolean tabular = FALSE;
+
+  for (GSList *l = list; l != NULL; l = l->next)
+    {
+      PangoAttribute *attribute = l->data;
+
+      if (attribute->klass->type == PANGO_ATTR_FONT_FEATURES &&
+          strstr (((PangoAttrFontFeatures *) attribute)->features, "tnum") != NULL)
+        tabular = TRUE;
+    }
+  g_slist_free_full (list, (GDestroyNotify) pango_attribute_destroy);
+  return tabular;
+}
+
+/* Read from the back of a room: the difference table's text is larger
+ * than the window's body text; the numbers are right-aligned in tabular
+ * figures, so that digits line up; a difference below zero starts with a
+ * minus sign (−), as wide as the plus sign, not with a short hyphen (the
+ * cell's text is still the comparison's, the one sluice-run prints). */
+static void
+test_compare_table_larger_than_body_tabular (void)
+{
+  GtkCssProvider *css = add_app_style ();
+  SluiceWindow *window = window_fixture_open ("retry-storm");
+  SluiceCompareWindow *compare = open_storms (window, &languages[0], 1024, 768);
+  GtkGrid *table;
+  GtkLabel *elapsed;
+  double body;
+
+  g_assert_nonnull (compare);
+  table = find_table (GTK_WIDGET (compare));
+  g_assert_nonnull (table);
+  body = font_size (GTK_WIDGET (compare));
+  g_test_message ("body text: %.1f", body);
+  for (int row = 0; row <= SLUICE_COMPARISON_N_ROWS; row++)
+    for (int column = SLUICE_COMPARE_COLUMN_NAME; column <= SLUICE_COMPARE_COLUMN_DIFFERENCE; column++)
+      {
+        GtkLabel *cell = GTK_LABEL (gtk_grid_get_child_at (table, column, row));
+
+        g_test_message ("%s: %.1f", gtk_label_get_text (cell), font_size (GTK_WIDGET (cell)));
+        g_assert_cmpfloat (font_size (GTK_WIDGET (cell)), >=, body * 1.15);
+        if (column != SLUICE_COMPARE_COLUMN_NAME)
+          {
+            g_assert_cmpfloat (gtk_label_get_xalign (cell), ==, 1.f);
+            g_assert_true (has_tabular_figures (cell));
+          }
+      }
+
+  /* B, with jitter, ends sooner than A. */
+  elapsed = GTK_LABEL (gtk_grid_get_child_at (table, SLUICE_COMPARE_COLUMN_DIFFERENCE, SLUICE_COMPARISON_ELAPSED + 1));
+  g_assert_true (g_str_has_prefix (sluice_compare_window_get_cell (compare, SLUICE_COMPARISON_ELAPSED,
+                                                                    SLUICE_COMPARE_COLUMN_DIFFERENCE), "-0."));
+  g_assert_true (g_str_has_prefix (gtk_label_get_text (elapsed), "−0."));
+  g_assert_cmpstr (gtk_label_get_text (elapsed) + strlen ("−"), ==,
+                   sluice_compare_window_get_cell (compare, SLUICE_COMPARISON_ELAPSED,
+                                                   SLUICE_COMPARE_COLUMN_DIFFERENCE) + 1);
+
+  gtk_window_destroy (GTK_WINDOW (compare));
+  g_assert_finalize_object (compare);
+  window_fixture_close (window);
+  remove_app_style (css);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -240,6 +521,11 @@ main (int   argc,
   g_test_add_func ("/window/compare/two-presets", test_compare_two_presets);
   g_test_add_func ("/window/compare/action-enabled", test_compare_action_enabled);
   g_test_add_func ("/window/compare/closed-while-running", test_compare_closed_while_running);
+  g_test_add_data_func ("/window/compare/table-visible-at-1024x768/en", &languages[0],
+                        test_compare_table_visible_at_1024x768);
+  g_test_add_data_func ("/window/compare/table-visible-at-1024x768/de", &languages[1],
+                        test_compare_table_visible_at_1024x768);
+  g_test_add_func ("/window/compare/table-larger-than-body-tabular", test_compare_table_larger_than_body_tabular);
 
   return g_test_run ();
 }

@@ -1,5 +1,6 @@
 /* test-window-lanes.c: what the window's lanes and counters say about a
- * run's attempts, under Xvfb
+ * run's attempts, and where a click in the chart or the lanes puts the
+ * playhead, under Xvfb
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
@@ -8,9 +9,13 @@
  */
 
 #include <gtk/gtk.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "sluice-chart-view.h"
 #include "sluice-config-panel.h"
+#include "sluice-render-chart.h"
+#include "sluice-render-timeline.h"
 #include "sluice-timeline.h"
 #include "sluice-timeline-view.h"
 #include "sluice-window.h"
@@ -120,6 +125,215 @@ test_counters_cancelled_and_dropped_are_counted (void)
   window_fixture_close (window);
 }
 
+/* ---- clicks in the chart and the lanes ----------------------------------- */
+
+/* GTK 4.8 has no public way to feed a pointer event to a widget, so the
+ * tests emit the gestures' signals as GTK would for a press, a release
+ * and a drag. */
+
+/* The one controller of @type on @view. */
+static GtkEventController *
+find_controller (GtkWidget *view,
+                 GType      type)
+{
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (view);
+  GtkEventController *found = NULL;
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr(GtkEventController) controller = g_list_model_get_item (controllers, i);
+
+      if (G_TYPE_CHECK_INSTANCE_TYPE (controller, type))
+        {
+          g_assert_null (found);
+          found = controller;
+        }
+    }
+  g_assert_nonnull (found);
+  return found;  /* the view holds it */
+}
+
+static void
+click (GtkWidget *view,
+       double     x,
+       double     y)
+{
+  GtkEventController *gesture = find_controller (view, GTK_TYPE_GESTURE_CLICK);
+
+  g_signal_emit_by_name (gesture, "pressed", 1, x, y);
+  g_signal_emit_by_name (gesture, "released", 1, x, y);
+}
+
+/* A finished run of @preset on the virtual clock: the playhead is not
+ * set, the viewport shows the whole run. */
+static SluiceWindow *
+open_finished_run (const char *preset)
+{
+  SluiceWindow *window = window_fixture_open (preset);
+
+  window_fixture_run_virtual (window);
+  g_assert_cmpint (sluice_viewport_get_playhead (sluice_window_get_viewport (window)), ==, -1);
+  g_assert_cmpint (gtk_widget_get_width (sluice_window_get_timeline_view (window)), >, 100);
+  return window;
+}
+
+/* A click on the chart at x puts the playhead at the time drawn at x: a
+ * quarter and three quarters of the way across the plot. */
+static void
+test_chart_click_moves_the_playhead_to_the_time_at_x (void)
+{
+  SluiceWindow *window = open_finished_run ("first-look");
+  SluiceViewport *viewport = sluice_window_get_viewport (window);
+  GtkWidget *chart = window_fixture_find_widget (GTK_WIDGET (window), SLUICE_TYPE_CHART_VIEW);
+  SluiceTimeline *model = sluice_time_view_get_model (SLUICE_TIME_VIEW (chart));
+  gint64 t0 = sluice_viewport_get_t0 (viewport);
+  gint64 t1 = sluice_viewport_get_t1 (viewport);
+  int width = gtk_widget_get_width (chart);
+  int height = gtk_widget_get_height (chart);
+  const double fractions[] = { 0.25, 0.75 };
+  cairo_rectangle_t plot;
+
+  g_assert_nonnull (model);
+  g_assert_cmpint (width, >, 100);
+  sluice_render_chart_get_plot (width, height, model, t0, t1, sluice_time_view_get_now (SLUICE_TIME_VIEW (chart)),
+                                sluice_timeline_get_queue_capacity (model), sluice_timeline_get_lead_bound (model),
+                                &plot);
+  g_assert_cmpfloat (plot.width, >, 50.);
+
+  for (guint i = 0; i < G_N_ELEMENTS (fractions); i++)
+    {
+      gint64 expected = t0 + (gint64) (fractions[i] * (double) (t1 - t0));
+      gint64 one_pixel = (gint64) ((double) (t1 - t0) / plot.width) + 1;
+
+      click (chart, plot.x + fractions[i] * plot.width, plot.y + plot.height / 2.);
+      g_test_message ("clicked at %.0f%%: playhead %" G_GINT64_FORMAT ", expected %" G_GINT64_FORMAT,
+                      fractions[i] * 100., sluice_viewport_get_playhead (viewport), expected);
+      g_assert_cmpint (llabs (sluice_viewport_get_playhead (viewport) - expected), <=, one_pixel);
+    }
+
+  /* The span stays where it was. */
+  g_assert_cmpint (sluice_viewport_get_t0 (viewport), ==, t0);
+  g_assert_cmpint (sluice_viewport_get_t1 (viewport), ==, t1);
+
+  window_fixture_close (window);
+}
+
+/* Where in the lanes @bar_index is drawn: across, the middle of its time
+ * (its start plus a quarter of its length, inside it even when short);
+ * down, a point of the plot that hits it. */
+static gboolean
+find_bar_point (SluiceTimelineView *lanes,
+                guint               bar_index,
+                double             *x,
+                double             *y)
+{
+  SluiceTimeline *model = sluice_timeline_view_get_model (lanes);
+  SluiceViewport *viewport = sluice_timeline_view_get_viewport (lanes);
+  const SluiceTimelineBar *bar = sluice_timeline_get_bar (model, bar_index);
+  int width = gtk_widget_get_width (GTK_WIDGET (lanes));
+  int height = gtk_widget_get_height (GTK_WIDGET (lanes));
+  gint64 t0 = sluice_viewport_get_t0 (viewport);
+  gint64 t1 = sluice_viewport_get_t1 (viewport);
+  gint64 end = bar->end >= 0 ? bar->end : t1;
+  cairo_rectangle_t plot;
+  guint index;
+
+  sluice_render_timeline_get_plot (model, width, height, &plot);
+  *x = plot.x + plot.width * ((double) (bar->start - t0) + (double) (end - bar->start) / 4.) / (double) (t1 - t0);
+  for (*y = plot.y; *y < plot.y + plot.height; *y += 1.)
+    if (sluice_render_timeline_hit (model, width, height, t0, t1, *x, *y, &index) && index == bar_index &&
+        !sluice_render_timeline_hit_mark (model, width, height, t0, t1, *x, *y, &index))
+      return TRUE;
+  return FALSE;
+}
+
+/* A click on an attempt's bar in the lanes puts the playhead where the
+ * attempt started (not at the time under the pointer) and selects its
+ * item: the last attempt of retries to start (a retry, after its
+ * backoff), and then the first. */
+static void
+test_lanes_click_on_a_bar_moves_the_playhead_to_its_start (void)
+{
+  SluiceWindow *window = open_finished_run ("retries");
+  SluiceViewport *viewport = sluice_window_get_viewport (window);
+  SluiceTimelineView *lanes = SLUICE_TIMELINE_VIEW (sluice_window_get_timeline_view (window));
+  SluiceTimeline *model = sluice_timeline_view_get_model (lanes);
+  guint bars[2] = { 0, 0 };
+
+  g_assert_cmpuint (sluice_timeline_get_n_bars (model), >=, 2);
+  for (guint i = 1; i < sluice_timeline_get_n_bars (model); i++)
+    {
+      if (sluice_timeline_get_bar (model, i)->start > sluice_timeline_get_bar (model, bars[0])->start)
+        bars[0] = i;
+      if (sluice_timeline_get_bar (model, i)->start < sluice_timeline_get_bar (model, bars[1])->start)
+        bars[1] = i;
+    }
+  g_assert_cmpuint (bars[0], !=, bars[1]);
+
+  for (guint i = 0; i < G_N_ELEMENTS (bars); i++)
+    {
+      const SluiceTimelineBar *bar = sluice_timeline_get_bar (model, bars[i]);
+      double x, y;
+
+      g_assert_true (find_bar_point (lanes, bars[i], &x, &y));
+      /* The time under the pointer is later than the start: the click
+       * must pick the bar, not the time. */
+      g_assert_cmpint (sluice_viewport_x_to_time (viewport, gtk_widget_get_width (GTK_WIDGET (lanes)), x), >,
+                       bar->start);
+      click (GTK_WIDGET (lanes), x, y);
+      g_test_message ("bar %u (item %" G_GINT64_FORMAT ") clicked at (%.0f, %.0f): playhead %" G_GINT64_FORMAT,
+                      bars[i], bar->item, x, y, sluice_viewport_get_playhead (viewport));
+      g_assert_cmpint (sluice_viewport_get_playhead (viewport), ==, bar->start);
+      g_assert_cmpint (sluice_timeline_view_get_selected_item (lanes), ==, bar->item);
+    }
+
+  window_fixture_close (window);
+}
+
+/* A press that turns into a drag pans the span (zoomed in, there is room)
+ * and leaves the playhead where it was, in the chart and in the lanes. GTK
+ * ends the click gesture without a release once the pointer moves past
+ * its threshold and the drag claims the press; the test sends the press
+ * and the drag. */
+static void
+test_press_that_turns_into_a_drag_does_not_move_the_playhead (void)
+{
+  SluiceWindow *window = open_finished_run ("first-look");
+  SluiceViewport *viewport = sluice_window_get_viewport (window);
+  GtkWidget *views[] = {
+    window_fixture_find_widget (GTK_WIDGET (window), SLUICE_TYPE_CHART_VIEW),
+    sluice_window_get_timeline_view (window),
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (views); i++)
+    {
+      GtkEventController *press = find_controller (views[i], GTK_TYPE_GESTURE_CLICK);
+      GtkEventController *drag = find_controller (views[i], GTK_TYPE_GESTURE_DRAG);
+      double x = gtk_widget_get_width (views[i]) * 0.5;
+      double y = gtk_widget_get_height (views[i]) * 0.5;
+      gint64 t0;
+
+      sluice_viewport_fit (viewport);
+      sluice_viewport_zoom (viewport, (sluice_viewport_get_t0 (viewport) + sluice_viewport_get_t1 (viewport)) / 2,
+                            0.25);
+      t0 = sluice_viewport_get_t0 (viewport);
+
+      g_signal_emit_by_name (press, "pressed", 1, x, y);
+      g_signal_emit_by_name (drag, "drag-begin", x, y);
+      g_signal_emit_by_name (drag, "drag-update", 2., 0.);
+      g_signal_emit_by_name (drag, "drag-update", 40., 0.);
+      g_signal_emit_by_name (drag, "drag-end", 40., 0.);
+
+      g_test_message ("%s: t0 %" G_GINT64_FORMAT " → %" G_GINT64_FORMAT ", playhead %" G_GINT64_FORMAT,
+                      G_OBJECT_TYPE_NAME (views[i]), t0, sluice_viewport_get_t0 (viewport),
+                      sluice_viewport_get_playhead (viewport));
+      g_assert_cmpint (sluice_viewport_get_t0 (viewport), <, t0);
+      g_assert_cmpint (sluice_viewport_get_playhead (viewport), ==, -1);
+    }
+
+  window_fixture_close (window);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -132,6 +346,12 @@ main (int   argc,
                    test_tooltip_tells_deadline_rounds_behaviour_and_value);
   g_test_add_func ("/window/counters/cancelled-and-dropped-are-counted",
                    test_counters_cancelled_and_dropped_are_counted);
+  g_test_add_func ("/window/chart/click-moves-the-playhead-to-the-time-at-x",
+                   test_chart_click_moves_the_playhead_to_the_time_at_x);
+  g_test_add_func ("/window/lanes/click-on-a-bar-moves-the-playhead-to-its-start",
+                   test_lanes_click_on_a_bar_moves_the_playhead_to_its_start);
+  g_test_add_func ("/window/playhead/press-that-turns-into-a-drag-does-not-move-it",
+                   test_press_that_turns_into_a_drag_does_not_move_the_playhead);
 
   return g_test_run ();
 }

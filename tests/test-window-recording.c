@@ -8,6 +8,7 @@
 #include <gtk/gtk.h>
 #include <string.h>
 
+#include "sluice-config-panel.h"
 #include "sluice-error-group-view.h"
 #include "sluice-event-log.h"
 #include "sluice-explain-view.h"
@@ -37,9 +38,9 @@ take_shown (SluiceWindow *window,
   shown->n_errors = sluice_error_group_view_get_n_errors (SLUICE_ERROR_GROUP_VIEW (sluice_window_get_error_group (window)));
   shown->n_bars = sluice_timeline_get_n_bars (sluice_timeline_view_get_model (lanes));
   {
-    SluiceReport *report = sluice_report_view_get_report (SLUICE_REPORT_VIEW (sluice_window_get_report_view (window)));
+    JsonNode *report = sluice_report_view_get_report (SLUICE_REPORT_VIEW (sluice_window_get_report_view (window)));
 
-    shown->report = report ? sluice_report_to_json_string (report, TRUE) : NULL;
+    shown->report = report ? json_to_string (report, TRUE) : NULL;
   }
 }
 
@@ -96,7 +97,14 @@ record_in_window (const char  *preset,
   char *path = temp_path (name);
   g_autoptr(GError) error = NULL;
 
-  window_fixture_run_virtual (window);
+  if (sluice_scenario_needs_real_time (sluice_config_panel_get_scenario (SLUICE_CONFIG_PANEL (sluice_window_get_config_panel (window)))))
+    {
+      /* block and thread spend real time: no virtual clock for them. */
+      g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.run", NULL));
+      window_fixture_wait_for_end (window);
+    }
+  else
+    window_fixture_run_virtual (window);
   g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "save-run"));
   g_assert_true (sluice_run_controller_save_recording (sluice_window_get_run_controller (window), path, &error));
   g_assert_no_error (error);
@@ -109,8 +117,7 @@ record_in_window (const char  *preset,
 
 /* Save run, then Open: the same views, a scrubber that moves through the
  * recorded run, the same explanation at the same moment, without an
- * engine; the same report, from the scenario run again on the virtual
- * clock once its events are the recording's. */
+ * engine; the same report, the one the recording carries. */
 static void
 test_recording_opens_with_the_same_views (void)
 {
@@ -119,7 +126,7 @@ test_recording_opens_with_the_same_views (void)
   g_autofree char *path = record_in_window ("retries", &live, &explained);
   SluiceWindow *window = window_fixture_new ();
   SluiceViewport *viewport = sluice_window_get_viewport (window);
-  GtkWidget *scrubber = NULL;
+  GtkWidget *scrubber;
   g_autoptr(GError) error = NULL;
 
   g_assert_true (sluice_window_open_file (window, path, &error));
@@ -131,11 +138,7 @@ test_recording_opens_with_the_same_views (void)
   assert_same_shown (&live, &opened);
   g_assert_nonnull (strstr (sluice_window_get_banner (window), "A recorded run"));
 
-  for (GtkWidget *w = sluice_window_get_timeline_view (window); w != NULL && scrubber == NULL; w = gtk_widget_get_parent (w))
-    for (GtkWidget *c = gtk_widget_get_first_child (w); c != NULL; c = gtk_widget_get_next_sibling (c))
-      for (GtkWidget *g = gtk_widget_get_first_child (c); g != NULL; g = gtk_widget_get_next_sibling (g))
-        if (SLUICE_IS_SCRUBBER (g))
-          scrubber = g;
+  scrubber = window_fixture_find_widget (GTK_WIDGET (window), SLUICE_TYPE_SCRUBBER);
   g_assert_nonnull (scrubber);
   g_assert_true (gtk_widget_activate_action (scrubber, "scrub.start", NULL));
   g_assert_cmpstr (sluice_window_get_counter (window, SLUICE_COUNTER_SUCCEEDED), ==, "0");
@@ -162,7 +165,93 @@ test_recording_opens_with_the_same_views (void)
   g_unlink (path);
 }
 
-/* A recording cut short opens what it holds and says what was not valid. */
+/* @text (a recording) without the report its first line carries, as
+ * another program writes it. */
+static char *
+strip_report (const char *text)
+{
+  const char *newline = strchr (text, '\n');
+  g_autofree char *first = g_strndup (text, (gsize) (newline - text));
+  g_autoptr(JsonNode) header = json_from_string (first, NULL);
+  g_autofree char *stripped = NULL;
+
+  g_assert_nonnull (header);
+  g_assert_true (json_object_has_member (json_node_get_object (header), "report"));
+  json_object_remove_member (json_node_get_object (header), "report");
+  stripped = json_to_string (header, FALSE);
+  return g_strconcat (stripped, newline, NULL);
+}
+
+/* Saves @text as @name in the temporary folder; returns its path. */
+static char *
+save_temp (const char *name,
+           const char *text,
+           gssize      length)
+{
+  char *path = temp_path (name);
+
+  g_assert_true (g_file_set_contents (path, text, length, NULL));
+  return path;
+}
+
+/* A recording without a report: the scenario is run again on the virtual
+ * clock, and since it gives the recorded events, that run's report is the
+ * recorded run's. */
+static void
+test_recording_without_report_runs_again (void)
+{
+  Shown live, opened;
+  g_autofree char *explained = NULL;
+  g_autofree char *path = record_in_window ("retries", &live, &explained);
+  g_autofree char *text = NULL, *stripped = NULL, *plain = NULL;
+  SluiceWindow *window;
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  stripped = strip_report (text);
+  plain = save_temp ("sluice-window-plain.sluicerun", stripped, -1);
+
+  window = window_fixture_new ();
+  g_assert_true (sluice_window_open_file (window, plain, &error));
+  g_assert_no_error (error);
+  wait_for_report (window);
+  take_shown (window, &opened);
+  assert_same_shown (&live, &opened);
+
+  clear_shown (&live);
+  clear_shown (&opened);
+  window_fixture_close (window);
+  g_unlink (plain);
+  g_unlink (path);
+}
+
+/* A run on the real clock (block: its handler sleeps in a thread) cannot
+ * be run again to the same events: its recording carries its report, and
+ * the Report tab shows it. The run takes 0.4 s of wall-clock time: block
+ * is what real time is for. */
+static void
+test_real_clock_recording_shows_its_report (void)
+{
+  Shown live, opened;
+  g_autofree char *explained = NULL;
+  g_autofree char *path = record_in_window ("block", &live, &explained);
+  SluiceWindow *window = window_fixture_new ();
+  g_autoptr(GError) error = NULL;
+
+  g_assert_nonnull (live.report);
+  g_assert_true (sluice_window_open_file (window, path, &error));
+  g_assert_no_error (error);
+  take_shown (window, &opened);
+  assert_same_shown (&live, &opened);
+
+  clear_shown (&live);
+  clear_shown (&opened);
+  window_fixture_close (window);
+  g_unlink (path);
+}
+
+/* A recording cut short opens what it holds and says what was not valid;
+ * its report is on the first line, so it still has it. */
 static void
 test_truncated_recording_opens_what_is_valid (void)
 {
@@ -186,8 +275,17 @@ test_truncated_recording_opens_what_is_valid (void)
   g_assert_cmpuint (opened.n_events, <, live.n_events);
   g_assert_nonnull (strstr (sluice_window_get_banner (window), "problem"));
   g_assert_nonnull (strstr (sluice_window_get_banner (window), "sluice-window-cut.sluicerun"));
-  /* Run again, the scenario gives more events than the cut file holds:
-   * no report, and the Report tab says why. */
+  g_assert_cmpstr (opened.report, ==, live.report);
+
+  /* Without its report, run again: the scenario gives more events than
+   * the cut file holds, so no report, and the Report tab says why. */
+  {
+    g_autofree char *stripped = strip_report (text);
+
+    g_assert_true (g_file_set_contents (cut, stripped, (gssize) (strlen (stripped) * 2 / 3), NULL));
+    g_assert_true (sluice_window_open_file (window, cut, &error));
+    g_assert_no_error (error);
+  }
   {
     SluiceReportView *view = SLUICE_REPORT_VIEW (sluice_window_get_report_view (window));
     g_autofree char *note = NULL;
@@ -261,6 +359,8 @@ main (int   argc,
   gtk_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/window/recording/opens-with-the-same-views", test_recording_opens_with_the_same_views);
+  g_test_add_func ("/window/recording/without-report-runs-again", test_recording_without_report_runs_again);
+  g_test_add_func ("/window/recording/real-clock-shows-its-report", test_real_clock_recording_shows_its_report);
   g_test_add_func ("/window/recording/truncated-opens-what-is-valid", test_truncated_recording_opens_what_is_valid);
   g_test_add_func ("/app/opens-recording-argument", test_app_opens_recording_argument);
 

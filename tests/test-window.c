@@ -386,25 +386,6 @@ test_window_zoom (void)
 
 /* ---- the clock controls ---------------------------------------------------- */
 
-static GtkWidget *
-find_widget (GtkWidget *widget,
-             GType      type)
-{
-  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type))
-    return widget;
-
-  for (GtkWidget *child = gtk_widget_get_first_child (widget);
-       child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_widget (child, type);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
-}
-
 /* Speed steps through 0.1×–10×; pause and step only work during a run,
  * the pause button says what a press does next, and a run that ends
  * leaves the clock unpaused for the next one. */
@@ -413,9 +394,9 @@ test_window_clock_controls (void)
 {
   SluiceWindow *window = window_fixture_open ("mix");
   SluiceConfigPanel *panel = SLUICE_CONFIG_PANEL (sluice_window_get_config_panel (window));
-  GtkWidget *widget = find_widget (GTK_WIDGET (window), SLUICE_TYPE_CLOCK_CONTROLS);
+  GtkWidget *widget = window_fixture_find_widget (GTK_WIDGET (window), SLUICE_TYPE_CLOCK_CONTROLS);
   SluiceClockControls *controls = SLUICE_CLOCK_CONTROLS (widget);
-  GtkWidget *pause = find_widget (widget, GTK_TYPE_TOGGLE_BUTTON);
+  GtkWidget *pause = window_fixture_find_widget (widget, GTK_TYPE_TOGGLE_BUTTON);
   guint timeout_id;
 
   g_assert_nonnull (widget);
@@ -501,7 +482,7 @@ is_control (GtkWidget *widget)
 {
   return GTK_IS_BUTTON (widget) || GTK_IS_MENU_BUTTON (widget) || GTK_IS_EDITABLE (widget) ||
          GTK_IS_SCALE (widget) || GTK_IS_DROP_DOWN (widget) || GTK_IS_SWITCH (widget) ||
-         GTK_IS_TEXT_VIEW (widget) || GTK_IS_CHECK_BUTTON (widget) || GTK_IS_DRAWING_AREA (widget);
+         GTK_IS_TEXT_VIEW (widget) || GTK_IS_CHECK_BUTTON (widget) || SLUICE_IS_TIME_VIEW (widget);
 }
 
 /* Every control, not the parts of one (the text of an entry, the arrow of a
@@ -605,7 +586,7 @@ test_window_stop_button (void)
 {
   SluiceWindow *window = window_fixture_open ("retries");
   SluiceConfigPanel *panel = SLUICE_CONFIG_PANEL (sluice_window_get_config_panel (window));
-  GtkWidget *controls = find_widget (GTK_WIDGET (window), SLUICE_TYPE_CLOCK_CONTROLS);
+  GtkWidget *controls = window_fixture_find_widget (GTK_WIDGET (window), SLUICE_TYPE_CLOCK_CONTROLS);
   GActionGroup *actions = G_ACTION_GROUP (window);
 
   assert_stop_button (window, "win.request-stop", "Request _Stop", "drain");
@@ -976,7 +957,7 @@ test_window_submit_run (void)
   g_assert_cmpuint (sluice_jobs_view_get_n_jobs (jobs), ==, 4);
   /* The table lists them all (it takes a frame's new jobs at once). */
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (gtk_column_view_get_model (
-                      GTK_COLUMN_VIEW (find_widget (GTK_WIDGET (jobs), GTK_TYPE_COLUMN_VIEW))))), ==, 4);
+                      GTK_COLUMN_VIEW (window_fixture_find_widget (GTK_WIDGET (jobs), GTK_TYPE_COLUMN_VIEW))))), ==, 4);
   g_assert_cmpint (sluice_jobs_view_get_state (jobs, 0), ==, SLUICE_JOB_SUCCEEDED);
   g_assert_cmpint (sluice_jobs_view_get_state (jobs, 1), ==, SLUICE_JOB_FAILED);
   g_assert_cmpint (sluice_jobs_view_get_state (jobs, 2), ==, SLUICE_JOB_SUCCEEDED);
@@ -1007,7 +988,7 @@ test_window_submit_by_hand (void)
   SluiceConfigPanel *panel = SLUICE_CONFIG_PANEL (sluice_window_get_config_panel (window));
   SluiceJobsView *jobs = SLUICE_JOBS_VIEW (sluice_window_get_jobs_view (window));
   SluiceTimelineView *lanes = SLUICE_TIMELINE_VIEW (sluice_window_get_timeline_view (window));
-  GtkWidget *controls = find_widget (GTK_WIDGET (window), SLUICE_TYPE_CLOCK_CONTROLS);
+  GtkWidget *controls = window_fixture_find_widget (GTK_WIDGET (window), SLUICE_TYPE_CLOCK_CONTROLS);
   GActionGroup *actions = G_ACTION_GROUP (window);
   guint timeout_id;
 
@@ -1339,7 +1320,7 @@ test_window_playback_with_pauses_and_steps (gconstpointer data)
 {
   const char *preset = data;
   SluiceWindow *window = window_fixture_open (preset);
-  GtkWidget *controls = find_widget (GTK_WIDGET (window), SLUICE_TYPE_CLOCK_CONTROLS);
+  GtkWidget *controls = window_fixture_find_widget (GTK_WIDGET (window), SLUICE_TYPE_CLOCK_CONTROLS);
   Fiddler fiddler = { controls, 0, 0 };
   g_autofree char *got_path = g_build_filename (g_get_tmp_dir (), "sluice-playback-got.jsonl", NULL);
   g_autofree char *want = virtual_events_of (preset);
@@ -1536,7 +1517,7 @@ put_focus (SluiceWindow *window,
     }
   else if (g_str_equal (where, "menu"))
     {
-      GtkMenuButton *menu = GTK_MENU_BUTTON (find_widget (gtk_window_get_titlebar (GTK_WINDOW (window)),
+      GtkMenuButton *menu = GTK_MENU_BUTTON (window_fixture_find_widget (gtk_window_get_titlebar (GTK_WINDOW (window)),
                                                           GTK_TYPE_MENU_BUTTON));
 
       /* Picked from the menu: while it is open, its keys are its own. */
@@ -1583,7 +1564,7 @@ test_window_keys (gconstpointer data)
   const char *where = data;
   gboolean typing = g_str_equal (where, "text-field");
   SluiceWindow *window = window_fixture_open ("first-look");
-  GtkWidget *widget = find_widget (GTK_WIDGET (window), SLUICE_TYPE_CLOCK_CONTROLS);
+  GtkWidget *widget = window_fixture_find_widget (GTK_WIDGET (window), SLUICE_TYPE_CLOCK_CONTROLS);
   SluiceClockControls *controls = SLUICE_CLOCK_CONTROLS (widget);
   GtkShortcutController *keys = find_run_keys (window);
   GtkWidget *panel = sluice_window_get_config_panel (window);
@@ -1681,7 +1662,7 @@ test_window_settings (void)
 
   window = g_object_ref (sluice_window_new (NULL));
   sluice_window_bind_settings (window, settings);
-  controls = SLUICE_CLOCK_CONTROLS (find_widget (GTK_WIDGET (window), SLUICE_TYPE_CLOCK_CONTROLS));
+  controls = SLUICE_CLOCK_CONTROLS (window_fixture_find_widget (GTK_WIDGET (window), SLUICE_TYPE_CLOCK_CONTROLS));
   panel = sluice_window_get_config_panel (window);
 
   gtk_window_get_default_size (GTK_WINDOW (window), &width, &height);
@@ -1975,8 +1956,8 @@ test_window_screenshot (gconstpointer data)
 
   /* Every counter whole inside the window, with its figure drawn; in more
    * than one row at 1024 pixels with the configuration beside them. */
-  counters = find_widget (GTK_WIDGET (window), SLUICE_TYPE_COUNTERS);
-  flow = find_widget (counters, GTK_TYPE_FLOW_BOX);
+  counters = window_fixture_find_widget (GTK_WIDGET (window), SLUICE_TYPE_COUNTERS);
+  flow = window_fixture_find_widget (counters, GTK_TYPE_FLOW_BOX);
   for (GtkWidget *child = gtk_widget_get_first_child (flow); child != NULL; child = gtk_widget_get_next_sibling (child))
     {
       graphene_rect_t bounds;
@@ -2011,11 +1992,11 @@ test_window_screenshot (gconstpointer data)
 
   /* Between the chart's legend and its axis; between the lanes' key and
    * their axis. */
-  assert_end_shown (pixbuf, window, find_widget (GTK_WIDGET (window), SLUICE_TYPE_CHART_VIEW), 0.4, 0.75);
+  assert_end_shown (pixbuf, window, window_fixture_find_widget (GTK_WIDGET (window), SLUICE_TYPE_CHART_VIEW), 0.4, 0.75);
   assert_end_shown (pixbuf, window, sluice_window_get_timeline_view (window), 0.6, 0.8);
-  assert_not_clipped (find_widget (GTK_WIDGET (window), SLUICE_TYPE_CHART_VIEW));
+  assert_not_clipped (window_fixture_find_widget (GTK_WIDGET (window), SLUICE_TYPE_CHART_VIEW));
   assert_not_clipped (sluice_window_get_timeline_view (window));
-  assert_not_clipped (find_widget (GTK_WIDGET (window), GTK_TYPE_NOTEBOOK));
+  assert_not_clipped (window_fixture_find_widget (GTK_WIDGET (window), GTK_TYPE_NOTEBOOK));
 
   collect_cut_labels (GTK_WIDGET (window), cut);
   for (guint i = 0; i < cut->len; i++)
@@ -2036,14 +2017,12 @@ test_window_screenshot (gconstpointer data)
 static void
 assert_report_shows_every_key (SluiceReportView *view)
 {
-  SluiceReport *report = sluice_report_view_get_report (view);
-  g_autoptr(JsonNode) root = NULL;
+  JsonNode *report = sluice_report_view_get_report (view);
   g_autoptr(GList) members = NULL;
   JsonObject *object;
 
   g_assert_nonnull (report);
-  root = sluice_report_to_json (report);
-  object = json_node_get_object (root);
+  object = json_node_get_object (report);
   members = json_object_get_members (object);
   g_assert_cmpuint (sluice_report_view_get_n_rows (view), ==, g_list_length (members));
   for (GList *l = members; l != NULL; l = l->next)
@@ -2190,7 +2169,7 @@ test_window_event_row_marks_its_time (void)
 static gboolean
 is_replaying (SluiceWindow *window)
 {
-  return !sluice_scrubber_get_playing (SLUICE_SCRUBBER (find_widget (GTK_WIDGET (window), SLUICE_TYPE_SCRUBBER)));
+  return !sluice_scrubber_get_playing (SLUICE_SCRUBBER (window_fixture_find_widget (GTK_WIDGET (window), SLUICE_TYPE_SCRUBBER)));
 }
 
 /* After a run the keys move the playhead, and every view shows the run at
@@ -2200,7 +2179,7 @@ test_window_scrub_shows_the_run_at_the_playhead (void)
 {
   SluiceWindow *window = window_fixture_open ("first-look");
   SluiceViewport *viewport = sluice_window_get_viewport (window);
-  GtkWidget *scrubber = find_widget (GTK_WIDGET (window), SLUICE_TYPE_SCRUBBER);
+  GtkWidget *scrubber = window_fixture_find_widget (GTK_WIDGET (window), SLUICE_TYPE_SCRUBBER);
   SluiceEventLog *log = SLUICE_EVENT_LOG (sluice_window_get_event_log (window));
   SluiceExplainView *explain = SLUICE_EXPLAIN_VIEW (sluice_window_get_explain_view (window));
   gint64 start;
@@ -2254,7 +2233,7 @@ test_window_scrub_shows_the_run_at_the_playhead (void)
 
   /* Space replays from the start (the playhead was at the end) to the end,
    * at the clock's speed; 10×, so that it takes 0.03 s of wall time. */
-  sluice_clock_controls_set_speed (SLUICE_CLOCK_CONTROLS (find_widget (GTK_WIDGET (window), SLUICE_TYPE_CLOCK_CONTROLS)),
+  sluice_clock_controls_set_speed (SLUICE_CLOCK_CONTROLS (window_fixture_find_widget (GTK_WIDGET (window), SLUICE_TYPE_CLOCK_CONTROLS)),
                                    10.0);
   g_assert_true (press_key (window, GDK_KEY_space, 0));
   g_assert_true (sluice_scrubber_get_playing (SLUICE_SCRUBBER (scrubber)));

@@ -80,3 +80,23 @@ window_fixture_run_virtual (SluiceWindow *window)
   g_assert_true (sluice_window_get_running (window));
   window_fixture_wait_for_end (window);
 }
+
+/* The first widget of @type in @widget's tree (depth first), or NULL. */
+GtkWidget *
+window_fixture_find_widget (GtkWidget *widget,
+                            GType      type)
+{
+  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type))
+    return widget;
+
+  for (GtkWidget *child = gtk_widget_get_first_child (widget);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = window_fixture_find_widget (child, type);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}

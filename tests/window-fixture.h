@@ -15,5 +15,7 @@ SluiceWindow *window_fixture_open         (const char    *preset);
 void          window_fixture_close        (SluiceWindow  *window);
 void          window_fixture_wait_for_end (SluiceWindow  *window);
 void          window_fixture_run_virtual  (SluiceWindow  *window);
+GtkWidget    *window_fixture_find_widget  (GtkWidget     *widget,
+                                           GType          type);
 
 G_END_DECLS

@@ -9,9 +9,7 @@
 
 #include "sluice-chart-view.h"
 #include "sluice-theme.h"
-#include "sluice-viewport.h"
 #include "sluice-render-chart.h"
-#include "sluice-render-playhead.h"
 
 /**
  * SluiceChartView:
@@ -21,52 +19,64 @@
  * has them from the run's run-start event). It only
  * draws: the window updates the shared #SluiceTimeline and the time range
  * once per frame. With the pointer over it, it asks the render layer for
- * the readout at the pointer's time.
+ * the readout at the pointer's time. The model, the "now" line, the
+ * viewport, the playhead and clicks are #SluiceTimeView's.
  */
 
 struct _SluiceChartView
 {
-  GtkDrawingArea  parent_instance;
+  SluiceTimeView  parent_instance;
 
-  SluiceTimeline *model;
-  SluiceViewport *viewport;
-  gint64          now;
   double          pointer_x;  /* -1: the pointer is not over the chart */
 };
 
-G_DEFINE_FINAL_TYPE (SluiceChartView, sluice_chart_view, GTK_TYPE_DRAWING_AREA)
+G_DEFINE_FINAL_TYPE (SluiceChartView, sluice_chart_view, SLUICE_TYPE_TIME_VIEW)
 
 static void
-draw (GtkDrawingArea *area,
-      cairo_t        *cr,
-      int             width,
-      int             height,
-      gpointer        user_data)
+sluice_chart_view_draw (SluiceTimeView *view,
+                        cairo_t        *cr,
+                        int             width,
+                        int             height)
 {
-  SluiceChartView *self = SLUICE_CHART_VIEW (area);
-  gint64 t0, t1;
-  gboolean dark;
-  cairo_rectangle_t plot;
-  guint capacity, bound;
+  SluiceChartView *self = SLUICE_CHART_VIEW (view);
+  SluiceTimeline *model = sluice_time_view_get_model (view);
+  SluiceViewport *viewport = sluice_time_view_get_viewport (view);
 
-  if (self->model == NULL || self->viewport == NULL)
-    return;
+  sluice_render_chart_with_pointer (cr, width, height, model, sluice_viewport_get_t0 (viewport),
+                                    sluice_viewport_get_t1 (viewport), sluice_time_view_get_now (view),
+                                    sluice_timeline_get_queue_capacity (model),
+                                    sluice_timeline_get_lead_bound (model),
+                                    sluice_widget_is_dark (GTK_WIDGET (view)), self->pointer_x);
+}
 
-  capacity = sluice_timeline_get_queue_capacity (self->model);
-  bound = sluice_timeline_get_lead_bound (self->model);
+static void
+sluice_chart_view_get_plot (SluiceTimeView    *view,
+                            int                width,
+                            int                height,
+                            cairo_rectangle_t *plot)
+{
+  SluiceTimeline *model = sluice_time_view_get_model (view);
+  SluiceViewport *viewport = sluice_time_view_get_viewport (view);
 
-  t0 = sluice_viewport_get_t0 (self->viewport);
-  t1 = sluice_viewport_get_t1 (self->viewport);
-  dark = sluice_widget_is_dark (GTK_WIDGET (area));
+  sluice_render_chart_get_plot (width, height, model, sluice_viewport_get_t0 (viewport),
+                                sluice_viewport_get_t1 (viewport), sluice_time_view_get_now (view),
+                                sluice_timeline_get_queue_capacity (model),
+                                sluice_timeline_get_lead_bound (model), plot);
+}
 
-  sluice_render_chart_with_pointer (cr, width, height, self->model, t0, t1, self->now,
-                                    capacity, bound, dark, self->pointer_x);
-  if (sluice_viewport_get_playhead (self->viewport) < 0)
-    return;
+/* A click puts the playhead at its time (the chart's layout across does
+ * not depend on the run). */
+static gboolean
+sluice_chart_view_pick (SluiceTimeView *view,
+                        double          x,
+                        double          y,
+                        gint64         *time)
+{
+  SluiceViewport *viewport = sluice_time_view_get_viewport (view);
 
-  sluice_render_chart_get_plot (width, height, self->model, t0, t1, self->now,
-                                capacity, bound, &plot);
-  sluice_render_draw_playhead (cr, &plot, t0, t1, sluice_viewport_get_playhead (self->viewport), dark);
+  return sluice_render_chart_pointer_to_time (gtk_widget_get_width (GTK_WIDGET (view)),
+                                              sluice_viewport_get_t0 (viewport),
+                                              sluice_viewport_get_t1 (viewport), x, time);
 }
 
 /* The readout follows the pointer; the render layer finds the values. */
@@ -90,37 +100,9 @@ on_leave (GtkEventControllerMotion *motion,
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
-/* A click puts the playhead at its time; a press that turns into a drag
- * pans instead (the viewport's gesture). */
-static void
-on_released (GtkGestureClick *gesture,
-             int              n_press,
-             double           x,
-             double           y,
-             SluiceChartView *self)
-{
-  gint64 time;
-
-  if (self->viewport != NULL &&
-      sluice_render_chart_pointer_to_time (gtk_widget_get_width (GTK_WIDGET (self)),
-                                           sluice_viewport_get_t0 (self->viewport),
-                                           sluice_viewport_get_t1 (self->viewport), x, &time))
-    sluice_viewport_set_playhead (self->viewport, time);
-}
-
-static void
-sluice_chart_view_dispose (GObject *object)
-{
-  SluiceChartView *self = SLUICE_CHART_VIEW (object);
-
-  if (self->viewport != NULL)
-    g_signal_handlers_disconnect_by_data (self->viewport, self);
-  g_clear_object (&self->viewport);
-  g_clear_object (&self->model);
-
-  G_OBJECT_CLASS (sluice_chart_view_parent_class)->dispose (object);
-}
-
+/* Low enough that at 1024×768 the tabs keep six rows below the chart and
+ * lanes with their labels; the window gives it more as it grows. */
+#define MINIMUM_HEIGHT 100
 /* The chart would like twice its minimum: on a short screen it and the
  * lanes share what is left, rather than the lanes taking all of it. */
 #define NATURAL_HEIGHT 200
@@ -137,17 +119,22 @@ sluice_chart_view_measure (GtkWidget      *widget,
   GTK_WIDGET_CLASS (sluice_chart_view_parent_class)->measure (widget, orientation, for_size, minimum, natural,
                                                               minimum_baseline, natural_baseline);
   if (orientation == GTK_ORIENTATION_VERTICAL)
-    *natural = MAX (*natural, NATURAL_HEIGHT);
+    {
+      *minimum = MAX (*minimum, MINIMUM_HEIGHT);
+      *natural = MAX (*natural, MAX (*minimum, NATURAL_HEIGHT));
+    }
 }
 
 static void
 sluice_chart_view_class_init (SluiceChartViewClass *klass)
 {
-  GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  SluiceTimeViewClass *view_class = SLUICE_TIME_VIEW_CLASS (klass);
 
-  object_class->dispose = sluice_chart_view_dispose;
   widget_class->measure = sluice_chart_view_measure;
+  view_class->draw = sluice_chart_view_draw;
+  view_class->get_plot = sluice_chart_view_get_plot;
+  view_class->pick = sluice_chart_view_pick;
   gtk_widget_class_set_css_name (widget_class, "chartview");
   gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_IMG);
 }
@@ -156,19 +143,12 @@ static void
 sluice_chart_view_init (SluiceChartView *self)
 {
   GtkEventController *motion = gtk_event_controller_motion_new ();
-  GtkGesture *click = gtk_gesture_click_new ();
 
   self->pointer_x = -1.;
   g_signal_connect (motion, "motion", G_CALLBACK (on_motion), self);
   g_signal_connect (motion, "leave", G_CALLBACK (on_leave), self);
   gtk_widget_add_controller (GTK_WIDGET (self), motion);
-  g_signal_connect (click, "released", G_CALLBACK (on_released), self);
-  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (click));
 
-  gtk_drawing_area_set_draw_func (GTK_DRAWING_AREA (self), draw, NULL, NULL);
-  /* Low enough that at 1024×768 the tabs keep six rows below the chart and
-   * lanes with their labels; the window gives it more as it grows. */
-  gtk_drawing_area_set_content_height (GTK_DRAWING_AREA (self), 100);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, _("Queue chart"),
                                   GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
@@ -194,7 +174,7 @@ sluice_chart_view_new (void)
  * @model: (nullable): the run's timeline
  *
  * Draws @model from now on, with the queue capacity and lead bound its
- * run-start event gave as lines.
+ * run-start event gave as lines: sets #SluiceTimeView:model.
  */
 void
 sluice_chart_view_set_model (SluiceChartView *self,
@@ -202,8 +182,7 @@ sluice_chart_view_set_model (SluiceChartView *self,
 {
   g_return_if_fail (SLUICE_IS_CHART_VIEW (self));
 
-  g_set_object (&self->model, model);
-  gtk_widget_queue_draw (GTK_WIDGET (self));
+  sluice_time_view_set_model (SLUICE_TIME_VIEW (self), model);
 }
 
 /**
@@ -211,21 +190,16 @@ sluice_chart_view_set_model (SluiceChartView *self,
  * @self: a #SluiceChartView
  * @now: the clock time of the "now" line, in µs
  *
- * Moves the "now" line and queues a redraw (at most once per frame).
+ * Moves the "now" line and queues a redraw (at most once per frame): sets
+ * #SluiceTimeView:now.
  */
 void
 sluice_chart_view_set_now (SluiceChartView *self,
-                           gint64 now)
+                           gint64           now)
 {
   g_return_if_fail (SLUICE_IS_CHART_VIEW (self));
 
-  /* Nothing moved: no frame to draw, which leaves the main loop idle for
-   * a virtual clock (it runs at low priority). */
-  if (self->now == now)
-    return;
-
-  self->now = now;
-  gtk_widget_queue_draw (GTK_WIDGET (self));
+  sluice_time_view_set_now (SLUICE_TIME_VIEW (self), now);
 }
 
 /**
@@ -239,7 +213,7 @@ SluiceViewport *
 sluice_chart_view_get_viewport (SluiceChartView *self)
 {
   g_return_val_if_fail (SLUICE_IS_CHART_VIEW (self), NULL);
-  return self->viewport;
+  return sluice_time_view_get_viewport (SLUICE_TIME_VIEW (self));
 }
 
 /**
@@ -247,16 +221,14 @@ sluice_chart_view_get_viewport (SluiceChartView *self)
  * @self: a #SluiceChartView
  * @viewport: the time span to show; zooming and panning the view change it
  *
- * Shows @viewport and redraws when it changes.
+ * Shows @viewport and redraws when it changes: sets
+ * #SluiceTimeView:viewport, once.
  */
 void
 sluice_chart_view_set_viewport (SluiceChartView *self,
-                                SluiceViewport *viewport)
+                                SluiceViewport  *viewport)
 {
   g_return_if_fail (SLUICE_IS_CHART_VIEW (self));
-  g_return_if_fail (SLUICE_IS_VIEWPORT (viewport));
-  g_return_if_fail (self->viewport == NULL);
 
-  self->viewport = g_object_ref (viewport);
-  sluice_viewport_attach_view (viewport, GTK_WIDGET (self));
+  sluice_time_view_set_viewport (SLUICE_TIME_VIEW (self), viewport);
 }

@@ -6,13 +6,14 @@
 
 #include <gtk/gtk.h>
 
+#include "sluice-time-view.h"
 #include "sluice-timeline.h"
 #include "sluice-viewport.h"
 
 G_BEGIN_DECLS
 
 #define SLUICE_TYPE_CHART_VIEW (sluice_chart_view_get_type ())
-G_DECLARE_FINAL_TYPE (SluiceChartView, sluice_chart_view, SLUICE, CHART_VIEW, GtkDrawingArea)
+G_DECLARE_FINAL_TYPE (SluiceChartView, sluice_chart_view, SLUICE, CHART_VIEW, SluiceTimeView)
 
 GtkWidget *sluice_chart_view_new       (void);
 void       sluice_chart_view_set_model (SluiceChartView *self,

@@ -56,6 +56,7 @@ struct _SluiceCompareWindow
   SluiceTimeline     *timelines[N_SIDES];
   SluiceFold         *fold;       /* the longer run's, for the scrubber */
   gboolean            running;
+  GPtrArray          *rows;       /* of SluiceComparisonRow, once both ended */
   GtkLabel           *cells[SLUICE_COMPARISON_N_ROWS][N_COLUMNS];
 };
 
@@ -108,19 +109,34 @@ show_side (SluiceCompareWindow  *self,
   update_bounds (self);
 }
 
+/* A number below zero starts with a minus sign, as wide as the plus sign
+ * of one above zero and plain from the back of a room, rather than with
+ * the hyphen sluice-run prints; a lone "-" (no value) stays. */
+static void
+set_number (GtkLabel   *label,
+            const char *text)
+{
+  g_autofree char *shown = NULL;
+
+  if (text[0] == '-' && g_ascii_isdigit (text[1]))
+    shown = g_strconcat ("−", text + 1, NULL);
+  gtk_label_set_text (label, shown != NULL ? shown : text);
+}
+
 static void
 fill_table (SluiceCompareWindow *self)
 {
-  g_autoptr(GPtrArray) rows = sluice_comparison_dup_rows (self->comparison, TRUE);
+  g_clear_pointer (&self->rows, g_ptr_array_unref);
+  self->rows = sluice_comparison_dup_rows (self->comparison, TRUE);
 
-  for (guint i = 0; i < rows->len && i < SLUICE_COMPARISON_N_ROWS; i++)
+  for (guint i = 0; i < self->rows->len && i < SLUICE_COMPARISON_N_ROWS; i++)
     {
-      const SluiceComparisonRow *row = g_ptr_array_index (rows, i);
+      const SluiceComparisonRow *row = g_ptr_array_index (self->rows, i);
 
       gtk_label_set_text (self->cells[i][SLUICE_COMPARE_COLUMN_NAME], row->name);
-      gtk_label_set_text (self->cells[i][SLUICE_COMPARE_COLUMN_A], row->a);
-      gtk_label_set_text (self->cells[i][SLUICE_COMPARE_COLUMN_B], row->b);
-      gtk_label_set_text (self->cells[i][SLUICE_COMPARE_COLUMN_DIFFERENCE], row->difference);
+      set_number (self->cells[i][SLUICE_COMPARE_COLUMN_A], row->a);
+      set_number (self->cells[i][SLUICE_COMPARE_COLUMN_B], row->b);
+      set_number (self->cells[i][SLUICE_COMPARE_COLUMN_DIFFERENCE], row->difference);
     }
 }
 
@@ -224,8 +240,6 @@ set_headings (SluiceCompareWindow *self)
 
   gtk_label_set_text (self->headings[SLUICE_COMPARISON_A], a);
   gtk_label_set_text (self->headings[SLUICE_COMPARISON_B], b);
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->headings[SLUICE_COMPARISON_A]), a);
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->headings[SLUICE_COMPARISON_B]), b);
 }
 
 static void
@@ -255,6 +269,8 @@ create_table (SluiceCompareWindow *self)
 
       gtk_label_set_text (GTK_LABEL (label), headings[column]);
       gtk_widget_add_css_class (label, "heading");
+      if (column == SLUICE_COMPARE_COLUMN_DIFFERENCE)
+        gtk_widget_add_css_class (label, "difference");
       gtk_grid_attach (self->table, label, (int) column, 0, 1, 1);
     }
 
@@ -266,6 +282,8 @@ create_table (SluiceCompareWindow *self)
         /* A name is short: shown whole, not ellipsized. */
         gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_NONE);
         gtk_label_set_selectable (GTK_LABEL (label), column != SLUICE_COMPARE_COLUMN_NAME);
+        if (column == SLUICE_COMPARE_COLUMN_DIFFERENCE)
+          gtk_widget_add_css_class (label, "difference");
         self->cells[row][column] = GTK_LABEL (label);
         gtk_grid_attach (self->table, label, (int) column, (int) row + 1, 1, 1);
       }
@@ -406,16 +424,35 @@ sluice_compare_window_get_status (SluiceCompareWindow *self)
  * @row: which row of the difference table
  * @column: which column
  *
- * Returns: the cell's text; empty until both runs ended
+ * Returns: the cell's text as sluice_comparison_dup_rows() gives it, the
+ *   one `sluice-run --compare` prints (the table shows a minus sign, −,
+ *   for a number's leading hyphen); empty until both runs ended
  */
 const char *
 sluice_compare_window_get_cell (SluiceCompareWindow     *self,
                                 SluiceComparisonRowKind  row,
                                 SluiceCompareColumn      column)
 {
+  const SluiceComparisonRow *cells;
+
   g_return_val_if_fail (SLUICE_IS_COMPARE_WINDOW (self), NULL);
   g_return_val_if_fail (row < SLUICE_COMPARISON_N_ROWS && column < N_COLUMNS, NULL);
-  return gtk_label_get_text (self->cells[row][column]);
+
+  if (self->rows == NULL || row >= self->rows->len)
+    return "";
+  cells = g_ptr_array_index (self->rows, row);
+  switch (column)
+    {
+    case SLUICE_COMPARE_COLUMN_NAME:
+      return cells->name;
+    case SLUICE_COMPARE_COLUMN_A:
+      return cells->a;
+    case SLUICE_COMPARE_COLUMN_B:
+      return cells->b;
+    case SLUICE_COMPARE_COLUMN_DIFFERENCE:
+    default:
+      return cells->difference;
+    }
 }
 
 /**
@@ -507,6 +544,7 @@ sluice_compare_window_dispose (GObject *object)
   g_clear_object (&self->comparison);
   g_clear_object (&self->cancellable);
   g_clear_object (&self->fold);
+  g_clear_pointer (&self->rows, g_ptr_array_unref);
   g_clear_object (&self->viewport);
   for (guint side = 0; side < N_SIDES; side++)
     g_clear_object (&self->timelines[side]);

@@ -68,7 +68,7 @@ struct _SluiceErrorGroupView
   gboolean           group_exception; /* see update_group() */
 
   SluiceRecorder    *recorder;   /* the run's events, or NULL */
-  guint64            n_seen;     /* the events folded so far */
+  guint64            n_seen;     /* cursor: the next event to fold */
 };
 
 G_DEFINE_FINAL_TYPE (SluiceErrorGroupView, sluice_error_group_view, GTK_TYPE_WIDGET)
@@ -408,18 +408,16 @@ sluice_error_group_view_set_recorder (SluiceErrorGroupView *self,
 void
 sluice_error_group_view_update (SluiceErrorGroupView *self)
 {
-  guint64 dropped, total;
+  const SluiceEvent *event;
 
   g_return_if_fail (SLUICE_IS_ERROR_GROUP_VIEW (self));
 
   if (self->recorder == NULL)
     return;
 
-  dropped = sluice_recorder_get_n_dropped (self->recorder);
-  total = dropped + sluice_recorder_get_n_events (self->recorder);
-  self->n_seen = MAX (self->n_seen, dropped);
-  for (; self->n_seen < total; self->n_seen++)
-    add_event (self, sluice_recorder_get_event (self->recorder, (guint) (self->n_seen - dropped)), self->n_seen);
+  /* The cursor is past the event read: its position is one less. */
+  while ((event = sluice_recorder_next (self->recorder, &self->n_seen)) != NULL)
+    add_event (self, event, self->n_seen - 1);
 
   if (sluice_event_items_flush (self->errors, self->pending))
     update_group (self);

@@ -63,20 +63,6 @@ sluice_event_list_get_n_items (GListModel *model)
   return self->filtering ? self->rows->len : (guint) (self->end - self->first);
 }
 
-/* The event at run position @position, as the recorder holds it now, or
- * NULL when a bounded recorder dropped it since the last update. */
-static const SluiceEvent *
-event_at (SluiceEventList *self,
-          guint64          position)
-{
-  guint64 dropped = sluice_recorder_get_n_dropped (self->recorder);
-
-  if (position < dropped || position - dropped >= sluice_recorder_get_n_events (self->recorder))
-    return NULL;
-
-  return sluice_recorder_get_event (self->recorder, (guint) (position - dropped));
-}
-
 static gpointer
 sluice_event_list_get_item (GListModel *model,
                             guint       i)
@@ -91,7 +77,7 @@ sluice_event_list_get_item (GListModel *model,
     return NULL;
 
   position = self->filtering ? g_array_index (self->rows, guint64, i) : self->first + i;
-  event = event_at (self, position);
+  event = sluice_recorder_lookup (self->recorder, position);
 
   /* Dropped by the ring buffer between two updates: a blank row until the
    * next update removes it. */
@@ -127,7 +113,7 @@ static gboolean
 matches (SluiceEventList *self,
          guint64          position)
 {
-  const SluiceEvent *event = event_at (self, position);
+  const SluiceEvent *event = sluice_recorder_lookup (self->recorder, position);
 
   if (event == NULL)
     return FALSE;
@@ -202,7 +188,7 @@ remove_all (SluiceEventList *self)
 gboolean
 sluice_event_list_update (SluiceEventList *self)
 {
-  guint64 dropped, total;
+  guint64 first, total;
   guint removed, before;
 
   g_return_val_if_fail (SLUICE_IS_EVENT_LIST (self), FALSE);
@@ -210,16 +196,16 @@ sluice_event_list_update (SluiceEventList *self)
   if (self->recorder == NULL)
     return FALSE;
 
-  dropped = sluice_recorder_get_n_dropped (self->recorder);
-  total = dropped + sluice_recorder_get_n_events (self->recorder);
+  first = sluice_recorder_get_first_position (self->recorder);
+  total = sluice_recorder_get_end_position (self->recorder);
 
   /* The recorder was cleared: start again. */
   if (total < self->end)
     remove_all (self);
   if (self->end == 0)
-    self->first = self->end = dropped;
+    self->first = self->end = first;
 
-  removed = drop_before (self, dropped);
+  removed = drop_before (self, first);
   if (removed > 0)
     g_list_model_items_changed (G_LIST_MODEL (self), 0, removed, 0);
 

@@ -93,7 +93,7 @@ struct _SluiceJobsView
   gboolean            dirty;
 
   SluiceRecorder     *recorder;   /* the run's events, or NULL */
-  guint64             n_seen;     /* the events folded so far */
+  guint64             n_seen;     /* cursor: the next event to fold */
 };
 
 G_DEFINE_FINAL_TYPE (SluiceJobsView, sluice_jobs_view, GTK_TYPE_WIDGET)
@@ -786,17 +786,14 @@ sluice_jobs_view_set_recorder (SluiceJobsView *self,
 void
 sluice_jobs_view_update (SluiceJobsView *self)
 {
-  guint64 dropped, total;
+  const SluiceEvent *event;
 
   g_return_if_fail (SLUICE_IS_JOBS_VIEW (self));
 
   if (self->recorder == NULL)
     return;
 
-  dropped = sluice_recorder_get_n_dropped (self->recorder);
-  total = dropped + sluice_recorder_get_n_events (self->recorder);
-  self->n_seen = MAX (self->n_seen, dropped);
-  for (; self->n_seen < total; self->n_seen++)
-    add_event (self, sluice_recorder_get_event (self->recorder, (guint) (self->n_seen - dropped)));
+  while ((event = sluice_recorder_next (self->recorder, &self->n_seen)) != NULL)
+    add_event (self, event);
   flush (self);
 }

@@ -29,7 +29,7 @@ struct _SluiceReportView
   GtkWidget    *scrolled;
   GtkGrid      *grid;
   GtkWidget    *placeholder;
-  SluiceReport *report;
+  JsonNode     *report;     /* a JSON object, or NULL */
   GHashTable   *values;   /* key → the text shown, for tests and a11y */
   guint         n_rows;
 };
@@ -231,8 +231,7 @@ clear_rows (SluiceReportView *self)
 static void
 fill_rows (SluiceReportView *self)
 {
-  g_autoptr(JsonNode) root = sluice_report_to_json (self->report);
-  JsonObject *object = json_node_get_object (root);
+  JsonObject *object = json_node_get_object (self->report);
   g_autoptr(GList) members = json_object_get_members (object);
 
   for (GList *l = members; l != NULL; l = l->next)
@@ -242,19 +241,23 @@ fill_rows (SluiceReportView *self)
 /**
  * sluice_report_view_set_report:
  * @self: a #SluiceReportView
- * @report: (nullable): a finished report that kept its details, or %NULL
+ * @report: (nullable): a finished run's report, the JSON object
+ *   sluice_report_to_json() builds (or a recording carries), or %NULL
  *
- * Shows @report's keys, or says that the report comes at the end.
+ * Shows @report's keys in its order, or says that the report comes at the
+ * end.
  */
 void
 sluice_report_view_set_report (SluiceReportView *self,
-                               SluiceReport     *report)
+                               JsonNode         *report)
 {
   g_return_if_fail (SLUICE_IS_REPORT_VIEW (self));
-  g_return_if_fail (report == NULL || sluice_report_is_finished (report));
+  g_return_if_fail (report == NULL || JSON_NODE_HOLDS_OBJECT (report));
 
-  if (!g_set_object (&self->report, report))
+  if (self->report == report)
     return;
+  g_clear_pointer (&self->report, json_node_unref);
+  self->report = report != NULL ? json_node_ref (report) : NULL;
 
   clear_rows (self);
   if (report != NULL)
@@ -285,9 +288,9 @@ sluice_report_view_set_note (SluiceReportView *self,
  * sluice_report_view_get_report:
  * @self: a #SluiceReportView
  *
- * Returns: (transfer none) (nullable): the report shown
+ * Returns: (transfer none) (nullable): the report shown, a JSON object
  */
-SluiceReport *
+JsonNode *
 sluice_report_view_get_report (SluiceReportView *self)
 {
   g_return_val_if_fail (SLUICE_IS_REPORT_VIEW (self), NULL);
@@ -333,7 +336,7 @@ sluice_report_view_dispose (GObject *object)
 
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)
     gtk_widget_unparent (child);
-  g_clear_object (&self->report);
+  g_clear_pointer (&self->report, json_node_unref);
   g_clear_pointer (&self->values, g_hash_table_unref);
 
   G_OBJECT_CLASS (sluice_report_view_parent_class)->dispose (object);
@@ -350,7 +353,7 @@ sluice_report_view_get_property (GObject    *object,
   switch (prop_id)
     {
     case PROP_REPORT:
-      g_value_set_object (value, self->report);
+      g_value_set_boxed (value, self->report);
       break;
     case PROP_NOTE:
       g_value_set_string (value, gtk_label_get_text (GTK_LABEL (self->placeholder)));
@@ -371,7 +374,7 @@ sluice_report_view_set_property (GObject      *object,
   switch (prop_id)
     {
     case PROP_REPORT:
-      sluice_report_view_set_report (self, g_value_get_object (value));
+      sluice_report_view_set_report (self, g_value_get_boxed (value));
       break;
     case PROP_NOTE:
       sluice_report_view_set_note (self, g_value_get_string (value));
@@ -397,7 +400,7 @@ sluice_report_view_class_init (SluiceReportViewClass *klass)
    * The finished report shown.
    */
   properties[PROP_REPORT] =
-    g_param_spec_object ("report", NULL, NULL, SLUICE_TYPE_REPORT,
+    g_param_spec_boxed ("report", NULL, NULL, JSON_TYPE_NODE,
                          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
   /**
    * SluiceReportView:note: (nullable)

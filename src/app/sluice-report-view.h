@@ -6,7 +6,7 @@
 
 #include <gtk/gtk.h>
 
-#include "sluice-report.h"
+#include <json-glib/json-glib.h>
 
 G_BEGIN_DECLS
 
@@ -15,8 +15,8 @@ G_DECLARE_FINAL_TYPE (SluiceReportView, sluice_report_view, SLUICE, REPORT_VIEW,
 
 GtkWidget    *sluice_report_view_new        (void);
 void          sluice_report_view_set_report (SluiceReportView *self,
-                                             SluiceReport     *report);
-SluiceReport *sluice_report_view_get_report (SluiceReportView *self);
+                                             JsonNode         *report);
+JsonNode     *sluice_report_view_get_report (SluiceReportView *self);
 void          sluice_report_view_set_note   (SluiceReportView *self,
                                              const char       *note);
 guint         sluice_report_view_get_n_rows (SluiceReportView *self);

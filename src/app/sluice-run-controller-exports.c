@@ -170,7 +170,7 @@ sluice_run_controller_save_recording (SluiceRunController  *self,
       g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, _("There is no finished run to save."));
       return FALSE;
     }
-  return sluice_recording_save (self->scenario_text, self->recorder, path, error);
+  return sluice_recording_save (self->scenario_text, self->report, self->recorder, path, error);
 }
 
 static gboolean

@@ -48,7 +48,7 @@ struct _SluiceRunController
   SluiceClock          *clock;
   SluiceRecorder       *recorder;
   SluiceTimeline       *timeline;
-  SluiceReport         *report;     /* the finished run's, or NULL */
+  JsonNode             *report;     /* the finished run's JSON object, or NULL */
   GCancellable         *replay;     /* a recording run again for its report */
   char                 *report_note; /* why there is no report, or NULL */
   guint                 tick_id;

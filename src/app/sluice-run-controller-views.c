@@ -137,14 +137,12 @@ fold_moment (SluiceRunController *self)
 static void
 consume_events (SluiceRunController *self)
 {
-  guint64 dropped = sluice_recorder_get_n_dropped (self->recorder);
-  guint64 total = dropped + sluice_recorder_get_n_events (self->recorder);
+  const SluiceEvent *event;
 
-  /* Events the ring buffer dropped before we read them are gone. */
-  self->n_seen = MAX (self->n_seen, dropped);
-
-  for (; self->n_seen < total; self->n_seen++)
-    consume_event (self, sluice_recorder_get_event (self->recorder, (guint) (self->n_seen - dropped)));
+  /* Events the ring buffer dropped before we read them are gone: the
+   * cursor skips them. */
+  while ((event = sluice_recorder_next (self->recorder, &self->n_seen)) != NULL)
+    consume_event (self, event);
 
   fold_moment (self);
 }

@@ -114,10 +114,23 @@ set_running (SluiceRunController *self,
 
 static void
 set_report (SluiceRunController *self,
-            SluiceReport        *report)
+            JsonNode            *report)
 {
-  if (g_set_object (&self->report, report))
-    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_REPORT]);
+  if (self->report == report)
+    return;
+  g_clear_pointer (&self->report, json_node_unref);
+  self->report = report != NULL ? json_node_ref (report) : NULL;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_REPORT]);
+}
+
+/* The report as the views and a recording take it: its JSON object. */
+static void
+set_run_report (SluiceRunController *self,
+                SluiceReport        *report)
+{
+  g_autoptr(JsonNode) node = report != NULL ? sluice_report_to_json (report) : NULL;
+
+  set_report (self, node);
 }
 
 static void
@@ -260,7 +273,7 @@ on_run_done (GObject      *object,
   _sluice_run_controller_remove_tick (self);
   set_running (self, FALSE);
   _sluice_run_controller_update_views (self);
-  set_report (self, report);
+  set_run_report (self, report);
   _sluice_run_controller_show_end (self, report, error);
   g_signal_emit (self, signals[FINISHED], 0);
 }
@@ -311,7 +324,11 @@ sluice_run_controller_reset (SluiceRunController *self)
   set_handler (self, NULL);
   set_timeline (self, NULL);
   set_recorder (self, NULL);
+  /* A recording's report still being made belongs to the run let go of. */
+  g_cancellable_cancel (self->replay);
+  g_clear_object (&self->replay);
   set_report (self, NULL);
+  set_report_note (self, NULL);
   _sluice_run_controller_set_position (self, G_MAXUINT64);
   _sluice_run_controller_update_stats (self);
   sluice_result_list_clear (self->results);
@@ -403,7 +420,7 @@ on_replayed (GObject      *object,
     return;
 
   g_clear_object (&self->replay);
-  set_report (self, report);
+  set_run_report (self, report);
   set_report_note (self, error ? error->message : NULL);
 }
 
@@ -414,7 +431,9 @@ on_replayed (GObject      *object,
  *
  * Clears the last run and shows @recording's as if it had just ended here,
  * without an engine: the scrubber, the explanation and the exports work
- * on it; the report needs the engine and stays empty.
+ * on it. The report is the one the recording carries; a recording without
+ * one (written by another program) gets it from its scenario run again on
+ * the virtual clock, when that gives the very same events.
  *
  * Returns: whether it is shown (not while a run goes on)
  */
@@ -437,7 +456,13 @@ sluice_run_controller_show_recording (SluiceRunController *self,
   _sluice_run_controller_show_recorded_end (self);
   g_signal_emit (self, signals[FINISHED], 0);
 
-  /* The report, from the scenario run again on the virtual clock. */
+  if (sluice_recording_get_report (recording) != NULL)
+    {
+      set_report (self, sluice_recording_get_report (recording));
+      return TRUE;
+    }
+
+  /* Else the report, from the scenario run again on the virtual clock. */
   set_report_note (self, _("The report of a recorded run comes from running its scenario again on the virtual "
                            "clock…"));
   self->replay = g_cancellable_new ();
@@ -502,7 +527,7 @@ sluice_run_controller_dispose (GObject *object)
   g_clear_object (&self->timeline);
   g_clear_object (&self->handler);
   g_clear_object (&self->stats);
-  g_clear_object (&self->report);
+  g_clear_pointer (&self->report, json_node_unref);
   g_cancellable_cancel (self->replay);
   g_clear_object (&self->replay);
   g_clear_pointer (&self->report_note, g_free);
@@ -528,7 +553,7 @@ sluice_run_controller_get_property (GObject    *object,
       g_value_set_boolean (value, self->running);
       break;
     case PROP_REPORT:
-      g_value_set_object (value, self->report);
+      g_value_set_boxed (value, self->report);
       break;
     case PROP_FINISHED_FOLD:
       g_value_set_object (value, self->finished_fold);
@@ -592,7 +617,7 @@ sluice_run_controller_class_init (SluiceRunControllerClass *klass)
    * while a run goes on and after a reset.
    */
   properties[PROP_REPORT] =
-    g_param_spec_object ("report", NULL, NULL, SLUICE_TYPE_REPORT,
+    g_param_spec_boxed ("report", NULL, NULL, JSON_TYPE_NODE,
                          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
 
   /**

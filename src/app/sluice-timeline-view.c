@@ -9,11 +9,9 @@
 #include <math.h>
 
 #include "sluice-fault-handler.h"
-#include "sluice-render-playhead.h"
 #include "sluice-render-timeline.h"
 #include "sluice-timeline-view.h"
 #include "sluice-theme.h"
-#include "sluice-viewport.h"
 
 /**
  * SluiceTimelineView:
@@ -25,25 +23,24 @@
  * duration, deadline, cancel requests, outcome, a late result thrown
  * away, error; the wait and why); a click selects its item, whose attempts the
  * renderer highlights in every lane. #SluiceTimelineView:selected-item is
- * -1 when nothing is selected.
+ * -1 when nothing is selected. The model, the "now" line, the viewport,
+ * the playhead and clicks are #SluiceTimeView's.
  */
 
 #define LANE_HEIGHT 26
 
 struct _SluiceTimelineView
 {
-  GtkDrawingArea  parent_instance;
+  SluiceTimeView  parent_instance;
 
-  SluiceTimeline *model;
   SluiceFaultHandler *handler;  /* the run's, for each item's behaviour, or NULL */
   SluiceTimeline *sizing;   /* empty, with the lanes of the last model */
   guint           n_lanes;
-  SluiceViewport *viewport;
-  gint64          now;
+  int             content_height;  /* the least: 3 to 12 lanes, as many as n_lanes */
   gint64          selected_item;
 };
 
-G_DEFINE_FINAL_TYPE (SluiceTimelineView, sluice_timeline_view, GTK_TYPE_DRAWING_AREA)
+G_DEFINE_FINAL_TYPE (SluiceTimelineView, sluice_timeline_view, SLUICE_TYPE_TIME_VIEW)
 
 enum {
   PROP_0,
@@ -54,29 +51,26 @@ enum {
 static GParamSpec *properties[N_PROPS];
 
 static void
-draw (GtkDrawingArea *area,
-      cairo_t        *cr,
-      int             width,
-      int             height,
-      gpointer        user_data)
+sluice_timeline_view_draw (SluiceTimeView *view,
+                           cairo_t        *cr,
+                           int             width,
+                           int             height)
 {
-  SluiceTimelineView *self = SLUICE_TIMELINE_VIEW (area);
-  gint64 t0, t1;
-  gboolean dark;
-  cairo_rectangle_t plot;
+  SluiceTimelineView *self = SLUICE_TIMELINE_VIEW (view);
+  SluiceViewport *viewport = sluice_time_view_get_viewport (view);
 
-  if (self->model == NULL || self->viewport == NULL)
-    return;
+  sluice_render_timeline (cr, width, height, sluice_time_view_get_model (view), sluice_viewport_get_t0 (viewport),
+                          sluice_viewport_get_t1 (viewport), sluice_time_view_get_now (view), self->selected_item,
+                          sluice_widget_is_dark (GTK_WIDGET (view)));
+}
 
-  t0 = sluice_viewport_get_t0 (self->viewport);
-  t1 = sluice_viewport_get_t1 (self->viewport);
-  dark = sluice_widget_is_dark (GTK_WIDGET (area));
-  sluice_render_timeline (cr, width, height, self->model, t0, t1, self->now, self->selected_item, dark);
-  if (sluice_viewport_get_playhead (self->viewport) < 0)
-    return;
-
-  sluice_render_timeline_get_plot (self->model, width, height, &plot);
-  sluice_render_draw_playhead (cr, &plot, t0, t1, sluice_viewport_get_playhead (self->viewport), dark);
+static void
+sluice_timeline_view_get_plot (SluiceTimeView    *view,
+                               int                width,
+                               int                height,
+                               cairo_rectangle_t *plot)
+{
+  sluice_render_timeline_get_plot (sluice_time_view_get_model (view), width, height, plot);
 }
 
 typedef gboolean (*HitFunc) (SluiceTimeline *model,
@@ -98,14 +92,15 @@ hit (SluiceTimelineView *self,
 {
   static const HitFunc funcs[] = { sluice_render_timeline_hit_mark, sluice_render_timeline_hit };
   GtkWidget *widget = GTK_WIDGET (self);
+  SluiceTimeline *model = sluice_time_view_get_model (SLUICE_TIME_VIEW (self));
+  SluiceViewport *viewport = sluice_time_view_get_viewport (SLUICE_TIME_VIEW (self));
 
-  if (self->model == NULL || self->viewport == NULL)
+  if (model == NULL || viewport == NULL)
     return FALSE;
 
   for (guint i = 0; i < G_N_ELEMENTS (funcs); i++)
-    if (funcs[i] (self->model, gtk_widget_get_width (widget), gtk_widget_get_height (widget),
-                  sluice_viewport_get_t0 (self->viewport), sluice_viewport_get_t1 (self->viewport),
-                  x, y, index))
+    if (funcs[i] (model, gtk_widget_get_width (widget), gtk_widget_get_height (widget),
+                  sluice_viewport_get_t0 (viewport), sluice_viewport_get_t1 (viewport), x, y, index))
       {
         *is_mark = i == 0;
         return TRUE;
@@ -158,29 +153,75 @@ on_query_tooltip (GtkWidget  *widget,
   return TRUE;
 }
 
-/* On release: a press that turns into a drag pans instead. */
-static void
-on_released (GtkGestureClick    *gesture,
-            int                 n_press,
-            double              x,
-            double              y,
-            SluiceTimelineView *self)
+/* The playhead goes to where the attempt (or the mark) under the click
+ * starts. */
+static gboolean
+sluice_timeline_view_pick (SluiceTimeView *view,
+                           double          x,
+                           double          y,
+                           gint64         *time)
 {
+  SluiceTimeline *model = sluice_time_view_get_model (view);
+  gboolean is_mark;
+  guint index;
+
+  if (!hit (SLUICE_TIMELINE_VIEW (view), x, y, &is_mark, &index))
+    return FALSE;
+
+  *time = is_mark ? sluice_timeline_get_mark (model, index)->start : sluice_timeline_get_bar (model, index)->start;
+  return TRUE;
+}
+
+/* A click selects the item of the attempt (or the mark) under it. */
+static void
+sluice_timeline_view_clicked (SluiceTimeView *view,
+                              double          x,
+                              double          y)
+{
+  SluiceTimelineView *self = SLUICE_TIMELINE_VIEW (view);
+  SluiceTimeline *model = sluice_time_view_get_model (view);
   gboolean is_mark;
   guint index;
   gint64 item = -1;
 
   if (hit (self, x, y, &is_mark, &index))
-    {
-      item = is_mark ? sluice_timeline_get_mark (self->model, index)->item
-                     : sluice_timeline_get_bar (self->model, index)->item;
-      /* The playhead goes to where the attempt (or the mark) starts. */
-      sluice_viewport_set_playhead (self->viewport, is_mark ? sluice_timeline_get_mark (self->model, index)->start
-                                                            : sluice_timeline_get_bar (self->model, index)->start);
-    }
+    item = is_mark ? sluice_timeline_get_mark (model, index)->item : sluice_timeline_get_bar (model, index)->item;
 
   /* Clicking the selected item again clears the selection. */
   sluice_timeline_view_set_selected_item (self, item == self->selected_item ? -1 : item);
+}
+
+/* A lane per worker, and room for 3 to 12 of them. */
+static void
+set_n_lanes (SluiceTimelineView *self,
+             guint               n_lanes)
+{
+  int content_height = (int) MIN (MAX (n_lanes, 3u), 12u) * LANE_HEIGHT + 24;
+
+  self->n_lanes = n_lanes;
+  if (self->content_height == content_height)
+    return;
+
+  self->content_height = content_height;
+  gtk_widget_queue_resize (GTK_WIDGET (self));
+}
+
+/* Another run: its workers' lanes, sized as an empty run with as many;
+ * nothing selected. */
+static void
+sluice_timeline_view_model_changed (SluiceTimeView *view)
+{
+  SluiceTimelineView *self = SLUICE_TIMELINE_VIEW (view);
+  SluiceTimeline *model = sluice_time_view_get_model (view);
+
+  if (model != NULL && sluice_timeline_get_n_workers (model) != sluice_timeline_get_n_workers (self->sizing))
+    {
+      g_object_unref (self->sizing);
+      self->sizing = sluice_timeline_new (sluice_timeline_get_n_workers (model));
+      gtk_widget_queue_resize (GTK_WIDGET (self));
+    }
+  set_n_lanes (self, model != NULL ? sluice_timeline_get_n_workers (model) : 0);
+  sluice_timeline_view_set_selected_item (self, -1);
 }
 
 static void
@@ -188,10 +229,6 @@ sluice_timeline_view_dispose (GObject *object)
 {
   SluiceTimelineView *self = SLUICE_TIMELINE_VIEW (object);
 
-  if (self->viewport != NULL)
-    g_signal_handlers_disconnect_by_data (self->viewport, self);
-  g_clear_object (&self->viewport);
-  g_clear_object (&self->model);
   g_clear_object (&self->handler);
   g_clear_object (&self->sizing);
 
@@ -262,11 +299,15 @@ sluice_timeline_view_measure (GtkWidget      *widget,
   GTK_WIDGET_CLASS (sluice_timeline_view_parent_class)->measure (widget, orientation, for_size, minimum, natural,
                                                                  minimum_baseline, natural_baseline);
   if (orientation == GTK_ORIENTATION_VERTICAL)
-    *minimum = MAX (*minimum, (int) ceil (sluice_render_timeline_get_minimum_height_for_width (self->sizing,
-                                                                                               for_size)));
-  if (orientation == GTK_ORIENTATION_VERTICAL && for_size > 0)
-    *natural = MAX (*natural, (int) ceil (sluice_render_timeline_get_natural_height_for_width (self->sizing,
-                                                                                               for_size)));
+    {
+      *minimum = MAX (*minimum, self->content_height);
+      *minimum = MAX (*minimum, (int) ceil (sluice_render_timeline_get_minimum_height_for_width (self->sizing,
+                                                                                                 for_size)));
+      *natural = MAX (*natural, self->content_height);
+      if (for_size > 0)
+        *natural = MAX (*natural, (int) ceil (sluice_render_timeline_get_natural_height_for_width (self->sizing,
+                                                                                                   for_size)));
+    }
   *natural = MAX (*natural, *minimum);
 }
 
@@ -275,12 +316,18 @@ sluice_timeline_view_class_init (SluiceTimelineViewClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  SluiceTimeViewClass *view_class = SLUICE_TIME_VIEW_CLASS (klass);
 
   object_class->dispose = sluice_timeline_view_dispose;
   object_class->get_property = sluice_timeline_view_get_property;
   object_class->set_property = sluice_timeline_view_set_property;
   widget_class->get_request_mode = sluice_timeline_view_get_request_mode;
   widget_class->measure = sluice_timeline_view_measure;
+  view_class->draw = sluice_timeline_view_draw;
+  view_class->get_plot = sluice_timeline_view_get_plot;
+  view_class->pick = sluice_timeline_view_pick;
+  view_class->clicked = sluice_timeline_view_clicked;
+  view_class->model_changed = sluice_timeline_view_model_changed;
 
   /**
    * SluiceTimelineView:selected-item:
@@ -299,19 +346,14 @@ sluice_timeline_view_class_init (SluiceTimelineViewClass *klass)
 static void
 sluice_timeline_view_init (SluiceTimelineView *self)
 {
-  GtkGesture *click = gtk_gesture_click_new ();
-
   self->selected_item = -1;
   self->sizing = sluice_timeline_new (3);
+  set_n_lanes (self, 0);
 
-  gtk_drawing_area_set_draw_func (GTK_DRAWING_AREA (self), draw, NULL, NULL);
   gtk_widget_set_has_tooltip (GTK_WIDGET (self), TRUE);
   /* Focus here leaves Space, → and +/− to the window's shortcuts. */
   gtk_widget_set_focusable (GTK_WIDGET (self), TRUE);
   g_signal_connect (self, "query-tooltip", G_CALLBACK (on_query_tooltip), NULL);
-
-  g_signal_connect (click, "released", G_CALLBACK (on_released), self);
-  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (click));
 
   gtk_accessible_update_property (GTK_ACCESSIBLE (self),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, _("Worker lanes"),
@@ -338,7 +380,8 @@ sluice_timeline_view_new (void)
  * @model: (nullable): the run's timeline
  * @n_lanes: its number of workers
  *
- * Draws @model from now on, and clears the selection.
+ * Draws @model from now on, and clears the selection. Setting
+ * #SluiceTimeView:model does the same, with a lane per worker of @model.
  */
 void
 sluice_timeline_view_set_model (SluiceTimelineView *self,
@@ -347,16 +390,8 @@ sluice_timeline_view_set_model (SluiceTimelineView *self,
 {
   g_return_if_fail (SLUICE_IS_TIMELINE_VIEW (self));
 
-  g_set_object (&self->model, model);
-  self->n_lanes = n_lanes;
-  if (model != NULL && sluice_timeline_get_n_workers (model) != sluice_timeline_get_n_workers (self->sizing))
-    {
-      g_object_unref (self->sizing);
-      self->sizing = sluice_timeline_new (sluice_timeline_get_n_workers (model));
-      gtk_widget_queue_resize (GTK_WIDGET (self));
-    }
-  gtk_drawing_area_set_content_height (GTK_DRAWING_AREA (self),
-                                       (int) MIN (MAX (n_lanes, 3u), 12u) * LANE_HEIGHT + 24);
+  sluice_time_view_set_model (SLUICE_TIME_VIEW (self), model);
+  set_n_lanes (self, n_lanes);
   sluice_timeline_view_set_selected_item (self, -1);
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
@@ -371,7 +406,7 @@ SluiceTimeline *
 sluice_timeline_view_get_model (SluiceTimelineView *self)
 {
   g_return_val_if_fail (SLUICE_IS_TIMELINE_VIEW (self), NULL);
-  return self->model;
+  return sluice_time_view_get_model (SLUICE_TIME_VIEW (self));
 }
 
 /**
@@ -403,7 +438,7 @@ guint
 sluice_timeline_view_get_n_lanes (SluiceTimelineView *self)
 {
   g_return_val_if_fail (SLUICE_IS_TIMELINE_VIEW (self), 0);
-  return self->model != NULL ? self->n_lanes : 0;
+  return sluice_time_view_get_model (SLUICE_TIME_VIEW (self)) != NULL ? self->n_lanes : 0;
 }
 
 /**
@@ -411,21 +446,16 @@ sluice_timeline_view_get_n_lanes (SluiceTimelineView *self)
  * @self: a #SluiceTimelineView
  * @now: the clock time of the "now" line, in µs
  *
- * Moves the "now" line and queues a redraw (at most once per frame).
+ * Moves the "now" line and queues a redraw (at most once per frame): sets
+ * #SluiceTimeView:now.
  */
 void
 sluice_timeline_view_set_now (SluiceTimelineView *self,
-                              gint64 now)
+                              gint64              now)
 {
   g_return_if_fail (SLUICE_IS_TIMELINE_VIEW (self));
 
-  /* Nothing moved: no frame to draw, which leaves the main loop idle for
-   * a virtual clock (it runs at low priority). */
-  if (self->now == now)
-    return;
-
-  self->now = now;
-  gtk_widget_queue_draw (GTK_WIDGET (self));
+  sluice_time_view_set_now (SLUICE_TIME_VIEW (self), now);
 }
 
 /**
@@ -439,7 +469,7 @@ SluiceViewport *
 sluice_timeline_view_get_viewport (SluiceTimelineView *self)
 {
   g_return_val_if_fail (SLUICE_IS_TIMELINE_VIEW (self), NULL);
-  return self->viewport;
+  return sluice_time_view_get_viewport (SLUICE_TIME_VIEW (self));
 }
 
 /**
@@ -447,18 +477,16 @@ sluice_timeline_view_get_viewport (SluiceTimelineView *self)
  * @self: a #SluiceTimelineView
  * @viewport: the time span to show; zooming and panning the view change it
  *
- * Shows @viewport and redraws when it changes.
+ * Shows @viewport and redraws when it changes: sets
+ * #SluiceTimeView:viewport, once.
  */
 void
 sluice_timeline_view_set_viewport (SluiceTimelineView *self,
-                                   SluiceViewport *viewport)
+                                   SluiceViewport     *viewport)
 {
   g_return_if_fail (SLUICE_IS_TIMELINE_VIEW (self));
-  g_return_if_fail (SLUICE_IS_VIEWPORT (viewport));
-  g_return_if_fail (self->viewport == NULL);
 
-  self->viewport = g_object_ref (viewport);
-  sluice_viewport_attach_view (viewport, GTK_WIDGET (self));
+  sluice_time_view_set_viewport (SLUICE_TIME_VIEW (self), viewport);
 }
 
 /**
@@ -573,17 +601,19 @@ char *
 sluice_timeline_view_describe_bar (SluiceTimelineView *self,
                                    guint               bar_index)
 {
+  SluiceTimeline *model;
   const SluiceTimelineBar *bar;
   g_autofree char *item = NULL;
   GString *text;
   gint64 end;
 
   g_return_val_if_fail (SLUICE_IS_TIMELINE_VIEW (self), NULL);
-  g_return_val_if_fail (self->model != NULL, NULL);
-  g_return_val_if_fail (bar_index < sluice_timeline_get_n_bars (self->model), NULL);
+  model = sluice_time_view_get_model (SLUICE_TIME_VIEW (self));
+  g_return_val_if_fail (model != NULL, NULL);
+  g_return_val_if_fail (bar_index < sluice_timeline_get_n_bars (model), NULL);
 
-  bar = sluice_timeline_get_bar (self->model, bar_index);
-  end = bar->end >= 0 ? bar->end : self->now;
+  bar = sluice_timeline_get_bar (model, bar_index);
+  end = bar->end >= 0 ? bar->end : sluice_time_view_get_now (SLUICE_TIME_VIEW (self));
   text = g_string_new (NULL);
 
   item = g_strdup_printf ("%" G_GINT64_FORMAT, bar->item);
@@ -623,15 +653,17 @@ char *
 sluice_timeline_view_describe_mark (SluiceTimelineView *self,
                                     guint               mark_index)
 {
+  SluiceTimeline *model;
   const SluiceTimelineMark *mark;
   g_autofree char *item = NULL;
   GString *text;
 
   g_return_val_if_fail (SLUICE_IS_TIMELINE_VIEW (self), NULL);
-  g_return_val_if_fail (self->model != NULL, NULL);
-  g_return_val_if_fail (mark_index < sluice_timeline_get_n_marks (self->model), NULL);
+  model = sluice_time_view_get_model (SLUICE_TIME_VIEW (self));
+  g_return_val_if_fail (model != NULL, NULL);
+  g_return_val_if_fail (mark_index < sluice_timeline_get_n_marks (model), NULL);
 
-  mark = sluice_timeline_get_mark (self->model, mark_index);
+  mark = sluice_timeline_get_mark (model, mark_index);
   text = g_string_new (NULL);
   /* The index is formatted first: xgettext cannot read a msgid with
    * G_GINT64_FORMAT in it. */

@@ -7,13 +7,14 @@
 #include <gtk/gtk.h>
 
 #include "sluice-fault-handler.h"
+#include "sluice-time-view.h"
 #include "sluice-timeline.h"
 #include "sluice-viewport.h"
 
 G_BEGIN_DECLS
 
 #define SLUICE_TYPE_TIMELINE_VIEW (sluice_timeline_view_get_type ())
-G_DECLARE_FINAL_TYPE (SluiceTimelineView, sluice_timeline_view, SLUICE, TIMELINE_VIEW, GtkDrawingArea)
+G_DECLARE_FINAL_TYPE (SluiceTimelineView, sluice_timeline_view, SLUICE, TIMELINE_VIEW, SluiceTimeView)
 
 GtkWidget *sluice_timeline_view_new               (void);
 void       sluice_timeline_view_set_model         (SluiceTimelineView *self,

@@ -314,28 +314,9 @@ on_run_recorder_changed (SluiceWindow *self)
 }
 
 static void
-on_run_timeline_changed (SluiceWindow *self)
-{
-  SluiceTimeline *timeline = sluice_run_controller_get_timeline (self->run);
-
-  sluice_chart_view_set_model (self->chart_view, timeline);
-  sluice_timeline_view_set_model (self->timeline_view, timeline,
-                                  timeline != NULL ? sluice_timeline_get_n_workers (timeline) : 0);
-}
-
-static void
 on_run_handler_changed (SluiceWindow *self)
 {
   sluice_timeline_view_set_handler (self->timeline_view, sluice_run_controller_get_handler (self->run));
-}
-
-static void
-on_run_now_changed (SluiceWindow *self)
-{
-  gint64 now = sluice_run_controller_get_now (self->run);
-
-  sluice_chart_view_set_now (self->chart_view, now);
-  sluice_timeline_view_set_now (self->timeline_view, now);
 }
 
 static void
@@ -344,15 +325,27 @@ on_run_position_changed (SluiceWindow *self)
   sluice_error_group_view_show_position (self->error_group_view, sluice_run_controller_get_position (self->run));
 }
 
+/* The report's "outcome", if it is a string (a recording's report comes
+ * from a file). */
+static const char *
+report_outcome (JsonNode *report)
+{
+  JsonNode *outcome = json_object_get_member (json_node_get_object (report), "outcome");
+
+  if (outcome == NULL || !JSON_NODE_HOLDS_VALUE (outcome) || json_node_get_value_type (outcome) != G_TYPE_STRING)
+    return NULL;
+  return json_node_get_string (outcome);
+}
+
 /* The error group's title says how the run ended. */
 static void
 on_run_report_changed (SluiceWindow *self)
 {
-  g_autoptr(SluiceReport) report = NULL;
+  g_autoptr(JsonNode) report = NULL;
 
   g_object_get (self->run, "report", &report, NULL);
   if (report != NULL)
-    sluice_error_group_view_set_outcome (self->error_group_view, sluice_report_get_outcome (report));
+    sluice_error_group_view_set_outcome (self->error_group_view, report_outcome (report));
 }
 
 /* Once per frame of a run: the views that read the recorder catch up. */
@@ -389,15 +382,18 @@ bind_run_views (SluiceWindow *self)
   sluice_timeline_view_set_viewport (self->timeline_view, viewport);
   sluice_counters_set_stats (self->counters, sluice_run_controller_get_stats (self->run));
   g_signal_connect_swapped (self->run, "notify::recorder", G_CALLBACK (on_run_recorder_changed), self);
-  g_signal_connect_swapped (self->run, "notify::timeline", G_CALLBACK (on_run_timeline_changed), self);
+  /* The chart and the lanes draw the run's timeline (the lanes a lane per
+   * worker of it) with its "now" line. */
+  g_object_bind_property (self->run, "timeline", self->chart_view, "model", G_BINDING_SYNC_CREATE);
+  g_object_bind_property (self->run, "timeline", self->timeline_view, "model", G_BINDING_SYNC_CREATE);
+  g_object_bind_property (self->run, "now", self->chart_view, "now", G_BINDING_SYNC_CREATE);
+  g_object_bind_property (self->run, "now", self->timeline_view, "now", G_BINDING_SYNC_CREATE);
   g_signal_connect_swapped (self->run, "notify::handler", G_CALLBACK (on_run_handler_changed), self);
-  g_signal_connect_swapped (self->run, "notify::now", G_CALLBACK (on_run_now_changed), self);
   g_signal_connect_swapped (self->run, "notify::position", G_CALLBACK (on_run_position_changed), self);
   g_signal_connect_swapped (self->run, "notify::report", G_CALLBACK (on_run_report_changed), self);
   g_signal_connect_swapped (self->run, "updated", G_CALLBACK (on_run_updated), self);
   g_signal_connect_swapped (self->run, "seeked", G_CALLBACK (on_run_seeked), self);
   on_run_recorder_changed (self);
-  on_run_timeline_changed (self);
   on_run_handler_changed (self);
   on_run_position_changed (self);
 }

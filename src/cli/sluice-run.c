@@ -234,8 +234,8 @@ parse_arguments (App    *app,
       N_("Write every event of the run to FILE as JSON Lines (- for standard output: the summary "
          "then goes to standard error)"), N_("FILE.jsonl") },
     { "record", 0, 0, G_OPTION_ARG_FILENAME, &app->record_path,
-      N_("Write a recording of the run to FILE: the scenario as it ran and every event, to open "
-         "in the playground"), N_("FILE.sluicerun") },
+      N_("Write a recording of the run to FILE: the scenario as it ran, every event and the report, "
+         "to open in the playground"), N_("FILE.sluicerun") },
     { "compare", 0, 0, G_OPTION_ARG_NONE, &app->compare,
       N_("Run B.pool and A.pool on A's workload and print their difference (see below): "
          "sluice-run --compare B.pool A.pool"), NULL },
@@ -399,20 +399,23 @@ open_record (App     *app,
 
 /* The recording holds the scenario as it ran: the file's text itself, or
  * with --set or --clock that text edited to say what they changed
- * (comments and key order kept), so that it replays what ran. */
+ * (comments and key order kept), so that it replays what ran; and the
+ * run's report, which a real-clock run could not give again. */
 static gboolean
 write_record (App             *app,
               SluiceScenario  *scenario,
+              SluiceReport    *report,
               SluiceRecorder  *recorder,
               GError         **error)
 {
   g_autoptr(GError) local_error = NULL;
   g_autofree char *effective = NULL;
+  g_autoptr(JsonNode) report_node = report != NULL ? sluice_report_to_json (report) : NULL;
 
   if (app->overridden)
     effective = sluice_scenario_update_data (scenario, app->scenario_text);
 
-  if (!sluice_recording_write (effective != NULL ? effective : app->scenario_text, recorder,
+  if (!sluice_recording_write (effective != NULL ? effective : app->scenario_text, report_node, recorder,
                                app->record, NULL, &local_error) ||
       !g_output_stream_close (app->record, NULL, &local_error))
     {
@@ -552,8 +555,8 @@ run_scenario (App            *app,
     app->title = sluice_scenario_get_name (scenario);
   sluice_scenario_runner_set_event_func (app->runner, on_event, app, NULL);
   /* The summary shows counts and the first results: a run of a million
-   * items need not keep the rest. */
-  sluice_scenario_runner_set_keep_details (app->runner, app->json);
+   * items need not keep the rest. The report of a recording is whole. */
+  sluice_scenario_runner_set_keep_details (app->runner, app->json || app->record != NULL);
 
   if (app->events != NULL || app->record != NULL)
     {
@@ -592,7 +595,7 @@ run_scenario (App            *app,
         status = EXIT_INTERNAL;
     }
 
-  if (app->record != NULL && !write_record (app, scenario, recorder, &output_error))
+  if (app->record != NULL && !write_record (app, scenario, report, recorder, &output_error))
     {
       g_printerr ("sluice-run: %s\n", output_error->message);
       if (status == EXIT_RAN)

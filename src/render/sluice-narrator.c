@@ -48,7 +48,7 @@ struct _SluiceNarrator
   SluiceRecorder *recorder;
   SluiceTimeline *timeline;
 
-  guint64         consumed;           /* recorder position read so far */
+  guint64         consumed;           /* cursor into the recorder: the next event to read */
   gint64          facts[NARRATOR_N_FACTS];
   char           *source_error_type;
   char           *fatal_error_type;
@@ -303,16 +303,14 @@ see_event (SluiceNarrator    *self,
 static void
 read_recorder (SluiceNarrator *self)
 {
-  guint n_events = sluice_recorder_get_n_events (self->recorder);
-  guint64 n_dropped = sluice_recorder_get_n_dropped (self->recorder);
-  guint64 total = n_dropped + n_events;
+  const SluiceEvent *event;
 
-  if (total < self->consumed)
+  /* The recorder was cleared (its positions start at 0 again). */
+  if (sluice_recorder_get_end_position (self->recorder) < self->consumed)
     forget_events (self);
 
-  for (guint64 i = MAX (self->consumed, n_dropped); i < total; i++)
-    see_event (self, sluice_recorder_get_event (self->recorder, (guint) (i - n_dropped)));
-  self->consumed = total;
+  while ((event = sluice_recorder_next (self->recorder, &self->consumed)) != NULL)
+    see_event (self, event);
 }
 
 static GArray *
@@ -525,12 +523,15 @@ add_item (GArray            *items,
 static void
 find_just_now (SluiceNarrator *self,
                NarratorMoment *moment,
-               guint           n_until)
+               guint64         until)
 {
-  for (guint i = n_until, seen = 0; i > 0 && seen < 256; i--, seen++)
-    {
-      const SluiceEvent *event = sluice_recorder_get_event (self->recorder, i - 1);
+  const SluiceEvent *event;
 
+  /* Back from the newest event at the moment, as far as the recorder holds. */
+  for (guint64 p = until, seen = 0;
+       p > 0 && seen < 256 && (event = sluice_recorder_lookup (self->recorder, p - 1)) != NULL;
+       p--, seen++)
+    {
       if (event->time != moment->time)
         break;
       if (event->kind == SLUICE_EVENT_ITEM_OK)
@@ -545,9 +546,9 @@ find_just_now (SluiceNarrator *self,
 static void
 find_counts (SluiceNarrator *self,
              NarratorMoment *moment,
-             guint           n_until)
+             guint64         until)
 {
-  const SluiceEvent *last = sluice_recorder_get_event (self->recorder, n_until - 1);
+  const SluiceEvent *last = sluice_recorder_lookup (self->recorder, until - 1);
 
   moment->queued = last->queued;
   moment->in_flight = last->in_flight;
@@ -597,21 +598,23 @@ static void
 find_moment (SluiceNarrator *self,
              NarratorMoment *moment)
 {
-  guint n_until;
+  guint64 first = sluice_recorder_get_first_position (self->recorder);
+  guint64 until;
 
-  if (sluice_recorder_get_n_events (self->recorder) == 0)
+  if (sluice_recorder_get_end_position (self->recorder) == first)
     {
       moment->empty = TRUE;
       return;
     }
-  moment->start = sluice_recorder_get_event (self->recorder, 0)->time;
-  n_until = sluice_recorder_find_time (self->recorder, moment->time);
-  if (n_until == 0)
+  moment->start = sluice_recorder_lookup (self->recorder, first)->time;
+  /* After the newest event at or before the moment; first if none held is. */
+  until = sluice_recorder_find_time (self->recorder, moment->time);
+  if (until == first)
     return;
 
   find_facts (self, moment);
-  find_counts (self, moment, n_until);
-  find_just_now (self, moment, n_until);
+  find_counts (self, moment, until);
+  find_just_now (self, moment, until);
   moment->held_item = held_item_at (self, moment->time);
   for (guint w = 0; w < moment->n_workers; w++)
     find_worker (self, moment, w);

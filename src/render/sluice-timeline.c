@@ -39,7 +39,7 @@ struct _SluiceTimeline
   SluiceTimelineSeries *series; /* the chart's counts, budget level, moments */
   SluiceTimelineItems *items; /* the items held now (busy workers), their values */
 
-  guint64       consumed;      /* recorder position (n_events + n_dropped) read so far */
+  guint64       consumed;      /* cursor into the recorder: the next event to read */
   gint64        start_time;
   gint64        end_time;
   guint         queue_capacity; /* from the run-start event; 0 until then */
@@ -360,34 +360,27 @@ sluice_timeline_add_event (SluiceTimeline    *self,
  * @self: a #SluiceTimeline
  * @recorder: the recorder of the run
  *
- * Consumes the events recorded since the last update. The recorder's
- * running total (events held plus events dropped) tells which are new, so
- * a bounded recorder works as long as the model is updated before the ring
- * buffer wraps past what it has not read. If the recorder was cleared
- * (its total went down), the model starts again from its first event.
+ * Consumes the events recorded since the last update, from the model's
+ * cursor into the recorder (sluice_recorder_next()), so a bounded recorder
+ * works as long as the model is updated before the ring buffer wraps past
+ * what it has not read (those events are skipped). If the recorder was
+ * cleared (its end position went below the cursor), the model starts again
+ * from its first event.
  */
 void
 sluice_timeline_update (SluiceTimeline *self,
                         SluiceRecorder *recorder)
 {
-  guint n_events;
-  guint64 n_dropped, total, first;
+  const SluiceEvent *event;
 
   g_return_if_fail (SLUICE_IS_TIMELINE (self));
   g_return_if_fail (SLUICE_IS_RECORDER (recorder));
 
-  n_events = sluice_recorder_get_n_events (recorder);
-  n_dropped = sluice_recorder_get_n_dropped (recorder);
-  total = n_dropped + n_events;
-
-  if (total < self->consumed)
+  if (sluice_recorder_get_end_position (recorder) < self->consumed)
     sluice_timeline_clear (self);
 
-  first = MAX (self->consumed, n_dropped);
-  for (guint64 i = first; i < total; i++)
-    sluice_timeline_add_event (self, sluice_recorder_get_event (recorder, (guint) (i - n_dropped)));
-
-  self->consumed = total;
+  while ((event = sluice_recorder_next (recorder, &self->consumed)) != NULL)
+    sluice_timeline_add_event (self, event);
 }
 
 /**

@@ -102,7 +102,7 @@ guint64
 sluice_fold_get_first_position (SluiceFold *self)
 {
   g_return_val_if_fail (SLUICE_IS_FOLD (self), 0);
-  return sluice_recorder_get_n_dropped (self->recorder);
+  return sluice_recorder_get_first_position (self->recorder);
 }
 
 /**
@@ -115,7 +115,7 @@ guint64
 sluice_fold_get_end_position (SluiceFold *self)
 {
   g_return_val_if_fail (SLUICE_IS_FOLD (self), 0);
-  return sluice_recorder_get_n_dropped (self->recorder) + sluice_recorder_get_n_events (self->recorder);
+  return sluice_recorder_get_end_position (self->recorder);
 }
 
 /**
@@ -130,15 +130,14 @@ const SluiceEvent *
 sluice_fold_get_event (SluiceFold *self,
                        guint64     position)
 {
-  guint64 first;
+  const SluiceEvent *event;
 
   g_return_val_if_fail (SLUICE_IS_FOLD (self), NULL);
 
-  first = sluice_fold_get_first_position (self);
-  if (position < first || position >= sluice_fold_get_end_position (self))
-    return NULL;
-  self->n_reads++;
-  return sluice_recorder_get_event (self->recorder, (guint) (position - first));
+  event = sluice_recorder_lookup (self->recorder, position);
+  if (event != NULL)
+    self->n_reads++;
+  return event;
 }
 
 /**
@@ -212,17 +211,22 @@ void
 sluice_fold_seek (SluiceFold *self,
                   guint64     position)
 {
-  guint64 end;
+  guint64 first;
 
   g_return_if_fail (SLUICE_IS_FOLD (self));
 
-  end = sluice_fold_get_end_position (self);
-  position = MIN (position, end);
-  position = MAX (position, MIN (self->position, sluice_fold_get_first_position (self)));
+  first = sluice_fold_get_first_position (self);
+  position = MIN (position, sluice_fold_get_end_position (self));
+  position = MAX (position, MIN (self->position, first));
 
-  /* Events dropped before the fold read them are gone, sums and all. */
+  /* Events dropped before the fold read them are gone, sums and all: a
+   * move forwards from before them starts at the oldest event held, and
+   * ends there at least. */
   if (position > self->position)
-    self->position = MAX (self->position, sluice_fold_get_first_position (self));
+    {
+      self->position = MAX (self->position, first);
+      position = MAX (position, first);
+    }
   for (; self->position < position; self->position++)
     count_event (self, sluice_fold_get_event (self, self->position), +1);
   for (; self->position > position; self->position--)
@@ -243,7 +247,7 @@ sluice_fold_find_position (SluiceFold *self,
 {
   g_return_val_if_fail (SLUICE_IS_FOLD (self), 0);
 
-  return sluice_fold_get_first_position (self) + sluice_recorder_find_time (self->recorder, time);
+  return sluice_recorder_find_time (self->recorder, time);
 }
 
 /**

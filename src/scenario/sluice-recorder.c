@@ -17,6 +17,16 @@
  * the app uses bounded memory, and writes them as JSON Lines: one object
  * per event with its kind, clock time, item, attempt, worker, cancel round,
  * outcome, error type and message, value and live counts.
+ *
+ * It is the one store of a run's events: views read it rather than keep
+ * copies. Every event has a position, its sequence number since the
+ * recorder was made or last cleared (0, 1, 2, …); a bounded recorder that
+ * drops its oldest events does not renumber the others, so the oldest
+ * still held is at sluice_recorder_get_first_position() (the number
+ * dropped) and the newest just before sluice_recorder_get_end_position().
+ * sluice_recorder_lookup() finds an event by position; a reader that
+ * follows the run keeps its own cursor, a position, and reads on from it
+ * with sluice_recorder_next().
  */
 
 struct _SluiceRecorder
@@ -153,24 +163,130 @@ sluice_recorder_get_n_dropped (SluiceRecorder *self)
   return self->n_dropped;
 }
 
+/* The event @index places from the oldest held. */
+static const SluiceEvent *
+event_at_index (SluiceRecorder *self,
+                guint           index)
+{
+  if (self->capacity > 0 && self->events->len == self->capacity)
+    index = (self->head + index) % self->capacity;
+
+  return &g_array_index (self->events, SluiceEvent, index);
+}
+
 /**
  * sluice_recorder_get_event:
  * @self: a #SluiceRecorder
- * @position: from 0 (the oldest event held) to the number of events
+ * @index: from 0 (the oldest event held) to the number of events held
+ *   less one
+ *
+ * Reads the events held by index, as a list: to follow a run whose
+ * recorder may drop events, use positions (sluice_recorder_lookup(),
+ * sluice_recorder_next()), which do not move when it does.
  *
  * Returns: (transfer none): the event, valid until the next change
  */
 const SluiceEvent *
 sluice_recorder_get_event (SluiceRecorder *self,
-                           guint           position)
+                           guint           index)
 {
   g_return_val_if_fail (SLUICE_IS_RECORDER (self), NULL);
-  g_return_val_if_fail (position < self->events->len, NULL);
+  g_return_val_if_fail (index < self->events->len, NULL);
 
-  if (self->capacity > 0 && self->events->len == self->capacity)
-    position = (self->head + position) % self->capacity;
+  return event_at_index (self, index);
+}
 
-  return &g_array_index (self->events, SluiceEvent, position);
+/**
+ * sluice_recorder_get_first_position:
+ * @self: a #SluiceRecorder
+ *
+ * Returns: the position of the oldest event held (if any): how many were
+ *   dropped, the same as sluice_recorder_get_n_dropped()
+ */
+guint64
+sluice_recorder_get_first_position (SluiceRecorder *self)
+{
+  g_return_val_if_fail (SLUICE_IS_RECORDER (self), 0);
+  return self->n_dropped;
+}
+
+/**
+ * sluice_recorder_get_end_position:
+ * @self: a #SluiceRecorder
+ *
+ * Returns: the position after the newest event, the one the next event
+ *   recorded will have: how many events were recorded since the recorder
+ *   was made or cleared, those dropped included
+ */
+guint64
+sluice_recorder_get_end_position (SluiceRecorder *self)
+{
+  g_return_val_if_fail (SLUICE_IS_RECORDER (self), 0);
+  return self->n_dropped + self->events->len;
+}
+
+/**
+ * sluice_recorder_lookup:
+ * @self: a #SluiceRecorder
+ * @position: an event's position (see #SluiceRecorder)
+ *
+ * Returns: (transfer none) (nullable): the event at @position, valid until
+ *   the next change, or %NULL if the recorder dropped it or has not
+ *   recorded it yet
+ */
+const SluiceEvent *
+sluice_recorder_lookup (SluiceRecorder *self,
+                        guint64         position)
+{
+  g_return_val_if_fail (SLUICE_IS_RECORDER (self), NULL);
+
+  if (position < self->n_dropped || position - self->n_dropped >= self->events->len)
+    return NULL;
+
+  return event_at_index (self, (guint) (position - self->n_dropped));
+}
+
+/**
+ * sluice_recorder_next:
+ * @self: a #SluiceRecorder
+ * @cursor: (inout): a reader's position: the next event it has not read,
+ *   0 to read from the first event
+ *
+ * Reads on from @cursor: returns the event there and moves @cursor past
+ * it, so that `while ((event = sluice_recorder_next (recorder, &cursor)))`
+ * reads every event recorded since the last such loop, once. Each reader
+ * keeps its own cursor.
+ *
+ * If a bounded recorder dropped the events at @cursor before they were
+ * read, it reads the oldest event held instead: the event returned is
+ * always at @cursor less one afterwards, and a reader that needs to know
+ * what it lost compares that with @cursor before the call (the events in
+ * between are gone).
+ *
+ * When @cursor has caught up with sluice_recorder_get_end_position(),
+ * it returns %NULL and leaves @cursor as it is, to read on from there once
+ * the recorder gains events. A cursor past the end (the recorder was
+ * cleared since: positions start at 0 again) also gets %NULL and stays:
+ * compare it with sluice_recorder_get_end_position() to notice.
+ *
+ * Returns: (transfer none) (nullable): the event, valid until the next
+ *   change, or %NULL when there is nothing new
+ */
+const SluiceEvent *
+sluice_recorder_next (SluiceRecorder *self,
+                      guint64        *cursor)
+{
+  guint64 position;
+
+  g_return_val_if_fail (SLUICE_IS_RECORDER (self), NULL);
+  g_return_val_if_fail (cursor != NULL, NULL);
+
+  position = MAX (*cursor, self->n_dropped);
+  if (position >= self->n_dropped + self->events->len)
+    return NULL;
+
+  *cursor = position + 1;
+  return event_at_index (self, (guint) (position - self->n_dropped));
 }
 
 /**
@@ -178,13 +294,15 @@ sluice_recorder_get_event (SluiceRecorder *self,
  * @self: a #SluiceRecorder
  * @time: a clock time, in µs
  *
- * Finds, by binary search (the events are in clock order), how many of
- * the events held happened at or before @time: the newest of them is at
- * that position less one.
+ * Finds, by binary search of the events held (they are in clock order),
+ * the position after the newest event at or before @time: the events
+ * before that position happened at or before @time, those from it on
+ * after.
  *
- * Returns: a position from 0 to sluice_recorder_get_n_events()
+ * Returns: a position from sluice_recorder_get_first_position() (no event
+ *   held is that old) to sluice_recorder_get_end_position()
  */
-guint
+guint64
 sluice_recorder_find_time (SluiceRecorder *self,
                            gint64          time)
 {
@@ -197,12 +315,12 @@ sluice_recorder_find_time (SluiceRecorder *self,
     {
       guint middle = low + (high - low) / 2;
 
-      if (sluice_recorder_get_event (self, middle)->time <= time)
+      if (event_at_index (self, middle)->time <= time)
         low = middle + 1;
       else
         high = middle;
     }
-  return low;
+  return self->n_dropped + low;
 }
 
 /**
@@ -407,7 +525,7 @@ sluice_recorder_write_jsonl (SluiceRecorder  *self,
   _sluice_json_writer_init_text (&w, FALSE, _sluice_json_writer_stream_sink, sink_data);
   for (guint i = 0; i < self->events->len && w.error == NULL; i++)
     {
-      write_event (&w, sluice_recorder_get_event (self, i));
+      write_event (&w, event_at_index (self, i));
       _sluice_json_writer_raw (&w, "\n");
     }
 
@@ -575,7 +693,7 @@ sluice_recorder_write_csv (SluiceRecorder  *self,
   g_string_append (text, csv_header);
   for (guint i = 0; i < self->events->len; i++)
     {
-      append_csv_row (text, sluice_recorder_get_event (self, i));
+      append_csv_row (text, event_at_index (self, i));
       if (text->len < CSV_FLUSH_AT)
         continue;
       if (!_sluice_json_writer_stream_sink (text->str, text->len, sink_data, error))

@@ -21,8 +21,14 @@ void               sluice_recorder_event_func     (const SluiceEvent  *event,
 guint              sluice_recorder_get_n_events   (SluiceRecorder     *self);
 guint64            sluice_recorder_get_n_dropped  (SluiceRecorder     *self);
 const SluiceEvent *sluice_recorder_get_event      (SluiceRecorder     *self,
-                                                   guint               position);
-guint              sluice_recorder_find_time      (SluiceRecorder     *self,
+                                                   guint               index);
+guint64            sluice_recorder_get_first_position (SluiceRecorder *self);
+guint64            sluice_recorder_get_end_position (SluiceRecorder   *self);
+const SluiceEvent *sluice_recorder_lookup         (SluiceRecorder     *self,
+                                                   guint64             position);
+const SluiceEvent *sluice_recorder_next           (SluiceRecorder     *self,
+                                                   guint64            *cursor);
+guint64            sluice_recorder_find_time      (SluiceRecorder     *self,
                                                    gint64              time);
 void               sluice_recorder_clear          (SluiceRecorder     *self);
 JsonNode          *sluice_recorder_event_to_json  (const SluiceEvent  *event);

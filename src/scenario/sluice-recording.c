@@ -22,10 +22,17 @@
  *
  * A finished run to replay without an engine (teaching.md, "Every run is a
  * recording"). The file is JSON Lines: the first line is
- * `{"sluicerun":1,"version":"…","scenario":"…"}` (the format, the version
- * of Sluice that wrote it, and the text of the scenario as it ran), every
- * further line one event, the same object as a line of `sluice-run
- * --events`.
+ * `{"sluicerun":1,"version":"…","scenario":"…","report":{…}}` (the format,
+ * the version of Sluice that wrote it, the text of the scenario as it ran
+ * and the run's report as `sluice-run --json` writes it), every further
+ * line one event, the same object as a line of `sluice-run --events`.
+ *
+ * The report is ours, not the spec's: a recording without one (written by
+ * another program, or of a run whose report was too long) is still read,
+ * and its report comes from running the scenario again
+ * (sluice_recording_replay_async()). It is what makes a recording of a
+ * real-clock run (block, thread) whole: that run cannot be run again to
+ * the same events.
  *
  * Reading never fails on what follows the first line: a line that is not
  * an event, an unknown event kind, a file cut short, is a problem (a
@@ -43,6 +50,7 @@ struct _SluiceRecording
   char            *scenario_text;
   SluiceScenario  *scenario;
   SluiceRecorder  *recorder;
+  JsonNode        *report;       /* nullable */
   GPtrArray       *problems;     /* char *, NULL-terminated */
   guint            n_unlisted;   /* problems past SLUICE_RECORDING_MAX_PROBLEMS */
 };
@@ -59,6 +67,7 @@ sluice_recording_finalize (GObject *object)
   g_free (self->scenario_text);
   g_clear_object (&self->scenario);
   g_clear_object (&self->recorder);
+  g_clear_pointer (&self->report, json_node_unref);
   g_clear_pointer (&self->problems, g_ptr_array_unref);
 
   G_OBJECT_CLASS (sluice_recording_parent_class)->finalize (object);
@@ -205,8 +214,28 @@ set_not_a_recording (Reader     *r,
                r->self->name, why);
 }
 
-/* The first line: the format, the version that wrote it and the
- * scenario, which must load. */
+/* The report the first line may carry: an object, or a problem. */
+static void
+read_report (Reader     *r,
+             JsonObject *header)
+{
+  JsonNode *report = json_object_get_member (header, "report");
+
+  if (report == NULL)
+    return;
+  if (!JSON_NODE_HOLDS_OBJECT (report))
+    {
+      /* Translators: %s is the file; keep “"report"”: it is the file's syntax. */
+      add_problem (r->self, _("%s:1: \"report\" is not a JSON object; the run's report is left out"),
+                   r->self->name);
+      return;
+    }
+  /* A new reference: the parser's next line does not free it. */
+  r->self->report = json_node_copy (report);
+}
+
+/* The first line: the format, the version that wrote it, the scenario,
+ * which must load, and perhaps the run's report. */
 static void
 read_header (Reader     *r,
              const char *text,
@@ -257,6 +286,8 @@ read_header (Reader     *r,
     g_set_error (&r->error, SLUICE_SCENARIO_ERROR, local_error->code,
                  /* Translators: %s is the file, then the scenario loader's message. */
                  _("%s:1: the recorded scenario is not valid: %s"), self->name, local_error->message);
+  else
+    read_report (r, header);
 }
 
 /* Unknown keys are ignored (a newer Sluice may write more), and each named
@@ -338,10 +369,17 @@ read_line (Reader     *r,
     read_event (r, text, length);
 }
 
+/* The first line holds the scenario and the report: it may be longer. */
+static gsize
+line_limit (Reader *r)
+{
+  return r->header_read ? SLUICE_RECORDING_MAX_LINE : SLUICE_RECORDING_MAX_HEADER;
+}
+
 static void
 line_too_long (Reader *r)
 {
-  g_autofree char *limit = g_format_size_full (SLUICE_RECORDING_MAX_LINE, G_FORMAT_SIZE_IEC_UNITS);
+  g_autofree char *limit = g_format_size_full (line_limit (r), G_FORMAT_SIZE_IEC_UNITS);
 
   if (!r->header_read)
     {
@@ -371,7 +409,7 @@ reader_feed (Reader     *r,
 
       if (r->skipping)
         ;
-      else if (r->pending->len + piece > SLUICE_RECORDING_MAX_LINE)
+      else if (r->pending->len + piece > line_limit (r))
         {
           line_too_long (r);
           r->skipping = TRUE;
@@ -725,6 +763,25 @@ sluice_recording_get_recorder (SluiceRecording *self)
 }
 
 /**
+ * sluice_recording_get_report:
+ * @self: a #SluiceRecording
+ *
+ * The run's report as the recording carries it: the object `sluice-run
+ * --json` prints, written when the run ended. A recording cut short still
+ * has it (it is on the first line), so it may tell of more events than the
+ * recording holds.
+ *
+ * Returns: (transfer none) (nullable): the report, or %NULL when the
+ *   recording has none
+ */
+JsonNode *
+sluice_recording_get_report (SluiceRecording *self)
+{
+  g_return_val_if_fail (SLUICE_IS_RECORDING (self), NULL);
+  return self->report;
+}
+
+/**
  * sluice_recording_get_problems:
  * @self: a #SluiceRecording
  *
@@ -747,31 +804,52 @@ sluice_recording_get_problems (SluiceRecording *self)
 
 /* ---- writing ------------------------------------------------------------ */
 
+/* The report as compact JSON, or NULL when there is none or it is longer
+ * than a first line may carry. */
+static char *
+report_text (JsonNode *report)
+{
+  g_autofree char *text = NULL;
+
+  if (report == NULL)
+    return NULL;
+  text = json_to_string (report, FALSE);
+  if (strlen (text) > SLUICE_RECORDING_MAX_REPORT)
+    return NULL;
+  return g_steal_pointer (&text);
+}
+
 /**
  * sluice_recording_write:
  * @scenario_text: the text of the scenario as it ran (UTF-8)
+ * @report: (nullable): the run's report (a JSON object, as
+ *   sluice_report_to_json() builds it), or %NULL for a run without one
  * @recorder: the run's events
  * @stream: where to write
  * @cancellable: (nullable): a #GCancellable
  * @error: return location for an error
  *
  * Writes a recording: the header line
- * `{"sluicerun":1,"version":"…","scenario":"…"}`, then every event
- * @recorder holds as sluice_recorder_write_jsonl() writes it.
+ * `{"sluicerun":1,"version":"…","scenario":"…","report":{…}}`, then every
+ * event @recorder holds as sluice_recorder_write_jsonl() writes it. A
+ * report longer than %SLUICE_RECORDING_MAX_REPORT is left out.
  *
  * Returns: %TRUE on success
  */
 gboolean
 sluice_recording_write (const char      *scenario_text,
+                        JsonNode        *report,
                         SluiceRecorder  *recorder,
                         GOutputStream   *stream,
                         GCancellable    *cancellable,
                         GError         **error)
 {
   gpointer sink_data[2] = { stream, cancellable };
+  g_autofree char *report_json = NULL;
   SluiceJsonWriter w;
 
   g_return_val_if_fail (scenario_text != NULL && g_utf8_validate (scenario_text, -1, NULL), FALSE);
+  g_return_val_if_fail (report == NULL || JSON_NODE_HOLDS_OBJECT (report), FALSE);
   g_return_val_if_fail (SLUICE_IS_RECORDER (recorder), FALSE);
   g_return_val_if_fail (G_IS_OUTPUT_STREAM (stream), FALSE);
 
@@ -782,6 +860,12 @@ sluice_recording_write (const char      *scenario_text,
   _sluice_json_writer_string (&w, SLUICE_PACKAGE_VERSION);
   _sluice_json_writer_member (&w, "scenario");
   _sluice_json_writer_string (&w, scenario_text);
+  report_json = report_text (report);
+  if (report_json != NULL)
+    {
+      _sluice_json_writer_member (&w, "report");
+      _sluice_json_writer_raw (&w, report_json);
+    }
   _sluice_json_writer_end_object (&w);
   _sluice_json_writer_raw (&w, "\n");
 
@@ -792,6 +876,7 @@ sluice_recording_write (const char      *scenario_text,
 /**
  * sluice_recording_save:
  * @scenario_text: the text of the scenario as it ran
+ * @report: (nullable): the run's report, or %NULL
  * @recorder: the run's events
  * @path: the file to write (replaced once it is complete)
  * @error: return location for an error
@@ -802,6 +887,7 @@ sluice_recording_write (const char      *scenario_text,
  */
 gboolean
 sluice_recording_save (const char      *scenario_text,
+                       JsonNode        *report,
                        SluiceRecorder  *recorder,
                        const char      *path,
                        GError         **error)
@@ -816,6 +902,6 @@ sluice_recording_save (const char      *scenario_text,
   if (stream == NULL)
     return FALSE;
 
-  return sluice_recording_write (scenario_text, recorder, G_OUTPUT_STREAM (stream), NULL, error) &&
+  return sluice_recording_write (scenario_text, report, recorder, G_OUTPUT_STREAM (stream), NULL, error) &&
          g_output_stream_close (G_OUTPUT_STREAM (stream), NULL, error);
 }

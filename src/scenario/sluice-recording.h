@@ -41,6 +41,24 @@ G_BEGIN_DECLS
  */
 #define SLUICE_RECORDING_MAX_LINE (8 * 1024 * 1024)
 
+/**
+ * SLUICE_RECORDING_MAX_REPORT:
+ *
+ * The longest report a recording's first line carries: 24 MiB of compact
+ * JSON, the report of every run the app's recorder can hold. A longer one
+ * is left out when writing (the recording then has no report).
+ */
+#define SLUICE_RECORDING_MAX_REPORT (24 * 1024 * 1024)
+
+/**
+ * SLUICE_RECORDING_MAX_HEADER:
+ *
+ * The longest first line of a recording: room for the scenario
+ * (%SLUICE_RECORDING_MAX_LINE) and the report
+ * (%SLUICE_RECORDING_MAX_REPORT). A longer first line is an error.
+ */
+#define SLUICE_RECORDING_MAX_HEADER (SLUICE_RECORDING_MAX_LINE + SLUICE_RECORDING_MAX_REPORT)
+
 #define SLUICE_TYPE_RECORDING (sluice_recording_get_type ())
 G_DECLARE_FINAL_TYPE (SluiceRecording, sluice_recording, SLUICE, RECORDING, GObject)
 
@@ -56,6 +74,7 @@ const char         *sluice_recording_get_version       (SluiceRecording *self);
 const char         *sluice_recording_get_scenario_text (SluiceRecording *self);
 SluiceScenario     *sluice_recording_get_scenario      (SluiceRecording *self);
 SluiceRecorder     *sluice_recording_get_recorder      (SluiceRecording *self);
+JsonNode           *sluice_recording_get_report        (SluiceRecording *self);
 const char * const *sluice_recording_get_problems      (SluiceRecording *self);
 
 void                sluice_recording_replay_async      (SluiceRecording     *self,
@@ -67,11 +86,13 @@ SluiceReport       *sluice_recording_replay_finish     (SluiceRecording     *sel
                                                         GError             **error);
 
 gboolean            sluice_recording_write             (const char      *scenario_text,
+                                                        JsonNode        *report,
                                                         SluiceRecorder  *recorder,
                                                         GOutputStream   *stream,
                                                         GCancellable    *cancellable,
                                                         GError         **error);
 gboolean            sluice_recording_save              (const char      *scenario_text,
+                                                        JsonNode        *report,
                                                         SluiceRecorder  *recorder,
                                                         const char      *path,
                                                         GError         **error);

@@ -37,6 +37,7 @@ write_back (SluiceRecording *recording)
   g_autoptr(GOutputStream) stream = g_memory_output_stream_new_resizable ();
 
   if (!sluice_recording_write (sluice_recording_get_scenario_text (recording),
+                               sluice_recording_get_report (recording),
                                sluice_recording_get_recorder (recording), stream, NULL, NULL))
     abort ();
   g_output_stream_write_all (stream, "", 1, NULL, NULL, NULL);

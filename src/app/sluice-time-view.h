@@ -1,0 +1,67 @@
+/* sluice-time-view.h: a view of a run over time (the chart, the lanes)
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "sluice-timeline.h"
+#include "sluice-viewport.h"
+
+G_BEGIN_DECLS
+
+#define SLUICE_TYPE_TIME_VIEW (sluice_time_view_get_type ())
+G_DECLARE_DERIVABLE_TYPE (SluiceTimeView, sluice_time_view, SLUICE, TIME_VIEW, GtkWidget)
+
+/**
+ * SluiceTimeViewClass:
+ * @parent_class: the parent class
+ * @draw: draws the model onto @cr, a @width × @height view; called only
+ *   with a model and a viewport. The playhead is drawn over it afterwards.
+ * @get_plot: the rectangle of a @width × @height view that the time axis
+ *   spans, where the playhead goes
+ * @pick: the time a click at (@x, @y) puts the playhead at, into @time;
+ *   %FALSE when the click picks none. Called only with a viewport.
+ * @clicked: (nullable): what else a click at (@x, @y) does, after the
+ *   playhead moved (a press that turns into a drag is no click)
+ * @model_changed: (nullable): #SluiceTimeView:model is another one
+ *
+ * The virtual functions where the chart and the lanes differ.
+ */
+struct _SluiceTimeViewClass
+{
+  GtkWidgetClass parent_class;
+
+  void     (*draw)          (SluiceTimeView    *self,
+                             cairo_t           *cr,
+                             int                width,
+                             int                height);
+  void     (*get_plot)      (SluiceTimeView    *self,
+                             int                width,
+                             int                height,
+                             cairo_rectangle_t *plot);
+  gboolean (*pick)          (SluiceTimeView    *self,
+                             double             x,
+                             double             y,
+                             gint64            *time);
+  void     (*clicked)       (SluiceTimeView    *self,
+                             double             x,
+                             double             y);
+  void     (*model_changed) (SluiceTimeView    *self);
+
+  /*< private >*/
+  gpointer padding[8];
+};
+
+SluiceTimeline *sluice_time_view_get_model    (SluiceTimeView *self);
+void            sluice_time_view_set_model    (SluiceTimeView *self,
+                                               SluiceTimeline *model);
+gint64          sluice_time_view_get_now      (SluiceTimeView *self);
+void            sluice_time_view_set_now      (SluiceTimeView *self,
+                                               gint64          now);
+SluiceViewport *sluice_time_view_get_viewport (SluiceTimeView *self);
+void            sluice_time_view_set_viewport (SluiceTimeView *self,
+                                               SluiceViewport *viewport);
+
+G_END_DECLS

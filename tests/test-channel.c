@@ -1,21 +1,22 @@
-/* test-channel.c: tests of SluiceChannel
+/* test-channel.c: tests of SluiceChannel, the engine's private FIFO
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 
-#include "sluice-channel.h"
+#include "sluice-channel-private.h"
 #include "sluice-error.h"
 
 #define ITEM(n) GINT_TO_POINTER (n)
 
-/* The outcome of one async operation. */
+/* The outcome of one waiting operation. */
 typedef struct
 {
   gboolean  done;
   gboolean  ok;
-  gpointer  item;
+  gboolean  accepted;  /* a put: its accept func was called */
+  gpointer  item;      /* a get's item, or a failed put's own item */
   GError   *error;
-  guint     order;   /* when it completed, from completion_counter */
+  guint     order;     /* when it completed, from completion_counter */
 } Result;
 
 static guint completion_counter;
@@ -28,43 +29,49 @@ result_clear (Result *r)
 }
 
 static void
-put_cb (GObject      *source,
-        GAsyncResult *res,
-        gpointer      user_data)
-{
-  Result *r = user_data;
-
-  g_assert_false (r->done);
-  r->ok = sluice_channel_put_finish (SLUICE_CHANNEL (source), res, &r->error);
-  r->order = completion_counter++;
-  r->done = TRUE;
-}
-
-static void
-get_cb (GObject      *source,
-        GAsyncResult *res,
-        gpointer      user_data)
-{
-  Result *r = user_data;
-
-  g_assert_false (r->done);
-  r->item = sluice_channel_get_finish (SLUICE_CHANNEL (source), res, &r->error);
-  r->ok = r->item != NULL;
-  r->order = completion_counter++;
-  r->done = TRUE;
-}
-
-static void
-join_cb (GObject      *source,
-         GAsyncResult *res,
+done_cb (gpointer      item,
+         const GError *error,
          gpointer      user_data)
 {
   Result *r = user_data;
 
   g_assert_false (r->done);
-  r->ok = sluice_channel_join_finish (SLUICE_CHANNEL (source), res, &r->error);
+  r->item = item;
+  r->error = error != NULL ? g_error_copy (error) : NULL;
+  r->ok = error == NULL;
   r->order = completion_counter++;
   r->done = TRUE;
+}
+
+static void
+accepted_cb (gpointer user_data)
+{
+  Result *r = user_data;
+
+  /* Once, and before the put's own callback. */
+  g_assert_false (r->accepted);
+  g_assert_false (r->done);
+  r->accepted = TRUE;
+}
+
+static void
+put_async (SluiceChannel *ch,
+           gpointer       item,
+           GCancellable  *cancellable,
+           Result        *r)
+{
+  _sluice_channel_put_with_func (ch, item, cancellable, accepted_cb, r, done_cb, r);
+  /* Never called from inside the channel's call. */
+  g_assert_false (r->done);
+}
+
+static void
+get_async (SluiceChannel *ch,
+           GCancellable  *cancellable,
+           Result        *r)
+{
+  _sluice_channel_get_with_func (ch, cancellable, done_cb, r);
+  g_assert_false (r->done);
 }
 
 /* Iterates until @r is done, within a bound. */
@@ -86,16 +93,40 @@ spin (void)
   g_assert_false (g_main_context_pending (NULL));
 }
 
+/* A put's outcome: accepted, with nothing given back; or refused, with
+ * its item given back and never accepted. */
+static void
+assert_put_ok (Result *r)
+{
+  g_assert_true (r->done);
+  g_assert_no_error (r->error);
+  g_assert_true (r->ok);
+  g_assert_true (r->accepted);
+  g_assert_null (r->item);
+}
+
+static void
+assert_put_failed (Result   *r,
+                   GQuark    domain,
+                   gint      code,
+                   gpointer  item)
+{
+  g_assert_true (r->done);
+  g_assert_error (r->error, domain, code);
+  g_assert_false (r->ok);
+  g_assert_false (r->accepted);
+  g_assert_true (r->item == item);
+}
+
 static void
 put_and_wait (SluiceChannel *ch,
               gpointer       item)
 {
   Result r = { 0 };
 
-  sluice_channel_put_async (ch, item, NULL, put_cb, &r);
+  put_async (ch, item, NULL, &r);
   wait_for (&r);
-  g_assert_no_error (r.error);
-  g_assert_true (r.ok);
+  assert_put_ok (&r);
 }
 
 static gpointer
@@ -103,7 +134,7 @@ get_and_wait (SluiceChannel *ch)
 {
   Result r = { 0 };
 
-  sluice_channel_get_async (ch, NULL, get_cb, &r);
+  get_async (ch, NULL, &r);
   wait_for (&r);
   g_assert_no_error (r.error);
   g_assert_nonnull (r.item);
@@ -115,7 +146,7 @@ assert_get_closed (SluiceChannel *ch)
 {
   Result r = { 0 };
 
-  sluice_channel_get_async (ch, NULL, get_cb, &r);
+  get_async (ch, NULL, &r);
   wait_for (&r);
   g_assert_error (r.error, SLUICE_ERROR, SLUICE_ERROR_CLOSED);
   g_assert_null (r.item);
@@ -128,10 +159,9 @@ assert_put_closed (SluiceChannel *ch,
 {
   Result r = { 0 };
 
-  sluice_channel_put_async (ch, item, NULL, put_cb, &r);
+  put_async (ch, item, NULL, &r);
   wait_for (&r);
-  g_assert_error (r.error, SLUICE_ERROR, SLUICE_ERROR_CLOSED);
-  g_assert_false (r.ok);
+  assert_put_failed (&r, SLUICE_ERROR, SLUICE_ERROR_CLOSED, item);
   result_clear (&r);
 }
 
@@ -175,22 +205,18 @@ test_fifo (void)
       g_assert_cmpuint (sluice_channel_get_length (ch), ==, (guint) i);
     }
 
-  g_assert_cmpuint (sluice_channel_get_unfinished (ch), ==, 5);
-
   for (gint i = 1; i <= 5; i++)
     {
       g_assert_cmpint (GPOINTER_TO_INT (get_and_wait (ch)), ==, i);
       g_assert_cmpuint (sluice_channel_get_length (ch), ==, (guint) (5 - i));
     }
-
-  g_assert_cmpuint (sluice_channel_get_n_waiting (ch), ==, 0);
 }
 
 static void
 test_bounded_put_waits (void)
 {
   g_autoptr(SluiceChannel) ch = sluice_channel_new (2, NULL);
-  Result put3 = { 0 };
+  Result put3 = { 0 }, get = { 0 };
 
   g_assert_cmpuint (sluice_channel_get_capacity (ch), ==, 2);
 
@@ -199,22 +225,23 @@ test_bounded_put_waits (void)
   put_and_wait (ch, ITEM (2));
   g_assert_cmpuint (sluice_channel_get_length (ch), ==, 2);
 
-  sluice_channel_put_async (ch, ITEM (3), NULL, put_cb, &put3);
+  put_async (ch, ITEM (3), NULL, &put3);
   spin ();
   g_assert_false (put3.done);
+  g_assert_false (put3.accepted);
   g_assert_cmpuint (sluice_channel_get_length (ch), ==, 2);
-  g_assert_cmpuint (sluice_channel_get_n_waiting (ch), ==, 1);
-  g_assert_cmpuint (sluice_channel_get_unfinished (ch), ==, 2);
 
-  g_assert_cmpint (GPOINTER_TO_INT (get_and_wait (ch)), ==, 1);
-  /* The freed slot went to the waiting put at once. */
+  /* The freed slot goes to the waiting put at once: it is accepted inside
+   * the get, and its callback comes later. */
+  get_async (ch, NULL, &get);
+  g_assert_true (put3.accepted);
+  g_assert_false (put3.done);
   g_assert_cmpuint (sluice_channel_get_length (ch), ==, 2);
+  wait_for (&get);
+  g_assert_cmpint (GPOINTER_TO_INT (get.item), ==, 1);
   wait_for (&put3);
-  g_assert_no_error (put3.error);
-  g_assert_true (put3.ok);
+  assert_put_ok (&put3);
   g_assert_cmpuint (sluice_channel_get_length (ch), ==, 2);
-  g_assert_cmpuint (sluice_channel_get_n_waiting (ch), ==, 0);
-  g_assert_cmpuint (sluice_channel_get_unfinished (ch), ==, 3);
 
   g_assert_cmpint (GPOINTER_TO_INT (get_and_wait (ch)), ==, 2);
   g_assert_cmpuint (sluice_channel_get_length (ch), ==, 1);
@@ -231,9 +258,10 @@ test_getters_fifo (void)
   completion_counter = 0;
 
   for (guint i = 0; i < 3; i++)
-    sluice_channel_get_async (ch, NULL, get_cb, &gets[i]);
+    get_async (ch, NULL, &gets[i]);
   spin ();
-  g_assert_cmpuint (sluice_channel_get_n_waiting (ch), ==, 3);
+  for (guint i = 0; i < 3; i++)
+    g_assert_false (gets[i].done);
 
   for (gint i = 1; i <= 3; i++)
     {
@@ -250,8 +278,6 @@ test_getters_fifo (void)
     }
   g_assert_cmpuint (gets[0].order, <, gets[1].order);
   g_assert_cmpuint (gets[1].order, <, gets[2].order);
-  g_assert_cmpuint (sluice_channel_get_n_waiting (ch), ==, 0);
-  g_assert_cmpuint (sluice_channel_get_unfinished (ch), ==, 3);
 }
 
 static void
@@ -264,9 +290,10 @@ test_putters_fifo (void)
 
   put_and_wait (ch, ITEM (1));
   for (guint i = 0; i < 3; i++)
-    sluice_channel_put_async (ch, ITEM (i + 2), NULL, put_cb, &puts[i]);
+    put_async (ch, ITEM (i + 2), NULL, &puts[i]);
   spin ();
-  g_assert_cmpuint (sluice_channel_get_n_waiting (ch), ==, 3);
+  for (guint i = 0; i < 3; i++)
+    g_assert_false (puts[i].done);
   g_assert_cmpuint (sluice_channel_get_length (ch), ==, 1);
 
   for (gint i = 1; i <= 4; i++)
@@ -278,13 +305,11 @@ test_putters_fifo (void)
   for (guint i = 0; i < 3; i++)
     {
       wait_for (&puts[i]);
-      g_assert_no_error (puts[i].error);
-      g_assert_true (puts[i].ok);
+      assert_put_ok (&puts[i]);
     }
   g_assert_cmpuint (puts[0].order, <, puts[1].order);
   g_assert_cmpuint (puts[1].order, <, puts[2].order);
   g_assert_cmpuint (sluice_channel_get_length (ch), ==, 0);
-  g_assert_cmpuint (sluice_channel_get_n_waiting (ch), ==, 0);
 }
 
 static void
@@ -294,14 +319,12 @@ test_cancel_get (void)
   g_autoptr(GCancellable) cancellable = g_cancellable_new ();
   Result get1 = { 0 }, get2 = { 0 }, get3 = { 0 };
 
-  sluice_channel_get_async (ch, cancellable, get_cb, &get1);
-  sluice_channel_get_async (ch, NULL, get_cb, &get2);
+  get_async (ch, cancellable, &get1);
+  get_async (ch, NULL, &get2);
   spin ();
-  g_assert_cmpuint (sluice_channel_get_n_waiting (ch), ==, 2);
 
   /* The put comes before the cancel source had a chance to run. */
   g_cancellable_cancel (cancellable);
-  g_assert_cmpuint (sluice_channel_get_n_waiting (ch), ==, 1);
   put_and_wait (ch, ITEM (1));
 
   wait_for (&get1);
@@ -313,13 +336,12 @@ test_cancel_get (void)
 
   /* A cancelled lone getter: the next put is stored, not lost. */
   g_cancellable_reset (cancellable);
-  sluice_channel_get_async (ch, cancellable, get_cb, &get3);
+  get_async (ch, cancellable, &get3);
   spin ();
-  g_assert_cmpuint (sluice_channel_get_n_waiting (ch), ==, 1);
+  g_assert_false (get3.done);
   g_cancellable_cancel (cancellable);
   wait_for (&get3);
   g_assert_error (get3.error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
-  g_assert_cmpuint (sluice_channel_get_n_waiting (ch), ==, 0);
 
   put_and_wait (ch, ITEM (2));
   g_assert_cmpuint (sluice_channel_get_length (ch), ==, 1);
@@ -341,10 +363,9 @@ test_cancel_shared (void)
   guint i;
 
   for (i = 0; i < G_N_ELEMENTS (gets); i++)
-    sluice_channel_get_async (ch, shared, get_cb, &gets[i]);
-  sluice_channel_get_async (ch, other, get_cb, &lone);
+    get_async (ch, shared, &gets[i]);
+  get_async (ch, other, &lone);
   spin ();
-  g_assert_cmpuint (sluice_channel_get_n_waiting (ch), ==, 4);
 
   g_cancellable_cancel (shared);
   for (i = 0; i < G_N_ELEMENTS (gets); i++)
@@ -353,7 +374,8 @@ test_cancel_shared (void)
       g_assert_error (gets[i].error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
       result_clear (&gets[i]);
     }
-  g_assert_cmpuint (sluice_channel_get_n_waiting (ch), ==, 1);
+  spin ();
+  g_assert_false (lone.done);
 
   put_and_wait (ch, ITEM (7));
   wait_for (&lone);
@@ -370,26 +392,22 @@ test_cancel_put (void)
   Result put2 = { 0 }, put3 = { 0 };
 
   put_and_wait (ch, ITEM (1));
-  sluice_channel_put_async (ch, ITEM (2), cancellable, put_cb, &put2);
-  sluice_channel_put_async (ch, ITEM (3), NULL, put_cb, &put3);
+  put_async (ch, ITEM (2), cancellable, &put2);
+  put_async (ch, ITEM (3), NULL, &put3);
   spin ();
-  g_assert_cmpuint (sluice_channel_get_n_waiting (ch), ==, 2);
 
   g_cancellable_cancel (cancellable);
   wait_for (&put2);
-  g_assert_error (put2.error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
-  g_assert_false (put2.ok);
-  g_assert_cmpuint (sluice_channel_get_n_waiting (ch), ==, 1);
-  g_assert_cmpuint (sluice_channel_get_unfinished (ch), ==, 1);
+  assert_put_failed (&put2, G_IO_ERROR, G_IO_ERROR_CANCELLED, ITEM (2));
+  g_assert_false (put3.done);
 
   /* Item 2 never entered the channel; item 3 takes the freed slot. */
   g_assert_cmpint (GPOINTER_TO_INT (get_and_wait (ch)), ==, 1);
   wait_for (&put3);
-  g_assert_no_error (put3.error);
+  assert_put_ok (&put3);
   g_assert_cmpint (GPOINTER_TO_INT (get_and_wait (ch)), ==, 3);
   g_assert_null (sluice_channel_try_get (ch, &error));
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_WOULD_BLOCK);
-  g_assert_cmpuint (sluice_channel_get_unfinished (ch), ==, 2);
 
   result_clear (&put2);
 }
@@ -399,20 +417,17 @@ test_cancel_already (void)
 {
   g_autoptr(SluiceChannel) ch = sluice_channel_new (0, NULL);
   g_autoptr(GCancellable) cancellable = g_cancellable_new ();
-  Result get = { 0 }, put = { 0 }, join = { 0 };
+  Result get = { 0 }, put = { 0 };
 
   put_and_wait (ch, ITEM (1));
   g_cancellable_cancel (cancellable);
 
-  sluice_channel_get_async (ch, cancellable, get_cb, &get);
-  sluice_channel_put_async (ch, ITEM (2), cancellable, put_cb, &put);
-  sluice_channel_join_async (ch, cancellable, join_cb, &join);
+  get_async (ch, cancellable, &get);
+  put_async (ch, ITEM (2), cancellable, &put);
   wait_for (&get);
   wait_for (&put);
-  wait_for (&join);
   g_assert_error (get.error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
-  g_assert_error (put.error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
-  g_assert_error (join.error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  assert_put_failed (&put, G_IO_ERROR, G_IO_ERROR_CANCELLED, ITEM (2));
 
   /* Neither took nor added anything. */
   g_assert_cmpuint (sluice_channel_get_length (ch), ==, 1);
@@ -420,7 +435,6 @@ test_cancel_already (void)
 
   result_clear (&get);
   result_clear (&put);
-  result_clear (&join);
 }
 
 static void
@@ -428,14 +442,11 @@ test_shutdown_empty (void)
 {
   g_autoptr(SluiceChannel) ch = sluice_channel_new (0, NULL);
 
-  g_assert_false (sluice_channel_is_shutdown (ch));
   sluice_channel_shutdown (ch, FALSE);
-  g_assert_true (sluice_channel_is_shutdown (ch));
 
   assert_get_closed (ch);
   assert_put_closed (ch, ITEM (1));
   g_assert_cmpuint (sluice_channel_get_length (ch), ==, 0);
-  g_assert_cmpuint (sluice_channel_get_unfinished (ch), ==, 0);
 }
 
 static void
@@ -468,17 +479,14 @@ test_shutdown_blocked_putter (void)
   Result put = { 0 };
 
   put_and_wait (ch, first);
-  sluice_channel_put_async (ch, blocked, NULL, put_cb, &put);
+  put_async (ch, blocked, NULL, &put);
   spin ();
   g_assert_false (put.done);
 
   sluice_channel_shutdown (ch, FALSE);
   wait_for (&put);
-  g_assert_error (put.error, SLUICE_ERROR, SLUICE_ERROR_CLOSED);
-  g_assert_false (put.ok);
-  g_assert_cmpuint (sluice_channel_get_n_waiting (ch), ==, 0);
+  assert_put_failed (&put, SLUICE_ERROR, SLUICE_ERROR_CLOSED, blocked);
   g_assert_cmpuint (sluice_channel_get_length (ch), ==, 1);
-  g_assert_cmpuint (sluice_channel_get_unfinished (ch), ==, 1);
 
   /* The channel did not free it: the caller still owns it. */
   g_assert_cmpuint (n_freed, ==, 0);
@@ -500,7 +508,6 @@ test_shutdown_immediate (void)
   g_autoptr(SluiceChannel) ch = sluice_channel_new (0, tracked_free);
   guint n_freed = 0;
   Tracked *got;
-  Result join = { 0 };
 
   for (guint i = 1; i <= 4; i++)
     put_and_wait (ch, tracked_new (i, &n_freed));
@@ -508,63 +515,40 @@ test_shutdown_immediate (void)
   /* One item taken and being worked on; three still stored. */
   got = get_and_wait (ch);
   g_assert_cmpuint (got->id, ==, 1);
-  g_assert_cmpuint (sluice_channel_get_unfinished (ch), ==, 4);
-
-  sluice_channel_join_async (ch, NULL, join_cb, &join);
-  spin ();
-  g_assert_false (join.done);
 
   sluice_channel_shutdown (ch, TRUE);
   g_assert_cmpuint (n_freed, ==, 3);
   g_assert_cmpuint (sluice_channel_get_length (ch), ==, 0);
-  g_assert_cmpuint (sluice_channel_get_unfinished (ch), ==, 1);
-  spin ();
-  g_assert_false (join.done);
   assert_get_closed (ch);
 
   /* Doing it again drops nothing more. */
   sluice_channel_shutdown (ch, TRUE);
   g_assert_cmpuint (n_freed, ==, 3);
-  g_assert_cmpuint (sluice_channel_get_unfinished (ch), ==, 1);
 
   tracked_free (got);
-  sluice_channel_task_done (ch);
-  wait_for (&join);
-  g_assert_no_error (join.error);
-  g_assert_true (join.ok);
-  g_assert_cmpuint (sluice_channel_get_unfinished (ch), ==, 0);
-
   g_clear_object (&ch);
   g_assert_cmpuint (n_freed, ==, 4);
 }
 
 static void
-test_shutdown_immediate_join (void)
+test_shutdown_graceful_then_immediate (void)
 {
   g_autoptr(SluiceChannel) ch = sluice_channel_new (0, tracked_free);
   guint n_freed = 0;
-  Result join = { 0 };
 
   for (guint i = 1; i <= 3; i++)
     put_and_wait (ch, tracked_new (i, &n_freed));
 
-  sluice_channel_join_async (ch, NULL, join_cb, &join);
-  spin ();
-  g_assert_false (join.done);
-
   /* Gracefully first: that drops nothing. */
   sluice_channel_shutdown (ch, FALSE);
-  spin ();
-  g_assert_false (join.done);
+  g_assert_cmpuint (n_freed, ==, 0);
   g_assert_cmpuint (sluice_channel_get_length (ch), ==, 3);
 
-  /* Dropping every unfinished item lets the join complete. */
+  /* Then immediately: every stored item is dropped. */
   sluice_channel_shutdown (ch, TRUE);
   g_assert_cmpuint (n_freed, ==, 3);
-  g_assert_cmpuint (sluice_channel_get_unfinished (ch), ==, 0);
-  wait_for (&join);
-  g_assert_no_error (join.error);
-  g_assert_true (join.ok);
+  g_assert_cmpuint (sluice_channel_get_length (ch), ==, 0);
+  assert_get_closed (ch);
 
   g_clear_object (&ch);
   g_assert_cmpuint (n_freed, ==, 3);
@@ -584,11 +568,9 @@ test_shutdown_put_after (void)
       g_assert_false (sluice_channel_try_put (ch, ITEM (i + 1), &error));
       g_assert_error (error, SLUICE_ERROR, SLUICE_ERROR_CLOSED);
       g_clear_error (&error);
-      g_assert_false (sluice_channel_push (ch, ITEM (i + 1)));
     }
 
   g_assert_cmpuint (sluice_channel_get_length (ch), ==, 0);
-  g_assert_cmpuint (sluice_channel_get_unfinished (ch), ==, 0);
 }
 
 static void
@@ -597,13 +579,13 @@ test_shutdown_wakes_getter (void)
   g_autoptr(SluiceChannel) ch = sluice_channel_new (0, NULL);
   Result get1 = { 0 }, get2 = { 0 };
 
-  sluice_channel_get_async (ch, NULL, get_cb, &get1);
-  sluice_channel_get_async (ch, NULL, get_cb, &get2);
+  get_async (ch, NULL, &get1);
+  get_async (ch, NULL, &get2);
   spin ();
-  g_assert_cmpuint (sluice_channel_get_n_waiting (ch), ==, 2);
+  g_assert_false (get1.done);
+  g_assert_false (get2.done);
 
   sluice_channel_shutdown (ch, FALSE);
-  g_assert_cmpuint (sluice_channel_get_n_waiting (ch), ==, 0);
   wait_for (&get1);
   wait_for (&get2);
   g_assert_error (get1.error, SLUICE_ERROR, SLUICE_ERROR_CLOSED);
@@ -616,204 +598,11 @@ test_shutdown_wakes_getter (void)
 }
 
 static void
-test_join (void)
-{
-  g_autoptr(SluiceChannel) ch = sluice_channel_new (0, NULL);
-  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
-  Result join = { 0 }, cancelled = { 0 };
-
-  /* Nothing unfinished: completes at once. */
-  sluice_channel_join_async (ch, NULL, join_cb, &join);
-  wait_for (&join);
-  g_assert_true (join.ok);
-  result_clear (&join);
-
-  for (gint i = 1; i <= 3; i++)
-    put_and_wait (ch, ITEM (i));
-  g_assert_cmpuint (sluice_channel_get_unfinished (ch), ==, 3);
-
-  sluice_channel_join_async (ch, NULL, join_cb, &join);
-  sluice_channel_join_async (ch, cancellable, join_cb, &cancelled);
-
-  for (gint i = 1; i <= 3; i++)
-    {
-      g_assert_cmpint (GPOINTER_TO_INT (get_and_wait (ch)), ==, i);
-      spin ();
-      /* Taking an item is not finishing it. */
-      g_assert_false (join.done);
-    }
-
-  g_cancellable_cancel (cancellable);
-  wait_for (&cancelled);
-  g_assert_error (cancelled.error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
-
-  for (guint left = 3; left > 0; left--)
-    {
-      g_assert_cmpuint (sluice_channel_get_unfinished (ch), ==, left);
-      g_assert_false (join.done);
-      sluice_channel_task_done (ch);
-      spin ();
-    }
-
-  g_assert_true (join.done);
-  g_assert_no_error (join.error);
-  g_assert_true (join.ok);
-  g_assert_cmpuint (sluice_channel_get_unfinished (ch), ==, 0);
-
-  result_clear (&cancelled);
-}
-
-static void
-test_task_done_too_often (void)
-{
-  if (g_test_subprocess ())
-    {
-      g_autoptr(SluiceChannel) ch = sluice_channel_new (0, NULL);
-
-      sluice_channel_task_done (ch);
-      return;
-    }
-
-  g_test_trap_subprocess (NULL, 0, G_TEST_SUBPROCESS_DEFAULT);
-  g_test_trap_assert_failed ();
-  g_test_trap_assert_stderr ("*CRITICAL*unfinished*");
-}
-
-#define N_PUSHED 1000
-
-static gpointer
-push_thread (gpointer data)
-{
-  SluiceChannel *ch = data;
-
-  for (gint i = 1; i <= N_PUSHED; i++)
-    g_assert_true (sluice_channel_push (ch, ITEM (i)));
-
-  return NULL;
-}
-
-typedef struct
-{
-  SluiceChannel *ch;
-  gint           received[N_PUSHED];
-  guint          n_received;
-  GError        *error;
-} PushState;
-
-static void
-push_get_cb (GObject      *source,
-             GAsyncResult *res,
-             gpointer      user_data)
-{
-  PushState *state = user_data;
-  gpointer item;
-
-  item = sluice_channel_get_finish (SLUICE_CHANNEL (source), res, &state->error);
-  if (item == NULL)
-    return;
-
-  state->received[state->n_received++] = GPOINTER_TO_INT (item);
-  if (state->n_received < N_PUSHED)
-    sluice_channel_get_async (state->ch, NULL, push_get_cb, state);
-}
-
-static gboolean
-set_flag_cb (gpointer user_data)
-{
-  gboolean *flag = user_data;
-
-  *flag = TRUE;
-  return G_SOURCE_REMOVE;
-}
-
-static void
-test_push_thread (void)
-{
-  g_autoptr(SluiceChannel) ch = sluice_channel_new (0, NULL);
-  PushState state = { 0 };
-  gboolean timed_out = FALSE;
-  GThread *thread;
-  guint timeout_id;
-
-  state.ch = ch;
-  sluice_channel_get_async (ch, NULL, push_get_cb, &state);
-  thread = g_thread_new ("pusher", push_thread, ch);
-
-  /* This test waits on the real clock: the pusher is a real thread, so
-   * the main loop blocks in poll() until it pushes. The timeout only
-   * keeps a broken channel from hanging the test. */
-  timeout_id = g_timeout_add_seconds (30, set_flag_cb, &timed_out);
-  while (state.n_received < N_PUSHED && state.error == NULL && !timed_out)
-    g_main_context_iteration (NULL, TRUE);
-  g_thread_join (thread);
-
-  g_assert_false (timed_out);
-  g_source_remove (timeout_id);
-  g_assert_no_error (state.error);
-  g_assert_cmpuint (state.n_received, ==, N_PUSHED);
-  for (gint i = 0; i < N_PUSHED; i++)
-    g_assert_cmpint (state.received[i], ==, i + 1);
-  g_assert_cmpuint (sluice_channel_get_length (ch), ==, 0);
-  g_assert_cmpuint (sluice_channel_get_unfinished (ch), ==, N_PUSHED);
-
-  spin ();
-}
-
-static void
-test_push_full_or_shutdown (void)
-{
-  g_autoptr(SluiceChannel) ch = sluice_channel_new (2, NULL);
-  g_autoptr(SluiceChannel) unbounded = sluice_channel_new (0, NULL);
-
-  g_assert_true (sluice_channel_push (ch, ITEM (1)));
-  g_assert_true (sluice_channel_push (ch, ITEM (2)));
-  g_assert_false (sluice_channel_push (ch, ITEM (3)));
-  g_assert_cmpuint (sluice_channel_get_length (ch), ==, 2);
-  g_assert_cmpuint (sluice_channel_get_unfinished (ch), ==, 2);
-
-  g_assert_cmpint (GPOINTER_TO_INT (get_and_wait (ch)), ==, 1);
-  g_assert_true (sluice_channel_push (ch, ITEM (3)));
-
-  sluice_channel_shutdown (ch, FALSE);
-  g_assert_false (sluice_channel_push (ch, ITEM (4)));
-  g_assert_cmpint (GPOINTER_TO_INT (get_and_wait (ch)), ==, 2);
-  g_assert_cmpint (GPOINTER_TO_INT (get_and_wait (ch)), ==, 3);
-  assert_get_closed (ch);
-
-  g_assert_true (sluice_channel_push (unbounded, ITEM (1)));
-  sluice_channel_shutdown (unbounded, TRUE);
-  g_assert_false (sluice_channel_push (unbounded, ITEM (2)));
-  g_assert_cmpuint (sluice_channel_get_length (unbounded), ==, 0);
-  g_assert_cmpuint (sluice_channel_get_unfinished (unbounded), ==, 0);
-
-  spin ();
-}
-
-static void
-test_push_wakes_getter (void)
-{
-  g_autoptr(SluiceChannel) ch = sluice_channel_new (0, NULL);
-  Result get1 = { 0 }, get2 = { 0 };
-
-  sluice_channel_get_async (ch, NULL, get_cb, &get1);
-  sluice_channel_get_async (ch, NULL, get_cb, &get2);
-  spin ();
-
-  g_assert_true (sluice_channel_push (ch, ITEM (1)));
-  g_assert_true (sluice_channel_push (ch, ITEM (2)));
-  wait_for (&get1);
-  wait_for (&get2);
-  g_assert_cmpint (GPOINTER_TO_INT (get1.item), ==, 1);
-  g_assert_cmpint (GPOINTER_TO_INT (get2.item), ==, 2);
-  g_assert_cmpuint (sluice_channel_get_length (ch), ==, 0);
-}
-
-static void
 test_try (void)
 {
   g_autoptr(SluiceChannel) ch = sluice_channel_new (1, NULL);
   g_autoptr(GError) error = NULL;
-  Result get = { 0 };
+  Result get = { 0 }, put = { 0 };
 
   g_assert_null (sluice_channel_try_get (ch, &error));
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_WOULD_BLOCK);
@@ -828,17 +617,25 @@ test_try (void)
   g_clear_error (&error);
   g_assert_cmpuint (sluice_channel_get_length (ch), ==, 1);
 
+  /* A try_put does not overtake a waiting put, even when a slot frees. */
+  put_async (ch, ITEM (2), NULL, &put);
   g_assert_cmpint (GPOINTER_TO_INT (sluice_channel_try_get (ch, &error)), ==, 1);
   g_assert_no_error (error);
+  g_assert_true (put.accepted);
+  g_assert_false (sluice_channel_try_put (ch, ITEM (9), &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_WOULD_BLOCK);
+  g_clear_error (&error);
+  wait_for (&put);
+  assert_put_ok (&put);
+  g_assert_cmpint (GPOINTER_TO_INT (sluice_channel_try_get (ch, &error)), ==, 2);
 
   /* A waiting getter takes a try_put item directly. */
-  sluice_channel_get_async (ch, NULL, get_cb, &get);
+  get_async (ch, NULL, &get);
   spin ();
   g_assert_true (sluice_channel_try_put (ch, ITEM (3), &error));
   g_assert_cmpuint (sluice_channel_get_length (ch), ==, 0);
   wait_for (&get);
   g_assert_cmpint (GPOINTER_TO_INT (get.item), ==, 3);
-  g_assert_cmpuint (sluice_channel_get_unfinished (ch), ==, 2);
 
   g_assert_true (sluice_channel_try_put (ch, ITEM (4), &error));
   sluice_channel_shutdown (ch, FALSE);
@@ -860,12 +657,58 @@ test_finalize_frees_items (void)
   guint n_freed = 0;
 
   put_and_wait (ch, tracked_new (1, &n_freed));
-  g_assert_true (sluice_channel_push (ch, tracked_new (2, &n_freed)));
+  g_assert_true (sluice_channel_try_put (ch, tracked_new (2, &n_freed), NULL));
   spin ();
   g_assert_cmpuint (n_freed, ==, 0);
 
   g_object_unref (ch);
   g_assert_cmpuint (n_freed, ==, 2);
+}
+
+/* A callback may start the next operation on the channel: a worker's get
+ * func asks for the next item. */
+typedef struct
+{
+  SluiceChannel *ch;
+  gint           received[8];
+  guint          n_received;
+} Chain;
+
+static void
+chain_get_cb (gpointer      item,
+              const GError *error,
+              gpointer      user_data)
+{
+  Chain *chain = user_data;
+
+  if (item == NULL)
+    return;
+  chain->received[chain->n_received++] = GPOINTER_TO_INT (item);
+  if (chain->n_received < G_N_ELEMENTS (chain->received))
+    _sluice_channel_get_with_func (chain->ch, NULL, chain_get_cb, chain);
+}
+
+static void
+test_get_func_chains (void)
+{
+  g_autoptr(SluiceChannel) ch = sluice_channel_new (3, NULL);
+  Chain chain = { ch, { 0 }, 0 };
+  Result puts[8] = { { 0 } };
+
+  _sluice_channel_get_with_func (ch, NULL, chain_get_cb, &chain);
+  for (guint i = 0; i < G_N_ELEMENTS (puts); i++)
+    put_async (ch, ITEM (i + 1), NULL, &puts[i]);
+  for (guint i = 0; i < G_N_ELEMENTS (puts); i++)
+    {
+      wait_for (&puts[i]);
+      assert_put_ok (&puts[i]);
+    }
+  spin ();
+
+  g_assert_cmpuint (chain.n_received, ==, G_N_ELEMENTS (chain.received));
+  for (guint i = 0; i < G_N_ELEMENTS (chain.received); i++)
+    g_assert_cmpint (chain.received[i], ==, (gint) i + 1);
+  g_assert_cmpuint (sluice_channel_get_length (ch), ==, 0);
 }
 
 int
@@ -877,6 +720,7 @@ main (int   argc,
   g_test_add_func ("/channel/fifo", test_fifo);
   g_test_add_func ("/channel/bounded/put-waits", test_bounded_put_waits);
   g_test_add_func ("/channel/getters/fifo", test_getters_fifo);
+  g_test_add_func ("/channel/getters/func-chains", test_get_func_chains);
   g_test_add_func ("/channel/putters/fifo", test_putters_fifo);
   g_test_add_func ("/channel/cancel/get", test_cancel_get);
   g_test_add_func ("/channel/cancel/shared", test_cancel_shared);
@@ -886,14 +730,9 @@ main (int   argc,
   g_test_add_func ("/channel/shutdown/items-waiting", test_shutdown_items_waiting);
   g_test_add_func ("/channel/shutdown/blocked-putter", test_shutdown_blocked_putter);
   g_test_add_func ("/channel/shutdown/immediate", test_shutdown_immediate);
-  g_test_add_func ("/channel/shutdown/immediate-join", test_shutdown_immediate_join);
+  g_test_add_func ("/channel/shutdown/graceful-then-immediate", test_shutdown_graceful_then_immediate);
   g_test_add_func ("/channel/shutdown/put-after", test_shutdown_put_after);
   g_test_add_func ("/channel/shutdown/wakes-getter", test_shutdown_wakes_getter);
-  g_test_add_func ("/channel/join", test_join);
-  g_test_add_func ("/channel/join/task-done-too-often", test_task_done_too_often);
-  g_test_add_func ("/channel/push/thread", test_push_thread);
-  g_test_add_func ("/channel/push/full-or-shutdown", test_push_full_or_shutdown);
-  g_test_add_func ("/channel/push/wakes-getter", test_push_wakes_getter);
   g_test_add_func ("/channel/try", test_try);
   g_test_add_func ("/channel/finalize/frees-items", test_finalize_frees_items);
 

@@ -377,7 +377,7 @@ test_public_enums_are_gtypes (void)
     { SLUICE_TYPE_EVENT_KIND, "SluiceEventKind", SLUICE_EVENT_N_KINDS },
     { SLUICE_TYPE_OUTCOME, "SluiceOutcome", SLUICE_OUTCOME_CANCELLED + 1 },
     { SLUICE_TYPE_CLOCK_KIND, "SluiceClockKind", SLUICE_CLOCK_PACED + 1 },
-    { SLUICE_TYPE_ERROR, "SluiceError", SLUICE_ERROR_NO_RESULT + 1 },
+    { SLUICE_TYPE_ERROR, "SluiceError", SLUICE_ERROR_INVALID_EVENT + 1 },
     { SLUICE_TYPE_JOB_STATE, "SluiceJobState", SLUICE_JOB_CANCELLED + 1 },
     { SLUICE_TYPE_BACKOFF, "SluiceBackoff", SLUICE_BACKOFF_EXPONENTIAL + 1 },
     { SLUICE_TYPE_JITTER, "SluiceJitter", SLUICE_JITTER_NONE + 1 },

@@ -936,6 +936,95 @@ test_metrics_callback_may_drop_references (Fixture       *f,
 }
 
 /* }}} */
+/* The func handler's result helper (bindings) {{{ */
+
+static void
+count_freed (gpointer data)
+{
+  (*(gint *) data)++;
+}
+
+static void
+return_with_helper (SluiceAttempt *attempt,
+                    GTask         *task,
+                    gpointer       user_data)
+{
+  static const gint64 watched = 7;
+  gint64 n = g_variant_get_int64 (sluice_attempt_get_item (attempt));
+
+  if (n == 0)
+    {
+      /* A reference the caller keeps and drops, as a binding's. */
+      g_autoptr(GBytes) bytes = g_bytes_new_with_free_func (&watched, sizeof watched,
+                                                            count_freed, user_data);
+      g_autoptr(GVariant) owned = g_variant_ref_sink (g_variant_new_from_bytes (G_VARIANT_TYPE_INT64,
+                                                                                bytes, TRUE));
+      sluice_func_handler_return_result (task, owned);
+    }
+  else
+    sluice_func_handler_return_result (task, g_variant_new_int64 (n * 10));  /* floating */
+  g_object_unref (task);
+}
+
+typedef struct {
+  GPtrArray *results;
+  gboolean   ended;
+} HelperRun;
+
+static void
+on_helper_next (GObject      *object,
+                GAsyncResult *res,
+                gpointer      user_data)
+{
+  HelperRun *h = user_data;
+  g_autoptr(GError) error = NULL;
+  GVariant *result = sluice_run_next_finish (SLUICE_RUN (object), res, &error);
+
+  g_assert_no_error (error);
+  if (result == NULL)
+    {
+      h->ended = TRUE;
+      return;
+    }
+  g_ptr_array_add (h->results, result);
+  sluice_run_next_async (SLUICE_RUN (object), NULL, on_helper_next, h);
+}
+
+/* sluice_func_handler_return_result() completes an attempt with a floating
+ * result or with one its caller still holds, and keeps no reference once
+ * the result is dropped. */
+static void
+test_func_handler_return_result (void)
+{
+  gint freed = 0;
+  g_autoptr(SluiceHandler) handler = sluice_func_handler_new (return_with_helper, &freed, NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SluicePool) pool = sluice_pool_new (handler, 1, 1, 5.0, &error);
+  g_autoptr(SluiceSource) source = sluice_array_source_new_range (3);
+  g_autoptr(SluiceRun) run = NULL;
+  HelperRun h = { g_ptr_array_new_with_free_func ((GDestroyNotify) g_variant_unref), FALSE };
+
+  g_assert_no_error (error);
+  run = sluice_pool_run (pool, source, &error);
+  g_assert_no_error (error);
+  sluice_run_next_async (run, NULL, on_helper_next, &h);
+  while (!h.ended)
+    g_main_context_iteration (NULL, TRUE);
+
+  /* One worker: the results come in item order. */
+  g_assert_cmpuint (h.results->len, ==, 3);
+  g_assert_cmpint (g_variant_get_int64 (g_ptr_array_index (h.results, 0)), ==, 7);
+  g_assert_cmpint (g_variant_get_int64 (g_ptr_array_index (h.results, 1)), ==, 10);
+  g_assert_cmpint (g_variant_get_int64 (g_ptr_array_index (h.results, 2)), ==, 20);
+  g_assert_cmpint (freed, ==, 0);
+
+  g_clear_pointer (&h.results, g_ptr_array_unref);
+  g_clear_object (&run);
+  g_clear_object (&pool);
+  g_assert_cmpint (freed, ==, 1);
+}
+
+/* }}} */
 
 int
 main (int   argc,
@@ -990,6 +1079,8 @@ main (int   argc,
   ADD ("metrics/callback-may-request-stop", test_metrics_callback_may_request_stop);
   ADD ("metrics/callback-may-close-run", test_metrics_callback_may_close_run);
   ADD ("metrics/callback-may-drop-references", test_metrics_callback_may_drop_references);
+
+  g_test_add_func ("/pool/func-handler/return-result", test_func_handler_return_result);
 
   return g_test_run ();
 }

@@ -177,6 +177,58 @@ test_no_result_is_one_error (void)
   g_ptr_array_unref (outcome.results);
 }
 
+static void
+count_freed (gpointer data)
+{
+  g_atomic_int_inc ((gint *) data);
+}
+
+/* A result whose bytes tell when the last reference to it is gone. */
+static GVariant *
+watched_int64 (gint *freed)
+{
+  static const gint64 value = 42;
+  g_autoptr(GBytes) bytes = g_bytes_new_with_free_func (&value, sizeof value, count_freed, freed);
+
+  return g_variant_new_from_bytes (G_VARIANT_TYPE_INT64, bytes, TRUE);
+}
+
+static GVariant *
+return_owned_reference (GVariant      *item,
+                        GCancellable  *cancellable,
+                        gpointer       user_data,
+                        GError       **error)
+{
+  /* A full reference that is not floating, as a binding returns it. */
+  return g_variant_ref_sink (watched_int64 (user_data));
+}
+
+/* The function's full reference is taken whether it is floating (C's
+ * g_variant_new ()) or not (PyGObject's): once the caller drops the
+ * results, nothing holds them. */
+static void
+test_owned_result_is_taken (void)
+{
+  gint freed = 0;
+  g_autoptr(SluiceHandler) handler = sluice_thread_handler_new (return_owned_reference, &freed, NULL, 2);
+  g_autoptr(SluicePool) pool = sluice_pool_new (handler, 2, 2, 5.0, NULL);
+  g_autoptr(SluiceRun) run = NULL;
+  Outcome outcome = { 0 };
+
+  run = run_to_end (pool, 3, &outcome);
+
+  g_assert_no_error (outcome.error);
+  g_assert_cmpuint (outcome.results->len, ==, 3);
+  for (guint i = 0; i < outcome.results->len; i++)
+    g_assert_cmpint (g_variant_get_int64 (g_ptr_array_index (outcome.results, i)), ==, 42);
+  g_assert_cmpint (g_atomic_int_get (&freed), ==, 0);
+
+  g_ptr_array_unref (outcome.results);
+  g_clear_object (&run);
+  g_clear_object (&pool);
+  g_assert_cmpint (g_atomic_int_get (&freed), ==, 3);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -186,6 +238,7 @@ main (int   argc,
   g_test_add_func ("/thread-handler/more-blocked-threads-than-gtask-allows",
                    test_more_blocked_threads_than_gtask_allows);
   g_test_add_func ("/thread-handler/no-result-is-one-error", test_no_result_is_one_error);
+  g_test_add_func ("/thread-handler/owned-result-is-taken", test_owned_result_is_taken);
   g_test_add_func ("/thread-handler/timed-out-thread-is-waited-for",
                    test_timed_out_thread_is_waited_for);
 

@@ -54,28 +54,33 @@ static const struct {
   { "win.save", { "<Control>s", NULL } },
   { "win.save-as", { "<Shift><Control>s", NULL } },
   { "win.compare", { "<Control>k", NULL } },
+  { "win.attach", { "<Shift><Control>a", NULL } },
+  { "win.detach", { "<Shift><Control>d", NULL } },
   { "win.zoom-in", { "<Control>plus", "<Control>equal", "<Control>KP_Add", NULL } },
   { "win.zoom-out", { "<Control>minus", "<Control>KP_Subtract", NULL } },
   { "win.zoom-fit", { "<Control>0", "<Control>KP_0", NULL } },
 };
 
-/* The schema is installed, or compiled in the build tree by data/. */
+/* The schema is found where GLib looks (XDG_DATA_DIRS, and
+ * GSETTINGS_SCHEMA_DIR, which an uninstalled run points at the build tree's
+ * data/), else in the prefix it was installed into, which XDG_DATA_DIRS
+ * may not name (--prefix=/opt/sluice). */
 static GSettings *
 create_settings (void)
 {
   GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
-  g_autoptr(GSettingsSchemaSource) build_source = NULL;
+  g_autoptr(GSettingsSchemaSource) installed_source = NULL;
   g_autoptr(GSettingsSchema) schema = NULL;
 
   if (source != NULL)
     schema = g_settings_schema_source_lookup (source, APPLICATION_ID, TRUE);
 
-  if (schema == NULL && g_file_test (SLUICE_BUILD_SCHEMA_DIR "/gschemas.compiled", G_FILE_TEST_EXISTS))
+  if (schema == NULL && g_file_test (SLUICE_INSTALLED_SCHEMA_DIR "/gschemas.compiled", G_FILE_TEST_EXISTS))
     {
-      build_source = g_settings_schema_source_new_from_directory (SLUICE_BUILD_SCHEMA_DIR, source,
-                                                                  FALSE, NULL);
-      if (build_source != NULL)
-        schema = g_settings_schema_source_lookup (build_source, APPLICATION_ID, TRUE);
+      installed_source = g_settings_schema_source_new_from_directory (SLUICE_INSTALLED_SCHEMA_DIR, source,
+                                                                      FALSE, NULL);
+      if (installed_source != NULL)
+        schema = g_settings_schema_source_lookup (installed_source, APPLICATION_ID, TRUE);
     }
 
   if (schema == NULL)

@@ -73,11 +73,14 @@ static void
 on_running_changed (SluiceClockControls *self)
 {
   gboolean running = self->run != NULL && sluice_run_controller_get_running (self->run);
+  /* An attached pool runs on its program's clock: nothing here paces it. */
+  gboolean own = running && sluice_run_controller_get_remote (self->run) == NULL;
 
-  if (!running)
+  if (!own)
     set_paused (self, FALSE);
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "clock.pause", running);
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "clock.step", running);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "clock.pause", own);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "clock.step", own);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->speed_scale), !running || own);
 }
 
 static void

@@ -122,9 +122,10 @@ suggest_name (const char *current_file,
 static gboolean
 is_presets_folder (GFile *folder)
 {
-  g_autoptr(GFile) presets = g_file_new_for_path (sluice_presets_get_dir ());
+  const char *dir = sluice_presets_get_dir ();
+  g_autoptr(GFile) presets = dir ? g_file_new_for_path (dir) : NULL;
 
-  return g_file_equal (folder, presets);
+  return presets != NULL && g_file_equal (folder, presets);
 }
 
 /**
@@ -133,7 +134,8 @@ is_presets_folder (GFile *folder)
  * @current_file: (nullable): the scenario's file
  *
  * Where the dialog starts: the folder of @current_file; for Open and
- * Compare without one, the presets' folder. A file is not saved among the
+ * Compare without one, the presets' folder (the documents folder when no
+ * presets are installed). A file is not saved among the
  * presets (shared and often read-only): saving or exporting a preset
  * starts in the documents folder.
  *
@@ -144,12 +146,15 @@ sluice_file_dialog_get_folder (SluiceFileDialogKind  kind,
                                const char           *current_file)
 {
   g_autofree char *dir = current_file ? g_path_get_dirname (current_file) : NULL;
-  g_autoptr(GFile) folder = g_file_new_for_path (dir ? dir : sluice_presets_get_dir ());
+  const char *start = dir ? dir : sluice_presets_get_dir ();
   const char *documents = g_get_user_special_dir (G_USER_DIRECTORY_DOCUMENTS);
+  g_autoptr(GFile) folder = start ? g_file_new_for_path (start) : NULL;
 
-  if (kind == SLUICE_FILE_DIALOG_OPEN || kind == SLUICE_FILE_DIALOG_COMPARE || !is_presets_folder (folder))
+  if (folder != NULL &&
+      (kind == SLUICE_FILE_DIALOG_OPEN || kind == SLUICE_FILE_DIALOG_COMPARE || !is_presets_folder (folder)))
     return g_steal_pointer (&folder);
 
+  /* Also where Open starts when there is no file and no presets folder. */
   return g_file_new_for_path (documents ? documents : g_get_home_dir ());
 }
 

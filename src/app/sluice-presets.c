@@ -12,9 +12,9 @@
 #include "sluice-scenario.h"
 
 /*
- * The presets are the .pool files of data/presets. They are found in $SLUICE_PRESETS_DIR,
- * then in the source tree (running from the build tree), then where
- * `meson install` put them.
+ * The presets are the .pool files of data/presets. They are found in $SLUICE_PRESETS_DIR
+ * (an uninstalled run sets it to the source tree's data/presets), else where
+ * `meson install` put them. The build and source trees are never compiled in.
  */
 
 /**
@@ -27,7 +27,6 @@ sluice_presets_get_dir (void)
 {
   const char *candidates[] = {
     g_getenv ("SLUICE_PRESETS_DIR"),
-    SLUICE_SOURCE_PRESETS_DIR,
     SLUICE_INSTALLED_PRESETS_DIR,
   };
 

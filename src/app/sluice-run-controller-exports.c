@@ -144,6 +144,21 @@ sluice_run_controller_get_viewport (SluiceRunController *self)
   return self->viewport;
 }
 
+/**
+ * sluice_run_controller_get_scenario_text:
+ * @self: a #SluiceRunController
+ *
+ * Returns: (nullable): the scenario of the run on show as it ran (an
+ *   attached pool's configuration, sluice_remote_pool_dup_scenario_text()),
+ *   the one a recording of it keeps; %NULL without a run
+ */
+const char *
+sluice_run_controller_get_scenario_text (SluiceRunController *self)
+{
+  g_return_val_if_fail (SLUICE_IS_RUN_CONTROLLER (self), NULL);
+  return self->recorder != NULL ? self->scenario_text : NULL;
+}
+
 /* ---- files ------------------------------------------------------------- */
 
 /**

@@ -7,6 +7,7 @@
 #include "sluice-fold.h"
 #include "sluice-narrator.h"
 #include "sluice-recorder.h"
+#include "sluice-remote-pool.h"
 #include "sluice-result-list.h"
 #include "sluice-run-controller.h"
 #include "sluice-scenario-runner.h"
@@ -21,9 +22,10 @@ G_BEGIN_DECLS
  * sluice-run-controller-views.c (what each frame moves: the timeline, the
  * fold, the results, the stats and the now line),
  * sluice-run-controller-status.c (what the banner says: the shutdown
- * countdown, and how the run ended) and sluice-run-controller-exports.c
- * (the models' getters, the recording and the exports). They share the
- * struct and the functions below. */
+ * countdown, and how the run ended), sluice-run-controller-exports.c
+ * (the models' getters, the recording and the exports) and
+ * sluice-run-controller-remote.c (a pool of another program, attached on
+ * D-Bus). They share the struct and the functions below. */
 
 /* The shortest span the chart and the lanes show. */
 #define SLUICE_RUN_CONTROLLER_MIN_SPAN_US (G_USEC_PER_SEC / 2)
@@ -65,6 +67,8 @@ struct _SluiceRunController
   gboolean              running;
   gboolean              has_run;
   gboolean              instant;    /* simulated runs jump through time */
+  SluiceRemotePool     *remote;     /* the attached pool, or NULL */
+  guint64               remote_lost; /* the events of the last attached pool that never came */
 
   /* submit mode, the shutdown deadline and fatal errors */
   gboolean              submit_mode;
@@ -80,6 +84,15 @@ struct _SluiceRunController
 };
 
 /* sluice-run-controller.c */
+void   _sluice_run_controller_create_models     (SluiceRunController *self,
+                                                 SluiceScenario      *scenario,
+                                                 SluiceRecorder      *recorder);
+void   _sluice_run_controller_set_running       (SluiceRunController *self,
+                                                 gboolean             running);
+void   _sluice_run_controller_emit_finished     (SluiceRunController *self);
+void   _sluice_run_controller_notify_remote     (SluiceRunController *self);
+void   _sluice_run_controller_set_report_note   (SluiceRunController *self,
+                                                 const char          *note);
 void   _sluice_run_controller_set_moment        (SluiceRunController *self,
                                                  gint64               moment);
 void   _sluice_run_controller_emit_status       (SluiceRunController *self,
@@ -101,6 +114,11 @@ void   _sluice_run_controller_update_views      (SluiceRunController *self);
 void   _sluice_run_controller_show_playhead     (SluiceRunController *self);
 void   _sluice_run_controller_add_tick          (SluiceRunController *self);
 void   _sluice_run_controller_remove_tick       (SluiceRunController *self);
+
+/* sluice-run-controller-remote.c */
+void   _sluice_run_controller_let_go_of_remote  (SluiceRunController *self);
+void   _sluice_run_controller_request_remote_stop (SluiceRunController *self);
+gboolean _sluice_run_controller_take_remote_snapshot (SluiceRunController *self);
 
 /* sluice-run-controller-status.c */
 void   _sluice_run_controller_see_shutdown_event (SluiceRunController *self,

@@ -24,6 +24,11 @@ sluice_run_controller_request_stop (SluiceRunController *self)
   if (!self->running)
     return;
 
+  if (self->remote != NULL)
+    {
+      _sluice_run_controller_request_remote_stop (self);
+      return;
+    }
   sluice_scenario_runner_request_stop (self->runner);
   _sluice_run_controller_emit_status (self, SLUICE_RUN_STATUS_INFO,
                                       self->submit_mode
@@ -126,7 +131,8 @@ sluice_run_controller_cancel (SluiceRunController *self)
 {
   g_return_if_fail (SLUICE_IS_RUN_CONTROLLER (self));
 
-  if (!self->running)
+  /* An attached pool is another program's to cancel. */
+  if (!self->running || self->runner == NULL)
     return;
 
   sluice_scenario_runner_cancel (self->runner);

@@ -85,6 +85,8 @@ take_snapshot (SluiceRunController *self)
       self->queue_depth = sluice_snapshot_get_queue_depth (snapshot);
       self->has_snapshot = TRUE;
     }
+  else if (playhead < 0 && self->running && _sluice_run_controller_take_remote_snapshot (self))
+    ;
   else if (n > 0)
     self->busy = sluice_timeline_get_busy (self->timeline, n - 1);
 }

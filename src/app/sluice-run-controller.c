@@ -58,6 +58,7 @@ enum {
   PROP_RESULTS,
   PROP_NOW,
   PROP_POSITION,
+  PROP_REMOTE,
   N_PROPS
 };
 
@@ -88,6 +89,35 @@ _sluice_run_controller_emit_status (SluiceRunController *self,
   g_signal_emit (self, signals[STATUS], 0, (guint) kind, text);
 }
 
+/**
+ * _sluice_run_controller_notify_remote:
+ * @self: a #SluiceRunController
+ *
+ * Notifies #SluiceRunController:remote, once it changed.
+ */
+void
+_sluice_run_controller_notify_remote (SluiceRunController *self)
+{
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_REMOTE]);
+}
+
+static void set_report_note (SluiceRunController *self,
+                             const char          *note);
+
+/**
+ * _sluice_run_controller_set_report_note:
+ * @self: a #SluiceRunController
+ * @note: (nullable): why there is no report
+ *
+ * Sets #SluiceRunController:report-note.
+ */
+void
+_sluice_run_controller_set_report_note (SluiceRunController *self,
+                                        const char          *note)
+{
+  set_report_note (self, note);
+}
+
 /* ---- the end of a run -------------------------------------------------- */
 
 /* The fold the scrubber moves through: the run's, once it has finished. */
@@ -100,9 +130,14 @@ update_finished_fold (SluiceRunController *self)
     g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_FINISHED_FOLD]);
 }
 
-static void
-set_running (SluiceRunController *self,
-             gboolean             running)
+/**
+ * _sluice_run_controller_set_running:
+ * @self: a #SluiceRunController
+ * @running: whether a run goes on (a local one, or an attached one)
+ */
+void
+_sluice_run_controller_set_running (SluiceRunController *self,
+                                    gboolean             running)
 {
   if (self->running == running)
     return;
@@ -121,6 +156,18 @@ set_report (SluiceRunController *self,
   g_clear_pointer (&self->report, json_node_unref);
   self->report = report != NULL ? json_node_ref (report) : NULL;
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_REPORT]);
+}
+
+/**
+ * _sluice_run_controller_emit_finished:
+ * @self: a #SluiceRunController
+ *
+ * Emits #SluiceRunController::finished.
+ */
+void
+_sluice_run_controller_emit_finished (SluiceRunController *self)
+{
+  g_signal_emit (self, signals[FINISHED], 0);
 }
 
 /* The report as the views and a recording take it: its JSON object. */
@@ -271,7 +318,7 @@ on_run_done (GObject      *object,
     return;
 
   _sluice_run_controller_remove_tick (self);
-  set_running (self, FALSE);
+  _sluice_run_controller_set_running (self, FALSE);
   _sluice_run_controller_update_views (self);
   set_run_report (self, report);
   _sluice_run_controller_show_end (self, report, error);
@@ -297,6 +344,7 @@ sluice_run_controller_reset (SluiceRunController *self)
   _sluice_run_controller_remove_tick (self);
   if (self->runner != NULL && self->running)
     sluice_scenario_runner_cancel (self->runner);
+  _sluice_run_controller_let_go_of_remote (self);
 
   g_clear_object (&self->runner);
   g_clear_object (&self->clock);
@@ -334,7 +382,7 @@ sluice_run_controller_reset (SluiceRunController *self)
   sluice_result_list_clear (self->results);
   sluice_viewport_set_bounds (self->viewport, 0, SLUICE_RUN_CONTROLLER_MIN_SPAN_US);
   sluice_viewport_fit (self->viewport);
-  set_running (self, FALSE);
+  _sluice_run_controller_set_running (self, FALSE);
 }
 
 /* A simulated scenario plays on a paced clock: every timer fires at its
@@ -357,10 +405,10 @@ choose_clock (SluiceRunController *self,
  * hold): the same for a live run and a recorded one. The recorder and the
  * timeline are published last, when the rest (the submit mode among them)
  * is set: a view taking them may move the playhead. */
-static void
-create_models (SluiceRunController *self,
-               SluiceScenario      *scenario,
-               SluiceRecorder      *recorder)
+void
+_sluice_run_controller_create_models (SluiceRunController *self,
+                                      SluiceScenario      *scenario,
+                                      SluiceRecorder      *recorder)
 {
   guint workers = (guint) sluice_scenario_get_workers (scenario);
 
@@ -400,7 +448,7 @@ create_run (SluiceRunController *self,
   sluice_clock_set_speed (self->clock, self->speed);
   sluice_clock_set_paused (self->clock, self->paused);
 
-  create_models (self, scenario, recorder);
+  _sluice_run_controller_create_models (self, scenario, recorder);
   self->runner = sluice_scenario_runner_new (scenario);
   sluice_scenario_runner_set_clock (self->runner, self->clock);
   sluice_scenario_runner_set_recorder (self->runner, self->recorder);
@@ -448,7 +496,7 @@ sluice_run_controller_show_recording (SluiceRunController *self,
     return FALSE;
 
   sluice_run_controller_reset (self);
-  create_models (self, sluice_recording_get_scenario (recording), sluice_recording_get_recorder (recording));
+  _sluice_run_controller_create_models (self, sluice_recording_get_scenario (recording), sluice_recording_get_recorder (recording));
   g_free (self->scenario_text);
   self->scenario_text = g_strdup (sluice_recording_get_scenario_text (recording));
   update_finished_fold (self);
@@ -493,7 +541,7 @@ sluice_run_controller_start (SluiceRunController *self,
   sluice_run_controller_reset (self);
   create_run (self, scenario);
   sluice_viewport_set_playhead (self->viewport, -1);
-  set_running (self, TRUE);
+  _sluice_run_controller_set_running (self, TRUE);
   _sluice_run_controller_emit_status (self, SLUICE_RUN_STATUS_INFO,
                                       sluice_clock_get_kind (self->clock) == SLUICE_CLOCK_VIRTUAL
                                         ? _("Running on the virtual clock…")
@@ -515,6 +563,7 @@ sluice_run_controller_dispose (GObject *object)
 
   if (self->runner != NULL && self->running)
     sluice_scenario_runner_cancel (self->runner);
+  _sluice_run_controller_let_go_of_remote (self);
   _sluice_run_controller_remove_tick (self);
   g_clear_weak_pointer (&self->frame_widget);
   g_clear_object (&self->runner);
@@ -587,6 +636,9 @@ sluice_run_controller_get_property (GObject    *object,
       break;
     case PROP_POSITION:
       g_value_set_uint64 (value, self->position);
+      break;
+    case PROP_REMOTE:
+      g_value_set_object (value, self->remote);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -720,6 +772,18 @@ sluice_run_controller_class_init (SluiceRunControllerClass *klass)
    */
   properties[PROP_POSITION] =
     g_param_spec_uint64 ("position", NULL, NULL, 0, G_MAXUINT64, G_MAXUINT64,
+                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+
+  /**
+   * SluiceRunController:remote: (nullable)
+   *
+   * The pool of another program it is attached to
+   * (sluice_run_controller_attach()), or %NULL. It stays attached a while
+   * after the remote run ended, for the results the program reads after
+   * its end, until the program exits or sluice_run_controller_detach().
+   */
+  properties[PROP_REMOTE] =
+    g_param_spec_object ("remote", NULL, NULL, SLUICE_TYPE_REMOTE_POOL,
                          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 

@@ -10,6 +10,7 @@
 #include "sluice-live-stats.h"
 #include "sluice-recorder.h"
 #include "sluice-recording.h"
+#include "sluice-remote-pool.h"
 #include "sluice-scenario.h"
 #include "sluice-timeline.h"
 #include "sluice-viewport.h"
@@ -38,6 +39,13 @@ gboolean             sluice_run_controller_start          (SluiceRunController  
                                                            SluiceScenario       *scenario);
 gboolean             sluice_run_controller_show_recording (SluiceRunController  *self,
                                                            SluiceRecording      *recording);
+gboolean             sluice_run_controller_attach         (SluiceRunController  *self,
+                                                           SluiceRemotePool     *pool,
+                                                           GError              **error);
+void                 sluice_run_controller_detach         (SluiceRunController  *self);
+SluiceRemotePool    *sluice_run_controller_get_remote     (SluiceRunController  *self);
+guint64              sluice_run_controller_get_remote_lost (SluiceRunController *self);
+const char          *sluice_run_controller_get_scenario_text (SluiceRunController *self);
 gboolean             sluice_run_controller_save_recording (SluiceRunController  *self,
                                                            const char           *path,
                                                            GError              **error);

@@ -153,6 +153,27 @@ save_run_activated (GSimpleAction *action,
   _sluice_window_choose_file (SLUICE_WINDOW (user_data), SLUICE_FILE_DIALOG_SAVE_RUN);
 }
 
+/* Attaching replaces the scenario shown: asked first while it has unsaved
+ * changes, as opening another one is. */
+static void
+attach_activated (GSimpleAction *action,
+                  GVariant      *parameter,
+                  gpointer       user_data)
+{
+  SluiceWindow *self = user_data;
+
+  if (!sluice_run_controller_get_running (self->run))
+    _sluice_window_ask_first (self, PENDING_ATTACH_DIALOG, NULL);
+}
+
+static void
+detach_activated (GSimpleAction *action,
+                  GVariant      *parameter,
+                  gpointer       user_data)
+{
+  sluice_run_controller_detach (SLUICE_WINDOW (user_data)->run);
+}
+
 static void
 compare_activated (GSimpleAction *action,
                    GVariant      *parameter,
@@ -225,6 +246,8 @@ static const GActionEntry win_actions[] = {
   { "export-events", export_events_activated },
   { "save-run", save_run_activated },
   { "compare", compare_activated },
+  { "attach", attach_activated },
+  { "detach", detach_activated },
   { "open-preset", open_preset_activated, "s" },
   { "zoom-in", zoom_in_activated },
   { "zoom-out", zoom_out_activated },
@@ -246,7 +269,11 @@ enable (SluiceWindow *self,
  * @self: a #SluiceWindow
  *
  * Enables the actions that make sense now: those of the run while it
- * goes on, the exports once it recorded something, and so on.
+ * goes on, the exports once it recorded something, and so on. Attached to
+ * another program's pool, the run is that program's: it cannot be
+ * cancelled from here, and stopped only when the program allows it; the
+ * configuration is shown read-only, and no other scenario is opened over
+ * it.
  */
 void
 _sluice_window_update_actions (SluiceWindow *self)
@@ -257,14 +284,16 @@ _sluice_window_update_actions (SluiceWindow *self)
   gboolean fit = sluice_viewport_get_fit (sluice_run_controller_get_viewport (self->run));
   gboolean service = running && sluice_run_controller_get_submit_mode (self->run);
   gint64 selected = sluice_jobs_view_get_selected_job (self->jobs_view);
+  gboolean attached = _sluice_window_get_attached (self);
+  SluiceRemotePool *remote = sluice_run_controller_get_remote (self->run);
 
   enable (self, "run", !running && valid);
-  enable (self, "request-stop", running);
+  enable (self, "request-stop", running && (!attached || sluice_remote_pool_get_can_stop (remote)));
   enable (self, "close-service", service);
   enable (self, "submit-job", service);
   enable (self, "give-up", service && selected >= 0 &&
                            sluice_jobs_view_get_state (self->jobs_view, selected) <= SLUICE_JOB_RUNNING);
-  enable (self, "cancel", running);
+  enable (self, "cancel", running && !attached);
   enable (self, "reset", !running);
   enable (self, "save", valid);
   enable (self, "save-as", valid);
@@ -272,9 +301,15 @@ _sluice_window_update_actions (SluiceWindow *self)
   enable (self, "export-events", !running && has_events);
   enable (self, "save-run", !running && has_events);
   enable (self, "compare", !running && valid);
+  enable (self, "attach", !running);
+  enable (self, "detach", attached);
+  /* The sidebar shows the attached pool's configuration until it ends. */
+  enable (self, "open", !attached);
+  enable (self, "open-preset", !attached);
   enable (self, "zoom-in", running || has_events);
   enable (self, "zoom-out", !fit);
   enable (self, "zoom-fit", !fit);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->config_panel), !attached);
 }
 
 /**

@@ -374,9 +374,10 @@ is_own_file (SluiceWindow *self)
 {
   g_autofree char *dir = self->file ? g_path_get_dirname (self->file) : NULL;
   g_autoptr(GFile) folder = dir ? g_file_new_for_path (dir) : NULL;
-  g_autoptr(GFile) presets = g_file_new_for_path (sluice_presets_get_dir ());
+  const char *presets_dir = sluice_presets_get_dir ();
+  g_autoptr(GFile) presets = presets_dir ? g_file_new_for_path (presets_dir) : NULL;
 
-  return folder != NULL && !g_file_equal (folder, presets);
+  return folder != NULL && (presets == NULL || !g_file_equal (folder, presets));
 }
 
 /**

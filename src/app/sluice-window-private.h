@@ -4,6 +4,7 @@
  */
 #pragma once
 
+#include "sluice-attach-dialog.h"
 #include "sluice-batch.h"
 #include "sluice-chart-view.h"
 #include "sluice-clock-controls.h"
@@ -29,8 +30,9 @@ G_BEGIN_DECLS
  * sluice-window-keys.c (the run's keys, wherever the focus is),
  * sluice-window-files.c (scenario files, presets, the last session's
  * scenario, saving and exporting), sluice-window-unsaved.c (the mark of
- * unsaved changes in the title, and the question before they are lost) and
- * sluice-window-compare.c (Compare…).
+ * unsaved changes in the title, and the question before they are lost),
+ * sluice-window-compare.c (Compare…) and sluice-window-attach.c (Attach to
+ * a Running Pool…).
  * They share the struct and the functions below. */
 
 /* What waits for the answer to "Save the changes?". */
@@ -40,6 +42,7 @@ typedef enum {
   PENDING_OPEN_DIALOG,
   PENDING_OPEN_PRESET,
   PENDING_OPEN_FILE,
+  PENDING_ATTACH_DIALOG,
 } PendingKind;
 
 struct _SluiceWindow
@@ -81,6 +84,7 @@ struct _SluiceWindow
   GSettings            *settings;   /* bound: size, sidebar, speed */
   char                 *banner_text; /* the banner's line, without "Paused" */
   guint                 banner_kind; /* a BannerKind */
+  GtkWidget            *attach_dialog; /* weak: while it is open */
 };
 
 typedef enum {
@@ -110,6 +114,10 @@ void _sluice_window_choose_file    (SluiceWindow         *self,
 void _sluice_window_save           (SluiceWindow         *self);
 void _sluice_window_save_as        (SluiceWindow         *self);
 void _sluice_window_save_then_go_on (SluiceWindow        *self);
+
+/* sluice-window-attach.c */
+gboolean _sluice_window_get_attached  (SluiceWindow       *self);
+void     _sluice_window_choose_pool   (SluiceWindow       *self);
 
 /* sluice-window-compare.c */
 void _sluice_window_choose_comparison (SluiceWindow       *self);

@@ -106,6 +106,9 @@ _sluice_window_do_pending (SluiceWindow *self)
     case PENDING_OPEN_FILE:
       sluice_window_open_file (self, arg, NULL);
       break;
+    case PENDING_ATTACH_DIALOG:
+      _sluice_window_choose_pool (self);
+      break;
     case PENDING_NONE:
     default:
       break;

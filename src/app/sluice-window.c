@@ -34,8 +34,9 @@
  *
  * This file holds the object, the banner, the run's state, the settings
  * and the API; sluice-window-actions.c the `win.` actions,
- * sluice-window-keys.c the run's keys, and sluice-window-files.c the
- * scenarios' files, presets and exports (see sluice-window-private.h).
+ * sluice-window-keys.c the run's keys, sluice-window-files.c the
+ * scenarios' files, presets and exports, and sluice-window-attach.c the
+ * pool of another program, attached (see sluice-window-private.h).
  */
 
 G_DEFINE_FINAL_TYPE (SluiceWindow, sluice_window, GTK_TYPE_APPLICATION_WINDOW)
@@ -242,9 +243,20 @@ update_stop_button (SluiceWindow *self,
     }
   else
     {
+      SluiceRemotePool *remote = _sluice_window_get_attached (self) ? sluice_run_controller_get_remote (self->run)
+                                                                    : NULL;
+
       gtk_button_set_label (self->stop_button, _("Request _Stop"));
-      gtk_widget_set_tooltip_text (GTK_WIDGET (self->stop_button),
-                                   _("Pull nothing more and let the workers drain what is queued"));
+      if (remote != NULL && !sluice_remote_pool_get_can_stop (remote))
+        gtk_widget_set_tooltip_text (GTK_WIDGET (self->stop_button),
+                                     _("The program exported its pool read-only: it can be watched, not stopped "
+                                       "from here. Started with SLUICE_MONITOR=session,control, it allows a stop."));
+      else if (remote != NULL)
+        gtk_widget_set_tooltip_text (GTK_WIDGET (self->stop_button),
+                                     _("Ask the program's pool to pull nothing more and drain what it has (Escape)"));
+      else
+        gtk_widget_set_tooltip_text (GTK_WIDGET (self->stop_button),
+                                     _("Pull nothing more and let the workers drain what is queued"));
       gtk_actionable_set_action_name (GTK_ACTIONABLE (self->stop_button), "win.request-stop");
     }
 }
@@ -417,6 +429,7 @@ sluice_window_dispose (GObject *object)
 
   g_clear_object (&self->batch);
   g_clear_object (&self->settings);
+  g_clear_weak_pointer (&self->attach_dialog);
   if (self->clock_controls != NULL)
     g_signal_handlers_disconnect_by_data (self->clock_controls, self);
   /* The views hold the run's models (nothing to let go of first); a run
@@ -537,6 +550,7 @@ sluice_window_init (SluiceWindow *self)
   bind_run_views (self);
   g_signal_connect_swapped (self->run, "status", G_CALLBACK (on_run_status), self);
   g_signal_connect_swapped (self->run, "notify::running", G_CALLBACK (on_running_changed), self);
+  g_signal_connect_swapped (self->run, "notify::remote", G_CALLBACK (_sluice_window_update_actions), self);
   g_object_bind_property (self->run, "report", self->report_view, "report", G_BINDING_SYNC_CREATE);
   g_object_bind_property (self->run, "report-note", self->report_view, "note", G_BINDING_SYNC_CREATE);
   /* After a run the scrubber moves the playhead, at the clock's speed. */

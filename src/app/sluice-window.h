@@ -7,6 +7,7 @@
 #include <gtk/gtk.h>
 
 #include "sluice-application.h"
+#include "sluice-attach-dialog.h"
 #include "sluice-compare-window.h"
 #include "sluice-counters.h"
 #include "sluice-run-controller.h"
@@ -82,5 +83,9 @@ SluiceViewport *sluice_window_get_viewport     (SluiceWindow         *self);
 SluiceCompareWindow *sluice_window_compare_with_file (SluiceWindow   *self,
                                                 const char           *path,
                                                 GError              **error);
+gboolean      sluice_window_attach             (SluiceWindow         *self,
+                                                SluiceRemotePool     *pool,
+                                                GError              **error);
+SluiceAttachDialog *sluice_window_get_attach_dialog (SluiceWindow    *self);
 
 G_END_DECLS

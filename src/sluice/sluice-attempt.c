@@ -603,8 +603,11 @@ sluice_attempt_get_cancel_rounds (SluiceAttempt *self)
 }
 
 /**
- * sluice_attempt_get_local:
+ * sluice_attempt_get_local: (skip)
  * @self: a #SluiceAttempt
+ *
+ * Not for bindings, to which a raw pointer means nothing: they keep
+ * attempt-local data in their own objects.
  *
  * Returns: (transfer none) (nullable): the data this attempt's handler
  *   stored with sluice_attempt_set_local()
@@ -620,7 +623,7 @@ sluice_attempt_get_local (SluiceAttempt *self)
 }
 
 /**
- * sluice_attempt_set_local:
+ * sluice_attempt_set_local: (skip)
  * @self: a #SluiceAttempt
  * @data: (nullable): attempt-local data
  * @destroy: (nullable): frees @data when replaced or when the attempt goes

@@ -36,24 +36,13 @@ flush_completed_cb (gpointer user_data)
   while ((link = g_queue_pop_head_link (&self->completed)) != NULL)
     {
       SluiceWaiter *w = link->data;
-      GTask *task = g_steal_pointer (&w->task);
 
-      if (task == NULL)
-        {
-          w->func (g_steal_pointer (&w->item), w->error, w->func_data);
-          g_clear_error (&w->error);
-          g_object_unref (self);
-        }
-      else if (w->error != NULL)
-        g_task_return_error (task, g_steal_pointer (&w->error));
-      else if (w->kind == WAITER_GET)
-        g_task_return_pointer (task, g_steal_pointer (&w->item), self->item_free);
-      else
-        g_task_return_boolean (task, TRUE);
-
+      w->func (g_steal_pointer (&w->item), w->error, w->func_data);
+      g_clear_error (&w->error);
       g_clear_object (&w->cancellable);
       g_free (w);
-      g_clear_object (&task);
+      /* The waiter's own ref. */
+      g_object_unref (self);
     }
 
   return G_SOURCE_CONTINUE;
@@ -98,7 +87,6 @@ _sluice_channel_waiters_init (SluiceChannel *self)
 {
   g_queue_init (&self->getters);
   g_queue_init (&self->putters);
-  g_queue_init (&self->joiners);
   g_queue_init (&self->completed);
   self->watches = g_hash_table_new (NULL, NULL);
 
@@ -115,10 +103,9 @@ _sluice_channel_waiters_init (SluiceChannel *self)
 void
 _sluice_channel_waiters_finalize (SluiceChannel *self)
 {
-  /* Every pending operation's task holds a ref on the channel. */
+  /* Every pending operation holds a ref on the channel. */
   g_assert (g_queue_is_empty (&self->getters));
   g_assert (g_queue_is_empty (&self->putters));
-  g_assert (g_queue_is_empty (&self->joiners));
   g_assert (g_queue_is_empty (&self->completed));
 
   g_source_destroy (self->flush_source);
@@ -130,40 +117,24 @@ _sluice_channel_waiters_finalize (SluiceChannel *self)
 
 /* ---- waiters ----------------------------------------------------------- */
 
+/* A waiter calls @func once, from the flush source, with its outcome:
+ * what the channel returns is final, so an item handed to a getter whose
+ * cancellable fires afterwards still reaches it (or it would be lost).
+ * It holds a ref on @self until then. */
 SluiceWaiter *
-_sluice_waiter_new (SluiceChannel    *self,
-                    SluiceWaiterKind  kind,
-                    GCancellable     *cancellable)
+_sluice_waiter_new (SluiceChannel        *self,
+                    GCancellable         *cancellable,
+                    SluiceChannelGetFunc  func,
+                    gpointer              func_data)
 {
   SluiceWaiter *w = g_new0 (SluiceWaiter, 1);
 
+  g_object_ref (self);
   w->link.data = w;
-  w->self = self;
-  w->kind = kind;
+  w->func = func;
+  w->func_data = func_data;
   if (cancellable != NULL)
     w->cancellable = g_object_ref (cancellable);
-
-  return w;
-}
-
-SluiceWaiter *
-_sluice_waiter_new_task (SluiceChannel       *self,
-                         SluiceWaiterKind     kind,
-                         GCancellable        *cancellable,
-                         gpointer             source_tag,
-                         const char          *name,
-                         GAsyncReadyCallback  callback,
-                         gpointer             user_data)
-{
-  SluiceWaiter *w = _sluice_waiter_new (self, kind, cancellable);
-
-  w->task = g_task_new (self, cancellable, callback, user_data);
-  g_task_set_priority (w->task, self->priority);
-  g_task_set_source_tag (w->task, source_tag);
-  /* What the channel returns is the outcome: an item handed to a getter
-   * whose cancellable fires afterwards must still reach it, or it is lost. */
-  g_task_set_check_cancellable (w->task, FALSE);
-  g_task_set_name (w->task, name);
 
   return w;
 }
@@ -187,11 +158,10 @@ watch_release (SluiceChannel     *self,
   g_free (watch);
 }
 
-/* Ends @w with @error (taken), or with success. The task is returned (or
- * the get func called) from the flush source on the channel's context,
- * never from inside a channel call, so a callback can never re-enter the
- * channel while its state is half updated, and callbacks run in the order
- * the operations ended. */
+/* Ends @w with @error (taken), or with success. Its func is called from
+ * the flush source on the channel's context, never from inside a channel
+ * call, so a callback can never re-enter the channel while its state is
+ * half updated, and callbacks run in the order the operations ended. */
 void
 _sluice_waiter_complete (SluiceChannel *self,
                          SluiceWaiter  *w,
@@ -247,7 +217,7 @@ watch_cancelled_cb (GCancellable *cancellable G_GNUC_UNUSED,
 {
   SluiceCancelWatch *watch = user_data;
   SluiceChannel *self = watch->self;
-  GQueue *queues[] = { &self->getters, &self->putters, &self->joiners };
+  GQueue *queues[] = { &self->getters, &self->putters };
 
   /* Every waiter of this cancellable ends, in queue order; the hold keeps
    * the watch alive meanwhile. */
@@ -329,28 +299,29 @@ peek_live (SluiceChannel *self,
   return w;
 }
 
-/* Stores @item if the channel is open and has room; safe from any thread. */
+/* Stores @item if the channel is open and has room. */
 gboolean
 _sluice_channel_try_enqueue (SluiceChannel *self,
                              gpointer       item)
 {
-  gboolean stored = FALSE;
+  if (self->shutdown ||
+      (self->capacity != 0 && self->n_stored >= self->capacity))
+    return FALSE;
 
-  g_async_queue_lock (self->queue);
+  g_async_queue_push (self->queue, item);
+  self->n_stored++;
+  return TRUE;
+}
 
-  if (!g_atomic_int_get (&self->shutdown) &&
-      (self->capacity == 0 ||
-       g_async_queue_length_unlocked (self->queue) < (gint) self->capacity))
-    {
-      g_async_queue_push_unlocked (self->queue, item);
-      g_atomic_int_inc (&self->n_stored);
-      g_atomic_int_inc (&self->unfinished);
-      stored = TRUE;
-    }
+/* Takes the oldest stored item, or NULL. */
+static gpointer
+pop_item (SluiceChannel *self)
+{
+  if (self->n_stored == 0)
+    return NULL;
 
-  g_async_queue_unlock (self->queue);
-
-  return stored;
+  self->n_stored--;
+  return g_async_queue_try_pop (self->queue);
 }
 
 /* Tells a put's accept func, once, that its item went in. The func may
@@ -371,9 +342,8 @@ _sluice_waiter_accepted (SluiceChannel *self,
 }
 
 /* Moves stored items to waiting getters and waiting putters' items into
- * free room, until neither can progress. Items pushed from other threads
- * may sit in the queue while getters wait, which is why this runs first in
- * every operation that could otherwise overtake a waiter. */
+ * free room, until neither can progress: after anything that frees room,
+ * and first in every operation that could otherwise overtake a waiter. */
 void
 _sluice_channel_balance (SluiceChannel *self)
 {
@@ -383,7 +353,7 @@ _sluice_channel_balance (SluiceChannel *self)
 
       if ((w = peek_live (self, &self->getters)) != NULL)
         {
-          gpointer item = _sluice_channel_pop (self);
+          gpointer item = pop_item (self);
 
           if (item != NULL)
             {
@@ -418,7 +388,6 @@ _sluice_channel_offer (SluiceChannel *self,
 
   if ((getter = peek_live (self, &self->getters)) != NULL)
     {
-      g_atomic_int_inc (&self->unfinished);
       getter->item = item;
       _sluice_waiter_complete (self, getter, NULL);
       return TRUE;
@@ -437,40 +406,9 @@ _sluice_channel_take (SluiceChannel *self)
 {
   _sluice_channel_balance (self);
 
-  /* Earlier getters come first, even for an item pushed just now. */
+  /* Earlier getters come first. */
   if (peek_live (self, &self->getters) != NULL)
     return NULL;
 
-  return _sluice_channel_pop (self);
-}
-
-/* Takes the oldest stored item, or NULL. */
-gpointer
-_sluice_channel_pop (SluiceChannel *self)
-{
-  gpointer item;
-
-  /* No item stored: no lock to take (a push from another thread raises
-   * the count only after its item is in). */
-  if (g_atomic_int_get (&self->n_stored) == 0)
-    return NULL;
-
-  item = g_async_queue_try_pop (self->queue);
-  if (item != NULL)
-    g_atomic_int_dec_and_test (&self->n_stored);
-  return item;
-}
-
-void
-_sluice_channel_wake_joiners (SluiceChannel *self)
-{
-  SluiceWaiter *w;
-
-  while ((w = g_queue_peek_head (&self->joiners)) != NULL)
-    {
-      if (_sluice_waiter_is_cancelled (w))
-        _sluice_waiter_fail_cancelled (self, w);
-      else
-        _sluice_waiter_complete (self, w, NULL);
-    }
+  return pop_item (self);
 }

@@ -468,7 +468,8 @@ add_timer (SluiceClock     *self,
  * sluice_clock_add_timer:
  * @self: a #SluiceClock
  * @deadline: when to call @func, in the time of @self
- * @func: the function to call
+ * @func: (scope notified) (closure user_data) (destroy destroy): the
+ *   function to call
  * @user_data: data for @func
  * @destroy: (nullable): called on @user_data once the timer has fired or
  *   was removed, or when @self is disposed
@@ -559,7 +560,8 @@ _sluice_clock_remove_timer_node (SluiceClock *self,
  * sluice_clock_add_timeout:
  * @self: a #SluiceClock
  * @delay: microseconds from now
- * @func: the function to call
+ * @func: (scope notified) (closure user_data) (destroy destroy): the
+ *   function to call
  * @user_data: data for @func
  * @destroy: (nullable): called on @user_data once the timer is done
  *

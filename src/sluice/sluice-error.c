@@ -30,7 +30,7 @@
 G_DEFINE_QUARK (sluice-error-quark, sluice_error)
 
 /**
- * sluice_named_error_quark:
+ * sluice_named_error_domain_quark:
  *
  * The domain of errors known by a type name only; use %SLUICE_NAMED_ERROR.
  *
@@ -38,7 +38,10 @@ G_DEFINE_QUARK (sluice-error-quark, sluice_error)
  *
  * Since: 0.1
  */
-G_DEFINE_QUARK (sluice-named-error-quark, sluice_named_error)
+/* Not sluice_named_error_quark(): GObject Introspection takes every
+ * *_error_quark() for a domain with an enum of codes, and this domain's
+ * codes are handed out at run time by sluice_named_error_code(). */
+G_DEFINE_QUARK (sluice-named-error-quark, sluice_named_error_domain)
 
 G_DEFINE_ENUM_TYPE (SluiceError, sluice_error,
   G_DEFINE_ENUM_VALUE (SLUICE_ERROR_FAILED, "failed"),
@@ -51,7 +54,8 @@ G_DEFINE_ENUM_TYPE (SluiceError, sluice_error,
   G_DEFINE_ENUM_VALUE (SLUICE_ERROR_CLOSED, "closed"),
   G_DEFINE_ENUM_VALUE (SLUICE_ERROR_PENDING, "pending"),
   G_DEFINE_ENUM_VALUE (SLUICE_ERROR_DEADLOCK, "deadlock"),
-  G_DEFINE_ENUM_VALUE (SLUICE_ERROR_NO_RESULT, "no-result"))
+  G_DEFINE_ENUM_VALUE (SLUICE_ERROR_NO_RESULT, "no-result"),
+  G_DEFINE_ENUM_VALUE (SLUICE_ERROR_INVALID_EVENT, "invalid-event"))
 
 typedef struct
 {
@@ -121,7 +125,8 @@ sluice_named_error_code (const char *type_name)
  * @format: printf()-style format for the message
  * @...: arguments for @format
  *
- * Makes an error of a type known only by its name.
+ * Makes an error of a type known only by its name. Bindings, which cannot
+ * call a variadic function, use sluice_named_error_new_literal().
  *
  * Returns: (transfer full): a new #GError
  *
@@ -250,6 +255,7 @@ sluice_error_type_name (const GError *error)
         case SLUICE_ERROR_NO_RESULT:
           return "RuntimeError";
         case SLUICE_ERROR_INVALID_CONFIG:
+        case SLUICE_ERROR_INVALID_EVENT:
           return "ValueError";
         case SLUICE_ERROR_GROUP:
           return "ExceptionGroup";

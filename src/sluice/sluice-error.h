@@ -40,6 +40,8 @@ G_BEGIN_DECLS
  * @SLUICE_ERROR_NO_RESULT: a handler returned neither a result nor an error
  *   (`handler returned neither a result nor an error`); its type name is
  *   `RuntimeError`
+ * @SLUICE_ERROR_INVALID_EVENT: a record is not an event: a key of the wrong
+ *   type or out of range, or no kind (sluice_event_new_from_variant())
  *
  * Error codes in the %SLUICE_ERROR domain.
  *
@@ -57,6 +59,7 @@ typedef enum {
   SLUICE_ERROR_PENDING,
   SLUICE_ERROR_DEADLOCK,
   SLUICE_ERROR_NO_RESULT,
+  SLUICE_ERROR_INVALID_EVENT,
 } SluiceError;
 
 SLUICE_AVAILABLE_IN_ALL
@@ -72,12 +75,12 @@ GType sluice_error_get_type (void) G_GNUC_CONST;
  *
  * Since: 0.1
  */
-#define SLUICE_NAMED_ERROR (sluice_named_error_quark ())
+#define SLUICE_NAMED_ERROR (sluice_named_error_domain_quark ())
 
 SLUICE_AVAILABLE_IN_ALL
 GQuark       sluice_error_quark              (void);
 SLUICE_AVAILABLE_IN_ALL
-GQuark       sluice_named_error_quark        (void);
+GQuark       sluice_named_error_domain_quark (void);
 SLUICE_AVAILABLE_IN_ALL
 gint         sluice_named_error_code         (const char   *type_name);
 SLUICE_AVAILABLE_IN_ALL

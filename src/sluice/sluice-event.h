@@ -250,4 +250,10 @@ SLUICE_AVAILABLE_IN_ALL
 gboolean    sluice_outcome_from_string     (const char      *name,
                                             SluiceOutcome   *outcome);
 
+SLUICE_AVAILABLE_IN_ALL
+GVariant    *sluice_event_to_variant       (const SluiceEvent *event);
+SLUICE_AVAILABLE_IN_ALL
+SluiceEvent *sluice_event_new_from_variant (GVariant          *variant,
+                                            GError           **error);
+
 G_END_DECLS

@@ -98,7 +98,8 @@ sluice_func_handler_init (SluiceFuncHandler *self)
 
 /**
  * sluice_func_handler_new:
- * @func: (scope notified): starts one attempt
+ * @func: (scope notified) (closure user_data) (destroy destroy): starts one
+ *   attempt
  * @user_data: data for @func
  * @destroy: (nullable): frees @user_data with the handler
  *
@@ -123,4 +124,28 @@ sluice_func_handler_new (SluiceHandlerFunc func,
   self->destroy = destroy;
 
   return SLUICE_HANDLER (self);
+}
+
+/**
+ * sluice_func_handler_return_result:
+ * @task: the task a #SluiceHandlerFunc was given
+ * @result: the attempt's result; a floating reference is sunk
+ *
+ * Completes an attempt with @result: the same as
+ * g_task_return_pointer (task, g_variant_ref_sink (result),
+ * (GDestroyNotify) g_variant_unref), in one call that bindings can make
+ * (they cannot pass a pointer with its destroy function). An attempt that
+ * fails is completed with g_task_return_error().
+ *
+ * Since: 0.1
+ */
+void
+sluice_func_handler_return_result (GTask    *task,
+                                   GVariant *result)
+{
+  g_return_if_fail (G_IS_TASK (task));
+  g_return_if_fail (g_task_get_source_tag (task) == sluice_func_handler_handle_async);
+  g_return_if_fail (result != NULL);
+
+  g_task_return_pointer (task, g_variant_ref_sink (result), (GDestroyNotify) g_variant_unref);
 }

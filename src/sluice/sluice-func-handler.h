@@ -17,8 +17,9 @@ G_BEGIN_DECLS
  * SluiceHandlerFunc:
  * @attempt: the attempt; its item, number and cancellable
  * @task: (transfer full): complete it once, with
- *   g_task_return_pointer (task, result, (GDestroyNotify) g_variant_unref)
- *   or g_task_return_error(), then drop the reference
+ *   sluice_func_handler_return_result() (or, in C, g_task_return_pointer
+ *   (task, result, (GDestroyNotify) g_variant_unref)) or
+ *   g_task_return_error(), then drop the reference
  * @user_data: the data given to sluice_func_handler_new()
  *
  * Starts one attempt. The task's cancellable is the attempt's.
@@ -34,8 +35,11 @@ SLUICE_AVAILABLE_IN_ALL
 G_DECLARE_FINAL_TYPE (SluiceFuncHandler, sluice_func_handler, SLUICE, FUNC_HANDLER, GObject)
 
 SLUICE_AVAILABLE_IN_ALL
-SluiceHandler *sluice_func_handler_new (SluiceHandlerFunc func,
-                                        gpointer          user_data,
-                                        GDestroyNotify    destroy);
+SluiceHandler *sluice_func_handler_new           (SluiceHandlerFunc  func,
+                                                  gpointer           user_data,
+                                                  GDestroyNotify     destroy);
+SLUICE_AVAILABLE_IN_ALL
+void           sluice_func_handler_return_result (GTask             *task,
+                                                  GVariant          *result);
 
 G_END_DECLS

@@ -9,6 +9,8 @@
 
 G_BEGIN_DECLS
 
+typedef struct _SluiceMonitor SluiceMonitor;   /* sluice-monitor-private.h */
+
 /* The pool is one object in two units: sluice-pool.c (construction,
  * validation, the run) and sluice-pool-options.c (reading its options). */
 struct _SluicePool
@@ -38,6 +40,15 @@ struct _SluicePool
   SluiceRun         *run;          /* weak */
   gboolean           ran;
   gboolean           stop_requested;
+
+  char              *title;          /* NULL: the program's name */
+  guint              event_capacity; /* of an export's ring */
+
+  /* The D-Bus export (sluice-monitor.c), or none, and the second listener
+   * of the event stream it adds beside the user's event function. */
+  SluiceMonitor     *monitor;
+  SluiceEventFunc    monitor_func;
+  gpointer           monitor_data;
 };
 
 void     _sluice_pool_format_double    (char               buffer[G_ASCII_DTOSTR_BUF_SIZE],
@@ -56,6 +67,13 @@ gboolean _sluice_pool_has_metrics_func (SluicePool        *self);
 void     _sluice_pool_emit_metrics     (SluicePool        *self,
                                         const char        *event,
                                         const char        *detail);
+void     _sluice_pool_set_monitor_func (SluicePool        *self,
+                                        SluiceEventFunc    func,
+                                        gpointer           user_data);
+void     _sluice_pool_get_monitor_func (SluicePool        *self,
+                                        SluiceEventFunc   *func,
+                                        gpointer          *user_data);
+const char *_sluice_pool_get_state_nick (SluicePool       *self);
 gint64   _sluice_pool_get_timeout_us   (SluicePool        *self);
 gint64   _sluice_pool_get_shutdown_timeout_us (SluicePool *self);
 

@@ -8,6 +8,7 @@
 #include <math.h>
 
 #include "sluice-error.h"
+#include "sluice-monitor-private.h"
 #include "sluice-pool-private.h"
 #include "sluice-retry-policy-private.h"
 #include "sluice-time.h"
@@ -56,6 +57,8 @@ enum {
   PROP_RETRY_BUDGET,
   PROP_RETRY_BUDGET_RATIO,
   PROP_STOP_REQUESTED,
+  PROP_TITLE,
+  PROP_EVENT_CAPACITY,
   N_PROPS
 };
 
@@ -145,7 +148,19 @@ sluice_pool_initable_init (GInitable     *initable,
                                           "0 (none) or a finite number of seconds above 0", value);
     }
 
-  return _sluice_retry_policy_prepare (&self->retry_policy, error);
+  if (self->event_capacity == 0 || self->event_capacity > SLUICE_POOL_MAX_EVENT_CAPACITY)
+    {
+      g_snprintf (value, sizeof value, "%u", self->event_capacity);
+      return _sluice_pool_invalid_config (error, "event-capacity",
+                             "a positive integer up to " G_STRINGIFY (SLUICE_POOL_MAX_EVENT_CAPACITY), value);
+    }
+
+  if (!_sluice_retry_policy_prepare (&self->retry_policy, error))
+    return FALSE;
+
+  /* SLUICE_MONITOR=session: every valid pool exports itself. */
+  _sluice_monitor_export_from_environment (self);
+  return TRUE;
 }
 
 static void
@@ -170,6 +185,8 @@ sluice_pool_finalize (GObject *object)
 {
   SluicePool *self = SLUICE_POOL (object);
 
+  sluice_pool_unexport (self);
+
   if (self->metrics_destroy != NULL)
     self->metrics_destroy (self->metrics_data);
   if (self->event_destroy != NULL)
@@ -179,6 +196,7 @@ sluice_pool_finalize (GObject *object)
   g_clear_object (&self->clock);
   g_clear_pointer (&self->retryable, g_strfreev);
   g_clear_pointer (&self->fatal, g_strfreev);
+  g_clear_pointer (&self->title, g_free);
   _sluice_retry_policy_clear (&self->retry_policy);
 
   G_OBJECT_CLASS (sluice_pool_parent_class)->finalize (object);
@@ -251,6 +269,12 @@ sluice_pool_get_property (GObject    *object,
     case PROP_STOP_REQUESTED:
       g_value_set_boolean (value, self->stop_requested);
       break;
+    case PROP_TITLE:
+      g_value_set_string (value, self->title);
+      break;
+    case PROP_EVENT_CAPACITY:
+      g_value_set_uint (value, self->event_capacity);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -321,6 +345,12 @@ sluice_pool_set_property (GObject      *object,
       break;
     case PROP_RETRY_BUDGET_RATIO:
       self->retry_policy.budget_ratio = g_value_get_double (value);
+      break;
+    case PROP_TITLE:
+      sluice_pool_set_title (self, g_value_get_string (value));
+      break;
+    case PROP_EVENT_CAPACITY:
+      self->event_capacity = g_value_get_uint (value);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -573,6 +603,33 @@ sluice_pool_class_init (SluicePoolClass *klass)
     g_param_spec_boolean ("stop-requested", NULL, NULL, FALSE,
                           G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
 
+  /**
+   * SluicePool:title:
+   *
+   * What a monitor shows as the pool's name, such as `thumbnails`; %NULL
+   * (the default) for the program's name, g_get_prgname(). See
+   * sluice_pool_get_title().
+   *
+   * Since: 0.1
+   */
+  properties[PROP_TITLE] =
+    g_param_spec_string ("title", NULL, NULL, NULL,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+
+  /**
+   * SluicePool:event-capacity:
+   *
+   * How many of the latest events the pool's D-Bus export keeps for its
+   * monitors (see sluice_pool_export()), from 1 to
+   * %SLUICE_POOL_MAX_EVENT_CAPACITY; 10000 by default. A monitor that falls
+   * further behind is told how many it lost. The export's memory is
+   * bounded by it, however slow its monitors are.
+   *
+   * Since: 0.1
+   */
+  properties[PROP_EVENT_CAPACITY] =
+    g_param_spec_uint ("event-capacity", NULL, NULL, 0, G_MAXUINT, SLUICE_POOL_DEFAULT_EVENT_CAPACITY, flags);
+
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
 
@@ -582,6 +639,7 @@ sluice_pool_init (SluicePool *self)
   self->workers = 1;
   self->queue_size = 1;
   self->item_timeout = 1.0;
+  self->event_capacity = SLUICE_POOL_DEFAULT_EVENT_CAPACITY;
   _sluice_retry_policy_init (&self->retry_policy);
 }
 
@@ -734,6 +792,56 @@ sluice_pool_request_stop (SluicePool *self)
 }
 
 /**
+ * sluice_pool_set_title:
+ * @self: a #SluicePool
+ * @title: (nullable): the pool's title, or %NULL for the program's name
+ *
+ * Names the pool for monitors: the `Title` of its D-Bus export.
+ *
+ * Since: 0.1
+ */
+void
+sluice_pool_set_title (SluicePool *self,
+                       const char *title)
+{
+  g_return_if_fail (SLUICE_IS_POOL (self));
+
+  if (g_strcmp0 (self->title, title) == 0)
+    return;
+
+  g_free (self->title);
+  self->title = g_strdup (title);
+  if (self->monitor != NULL)
+    _sluice_monitor_title_changed (self->monitor);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TITLE]);
+}
+
+/**
+ * sluice_pool_get_title:
+ * @self: a #SluicePool
+ *
+ * Gives the title monitors show: #SluicePool:title, or the program's name
+ * (g_get_prgname()) when it is %NULL, or an empty string when neither is
+ * set.
+ *
+ * Returns: (transfer none): the title
+ *
+ * Since: 0.1
+ */
+const char *
+sluice_pool_get_title (SluicePool *self)
+{
+  const char *program;
+
+  g_return_val_if_fail (SLUICE_IS_POOL (self), NULL);
+
+  if (self->title != NULL)
+    return self->title;
+  program = g_get_prgname ();
+  return program != NULL ? program : "";
+}
+
+/**
  * sluice_pool_get_stop_requested:
  * @self: a #SluicePool
  *
@@ -839,6 +947,38 @@ sluice_pool_open (SluicePool  *self,
   _sluice_run_start_service (run);
 
   return run;
+}
+
+/* The D-Bus export's listener: beside the user's event function, never in
+ * its place; handed to the run like it, and to a run already made. */
+void
+_sluice_pool_set_monitor_func (SluicePool      *self,
+                               SluiceEventFunc  func,
+                               gpointer         user_data)
+{
+  self->monitor_func = func;
+  self->monitor_data = user_data;
+  if (self->run != NULL)
+    _sluice_run_set_monitor_func (self->run, func, user_data);
+}
+
+void
+_sluice_pool_get_monitor_func (SluicePool      *self,
+                               SluiceEventFunc *func,
+                               gpointer        *user_data)
+{
+  *func = self->monitor_func;
+  *user_data = self->monitor_data;
+}
+
+/* idle before the run starts, ended once it has ended (or was made and
+ * dropped without ever starting: the pool runs once). */
+const char *
+_sluice_pool_get_state_nick (SluicePool *self)
+{
+  if (self->run != NULL)
+    return _sluice_run_get_state_nick (self->run);
+  return self->ran ? "ended" : "idle";
 }
 
 gboolean

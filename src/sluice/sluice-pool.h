@@ -48,6 +48,26 @@ typedef gboolean (*SluiceMetricsFunc) (const char  *event,
  */
 #define SLUICE_POOL_MAX_WORKERS 1000000
 
+/**
+ * SLUICE_POOL_DEFAULT_EVENT_CAPACITY:
+ *
+ * How many events a pool's D-Bus export keeps by default: the default of
+ * #SluicePool:event-capacity.
+ *
+ * Since: 0.1
+ */
+#define SLUICE_POOL_DEFAULT_EVENT_CAPACITY 10000
+
+/**
+ * SLUICE_POOL_MAX_EVENT_CAPACITY:
+ *
+ * The largest #SluicePool:event-capacity: a million events take about
+ * 170 MB.
+ *
+ * Since: 0.1
+ */
+#define SLUICE_POOL_MAX_EVENT_CAPACITY 1000000
+
 #define SLUICE_TYPE_POOL (sluice_pool_get_type ())
 SLUICE_AVAILABLE_IN_ALL
 G_DECLARE_FINAL_TYPE (SluicePool, sluice_pool, SLUICE, POOL, GObject)
@@ -109,6 +129,11 @@ SLUICE_AVAILABLE_IN_ALL
 void            sluice_pool_request_stop       (SluicePool         *self);
 SLUICE_AVAILABLE_IN_ALL
 gboolean        sluice_pool_get_stop_requested (SluicePool         *self);
+SLUICE_AVAILABLE_IN_ALL
+void            sluice_pool_set_title          (SluicePool         *self,
+                                                const char         *title);
+SLUICE_AVAILABLE_IN_ALL
+const char     *sluice_pool_get_title          (SluicePool         *self);
 SLUICE_AVAILABLE_IN_ALL
 SluiceRun      *sluice_pool_open               (SluicePool         *self,
                                                 GError            **error);

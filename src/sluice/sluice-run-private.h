@@ -6,7 +6,7 @@
 #pragma once
 
 #include "sluice-attempt.h"
-#include "sluice-channel.h"
+#include "sluice-channel-private.h"
 #include "sluice-event.h"
 #include "sluice-job.h"
 #include "sluice-pool.h"
@@ -22,6 +22,10 @@ void       _sluice_run_set_event_func (SluiceRun       *self,
                                        SluiceEventFunc  func,
                                        gpointer         user_data,
                                        GDestroyNotify   destroy);
+void       _sluice_run_set_monitor_func (SluiceRun     *self,
+                                         SluiceEventFunc func,
+                                         gpointer        user_data);
+const char *_sluice_run_get_state_nick (SluiceRun      *self);
 
 /* A run is one object in four units: sluice-run.c (the object, its driver
  * and its events), sluice-run-producer.c (the source side), sluice-run-worker.c
@@ -129,6 +133,10 @@ struct _SluiceRun
   SluiceEventFunc      event_func;
   gpointer             event_data;
   GDestroyNotify       event_destroy;
+  /* A second receiver, the pool's D-Bus export, or none; the pool owns its
+   * data (see _sluice_pool_set_monitor_func()). */
+  SluiceEventFunc      monitor_func;
+  gpointer             monitor_data;
 
   gint64               shutdown_deadline;  /* 0 until the first stop request */
   guint64              shutdown_timer;

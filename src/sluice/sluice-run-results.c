@@ -476,6 +476,8 @@ sluice_run_next_batch_async (SluiceRun           *self,
  *
  * Completes sluice_run_next_batch_async(). At the end of the run it
  * returns %NULL, with the same error or none as sluice_run_next_finish().
+ * A batch is never empty, so a binding that hands %NULL over as an empty
+ * list (PyGObject does) still tells the end apart.
  *
  * Returns: (transfer container) (element-type GVariant) (nullable): the
  *   results, at least one, in the order they finished, or %NULL at the end

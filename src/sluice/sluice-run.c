@@ -66,7 +66,7 @@ _sluice_run_emit (SluiceRun   *self,
 {
   g_autoptr(SluiceRun) hold = NULL;
 
-  if (self->event_func == NULL)
+  if (self->event_func == NULL && self->monitor_func == NULL)
     return;
 
   event->time = sluice_clock_now (self->clock);
@@ -80,13 +80,49 @@ _sluice_run_emit (SluiceRun   *self,
   event->tokens = _sluice_retry_policy_get_tokens (_sluice_pool_get_retry_policy (self->pool));
 
   hold = g_object_ref (self);
-  self->event_func (event, self->event_data);
+  /* The export first: it never re-enters the run, so an event that the
+   * user's function emits from inside its call (a stop request) reaches
+   * both receivers in the same order. */
+  if (self->monitor_func != NULL)
+    self->monitor_func (event, self->monitor_data);
+  if (self->event_func != NULL)
+    self->event_func (event, self->event_data);
 }
 
 gboolean
 _sluice_run_wants_events (SluiceRun *self)
 {
-  return self->event_func != NULL;
+  return self->event_func != NULL || self->monitor_func != NULL;
+}
+
+void
+_sluice_run_set_monitor_func (SluiceRun       *self,
+                              SluiceEventFunc  func,
+                              gpointer         user_data)
+{
+  self->monitor_func = func;
+  self->monitor_data = user_data;
+}
+
+/* The run's state as the D-Bus export names it: idle, running, draining
+ * (no more work is taken: a stop, a cancel, a fatal error or the end of
+ * the input) or ended. */
+const char *
+_sluice_run_get_state_nick (SluiceRun *self)
+{
+  switch (self->state)
+    {
+    case RUN_IDLE:
+      return "idle";
+    case RUN_FINISHED:
+      return "ended";
+    case RUN_ACTIVE:
+    default:
+      if (self->stop_requested || self->halted || self->cancelled ||
+          self->producer_state == PRODUCER_DONE)
+        return "draining";
+      return "running";
+    }
 }
 
 void
@@ -404,6 +440,7 @@ _sluice_run_new (SluicePool   *pool,
   self->timeout = _sluice_pool_get_timeout_us (pool);
   self->stop_requested = sluice_pool_get_stop_requested (pool);
   _sluice_pool_take_event_func (pool, &self->event_func, &self->event_data, &self->event_destroy);
+  _sluice_pool_get_monitor_func (pool, &self->monitor_func, &self->monitor_data);
 
   self->input = sluice_channel_new ((guint) sluice_pool_get_queue_size (pool),
                                     (GDestroyNotify) _sluice_pulled_item_drop);

@@ -55,8 +55,10 @@ run_in_thread (gpointer data,
                        self->user_data,
                        &error);
 
+  /* The function returns a full reference, maybe floating (C's
+   * g_variant_new ()), maybe not (a binding's): take it either way. */
   if (result != NULL)
-    g_task_return_pointer (task, g_variant_ref_sink (result), (GDestroyNotify) g_variant_unref);
+    g_task_return_pointer (task, g_variant_take_ref (result), (GDestroyNotify) g_variant_unref);
   else if (error != NULL)
     g_task_return_error (task, error);
   else
@@ -129,7 +131,8 @@ sluice_thread_handler_init (SluiceThreadHandler *self)
 
 /**
  * sluice_thread_handler_new:
- * @func: (scope notified): runs one attempt in a worker thread
+ * @func: (scope notified) (closure user_data) (destroy destroy): runs one
+ *   attempt in a worker thread
  * @user_data: data for @func, shared by all threads
  * @destroy: (nullable): frees @user_data with the handler
  * @max_threads: how many attempts may run at once; 0 for the number of

@@ -90,6 +90,7 @@ static const Bench benches[] = {
   { "app",             bench_app },
   { "scrub",           bench_scrub },
   { "app-scrub",       bench_app_scrub },
+  { "monitor",         bench_monitor },
 };
 
 static void
@@ -124,7 +125,7 @@ parse_options (int    *argc,
   GOptionEntry entries[] = {
     { "only", 0, 0, G_OPTION_ARG_STRING, &bench_opt.only,
       "Run one measurement: dispatch, throughput, asyncio, uvloop, go, scaling-virtual, scaling-hang, "
-      "memory, precision, cli-throughput, cli-scaling, cli-memory, app, scrub, app-scrub; or a child: mem-inflight, mem-items, "
+      "memory, precision, cli-throughput, cli-scaling, cli-memory, app, scrub, app-scrub, monitor; or a child: mem-inflight, mem-items, "
       "profile (the throughput case alone)", "NAME" },
     { "items", 0, 0, G_OPTION_ARG_INT64, &bench_opt.items, "Items for throughput and the children", "N" },
     { "asyncio-items", 0, 0, G_OPTION_ARG_INT64, &bench_opt.asyncio_items,

@@ -114,6 +114,8 @@ static Target targets[] = {
   { "scrub-fold-jump", "scrub: fold, random jumps: per event moved, 100k / 1k", "<= 2x" },
   { "scrub-narrate", "scrub: narration, random t as items flow, 100k / 1k", "<= 2x" },
   { "app-scrub-p95", "app, scrubbing 100k events under Xvfb: p95 frame time", "<= 33 ms" },
+  { "monitor-idle", "exported on D-Bus, no monitor: throughput / export off", ">= 0.97" },
+  { "monitor-watched", "exported, one monitor subscribed: throughput / export off", ">= 0.85" },
 };
 
 static Target *
@@ -186,7 +188,7 @@ print_targets (void)
 {
   JsonArray *array = json_array_new ();
 
-  g_print ("\n%-58s %-9s %-11s %s\n", "target (issues 11, 13)", "target", "measured", "");
+  g_print ("\n%-58s %-9s %-11s %s\n", "target (issues 11, 13, 14)", "target", "measured", "");
   g_print ("%-58s %-9s %-11s %s\n",
            "----------------------------------------------------------", "---------",
            "-----------", "------");

@@ -155,6 +155,8 @@ make_pool (const Scenario *sc,
     g_error ("pool: %s", error->message);
   if (sc->event_func != NULL)
     sluice_pool_set_event_func (pool, sc->event_func, sc->event_data, NULL);
+  if (sc->pool_func != NULL)
+    sc->pool_func (pool, sc->pool_data);
   return pool;
 }
 

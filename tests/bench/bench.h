@@ -122,6 +122,8 @@ typedef struct {
   SluiceEventFunc  event_func;
   gpointer         event_data;
   gboolean         track_deadlines;
+  void           (*pool_func) (SluicePool *pool, gpointer data); /* called on the new pool */
+  gpointer         pool_data;
 } Scenario;
 
 typedef struct {
@@ -158,6 +160,7 @@ void bench_cli_scaling (void);
 void bench_cli_memory (void);
 void bench_app (void);               /* bench-app.c */
 void bench_app_scrub (void);
+void bench_monitor (void);           /* bench-monitor.c */
 void bench_scrub (void);             /* bench-scrub.c */
 char  *bench_scrub_scenario (gint64 items);
 gint64 bench_scrub_big_items (void);

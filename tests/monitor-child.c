@@ -1,0 +1,196 @@
+/* monitor-child.c: a program whose pool SLUICE_MONITOR exports, for
+ * test-monitor
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * It makes one pool through the public API only, and SLUICE_MONITOR=session
+ * (or session,control) exports it on the session bus without a call of its
+ * own. Once the process's bus name is on the bus it prints
+ *
+ *   ready BUS-NAME OBJECT-PATH
+ *
+ * Its items take 5 ms each on the real clock: the parent watches it live
+ * from another process, so here time passes by itself. It works until a
+ * stop, asked for over D-Bus (RequestStop) or by the line `stop` on its
+ * standard input; at the run's end it prints
+ *
+ *   done EVENTS SUCCEEDED
+ *
+ * (the events its own event function received, the items that succeeded)
+ * and keeps the pool exported until its standard input ends, then exits
+ * once its name has left the bus. The end of its input before the run's
+ * end makes it exit at once.
+ */
+
+#include <stdio.h>
+#include <unistd.h>
+
+#include <gio/gunixinputstream.h>
+#include <sluice.h>
+
+typedef struct
+{
+  GMainLoop        *loop;
+  SluicePool       *pool;
+  SluiceRun        *run;
+  GDataInputStream *input;
+  guint64           n_events;
+  gboolean          ended;
+  gboolean          name_gone;
+} Child;
+
+static void
+count_event (const SluiceEvent *event,
+             gpointer           user_data)
+{
+  Child *child = user_data;
+
+  child->n_events++;
+}
+
+static gboolean
+finish_item (gpointer user_data)
+{
+  GTask *task = user_data;
+
+  g_task_return_pointer (task, g_variant_ref (g_task_get_task_data (task)), (GDestroyNotify) g_variant_unref);
+  g_object_unref (task);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+handle (SluiceAttempt *attempt,
+        GTask         *task,
+        gpointer       user_data)
+{
+  g_task_set_task_data (task, g_variant_ref (sluice_attempt_get_item (attempt)), (GDestroyNotify) g_variant_unref);
+  g_timeout_add (5, finish_item, task);
+}
+
+static void
+on_next (GObject      *object,
+         GAsyncResult *result,
+         gpointer      user_data)
+{
+  Child *child = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GVariant) value = sluice_run_next_finish (SLUICE_RUN (object), result, &error);
+  SluiceRunStats stats;
+
+  if (value != NULL)
+    {
+      sluice_run_next_async (child->run, NULL, on_next, child);
+      return;
+    }
+
+  g_assert_no_error (error);
+  sluice_run_get_stats (child->run, &stats);
+  printf ("done %" G_GUINT64_FORMAT " %u\n", child->n_events, stats.succeeded);
+  fflush (stdout);
+  child->ended = TRUE;
+}
+
+static void
+on_line (GObject      *object,
+         GAsyncResult *result,
+         gpointer      user_data)
+{
+  Child *child = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *line = g_data_input_stream_read_line_finish_utf8 (child->input, result, NULL, &error);
+
+  if (line == NULL)
+    {
+      /* Before the run's end, the end of the input ends the program at
+       * once, as a program that is killed ends: its name goes with its
+       * connection, its run unfinished. */
+      if (!child->ended)
+        _exit (0);
+      g_main_loop_quit (child->loop);
+      return;
+    }
+
+  if (g_str_equal (line, "stop"))
+    sluice_pool_request_stop (child->pool);
+  g_data_input_stream_read_line_async (child->input, G_PRIORITY_DEFAULT, NULL, on_line, child);
+}
+
+static void
+on_name_vanished (GDBusConnection *connection,
+                  const char      *name,
+                  gpointer         user_data)
+{
+  Child *child = user_data;
+
+  child->name_gone = TRUE;
+}
+
+static void
+on_name_appeared (GDBusConnection *connection,
+                  const char      *name,
+                  const char      *owner,
+                  gpointer         user_data)
+{
+  Child *child = user_data;
+
+  child->name_gone = FALSE;
+  printf ("ready %s %s\n", name, sluice_pool_get_object_path (child->pool));
+  fflush (stdout);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_autoptr(SluiceHandler) handler = NULL;
+  g_autoptr(SluiceSource) source = NULL;
+  g_autoptr(GInputStream) stdin_stream = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *name = NULL;
+  Child child = { 0 };
+  guint watch;
+
+  g_set_prgname ("sluice-monitor-child");
+
+  handler = sluice_func_handler_new (handle, NULL, NULL);
+  child.pool = g_initable_new (SLUICE_TYPE_POOL, NULL, &error,
+                               "handler", handler,
+                               "workers", 2,
+                               "queue-size", 4,
+                               "item-timeout", 60.0,
+                               "event-capacity", 200000u,
+                               NULL);
+  g_assert_no_error (error);
+  if (sluice_pool_get_object_path (child.pool) == NULL)
+    {
+      fprintf (stderr, "monitor-child: the pool is not exported (SLUICE_MONITOR=%s)\n", g_getenv ("SLUICE_MONITOR"));
+      return 1;
+    }
+  sluice_pool_set_event_func (child.pool, count_event, &child, NULL);
+
+  source = sluice_array_source_new_range (G_MAXINT64);
+  child.run = sluice_pool_run (child.pool, source, &error);
+  g_assert_no_error (error);
+  sluice_run_next_async (child.run, NULL, on_next, &child);
+
+  stdin_stream = g_unix_input_stream_new (STDIN_FILENO, FALSE);
+  child.input = g_data_input_stream_new (stdin_stream);
+  g_data_input_stream_read_line_async (child.input, G_PRIORITY_DEFAULT, NULL, on_line, &child);
+
+  name = g_strdup_printf (SLUICE_MONITOR_BUS_NAME_PREFIX "p%ld", (long) getpid ());
+  watch = g_bus_watch_name (G_BUS_TYPE_SESSION, name, G_BUS_NAME_WATCHER_FLAGS_NONE,
+                            on_name_appeared, on_name_vanished, &child, NULL);
+
+  child.loop = g_main_loop_new (NULL, FALSE);
+  g_main_loop_run (child.loop);
+
+  /* The last pool unexported, the name goes; then the process. */
+  g_clear_object (&child.input);
+  g_clear_object (&child.run);
+  g_clear_object (&child.pool);
+  while (!child.name_gone)
+    g_main_context_iteration (NULL, TRUE);
+  g_bus_unwatch_name (watch);
+  g_main_loop_unref (child.loop);
+  return 0;
+}

@@ -21,7 +21,9 @@
  * does; `--preset NAME` opens a preset; `--screenshot FILE.png` runs it on
  * the virtual clock, saves the window as a PNG and quits; `--export-image FILE` and `--export-events
  * FILE` do the same with the chart and lanes (PNG or SVG) and the events
- * (CSV or JSON Lines), alone or together.
+ * (CSV or JSON Lines), alone or together. `--attach PID` attaches the
+ * window to the pool another program exports (with an export option: the
+ * files are written when its run ends).
  */
 
 struct _SluiceApplication
@@ -34,6 +36,7 @@ struct _SluiceApplication
   char           *screenshot;
   char           *export_image;
   char           *export_events;
+  char           *attach;         /* --attach PID or NAME */
   double          speed;          /* --speed, or 0 for an instant run */
   int             exit_status;
 };
@@ -172,6 +175,46 @@ sluice_application_startup (GApplication *app)
   load_css ();
 }
 
+static void on_screenshot_done (SluiceWindow *window,
+                                gboolean      ok,
+                                gpointer      user_data);
+
+static gboolean
+is_exporting (SluiceApplication *self)
+{
+  return self->screenshot != NULL || self->export_image != NULL || self->export_events != NULL;
+}
+
+/* --attach: the exports wait for the attached run's end; a program that
+ * cannot be attached to is an error (exit status 2 with an export). */
+static void
+on_attached (GObject      *object,
+             GAsyncResult *result,
+             gpointer      user_data)
+{
+  SluiceApplication *self = user_data;
+  SluiceWindow *window = SLUICE_WINDOW (object);
+  g_autoptr(GError) error = NULL;
+
+  if (sluice_window_attach_to_finish (window, result, &error))
+    {
+      if (is_exporting (self))
+        sluice_window_run_and_export (window, self->screenshot, self->export_image, self->export_events,
+                                      on_screenshot_done, self);
+    }
+  else
+    {
+      g_printerr ("sluice: --attach %s: %s\n", self->attach, error->message);
+      if (is_exporting (self))
+        {
+          self->exit_status = 2;
+          gtk_window_destroy (GTK_WINDOW (window));
+          g_application_quit (G_APPLICATION (self));
+        }
+    }
+  g_application_release (G_APPLICATION (self));
+}
+
 static void
 on_screenshot_done (SluiceWindow *window,
                     gboolean      ok,
@@ -199,8 +242,7 @@ present_window (SluiceApplication *self,
   if (window == NULL)
     {
       SluiceWindow *sw = sluice_window_new (self);
-      gboolean exporting = self->screenshot != NULL || self->export_image != NULL ||
-                           self->export_events != NULL;
+      gboolean exporting = is_exporting (self);
       g_autoptr(GError) error = NULL;
       gboolean loaded = TRUE;
 
@@ -223,7 +265,13 @@ present_window (SluiceApplication *self,
           return;
         }
 
-      if (exporting)
+      if (self->attach != NULL)
+        {
+          /* Held until attached: an export quits when the run has ended. */
+          g_application_hold (G_APPLICATION (self));
+          sluice_window_attach_to_async (sw, self->attach, on_attached, self);
+        }
+      else if (exporting)
         {
           SluiceRunController *run = sluice_window_get_run_controller (sw);
 
@@ -302,6 +350,7 @@ sluice_application_handle_local_options (GApplication *app,
   g_variant_dict_lookup (options, "export-image", "^ay", &self->export_image);
   g_variant_dict_lookup (options, "export-events", "^ay", &self->export_events);
   g_variant_dict_lookup (options, "speed", "d", &self->speed);
+  g_variant_dict_lookup (options, "attach", "s", &self->attach);
 
   if (self->speed < 0 || self->speed != self->speed || self->speed > 1e6)
     {
@@ -311,7 +360,8 @@ sluice_application_handle_local_options (GApplication *app,
 
   if (self->screenshot != NULL || self->export_image != NULL || self->export_events != NULL)
     {
-      if (self->preset == NULL)
+      /* An attached window shows the other program's pool. */
+      if (self->preset == NULL && self->attach == NULL)
         self->preset = g_strdup ("first-look");
       /* A screenshot is its own short-lived instance. */
       g_application_set_flags (app, g_application_get_flags (app) | G_APPLICATION_NON_UNIQUE);
@@ -339,6 +389,7 @@ sluice_application_dispose (GObject *object)
   g_clear_pointer (&self->screenshot, g_free);
   g_clear_pointer (&self->export_image, g_free);
   g_clear_pointer (&self->export_events, g_free);
+  g_clear_pointer (&self->attach, g_free);
 
   G_OBJECT_CLASS (sluice_application_parent_class)->dispose (object);
 }
@@ -370,6 +421,10 @@ sluice_application_init (SluiceApplication *self)
     { "export-events", 0, 0, G_OPTION_ARG_FILENAME, NULL,
       N_("Run the preset on the virtual clock, save its events as FILE (.csv or .jsonl) and quit"),
       N_("FILE") },
+    { "attach", 0, 0, G_OPTION_ARG_STRING, NULL,
+      N_("Attach to the pool of the program with process id PID (or bus name) on the session bus, as Attach to "
+         "a Running Pool does; with --screenshot or --export-…, they are written when its run ends"),
+      N_("PID") },
     { "speed", 0, 0, G_OPTION_ARG_DOUBLE, NULL,
       N_("With --screenshot or --export-…: play the run at S clock seconds per second, as the window does, instead of at once"),
       N_("S") },

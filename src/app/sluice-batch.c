@@ -284,6 +284,9 @@ on_start_tick (GtkWidget     *widget,
       on_run_finished (self);
       return G_SOURCE_REMOVE;
     }
+  /* An attached pool runs in its own program: its end ends the batch. */
+  if (sluice_window_get_running (self->window))
+    return G_SOURCE_REMOVE;
   start_stats (self, frame_clock);
   gtk_widget_activate_action (widget, "win.run", NULL);
   if (!sluice_window_get_running (self->window))

@@ -8,6 +8,7 @@
 
 #include <glib/gi18n.h>
 
+#include "sluice-pool-browser.h"
 #include "sluice-window-private.h"
 
 /* Attached, the window is a monitor: the run controller fills the views
@@ -157,4 +158,170 @@ sluice_window_get_attach_dialog (SluiceWindow *self)
 {
   g_return_val_if_fail (SLUICE_IS_WINDOW (self), NULL);
   return self->attach_dialog != NULL ? SLUICE_ATTACH_DIALOG (self->attach_dialog) : NULL;
+}
+
+/* ---- sluice --attach PID ------------------------------------------------- */
+
+/* How long `--attach` waits for the program's pool to be on the bus. */
+#define ATTACH_WAIT_SECONDS 10
+
+typedef struct {
+  GWeakRef           window;
+  char              *target;     /* a PID, or a bus name */
+  SluicePoolBrowser *browser;
+  guint              timeout_id;
+  gulong             items_id;
+  GTask             *task;
+} AttachTo;
+
+static void
+attach_to_free (AttachTo *a)
+{
+  g_weak_ref_clear (&a->window);
+  g_free (a->target);
+  if (a->browser != NULL)
+    g_clear_signal_handler (&a->items_id, a->browser);
+  g_clear_object (&a->browser);
+  g_clear_handle_id (&a->timeout_id, g_source_remove);
+  g_free (a);
+}
+
+static gboolean
+pool_is_target (SluiceRemotePool *pool,
+                const char       *target)
+{
+  guint64 pid = 0;
+
+  if (g_strcmp0 (sluice_remote_pool_get_bus_name (pool), target) == 0)
+    return TRUE;
+  return g_ascii_string_to_unsigned (target, 10, 1, G_MAXUINT, &pid, NULL) &&
+         sluice_remote_pool_get_pid (pool) == pid;
+}
+
+/* The task ends once: its data goes with it. */
+static void
+attach_to_end (GTask  *task,
+               GError *error)
+{
+  AttachTo *a = g_task_get_task_data (task);
+
+  if (a->browser != NULL)
+    g_clear_signal_handler (&a->items_id, a->browser);
+  g_clear_handle_id (&a->timeout_id, g_source_remove);
+  if (error != NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_boolean (task, TRUE);
+  g_object_unref (task);
+}
+
+static void
+on_pools_changed (GListModel *pools,
+                  guint       position,
+                  guint       removed,
+                  guint       added,
+                  gpointer    user_data)
+{
+  GTask *task = user_data;
+  AttachTo *a = g_task_get_task_data (task);
+  g_autoptr(SluiceWindow) window = g_weak_ref_get (&a->window);
+  /* Ending the task lets go of the browser, which is emitting. */
+  g_autoptr(GListModel) keep G_GNUC_UNUSED = g_object_ref (pools);
+
+  for (guint i = position; i < position + added; i++)
+    {
+      g_autoptr(SluiceRemotePool) pool = g_list_model_get_item (pools, i);
+      GError *error = NULL;
+
+      if (!pool_is_target (pool, a->target))
+        continue;
+      if (window == NULL || sluice_window_attach (window, pool, &error))
+        attach_to_end (task, NULL);
+      else
+        attach_to_end (task, error);
+      return;
+    }
+}
+
+static gboolean
+on_attach_timeout (gpointer user_data)
+{
+  GTask *task = user_data;
+  AttachTo *a = g_task_get_task_data (task);
+
+  a->timeout_id = 0;
+  attach_to_end (task, g_error_new (G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
+                                    /* Translators: %s is a process id or a D-Bus name, %d seconds */
+                                    _("No program %s exports a pool on the session bus (waited %d s); start it "
+                                      "with SLUICE_MONITOR=session"), a->target, ATTACH_WAIT_SECONDS));
+  return G_SOURCE_REMOVE;
+}
+
+static void
+on_attach_bus (GObject      *object,
+               GAsyncResult *result,
+               gpointer      user_data)
+{
+  GTask *task = user_data;
+  AttachTo *a = g_task_get_task_data (task);
+  GError *error = NULL;
+  g_autoptr(GDBusConnection) bus = g_bus_get_finish (result, &error);
+
+  if (bus == NULL)
+    {
+      attach_to_end (task, error);
+      return;
+    }
+  a->browser = sluice_pool_browser_new (bus);
+  a->items_id = g_signal_connect (a->browser, "items-changed", G_CALLBACK (on_pools_changed), task);
+  a->timeout_id = g_timeout_add_seconds (ATTACH_WAIT_SECONDS, on_attach_timeout, task);
+}
+
+/**
+ * sluice_window_attach_to_async:
+ * @self: a #SluiceWindow
+ * @target: a process id, or the bus name of a program that exports a pool
+ * @callback: called once attached, or when it cannot be
+ * @user_data: data for @callback
+ *
+ * `sluice --attach PID`: attaches to the first pool the program exports on
+ * the session bus, waiting up to 10 s for it to appear there.
+ */
+void
+sluice_window_attach_to_async (SluiceWindow        *self,
+                               const char          *target,
+                               GAsyncReadyCallback  callback,
+                               gpointer             user_data)
+{
+  GTask *task;
+  AttachTo *a;
+
+  g_return_if_fail (SLUICE_IS_WINDOW (self));
+  g_return_if_fail (target != NULL);
+
+  task = g_task_new (self, NULL, callback, user_data);
+  g_task_set_source_tag (task, sluice_window_attach_to_async);
+  a = g_new0 (AttachTo, 1);
+  g_weak_ref_init (&a->window, self);
+  a->target = g_strdup (target);
+  g_task_set_task_data (task, a, (GDestroyNotify) attach_to_free);
+  /* The task's reference is the attach's own until attach_to_end(). */
+  g_bus_get (G_BUS_TYPE_SESSION, NULL, on_attach_bus, task);
+}
+
+/**
+ * sluice_window_attach_to_finish:
+ * @self: a #SluiceWindow
+ * @result: the #GAsyncResult given to the callback
+ * @error: return location for why it did not attach
+ *
+ * Returns: whether the window is attached
+ */
+gboolean
+sluice_window_attach_to_finish (SluiceWindow  *self,
+                                GAsyncResult  *result,
+                                GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+  return g_task_propagate_boolean (G_TASK (result), error);
 }

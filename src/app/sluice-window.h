@@ -87,5 +87,12 @@ gboolean      sluice_window_attach             (SluiceWindow         *self,
                                                 SluiceRemotePool     *pool,
                                                 GError              **error);
 SluiceAttachDialog *sluice_window_get_attach_dialog (SluiceWindow    *self);
+void          sluice_window_attach_to_async    (SluiceWindow         *self,
+                                                const char           *target,
+                                                GAsyncReadyCallback   callback,
+                                                gpointer              user_data);
+gboolean      sluice_window_attach_to_finish   (SluiceWindow         *self,
+                                                GAsyncResult         *result,
+                                                GError              **error);
 
 G_END_DECLS

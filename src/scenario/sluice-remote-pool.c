@@ -229,7 +229,7 @@ keep_names (SluiceRemotePool *self)
 static void
 on_properties_changed (SluiceRemotePool *self)
 {
-  g_autoptr(SluiceRemotePool) kept = g_object_ref (self);
+  g_autoptr(SluiceRemotePool) kept G_GNUC_UNUSED = g_object_ref (self);
 
   keep_names (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STATE]);

@@ -855,17 +855,19 @@ sluice_event_new_from_variant (GVariant  *variant,
   g_variant_iter_init (&iter, variant);
   while (g_variant_iter_next (&iter, "{&sv}", &name, &value))
     {
-      g_autoptr(GVariant) owned = value;
+      gboolean ok = TRUE;
 
       for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
         if (g_str_equal (name, keys[i].name))
           {
-            if (!read_key (&keys[i], value, event, error))
-              return NULL;
+            ok = read_key (&keys[i], value, event, error);
             seen_kind |= keys[i].type == KEY_KIND;
             seen_time |= keys[i].offset == G_STRUCT_OFFSET (SluiceEvent, time) && keys[i].type == KEY_INT64;
             break;
           }
+      g_variant_unref (value);
+      if (!ok)
+        return NULL;
     }
 
   if (!seen_kind || !seen_time)

@@ -5,6 +5,7 @@
 
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
+#include <math.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -512,6 +513,33 @@ test_runner_cancellable_cancels_the_run (void)
   g_assert_cmpint (json_object_get_int_member (json_node_get_object (json), "live_operations"), ==, 0);
 }
 
+/* Whether @got is @expected, as assert_same_member() judges. */
+static gboolean
+is_same_member (JsonNode *expected,
+                JsonNode *got)
+{
+  if (got == NULL)
+    return FALSE;
+  if (json_node_get_value_type (expected) == G_TYPE_DOUBLE)
+    return fabs (json_node_get_double (expected) - json_node_get_double (got)) <= 1e-6;
+  return json_node_equal (expected, got);
+}
+
+/* Whether every key of @expected the report has is the same. */
+static gboolean
+is_same_report (JsonObject *expected,
+                JsonNode   *report)
+{
+  g_autoptr(GList) members = json_object_get_members (expected);
+
+  for (GList *l = members; l != NULL; l = l->next)
+    if (((const char *) l->data)[0] != '_' &&
+        !is_same_member (json_object_get_member (expected, l->data),
+                         json_object_get_member (json_node_get_object (report), l->data)))
+      return FALSE;
+  return TRUE;
+}
+
 static void
 assert_same_member (const char *name,
                     JsonNode   *expected,
@@ -586,6 +614,18 @@ test_report (gconstpointer data)
   g_assert_no_error (error);
 
   report = run_scenario (scenario);
+  /* A timing-sensitive run on a loaded machine may miss its millisecond
+   * (a cancelled attempt's end a little late): it gets two more tries. A
+   * run that differs three times is a failure. */
+  for (int again = 0;
+       again < 2 && json_object_get_boolean_member_with_default (expected, "_timing_sensitive", FALSE) &&
+       !is_same_report (expected, report);
+       again++)
+    {
+      g_test_message ("%s: another try, the last one differs", name);
+      g_clear_pointer (&report, json_node_unref);
+      report = run_scenario (scenario);
+    }
   members = json_object_get_members (expected);
 
   /* Keys starting with '_' are for the checker, not in the report. */

@@ -22,6 +22,7 @@
 #include <gio/gio.h>
 #include <glib/gstdio.h>
 #include <gtk/gtk.h>
+#include <json-glib/json-glib.h>
 #include <string.h>
 
 #include "sluice-attach-dialog.h"
@@ -599,6 +600,85 @@ test_dialog_without_bus_says_why (void)
   g_test_trap_assert_passed ();
 }
 
+/* `sluice --attach PID --export-events F`: the app attaches to the child
+ * (it says so on standard error), and once the child's run ended it
+ * writes the events it got, from the run's start to its end, and exits. */
+static void
+test_app_attach_argument_exports_the_run (void)
+{
+  g_autofree char *events = g_build_filename (g_get_tmp_dir (), "sluice-attach-events.jsonl", NULL);
+  g_autoptr(GSubprocessLauncher) launcher = NULL;
+  g_autoptr(GSubprocess) app = NULL;
+  g_autoptr(GDataInputStream) err = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *text = NULL;
+  g_auto(GStrv) lines = NULL;
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  JsonObject *first, *last;
+  guint n = 0;
+  Child child;
+
+  if (g_getenv ("SLUICE_APP") == NULL)
+    {
+      g_test_skip ("SLUICE_APP is not set");
+      return;
+    }
+
+  child_start (&child, "session");
+  launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_SILENCE | G_SUBPROCESS_FLAGS_STDERR_PIPE);
+  app = g_subprocess_launcher_spawn (launcher, &error, g_getenv ("SLUICE_APP"), "--attach", child.pid,
+                                     "--export-events", events, NULL);
+  g_assert_no_error (error);
+  err = g_data_input_stream_new (g_subprocess_get_stderr_pipe (app));
+  /* Its readiness line; whatever GTK says before it is passed over. */
+  for (;;)
+    {
+      g_autofree char *line = g_data_input_stream_read_line_utf8 (err, NULL, NULL, &error);
+
+      g_assert_no_error (error);
+      g_assert_nonnull (line);
+      g_test_message ("sluice: %s", line);
+      if (strstr (line, "attached to process") != NULL)
+        break;
+    }
+
+  child_write (&child, "stop\n");
+  child_wait_for_done (&child);
+  g_assert_true (g_subprocess_wait (app, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_subprocess_get_if_exited (app));
+  g_assert_cmpint (g_subprocess_get_exit_status (app), ==, 0);
+
+  g_assert_true (g_file_get_contents (events, &text, NULL, &error));
+  g_assert_no_error (error);
+  lines = g_strsplit (g_strchomp (text), "\n", -1);
+  n = g_strv_length (lines);
+  g_assert_cmpuint (n, >, 2);
+  g_assert_true (json_parser_load_from_data (parser, lines[0], -1, &error));
+  first = json_object_ref (json_node_get_object (json_parser_get_root (parser)));
+  g_assert_cmpstr (json_object_get_string_member (first, "kind"), ==, "run-start");
+  /* The run's end is there, with the child's count of successes. */
+  last = NULL;
+  for (guint i = n; i-- > 0 && last == NULL; )
+    {
+      JsonObject *object;
+
+      g_assert_true (json_parser_load_from_data (parser, lines[i], -1, &error));
+      object = json_node_get_object (json_parser_get_root (parser));
+      if (g_strcmp0 (json_object_get_string_member (object, "kind"), "run-end") == 0)
+        last = json_object_ref (object);
+    }
+  g_assert_nonnull (last);
+  g_assert_cmpint (json_object_get_int_member (last, "succeeded"), ==, child.n_succeeded);
+  g_assert_cmpuint (n, <=, child.n_events);
+
+  json_object_unref (first);
+  json_object_unref (last);
+  child_exit (&child);
+  child_clear (&child);
+  g_unlink (events);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -637,6 +717,7 @@ main (int   argc,
       g_test_add_func ("/window/attach/detach-keeps-what-came", test_detach_keeps_what_came);
       g_test_add_func ("/window/attach/exit-mid-run-keeps-what-came", test_exit_mid_run_keeps_what_came);
       g_test_add_func ("/window/attach/saved-after-exit-opens-again", test_saved_after_exit_opens_again);
+      g_test_add_func ("/app/attach-argument-exports-the-run", test_app_attach_argument_exports_the_run);
     }
   else
     g_test_message ("no dbus-daemon: only the case without a bus runs");

@@ -47,6 +47,8 @@ struct _SluiceAttachDialog
 
   GCancellable       *cancellable;
   SluicePoolBrowser  *browser;     /* once the bus answered */
+  guint               refresh_id;
+  gboolean            listed_once; /* the first answer came: no more "loading" */
   GtkSingleSelection *selection;
   char               *bus_error;   /* why there is no bus, or NULL */
 };
@@ -57,6 +59,9 @@ enum {
 };
 
 static guint signals[N_SIGNALS];
+
+/* How often the list asks the bus again for the pools of the programs. */
+#define REFRESH_SECONDS 2
 
 G_DEFINE_FINAL_TYPE (SluiceAttachDialog, sluice_attach_dialog, GTK_TYPE_WINDOW)
 
@@ -172,14 +177,25 @@ update_page (SluiceAttachDialog *self)
     page = PAGE_LOADING;
   else if (g_list_model_get_n_items (G_LIST_MODEL (self->browser)) > 0)
     page = PAGE_LIST;
-  else if (sluice_pool_browser_get_loading (self->browser))
+  else if (sluice_pool_browser_get_loading (self->browser) && !self->listed_once)
     page = PAGE_LOADING;
   else
     page = PAGE_EMPTY;
 
+  if (self->browser != NULL && !sluice_pool_browser_get_loading (self->browser))
+    self->listed_once = TRUE;
   gtk_stack_set_visible_child_name (self->stack, page);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "attach.attach",
                                  selected != NULL && !sluice_remote_pool_get_vanished (selected));
+}
+
+static gboolean
+refresh_pools (gpointer user_data)
+{
+  SluiceAttachDialog *self = user_data;
+
+  sluice_pool_browser_refresh (self->browser);
+  return G_SOURCE_CONTINUE;
 }
 
 static void
@@ -218,6 +234,9 @@ on_bus (GObject      *object,
   g_signal_connect_object (self->selection, "notify::selected-item", G_CALLBACK (update_page), self,
                            G_CONNECT_SWAPPED);
   gtk_list_view_set_model (self->list_view, GTK_SELECTION_MODEL (self->selection));
+  /* A program that starts exporting is seen by its bus name at once; a
+   * second pool of a program already listed only when asked again. */
+  self->refresh_id = g_timeout_add_seconds (REFRESH_SECONDS, refresh_pools, self);
   update_page (self);
 }
 
@@ -268,6 +287,7 @@ sluice_attach_dialog_dispose (GObject *object)
 
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
+  g_clear_handle_id (&self->refresh_id, g_source_remove);
   if (self->list_view != NULL)
     gtk_list_view_set_model (self->list_view, NULL);
   g_clear_object (&self->selection);

@@ -19,7 +19,12 @@
  * (the events its own event function received, the items that succeeded)
  * and keeps the pool exported until its standard input ends, then exits
  * once its name has left the bus. The end of its input before the run's
- * end makes it exit at once.
+ * end makes it exit at once, its run unfinished, as a killed program does.
+ *
+ * With --exit-at-end it exits as soon as its run has ended instead: it
+ * drops its pool, which unexports it, and returns from main() at once,
+ * without waiting for anything: what the export had not sent yet must
+ * still reach its subscribers.
  */
 
 #include <stdio.h>
@@ -35,6 +40,7 @@ typedef struct
   SluiceRun        *run;
   GDataInputStream *input;
   guint64           n_events;
+  gboolean          exit_at_end;
   gboolean          ended;
   gboolean          name_gone;
 } Child;
@@ -77,17 +83,23 @@ on_next (GObject      *object,
   g_autoptr(GVariant) value = sluice_run_next_finish (SLUICE_RUN (object), result, &error);
   SluiceRunStats stats;
 
-  if (value != NULL)
+  /* One read at a time, and none once the run has ended or the child
+   * has let go of it. */
+  if (value != NULL && !child->ended && child->run != NULL)
     {
       sluice_run_next_async (child->run, NULL, on_next, child);
       return;
     }
+  if (value != NULL || child->ended)
+    return;
 
   g_assert_no_error (error);
-  sluice_run_get_stats (child->run, &stats);
+  sluice_run_get_stats (SLUICE_RUN (object), &stats);
   printf ("done %" G_GUINT64_FORMAT " %u\n", child->n_events, stats.succeeded);
   fflush (stdout);
   child->ended = TRUE;
+  if (child->exit_at_end)
+    g_main_loop_quit (child->loop);
 }
 
 static void
@@ -103,10 +115,15 @@ on_line (GObject      *object,
     {
       /* Before the run's end, the end of the input ends the program at
        * once, as a program that is killed ends: its name goes with its
-       * connection, its run unfinished. */
+       * connection, its run unfinished. Nothing of it runs any more: the
+       * pending read of results is never answered. */
       if (!child->ended)
-        _exit (0);
-      g_main_loop_quit (child->loop);
+        {
+          fflush (stdout);
+          _exit (0);
+        }
+      if (!child->exit_at_end)
+        g_main_loop_quit (child->loop);
       return;
     }
 
@@ -151,6 +168,7 @@ main (int   argc,
   guint watch;
 
   g_set_prgname ("sluice-monitor-child");
+  child.exit_at_end = argc > 1 && g_str_equal (argv[1], "--exit-at-end");
 
   handler = sluice_func_handler_new (handle, NULL, NULL);
   child.pool = g_initable_new (SLUICE_TYPE_POOL, NULL, &error,
@@ -184,11 +202,12 @@ main (int   argc,
   child.loop = g_main_loop_new (NULL, FALSE);
   g_main_loop_run (child.loop);
 
-  /* The last pool unexported, the name goes; then the process. */
+  /* The last pool unexported, the name goes; then the process (at once
+   * with --exit-at-end: the unexport alone sees its events out). */
   g_clear_object (&child.input);
   g_clear_object (&child.run);
   g_clear_object (&child.pool);
-  while (!child.name_gone)
+  while (!child.name_gone && !child.exit_at_end)
     g_main_context_iteration (NULL, TRUE);
   g_bus_unwatch_name (watch);
   g_main_loop_unref (child.loop);

@@ -980,6 +980,42 @@ on_connection_ready (GObject      *object,
   g_assert_no_error (error);
 }
 
+/* A peer-to-peer connection: @server for the export, @client for the
+ * subscriber, whose reads @paused_input can hold. */
+static void
+peer_pair_new (GDBusConnection **server,
+               GDBusConnection **client,
+               GInputStream    **paused_input)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GSocket) server_socket = NULL;
+  g_autoptr(GSocketConnection) server_stream = NULL;
+  g_autoptr(GInputStream) client_input = NULL;
+  g_autoptr(GOutputStream) client_output = NULL;
+  g_autoptr(GIOStream) client_stream = NULL;
+  g_autofree char *guid = g_dbus_generate_guid ();
+  int fds[2];
+
+  g_assert_cmpint (socketpair (AF_UNIX, SOCK_STREAM, 0, fds), ==, 0);
+  server_socket = g_socket_new_from_fd (fds[0], &error);
+  g_assert_no_error (error);
+  server_stream = g_socket_connection_factory_create_connection (server_socket);
+  /* The client's end as plain file streams: GDBus (2.74) takes any socket
+   * output stream for its own socket, which a wrapped stream has not. */
+  client_input = g_unix_input_stream_new (fds[1], TRUE);
+  client_output = g_unix_output_stream_new (dup (fds[1]), TRUE);
+  *paused_input = g_object_new (TEST_TYPE_PAUSABLE_STREAM, "base-stream", client_input, NULL);
+  client_stream = g_simple_io_stream_new (*paused_input, client_output);
+
+  g_dbus_connection_new (G_IO_STREAM (server_stream), guid,
+                         G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_SERVER |
+                         G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_ALLOW_ANONYMOUS,
+                         NULL, NULL, on_connection_ready, server);
+  g_dbus_connection_new (client_stream, NULL, G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT,
+                         NULL, NULL, on_connection_ready, client);
+  SPIN_UNTIL (*server != NULL && *client != NULL);
+}
+
 /* }}} */
 
 /* A subscriber that stops reading: the pool finishes all the same, the
@@ -992,43 +1028,18 @@ test_stuck_subscriber_costs_at_most_the_ring (MonitorFixture *m,
                                               gconstpointer   data)
 {
   g_autoptr(GError) error = NULL;
-  g_autoptr(GSocket) server_socket = NULL;
-  g_autoptr(GSocketConnection) server_stream = NULL;
-  g_autoptr(GInputStream) client_input = NULL;
-  g_autoptr(GOutputStream) client_output = NULL;
   g_autoptr(GInputStream) paused_input = NULL;
-  g_autoptr(GIOStream) client_stream = NULL;
   g_autoptr(GDBusConnection) server = NULL;
   g_autoptr(GDBusConnection) client = NULL;
   g_autoptr(GVariant) reply = NULL;
   g_autoptr(GPtrArray) events = NULL;
-  g_autofree char *guid = g_dbus_generate_guid ();
   SluiceMonitorStats stats;
   const guint capacity = 1000;
   guint64 lost = 0;
   const char *path;
   Receiver r;
-  int fds[2];
 
-  g_assert_cmpint (socketpair (AF_UNIX, SOCK_STREAM, 0, fds), ==, 0);
-  server_socket = g_socket_new_from_fd (fds[0], &error);
-  g_assert_no_error (error);
-  server_stream = g_socket_connection_factory_create_connection (server_socket);
-  /* The client's end as plain file streams: GDBus (2.74) takes any socket
-   * output stream for its own socket, which a wrapped stream has not. */
-  client_input = g_unix_input_stream_new (fds[1], TRUE);
-  client_output = g_unix_output_stream_new (dup (fds[1]), TRUE);
-  paused_input = g_object_new (TEST_TYPE_PAUSABLE_STREAM, "base-stream", client_input, NULL);
-  client_stream = g_simple_io_stream_new (paused_input, client_output);
-
-  g_dbus_connection_new (G_IO_STREAM (server_stream), guid,
-                         G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_SERVER |
-                         G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_ALLOW_ANONYMOUS,
-                         NULL, NULL, on_connection_ready, &server);
-  g_dbus_connection_new (client_stream, NULL, G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT,
-                         NULL, NULL, on_connection_ready, &client);
-  SPIN_UNTIL (server != NULL && client != NULL);
-
+  peer_pair_new (&server, &client, &paused_input);
   make_pool_props (&m->f, 4, 8, 1.0, 0, NULL, "event-capacity", capacity, NULL);
   keep_own_events (m);
   g_assert_true (sluice_pool_export (m->f.pool, server, SLUICE_EXPORT_READ_ONLY, &error));
@@ -1050,8 +1061,9 @@ test_stuck_subscriber_costs_at_most_the_ring (MonitorFixture *m,
   g_assert_cmpuint (stats.n_held, ==, capacity);
   g_assert_cmpuint (stats.n_allocated, ==, capacity);
   /* What no batch carried yet waits in the ring, never as messages: more
-   * than the ring holds, so some is lost for the signals. */
-  g_assert_cmpuint (stats.next_seq - stats.batch_from, >, capacity);
+   * than the ring holds, so some is lost for the signals (skipped already,
+   * if the run's end sent a batch at once, or when the next is taken). */
+  g_assert_cmpuint (stats.n_skipped + (stats.next_seq - stats.batch_from), >, capacity);
 
   /* Reading again, it catches up with a gap where the ring dropped. */
   pausable_set_paused (TEST_PAUSABLE_STREAM (paused_input), FALSE);
@@ -1073,6 +1085,46 @@ test_stuck_subscriber_costs_at_most_the_ring (MonitorFixture *m,
 
   receiver_clear (&r);
   sluice_pool_unexport (m->f.pool);
+  g_dbus_connection_close_sync (client, NULL, NULL);
+  g_dbus_connection_close_sync (server, NULL, NULL);
+}
+
+/* An unexport whose last events cannot be written out, as the subscriber
+ * does not read, waits for them at most SLUICE_MONITOR_FAREWELL_WAIT_US,
+ * then goes all the same. */
+static void
+test_unexport_waits_at_most_a_second (MonitorFixture *m,
+                                      gconstpointer   data)
+{
+  g_autoptr(GInputStream) paused_input = NULL;
+  g_autoptr(GDBusConnection) server = NULL;
+  g_autoptr(GDBusConnection) client = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GVariant) reply = NULL;
+  gint64 start, took;
+  const char *path;
+
+  peer_pair_new (&server, &client, &paused_input);
+  make_pool_props (&m->f, 4, 8, 1.0, 0, NULL, "event-capacity", 1000u, NULL);
+  g_assert_true (sluice_pool_export (m->f.pool, server, SLUICE_EXPORT_READ_ONLY, &error));
+  g_assert_no_error (error);
+  path = path_of (m);
+  reply = call_monitor (client, NULL, path, "Subscribe", NULL, G_VARIANT_TYPE_UNIT);
+  g_clear_pointer (&reply, g_variant_unref);
+
+  /* Stuck long enough for the socket to fill: a batch stays unwritten. */
+  pausable_set_paused (TEST_PAUSABLE_STREAM (paused_input), TRUE);
+  drive (&m->f, range (4000));
+  g_assert_true (monitor_stats (m->f.pool).flushing);
+
+  start = g_get_monotonic_time ();
+  sluice_pool_unexport (m->f.pool);
+  took = g_get_monotonic_time () - start;
+  g_assert_null (sluice_pool_get_object_path (m->f.pool));
+  g_assert_cmpint (took, >=, SLUICE_MONITOR_FAREWELL_WAIT_US);
+  g_assert_cmpint (took, <, 3 * SLUICE_MONITOR_FAREWELL_WAIT_US);
+
+  pausable_set_paused (TEST_PAUSABLE_STREAM (paused_input), FALSE);
   g_dbus_connection_close_sync (client, NULL, NULL);
   g_dbus_connection_close_sync (server, NULL, NULL);
 }
@@ -1193,6 +1245,130 @@ test_bad_calls_get_errors (MonitorFixture *m,
   g_assert_cmpuint (lost, ==, 0);
   title = get_string_property (m->peer, m->name, path_of (m), "Title");
   g_assert_cmpstr (title, ==, g_get_prgname ());
+}
+
+/* What waits when the run ends goes at once: at the run-end event the
+ * export has taken every event into a batch, or, if a batch is still being
+ * written, goes on as soon as it is (no 50 ms timer, no rest). */
+typedef struct
+{
+  MonitorFixture     *m;
+  gboolean            ended;
+  SluiceMonitorStats  at_end;
+} EndWatch;
+
+static void
+keep_copy_and_watch_end (const SluiceEvent *event,
+                         gpointer           user_data)
+{
+  EndWatch *w = user_data;
+
+  /* The export hears of every event before the pool's own function. */
+  keep_copy (event, w->m->own);
+  if (event->kind == SLUICE_EVENT_RUN_END)
+    {
+      w->ended = TRUE;
+      w->at_end = monitor_stats (w->m->f.pool);
+    }
+}
+
+static gboolean
+has_run_end (GPtrArray *events)
+{
+  for (guint i = 0; i < events->len; i++)
+    {
+      const char *kind = NULL;
+
+      if (g_variant_lookup (g_ptr_array_index (events, i), "kind", "&s", &kind) && g_str_equal (kind, "run-end"))
+        return TRUE;
+    }
+  return FALSE;
+}
+
+static void
+test_run_end_goes_at_once (MonitorFixture *m,
+                           gconstpointer   data)
+{
+  g_autoptr(GVariant) reply = NULL;
+  EndWatch w = { .m = m };
+  const char *path;
+  Receiver r;
+
+  make_pool (&m->f, 2, 4, 1.0);
+  sluice_pool_set_event_func (m->f.pool, keep_copy_and_watch_end, &w, NULL);
+  export (m, SLUICE_EXPORT_READ_ONLY);
+  path = path_of (m);
+  receiver_init (&r, m->peer, g_dbus_connection_get_unique_name (m->exporter), path);
+  reply = call_monitor (m->peer, m->name, path, "Subscribe", NULL, G_VARIANT_TYPE_UNIT);
+  g_clear_pointer (&reply, g_variant_unref);
+
+  drive (&m->f, range (20));
+  g_assert_true (w.ended);
+  g_assert_cmpuint (w.at_end.next_seq, >, 0);
+  if (w.at_end.batch_from != w.at_end.next_seq)
+    {
+      /* Held back by the batch being written: it goes when that is. */
+      g_assert_true (w.at_end.flushing);
+      g_assert_true (w.at_end.urgent);
+    }
+  g_assert_false (w.at_end.timer_armed);
+  SPIN_UNTIL (has_run_end (r.events));
+  SPIN_UNTIL (g_strcmp0 (last_state (&r), "ended") == 0);
+
+  receiver_clear (&r);
+}
+
+/* An unexport with a subscriber sends what the subscriber was not sent
+ * yet, and is done only once that is written out: a connection closed
+ * right after it (as at a program's exit) loses none of it. */
+static void
+test_unexport_delivers_the_pending_events (MonitorFixture *m,
+                                           gconstpointer   data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GVariant) reply = NULL;
+  g_autofree char *unique = g_strdup (g_dbus_connection_get_unique_name (m->exporter));
+  SluiceMonitorStats stats;
+  guint64 subscribed_at;
+  guint64 n;
+  const char *path;
+  Receiver r;
+
+  make_pool (&m->f, 2, 1000, 1.0);
+  keep_own_events (m);
+  export (m, SLUICE_EXPORT_READ_ONLY);
+  path = path_of (m);
+  receiver_init (&r, m->peer, unique, path);
+  m->f.run = sluice_pool_open (m->f.pool, &error);
+  g_assert_no_error (error);
+  reply = call_monitor (m->peer, m->name, path, "Subscribe", NULL, G_VARIANT_TYPE_UNIT);
+  g_clear_pointer (&reply, g_variant_unref);
+  subscribed_at = monitor_stats (m->f.pool).next_seq;
+
+  /* Two events per job, all in this one turn of the main loop: a batch
+   * goes, the rest waits for it. */
+  for (guint i = 0; i < 500; i++)
+    sluice_run_submit_async (m->f.run, g_variant_new_int64 (i), NULL, on_submitted, m);
+  stats = monitor_stats (m->f.pool);
+  n = stats.next_seq;
+  g_assert_cmpuint (n, ==, m->own->len);
+  g_assert_cmpuint (n - stats.batch_from, >, SLUICE_MONITOR_BATCH_MAX);
+
+  sluice_pool_unexport (m->f.pool);
+  g_dbus_connection_close_sync (m->exporter, NULL, &error);
+  g_assert_no_error (error);
+
+  /* Everything the exporter wrote comes before its name leaves the bus. */
+  wait_for_name (m->peer, unique, FALSE);
+  g_assert_cmpuint (r.end, ==, n);
+  g_assert_cmpuint (r.first, ==, subscribed_at);
+  g_assert_cmpuint (r.gaps, ==, 0);
+  for (guint i = 0; i < r.events->len; i++)
+    assert_event_equals_own (m, g_ptr_array_index (r.events, i), subscribed_at + i);
+
+  receiver_clear (&r);
+  sluice_run_close_async (m->f.run, NULL, on_closed, NULL);
+  SPIN_UNTIL (sluice_run_is_finished (m->f.run));
 }
 
 /* A pool that is finalized withdraws its export, and the name goes with
@@ -1520,6 +1696,114 @@ test_child_process (gconstpointer data)
   g_dbus_connection_close_sync (monitor, NULL, NULL);
 }
 
+typedef struct
+{
+  Receiver *receiver;
+  gboolean  known;
+  gboolean  present;
+  gboolean  run_end_before_vanished;
+  guint64   received_before_vanished;
+} Departure;
+
+static void
+on_child_name_appeared (GDBusConnection *connection,
+                        const char      *name,
+                        const char      *owner,
+                        gpointer         user_data)
+{
+  Departure *d = user_data;
+
+  d->known = TRUE;
+  d->present = TRUE;
+}
+
+/* What had come when the name went: signals and the name's change arrive
+ * on this one connection in the order the bus routed them. */
+static void
+on_child_name_vanished (GDBusConnection *connection,
+                        const char      *name,
+                        gpointer         user_data)
+{
+  Departure *d = user_data;
+
+  if (d->present)
+    {
+      d->run_end_before_vanished = has_run_end (d->receiver->events);
+      d->received_before_vanished = d->receiver->end;
+    }
+  d->known = TRUE;
+  d->present = FALSE;
+}
+
+/* A second process that exits as soon as its run has ended, with no
+ * delay: its subscriber still gets every event, the run's end among them,
+ * before the process's name leaves the bus. */
+static void
+test_child_exits_at_run_end (void)
+{
+  g_autofree char *helper = g_test_build_filename (G_TEST_BUILT, "monitor-child", NULL);
+  g_autoptr(GSubprocessLauncher) launcher = NULL;
+  g_autoptr(GSubprocess) child = NULL;
+  g_autoptr(GDataInputStream) out = NULL;
+  g_autoptr(GDBusConnection) monitor = bus_connection_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GVariant) reply = NULL;
+  g_autofree char *line = NULL;
+  g_auto(GStrv) words = NULL;
+  Departure d = { 0 };
+  guint64 n_events;
+  guint watch;
+  Receiver r;
+
+  launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDIN_PIPE | G_SUBPROCESS_FLAGS_STDOUT_PIPE);
+  g_subprocess_launcher_setenv (launcher, "SLUICE_MONITOR", "session", TRUE);
+  child = g_subprocess_launcher_spawn (launcher, &error, helper, "--exit-at-end", NULL);
+  g_assert_no_error (error);
+  out = g_data_input_stream_new (g_subprocess_get_stdout_pipe (child));
+
+  line = g_data_input_stream_read_line_utf8 (out, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (line);
+  words = g_strsplit (line, " ", -1);
+  g_assert_cmpuint (g_strv_length (words), ==, 3);
+  g_assert_cmpstr (words[0], ==, "ready");
+
+  receiver_init (&r, monitor, words[1], words[2]);
+  d.receiver = &r;
+  watch = g_bus_watch_name_on_connection (monitor, words[1], G_BUS_NAME_WATCHER_FLAGS_NONE,
+                                          on_child_name_appeared, on_child_name_vanished, &d, NULL);
+  SPIN_UNTIL (d.known);
+  g_assert_true (d.present);
+  reply = call_monitor (monitor, words[1], words[2], "Subscribe", NULL, G_VARIANT_TYPE_UNIT);
+  g_clear_pointer (&reply, g_variant_unref);
+
+  /* Stopped, it ends its run and exits at once. */
+  g_assert_true (g_output_stream_write_all (g_subprocess_get_stdin_pipe (child), "stop\n", 5, NULL, NULL, &error));
+  g_assert_no_error (error);
+  g_clear_pointer (&line, g_free);
+  g_clear_pointer (&words, g_strfreev);
+  line = g_data_input_stream_read_line_utf8 (out, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (line);
+  words = g_strsplit (line, " ", -1);
+  g_assert_cmpuint (g_strv_length (words), ==, 3);
+  g_assert_cmpstr (words[0], ==, "done");
+  n_events = g_ascii_strtoull (words[1], NULL, 10);
+  g_assert_cmpuint (n_events, >, 0);
+  g_assert_true (g_subprocess_wait_check (child, NULL, &error));
+  g_assert_no_error (error);
+
+  SPIN_UNTIL (d.known && !d.present);
+  g_assert_true (d.run_end_before_vanished);
+  /* All of them, the results read after the end too. */
+  g_assert_cmpuint (d.received_before_vanished, ==, n_events);
+  g_assert_cmpuint (r.gaps, ==, 0);
+
+  g_bus_unwatch_name (watch);
+  receiver_clear (&r);
+  g_dbus_connection_close_sync (monitor, NULL, NULL);
+}
+
 /* }}} */
 
 static void
@@ -1564,8 +1848,12 @@ main (int   argc,
       add ("/monitor/request-stop/allowed-with-control", GINT_TO_POINTER (TRUE), test_request_stop);
       add ("/monitor/bad-calls-get-errors", NULL, test_bad_calls_get_errors);
       add ("/monitor/finalize-unexports", NULL, test_finalize_unexports);
+      add ("/monitor/events/run-end-goes-at-once", NULL, test_run_end_goes_at_once);
+      add ("/monitor/unexport/delivers-the-pending-events", NULL, test_unexport_delivers_the_pending_events);
+      add ("/monitor/unexport/waits-at-most-a-second", NULL, test_unexport_waits_at_most_a_second);
       g_test_add_data_func ("/monitor/child-process/read-only", "session", test_child_process);
       g_test_add_data_func ("/monitor/child-process/control", "session,control", test_child_process);
+      g_test_add_func ("/monitor/child-process/exits-at-run-end", test_child_exits_at_run_end);
     }
   else
     g_test_message ("no dbus-daemon: the tests on a bus are left out");

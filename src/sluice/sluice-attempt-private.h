@@ -29,6 +29,7 @@ SluiceAttempt *_sluice_attempt_new          (GVariant            *item,
                                              guint                worker);
 void           _sluice_attempt_set_deadline (SluiceAttempt       *self,
                                              SluiceClock         *clock,
+                                             gint64               now,
                                              gint64               timeout,
                                              gint64               item_deadline);
 void           _sluice_attempt_start        (SluiceAttempt       *self,
@@ -39,6 +40,8 @@ void           _sluice_attempt_cancel       (SluiceAttempt       *self);
 void           _sluice_attempt_cancel_once  (SluiceAttempt       *self);
 GError        *_sluice_attempt_steal_handler_error (SluiceAttempt *self);
 gboolean       _sluice_attempt_is_finished  (SluiceAttempt       *self);
+void           _sluice_attempt_describe     (SluiceAttempt       *self,
+                                             SluiceEvent         *event);
 SluiceOutcome  _sluice_attempt_get_outcome  (SluiceAttempt       *self);
 const GError  *_sluice_attempt_get_error    (SluiceAttempt       *self);
 GError        *_sluice_attempt_steal_error  (SluiceAttempt       *self);

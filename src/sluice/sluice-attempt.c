@@ -305,12 +305,13 @@ on_handled (GObject      *object,
   self->notify (self, SLUICE_ATTEMPT_ENDED, self->notify_data);
 }
 
-/* Fixes the attempt's start time and deadline before it starts, so that
- * its attempt-start event can carry the very instant its timer is set
- * for. */
+/* Fixes the attempt's start time (@now, on @clock) and deadline before it
+ * starts, so that its attempt-start event can carry the very instant its
+ * timer is set for. */
 void
 _sluice_attempt_set_deadline (SluiceAttempt *self,
                               SluiceClock   *clock,
+                              gint64         now,
                               gint64         timeout,
                               gint64         item_deadline)
 {
@@ -320,7 +321,7 @@ _sluice_attempt_set_deadline (SluiceAttempt *self,
 
   self->clock = g_object_ref (clock);
   self->timeout = timeout;
-  self->started_at = sluice_clock_now (clock);
+  self->started_at = now;
   self->deadline = self->started_at + timeout;
   /* The item's own deadline cuts the attempt short when it comes first. */
   if (item_deadline > 0 && item_deadline < self->deadline)
@@ -414,6 +415,18 @@ gboolean
 _sluice_attempt_is_finished (SluiceAttempt *self)
 {
   return self->finished;
+}
+
+/* The attempt's part of its events: item, number, worker, cancel rounds
+ * (without a getter's check for each: this is done for every event). */
+void
+_sluice_attempt_describe (SluiceAttempt *self,
+                          SluiceEvent   *event)
+{
+  event->item = self->item_index;
+  event->attempt = self->number;
+  event->worker = (gint) self->worker;
+  event->round = self->cancel_rounds;
 }
 
 SluiceOutcome

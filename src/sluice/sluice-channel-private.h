@@ -21,6 +21,8 @@ SluiceChannel *sluice_channel_new          (guint           capacity,
                                             GDestroyNotify  item_free);
 guint          sluice_channel_get_capacity (SluiceChannel  *self);
 guint          sluice_channel_get_length   (SluiceChannel  *self);
+/* The same without the type check, for every event of a run. */
+guint          _sluice_channel_get_length  (SluiceChannel  *self);
 gboolean       sluice_channel_try_put      (SluiceChannel  *self,
                                             gpointer        item,
                                             GError        **error);

@@ -121,6 +121,12 @@ sluice_channel_get_length (SluiceChannel *self)
   return self->n_stored;
 }
 
+guint
+_sluice_channel_get_length (SluiceChannel *self)
+{
+  return self->n_stored;
+}
+
 /* The part of a put that does not depend on how @w is completed. */
 static void
 put_start (SluiceChannel *self,

@@ -206,13 +206,7 @@ sluice_event_copy_into (SluiceEvent       *dest,
   g_return_if_fail (dest != NULL);
   g_return_if_fail (src != NULL);
 
-  *dest = *src;
-  dest->error_type = g_strdup (src->error_type);
-  dest->error_message = g_strdup (src->error_message);
-  dest->value = src->value != NULL ? g_variant_ref (src->value) : NULL;
-  /* A few fixed words (`deadline`, `budget`): interned, never freed, so
-   * they outlive the event that named them without a copy per event. */
-  dest->reason = g_intern_string (src->reason);
+  _sluice_event_copy_into (dest, src);
 }
 
 /**
@@ -229,10 +223,7 @@ sluice_event_clear (SluiceEvent *event)
 {
   g_return_if_fail (event != NULL);
 
-  g_clear_pointer ((char **) &event->error_type, g_free);
-  g_clear_pointer ((char **) &event->error_message, g_free);
-  g_clear_pointer (&event->value, g_variant_unref);
-  event->reason = NULL;
+  _sluice_event_clear (event);
 }
 
 /**

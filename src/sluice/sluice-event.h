@@ -129,7 +129,9 @@ GType sluice_outcome_get_type (void) G_GNUC_CONST;
 /**
  * SluiceEvent:
  * @kind: what happened
- * @time: the pool's clock time, in microseconds
+ * @time: the pool's clock time, in microseconds (the events of one step
+ *   of the pool's own work, such as an attempt's end, its item's outcome
+ *   and its result joining a batch, share one reading of the clock)
  * @item: the item index in pull order, or -1
  * @attempt: the attempt number from 1, or 0
  * @worker: the worker index, or -1

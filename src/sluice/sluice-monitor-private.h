@@ -21,6 +21,9 @@ G_DECLARE_FINAL_TYPE (SluiceMonitor, _sluice_monitor, SLUICE, MONITOR, GObject)
 /* After a batch, the export's thread rests this many times as long as the
  * batch took it: at most a quarter of a processor's time. */
 #define SLUICE_MONITOR_REST_FACTOR 3
+/* How long an unexport (and so a pool's finalize) waits at most for its
+ * last events to be written out (µs). */
+#define SLUICE_MONITOR_FAREWELL_WAIT_US (1 * G_USEC_PER_SEC)
 
 /* What the tests read of an export. */
 typedef struct
@@ -35,6 +38,8 @@ typedef struct
   guint64 n_held_back;     /* flushes that events waited for */
   guint64 batch_from;      /* the first event no signal carried yet */
   gboolean flushing;       /* an emission is not yet written out */
+  gboolean urgent;         /* the run ended: what waits goes once that is written */
+  gboolean timer_armed;    /* a batch waits for the timer */
 } SluiceMonitorStats;
 
 /* The GResource holding the interface's XML (sluice-monitor-resources.c,

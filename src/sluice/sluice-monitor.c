@@ -41,7 +41,21 @@
  * costs the pool the ring and nothing more, and learns from the sequence
  * numbers what it missed. The messages are made in a thread of the
  * export's, which takes at most a quarter of a processor's time: events
- * that come faster than that are merged in the ring, not queued.
+ * that come faster than that are merged in the ring, not queued. When
+ * the run ends (its `run-end` event, `State` `ended`), what waits goes at
+ * once, without the 50 ms nor the thread's rest, batch after batch.
+ *
+ * Nothing of a finished run is lost on the way out as long as the pool is
+ * unexported before the process exits: sluice_pool_unexport(), or the
+ * pool's finalize, sends what the subscribers were not sent yet and waits
+ * until it is written to the connection, at most 1 s. A program whose
+ * pools `SLUICE_MONITOR` exports must therefore drop its last reference
+ * to each pool (or unexport it) before it exits: one that returns from
+ * main() or calls exit() with a pool still alive may take the last events
+ * of its run with it, as the messages are made and written in other
+ * threads. (There is no flush at exit: atexit() handlers run while other
+ * threads, and maybe the pool's own main loop, are still going, where
+ * touching GObjects is not safe.)
  *
  * Monitors may only watch, unless the pool was exported with
  * %SLUICE_EXPORT_ALLOW_CONTROL (or `SLUICE_MONITOR=session,control`):
@@ -74,11 +88,13 @@ struct _SluiceMonitor
   SluiceEvent        *ring;
   guint               capacity;
   guint               n_allocated;
+  guint               next_slot;      /* next_seq % capacity, kept without a division */
   guint64             first_seq;
   guint64             next_seq;
 
   /* The Events signal. */
   GHashTable         *subscribers;    /* unique name → name watch id */
+  guint               n_subscribers;  /* its size, read for every event */
   guint64             batch_from;     /* the first event no signal carried yet */
   GSource            *batch_timer;
   gint64              timer_due;      /* when it fires (monotonic µs) */
@@ -86,6 +102,7 @@ struct _SluiceMonitor
   GCancellable       *cancellable;    /* of the flush in flight */
   gboolean            flushing;       /* an emission is not yet written out */
   gboolean            held_back;      /* events waited for that flush */
+  gboolean            urgent;         /* the run ended: what waits goes at once */
   const char         *state;          /* as last announced */
   gboolean            state_dirty;
   gboolean            title_dirty;
@@ -224,13 +241,18 @@ ring_at (SluiceMonitor *self,
   return &self->ring[seq % self->capacity];
 }
 
-static void
+/* For every event of the run: what the export costs a pool that nobody
+ * watches. */
+static inline void
 ring_push (SluiceMonitor     *self,
            const SluiceEvent *event)
 {
+  SluiceEvent *slot;
+
   if (self->next_seq - self->first_seq == self->capacity)
     {
-      sluice_event_clear (ring_at (self, self->first_seq));
+      /* Full: the oldest is where the next goes. */
+      _sluice_event_clear (&self->ring[self->next_slot]);
       self->first_seq++;
     }
   else if (self->next_seq == self->n_allocated)
@@ -240,7 +262,9 @@ ring_push (SluiceMonitor     *self,
       self->ring = g_renew (SluiceEvent, self->ring, self->n_allocated);
     }
 
-  sluice_event_copy_into (ring_at (self, self->next_seq), event);
+  slot = &self->ring[self->next_slot];
+  _sluice_event_copy_into (slot, event);
+  self->next_slot = self->next_slot + 1 == self->capacity ? 0 : self->next_slot + 1;
   self->next_seq++;
 }
 
@@ -248,7 +272,7 @@ static void
 ring_clear (SluiceMonitor *self)
 {
   for (guint64 seq = self->first_seq; seq < self->next_seq; seq++)
-    sluice_event_clear (ring_at (self, seq));
+    _sluice_event_clear (ring_at (self, seq));
   g_clear_pointer (&self->ring, g_free);
   self->n_allocated = 0;
   self->first_seq = self->next_seq;
@@ -452,6 +476,91 @@ get_property (GDBusConnection  *connection,
 /* }}} */
 /* Emissions {{{ */
 
+/* What an unexport waits for: its last job handed to the connection by
+ * the thread, and the connection's flush after it completed. Shared by
+ * the unexport, the job and the flush (an atomic reference-counted box):
+ * an unexport that stops waiting leaves it to the others. */
+typedef struct
+{
+  GMutex           lock;
+  GCond            cond;
+  GDBusConnection *connection;
+  gboolean         flushed;
+} Farewell;
+
+static void
+farewell_clear (gpointer data)
+{
+  Farewell *farewell = data;
+
+  g_mutex_clear (&farewell->lock);
+  g_cond_clear (&farewell->cond);
+  g_clear_object (&farewell->connection);
+}
+
+static Farewell *
+farewell_new (GDBusConnection *connection)
+{
+  Farewell *farewell = g_atomic_rc_box_new0 (Farewell);
+
+  g_mutex_init (&farewell->lock);
+  g_cond_init (&farewell->cond);
+  farewell->connection = g_object_ref (connection);
+  return farewell;
+}
+
+static void
+farewell_release (Farewell *farewell)
+{
+  g_atomic_rc_box_release_full (farewell, farewell_clear);
+}
+
+/* In a thread of the flushes, not the export's: a flush waits for as long
+ * as the peer does not read, and the other exports' batches must not wait
+ * with it. It ends when the connection is closed at the latest. */
+static void
+run_flush (gpointer data,
+           gpointer user_data)
+{
+  Farewell *farewell = data;
+
+  /* An error is a closed connection: nothing more can be written. */
+  g_dbus_connection_flush_sync (farewell->connection, NULL, NULL);
+  g_mutex_lock (&farewell->lock);
+  farewell->flushed = TRUE;
+  g_cond_broadcast (&farewell->cond);
+  g_mutex_unlock (&farewell->lock);
+  farewell_release (farewell);
+}
+
+static void
+push_flush (Farewell *farewell)
+{
+  static GThreadPool *pool = NULL;
+
+  if (g_once_init_enter (&pool))
+    g_once_init_leave (&pool, g_thread_pool_new (run_flush, NULL, -1, FALSE, NULL));
+
+  g_thread_pool_push (pool, farewell, NULL);
+}
+
+/* Until the farewell's flush completed, or SLUICE_MONITOR_FAREWELL_WAIT_US
+ * passed. */
+static gboolean
+farewell_wait (Farewell *farewell)
+{
+  gint64 deadline = g_get_monotonic_time () + SLUICE_MONITOR_FAREWELL_WAIT_US;
+  gboolean flushed;
+
+  g_mutex_lock (&farewell->lock);
+  while (!farewell->flushed)
+    if (!g_cond_wait_until (&farewell->cond, &farewell->lock, deadline))
+      break;
+  flushed = farewell->flushed;
+  g_mutex_unlock (&farewell->lock);
+  return flushed;
+}
+
 /* The D-Bus messages of the export are made in a thread of their own, one
  * job after the other: building an aa{sv} and GDBus's marshalling of it
  * cost several microseconds per event, which the pool's main loop would
@@ -471,6 +580,7 @@ typedef struct
   GVariant              *properties;  /* a PropertiesChanged to send after the batch, or NULL */
   GDBusMethodInvocation *invocation;  /* a GetEvents reply's, or NULL for a batch */
   SluiceMonitor         *monitor;     /* told on its context once the batch is sent, or NULL */
+  Farewell              *farewell;    /* an unexport's last job: told once it is written out */
   gint64                 cost;        /* µs the thread spent on it */
 } Job;
 
@@ -478,7 +588,7 @@ static void
 job_clear_events (Job *job)
 {
   for (guint i = 0; i < job->n_events; i++)
-    sluice_event_clear (&job->events[i]);
+    _sluice_event_clear (&job->events[i]);
   g_clear_pointer (&job->events, g_free);
   job->n_events = 0;
 }
@@ -491,6 +601,7 @@ job_free (Job *job)
   g_clear_object (&job->invocation);
   g_clear_object (&job->monitor);
   g_clear_pointer (&job->properties, g_variant_unref);
+  g_clear_pointer (&job->farewell, farewell_release);
   g_free (job->object_path);
   g_free (job);
 }
@@ -509,7 +620,7 @@ job_new (SluiceMonitor *self,
   job->n_events = (guint) (to - from);
   job->events = g_new (SluiceEvent, job->n_events);
   for (guint i = 0; i < job->n_events; i++)
-    sluice_event_copy_into (&job->events[i], ring_at (self, from + i));
+    _sluice_event_copy_into (&job->events[i], ring_at (self, from + i));
   return job;
 }
 
@@ -549,6 +660,9 @@ run_job (gpointer data,
     g_dbus_connection_emit_signal (job->connection, NULL, job->object_path,
                                    "org.freedesktop.DBus.Properties", "PropertiesChanged",
                                    job->properties, NULL);
+  /* Handed to the connection: now to see it written out. */
+  if (job->farewell != NULL)
+    push_flush (g_steal_pointer (&job->farewell));
   if (job->monitor == NULL)
     {
       job_free (job);
@@ -587,7 +701,13 @@ note_state (SluiceMonitor *self)
 static gboolean
 events_pending (SluiceMonitor *self)
 {
-  return g_hash_table_size (self->subscribers) > 0 && self->next_seq > self->batch_from;
+  return self->n_subscribers > 0 && self->next_seq > self->batch_from;
+}
+
+static void
+count_subscribers (SluiceMonitor *self)
+{
+  self->n_subscribers = g_hash_table_size (self->subscribers);
 }
 
 /* The next batch: at most SLUICE_MONITOR_BATCH_MAX of the events no signal
@@ -603,6 +723,23 @@ take_batch (SluiceMonitor *self)
   self->batch_from = to;
   self->n_batches++;
   return job_new (self, from, to);
+}
+
+/* Every event no signal carried yet, in as many batches as that takes (at
+ * most the ring): all but the last are pushed to the thread; the last is
+ * given back, to be completed and pushed, or NULL if none waited. */
+static Job *
+take_all_batches (SluiceMonitor *self)
+{
+  Job *job = NULL;
+
+  while (events_pending (self))
+    {
+      if (job != NULL)
+        push_job (job);
+      job = take_batch (self);
+    }
+  return job;
 }
 
 /* What changed of Title and State, and the Snapshot with it, as the body
@@ -688,7 +825,9 @@ on_batch_sent (gpointer user_data)
  * properties that changed (Snapshot with every batch). Then nothing more
  * until the connection has written it out: the bus or a monitor that does
  * not keep up makes the batches wait and merge in the ring, never pile up
- * as messages. */
+ * as messages. Once the run has ended, each batch goes as soon as the one
+ * before is written out, with no timer and no rest, until none waits: a
+ * program may exit soon after its run's end. */
 static void
 flush (SluiceMonitor *self)
 {
@@ -699,11 +838,12 @@ flush (SluiceMonitor *self)
     return;
 
   note_state (self);
-  if (events_pending (self))
-    job = take_batch (self);
-  else if (self->state_dirty || self->title_dirty)
+  job = events_pending (self) ? take_batch (self) : NULL;
+  if (!events_pending (self))
+    self->urgent = FALSE;
+  if (job == NULL && (self->state_dirty || self->title_dirty))
     job = job_new (self, 0, 0);
-  else
+  if (job == NULL)
     return;
 
   job->properties = take_properties_changed (self);
@@ -728,6 +868,14 @@ schedule (SluiceMonitor *self)
   if (self->flushing)
     {
       self->held_back |= pending;
+      return;
+    }
+
+  /* The run's end waits for no timer, nor for the thread's rest; only
+   * for the batch before it to be written out, as any batch does. */
+  if (self->urgent)
+    {
+      flush (self);
       return;
     }
 
@@ -764,9 +912,14 @@ on_event (const SluiceEvent *event,
   ring_push (self, event);
   note_state (self);
   if (event->kind == SLUICE_EVENT_RUN_END)
-    self->final_snapshot = snapshot_to_variant (self);
+    {
+      g_clear_pointer (&self->final_snapshot, g_variant_unref);
+      self->final_snapshot = snapshot_to_variant (self);
+    }
+  if (event->kind == SLUICE_EVENT_RUN_END || (self->state_dirty && g_str_equal (self->state, "ended")))
+    self->urgent = TRUE;
 
-  if (self->state_dirty || g_hash_table_size (self->subscribers) > 0)
+  if (self->state_dirty || self->n_subscribers > 0)
     schedule (self);
 }
 
@@ -831,6 +984,7 @@ on_subscriber_vanished (GDBusConnection *connection,
   Watch *watch = user_data;
 
   g_hash_table_remove (watch->monitor->subscribers, watch->name);
+  count_subscribers (watch->monitor);
 }
 
 static void
@@ -855,7 +1009,7 @@ subscribe (SluiceMonitor *self,
     return;
 
   /* Signals carry the events from now on; those before are GetEvents's. */
-  if (g_hash_table_size (self->subscribers) == 0)
+  if (self->n_subscribers == 0)
     self->batch_from = self->next_seq;
 
   if (sender != NULL)
@@ -868,6 +1022,7 @@ subscribe (SluiceMonitor *self,
                                            NULL, on_subscriber_vanished, watch, watch_free);
     }
   g_hash_table_insert (self->subscribers, g_strdup (key), GUINT_TO_POINTER (id));
+  count_subscribers (self);
 }
 
 static void
@@ -903,6 +1058,7 @@ method_call (GDBusConnection       *connection,
   else if (g_str_equal (method_name, "Unsubscribe"))
     {
       g_hash_table_remove (self->subscribers, sender != NULL ? sender : "");
+      count_subscribers (self);
       g_dbus_method_invocation_return_value (invocation, NULL);
     }
   else if (g_str_equal (method_name, "RequestStop"))
@@ -1055,31 +1211,39 @@ _sluice_monitor_new (SluicePool         *pool,
 }
 
 /* Withdraws the export. What the subscribers were not sent yet goes
- * first, however many batches that takes (at most the ring): a program
- * that ends its run and exits has its last events seen. */
+ * first, however many batches that takes (at most the ring), with the
+ * properties that changed; then the export waits until the thread has
+ * handed it all to the connection and the connection has written it out,
+ * at most SLUICE_MONITOR_FAREWELL_WAIT_US: a program that ends its run
+ * and exits has its last events seen. The bus name goes after them, so
+ * that a monitor sees them before it sees the name leave. */
 void
 _sluice_monitor_unexport (SluiceMonitor *self)
 {
+  Farewell *farewell = NULL;
+
   if (self->pool == NULL)
     return;
 
   cancel_timer (self);
   if (!g_dbus_connection_is_closed (self->connection))
     {
-      Job *job = NULL;
+      Job *job;
 
       note_state (self);
-      while (events_pending (self))
-        {
-          if (job != NULL)
-            push_job (job);
-          job = take_batch (self);
-        }
+      job = take_all_batches (self);
       if (job == NULL && (self->state_dirty || self->title_dirty))
         job = job_new (self, 0, 0);
       if (job != NULL)
+        job->properties = take_properties_changed (self);
+      /* A batch still in flight is waited for as well: the thread takes
+       * the jobs in order. */
+      else if (self->flushing)
+        job = job_new (self, 0, 0);
+      if (job != NULL)
         {
-          job->properties = take_properties_changed (self);
+          farewell = farewell_new (self->connection);
+          job->farewell = g_atomic_rc_box_acquire (farewell);
           push_job (job);
         }
     }
@@ -1091,7 +1255,17 @@ _sluice_monitor_unexport (SluiceMonitor *self)
 
   g_cancellable_cancel (self->cancellable);
   g_hash_table_remove_all (self->subscribers);
+  count_subscribers (self);
   ring_clear (self);
+
+  if (farewell != NULL)
+    {
+      if (!farewell_wait (farewell))
+        g_debug ("sluice: %s: the last events were not written out within %d ms; unexported all the same",
+                 self->object_path, (int) (SLUICE_MONITOR_FAREWELL_WAIT_US / 1000));
+      farewell_release (farewell);
+    }
+
   if (self->holds_name)
     release_bus_name (self->connection);
   self->holds_name = FALSE;
@@ -1121,12 +1295,14 @@ _sluice_monitor_get_stats (SluiceMonitor      *self,
   stats->next_seq = self->next_seq;
   stats->n_held = (guint) (self->next_seq - self->first_seq);
   stats->n_allocated = self->n_allocated;
-  stats->n_subscribers = g_hash_table_size (self->subscribers);
+  stats->n_subscribers = self->n_subscribers;
   stats->n_batches = self->n_batches;
   stats->n_skipped = self->n_skipped;
   stats->n_held_back = self->n_held_back;
   stats->batch_from = self->batch_from;
   stats->flushing = self->flushing;
+  stats->urgent = self->urgent;
+  stats->timer_armed = self->batch_timer != NULL;
 }
 
 /* SLUICE_MONITOR, read once per process: `session` or `session,control`.
@@ -1213,9 +1389,15 @@ _sluice_monitor_export_from_environment (SluicePool *pool)
  * sluice_pool_set_event_func(), which still gets every event.
  *
  * Call it in the thread whose thread-default main context runs the pool;
- * the export never blocks that main loop. With `SLUICE_MONITOR=session`
- * in the environment every pool is exported on the session bus when it
- * is made, without this call.
+ * the export never blocks that main loop while the pool is exported. With
+ * `SLUICE_MONITOR=session` in the environment every pool is exported on
+ * the session bus when it is made, without this call.
+ *
+ * Unexport the pool, or drop the last reference to it, before the program
+ * exits: that sends the events its monitors were not sent yet and waits
+ * (at most 1 s) until they are written out. A program that exits with the
+ * pool still exported, returning from main() without unreferencing it,
+ * may lose the last events of its run, the run's end among them.
  *
  * Returns: %TRUE if the pool is exported; %FALSE with @error set if it was
  *   already (%G_IO_ERROR_EXISTS), or @connection is closed
@@ -1257,6 +1439,11 @@ sluice_pool_export (SluicePool         *pool,
  * subscribed monitors go first, then the object goes, and with the
  * process's last export its bus name. A pool unexports itself when it is
  * finalized.
+ *
+ * When something was still to be sent, this waits until it is written to
+ * the connection (g_dbus_connection_flush()), at most 1 s: a monitor that
+ * does not read, on a peer-to-peer connection, delays the call by no
+ * more. The pool's main loop does not turn meanwhile.
  *
  * Since: 0.1
  */

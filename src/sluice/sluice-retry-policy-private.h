@@ -59,6 +59,13 @@ SluiceRetryDecision _sluice_retry_policy_decide       (SluiceRetryPolicy  *self,
                                                        gint64              now,
                                                        gint64              item_deadline,
                                                        gint64             *delay_us);
-gint64              _sluice_retry_policy_get_tokens   (SluiceRetryPolicy  *self);
+
+/* Thousandths of a token left, or -1 without a budget (read for every
+ * event). */
+static inline gint64
+_sluice_retry_policy_get_tokens (SluiceRetryPolicy *self)
+{
+  return self->tokens_max > 0 ? self->tokens : -1;
+}
 
 G_END_DECLS

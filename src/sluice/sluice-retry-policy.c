@@ -281,10 +281,3 @@ _sluice_retry_policy_decide (SluiceRetryPolicy *self,
 
   return SLUICE_RETRY_GO;
 }
-
-/* Thousandths of a token left, or -1 without a budget. */
-gint64
-_sluice_retry_policy_get_tokens (SluiceRetryPolicy *self)
-{
-  return self->tokens_max > 0 ? self->tokens : -1;
-}

@@ -151,9 +151,53 @@ struct _SluiceRun
   guint                halted : 1;          /* any of those, or the shutdown deadline:
                                              * nothing new starts, nothing is retried */
   guint                end_reported : 1;
+
+  /* The step the run is in, if any, and its instant once read (see
+   * _sluice_run_step_begin()). */
+  guint                in_step : 1;
+  guint                step_time_valid : 1;
+  gint64               step_time;
 };
 
 #define SLUICE_RUN_EVENT_INIT(k) { .kind = (k), .item = -1, .worker = -1, .delay = -1, .deadline = -1, .item_timeout = -1 }
+
+/* Steps: a stretch of the run's own code that happens at one instant, such
+ * as a worker taking an item and starting its attempt (up to the handler's
+ * call), or an attempt's end and its item's outcome. Its events and its
+ * bookkeeping read the clock once, at the first _sluice_run_now(), not
+ * once each: reading the clock was most of what an event cost. No code
+ * but the run's own may run inside a step, or it would stretch the
+ * instant: a step ends before anything that may call out (a handler, a
+ * job's notifications, the metrics function, a task's callback), and the
+ * user's event function runs outside of it (_sluice_run_emit()). Ending a
+ * step that is not begun, or beginning one inside another, is harmless:
+ * the clock is then read once more. */
+static inline void
+_sluice_run_step_begin (SluiceRun *self)
+{
+  self->in_step = TRUE;
+}
+
+static inline void
+_sluice_run_step_end (SluiceRun *self)
+{
+  self->in_step = FALSE;
+  self->step_time_valid = FALSE;
+}
+
+/* The time now: the step's instant inside a step. */
+static inline gint64
+_sluice_run_now (SluiceRun *self)
+{
+  if (!self->in_step)
+    return sluice_clock_now (self->clock);
+  if (!self->step_time_valid)
+    {
+      self->step_time = sluice_clock_now (self->clock);
+      self->step_time_valid = TRUE;
+    }
+  return self->step_time;
+}
 
 /* sluice-run.c */
 gboolean    _sluice_run_wants_events    (SluiceRun              *self);

@@ -169,10 +169,13 @@ take_pulled_item (SluiceRun *self,
   self->stats.pulled++;
   lead = self->stats.pulled - self->stats.succeeded;
   self->stats.max_lead = MAX (self->stats.max_lead, lead);
+  /* The pull and the put into a channel with room: one instant. */
+  _sluice_run_step_begin (self);
   _sluice_run_emit_item (self, SLUICE_EVENT_PULL, item, -1, value);
 
   if (self->stop_requested || self->halted)
     {
+      _sluice_run_step_end (self);
       drop_item (item);
       _sluice_run_close_input (self);
       return FALSE;
@@ -183,8 +186,10 @@ take_pulled_item (SluiceRun *self,
   if (sluice_channel_try_put (self->input, item, NULL))
     {
       _sluice_run_emit_index (self, SLUICE_EVENT_QUEUE_PUT, index, -1, NULL);
+      _sluice_run_step_end (self);
       return TRUE;
     }
+  _sluice_run_step_end (self);
 
   self->producer_state = PRODUCER_PUTTING;
   self->live_operations++;

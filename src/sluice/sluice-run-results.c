@@ -151,6 +151,7 @@ return_result (SluiceRun *self,
                GVariant  *result)
 {
   yield_result (self, result);
+  _sluice_run_step_end (self);
   g_task_return_pointer (task, result, (GDestroyNotify) g_variant_unref);
 }
 
@@ -178,6 +179,8 @@ take_buffered_batch (SluiceRun *self)
   GPtrArray *batch = NULL;
   GVariant *result;
 
+  /* A step: the caller takes them all at once. */
+  _sluice_run_step_begin (self);
   while ((batch == NULL || !batch_is_full (self, batch)) &&
          (result = sluice_channel_try_get (self->results, NULL)) != NULL)
     {
@@ -185,6 +188,7 @@ take_buffered_batch (SluiceRun *self)
         batch = g_ptr_array_new_with_free_func ((GDestroyNotify) g_variant_unref);
       add_to_batch (self, batch, result);
     }
+  _sluice_run_step_end (self);
 
   return batch;
 }
@@ -237,6 +241,7 @@ start_batch (SluiceRun *self,
   GPtrArray *batch = g_ptr_array_new_with_free_func ((GDestroyNotify) g_variant_unref);
 
   add_to_batch (self, batch, result);
+  _sluice_run_step_end (self);
   g_task_return_pointer (task, batch, (GDestroyNotify) g_ptr_array_unref);
   if (!batch_is_full (self, batch))
     {

@@ -54,8 +54,10 @@ admit (gpointer user_data)
   self->stats.pulled++;
   lead = self->stats.pulled - self->stats.succeeded;
   self->stats.max_lead = MAX (self->stats.max_lead, lead);
+  _sluice_run_step_begin (self);
   _sluice_run_emit_item (self, SLUICE_EVENT_PULL, item, -1, item->value);
   _sluice_run_emit_index (self, SLUICE_EVENT_QUEUE_PUT, item->index, -1, NULL);
+  _sluice_run_step_end (self);
 }
 
 /* A submission the channel did not take: refused by a close, or withdrawn

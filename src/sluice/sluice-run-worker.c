@@ -27,10 +27,7 @@ emit_attempt (SluiceRun       *self,
   if (!_sluice_run_wants_events (self))
     return;
 
-  event.item = sluice_attempt_get_item_index (attempt);
-  event.attempt = sluice_attempt_get_number (attempt);
-  event.worker = (gint) sluice_attempt_get_worker (attempt);
-  event.round = sluice_attempt_get_cancel_rounds (attempt);
+  _sluice_attempt_describe (attempt, &event);
   event.retried = retried;
   if (kind == SLUICE_EVENT_ATTEMPT_START)
     event.deadline = sluice_attempt_get_deadline (attempt);
@@ -89,11 +86,14 @@ static void on_attempt_notify (SluiceAttempt       *attempt,
                                SluiceAttemptChange  change,
                                gpointer             user_data);
 
+/* A step (continuing the caller's, if any) up to the handler's call: the
+ * attempt's start time is its attempt-start event's. */
 static void
 worker_attempt (SluiceWorker *worker)
 {
   SluiceRun *self = worker->run;
 
+  _sluice_run_step_begin (self);
   worker->state = WORKER_RUNNING;
   worker->attempt_number++;
   worker->attempt = _sluice_attempt_new (worker->item->value, worker->item->index,
@@ -102,14 +102,23 @@ worker_attempt (SluiceWorker *worker)
   self->stats.in_flight++;
   self->live_operations++;
   if (worker->item->job != NULL)
-    _sluice_job_start (worker->item->job);
-  _sluice_attempt_set_deadline (worker->attempt, self->clock, self->timeout, worker->item->deadline);
+    {
+      /* Its notifications are the caller's code. */
+      _sluice_run_step_end (self);
+      _sluice_job_start (worker->item->job);
+      _sluice_run_step_begin (self);
+    }
+  _sluice_attempt_set_deadline (worker->attempt, self->clock, _sluice_run_now (self), self->timeout,
+                                worker->item->deadline);
   emit_attempt (self, SLUICE_EVENT_ATTEMPT_START, worker->attempt, FALSE);
+  _sluice_run_step_end (self);
 
   _sluice_attempt_start (worker->attempt, sluice_pool_get_handler (self->pool),
                          on_attempt_notify, worker);
 }
 
+/* Ends the attempt's step (see on_attempt_end()): at the latest before
+ * the caller's code runs. */
 static void
 item_succeeded (SluiceWorker *worker,
                 GVariant     *result)
@@ -122,15 +131,21 @@ item_succeeded (SluiceWorker *worker,
     {
       g_autofree char *repr = g_variant_print (worker->item->value, FALSE);
 
+      _sluice_run_step_end (self);
       _sluice_pool_emit_metrics (self->pool, "ok", repr);
     }
   _sluice_run_emit_item (self, SLUICE_EVENT_ITEM_OK, worker->item, (gint) worker->index, result);
 
-  /* A job's result goes to its job; a stream's to the caller. */
+  /* A job's result goes to its job; a stream's to the caller (its result
+   * event still in the step, when it joins a batch). */
   if (worker->item->job != NULL)
-    _sluice_job_succeed (worker->item->job, result);
+    {
+      _sluice_run_step_end (self);
+      _sluice_job_succeed (worker->item->job, result);
+    }
   else
     _sluice_run_deliver_result (self, result);
+  _sluice_run_step_end (self);
 }
 
 /* With the number of the attempt that failed for good: 0 when the item
@@ -415,9 +430,12 @@ on_attempt_end (SluiceWorker *worker)
   g_autoptr(SluiceAttempt) attempt = g_steal_pointer (&worker->attempt);
   SluiceOutcome outcome = _sluice_attempt_get_outcome (attempt);
 
+  /* A step: the attempt's duration, its end and, when it succeeded, its
+   * item's outcome and result are one instant. */
+  _sluice_run_step_begin (self);
   self->live_operations--;
   self->stats.in_flight--;
-  _sluice_run_add_duration (self, sluice_clock_now (self->clock) - sluice_attempt_get_started_at (attempt));
+  _sluice_run_add_duration (self, _sluice_run_now (self) - sluice_attempt_get_started_at (attempt));
   if (outcome == SLUICE_OUTCOME_TIMED_OUT)
     self->stats.timeouts++;
   if (_sluice_run_is_overrun (self))
@@ -432,8 +450,11 @@ on_attempt_end (SluiceWorker *worker)
       emit_attempt (self, SLUICE_EVENT_ATTEMPT_END, attempt, FALSE);
       item_succeeded (worker, _sluice_attempt_steal_result (attempt));
       worker_done_with_item (worker);
+      return;
     }
-  else if (outcome == SLUICE_OUTCOME_CANCELLED)
+
+  _sluice_run_step_end (self);
+  if (outcome == SLUICE_OUTCOME_CANCELLED)
     {
       g_autoptr(GError) returned = _sluice_attempt_steal_handler_error (attempt);
 
@@ -497,6 +518,8 @@ worker_take_item (SluiceWorker     *worker,
 {
   SluiceRun *self = worker->run;
 
+  /* A step: the take and the attempt's start (worker_attempt() ends it). */
+  _sluice_run_step_begin (self);
   if (!self->halted)
     _sluice_run_emit_item (self, SLUICE_EVENT_QUEUE_GET, item, (gint) worker->index, NULL);
 
@@ -504,6 +527,7 @@ worker_take_item (SluiceWorker     *worker,
    * now would be cancelled by no one. */
   if (self->halted)
     {
+      _sluice_run_step_end (self);
       _sluice_pulled_item_drop (item);
       return FALSE;
     }
@@ -514,9 +538,15 @@ worker_take_item (SluiceWorker     *worker,
   /* A job its caller gave up on while it was queued costs no worker: it
    * ended already, and is skipped. */
   if (given_up (worker))
-    worker_done_with_item (worker);
-  else if (item->deadline > 0 && sluice_clock_now (self->clock) >= item->deadline)
-    shed_item (worker);
+    {
+      _sluice_run_step_end (self);
+      worker_done_with_item (worker);
+    }
+  else if (item->deadline > 0 && _sluice_run_now (self) >= item->deadline)
+    {
+      _sluice_run_step_end (self);
+      shed_item (worker);
+    }
   else
     worker_attempt (worker);
 

@@ -64,29 +64,35 @@ void
 _sluice_run_emit (SluiceRun   *self,
                   SluiceEvent *event)
 {
-  g_autoptr(SluiceRun) hold = NULL;
-
   if (self->event_func == NULL && self->monitor_func == NULL)
     return;
 
-  event->time = sluice_clock_now (self->clock);
-  event->queued = sluice_channel_get_length (self->input);
+  event->time = _sluice_run_now (self);
+  event->queued = _sluice_channel_get_length (self->input);
   event->in_flight = self->stats.in_flight;
   event->pulled = self->stats.pulled;
   event->succeeded = self->stats.succeeded;
   event->failed = self->stats.failed;
   event->retries = self->stats.retries;
   event->lead = self->stats.pulled - self->stats.succeeded;
-  event->tokens = _sluice_retry_policy_get_tokens (_sluice_pool_get_retry_policy (self->pool));
+  event->tokens = _sluice_retry_policy_get_tokens (&self->pool->retry_policy);
 
-  hold = g_object_ref (self);
-  /* The export first: it never re-enters the run, so an event that the
-   * user's function emits from inside its call (a stop request) reaches
-   * both receivers in the same order. */
+  /* The export first: it never re-enters the run, nor drops it, so an
+   * event that the user's function emits from inside its call (a stop
+   * request) reaches both receivers in the same order. */
   if (self->monitor_func != NULL)
     self->monitor_func (event, self->monitor_data);
   if (self->event_func != NULL)
-    self->event_func (event, self->event_data);
+    {
+      g_autoptr(SluiceRun) hold G_GNUC_UNUSED = g_object_ref (self);
+      gboolean in_step = self->in_step;
+
+      /* The user's function takes time of its own: outside of the step,
+       * which reads the clock again after it. */
+      _sluice_run_step_end (self);
+      self->event_func (event, self->event_data);
+      self->in_step = in_step;
+    }
 }
 
 gboolean
@@ -302,7 +308,7 @@ _sluice_run_is_overrun (SluiceRun *self)
   gint64 slack = sluice_clock_get_kind (self->clock) == SLUICE_CLOCK_VIRTUAL ? 0 : 1000;
 
   return self->stats.deadline_hit &&
-         sluice_clock_now (self->clock) > self->shutdown_deadline + slack;
+         _sluice_run_now (self) > self->shutdown_deadline + slack;
 }
 
 static void

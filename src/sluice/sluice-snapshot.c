@@ -69,16 +69,81 @@ compare_durations (gconstpointer a,
   return x < y ? -1 : x > y;
 }
 
+/* Leaves the k-th smallest of @v[0..n) at v[k], the smaller before it
+ * and the larger after it (Hoare's selection, median of three): a
+ * snapshot goes with every batch of a D-Bus export, and sorting the whole
+ * window for two percentiles was most of its cost. A selection that does
+ * not converge (sizes that shrink too slowly) sorts what is left. */
+static void
+select_nth (gint64 *v,
+            guint   n,
+            guint   k)
+{
+  guint lo = 0;
+  guint hi = n - 1;
+  guint budget = 64;
+
+  while (hi > lo)
+    {
+      guint mid = lo + (hi - lo) / 2;
+      gint64 pivot;
+      guint i, j;
+
+      if (budget-- == 0)
+        {
+          qsort (v + lo, hi - lo + 1, sizeof (gint64), compare_durations);
+          return;
+        }
+
+      /* The median of v[lo], v[mid], v[hi] as the pivot. */
+      if (v[mid] < v[lo])
+        { gint64 t = v[mid]; v[mid] = v[lo]; v[lo] = t; }
+      if (v[hi] < v[lo])
+        { gint64 t = v[hi]; v[hi] = v[lo]; v[lo] = t; }
+      if (v[hi] < v[mid])
+        { gint64 t = v[hi]; v[hi] = v[mid]; v[mid] = t; }
+      pivot = v[mid];
+
+      i = lo;
+      j = hi;
+      while (i <= j)
+        {
+          while (v[i] < pivot)
+            i++;
+          while (v[j] > pivot)
+            j--;
+          if (i <= j)
+            {
+              gint64 t = v[i]; v[i] = v[j]; v[j] = t;
+              i++;
+              if (j == 0)
+                break;
+              j--;
+            }
+        }
+
+      /* v[lo..j] <= pivot <= v[i..hi], and what lies between is the pivot. */
+      if (k <= j && j != G_MAXUINT)
+        hi = j;
+      else if (k >= i)
+        lo = i;
+      else
+        return;
+    }
+}
+
 /* Nearest rank: the smallest duration that @percent of them do not
- * exceed. @sorted holds @n durations. */
+ * exceed, of the @n in @v (reordered). */
 static gint64
-percentile (const gint64 *sorted,
-            guint         n,
-            guint         percent)
+percentile (gint64 *v,
+            guint   n,
+            guint   percent)
 {
   guint rank = (guint) (((guint64) percent * n + 99) / 100);
+  guint k = MAX (rank, 1) - 1;
 
-  return sorted[MAX (rank, 1) - 1];
+  select_nth (v, n, k);
+  return v[k];
 }
 
 void
@@ -136,12 +201,11 @@ _sluice_snapshot_new (const SluiceSnapshotCounts *fields,
   if (durations->count > 0)
     {
       guint n = (guint) MIN (durations->count, SLUICE_DURATION_WINDOW);
-      g_autofree gint64 *sorted = g_memdup2 (durations->latest, n * sizeof (gint64));
+      g_autofree gint64 *window = g_memdup2 (durations->latest, n * sizeof (gint64));
 
-      qsort (sorted, n, sizeof (gint64), compare_durations);
       self->duration_mean = durations->sum / (gint64) durations->count;
-      self->duration_p50 = percentile (sorted, n, 50);
-      self->duration_p95 = percentile (sorted, n, 95);
+      self->duration_p50 = percentile (window, n, 50);
+      self->duration_p95 = percentile (window, n, 95);
       self->duration_max = durations->max;
     }
 

@@ -212,6 +212,10 @@ def main(argv):
     run.next_batch_async(0, None, on_batch, None)
     loop.run()
     GLib.source_remove(interrupt)
+    # An exported pool (SLUICE_MONITOR=session) sends its last events to
+    # the monitors before the program exits: the interpreter may never
+    # finalize it.
+    pool.unexport()
 
     stats = run.get_stats()
     if state['broken_pipe']:

@@ -34,6 +34,7 @@ struct _SluiceBatch
   GObject               parent_instance;
 
   SluiceWindow         *window;     /* weak */
+  gboolean              attached;   /* the window watched another program's pool when made */
   char                 *screenshot;
   char                 *export_image;
   char                 *export_events;
@@ -278,15 +279,16 @@ on_start_tick (GtkWidget     *widget,
     return G_SOURCE_CONTINUE;
 
   self->tick_id = 0;
-  /* A recorded run (`sluice FILE.sluicerun`) is shown, not run again. */
-  if (sluice_run_controller_get_has_events (sluice_window_get_run_controller (self->window)))
+  /* An attached pool runs in its own program: its end ends the batch. */
+  if (self->attached && sluice_window_get_running (self->window))
+    return G_SOURCE_REMOVE;
+  /* A recorded run (`sluice FILE.sluicerun`), or an attached one that
+   * already ended, is shown, not run again. */
+  if (self->attached || sluice_run_controller_get_has_events (sluice_window_get_run_controller (self->window)))
     {
       on_run_finished (self);
       return G_SOURCE_REMOVE;
     }
-  /* An attached pool runs in its own program: its end ends the batch. */
-  if (sluice_window_get_running (self->window))
-    return G_SOURCE_REMOVE;
   start_stats (self, frame_clock);
   gtk_widget_activate_action (widget, "win.run", NULL);
   if (!sluice_window_get_running (self->window))
@@ -383,6 +385,8 @@ sluice_batch_new (SluiceWindow         *window,
 
   self = g_object_new (SLUICE_TYPE_BATCH, NULL);
   g_set_weak_pointer (&self->window, window);
+  /* A window attached to another program's pool shows that run. */
+  self->attached = sluice_window_get_running (window);
   self->screenshot = g_strdup (screenshot);
   self->export_image = g_strdup (image);
   self->export_events = g_strdup (events);

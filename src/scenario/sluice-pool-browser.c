@@ -195,8 +195,16 @@ on_pool_ready (GObject      *object,
   g_autoptr(SluiceRemotePool) pool = sluice_remote_pool_new_finish (result, &error);
 
   if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    ;
-  else if (pool == NULL || sluice_remote_pool_get_vanished (pool))
+    {
+      /* The browser is gone (it cancelled on dispose). */
+      g_free (call->key);
+      g_free (call);
+      return;
+    }
+
+  /* A handler of items-changed may let go of the browser. */
+  g_object_ref (self);
+  if (pool == NULL || sluice_remote_pool_get_vanished (pool))
     {
       /* Gone already: its name lost its owner before the pool was ready. */
       g_debug ("%s: %s", call->key, error != NULL ? error->message : "vanished");
@@ -209,8 +217,8 @@ on_pool_ready (GObject      *object,
       g_list_model_items_changed (G_LIST_MODEL (self), self->pools->len - 1, 0, 1);
     }
 
-  if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    end_call (self);
+  end_call (self);
+  g_object_unref (self);
   g_free (call->key);
   g_free (call);
 }

@@ -51,6 +51,7 @@ struct _SluiceRemotePool
   guint64          next_seq;       /* of the next event the recorder wants */
   guint64          n_lost;
   GCancellable    *fetch;          /* a GetEvents going on, or NULL */
+  GQueue           held;           /* Events batches that came during it, (taa{sv}) */
   gboolean         caught_up;
 };
 
@@ -236,6 +237,9 @@ on_properties_changed (SluiceRemotePool *self)
   g_signal_emit (self, signals[CHANGED], 0);
 }
 
+static void release_held  (SluiceRemotePool *self);
+static void set_caught_up (SluiceRemotePool *self);
+
 static void
 on_name_owner (SluiceRemotePool *self)
 {
@@ -247,6 +251,16 @@ on_name_owner (SluiceRemotePool *self)
   if (owner != NULL || self->vanished)
     return;
   kept = g_object_ref (self);
+  /* The program's last batches came before its name left (the bus keeps
+   * their order): those held for a GetEvents that gets no answer now go
+   * in first. */
+  if (self->fetch != NULL)
+    {
+      g_cancellable_cancel (self->fetch);
+      g_clear_object (&self->fetch);
+      release_held (self);
+      set_caught_up (self);
+    }
   self->vanished = TRUE;
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_VANISHED]);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STATE]);
@@ -737,6 +751,48 @@ add_events (SluiceRemotePool *self,
 
 static void fetch_from (SluiceRemotePool *self);
 
+/* At most this many batches wait for a GetEvents: a monitor behind by
+ * more loses the oldest (the exporter's ring would have too). */
+#define MAX_HELD_BATCHES 64
+
+static void
+hold_batch (SluiceRemotePool *self,
+            GVariant         *parameters)
+{
+  g_queue_push_tail (&self->held, g_variant_ref (parameters));
+  if (g_queue_get_length (&self->held) > MAX_HELD_BATCHES)
+    g_variant_unref (g_queue_pop_head (&self->held));
+}
+
+/* The batches held during a GetEvents, in order: what they have past the
+ * events already recorded; a gap between them is lost. */
+static void
+release_held (SluiceRemotePool *self)
+{
+  GVariant *parameters;
+
+  while (self->recorder != NULL && (parameters = g_queue_pop_head (&self->held)) != NULL)
+    {
+      g_autoptr(GVariant) events = NULL;
+      guint64 first_seq = 0;
+
+      g_variant_get (parameters, "(t@aa{sv})", &first_seq, &events);
+      if (first_seq > self->next_seq)
+        {
+          self->n_lost += first_seq - self->next_seq;
+          self->next_seq = first_seq;
+        }
+      add_events (self, first_seq, events);
+      g_variant_unref (parameters);
+    }
+}
+
+static void
+drop_held (SluiceRemotePool *self)
+{
+  g_queue_clear_full (&self->held, (GDestroyNotify) g_variant_unref);
+}
+
 static void
 set_caught_up (SluiceRemotePool *self)
 {
@@ -765,8 +821,10 @@ on_events_fetched (GObject      *object,
 
   if (reply == NULL)
     {
-      /* The program left, or cannot say more: what came stays. */
+      /* The program left, or cannot say more: what came stays, and so do
+       * the batches that came meanwhile. */
       g_debug ("GetEvents: %s", error->message);
+      release_held (self);
       set_caught_up (self);
       return;
     }
@@ -787,11 +845,14 @@ on_events_fetched (GObject      *object,
   if (n >= GET_EVENTS_MAX)
     fetch_from (self);
   else
-    set_caught_up (self);
+    {
+      release_held (self);
+      set_caught_up (self);
+    }
 }
 
-/* Asks for the events from next_seq on; the Events signals that come
- * meanwhile are left to it. */
+/* Asks for the events from next_seq on; the Events batches that come
+ * meanwhile are held, and added after it (those it did not cover). */
 static void
 fetch_from (SluiceRemotePool *self)
 {
@@ -811,9 +872,13 @@ on_signal (GDBusProxy *proxy,
   g_autoptr(GVariant) events = NULL;
   guint64 first_seq = 0;
 
-  if (g_strcmp0 (name, SIGNAL_EVENTS) != 0 || !g_variant_is_of_type (parameters, G_VARIANT_TYPE ("(taa{sv})")) ||
-      self->fetch != NULL)
+  if (g_strcmp0 (name, SIGNAL_EVENTS) != 0 || !g_variant_is_of_type (parameters, G_VARIANT_TYPE ("(taa{sv})")))
     return;
+  if (self->fetch != NULL)
+    {
+      hold_batch (self, parameters);
+      return;
+    }
 
   g_variant_get (parameters, "(t@aa{sv})", &first_seq, &events);
   /* A batch past the next expected event: the exporter held some back
@@ -932,6 +997,7 @@ sluice_remote_pool_detach (SluiceRemotePool *self)
   g_clear_signal_handler (&self->signal_id, self->proxy);
   g_cancellable_cancel (self->fetch);
   g_clear_object (&self->fetch);
+  drop_held (self);
   if (drop_subscription (self) && !self->vanished)
     g_dbus_proxy_call (self->proxy, "Unsubscribe", NULL, G_DBUS_CALL_FLAGS_NONE, -1, NULL, on_call_done,
                        (gpointer) "Unsubscribe");

@@ -56,6 +56,7 @@ on_events_added (SluiceRunController *self,
 {
   const SluiceEvent *end;
   g_autofree char *text = NULL;
+  guint64 lost;
 
   if (!self->running)
     {
@@ -71,6 +72,20 @@ on_events_added (SluiceRunController *self,
   text = g_strdup_printf (_("The attached run ended: %u of %u pulled items succeeded and %u failed. "
                             "Save it with File → Save Run, or scrub through it."),
                           end->succeeded, end->pulled, end->failed);
+  lost = sluice_remote_pool_get_n_lost (self->remote);
+  if (lost > 0)
+    {
+      /* Translators: appended to the banner of an ended attached run; %lu is a number of events */
+      g_autofree char *missing = g_strdup_printf (ngettext (" %lu event did not arrive: the program's ring "
+                                                            "dropped it while this window caught up.",
+                                                            " %lu events did not arrive: the program's ring "
+                                                            "dropped them while this window caught up.",
+                                                            (gulong) lost), (gulong) lost);
+      char *both = g_strconcat (text, missing, NULL);
+
+      g_free (text);
+      text = both;
+    }
   end_attached (self, end->failed > 0 ? SLUICE_RUN_STATUS_ERROR : SLUICE_RUN_STATUS_OK, text);
 }
 

@@ -502,6 +502,63 @@ print_report (App             *app,
   return TRUE;
 }
 
+/* Where a lesson's question and reveal go: beside the summary, or to
+ * standard error when standard output carries JSON or events. */
+static FILE *
+lesson_stream (App *app)
+{
+  return app->json || app->events_to_stdout ? stderr : stdout;
+}
+
+/* A lesson asks before it runs (teaching.md). */
+static void
+print_lesson_question (App          *app,
+                       SluiceLesson *lesson)
+{
+  FILE *out = lesson_stream (app);
+  const char * const *choices = sluice_lesson_get_choices (lesson);
+
+  /* Translators: %u is the lesson's place in the gallery, %s its title. */
+  fprintf (out, _("Lesson %u: %s\n"), sluice_lesson_get_order (lesson), app->title);
+  fprintf (out, "%s\n", sluice_lesson_get_question (lesson));
+  for (guint i = 0; choices[i] != NULL; i++)
+    fprintf (out, "  %u. %s\n", i + 1, choices[i]);
+  fputs ("\n", out);
+  fflush (out);
+}
+
+/* The answer, whether this very run showed it, and why. */
+static void
+print_lesson_reveal (App            *app,
+                     SluiceScenario *scenario,
+                     SluiceReport   *report,
+                     SluiceLesson   *lesson)
+{
+  FILE *out = lesson_stream (app);
+  guint answer = sluice_lesson_get_answer (lesson);
+  g_autofree char *shown = NULL;
+  gboolean held = sluice_report_check_lesson (report, &shown);
+
+  /* Translators: %u is the number of the right choice, %s its text. */
+  fprintf (out, _("\nAnswer: %u. %s\n"), answer, sluice_lesson_get_choices (lesson)[answer - 1]);
+  if (held)
+    /* Translators: %s is what the report showed, such as “result_order=[4,1,0]”. */
+    fprintf (out, _("This run showed it: %s\n"), shown);
+  else if (sluice_scenario_get_clock_kind (scenario) == SLUICE_CLOCK_REAL)
+    /* Translators: the first %s is what the report showed, the second what the lesson
+     * expected, both such as “result_order=[4,1,0]”. Keep “--clock virtual”. */
+    fprintf (out, _("This run did not show it: %s, where the lesson expects %s (a busy machine can "
+                    "change a run on the real clock; try --clock virtual)\n"),
+             shown, sluice_lesson_get_reveal (lesson));
+  else
+    /* Translators: the first %s is what the report showed, the second what the lesson
+     * expected, both such as “result_order=[4,1,0]”. */
+    fprintf (out, _("This run did not show it: %s, where the lesson expects %s\n"),
+             shown, sluice_lesson_get_reveal (lesson));
+  fprintf (out, "%s\n", sluice_lesson_get_explain (lesson));
+  fflush (out);
+}
+
 static int
 exit_status_for (const GError *error)
 {
@@ -564,6 +621,9 @@ run_scenario (App            *app,
       sluice_scenario_runner_set_recorder (app->runner, recorder);
     }
 
+  if (sluice_scenario_get_lesson (scenario) != NULL)
+    print_lesson_question (app, sluice_scenario_get_lesson (scenario));
+
   sluice_scenario_runner_run_async (app->runner, NULL, on_run_done, app);
   while (app->result == NULL)
     g_main_context_iteration (NULL, TRUE);
@@ -574,7 +634,11 @@ run_scenario (App            *app,
   report = sluice_scenario_runner_run_finish (app->runner, app->result, &error);
 
   if (report != NULL)
-    status = print_report (app, scenario, report, &output_error) ? EXIT_RAN : EXIT_INTERNAL;
+    {
+      status = print_report (app, scenario, report, &output_error) ? EXIT_RAN : EXIT_INTERNAL;
+      if (status == EXIT_RAN && sluice_scenario_get_lesson (scenario) != NULL)
+        print_lesson_reveal (app, scenario, report, sluice_scenario_get_lesson (scenario));
+    }
   else
     {
       g_printerr ("sluice-run: %s\n", error->message);

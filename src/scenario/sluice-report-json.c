@@ -233,10 +233,14 @@ write_jobs (SluiceReport     *self,
   _sluice_json_writer_int_member (w, "submit_refused", self->submit_refused);
 }
 
-/* Every key of the spec, in the spec's order. */
+static void write_lesson (SluiceReport *self, SluiceJsonWriter *w);
+
+/* Every key of the spec, in the spec's order; `lesson` last, since it
+ * says what the rest showed. */
 static void
 write_report (SluiceReport     *self,
-              SluiceJsonWriter *w)
+              SluiceJsonWriter *w,
+              gboolean          with_lesson)
 {
   _sluice_json_writer_begin_object (w);
 
@@ -278,7 +282,65 @@ write_report (SluiceReport     *self,
   if (self->submit_mode)
     write_jobs (self, w);
 
+  if (with_lesson && self->lesson != NULL)
+    write_lesson (self, w);
+
   _sluice_json_writer_end_object (w);
+}
+
+/* The report without `lesson`, as a tree to look keys up in. */
+static JsonNode *
+build_report (SluiceReport *self,
+              gboolean      with_lesson)
+{
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+  SluiceJsonWriter w;
+
+  _sluice_json_writer_init_builder (&w, builder);
+  write_report (self, &w, with_lesson);
+  _sluice_json_writer_finish (&w, NULL);
+
+  return json_builder_get_root (builder);
+}
+
+/* `lesson`: { "answer": n, "reveal": "…", "held": true|false } */
+static void
+write_lesson (SluiceReport     *self,
+              SluiceJsonWriter *w)
+{
+  g_autoptr(JsonNode) report = build_report (self, FALSE);
+
+  _sluice_json_writer_member (w, "lesson");
+  _sluice_json_writer_begin_object (w);
+  _sluice_json_writer_int_member (w, "answer", sluice_lesson_get_answer (self->lesson));
+  _sluice_json_writer_member (w, "reveal");
+  _sluice_json_writer_string (w, sluice_lesson_get_reveal (self->lesson));
+  _sluice_json_writer_member (w, "held");
+  _sluice_json_writer_boolean (w, sluice_lesson_check_reveal (self->lesson, report, NULL));
+  _sluice_json_writer_end_object (w);
+}
+
+/**
+ * sluice_report_check_lesson:
+ * @self: a finished #SluiceReport that kept its details, with a lesson
+ *   (sluice_report_set_lesson())
+ * @shown: (out) (optional) (transfer full): what this run showed of the
+ *   values `reveal` names, as sluice_lesson_check_reveal() gives it
+ *
+ * Returns: whether this run showed the lesson's answer come true
+ */
+gboolean
+sluice_report_check_lesson (SluiceReport  *self,
+                            char         **shown)
+{
+  g_autoptr(JsonNode) report = NULL;
+
+  g_return_val_if_fail (SLUICE_IS_REPORT (self), FALSE);
+  g_return_val_if_fail (self->finished && self->keep_details, FALSE);
+  g_return_val_if_fail (self->lesson != NULL, FALSE);
+
+  report = build_report (self, FALSE);
+  return sluice_lesson_check_reveal (self->lesson, report, shown);
 }
 
 /**
@@ -292,18 +354,11 @@ write_report (SluiceReport     *self,
 JsonNode *
 sluice_report_to_json (SluiceReport *self)
 {
-  g_autoptr(JsonBuilder) builder = json_builder_new ();
-  SluiceJsonWriter w;
-
   g_return_val_if_fail (SLUICE_IS_REPORT (self), NULL);
   g_return_val_if_fail (self->finished, NULL);
   g_return_val_if_fail (self->keep_details, NULL);
 
-  _sluice_json_writer_init_builder (&w, builder);
-  write_report (self, &w);
-  _sluice_json_writer_finish (&w, NULL);
-
-  return json_builder_get_root (builder);
+  return build_report (self, TRUE);
 }
 
 /**
@@ -336,7 +391,7 @@ sluice_report_write_json (SluiceReport         *self,
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
   _sluice_json_writer_init_text (&w, pretty, func, user_data);
-  write_report (self, &w);
+  write_report (self, &w, TRUE);
 
   return _sluice_json_writer_finish (&w, error);
 }
@@ -359,7 +414,7 @@ sluice_report_to_json_string (SluiceReport *self,
   g_return_val_if_fail (self->keep_details, NULL);
 
   _sluice_json_writer_init_text (&w, pretty, NULL, NULL);
-  write_report (self, &w);
+  write_report (self, &w, TRUE);
   _sluice_json_writer_finish (&w, NULL);
 
   return g_string_free (w.buffer, FALSE);

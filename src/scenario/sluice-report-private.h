@@ -69,6 +69,8 @@ struct _SluiceReport
   GHashTable *outcome_names;    /* char*: the set of the jobs' outcomes */
   guint       submit_refused;
   guint       jobs_cancelled;
+
+  SluiceLesson *lesson;         /* the run's lesson, for `lesson`, or NULL */
 };
 
 typedef struct {

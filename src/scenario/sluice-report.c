@@ -55,6 +55,7 @@ sluice_report_finalize (GObject *object)
   g_clear_pointer (&self->overflow, g_hash_table_unref);
   g_clear_pointer (&self->backoffs, g_hash_table_unref);
   g_clear_pointer (&self->outcome, g_free);
+  g_clear_object (&self->lesson);
   g_clear_pointer (&self->error_types, g_ptr_array_unref);
   g_clear_pointer (&self->error_messages, g_ptr_array_unref);
   g_clear_pointer (&self->error_reprs, g_ptr_array_unref);
@@ -464,6 +465,24 @@ sluice_report_set_submit_mode (SluiceReport *self)
   g_return_if_fail (!self->finished);
 
   self->submit_mode = TRUE;
+}
+
+/**
+ * sluice_report_set_lesson:
+ * @self: a #SluiceReport not finished yet
+ * @lesson: (nullable): the lesson of the run's scenario
+ *
+ * Makes the JSON report end with `lesson`: the right answer, `reveal` and
+ * whether this run showed it (teaching.md).
+ */
+void
+sluice_report_set_lesson (SluiceReport *self,
+                          SluiceLesson *lesson)
+{
+  g_return_if_fail (SLUICE_IS_REPORT (self));
+  g_return_if_fail (lesson == NULL || SLUICE_IS_LESSON (lesson));
+
+  g_set_object (&self->lesson, lesson);
 }
 
 /* What a job came to, as `jobs` says it. */

@@ -7,6 +7,8 @@
 #include <json-glib/json-glib.h>
 #include <sluice.h>
 
+#include "sluice-lesson.h"
+
 G_BEGIN_DECLS
 
 /**
@@ -50,6 +52,10 @@ void          sluice_report_finish             (SluiceReport       *self,
                                                 gboolean            closed,
                                                 gboolean            ctx_ok);
 void          sluice_report_set_submit_mode    (SluiceReport       *self);
+void          sluice_report_set_lesson         (SluiceReport       *self,
+                                                SluiceLesson       *lesson);
+gboolean      sluice_report_check_lesson       (SluiceReport       *self,
+                                                char              **shown);
 void          sluice_report_finish_jobs        (SluiceReport       *self,
                                                 GPtrArray          *jobs,
                                                 guint               submit_refused,

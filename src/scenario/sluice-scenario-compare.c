@@ -103,19 +103,15 @@ times_equal (GArray *a,
   return TRUE;
 }
 
-/* The [scenario] texts as written: the same keys with the same raw values. */
+/* @group of the texts as written: the same keys with the same raw values. */
 static gboolean
-texts_equal (GKeyFile *a,
-             GKeyFile *b)
+group_texts_equal (GKeyFile   *a,
+                   GKeyFile   *b,
+                   const char *group)
 {
-  g_auto(GStrv) keys = NULL;
-  g_auto(GStrv) other_keys = NULL;
+  g_auto(GStrv) keys = g_key_file_get_keys (a, group, NULL, NULL);
+  g_auto(GStrv) other_keys = g_key_file_get_keys (b, group, NULL, NULL);
 
-  if (a == NULL || b == NULL)
-    return a == b;
-
-  keys = g_key_file_get_keys (a, "scenario", NULL, NULL);
-  other_keys = g_key_file_get_keys (b, "scenario", NULL, NULL);
   if (keys == NULL || other_keys == NULL)
     return keys == other_keys;
   if (!g_strv_equal ((const char * const *) keys, (const char * const *) other_keys))
@@ -123,12 +119,27 @@ texts_equal (GKeyFile *a,
 
   for (guint i = 0; keys[i] != NULL; i++)
     {
-      g_autofree char *x = g_key_file_get_value (a, "scenario", keys[i], NULL);
-      g_autofree char *y = g_key_file_get_value (b, "scenario", keys[i], NULL);
+      g_autofree char *x = g_key_file_get_value (a, group, keys[i], NULL);
+      g_autofree char *y = g_key_file_get_value (b, group, keys[i], NULL);
 
       if (g_strcmp0 (x, y) != 0)
         return FALSE;
     }
+
+  return TRUE;
+}
+
+/* The [scenario] and [lesson] texts as written. */
+static gboolean
+texts_equal (GKeyFile *a,
+             GKeyFile *b)
+{
+  if (a == NULL || b == NULL)
+    return a == b;
+
+  for (guint g = 0; _sluice_scenario_text_groups[g] != NULL; g++)
+    if (!group_texts_equal (a, b, _sluice_scenario_text_groups[g]))
+      return FALSE;
 
   return TRUE;
 }
@@ -160,7 +171,7 @@ _sluice_scenario_equal (SluiceScenario  *a,
   else if (g_strcmp0 (a->description, b->description) != 0)
     what = "[scenario] description";
   else if (!texts_equal (a->texts, b->texts))
-    what = "[scenario] texts";
+    what = "[scenario] and [lesson] texts";
   else if (a->workers != b->workers)
     what = "[pool] workers";
   else if (a->queue_size != b->queue_size)

@@ -57,6 +57,7 @@ static const GroupSpec groups[] = {
   { "run", run_keys, no_patterns },
   { "retry", _sluice_scenario_retry_keys, no_patterns }, /* shared with the writer */
   { "submit", submit_keys, submit_patterns },
+  { "lesson", _sluice_scenario_lesson_keys, _sluice_scenario_lesson_patterns }, /* teaching.md */
 };
 
 static const GroupSpec *
@@ -107,18 +108,20 @@ _sluice_scenario_format_patterns (const char *group)
   return spec != NULL ? spec->patterns : NULL;
 }
 
-/* title[fr] and description[fr] are translations. */
+/* title[fr] and description[fr] are translations, and in a lesson
+ * question[fr], choices[fr] and explain[fr]: the group's patterns. */
 static gboolean
-is_localized_key (const char *key)
+is_localized_key (const GroupSpec *spec,
+                  const char      *key)
 {
   const char *bracket = strchr (key, '[');
-  g_autofree char *base = NULL;
+  g_autofree char *pattern = NULL;
 
   if (bracket == NULL || bracket[1] == ']' || !g_str_has_suffix (key, "]"))
     return FALSE;
 
-  base = g_strndup (key, bracket - key);
-  return g_str_equal (base, "title") || g_str_equal (base, "description");
+  pattern = g_strdup_printf ("%.*s[LANG]", (int) (bracket - key), key);
+  return g_strv_contains (spec->patterns, pattern);
 }
 
 static gboolean
@@ -141,7 +144,7 @@ check_key (const Parser     *p,
   if (g_str_equal (spec->name, "submit") && _sluice_scenario_parse_index_key (key, "give-up.", &index))
     return TRUE;
 
-  if (g_str_equal (spec->name, "scenario") && is_localized_key (key))
+  if (is_localized_key (spec, key))
     return TRUE;
 
   expected = g_strjoinv (", ", (char **) spec->keys);
@@ -699,5 +702,6 @@ _sluice_scenario_load_keyfile (SluiceScenario              *self,
          load_submit_group (self, p, keyfile, error) &&
          check_mode_conflicts (self, p, keyfile, error) &&
          check_real_time (self, p, error) &&
-         check_retry_conflicts (self, p, error);
+         check_retry_conflicts (self, p, error) &&
+         _sluice_scenario_load_lesson (self, p, keyfile, error);
 }

@@ -69,6 +69,8 @@ struct _SluiceScenario
   GHashTable        *give_up;         /* gint64* job index → double* seconds */
   double             give_up_after;   /* < 0: never */
   double             close_after_seconds; /* < 0: at the source's end */
+
+  SluiceLesson      *lesson;          /* [lesson] (teaching.md), or NULL */
 };
 
 /* The keys of [retry], in the order of the spec's table (and of a saved
@@ -117,6 +119,9 @@ extern const char * const _sluice_scenario_mode_names[];    /* by SluiceScenario
 extern const char * const _sluice_scenario_fault_keys[];    /* by SluiceSourceFault */
 extern const char * const _sluice_scenario_retry_keys[];    /* by SluiceRetryKey */
 extern const char * const _sluice_scenario_backoff_names[]; /* by SluiceBackoff */
+extern const char * const _sluice_scenario_text_groups[];  /* scenario, lesson */
+extern const char * const _sluice_scenario_lesson_keys[];
+extern const char * const _sluice_scenario_lesson_patterns[];
 extern const char * const _sluice_scenario_jitter_names[];  /* by SluiceJitter */
 
 #define SLUICE_SCENARIO_MAX_SECONDS    1e9
@@ -244,5 +249,10 @@ SluiceBehaviour *_sluice_scenario_read_behaviour  (const SluiceScenarioParser  *
                                                    GError                     **error);
 
 char *_sluice_scenario_real_time_key (SluiceScenario *self);
+
+gboolean _sluice_scenario_load_lesson (SluiceScenario              *self,
+                                       const SluiceScenarioParser  *p,
+                                       GKeyFile                    *keyfile,
+                                       GError                     **error);
 
 G_END_DECLS

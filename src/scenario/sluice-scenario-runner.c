@@ -583,7 +583,10 @@ build (SluiceScenarioRunner  *self,
   self->report = sluice_report_new (sluice_scenario_get_queue_size (scenario),
                                     sluice_scenario_get_workers (scenario),
                                     metrics == SLUICE_METRICS_BROKEN);
-  sluice_report_set_keep_details (self->report, !self->summary_only);
+  /* A lesson checks its reveal against the whole report. */
+  sluice_report_set_keep_details (self->report,
+                                  !self->summary_only || sluice_scenario_get_lesson (scenario) != NULL);
+  sluice_report_set_lesson (self->report, sluice_scenario_get_lesson (scenario));
   self->submit_mode = sluice_scenario_get_mode (scenario) == SLUICE_SCENARIO_MODE_SUBMIT;
   if (self->submit_mode)
     sluice_report_set_submit_mode (self->report);

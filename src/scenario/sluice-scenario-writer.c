@@ -29,33 +29,56 @@ format_item (GVariant *item)
   return g_variant_print (item, FALSE);
 }
 
+/* The groups of texts, kept as written with their translations. */
+const char * const _sluice_scenario_text_groups[] = { "scenario", "lesson", NULL };
+
 /**
  * _sluice_scenario_keep_texts:
  * @self: a #SluiceScenario being loaded
  * @keyfile: the key file it is loaded from
  *
- * Keeps the `[scenario]` group of @keyfile as it is written, untranslated
- * title and description and every `title[LANG]` and `description[LANG]`,
- * so that saving @self writes them all back; the title and description
- * that @self shows are the ones for the current locale.
+ * Keeps the `[scenario]` and `[lesson]` groups of @keyfile as they are
+ * written, untranslated texts and every translation (`title[LANG]`,
+ * `question[LANG]` …), so that saving @self writes them all back; the
+ * texts that @self shows are the ones for the current locale.
  */
 void
 _sluice_scenario_keep_texts (SluiceScenario *self,
                              GKeyFile       *keyfile)
 {
-  g_auto(GStrv) keys = g_key_file_get_keys (keyfile, "scenario", NULL, NULL);
-
   g_clear_pointer (&self->texts, g_key_file_unref);
-  if (keys == NULL || keys[0] == NULL)
-    return;
 
-  self->texts = g_key_file_new ();
-  for (guint i = 0; keys[i] != NULL; i++)
+  for (guint g = 0; _sluice_scenario_text_groups[g] != NULL; g++)
     {
-      g_autofree char *value = g_key_file_get_value (keyfile, "scenario", keys[i], NULL);
+      const char *group = _sluice_scenario_text_groups[g];
+      g_auto(GStrv) keys = g_key_file_get_keys (keyfile, group, NULL, NULL);
 
-      if (value != NULL)
-        g_key_file_set_value (self->texts, "scenario", keys[i], value);
+      for (guint i = 0; keys != NULL && keys[i] != NULL; i++)
+        {
+          g_autofree char *value = g_key_file_get_value (keyfile, group, keys[i], NULL);
+
+          if (value == NULL)
+            continue;
+          if (self->texts == NULL)
+            self->texts = g_key_file_new ();
+          g_key_file_set_value (self->texts, group, keys[i], value);
+        }
+    }
+}
+
+/* @group of the texts as it was read, in its order. */
+static void
+save_texts (SluiceScenario *self,
+            const char     *group,
+            GKeyFile       *keyfile)
+{
+  g_auto(GStrv) keys = g_key_file_get_keys (self->texts, group, NULL, NULL);
+
+  for (guint i = 0; keys != NULL && keys[i] != NULL; i++)
+    {
+      g_autofree char *value = g_key_file_get_value (self->texts, group, keys[i], NULL);
+
+      g_key_file_set_value (keyfile, group, keys[i], value);
     }
 }
 
@@ -65,24 +88,16 @@ static void
 save_scenario (SluiceScenario *self,
                GKeyFile       *keyfile)
 {
-  g_auto(GStrv) keys = NULL;
-
-  if (self->texts == NULL)
+  if (self->texts != NULL)
     {
-      if (self->title != NULL)
-        g_key_file_set_string (keyfile, "scenario", "title", self->title);
-      if (self->description != NULL)
-        g_key_file_set_string (keyfile, "scenario", "description", self->description);
+      save_texts (self, "scenario", keyfile);
       return;
     }
 
-  keys = g_key_file_get_keys (self->texts, "scenario", NULL, NULL);
-  for (guint i = 0; keys != NULL && keys[i] != NULL; i++)
-    {
-      g_autofree char *value = g_key_file_get_value (self->texts, "scenario", keys[i], NULL);
-
-      g_key_file_set_value (keyfile, "scenario", keys[i], value);
-    }
+  if (self->title != NULL)
+    g_key_file_set_string (keyfile, "scenario", "title", self->title);
+  if (self->description != NULL)
+    g_key_file_set_string (keyfile, "scenario", "description", self->description);
 }
 
 static void
@@ -295,6 +310,8 @@ sluice_scenario_to_keyfile (SluiceScenario *self)
   save_run (self, keyfile);
   save_retry (self, keyfile);
   save_submit (self, keyfile);
+  if (self->texts != NULL)
+    save_texts (self, "lesson", keyfile);
 
   return keyfile;
 }

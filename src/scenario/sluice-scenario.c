@@ -46,6 +46,7 @@ sluice_scenario_finalize (GObject *object)
   g_clear_pointer (&self->default_behaviour, sluice_behaviour_free);
   g_clear_pointer (&self->item_behaviours, g_hash_table_unref);
   g_clear_pointer (&self->mix, g_ptr_array_unref);
+  g_clear_object (&self->lesson);
 
   G_OBJECT_CLASS (sluice_scenario_parent_class)->finalize (object);
 }

@@ -9,6 +9,7 @@
 #include "sluice-behaviour.h"
 #include "sluice-fault-handler.h"
 #include "sluice-fault-source.h"
+#include "sluice-lesson.h"
 
 G_BEGIN_DECLS
 
@@ -173,6 +174,7 @@ double                 sluice_scenario_get_give_up         (SluiceScenario      
                                                             gint64               job_index);
 double                 sluice_scenario_get_give_up_after   (SluiceScenario      *self);
 double                 sluice_scenario_get_close_after_seconds (SluiceScenario  *self);
+SluiceLesson          *sluice_scenario_get_lesson          (SluiceScenario      *self);
 
 SluiceClock           *sluice_scenario_create_clock        (SluiceScenario      *self);
 SluiceFaultHandler    *sluice_scenario_create_handler      (SluiceScenario      *self,

@@ -70,15 +70,15 @@ add_attempt (SluiceTimeline *model,
 /* ---- pixels -------------------------------------------------------------- */
 
 static cairo_surface_t *
-render (SluiceTimeline *model,
-        gint64          now,
-        gint64          selected_item,
-        gboolean        dark)
+render (SluiceTimeline     *model,
+        gint64              now,
+        gint64              selected_item,
+        SluicePaletteFlags  palette)
 {
   cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, (int) WIDTH, (int) HEIGHT);
   cairo_t *cr = cairo_create (surface);
 
-  sluice_render_timeline (cr, WIDTH, HEIGHT, model, 0, S (4), now, selected_item, dark);
+  sluice_render_timeline (cr, WIDTH, HEIGHT, model, 0, S (4), now, selected_item, palette);
   g_assert_cmpint (cairo_status (cr), ==, CAIRO_STATUS_SUCCESS);
   cairo_destroy (cr);
   cairo_surface_flush (surface);
@@ -294,31 +294,40 @@ distinct (Luma a,
   return fabs (a.mean - b.mean) > 0.1 || fabs (a.deviation - b.deviation) > 0.08;
 }
 
+/* The palettes the tests draw in: light and dark, normal and high
+ * contrast (projector mode), with their names for the PNGs. */
+static const char * const palette_names[] = {
+  [SLUICE_PALETTE_LIGHT] = "light",
+  [SLUICE_PALETTE_DARK] = "dark",
+  [SLUICE_PALETTE_HIGH_CONTRAST] = "high-contrast-light",
+  [SLUICE_PALETTE_HIGH_CONTRAST | SLUICE_PALETTE_DARK] = "high-contrast-dark",
+};
+
 /* In grayscale the ok, cancelled and running colours are all mid-greys;
  * the patterns keep them apart: ok is flat, cancelled is dotted (a
  * texture), running is open (an inside near the background, a bold
- * border in its colour). In the light and the dark palette. */
+ * border in its colour). In every palette. */
 static void
 test_cancelled_and_running_differ_in_grayscale (void)
 {
   g_autoptr(SluiceTimeline) model = outcomes_run ();
   SluiceLanesLayout lanes = layout_of (model);
 
-  for (int dark = 0; dark <= 1; dark++)
+  for (SluicePaletteFlags palette = 0; palette < G_N_ELEMENTS (palette_names); palette++)
     {
-      cairo_surface_t *surface = render (model, S (3), -1, dark);
+      cairo_surface_t *surface = render (model, S (3), -1, palette);
       Luma ok = measure_bar_inside (surface, &lanes, 0);
       Luma cancelled = measure_bar_inside (surface, &lanes, 1);
       Luma running = measure_bar_inside (surface, &lanes, 2);
       Luma border = measure_bar_border (surface, &lanes, 2);
-      g_autofree char *path = g_test_build_filename (G_TEST_BUILT, dark ? "lanes-outcomes-dark.png"
-                                                                        : "lanes-outcomes-light.png", NULL);
+      g_autofree char *name = g_strdup_printf ("lanes-outcomes-%s.png", palette_names[palette]);
+      g_autofree char *path = g_test_build_filename (G_TEST_BUILT, name, NULL);
 
       /* To look at, in the build directory. */
       g_assert_cmpint (cairo_surface_write_to_png (surface, path), ==, CAIRO_STATUS_SUCCESS);
 
       g_test_message ("%s: ok %.3f±%.3f, cancelled %.3f±%.3f, running %.3f±%.3f, its border %.3f",
-                      dark ? "dark" : "light", ok.mean, ok.deviation, cancelled.mean, cancelled.deviation,
+                      palette_names[palette], ok.mean, ok.deviation, cancelled.mean, cancelled.deviation,
                       running.mean, running.deviation, border.mean);
 
       /* Ok is flat; cancelled is textured. */
@@ -343,9 +352,9 @@ test_key_shows_the_bars_patterns (void)
   g_autoptr(SluiceTimeline) model = outcomes_run ();
   SluiceLanesLayout lanes = layout_of (model);
 
-  for (int dark = 0; dark <= 1; dark++)
+  for (SluicePaletteFlags palette = 0; palette < G_N_ELEMENTS (palette_names); palette++)
     {
-      cairo_surface_t *surface = render (model, S (3), -1, dark);
+      cairo_surface_t *surface = render (model, S (3), -1, palette);
       Luma swatch[3], edge;
       const guint keys[3] = { KEY_OK, KEY_CANCELLED, KEY_RUNNING };
 

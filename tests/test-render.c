@@ -345,12 +345,14 @@ test_timeline_incremental (void)
 
 /* ---- the palette --------------------------------------------------------- */
 
+/* Every palette, light and dark, normal and high contrast (projector
+ * mode), keeps text, bars' labels and lines readable. */
 static void
 test_palette_contrast (void)
 {
-  for (int dark = 0; dark < 2; dark++)
+  for (SluicePaletteFlags flags = 0; flags <= (SLUICE_PALETTE_DARK | SLUICE_PALETTE_HIGH_CONTRAST); flags++)
     {
-      const SluicePalette *palette = sluice_palette_get (dark);
+      const SluicePalette *palette = sluice_palette_get (flags);
       const SluiceColor black = { 0, 0, 0, 1 };
       const SluiceColor *bars[] = {
         &palette->ok, &palette->retried, &palette->failed,

@@ -245,20 +245,6 @@ static const Language languages[] = {
   { "de", "Verstrichen" },
 };
 
-/* gtk_test_init() keeps the C locale, where gettext ignores LANGUAGE: the
- * messages' category goes to C.UTF-8 for a language, back for none
- * (test-window.c). */
-static void
-set_language (const char *language)
-{
-  setlocale (LC_MESSAGES, *language != '\0' ? "C.UTF-8" : "C");
-  g_setenv ("LANGUAGE", language, TRUE);
-  bindtextdomain ("sluice", g_getenv ("SLUICE_LOCALEDIR"));
-  bind_textdomain_codeset ("sluice", "UTF-8");
-  /* Also forgets the translations looked up so far. */
-  textdomain ("sluice");
-}
-
 /* As the app looks: its style sheet on the display, until removed. */
 static GtkCssProvider *
 add_app_style (void)
@@ -405,7 +391,7 @@ test_compare_table_visible_at_1024x768 (gconstpointer data)
       g_test_skip ("SLUICE_LOCALEDIR is not set");
       return;
     }
-  set_language (language->language);
+  window_fixture_set_language (language->language);
   css = add_app_style ();
   window = window_fixture_open ("retry-storm");
   compare = open_storms (window, language, 1024, 768);
@@ -433,7 +419,7 @@ test_compare_table_visible_at_1024x768 (gconstpointer data)
 out:
   window_fixture_close (window);
   remove_app_style (css);
-  set_language ("");
+  window_fixture_set_language ("");
 }
 
 static double

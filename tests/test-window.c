@@ -1567,7 +1567,8 @@ test_window_keys (gconstpointer data)
   GtkWidget *widget = window_fixture_find_widget (GTK_WIDGET (window), SLUICE_TYPE_CLOCK_CONTROLS);
   SluiceClockControls *controls = SLUICE_CLOCK_CONTROLS (widget);
   GtkShortcutController *keys = find_run_keys (window);
-  GtkWidget *panel = sluice_window_get_config_panel (window);
+  /* The sidebar: a lesson's question above the configuration. */
+  GtkWidget *panel = gtk_widget_get_parent (sluice_window_get_config_panel (window));
 
   /* On the window, before the focus widget sees the key. */
   g_assert_nonnull (keys);
@@ -1663,7 +1664,8 @@ test_window_settings (void)
   window = g_object_ref (sluice_window_new (NULL));
   sluice_window_bind_settings (window, settings);
   controls = SLUICE_CLOCK_CONTROLS (window_fixture_find_widget (GTK_WIDGET (window), SLUICE_TYPE_CLOCK_CONTROLS));
-  panel = sluice_window_get_config_panel (window);
+  /* The sidebar: a lesson's question above the configuration. */
+  panel = gtk_widget_get_parent (sluice_window_get_config_panel (window));
 
   gtk_window_get_default_size (GTK_WINDOW (window), &width, &height);
   g_assert_cmpint (width, ==, 1024);
@@ -1708,19 +1710,6 @@ static const Screen screens[] = {
   { "de", "Abgerufen", 1280, 720, FALSE },
   { "id", "Ditarik", 1024, 768, TRUE },
 };
-
-/* gtk_test_init() keeps the C locale, where gettext ignores LANGUAGE: the
- * messages' category goes to C.UTF-8 for a language, back for none. */
-static void
-set_language (const char *language)
-{
-  setlocale (LC_MESSAGES, *language != '\0' ? "C.UTF-8" : "C");
-  g_setenv ("LANGUAGE", language, TRUE);
-  bindtextdomain ("sluice", g_getenv ("SLUICE_LOCALEDIR"));
-  bind_textdomain_codeset ("sluice", "UTF-8");
-  /* Also forgets the translations looked up so far. */
-  textdomain ("sluice");
-}
 
 static void
 on_screenshot (SluiceWindow *window,
@@ -1911,10 +1900,10 @@ test_window_screenshot (gconstpointer data)
       g_test_skip ("SLUICE_LOCALEDIR is not set");
       return;
     }
-  set_language (screen->language);
+  window_fixture_set_language (screen->language);
   if (!g_str_equal (gettext ("Pulled"), screen->pulled))
     {
-      set_language ("");
+      window_fixture_set_language ("");
       g_test_skip ("the build tree has no catalogue for this language");
       return;
     }
@@ -2008,7 +1997,7 @@ test_window_screenshot (gconstpointer data)
   g_settings_reset (settings, "window-height");
   g_object_set (gtk_settings_get_default (), "gtk-application-prefer-dark-theme", FALSE, NULL);
   gtk_style_context_remove_provider_for_display (gdk_display_get_default (), GTK_STYLE_PROVIDER (css));
-  set_language ("");
+  window_fixture_set_language ("");
 }
 
 /* Every key the report has is a row with the report's own value, so what a

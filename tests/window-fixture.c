@@ -4,7 +4,9 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 
+#include <glib/gi18n.h>
 #include <gtk/gtk.h>
+#include <locale.h>
 
 #include "sluice-config-panel.h"
 #include "window-fixture.h"
@@ -99,4 +101,18 @@ window_fixture_find_widget (GtkWidget *widget,
         return found;
     }
   return NULL;
+}
+
+/* gtk_test_init() keeps the C locale, where gettext ignores LANGUAGE: the
+ * messages' category goes to C.UTF-8 for a language, back to C for none
+ * ("" ). The tests' binaries bind the app's text domain here. */
+void
+window_fixture_set_language (const char *language)
+{
+  setlocale (LC_MESSAGES, *language != '\0' ? "C.UTF-8" : "C");
+  g_setenv ("LANGUAGE", language, TRUE);
+  bindtextdomain ("sluice", g_getenv ("SLUICE_LOCALEDIR"));
+  bind_textdomain_codeset ("sluice", "UTF-8");
+  /* Also forgets the translations looked up so far. */
+  textdomain ("sluice");
 }

@@ -17,5 +17,6 @@ void          window_fixture_wait_for_end (SluiceWindow  *window);
 void          window_fixture_run_virtual  (SluiceWindow  *window);
 GtkWidget    *window_fixture_find_widget  (GtkWidget     *widget,
                                            GType          type);
+void          window_fixture_set_language (const char    *language);
 
 G_END_DECLS

@@ -23,7 +23,8 @@
  * FILE` do the same with the chart and lanes (PNG or SVG) and the events
  * (CSV or JSON Lines), alone or together. `--attach PID` attaches the
  * window to the pool another program exports (with an export option: the
- * files are written when its run ends).
+ * files are written when its run ends). `--projector` turns projector
+ * mode on, and the settings keep it on, as the menu's toggle does.
  */
 
 struct _SluiceApplication
@@ -34,10 +35,14 @@ struct _SluiceApplication
   char           *preset;
   gboolean        preset_given;   /* --preset NAME at start, not the default of an export */
   char           *screenshot;
+  gboolean        show_lessons;   /* --lessons */
+  char           *lesson;         /* --lesson NAME */
+  gint            choice;         /* --choose N, or 0 */
   char           *export_image;
   char           *export_events;
   char           *attach;         /* --attach PID or NAME */
   double          speed;          /* --speed, or 0 for an instant run */
+  gboolean        projector;      /* --projector */
   int             exit_status;
 };
 
@@ -59,9 +64,11 @@ static const struct {
   { "win.compare", { "<Control>k", NULL } },
   { "win.attach", { "<Shift><Control>a", NULL } },
   { "win.detach", { "<Shift><Control>d", NULL } },
+  { "win.show-lessons", { "<Shift><Control>l", NULL } },
   { "win.zoom-in", { "<Control>plus", "<Control>equal", "<Control>KP_Add", NULL } },
   { "win.zoom-out", { "<Control>minus", "<Control>KP_Subtract", NULL } },
   { "win.zoom-fit", { "<Control>0", "<Control>KP_0", NULL } },
+  { "win.projector", { "F5", NULL } },
 };
 
 /* The schema is found where GLib looks (XDG_DATA_DIRS, and
@@ -171,7 +178,9 @@ sluice_application_startup (GApplication *app)
   for (guint i = 0; i < G_N_ELEMENTS (accels); i++)
     gtk_application_set_accels_for_action (GTK_APPLICATION (self), accels[i].action, accels[i].accels);
 
-  self->settings = create_settings ();
+  /* --projector may have made them already. */
+  if (self->settings == NULL)
+    self->settings = create_settings ();
   load_css ();
 }
 
@@ -232,8 +241,36 @@ on_screenshot_done (SluiceWindow *window,
   g_application_quit (G_APPLICATION (self));
 }
 
+/* --lesson NAME [--choose N]: the lesson, answered when N is given (a
+ * screenshot then shows its reveal, else its question). */
+static gboolean
+open_lesson (SluiceApplication  *self,
+             SluiceWindow       *window,
+             GError            **error)
+{
+  if (!sluice_window_open_lesson (window, self->lesson))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
+                   /* Translators: %s is the name given to --lesson. */
+                   _("no lesson named “%s”; expected a file name of the lessons folder without .pool"),
+                   self->lesson);
+      return FALSE;
+    }
+
+  if (self->choice > 0 && !sluice_window_choose (window, (guint) self->choice))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                   /* Translators: %d is the number given to --choose. */
+                   _("--choose %d: the lesson has no such choice; expected a number from 1 to its number of choices"),
+                   self->choice);
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
 /* Opens the window with the scenario of @path (a FILE.pool on the command
- * line), else of --preset or the last session; a window already open
+ * line), else of --lesson, --preset or the last session; a window already open
  * opens @path as File → Open does. */
 static void
 present_window (SluiceApplication *self,
@@ -253,8 +290,13 @@ present_window (SluiceApplication *self,
 
       /* A later `sluice FILE.pool` comes to this window, --preset or not. */
       self->preset_given = FALSE;
+      /* Without settings to keep it, --projector is for this window. */
+      if (self->projector && self->settings == NULL)
+        sluice_window_set_projector (sw, TRUE);
       if (path != NULL)
         loaded = sluice_window_open_file (sw, path, &error);
+      else if (self->lesson != NULL)
+        loaded = open_lesson (self, sw, &error);
       else if (self->preset == NULL)
         sluice_window_open_last (sw);
       else
@@ -293,6 +335,9 @@ present_window (SluiceApplication *self,
       window = GTK_WINDOW (sw);
     }
 
+  if (self->show_lessons)
+    gtk_widget_activate_action (GTK_WIDGET (window), "win.show-lessons", NULL);
+  self->show_lessons = FALSE;
   gtk_window_present (window);
 }
 
@@ -342,6 +387,22 @@ sluice_application_open (GApplication  *app,
   present_window (self, path);
 }
 
+/* --projector: on, as the menu's toggle turns it on, and so kept in the
+ * settings. Written here, before this process knows whether it is the
+ * primary instance: a window already open in another one follows the
+ * setting too. */
+static void
+turn_on_projector (SluiceApplication *self)
+{
+  self->projector = TRUE;
+  if (self->settings == NULL)
+    self->settings = create_settings ();
+  if (self->settings == NULL)
+    return;
+  g_settings_set_boolean (self->settings, "projector", TRUE);
+  g_settings_sync ();
+}
+
 static gint
 sluice_application_handle_local_options (GApplication *app,
                                          GVariantDict *options)
@@ -356,6 +417,15 @@ sluice_application_handle_local_options (GApplication *app,
   g_variant_dict_lookup (options, "export-events", "^ay", &self->export_events);
   g_variant_dict_lookup (options, "speed", "d", &self->speed);
   g_variant_dict_lookup (options, "attach", "s", &self->attach);
+  g_variant_dict_lookup (options, "lesson", "s", &self->lesson);
+  g_variant_dict_lookup (options, "choose", "i", &self->choice);
+  self->show_lessons = g_variant_dict_contains (options, "lessons");
+
+  if (self->choice < 0 || (self->choice > 0 && self->lesson == NULL))
+    {
+      g_printerr (_("--choose: expected a choice from 1, with --lesson NAME\n"));
+      return 2;
+    }
 
   if (self->speed < 0 || self->speed != self->speed || self->speed > 1e6)
     {
@@ -366,7 +436,7 @@ sluice_application_handle_local_options (GApplication *app,
   if (self->screenshot != NULL || self->export_image != NULL || self->export_events != NULL)
     {
       /* An attached window shows the other program's pool. */
-      if (self->preset == NULL && self->attach == NULL)
+      if (self->preset == NULL && self->attach == NULL && self->lesson == NULL)
         self->preset = g_strdup ("first-look");
       /* A screenshot is its own short-lived instance. */
       g_application_set_flags (app, g_application_get_flags (app) | G_APPLICATION_NON_UNIQUE);
@@ -381,6 +451,9 @@ sluice_application_handle_local_options (GApplication *app,
       return 2;
     }
 
+  if (g_variant_dict_contains (options, "projector"))
+    turn_on_projector (self);
+
   return -1;
 }
 
@@ -392,6 +465,7 @@ sluice_application_dispose (GObject *object)
   g_clear_object (&self->settings);
   g_clear_pointer (&self->preset, g_free);
   g_clear_pointer (&self->screenshot, g_free);
+  g_clear_pointer (&self->lesson, g_free);
   g_clear_pointer (&self->export_image, g_free);
   g_clear_pointer (&self->export_events, g_free);
   g_clear_pointer (&self->attach, g_free);
@@ -433,6 +507,15 @@ sluice_application_init (SluiceApplication *self)
     { "speed", 0, 0, G_OPTION_ARG_DOUBLE, NULL,
       N_("With --screenshot or --export-…: play the run at S clock seconds per second, as the window does, instead of at once"),
       N_("S") },
+    { "lessons", 0, 0, G_OPTION_ARG_NONE, NULL,
+      N_("Show the Lessons page (with --screenshot: save it, without a run)"), NULL },
+    { "lesson", 0, 0, G_OPTION_ARG_STRING, NULL,
+      N_("Open the lesson NAME (a file name in the lessons folder, without .pool)"), N_("NAME") },
+    { "choose", 0, 0, G_OPTION_ARG_INT, NULL,
+      N_("With --lesson: choose answer N (from 1); with --screenshot the lesson then runs and the window is "
+         "saved after its reveal, else before its run"), N_("N") },
+    { "projector", 0, 0, G_OPTION_ARG_NONE, NULL,
+      N_("Turn projector mode on (and keep it on): larger text, thicker lines and marks, high contrast"), NULL },
     { NULL }
   };
 

@@ -283,8 +283,10 @@ on_start_tick (GtkWidget     *widget,
   if (self->attached && sluice_window_get_running (self->window))
     return G_SOURCE_REMOVE;
   /* A recorded run (`sluice FILE.sluicerun`), or an attached one that
-   * already ended, is shown, not run again. */
-  if (self->attached || sluice_run_controller_get_has_events (sluice_window_get_run_controller (self->window)))
+   * already ended, is shown, not run again; a lesson's question before
+   * its answer and the Lessons page are shown as they are. */
+  if (self->attached || sluice_run_controller_get_has_events (sluice_window_get_run_controller (self->window)) ||
+      sluice_window_get_asking (self->window))
     {
       on_run_finished (self);
       return G_SOURCE_REMOVE;

@@ -6,9 +6,9 @@
 #include "config-app.h"
 
 #include <glib/gi18n.h>
+#include <math.h>
 
 #include "sluice-chart-view.h"
-#include "sluice-theme.h"
 #include "sluice-render-chart.h"
 
 /**
@@ -28,31 +28,74 @@ struct _SluiceChartView
   SluiceTimeView  parent_instance;
 
   double          pointer_x;  /* -1: the pointer is not over the chart */
+  double          frame;      /* the legend and the axis, as last drawn */
 };
 
 G_DEFINE_FINAL_TYPE (SluiceChartView, sluice_chart_view, SLUICE_TYPE_TIME_VIEW)
 
+/* Low enough that at 1024×768 the tabs keep six rows below the chart and
+ * lanes with their labels; the window gives it more as it grows. In the
+ * render layer's units: projector mode asks for its scale times more. */
+#define MINIMUM_HEIGHT 100
+/* The chart would like twice its minimum: on a short screen it and the
+ * lanes share what is left, rather than the lanes taking all of it. */
+#define NATURAL_HEIGHT 200
+/* In projector mode the plot keeps at least this much under the legend,
+ * however many rows the legend wraps to (three, at 1024 pixels). */
+#define MINIMUM_PLOT_HEIGHT 40
+
+/* What of a @width-wide chart the plot does not get: the legend's rows
+ * and the time axis (0 without a run). */
+static double
+get_frame_height (SluiceChartView *self,
+                  double           width)
+{
+  SluiceTimeView *view = SLUICE_TIME_VIEW (self);
+  SluiceTimeline *model = sluice_time_view_get_model (view);
+  SluiceViewport *viewport = sluice_time_view_get_viewport (view);
+  const double height = 1000.;
+  cairo_rectangle_t plot;
+
+  if (model == NULL || viewport == NULL || width <= 0)
+    return 0.;
+
+  sluice_render_chart_get_plot (width, height, model, sluice_viewport_get_t0 (viewport),
+                                sluice_viewport_get_t1 (viewport), sluice_time_view_get_now (view),
+                                sluice_timeline_get_queue_capacity (model), sluice_timeline_get_lead_bound (model),
+                                &plot);
+  return height - plot.height;
+}
+
 static void
 sluice_chart_view_draw (SluiceTimeView *view,
                         cairo_t        *cr,
-                        int             width,
-                        int             height)
+                        double          width,
+                        double          height)
 {
   SluiceChartView *self = SLUICE_CHART_VIEW (view);
   SluiceTimeline *model = sluice_time_view_get_model (view);
   SluiceViewport *viewport = sluice_time_view_get_viewport (view);
+  double frame = sluice_time_view_get_projector (view) ? get_frame_height (self, width) : self->frame;
+
+  /* The legend took another row (the failed items came into view): the
+   * projector's minimum changes with it, from the next frame on. */
+  if (frame != self->frame)
+    {
+      self->frame = frame;
+      gtk_widget_queue_resize (GTK_WIDGET (self));
+    }
 
   sluice_render_chart_with_pointer (cr, width, height, model, sluice_viewport_get_t0 (viewport),
                                     sluice_viewport_get_t1 (viewport), sluice_time_view_get_now (view),
                                     sluice_timeline_get_queue_capacity (model),
                                     sluice_timeline_get_lead_bound (model),
-                                    sluice_widget_is_dark (GTK_WIDGET (view)), self->pointer_x);
+                                    sluice_time_view_get_palette (view), self->pointer_x);
 }
 
 static void
 sluice_chart_view_get_plot (SluiceTimeView    *view,
-                            int                width,
-                            int                height,
+                            double             width,
+                            double             height,
                             cairo_rectangle_t *plot)
 {
   SluiceTimeline *model = sluice_time_view_get_model (view);
@@ -73,9 +116,10 @@ sluice_chart_view_pick (SluiceTimeView *view,
                         gint64         *time)
 {
   SluiceViewport *viewport = sluice_time_view_get_viewport (view);
+  double width, height;
 
-  return sluice_render_chart_pointer_to_time (gtk_widget_get_width (GTK_WIDGET (view)),
-                                              sluice_viewport_get_t0 (viewport),
+  sluice_time_view_get_size (view, &width, &height);
+  return sluice_render_chart_pointer_to_time (width, sluice_viewport_get_t0 (viewport),
                                               sluice_viewport_get_t1 (viewport), x, time);
 }
 
@@ -86,6 +130,7 @@ on_motion (GtkEventControllerMotion *motion,
            double                    y,
            SluiceChartView          *self)
 {
+  x /= sluice_time_view_get_scale (SLUICE_TIME_VIEW (self));
   if (self->pointer_x == x)
     return;
   self->pointer_x = x;
@@ -100,12 +145,11 @@ on_leave (GtkEventControllerMotion *motion,
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
-/* Low enough that at 1024×768 the tabs keep six rows below the chart and
- * lanes with their labels; the window gives it more as it grows. */
-#define MINIMUM_HEIGHT 100
-/* The chart would like twice its minimum: on a short screen it and the
- * lanes share what is left, rather than the lanes taking all of it. */
-#define NATURAL_HEIGHT 200
+static GtkSizeRequestMode
+sluice_chart_view_get_request_mode (GtkWidget *widget)
+{
+  return GTK_SIZE_REQUEST_HEIGHT_FOR_WIDTH;
+}
 
 static void
 sluice_chart_view_measure (GtkWidget      *widget,
@@ -116,13 +160,23 @@ sluice_chart_view_measure (GtkWidget      *widget,
                            int            *minimum_baseline,
                            int            *natural_baseline)
 {
+  SluiceChartView *self = SLUICE_CHART_VIEW (widget);
+  double scale = sluice_time_view_get_scale (SLUICE_TIME_VIEW (widget));
+  double least = MINIMUM_HEIGHT;
+
   GTK_WIDGET_CLASS (sluice_chart_view_parent_class)->measure (widget, orientation, for_size, minimum, natural,
                                                               minimum_baseline, natural_baseline);
-  if (orientation == GTK_ORIENTATION_VERTICAL)
-    {
-      *minimum = MAX (*minimum, MINIMUM_HEIGHT);
-      *natural = MAX (*natural, MAX (*minimum, NATURAL_HEIGHT));
-    }
+  if (orientation != GTK_ORIENTATION_VERTICAL)
+    return;
+
+  /* At the projector's scale the legend wraps to more rows than a window
+   * of normal text ever has it: the plot keeps its room under them. Asked
+   * for any width, the answer is for the width it was drawn at. */
+  if (sluice_time_view_get_projector (SLUICE_TIME_VIEW (self)))
+    least = MAX (least, (for_size > 0 ? get_frame_height (self, for_size / scale) : self->frame) +
+                        MINIMUM_PLOT_HEIGHT);
+  *minimum = MAX (*minimum, (int) ceil (least * scale));
+  *natural = MAX (*natural, MAX (*minimum, (int) ceil (NATURAL_HEIGHT * scale)));
 }
 
 static void
@@ -131,6 +185,7 @@ sluice_chart_view_class_init (SluiceChartViewClass *klass)
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
   SluiceTimeViewClass *view_class = SLUICE_TIME_VIEW_CLASS (klass);
 
+  widget_class->get_request_mode = sluice_chart_view_get_request_mode;
   widget_class->measure = sluice_chart_view_measure;
   view_class->draw = sluice_chart_view_draw;
   view_class->get_plot = sluice_chart_view_get_plot;

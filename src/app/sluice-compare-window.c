@@ -24,7 +24,9 @@
  * zooming, panning and the playhead move both; one #SluiceScrubber over
  * the longer run; and the difference table of sluice_comparison_dup_rows(),
  * the one `sluice-run --compare` prints. The window only shows: the
- * comparison is the model.
+ * comparison is the model. In projector mode (#SluiceCompareWindow:projector,
+ * which follows the playground window's; F5 here too) its text, lines and
+ * marks are larger, in the high-contrast palette.
  */
 
 /* The viewport shows at least half a second, as the main window does. */
@@ -58,9 +60,18 @@ struct _SluiceCompareWindow
   gboolean            running;
   GPtrArray          *rows;       /* of SluiceComparisonRow, once both ended */
   GtkLabel           *cells[SLUICE_COMPARISON_N_ROWS][N_COLUMNS];
+  gboolean            projector;
 };
 
 G_DEFINE_FINAL_TYPE (SluiceCompareWindow, sluice_compare_window, GTK_TYPE_WINDOW)
+
+enum {
+  PROP_0,
+  PROP_PROJECTOR,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
 
 /* ---- the runs ----------------------------------------------------------- */
 
@@ -325,6 +336,19 @@ close_window (GtkWidget *widget,
   return TRUE;
 }
 
+/* F5, as in the playground window, which follows (their properties are
+ * bound both ways). */
+static gboolean
+toggle_projector (GtkWidget *widget,
+                  GVariant  *args,
+                  gpointer   user_data)
+{
+  SluiceCompareWindow *self = SLUICE_COMPARE_WINDOW (widget);
+
+  sluice_compare_window_set_projector (self, !self->projector);
+  return TRUE;
+}
+
 static void
 add_keys (SluiceCompareWindow *self)
 {
@@ -341,6 +365,9 @@ add_keys (SluiceCompareWindow *self)
   gtk_shortcut_controller_add_shortcut (shortcuts,
                                         gtk_shortcut_new (gtk_shortcut_trigger_parse_string ("Escape|<Control>w"),
                                                           gtk_callback_action_new (close_window, NULL, NULL)));
+  gtk_shortcut_controller_add_shortcut (shortcuts,
+                                        gtk_shortcut_new (gtk_shortcut_trigger_parse_string ("F5"),
+                                                          gtk_callback_action_new (toggle_projector, NULL, NULL)));
   gtk_widget_add_controller (GTK_WIDGET (self), controller);
 }
 
@@ -553,12 +580,62 @@ sluice_compare_window_dispose (GObject *object)
 }
 
 static void
+sluice_compare_window_get_property (GObject    *object,
+                                    guint       prop_id,
+                                    GValue     *value,
+                                    GParamSpec *pspec)
+{
+  SluiceCompareWindow *self = SLUICE_COMPARE_WINDOW (object);
+
+  switch (prop_id)
+    {
+    case PROP_PROJECTOR:
+      g_value_set_boolean (value, self->projector);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+sluice_compare_window_set_property (GObject      *object,
+                                    guint         prop_id,
+                                    const GValue *value,
+                                    GParamSpec   *pspec)
+{
+  SluiceCompareWindow *self = SLUICE_COMPARE_WINDOW (object);
+
+  switch (prop_id)
+    {
+    case PROP_PROJECTOR:
+      sluice_compare_window_set_projector (self, g_value_get_boolean (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
 sluice_compare_window_class_init (SluiceCompareWindowClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->dispose = sluice_compare_window_dispose;
+  object_class->get_property = sluice_compare_window_get_property;
+  object_class->set_property = sluice_compare_window_set_property;
+
+  /**
+   * SluiceCompareWindow:projector:
+   *
+   * Whether the window is in projector mode, as #SluiceWindow:projector:
+   * its text larger, its chart and lanes larger in the high-contrast
+   * palette.
+   */
+  properties[PROP_PROJECTOR] =
+    g_param_spec_boolean ("projector", NULL, NULL, FALSE,
+                          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
 
   g_type_ensure (SLUICE_TYPE_CHART_VIEW);
   g_type_ensure (SLUICE_TYPE_TIMELINE_VIEW);
@@ -598,4 +675,53 @@ sluice_compare_window_init (SluiceCompareWindow *self)
   create_table (self);
   add_keys (self);
   set_status (self, NULL);
+}
+
+/**
+ * sluice_compare_window_get_projector:
+ * @self: a #SluiceCompareWindow
+ *
+ * Returns: whether the window is in projector mode
+ */
+gboolean
+sluice_compare_window_get_projector (SluiceCompareWindow *self)
+{
+  g_return_val_if_fail (SLUICE_IS_COMPARE_WINDOW (self), FALSE);
+  return self->projector;
+}
+
+/**
+ * sluice_compare_window_set_projector:
+ * @self: a #SluiceCompareWindow
+ * @projector: whether to show the runs for a projector
+ *
+ * Sets #SluiceCompareWindow:projector: the `projector` CSS class on the
+ * window (its text %SLUICE_RENDER_PROJECTOR_SCALE times larger) and
+ * #SluiceTimeView:projector on its four views.
+ */
+void
+sluice_compare_window_set_projector (SluiceCompareWindow *self,
+                                     gboolean             projector)
+{
+  g_return_if_fail (SLUICE_IS_COMPARE_WINDOW (self));
+
+  projector = !!projector;
+  if (self->projector == projector)
+    return;
+
+  self->projector = projector;
+  if (projector)
+    gtk_widget_add_css_class (GTK_WIDGET (self), "projector");
+  else
+    gtk_widget_remove_css_class (GTK_WIDGET (self), "projector");
+  /* The table, 1.6 times wider, would leave the runs a strip: it goes
+   * under them, and they get the window's width. */
+  gtk_orientable_set_orientation (GTK_ORIENTABLE (gtk_window_get_child (GTK_WINDOW (self))),
+                                  projector ? GTK_ORIENTATION_VERTICAL : GTK_ORIENTATION_HORIZONTAL);
+  for (guint side = 0; side < N_SIDES; side++)
+    {
+      sluice_time_view_set_projector (SLUICE_TIME_VIEW (self->charts[side]), projector);
+      sluice_time_view_set_projector (SLUICE_TIME_VIEW (self->lanes[side]), projector);
+    }
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PROJECTOR]);
 }

@@ -47,5 +47,8 @@ GtkWidget           *sluice_compare_window_get_chart_view (SluiceCompareWindow  
                                                            SluiceComparisonSide side);
 GtkWidget           *sluice_compare_window_get_timeline_view (SluiceCompareWindow *self,
                                                            SluiceComparisonSide side);
+gboolean             sluice_compare_window_get_projector  (SluiceCompareWindow  *self);
+void                 sluice_compare_window_set_projector  (SluiceCompareWindow  *self,
+                                                           gboolean              projector);
 
 G_END_DECLS

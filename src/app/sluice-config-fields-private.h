@@ -56,7 +56,7 @@ typedef struct {
   SluiceConfigMode      mode;
 } SluiceConfigFieldSpec;
 
-#define SLUICE_CONFIG_N_FIELDS 35
+#define SLUICE_CONFIG_N_FIELDS 36
 
 /* The fields, in the order the panel shows them. */
 extern const SluiceConfigFieldSpec _sluice_config_fields[SLUICE_CONFIG_N_FIELDS];

@@ -174,6 +174,10 @@ const SluiceConfigFieldSpec _sluice_config_fields[] = {
     NULL, NULL, NULL, FALSE, SLUICE_CONFIG_MODE_STREAM },
   { SLUICE_SECTION_RUN, "run", "cancel-after-seconds", SLUICE_FIELD_ENTRY, N_("Ca_ncel after (s)"),
     N_("Cancel the run after this many seconds on the pool’s clock; leave it empty for never.") },
+  { SLUICE_SECTION_RUN, "run", "caller-delay", SLUICE_FIELD_ENTRY, N_("Caller _delay (s)"),
+    N_("A slow caller: the seconds it spends with each result before it reads the next. Only the input "
+       "queue is bounded, so results wait for it in memory; leave it empty for a caller that reads at once."),
+    NULL, NULL, NULL, FALSE, SLUICE_CONFIG_MODE_STREAM },
   { SLUICE_SECTION_RUN, "run", "clock", SLUICE_FIELD_CHOICE, N_("Cl_ock"),
     N_("Real runs on the scaled clock you can pause, step and speed up; virtual jumps from timer to timer at once."),
     clock_choices, clock_labels, "clock" },
@@ -416,7 +420,7 @@ _sluice_config_copy_group (GKeyFile   *from,
 }
 
 /* The fields' @texts (as in the file, NULL for an empty field) as a key
- * file, with the [scenario] group of @scenario_texts; or NULL with
+ * file, with the [scenario] and [lesson] groups of @scenario_texts; or NULL with
  * @bad_field and @error set when a field cannot even be written. */
 GKeyFile *
 _sluice_config_fields_to_keyfile (char * const  *texts,
@@ -427,6 +431,7 @@ _sluice_config_fields_to_keyfile (char * const  *texts,
   g_autoptr(GKeyFile) keyfile = g_key_file_new ();
 
   _sluice_config_copy_group (scenario_texts, keyfile, "scenario");
+  _sluice_config_copy_group (scenario_texts, keyfile, "lesson");
 
   for (guint i = 0; i < SLUICE_CONFIG_N_FIELDS; i++)
     {

@@ -339,6 +339,9 @@ add_row (SluiceConfigPanel *self,
     row++;
 
   gtk_label_set_xalign (GTK_LABEL (label), 0);
+  /* A narrow panel (projector mode's large text at 1024 pixels) wraps
+   * its labels rather than cut its fields. */
+  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
   gtk_label_set_mnemonic_widget (GTK_LABEL (label), widget);
   gtk_widget_set_tooltip_text (label, _(spec->tooltip));
   gtk_widget_set_tooltip_text (widget, _(spec->tooltip));
@@ -557,6 +560,8 @@ sluice_config_panel_set_scenario (SluiceConfigPanel *self,
   g_clear_pointer (&self->texts, g_key_file_unref);
   self->texts = g_key_file_new ();
   _sluice_config_copy_group (keyfile, self->texts, "scenario");
+  /* A lesson stays one through edits and saves: no field shows [lesson]. */
+  _sluice_config_copy_group (keyfile, self->texts, "lesson");
 
   sluice_scenario_header_set_texts (self->header, title, description);
   self->edited = FALSE;

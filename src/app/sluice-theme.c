@@ -32,6 +32,31 @@ sluice_widget_is_dark (GtkWidget *widget)
 }
 
 /**
+ * sluice_widget_is_high_contrast:
+ * @widget: a widget
+ *
+ * Tells whether @widget is drawn in a high-contrast theme (GTK's
+ * HighContrast or HighContrastInverse), so that the render layer's
+ * drawings use the high-contrast palette as the widgets around them do.
+ *
+ * Returns: %TRUE if the theme is a high-contrast one
+ */
+gboolean
+sluice_widget_is_high_contrast (GtkWidget *widget)
+{
+  const char *forced = g_getenv ("GTK_THEME");
+  g_autofree char *theme = NULL;
+
+  g_return_val_if_fail (GTK_IS_WIDGET (widget), FALSE);
+
+  /* GTK_THEME=name[:variant] wins over the setting, as in GTK itself. */
+  if (forced != NULL && *forced != '\0')
+    return g_str_has_prefix (forced, "HighContrast");
+  g_object_get (gtk_widget_get_settings (widget), "gtk-theme-name", &theme, NULL);
+  return theme != NULL && g_str_has_prefix (theme, "HighContrast");
+}
+
+/**
  * sluice_cell_label_new:
  * @numeric: whether the column holds numbers
  *

@@ -6,6 +6,7 @@
 #include "config-app.h"
 
 #include "sluice-render-playhead.h"
+#include "sluice-render-projector.h"
 #include "sluice-theme.h"
 #include "sluice-time-view.h"
 
@@ -23,6 +24,14 @@
  *
  * The views only draw: the window updates the model and the time range
  * once per frame.
+ *
+ * In projector mode (#SluiceTimeView:projector) a view draws everything
+ * %SLUICE_RENDER_PROJECTOR_SCALE times larger, in the high-contrast
+ * palette: the render layer lays the view out for a view that many times
+ * smaller and the cairo context scales it up, as a HiDPI screen's scale
+ * does. Text, lines, marks and the room between them grow together, so a
+ * layout that keeps its labels apart at one size keeps them apart at any
+ * other. The subclasses get sizes and points in those units.
  */
 
 typedef struct
@@ -30,6 +39,7 @@ typedef struct
   SluiceTimeline *model;
   SluiceViewport *viewport;
   gint64          now;
+  gboolean        projector;
 } SluiceTimeViewPrivate;
 
 G_DEFINE_ABSTRACT_TYPE_WITH_PRIVATE (SluiceTimeView, sluice_time_view, GTK_TYPE_WIDGET)
@@ -39,6 +49,7 @@ enum {
   PROP_MODEL,
   PROP_NOW,
   PROP_VIEWPORT,
+  PROP_PROJECTOR,
   N_PROPS
 };
 
@@ -52,15 +63,18 @@ sluice_time_view_snapshot (GtkWidget   *widget,
   SluiceTimeView *self = SLUICE_TIME_VIEW (widget);
   SluiceTimeViewPrivate *priv = sluice_time_view_get_instance_private (self);
   SluiceTimeViewClass *klass = SLUICE_TIME_VIEW_GET_CLASS (self);
-  int width = gtk_widget_get_width (widget);
-  int height = gtk_widget_get_height (widget);
+  double scale = sluice_time_view_get_scale (self);
   cairo_rectangle_t plot;
+  double width, height;
   gint64 playhead;
   cairo_t *cr;
 
-  cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
+  cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, gtk_widget_get_width (widget),
+                                                                 gtk_widget_get_height (widget)));
   if (priv->model != NULL && priv->viewport != NULL)
     {
+      sluice_time_view_get_size (self, &width, &height);
+      cairo_scale (cr, scale, scale);
       klass->draw (self, cr, width, height);
       playhead = sluice_viewport_get_playhead (priv->viewport);
       if (playhead >= 0)
@@ -68,7 +82,7 @@ sluice_time_view_snapshot (GtkWidget   *widget,
           klass->get_plot (self, width, height, &plot);
           sluice_render_draw_playhead (cr, &plot, sluice_viewport_get_t0 (priv->viewport),
                                        sluice_viewport_get_t1 (priv->viewport), playhead,
-                                       sluice_widget_is_dark (widget));
+                                       sluice_time_view_get_palette (self));
         }
     }
   cairo_destroy (cr);
@@ -84,8 +98,11 @@ on_released (GtkGestureClick *gesture,
 {
   SluiceTimeViewPrivate *priv = sluice_time_view_get_instance_private (self);
   SluiceTimeViewClass *klass = SLUICE_TIME_VIEW_GET_CLASS (self);
+  double scale = sluice_time_view_get_scale (self);
   gint64 time;
 
+  x /= scale;
+  y /= scale;
   if (priv->viewport != NULL && klass->pick (self, x, y, &time))
     sluice_viewport_set_playhead (priv->viewport, time);
   if (klass->clicked != NULL)
@@ -126,6 +143,9 @@ sluice_time_view_get_property (GObject    *object,
     case PROP_VIEWPORT:
       g_value_set_object (value, priv->viewport);
       break;
+    case PROP_PROJECTOR:
+      g_value_set_boolean (value, priv->projector);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -151,6 +171,9 @@ sluice_time_view_set_property (GObject      *object,
       /* Not set yet at construction: nothing to do. */
       if (g_value_get_object (value) != NULL)
         sluice_time_view_set_viewport (self, g_value_get_object (value));
+      break;
+    case PROP_PROJECTOR:
+      sluice_time_view_set_projector (self, g_value_get_boolean (value));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -194,6 +217,16 @@ sluice_time_view_class_init (SluiceTimeViewClass *klass)
   properties[PROP_VIEWPORT] =
     g_param_spec_object ("viewport", NULL, NULL, SLUICE_TYPE_VIEWPORT,
                          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  /**
+   * SluiceTimeView:projector:
+   *
+   * Whether the view is drawn for a projector:
+   * %SLUICE_RENDER_PROJECTOR_SCALE times larger (text, lines, marks and
+   * the room between them), in the high-contrast palette.
+   */
+  properties[PROP_PROJECTOR] =
+    g_param_spec_boolean ("projector", NULL, NULL, FALSE,
+                          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_IMG);
@@ -338,4 +371,100 @@ sluice_time_view_set_viewport (SluiceTimeView *self,
   priv->viewport = g_object_ref (viewport);
   sluice_viewport_attach_view (viewport, GTK_WIDGET (self));
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_VIEWPORT]);
+}
+
+/**
+ * sluice_time_view_get_projector:
+ * @self: a #SluiceTimeView
+ *
+ * Returns: whether the view is drawn for a projector
+ */
+gboolean
+sluice_time_view_get_projector (SluiceTimeView *self)
+{
+  SluiceTimeViewPrivate *priv;
+
+  g_return_val_if_fail (SLUICE_IS_TIME_VIEW (self), FALSE);
+
+  priv = sluice_time_view_get_instance_private (self);
+  return priv->projector;
+}
+
+/**
+ * sluice_time_view_set_projector:
+ * @self: a #SluiceTimeView
+ * @projector: whether to draw for a projector
+ *
+ * Sets #SluiceTimeView:projector: the view asks for a size that many
+ * times larger and redraws.
+ */
+void
+sluice_time_view_set_projector (SluiceTimeView *self,
+                                gboolean        projector)
+{
+  SluiceTimeViewPrivate *priv;
+
+  g_return_if_fail (SLUICE_IS_TIME_VIEW (self));
+
+  priv = sluice_time_view_get_instance_private (self);
+  projector = !!projector;
+  if (priv->projector == projector)
+    return;
+
+  priv->projector = projector;
+  gtk_widget_queue_resize (GTK_WIDGET (self));
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PROJECTOR]);
+}
+
+/**
+ * sluice_time_view_get_scale:
+ * @self: a #SluiceTimeView
+ *
+ * Returns: how many of the widget's pixels a unit of the render layer
+ *   takes: %SLUICE_RENDER_PROJECTOR_SCALE in projector mode, else 1
+ */
+double
+sluice_time_view_get_scale (SluiceTimeView *self)
+{
+  return sluice_time_view_get_projector (self) ? SLUICE_RENDER_PROJECTOR_SCALE : 1.;
+}
+
+/**
+ * sluice_time_view_get_size:
+ * @self: a #SluiceTimeView
+ * @width: (out): the view's width in the render layer's units
+ * @height: (out): its height
+ *
+ * Gives the size the render layer lays the view out for: the widget's
+ * over sluice_time_view_get_scale().
+ */
+void
+sluice_time_view_get_size (SluiceTimeView *self,
+                           double         *width,
+                           double         *height)
+{
+  double scale = sluice_time_view_get_scale (self);
+
+  g_return_if_fail (width != NULL && height != NULL);
+
+  *width = gtk_widget_get_width (GTK_WIDGET (self)) / scale;
+  *height = gtk_widget_get_height (GTK_WIDGET (self)) / scale;
+}
+
+/**
+ * sluice_time_view_get_palette:
+ * @self: a #SluiceTimeView
+ *
+ * Returns: the palette the view is drawn in: dark in a dark theme, high
+ *   contrast in projector mode and in a high-contrast theme
+ */
+SluicePaletteFlags
+sluice_time_view_get_palette (SluiceTimeView *self)
+{
+  GtkWidget *widget = GTK_WIDGET (self);
+  SluicePaletteFlags flags = sluice_widget_is_dark (widget) ? SLUICE_PALETTE_DARK : SLUICE_PALETTE_LIGHT;
+
+  if (sluice_time_view_get_projector (self) || sluice_widget_is_high_contrast (widget))
+    flags |= SLUICE_PALETTE_HIGH_CONTRAST;
+  return flags;
 }

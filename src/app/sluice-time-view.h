@@ -6,6 +6,7 @@
 
 #include <gtk/gtk.h>
 
+#include "sluice-palette.h"
 #include "sluice-timeline.h"
 #include "sluice-viewport.h"
 
@@ -27,7 +28,9 @@ G_DECLARE_DERIVABLE_TYPE (SluiceTimeView, sluice_time_view, SLUICE, TIME_VIEW, G
  *   playhead moved (a press that turns into a drag is no click)
  * @model_changed: (nullable): #SluiceTimeView:model is another one
  *
- * The virtual functions where the chart and the lanes differ.
+ * The virtual functions where the chart and the lanes differ. Sizes and
+ * points are in the render layer's units: the widget's pixels over
+ * sluice_time_view_get_scale() (see #SluiceTimeView:projector).
  */
 struct _SluiceTimeViewClass
 {
@@ -35,11 +38,11 @@ struct _SluiceTimeViewClass
 
   void     (*draw)          (SluiceTimeView    *self,
                              cairo_t           *cr,
-                             int                width,
-                             int                height);
+                             double             width,
+                             double             height);
   void     (*get_plot)      (SluiceTimeView    *self,
-                             int                width,
-                             int                height,
+                             double             width,
+                             double             height,
                              cairo_rectangle_t *plot);
   gboolean (*pick)          (SluiceTimeView    *self,
                              double             x,
@@ -63,5 +66,13 @@ void            sluice_time_view_set_now      (SluiceTimeView *self,
 SluiceViewport *sluice_time_view_get_viewport (SluiceTimeView *self);
 void            sluice_time_view_set_viewport (SluiceTimeView *self,
                                                SluiceViewport *viewport);
+gboolean        sluice_time_view_get_projector (SluiceTimeView *self);
+void            sluice_time_view_set_projector (SluiceTimeView *self,
+                                                gboolean        projector);
+double          sluice_time_view_get_scale    (SluiceTimeView *self);
+void            sluice_time_view_get_size     (SluiceTimeView *self,
+                                               double         *width,
+                                               double         *height);
+SluicePaletteFlags sluice_time_view_get_palette (SluiceTimeView *self);
 
 G_END_DECLS

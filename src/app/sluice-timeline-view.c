@@ -11,7 +11,6 @@
 #include "sluice-fault-handler.h"
 #include "sluice-render-timeline.h"
 #include "sluice-timeline-view.h"
-#include "sluice-theme.h"
 
 /**
  * SluiceTimelineView:
@@ -53,21 +52,21 @@ static GParamSpec *properties[N_PROPS];
 static void
 sluice_timeline_view_draw (SluiceTimeView *view,
                            cairo_t        *cr,
-                           int             width,
-                           int             height)
+                           double          width,
+                           double          height)
 {
   SluiceTimelineView *self = SLUICE_TIMELINE_VIEW (view);
   SluiceViewport *viewport = sluice_time_view_get_viewport (view);
 
   sluice_render_timeline (cr, width, height, sluice_time_view_get_model (view), sluice_viewport_get_t0 (viewport),
                           sluice_viewport_get_t1 (viewport), sluice_time_view_get_now (view), self->selected_item,
-                          sluice_widget_is_dark (GTK_WIDGET (view)));
+                          sluice_time_view_get_palette (view));
 }
 
 static void
 sluice_timeline_view_get_plot (SluiceTimeView    *view,
-                               int                width,
-                               int                height,
+                               double             width,
+                               double             height,
                                cairo_rectangle_t *plot)
 {
   sluice_render_timeline_get_plot (sluice_time_view_get_model (view), width, height, plot);
@@ -82,7 +81,8 @@ typedef gboolean (*HitFunc) (SluiceTimeline *model,
                              double          y,
                              guint          *index);
 
-/* What is under a point: a mark (drawn on top) or else a bar. */
+/* What is under a point (in the render layer's units): a mark (drawn on
+ * top) or else a bar. */
 static gboolean
 hit (SluiceTimelineView *self,
      double              x,
@@ -91,15 +91,16 @@ hit (SluiceTimelineView *self,
      guint              *index)
 {
   static const HitFunc funcs[] = { sluice_render_timeline_hit_mark, sluice_render_timeline_hit };
-  GtkWidget *widget = GTK_WIDGET (self);
   SluiceTimeline *model = sluice_time_view_get_model (SLUICE_TIME_VIEW (self));
   SluiceViewport *viewport = sluice_time_view_get_viewport (SLUICE_TIME_VIEW (self));
+  double width, height;
 
   if (model == NULL || viewport == NULL)
     return FALSE;
 
+  sluice_time_view_get_size (SLUICE_TIME_VIEW (self), &width, &height);
   for (guint i = 0; i < G_N_ELEMENTS (funcs); i++)
-    if (funcs[i] (model, gtk_widget_get_width (widget), gtk_widget_get_height (widget),
+    if (funcs[i] (model, width, height,
                   sluice_viewport_get_t0 (viewport), sluice_viewport_get_t1 (viewport), x, y, index))
       {
         *is_mark = i == 0;
@@ -140,11 +141,12 @@ on_query_tooltip (GtkWidget  *widget,
                   gpointer    user_data)
 {
   SluiceTimelineView *self = SLUICE_TIMELINE_VIEW (widget);
+  double scale = sluice_time_view_get_scale (SLUICE_TIME_VIEW (self));
   g_autofree char *text = NULL;
   gboolean is_mark;
   guint index;
 
-  if (keyboard_mode || !hit (self, x, y, &is_mark, &index))
+  if (keyboard_mode || !hit (self, x / scale, y / scale, &is_mark, &index))
     return FALSE;
 
   text = is_mark ? sluice_timeline_view_describe_mark (self, index)
@@ -295,18 +297,24 @@ sluice_timeline_view_measure (GtkWidget      *widget,
                               int            *natural_baseline)
 {
   SluiceTimelineView *self = SLUICE_TIMELINE_VIEW (widget);
+  double scale = sluice_time_view_get_scale (SLUICE_TIME_VIEW (self));
+  double width = for_size > 0 ? for_size / scale : -1.;
 
   GTK_WIDGET_CLASS (sluice_timeline_view_parent_class)->measure (widget, orientation, for_size, minimum, natural,
                                                                  minimum_baseline, natural_baseline);
   if (orientation == GTK_ORIENTATION_VERTICAL)
     {
-      *minimum = MAX (*minimum, self->content_height);
-      *minimum = MAX (*minimum, (int) ceil (sluice_render_timeline_get_minimum_height_for_width (self->sizing,
-                                                                                                 for_size)));
+      /* In projector mode 26 pixels a lane would be 16 of the render
+       * layer's, less than its own least: the render layer's minimum
+       * alone, scaled, which leaves the window within 768 pixels. */
+      if (scale == 1.)
+        *minimum = MAX (*minimum, self->content_height);
+      *minimum = MAX (*minimum, (int) ceil (scale * sluice_render_timeline_get_minimum_height_for_width (self->sizing,
+                                                                                                         width)));
       *natural = MAX (*natural, self->content_height);
       if (for_size > 0)
-        *natural = MAX (*natural, (int) ceil (sluice_render_timeline_get_natural_height_for_width (self->sizing,
-                                                                                                   for_size)));
+        *natural = MAX (*natural,
+                        (int) ceil (scale * sluice_render_timeline_get_natural_height_for_width (self->sizing, width)));
     }
   *natural = MAX (*natural, *minimum);
 }

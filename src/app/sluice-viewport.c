@@ -8,6 +8,7 @@
 #include <math.h>
 
 #include "sluice-render-timeline.h"
+#include "sluice-time-view.h"
 #include "sluice-viewport.h"
 
 /**
@@ -413,8 +414,9 @@ sluice_viewport_set_range (SluiceViewport *self,
 /**
  * sluice_viewport_x_to_time:
  * @self: a #SluiceViewport
- * @view_width: the width of the chart or lanes view
- * @x: a position in the view
+ * @view_width: the width of the chart or lanes view, in the render
+ *   layer's units (sluice_time_view_get_size())
+ * @x: a position in the view, in the same units
  *
  * Returns: the clock time drawn at @x, in µs
  */
@@ -431,8 +433,9 @@ sluice_viewport_x_to_time (SluiceViewport *self,
 /**
  * sluice_viewport_zoom_at:
  * @self: a #SluiceViewport
- * @view_width: the width of the chart or lanes view
- * @x: the pointer's position in the view
+ * @view_width: the width of the chart or lanes view, in the render
+ *   layer's units (sluice_time_view_get_size())
+ * @x: the pointer's position in the view, in the same units
  * @factor: the new span over the old one: below 1 zooms in
  *
  * Zooms around the time under the pointer, which stays under it.
@@ -467,13 +470,23 @@ view_state_free (gpointer data)
   g_free (state);
 }
 
+/* How many of the view's pixels a unit of the render layer takes: more
+ * than one in projector mode. */
+static double
+view_scale (ViewState *state)
+{
+  return SLUICE_IS_TIME_VIEW (state->view) ? sluice_time_view_get_scale (SLUICE_TIME_VIEW (state->view)) : 1.;
+}
+
+/* The time axis' width, in the view's pixels. */
 static double
 plot_width (ViewState *state)
 {
+  double scale = view_scale (state);
   double width;
 
-  sluice_render_get_time_axis (gtk_widget_get_width (state->view), NULL, &width);
-  return width;
+  sluice_render_get_time_axis (gtk_widget_get_width (state->view) / scale, NULL, &width);
+  return width * scale;
 }
 
 static void
@@ -503,8 +516,8 @@ on_scroll (GtkEventControllerScroll *scroll,
 
       if (steps == 0)
         return FALSE;
-      sluice_viewport_zoom_at (self, gtk_widget_get_width (state->view), state->pointer_x,
-                               pow (WHEEL_ZOOM, steps));
+      sluice_viewport_zoom_at (self, gtk_widget_get_width (state->view) / view_scale (state),
+                               state->pointer_x / view_scale (state), pow (WHEEL_ZOOM, steps));
       return TRUE;
     }
 

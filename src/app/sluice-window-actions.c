@@ -229,6 +229,20 @@ zoom_fit_activated (GSimpleAction *action,
   sluice_viewport_fit (sluice_run_controller_get_viewport (SLUICE_WINDOW (user_data)->run));
 }
 
+/* ---- projector mode ------------------------------------------------------ */
+
+/* F5, as a presentation starts: the back row reads the lanes. Toggled by
+ * activating it (a boolean state without a parameter); the window sets
+ * the state back whenever projector mode changes (sluice-window-projector.c).
+ * Not a GPropertyAction on the window: it would keep the window alive. */
+static void
+projector_change_state (GSimpleAction *action,
+                        GVariant      *value,
+                        gpointer       user_data)
+{
+  sluice_window_set_projector (SLUICE_WINDOW (user_data), g_variant_get_boolean (value));
+}
+
 /* ---- the action map ---------------------------------------------------- */
 
 static const GActionEntry win_actions[] = {
@@ -252,6 +266,7 @@ static const GActionEntry win_actions[] = {
   { "zoom-in", zoom_in_activated },
   { "zoom-out", zoom_out_activated },
   { "zoom-fit", zoom_fit_activated },
+  { "projector", NULL, NULL, "false", projector_change_state },
 };
 
 static void
@@ -287,7 +302,7 @@ _sluice_window_update_actions (SluiceWindow *self)
   gboolean attached = _sluice_window_get_attached (self);
   SluiceRemotePool *remote = sluice_run_controller_get_remote (self->run);
 
-  enable (self, "run", !running && valid);
+  enable (self, "run", !running && valid && _sluice_window_lesson_allows_run (self));
   enable (self, "request-stop", running && (!attached || sluice_remote_pool_get_can_stop (remote)));
   enable (self, "close-service", service);
   enable (self, "submit-job", service);
@@ -316,15 +331,16 @@ _sluice_window_update_actions (SluiceWindow *self)
  * _sluice_window_add_actions:
  * @self: a #SluiceWindow
  *
- * Adds the `win.` actions, and `win.show-sidebar`, the configuration
- * panel's visibility.
+ * Adds the `win.` actions, `win.show-sidebar`, the configuration
+ * panel's visibility, and `win.projector`, projector mode.
  */
 void
 _sluice_window_add_actions (SluiceWindow *self)
 {
-  g_autoptr(GPropertyAction) sidebar = g_property_action_new ("show-sidebar", self->config_panel, "visible");
+  g_autoptr(GPropertyAction) sidebar = g_property_action_new ("show-sidebar", self->sidebar, "visible");
 
   g_action_map_add_action_entries (G_ACTION_MAP (self), win_actions, G_N_ELEMENTS (win_actions), self);
+  _sluice_window_add_lesson_actions (self);
   /* The header's toggle and F9: the chart and the lanes get the whole
    * width of a small screen. */
   g_action_map_add_action (G_ACTION_MAP (self), G_ACTION (sidebar));

@@ -38,6 +38,7 @@ sluice_window_compare_with_file (SluiceWindow  *self,
   SluiceScenario *a;
   g_autoptr(SluiceScenario) b = NULL;
   g_autoptr(SluiceComparison) comparison = NULL;
+  SluiceCompareWindow *compare;
 
   g_return_val_if_fail (SLUICE_IS_WINDOW (self), NULL);
   g_return_val_if_fail (path != NULL, NULL);
@@ -57,7 +58,10 @@ sluice_window_compare_with_file (SluiceWindow  *self,
   if (comparison == NULL)
     return NULL;
 
-  return sluice_compare_window_new (GTK_WINDOW (self), comparison);
+  compare = sluice_compare_window_new (GTK_WINDOW (self), comparison);
+  /* F5 in either window switches projector mode in both. */
+  g_object_bind_property (self, "projector", compare, "projector", G_BINDING_SYNC_CREATE | G_BINDING_BIDIRECTIONAL);
+  return compare;
 }
 
 static void

@@ -42,6 +42,7 @@ show_scenario (SluiceWindow   *self,
   g_clear_pointer (&self->title, g_free);
 
   sluice_config_panel_set_scenario (self->config_panel, scenario);
+  _sluice_window_show_lesson (self, scenario);
   gtk_label_set_text (self->subtitle_label, base);
   _sluice_window_set_dirty (self, FALSE);
   _sluice_window_show_ready (self);

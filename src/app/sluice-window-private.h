@@ -15,6 +15,9 @@
 #include "sluice-explain-view.h"
 #include "sluice-file-dialog.h"
 #include "sluice-jobs-view.h"
+#include "sluice-lint-view.h"
+#include "sluice-lesson-gallery.h"
+#include "sluice-lesson-panel.h"
 #include "sluice-report-view.h"
 #include "sluice-run-controller.h"
 #include "sluice-scrubber.h"
@@ -57,6 +60,7 @@ struct _SluiceWindow
   GMenu                *presets_menu;
   SluiceConfigPanel    *config_panel;
   GtkLabel             *banner_label;
+  SluiceLintView       *lint_view;  /* the lints' badge, beside the banner */
   SluiceCounters       *counters;
   SluiceChartView      *chart_view;
   SluiceTimelineView   *timeline_view;
@@ -69,6 +73,14 @@ struct _SluiceWindow
   SluiceExplainView    *explain_view;
   GtkNotebook          *notebook;
   GtkButton            *stop_button;
+  GtkButton            *run_button;
+  GtkWidget            *cancel_button;
+  GtkWidget            *reset_button;
+  GtkWidget            *sidebar;      /* the lesson's question and the configuration */
+  GtkStack             *main_stack;   /* the playground, the Lessons page */
+  SluiceLessonGallery  *lesson_gallery;
+  GtkWidget            *lesson_scroller;
+  SluiceLessonPanel    *lesson_panel;
 
   SluiceRunController  *run;
   char                 *file;       /* the scenario's file, or NULL */
@@ -81,10 +93,12 @@ struct _SluiceWindow
   PendingKind           pending;    /* what waits for its answer */
   char                 *pending_arg; /* the preset or file to open */
   SluiceBatch          *batch;      /* --screenshot and --export-* */
-  GSettings            *settings;   /* bound: size, sidebar, speed */
+  GSettings            *settings;   /* bound: size, sidebar, speed, projector */
   char                 *banner_text; /* the banner's line, without "Paused" */
   guint                 banner_kind; /* a BannerKind */
   GtkWidget            *attach_dialog; /* weak: while it is open */
+  gboolean              projector;  /* sluice-window-projector.c */
+  int                   tabs_height; /* the tabs' height request, as the template has it */
 };
 
 typedef enum {
@@ -118,6 +132,15 @@ void _sluice_window_save_then_go_on (SluiceWindow        *self);
 /* sluice-window-attach.c */
 gboolean _sluice_window_get_attached  (SluiceWindow       *self);
 void     _sluice_window_choose_pool   (SluiceWindow       *self);
+
+/* sluice-window-lessons.c */
+void     _sluice_window_add_lesson_actions   (SluiceWindow   *self);
+void     _sluice_window_bind_lesson_settings (SluiceWindow   *self);
+void     _sluice_window_show_lesson          (SluiceWindow   *self,
+                                              SluiceScenario *scenario);
+gboolean _sluice_window_lesson_allows_run    (SluiceWindow   *self);
+void     _sluice_window_ask_lesson_again     (SluiceWindow   *self);
+void     _sluice_window_connect_lesson_run   (SluiceWindow   *self);
 
 /* sluice-window-compare.c */
 void _sluice_window_choose_comparison (SluiceWindow       *self);

@@ -29,14 +29,16 @@
  * The keys of a run (Ctrl+R, Space, →, + and −, Escape, Ctrl+.,
  * Ctrl+Backspace) work wherever the focus is; the window's size and
  * maximised state, whether the configuration is shown (the header's
- * toggle, F9) and the clock's speed are kept in the application's
+ * toggle, F9), the clock's speed and projector mode (F5: larger text,
+ * thicker lines, the high-contrast palette) are kept in the application's
  * settings.
  *
  * This file holds the object, the banner, the run's state, the settings
  * and the API; sluice-window-actions.c the `win.` actions,
  * sluice-window-keys.c the run's keys, sluice-window-files.c the
- * scenarios' files, presets and exports, and sluice-window-attach.c the
- * pool of another program, attached (see sluice-window-private.h).
+ * scenarios' files, presets and exports, sluice-window-attach.c the
+ * pool of another program, attached, and sluice-window-projector.c
+ * projector mode (see sluice-window-private.h).
  */
 
 G_DEFINE_FINAL_TYPE (SluiceWindow, sluice_window, GTK_TYPE_APPLICATION_WINDOW)
@@ -44,6 +46,7 @@ G_DEFINE_FINAL_TYPE (SluiceWindow, sluice_window, GTK_TYPE_APPLICATION_WINDOW)
 enum {
   PROP_0,
   PROP_RUNNING,
+  PROP_PROJECTOR,
   N_PROPS
 };
 
@@ -56,7 +59,8 @@ show_banner (SluiceWindow *self,
              BannerKind    kind,
              const char   *text)
 {
-  GtkWidget *banner = GTK_WIDGET (self->banner_label);
+  /* The banner's row, with the lints' badge in it, takes its colour. */
+  GtkWidget *banner = gtk_widget_get_parent (GTK_WIDGET (self->banner_label));
 
   gtk_label_set_text (self->banner_label, text);
   gtk_widget_remove_css_class (banner, "banner-ok");
@@ -219,6 +223,7 @@ void
 _sluice_window_reset_run (SluiceWindow *self)
 {
   sluice_run_controller_reset (self->run);
+  _sluice_window_ask_lesson_again (self);
   _sluice_window_update_mode (self);
   _sluice_window_update_actions (self);
 }
@@ -290,8 +295,9 @@ _sluice_window_update_mode (SluiceWindow *self)
  * @settings: settings of the `io.github.sluicepool.Sluice` schema
  *
  * Keeps the window's size and maximised state, whether the configuration
- * sidebar is shown, and the clock's speed in @settings, and takes them from
- * there now. A window does this itself with its application's settings.
+ * sidebar is shown, the clock's speed and projector mode in @settings, and
+ * takes them from there now. A window does this itself with its
+ * application's settings.
  */
 void
 sluice_window_bind_settings (SluiceWindow *self,
@@ -304,8 +310,10 @@ sluice_window_bind_settings (SluiceWindow *self,
   g_settings_bind (settings, "window-width", self, "default-width", G_SETTINGS_BIND_DEFAULT);
   g_settings_bind (settings, "window-height", self, "default-height", G_SETTINGS_BIND_DEFAULT);
   g_settings_bind (settings, "window-maximized", self, "maximized", G_SETTINGS_BIND_DEFAULT);
-  g_settings_bind (settings, "show-sidebar", self->config_panel, "visible", G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind (settings, "show-sidebar", self->sidebar, "visible", G_SETTINGS_BIND_DEFAULT);
   g_settings_bind (settings, "speed", self->clock_controls, "speed", G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind (settings, "projector", self, "projector", G_SETTINGS_BIND_DEFAULT);
+  _sluice_window_bind_lesson_settings (self);
 }
 
 /* ---- GObject ----------------------------------------------------------- */
@@ -321,6 +329,7 @@ on_run_recorder_changed (SluiceWindow *self)
 
   sluice_event_log_set_recorder (self->event_log, recorder);
   sluice_error_group_view_set_recorder (self->error_group_view, recorder);
+  sluice_lint_view_set_recorder (self->lint_view, recorder);
   sluice_jobs_view_set_recorder (self->jobs_view,
                                  sluice_run_controller_get_submit_mode (self->run) ? recorder : NULL);
 }
@@ -373,6 +382,7 @@ on_run_updated (SluiceWindow *self,
     }
   sluice_event_log_update (self->event_log, live);
   sluice_error_group_view_update (self->error_group_view);
+  sluice_lint_view_update (self->lint_view);
   sluice_jobs_view_update (self->jobs_view);
 }
 
@@ -476,6 +486,27 @@ sluice_window_get_property (GObject    *object,
     case PROP_RUNNING:
       g_value_set_boolean (value, is_running (self));
       break;
+    case PROP_PROJECTOR:
+      g_value_set_boolean (value, sluice_window_get_projector (self));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+sluice_window_set_property (GObject      *object,
+                            guint         prop_id,
+                            const GValue *value,
+                            GParamSpec   *pspec)
+{
+  SluiceWindow *self = SLUICE_WINDOW (object);
+
+  switch (prop_id)
+    {
+    case PROP_PROJECTOR:
+      sluice_window_set_projector (self, g_value_get_boolean (value));
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -490,6 +521,7 @@ sluice_window_class_init (SluiceWindowClass *klass)
   object_class->dispose = sluice_window_dispose;
   object_class->finalize = sluice_window_finalize;
   object_class->get_property = sluice_window_get_property;
+  object_class->set_property = sluice_window_set_property;
 
   /**
    * SluiceWindow:running:
@@ -499,6 +531,15 @@ sluice_window_class_init (SluiceWindowClass *klass)
   properties[PROP_RUNNING] =
     g_param_spec_boolean ("running", NULL, NULL, FALSE,
                           G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  /**
+   * SluiceWindow:projector:
+   *
+   * Whether the window is in projector mode: see
+   * sluice_window_set_projector().
+   */
+  properties[PROP_PROJECTOR] =
+    g_param_spec_boolean ("projector", NULL, NULL, FALSE,
+                          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   g_type_ensure (SLUICE_TYPE_CLOCK_CONTROLS);
@@ -512,6 +553,9 @@ sluice_window_class_init (SluiceWindowClass *klass)
   g_type_ensure (SLUICE_TYPE_REPORT_VIEW);
   g_type_ensure (SLUICE_TYPE_SCRUBBER);
   g_type_ensure (SLUICE_TYPE_EXPLAIN_VIEW);
+  g_type_ensure (SLUICE_TYPE_LINT_VIEW);
+  g_type_ensure (SLUICE_TYPE_LESSON_GALLERY);
+  g_type_ensure (SLUICE_TYPE_LESSON_PANEL);
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/sluicepool/Sluice/sluice-window.ui");
   gtk_widget_class_bind_template_child (widget_class, SluiceWindow, title_label);
@@ -521,6 +565,7 @@ sluice_window_class_init (SluiceWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, SluiceWindow, presets_menu);
   gtk_widget_class_bind_template_child (widget_class, SluiceWindow, config_panel);
   gtk_widget_class_bind_template_child (widget_class, SluiceWindow, banner_label);
+  gtk_widget_class_bind_template_child (widget_class, SluiceWindow, lint_view);
   gtk_widget_class_bind_template_child (widget_class, SluiceWindow, counters);
   gtk_widget_class_bind_template_child (widget_class, SluiceWindow, chart_view);
   gtk_widget_class_bind_template_child (widget_class, SluiceWindow, timeline_view);
@@ -533,6 +578,13 @@ sluice_window_class_init (SluiceWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, SluiceWindow, explain_view);
   gtk_widget_class_bind_template_child (widget_class, SluiceWindow, notebook);
   gtk_widget_class_bind_template_child (widget_class, SluiceWindow, stop_button);
+  gtk_widget_class_bind_template_child (widget_class, SluiceWindow, run_button);
+  gtk_widget_class_bind_template_child (widget_class, SluiceWindow, cancel_button);
+  gtk_widget_class_bind_template_child (widget_class, SluiceWindow, reset_button);
+  gtk_widget_class_bind_template_child (widget_class, SluiceWindow, sidebar);
+  gtk_widget_class_bind_template_child (widget_class, SluiceWindow, lesson_gallery);
+  gtk_widget_class_bind_template_child (widget_class, SluiceWindow, lesson_scroller);
+  gtk_widget_class_bind_template_child (widget_class, SluiceWindow, lesson_panel);
   gtk_widget_class_bind_template_callback_full (widget_class, "update_actions",
                                                 G_CALLBACK (_sluice_window_update_actions));
 }
@@ -541,6 +593,9 @@ static void
 sluice_window_init (SluiceWindow *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  /* Not a bound template child: the window's own child, which
+   * gtk_widget_dispose_template() would unparent behind the window's back. */
+  self->main_stack = GTK_STACK (gtk_window_get_child (GTK_WINDOW (self)));
 
   _sluice_window_add_actions (self);
   _sluice_window_add_run_keys (self);
@@ -548,6 +603,7 @@ sluice_window_init (SluiceWindow *self)
 
   self->run = sluice_run_controller_new (GTK_WIDGET (self));
   bind_run_views (self);
+  _sluice_window_connect_lesson_run (self);
   g_signal_connect_swapped (self->run, "status", G_CALLBACK (on_run_status), self);
   g_signal_connect_swapped (self->run, "notify::running", G_CALLBACK (on_running_changed), self);
   g_signal_connect_swapped (self->run, "notify::remote", G_CALLBACK (_sluice_window_update_actions), self);
@@ -562,6 +618,11 @@ sluice_window_init (SluiceWindow *self)
   /* A clicked event row moves the playhead to its time. */
   g_object_bind_property (self->event_log, "marked-time", sluice_run_controller_get_viewport (self->run), "playhead",
                           G_BINDING_SYNC_CREATE);
+  /* The lints of the moment shown; a clicked one moves the playhead to
+   * when it came on. */
+  g_object_bind_property (self->run, "moment", self->lint_view, "moment", G_BINDING_SYNC_CREATE);
+  g_object_bind_property (self->lint_view, "marked-time", sluice_run_controller_get_viewport (self->run), "playhead",
+                          G_BINDING_DEFAULT);
   g_signal_connect_swapped (sluice_run_controller_get_viewport (self->run), "notify::fit",
                             G_CALLBACK (_sluice_window_update_actions), self);
 

@@ -83,10 +83,21 @@ SluiceViewport *sluice_window_get_viewport     (SluiceWindow         *self);
 SluiceCompareWindow *sluice_window_compare_with_file (SluiceWindow   *self,
                                                 const char           *path,
                                                 GError              **error);
+gboolean      sluice_window_get_projector      (SluiceWindow         *self);
+void          sluice_window_set_projector      (SluiceWindow         *self,
+                                                gboolean              projector);
 gboolean      sluice_window_attach             (SluiceWindow         *self,
                                                 SluiceRemotePool     *pool,
                                                 GError              **error);
 SluiceAttachDialog *sluice_window_get_attach_dialog (SluiceWindow    *self);
+gboolean      sluice_window_open_lesson        (SluiceWindow         *self,
+                                                const char           *name);
+GtkWidget    *sluice_window_get_lesson_panel   (SluiceWindow         *self);
+GtkWidget    *sluice_window_get_lesson_gallery (SluiceWindow         *self);
+gboolean      sluice_window_get_showing_lessons (SluiceWindow        *self);
+gboolean      sluice_window_choose             (SluiceWindow         *self,
+                                                guint                 choice);
+gboolean      sluice_window_get_asking         (SluiceWindow         *self);
 void          sluice_window_attach_to_async    (SluiceWindow         *self,
                                                 const char           *target,
                                                 GAsyncReadyCallback   callback,

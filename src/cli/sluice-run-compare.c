@@ -41,8 +41,9 @@ sluice_run_compare_describe (void)
            "per-item behaviours, mix and mix seed), so that only B's [pool], [retry] (its seed "
            "too), [run] and [submit] options differ. Each runs on its own clock; --set and "
            "--clock apply to both. It prints a table of elapsed time, throughput (items "
-           "succeeded per second), succeeded, failed, retries, timeouts, max lead and outcome "
-           "in columns A, B and B − A (B / A for throughput); with --json, one object "
+           "succeeded per second), succeeded, failed, retries, timeouts, max lead, lints (how "
+           "many each raised; B − A names the kinds only one raised) and outcome in columns A, B "
+           "and B − A (B / A for throughput); with --json, one object "
            "{\"a\": …, \"b\": …, \"difference\": …}. Exit status 0 when both ran, whatever "
            "their outcomes; 2 for bad files or arguments.");
 }
@@ -163,14 +164,15 @@ run_both (Compare  *compare,
 
 /* ---- printing ----------------------------------------------------------- */
 
-/* Right-aligned in COLUMN characters (not bytes: “−” and “×” are two). */
+/* Right-aligned in COLUMN characters (not bytes: “−” and “×” are two);
+ * a longer text (the lints' difference) after one space. */
 static void
 append_cell (GString    *row,
              const char *text)
 {
   glong n = g_utf8_strlen (text, -1);
 
-  for (glong i = n; i < COLUMN; i++)
+  for (glong i = n; i < MAX (COLUMN, n + 1); i++)
     g_string_append_c (row, ' ');
   g_string_append (row, text);
 }

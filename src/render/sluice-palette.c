@@ -1,4 +1,5 @@
-/* sluice-palette.c: the colours of the charts and lanes, light and dark
+/* sluice-palette.c: the colours of the charts and lanes, light and dark,
+ * normal and high contrast
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -73,15 +74,88 @@ static const SluicePalette dark_palette = {
   .budget       = RGB (0xd88cb8),
 };
 
+/* High contrast, for a projector (a washed-out picture seen from the back
+ * of a room) and high-contrast themes: text, axes and the lines that are
+ * not data pure black or white; the bars in saturated colours that keep
+ * their labels' dark text readable, whose grey levels lie at least 0.08
+ * apart (ok, retried, failed, timed out and cancelled, which are flat
+ * fills; a running bar is open), so that a grayscale picture still tells
+ * them apart; the series darker (or, in dark, lighter) than the normal
+ * palettes' for 4.5:1 on the background. */
+static const SluicePalette high_contrast_light_palette = {
+  .background   = RGB (0xffffff),
+  .foreground   = RGB (0x000000),
+  .muted        = RGB (0x333333),
+  .grid         = RGB (0xb8b8b8),
+
+  .ok           = RGB (0x00e676),  /* green */
+  .retried      = RGB (0xffab00),  /* amber */
+  .failed       = RGB (0xff4500),  /* vermillion */
+  .timed_out    = RGB (0xd500f9),  /* purple */
+  .cancelled    = RGB (0xd8d8d8),
+  .running      = RGB (0x2979ff),  /* blue */
+
+  .queue        = RGB (0x0039cb),  /* deep blue */
+  .in_flight    = RGB (0x007a33),  /* deep green */
+  .lead         = RGB (0xe65100),
+  .busy         = RGB (0x2979ff),  /* as the lanes' running bars */
+
+  .capacity     = RGB (0x333333),
+  .bound        = RGB (0x000000),
+  .now          = RGB (0x000000),
+  .deadline     = RGB (0xb0005a),
+  .cancel_round = RGB (0x000000),
+  .selection    = RGB (0x000000),
+
+  .backoff      = RGB (0x0039cb),
+  .budget       = RGB (0xd500f9),
+};
+
+/* On black rather than the theme's dark grey: the most contrast a
+ * projector can give. */
+static const SluicePalette high_contrast_dark_palette = {
+  .background   = RGB (0x000000),
+  .foreground   = RGB (0xffffff),
+  .muted        = RGB (0xd0d0d0),
+  .grid         = RGB (0x404040),
+
+  .ok           = RGB (0x00e676),
+  .retried      = RGB (0xffab00),
+  .failed       = RGB (0xff4500),
+  .timed_out    = RGB (0xd500f9),
+  .cancelled    = RGB (0xc8c8c8),
+  .running      = RGB (0x40c4ff),  /* sky blue */
+
+  .queue        = RGB (0x40c4ff),
+  .in_flight    = RGB (0x00e676),
+  .lead         = RGB (0xff6d00),
+  .busy         = RGB (0xffea00),  /* yellow */
+
+  .capacity     = RGB (0xd0d0d0),
+  .bound        = RGB (0xffffff),
+  .now          = RGB (0xffffff),
+  .deadline     = RGB (0xffea00),
+  .cancel_round = RGB (0xffffff),
+  .selection    = RGB (0xffffff),
+
+  .backoff      = RGB (0x80d8ff),  /* lifted off the running bars' */
+  .budget       = RGB (0xea80fc),
+};
+
 /**
  * sluice_palette_get:
- * @dark: whether the views are drawn for a dark theme
+ * @flags: whether the views are drawn for a dark theme, and in high
+ *   contrast
  *
  * Returns: (transfer none): the palette, static
  */
 const SluicePalette *
-sluice_palette_get (gboolean dark)
+sluice_palette_get (SluicePaletteFlags flags)
 {
+  gboolean dark = (flags & SLUICE_PALETTE_DARK) != 0;
+
+  if (flags & SLUICE_PALETTE_HIGH_CONTRAST)
+    return dark ? &high_contrast_dark_palette : &high_contrast_light_palette;
   return dark ? &dark_palette : &light_palette;
 }
 

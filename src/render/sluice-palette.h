@@ -1,4 +1,5 @@
-/* sluice-palette.h: the colours of the charts and lanes, light and dark
+/* sluice-palette.h: the colours of the charts and lanes, light and dark,
+ * normal and high contrast
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -60,7 +61,24 @@ typedef struct {
   SluiceColor backoff, budget;
 } SluicePalette;
 
-const SluicePalette *sluice_palette_get             (gboolean           dark);
+/**
+ * SluicePaletteFlags:
+ * @SLUICE_PALETTE_LIGHT: the light palette (no flag)
+ * @SLUICE_PALETTE_DARK: for a dark theme
+ * @SLUICE_PALETTE_HIGH_CONTRAST: black or white text and lines, and
+ *   saturated colours that stay apart in grayscale: for projector mode and
+ *   high-contrast themes
+ *
+ * Which palette the views are drawn in. %SLUICE_PALETTE_DARK is 1, so a
+ * gboolean that says "dark" picks the light or the dark palette.
+ */
+typedef enum {
+  SLUICE_PALETTE_LIGHT         = 0,
+  SLUICE_PALETTE_DARK          = 1 << 0,
+  SLUICE_PALETTE_HIGH_CONTRAST = 1 << 1,
+} SluicePaletteFlags;
+
+const SluicePalette *sluice_palette_get             (SluicePaletteFlags flags);
 void                 sluice_palette_set_source      (cairo_t           *cr,
                                                      const SluiceColor *color);
 double               sluice_color_get_luminance     (const SluiceColor *color);

@@ -348,7 +348,8 @@ _sluice_chart_get_labels (double          width,
   SluiceChartPass pass;
 
   t1 = MAX (t1, t0 + 1);
-  _sluice_chart_init_pass (&pass, cr, layout, width, height, model, t0, t1, now, queue_capacity, lead_bound, FALSE);
+  _sluice_chart_init_pass (&pass, cr, layout, width, height, model, t0, t1, now, queue_capacity, lead_bound,
+                           SLUICE_PALETTE_LIGHT);
   place_labels (&pass, &labels);
   for (Label l = 0; l < N_LABELS; l++)
     if (outs[l] != NULL)

@@ -82,7 +82,7 @@ void         _sluice_chart_init_pass        (SluiceChartPass   *pass,
                                              gint64             now,
                                              guint              queue_capacity,
                                              guint              lead_bound,
-                                             gboolean           dark);
+                                             SluicePaletteFlags palette);
 void         _sluice_chart_clear_pass       (SluiceChartPass   *pass);
 double       _sluice_chart_count_to_y       (const SluiceChartLayout *chart,
                                              double             count);

@@ -236,7 +236,7 @@ _sluice_chart_get_readout_rect (double          width,
   SluiceChartPass pass;
 
   _sluice_chart_init_pass (&pass, cr, layout, width, height, model, t0, MAX (t1, t0 + 1), now,
-                           queue_capacity, lead_bound, FALSE);
+                           queue_capacity, lead_bound, SLUICE_PALETTE_LIGHT);
   if (!layout_readout (&pass, x, &text, &box))
     box = (SluiceRect) { 0., 0., 0., 0. };
   _sluice_chart_clear_pass (&pass);

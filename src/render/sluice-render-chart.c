@@ -485,12 +485,12 @@ _sluice_chart_init_pass (SluiceChartPass *pass,
                          gint64           now,
                          guint            queue_capacity,
                          guint            lead_bound,
-                         gboolean         dark)
+                         SluicePaletteFlags palette)
 {
   *pass = (SluiceChartPass) {
     .cr = cr,
     .layout = layout,
-    .palette = sluice_palette_get (dark),
+    .palette = sluice_palette_get (palette),
     .model = model,
     .t0 = t0,
     .t1 = t1,
@@ -530,7 +530,7 @@ begin_offline_pass (SluiceChartPass *pass,
 
   cairo_surface_destroy (surface);
   _sluice_chart_init_pass (pass, cr, _sluice_render_create_layout (cr, FALSE), width, height, model,
-                           t0, MAX (t1, t0 + 1), now, queue_capacity, lead_bound, FALSE);
+                           t0, MAX (t1, t0 + 1), now, queue_capacity, lead_bound, SLUICE_PALETTE_LIGHT);
 }
 
 static void
@@ -592,7 +592,7 @@ _sluice_chart_get_moments (double          width,
  *   drawn there; negative for neither (the series end at the last event)
  * @queue_capacity: the queue size, drawn as a line; 0 for none
  * @lead_bound: `queue-size + workers + 1`, drawn as a line; 0 for none
- * @dark: whether to use the dark palette
+ * @palette: the palette: light or dark, normal or high contrast
  *
  * Draws the queue depth, the attempts in flight, the items pulled but
  * not yet finished and the busy workers (holding an item) as step lines
@@ -616,9 +616,9 @@ sluice_render_chart (cairo_t        *cr,
                      gint64          now,
                      guint           queue_capacity,
                      guint           lead_bound,
-                     gboolean        dark)
+                     SluicePaletteFlags palette)
 {
-  sluice_render_chart_with_pointer (cr, width, height, model, t0, t1, now, queue_capacity, lead_bound, dark, -1.);
+  sluice_render_chart_with_pointer (cr, width, height, model, t0, t1, now, queue_capacity, lead_bound, palette, -1.);
 }
 
 /**
@@ -632,7 +632,7 @@ sluice_render_chart (cairo_t        *cr,
  * @now: as for sluice_render_chart()
  * @queue_capacity: the queue size, drawn as a line; 0 for none
  * @lead_bound: `queue-size + workers + 1`, drawn as a line; 0 for none
- * @dark: whether to use the dark palette
+ * @palette: the palette: light or dark, normal or high contrast
  * @pointer_x: where the pointer is, in view coordinates; negative for
  *   nowhere
  *
@@ -650,7 +650,7 @@ sluice_render_chart_with_pointer (cairo_t        *cr,
                                   gint64          now,
                                   guint           queue_capacity,
                                   guint           lead_bound,
-                                  gboolean        dark,
+                                  SluicePaletteFlags palette,
                                   double          pointer_x)
 {
   g_autoptr(PangoLayout) layout = NULL;
@@ -661,7 +661,8 @@ sluice_render_chart_with_pointer (cairo_t        *cr,
 
   t1 = MAX (t1, t0 + 1);
   layout = _sluice_render_create_layout (cr, FALSE);
-  _sluice_chart_init_pass (&pass, cr, layout, width, height, model, t0, t1, now, queue_capacity, lead_bound, dark);
+  _sluice_chart_init_pass (&pass, cr, layout, width, height, model, t0, t1, now, queue_capacity, lead_bound,
+                           palette);
 
   _sluice_render_begin_view (cr, pass.palette, width, height);
 

@@ -6,6 +6,7 @@
 
 #include <cairo.h>
 
+#include "sluice-palette.h"
 #include "sluice-timeline.h"
 
 G_BEGIN_DECLS
@@ -19,7 +20,7 @@ void sluice_render_chart (cairo_t        *cr,
                           gint64          now,
                           guint           queue_capacity,
                           guint           lead_bound,
-                          gboolean        dark);
+                          SluicePaletteFlags palette);
 void sluice_render_chart_with_pointer (cairo_t        *cr,
                                        double          width,
                                        double          height,
@@ -29,7 +30,7 @@ void sluice_render_chart_with_pointer (cairo_t        *cr,
                                        gint64          now,
                                        guint           queue_capacity,
                                        guint           lead_bound,
-                                       gboolean        dark,
+                                       SluicePaletteFlags palette,
                                        double          pointer_x);
 char    *sluice_render_chart_get_readout     (SluiceTimeline *model,
                                               gint64          time);

@@ -37,6 +37,7 @@ sluice_render_run (cairo_t        *cr,
                    guint           lead_bound,
                    gboolean        dark)
 {
+  SluicePaletteFlags palette = dark ? SLUICE_PALETTE_DARK : SLUICE_PALETTE_LIGHT;
   gint64 t0, t1;
   double lanes_height, chart_height;
 
@@ -55,17 +56,17 @@ sluice_render_run (cairo_t        *cr,
   lanes_height = MAX (height - chart_height, 1.);
 
   cairo_save (cr);
-  sluice_palette_set_source (cr, &sluice_palette_get (dark)->background);
+  sluice_palette_set_source (cr, &sluice_palette_get (palette)->background);
   cairo_paint (cr);
   sluice_render_chart (cr, width, chart_height, model, t0, t1, -1,
-                       queue_capacity, lead_bound, dark);
+                       queue_capacity, lead_bound, palette);
   cairo_restore (cr);
 
   cairo_save (cr);
   cairo_translate (cr, 0., chart_height);
   cairo_rectangle (cr, 0., 0., width, lanes_height);
   cairo_clip (cr);
-  sluice_render_timeline (cr, width, lanes_height, model, t0, t1, -1, -1, dark);
+  sluice_render_timeline (cr, width, lanes_height, model, t0, t1, -1, -1, palette);
   cairo_restore (cr);
 }
 

@@ -23,7 +23,7 @@ static const double dashes[] = { 4., 3. };
  * @t0: the time at the plot's left edge, in clock microseconds
  * @t1: the time at its right edge
  * @time: the moment shown (the scrubber's, an event row's), or -1
- * @dark: whether the view uses the dark palette
+ * @palette: the view's palette
  *
  * Draws the playhead as a layer over what the view drew: the part of
  * @plot after @time faded towards the background (it had not happened
@@ -37,9 +37,9 @@ sluice_render_draw_playhead (cairo_t                 *cr,
                                 gint64                   t0,
                                 gint64                   t1,
                                 gint64                   time,
-                                gboolean                 dark)
+                                SluicePaletteFlags       palette)
 {
-  const SluicePalette *palette;
+  const SluicePalette *colors;
   SluiceRect rect;
   double x;
 
@@ -53,8 +53,8 @@ sluice_render_draw_playhead (cairo_t                 *cr,
   x = round (_sluice_render_time_to_x (&rect, t0, MAX (t1, t0 + 1), MAX (time, t0)));
 
   cairo_save (cr);
-  palette = sluice_palette_get (dark);
-  cairo_set_source_rgba (cr, palette->background.red, palette->background.green, palette->background.blue,
+  colors = sluice_palette_get (palette);
+  cairo_set_source_rgba (cr, colors->background.red, colors->background.green, colors->background.blue,
                          FUTURE_DIM);
   cairo_rectangle (cr, x + 1., rect.y, rect.x + rect.width - x - 1., rect.height);
   cairo_fill (cr);
@@ -64,7 +64,7 @@ sluice_render_draw_playhead (cairo_t                 *cr,
       return;
     }
 
-  sluice_palette_set_source (cr, &palette->selection);
+  sluice_palette_set_source (cr, &colors->selection);
   cairo_set_line_width (cr, 2.);
   cairo_set_dash (cr, dashes, G_N_ELEMENTS (dashes), 0.);
   cairo_move_to (cr, x, rect.y);

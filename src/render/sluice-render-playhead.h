@@ -7,6 +7,8 @@
 #include <cairo.h>
 #include <glib.h>
 
+#include "sluice-palette.h"
+
 G_BEGIN_DECLS
 
 void sluice_render_draw_playhead (cairo_t                 *cr,
@@ -14,6 +16,6 @@ void sluice_render_draw_playhead (cairo_t                 *cr,
                                   gint64                   t0,
                                   gint64                   t1,
                                   gint64                   time,
-                                  gboolean                 dark);
+                                  SluicePaletteFlags       palette);
 
 G_END_DECLS

@@ -541,7 +541,7 @@ draw_policy_marks (const Pass     *pass,
  * @now: the clock's time: running attempts end there and the "now" line is
  *   drawn there; negative for neither (a finished run)
  * @selected_item: the item whose attempts are highlighted, or -1
- * @dark: whether to use the dark palette
+ * @palette: the palette: light or dark, normal or high contrast
  *
  * Draws one lane per worker and one bar per attempt, from start to end,
  * coloured by outcome, open (a pale inside, a bold border) while they run,
@@ -565,7 +565,7 @@ sluice_render_timeline (cairo_t        *cr,
                         gint64          t1,
                         gint64          now,
                         gint64          selected_item,
-                        gboolean        dark)
+                        SluicePaletteFlags palette)
 {
   g_autoptr(PangoLayout) layout = NULL;
   g_autoptr(GArray) problems = NULL;
@@ -581,7 +581,7 @@ sluice_render_timeline (cairo_t        *cr,
   pass = (Pass) {
     .cr = cr,
     .layout = layout,
-    .palette = sluice_palette_get (dark),
+    .palette = sluice_palette_get (palette),
     .t0 = t0,
     .t1 = MAX (t1, t0 + 1),
     .now = now >= 0 ? now : sluice_timeline_get_end_time (model),

@@ -6,6 +6,7 @@
 
 #include <cairo.h>
 
+#include "sluice-palette.h"
 #include "sluice-timeline.h"
 
 G_BEGIN_DECLS
@@ -18,7 +19,7 @@ void     sluice_render_timeline     (cairo_t        *cr,
                                      gint64          t1,
                                      gint64          now,
                                      gint64          selected_item,
-                                     gboolean        dark);
+                                     SluicePaletteFlags palette);
 double   sluice_render_timeline_get_natural_height (SluiceTimeline *model);
 void     sluice_render_get_time_axis (double          view_width,
                                       double         *x,

@@ -491,13 +491,16 @@ same_outcome (SluiceReport *a,
 
 /* The rows as sluice-run prints them: words a script can look for. */
 static const char * const row_names[SLUICE_COMPARISON_N_ROWS] = {
-  "elapsed", "throughput", "succeeded", "failed", "retries", "timeouts", "max lead", "outcome",
+  "elapsed", "throughput", "succeeded", "failed", "retries", "timeouts", "max lead", "lints", "outcome",
 };
 
 /* The same rows, for people. */
 static const char * const row_labels[SLUICE_COMPARISON_N_ROWS] = {
   N_("Elapsed"), N_("Throughput"), N_("Succeeded"), N_("Failed"), N_("Retries"), N_("Timeouts"),
-  N_("Max lead"), N_("Outcome"),
+  N_("Max lead"),
+  /* Translators: a row of the comparison: the warnings each run raised */
+  N_("Lints"),
+  N_("Outcome"),
 };
 
 /**
@@ -553,6 +556,45 @@ seconds (gint64 time)
   return (double) time / G_USEC_PER_SEC;
 }
 
+/* The kinds of lint @a raised that @b did not, each after @sign. */
+static void
+append_missing_kinds (GString      *text,
+                      SluiceReport *a,
+                      SluiceReport *b,
+                      char          sign)
+{
+  g_autofree char *kinds_a = sluice_linter_dup_kinds (sluice_report_get_linter (a));
+  g_autofree char *kinds_b = sluice_linter_dup_kinds (sluice_report_get_linter (b));
+  g_auto(GStrv) names = g_strsplit (kinds_a, ", ", -1);
+  g_auto(GStrv) others = g_strsplit (kinds_b, ", ", -1);
+
+  for (guint i = 0; names[i] != NULL; i++)
+    if (names[i][0] != '\0' && !g_strv_contains ((const char * const *) others, names[i]))
+      g_string_append_printf (text, "%s%c%s", text->len > 0 ? " " : "", sign, names[i]);
+}
+
+/* How many lints B raised beside A's, and the kinds only one of them
+ * raised: "+1 (+retry-storm)". The words are the kinds' machine names,
+ * for people too. */
+static SluiceComparisonRow *
+lints_row (const char   *name,
+           SluiceReport *a,
+           SluiceReport *b)
+{
+  guint na = sluice_linter_get_lints (sluice_report_get_linter (a))->len;
+  guint nb = sluice_linter_get_lints (sluice_report_get_linter (b))->len;
+  g_autoptr(GString) kinds = g_string_new (NULL);
+  char *difference;
+
+  append_missing_kinds (kinds, b, a, '+');
+  append_missing_kinds (kinds, a, b, '-');
+  if (kinds->len > 0)
+    difference = g_strdup_printf ("%+" G_GINT64_FORMAT " (%s)", (gint64) nb - (gint64) na, kinds->str);
+  else
+    difference = g_strdup_printf ("%+" G_GINT64_FORMAT, (gint64) nb - (gint64) na);
+  return row_new (name, g_strdup_printf ("%u", na), g_strdup_printf ("%u", nb), difference);
+}
+
 static const char *
 outcome_difference (gboolean same,
                     gboolean translated)
@@ -574,7 +616,7 @@ outcome_difference (gboolean same,
  *
  * The difference table, one row per #SluiceComparisonRowKind in its
  * order: elapsed, throughput, succeeded, failed, retries, timeouts, max
- * lead, outcome; columns A, B and B − A (B / A for throughput).
+ * lead, lints, outcome; columns A, B and B − A (B / A for throughput).
  *
  * Returns: (transfer full) (element-type SluiceComparisonRow): the rows
  */
@@ -615,6 +657,7 @@ sluice_comparison_dup_rows (SluiceComparison *self,
   g_ptr_array_add (rows, count_row (names[SLUICE_COMPARISON_RETRIES], sa->retries, sb->retries));
   g_ptr_array_add (rows, count_row (names[SLUICE_COMPARISON_TIMEOUTS], sa->timeouts, sb->timeouts));
   g_ptr_array_add (rows, count_row (names[SLUICE_COMPARISON_MAX_LEAD], sa->max_lead, sb->max_lead));
+  g_ptr_array_add (rows, lints_row (names[SLUICE_COMPARISON_LINTS], a, b));
   g_ptr_array_add (rows, row_new (names[SLUICE_COMPARISON_OUTCOME], g_strdup (sluice_report_get_outcome (a)),
                                   g_strdup (sluice_report_get_outcome (b)),
                                   g_strdup (outcome_difference (same_outcome (a, b), translated))));
@@ -657,6 +700,8 @@ add_side (JsonBuilder *builder,
       json_builder_set_member_name (builder, counts[i].name);
       json_builder_add_int_value (builder, counts[i].value);
     }
+  json_builder_set_member_name (builder, "lints");
+  json_builder_add_int_value (builder, sluice_linter_get_lints (sluice_report_get_linter (side->report))->len);
   json_builder_set_member_name (builder, "report");
   json_builder_add_value (builder, sluice_report_to_json (side->report));
   json_builder_end_object (builder);
@@ -686,6 +731,9 @@ add_difference (JsonBuilder  *builder,
       json_builder_set_member_name (builder, counts[i].name);
       json_builder_add_int_value (builder, (gint64) counts[i].b - (gint64) counts[i].a);
     }
+  json_builder_set_member_name (builder, "lints");
+  json_builder_add_int_value (builder, (gint64) sluice_linter_get_lints (sluice_report_get_linter (b))->len -
+                                       (gint64) sluice_linter_get_lints (sluice_report_get_linter (a))->len);
   json_builder_set_member_name (builder, "same_outcome");
   json_builder_add_boolean_value (builder, same_outcome (a, b));
   json_builder_end_object (builder);
@@ -697,7 +745,8 @@ add_difference (JsonBuilder  *builder,
  *
  * The comparison as `sluice-run --compare --json` prints it: one object
  * `{"a": …, "b": …, "difference": …}`, each side with its file, outcome,
- * elapsed seconds, throughput, counts and whole report.
+ * elapsed seconds, throughput, counts (`lints` the lints it raised) and
+ * whole report (its `lints` names them).
  *
  * Returns: (transfer full): the object
  */

@@ -36,6 +36,8 @@ typedef enum {
  * @SLUICE_COMPARISON_RETRIES: retries
  * @SLUICE_COMPARISON_TIMEOUTS: attempts that timed out
  * @SLUICE_COMPARISON_MAX_LEAD: the most items pulled and not yet handled
+ * @SLUICE_COMPARISON_LINTS: the lints that turned on (how many; the
+ *   difference also names the kinds only one side raised)
  * @SLUICE_COMPARISON_OUTCOME: how the run ended (same or differs)
  * @SLUICE_COMPARISON_N_ROWS: how many rows the table has
  *
@@ -49,6 +51,7 @@ typedef enum {
   SLUICE_COMPARISON_RETRIES,
   SLUICE_COMPARISON_TIMEOUTS,
   SLUICE_COMPARISON_MAX_LEAD,
+  SLUICE_COMPARISON_LINTS,
   SLUICE_COMPARISON_OUTCOME,
   SLUICE_COMPARISON_N_ROWS
 } SluiceComparisonRowKind;

@@ -65,6 +65,7 @@ void     _sluice_json_writer_double       (SluiceJsonWriter  *w,
                                            double             value);
 void     _sluice_json_writer_boolean      (SluiceJsonWriter  *w,
                                            gboolean           value);
+void     _sluice_json_writer_null         (SluiceJsonWriter  *w);
 void     _sluice_json_writer_string       (SluiceJsonWriter  *w,
                                            const char        *value);
 void     _sluice_json_writer_variant      (SluiceJsonWriter  *w,

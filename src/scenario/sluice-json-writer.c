@@ -344,6 +344,20 @@ _sluice_json_writer_boolean (SluiceJsonWriter *w,
   maybe_flush (w);
 }
 
+void
+_sluice_json_writer_null (SluiceJsonWriter *w)
+{
+  if (w->builder != NULL)
+    {
+      json_builder_add_null_value (w->builder);
+      return;
+    }
+
+  start_element (w);
+  g_string_append (w->buffer, "null");
+  maybe_flush (w);
+}
+
 /**
  * _sluice_json_writer_variant:
  * @w: a writer

@@ -6,6 +6,7 @@
  */
 #pragma once
 
+#include "sluice-linter.h"
 #include "sluice-report.h"
 
 G_BEGIN_DECLS
@@ -52,6 +53,7 @@ struct _SluiceReport
   GPtrArray  *fatal_reprs;      /* char*: the fatal errors, as they came */
   GPtrArray  *overruns;         /* char*: "item N, attempt A" and how late */
   gint64      deadline_at;      /* when the shutdown deadline fired, or -1 */
+  SluiceLinter *linter;         /* lints every event, for `lints` */
 
   gboolean    finished;
   char       *outcome;
@@ -71,6 +73,8 @@ struct _SluiceReport
   guint       jobs_cancelled;
 
   SluiceLesson *lesson;         /* the run's lesson, for `lesson`, or NULL */
+  guint       buffered;         /* results handed back, not read yet */
+  guint       max_buffered;
 };
 
 typedef struct {

@@ -22,7 +22,8 @@
  * policy), `shutdown` (what the shutdown deadline did, from the run's
  * counters) and `snapshots` (those sluice_report_add_snapshot() gave).
  * A submit-mode report (sluice_report_set_submit_mode()) adds `jobs`, `ran`
- * and `submit_refused` at the end, from sluice_report_finish_jobs().
+ * and `submit_refused`, from sluice_report_finish_jobs(). Last comes `lints`
+ * (docs/lints.md), from the events.
  *
  * Feed it with sluice_report_add_event(), sluice_report_add_result() and
  * sluice_report_add_snapshot(),
@@ -64,6 +65,7 @@ sluice_report_finalize (GObject *object)
   g_clear_pointer (&self->overruns, g_ptr_array_unref);
   g_clear_pointer (&self->job_outcomes, g_ptr_array_unref);
   g_clear_pointer (&self->outcome_names, g_hash_table_unref);
+  g_clear_object (&self->linter);
 
   G_OBJECT_CLASS (sluice_report_parent_class)->finalize (object);
 }
@@ -93,6 +95,7 @@ sluice_report_init (SluiceReport *self)
   self->outcome_names = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->deadline_at = -1;
   self->ctx_ok = TRUE;
+  self->linter = sluice_linter_new ();
 }
 
 /**
@@ -218,7 +221,8 @@ add_backoff (SluiceReport *self,
  * Counts the handler calls per item from the attempt-start events, keeps
  * the backoff delays of the backoff and retry-skipped events, and, for the
  * summary, the fatal errors, when the shutdown deadline fired and which
- * attempts overran it.
+ * attempts overran it; and gives every event to its #SluiceLinter, for
+ * `lints`.
  */
 void
 sluice_report_add_event (SluiceReport      *self,
@@ -227,8 +231,19 @@ sluice_report_add_event (SluiceReport      *self,
   g_return_if_fail (SLUICE_IS_REPORT (self));
   g_return_if_fail (event != NULL);
 
+  sluice_linter_add_event (self->linter, event);
   if (event->kind == SLUICE_EVENT_SHUTDOWN_DEADLINE)
     self->deadline_at = event->time;
+
+  /* The results the pool handed back that the caller has not read yet:
+   * only the input queue is bounded, so a slow caller lets them pile up. */
+  if (event->kind == SLUICE_EVENT_ITEM_OK && !self->submit_mode)
+    {
+      self->buffered++;
+      self->max_buffered = MAX (self->max_buffered, self->buffered);
+    }
+  else if (event->kind == SLUICE_EVENT_RESULT && self->buffered > 0)
+    self->buffered--;
 
   if (event->item < 0)
     return;
@@ -595,6 +610,20 @@ sluice_report_get_stats (SluiceReport *self)
 {
   g_return_val_if_fail (SLUICE_IS_REPORT (self), NULL);
   return &self->stats;
+}
+
+/**
+ * sluice_report_get_linter:
+ * @self: a #SluiceReport
+ *
+ * Returns: (transfer none): the lints of the events given so far (the
+ *   report's `lints`)
+ */
+SluiceLinter *
+sluice_report_get_linter (SluiceReport *self)
+{
+  g_return_val_if_fail (SLUICE_IS_REPORT (self), NULL);
+  return self->linter;
 }
 
 /**

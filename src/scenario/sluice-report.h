@@ -7,6 +7,8 @@
 #include <json-glib/json-glib.h>
 #include <sluice.h>
 
+#include "sluice-linter.h"
+
 #include "sluice-lesson.h"
 
 G_BEGIN_DECLS
@@ -65,6 +67,7 @@ gboolean      sluice_report_is_finished        (SluiceReport       *self);
 const char   *sluice_report_get_outcome        (SluiceReport       *self);
 guint         sluice_report_get_n_results      (SluiceReport       *self);
 const SluiceRunStats *sluice_report_get_stats  (SluiceReport       *self);
+SluiceLinter *sluice_report_get_linter         (SluiceReport       *self);
 gint64        sluice_report_get_elapsed        (SluiceReport       *self);
 guint         sluice_report_get_attempts       (SluiceReport       *self,
                                                 gint64              item_index);

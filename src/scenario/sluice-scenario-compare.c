@@ -212,6 +212,8 @@ _sluice_scenario_equal (SluiceScenario  *a,
     what = "[run] close-after";
   else if (a->cancel_after != b->cancel_after)
     what = "[run] cancel-after-seconds";
+  else if (a->caller_delay != b->caller_delay)
+    what = "[run] caller-delay";
   else if (a->clock_kind != b->clock_kind)
     what = "[run] clock";
   else if (a->retry_given != b->retry_given)

@@ -31,7 +31,7 @@ static const char * const source_keys[] = {
 };
 static const char * const handler_keys[] = { "default", "mix", "seed", NULL };
 static const char * const run_keys[] = {
-  "stop-after", "close-after", "cancel-after-seconds", "clock", "mode", NULL
+  "stop-after", "close-after", "cancel-after-seconds", "caller-delay", "clock", "mode", NULL
 };
 /* [submit] (submit-and-shutdown.md), and give-up.N; in stream mode only
  * snapshot-at. */
@@ -443,6 +443,7 @@ load_run_group (SluiceScenario  *self,
       !_sluice_scenario_read_int (p, keyfile, "run", "close-after", 1, G_MAXINT, &self->close_after, error) ||
       !_sluice_scenario_read_seconds (p, keyfile, "run", "cancel-after-seconds", FALSE,
                                       &self->cancel_after, error) ||
+      !_sluice_scenario_read_seconds (p, keyfile, "run", "caller-delay", FALSE, &self->caller_delay, error) ||
       !_sluice_scenario_read_choice (p, keyfile, "run", "clock", _sluice_scenario_clock_names,
                                      &clock, error))
     return FALSE;
@@ -518,6 +519,16 @@ check_mode_conflicts (SluiceScenario  *self,
                                    * and “snapshot-at”: they are what users type. */
                                   _("only submit mode uses it, and this is a stream run; expected "
                                     "[run] mode=submit, or no [submit] key but snapshot-at"));
+      return FALSE;
+    }
+
+  if (g_key_file_has_key (keyfile, "run", "caller-delay", NULL))
+    {
+      _sluice_scenario_set_error (p, error, SLUICE_SCENARIO_ERROR_CONFLICT, "run", "caller-delay",
+                                  /* Translators: follows “FILE: [run] caller-delay: ”. Keep “mode=submit”:
+                                   * it is what users type. */
+                                  _("a service run's caller reads no stream of results (mode=submit); "
+                                    "expected no caller-delay in submit mode"));
       return FALSE;
     }
 

@@ -49,6 +49,7 @@ struct _SluiceScenario
   gint64             stop_after;
   gint64             close_after;     /* 0: never */
   double             cancel_after;    /* < 0: never */
+  double             caller_delay;    /* seconds with each result; 0: none */
   SluiceClockKind    clock_kind;
 
   /* [retry] (retry-policy.md): the values, defaults when a key is absent,

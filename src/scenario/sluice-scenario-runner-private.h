@@ -32,6 +32,7 @@ struct _SluiceScenarioRunner
   GTask                *task;
 
   guint64               cancel_timer;
+  guint64               caller_timer;         /* a slow caller's wait before its next read */
   GArray               *snapshot_timers;      /* guint64 per snapshot-at time, 0 once fired */
   GPtrArray            *snapshots;            /* SluiceSnapshot* per time, NULL until taken */
   gulong                stalled_id;

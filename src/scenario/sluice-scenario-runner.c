@@ -62,6 +62,9 @@ disconnect_clock (SluiceScenarioRunner *self)
   if (self->cancel_timer != 0)
     sluice_clock_remove_timer (self->clock, self->cancel_timer);
   self->cancel_timer = 0;
+  if (self->caller_timer != 0)
+    sluice_clock_remove_timer (self->clock, self->caller_timer);
+  self->caller_timer = 0;
 
   for (guint i = 0; self->snapshot_timers != NULL && i < self->snapshot_timers->len; i++)
     {
@@ -491,6 +494,32 @@ take_result (SluiceScenarioRunner *self,
 }
 
 static void
+on_caller_ready (gpointer user_data)
+{
+  SluiceScenarioRunner *self = user_data;
+
+  self->caller_timer = 0;
+  next (self);
+}
+
+/* A slow caller (`[run] caller-delay`) spends its time with each result
+ * before it reads the next; meanwhile the pool's results wait for it. */
+static void
+read_on (SluiceScenarioRunner *self)
+{
+  double delay = sluice_scenario_get_caller_delay (self->scenario);
+
+  if (delay <= 0)
+    {
+      next (self);
+      return;
+    }
+
+  self->caller_timer = sluice_clock_add_timeout (self->clock, sluice_time_from_seconds (delay),
+                                                 on_caller_ready, g_object_ref (self), g_object_unref);
+}
+
+static void
 on_next (GObject      *object,
          GAsyncResult *result,
          gpointer      user_data)
@@ -504,7 +533,7 @@ on_next (GObject      *object,
   if (value != NULL)
     {
       if (take_result (self, value))
-        next (self);
+        read_on (self);
     }
   else if (!self->closing)
     _sluice_scenario_runner_finish (self, error, FALSE);
@@ -536,13 +565,14 @@ on_next_batch (GObject      *object,
 
 /* A scenario that reacts to its K-th result (stop-after, close-after)
  * reads one at a time, so that the reaction lands the moment that result
- * finishes, as in the seed; any other reads in batches, one GTask per
- * batch. Both give the same report. */
+ * finishes, as in the seed, and so does a slow caller; any other reads in
+ * batches, one GTask per batch. Both give the same report. */
 static void
 next (SluiceScenarioRunner *self)
 {
   if (sluice_scenario_get_stop_after (self->scenario) > 0 ||
-      sluice_scenario_get_close_after (self->scenario) > 0)
+      sluice_scenario_get_close_after (self->scenario) > 0 ||
+      sluice_scenario_get_caller_delay (self->scenario) > 0)
     sluice_run_next_async (self->run, self->cancellable, on_next, g_object_ref (self));
   else
     sluice_run_next_batch_async (self->run, 0, self->cancellable, on_next_batch, g_object_ref (self));

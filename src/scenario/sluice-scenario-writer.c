@@ -196,6 +196,8 @@ save_run (SluiceScenario *self,
     g_key_file_set_int64 (keyfile, "run", "close-after", self->close_after);
   if (self->cancel_after >= 0)
     set_double (keyfile, "run", "cancel-after-seconds", self->cancel_after);
+  if (self->caller_delay > 0)
+    set_double (keyfile, "run", "caller-delay", self->caller_delay);
   g_key_file_set_value (keyfile, "run", "clock",
                         _sluice_scenario_clock_names[self->clock_kind == SLUICE_CLOCK_VIRTUAL]);
   /* Only submit mode: a stream scenario saves as it did. */

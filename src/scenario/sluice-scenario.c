@@ -441,6 +441,20 @@ sluice_scenario_get_cancel_after (SluiceScenario *self)
   return self->cancel_after;
 }
 
+/**
+ * sluice_scenario_get_caller_delay:
+ * @self: a #SluiceScenario
+ *
+ * Returns: `[run] caller-delay`: the seconds the caller spends with each
+ *   result before it reads the next (a slow caller), or 0
+ */
+double
+sluice_scenario_get_caller_delay (SluiceScenario *self)
+{
+  g_return_val_if_fail (SLUICE_IS_SCENARIO (self), 0);
+  return self->caller_delay;
+}
+
 /* The first [handler] key whose behaviour spends real time (block,
  * thread), or %NULL. */
 char *

@@ -155,6 +155,7 @@ guint32                sluice_scenario_get_seed            (SluiceScenario      
 gint64                 sluice_scenario_get_stop_after      (SluiceScenario      *self);
 gint64                 sluice_scenario_get_close_after     (SluiceScenario      *self);
 double                 sluice_scenario_get_cancel_after    (SluiceScenario      *self);
+double                 sluice_scenario_get_caller_delay    (SluiceScenario      *self);
 SluiceClockKind        sluice_scenario_get_clock_kind      (SluiceScenario      *self);
 gboolean               sluice_scenario_needs_real_time     (SluiceScenario      *self);
 SluiceBackoff          sluice_scenario_get_backoff         (SluiceScenario      *self);

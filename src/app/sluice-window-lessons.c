@@ -1,0 +1,472 @@
+/* sluice-window-lessons.c: the Lessons page, and a lesson's question and
+ * reveal around its run
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "config-app.h"
+
+#include <glib/gi18n.h>
+#include <string.h>
+
+#include "sluice-lessons.h"
+#include "sluice-window-private.h"
+
+/*
+ * teaching.md: the gallery of lessons (win.show-lessons, Ctrl+L), a card
+ * opens its lesson (win.open-lesson) in the playground with its question
+ * above the configuration. "Run to find out" (win.run) needs a choice.
+ * When the run's report comes, the reveal: right or wrong, `reveal`
+ * checked against this very report, the scrubber at `moment`, what it
+ * names highlighted, the Explain tab at that moment, the lesson marked
+ * done in the settings (`lessons-done`), and Next Lesson.
+ */
+
+#define DONE_KEY "lessons-done"
+
+static SluiceLesson *
+current_lesson (SluiceWindow *self)
+{
+  return sluice_lesson_panel_get_lesson (self->lesson_panel);
+}
+
+static void
+show_page (SluiceWindow *self,
+           gboolean      lessons)
+{
+  GAction *action = g_action_map_lookup_action (G_ACTION_MAP (self), "show-lessons");
+
+  GtkWidget *run_widgets[] = {
+    GTK_WIDGET (self->run_button), GTK_WIDGET (self->stop_button), self->cancel_button, self->reset_button,
+    GTK_WIDGET (self->clock_controls),
+  };
+
+  gtk_stack_set_visible_child_name (self->main_stack, lessons ? "lessons" : "playground");
+  /* The run's buttons belong to the playground. */
+  for (guint i = 0; i < G_N_ELEMENTS (run_widgets); i++)
+    gtk_widget_set_visible (run_widgets[i], !lessons);
+  g_simple_action_set_state (G_SIMPLE_ACTION (action), g_variant_new_boolean (lessons));
+  if (lessons)
+    gtk_widget_grab_focus (GTK_WIDGET (self->lesson_gallery));
+}
+
+static void
+show_lessons_changed (GSimpleAction *action,
+                      GVariant      *state,
+                      gpointer       user_data)
+{
+  show_page (SLUICE_WINDOW (user_data), g_variant_get_boolean (state));
+}
+
+static void
+show_lessons_activated (GSimpleAction *action,
+                        GVariant      *parameter,
+                        gpointer       user_data)
+{
+  g_autoptr(GVariant) state = g_action_get_state (G_ACTION (action));
+
+  show_page (SLUICE_WINDOW (user_data), !g_variant_get_boolean (state));
+}
+
+/**
+ * sluice_window_open_lesson:
+ * @self: a #SluiceWindow
+ * @name: a lesson's name (its file name without `.pool`)
+ *
+ * Opens the lesson in the playground (asking first about unsaved
+ * changes, as opening any file does).
+ *
+ * Returns: %FALSE if there is no such lesson
+ */
+gboolean
+sluice_window_open_lesson (SluiceWindow *self,
+                           const char   *name)
+{
+  g_autofree char *path = NULL;
+
+  g_return_val_if_fail (SLUICE_IS_WINDOW (self), FALSE);
+  g_return_val_if_fail (name != NULL, FALSE);
+
+  path = sluice_lessons_find (name);
+  if (path == NULL)
+    return FALSE;
+
+  show_page (self, FALSE);
+  sluice_window_open_file_asking (self, path);
+  return TRUE;
+}
+
+static void
+open_lesson_activated (GSimpleAction *action,
+                       GVariant      *parameter,
+                       gpointer       user_data)
+{
+  sluice_window_open_lesson (SLUICE_WINDOW (user_data), g_variant_get_string (parameter, NULL));
+}
+
+static void
+next_lesson_activated (GSimpleAction *action,
+                       GVariant      *parameter,
+                       gpointer       user_data)
+{
+  SluiceWindow *self = user_data;
+  SluiceLesson *lesson = current_lesson (self);
+
+  if (lesson == NULL || sluice_lesson_get_next (lesson) == NULL ||
+      !sluice_window_open_lesson (self, sluice_lesson_get_next (lesson)))
+    show_page (self, TRUE);
+}
+
+static const GActionEntry lesson_actions[] = {
+  { "show-lessons", show_lessons_activated, NULL, "false", show_lessons_changed },
+  { "open-lesson", open_lesson_activated, "s" },
+  { "next-lesson", next_lesson_activated },
+};
+
+/* ---- the lesson in the playground -------------------------------------- */
+
+static char *
+title_of_lesson (const char *name)
+{
+  g_autofree char *path = name != NULL ? sluice_lessons_find (name) : NULL;
+  g_autoptr(SluiceScenario) scenario = path != NULL ? sluice_scenario_new_from_file (path, NULL, NULL) : NULL;
+
+  return scenario != NULL ? g_strdup (sluice_scenario_get_title (scenario)) : NULL;
+}
+
+/* A lesson shows its question the sidebar's height, and its settings
+ * only when asked. */
+static void
+show_settings (SluiceWindow *self)
+{
+  gboolean shown = current_lesson (self) == NULL;
+
+  if (!shown)
+    g_object_get (self->lesson_panel, "show-settings", &shown, NULL);
+  gtk_widget_set_visible (GTK_WIDGET (self->config_panel), shown);
+}
+
+/* The header's Run stays short (the header bar must fit 1024 pixels in
+ * German); the lesson's own button says "Run to Find Out". */
+static void
+update_run_button (SluiceWindow *self)
+{
+  gboolean lesson = current_lesson (self) != NULL;
+
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->run_button),
+                               lesson ? _("Choose an answer, then run the lesson to find out whether it comes true "
+                                          "(Ctrl+R)")
+                                      : _("Run the scenario (Ctrl+R)"));
+}
+
+/**
+ * _sluice_window_show_lesson:
+ * @self: a #SluiceWindow
+ * @scenario: the scenario just opened
+ *
+ * Asks the scenario's lesson above the configuration, or hides the
+ * question when it is not a lesson.
+ */
+void
+_sluice_window_show_lesson (SluiceWindow   *self,
+                            SluiceScenario *scenario)
+{
+  SluiceLesson *lesson = sluice_scenario_get_lesson (scenario);
+  g_autofree char *next_title = lesson != NULL ? title_of_lesson (sluice_lesson_get_next (lesson)) : NULL;
+
+  sluice_lesson_panel_set_lesson (self->lesson_panel, lesson, sluice_scenario_get_title (scenario),
+                                  sluice_scenario_get_description (scenario), next_title);
+  gtk_widget_set_visible (self->lesson_scroller, lesson != NULL);
+  show_settings (self);
+  update_run_button (self);
+  _sluice_window_update_actions (self);
+}
+
+/**
+ * _sluice_window_lesson_allows_run:
+ * @self: a #SluiceWindow
+ *
+ * Returns: whether the run may start: always, but for a lesson not
+ *   answered yet ("Run to find out" needs a choice)
+ */
+gboolean
+_sluice_window_lesson_allows_run (SluiceWindow *self)
+{
+  return current_lesson (self) == NULL || sluice_lesson_panel_get_choice (self->lesson_panel) > 0;
+}
+
+/**
+ * _sluice_window_ask_lesson_again:
+ * @self: a #SluiceWindow
+ *
+ * After a reset: the question again, with the choice kept.
+ */
+void
+_sluice_window_ask_lesson_again (SluiceWindow *self)
+{
+  if (current_lesson (self) != NULL)
+    sluice_lesson_panel_ask (self->lesson_panel);
+}
+
+/* ---- the reveal -------------------------------------------------------- */
+
+/* The attempt on @worker's lane at @time, or the last one it started
+ * before: what `moment=T worker N` points at. */
+static gint64
+item_on_worker (SluiceWindow *self,
+                gint64        worker,
+                gint64        time)
+{
+  SluiceTimeline *timeline = sluice_run_controller_get_timeline (self->run);
+  gint64 item = -1;
+
+  for (guint i = 0; timeline != NULL && i < sluice_timeline_get_n_bars (timeline); i++)
+    {
+      const SluiceTimelineBar *bar = sluice_timeline_get_bar (timeline, i);
+
+      if (bar->worker == worker && bar->start <= time)
+        item = bar->item;
+    }
+
+  return item;
+}
+
+/* Highlights what the moment names, and says where to look. */
+static char *
+point_at (SluiceWindow *self,
+          SluiceLesson *lesson,
+          gint64        moment)
+{
+  /* Translators: a time on the run's clock, in seconds. */
+  g_autofree char *when = g_strdup_printf (_("%.3f s"), (double) moment / G_USEC_PER_SEC);
+  gint64 index = sluice_lesson_get_target_index (lesson);
+  gint64 item;
+
+  switch (sluice_lesson_get_target (lesson))
+    {
+    case SLUICE_LESSON_TARGET_ITEM:
+      sluice_timeline_view_set_selected_item (self->timeline_view, index);
+      /* Translators: %s is a time such as “0.300 s”, %d an item's number. */
+      return g_strdup_printf (_("At %s: look at item %d in the worker lanes (highlighted)."), when, (int) index);
+    case SLUICE_LESSON_TARGET_WORKER:
+      item = item_on_worker (self, index, moment);
+      sluice_timeline_view_set_selected_item (self->timeline_view, item);
+      /* Translators: %s is a time such as “0.300 s”, %d a worker's number. */
+      return g_strdup_printf (_("At %s: look at worker %d's lane (its attempt is highlighted)."), when, (int) index);
+    case SLUICE_LESSON_TARGET_LEAD:
+      /* Translators: %s is a time such as “0.300 s”. */
+      return g_strdup_printf (_("At %s: look at the lead (pulled, unfinished) against its bound in the queue "
+                                "chart, at the playhead."), when);
+    case SLUICE_LESSON_TARGET_QUEUE:
+      /* Translators: %s is a time such as “0.300 s”. */
+      return g_strdup_printf (_("At %s: look at the queue depth against its capacity in the queue chart, at "
+                                "the playhead."), when);
+    case SLUICE_LESSON_TARGET_NONE:
+    default:
+      /* Translators: %s is a time such as “0.300 s”. */
+      return g_strdup_printf (_("At %s: look at the chart and the lanes at the playhead."), when);
+    }
+}
+
+static void
+mark_done (SluiceWindow *self)
+{
+  g_auto(GStrv) done = NULL;
+  g_autoptr(GStrvBuilder) builder = NULL;
+  g_auto(GStrv) names = NULL;
+  const char *name = self->file != NULL ? self->file : NULL;
+  g_autofree char *base = name != NULL ? g_path_get_basename (name) : NULL;
+
+  if (base == NULL || !g_str_has_suffix (base, ".pool"))
+    return;
+  base[strlen (base) - strlen (".pool")] = '\0';
+
+  /* Without settings (a test's window), the gallery keeps them. */
+  if (self->settings != NULL)
+    done = g_settings_get_strv (self->settings, DONE_KEY);
+  else
+    done = g_strdupv ((char **) sluice_lesson_gallery_get_done (self->lesson_gallery));
+  if (done != NULL && g_strv_contains ((const char * const *) done, base))
+    return;
+
+  builder = g_strv_builder_new ();
+  if (done != NULL)
+    g_strv_builder_addv (builder, (const char **) done);
+  g_strv_builder_add (builder, base);
+  names = g_strv_builder_end (builder);
+
+  if (self->settings != NULL)
+    g_settings_set_strv (self->settings, DONE_KEY, (const char * const *) names);
+  else
+    sluice_lesson_gallery_set_done (self->lesson_gallery, (const char * const *) names);
+}
+
+static void
+reveal (SluiceWindow *self,
+        JsonNode     *report)
+{
+  SluiceLesson *lesson = current_lesson (self);
+  g_autofree char *shown = NULL;
+  g_autofree char *pointed_at = NULL;
+  gboolean held;
+  gint64 moment;
+
+  if (lesson == NULL || sluice_run_controller_get_running (self->run) ||
+      sluice_lesson_panel_get_choice (self->lesson_panel) == 0 ||
+      sluice_lesson_panel_get_revealed (self->lesson_panel))
+    return;
+
+  held = sluice_lesson_check_reveal (lesson, report, &shown);
+  moment = sluice_lesson_get_moment (lesson);
+  if (moment < 0)
+    moment = sluice_run_controller_get_now (self->run);
+  sluice_viewport_set_playhead (sluice_run_controller_get_viewport (self->run), moment);
+  pointed_at = point_at (self, lesson, moment);
+
+  gtk_notebook_set_current_page (self->notebook,
+                                 gtk_notebook_page_num (self->notebook, GTK_WIDGET (self->explain_view)));
+  sluice_lesson_panel_reveal (self->lesson_panel, held, shown, pointed_at);
+  mark_done (self);
+}
+
+/* The run controller has said how the run ended (the counters and the
+ * banner are the end's): now the playhead may move. */
+static void
+on_run_finished (SluiceWindow *self)
+{
+  g_autoptr(JsonNode) report = NULL;
+
+  g_object_get (self->run, "report", &report, NULL);
+  if (report != NULL && JSON_NODE_HOLDS_OBJECT (report))
+    reveal (self, report);
+}
+
+/* ---- set-up ------------------------------------------------------------ */
+
+static void
+on_done_changed (SluiceWindow *self)
+{
+  g_auto(GStrv) done = g_settings_get_strv (self->settings, DONE_KEY);
+
+  sluice_lesson_gallery_set_done (self->lesson_gallery, (const char * const *) done);
+}
+
+/**
+ * _sluice_window_bind_lesson_settings:
+ * @self: a #SluiceWindow with its settings
+ *
+ * The gallery shows the lessons done, as the settings keep them.
+ */
+void
+_sluice_window_bind_lesson_settings (SluiceWindow *self)
+{
+  g_signal_connect_object (self->settings, "changed::" DONE_KEY, G_CALLBACK (on_done_changed), self,
+                           G_CONNECT_SWAPPED);
+  on_done_changed (self);
+}
+
+/**
+ * _sluice_window_add_lesson_actions:
+ * @self: a #SluiceWindow
+ *
+ * Adds `win.show-lessons`, `win.open-lesson` and `win.next-lesson`.
+ */
+void
+_sluice_window_add_lesson_actions (SluiceWindow *self)
+{
+  g_action_map_add_action_entries (G_ACTION_MAP (self), lesson_actions, G_N_ELEMENTS (lesson_actions), self);
+  g_signal_connect_swapped (self->lesson_panel, "notify::choice", G_CALLBACK (_sluice_window_update_actions), self);
+  g_signal_connect_swapped (self->lesson_panel, "notify::show-settings", G_CALLBACK (show_settings), self);
+}
+
+/**
+ * _sluice_window_connect_lesson_run:
+ * @self: a #SluiceWindow with its run controller
+ *
+ * The reveal of a lesson that was answered and run comes when the run has
+ * finished: before a --screenshot's batch, which connects later, takes its
+ * picture.
+ */
+void
+_sluice_window_connect_lesson_run (SluiceWindow *self)
+{
+  g_signal_connect_swapped (self->run, "finished", G_CALLBACK (on_run_finished), self);
+}
+
+/**
+ * sluice_window_get_lesson_panel:
+ * @self: a #SluiceWindow
+ *
+ * Returns: (transfer none): the lesson's question and answer
+ */
+GtkWidget *
+sluice_window_get_lesson_panel (SluiceWindow *self)
+{
+  g_return_val_if_fail (SLUICE_IS_WINDOW (self), NULL);
+  return GTK_WIDGET (self->lesson_panel);
+}
+
+/**
+ * sluice_window_get_lesson_gallery:
+ * @self: a #SluiceWindow
+ *
+ * Returns: (transfer none): the Lessons page
+ */
+GtkWidget *
+sluice_window_get_lesson_gallery (SluiceWindow *self)
+{
+  g_return_val_if_fail (SLUICE_IS_WINDOW (self), NULL);
+  return GTK_WIDGET (self->lesson_gallery);
+}
+
+/**
+ * sluice_window_get_showing_lessons:
+ * @self: a #SluiceWindow
+ *
+ * Returns: whether the Lessons page is shown
+ */
+gboolean
+sluice_window_get_showing_lessons (SluiceWindow *self)
+{
+  g_return_val_if_fail (SLUICE_IS_WINDOW (self), FALSE);
+  return g_strcmp0 (gtk_stack_get_visible_child_name (self->main_stack), "lessons") == 0;
+}
+
+/**
+ * sluice_window_choose:
+ * @self: a #SluiceWindow showing a lesson
+ * @choice: an answer, from 1
+ *
+ * Chooses the answer as a click on it does.
+ *
+ * Returns: %FALSE if there is no lesson or no such choice
+ */
+gboolean
+sluice_window_choose (SluiceWindow *self,
+                      guint         choice)
+{
+  SluiceLesson *lesson;
+
+  g_return_val_if_fail (SLUICE_IS_WINDOW (self), FALSE);
+
+  lesson = current_lesson (self);
+  if (lesson == NULL || choice < 1 || choice > sluice_lesson_get_n_choices (lesson))
+    return FALSE;
+
+  sluice_lesson_panel_set_choice (self->lesson_panel, choice);
+  return TRUE;
+}
+
+/**
+ * sluice_window_get_asking:
+ * @self: a #SluiceWindow
+ *
+ * Returns: whether a lesson waits for a choice before its run, or the
+ *   Lessons page is shown: then there is nothing to run
+ */
+gboolean
+sluice_window_get_asking (SluiceWindow *self)
+{
+  g_return_val_if_fail (SLUICE_IS_WINDOW (self), FALSE);
+  return sluice_window_get_showing_lessons (self) || !_sluice_window_lesson_allows_run (self);
+}

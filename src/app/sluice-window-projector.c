@@ -1,0 +1,107 @@
+/* sluice-window-projector.c: projector mode, for a room where the back row
+ * must read the lanes (teaching.md, Projector mode)
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "config-app.h"
+
+#include "sluice-window-private.h"
+
+/* Two halves, one switch: the widgets' text grows by the `projector` CSS
+ * class on the window (ui/style.css: every label, entry, button, header,
+ * tab, tooltip and menu of the window inherits its font size), and the
+ * cairo-drawn chart and lanes by SluiceTimeView:projector, which scales
+ * text, lines and marks alike and switches to the high-contrast palette.
+ * Windows opened from this one (Compare…) follow its
+ * SluiceWindow:projector.
+ *
+ * At 1024 pixels text 1.6 times larger leaves the window as much room as a
+ * 640-pixel screen would: the header bar keeps its buttons' text and drops
+ * what the room does not need there (the title, which the sidebar shows
+ * large, and the minimise and maximise buttons; the window manager's keys
+ * still do both); the sidebar gives the run its room and wraps its labels
+ * or scrolls sideways (sluice-window.ui, sluice-config-panel.ui); and the
+ * tabs below the run ask for no more than their natural height, so that
+ * the chart keeps room for its lines under a legend of three rows. */
+
+/* The tabs' height request keeps six rows of jobs or events at 1024×768;
+ * in projector mode only their own natural height, and the chart and
+ * the lanes the rest. */
+static void
+fit_tabs (SluiceWindow *self,
+          gboolean      projector)
+{
+  if (projector)
+    {
+      gtk_widget_get_size_request (GTK_WIDGET (self->notebook), NULL, &self->tabs_height);
+      gtk_widget_set_size_request (GTK_WIDGET (self->notebook), -1, -1);
+    }
+  else
+    gtk_widget_set_size_request (GTK_WIDGET (self->notebook), -1, self->tabs_height);
+}
+
+/* The header bar without the title and with a close button only. */
+static void
+fit_header_bar (SluiceWindow *self,
+                gboolean      projector)
+{
+  GtkWidget *header = gtk_window_get_titlebar (GTK_WINDOW (self));
+
+  if (!GTK_IS_HEADER_BAR (header))
+    return;
+
+  gtk_header_bar_set_decoration_layout (GTK_HEADER_BAR (header), projector ? ":close" : NULL);
+  gtk_widget_set_visible (gtk_widget_get_parent (GTK_WIDGET (self->title_label)), !projector);
+}
+
+/**
+ * sluice_window_get_projector:
+ * @self: a #SluiceWindow
+ *
+ * Returns: whether the window is in projector mode
+ */
+gboolean
+sluice_window_get_projector (SluiceWindow *self)
+{
+  g_return_val_if_fail (SLUICE_IS_WINDOW (self), FALSE);
+  return self->projector;
+}
+
+/**
+ * sluice_window_set_projector:
+ * @self: a #SluiceWindow
+ * @projector: whether to show the run for a projector
+ *
+ * Sets #SluiceWindow:projector: every text of the window
+ * %SLUICE_RENDER_PROJECTOR_SCALE times larger, the chart's and the lanes'
+ * lines and marks as much thicker, in the high-contrast palette. The
+ * `win.projector` action (Projector Mode in the main menu, F5) toggles it,
+ * and the application's settings keep it (the `projector` key).
+ */
+void
+sluice_window_set_projector (SluiceWindow *self,
+                             gboolean      projector)
+{
+  GAction *action;
+
+  g_return_if_fail (SLUICE_IS_WINDOW (self));
+
+  projector = !!projector;
+  if (self->projector == projector)
+    return;
+
+  self->projector = projector;
+  if (projector)
+    gtk_widget_add_css_class (GTK_WIDGET (self), "projector");
+  else
+    gtk_widget_remove_css_class (GTK_WIDGET (self), "projector");
+  fit_header_bar (self, projector);
+  fit_tabs (self, projector);
+  sluice_time_view_set_projector (SLUICE_TIME_VIEW (self->chart_view), projector);
+  sluice_time_view_set_projector (SLUICE_TIME_VIEW (self->timeline_view), projector);
+  action = g_action_map_lookup_action (G_ACTION_MAP (self), "projector");
+  if (action != NULL)
+    g_simple_action_set_state (G_SIMPLE_ACTION (action), g_variant_new_boolean (projector));
+  g_object_notify (G_OBJECT (self), "projector");
+}

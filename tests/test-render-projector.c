@@ -1,0 +1,407 @@
+/* test-render-projector.c: the chart and the lanes drawn for a projector
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * Projector mode (teaching.md) draws the render layer's views on a cairo
+ * context scaled by SLUICE_RENDER_PROJECTOR_SCALE, laid out for a view that
+ * many times smaller, in the high-contrast palette. A preset's run is drawn
+ * both ways and the pixels are measured: the text is at least 1.5 times as
+ * tall, the lines at least 1.5 times as thick (nothing in the render layer
+ * snaps to device pixels in a way that undoes the scale); the layouts at
+ * the widths a 1024-pixel screen gives keep their keys apart; and the
+ * high-contrast palettes keep their promises.
+ */
+
+#include <math.h>
+
+#include "run-fixture.h"
+#include "sluice-palette.h"
+#include "sluice-render-chart-private.h"
+#include "sluice-render-chart.h"
+#include "sluice-render-projector.h"
+#include "sluice-render-timeline.h"
+
+#define WIDTH 600.
+#define CHART_HEIGHT 200.
+
+/* ---- pixels -------------------------------------------------------------- */
+
+static double
+gray_at (cairo_surface_t *surface,
+         int              x,
+         int              y)
+{
+  const guint8 *data = cairo_image_surface_get_data (surface);
+  guint32 pixel;
+
+  g_assert_cmpint (x, >=, 0);
+  g_assert_cmpint (y, >=, 0);
+  g_assert_cmpint (x, <, cairo_image_surface_get_width (surface));
+  g_assert_cmpint (y, <, cairo_image_surface_get_height (surface));
+
+  pixel = *(const guint32 *) (gconstpointer) (data + y * cairo_image_surface_get_stride (surface) + x * 4);
+  /* Drawn on an opaque background: no premultiplication to undo. */
+  return (0.299 * ((pixel >> 16) & 0xff) + 0.587 * ((pixel >> 8) & 0xff) + 0.114 * (pixel & 0xff)) / 255.;
+}
+
+static double
+gray_of (const SluiceColor *color)
+{
+  return 0.299 * color->red + 0.587 * color->green + 0.114 * color->blue;
+}
+
+/* How much of a pixel an ink of grey @ink covers on @background: 0 to 1. */
+static double
+coverage (double pixel,
+          double background,
+          double ink)
+{
+  return CLAMP ((pixel - background) / (ink - background), 0., 1.);
+}
+
+/* The height of the ink of @ink's colour in a rectangle of @surface, in
+ * device pixels: per row, how much of it the darkest pixel covers, summed.
+ * An antialiased edge counts as the part of the row it covers, so the
+ * measure does not jump by a pixel where an edge falls. */
+static double
+ink_height (cairo_surface_t     *surface,
+            const SluicePalette *palette,
+            const SluiceColor   *ink,
+            double               x,
+            double               y,
+            double               w,
+            double               h)
+{
+  double background = gray_of (&palette->background), color = gray_of (ink);
+  double sum = 0.;
+
+  for (int py = (int) floor (y); py < (int) ceil (y + h); py++)
+    {
+      double row = 0.;
+
+      for (int px = (int) floor (x); px < (int) ceil (x + w); px++)
+        row = MAX (row, coverage (gray_at (surface, px, py), background, color));
+      sum += row;
+    }
+  return sum;
+}
+
+/* The width of a vertical line of @ink's colour across row @y, from @x0
+ * to @x1: the coverage of its pixels, summed. */
+static double
+line_width_across (cairo_surface_t     *surface,
+                   const SluicePalette *palette,
+                   const SluiceColor   *ink,
+                   double               x0,
+                   double               x1,
+                   double               y)
+{
+  double background = gray_of (&palette->background), color = gray_of (ink);
+  double sum = 0.;
+
+  for (int px = (int) floor (x0); px < (int) ceil (x1); px++)
+    sum += coverage (gray_at (surface, px, (int) y), background, color);
+  return sum;
+}
+
+/* The same, for a horizontal line down column @x, from @y0 to @y1. */
+static double
+line_width_down (cairo_surface_t     *surface,
+                 const SluicePalette *palette,
+                 const SluiceColor   *ink,
+                 double               x,
+                 double               y0,
+                 double               y1)
+{
+  double background = gray_of (&palette->background), color = gray_of (ink);
+  double sum = 0.;
+
+  for (int py = (int) floor (y0); py < (int) ceil (y1); py++)
+    sum += coverage (gray_at (surface, (int) x, py), background, color);
+  return sum;
+}
+
+/* ---- drawing at a scale ---------------------------------------------------- */
+
+typedef struct {
+  double           scale;
+  cairo_surface_t *surface;
+} Drawn;
+
+static cairo_t *
+begin_scaled (Drawn  *drawn,
+              double  scale,
+              double  width,
+              double  height)
+{
+  cairo_t *cr;
+
+  drawn->scale = scale;
+  drawn->surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, (int) ceil (width * scale),
+                                               (int) ceil (height * scale));
+  cr = cairo_create (drawn->surface);
+  cairo_scale (cr, scale, scale);
+  return cr;
+}
+
+static void
+end_scaled (Drawn   *drawn,
+            cairo_t *cr)
+{
+  g_assert_cmpint (cairo_status (cr), ==, CAIRO_STATUS_SUCCESS);
+  cairo_destroy (cr);
+  cairo_surface_flush (drawn->surface);
+}
+
+static void
+draw_lanes (Drawn          *drawn,
+            SluiceTimeline *model,
+            double          scale,
+            double          height,
+            gint64          now)
+{
+  cairo_t *cr = begin_scaled (drawn, scale, WIDTH, height);
+
+  sluice_render_timeline (cr, WIDTH, height, model, 0, sluice_timeline_get_end_time (model), now, -1,
+                          SLUICE_PALETTE_LIGHT);
+  end_scaled (drawn, cr);
+}
+
+static void
+draw_chart (Drawn          *drawn,
+            SluiceTimeline *model,
+            double          scale)
+{
+  cairo_t *cr = begin_scaled (drawn, scale, WIDTH, CHART_HEIGHT);
+
+  sluice_render_chart (cr, WIDTH, CHART_HEIGHT, model, 0, sluice_timeline_get_end_time (model), -1,
+                       sluice_timeline_get_queue_capacity (model), sluice_timeline_get_lead_bound (model),
+                       SLUICE_PALETTE_LIGHT);
+  end_scaled (drawn, cr);
+}
+
+/* ---- text ----------------------------------------------------------------- */
+
+/* The lanes' time axis labels, the lanes' names in the gutter and the
+ * chart's count labels, drawn normally and for a projector: each text's ink
+ * is at least 1.5 times as tall. The layout in the render layer's units is
+ * the same at both scales, so the same labels are drawn at the same places,
+ * scaled. */
+static void
+test_text_is_half_as_large_again (void)
+{
+  g_autoptr(SluiceTimeline) model = run_fixture_timeline_of ("retries", NULL);
+  const SluicePalette *palette = sluice_palette_get (SLUICE_PALETTE_LIGHT);
+  double height = sluice_render_timeline_get_natural_height_for_width (model, WIDTH);
+  double s = SLUICE_RENDER_PROJECTOR_SCALE;
+  SluiceLanesLayout lanes;
+  SluiceChartLayout chart;
+  Drawn normal, projector;
+  double axis_top, axis[2], names[2], counts[2];
+
+  g_assert_cmpfloat (s, >=, 1.5);
+  _sluice_lanes_get_model_layout (model, WIDTH, height, &lanes);
+  axis_top = lanes.plot.y + lanes.plot.height + 3.;
+
+  draw_lanes (&normal, model, 1., height, -1);
+  draw_lanes (&projector, model, s, height, -1);
+  axis[0] = ink_height (normal.surface, palette, &palette->muted, lanes.plot.x, axis_top,
+                        lanes.plot.width, height - axis_top);
+  axis[1] = ink_height (projector.surface, palette, &palette->muted, lanes.plot.x * s, axis_top * s,
+                        lanes.plot.width * s, (height - axis_top) * s);
+  /* Worker 0's name, in the gutter beside its lane. */
+  names[0] = ink_height (normal.surface, palette, &palette->muted, 0., lanes.plot.y, lanes.plot.x - 2.,
+                         lanes.lane_height);
+  names[1] = ink_height (projector.surface, palette, &palette->muted, 0., lanes.plot.y * s,
+                         (lanes.plot.x - 2.) * s, lanes.lane_height * s);
+  cairo_surface_destroy (normal.surface);
+  cairo_surface_destroy (projector.surface);
+
+  _sluice_chart_get_model_layout (WIDTH, CHART_HEIGHT, model, 0, sluice_timeline_get_end_time (model), -1,
+                                  sluice_timeline_get_queue_capacity (model),
+                                  sluice_timeline_get_lead_bound (model), &chart);
+  draw_chart (&normal, model, 1.);
+  draw_chart (&projector, model, s);
+  /* The count labels, right-aligned in the gutter left of the plot (the
+   * moments' labels start further below the baseline). */
+  counts[0] = ink_height (normal.surface, palette, &palette->muted, 0., chart.plot.y - 8., chart.plot.x - 2.,
+                          chart.plot.height + 14.);
+  counts[1] = ink_height (projector.surface, palette, &palette->muted, 0., (chart.plot.y - 8.) * s,
+                          (chart.plot.x - 2.) * s, (chart.plot.height + 14.) * s);
+  cairo_surface_destroy (normal.surface);
+  cairo_surface_destroy (projector.surface);
+
+  g_test_message ("ink heights: axis %.2f → %.2f, lane names %.2f → %.2f, counts %.2f → %.2f",
+                  axis[0], axis[1], names[0], names[1], counts[0], counts[1]);
+  g_assert_cmpfloat (axis[0], >, 5.);
+  g_assert_cmpfloat (names[0], >, 5.);
+  g_assert_cmpfloat (counts[0], >, 5.);
+  g_assert_cmpfloat (axis[1], >=, 1.5 * axis[0]);
+  g_assert_cmpfloat (names[1], >=, 1.5 * names[0]);
+  g_assert_cmpfloat (counts[1], >=, 1.5 * counts[0]);
+}
+
+/* ---- lines ----------------------------------------------------------------- */
+
+/* The "now" line and the time axis' baseline of the lanes: at least 1.5
+ * times as thick for a projector. */
+static void
+test_lines_are_thicker (void)
+{
+  g_autoptr(SluiceTimeline) model = run_fixture_timeline_of ("retries", NULL);
+  const SluicePalette *palette = sluice_palette_get (SLUICE_PALETTE_LIGHT);
+  double height = sluice_render_timeline_get_natural_height_for_width (model, WIDTH);
+  double s = SLUICE_RENDER_PROJECTOR_SCALE;
+  gint64 end = sluice_timeline_get_end_time (model);
+  gint64 now = end / 2;
+  SluiceLanesLayout lanes;
+  Drawn normal, projector;
+  double now_x, base_y, probe_x, probe_y, now_w[2], base_w[2];
+
+  _sluice_lanes_get_model_layout (model, WIDTH, height, &lanes);
+  now_x = _sluice_render_time_to_x (&lanes.plot, 0, end, now);
+  base_y = lanes.plot.y + lanes.plot.height;
+  /* Between two grid lines, clear of the ticks. */
+  probe_x = lanes.plot.x + 7.;
+  /* Below worker 0's bars, in its lane (not shaded) and below the now
+   * line's notch: only the now line crosses the row. */
+  probe_y = lanes.plot.y + lanes.lane_height - lanes.bar_inset / 2.;
+
+  draw_lanes (&normal, model, 1., height, now);
+  draw_lanes (&projector, model, s, height, now);
+  g_assert_cmpfloat (lanes.bar_inset, >=, 4.);
+  now_w[0] = line_width_across (normal.surface, palette, &palette->now, now_x - 3., now_x + 3., probe_y);
+  now_w[1] = line_width_across (projector.surface, palette, &palette->now, (now_x - 3.) * s, (now_x + 3.) * s,
+                                probe_y * s);
+  base_w[0] = line_width_down (normal.surface, palette, &palette->muted, probe_x, base_y - 3., base_y + 3.);
+  base_w[1] = line_width_down (projector.surface, palette, &palette->muted, probe_x * s, (base_y - 3.) * s,
+                               (base_y + 3.) * s);
+  cairo_surface_destroy (normal.surface);
+  cairo_surface_destroy (projector.surface);
+
+  g_test_message ("now line %.2f → %.2f px, baseline %.2f → %.2f px", now_w[0], now_w[1], base_w[0], base_w[1]);
+  g_assert_cmpfloat (now_w[0], >=, 1.5);
+  g_assert_cmpfloat (base_w[0], >=, 0.8);
+  g_assert_cmpfloat (now_w[1], >=, 1.5 * now_w[0]);
+  g_assert_cmpfloat (base_w[1], >=, 1.5 * base_w[0]);
+}
+
+/* ---- the layout at a projector's widths ------------------------------------ */
+
+static gboolean
+rects_overlap (const SluiceRect *a,
+               const SluiceRect *b)
+{
+  return a->x < b->x + b->width && b->x < a->x + a->width && a->y < b->y + b->height && b->y < a->y + a->height;
+}
+
+static void
+assert_apart (const SluiceRect *rects,
+              guint             n,
+              double            width,
+              const char       *what)
+{
+  for (guint i = 0; i < n; i++)
+    {
+      if (rects[i].width <= 0.)
+        continue;
+      g_assert_cmpfloat (rects[i].x, >=, 0.);
+      g_assert_cmpfloat (rects[i].x + rects[i].width, <=, width);
+      for (guint j = i + 1; j < n; j++)
+        if (rects[j].width > 0. && rects_overlap (&rects[i], &rects[j]))
+          g_error ("%s: entries %u and %u overlap", what, i, j);
+    }
+}
+
+/* The window's chart and lanes at 1024 pixels, with the configuration shown
+ * or hidden, in the render layer's units for a projector: the lanes' key and
+ * the chart's legend keep their entries apart and inside the view, on more
+ * rows if need be, and every basic entry of the lanes' key is shown. */
+static void
+test_keys_fit_a_small_screen (void)
+{
+  g_autoptr(SluiceTimeline) model = run_fixture_timeline_of ("retry-storm", NULL);
+  const double widths[] = { (1024. - 24.) / SLUICE_RENDER_PROJECTOR_SCALE,
+                            (1024. - 360. - 24.) / SLUICE_RENDER_PROJECTOR_SCALE };
+
+  for (guint i = 0; i < G_N_ELEMENTS (widths); i++)
+    {
+      SluiceLanesLayout lanes;
+      SluiceChartLayout chart;
+      double height = sluice_render_timeline_get_natural_height_for_width (model, widths[i]);
+
+      _sluice_lanes_get_model_layout (model, widths[i], height, &lanes);
+      assert_apart (lanes.key, SLUICE_LANES_N_KEYS, widths[i], "lanes' key");
+      for (guint k = 0; k < SLUICE_LANES_N_BASIC_KEYS; k++)
+        g_assert_cmpfloat (lanes.key[k].width, >, 0.);
+
+      _sluice_chart_get_model_layout (widths[i], CHART_HEIGHT, model, 0, sluice_timeline_get_end_time (model), -1,
+                                      sluice_timeline_get_queue_capacity (model),
+                                      sluice_timeline_get_lead_bound (model), &chart);
+      assert_apart (chart.legend, SLUICE_CHART_N_LEGEND, widths[i], "chart's legend");
+      for (guint k = 0; k < SLUICE_CHART_N_SERIES; k++)
+        g_assert_cmpfloat (chart.legend[k].width, >, 0.);
+    }
+}
+
+/* ---- the high-contrast palettes -------------------------------------------- */
+
+/* Pure black or white text, strong lines, and bars that a grayscale
+ * picture still tells apart: ok, retried, failed, timed out and cancelled
+ * are flat fills (a running bar is open), their grey levels at least 0.08
+ * apart. */
+static void
+test_high_contrast_palettes (void)
+{
+  for (int dark = 0; dark <= 1; dark++)
+    {
+      const SluicePalette *palette = sluice_palette_get (SLUICE_PALETTE_HIGH_CONTRAST |
+                                                         (dark ? SLUICE_PALETTE_DARK : 0));
+      const SluicePalette *normal = sluice_palette_get (dark ? SLUICE_PALETTE_DARK : SLUICE_PALETTE_LIGHT);
+      const SluiceColor *flat[] = {
+        &palette->ok, &palette->retried, &palette->failed, &palette->timed_out, &palette->cancelled,
+      };
+      const SluiceColor *lines[] = {
+        &palette->queue, &palette->in_flight, &palette->now, &palette->deadline, &palette->bound,
+        &palette->capacity, &palette->selection, &palette->backoff,
+      };
+      double pure = dark ? 1. : 0.;
+
+      g_test_message ("%s", dark ? "dark" : "light");
+      g_assert_true (palette != normal);
+      g_assert_cmpfloat (palette->foreground.red, ==, pure);
+      g_assert_cmpfloat (palette->foreground.green, ==, pure);
+      g_assert_cmpfloat (palette->foreground.blue, ==, pure);
+      g_assert_cmpfloat (palette->background.red, ==, 1. - pure);
+      g_assert_cmpfloat (sluice_color_get_contrast (&palette->foreground, &palette->background), >=, 20.9);
+      g_assert_cmpfloat (sluice_color_get_contrast (&palette->muted, &palette->background), >=, 7.);
+      g_assert_cmpfloat (sluice_color_get_contrast (&palette->muted, &palette->background), >,
+                         sluice_color_get_contrast (&normal->muted, &normal->background));
+      for (guint i = 0; i < G_N_ELEMENTS (lines); i++)
+        g_assert_cmpfloat (sluice_color_get_contrast (lines[i], &palette->background), >=, 4.5);
+      for (guint i = 0; i < G_N_ELEMENTS (flat); i++)
+        for (guint j = i + 1; j < G_N_ELEMENTS (flat); j++)
+          {
+            double apart = fabs (gray_of (flat[i]) - gray_of (flat[j]));
+
+            if (apart < 0.08)
+              g_error ("bars %u and %u are %.3f apart in grayscale", i, j, apart);
+          }
+      /* The running bars' border stands out on the background. */
+      g_assert_cmpfloat (sluice_color_get_contrast (&palette->running, &palette->background), >=, 3.);
+    }
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/render/projector/text-is-half-as-large-again", test_text_is_half_as_large_again);
+  g_test_add_func ("/render/projector/lines-are-thicker", test_lines_are_thicker);
+  g_test_add_func ("/render/projector/keys-fit-a-small-screen", test_keys_fit_a_small_screen);
+  g_test_add_func ("/render/projector/high-contrast-palettes", test_high_contrast_palettes);
+
+  return g_test_run ();
+}

@@ -1,0 +1,247 @@
+/* test-window-lessons.c: the Lessons page and a lesson's predict, run and
+ * reveal in the window (teaching.md), under Xvfb
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include <gtk/gtk.h>
+#include <locale.h>
+
+#include "sluice-config-panel.h"
+#include "sluice-lesson-gallery.h"
+#include "sluice-lesson-panel.h"
+#include "sluice-lessons.h"
+#include "sluice-timeline-view.h"
+#include "window-fixture.h"
+
+static SluiceLessonPanel *
+panel_of (SluiceWindow *window)
+{
+  return SLUICE_LESSON_PANEL (sluice_window_get_lesson_panel (window));
+}
+
+static gboolean
+run_enabled (SluiceWindow *window)
+{
+  return g_action_group_get_action_enabled (G_ACTION_GROUP (window), "run");
+}
+
+static SluiceWindow *
+open_lesson (const char *name)
+{
+  SluiceWindow *window = window_fixture_new ();
+
+  g_assert_true (sluice_window_open_lesson (window, name));
+  g_assert_nonnull (sluice_lesson_panel_get_lesson (panel_of (window)));
+  return window;
+}
+
+/* Runs the lesson at once (its own clock is virtual) and waits for the
+ * reveal, which comes after the run controller's end. */
+static void
+run_and_reveal (SluiceWindow *window)
+{
+  guint timeout_id;
+
+  sluice_run_controller_set_instant (sluice_window_get_run_controller (window), TRUE);
+  g_assert_true (run_enabled (window));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.run", NULL));
+  window_fixture_wait_for_end (window);
+
+  timeout_id = window_fixture_add_timeout ();
+  while (!sluice_lesson_panel_get_revealed (panel_of (window)))
+    g_main_context_iteration (NULL, TRUE);
+  g_source_remove (timeout_id);
+}
+
+static void
+test_window_lessons_gallery_shows_every_lesson_in_order (void)
+{
+  SluiceWindow *window = window_fixture_new ();
+  SluiceLessonGallery *gallery = SLUICE_LESSON_GALLERY (sluice_window_get_lesson_gallery (window));
+  g_autoptr(GPtrArray) lessons = sluice_lessons_list ();
+  GVariant *target;
+  GtkWidget *card;
+
+  g_assert_false (sluice_window_get_showing_lessons (window));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.show-lessons", NULL));
+  g_assert_true (sluice_window_get_showing_lessons (window));
+
+  g_assert_cmpuint (lessons->len, >=, 12);
+  g_assert_cmpuint (sluice_lesson_gallery_get_n_cards (gallery), ==, lessons->len);
+  g_assert_cmpstr (sluice_lesson_gallery_get_first (gallery), ==, "completion-order");
+  for (guint i = 0; i < lessons->len; i++)
+    {
+      SluiceScenario *scenario = g_ptr_array_index (lessons, i);
+      g_autofree char *name = sluice_lessons_get_name (scenario);
+
+      g_assert_cmpuint (sluice_lesson_get_order (sluice_scenario_get_lesson (scenario)), ==, i + 1);
+      g_assert_nonnull (sluice_lesson_gallery_get_card (gallery, name));
+    }
+
+  /* A card opens its lesson in the playground. */
+  card = sluice_lesson_gallery_get_card (gallery, "backpressure");
+  target = gtk_actionable_get_action_target_value (GTK_ACTIONABLE (card));
+  g_assert_cmpstr (gtk_actionable_get_action_name (GTK_ACTIONABLE (card)), ==, "win.open-lesson");
+  g_assert_cmpstr (g_variant_get_string (target, NULL), ==, "backpressure");
+  g_assert_true (gtk_widget_activate_action_variant (card, "win.open-lesson", target));
+  g_assert_false (sluice_window_get_showing_lessons (window));
+  g_assert_cmpstr (sluice_lesson_get_reveal (sluice_lesson_panel_get_lesson (panel_of (window))), ==,
+                   sluice_lesson_get_reveal (sluice_scenario_get_lesson (g_ptr_array_index (lessons, 1))));
+
+  window_fixture_close (window);
+}
+
+/* "Run to find out" needs a choice. */
+static void
+test_window_lessons_run_needs_a_choice (void)
+{
+  SluiceWindow *window = open_lesson ("completion-order");
+
+  g_assert_cmpuint (sluice_lesson_panel_get_choice (panel_of (window)), ==, 0);
+  g_assert_false (run_enabled (window));
+  g_assert_false (sluice_lesson_panel_get_revealed (panel_of (window)));
+  g_assert_true (sluice_window_choose (window, 3));
+  g_assert_cmpuint (sluice_lesson_panel_get_choice (panel_of (window)), ==, 3);
+  g_assert_true (run_enabled (window));
+  g_assert_false (sluice_window_choose (window, 4));
+
+  /* The configuration keeps the lesson through an edit (no field shows
+   * [lesson]): saved or run, it is still one. */
+  sluice_config_panel_set_field_text (SLUICE_CONFIG_PANEL (sluice_window_get_config_panel (window)),
+                                      "pool", "workers", "4");
+  g_assert_nonnull (sluice_scenario_get_lesson (
+    sluice_config_panel_get_scenario (SLUICE_CONFIG_PANEL (sluice_window_get_config_panel (window)))));
+
+  /* A scenario that is no lesson runs without a question. */
+  g_assert_true (sluice_window_open_preset (window, "ok", NULL));
+  g_assert_null (sluice_lesson_panel_get_lesson (panel_of (window)));
+  g_assert_true (run_enabled (window));
+
+  window_fixture_close (window);
+}
+
+/* The reveal: wrong, the evidence of this run, the scrubber at the
+ * moment, the item it names selected, the Explain tab, done. */
+static void
+test_window_lessons_reveal_says_wrong_and_moves_the_scrubber (void)
+{
+  SluiceWindow *window = open_lesson ("completion-order");
+  SluiceLessonPanel *panel = panel_of (window);
+  SluiceLesson *lesson = sluice_lesson_panel_get_lesson (panel);
+  SluiceViewport *viewport = sluice_window_get_viewport (window);
+  SluiceLessonGallery *gallery = SLUICE_LESSON_GALLERY (sluice_window_get_lesson_gallery (window));
+  GtkWidget *explain = sluice_window_get_explain_view (window);
+  GtkNotebook *notebook = GTK_NOTEBOOK (gtk_widget_get_ancestor (explain, GTK_TYPE_NOTEBOOK));
+
+  g_assert_cmpuint (sluice_lesson_get_answer (lesson), ==, 2);
+  g_assert_true (sluice_window_choose (window, 1));
+  run_and_reveal (window);
+
+  g_assert_cmpstr (sluice_lesson_panel_get_verdict (panel), ==, "Not this time. The answer is: 4, 1, 0");
+  g_assert_cmpstr (sluice_lesson_panel_get_evidence (panel), ==, "This run showed it: result_order=[4,1,0].");
+  g_assert_cmpint (sluice_viewport_get_playhead (viewport), ==, sluice_lesson_get_moment (lesson));
+  g_assert_cmpint (sluice_lesson_get_target (lesson), ==, SLUICE_LESSON_TARGET_ITEM);
+  g_assert_cmpint (sluice_timeline_view_get_selected_item (SLUICE_TIMELINE_VIEW (sluice_window_get_timeline_view (window))),
+                   ==, sluice_lesson_get_target_index (lesson));
+  g_assert_true (gtk_notebook_get_nth_page (notebook, gtk_notebook_get_current_page (notebook)) == explain);
+  g_assert_true (g_strv_contains (sluice_lesson_gallery_get_done (gallery), "completion-order"));
+
+  /* Try Again: the question again, the choice kept. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.reset", NULL));
+  g_assert_false (sluice_lesson_panel_get_revealed (panel));
+  g_assert_cmpuint (sluice_lesson_panel_get_choice (panel), ==, 1);
+
+  window_fixture_close (window);
+}
+
+static void
+test_window_lessons_reveal_says_right (void)
+{
+  SluiceWindow *window = open_lesson ("completion-order");
+
+  g_assert_true (sluice_window_choose (window, 2));
+  run_and_reveal (window);
+  g_assert_cmpstr (sluice_lesson_panel_get_verdict (panel_of (window)), ==, "Right: 4, 1, 0");
+
+  window_fixture_close (window);
+}
+
+/* A run that does not show the answer (here: one worker instead of three)
+ * says so, with what it showed. */
+static void
+test_window_lessons_reveal_is_honest_when_the_run_did_not_show_it (void)
+{
+  SluiceWindow *window = open_lesson ("completion-order");
+  SluiceConfigPanel *config = SLUICE_CONFIG_PANEL (sluice_window_get_config_panel (window));
+
+  sluice_config_panel_set_field_text (config, "pool", "workers", "1");
+  g_assert_true (sluice_window_choose (window, 2));
+  run_and_reveal (window);
+
+  g_assert_cmpstr (sluice_lesson_panel_get_verdict (panel_of (window)), ==, "Right: 4, 1, 0");
+  g_assert_true (g_str_has_prefix (sluice_lesson_panel_get_evidence (panel_of (window)),
+                                   "This run did not show it: result_order=[0,1,4], where the lesson expects "
+                                   "result_order=[4,1,0]."));
+
+  window_fixture_close (window);
+}
+
+/* Next Lesson opens the lesson `next` names; the last one's button goes
+ * back to the gallery. */
+static void
+test_window_lessons_next_lesson_follows_the_chain (void)
+{
+  SluiceWindow *window = open_lesson ("completion-order");
+  g_autoptr(GPtrArray) lessons = sluice_lessons_list ();
+  g_autofree char *last = sluice_lessons_get_name (g_ptr_array_index (lessons, lessons->len - 1));
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.next-lesson", NULL));
+  g_assert_cmpuint (sluice_lesson_get_order (sluice_lesson_panel_get_lesson (panel_of (window))), ==, 2);
+  g_assert_cmpuint (sluice_lesson_panel_get_choice (panel_of (window)), ==, 0);
+
+  g_assert_true (sluice_window_open_lesson (window, last));
+  g_assert_null (sluice_lesson_get_next (sluice_lesson_panel_get_lesson (panel_of (window))));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.next-lesson", NULL));
+  g_assert_true (sluice_window_get_showing_lessons (window));
+
+  window_fixture_close (window);
+}
+
+/* The texts of a lesson in German. */
+static void
+test_window_lessons_in_german (void)
+{
+  SluiceWindow *window;
+
+  window_fixture_set_language ("de");
+  window = open_lesson ("completion-order");
+  g_assert_true (sluice_window_choose (window, 1));
+  run_and_reveal (window);
+
+  g_assert_cmpstr (sluice_lesson_panel_get_verdict (panel_of (window)), ==,
+                   "Diesmal nicht. Die Antwort ist: 4, 1, 0");
+  window_fixture_close (window);
+  window_fixture_set_language ("");
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  setlocale (LC_ALL, "");
+  gtk_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/window-lessons/gallery-shows-every-lesson-in-order",
+                   test_window_lessons_gallery_shows_every_lesson_in_order);
+  g_test_add_func ("/window-lessons/run-needs-a-choice", test_window_lessons_run_needs_a_choice);
+  g_test_add_func ("/window-lessons/reveal-says-wrong-and-moves-the-scrubber",
+                   test_window_lessons_reveal_says_wrong_and_moves_the_scrubber);
+  g_test_add_func ("/window-lessons/reveal-says-right", test_window_lessons_reveal_says_right);
+  g_test_add_func ("/window-lessons/reveal-is-honest-when-the-run-did-not-show-it",
+                   test_window_lessons_reveal_is_honest_when_the_run_did_not_show_it);
+  g_test_add_func ("/window-lessons/next-lesson-follows-the-chain", test_window_lessons_next_lesson_follows_the_chain);
+  g_test_add_func ("/window-lessons/in-german", test_window_lessons_in_german);
+
+  return g_test_run ();
+}

@@ -127,6 +127,10 @@ set_revealed (SluiceLessonPanel *self,
                           !revealed && *gtk_label_get_text (self->description) != '\0');
   gtk_widget_set_visible (self->run_button, !revealed);
   gtk_widget_set_sensitive (GTK_WIDGET (self->choices), !revealed);
+  /* Revealed, the answer and why come right under the title, the question
+   * and the choice below them; asking, the answer's place is last. */
+  gtk_box_reorder_child_after (GTK_BOX (self->box), self->answer_box,
+                               revealed ? GTK_WIDGET (self->heading) : self->run_button);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_REVEALED]);
 }
 

@@ -363,7 +363,7 @@ test_high_contrast_palettes (void)
       };
       const SluiceColor *lines[] = {
         &palette->queue, &palette->in_flight, &palette->now, &palette->deadline, &palette->bound,
-        &palette->capacity, &palette->selection, &palette->backoff,
+        &palette->capacity, &palette->selection, &palette->backoff, &palette->waiting,
       };
       double pure = dark ? 1. : 0.;
 

@@ -368,6 +368,7 @@ test_palette_contrast (void)
       /* Lines and marks (non-text) need 3:1 against the background. */
       g_assert_cmpfloat (sluice_color_get_contrast (&palette->queue, &palette->background), >=, 3.);
       g_assert_cmpfloat (sluice_color_get_contrast (&palette->in_flight, &palette->background), >=, 3.);
+      g_assert_cmpfloat (sluice_color_get_contrast (&palette->waiting, &palette->background), >=, 3.);
       g_assert_cmpfloat (sluice_color_get_contrast (&palette->now, &palette->background), >=, 3.);
       g_assert_cmpfloat (sluice_color_get_contrast (&palette->deadline, &palette->background), >=, 3.);
     }

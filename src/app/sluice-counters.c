@@ -129,12 +129,10 @@ sluice_counters_init (SluiceCounters *self)
   gtk_flow_box_set_column_spacing (GTK_FLOW_BOX (flow), 6);
   gtk_flow_box_set_row_spacing (GTK_FLOW_BOX (flow), 4);
   gtk_flow_box_set_max_children_per_line (GTK_FLOW_BOX (flow), SLUICE_N_COUNTERS);
-  /* At most three rows, however narrow the window: GTK sizes a window for
+  /* At most two rows, however narrow the window: GTK sizes a window for
    * its height at its narrowest, where one counter per row would ask for
-   * a window taller than a small screen; and no more than a third of them
-   * per row at the least, or projector-sized counters beside a lesson
-   * would ask for a window wider than 1024 pixels. */
-  gtk_flow_box_set_min_children_per_line (GTK_FLOW_BOX (flow), (SLUICE_N_COUNTERS + 2) / 3);
+   * a window taller than a small screen. */
+  gtk_flow_box_set_min_children_per_line (GTK_FLOW_BOX (flow), (SLUICE_N_COUNTERS + 1) / 2);
   gtk_widget_set_can_focus (flow, FALSE);
   gtk_widget_set_parent (flow, GTK_WIDGET (self));
   gtk_widget_add_css_class (GTK_WIDGET (self), "counters");

@@ -41,6 +41,23 @@ fit_tabs (SluiceWindow *self,
     gtk_widget_set_size_request (GTK_WIDGET (self->notebook), -1, self->tabs_height);
 }
 
+/* GTK sizes a window's height for its narrowest width, where the big
+ * text wraps into more lines than at the width it is shown at: a
+ * projector's window is at least this wide (a projector is at least
+ * 1024 pixels), so that it is no taller than 768 pixels either. */
+#define PROJECTOR_MIN_WIDTH 1000
+
+static void
+fit_width (SluiceWindow *self,
+           gboolean      projector)
+{
+  gtk_widget_set_size_request (GTK_WIDGET (self->main_stack), projector ? PROJECTOR_MIN_WIDTH : -1, -1);
+  /* Three lines of big German text would make the window taller than a
+   * projector: two, and the rest in the banner's tooltip. */
+  gtk_label_set_lines (self->banner_label, projector ? 2 : -1);
+  gtk_label_set_ellipsize (self->banner_label, projector ? PANGO_ELLIPSIZE_END : PANGO_ELLIPSIZE_NONE);
+}
+
 /* The header bar without the title and with a close button only. */
 static void
 fit_header_bar (SluiceWindow *self,
@@ -98,6 +115,7 @@ sluice_window_set_projector (SluiceWindow *self,
     gtk_widget_remove_css_class (GTK_WIDGET (self), "projector");
   fit_header_bar (self, projector);
   fit_tabs (self, projector);
+  fit_width (self, projector);
   sluice_time_view_set_projector (SLUICE_TIME_VIEW (self->chart_view), projector);
   sluice_time_view_set_projector (SLUICE_TIME_VIEW (self->timeline_view), projector);
   action = g_action_map_lookup_action (G_ACTION_MAP (self), "projector");

@@ -63,6 +63,9 @@ show_banner (SluiceWindow *self,
   GtkWidget *banner = gtk_widget_get_parent (GTK_WIDGET (self->banner_label));
 
   gtk_label_set_text (self->banner_label, text);
+  /* On a projector the banner keeps to two lines: the whole line is its
+   * tooltip. */
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->banner_label), text);
   gtk_widget_remove_css_class (banner, "banner-ok");
   gtk_widget_remove_css_class (banner, "banner-error");
   if (kind == BANNER_OK)

@@ -31,6 +31,9 @@ static const SluicePalette light_palette = {
   .in_flight    = RGB (0x009e73),
   .lead         = RGB (0xd55e00),
   .busy         = RGB (0x56b4e9),  /* sky blue, as the lanes' running bars */
+  /* The Okabe–Ito orange, the one hue no other series has, darkened to
+   * ochre for 3:1 on white (the published one has 2:1). */
+  .waiting      = RGB (0xa86400),
 
   .capacity     = RGB (0x5c5c5c),
   .bound        = RGB (0x1c1c1c),
@@ -62,6 +65,7 @@ static const SluicePalette dark_palette = {
   .in_flight    = RGB (0x1fb88c),
   .lead         = RGB (0xf0772a),
   .busy         = RGB (0xf0e442),  /* yellow */
+  .waiting      = RGB (0xf5b041),  /* orange, lifted off the bars' retried */
 
   .capacity     = RGB (0xa8a8a8),
   .bound        = RGB (0xeeeeee),
@@ -99,6 +103,7 @@ static const SluicePalette high_contrast_light_palette = {
   .in_flight    = RGB (0x007a33),  /* deep green */
   .lead         = RGB (0xe65100),
   .busy         = RGB (0x2979ff),  /* as the lanes' running bars */
+  .waiting      = RGB (0x7f4f00),  /* deep amber */
 
   .capacity     = RGB (0x333333),
   .bound        = RGB (0x000000),
@@ -130,6 +135,7 @@ static const SluicePalette high_contrast_dark_palette = {
   .in_flight    = RGB (0x00e676),
   .lead         = RGB (0xff6d00),
   .busy         = RGB (0xffea00),  /* yellow */
+  .waiting      = RGB (0xffab40),  /* amber, between the lead's orange and the busy yellow */
 
   .capacity     = RGB (0xd0d0d0),
   .bound        = RGB (0xffffff),

@@ -39,6 +39,8 @@ typedef struct {
  * @in_flight: the attempts-in-flight series
  * @lead: the pulled-but-unfinished series
  * @busy: the busy-workers series (workers holding an item)
+ * @waiting: the results-waiting series (results handed back that the
+ *   caller has not read yet)
  * @capacity: the queue capacity line
  * @bound: the `queue-size + workers + 1` lead bound line
  * @now: the "now" line
@@ -56,7 +58,7 @@ typedef struct {
 typedef struct {
   SluiceColor background, foreground, muted, grid;
   SluiceColor ok, retried, failed, timed_out, cancelled, running;
-  SluiceColor queue, in_flight, lead, busy;
+  SluiceColor queue, in_flight, lead, busy, waiting;
   SluiceColor capacity, bound, now, deadline, cancel_round, selection;
   SluiceColor backoff, budget;
 } SluicePalette;

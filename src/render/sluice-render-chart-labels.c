@@ -137,8 +137,8 @@ label_cost (const SluiceChartPass *pass,
 {
   double cost = text_in_rect (pass, rect, labels, self) ? COST_TEXT : 0.;
 
-  for (SluiceChartSeries s = 0; s <= SLUICE_CHART_SERIES_BUDGET; s++)
-    if (s != SLUICE_CHART_SERIES_BUDGET || pass->max_tokens >= 0)
+  for (SluiceChartSeries s = 0; s <= SLUICE_CHART_SERIES_WAITING; s++)
+    if (_sluice_chart_series_shown (pass, s))
       cost += _sluice_chart_series_in_rect (pass, s, rect) ? COST_SERIES : 0.;
   cost += _sluice_chart_failed_in_rect (pass, rect) ? COST_SERIES : 0.;
   cost += moment_line_in_rect (pass, rect) ? COST_MOMENT_LINE : 0.;

@@ -23,6 +23,9 @@ typedef enum {
   /* Not a count: the retry budget's tokens, scaled so that a full bucket
    * is at the top of the plot; only when the run has a budget. */
   SLUICE_CHART_SERIES_BUDGET = SLUICE_CHART_N_SERIES,
+  /* The results the pool handed back that the caller has not read yet;
+   * only when they piled up (see _sluice_chart_shows_waiting()). */
+  SLUICE_CHART_SERIES_WAITING,
   /* Not a line of its own: the part of the lead that failed for good,
    * a hatched band under the lead's line; only when there is one. */
   SLUICE_CHART_LEGEND_FAILED,
@@ -58,6 +61,7 @@ typedef struct {
   gint64               t0, t1;
   gint64               last;          /* the series end here */
   gint64               max_tokens;    /* the budget's size in thousandths, or -1 */
+  gboolean             waiting;       /* the results waiting are drawn */
   guint                queue_capacity;
   guint                lead_bound;
   SluiceChartFailed    failed;
@@ -69,8 +73,12 @@ void         _sluice_chart_get_layout_full  (double             width,
                                              double             height,
                                              guint              y_max,
                                              gboolean           budget,
+                                             gboolean           waiting,
                                              SluiceChartFailed  failed,
                                              SluiceChartLayout *layout);
+gboolean     _sluice_chart_shows_waiting    (SluiceTimeline    *model);
+gboolean     _sluice_chart_series_shown     (const SluiceChartPass *pass,
+                                             SluiceChartSeries  series);
 void         _sluice_chart_init_pass        (SluiceChartPass   *pass,
                                              cairo_t           *cr,
                                              PangoLayout       *layout,

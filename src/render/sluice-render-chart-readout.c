@@ -28,8 +28,10 @@ append_part (GString    *text,
  *
  * The counts the chart shows at @time, as one line of text: the time,
  * the items queued, the attempts in flight, the lead (with its failed
- * items, if any), the busy workers and, when the run has a retry budget,
- * its tokens. The values are the model's, as the events gave them.
+ * items, if any), the busy workers, the results waiting for the caller
+ * when the chart draws them (more waited at once than the pool has
+ * workers) and, when the run has a retry budget, its tokens. The values
+ * are the model's, as the events gave them.
  *
  * Returns: (transfer full) (nullable): the readout, or %NULL when @time
  *   is before the run's first event
@@ -74,6 +76,14 @@ sluice_render_chart_get_readout (SluiceTimeline *model,
   part = g_strdup_printf (C_("chart readout", "busy %u"), v.busy);
   append_part (text, part);
   g_clear_pointer (&part, g_free);
+  if (_sluice_chart_shows_waiting (model))
+    {
+      /* Translators: the chart's readout: results handed back that the
+       * caller has not read yet */
+      part = g_strdup_printf (C_("chart readout", "waiting %u"), v.waiting);
+      append_part (text, part);
+      g_clear_pointer (&part, g_free);
+    }
   if (v.tokens >= 0)
     {
       g_autofree char *tokens = _sluice_chart_format_tokens (v.tokens);

@@ -1,5 +1,6 @@
 /* sluice-render-chart.c: queue depth, attempts in flight, lead and busy
- * workers over time, and the retry budget's token level
+ * workers over time, the results waiting for the caller and the retry
+ * budget's token level
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -36,16 +37,19 @@ typedef struct {
 
 static void get_series_labels (const char        *labels[SLUICE_CHART_N_LEGEND],
                                gboolean           budget,
+                               gboolean           waiting,
                                SluiceChartFailed  failed);
 
 /* The chart's geometry; @budget: whether the legend has the retry
- * budget's entry; @failed: what its entry for the lead's failed items
- * says, if it has one. */
+ * budget's entry; @waiting: whether it has the results waiting's;
+ * @failed: what its entry for the lead's failed items says, if it has
+ * one. */
 void
 _sluice_chart_get_layout_full (double             width,
                                double             height,
                                guint              y_max,
                                gboolean           budget,
+                               gboolean           waiting,
                                SluiceChartFailed  failed,
                                SluiceChartLayout *layout)
 {
@@ -54,7 +58,7 @@ _sluice_chart_get_layout_full (double             width,
   layout->plot.x = SLUICE_RENDER_GUTTER;
   layout->plot.width = MAX (width - SLUICE_RENDER_GUTTER - SLUICE_RENDER_MARGIN, 1.);
 
-  get_series_labels (labels, budget, failed);
+  get_series_labels (labels, budget, waiting, failed);
   layout->legend_height = _sluice_render_layout_key (labels, SLUICE_CHART_N_LEGEND, LEGEND_SWATCH_SPACE,
                                                      layout->plot.x, layout->plot.x + layout->plot.width,
                                                      layout->legend, &layout->legend_rows);
@@ -72,7 +76,34 @@ _sluice_chart_get_layout (double             width,
                           gboolean           budget,
                           SluiceChartLayout *layout)
 {
-  _sluice_chart_get_layout_full (width, height, y_max, budget, SLUICE_CHART_FAILED_NONE, layout);
+  _sluice_chart_get_layout_full (width, height, y_max, budget, FALSE, SLUICE_CHART_FAILED_NONE, layout);
+}
+
+/* Whether the chart draws the results waiting for the caller: only when
+ * more waited at once than the pool has workers. A caller that keeps up
+ * reads each result in the instant it is handed back, or, when several
+ * workers finish at once, soon after; only a slow caller lets more pile
+ * up than the workers can finish together. So the charts of runs whose
+ * caller keeps up look as they did, and the render layer, which knows
+ * only the events, needs nothing but them to tell. */
+gboolean
+_sluice_chart_shows_waiting (SluiceTimeline *model)
+{
+  return sluice_timeline_get_max_waiting (model) > MAX (sluice_timeline_get_n_workers (model), 1);
+}
+
+/* Whether @series is drawn in this pass: the counts always, the budget's
+ * level and the results waiting only when the run has them. */
+gboolean
+_sluice_chart_series_shown (const SluiceChartPass *pass,
+                            SluiceChartSeries      series)
+{
+  switch (series)
+    {
+    case SLUICE_CHART_SERIES_BUDGET:  return pass->max_tokens >= 0;
+    case SLUICE_CHART_SERIES_WAITING: return pass->waiting;
+    default:                          return series < SLUICE_CHART_N_SERIES;
+    }
 }
 
 double
@@ -126,6 +157,12 @@ _sluice_chart_sample_value (const SluiceChartPass *pass,
       return _sluice_chart_tokens_to_count (pass, tokens);
     }
 
+  if (series == SLUICE_CHART_SERIES_WAITING)
+    {
+      sluice_timeline_get_sample (pass->model, i, time, NULL, NULL, NULL);
+      return sluice_timeline_get_waiting (pass->model, i);
+    }
+
   sluice_timeline_get_sample (pass->model, i, time, &values[SLUICE_CHART_SERIES_QUEUE],
                               &values[SLUICE_CHART_SERIES_IN_FLIGHT], &values[SLUICE_CHART_SERIES_LEAD]);
   values[SLUICE_CHART_SERIES_BUSY] = sluice_timeline_get_busy (pass->model, i);
@@ -142,6 +179,7 @@ series_color (const SluicePalette *palette,
     case SLUICE_CHART_SERIES_IN_FLIGHT: return &palette->in_flight;
     case SLUICE_CHART_SERIES_BUDGET:    return &palette->budget;
     case SLUICE_CHART_SERIES_BUSY:      return &palette->busy;
+    case SLUICE_CHART_SERIES_WAITING:   return &palette->waiting;
     case SLUICE_CHART_SERIES_LEAD:
     default:               return &palette->lead;
     }
@@ -154,7 +192,9 @@ series_color (const SluicePalette *palette,
  * dotted line of round dots under it, which shows in those gaps where the
  * two coincide and on its own where a worker holds an item between
  * attempts (a backoff, stop rounds); the retry budget is
- * a dash-dotted line. When the line steps
+ * a dash-dotted line; the results waiting for the caller a thick line of
+ * long dashes over a faint tint of its colour down to the baseline
+ * (draw_waiting_area()), the pile they make. When the line steps
  * more often than a dash is long, dashes cannot be seen (and cairo dashes
  * such a path very slowly): it is drawn solid and thinner instead. */
 static void
@@ -166,6 +206,7 @@ set_series_style (cairo_t             *cr,
   static const double in_flight_dash[] = { 5., 3. };
   static const double budget_dash[] = { 9., 3., 2., 3. };
   static const double busy_dots[] = { 0., 5. };
+  static const double waiting_dash[] = { 14., 4. };
   const SluiceColor *color = series_color (palette, series);
 
   cairo_set_line_join (cr, CAIRO_LINE_JOIN_MITER);
@@ -194,6 +235,16 @@ set_series_style (cairo_t             *cr,
       cairo_set_line_width (cr, 3.5);
       cairo_set_dash (cr, busy_dots, G_N_ELEMENTS (busy_dots), 0.);
       break;
+    case SLUICE_CHART_SERIES_WAITING:
+      sluice_palette_set_source (cr, color);
+      if (dense)
+        {
+          cairo_set_line_width (cr, 1.5);
+          break;
+        }
+      cairo_set_line_width (cr, 3.);
+      cairo_set_dash (cr, waiting_dash, G_N_ELEMENTS (waiting_dash), 0.);
+      break;
     case SLUICE_CHART_SERIES_IN_FLIGHT:
     case SLUICE_CHART_SERIES_BUDGET:
     default:
@@ -219,7 +270,13 @@ set_series_style (cairo_t             *cr,
 double
 _sluice_chart_series_reach (SluiceChartSeries series)
 {
-  return series == SLUICE_CHART_SERIES_LEAD ? 3.5 : series == SLUICE_CHART_SERIES_BUSY ? 2.25 : 1.75;
+  switch (series)
+    {
+    case SLUICE_CHART_SERIES_LEAD:    return 3.5;
+    case SLUICE_CHART_SERIES_BUSY:    return 2.25;
+    case SLUICE_CHART_SERIES_WAITING: return 2.;
+    default:                          return 1.75;
+    }
 }
 
 const char *
@@ -235,20 +292,27 @@ _sluice_chart_series_label (SluiceChartSeries series)
     /* Translators: the chart's legend: workers holding an item (an
      * attempt, its stop rounds or a backoff) */
     case SLUICE_CHART_SERIES_BUSY:      return _("busy workers");
+    /* Translators: the chart's legend: results the pool finished and
+     * handed back that the caller has not read yet */
+    case SLUICE_CHART_SERIES_WAITING:   return _("results waiting for the caller");
     case SLUICE_CHART_SERIES_LEAD:
     default:               return _("pulled, unfinished (lead)");
     }
 }
 
-/* The legend's labels; the budget's only with @budget, the failed
- * items' only when there are some, else NULL. */
+/* The legend's labels; the budget's only with @budget, the results
+ * waiting's only with @waiting, the failed items' only when there are
+ * some, else NULL. */
 static void
 get_series_labels (const char        *labels[SLUICE_CHART_N_LEGEND],
                    gboolean           budget,
+                   gboolean           waiting,
                    SluiceChartFailed  failed)
 {
-  for (SluiceChartSeries s = 0; s <= SLUICE_CHART_SERIES_BUDGET; s++)
-    labels[s] = s != SLUICE_CHART_SERIES_BUDGET || budget ? _sluice_chart_series_label (s) : NULL;
+  for (SluiceChartSeries s = 0; s < SLUICE_CHART_N_SERIES; s++)
+    labels[s] = _sluice_chart_series_label (s);
+  labels[SLUICE_CHART_SERIES_BUDGET] = budget ? _sluice_chart_series_label (SLUICE_CHART_SERIES_BUDGET) : NULL;
+  labels[SLUICE_CHART_SERIES_WAITING] = waiting ? _sluice_chart_series_label (SLUICE_CHART_SERIES_WAITING) : NULL;
   labels[SLUICE_CHART_LEGEND_FAILED] = _sluice_chart_failed_label (failed);
 }
 
@@ -324,34 +388,86 @@ stroke_ticks (cairo_t *cr,
   cairo_stroke (cr);
 }
 
-static void
-draw_series (const SluiceChartPass *pass,
-             SluiceChartSeries      series)
+/* Adds @series' step line in view to the current path; @x_start gets
+ * where it starts. FALSE when nothing of it is in view. */
+static gboolean
+add_series_path (const SluiceChartPass *pass,
+                 SluiceChartSeries      series,
+                 StepPath              *path,
+                 double                *x_start)
 {
   guint n = _sluice_chart_n_samples (pass, series);
-  g_autoptr(GArray) ticks = g_array_new (FALSE, FALSE, sizeof (Tick));
-  StepPath path = { pass->cr, ticks, FALSE };
   const SluiceRect *plot = &pass->chart.plot;
   gint64 end = MIN (pass->last, pass->t1);
 
   if (n == 0 || end < pass->t0)
-    return;
+    return FALSE;
 
   for (guint i = _sluice_chart_find_sample (pass, series, pass->t0); i < n; i++)
     {
       gint64 time;
       double value = _sluice_chart_sample_value (pass, i, series, &time);
+      double x = _sluice_render_time_to_x (plot, pass->t0, pass->t1, MAX (time, pass->t0));
 
       if (time > end)
         break;
-      step_add (&path, _sluice_render_time_to_x (plot, pass->t0, pass->t1, MAX (time, pass->t0)),
-                _sluice_chart_count_to_y (&pass->chart, value));
+      if (!path->started)
+        *x_start = x;
+      step_add (path, x, _sluice_chart_count_to_y (&pass->chart, value));
     }
-  step_finish (&path, _sluice_render_time_to_x (plot, pass->t0, pass->t1, end));
+  step_finish (path, _sluice_render_time_to_x (plot, pass->t0, pass->t1, end));
+  return path->started;
+}
 
-  set_series_style (pass->cr, pass->palette, series, path.n_steps * 8. > plot->width);
+static void
+draw_series (const SluiceChartPass *pass,
+             SluiceChartSeries      series)
+{
+  g_autoptr(GArray) ticks = g_array_new (FALSE, FALSE, sizeof (Tick));
+  StepPath path = { pass->cr, ticks, FALSE };
+  double x_start;
+
+  if (!add_series_path (pass, series, &path, &x_start))
+    return;
+
+  set_series_style (pass->cr, pass->palette, series, path.n_steps * 8. > pass->chart.plot.width);
   cairo_stroke (pass->cr);
   stroke_ticks (pass->cr, ticks);
+}
+
+/* The faint tint under the results waiting's line; stronger on a dark
+ * background, where a faint one would not show. */
+static void
+set_waiting_tint (cairo_t             *cr,
+                  const SluicePalette *palette)
+{
+  const SluiceColor *color = &palette->waiting;
+
+  cairo_set_source_rgba (cr, color->red, color->green, color->blue,
+                         sluice_color_get_luminance (&palette->background) < 0.2 ? 0.22 : 0.16);
+}
+
+/* The results waiting for the caller are a pile: a faint tint of their
+ * colour under their line, down to the baseline, so that results that
+ * wait long after the pool's lines have fallen to 0 fill the picture as
+ * they fill memory, in colour and in grey alike. */
+static void
+draw_waiting_area (const SluiceChartPass *pass)
+{
+  g_autoptr(GArray) ticks = g_array_new (FALSE, FALSE, sizeof (Tick));
+  StepPath path = { pass->cr, ticks, FALSE };
+  double base = _sluice_chart_count_to_y (&pass->chart, 0.);
+  double x_start, x, y;
+
+  if (!add_series_path (pass, SLUICE_CHART_SERIES_WAITING, &path, &x_start))
+    return;
+
+  cairo_get_current_point (pass->cr, &x, &y);
+  cairo_line_to (pass->cr, x, base);
+  cairo_line_to (pass->cr, x_start, base);
+  cairo_close_path (pass->cr);
+  set_waiting_tint (pass->cr, pass->palette);
+  cairo_fill (pass->cr);
 }
 
 double
@@ -427,6 +543,13 @@ draw_legend_swatch (cairo_t             *cr,
       _sluice_chart_draw_failed_swatch (cr, palette, x, y);
       return;
     }
+  if (series == SLUICE_CHART_SERIES_WAITING)
+    {
+      /* The tint under the line, as in the plot. */
+      set_waiting_tint (cr, palette);
+      cairo_rectangle (cr, x, y + 0.5, 22., 5.);
+      cairo_fill (cr);
+    }
   set_series_style (cr, palette, series, FALSE);
   cairo_move_to (cr, x, y + 0.5);
   cairo_line_to (cr, x + 22., y + 0.5);
@@ -441,19 +564,21 @@ draw_legend (const SluiceChartPass *pass)
 {
   const char *labels[SLUICE_CHART_N_LEGEND];
 
-  get_series_labels (labels, pass->max_tokens >= 0, pass->failed);
+  get_series_labels (labels, pass->max_tokens >= 0, pass->waiting, pass->failed);
   _sluice_render_draw_key (pass->cr, pass->layout, pass->palette, labels, pass->chart.legend,
                            SLUICE_CHART_N_LEGEND, LEGEND_SWATCH_SPACE, draw_legend_swatch);
 }
 
-/* The scale fits the limits and the highest value in view, with room above
- * so that a series at its limit is not drawn on the plot's edge. */
+/* The scale fits the limits and the highest value in view (of the
+ * results waiting too, when they are drawn), with room above so that a
+ * series at its limit is not drawn on the plot's edge. */
 static guint
 compute_y_max (SluiceTimeline *model,
                gint64          t0,
                gint64          t1,
                guint           queue_capacity,
-               guint           lead_bound)
+               guint           lead_bound,
+               gboolean        waiting)
 {
   guint n = sluice_timeline_get_n_samples (model);
   guint top = MAX (queue_capacity, lead_bound);
@@ -468,6 +593,8 @@ compute_y_max (SluiceTimeline *model,
         break;
       busy = sluice_timeline_get_busy (model, i);
       top = MAX (top, MAX (MAX (queued, busy), MAX (in_flight, lead)));
+      if (waiting)
+        top = MAX (top, sluice_timeline_get_waiting (model, i));
     }
 
   return MAX (top + 1, 2);
@@ -496,13 +623,14 @@ _sluice_chart_init_pass (SluiceChartPass *pass,
     .t1 = t1,
     .last = now >= 0 ? now : sluice_timeline_get_end_time (model),
     .max_tokens = sluice_timeline_get_max_tokens (model),
+    .waiting = _sluice_chart_shows_waiting (model),
     .queue_capacity = queue_capacity,
     .lead_bound = lead_bound,
   };
   pass->failed = _sluice_chart_find_failed (model, t0, MIN (pass->last, t1), lead_bound);
   _sluice_chart_get_layout_full (width, height,
-                                 compute_y_max (model, t0, t1, queue_capacity, lead_bound),
-                                 pass->max_tokens >= 0, pass->failed, &pass->chart);
+                                 compute_y_max (model, t0, t1, queue_capacity, lead_bound, pass->waiting),
+                                 pass->max_tokens >= 0, pass->waiting, pass->failed, &pass->chart);
   pass->moments = _sluice_chart_place_moments (model, layout, &pass->chart.plot, width, t0, t1);
 }
 
@@ -596,9 +724,12 @@ _sluice_chart_get_moments (double          width,
  *
  * Draws the queue depth, the attempts in flight, the items pulled but
  * not yet finished and the busy workers (holding an item) as step lines
- * over time, with the two limits they must
- * stay under, a time axis in seconds, a count axis and a legend. When the
- * run's events carry a retry budget, its token level is drawn too, on its
+ * over time, with the two limits they must stay under, a time axis in
+ * seconds, a count axis and a legend. When more results waited for the
+ * caller at once than the pool has workers (a slow caller, see
+ * sluice_timeline_get_waiting()), those are drawn too, as a line over a
+ * tint, with their own legend entry, and the count axis reaches their
+ * peak. When the run's events carry a retry budget, its token level is drawn too, on its
  * own scale (a full budget at the top of the plot), with a label that
  * gives the tokens left and the budget's size. The part of the lead that
  * failed for good is hatched (and the legend says when it is what takes
@@ -678,8 +809,12 @@ sluice_render_chart_with_pointer (cairo_t        *cr,
   cairo_clip (cr);
   draw_limit_lines (&pass);
   _sluice_chart_draw_moment_lines (&pass);
+  if (pass.waiting)
+    draw_waiting_area (&pass);
   draw_series (&pass, SLUICE_CHART_SERIES_LEAD);
   _sluice_chart_draw_failed (&pass);
+  if (pass.waiting)
+    draw_series (&pass, SLUICE_CHART_SERIES_WAITING);
   draw_series (&pass, SLUICE_CHART_SERIES_QUEUE);
   draw_series (&pass, SLUICE_CHART_SERIES_BUSY);
   draw_series (&pass, SLUICE_CHART_SERIES_IN_FLIGHT);

@@ -39,10 +39,11 @@ typedef struct {
 } SluiceLanesLayout;
 
 /* The series of the chart, in the order of its legend; the legend has
- * two more entries: the retry budget's token level, when the run has a
- * budget, and the lead's failed items, when there are any in view. */
+ * three more entries: the retry budget's token level, when the run has a
+ * budget, the results waiting for the caller, when they piled up, and the
+ * lead's failed items, when there are any in view. */
 #define SLUICE_CHART_N_SERIES       4
-#define SLUICE_CHART_N_LEGEND       (SLUICE_CHART_N_SERIES + 2)
+#define SLUICE_CHART_N_LEGEND       (SLUICE_CHART_N_SERIES + 3)
 
 /* The chart view's geometry. */
 typedef struct {

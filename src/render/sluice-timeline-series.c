@@ -13,6 +13,7 @@ typedef struct {
   guint  lead;
   guint  failed;
   guint  busy;
+  guint  waiting;   /* item-ok events so far minus result events so far */
 } Sample;
 
 typedef struct {
@@ -26,6 +27,9 @@ struct _SluiceTimelineSeries
   GArray *token_samples; /* TokenSample, in time order, one per change */
   gint64  max_tokens;    /* -1: the pool has no retry budget */
   GArray *moments;       /* SluiceTimelineMoment, in time order */
+  guint   waiting;       /* results handed back and not read yet, now */
+  guint   max_waiting;   /* the most of them in a sample before the last */
+  gboolean has_results;  /* a result event was seen: a caller reads them */
 };
 
 SluiceTimelineSeries *
@@ -59,6 +63,9 @@ _sluice_timeline_series_clear (SluiceTimelineSeries *series)
   g_array_set_size (series->token_samples, 0);
   series->max_tokens = -1;
   g_array_set_size (series->moments, 0);
+  series->waiting = 0;
+  series->max_waiting = 0;
+  series->has_results = FALSE;
 }
 
 /* The budget's level after each instant, one sample per change. */
@@ -99,7 +106,25 @@ same_counts (const Sample *a,
              const Sample *b)
 {
   return a->queued == b->queued && a->in_flight == b->in_flight && a->lead == b->lead &&
-         a->failed == b->failed && a->busy == b->busy;
+         a->failed == b->failed && a->busy == b->busy && a->waiting == b->waiting;
+}
+
+/* The results the pool handed back that the caller has not read yet, as
+ * the report's max_buffered counts them: an item-ok event hands one back,
+ * a result event is the caller reading one. Only the input queue is
+ * bounded, so behind a slow caller they pile up. */
+static void
+count_waiting (SluiceTimelineSeries *series,
+               const SluiceEvent    *event)
+{
+  if (event->kind == SLUICE_EVENT_ITEM_OK)
+    series->waiting++;
+  else if (event->kind == SLUICE_EVENT_RESULT)
+    {
+      series->has_results = TRUE;
+      if (series->waiting > 0)
+        series->waiting--;
+    }
 }
 
 static void
@@ -110,7 +135,7 @@ add_sample (SluiceTimelineSeries *series,
   /* The engine's lead is pulled minus succeeded: an item that failed for
    * good stays in it. The event's own count of them says how many. */
   Sample sample = { event->time, event->queued, event->in_flight, event->lead,
-                    MIN (event->failed, event->lead), busy };
+                    MIN (event->failed, event->lead), busy, series->waiting };
   GArray *samples = series->samples;
   Sample *last = samples->len > 0 ? &g_array_index (samples, Sample, samples->len - 1) : NULL;
 
@@ -125,6 +150,9 @@ add_sample (SluiceTimelineSeries *series,
   if (last != NULL && same_counts (last, &sample))
     return;
 
+  /* The last sample is final once a later instant begins. */
+  if (last != NULL)
+    series->max_waiting = MAX (series->max_waiting, last->waiting);
   g_array_append_val (samples, sample);
 }
 
@@ -166,6 +194,7 @@ _sluice_timeline_series_add_event (SluiceTimelineSeries *series,
                                    const SluiceEvent    *event,
                                    guint                 busy)
 {
+  count_waiting (series, event);
   add_sample (series, event, busy);
   add_token_sample (series, event);
   add_moment (series, event);
@@ -277,6 +306,68 @@ sluice_timeline_get_failed (SluiceTimeline *self,
   return get_sample (self, i)->failed;
 }
 
+/* A run without result events has no caller reading results one by one:
+ * a service run's jobs give theirs to their submitters. Its item-ok events
+ * leave nothing waiting. */
+static guint
+waiting_of (SluiceTimelineSeries *series,
+            const Sample         *sample)
+{
+  return series->has_results ? sample->waiting : 0;
+}
+
+/**
+ * sluice_timeline_get_waiting:
+ * @self: a #SluiceTimeline
+ * @i: from 0 to the number of samples
+ *
+ * The results waiting for the caller in sample @i: the item-ok events so
+ * far (the pool handed a result back) minus the result events so far (the
+ * caller read one), as the report's `max_buffered` counts them. Only the
+ * input queue is bounded, so behind a slow caller they pile up, also after
+ * the pool's end, until the caller has read them all. A run without
+ * result events (a service run, whose jobs give their results to their
+ * submitters) has none.
+ *
+ * Returns: the results handed back and not read yet from the sample's
+ *   time on
+ */
+guint
+sluice_timeline_get_waiting (SluiceTimeline *self,
+                             guint           i)
+{
+  g_return_val_if_fail (SLUICE_IS_TIMELINE (self), 0);
+  g_return_val_if_fail (i < get_series (self)->samples->len, 0);
+
+  return waiting_of (get_series (self), get_sample (self, i));
+}
+
+/**
+ * sluice_timeline_get_max_waiting:
+ * @self: a #SluiceTimeline
+ *
+ * The most results that waited for the caller at once, over every sample
+ * (see sluice_timeline_get_waiting()), so that a view can tell whether the
+ * caller kept up without scanning the run.
+ *
+ * Returns: the highest number of results waiting in a sample, or 0
+ */
+guint
+sluice_timeline_get_max_waiting (SluiceTimeline *self)
+{
+  SluiceTimelineSeries *series;
+  GArray *samples;
+
+  g_return_val_if_fail (SLUICE_IS_TIMELINE (self), 0);
+
+  series = get_series (self);
+  samples = series->samples;
+  if (!series->has_results || samples->len == 0)
+    return 0;
+  /* The last sample may still change within its instant. */
+  return MAX (series->max_waiting, g_array_index (samples, Sample, samples->len - 1).waiting);
+}
+
 /* Bisects an array of Sample or TokenSample, both of which start with
  * their time: the index of the last one at or before @time, or 0. */
 static guint
@@ -328,8 +419,9 @@ sluice_timeline_find_sample (SluiceTimeline *self,
  * @values: (out caller-allocates): the counts in effect at @time
  *
  * Gets what the chart shows at @time: the sample in effect then (the last
- * one at or before it) and the retry budget's level, for a readout under
- * the pointer.
+ * one at or before it), with its results waiting for the caller (see
+ * sluice_timeline_get_waiting()), and the retry budget's level, for a
+ * readout under the pointer.
  *
  * Returns: %FALSE, leaving @values alone, when @time is before the first
  *   sample or there is none
@@ -358,6 +450,7 @@ sluice_timeline_get_values_at (SluiceTimeline       *self,
     .lead = sample->lead,
     .failed = sample->failed,
     .busy = sample->busy,
+    .waiting = waiting_of (series, sample),
     .tokens = -1,
   };
 

@@ -13,7 +13,8 @@
  * The normalised model the views draw: one #SluiceTimelineBar per attempt
  * (its worker, start, end, outcome, cancel rounds and error) and the chart
  * series (queue depth, attempts in flight, pulled-but-unfinished items,
- * busy workers) sampled at every event, one sample per instant at which they changed;
+ * busy workers, results waiting for the caller) sampled at every event, one
+ * sample per instant at which they changed;
  * the retry policy's marks on the lanes (#SluiceTimelineMark: backoffs,
  * skipped retries, shed items) and the retry budget's token level, when
  * the pool has a budget; the run-level moments (stop, drain, end…) as

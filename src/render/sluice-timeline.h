@@ -155,6 +155,8 @@ typedef struct {
  * @lead: items pulled and not yet handled successfully
  * @failed: of the lead, the items that failed for good
  * @busy: workers holding an item
+ * @waiting: results the pool handed back that the caller has not read yet
+ *   (see sluice_timeline_get_waiting())
  * @tokens: the retry budget's level in thousandths, or -1 without a budget
  *
  * The chart's counts in effect at one time (see
@@ -167,6 +169,7 @@ typedef struct {
   guint  lead;
   guint  failed;
   guint  busy;
+  guint  waiting;
   gint64 tokens;
 } SluiceTimelineValues;
 
@@ -201,6 +204,9 @@ guint                    sluice_timeline_find_sample      (SluiceTimeline  *self
                                                            gint64           time);
 guint                    sluice_timeline_get_failed       (SluiceTimeline  *self,
                                                            guint            i);
+guint                    sluice_timeline_get_waiting      (SluiceTimeline  *self,
+                                                           guint            i);
+guint                    sluice_timeline_get_max_waiting  (SluiceTimeline  *self);
 gboolean                 sluice_timeline_get_values_at    (SluiceTimeline  *self,
                                                            gint64           time,
                                                            SluiceTimelineValues *values);

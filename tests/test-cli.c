@@ -215,6 +215,67 @@ test_set_with_spaces_around_names_still_applies (void)
   g_assert_cmpint (json_object_get_int_member (report, "pulled"), ==, 5);
 }
 
+/* ---- lessons ----------------------------------------------------------- */
+
+#define LESSON \
+  "[pool]\nworkers=3\nqueue-size=3\nitem-timeout=1\n" \
+  "[source]\ncount=3\n" \
+  "[handler]\nitem.0=ok 0.3\nitem.1=ok 0.2\nitem.2=ok 0.1\n" \
+  "[lesson]\norder=1\nquestion=In what order do they print?\n" \
+  "choices=0, 1, 4;4, 1, 0;It changes\nanswer=2\nreveal=result_order=[4,1,0]\n" \
+  "moment=0.1 item 2\nexplain=The calls overlap.\n"
+
+/* A lesson asks first, runs, then gives the answer, whether this run
+ * showed it, and why. */
+static void
+test_lesson_asks_runs_and_reveals (void)
+{
+  g_autoptr(Cli) cli = cli_new (PIPES);
+  g_autofree char *out = NULL, *err = NULL;
+  const char *question, *summary, *answer;
+
+  if (sluice_run_path () == NULL)
+    return;
+
+  cli_spawn (cli, LESSON VIRTUAL, NULL);
+  g_assert_cmpint (cli_finish (cli, &out, &err), ==, 0);
+  question = strstr (out, "In what order do they print?\n  1. 0, 1, 4\n  2. 4, 1, 0\n  3. It changes\n");
+  summary = strstr (out, "results     3 yielded in this order: 4, 1, 0");
+  answer = strstr (out, "Answer: 2. 4, 1, 0\nThis run showed it: result_order=[4,1,0]\nThe calls overlap.\n");
+  g_assert_nonnull (strstr (out, "Lesson 1: "));
+  g_assert_nonnull (question);
+  g_assert_nonnull (summary);
+  g_assert_nonnull (answer);
+  g_assert_true (question < summary && summary < answer);
+}
+
+/* With --json standard output is the report alone, ending with `lesson`;
+ * the question and the reveal go to standard error. */
+static void
+test_lesson_json_ends_with_lesson (void)
+{
+  g_autoptr(Cli) cli = cli_new (PIPES);
+  g_autofree char *out = NULL, *err = NULL;
+  g_autoptr(JsonObject) report = NULL;
+  JsonObject *lesson;
+
+  if (sluice_run_path () == NULL)
+    return;
+
+  cli_spawn (cli, LESSON VIRTUAL, "--json", "--set=handler.item.2=ok 0.5", NULL);
+  g_assert_cmpint (cli_finish (cli, &out, &err), ==, 0);
+  report = parse_report (out);
+  lesson = json_object_get_object_member (report, "lesson");
+  g_assert_nonnull (lesson);
+  g_assert_cmpint (json_object_get_int_member (lesson, "answer"), ==, 2);
+  g_assert_cmpstr (json_object_get_string_member (lesson, "reveal"), ==, "result_order=[4,1,0]");
+  /* Item 2 now takes the longest: this run did not show the answer. */
+  g_assert_false (json_object_get_boolean_member (lesson, "held"));
+  g_assert_nonnull (strstr (err, "In what order do they print?"));
+  g_assert_nonnull (strstr (err, "This run did not show it: result_order=[1,0,4], where the lesson expects "
+                                 "result_order=[4,1,0]\n"));
+}
+
 /* ---- input that cannot be read ----------------------------------------- */
 
 static void
@@ -697,6 +758,8 @@ main (int   argc,
   g_test_add_func ("/cli/signals/service-deadline-overrun", test_signal_deadline_reports_an_overrun);
   g_test_add_func ("/cli/signals/while-writing-lose-nothing", test_signal_while_writing_loses_nothing);
   g_test_add_func ("/cli/events/virtual-runs-give-identical-events", test_virtual_runs_give_identical_events);
+  g_test_add_func ("/cli/lesson/asks-runs-and-reveals", test_lesson_asks_runs_and_reveals);
+  g_test_add_func ("/cli/lesson/json-ends-with-lesson", test_lesson_json_ends_with_lesson);
   g_test_add_func ("/cli/events/dash-writes-to-stdout", test_events_dash_writes_to_stdout);
   g_test_add_func ("/cli/events/dash-with-json-exits-2", test_events_dash_with_json_exits_2);
   g_test_add_func ("/cli/events/dash-to-closed-stdout-exits-1", test_events_dash_to_closed_stdout_exits_1);

@@ -208,6 +208,38 @@ test_window_lessons_next_lesson_follows_the_chain (void)
   window_fixture_close (window);
 }
 
+/* A revealed lesson is done in the settings, and the gallery marks what
+ * the settings say. */
+static void
+test_window_lessons_done_is_kept_in_the_settings (void)
+{
+  g_autoptr(GSettings) settings = g_settings_new ("io.github.sluicepool.Sluice");
+  const char *before[] = { "backpressure", NULL };
+  g_auto(GStrv) done = NULL;
+  SluiceWindow *window;
+  SluiceLessonGallery *gallery;
+
+  g_settings_set_strv (settings, "lessons-done", before);
+  window = g_object_ref (sluice_window_new (NULL));
+  sluice_window_bind_settings (window, settings);
+  gtk_window_present (GTK_WINDOW (window));
+  gallery = SLUICE_LESSON_GALLERY (sluice_window_get_lesson_gallery (window));
+  g_assert_true (g_strv_equal (sluice_lesson_gallery_get_done (gallery), before));
+
+  g_assert_true (sluice_window_open_lesson (window, "completion-order"));
+  g_assert_true (sluice_window_choose (window, 2));
+  run_and_reveal (window);
+
+  done = g_settings_get_strv (settings, "lessons-done");
+  g_assert_true (g_strv_contains ((const char * const *) done, "backpressure"));
+  g_assert_true (g_strv_contains ((const char * const *) done, "completion-order"));
+  g_assert_cmpuint (g_strv_length (done), ==, 2);
+  g_assert_true (g_strv_contains (sluice_lesson_gallery_get_done (gallery), "completion-order"));
+
+  window_fixture_close (window);
+  g_settings_reset (settings, "lessons-done");
+}
+
 /* The texts of a lesson in German. */
 static void
 test_window_lessons_in_german (void)
@@ -241,6 +273,7 @@ main (int   argc,
   g_test_add_func ("/window-lessons/reveal-is-honest-when-the-run-did-not-show-it",
                    test_window_lessons_reveal_is_honest_when_the_run_did_not_show_it);
   g_test_add_func ("/window-lessons/next-lesson-follows-the-chain", test_window_lessons_next_lesson_follows_the_chain);
+  g_test_add_func ("/window-lessons/done-is-kept-in-the-settings", test_window_lessons_done_is_kept_in_the_settings);
   g_test_add_func ("/window-lessons/in-german", test_window_lessons_in_german);
 
   return g_test_run ();

@@ -7,6 +7,7 @@
 #include <gtk/gtk.h>
 #include <locale.h>
 
+#include "sluice-chart-view.h"
 #include "sluice-config-panel.h"
 #include "sluice-lesson-gallery.h"
 #include "sluice-lesson-panel.h"
@@ -208,6 +209,27 @@ test_window_lessons_next_lesson_follows_the_chain (void)
   window_fixture_close (window);
 }
 
+/* A moment that names the lead points at it: the chart's readout at the
+ * moment, gone after a reset. */
+static void
+test_window_lessons_lead_moment_pins_the_readout (void)
+{
+  SluiceWindow *window = open_lesson ("backpressure");
+  SluiceLesson *lesson = sluice_lesson_panel_get_lesson (panel_of (window));
+  SluiceChartView *chart = SLUICE_CHART_VIEW (window_fixture_find_widget (GTK_WIDGET (window),
+                                                                          SLUICE_TYPE_CHART_VIEW));
+
+  g_assert_cmpint (sluice_lesson_get_target (lesson), ==, SLUICE_LESSON_TARGET_LEAD);
+  g_assert_cmpint (sluice_chart_view_get_pinned_readout (chart), ==, -1);
+  g_assert_true (sluice_window_choose (window, 1));
+  run_and_reveal (window);
+  g_assert_cmpint (sluice_chart_view_get_pinned_readout (chart), ==, sluice_lesson_get_moment (lesson));
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.reset", NULL));
+  g_assert_cmpint (sluice_chart_view_get_pinned_readout (chart), ==, -1);
+  window_fixture_close (window);
+}
+
 /* A revealed lesson is done in the settings, and the gallery marks what
  * the settings say. */
 static void
@@ -273,6 +295,7 @@ main (int   argc,
   g_test_add_func ("/window-lessons/reveal-is-honest-when-the-run-did-not-show-it",
                    test_window_lessons_reveal_is_honest_when_the_run_did_not_show_it);
   g_test_add_func ("/window-lessons/next-lesson-follows-the-chain", test_window_lessons_next_lesson_follows_the_chain);
+  g_test_add_func ("/window-lessons/lead-moment-pins-the-readout", test_window_lessons_lead_moment_pins_the_readout);
   g_test_add_func ("/window-lessons/done-is-kept-in-the-settings", test_window_lessons_done_is_kept_in_the_settings);
   g_test_add_func ("/window-lessons/in-german", test_window_lessons_in_german);
 

@@ -28,6 +28,7 @@ struct _SluiceChartView
   SluiceTimeView  parent_instance;
 
   double          pointer_x;  /* -1: the pointer is not over the chart */
+  gint64          pinned;     /* the readout's time without a pointer, or -1 */
   double          frame;      /* the legend and the axis, as last drawn */
 };
 
@@ -66,6 +67,33 @@ get_frame_height (SluiceChartView *self,
   return height - plot.height;
 }
 
+/* Where the pinned readout's time is across, or -1 for none or out of
+ * view. */
+static double
+pinned_x (SluiceChartView *self,
+          double           width,
+          double           height)
+{
+  SluiceTimeView *view = SLUICE_TIME_VIEW (self);
+  SluiceTimeline *model = sluice_time_view_get_model (view);
+  SluiceViewport *viewport = sluice_time_view_get_viewport (view);
+  gint64 t0, t1;
+  cairo_rectangle_t plot;
+
+  if (self->pinned < 0 || model == NULL || viewport == NULL)
+    return -1.;
+
+  t0 = sluice_viewport_get_t0 (viewport);
+  t1 = MAX (sluice_viewport_get_t1 (viewport), t0 + 1);
+  if (self->pinned < t0 || self->pinned > t1)
+    return -1.;
+
+  sluice_render_chart_get_plot (width, height, model, t0, t1, sluice_time_view_get_now (view),
+                                sluice_timeline_get_queue_capacity (model),
+                                sluice_timeline_get_lead_bound (model), &plot);
+  return plot.x + (double) (self->pinned - t0) / (double) (t1 - t0) * plot.width;
+}
+
 static void
 sluice_chart_view_draw (SluiceTimeView *view,
                         cairo_t        *cr,
@@ -89,7 +117,8 @@ sluice_chart_view_draw (SluiceTimeView *view,
                                     sluice_viewport_get_t1 (viewport), sluice_time_view_get_now (view),
                                     sluice_timeline_get_queue_capacity (model),
                                     sluice_timeline_get_lead_bound (model),
-                                    sluice_time_view_get_palette (view), self->pointer_x);
+                                    sluice_time_view_get_palette (view),
+                                    self->pointer_x >= 0 ? self->pointer_x : pinned_x (self, width, height));
 }
 
 static void
@@ -200,6 +229,7 @@ sluice_chart_view_init (SluiceChartView *self)
   GtkEventController *motion = gtk_event_controller_motion_new ();
 
   self->pointer_x = -1.;
+  self->pinned = -1;
   g_signal_connect (motion, "motion", G_CALLBACK (on_motion), self);
   g_signal_connect (motion, "leave", G_CALLBACK (on_leave), self);
   gtk_widget_add_controller (GTK_WIDGET (self), motion);
@@ -286,4 +316,38 @@ sluice_chart_view_set_viewport (SluiceChartView *self,
   g_return_if_fail (SLUICE_IS_CHART_VIEW (self));
 
   sluice_time_view_set_viewport (SLUICE_TIME_VIEW (self), viewport);
+}
+
+/**
+ * sluice_chart_view_pin_readout:
+ * @self: a #SluiceChartView
+ * @time: a time on the run's clock, or -1 for none
+ *
+ * Shows the readout (queued, in flight, lead, busy) at @time while the
+ * pointer is not over the chart: a lesson points at the lead or the queue
+ * there.
+ */
+void
+sluice_chart_view_pin_readout (SluiceChartView *self,
+                               gint64           time)
+{
+  g_return_if_fail (SLUICE_IS_CHART_VIEW (self));
+
+  if (self->pinned == time)
+    return;
+  self->pinned = time;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+/**
+ * sluice_chart_view_get_pinned_readout:
+ * @self: a #SluiceChartView
+ *
+ * Returns: the time of the pinned readout, or -1
+ */
+gint64
+sluice_chart_view_get_pinned_readout (SluiceChartView *self)
+{
+  g_return_val_if_fail (SLUICE_IS_CHART_VIEW (self), -1);
+  return self->pinned;
 }

@@ -204,6 +204,7 @@ _sluice_window_lesson_allows_run (SluiceWindow *self)
 void
 _sluice_window_ask_lesson_again (SluiceWindow *self)
 {
+  sluice_chart_view_pin_readout (self->chart_view, -1);
   if (current_lesson (self) != NULL)
     sluice_lesson_panel_ask (self->lesson_panel);
 }
@@ -254,10 +255,12 @@ point_at (SluiceWindow *self,
       /* Translators: %s is a time such as “0.300 s”, %d a worker's number. */
       return g_strdup_printf (_("At %s: look at worker %d's lane (its attempt is highlighted)."), when, (int) index);
     case SLUICE_LESSON_TARGET_LEAD:
+      sluice_chart_view_pin_readout (self->chart_view, moment);
       /* Translators: %s is a time such as “0.300 s”. */
       return g_strdup_printf (_("At %s: look at the lead (pulled, unfinished) against its bound in the queue "
                                 "chart, at the playhead."), when);
     case SLUICE_LESSON_TARGET_QUEUE:
+      sluice_chart_view_pin_readout (self->chart_view, moment);
       /* Translators: %s is a time such as “0.300 s”. */
       return g_strdup_printf (_("At %s: look at the queue depth against its capacity in the queue chart, at "
                                 "the playhead."), when);

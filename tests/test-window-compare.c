@@ -245,51 +245,6 @@ static const Language languages[] = {
   { "de", "Verstrichen" },
 };
 
-/* As the app looks: its style sheet on the display, until removed. */
-static GtkCssProvider *
-add_app_style (void)
-{
-  GtkCssProvider *css = gtk_css_provider_new ();
-
-  gtk_css_provider_load_from_resource (css, "/io/github/sluicepool/Sluice/style.css");
-  gtk_style_context_add_provider_for_display (gdk_display_get_default (), GTK_STYLE_PROVIDER (css),
-                                              GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
-  return css;
-}
-
-static void
-remove_app_style (GtkCssProvider *css)
-{
-  gtk_style_context_remove_provider_for_display (gdk_display_get_default (), GTK_STYLE_PROVIDER (css));
-  g_object_unref (css);
-}
-
-static gboolean
-count_frame (GtkWidget     *widget,
-             GdkFrameClock *frame_clock,
-             gpointer       user_data)
-{
-  guint *frames = user_data;
-
-  (*frames)++;
-  return G_SOURCE_CONTINUE;
-}
-
-/* A few frames drawn: the layout is done at the window's size. */
-static void
-wait_for_frames (GtkWidget *widget,
-                 guint      n)
-{
-  guint frames = 0;
-  guint tick_id = gtk_widget_add_tick_callback (widget, count_frame, &frames, NULL);
-  guint timeout_id = window_fixture_add_timeout ();
-
-  while (frames < n)
-    g_main_context_iteration (NULL, TRUE);
-  g_source_remove (timeout_id);
-  gtk_widget_remove_tick_callback (widget, tick_id);
-}
-
 /* The difference table: the grid with its style class (the window has
  * no getter for it; the tests read its cells' texts). */
 static GtkGrid *
@@ -335,7 +290,7 @@ open_storms (SluiceWindow   *window,
       g_test_skip ("the build tree has no catalogue for this language");
       return NULL;
     }
-  wait_for_frames (GTK_WIDGET (compare), 5);
+  window_fixture_wait_for_frames (GTK_WIDGET (compare), 5);
   return compare;
 }
 
@@ -392,7 +347,7 @@ test_compare_table_visible_at_1024x768 (gconstpointer data)
       return;
     }
   window_fixture_set_language (language->language);
-  css = add_app_style ();
+  css = window_fixture_add_app_style ();
   window = window_fixture_open ("retry-storm");
   compare = open_storms (window, language, 1024, 768);
   if (compare == NULL)
@@ -418,7 +373,7 @@ test_compare_table_visible_at_1024x768 (gconstpointer data)
   g_assert_finalize_object (compare);
 out:
   window_fixture_close (window);
-  remove_app_style (css);
+  window_fixture_remove_app_style (css);
   window_fixture_set_language ("");
 }
 
@@ -457,7 +412,7 @@ has_tabular_figures (GtkLabel *label)
 static void
 test_compare_table_larger_than_body_tabular (void)
 {
-  GtkCssProvider *css = add_app_style ();
+  GtkCssProvider *css = window_fixture_add_app_style ();
   SluiceWindow *window = window_fixture_open ("retry-storm");
   SluiceCompareWindow *compare = open_storms (window, &languages[0], 1024, 768);
   GtkGrid *table;
@@ -495,7 +450,7 @@ test_compare_table_larger_than_body_tabular (void)
   gtk_window_destroy (GTK_WINDOW (compare));
   g_assert_finalize_object (compare);
   window_fixture_close (window);
-  remove_app_style (css);
+  window_fixture_remove_app_style (css);
 }
 
 int

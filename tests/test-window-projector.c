@@ -29,51 +29,6 @@
 
 /* ---- the app's look -------------------------------------------------------- */
 
-/* As the app looks: its style sheet on the display, until removed. */
-static GtkCssProvider *
-add_app_style (void)
-{
-  GtkCssProvider *css = gtk_css_provider_new ();
-
-  gtk_css_provider_load_from_resource (css, "/io/github/sluicepool/Sluice/style.css");
-  gtk_style_context_add_provider_for_display (gdk_display_get_default (), GTK_STYLE_PROVIDER (css),
-                                              GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
-  return css;
-}
-
-static void
-remove_app_style (GtkCssProvider *css)
-{
-  gtk_style_context_remove_provider_for_display (gdk_display_get_default (), GTK_STYLE_PROVIDER (css));
-  g_object_unref (css);
-}
-
-static gboolean
-count_frame (GtkWidget     *widget,
-             GdkFrameClock *frame_clock,
-             gpointer       user_data)
-{
-  guint *frames = user_data;
-
-  (*frames)++;
-  return G_SOURCE_CONTINUE;
-}
-
-/* A few frames drawn: the layout is done at the window's size. */
-static void
-wait_for_frames (GtkWidget *widget,
-                 guint      n)
-{
-  guint frames = 0;
-  guint tick_id = gtk_widget_add_tick_callback (widget, count_frame, &frames, NULL);
-  guint timeout_id = window_fixture_add_timeout ();
-
-  while (frames < n)
-    g_main_context_iteration (NULL, TRUE);
-  g_source_remove (timeout_id);
-  gtk_widget_remove_tick_callback (widget, tick_id);
-}
-
 /* The first label under @widget that shows @text. */
 static GtkWidget *
 find_label (GtkWidget  *widget,
@@ -292,7 +247,7 @@ typedef struct {
 static void
 test_widget_text_is_larger (void)
 {
-  GtkCssProvider *css = add_app_style ();
+  GtkCssProvider *css = window_fixture_add_app_style ();
   SluiceWindow *window = window_fixture_open ("retries");
   GtkWidget *menu_button = find_menu_button (GTK_WIDGET (window));
   Sized sized[] = {
@@ -318,7 +273,7 @@ test_widget_text_is_larger (void)
   sized[8].widget = GTK_WIDGET (gtk_menu_button_get_popover (GTK_MENU_BUTTON (menu_button)));
   sized[9].widget = find_label (sized[8].widget, "Projector Mode");
 
-  wait_for_frames (GTK_WIDGET (window), 3);
+  window_fixture_wait_for_frames (GTK_WIDGET (window), 3);
   for (guint i = 0; i < G_N_ELEMENTS (sized); i++)
     {
       g_assert_nonnull (sized[i].widget);
@@ -336,7 +291,7 @@ test_widget_text_is_larger (void)
   sluice_window_set_projector (window, TRUE);
   /* A popover's style is brought up to date when it shows. */
   gtk_popover_popup (GTK_POPOVER (sized[8].widget));
-  wait_for_frames (GTK_WIDGET (window), 3);
+  window_fixture_wait_for_frames (GTK_WIDGET (window), 3);
   for (guint i = 0; i < G_N_ELEMENTS (sized); i++)
     g_test_message ("%s: %.2f → %.2f pt", sized[i].what, sized[i].normal, font_size (sized[i].widget));
   for (guint i = 0; i < G_N_ELEMENTS (sized); i++)
@@ -361,7 +316,7 @@ test_widget_text_is_larger (void)
 
   gtk_popover_popdown (GTK_POPOVER (sized[8].widget));
   window_fixture_close (window);
-  remove_app_style (css);
+  window_fixture_remove_app_style (css);
 }
 
 /* ---- the drawn views ---------------------------------------------------------- */
@@ -407,7 +362,7 @@ measure_lanes (GtkWidget *lanes)
 static void
 test_drawn_text_and_lines_are_larger (void)
 {
-  GtkCssProvider *css = add_app_style ();
+  GtkCssProvider *css = window_fixture_add_app_style ();
   SluiceWindow *window = window_fixture_open ("retries");
   GtkWidget *lanes = sluice_window_get_timeline_view (window);
   LanesMeasure normal, projector;
@@ -415,11 +370,11 @@ test_drawn_text_and_lines_are_larger (void)
   gtk_window_set_default_size (GTK_WINDOW (window), 1280, 1000);
   window_fixture_run_virtual (window);
   window_fixture_wait_for_end (window);
-  wait_for_frames (GTK_WIDGET (window), 3);
+  window_fixture_wait_for_frames (GTK_WIDGET (window), 3);
   normal = measure_lanes (lanes);
 
   sluice_window_set_projector (window, TRUE);
-  wait_for_frames (GTK_WIDGET (window), 3);
+  window_fixture_wait_for_frames (GTK_WIDGET (window), 3);
   projector = measure_lanes (lanes);
   {
     cairo_surface_t *surface = render_widget (lanes);
@@ -442,7 +397,7 @@ test_drawn_text_and_lines_are_larger (void)
   g_assert_cmpfloat (projector.baseline, >=, 1.5 * normal.baseline);
 
   window_fixture_close (window);
-  remove_app_style (css);
+  window_fixture_remove_app_style (css);
 }
 
 /* ---- 1024×768 ------------------------------------------------------------------ */
@@ -523,7 +478,7 @@ test_fits_1024x768 (gconstpointer data)
       return;
     }
 
-  css = add_app_style ();
+  css = window_fixture_add_app_style ();
   g_settings_set_int (settings, "window-width", 1024);
   g_settings_set_int (settings, "window-height", 768);
   g_settings_set_boolean (settings, "projector", TRUE);
@@ -582,7 +537,7 @@ test_fits_1024x768 (gconstpointer data)
   g_settings_reset (settings, "window-width");
   g_settings_reset (settings, "window-height");
   g_settings_reset (settings, "projector");
-  remove_app_style (css);
+  window_fixture_remove_app_style (css);
   window_fixture_set_language ("");
 }
 

@@ -116,3 +116,49 @@ window_fixture_set_language (const char *language)
   /* Also forgets the translations looked up so far. */
   textdomain ("sluice");
 }
+
+/* As the app looks: its style sheet on the display, until removed with
+ * window_fixture_remove_app_style(). */
+GtkCssProvider *
+window_fixture_add_app_style (void)
+{
+  GtkCssProvider *css = gtk_css_provider_new ();
+
+  gtk_css_provider_load_from_resource (css, "/io/github/sluicepool/Sluice/style.css");
+  gtk_style_context_add_provider_for_display (gdk_display_get_default (), GTK_STYLE_PROVIDER (css),
+                                              GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
+  return css;
+}
+
+void
+window_fixture_remove_app_style (GtkCssProvider *css)
+{
+  gtk_style_context_remove_provider_for_display (gdk_display_get_default (), GTK_STYLE_PROVIDER (css));
+  g_object_unref (css);
+}
+
+static gboolean
+count_frame (GtkWidget     *widget,
+             GdkFrameClock *frame_clock,
+             gpointer       user_data)
+{
+  guint *frames = user_data;
+
+  (*frames)++;
+  return G_SOURCE_CONTINUE;
+}
+
+/* A few frames drawn: the layout is done at the window's size. */
+void
+window_fixture_wait_for_frames (GtkWidget *widget,
+                                guint      n)
+{
+  guint frames = 0;
+  guint tick_id = gtk_widget_add_tick_callback (widget, count_frame, &frames, NULL);
+  guint timeout_id = window_fixture_add_timeout ();
+
+  while (frames < n)
+    g_main_context_iteration (NULL, TRUE);
+  g_source_remove (timeout_id);
+  gtk_widget_remove_tick_callback (widget, tick_id);
+}

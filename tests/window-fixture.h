@@ -18,5 +18,9 @@ void          window_fixture_run_virtual  (SluiceWindow  *window);
 GtkWidget    *window_fixture_find_widget  (GtkWidget     *widget,
                                            GType          type);
 void          window_fixture_set_language (const char    *language);
+GtkCssProvider *window_fixture_add_app_style (void);
+void          window_fixture_remove_app_style (GtkCssProvider *css);
+void          window_fixture_wait_for_frames (GtkWidget    *widget,
+                                           guint          n);
 
 G_END_DECLS

@@ -1,0 +1,946 @@
+/* sluice-job-store.c: the job store interface, its boxed types and URIs
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "sluice-job-store.h"
+
+#include <glib/gi18n-lib.h>
+#include <json-glib/json-glib.h>
+#include <string.h>
+
+#include "sluice-pg-store.h"
+#include "sluice-sqlite-store.h"
+
+/**
+ * SECTION:sluice-job-store
+ * @Title: SluiceJobStore
+ *
+ * Durable jobs with leases (job-store.md, the seed's `JobStore`): a worker
+ * claims a job with a lease, renews it while it works, and completes or
+ * fails it; a crashed worker's lease expires and release_expired() puts
+ * its job back.
+ *
+ * The rules every store keeps:
+ * - enqueue is idempotent by (tenant, operation key): the second time, the
+ *   existing job comes back unchanged (its payload too), created %FALSE.
+ * - claim_next takes the tenant's job in state pending or retry_wait whose
+ *   available_at ≤ now, the oldest available_at first (ties in the order
+ *   the jobs were made); it counts the attempt and gives a fresh lease
+ *   token. An expired lease is not claimable: only release_expired() puts
+ *   a job back, so that every store behaves alike.
+ * - Fencing: renew, complete and fail succeed only while the job is
+ *   running with the claim's lease token; otherwise they change nothing
+ *   and fail with %SLUICE_STORE_ERROR_LEASE_LOST. A lease past its expiry
+ *   that nobody has released yet is still the claim's.
+ * - Times are µs since the Unix epoch, passed in by the caller: a store
+ *   never reads the clock (a job's updated_at is the @now of the call that
+ *   changed it).
+ *
+ * The wrappers below check the arguments every store would check (empty
+ * tenant, owner or operation key, max attempts of 0, a lease of 0, payload
+ * or result that is not JSON) and report %SLUICE_STORE_ERROR_INVALID_ARGUMENT
+ * through the callback without calling the store. An implementation
+ * therefore never sees them, and must not tag its own tasks with the
+ * wrappers' functions (the _finish wrappers take such a task for theirs).
+ */
+
+/**
+ * sluice_store_error_quark:
+ *
+ * The error domain of job stores; use %SLUICE_STORE_ERROR.
+ *
+ * Returns: the quark of the %SLUICE_STORE_ERROR domain
+ */
+G_DEFINE_QUARK (sluice-store-error-quark, sluice_store_error)
+
+/* ---- boxed types --------------------------------------------------------- */
+
+G_DEFINE_BOXED_TYPE (SluiceJobFailure, sluice_job_failure,
+                     sluice_job_failure_copy, sluice_job_failure_free)
+G_DEFINE_BOXED_TYPE (SluiceStoredJob, sluice_stored_job,
+                     sluice_stored_job_copy, sluice_stored_job_free)
+G_DEFINE_BOXED_TYPE (SluiceJobClaim, sluice_job_claim,
+                     sluice_job_claim_copy, sluice_job_claim_free)
+G_DEFINE_BOXED_TYPE (SluiceStoreStatus, sluice_store_status,
+                     sluice_store_status_copy, sluice_store_status_free)
+
+/**
+ * sluice_job_failure_new:
+ * @type_name: the error's type, such as `TimeoutError`
+ * @message: its message
+ * @code: a stable code, such as `ATTEMPT_TIMEOUT`
+ * @retryable: whether it may be retried
+ *
+ * Returns: (transfer full): a new failure
+ */
+SluiceJobFailure *
+sluice_job_failure_new (const char *type_name,
+                        const char *message,
+                        const char *code,
+                        gboolean    retryable)
+{
+  SluiceJobFailure *failure = g_new0 (SluiceJobFailure, 1);
+
+  failure->type_name = g_strdup (type_name != NULL ? type_name : "");
+  failure->message = g_strdup (message != NULL ? message : "");
+  failure->code = g_strdup (code != NULL ? code : "");
+  failure->retryable = !!retryable;
+  return failure;
+}
+
+/**
+ * sluice_job_failure_copy:
+ * @failure: a failure
+ *
+ * Returns: (transfer full): a copy of @failure
+ */
+SluiceJobFailure *
+sluice_job_failure_copy (const SluiceJobFailure *failure)
+{
+  g_return_val_if_fail (failure != NULL, NULL);
+
+  return sluice_job_failure_new (failure->type_name, failure->message,
+                                 failure->code, failure->retryable);
+}
+
+/**
+ * sluice_job_failure_free:
+ * @failure: (nullable): a failure
+ *
+ * Frees @failure.
+ */
+void
+sluice_job_failure_free (SluiceJobFailure *failure)
+{
+  if (failure == NULL)
+    return;
+  g_free (failure->type_name);
+  g_free (failure->message);
+  g_free (failure->code);
+  g_free (failure);
+}
+
+/**
+ * sluice_stored_job_copy:
+ * @job: a job
+ *
+ * Returns: (transfer full): a deep copy of @job
+ */
+SluiceStoredJob *
+sluice_stored_job_copy (const SluiceStoredJob *job)
+{
+  SluiceStoredJob *copy;
+
+  g_return_val_if_fail (job != NULL, NULL);
+
+  copy = g_memdup2 (job, sizeof *job);
+  copy->id = g_strdup (job->id);
+  copy->tenant = g_strdup (job->tenant);
+  copy->operation_key = g_strdup (job->operation_key);
+  copy->payload = g_strdup (job->payload);
+  copy->lease_owner = g_strdup (job->lease_owner);
+  copy->lease_token = g_strdup (job->lease_token);
+  copy->last_failure = job->last_failure != NULL ? sluice_job_failure_copy (job->last_failure) : NULL;
+  copy->result = g_strdup (job->result);
+  return copy;
+}
+
+/**
+ * sluice_stored_job_free:
+ * @job: (nullable): a job
+ *
+ * Frees @job and everything it holds.
+ */
+void
+sluice_stored_job_free (SluiceStoredJob *job)
+{
+  if (job == NULL)
+    return;
+  g_free (job->id);
+  g_free (job->tenant);
+  g_free (job->operation_key);
+  g_free (job->payload);
+  g_free (job->lease_owner);
+  g_free (job->lease_token);
+  sluice_job_failure_free (job->last_failure);
+  g_free (job->result);
+  g_free (job);
+}
+
+static const char *const state_names[SLUICE_STORED_JOB_N_STATES] = {
+  [SLUICE_STORED_JOB_PENDING] = "pending",
+  [SLUICE_STORED_JOB_RUNNING] = "running",
+  [SLUICE_STORED_JOB_RETRY_WAIT] = "retry_wait",
+  [SLUICE_STORED_JOB_SUCCEEDED] = "succeeded",
+  [SLUICE_STORED_JOB_DEAD] = "dead",
+};
+
+/**
+ * sluice_stored_job_state_to_string:
+ * @state: a state
+ *
+ * Returns: the state's name in the stores and in `store-status`, such as
+ *   `retry_wait`; %NULL for a value that is no state
+ */
+const char *
+sluice_stored_job_state_to_string (SluiceStoredJobState state)
+{
+  if ((guint) state >= SLUICE_STORED_JOB_N_STATES)
+    return NULL;
+  return state_names[state];
+}
+
+/**
+ * sluice_stored_job_state_from_string:
+ * @name: a state's name, such as `pending`
+ * @state: (out): set to the state @name names
+ *
+ * Returns: %TRUE if @name is a state's name
+ */
+gboolean
+sluice_stored_job_state_from_string (const char           *name,
+                                     SluiceStoredJobState *state)
+{
+  g_return_val_if_fail (state != NULL, FALSE);
+
+  for (guint i = 0; name != NULL && i < SLUICE_STORED_JOB_N_STATES; i++)
+    if (strcmp (name, state_names[i]) == 0)
+      {
+        *state = (SluiceStoredJobState) i;
+        return TRUE;
+      }
+  return FALSE;
+}
+
+/**
+ * sluice_job_claim_copy:
+ * @claim: a claim
+ *
+ * Returns: (transfer full): a deep copy of @claim
+ */
+SluiceJobClaim *
+sluice_job_claim_copy (const SluiceJobClaim *claim)
+{
+  SluiceJobClaim *copy;
+
+  g_return_val_if_fail (claim != NULL, NULL);
+
+  copy = g_new0 (SluiceJobClaim, 1);
+  copy->job = claim->job != NULL ? sluice_stored_job_copy (claim->job) : NULL;
+  copy->owner = g_strdup (claim->owner);
+  copy->token = g_strdup (claim->token);
+  return copy;
+}
+
+/**
+ * sluice_job_claim_free:
+ * @claim: (nullable): a claim
+ *
+ * Frees @claim and its job.
+ */
+void
+sluice_job_claim_free (SluiceJobClaim *claim)
+{
+  if (claim == NULL)
+    return;
+  sluice_stored_job_free (claim->job);
+  g_free (claim->owner);
+  g_free (claim->token);
+  g_free (claim);
+}
+
+/**
+ * sluice_store_status_copy:
+ * @status: a status
+ *
+ * Returns: (transfer full): a deep copy of @status
+ */
+SluiceStoreStatus *
+sluice_store_status_copy (const SluiceStoreStatus *status)
+{
+  SluiceStoreStatus *copy;
+
+  g_return_val_if_fail (status != NULL, NULL);
+
+  copy = g_new0 (SluiceStoreStatus, 1);
+  memcpy (copy->counts, status->counts, sizeof copy->counts);
+  copy->failures = g_ptr_array_new_with_free_func ((GDestroyNotify) sluice_stored_job_free);
+  for (guint i = 0; status->failures != NULL && i < status->failures->len; i++)
+    g_ptr_array_add (copy->failures, sluice_stored_job_copy (g_ptr_array_index (status->failures, i)));
+  return copy;
+}
+
+/**
+ * sluice_store_status_free:
+ * @status: (nullable): a status
+ *
+ * Frees @status and its jobs.
+ */
+void
+sluice_store_status_free (SluiceStoreStatus *status)
+{
+  if (status == NULL)
+    return;
+  g_clear_pointer (&status->failures, g_ptr_array_unref);
+  g_free (status);
+}
+
+/* ---- the interface ------------------------------------------------------- */
+
+/**
+ * SluiceJobStore:
+ *
+ * The interface of a durable job store (the seed's `JobStore`).
+ */
+G_DEFINE_INTERFACE (SluiceJobStore, sluice_job_store, G_TYPE_OBJECT)
+
+static void
+sluice_job_store_default_init (SluiceJobStoreInterface *iface)
+{
+  /**
+   * SluiceJobStore::jobs-available:
+   * @store: the store
+   * @tenant: the tenant whose jobs may be waiting
+   *
+   * Jobs of @tenant may be waiting to be claimed: emitted after an enqueue
+   * that made a job and after a fail that scheduled a retry (PostgreSQL:
+   * any process's, through NOTIFY; SQLite: this process's own), on the
+   * main context the store was made on. Idle workers wake on it and poll
+   * slowly otherwise; a wake-up without a claimable job is harmless.
+   */
+  g_signal_new ("jobs-available",
+                G_TYPE_FROM_INTERFACE (iface),
+                G_SIGNAL_RUN_LAST,
+                0,
+                NULL, NULL,
+                NULL,
+                G_TYPE_NONE, 1, G_TYPE_STRING);
+}
+
+/* ---- argument checks shared by every store ---------------------------- */
+
+/* What is wrong with @text as JSON text of any kind (an object, an array,
+ * a scalar), or NULL if nothing is. */
+static char *
+json_problem (const char *text)
+{
+  g_autoptr(JsonParser) parser = json_parser_new_immutable ();
+  g_autoptr(GError) local_error = NULL;
+
+  if (json_parser_load_from_data (parser, text, -1, &local_error) &&
+      json_parser_get_root (parser) != NULL)
+    return NULL;
+  return g_strdup (local_error != NULL ? local_error->message
+                                       /* Translators: what is wrong with a JSON text */
+                                       : _("empty text"));
+}
+
+static gboolean
+check_not_empty (const char  *text,
+                 const char  *message,
+                 GError     **error)
+{
+  if (text != NULL && *text != '\0')
+    return TRUE;
+  g_set_error_literal (error, SLUICE_STORE_ERROR, SLUICE_STORE_ERROR_INVALID_ARGUMENT, message);
+  return FALSE;
+}
+
+static gboolean
+check_lease (gint64   lease,
+             GError **error)
+{
+  if (lease > 0)
+    return TRUE;
+  g_set_error_literal (error, SLUICE_STORE_ERROR, SLUICE_STORE_ERROR_INVALID_ARGUMENT,
+                       _("A lease must last longer than 0 µs"));
+  return FALSE;
+}
+
+static gboolean
+check_claim (const SluiceJobClaim *claim)
+{
+  return claim != NULL && claim->job != NULL && claim->job->id != NULL && claim->token != NULL;
+}
+
+/* A refused call answers through its callback, as a store would. */
+static void
+report_invalid (SluiceJobStore      *self,
+                gpointer             source_tag,
+                GAsyncReadyCallback  callback,
+                gpointer             user_data,
+                GError              *error)
+{
+  g_task_report_error (self, callback, user_data, source_tag, error);
+}
+
+/**
+ * sluice_job_store_enqueue_async:
+ * @self: a store
+ * @tenant: the tenant (queue), not empty
+ * @operation_key: the key enqueue is idempotent by, per tenant, not empty
+ * @payload: the job's payload, JSON text
+ * @max_attempts: the most attempts the job may have, at least 1
+ * @now: the time of the call, µs since the Unix epoch: the new job's
+ *   available_at and updated_at
+ * @cancellable: (nullable): cancels the call before the store starts it
+ * @callback: called with the job
+ * @user_data: data for @callback
+ *
+ * Adds a job in state pending, or finds the one @tenant already has with
+ * @operation_key (then nothing changes, not even its payload).
+ */
+void
+sluice_job_store_enqueue_async (SluiceJobStore      *self,
+                                const char          *tenant,
+                                const char          *operation_key,
+                                const char          *payload,
+                                guint                max_attempts,
+                                gint64               now,
+                                GCancellable        *cancellable,
+                                GAsyncReadyCallback  callback,
+                                gpointer             user_data)
+{
+  g_autofree char *problem = NULL;
+  GError *error = NULL;
+
+  g_return_if_fail (SLUICE_IS_JOB_STORE (self));
+  g_return_if_fail (payload != NULL);
+  g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
+
+  if (!check_not_empty (tenant, _("The tenant must not be empty"), &error) ||
+      !check_not_empty (operation_key, _("The operation key must not be empty"), &error))
+    {
+      report_invalid (self, sluice_job_store_enqueue_async, callback, user_data, error);
+      return;
+    }
+  problem = json_problem (payload);
+  if (problem != NULL)
+    {
+      error = g_error_new (SLUICE_STORE_ERROR, SLUICE_STORE_ERROR_INVALID_ARGUMENT,
+                           /* Translators: %s is what the JSON parser said */
+                           _("The payload is not JSON: %s"), problem);
+      report_invalid (self, sluice_job_store_enqueue_async, callback, user_data, error);
+      return;
+    }
+  if (max_attempts == 0)
+    {
+      error = g_error_new_literal (SLUICE_STORE_ERROR, SLUICE_STORE_ERROR_INVALID_ARGUMENT,
+                                   _("A job needs at least one attempt"));
+      report_invalid (self, sluice_job_store_enqueue_async, callback, user_data, error);
+      return;
+    }
+  SLUICE_JOB_STORE_GET_IFACE (self)->enqueue_async (self, tenant, operation_key, payload,
+                                                    max_attempts, now, cancellable,
+                                                    callback, user_data);
+}
+
+/**
+ * sluice_job_store_enqueue_finish:
+ * @self: a store
+ * @result: the result given to the callback
+ * @created: (out) (optional): %TRUE if the job was made by this call,
+ *   %FALSE if @tenant had one with the operation key already
+ * @error: set on failure
+ *
+ * Returns: (transfer full): the job (the existing one if not @created), or
+ *   %NULL with @error set
+ */
+SluiceStoredJob *
+sluice_job_store_enqueue_finish (SluiceJobStore  *self,
+                                 GAsyncResult    *result,
+                                 gboolean        *created,
+                                 GError         **error)
+{
+  gboolean made = FALSE;
+  SluiceStoredJob *job;
+
+  g_return_val_if_fail (SLUICE_IS_JOB_STORE (self), NULL);
+
+  if (g_async_result_is_tagged (result, sluice_job_store_enqueue_async))
+    job = g_task_propagate_pointer (G_TASK (result), error);
+  else
+    job = SLUICE_JOB_STORE_GET_IFACE (self)->enqueue_finish (self, result, &made, error);
+  if (created != NULL)
+    *created = job != NULL && made;
+  return job;
+}
+
+/**
+ * sluice_job_store_claim_next_async:
+ * @self: a store
+ * @tenant: the tenant to claim from, not empty
+ * @owner: the claiming worker, not empty
+ * @lease: how long the lease lasts, µs (more than 0)
+ * @now: the time of the call, µs since the Unix epoch
+ * @cancellable: (nullable): cancels the call before the store starts it
+ *   (a claim the store made is never reported as cancelled)
+ * @callback: called with the claim or none
+ * @user_data: data for @callback
+ *
+ * Claims the job of @tenant in state pending or retry_wait with the
+ * oldest available_at ≤ @now (ties: the first made), atomically: state
+ * running, attempts + 1, lease owner @owner, a fresh lease token, lease
+ * expiry @now + @lease.
+ */
+void
+sluice_job_store_claim_next_async (SluiceJobStore      *self,
+                                   const char          *tenant,
+                                   const char          *owner,
+                                   gint64               lease,
+                                   gint64               now,
+                                   GCancellable        *cancellable,
+                                   GAsyncReadyCallback  callback,
+                                   gpointer             user_data)
+{
+  GError *error = NULL;
+
+  g_return_if_fail (SLUICE_IS_JOB_STORE (self));
+  g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
+
+  if (!check_not_empty (tenant, _("The tenant must not be empty"), &error) ||
+      !check_not_empty (owner, _("The lease owner must not be empty"), &error) ||
+      !check_lease (lease, &error))
+    {
+      report_invalid (self, sluice_job_store_claim_next_async, callback, user_data, error);
+      return;
+    }
+  SLUICE_JOB_STORE_GET_IFACE (self)->claim_next_async (self, tenant, owner, lease, now,
+                                                       cancellable, callback, user_data);
+}
+
+/**
+ * sluice_job_store_claim_next_finish:
+ * @self: a store
+ * @result: the result given to the callback
+ * @error: set on failure
+ *
+ * Returns: (transfer full) (nullable): the claim; %NULL without @error set
+ *   if no job was claimable, %NULL with @error set on failure
+ */
+SluiceJobClaim *
+sluice_job_store_claim_next_finish (SluiceJobStore  *self,
+                                    GAsyncResult    *result,
+                                    GError         **error)
+{
+  g_return_val_if_fail (SLUICE_IS_JOB_STORE (self), NULL);
+
+  if (g_async_result_is_tagged (result, sluice_job_store_claim_next_async))
+    return g_task_propagate_pointer (G_TASK (result), error);
+  return SLUICE_JOB_STORE_GET_IFACE (self)->claim_next_finish (self, result, error);
+}
+
+/**
+ * sluice_job_store_renew_async:
+ * @self: a store
+ * @claim: the claim whose lease to extend
+ * @lease: the new lease, µs from @now (more than 0)
+ * @now: the time of the call, µs since the Unix epoch
+ * @cancellable: (nullable): cancels the call before the store starts it
+ * @callback: called when the lease was extended or refused
+ * @user_data: data for @callback
+ *
+ * Extends the lease to @now + @lease, if the job is running with
+ * @claim's token (fencing).
+ */
+void
+sluice_job_store_renew_async (SluiceJobStore       *self,
+                              const SluiceJobClaim *claim,
+                              gint64                lease,
+                              gint64                now,
+                              GCancellable         *cancellable,
+                              GAsyncReadyCallback   callback,
+                              gpointer              user_data)
+{
+  GError *error = NULL;
+
+  g_return_if_fail (SLUICE_IS_JOB_STORE (self));
+  g_return_if_fail (check_claim (claim));
+  g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
+
+  if (!check_lease (lease, &error))
+    {
+      report_invalid (self, sluice_job_store_renew_async, callback, user_data, error);
+      return;
+    }
+  SLUICE_JOB_STORE_GET_IFACE (self)->renew_async (self, claim, lease, now, cancellable,
+                                                  callback, user_data);
+}
+
+/**
+ * sluice_job_store_renew_finish:
+ * @self: a store
+ * @result: the result given to the callback
+ * @error: set on failure: %SLUICE_STORE_ERROR_LEASE_LOST if the claim's
+ *   token is no longer the job's
+ *
+ * Returns: %TRUE if the lease is still the claim's and was extended
+ */
+gboolean
+sluice_job_store_renew_finish (SluiceJobStore  *self,
+                               GAsyncResult    *result,
+                               GError         **error)
+{
+  g_return_val_if_fail (SLUICE_IS_JOB_STORE (self), FALSE);
+
+  if (g_async_result_is_tagged (result, sluice_job_store_renew_async))
+    return g_task_propagate_boolean (G_TASK (result), error);
+  return SLUICE_JOB_STORE_GET_IFACE (self)->renew_finish (self, result, error);
+}
+
+/**
+ * sluice_job_store_complete_async:
+ * @self: a store
+ * @claim: the claim of the job that succeeded
+ * @result_json: (nullable): its result, JSON text (%NULL: `null`)
+ * @now: the time of the call, µs since the Unix epoch
+ * @cancellable: (nullable): cancels the call before the store starts it
+ * @callback: called when the job was completed or the claim refused
+ * @user_data: data for @callback
+ *
+ * Marks the job succeeded with @result_json and clears its lease, if it is
+ * running with @claim's token (fencing). Its last failure, if any, stays.
+ */
+void
+sluice_job_store_complete_async (SluiceJobStore       *self,
+                                 const SluiceJobClaim *claim,
+                                 const char           *result_json,
+                                 gint64                now,
+                                 GCancellable         *cancellable,
+                                 GAsyncReadyCallback   callback,
+                                 gpointer              user_data)
+{
+  g_autofree char *problem = NULL;
+  GError *error = NULL;
+
+  g_return_if_fail (SLUICE_IS_JOB_STORE (self));
+  g_return_if_fail (check_claim (claim));
+  g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
+
+  if (result_json == NULL)
+    result_json = "null";
+  problem = json_problem (result_json);
+  if (problem != NULL)
+    {
+      error = g_error_new (SLUICE_STORE_ERROR, SLUICE_STORE_ERROR_INVALID_ARGUMENT,
+                           /* Translators: %s is what the JSON parser said */
+                           _("The result is not JSON: %s"), problem);
+      report_invalid (self, sluice_job_store_complete_async, callback, user_data, error);
+      return;
+    }
+  SLUICE_JOB_STORE_GET_IFACE (self)->complete_async (self, claim, result_json, now,
+                                                     cancellable, callback, user_data);
+}
+
+/**
+ * sluice_job_store_complete_finish:
+ * @self: a store
+ * @result: the result given to the callback
+ * @error: set on failure: %SLUICE_STORE_ERROR_LEASE_LOST if the claim's
+ *   token is no longer the job's (then the job is not completed)
+ *
+ * Returns: %TRUE if the job was completed
+ */
+gboolean
+sluice_job_store_complete_finish (SluiceJobStore  *self,
+                                  GAsyncResult    *result,
+                                  GError         **error)
+{
+  g_return_val_if_fail (SLUICE_IS_JOB_STORE (self), FALSE);
+
+  if (g_async_result_is_tagged (result, sluice_job_store_complete_async))
+    return g_task_propagate_boolean (G_TASK (result), error);
+  return SLUICE_JOB_STORE_GET_IFACE (self)->complete_finish (self, result, error);
+}
+
+/**
+ * sluice_job_store_fail_async:
+ * @self: a store
+ * @claim: the claim of the job that failed
+ * @failure: what failed, kept as the job's last failure
+ * @available_at: when to retry, µs since the Unix epoch (state
+ *   retry_wait), or -1 for no retry (state dead)
+ * @now: the time of the call, µs since the Unix epoch
+ * @cancellable: (nullable): cancels the call before the store starts it
+ * @callback: called when the failure was recorded or the claim refused
+ * @user_data: data for @callback
+ *
+ * Records a failed attempt and clears the lease, if the job is running
+ * with @claim's token (fencing). The worker decides with its retry policy
+ * whether and when to retry; the store only records.
+ */
+void
+sluice_job_store_fail_async (SluiceJobStore         *self,
+                             const SluiceJobClaim   *claim,
+                             const SluiceJobFailure *failure,
+                             gint64                  available_at,
+                             gint64                  now,
+                             GCancellable           *cancellable,
+                             GAsyncReadyCallback     callback,
+                             gpointer                user_data)
+{
+  g_return_if_fail (SLUICE_IS_JOB_STORE (self));
+  g_return_if_fail (check_claim (claim));
+  g_return_if_fail (failure != NULL);
+  g_return_if_fail (available_at >= -1);
+  g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
+
+  SLUICE_JOB_STORE_GET_IFACE (self)->fail_async (self, claim, failure, available_at, now,
+                                                 cancellable, callback, user_data);
+}
+
+/**
+ * sluice_job_store_fail_finish:
+ * @self: a store
+ * @result: the result given to the callback
+ * @error: set on failure: %SLUICE_STORE_ERROR_LEASE_LOST if the claim's
+ *   token is no longer the job's (then nothing is recorded)
+ *
+ * Returns: %TRUE if the failure was recorded
+ */
+gboolean
+sluice_job_store_fail_finish (SluiceJobStore  *self,
+                              GAsyncResult    *result,
+                              GError         **error)
+{
+  g_return_val_if_fail (SLUICE_IS_JOB_STORE (self), FALSE);
+
+  return SLUICE_JOB_STORE_GET_IFACE (self)->fail_finish (self, result, error);
+}
+
+/**
+ * sluice_job_store_release_expired_async:
+ * @self: a store
+ * @tenant: (nullable): the tenant whose expired leases to release; %NULL
+ *   or empty: every tenant's
+ * @now: the time of the call, µs since the Unix epoch
+ * @limit: the most jobs to release in this call (the earliest expired
+ *   first); 0 releases none
+ * @cancellable: (nullable): cancels the call before the store starts it
+ * @callback: called with how many jobs were released
+ * @user_data: data for @callback
+ *
+ * Puts back the running jobs whose lease expired (lease expiry ≤ @now),
+ * clearing the lease so that the old token is fenced out: a job with
+ * attempts left becomes pending, available at @now; a job out of attempts
+ * (attempts ≥ max attempts) becomes dead with the last failure
+ * `LeaseExpired` / "the lease expired" / `LEASE_EXPIRED`, not retryable.
+ */
+void
+sluice_job_store_release_expired_async (SluiceJobStore      *self,
+                                        const char          *tenant,
+                                        gint64               now,
+                                        guint                limit,
+                                        GCancellable        *cancellable,
+                                        GAsyncReadyCallback  callback,
+                                        gpointer             user_data)
+{
+  g_return_if_fail (SLUICE_IS_JOB_STORE (self));
+  g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
+
+  if (tenant != NULL && *tenant == '\0')
+    tenant = NULL;
+  SLUICE_JOB_STORE_GET_IFACE (self)->release_expired_async (self, tenant, now, limit,
+                                                            cancellable, callback, user_data);
+}
+
+/**
+ * sluice_job_store_release_expired_finish:
+ * @self: a store
+ * @result: the result given to the callback
+ * @error: set on failure
+ *
+ * Returns: how many jobs were released, or -1 with @error set
+ */
+gint64
+sluice_job_store_release_expired_finish (SluiceJobStore  *self,
+                                         GAsyncResult    *result,
+                                         GError         **error)
+{
+  g_return_val_if_fail (SLUICE_IS_JOB_STORE (self), -1);
+
+  return SLUICE_JOB_STORE_GET_IFACE (self)->release_expired_finish (self, result, error);
+}
+
+/**
+ * sluice_job_store_get_status_async:
+ * @self: a store
+ * @tenant: (nullable): the tenant to count; %NULL or empty: every tenant
+ * @n_failures: how many of the latest failed jobs to include
+ * @cancellable: (nullable): cancels the call before the store starts it
+ * @callback: called with the status
+ * @user_data: data for @callback
+ *
+ * Counts the jobs by state, and gives the @n_failures jobs with a last
+ * failure that changed most recently (updated_at, newest first).
+ */
+void
+sluice_job_store_get_status_async (SluiceJobStore      *self,
+                                   const char          *tenant,
+                                   guint                n_failures,
+                                   GCancellable        *cancellable,
+                                   GAsyncReadyCallback  callback,
+                                   gpointer             user_data)
+{
+  g_return_if_fail (SLUICE_IS_JOB_STORE (self));
+  g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
+
+  if (tenant != NULL && *tenant == '\0')
+    tenant = NULL;
+  SLUICE_JOB_STORE_GET_IFACE (self)->get_status_async (self, tenant, n_failures,
+                                                       cancellable, callback, user_data);
+}
+
+/**
+ * sluice_job_store_get_status_finish:
+ * @self: a store
+ * @result: the result given to the callback
+ * @error: set on failure
+ *
+ * Returns: (transfer full): the status, or %NULL with @error set
+ */
+SluiceStoreStatus *
+sluice_job_store_get_status_finish (SluiceJobStore  *self,
+                                    GAsyncResult    *result,
+                                    GError         **error)
+{
+  g_return_val_if_fail (SLUICE_IS_JOB_STORE (self), NULL);
+
+  return SLUICE_JOB_STORE_GET_IFACE (self)->get_status_finish (self, result, error);
+}
+
+/* ---- URIs ---------------------------------------------------------------- */
+
+/* The password of `scheme://user:password@host…` (RFC 3986 userinfo). A
+ * password with an unescaped '/', '?' or '#' still ends at the last '@':
+ * masking too much is better than printing a secret. */
+static void
+mask_userinfo_password (GString *uri,
+                        gsize    authority)
+{
+  const char *start = uri->str + authority;
+  const char *end = start + strcspn (start, "/?#");
+  const char *at = NULL;
+  const char *colon;
+
+  for (const char *p = start; p < end; p++)
+    if (*p == '@')
+      at = p;
+  if (at == NULL)
+    at = strrchr (start, '@');
+  if (at == NULL)
+    return;
+  colon = memchr (start, ':', at - start);
+  if (colon == NULL)
+    return;
+  g_string_erase (uri, colon + 1 - uri->str, at - colon - 1);
+  g_string_insert (uri, colon + 1 - uri->str, "***");
+}
+
+/* Every `password=VALUE` (a URI's query, a libpq key=value string, also
+ * `sslpassword=`): VALUE ends at '&' or white space, or is 'quoted'. */
+static void
+mask_password_keys (GString *uri)
+{
+  static const char key[] = "password=";
+  gsize from = 0;
+
+  for (;;)
+    {
+      g_autofree char *lower = g_ascii_strdown (uri->str + from, -1);
+      const char *hit = strstr (lower, key);
+      gsize value, end;
+
+      if (hit == NULL)
+        return;
+      value = from + (hit - lower) + strlen (key);
+      end = value;
+      if (uri->str[end] == '\'')
+        {
+          for (end++; uri->str[end] != '\0' && uri->str[end] != '\''; end++)
+            if (uri->str[end] == '\\' && uri->str[end + 1] != '\0')
+              end++;
+          if (uri->str[end] == '\'')
+            end++;
+        }
+      else
+        end += strcspn (uri->str + end, "& \t\n");
+      g_string_erase (uri, value, end - value);
+      g_string_insert (uri, value, "***");
+      from = value + 3;
+    }
+}
+
+/**
+ * sluice_job_store_describe_uri:
+ * @uri: (nullable): a store URI or a PostgreSQL connection string
+ *
+ * The store's name as messages may print it: @uri with any password
+ * replaced by `***` (`postgresql://user:***@host/db`, `password=***`).
+ *
+ * Returns: (transfer full): the description
+ */
+char *
+sluice_job_store_describe_uri (const char *uri)
+{
+  GString *out;
+  const char *scheme_end;
+
+  if (uri == NULL)
+    return g_strdup ("");
+  out = g_string_new (uri);
+  scheme_end = strstr (out->str, "://");
+  if (scheme_end != NULL)
+    mask_userinfo_password (out, scheme_end - out->str + 3);
+  mask_password_keys (out);
+  return g_string_free (out, FALSE);
+}
+
+static gboolean
+has_scheme (const char *uri,
+            const char *scheme)
+{
+  return g_ascii_strncasecmp (uri, scheme, strlen (scheme)) == 0;
+}
+
+/**
+ * sluice_job_store_new_for_uri:
+ * @uri: `sqlite:FILE` (also `sqlite://FILE`, so `sqlite:///abs/path`), or
+ *   `postgresql://…` / `postgres://…` (libpq's connection URI)
+ * @error: set on failure: %SLUICE_STORE_ERROR_INVALID_URI for another
+ *   kind of URI; the store's own errors when it cannot be opened
+ *
+ * Opens the store @uri names, creating its schema if it has none.
+ *
+ * Returns: (transfer full): the store, or %NULL with @error set
+ */
+SluiceJobStore *
+sluice_job_store_new_for_uri (const char  *uri,
+                              GError     **error)
+{
+  g_autofree char *described = NULL;
+
+  g_return_val_if_fail (uri != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  if (has_scheme (uri, "sqlite:"))
+    {
+      const char *path = uri + strlen ("sqlite:");
+
+      if (g_str_has_prefix (path, "//"))
+        path += 2;
+      if (*path != '\0')
+        return sluice_sqlite_store_new (path, error);
+      g_set_error (error, SLUICE_STORE_ERROR, SLUICE_STORE_ERROR_INVALID_URI,
+                   _("“%s” names no file: expected sqlite:FILE"), uri);
+      return NULL;
+    }
+  if (has_scheme (uri, "postgresql://") || has_scheme (uri, "postgres://"))
+    return sluice_pg_store_new (uri, error);
+
+  described = sluice_job_store_describe_uri (uri);
+  g_set_error (error, SLUICE_STORE_ERROR, SLUICE_STORE_ERROR_INVALID_URI,
+               _("“%s” is not a job store: expected sqlite:FILE or postgresql://…"), described);
+  return NULL;
+}

@@ -1,0 +1,809 @@
+/* sluice-pg-connection.c: SluicePgStore's connection to the server
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * Everything here runs on the store's own thread (sluice-pg-store.c), with
+ * libpq's blocking calls: one request at a time, in the order they came.
+ * The connection also LISTENs: while it is idle, its socket is watched on
+ * the thread's main context, and notifications that arrive with a result
+ * are read after it.
+ *
+ * The SQL keeps the protocol's rules in the statements themselves, so that
+ * any number of processes may share the tables: a claim picks its row with
+ * FOR UPDATE SKIP LOCKED (two claims never wait for each other nor take
+ * the same row), and renew, complete and fail match the lease token in
+ * their WHERE (fencing: no row changed means the lease was lost). Times
+ * are bigint µs since the Unix epoch, exactly what the interface passes.
+ */
+
+#include "sluice-pg-connection-private.h"
+
+#include <glib/gi18n-lib.h>
+#include <glib-unix.h>
+#include <libpq-fe.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct _SluicePgConnection
+{
+  char               *uri;
+  char               *description;
+  SluicePgNotifyFunc  notify;
+  gpointer            notify_data;
+
+  PGconn             *conn;
+  GSource            *watch;
+};
+
+/* The columns of a job, in the order job_from_row() reads them. */
+#define JOB_COLUMNS \
+  "id, tenant, operation_key, payload, state, attempts, max_attempts, " \
+  "available_at, lease_owner, lease_token, lease_expires_at, " \
+  "last_failure_type, last_failure_message, last_failure_code, " \
+  "last_failure_retryable, result, updated_at"
+
+/* The schema, version 1. created_seq orders jobs that became available at
+ * the same µs by their creation. The partial indexes serve the claim
+ * (pending and retry_wait by tenant and available_at), release_expired
+ * (running by lease expiry) and the last failures of get_status. */
+static const char *const schema_v1[] = {
+  "CREATE TABLE sluice_jobs ("
+  "  id uuid PRIMARY KEY,"
+  "  created_seq bigint GENERATED ALWAYS AS IDENTITY,"
+  "  tenant text NOT NULL CHECK (tenant <> ''),"
+  "  operation_key text NOT NULL CHECK (operation_key <> ''),"
+  "  payload json NOT NULL,"
+  "  state text NOT NULL CHECK (state IN ('pending', 'running', 'retry_wait', 'succeeded', 'dead')),"
+  "  attempts integer NOT NULL DEFAULT 0 CHECK (attempts >= 0),"
+  "  max_attempts integer NOT NULL CHECK (max_attempts > 0),"
+  "  available_at bigint NOT NULL,"
+  "  lease_owner text,"
+  "  lease_token uuid,"
+  "  lease_expires_at bigint,"
+  "  last_failure_type text,"
+  "  last_failure_message text,"
+  "  last_failure_code text,"
+  "  last_failure_retryable boolean,"
+  "  result json,"
+  "  created_at bigint NOT NULL,"
+  "  updated_at bigint NOT NULL,"
+  "  UNIQUE (tenant, operation_key))",
+  "CREATE INDEX sluice_jobs_claimable ON sluice_jobs (tenant, available_at, created_seq)"
+  "  WHERE state IN ('pending', 'retry_wait')",
+  "CREATE INDEX sluice_jobs_leased ON sluice_jobs (lease_expires_at)"
+  "  WHERE state = 'running'",
+  "CREATE INDEX sluice_jobs_failed ON sluice_jobs (updated_at)"
+  "  WHERE last_failure_type IS NOT NULL",
+  NULL
+};
+
+/* The migrations, in order: migrations[i] makes version i + 1 from
+ * version i. A later version adds its statements here and raises
+ * SLUICE_PG_SCHEMA_VERSION. */
+static const char *const *const migrations[] = {
+  schema_v1,
+};
+
+G_STATIC_ASSERT (G_N_ELEMENTS (migrations) == SLUICE_PG_SCHEMA_VERSION);
+
+typedef struct
+{
+  const char *name;
+  const char *sql;
+} Statement;
+
+/* Prepared once per connection. */
+static const Statement statements[] = {
+  { "sluice_enqueue",
+    "WITH inserted AS ("
+    "  INSERT INTO sluice_jobs (id, tenant, operation_key, payload, state, attempts,"
+    "                           max_attempts, available_at, created_at, updated_at)"
+    "  VALUES ($1::uuid, $2::text, $3::text, $4::json, 'pending', 0,"
+    "          $5::integer, $6::bigint, $6::bigint, $6::bigint)"
+    "  ON CONFLICT (tenant, operation_key) DO NOTHING"
+    "  RETURNING " JOB_COLUMNS ")"
+    " SELECT inserted.*, pg_notify('" SLUICE_PG_CHANNEL "', inserted.tenant) FROM inserted" },
+  { "sluice_find",
+    "SELECT " JOB_COLUMNS " FROM sluice_jobs WHERE tenant = $1::text AND operation_key = $2::text" },
+  { "sluice_claim",
+    "UPDATE sluice_jobs SET state = 'running', attempts = attempts + 1,"
+    "  lease_owner = $2::text, lease_token = $3::uuid,"
+    "  lease_expires_at = $4::bigint + $5::bigint, updated_at = $4::bigint"
+    " WHERE id = (SELECT id FROM sluice_jobs"
+    "             WHERE tenant = $1::text AND state IN ('pending', 'retry_wait')"
+    "               AND available_at <= $4::bigint"
+    "             ORDER BY available_at, created_seq"
+    "             LIMIT 1 FOR UPDATE SKIP LOCKED)"
+    " RETURNING " JOB_COLUMNS },
+  { "sluice_renew",
+    "UPDATE sluice_jobs SET lease_expires_at = $3::bigint + $4::bigint, updated_at = $3::bigint"
+    " WHERE id = $1::uuid AND lease_token = $2::uuid AND state = 'running'" },
+  { "sluice_complete",
+    "UPDATE sluice_jobs SET state = 'succeeded', result = $3::json,"
+    "  lease_owner = NULL, lease_token = NULL, lease_expires_at = NULL, updated_at = $4::bigint"
+    " WHERE id = $1::uuid AND lease_token = $2::uuid AND state = 'running'" },
+  { "sluice_fail",
+    "UPDATE sluice_jobs SET"
+    "  state = CASE WHEN $3::bigint >= 0 THEN 'retry_wait' ELSE 'dead' END,"
+    "  available_at = CASE WHEN $3::bigint >= 0 THEN $3::bigint ELSE available_at END,"
+    "  last_failure_type = $4::text, last_failure_message = $5::text,"
+    "  last_failure_code = $6::text, last_failure_retryable = $7::boolean,"
+    "  lease_owner = NULL, lease_token = NULL, lease_expires_at = NULL, updated_at = $8::bigint"
+    " WHERE id = $1::uuid AND lease_token = $2::uuid AND state = 'running'"
+    " RETURNING tenant, state" },
+  { "sluice_notify",
+    "SELECT pg_notify('" SLUICE_PG_CHANNEL "', $1::text)" },
+  /* A job out of attempts becomes dead with a LeaseExpired failure; one
+   * with attempts left is available again at once. Its lease is cleared
+   * either way, which fences the old owner out. */
+  { "sluice_release",
+    "WITH expired AS ("
+    "  SELECT id FROM sluice_jobs"
+    "  WHERE state = 'running' AND lease_expires_at <= $2::bigint"
+    "    AND ($1::text IS NULL OR tenant = $1::text)"
+    "  ORDER BY lease_expires_at, created_seq"
+    "  LIMIT $3::bigint FOR UPDATE SKIP LOCKED)"
+    " UPDATE sluice_jobs AS j SET"
+    "  state = CASE WHEN j.attempts >= j.max_attempts THEN 'dead' ELSE 'pending' END,"
+    "  available_at = CASE WHEN j.attempts >= j.max_attempts THEN j.available_at ELSE $2::bigint END,"
+    "  last_failure_type = CASE WHEN j.attempts >= j.max_attempts"
+    "                      THEN 'LeaseExpired' ELSE j.last_failure_type END,"
+    "  last_failure_message = CASE WHEN j.attempts >= j.max_attempts"
+    "                         THEN 'the lease expired' ELSE j.last_failure_message END,"
+    "  last_failure_code = CASE WHEN j.attempts >= j.max_attempts"
+    "                      THEN 'LEASE_EXPIRED' ELSE j.last_failure_code END,"
+    "  last_failure_retryable = CASE WHEN j.attempts >= j.max_attempts"
+    "                           THEN false ELSE j.last_failure_retryable END,"
+    "  lease_owner = NULL, lease_token = NULL, lease_expires_at = NULL, updated_at = $2::bigint"
+    " FROM expired WHERE j.id = expired.id" },
+  { "sluice_counts",
+    "SELECT state, count(*) FROM sluice_jobs"
+    " WHERE $1::text IS NULL OR tenant = $1::text GROUP BY state" },
+  { "sluice_failures",
+    "SELECT " JOB_COLUMNS " FROM sluice_jobs"
+    " WHERE last_failure_type IS NOT NULL AND ($1::text IS NULL OR tenant = $1::text)"
+    " ORDER BY updated_at DESC, created_seq DESC LIMIT $2::bigint" },
+};
+
+/* ---- the connection ------------------------------------------------------- */
+
+SluicePgConnection *
+sluice_pg_connection_new (const char         *uri,
+                          SluicePgNotifyFunc  notify,
+                          gpointer            notify_data)
+{
+  SluicePgConnection *self = g_new0 (SluicePgConnection, 1);
+
+  self->uri = g_strdup (uri);
+  self->description = sluice_job_store_describe_uri (uri);
+  self->notify = notify;
+  self->notify_data = notify_data;
+  return self;
+}
+
+static void
+connection_close (SluicePgConnection *self)
+{
+  if (self->watch != NULL)
+    {
+      g_source_destroy (self->watch);
+      g_clear_pointer (&self->watch, g_source_unref);
+    }
+  g_clear_pointer (&self->conn, PQfinish);
+}
+
+void
+sluice_pg_connection_free (SluicePgConnection *self)
+{
+  connection_close (self);
+  g_free (self->uri);
+  g_free (self->description);
+  g_free (self);
+}
+
+static void
+set_error (SluicePgConnection  *self,
+           GError             **error,
+           int                  code,
+           const char          *libpq_message)
+{
+  g_autofree char *scrubbed = sluice_pg_scrub (self->uri, libpq_message);
+
+  if (code == SLUICE_STORE_ERROR_SCHEMA)
+    g_set_error (error, SLUICE_STORE_ERROR, code,
+                 /* Translators: the first %s is the store's URI without its
+                  * password, the second the server's message. */
+                 _("The job store %s has a schema that is not a job store’s: %s"),
+                 self->description, scrubbed);
+  else
+    g_set_error (error, SLUICE_STORE_ERROR, code,
+                 /* Translators: the first %s is the store's URI without its
+                  * password, the second the server's or libpq's message. */
+                 _("The job store %s failed: %s"),
+                 self->description, scrubbed);
+}
+
+/* After a failed call: a connection that broke is closed, and the next
+ * request opens a new one. */
+static void
+forget_if_broken (SluicePgConnection *self)
+{
+  if (self->conn != NULL && PQstatus (self->conn) == CONNECTION_BAD)
+    {
+      g_debug ("%s: the connection broke; the next request reconnects", self->description);
+      connection_close (self);
+    }
+}
+
+static void
+deliver_notifications (SluicePgConnection *self)
+{
+  PGnotify *notification;
+
+  while ((notification = PQnotifies (self->conn)) != NULL)
+    {
+      if (g_strcmp0 (notification->relname, SLUICE_PG_CHANNEL) == 0 &&
+          notification->extra != NULL && notification->extra[0] != '\0')
+        self->notify (notification->extra, self->notify_data);
+      PQfreemem (notification);
+    }
+}
+
+static gboolean
+on_socket_ready (int          fd,
+                 GIOCondition condition,
+                 gpointer     user_data)
+{
+  SluicePgConnection *self = user_data;
+
+  if (!PQconsumeInput (self->conn) || PQstatus (self->conn) == CONNECTION_BAD)
+    {
+      g_debug ("%s: the listening connection was lost: %s", self->description,
+               PQerrorMessage (self->conn));
+      /* Returning G_SOURCE_REMOVE destroys the watch. */
+      g_clear_pointer (&self->watch, g_source_unref);
+      g_clear_pointer (&self->conn, PQfinish);
+      return G_SOURCE_REMOVE;
+    }
+  deliver_notifications (self);
+  return G_SOURCE_CONTINUE;
+}
+
+static void
+on_notice (void       *arg,
+           const char *message)
+{
+  /* "relation already exists, skipping" of the schema's IF NOT EXISTS and
+   * the like: not for stderr. */
+  g_debug ("PostgreSQL: %s", message);
+}
+
+/* A statement without parameters or results (DDL, BEGIN, LISTEN). */
+static gboolean
+run (SluicePgConnection  *self,
+     const char          *sql,
+     GError             **error)
+{
+  PGresult *result = PQexec (self->conn, sql);
+  gboolean ok = PQresultStatus (result) == PGRES_COMMAND_OK ||
+                PQresultStatus (result) == PGRES_TUPLES_OK;
+
+  if (!ok)
+    set_error (self, error,
+               g_strcmp0 (PQresultErrorField (result, PG_DIAG_SQLSTATE), "42P07") == 0
+                 ? SLUICE_STORE_ERROR_SCHEMA : SLUICE_STORE_ERROR_BACKEND,
+               PQresultErrorMessage (result));
+  PQclear (result);
+  return ok;
+}
+
+/* The schema's version in the transaction of migrate(), 0 when there is
+ * no sluice_schema yet (which it then makes), or -1 with @error set. */
+static int
+schema_version (SluicePgConnection  *self,
+                GError             **error)
+{
+  PGresult *result = PQexec (self->conn, "SELECT to_regclass('sluice_schema') IS NOT NULL");
+  gboolean exists;
+  int version = 0;
+
+  if (PQresultStatus (result) != PGRES_TUPLES_OK)
+    goto failed;
+  exists = g_strcmp0 (PQgetvalue (result, 0, 0), "t") == 0;
+  PQclear (result);
+  /* Made only when missing: CREATE TABLE IF NOT EXISTS would need the
+   * right to create tables even when they are there, which a worker's
+   * role may well not have. */
+  if (!exists)
+    return run (self, "CREATE TABLE sluice_schema (version integer NOT NULL)", error) ? 0 : -1;
+
+  result = PQexec (self->conn, "SELECT max(version) FROM sluice_schema");
+  if (PQresultStatus (result) != PGRES_TUPLES_OK)
+    goto failed;
+  if (!PQgetisnull (result, 0, 0))
+    version = atoi (PQgetvalue (result, 0, 0));
+  PQclear (result);
+  return version;
+
+failed:
+  set_error (self, error, SLUICE_STORE_ERROR_BACKEND, PQresultErrorMessage (result));
+  PQclear (result);
+  return -1;
+}
+
+/* Reads the schema's version in a transaction that holds an advisory lock,
+ * so that two workers starting at once on an empty database do not both
+ * make the tables; runs the migrations it lacks, and refuses a version
+ * newer than this program's. */
+static gboolean
+migrate (SluicePgConnection  *self,
+         GError             **error)
+{
+  int version;
+
+  if (!run (self, "BEGIN", error) ||
+      !run (self, "SELECT pg_advisory_xact_lock(hashtext('sluice_schema'))", error))
+    goto failed;
+  version = schema_version (self, error);
+  if (version < 0)
+    goto failed;
+  if (version > SLUICE_PG_SCHEMA_VERSION)
+    {
+      g_set_error (error, SLUICE_STORE_ERROR, SLUICE_STORE_ERROR_SCHEMA,
+                   /* Translators: the first %s is the store's URI without
+                    * its password; then two version numbers. */
+                   _("The job store %s has schema version %d, newer than this program’s %d"),
+                   self->description, version, SLUICE_PG_SCHEMA_VERSION);
+      goto failed;
+    }
+  for (; version < SLUICE_PG_SCHEMA_VERSION; version++)
+    {
+      g_autofree char *record = g_strdup_printf ("INSERT INTO sluice_schema (version) VALUES (%d)",
+                                                 version + 1);
+
+      for (const char *const *sql = migrations[version]; *sql != NULL; sql++)
+        if (!run (self, *sql, error))
+          goto failed;
+      if (!run (self, record, error))
+        goto failed;
+    }
+  return run (self, "COMMIT", error);
+
+failed:
+  if (PQstatus (self->conn) == CONNECTION_OK)
+    PQclear (PQexec (self->conn, "ROLLBACK"));
+  return FALSE;
+}
+
+static gboolean
+prepare_statements (SluicePgConnection  *self,
+                    GError             **error)
+{
+  for (gsize i = 0; i < G_N_ELEMENTS (statements); i++)
+    {
+      PGresult *result = PQprepare (self->conn, statements[i].name, statements[i].sql, 0, NULL);
+      gboolean ok = PQresultStatus (result) == PGRES_COMMAND_OK;
+
+      if (!ok)
+        set_error (self, error, SLUICE_STORE_ERROR_BACKEND, PQresultErrorMessage (result));
+      PQclear (result);
+      if (!ok)
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/**
+ * sluice_pg_connection_open:
+ * @self: a connection
+ * @error: set when the server cannot be reached or its schema is newer
+ *
+ * Connects if not connected: makes or checks the schema, prepares the
+ * statements, LISTENs and watches the socket on the thread-default main
+ * context. Every request calls it first; it does nothing when connected.
+ *
+ * Returns: whether the connection is open
+ */
+gboolean
+sluice_pg_connection_open (SluicePgConnection  *self,
+                           GError             **error)
+{
+  /* Earlier keywords are overridden by what the URI (dbname, expanded)
+   * says: a URI's connect_timeout wins over ours. */
+  static const char *const keywords[] = { "connect_timeout", "dbname", "fallback_application_name", NULL };
+  const char *values[] = { "10", self->uri, "sluice", NULL };
+
+  if (self->conn != NULL)
+    return TRUE;
+
+  self->conn = PQconnectdbParams (keywords, values, 1);
+  if (PQstatus (self->conn) != CONNECTION_OK)
+    {
+      g_autofree char *scrubbed = sluice_pg_scrub (self->uri, PQerrorMessage (self->conn));
+
+      g_set_error (error, SLUICE_STORE_ERROR, SLUICE_STORE_ERROR_BACKEND,
+                   /* Translators: the first %s is the store's URI without
+                    * its password, the second libpq's message. */
+                   _("Could not connect to the job store %s: %s"), self->description, scrubbed);
+      g_clear_pointer (&self->conn, PQfinish);
+      return FALSE;
+    }
+  PQsetNoticeProcessor (self->conn, on_notice, NULL);
+
+  if (!migrate (self, error) ||
+      !prepare_statements (self, error) ||
+      !run (self, "LISTEN " SLUICE_PG_CHANNEL, error))
+    {
+      g_clear_pointer (&self->conn, PQfinish);
+      return FALSE;
+    }
+
+  self->watch = g_unix_fd_source_new (PQsocket (self->conn), G_IO_IN | G_IO_HUP | G_IO_ERR);
+  g_source_set_callback (self->watch, G_SOURCE_FUNC (on_socket_ready), self, NULL);
+  g_source_set_static_name (self->watch, "[sluice] PostgreSQL notifications");
+  g_source_attach (self->watch, g_main_context_get_thread_default ());
+  return TRUE;
+}
+
+/* Runs a prepared statement; on a result other than @expected sets @error
+ * and returns %NULL. Notifications that came with the result are
+ * delivered. */
+static PGresult *
+exec_prepared (SluicePgConnection  *self,
+               const char          *name,
+               int                  n_params,
+               const char *const   *params,
+               ExecStatusType       expected,
+               GError             **error)
+{
+  PGresult *result = PQexecPrepared (self->conn, name, n_params, params, NULL, NULL, 0);
+
+  if (PQresultStatus (result) != expected)
+    {
+      set_error (self, error, SLUICE_STORE_ERROR_BACKEND, PQresultErrorMessage (result));
+      PQclear (result);
+      forget_if_broken (self);
+      return NULL;
+    }
+  deliver_notifications (self);
+  return result;
+}
+
+/* ---- rows ----------------------------------------------------------------- */
+
+static char *
+text_at (const PGresult *result,
+         int             row,
+         int             column)
+{
+  if (PQgetisnull (result, row, column))
+    return NULL;
+  return g_strdup (PQgetvalue (result, row, column));
+}
+
+static gint64
+int_at (const PGresult *result,
+        int             row,
+        int             column)
+{
+  if (PQgetisnull (result, row, column))
+    return 0;
+  return g_ascii_strtoll (PQgetvalue (result, row, column), NULL, 10);
+}
+
+static SluiceStoredJob *
+job_from_row (const PGresult *result,
+              int             row)
+{
+  SluiceStoredJob *job = g_new0 (SluiceStoredJob, 1);
+  g_autofree char *state = text_at (result, row, 4);
+
+  job->id = text_at (result, row, 0);
+  job->tenant = text_at (result, row, 1);
+  job->operation_key = text_at (result, row, 2);
+  job->payload = text_at (result, row, 3);
+  if (!sluice_stored_job_state_from_string (state, &job->state))
+    g_warning ("A job in the state “%s”, which is none of this program’s", state);
+  job->attempts = (guint) int_at (result, row, 5);
+  job->max_attempts = (guint) int_at (result, row, 6);
+  job->available_at = int_at (result, row, 7);
+  job->lease_owner = text_at (result, row, 8);
+  job->lease_token = text_at (result, row, 9);
+  job->lease_expires_at = int_at (result, row, 10);
+  if (!PQgetisnull (result, row, 11))
+    job->last_failure = sluice_job_failure_new (PQgetvalue (result, row, 11),
+                                                PQgetvalue (result, row, 12),
+                                                PQgetvalue (result, row, 13),
+                                                g_strcmp0 (PQgetvalue (result, row, 14), "t") == 0);
+  job->result = text_at (result, row, 15);
+  job->updated_at = int_at (result, row, 16);
+  return job;
+}
+
+typedef struct
+{
+  char text[24];
+} Number;
+
+static const char *
+number (Number *buffer,
+        gint64  value)
+{
+  g_snprintf (buffer->text, sizeof buffer->text, "%" G_GINT64_FORMAT, value);
+  return buffer->text;
+}
+
+/* ---- the protocol ----------------------------------------------------------- */
+
+/**
+ * sluice_pg_connection_enqueue:
+ *
+ * INSERT … ON CONFLICT DO NOTHING: a new job is returned by the insert
+ * (and NOTIFYs its tenant); an existing one is read after it, unchanged.
+ * A concurrent insert of the same key makes ours wait for its commit, so
+ * the read after it finds the row.
+ */
+SluiceStoredJob *
+sluice_pg_connection_enqueue (SluicePgConnection  *self,
+                              const char          *tenant,
+                              const char          *operation_key,
+                              const char          *payload,
+                              guint                max_attempts,
+                              gint64               now,
+                              gboolean            *created,
+                              GError             **error)
+{
+  g_autofree char *id = g_uuid_string_random ();
+  Number attempts, at;
+  const char *params[] = { id, tenant, operation_key, payload,
+                           number (&attempts, max_attempts), number (&at, now) };
+  const char *find_params[] = { tenant, operation_key };
+  SluiceStoredJob *job = NULL;
+  PGresult *result;
+
+  if (!sluice_pg_connection_open (self, error))
+    return NULL;
+
+  result = exec_prepared (self, "sluice_enqueue", G_N_ELEMENTS (params), params, PGRES_TUPLES_OK, error);
+  if (result == NULL)
+    return NULL;
+  *created = PQntuples (result) == 1;
+  if (*created)
+    job = job_from_row (result, 0);
+  PQclear (result);
+  if (job != NULL)
+    return job;
+
+  result = exec_prepared (self, "sluice_find", G_N_ELEMENTS (find_params), find_params,
+                          PGRES_TUPLES_OK, error);
+  if (result == NULL)
+    return NULL;
+  if (PQntuples (result) == 1)
+    job = job_from_row (result, 0);
+  else
+    /* Translators: follows "The job store %s failed: ". */
+    set_error (self, error, SLUICE_STORE_ERROR_BACKEND, _("the job that enqueue found is gone"));
+  PQclear (result);
+  return job;
+}
+
+SluiceJobClaim *
+sluice_pg_connection_claim_next (SluicePgConnection  *self,
+                                 const char          *tenant,
+                                 const char          *owner,
+                                 gint64               lease,
+                                 gint64               now,
+                                 GError             **error)
+{
+  g_autofree char *token = g_uuid_string_random ();
+  Number at, length;
+  const char *params[] = { tenant, owner, token, number (&at, now), number (&length, lease) };
+  SluiceJobClaim *claim = NULL;
+  PGresult *result;
+
+  if (!sluice_pg_connection_open (self, error))
+    return NULL;
+
+  result = exec_prepared (self, "sluice_claim", G_N_ELEMENTS (params), params, PGRES_TUPLES_OK, error);
+  if (result == NULL)
+    return NULL;
+  if (PQntuples (result) == 1)
+    {
+      claim = g_new0 (SluiceJobClaim, 1);
+      claim->job = job_from_row (result, 0);
+      claim->owner = g_strdup (owner);
+      claim->token = g_strdup (claim->job->lease_token);
+    }
+  PQclear (result);
+  return claim;
+}
+
+/* Fencing: the claim's token must be a UUID to be the job's (the column's
+ * type); one that is not cannot match, and is refused as a lost lease
+ * rather than as the server's cast error. */
+static gboolean
+check_claim (SluicePgConnection    *self,
+             const SluiceJobClaim  *claim,
+             GError               **error)
+{
+  if (claim->token != NULL && g_uuid_string_is_valid (claim->token) &&
+      claim->job != NULL && claim->job->id != NULL && g_uuid_string_is_valid (claim->job->id))
+    return TRUE;
+  g_set_error (error, SLUICE_STORE_ERROR, SLUICE_STORE_ERROR_LEASE_LOST,
+               /* Translators: %s is a job's id (a UUID). */
+               _("The lease of job %s is not this claim’s"),
+               claim->job != NULL && claim->job->id != NULL ? claim->job->id : "?");
+  return FALSE;
+}
+
+/* Ends a fenced UPDATE: no row changed means the token is not the job's. */
+static gboolean
+fenced (const SluiceJobClaim  *claim,
+        PGresult              *result,
+        GError               **error)
+{
+  gboolean changed;
+
+  if (result == NULL)
+    return FALSE;
+  changed = g_strcmp0 (PQcmdTuples (result), "1") == 0;
+  PQclear (result);
+  if (!changed)
+    g_set_error (error, SLUICE_STORE_ERROR, SLUICE_STORE_ERROR_LEASE_LOST,
+                 /* Translators: %s is a job's id (a UUID). */
+                 _("The lease of job %s was lost: it expired and was released, or the job ended"),
+                 claim->job->id);
+  return changed;
+}
+
+gboolean
+sluice_pg_connection_renew (SluicePgConnection    *self,
+                            const SluiceJobClaim  *claim,
+                            gint64                 lease,
+                            gint64                 now,
+                            GError               **error)
+{
+  Number at, length;
+  const char *params[] = { NULL, NULL, number (&at, now), number (&length, lease) };
+
+  if (!check_claim (self, claim, error) || !sluice_pg_connection_open (self, error))
+    return FALSE;
+  params[0] = claim->job->id;
+  params[1] = claim->token;
+  return fenced (claim, exec_prepared (self, "sluice_renew", G_N_ELEMENTS (params), params,
+                                       PGRES_COMMAND_OK, error), error);
+}
+
+gboolean
+sluice_pg_connection_complete (SluicePgConnection    *self,
+                               const SluiceJobClaim  *claim,
+                               const char            *result_json,
+                               gint64                 now,
+                               GError               **error)
+{
+  Number at;
+  const char *params[] = { NULL, NULL, result_json, number (&at, now) };
+
+  if (!check_claim (self, claim, error) || !sluice_pg_connection_open (self, error))
+    return FALSE;
+  params[0] = claim->job->id;
+  params[1] = claim->token;
+  return fenced (claim, exec_prepared (self, "sluice_complete", G_N_ELEMENTS (params), params,
+                                       PGRES_COMMAND_OK, error), error);
+}
+
+gboolean
+sluice_pg_connection_fail (SluicePgConnection      *self,
+                           const SluiceJobClaim    *claim,
+                           const SluiceJobFailure  *failure,
+                           gint64                   available_at,
+                           gint64                   now,
+                           GError                 **error)
+{
+  Number at, when;
+  const char *params[] = {
+    NULL, NULL, number (&when, available_at < 0 ? -1 : available_at),
+    failure != NULL ? failure->type_name : NULL,
+    failure != NULL ? failure->message : NULL,
+    failure != NULL ? failure->code : NULL,
+    failure != NULL ? (failure->retryable ? "true" : "false") : NULL,
+    number (&at, now),
+  };
+  g_autofree char *tenant = NULL;
+  gboolean retry = FALSE;
+  PGresult *result;
+
+  if (!check_claim (self, claim, error) || !sluice_pg_connection_open (self, error))
+    return FALSE;
+  params[0] = claim->job->id;
+  params[1] = claim->token;
+  result = exec_prepared (self, "sluice_fail", G_N_ELEMENTS (params), params, PGRES_TUPLES_OK, error);
+  if (result != NULL && PQntuples (result) == 1)
+    {
+      tenant = text_at (result, 0, 0);
+      retry = g_strcmp0 (PQgetvalue (result, 0, 1), "retry_wait") == 0;
+    }
+  if (!fenced (claim, result, error))
+    return FALSE;
+
+  /* The failure is recorded; a lost NOTIFY only delays the retry until the
+   * workers' next poll, so its error is not the call's. */
+  if (retry)
+    {
+      const char *notify_params[] = { tenant };
+      g_autoptr (GError) notify_error = NULL;
+
+      result = exec_prepared (self, "sluice_notify", 1, notify_params, PGRES_TUPLES_OK, &notify_error);
+      if (result != NULL)
+        PQclear (result);
+      else
+        g_debug ("%s", notify_error->message);
+    }
+  return TRUE;
+}
+
+gint64
+sluice_pg_connection_release_expired (SluicePgConnection  *self,
+                                      const char          *tenant,
+                                      gint64               now,
+                                      guint                limit,
+                                      GError             **error)
+{
+  Number at, most;
+  const char *params[] = {
+    tenant != NULL && tenant[0] != '\0' ? tenant : NULL,
+    number (&at, now),
+    number (&most, limit),
+  };
+  PGresult *result;
+  gint64 released;
+
+  if (!sluice_pg_connection_open (self, error))
+    return -1;
+  result = exec_prepared (self, "sluice_release", G_N_ELEMENTS (params), params, PGRES_COMMAND_OK, error);
+  if (result == NULL)
+    return -1;
+  released = g_ascii_strtoll (PQcmdTuples (result), NULL, 10);
+  PQclear (result);
+  return released;
+}
+
+SluiceStoreStatus *
+sluice_pg_connection_get_status (SluicePgConnection  *self,
+                                 const char          *tenant,
+                                 guint                n_failures,
+                                 GError             **error)
+{
+  Number most;
+  const char *params[] = { tenant != NULL && tenant[0] != '\0' ? tenant : NULL,
+                           number (&most, n_failures) };
+  g_autoptr (SluiceStoreStatus) status = NULL;
+  PGresult *result;
+
+  if (!sluice_pg_connection_open (self, error))
+    return NULL;
+
+  result = exec_prepared (self, "sluice_counts", 1, params, PGRES_TUPLES_OK, error);
+  if (result == NULL)
+    return NULL;
+  status = g_new0 (SluiceStoreStatus, 1);
+  status->failures = g_ptr_array_new_with_free_func ((GDestroyNotify) sluice_stored_job_free);
+  for (int row = 0; row < PQntuples (result); row++)
+    {
+      SluiceStoredJobState state;
+
+      if (sluice_stored_job_state_from_string (PQgetvalue (result, row, 0), &state))
+        status->counts[state] = (guint64) int_at (result, row, 1);
+    }
+  PQclear (result);
+
+  if (n_failures == 0)
+    return g_steal_pointer (&status);
+  result = exec_prepared (self, "sluice_failures", G_N_ELEMENTS (params), params, PGRES_TUPLES_OK, error);
+  if (result == NULL)
+    return NULL;
+  for (int row = 0; row < PQntuples (result); row++)
+    g_ptr_array_add (status->failures, job_from_row (result, row));
+  PQclear (result);
+  return g_steal_pointer (&status);
+}

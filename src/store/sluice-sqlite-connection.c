@@ -1,0 +1,362 @@
+/* sluice-sqlite-connection.c: SluiceSqliteStore's connection: opening,
+ * settings, the versioned schema, and the helpers its SQL uses
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "sluice-sqlite-connection-private.h"
+
+#include <glib/gi18n-lib.h>
+
+#include "sluice-sqlite-store.h"
+
+/* Writers of other processes queue on the file's lock this long. */
+#define BUSY_TIMEOUT_MS 5000
+
+/* ---- schema ------------------------------------------------------------ */
+
+/* Migration N (1-based) brings a file from schema version N - 1 to N. */
+static const char *const migrations[] = {
+  "CREATE TABLE sluice_jobs ("
+  "  created_seq INTEGER PRIMARY KEY,"
+  "  id TEXT NOT NULL UNIQUE,"
+  "  tenant TEXT NOT NULL CHECK (tenant <> ''),"
+  "  operation_key TEXT NOT NULL CHECK (operation_key <> ''),"
+  "  payload TEXT NOT NULL,"
+  "  state TEXT NOT NULL CHECK (state IN ('pending', 'running', 'retry_wait', 'succeeded', 'dead')),"
+  "  attempts INTEGER NOT NULL DEFAULT 0 CHECK (attempts >= 0),"
+  "  max_attempts INTEGER NOT NULL CHECK (max_attempts >= 1),"
+  "  available_at INTEGER NOT NULL,"
+  "  lease_owner TEXT,"
+  "  lease_token TEXT,"
+  "  lease_expires_at INTEGER,"
+  "  last_failure_type TEXT,"
+  "  last_failure_message TEXT,"
+  "  last_failure_code TEXT,"
+  "  last_failure_retryable INTEGER,"
+  "  result TEXT,"
+  "  created_at INTEGER NOT NULL,"
+  "  updated_at INTEGER NOT NULL,"
+  "  UNIQUE (tenant, operation_key)"
+  ");"
+  "CREATE INDEX sluice_jobs_claimable ON sluice_jobs (tenant, available_at, created_seq)"
+  "  WHERE state IN ('pending', 'retry_wait');"
+  "CREATE INDEX sluice_jobs_leased ON sluice_jobs (lease_expires_at)"
+  "  WHERE state = 'running';"
+  "CREATE INDEX sluice_jobs_states ON sluice_jobs (tenant, state);"
+  "CREATE INDEX sluice_jobs_failed ON sluice_jobs (updated_at)"
+  "  WHERE last_failure_type IS NOT NULL;",
+};
+
+G_STATIC_ASSERT (G_N_ELEMENTS (migrations) == SLUICE_SQLITE_STORE_SCHEMA_VERSION);
+
+/* The columns of SLUICE_SQLITE_JOB_COLUMNS. */
+enum {
+  COL_ID, COL_TENANT, COL_OPERATION_KEY, COL_PAYLOAD, COL_STATE, COL_ATTEMPTS,
+  COL_MAX_ATTEMPTS, COL_AVAILABLE_AT, COL_LEASE_OWNER, COL_LEASE_TOKEN,
+  COL_LEASE_EXPIRES_AT, COL_FAILURE_TYPE, COL_FAILURE_MESSAGE, COL_FAILURE_CODE,
+  COL_FAILURE_RETRYABLE, COL_RESULT, COL_UPDATED_AT,
+};
+
+static void
+finalize_statement (gpointer stmt)
+{
+  sqlite3_finalize (stmt);
+}
+
+/* ---- helpers ------------------------------------------------------------- */
+
+/* SQLite's own message, of the call that just failed on @self. */
+void
+sluice_sqlite_connection_set_error (SluiceSqliteConnection  *self,
+                                    GError                 **error)
+{
+  g_set_error (error, SLUICE_STORE_ERROR, SLUICE_STORE_ERROR_BACKEND,
+               /* Translators: the first %s is the store's file, the second SQLite's message */
+               _("Job store %s: %s"), self->path, sqlite3_errmsg (self->db));
+}
+
+/* A cached statement, reset and unbound. */
+sqlite3_stmt *
+sluice_sqlite_connection_prepare (SluiceSqliteConnection  *self,
+                                  const char              *sql,
+                                  GError                 **error)
+{
+  sqlite3_stmt *stmt = g_hash_table_lookup (self->statements, sql);
+
+  if (stmt != NULL)
+    {
+      sqlite3_reset (stmt);
+      sqlite3_clear_bindings (stmt);
+      return stmt;
+    }
+  if (sqlite3_prepare_v3 (self->db, sql, -1, SQLITE_PREPARE_PERSISTENT, &stmt, NULL) != SQLITE_OK)
+    {
+      sluice_sqlite_connection_set_error (self, error);
+      sqlite3_finalize (stmt);
+      return NULL;
+    }
+  g_hash_table_insert (self->statements, (gpointer) sql, stmt);
+  return stmt;
+}
+
+void
+sluice_sqlite_bind_text (sqlite3_stmt *stmt,
+                         int           index,
+                         const char   *text)
+{
+  if (text != NULL)
+    sqlite3_bind_text (stmt, index, text, -1, SQLITE_TRANSIENT);
+  else
+    sqlite3_bind_null (stmt, index);
+}
+
+/* Runs SQL without results (several statements, no parameters). */
+gboolean
+sluice_sqlite_connection_exec (SluiceSqliteConnection  *self,
+                               const char              *sql,
+                               GError                 **error)
+{
+  if (sqlite3_exec (self->db, sql, NULL, NULL, NULL) == SQLITE_OK)
+    return TRUE;
+  sluice_sqlite_connection_set_error (self, error);
+  return FALSE;
+}
+
+/* A statement run to its end; its changes counted by sqlite3_changes(). */
+gboolean
+sluice_sqlite_connection_step (SluiceSqliteConnection  *self,
+                               sqlite3_stmt            *stmt,
+                               GError                 **error)
+{
+  int rc = sqlite3_step (stmt);
+
+  if (rc == SQLITE_ROW || rc == SQLITE_DONE)
+    {
+      sqlite3_reset (stmt);
+      return TRUE;
+    }
+  sluice_sqlite_connection_set_error (self, error);
+  sqlite3_reset (stmt);
+  return FALSE;
+}
+
+static void
+rollback (SluiceSqliteConnection *self)
+{
+  if (!sqlite3_get_autocommit (self->db))
+    sqlite3_exec (self->db, "ROLLBACK", NULL, NULL, NULL);
+}
+
+/* Ends a transaction: COMMIT if @ok, else ROLLBACK. */
+gboolean
+sluice_sqlite_connection_end (SluiceSqliteConnection  *self,
+                              gboolean                 ok,
+                              GError                 **error)
+{
+  if (ok && sluice_sqlite_connection_exec (self, "COMMIT", error))
+    return TRUE;
+  rollback (self);
+  return FALSE;
+}
+
+char *
+sluice_sqlite_column_text (sqlite3_stmt *stmt,
+                           int           column)
+{
+  return g_strdup ((const char *) sqlite3_column_text (stmt, column));
+}
+
+SluiceStoredJob *
+sluice_sqlite_job_from_row (sqlite3_stmt *stmt)
+{
+  SluiceStoredJob *job = g_new0 (SluiceStoredJob, 1);
+
+  job->id = sluice_sqlite_column_text (stmt, COL_ID);
+  job->tenant = sluice_sqlite_column_text (stmt, COL_TENANT);
+  job->operation_key = sluice_sqlite_column_text (stmt, COL_OPERATION_KEY);
+  job->payload = sluice_sqlite_column_text (stmt, COL_PAYLOAD);
+  if (!sluice_stored_job_state_from_string ((const char *) sqlite3_column_text (stmt, COL_STATE),
+                                            &job->state))
+    job->state = SLUICE_STORED_JOB_DEAD;
+  job->attempts = (guint) sqlite3_column_int64 (stmt, COL_ATTEMPTS);
+  job->max_attempts = (guint) sqlite3_column_int64 (stmt, COL_MAX_ATTEMPTS);
+  job->available_at = sqlite3_column_int64 (stmt, COL_AVAILABLE_AT);
+  job->lease_owner = sluice_sqlite_column_text (stmt, COL_LEASE_OWNER);
+  job->lease_token = sluice_sqlite_column_text (stmt, COL_LEASE_TOKEN);
+  job->lease_expires_at = sqlite3_column_int64 (stmt, COL_LEASE_EXPIRES_AT);
+  if (sqlite3_column_type (stmt, COL_FAILURE_TYPE) != SQLITE_NULL)
+    job->last_failure = sluice_job_failure_new ((const char *) sqlite3_column_text (stmt, COL_FAILURE_TYPE),
+                                                (const char *) sqlite3_column_text (stmt, COL_FAILURE_MESSAGE),
+                                                (const char *) sqlite3_column_text (stmt, COL_FAILURE_CODE),
+                                                sqlite3_column_int (stmt, COL_FAILURE_RETRYABLE) != 0);
+  job->result = sluice_sqlite_column_text (stmt, COL_RESULT);
+  job->updated_at = sqlite3_column_int64 (stmt, COL_UPDATED_AT);
+  return job;
+}
+
+/* ---- opening: settings and schema --------------------------------------- */
+
+static gboolean
+use_wal (SluiceSqliteConnection  *self,
+         GError                 **error)
+{
+  sqlite3_stmt *stmt = sluice_sqlite_connection_prepare (self, "PRAGMA journal_mode = WAL", error);
+  const char *mode;
+
+  if (stmt == NULL)
+    return FALSE;
+  if (sqlite3_step (stmt) != SQLITE_ROW)
+    {
+      sluice_sqlite_connection_set_error (self, error);
+      sqlite3_reset (stmt);
+      return FALSE;
+    }
+  mode = (const char *) sqlite3_column_text (stmt, 0);
+  if (mode != NULL && g_ascii_strcasecmp (mode, "wal") == 0)
+    {
+      sqlite3_reset (stmt);
+      return TRUE;
+    }
+  g_set_error (error, SLUICE_STORE_ERROR, SLUICE_STORE_ERROR_BACKEND,
+               /* Translators: %s is the store's file; WAL is SQLite's journal mode */
+               _("Job store %s: SQLite cannot use WAL mode for it"), self->path);
+  sqlite3_reset (stmt);
+  return FALSE;
+}
+
+static gboolean
+query_int (SluiceSqliteConnection  *self,
+           const char              *sql,
+           gint64                  *value,
+           gboolean                *is_null,
+           GError                 **error)
+{
+  sqlite3_stmt *stmt = sluice_sqlite_connection_prepare (self, sql, error);
+  int rc;
+
+  if (stmt == NULL)
+    return FALSE;
+  rc = sqlite3_step (stmt);
+  if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+    {
+      sluice_sqlite_connection_set_error (self, error);
+      sqlite3_reset (stmt);
+      return FALSE;
+    }
+  *is_null = rc == SQLITE_DONE || sqlite3_column_type (stmt, 0) == SQLITE_NULL;
+  *value = *is_null ? 0 : sqlite3_column_int64 (stmt, 0);
+  sqlite3_reset (stmt);
+  return TRUE;
+}
+
+/* Inside the schema transaction: the file's version, 0 for a file without
+ * a job store; a table of ours without a version is not a job store. */
+static gboolean
+schema_version (SluiceSqliteConnection  *self,
+                gint64                  *version,
+                GError                 **error)
+{
+  gboolean is_null;
+  gint64 n_tables;
+
+  if (!sluice_sqlite_connection_exec (self, "CREATE TABLE IF NOT EXISTS sluice_schema (version INTEGER NOT NULL)", error) ||
+      !query_int (self, "SELECT max(version) FROM sluice_schema", version, &is_null, error))
+    return FALSE;
+  if (!is_null)
+    return TRUE;
+  *version = 0;
+  if (!query_int (self, "SELECT count(*) FROM sqlite_master WHERE name = 'sluice_jobs'",
+                  &n_tables, &is_null, error))
+    return FALSE;
+  if (n_tables == 0)
+    return TRUE;
+  g_set_error (error, SLUICE_STORE_ERROR, SLUICE_STORE_ERROR_SCHEMA,
+               _("Job store %s: it has a table sluice_jobs but no schema version; "
+                 "it is not a Sluice job store"), self->path);
+  return FALSE;
+}
+
+static gboolean
+migrate (SluiceSqliteConnection  *self,
+         gint64                   from,
+         GError                 **error)
+{
+  g_autofree char *record = NULL;
+
+  for (gint64 v = from; v < SLUICE_SQLITE_STORE_SCHEMA_VERSION; v++)
+    if (!sluice_sqlite_connection_exec (self, migrations[v], error))
+      return FALSE;
+  record = g_strdup_printf ("DELETE FROM sluice_schema; INSERT INTO sluice_schema (version) VALUES (%d)",
+                            SLUICE_SQLITE_STORE_SCHEMA_VERSION);
+  return sluice_sqlite_connection_exec (self, record, error);
+}
+
+static gboolean
+create_schema (SluiceSqliteConnection  *self,
+               GError                 **error)
+{
+  gint64 version = 0;
+  gboolean ok;
+
+  if (!sluice_sqlite_connection_exec (self, "BEGIN IMMEDIATE", error))
+    return FALSE;
+  ok = schema_version (self, &version, error);
+  if (ok && version > SLUICE_SQLITE_STORE_SCHEMA_VERSION)
+    {
+      g_autofree char *found = g_strdup_printf ("%" G_GINT64_FORMAT, version);
+      g_autofree char *known = g_strdup_printf ("%d", SLUICE_SQLITE_STORE_SCHEMA_VERSION);
+
+      g_set_error (error, SLUICE_STORE_ERROR, SLUICE_STORE_ERROR_SCHEMA,
+                   /* Translators: the first %s is the store's file, then two version numbers */
+                   _("Job store %s: its schema version %s is newer than this program's (%s); "
+                     "use a newer Sluice"), self->path, found, known);
+      ok = FALSE;
+    }
+  else if (ok && version < SLUICE_SQLITE_STORE_SCHEMA_VERSION)
+    ok = migrate (self, version, error);
+  return sluice_sqlite_connection_end (self, ok, error);
+}
+
+/* Opens @path and makes it a job store: its settings (see
+ * sluice-sqlite-store.c for why), and its schema if it has none. Errors
+ * name the file. */
+SluiceSqliteConnection *
+sluice_sqlite_connection_open (const char  *path,
+                               GError     **error)
+{
+  g_autoptr(SluiceSqliteConnection) self = g_new0 (SluiceSqliteConnection, 1);
+  int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX;
+  int rc;
+
+  self->path = g_strdup (path);
+  self->statements = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, finalize_statement);
+  rc = sqlite3_open_v2 (path, &self->db, flags, NULL);
+  if (rc != SQLITE_OK)
+    {
+      g_set_error (error, SLUICE_STORE_ERROR, SLUICE_STORE_ERROR_BACKEND,
+                   /* Translators: the first %s is the file, the second SQLite's message */
+                   _("Cannot open the job store %s: %s"), path,
+                   self->db != NULL ? sqlite3_errmsg (self->db) : sqlite3_errstr (rc));
+      return NULL;
+    }
+  sqlite3_busy_timeout (self->db, BUSY_TIMEOUT_MS);
+  if (!use_wal (self, error) ||
+      !sluice_sqlite_connection_exec (self, "PRAGMA synchronous = FULL", error) ||
+      !create_schema (self, error))
+    return NULL;
+  return g_steal_pointer (&self);
+}
+
+/* Closes the file; the statements first, as SQLite wants. */
+void
+sluice_sqlite_connection_free (SluiceSqliteConnection *self)
+{
+  if (self == NULL)
+    return;
+  g_clear_pointer (&self->statements, g_hash_table_unref);
+  if (self->db != NULL)
+    sqlite3_close_v2 (self->db);
+  g_free (self->path);
+  g_free (self);
+}

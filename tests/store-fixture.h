@@ -1,0 +1,89 @@
+/* store-fixture.h: the job store protocol's tests, for any SluiceJobStore
+ * (job-store.md, seed 002)
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#pragma once
+
+#include "sluice-job-store.h"
+
+G_BEGIN_DECLS
+
+/**
+ * StoreFixtureFactory:
+ * @uri: (out) (transfer full): set to a URI that opens the same store
+ *   again through another connection, with sluice_job_store_new_for_uri()
+ *   (the case of two stores claiming from one table uses it)
+ * @error: set when the store cannot be made (the case then fails)
+ *
+ * Makes a fresh, empty store: no job in any tenant. SQLite: a new file in
+ * a temporary folder; PostgreSQL: a fresh schema or the tables truncated.
+ *
+ * Returns: (transfer full) (nullable): the store, or %NULL with @error set
+ */
+typedef SluiceJobStore *(*StoreFixtureFactory) (char   **uri,
+                                                GError **error);
+
+/**
+ * store_fixture_add_tests:
+ * @prefix: the test paths' prefix, such as `/store/sqlite`
+ * @factory: makes a fresh store for each case
+ *
+ * Adds the protocol's cases (enqueue idempotency, claim order, fencing,
+ * renew, complete, fail, release_expired, get_status, invalid JSON, two
+ * connections claiming) under @prefix.
+ */
+void store_fixture_add_tests (const char          *prefix,
+                              StoreFixtureFactory  factory);
+
+/* Synchronous forms of the protocol for the tests: each starts the call
+ * and iterates the thread-default main context until its callback ran
+ * (never a sleep), then returns what the _finish returned. */
+SluiceStoredJob   *store_fixture_enqueue  (SluiceJobStore         *store,
+                                           const char             *tenant,
+                                           const char             *operation_key,
+                                           const char             *payload,
+                                           guint                   max_attempts,
+                                           gint64                  now,
+                                           gboolean               *created,
+                                           GError                **error);
+SluiceJobClaim    *store_fixture_claim    (SluiceJobStore         *store,
+                                           const char             *tenant,
+                                           const char             *owner,
+                                           gint64                  lease,
+                                           gint64                  now,
+                                           GError                **error);
+gboolean           store_fixture_renew    (SluiceJobStore         *store,
+                                           const SluiceJobClaim   *claim,
+                                           gint64                  lease,
+                                           gint64                  now,
+                                           GError                **error);
+gboolean           store_fixture_complete (SluiceJobStore         *store,
+                                           const SluiceJobClaim   *claim,
+                                           const char             *result_json,
+                                           gint64                  now,
+                                           GError                **error);
+gboolean           store_fixture_fail     (SluiceJobStore         *store,
+                                           const SluiceJobClaim   *claim,
+                                           const SluiceJobFailure *failure,
+                                           gint64                  available_at,
+                                           gint64                  now,
+                                           GError                **error);
+gint64             store_fixture_release  (SluiceJobStore         *store,
+                                           const char             *tenant,
+                                           gint64                  now,
+                                           guint                   limit,
+                                           GError                **error);
+SluiceStoreStatus *store_fixture_status   (SluiceJobStore         *store,
+                                           const char             *tenant,
+                                           guint                   n_failures,
+                                           GError                **error);
+
+/* The job as the store keeps it now. The protocol has no read of one job:
+ * enqueue of the same (tenant, operation key) is one, by the idempotency
+ * rule (the existing job, unchanged). Fails the case if it was not there. */
+SluiceStoredJob   *store_fixture_peek     (SluiceJobStore         *store,
+                                           const char             *tenant,
+                                           const char             *operation_key);
+
+G_END_DECLS

@@ -360,13 +360,13 @@ test_claim_takes_oldest_available_at_first (SluiceJobStore *store,
                                             const char     *uri)
 {
   /* available_at is the enqueue's now: made out of order on purpose. */
-  g_autoptr(SluiceStoredJob) a = enqueue_ok (store, "tenant-a", "third", 3, T0 + 300);
-  g_autoptr(SluiceStoredJob) b = enqueue_ok (store, "tenant-a", "first", 3, T0 + 100);
-  g_autoptr(SluiceStoredJob) c = enqueue_ok (store, "tenant-a", "second", 3, T0 + 200);
+  g_autoptr(SluiceStoredJob) G_GNUC_UNUSED a = enqueue_ok (store, "tenant-a", "third", 3, T0 + 300);
+  g_autoptr(SluiceStoredJob) G_GNUC_UNUSED b = enqueue_ok (store, "tenant-a", "first", 3, T0 + 100);
+  g_autoptr(SluiceStoredJob) G_GNUC_UNUSED c = enqueue_ok (store, "tenant-a", "second", 3, T0 + 200);
   /* Equal available_at: in the order they were made. */
-  g_autoptr(SluiceStoredJob) d = enqueue_ok (store, "tenant-a", "fourth", 3, T0 + 400);
-  g_autoptr(SluiceStoredJob) e = enqueue_ok (store, "tenant-a", "fifth", 3, T0 + 400);
-  g_autoptr(SluiceStoredJob) other = enqueue_ok (store, "tenant-b", "elsewhere", 3, T0);
+  g_autoptr(SluiceStoredJob) G_GNUC_UNUSED d = enqueue_ok (store, "tenant-a", "fourth", 3, T0 + 400);
+  g_autoptr(SluiceStoredJob) G_GNUC_UNUSED e = enqueue_ok (store, "tenant-a", "fifth", 3, T0 + 400);
+  g_autoptr(SluiceStoredJob) G_GNUC_UNUSED other = enqueue_ok (store, "tenant-b", "elsewhere", 3, T0);
 
   assert_claims (store, T0 + 1000, "first");
   assert_claims (store, T0 + 1000, "second");
@@ -380,7 +380,7 @@ static void
 test_claim_waits_for_available_at (SluiceJobStore *store,
                                    const char     *uri)
 {
-  g_autoptr(SluiceStoredJob) later = enqueue_ok (store, "tenant-a", "later", 3, T0 + 5000);
+  g_autoptr(SluiceStoredJob) G_GNUC_UNUSED later = enqueue_ok (store, "tenant-a", "later", 3, T0 + 5000);
 
   assert_nothing_claimable (store, "tenant-a", T0 + 4999);
   assert_claims (store, T0 + 5000, "later");
@@ -423,7 +423,7 @@ test_renew_extends_lease (SluiceJobStore *store,
                           const char     *uri)
 {
   g_autoptr(GError) error = NULL;
-  g_autoptr(SluiceStoredJob) job = enqueue_ok (store, "tenant-a", "op-1", 3, T0);
+  g_autoptr(SluiceStoredJob) G_GNUC_UNUSED job = enqueue_ok (store, "tenant-a", "op-1", 3, T0);
   g_autoptr(SluiceJobClaim) claim = claim_ok (store, "tenant-a", "worker-1", LEASE, T0);
   g_autoptr(SluiceStoredJob) stored = NULL;
 
@@ -446,7 +446,7 @@ test_stale_token_is_fenced_out (SluiceJobStore *store,
                                 const char     *uri)
 {
   g_autoptr(GError) error = NULL;
-  g_autoptr(SluiceStoredJob) job = enqueue_ok (store, "tenant-a", "op-1", 3, T0);
+  g_autoptr(SluiceStoredJob) G_GNUC_UNUSED job = enqueue_ok (store, "tenant-a", "op-1", 3, T0);
   g_autoptr(SluiceJobClaim) stale = claim_ok (store, "tenant-a", "worker-a", LEASE, T0);
   g_autoptr(SluiceJobClaim) current = NULL;
   g_autoptr(SluiceStoredJob) released = NULL;
@@ -501,7 +501,7 @@ test_complete_keeps_result (SluiceJobStore *store,
                             const char     *uri)
 {
   g_autoptr(GError) error = NULL;
-  g_autoptr(SluiceStoredJob) job = enqueue_ok (store, "tenant-a", "op-1", 3, T0);
+  g_autoptr(SluiceStoredJob) G_GNUC_UNUSED job = enqueue_ok (store, "tenant-a", "op-1", 3, T0);
   g_autoptr(SluiceJobClaim) claim = claim_ok (store, "tenant-a", "worker-1", LEASE, T0);
   g_autoptr(SluiceStoredJob) done = NULL;
 
@@ -562,7 +562,7 @@ test_fail_without_available_at_is_dead (SluiceJobStore *store,
                                         const char     *uri)
 {
   g_autoptr(GError) error = NULL;
-  g_autoptr(SluiceStoredJob) job = enqueue_ok (store, "tenant-a", "op-1", 3, T0);
+  g_autoptr(SluiceStoredJob) G_GNUC_UNUSED job = enqueue_ok (store, "tenant-a", "op-1", 3, T0);
   g_autoptr(SluiceJobClaim) claim = claim_ok (store, "tenant-a", "worker-1", LEASE, T0);
   g_autoptr(SluiceJobFailure) failure = sluice_job_failure_new ("PermanentJobError", "bad input",
                                                                 "PERMANENT_JOB_ERROR", FALSE);
@@ -586,14 +586,14 @@ test_release_expired_puts_back_expired_leases (SluiceJobStore *store,
                                                const char     *uri)
 {
   g_autoptr(GError) error = NULL;
-  g_autoptr(SluiceStoredJob) j1 = enqueue_ok (store, "tenant-a", "attempts-left", 3, T0);
-  g_autoptr(SluiceStoredJob) j2 = enqueue_ok (store, "tenant-a", "last-attempt", 1, T0 + 1);
-  g_autoptr(SluiceStoredJob) j3 = enqueue_ok (store, "tenant-a", "long-lease", 3, T0 + 2);
-  g_autoptr(SluiceStoredJob) j4 = enqueue_ok (store, "tenant-b", "other-tenant", 3, T0);
+  g_autoptr(SluiceStoredJob) G_GNUC_UNUSED j1 = enqueue_ok (store, "tenant-a", "attempts-left", 3, T0);
+  g_autoptr(SluiceStoredJob) G_GNUC_UNUSED j2 = enqueue_ok (store, "tenant-a", "last-attempt", 1, T0 + 1);
+  g_autoptr(SluiceStoredJob) G_GNUC_UNUSED j3 = enqueue_ok (store, "tenant-a", "long-lease", 3, T0 + 2);
+  g_autoptr(SluiceStoredJob) G_GNUC_UNUSED j4 = enqueue_ok (store, "tenant-b", "other-tenant", 3, T0);
   g_autoptr(SluiceJobClaim) c1 = claim_ok (store, "tenant-a", "worker-1", LEASE, T0 + 10);
   g_autoptr(SluiceJobClaim) c2 = claim_ok (store, "tenant-a", "worker-1", LEASE, T0 + 10);
   g_autoptr(SluiceJobClaim) c3 = claim_ok (store, "tenant-a", "worker-1", 2 * LEASE, T0 + 10);
-  g_autoptr(SluiceJobClaim) c4 = claim_ok (store, "tenant-b", "worker-1", LEASE, T0 + 10);
+  g_autoptr(SluiceJobClaim) G_GNUC_UNUSED c4 = claim_ok (store, "tenant-b", "worker-1", LEASE, T0 + 10);
   g_autoptr(SluiceStoredJob) back = NULL;
   g_autoptr(SluiceStoredJob) dead = NULL;
   g_autoptr(SluiceStoredJob) running = NULL;
@@ -645,8 +645,8 @@ test_release_expired_honours_limit (SluiceJobStore *store,
   for (guint i = 0; i < 5; i++)
     {
       g_autofree char *key = g_strdup_printf ("op-%u", i);
-      g_autoptr(SluiceStoredJob) job = enqueue_ok (store, "tenant-a", key, 3, T0);
-      g_autoptr(SluiceJobClaim) claim = claim_ok (store, "tenant-a", "worker-1", LEASE + i, T0);
+      g_autoptr(SluiceStoredJob) G_GNUC_UNUSED job = enqueue_ok (store, "tenant-a", key, 3, T0);
+      g_autoptr(SluiceJobClaim) G_GNUC_UNUSED claim = claim_ok (store, "tenant-a", "worker-1", LEASE + i, T0);
     }
   g_assert_cmpint (store_fixture_release (store, "tenant-a", T0 + 2 * LEASE, 0, &error), ==, 0);
   g_assert_no_error (error);
@@ -674,16 +674,16 @@ test_status_counts_states_and_last_failures (SluiceJobStore *store,
 
   for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
     {
-      g_autoptr(SluiceStoredJob) job = enqueue_ok (store, "tenant-a", keys[i], 3, T0 + i);
+      g_autoptr(SluiceStoredJob) G_GNUC_UNUSED job = enqueue_ok (store, "tenant-a", keys[i], 3, T0 + i);
     }
   {
-    g_autoptr(SluiceStoredJob) job = enqueue_ok (store, "tenant-b", "elsewhere", 3, T0);
+    g_autoptr(SluiceStoredJob) G_GNUC_UNUSED job = enqueue_ok (store, "tenant-b", "elsewhere", 3, T0);
   }
   {
     g_autoptr(SluiceJobClaim) succeeds = claim_ok (store, "tenant-a", "w", LEASE, T0 + 100);
     g_autoptr(SluiceJobClaim) retries = claim_ok (store, "tenant-a", "w", LEASE, T0 + 100);
     g_autoptr(SluiceJobClaim) dies = claim_ok (store, "tenant-a", "w", LEASE, T0 + 100);
-    g_autoptr(SluiceJobClaim) runs = claim_ok (store, "tenant-a", "w", LEASE, T0 + 100);
+    g_autoptr(SluiceJobClaim) G_GNUC_UNUSED runs = claim_ok (store, "tenant-a", "w", LEASE, T0 + 100);
 
     g_assert_cmpstr (dies->job->operation_key, ==, "dies");
     g_assert_true (store_fixture_complete (store, succeeds, "1", T0 + 200, &error));
@@ -912,7 +912,7 @@ test_two_connections_claim_each_job_once (SluiceJobStore *store,
   for (guint i = 0; i < N_CONTENDED_JOBS; i++)
     {
       g_autofree char *key = g_strdup_printf ("op-%u", i);
-      g_autoptr(SluiceStoredJob) job = enqueue_ok (i % 2 ? store : second, "tenant-a", key, 3, T0 + i);
+      g_autoptr(SluiceStoredJob) G_GNUC_UNUSED job = enqueue_ok (i % 2 ? store : second, "tenant-a", key, 3, T0 + i);
     }
 
   while (!a.drained || !b.drained)

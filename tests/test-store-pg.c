@@ -287,7 +287,7 @@ test_concurrent_claims_never_share_a_job (void)
       g_autofree char *key = g_strdup_printf ("op-%u", i);
       g_autoptr (GError) error = NULL;
       gboolean created;
-      g_autoptr (SluiceStoredJob) job =
+      g_autoptr (SluiceStoredJob) G_GNUC_UNUSED job =
         store_fixture_enqueue (first, "tenant-c", key, "{}", 3, 1000 + i, &created, &error);
 
       g_assert_no_error (error);
@@ -351,7 +351,7 @@ test_claim_skips_a_job_another_transaction_holds (void)
   for (guint i = 0; i < 2; i++)
     {
       gboolean created;
-      g_autoptr (SluiceStoredJob) job =
+      g_autoptr (SluiceStoredJob) G_GNUC_UNUSED job =
         store_fixture_enqueue (store, "tenant-s", i == 0 ? "first" : "second", "{}", 3, 1000 + i,
                                &created, &error);
 
@@ -476,7 +476,7 @@ on_started (GObject      *source,
 {
   Starts *starts = user_data;
   g_autoptr (GError) error = NULL;
-  g_autoptr (SluiceStoreStatus) status =
+  g_autoptr (SluiceStoreStatus) G_GNUC_UNUSED status =
     sluice_job_store_get_status_finish (SLUICE_JOB_STORE (source), result, &error);
 
   if (error != NULL)

@@ -10,6 +10,8 @@
 #include "sluice-application.h"
 #include "sluice-run-controller.h"
 #include "sluice-presets.h"
+#include "sluice-store-dialog.h"
+#include "sluice-store-window.h"
 #include "sluice-window.h"
 
 /**
@@ -23,7 +25,9 @@
  * FILE` do the same with the chart and lanes (PNG or SVG) and the events
  * (CSV or JSON Lines), alone or together. `--attach PID` attaches the
  * window to the pool another program exports (with an export option: the
- * files are written when its run ends). `--projector` turns projector
+ * files are written when its run ends). `--store URI` opens a window of
+ * its own on a job store instead of the playground (with `--screenshot`:
+ * saved once the store answered). `--projector` turns projector
  * mode on, and the settings keep it on, as the menu's toggle does.
  */
 
@@ -41,6 +45,7 @@ struct _SluiceApplication
   char           *export_image;
   char           *export_events;
   char           *attach;         /* --attach PID or NAME */
+  char           *store;          /* --store URI */
   double          speed;          /* --speed, or 0 for an instant run */
   gboolean        projector;      /* --projector */
   int             exit_status;
@@ -269,6 +274,41 @@ open_lesson (SluiceApplication  *self,
   return TRUE;
 }
 
+/* --store URI --screenshot FILE.png: the window once the store answered. */
+static void
+on_store_screenshot (GObject      *object,
+                     GAsyncResult *result,
+                     gpointer      user_data)
+{
+  SluiceApplication *self = user_data;
+  g_autoptr(GError) error = NULL;
+
+  if (!sluice_store_window_screenshot_finish (SLUICE_STORE_WINDOW (object), result, &error))
+    {
+      g_printerr ("sluice: --store: %s\n", error->message);
+      self->exit_status = 1;
+    }
+  gtk_window_destroy (GTK_WINDOW (object));
+  g_application_quit (G_APPLICATION (self));
+}
+
+/* --store URI: a monitor of the store, without the playground; its own
+ * instance (handle_local_options), ended when the window closes. It
+ * follows the projector setting as the playground would. */
+static void
+present_store_window (SluiceApplication *self)
+{
+  SluiceStoreWindow *window = sluice_store_window_new (NULL, GTK_APPLICATION (self), self->store);
+
+  if (self->settings != NULL)
+    g_settings_bind (self->settings, "projector", window, "projector", G_SETTINGS_BIND_DEFAULT);
+  else if (self->projector)
+    sluice_store_window_set_projector (window, TRUE);
+  if (self->screenshot != NULL)
+    sluice_store_window_screenshot_async (window, self->screenshot, on_store_screenshot, self);
+  gtk_window_present (GTK_WINDOW (window));
+}
+
 /* Opens the window with the scenario of @path (a FILE.pool on the command
  * line), else of --lesson, --preset or the last session; a window already open
  * opens @path as File → Open does. */
@@ -344,7 +384,12 @@ present_window (SluiceApplication *self,
 static void
 sluice_application_activate (GApplication *app)
 {
-  present_window (SLUICE_APPLICATION (app), NULL);
+  SluiceApplication *self = SLUICE_APPLICATION (app);
+
+  if (self->store != NULL)
+    present_store_window (self);
+  else
+    present_window (self, NULL);
 }
 
 /* `sluice FILE.pool`: the desktop file's %f, or a file manager's. */
@@ -360,6 +405,12 @@ sluice_application_open (GApplication  *app,
   if (self->preset_given)
     {
       g_printerr (_("sluice: --preset and FILE.pool both name a scenario; expected one of them\n"));
+      self->exit_status = 2;
+      return;
+    }
+  if (self->store != NULL)
+    {
+      g_printerr (_("sluice: --store opens a window of its own: expected no FILE.pool with it\n"));
       self->exit_status = 2;
       return;
     }
@@ -403,6 +454,39 @@ turn_on_projector (SluiceApplication *self)
   g_settings_sync ();
 }
 
+/* --store URI: a kind of store, alone (it opens no scenario, runs
+ * nothing to export), in an instance of its own: a monitor of other
+ * processes, however many are open. */
+static gboolean
+check_store_option (SluiceApplication *self)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *uri = sluice_store_dialog_parse_uri (self->store, &error);
+
+  if (uri == NULL && *g_strstrip (self->store) == '\0')
+    {
+      g_printerr (_("sluice: --store: expected a store's URI: sqlite:FILE or postgresql://…\n"));
+      return FALSE;
+    }
+  if (uri == NULL)
+    {
+      g_printerr ("sluice: --store: %s\n", error->message);
+      return FALSE;
+    }
+  if (self->preset != NULL || self->attach != NULL || self->lesson != NULL || self->show_lessons ||
+      self->export_image != NULL || self->export_events != NULL)
+    {
+      g_printerr (_("sluice: --store opens a window of its own: expected no --preset, --attach, --lesson(s) "
+                    "or --export-… with it\n"));
+      return FALSE;
+    }
+  g_free (self->store);
+  self->store = g_steal_pointer (&uri);
+  g_application_set_flags (G_APPLICATION (self), g_application_get_flags (G_APPLICATION (self)) |
+                                                 G_APPLICATION_NON_UNIQUE);
+  return TRUE;
+}
+
 static gint
 sluice_application_handle_local_options (GApplication *app,
                                          GVariantDict *options)
@@ -417,6 +501,7 @@ sluice_application_handle_local_options (GApplication *app,
   g_variant_dict_lookup (options, "export-events", "^ay", &self->export_events);
   g_variant_dict_lookup (options, "speed", "d", &self->speed);
   g_variant_dict_lookup (options, "attach", "s", &self->attach);
+  g_variant_dict_lookup (options, "store", "s", &self->store);
   g_variant_dict_lookup (options, "lesson", "s", &self->lesson);
   g_variant_dict_lookup (options, "choose", "i", &self->choice);
   self->show_lessons = g_variant_dict_contains (options, "lessons");
@@ -433,10 +518,13 @@ sluice_application_handle_local_options (GApplication *app,
       return 2;
     }
 
+  if (self->store != NULL && !check_store_option (self))
+    return 2;
+
   if (self->screenshot != NULL || self->export_image != NULL || self->export_events != NULL)
     {
       /* An attached window shows the other program's pool. */
-      if (self->preset == NULL && self->attach == NULL && self->lesson == NULL)
+      if (self->preset == NULL && self->attach == NULL && self->lesson == NULL && self->store == NULL)
         self->preset = g_strdup ("first-look");
       /* A screenshot is its own short-lived instance. */
       g_application_set_flags (app, g_application_get_flags (app) | G_APPLICATION_NON_UNIQUE);
@@ -469,6 +557,7 @@ sluice_application_dispose (GObject *object)
   g_clear_pointer (&self->export_image, g_free);
   g_clear_pointer (&self->export_events, g_free);
   g_clear_pointer (&self->attach, g_free);
+  g_clear_pointer (&self->store, g_free);
 
   G_OBJECT_CLASS (sluice_application_parent_class)->dispose (object);
 }
@@ -504,6 +593,10 @@ sluice_application_init (SluiceApplication *self)
       N_("Attach to the pool of the program with process id PID (or bus name) on the session bus, as Attach to "
          "a Running Pool does; with --screenshot or --export-…, they are written when its run ends"),
       N_("PID") },
+    { "store", 0, 0, G_OPTION_ARG_STRING, NULL,
+      N_("Watch the job store URI (sqlite:FILE or postgresql://…) live in a window of its own, as Open Job "
+         "Store… does; with --screenshot, save it once the store answered and quit"),
+      N_("URI") },
     { "speed", 0, 0, G_OPTION_ARG_DOUBLE, NULL,
       N_("With --screenshot or --export-…: play the run at S clock seconds per second, as the window does, instead of at once"),
       N_("S") },

@@ -183,6 +183,14 @@ compare_activated (GSimpleAction *action,
 }
 
 static void
+open_store_activated (GSimpleAction *action,
+                      GVariant      *parameter,
+                      gpointer       user_data)
+{
+  _sluice_window_choose_store (SLUICE_WINDOW (user_data));
+}
+
+static void
 open_preset_activated (GSimpleAction *action,
                        GVariant      *parameter,
                        gpointer       user_data)
@@ -262,6 +270,7 @@ static const GActionEntry win_actions[] = {
   { "compare", compare_activated },
   { "attach", attach_activated },
   { "detach", detach_activated },
+  { "open-store", open_store_activated },
   { "open-preset", open_preset_activated, "s" },
   { "zoom-in", zoom_in_activated },
   { "zoom-out", zoom_out_activated },

@@ -34,8 +34,8 @@ G_BEGIN_DECLS
  * sluice-window-files.c (scenario files, presets, the last session's
  * scenario, saving and exporting), sluice-window-unsaved.c (the mark of
  * unsaved changes in the title, and the question before they are lost),
- * sluice-window-compare.c (Compare…) and sluice-window-attach.c (Attach to
- * a Running Pool…).
+ * sluice-window-compare.c (Compare…), sluice-window-attach.c (Attach to
+ * a Running Pool…) and sluice-window-store.c (Open Job Store…).
  * They share the struct and the functions below. */
 
 /* What waits for the answer to "Save the changes?". */
@@ -144,6 +144,9 @@ void     _sluice_window_connect_lesson_run   (SluiceWindow   *self);
 
 /* sluice-window-compare.c */
 void _sluice_window_choose_comparison (SluiceWindow       *self);
+
+/* sluice-window-store.c */
+void _sluice_window_choose_store      (SluiceWindow       *self);
 
 /* sluice-window-unsaved.c */
 void     _sluice_window_update_title      (SluiceWindow *self);

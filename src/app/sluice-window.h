@@ -13,6 +13,7 @@
 #include "sluice-run-controller.h"
 #include "sluice-viewport.h"
 #include "sluice-scenario.h"
+#include "sluice-store-window.h"
 
 G_BEGIN_DECLS
 
@@ -105,5 +106,7 @@ void          sluice_window_attach_to_async    (SluiceWindow         *self,
 gboolean      sluice_window_attach_to_finish   (SluiceWindow         *self,
                                                 GAsyncResult         *result,
                                                 GError              **error);
+SluiceStoreWindow *sluice_window_open_store    (SluiceWindow         *self,
+                                                const char           *uri);
 
 G_END_DECLS

@@ -6,6 +6,8 @@
  *            [--clock real|virtual] [--set group.key=value …]
  * sluice-run --compare B.pool A.pool [--json] [--clock …] [--set …]
  *   (sluice-run-compare.c)
+ * sluice-run worker|enqueue|store-status --store URI …
+ *   the job store's commands (sluice-run-store.c, sluice-run-worker.c)
  *
  * `--events -` writes the events to standard output; the summary then goes
  * to standard error, and --json (which needs standard output) is refused.
@@ -36,6 +38,7 @@
 #include "sluice-recording.h"
 #include "sluice-report.h"
 #include "sluice-run-compare.h"
+#include "sluice-run-store.h"
 #include "sluice-scenario.h"
 #include "sluice-scenario-runner.h"
 
@@ -255,7 +258,12 @@ parse_arguments (App    *app,
                                   "prints a summary, or the JSON report with --json.\n"
                                   "Exit status: 0 when the run ended, 2 for a bad scenario or bad "
                                   "arguments, 1 for an internal error."));
-  g_option_context_set_description (context, sluice_run_compare_describe ());
+  {
+    g_autofree char *description = g_strdup_printf ("%s\n\n%s", sluice_run_compare_describe (),
+                                                     sluice_run_store_describe ());
+
+    g_option_context_set_description (context, description);
+  }
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
 
   if (!g_option_context_parse (context, argc, argv, error))
@@ -688,6 +696,10 @@ main (int   argc,
   bindtextdomain (GETTEXT_PACKAGE, localedir != NULL && *localedir != '\0' ? localedir : LOCALEDIR);
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
   textdomain (GETTEXT_PACKAGE);
+
+  /* `sluice-run worker …`, `enqueue …`, `store-status …`: the job store's. */
+  if (argc > 1 && sluice_run_store_is_command (argv[1]))
+    return sluice_run_store_main (argc, argv);
 
   if (!parse_arguments (&app, &argc, &argv, &error))
     {

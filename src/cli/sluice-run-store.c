@@ -1,0 +1,557 @@
+/* sluice-run-store.c: sluice-run's job store commands (job-store.md)
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * sluice-run worker --store URI …        a long-lived worker (sluice-run-worker.c)
+ * sluice-run enqueue --store URI …       adds jobs, idempotent by operation key
+ * sluice-run store-status --store URI …  counts by state and the last failures
+ *
+ * URI: sqlite:FILE or postgresql://…; a password in it is never printed
+ * (sluice_job_store_describe_uri()). Exit status: 0 when the command did
+ * its work, 2 for bad arguments (a URI that names no store included), 1
+ * when the store failed.
+ */
+
+#include <glib/gi18n.h>
+#include <stdio.h>
+
+#include "sluice-behaviour.h"
+#include "sluice-run-store.h"
+
+/* Enqueues in flight at once: the store queues them on its connection. */
+#define ENQUEUE_WINDOW 64
+
+/* ---- shared ------------------------------------------------------------ */
+
+/**
+ * sluice_run_store_is_command:
+ * @name: the first argument of sluice-run
+ *
+ * Returns: whether @name is one of the job store's commands
+ */
+gboolean
+sluice_run_store_is_command (const char *name)
+{
+  return g_strcmp0 (name, "worker") == 0 || g_strcmp0 (name, "enqueue") == 0 ||
+         g_strcmp0 (name, "store-status") == 0;
+}
+
+/**
+ * sluice_run_store_describe:
+ *
+ * Returns: the lines of `sluice-run --help` that name the commands
+ */
+const char *
+sluice_run_store_describe (void)
+{
+  return _("Job store commands (each has its own --help):\n"
+           "  sluice-run worker --store sqlite:FILE|postgresql://… [OPTION…]\n"
+           "  sluice-run enqueue --store … [--count N] [--behaviour B] [OPTION…]\n"
+           "  sluice-run store-status --store … [--tenant T] [--json]");
+}
+
+/**
+ * sluice_run_store_status_for:
+ * @error: why a command failed
+ *
+ * Returns: the exit status for @error: 2 for bad arguments, 1 otherwise
+ */
+int
+sluice_run_store_status_for (const GError *error)
+{
+  if (error->domain == G_OPTION_ERROR ||
+      g_error_matches (error, SLUICE_STORE_ERROR, SLUICE_STORE_ERROR_INVALID_URI) ||
+      g_error_matches (error, SLUICE_STORE_ERROR, SLUICE_STORE_ERROR_INVALID_ARGUMENT) ||
+      g_error_matches (error, SLUICE_ERROR, SLUICE_ERROR_INVALID_CONFIG))
+    return SLUICE_RUN_EXIT_USAGE;
+  return SLUICE_RUN_EXIT_INTERNAL;
+}
+
+/**
+ * sluice_run_store_open:
+ * @uri: (nullable): the --store argument
+ * @status: (out): the exit status when the store cannot be opened
+ *
+ * Opens the store, or says on standard error why not.
+ *
+ * Returns: (transfer full) (nullable): the store
+ */
+SluiceJobStore *
+sluice_run_store_open (const char *uri,
+                       int        *status)
+{
+  g_autoptr(GError) error = NULL;
+  SluiceJobStore *store;
+
+  if (uri == NULL)
+    {
+      g_printerr ("sluice-run: %s\n", _("--store is required: sqlite:FILE or postgresql://…"));
+      *status = SLUICE_RUN_EXIT_USAGE;
+      return NULL;
+    }
+
+  store = sluice_job_store_new_for_uri (uri, &error);
+  if (store == NULL)
+    {
+      g_printerr ("sluice-run: %s\n", error->message);
+      *status = sluice_run_store_status_for (error);
+    }
+  return store;
+}
+
+/**
+ * sluice_run_store_print_json:
+ * @node: a JSON document
+ *
+ * Prints @node on standard output, indented, with a newline.
+ *
+ * Returns: %FALSE if standard output could not take it
+ */
+gboolean
+sluice_run_store_print_json (JsonNode *node)
+{
+  g_autofree char *text = json_to_string (node, TRUE);
+
+  return fputs (text, stdout) != EOF && fputs ("\n", stdout) != EOF && fflush (stdout) != EOF;
+}
+
+typedef struct {
+  GAsyncResult *result;
+} Wait;
+
+static void
+on_ready (GObject      *object,
+          GAsyncResult *result,
+          gpointer      user_data)
+{
+  Wait *wait = user_data;
+
+  wait->result = g_object_ref (result);
+}
+
+static GAsyncResult *
+wait_for (Wait *wait)
+{
+  while (wait->result == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  return wait->result;
+}
+
+static gboolean
+parse_options (const char    *command,
+               const char    *summary,
+               GOptionEntry  *entries,
+               int           *argc,
+               char        ***argv)
+{
+  g_autofree char *prgname = g_strdup_printf ("sluice-run %s", command);
+  g_autoptr(GOptionContext) context = g_option_context_new (NULL);
+  g_autoptr(GError) error = NULL;
+
+  g_set_prgname (prgname);
+  g_option_context_set_summary (context, summary);
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  if (g_option_context_parse (context, argc, argv, &error) && *argc <= 1)
+    return TRUE;
+
+  if (error == NULL)
+    error = g_error_new (G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, _("unexpected argument “%s”"), (*argv)[1]);
+  g_printerr ("sluice-run %s: %s\n", command, error->message);
+  /* Translators: %s is the command, such as worker. */
+  g_printerr (_("Try “sluice-run %s --help” for more information.\n"), command);
+  return FALSE;
+}
+
+/* ---- enqueue ----------------------------------------------------------- */
+
+typedef struct {
+  SluiceJobStore *store;
+  char           *tenant;
+  char           *key_prefix;
+  char           *behaviour;
+  gint            count;
+  gint            max_attempts;
+  gint            next;
+  guint           in_flight;
+  guint           created;
+  guint           existing;
+  GError         *error;
+} Enqueue;
+
+static void enqueue_more (Enqueue *e);
+
+static void
+on_enqueued (GObject      *object,
+             GAsyncResult *result,
+             gpointer      user_data)
+{
+  Enqueue *e = user_data;
+  g_autoptr(SluiceStoredJob) job = NULL;
+  g_autoptr(GError) error = NULL;
+  gboolean created = FALSE;
+
+  e->in_flight--;
+  job = sluice_job_store_enqueue_finish (e->store, result, &created, &error);
+  if (job == NULL && e->error == NULL)
+    e->error = g_steal_pointer (&error);
+  else if (job != NULL && created)
+    e->created++;
+  else if (job != NULL)
+    e->existing++;
+  enqueue_more (e);
+}
+
+static void
+enqueue_more (Enqueue *e)
+{
+  while (e->error == NULL && e->next < e->count && e->in_flight < ENQUEUE_WINDOW)
+    {
+      g_autoptr(JsonBuilder) builder = json_builder_new_immutable ();
+      g_autoptr(JsonNode) payload = NULL;
+      g_autofree char *key = g_strdup_printf ("%s-%d", e->key_prefix, e->next);
+      g_autofree char *text = NULL;
+
+      json_builder_begin_object (builder);
+      json_builder_set_member_name (builder, "behaviour");
+      json_builder_add_string_value (builder, e->behaviour);
+      json_builder_set_member_name (builder, "value");
+      json_builder_add_int_value (builder, e->next);
+      json_builder_end_object (builder);
+      payload = json_builder_get_root (builder);
+      text = json_to_string (payload, FALSE);
+
+      e->next++;
+      e->in_flight++;
+      sluice_job_store_enqueue_async (e->store, e->tenant, key, text, (guint) e->max_attempts,
+                                      g_get_real_time (), NULL, on_enqueued, e);
+    }
+}
+
+static gboolean
+check_enqueue (Enqueue  *e,
+               GError  **error)
+{
+  g_autoptr(SluiceBehaviour) behaviour = NULL;
+  g_autoptr(GError) local_error = NULL;
+
+  if (e->count < 0)
+    {
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                   _("--count must be 0 or more, not %d"), e->count);
+      return FALSE;
+    }
+  if (e->max_attempts < 1)
+    {
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                   _("--max-attempts must be 1 or more, not %d"), e->max_attempts);
+      return FALSE;
+    }
+  if (e->key_prefix[0] == '\0' || e->tenant[0] == '\0')
+    {
+      g_set_error_literal (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                           _("--key-prefix and --tenant must not be empty"));
+      return FALSE;
+    }
+  behaviour = sluice_behaviour_parse (e->behaviour, &local_error);
+  if (behaviour == NULL)
+    {
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                   /* Translators: %s is what is wrong with the behaviour. */
+                   _("--behaviour: %s"), local_error->message);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static int
+print_enqueued (Enqueue    *e,
+                const char *uri,
+                gboolean    json)
+{
+  g_autofree char *described = sluice_job_store_describe_uri (uri);
+
+  if (json)
+    {
+      g_autoptr(JsonBuilder) builder = json_builder_new_immutable ();
+      g_autoptr(JsonNode) root = NULL;
+
+      json_builder_begin_object (builder);
+      json_builder_set_member_name (builder, "store");
+      json_builder_add_string_value (builder, described);
+      json_builder_set_member_name (builder, "tenant");
+      json_builder_add_string_value (builder, e->tenant);
+      json_builder_set_member_name (builder, "created");
+      json_builder_add_int_value (builder, e->created);
+      json_builder_set_member_name (builder, "existing");
+      json_builder_add_int_value (builder, e->existing);
+      json_builder_end_object (builder);
+      root = json_builder_get_root (builder);
+      return sluice_run_store_print_json (root) ? SLUICE_RUN_EXIT_OK : SLUICE_RUN_EXIT_INTERNAL;
+    }
+
+  /* Translators: created N, existing M, then the store and the tenant. */
+  printf (_("created %u, existing %u (store %s, tenant %s)\n"), e->created, e->existing, described, e->tenant);
+  return fflush (stdout) == 0 ? SLUICE_RUN_EXIT_OK : SLUICE_RUN_EXIT_INTERNAL;
+}
+
+static int
+enqueue_main (int    argc,
+              char **argv)
+{
+  g_autofree char *uri = NULL;
+  gboolean json = FALSE;
+  Enqueue e = { .count = 1, .max_attempts = 3 };
+  g_autoptr(GError) error = NULL;
+  int status = SLUICE_RUN_EXIT_OK;
+  GOptionEntry entries[] = {
+    { "store", 0, 0, G_OPTION_ARG_STRING, &uri, N_("The job store"), N_("sqlite:FILE|postgresql://…") },
+    { "tenant", 0, 0, G_OPTION_ARG_STRING, &e.tenant, N_("The tenant (queue) of the jobs (default: default)"), N_("T") },
+    { "count", 0, 0, G_OPTION_ARG_INT, &e.count, N_("How many jobs (default: 1)"), N_("N") },
+    { "behaviour", 0, 0, G_OPTION_ARG_STRING, &e.behaviour,
+      N_("What the worker's handler does for each job, as in a scenario (default: ok)"), N_("B") },
+    { "key-prefix", 0, 0, G_OPTION_ARG_STRING, &e.key_prefix,
+      N_("The jobs' operation keys are P-0 … P-(N-1): enqueueing one twice adds nothing (default: job)"), N_("P") },
+    { "max-attempts", 0, 0, G_OPTION_ARG_INT, &e.max_attempts, N_("The most attempts of each job (default: 3)"), N_("K") },
+    { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print the counts as JSON"), NULL },
+    { NULL }
+  };
+
+  if (!parse_options ("enqueue", _("Adds jobs to a job store, each with the payload "
+                                   "{\"behaviour\": B, \"value\": I}, and prints how many were created and "
+                                   "how many existed already."),
+                      entries, &argc, &argv))
+    status = SLUICE_RUN_EXIT_USAGE;
+
+  if (e.tenant == NULL)
+    e.tenant = g_strdup ("default");
+  if (e.key_prefix == NULL)
+    e.key_prefix = g_strdup ("job");
+  if (e.behaviour == NULL)
+    e.behaviour = g_strdup ("ok");
+
+  if (status == SLUICE_RUN_EXIT_OK && !check_enqueue (&e, &error))
+    {
+      g_printerr ("sluice-run enqueue: %s\n", error->message);
+      status = SLUICE_RUN_EXIT_USAGE;
+    }
+  if (status == SLUICE_RUN_EXIT_OK)
+    e.store = sluice_run_store_open (uri, &status);
+
+  if (e.store != NULL)
+    {
+      enqueue_more (&e);
+      while (e.in_flight > 0)
+        g_main_context_iteration (NULL, TRUE);
+
+      if (e.error != NULL)
+        {
+          g_printerr ("sluice-run enqueue: %s\n", e.error->message);
+          status = sluice_run_store_status_for (e.error);
+        }
+      else
+        status = print_enqueued (&e, uri, json);
+    }
+
+  g_clear_object (&e.store);
+  g_clear_error (&e.error);
+  g_free (e.tenant);
+  g_free (e.key_prefix);
+  g_free (e.behaviour);
+  return status;
+}
+
+/* ---- store-status ------------------------------------------------------ */
+
+static void
+add_failure (JsonBuilder           *builder,
+             const SluiceStoredJob *job)
+{
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "id");
+  json_builder_add_string_value (builder, job->id);
+  json_builder_set_member_name (builder, "tenant");
+  json_builder_add_string_value (builder, job->tenant);
+  json_builder_set_member_name (builder, "operation_key");
+  json_builder_add_string_value (builder, job->operation_key);
+  json_builder_set_member_name (builder, "state");
+  json_builder_add_string_value (builder, sluice_stored_job_state_to_string (job->state));
+  json_builder_set_member_name (builder, "attempts");
+  json_builder_add_int_value (builder, job->attempts);
+  json_builder_set_member_name (builder, "max_attempts");
+  json_builder_add_int_value (builder, job->max_attempts);
+  json_builder_set_member_name (builder, "type");
+  json_builder_add_string_value (builder, job->last_failure->type_name);
+  json_builder_set_member_name (builder, "message");
+  json_builder_add_string_value (builder, job->last_failure->message);
+  json_builder_set_member_name (builder, "code");
+  json_builder_add_string_value (builder, job->last_failure->code);
+  json_builder_set_member_name (builder, "retryable");
+  json_builder_add_boolean_value (builder, job->last_failure->retryable);
+  json_builder_set_member_name (builder, "updated_at");
+  json_builder_add_int_value (builder, job->updated_at);
+  json_builder_end_object (builder);
+}
+
+static guint64
+total_of (const SluiceStoreStatus *status)
+{
+  guint64 total = 0;
+
+  for (guint i = 0; i < SLUICE_STORED_JOB_N_STATES; i++)
+    total += status->counts[i];
+  return total;
+}
+
+static gboolean
+print_status_json (const SluiceStoreStatus *status,
+                   const char              *described,
+                   const char              *tenant)
+{
+  g_autoptr(JsonBuilder) builder = json_builder_new_immutable ();
+  g_autoptr(JsonNode) root = NULL;
+
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "store");
+  json_builder_add_string_value (builder, described);
+  json_builder_set_member_name (builder, "tenant");
+  if (tenant != NULL)
+    json_builder_add_string_value (builder, tenant);
+  else
+    json_builder_add_null_value (builder);
+  json_builder_set_member_name (builder, "counts");
+  json_builder_begin_object (builder);
+  for (guint i = 0; i < SLUICE_STORED_JOB_N_STATES; i++)
+    {
+      json_builder_set_member_name (builder, sluice_stored_job_state_to_string (i));
+      json_builder_add_int_value (builder, (gint64) status->counts[i]);
+    }
+  json_builder_end_object (builder);
+  json_builder_set_member_name (builder, "total");
+  json_builder_add_int_value (builder, (gint64) total_of (status));
+  json_builder_set_member_name (builder, "failures");
+  json_builder_begin_array (builder);
+  for (guint i = 0; status->failures != NULL && i < status->failures->len; i++)
+    {
+      const SluiceStoredJob *job = g_ptr_array_index (status->failures, i);
+
+      if (job->last_failure != NULL)
+        add_failure (builder, job);
+    }
+  json_builder_end_array (builder);
+  json_builder_end_object (builder);
+
+  root = json_builder_get_root (builder);
+  return sluice_run_store_print_json (root);
+}
+
+static gboolean
+print_status_text (const SluiceStoreStatus *status,
+                   const char              *described,
+                   const char              *tenant)
+{
+  if (tenant != NULL)
+    /* Translators: the store, then the tenant. */
+    printf (_("%s, tenant %s\n"), described, tenant);
+  else
+    /* Translators: %s is the store. */
+    printf (_("%s, every tenant\n"), described);
+
+  for (guint i = 0; i < SLUICE_STORED_JOB_N_STATES; i++)
+    printf ("%s %" G_GUINT64_FORMAT " · ", sluice_stored_job_state_to_string (i), status->counts[i]);
+  /* Translators: the end of the line of counts by state: all jobs. */
+  printf ("%s %" G_GUINT64_FORMAT "\n", _("total"), total_of (status));
+
+  if (status->failures != NULL && status->failures->len > 0)
+    printf ("%s\n", _("Last failures:"));
+  for (guint i = 0; status->failures != NULL && i < status->failures->len; i++)
+    {
+      const SluiceStoredJob *job = g_ptr_array_index (status->failures, i);
+      const SluiceJobFailure *f = job->last_failure;
+
+      if (f == NULL)
+        continue;
+      /* Translators: key, job id, state, attempts, max attempts, then the last failure's
+       * type, message and code, such as “job-3 (a1b2…), dead, attempt 1 of 3: ValueError:
+       * attempt 1 failed [VALUE_ERROR]”. */
+      printf (_("  %s (%s), %s, attempt %u of %u: %s: %s [%s]\n"), job->operation_key, job->id,
+              sluice_stored_job_state_to_string (job->state), job->attempts, job->max_attempts,
+              f->type_name, f->message, f->code);
+    }
+  return fflush (stdout) == 0;
+}
+
+static int
+status_main (int    argc,
+             char **argv)
+{
+  g_autofree char *uri = NULL;
+  g_autofree char *tenant = NULL;
+  g_autofree char *described = NULL;
+  g_autoptr(SluiceJobStore) store = NULL;
+  g_autoptr(SluiceStoreStatus) status = NULL;
+  g_autoptr(GError) error = NULL;
+  gboolean json = FALSE;
+  gint n_failures = 5;
+  int exit_status = SLUICE_RUN_EXIT_OK;
+  Wait wait = { NULL };
+  GOptionEntry entries[] = {
+    { "store", 0, 0, G_OPTION_ARG_STRING, &uri, N_("The job store"), N_("sqlite:FILE|postgresql://…") },
+    { "tenant", 0, 0, G_OPTION_ARG_STRING, &tenant, N_("Count only this tenant's jobs (default: every tenant)"), N_("T") },
+    { "failures", 0, 0, G_OPTION_ARG_INT, &n_failures, N_("How many of the last failures to show (default: 5)"), N_("N") },
+    { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print the status as JSON"), NULL },
+    { NULL }
+  };
+
+  if (!parse_options ("store-status", _("Prints how many jobs a job store holds in each state, and the "
+                                        "last failures."), entries, &argc, &argv))
+    return SLUICE_RUN_EXIT_USAGE;
+  if (n_failures < 0)
+    {
+      g_printerr ("sluice-run store-status: %s\n", _("--failures must be 0 or more"));
+      return SLUICE_RUN_EXIT_USAGE;
+    }
+
+  store = sluice_run_store_open (uri, &exit_status);
+  if (store == NULL)
+    return exit_status;
+
+  sluice_job_store_get_status_async (store, tenant, (guint) n_failures, NULL, on_ready, &wait);
+  status = sluice_job_store_get_status_finish (store, wait_for (&wait), &error);
+  g_clear_object (&wait.result);
+  if (status == NULL)
+    {
+      g_printerr ("sluice-run store-status: %s\n", error->message);
+      return sluice_run_store_status_for (error);
+    }
+
+  described = sluice_job_store_describe_uri (uri);
+  if (!(json ? print_status_json (status, described, tenant) : print_status_text (status, described, tenant)))
+    return SLUICE_RUN_EXIT_INTERNAL;
+  return exit_status;
+}
+
+/**
+ * sluice_run_store_main:
+ * @argc: sluice-run's argument count
+ * @argv: its arguments: the command is argv[1]
+ *
+ * Runs one of the job store's commands.
+ *
+ * Returns: the exit status
+ */
+int
+sluice_run_store_main (int    argc,
+                       char **argv)
+{
+  const char *command = argv[1];
+
+  /* The command takes the place of the program's name for GOption. */
+  argv++;
+  argc--;
+
+  if (g_str_equal (command, "worker"))
+    return sluice_run_worker_main (argc, argv);
+  if (g_str_equal (command, "enqueue"))
+    return enqueue_main (argc, argv);
+  return status_main (argc, argv);
+}

@@ -1,0 +1,35 @@
+/* sluice-run-store.h: sluice-run's job store commands: worker, enqueue,
+ * store-status (job-store.md)
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#pragma once
+
+#include <json-glib/json-glib.h>
+#include <sluice.h>
+
+#include "sluice-job-store.h"
+
+G_BEGIN_DECLS
+
+/* sluice-run's exit statuses, as its manual page says. */
+enum {
+  SLUICE_RUN_EXIT_OK = 0,
+  SLUICE_RUN_EXIT_INTERNAL = 1,
+  SLUICE_RUN_EXIT_USAGE = 2,
+};
+
+gboolean        sluice_run_store_is_command (const char  *name);
+int             sluice_run_store_main       (int          argc,
+                                             char       **argv);
+const char     *sluice_run_store_describe   (void);
+
+/* Shared by the commands (sluice-run-store.c, sluice-run-worker.c). */
+int             sluice_run_worker_main      (int          argc,
+                                             char       **argv);
+SluiceJobStore *sluice_run_store_open       (const char  *uri,
+                                             int         *status);
+int             sluice_run_store_status_for (const GError *error);
+gboolean        sluice_run_store_print_json (JsonNode    *node);
+
+G_END_DECLS

@@ -1,0 +1,842 @@
+/* test-store-crash.c: worker processes on one job store, one of them
+ * killed with SIGKILL (job-store.md, "What must be proven")
+ *
+ * Real `sluice-run worker` processes on a real SQLite file, and on the
+ * PostgreSQL server of SLUICE_TEST_PG_URI when it is set (skipped without
+ * it, unless CI=true or SLUICE_REQUIRE_PG=1). The test waits for the lines
+ * the workers print (ready, each job's outcome with --verbose) and for
+ * their exits, never for a sleep; a watchdog fails a case that hangs.
+ *
+ * Afterwards it reads every job back and checks that each one is
+ * succeeded or dead exactly once, that the counts add up to what was
+ * enqueued, and that no job was completed by a fenced-out claim: the
+ * result of a succeeded job names the claim that completed it (worker,
+ * token, attempt), and that attempt must be the job's last claim, since any
+ * later claim would have replaced the token the store fences with.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
+#include <signal.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "sluice-job-store.h"
+#include "store-fixture.h"
+
+#define WATCHDOG_SECONDS 120
+
+/* A short lease, so that the survivor reclaims the dead one's jobs soon. */
+#define LEASE "1"
+#define HEARTBEAT "0.3"
+
+typedef enum {
+  STORE_SQLITE,
+  STORE_PG,
+} StoreKind;
+
+/* ---- one worker process ------------------------------------------------- */
+
+typedef struct {
+  char             *name;
+  GSubprocess      *process;
+  GDataInputStream *err;
+  GCancellable     *cancellable;
+  gboolean          ready;
+  gboolean          err_closed;
+  gboolean          exited;
+  guint             started;     /* "… started (ID)" lines */
+  guint             succeeded;   /* "… succeeded" lines */
+  guint             retries;     /* "… failed, retry in …" lines */
+  guint             dead;        /* "… dead: …" lines */
+} Worker;
+
+static void
+worker_free (Worker *w)
+{
+  g_cancellable_cancel (w->cancellable);
+  g_clear_object (&w->cancellable);
+  if (w->process != NULL && !w->exited)
+    g_subprocess_force_exit (w->process);
+  g_clear_object (&w->err);
+  g_clear_object (&w->process);
+  g_free (w->name);
+  g_free (w);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (Worker, worker_free)
+
+static const char *
+sluice_run (void)
+{
+  const char *path = g_getenv ("SLUICE_RUN");
+
+  g_assert_nonnull (path);
+  return path;
+}
+
+static void read_line (Worker *w);
+
+/* Standard error is read as it comes, so that a worker never blocks on a
+ * full pipe. */
+static void
+on_line (GObject      *object,
+         GAsyncResult *result,
+         gpointer      user_data)
+{
+  Worker *w = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *line = g_data_input_stream_read_line_finish_utf8 (G_DATA_INPUT_STREAM (object), result,
+                                                                     NULL, &error);
+
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+  g_assert_no_error (error);
+  if (line == NULL)
+    {
+      w->err_closed = TRUE;
+      return;
+    }
+
+  if (strstr (line, " ready") != NULL)
+    {
+      g_test_message ("%s: %s", w->name, line);
+      w->ready = TRUE;
+    }
+  else if (g_str_has_suffix (line, " succeeded"))
+    w->succeeded++;
+  else if (strstr (line, " failed, retry in ") != NULL)
+    w->retries++;
+  else if (strstr (line, " started (") != NULL)
+    w->started++;
+  else if (strstr (line, " dead: ") != NULL)
+    w->dead++;
+  else
+    g_test_message ("%s: %s", w->name, line);
+
+  read_line (w);
+}
+
+static void
+read_line (Worker *w)
+{
+  g_data_input_stream_read_line_async (w->err, G_PRIORITY_DEFAULT, w->cancellable, on_line, w);
+}
+
+static void
+on_exited (GObject      *object,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  Worker *w = user_data;
+  g_autoptr(GError) error = NULL;
+
+  g_subprocess_wait_finish (G_SUBPROCESS (object), result, &error);
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+  g_assert_no_error (error);
+  w->exited = TRUE;
+}
+
+/* `sluice-run worker` on @uri, with the arguments that follow (to NULL). */
+static Worker *
+worker_start (const char *uri,
+              const char *tenant,
+              const char *name,
+              ...)
+{
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr(GError) error = NULL;
+  Worker *w = g_new0 (Worker, 1);
+  const char *arg;
+  va_list args;
+
+  w->name = g_strdup (name);
+  w->cancellable = g_cancellable_new ();
+  g_ptr_array_add (argv, (gpointer) sluice_run ());
+  g_ptr_array_add (argv, "worker");
+  g_ptr_array_add (argv, "--store");
+  g_ptr_array_add (argv, (gpointer) uri);
+  g_ptr_array_add (argv, "--tenant");
+  g_ptr_array_add (argv, (gpointer) tenant);
+  g_ptr_array_add (argv, "--worker-id");
+  g_ptr_array_add (argv, (gpointer) name);
+  g_ptr_array_add (argv, "--verbose");
+  g_ptr_array_add (argv, "--json");
+  va_start (args, name);
+  while ((arg = va_arg (args, const char *)) != NULL)
+    g_ptr_array_add (argv, (gpointer) arg);
+  va_end (args);
+  g_ptr_array_add (argv, NULL);
+
+  w->process = g_subprocess_newv ((const char * const *) argv->pdata,
+                                  G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE, &error);
+  g_assert_no_error (error);
+  w->err = g_data_input_stream_new (g_subprocess_get_stderr_pipe (w->process));
+  read_line (w);
+  g_subprocess_wait_async (w->process, w->cancellable, on_exited, w);
+  return w;
+}
+
+static gboolean
+on_watchdog (gpointer data)
+{
+  g_error ("%s: not within %d s", (const char *) data, WATCHDOG_SECONDS);
+  return G_SOURCE_REMOVE;
+}
+
+/* Iterates the main context until *@flag is set (a worker's state). */
+static void
+wait_until (const gboolean *flag,
+            const char     *what)
+{
+  guint watchdog = g_timeout_add_seconds (WATCHDOG_SECONDS, on_watchdog, (gpointer) what);
+
+  while (!*flag)
+    g_main_context_iteration (NULL, TRUE);
+  g_source_remove (watchdog);
+}
+
+static void
+wait_for_count (const guint *count,
+                guint        at_least,
+                const char  *what)
+{
+  guint watchdog = g_timeout_add_seconds (WATCHDOG_SECONDS, on_watchdog, (gpointer) what);
+
+  while (*count < at_least)
+    g_main_context_iteration (NULL, TRUE);
+  g_source_remove (watchdog);
+}
+
+/* SIGKILL: no handler runs, nothing is written, the leases just stop. */
+static void
+worker_kill (Worker *w)
+{
+  g_subprocess_send_signal (w->process, SIGKILL);
+  wait_until (&w->exited, "the killed worker's end");
+  g_assert_true (g_subprocess_get_if_signaled (w->process));
+  g_assert_cmpint (g_subprocess_get_term_sig (w->process), ==, SIGKILL);
+}
+
+/* Waits for its exit (status 0) and gives its --json report. */
+static JsonObject *
+worker_report (Worker *w)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) root = NULL;
+  g_autoptr(GOutputStream) sink = g_memory_output_stream_new_resizable ();
+  g_autofree char *text = NULL;
+
+  wait_until (&w->exited, "the survivor's end");
+  wait_until (&w->err_closed, "the survivor's last lines");
+  g_assert_true (g_subprocess_get_if_exited (w->process));
+  g_assert_cmpint (g_subprocess_get_exit_status (w->process), ==, 0);
+
+  g_output_stream_splice (sink, g_subprocess_get_stdout_pipe (w->process),
+                          G_OUTPUT_STREAM_SPLICE_CLOSE_TARGET, NULL, &error);
+  g_assert_no_error (error);
+  text = g_strndup (g_memory_output_stream_get_data (G_MEMORY_OUTPUT_STREAM (sink)),
+                    g_memory_output_stream_get_data_size (G_MEMORY_OUTPUT_STREAM (sink)));
+  root = json_from_string (text, &error);
+  g_assert_no_error (error);
+  return json_object_ref (json_node_get_object (root));
+}
+
+/* ---- the store ---------------------------------------------------------- */
+
+typedef struct {
+  StoreKind  kind;
+  char      *dir;      /* SQLite: the file's folder */
+  char      *uri;
+  char      *tenant;
+} Place;
+
+static void
+place_free (Place *p)
+{
+  if (p->dir != NULL)
+    {
+      const char *names[] = { "jobs.db", "jobs.db-wal", "jobs.db-shm" };
+
+      for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+        {
+          g_autofree char *file = g_build_filename (p->dir, names[i], NULL);
+          g_unlink (file);
+        }
+      g_rmdir (p->dir);
+    }
+  g_free (p->dir);
+  g_free (p->uri);
+  g_free (p->tenant);
+  g_free (p);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (Place, place_free)
+
+/* A fresh place: a new SQLite file, or a tenant of its own on the server. */
+static Place *
+place_new (StoreKind kind)
+{
+  static guint counter;
+  g_autoptr(GError) error = NULL;
+  Place *p = g_new0 (Place, 1);
+
+  p->kind = kind;
+  p->tenant = g_strdup_printf ("crash-%ld-%u", (long) getpid (), ++counter);
+  if (kind == STORE_SQLITE)
+    {
+      g_autofree char *file = NULL;
+
+      p->dir = g_dir_make_tmp ("sluice-store-crash-XXXXXX", &error);
+      g_assert_no_error (error);
+      file = g_build_filename (p->dir, "jobs.db", NULL);
+      p->uri = g_strconcat ("sqlite:", file, NULL);
+    }
+  else
+    p->uri = g_strdup (g_getenv ("SLUICE_TEST_PG_URI"));
+  return p;
+}
+
+/* `sluice-run enqueue`: gives the created and existing counts. */
+static void
+enqueue (Place      *p,
+         const char *prefix,
+         guint       count,
+         const char *behaviour,
+         guint       expect_created)
+{
+  g_autofree char *count_text = g_strdup_printf ("%u", count);
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GSubprocess) process = NULL;
+  g_autoptr(JsonNode) root = NULL;
+  JsonObject *counts;
+
+  process = g_subprocess_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE, &error,
+                              sluice_run (), "enqueue", "--store", p->uri, "--tenant", p->tenant,
+                              "--count", count_text, "--behaviour", behaviour, "--key-prefix", prefix,
+                              "--max-attempts", "3", "--json", NULL);
+  g_assert_no_error (error);
+  g_subprocess_communicate_utf8 (process, NULL, NULL, &out, &err, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (err, ==, "");
+  g_assert_true (g_subprocess_get_successful (process));
+
+  root = json_from_string (out, &error);
+  g_assert_no_error (error);
+  counts = json_node_get_object (root);
+  g_assert_cmpint (json_object_get_int_member (counts, "created"), ==, expect_created);
+  g_assert_cmpint (json_object_get_int_member (counts, "existing"), ==, count - expect_created);
+}
+
+static SluiceStoreStatus *
+status_of (Place *p)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SluiceJobStore) store = sluice_job_store_new_for_uri (p->uri, &error);
+  SluiceStoreStatus *status;
+
+  g_assert_no_error (error);
+  status = store_fixture_status (store, p->tenant, 0, &error);
+  g_assert_no_error (error);
+  return status;
+}
+
+/* What the checks found among the jobs. */
+typedef struct {
+  guint completed_by[2];   /* by the killed worker, by the survivor */
+  guint reclaimed;         /* jobs that took more claims than their behaviour needs */
+} Audit;
+
+/* Every job of @prefix-0 … @prefix-(@count-1): ended once, as @behaviour
+ * says it must, and, if succeeded, completed by its last claim. */
+static void
+audit_jobs (Place          *p,
+            SluiceJobStore *store,
+            const char     *prefix,
+            guint           count,
+            gboolean        must_succeed,
+            guint           claims_needed,
+            const char     *killed,
+            const char     *survivor,
+            Audit          *audit)
+{
+  for (guint i = 0; i < count; i++)
+    {
+      g_autofree char *key = g_strdup_printf ("%s-%u", prefix, i);
+      g_autoptr(SluiceStoredJob) job = store_fixture_peek (store, p->tenant, key);
+      g_autoptr(JsonNode) root = NULL;
+      JsonObject *result;
+      const char *worker;
+
+      g_assert_cmpuint (job->attempts, >=, claims_needed);
+      g_assert_cmpuint (job->attempts, <=, job->max_attempts);
+      if (job->attempts > claims_needed)
+        audit->reclaimed++;
+      g_assert_null (job->lease_token);
+
+      if (!must_succeed)
+        {
+          g_assert_cmpint (job->state, ==, SLUICE_STORED_JOB_DEAD);
+          g_assert_null (job->result);
+          g_assert_nonnull (job->last_failure);
+          continue;
+        }
+
+      g_assert_cmpint (job->state, ==, SLUICE_STORED_JOB_SUCCEEDED);
+      root = json_from_string (job->result, NULL);
+      g_assert_nonnull (root);
+      result = json_node_get_object (root);
+      /* Fencing: the completing claim is the last one the job had. */
+      g_assert_cmpint (json_object_get_int_member (result, "attempt"), ==, job->attempts);
+      g_assert_true (g_uuid_string_is_valid (json_object_get_string_member (result, "token")));
+      g_assert_cmpint (json_object_get_int_member (result, "result"), ==, (gint64) i * i);
+      worker = json_object_get_string_member (result, "worker");
+      if (g_strcmp0 (worker, killed) == 0)
+        audit->completed_by[0]++;
+      else if (g_strcmp0 (worker, survivor) == 0)
+        audit->completed_by[1]++;
+      else
+        g_error ("%s was completed by %s, no worker of this test", key, worker);
+    }
+}
+
+static gboolean
+pg_available (void)
+{
+  const char *uri = g_getenv ("SLUICE_TEST_PG_URI");
+
+  if (uri != NULL && *uri != '\0')
+    return TRUE;
+  if (g_strcmp0 (g_getenv ("CI"), "true") == 0 || g_strcmp0 (g_getenv ("SLUICE_REQUIRE_PG"), "1") == 0)
+    g_test_fail_printf ("SLUICE_TEST_PG_URI is not set, and CI=true or SLUICE_REQUIRE_PG=1 needs the "
+                        "PostgreSQL crash tests: scripts/test starts the server (tests/pg-server.sh)");
+  else
+    g_test_skip ("SLUICE_TEST_PG_URI is not set: scripts/test starts a server (tests/pg-server.sh)");
+  return FALSE;
+}
+
+/* ---- the cases ---------------------------------------------------------- */
+
+#define N_OK 800
+#define N_FLAKY 100
+#define N_BAD 100
+
+static void
+kill_during_the_run (StoreKind kind)
+{
+  g_autoptr(Place) p = NULL;
+  g_autoptr(Worker) a = NULL;
+  g_autoptr(Worker) b = NULL;
+  g_autoptr(JsonObject) report = NULL;
+  g_autoptr(SluiceStoreStatus) status = NULL;
+  g_autoptr(SluiceJobStore) store = NULL;
+  g_autoptr(GError) error = NULL;
+  Audit audit = { { 0 } };
+
+  if (kind == STORE_PG && !pg_available ())
+    return;
+  p = place_new (kind);
+
+  /* 1,000 jobs; enqueueing them again adds nothing. */
+  enqueue (p, "ok", N_OK, "ok 0.005", N_OK);
+  enqueue (p, "flaky", N_FLAKY, "fail 1 ConnectionError", N_FLAKY);
+  enqueue (p, "bad", N_BAD, "fail-always ValueError", N_BAD);
+  enqueue (p, "ok", N_OK, "ok 0.005", 0);
+
+  a = worker_start (p->uri, p->tenant, "A", "--lease", LEASE, "--heartbeat", HEARTBEAT,
+                    "--poll-interval", "0.05", "--backoff-base", "0.05", "--backoff-cap", "0.2", NULL);
+  b = worker_start (p->uri, p->tenant, "B", "--lease", LEASE, "--heartbeat", HEARTBEAT,
+                    "--poll-interval", "0.05", "--backoff-base", "0.05", "--backoff-cap", "0.2",
+                    "--until-empty", NULL);
+  wait_until (&a->ready, "worker A ready");
+  wait_until (&b->ready, "worker B ready");
+
+  /* In the middle of the run. */
+  wait_for_count (&a->succeeded, 100, "100 jobs completed by A");
+  worker_kill (a);
+  g_test_message ("A killed after %u completions it printed", a->succeeded);
+
+  /* B reclaims A's expired leases and ends when no job is left. */
+  report = worker_report (b);
+
+  status = status_of (p);
+  g_assert_cmpuint (status->counts[SLUICE_STORED_JOB_PENDING], ==, 0);
+  g_assert_cmpuint (status->counts[SLUICE_STORED_JOB_RUNNING], ==, 0);
+  g_assert_cmpuint (status->counts[SLUICE_STORED_JOB_RETRY_WAIT], ==, 0);
+  g_assert_cmpuint (status->counts[SLUICE_STORED_JOB_SUCCEEDED], ==, N_OK + N_FLAKY);
+  g_assert_cmpuint (status->counts[SLUICE_STORED_JOB_DEAD], ==, N_BAD);
+
+  store = sluice_job_store_new_for_uri (p->uri, &error);
+  g_assert_no_error (error);
+  audit_jobs (p, store, "ok", N_OK, TRUE, 1, "A", "B", &audit);
+  audit_jobs (p, store, "flaky", N_FLAKY, TRUE, 2, "A", "B", &audit);
+  audit_jobs (p, store, "bad", N_BAD, FALSE, 1, "A", "B", &audit);
+
+  /* Every completion B's report counts is one job's, and A's are at least
+   * those it printed before it died. A held claims when it died: they
+   * were claimed again. */
+  g_assert_cmpint (json_object_get_int_member (report, "completed"), ==, audit.completed_by[1]);
+  g_assert_cmpuint (audit.completed_by[0], >=, a->succeeded);
+  g_assert_cmpuint (audit.completed_by[0] + audit.completed_by[1], ==, N_OK + N_FLAKY);
+  g_assert_cmpuint (audit.reclaimed, >=, 1);
+  g_test_message ("completed by A %u, by B %u; %u jobs reclaimed from A", audit.completed_by[0],
+                  audit.completed_by[1], audit.reclaimed);
+}
+
+static void
+kill_during_a_backoff (StoreKind kind)
+{
+  g_autoptr(Place) p = NULL;
+  g_autoptr(Worker) a = NULL;
+  g_autoptr(Worker) b = NULL;
+  g_autoptr(JsonObject) report = NULL;
+  g_autoptr(SluiceStoreStatus) at_kill = NULL;
+  g_autoptr(SluiceStoreStatus) status = NULL;
+  g_autoptr(SluiceJobStore) store = NULL;
+  g_autoptr(GError) error = NULL;
+  Audit audit = { { 0 } };
+
+  if (kind == STORE_PG && !pg_available ())
+    return;
+  p = place_new (kind);
+
+  enqueue (p, "ok", 200, "ok 0.005", 200);
+  enqueue (p, "flaky", N_FLAKY, "fail 1 ConnectionError", N_FLAKY);
+
+  /* A alone fails the flaky jobs, each with a 2 s backoff (longer than a
+   * lease), and dies while they wait for their retries. */
+  a = worker_start (p->uri, p->tenant, "A", "--lease", LEASE, "--heartbeat", HEARTBEAT,
+                    "--poll-interval", "0.05", "--backoff-base", "2", "--backoff-cap", "2",
+                    "--jitter", "none", NULL);
+  wait_until (&a->ready, "worker A ready");
+  wait_for_count (&a->retries, 20, "20 retries scheduled by A");
+  worker_kill (a);
+
+  at_kill = status_of (p);
+  g_test_message ("at the kill: %" G_GUINT64_FORMAT " in retry_wait, %" G_GUINT64_FORMAT " running",
+                  at_kill->counts[SLUICE_STORED_JOB_RETRY_WAIT], at_kill->counts[SLUICE_STORED_JOB_RUNNING]);
+  g_assert_cmpuint (at_kill->counts[SLUICE_STORED_JOB_RETRY_WAIT], >=, 20);
+
+  /* B, started after, takes the rest: the waiting retries when they are
+   * due, and A's expired leases. */
+  b = worker_start (p->uri, p->tenant, "B", "--lease", LEASE, "--heartbeat", HEARTBEAT,
+                    "--poll-interval", "0.05", "--until-empty", NULL);
+  report = worker_report (b);
+
+  status = status_of (p);
+  g_assert_cmpuint (status->counts[SLUICE_STORED_JOB_SUCCEEDED], ==, 200 + N_FLAKY);
+  g_assert_cmpuint (status->counts[SLUICE_STORED_JOB_SUCCEEDED] + status->counts[SLUICE_STORED_JOB_DEAD], ==,
+                    200 + N_FLAKY);
+
+  store = sluice_job_store_new_for_uri (p->uri, &error);
+  g_assert_no_error (error);
+  audit_jobs (p, store, "ok", 200, TRUE, 1, "A", "B", &audit);
+  audit_jobs (p, store, "flaky", N_FLAKY, TRUE, 2, "A", "B", &audit);
+  g_assert_cmpint (json_object_get_int_member (report, "completed"), ==, audit.completed_by[1]);
+  g_assert_cmpuint (audit.completed_by[0] + audit.completed_by[1], ==, 200 + N_FLAKY);
+}
+
+static void
+test_sqlite_kill_during_the_run (void)
+{
+  kill_during_the_run (STORE_SQLITE);
+}
+
+static void
+test_sqlite_kill_during_a_backoff (void)
+{
+  kill_during_a_backoff (STORE_SQLITE);
+}
+
+static void
+test_pg_kill_during_the_run (void)
+{
+  kill_during_the_run (STORE_PG);
+}
+
+static void
+test_pg_kill_during_a_backoff (void)
+{
+  kill_during_a_backoff (STORE_PG);
+}
+
+/* ---- SIGTERM ------------------------------------------------------------ */
+
+static void
+test_sigterm_drains_the_running_job (void)
+{
+  g_autoptr(Place) p = place_new (STORE_SQLITE);
+  g_autoptr(Worker) w = NULL;
+  g_autoptr(JsonObject) report = NULL;
+  g_autoptr(SluiceJobStore) store = NULL;
+  g_autoptr(SluiceStoredJob) job = NULL;
+  g_autoptr(GError) error = NULL;
+
+  enqueue (p, "long", 1, "ok 1", 1);
+  w = worker_start (p->uri, p->tenant, "W", "--shutdown-timeout", "30", NULL);
+  wait_until (&w->ready, "the worker ready");
+
+  /* The job is claimed and running once its attempt-start line came. */
+  wait_for_count (&w->started, 1, "the job's start");
+  store = sluice_job_store_new_for_uri (p->uri, &error);
+  g_assert_no_error (error);
+  job = store_fixture_peek (store, p->tenant, "long-0");
+  g_assert_cmpint (job->state, ==, SLUICE_STORED_JOB_RUNNING);
+  g_clear_pointer (&job, sluice_stored_job_free);
+  g_subprocess_send_signal (w->process, SIGTERM);
+
+  /* It finishes the job within the shutdown deadline and exits 0. */
+  report = worker_report (w);
+  g_assert_cmpint (json_object_get_int_member (report, "completed"), ==, 1);
+  g_assert_cmpint (json_object_get_int_member (report, "abandoned"), ==, 0);
+  g_assert_cmpint (json_object_get_int_member (report, "signals"), ==, 1);
+  job = store_fixture_peek (store, p->tenant, "long-0");
+  g_assert_cmpint (job->state, ==, SLUICE_STORED_JOB_SUCCEEDED);
+  g_assert_cmpuint (job->attempts, ==, 1);
+}
+
+static void
+test_shutdown_deadline_leaves_the_job_to_its_lease (void)
+{
+  g_autoptr(Place) p = place_new (STORE_SQLITE);
+  g_autoptr(Worker) w = NULL;
+  g_autoptr(JsonObject) report = NULL;
+  g_autoptr(SluiceJobStore) store = NULL;
+  g_autoptr(SluiceStoredJob) job = NULL;
+  g_autoptr(GError) error = NULL;
+
+  enqueue (p, "stuck", 1, "hang", 1);
+  w = worker_start (p->uri, p->tenant, "W", "--shutdown-timeout", "0.2", "--lease", "60",
+                    "--heartbeat", "20", NULL);
+  wait_for_count (&w->started, 1, "the job's start");
+  g_subprocess_send_signal (w->process, SIGTERM);
+
+  /* The drain ends at the deadline: the job is cancelled, and nothing is
+   * written (finding 03): its lease is left to expire. */
+  report = worker_report (w);
+  g_assert_cmpint (json_object_get_int_member (report, "abandoned"), ==, 1);
+  g_assert_cmpint (json_object_get_int_member (report, "completed"), ==, 0);
+  store = sluice_job_store_new_for_uri (p->uri, &error);
+  g_assert_no_error (error);
+  job = store_fixture_peek (store, p->tenant, "stuck-0");
+  g_assert_cmpint (job->state, ==, SLUICE_STORED_JOB_RUNNING);
+  g_assert_cmpstr (job->lease_owner, ==, "W");
+  g_assert_null (job->last_failure);
+}
+
+/* SLUICE_MONITOR=session: the worker's pool is on the bus like any pool,
+ * titled with the worker and the store. */
+static gboolean name_appeared;
+
+static void
+on_name_appeared (GDBusConnection *connection,
+                  const char      *name,
+                  const char      *owner,
+                  gpointer         user_data)
+{
+  name_appeared = TRUE;
+}
+
+static void
+test_worker_is_monitored_like_any_pool (void)
+{
+  g_autoptr(GTestDBus) bus = NULL;
+  g_autoptr(GDBusConnection) connection = NULL;
+  g_autoptr(Place) p = NULL;
+  g_autoptr(Worker) w = NULL;
+  g_autoptr(JsonObject) report = NULL;
+  g_autoptr(GVariant) reply = NULL;
+  g_autoptr(GVariant) title = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *daemon = g_find_program_in_path ("dbus-daemon");
+  g_autofree char *name = NULL;
+  g_autofree char *expected = NULL;
+  guint watch;
+
+  if (daemon == NULL)
+    {
+      g_test_skip ("no dbus-daemon");
+      return;
+    }
+  bus = g_test_dbus_new (G_TEST_DBUS_NONE);
+  g_test_dbus_up (bus);
+  p = place_new (STORE_SQLITE);
+
+  g_setenv ("SLUICE_MONITOR", "session", TRUE);
+  w = worker_start (p->uri, p->tenant, "M", NULL);
+  g_setenv ("SLUICE_MONITOR", "", TRUE);
+  wait_until (&w->ready, "the worker ready");
+
+  connection = g_dbus_connection_new_for_address_sync (g_test_dbus_get_bus_address (bus),
+                                                       G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT |
+                                                       G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION,
+                                                       NULL, NULL, &error);
+  g_assert_no_error (error);
+  name = g_strdup_printf ("io.github.sluicepool.Sluice.Pool.p%s", g_subprocess_get_identifier (w->process));
+  name_appeared = FALSE;
+  watch = g_bus_watch_name_on_connection (connection, name, G_BUS_NAME_WATCHER_FLAGS_NONE,
+                                          on_name_appeared, NULL, NULL, NULL);
+  wait_until (&name_appeared, "the worker's bus name");
+  g_bus_unwatch_name (watch);
+
+  reply = g_dbus_connection_call_sync (connection, name, "/io/github/sluicepool/Sluice/Pool/1",
+                                       "org.freedesktop.DBus.Properties", "Get",
+                                       g_variant_new ("(ss)", "io.github.sluicepool.Sluice.Pool1", "Title"),
+                                       G_VARIANT_TYPE ("(v)"), G_DBUS_CALL_FLAGS_NONE, 10000, NULL, &error);
+  g_assert_no_error (error);
+  g_variant_get (reply, "(v)", &title);
+  expected = g_strdup_printf ("worker M on %s", p->uri);
+  g_assert_cmpstr (g_variant_get_string (title, NULL), ==, expected);
+
+  g_subprocess_send_signal (w->process, SIGTERM);
+  report = worker_report (w);
+  g_assert_cmpint (json_object_get_int_member (report, "signals"), ==, 1);
+  g_clear_object (&connection);
+  g_test_dbus_down (bus);
+}
+
+/* ---- the commands' arguments and output ---------------------------------- */
+
+/* Runs sluice-run with the arguments that follow (to NULL); gives its exit
+ * status, standard output and standard error. */
+static int
+run_command (char **out,
+             char **err,
+             ...)
+{
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr(GSubprocess) process = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *arg;
+  va_list args;
+
+  g_ptr_array_add (argv, (gpointer) sluice_run ());
+  va_start (args, err);
+  while ((arg = va_arg (args, const char *)) != NULL)
+    g_ptr_array_add (argv, (gpointer) arg);
+  va_end (args);
+  g_ptr_array_add (argv, NULL);
+
+  process = g_subprocess_newv ((const char * const *) argv->pdata,
+                               G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE, &error);
+  g_assert_no_error (error);
+  g_subprocess_communicate_utf8 (process, NULL, NULL, out, err, &error);
+  g_assert_no_error (error);
+  g_test_message ("exit %d; out: %s; err: %s", g_subprocess_get_exit_status (process), *out, *err);
+  g_assert_true (g_subprocess_get_if_exited (process));
+  return g_subprocess_get_exit_status (process);
+}
+
+static void
+test_status_counts_by_state (void)
+{
+  g_autoptr(Place) p = place_new (STORE_SQLITE);
+  g_autofree char *out = NULL, *err = NULL;
+  g_autoptr(JsonNode) root = NULL;
+  g_autoptr(GError) error = NULL;
+  JsonObject *status, *counts, *failure;
+  JsonArray *failures;
+
+  enqueue (p, "ok", 3, "ok", 3);
+  enqueue (p, "bad", 2, "fail-always ValueError", 2);
+  g_assert_cmpint (run_command (&out, &err, "worker", "--store", p->uri, "--tenant", p->tenant,
+                                "--until-empty", NULL), ==, 0);
+  g_assert_nonnull (strstr (out, "completed 3 · retried 0 · dead 2"));
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+
+  g_assert_cmpint (run_command (&out, &err, "store-status", "--store", p->uri, "--tenant", p->tenant,
+                                "--failures", "1", "--json", NULL), ==, 0);
+  root = json_from_string (out, &error);
+  g_assert_no_error (error);
+  status = json_node_get_object (root);
+  counts = json_object_get_object_member (status, "counts");
+  g_assert_cmpint (json_object_get_int_member (counts, "succeeded"), ==, 3);
+  g_assert_cmpint (json_object_get_int_member (counts, "dead"), ==, 2);
+  g_assert_cmpint (json_object_get_int_member (counts, "pending"), ==, 0);
+  g_assert_cmpint (json_object_get_int_member (status, "total"), ==, 5);
+  failures = json_object_get_array_member (status, "failures");
+  g_assert_cmpuint (json_array_get_length (failures), ==, 1);
+  failure = json_array_get_object_element (failures, 0);
+  g_assert_cmpstr (json_object_get_string_member (failure, "type"), ==, "ValueError");
+  g_assert_cmpstr (json_object_get_string_member (failure, "state"), ==, "dead");
+  g_assert_false (json_object_get_boolean_member (failure, "retryable"));
+}
+
+static void
+test_password_is_never_printed (void)
+{
+  /* A server that is not there: every command fails, naming the store
+   * without its password. */
+  const char *uri = "postgresql://sluice:s3cr3t-word@/nowhere?host=/nonexistent-sluice-socket-dir";
+  const char *commands[][3] = {
+    { "store-status", NULL, NULL },
+    { "enqueue", "--count", "1" },
+    { "worker", "--until-empty", NULL },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
+    {
+      g_autofree char *out = NULL, *err = NULL;
+
+      g_assert_cmpint (run_command (&out, &err, commands[i][0], "--store", uri, commands[i][1], commands[i][2],
+                                    NULL), ==, 1);
+      g_assert_null (strstr (out, "s3cr3t"));
+      g_assert_null (strstr (err, "s3cr3t"));
+      g_assert_cmpstr (err, !=, "");
+    }
+}
+
+static void
+test_bad_arguments_exit_2 (void)
+{
+  g_autoptr(Place) p = place_new (STORE_SQLITE);
+  struct {
+    const char *args[5];
+    const char *message;
+  } cases[] = {
+    { { "worker", "--store", p->uri, "--lease", "1" }, "heartbeat" },
+    { { "worker", "--store", p->uri, "--jitter", "some" }, "--jitter" },
+    { { "worker", "--store", "mysql://db", NULL }, "not a job store" },
+    { { "worker", NULL }, "--store" },
+    { { "enqueue", "--store", p->uri, "--behaviour", "sometimes" }, "unknown behaviour" },
+    { { "enqueue", "--store", p->uri, "--max-attempts", "0" }, "--max-attempts" },
+    { { "store-status", "--store", p->uri, "extra", NULL }, "extra" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *out = NULL, *err = NULL;
+      const char * const *a = cases[i].args;
+
+      g_assert_cmpint (run_command (&out, &err, a[0], a[1], a[2], a[3], a[4], NULL), ==, 2);
+      g_assert_cmpstr (out, ==, "");
+      g_assert_nonnull (strstr (err, cases[i].message));
+    }
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/store/crash/sqlite/kill-during-the-run", test_sqlite_kill_during_the_run);
+  g_test_add_func ("/store/crash/sqlite/kill-during-a-backoff", test_sqlite_kill_during_a_backoff);
+  g_test_add_func ("/store/crash/pg/kill-during-the-run", test_pg_kill_during_the_run);
+  g_test_add_func ("/store/crash/pg/kill-during-a-backoff", test_pg_kill_during_a_backoff);
+  g_test_add_func ("/store/worker/sigterm-drains-the-running-job", test_sigterm_drains_the_running_job);
+  g_test_add_func ("/store/worker/shutdown-deadline-leaves-the-job-to-its-lease",
+                   test_shutdown_deadline_leaves_the_job_to_its_lease);
+  g_test_add_func ("/store/worker/monitored-like-any-pool", test_worker_is_monitored_like_any_pool);
+  g_test_add_func ("/store/cli/status-counts-by-state", test_status_counts_by_state);
+  g_test_add_func ("/store/cli/password-is-never-printed", test_password_is_never_printed);
+  g_test_add_func ("/store/cli/bad-arguments-exit-2", test_bad_arguments_exit_2);
+
+  return g_test_run ();
+}

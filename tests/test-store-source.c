@@ -1,0 +1,866 @@
+/* test-store-source.c: SluiceStoreSource and SluiceStoreHandler on a real
+ * SQLite file, in one process, on the virtual clock (job-store.md, the
+ * seed's Worker, LeaseHeartbeat and findings 02 and 03)
+ *
+ * The pool's clock is virtual and mapped onto wall time at T0, so every
+ * time the store records is exact: a store call takes no virtual time
+ * (the source pauses the clock while one is in flight). The handler is
+ * sluice-run worker's: the fault-injecting handler with the behaviour of
+ * each job's payload. Nothing waits for the wall clock.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
+
+#include "sluice-payload-handler.h"
+#include "sluice-store-handler-private.h"
+#include "sluice-store-source.h"
+#include "store-fixture.h"
+
+#define T0 G_GINT64_CONSTANT (1700000000000000)
+#define TENANT "tenant"
+#define OWNER "worker-1"
+#define S(seconds) sluice_time_from_seconds (seconds)
+#define WATCHDOG_SECONDS 60
+
+/* ---- the fixture -------------------------------------------------------- */
+
+typedef struct {
+  gint         workers;
+  gint         queue_size;
+  double       lease;
+  double       heartbeat;
+  gboolean     no_heartbeat;
+  double       poll_interval;
+  double       item_timeout;
+  double       shutdown_timeout;
+  double       backoff_base;
+  SluiceJitter jitter;
+  gboolean     until_empty;
+} Options;
+
+#define DEFAULT_OPTIONS { .workers = 2, .queue_size = 2, .lease = 30, .heartbeat = 10, \
+                          .poll_interval = 0.1, .item_timeout = 60, .shutdown_timeout = 0, \
+                          .backoff_base = 1, .jitter = SLUICE_JITTER_NONE, .until_empty = TRUE }
+
+/* One job-started or job-finished, on the pool's clock. */
+typedef struct {
+  char               *key;
+  guint               attempt;
+  gboolean            finished;
+  SluiceStoreOutcome  outcome;
+  char               *error_type;
+  char               *error_message;
+  gint64              at;
+  gint64              available_at;
+  guint               n_claims;     /* the source's unfinished claims then */
+} Record;
+
+typedef struct {
+  char               *dir;
+  char               *path;
+  char               *uri;
+  SluiceJobStore     *store;
+  SluiceClock        *clock;
+  SluiceStoreSource  *source;
+  SluiceStoreHandler *handler;
+  SluicePool         *pool;
+  GArray             *records;
+  guint               most_claims;
+  GError             *run_error;
+} Fixture;
+
+static void
+record_clear (Record *r)
+{
+  g_free (r->key);
+  g_free (r->error_type);
+  g_free (r->error_message);
+}
+
+static void
+fixture_setup (Fixture       *f,
+               gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+
+  f->dir = g_dir_make_tmp ("sluice-store-source-XXXXXX", &error);
+  g_assert_no_error (error);
+  f->path = g_build_filename (f->dir, "jobs.db", NULL);
+  f->uri = g_strconcat ("sqlite:", f->path, NULL);
+  f->store = sluice_job_store_new_for_uri (f->uri, &error);
+  g_assert_no_error (error);
+  f->clock = sluice_clock_new (SLUICE_CLOCK_VIRTUAL);
+  f->records = g_array_new (FALSE, TRUE, sizeof (Record));
+  g_array_set_clear_func (f->records, (GDestroyNotify) record_clear);
+}
+
+static void
+fixture_teardown (Fixture       *f,
+                  gconstpointer  data)
+{
+  const char *suffixes[] = { "", "-wal", "-shm", "-journal" };
+
+  g_clear_object (&f->pool);
+  g_clear_object (&f->handler);
+  g_clear_object (&f->source);
+  g_clear_object (&f->clock);
+  g_clear_object (&f->store);
+  g_clear_error (&f->run_error);
+  g_array_unref (f->records);
+  for (guint i = 0; i < G_N_ELEMENTS (suffixes); i++)
+    {
+      g_autofree char *file = g_strconcat (f->path, suffixes[i], NULL);
+      g_unlink (file);
+    }
+  g_rmdir (f->dir);
+  g_free (f->path);
+  g_free (f->uri);
+  g_free (f->dir);
+}
+
+static gint64
+now_in_store (Fixture *f)
+{
+  return T0 + sluice_clock_now (f->clock);
+}
+
+static void
+on_job_started (SluiceStoreHandler   *handler,
+                const SluiceJobClaim *claim,
+                gpointer              user_data)
+{
+  Fixture *f = user_data;
+  Record r = { 0 };
+
+  r.key = g_strdup (claim->job->operation_key);
+  r.attempt = claim->job->attempts;
+  r.at = sluice_clock_now (f->clock);
+  r.available_at = -1;
+  r.n_claims = sluice_store_source_get_n_claims (f->source);
+  f->most_claims = MAX (f->most_claims, r.n_claims);
+  g_array_append_val (f->records, r);
+}
+
+static void
+on_job_finished (SluiceStoreHandler   *handler,
+                 const SluiceJobClaim *claim,
+                 SluiceStoreOutcome    outcome,
+                 const GError         *error,
+                 gint64                available_at,
+                 gpointer              user_data)
+{
+  Fixture *f = user_data;
+  Record r = { 0 };
+
+  r.key = g_strdup (claim->job->operation_key);
+  r.attempt = claim->job->attempts;
+  r.finished = TRUE;
+  r.outcome = outcome;
+  r.error_type = error != NULL ? g_strdup (sluice_error_type_name (error)) : NULL;
+  r.error_message = error != NULL ? g_strdup (error->message) : NULL;
+  r.at = sluice_clock_now (f->clock);
+  r.available_at = available_at;
+  /* Still counted: the source forgets the claim after this signal. */
+  r.n_claims = sluice_store_source_get_n_claims (f->source);
+  f->most_claims = MAX (f->most_claims, r.n_claims);
+  g_array_append_val (f->records, r);
+}
+
+static void
+fixture_build (Fixture       *f,
+               const Options *o)
+{
+  g_autoptr(SluicePayloadHandler) payload = NULL;
+  g_autoptr(GError) error = NULL;
+  const char * const retryable[] = { "ConnectionError", "TimeoutError", NULL };
+
+  f->source = sluice_store_source_new (f->store, f->clock, TENANT, OWNER, o->lease, o->poll_interval, &error);
+  g_assert_no_error (error);
+  sluice_store_source_set_epoch (f->source, T0);
+  sluice_store_source_set_until_empty (f->source, o->until_empty);
+
+  payload = sluice_payload_handler_new (f->clock);
+  f->handler = g_initable_new (SLUICE_TYPE_STORE_HANDLER, NULL, &error,
+                               "source", f->source,
+                               "inner", payload,
+                               "heartbeat", o->heartbeat,
+                               "retryable", retryable,
+                               "backoff-base", o->backoff_base,
+                               "backoff-cap", 60.0,
+                               "jitter", o->jitter,
+                               NULL);
+  g_assert_no_error (error);
+  if (o->no_heartbeat)
+    _sluice_store_handler_set_heartbeat_enabled (f->handler, FALSE);
+  g_signal_connect (f->handler, "job-started", G_CALLBACK (on_job_started), f);
+  g_signal_connect (f->handler, "job-finished", G_CALLBACK (on_job_finished), f);
+
+  f->pool = g_initable_new (SLUICE_TYPE_POOL, NULL, &error,
+                            "handler", f->handler,
+                            "clock", f->clock,
+                            "workers", o->workers,
+                            "queue-size", o->queue_size,
+                            "item-timeout", o->item_timeout,
+                            "max-retries", 0,
+                            "keep-going", TRUE,
+                            "shutdown-timeout", o->shutdown_timeout,
+                            NULL);
+  g_assert_no_error (error);
+}
+
+static void
+enqueue (Fixture    *f,
+         const char *key,
+         const char *behaviour,
+         gint64      value,
+         guint       max_attempts)
+{
+  g_autoptr(SluiceStoredJob) job = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *payload = g_strdup_printf ("{\"behaviour\": \"%s\", \"value\": %" G_GINT64_FORMAT "}",
+                                              behaviour, value);
+  gboolean created = FALSE;
+
+  job = store_fixture_enqueue (f->store, TENANT, key, payload, max_attempts, now_in_store (f), &created, &error);
+  g_assert_no_error (error);
+  g_assert_true (created);
+}
+
+static SluiceStoredJob *
+peek (Fixture    *f,
+      const char *key)
+{
+  return store_fixture_peek (f->store, TENANT, key);
+}
+
+static gboolean
+on_watchdog (gpointer data)
+{
+  g_error ("the run did not end within %d s of wall time", WATCHDOG_SECONDS);
+  return G_SOURCE_REMOVE;
+}
+
+typedef struct {
+  Fixture   *f;
+  SluiceRun *run;
+  gboolean   done;
+} Reading;
+
+static void read_next (Reading *reading);
+
+static void
+on_batch (GObject      *object,
+          GAsyncResult *result,
+          gpointer      user_data)
+{
+  Reading *reading = user_data;
+  g_autoptr(GPtrArray) batch = NULL;
+
+  batch = sluice_run_next_batch_finish (reading->run, result, &reading->f->run_error);
+  if (batch != NULL)
+    read_next (reading);
+  else
+    reading->done = TRUE;
+}
+
+static void
+read_next (Reading *reading)
+{
+  sluice_run_next_batch_async (reading->run, 0, NULL, on_batch, reading);
+}
+
+/* Runs the pool to its end. A run with failed jobs ends with their group
+ * of errors: that is kept in run_error for the case to look at. */
+static void
+run_pool (Fixture *f)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SluiceRun) run = sluice_pool_run (f->pool, SLUICE_SOURCE (f->source), &error);
+  Reading reading = { f, run, FALSE };
+  guint watchdog;
+
+  g_assert_no_error (error);
+  watchdog = g_timeout_add_seconds (WATCHDOG_SECONDS, on_watchdog, NULL);
+  read_next (&reading);
+  while (!reading.done)
+    g_main_context_iteration (NULL, TRUE);
+  g_source_remove (watchdog);
+
+  /* Nothing of the source or the handler is left on the clock (a timer
+   * would move virtual time on while the case reads the store). */
+  g_assert_cmpuint (sluice_clock_get_n_pending (f->clock), ==, 0);
+}
+
+/* Calls @func at @seconds on the pool's clock. */
+static void
+at (Fixture         *f,
+    double           seconds,
+    SluiceTimerFunc  func)
+{
+  sluice_clock_add_timer (f->clock, S (seconds), func, f, NULL);
+}
+
+static const Record *
+find_record (Fixture    *f,
+             const char *key,
+             guint       attempt,
+             gboolean    finished)
+{
+  for (guint i = 0; i < f->records->len; i++)
+    {
+      const Record *r = &g_array_index (f->records, Record, i);
+
+      if (g_str_equal (r->key, key) && r->attempt == attempt && r->finished == finished)
+        return r;
+    }
+  g_error ("no %s record of %s attempt %u", finished ? "finished" : "started", key, attempt);
+  return NULL;
+}
+
+static guint
+count_outcomes (Fixture            *f,
+                SluiceStoreOutcome  outcome)
+{
+  guint n = 0;
+
+  for (guint i = 0; i < f->records->len; i++)
+    {
+      const Record *r = &g_array_index (f->records, Record, i);
+      n += r->finished && r->outcome == outcome;
+    }
+  return n;
+}
+
+/* ---- the lead bound ----------------------------------------------------- */
+
+static void
+test_claims_never_exceed_the_lead_bound (Fixture       *f,
+                                         gconstpointer  data)
+{
+  Options o = DEFAULT_OPTIONS;
+  g_autoptr(SluiceStoreStatus) status = NULL;
+  g_autoptr(GError) error = NULL;
+
+  o.workers = 2;
+  o.queue_size = 3;
+  fixture_build (f, &o);
+  for (guint i = 0; i < 40; i++)
+    {
+      g_autofree char *key = g_strdup_printf ("job-%u", i);
+      enqueue (f, key, "ok 0.1", i, 3);
+    }
+
+  run_pool (f);
+  g_assert_no_error (f->run_error);
+
+  /* One claim per read: the pool's lead bound q + w + 1 is the claims'. */
+  g_assert_cmpuint (sluice_store_source_get_max_claims (f->source), ==, 3 + 2 + 1);
+  g_assert_cmpuint (f->most_claims, <=, 3 + 2 + 1);
+  g_assert_cmpuint (sluice_store_source_get_n_claimed (f->source), ==, 40);
+  g_assert_cmpuint (sluice_store_source_get_n_claims (f->source), ==, 0);
+
+  status = store_fixture_status (f->store, TENANT, 0, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (status->counts[SLUICE_STORED_JOB_SUCCEEDED], ==, 40);
+}
+
+/* ---- outcomes ------------------------------------------------------------ */
+
+static void
+test_success_completes_the_job (Fixture       *f,
+                                gconstpointer  data)
+{
+  Options o = DEFAULT_OPTIONS;
+  g_autoptr(SluiceStoredJob) job = NULL;
+  g_autoptr(JsonNode) result = NULL;
+  JsonObject *object;
+  const Record *finished;
+
+  fixture_build (f, &o);
+  enqueue (f, "square", "ok 0.2", 3, 3);
+  run_pool (f);
+  g_assert_no_error (f->run_error);
+
+  finished = find_record (f, "square", 1, TRUE);
+  g_assert_cmpint (finished->outcome, ==, SLUICE_STORE_OUTCOME_SUCCEEDED);
+  g_assert_cmpint (finished->at, ==, S (0.2));
+
+  job = peek (f, "square");
+  g_assert_cmpint (job->state, ==, SLUICE_STORED_JOB_SUCCEEDED);
+  g_assert_cmpuint (job->attempts, ==, 1);
+  g_assert_cmpint (job->updated_at, ==, T0 + S (0.2));
+  g_assert_null (job->last_failure);
+
+  /* The result says what the handler returned and which claim completed it. */
+  result = json_from_string (job->result, NULL);
+  g_assert_nonnull (result);
+  object = json_node_get_object (result);
+  g_assert_cmpint (json_object_get_int_member (object, "result"), ==, 9);
+  g_assert_cmpstr (json_object_get_string_member (object, "worker"), ==, OWNER);
+  g_assert_cmpint (json_object_get_int_member (object, "attempt"), ==, 1);
+  g_assert_true (g_uuid_string_is_valid (json_object_get_string_member (object, "token")));
+}
+
+static Fixture *retry_fixture;
+static SluiceStoredJob *retry_seen;
+
+static void
+peek_retry_job (gpointer user_data)
+{
+  retry_seen = peek (retry_fixture, "flaky");
+}
+
+static void
+test_retryable_failure_waits_for_its_backoff (Fixture       *f,
+                                              gconstpointer  data)
+{
+  Options o = DEFAULT_OPTIONS;
+  g_autoptr(SluiceStoredJob) job = NULL;
+  const Record *failed, *retried, *done;
+
+  o.backoff_base = 1;
+  fixture_build (f, &o);
+  enqueue (f, "flaky", "fail 1 ConnectionError 0.05", 2, 3);
+  retry_fixture = f;
+  at (f, 0.5, peek_retry_job);
+  run_pool (f);
+  /* The pool saw one claim fail: its retry is the store's, a new claim. */
+  g_assert_error (f->run_error, SLUICE_ERROR, SLUICE_ERROR_GROUP);
+
+  /* Attempt 1 failed at 0.05 s: retry 1 waits backoff-base · 2⁰ = 1 s. */
+  failed = find_record (f, "flaky", 1, TRUE);
+  g_assert_cmpint (failed->outcome, ==, SLUICE_STORE_OUTCOME_RETRY);
+  g_assert_cmpstr (failed->error_type, ==, "ConnectionError");
+  g_assert_cmpint (failed->at, ==, S (0.05));
+  g_assert_cmpint (failed->available_at, ==, T0 + S (0.05) + S (1));
+
+  /* Meanwhile the store keeps it in retry_wait until then. */
+  g_assert_nonnull (retry_seen);
+  g_assert_cmpint (retry_seen->state, ==, SLUICE_STORED_JOB_RETRY_WAIT);
+  g_assert_cmpint (retry_seen->available_at, ==, T0 + S (1.05));
+  g_assert_nonnull (retry_seen->last_failure);
+  g_assert_cmpstr (retry_seen->last_failure->code, ==, "CONNECTION_ERROR");
+  g_assert_true (retry_seen->last_failure->retryable);
+  g_clear_pointer (&retry_seen, sluice_stored_job_free);
+
+  /* Claimed again no sooner, by the next poll, and then it succeeds. */
+  retried = find_record (f, "flaky", 2, FALSE);
+  g_assert_cmpint (retried->at, >=, S (1.05));
+  g_assert_cmpint (retried->at, <=, S (1.05) + S (o.poll_interval));
+  done = find_record (f, "flaky", 2, TRUE);
+  g_assert_cmpint (done->outcome, ==, SLUICE_STORE_OUTCOME_SUCCEEDED);
+
+  job = peek (f, "flaky");
+  g_assert_cmpint (job->state, ==, SLUICE_STORED_JOB_SUCCEEDED);
+  g_assert_cmpuint (job->attempts, ==, 2);
+}
+
+static void
+test_not_retryable_failure_is_dead (Fixture       *f,
+                                    gconstpointer  data)
+{
+  Options o = DEFAULT_OPTIONS;
+  g_autoptr(SluiceStoredJob) job = NULL;
+  const Record *failed;
+
+  fixture_build (f, &o);
+  enqueue (f, "bad", "fail-always ValueError 0.1", 1, 3);
+  run_pool (f);
+  g_assert_error (f->run_error, SLUICE_ERROR, SLUICE_ERROR_GROUP);
+
+  failed = find_record (f, "bad", 1, TRUE);
+  g_assert_cmpint (failed->outcome, ==, SLUICE_STORE_OUTCOME_DEAD);
+  g_assert_cmpint (failed->available_at, ==, -1);
+  g_assert_cmpuint (count_outcomes (f, SLUICE_STORE_OUTCOME_RETRY), ==, 0);
+
+  job = peek (f, "bad");
+  g_assert_cmpint (job->state, ==, SLUICE_STORED_JOB_DEAD);
+  g_assert_cmpuint (job->attempts, ==, 1);
+  g_assert_cmpstr (job->last_failure->type_name, ==, "ValueError");
+  g_assert_cmpstr (job->last_failure->code, ==, "VALUE_ERROR");
+  g_assert_false (job->last_failure->retryable);
+  g_assert_null (job->result);
+}
+
+static void
+test_out_of_attempts_is_dead (Fixture       *f,
+                              gconstpointer  data)
+{
+  Options o = DEFAULT_OPTIONS;
+  g_autoptr(SluiceStoredJob) job = NULL;
+
+  o.backoff_base = 0.2;
+  fixture_build (f, &o);
+  enqueue (f, "down", "fail-always ConnectionError 0.1", 1, 2);
+  run_pool (f);
+  g_assert_error (f->run_error, SLUICE_ERROR, SLUICE_ERROR_GROUP);
+
+  g_assert_cmpint (find_record (f, "down", 1, TRUE)->outcome, ==, SLUICE_STORE_OUTCOME_RETRY);
+  g_assert_cmpint (find_record (f, "down", 2, TRUE)->outcome, ==, SLUICE_STORE_OUTCOME_DEAD);
+
+  job = peek (f, "down");
+  g_assert_cmpint (job->state, ==, SLUICE_STORED_JOB_DEAD);
+  g_assert_cmpuint (job->attempts, ==, 2);
+  g_assert_cmpstr (job->last_failure->type_name, ==, "ConnectionError");
+  /* Recorded as it is: not to be retried any more. */
+  g_assert_false (job->last_failure->retryable);
+}
+
+static void
+test_attempt_timeout_is_a_retryable_timeout_error (Fixture       *f,
+                                                   gconstpointer  data)
+{
+  Options o = DEFAULT_OPTIONS;
+  g_autoptr(SluiceStoredJob) job = NULL;
+  const Record *first;
+
+  o.item_timeout = 0.5;
+  o.backoff_base = 0.1;
+  fixture_build (f, &o);
+  enqueue (f, "slow", "ok 2", 1, 2);
+  run_pool (f);
+  g_assert_error (f->run_error, SLUICE_ERROR, SLUICE_ERROR_GROUP);
+
+  /* The attempt's own deadline is a failure (retried), not a shutdown. */
+  first = find_record (f, "slow", 1, TRUE);
+  g_assert_cmpint (first->outcome, ==, SLUICE_STORE_OUTCOME_RETRY);
+  g_assert_cmpstr (first->error_type, ==, "TimeoutError");
+  g_assert_cmpint (first->at, ==, S (0.5));
+  g_assert_cmpint (find_record (f, "slow", 2, TRUE)->outcome, ==, SLUICE_STORE_OUTCOME_DEAD);
+
+  job = peek (f, "slow");
+  g_assert_cmpint (job->state, ==, SLUICE_STORED_JOB_DEAD);
+  g_assert_cmpstr (job->last_failure->type_name, ==, "TimeoutError");
+  g_assert_cmpstr (job->last_failure->code, ==, "ATTEMPT_TIMEOUT");
+}
+
+/* ---- leases ------------------------------------------------------------- */
+
+static void
+test_heartbeats_keep_a_long_job (Fixture       *f,
+                                 gconstpointer  data)
+{
+  Options o = DEFAULT_OPTIONS;
+  g_autoptr(SluiceStoredJob) job = NULL;
+
+  /* Three leases long; the source releases expired leases every half
+   * lease, so a lapse would be reclaimed as attempt 2. */
+  o.lease = 1;
+  o.heartbeat = 1.0 / 3;
+  fixture_build (f, &o);
+  enqueue (f, "long", "ok 3", 1, 3);
+  run_pool (f);
+  g_assert_no_error (f->run_error);
+
+  g_assert_cmpint (find_record (f, "long", 1, TRUE)->outcome, ==, SLUICE_STORE_OUTCOME_SUCCEEDED);
+  g_assert_cmpuint (count_outcomes (f, SLUICE_STORE_OUTCOME_LEASE_LOST), ==, 0);
+  job = peek (f, "long");
+  g_assert_cmpint (job->state, ==, SLUICE_STORED_JOB_SUCCEEDED);
+  g_assert_cmpuint (job->attempts, ==, 1);
+  g_assert_cmpint (job->updated_at, ==, T0 + S (3));
+}
+
+static void
+test_without_heartbeats_a_slow_job_loses_its_lease (Fixture       *f,
+                                                    gconstpointer  data)
+{
+  Options o = DEFAULT_OPTIONS;
+  g_autoptr(SluiceStoredJob) job = NULL;
+  const Record *first;
+
+  /* One worker: a job claimed again waits in the queue while its older
+   * claim still runs. */
+  o.workers = 1;
+  o.lease = 1;
+  o.heartbeat = 0.3;
+  o.no_heartbeat = TRUE;
+  fixture_build (f, &o);
+  enqueue (f, "slow", "ok 2", 1, 3);
+  run_pool (f);
+
+  /* The lease ran out at 1 s and was released and claimed again: the
+   * first attempt's completion at 2 s is refused (fencing). */
+  first = find_record (f, "slow", 1, TRUE);
+  g_assert_cmpint (first->outcome, ==, SLUICE_STORE_OUTCOME_LEASE_LOST);
+  g_assert_cmpstr (first->error_type, ==, SLUICE_LEASE_LOST_ERROR);
+  g_assert_nonnull (strstr (first->error_message, "refused its completion"));
+  g_assert_cmpint (first->at, ==, S (2));
+  g_assert_cmpuint (count_outcomes (f, SLUICE_STORE_OUTCOME_SUCCEEDED), ==, 0);
+
+  /* Each claim was its own attempt, though they overlapped: every one
+   * started and ended with the store's verdict. */
+  for (guint attempt = 1; attempt <= 3; attempt++)
+    {
+      g_assert_nonnull (find_record (f, "slow", attempt, FALSE));
+      g_assert_cmpint (find_record (f, "slow", attempt, TRUE)->outcome, ==, SLUICE_STORE_OUTCOME_LEASE_LOST);
+    }
+  g_assert_cmpuint (f->records->len, ==, 6);
+
+  /* Every attempt is slower than its lease: the job ends dead, by the
+   * release of its last expired lease, and no completion ever landed. */
+  job = peek (f, "slow");
+  g_assert_cmpint (job->state, ==, SLUICE_STORED_JOB_DEAD);
+  g_assert_cmpuint (job->attempts, ==, 3);
+  g_assert_cmpstr (job->last_failure->type_name, ==, "LeaseExpired");
+  g_assert_null (job->result);
+}
+
+/* The other worker of the lease-lost cases: a second connection to the
+ * file, which puts the job back (as if its lease had expired) and claims
+ * it, then completes it later. */
+typedef struct {
+  Fixture        *f;
+  SluiceJobStore *store;
+  SluiceJobClaim *claim;
+} Rival;
+
+static Rival rival;
+
+static void
+rival_takes_the_job (gpointer user_data)
+{
+  g_autoptr(GError) error = NULL;
+  gint64 now = now_in_store (rival.f);
+
+  /* Released as if 100 s had passed: available then, to the rival only. */
+  g_assert_cmpint (store_fixture_release (rival.store, TENANT, now + S (100), 10, &error), ==, 1);
+  g_assert_no_error (error);
+  rival.claim = store_fixture_claim (rival.store, TENANT, "rival", S (30), now + S (100), &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (rival.claim);
+}
+
+static void
+rival_completes (gpointer user_data)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (store_fixture_complete (rival.store, rival.claim, "{\"by\": \"rival\"}",
+                                         now_in_store (rival.f), &error));
+  g_assert_no_error (error);
+}
+
+static void
+lease_lost_case (Fixture    *f,
+                 const char *behaviour,
+                 gint64      lost_at)
+{
+  Options o = DEFAULT_OPTIONS;
+  g_autoptr(SluiceStoredJob) job = NULL;
+  g_autoptr(GError) error = NULL;
+  const Record *first;
+
+  o.lease = 1;
+  o.heartbeat = 1.0 / 3;
+  fixture_build (f, &o);
+  enqueue (f, "contested", behaviour, 1, 3);
+
+  rival.f = f;
+  rival.store = sluice_job_store_new_for_uri (f->uri, &error);
+  g_assert_no_error (error);
+  at (f, 0.5, rival_takes_the_job);
+  at (f, 2.5, rival_completes);
+  run_pool (f);
+
+  /* The renew at 2/3 s is refused: the attempt is cancelled, and ends,
+   * with LeaseLostError, only once the handler has ended. */
+  first = find_record (f, "contested", 1, TRUE);
+  g_assert_cmpint (first->outcome, ==, SLUICE_STORE_OUTCOME_LEASE_LOST);
+  g_assert_cmpstr (first->error_type, ==, SLUICE_LEASE_LOST_ERROR);
+  g_assert_nonnull (strstr (first->error_message, "renew"));
+  g_assert_cmpint (first->at, ==, lost_at);
+
+  /* Nothing of it was written: the rival's completion is the job's. */
+  job = peek (f, "contested");
+  g_assert_cmpint (job->state, ==, SLUICE_STORED_JOB_SUCCEEDED);
+  g_assert_cmpuint (job->attempts, ==, 2);
+  g_assert_cmpstr (job->result, ==, "{\"by\": \"rival\"}");
+  g_assert_null (job->last_failure);
+
+  g_clear_pointer (&rival.claim, sluice_job_claim_free);
+  g_clear_object (&rival.store);
+}
+
+static void
+test_lost_lease_cancels_the_attempt (Fixture       *f,
+                                     gconstpointer  data)
+{
+  /* `hang` honours the cancel at once: the attempt ends at the renew. */
+  lease_lost_case (f, "hang", 2 * S (1.0 / 3));
+}
+
+static void
+test_lost_lease_awaits_the_cancelled_attempt (Fixture       *f,
+                                              gconstpointer  data)
+{
+  /* `late 2` ignores the cancel: the attempt is awaited to its end at 2 s
+   * (finding 02), and fails then. */
+  lease_lost_case (f, "late 2", S (2));
+}
+
+/* ---- shutdown ----------------------------------------------------------- */
+
+static void
+request_stop (gpointer user_data)
+{
+  Fixture *f = user_data;
+
+  sluice_pool_request_stop (f->pool);
+}
+
+static void
+test_shutdown_cancel_writes_no_failure (Fixture       *f,
+                                        gconstpointer  data)
+{
+  Options o = DEFAULT_OPTIONS;
+  g_autoptr(SluiceStoredJob) job = NULL;
+  g_autoptr(SluiceStoredJob) again = NULL;
+  g_autoptr(GError) error = NULL;
+  const Record *first;
+
+  o.workers = 1;
+  o.queue_size = 1;
+  o.lease = 5;
+  o.heartbeat = 1;
+  o.shutdown_timeout = 0.5;
+  o.until_empty = FALSE;
+  fixture_build (f, &o);
+  enqueue (f, "stuck", "hang", 1, 3);
+  at (f, 1, request_stop);
+  run_pool (f);
+
+  /* The shutdown deadline (1.5 s) cancelled it: not a failure. */
+  first = find_record (f, "stuck", 1, TRUE);
+  g_assert_cmpint (first->outcome, ==, SLUICE_STORE_OUTCOME_ABANDONED);
+  g_assert_cmpint (first->at, ==, S (1.5));
+
+  /* Finding 03: nothing written; the lease (renewed at 1 s) expires at
+   * 6 s, and then the job is back for any worker. */
+  job = peek (f, "stuck");
+  g_assert_cmpint (job->state, ==, SLUICE_STORED_JOB_RUNNING);
+  g_assert_null (job->last_failure);
+  g_assert_cmpint (job->lease_expires_at, ==, T0 + S (1) + S (5));
+  g_assert_cmpint (store_fixture_release (f->store, TENANT, T0 + S (6), 10, &error), ==, 1);
+  g_assert_no_error (error);
+  again = peek (f, "stuck");
+  g_assert_cmpint (again->state, ==, SLUICE_STORED_JOB_PENDING);
+  g_assert_null (again->last_failure);
+}
+
+/* ---- waking, restarting, validation ------------------------------------- */
+
+static void
+enqueue_late (gpointer user_data)
+{
+  Fixture *f = user_data;
+
+  enqueue (f, "late", "ok 0.1", 1, 3);
+}
+
+static void
+test_jobs_available_wakes_a_waiting_read (Fixture       *f,
+                                          gconstpointer  data)
+{
+  Options o = DEFAULT_OPTIONS;
+
+  o.poll_interval = 10;
+  o.until_empty = FALSE;
+  fixture_build (f, &o);
+  at (f, 1, enqueue_late);
+  at (f, 2, request_stop);
+  run_pool (f);
+
+  /* Claimed when it came, not at the next poll (10 s). */
+  g_assert_cmpint (find_record (f, "late", 1, FALSE)->at, ==, S (1));
+  g_assert_cmpint (find_record (f, "late", 1, TRUE)->outcome, ==, SLUICE_STORE_OUTCOME_SUCCEEDED);
+}
+
+static void
+test_start_releases_expired_leases (Fixture       *f,
+                                    gconstpointer  data)
+{
+  Options o = DEFAULT_OPTIONS;
+  g_autoptr(SluiceJobClaim) ghost = NULL;
+  g_autoptr(SluiceStoredJob) job = NULL;
+  g_autoptr(GError) error = NULL;
+
+  /* A worker that died holding a claim whose lease ran out before we
+   * started: the first release, before the first claim, gives it back. */
+  enqueue (f, "orphan", "ok 0.1", 1, 3);
+  ghost = store_fixture_claim (f->store, TENANT, "ghost", S (1), T0, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (ghost);
+
+  /* We start 10 s later, by the wall clock. */
+  fixture_build (f, &o);
+  sluice_store_source_set_epoch (f->source, T0 + S (10));
+  run_pool (f);
+  g_assert_no_error (f->run_error);
+
+  g_assert_cmpint (find_record (f, "orphan", 2, FALSE)->at, ==, 0);
+  job = peek (f, "orphan");
+  g_assert_cmpint (job->state, ==, SLUICE_STORED_JOB_SUCCEEDED);
+  g_assert_cmpuint (job->attempts, ==, 2);
+}
+
+static void
+test_heartbeat_must_be_below_half_the_lease (Fixture       *f,
+                                             gconstpointer  data)
+{
+  g_autoptr(SluiceStoreSource) source = NULL;
+  g_autoptr(SluicePayloadHandler) payload = sluice_payload_handler_new (f->clock);
+  g_autoptr(SluiceStoreHandler) refused = NULL;
+  g_autoptr(SluiceStoreHandler) accepted = NULL;
+  g_autoptr(GError) error = NULL;
+
+  source = sluice_store_source_new (f->store, f->clock, TENANT, OWNER, 1, 0.1, &error);
+  g_assert_no_error (error);
+
+  /* The seed's WorkerPolicy.validate: heartbeat < lease / 2. */
+  refused = sluice_store_handler_new (source, SLUICE_HANDLER (payload), 0.5, &error);
+  g_assert_null (refused);
+  g_assert_error (error, SLUICE_ERROR, SLUICE_ERROR_INVALID_CONFIG);
+  g_assert_nonnull (strstr (error->message, "heartbeat"));
+  g_assert_nonnull (strstr (error->message, "lease"));
+  g_clear_error (&error);
+
+  accepted = sluice_store_handler_new (source, SLUICE_HANDLER (payload), 0.49, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (accepted);
+
+  g_clear_object (&source);
+  source = sluice_store_source_new (f->store, f->clock, TENANT, OWNER, 0, 0.1, &error);
+  g_assert_null (source);
+  g_assert_error (error, SLUICE_ERROR, SLUICE_ERROR_INVALID_CONFIG);
+  g_assert_nonnull (strstr (error->message, "lease"));
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+
+#define ADD(path, func) \
+  g_test_add ("/store/source/" path, Fixture, NULL, fixture_setup, func, fixture_teardown)
+
+  ADD ("claims-never-exceed-the-lead-bound", test_claims_never_exceed_the_lead_bound);
+  ADD ("success-completes-the-job", test_success_completes_the_job);
+  ADD ("retryable-failure-waits-for-its-backoff", test_retryable_failure_waits_for_its_backoff);
+  ADD ("not-retryable-failure-is-dead", test_not_retryable_failure_is_dead);
+  ADD ("out-of-attempts-is-dead", test_out_of_attempts_is_dead);
+  ADD ("attempt-timeout-is-a-retryable-timeout-error", test_attempt_timeout_is_a_retryable_timeout_error);
+  ADD ("heartbeats-keep-a-long-job", test_heartbeats_keep_a_long_job);
+  ADD ("without-heartbeats-a-slow-job-loses-its-lease", test_without_heartbeats_a_slow_job_loses_its_lease);
+  ADD ("lost-lease-cancels-the-attempt", test_lost_lease_cancels_the_attempt);
+  ADD ("lost-lease-awaits-the-cancelled-attempt", test_lost_lease_awaits_the_cancelled_attempt);
+  ADD ("shutdown-cancel-writes-no-failure", test_shutdown_cancel_writes_no_failure);
+  ADD ("jobs-available-wakes-a-waiting-read", test_jobs_available_wakes_a_waiting_read);
+  ADD ("start-releases-expired-leases", test_start_releases_expired_leases);
+  ADD ("heartbeat-must-be-below-half-the-lease", test_heartbeat_must_be_below_half_the_lease);
+
+  return g_test_run ();
+}

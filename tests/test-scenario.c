@@ -2770,6 +2770,9 @@ typedef struct {
 static gpointer
 cancel_from_thread (gpointer data)
 {
+  /* Real time on purpose: the cancel must come from another thread while
+   * the main context is (most likely) inside the run, which no clock of
+   * the run can arrange; the test holds either way. */
   g_usleep (G_USEC_PER_SEC / 100);
   g_cancellable_cancel (data);
   return NULL;

@@ -393,6 +393,42 @@ take_snapshot (gpointer data)
   snapshot_during = sluice_run_get_snapshot (f->run);
 }
 
+/* keep-errors off (a job store's worker, which records its failures in
+ * the store): failures are counted and are events, but the run keeps no
+ * error, so it ends without a group; a fatal error is still kept. */
+static void
+test_keep_errors_off_keeps_no_error (Fixture       *f,
+                                     gconstpointer  data)
+{
+  SluiceRunStats stats;
+
+  make_pool_props (f, 2, 2, 10.0, 0, NULL, "keep-going", TRUE, "keep-errors", FALSE, NULL);
+  g_assert_false (sluice_pool_get_keep_errors (f->pool));
+  f->script->fallback.delay = S (0.1);
+  script_set (f->script, 1, DO_FAIL_ALWAYS, 0.1, 0, "ValueError");
+  script_set (f->script, 3, DO_FAIL_ALWAYS, 0.1, 0, "ConnectionError");
+  drive (f, SLUICE_SOURCE (test_source_new (6)));
+
+  g_assert_no_error (f->end_error);
+  g_assert_cmpuint (sluice_run_get_errors (f->run)->len, ==, 0);
+  stats = run_stats (f);
+  g_assert_cmpuint (stats.failed, ==, 2);
+  g_assert_cmpuint (stats.succeeded, ==, 4);
+  g_assert_cmpuint (count_events (f, SLUICE_EVENT_ITEM_FAILED), ==, 2);
+}
+
+/* By default every failure is kept for the group. */
+static void
+test_keep_errors_on_by_default (Fixture       *f,
+                                gconstpointer  data)
+{
+  make_pool_props (f, 2, 2, 10.0, 0, NULL, "keep-going", TRUE, NULL);
+  g_assert_true (sluice_pool_get_keep_errors (f->pool));
+  script_set (f->script, 1, DO_FAIL_ALWAYS, 0.1, 0, "ValueError");
+  drive (f, SLUICE_SOURCE (test_source_new (3)));
+  assert_group (f, 1);
+}
+
 static void
 test_snapshot_during_and_after (Fixture       *f,
                                 gconstpointer  data)
@@ -498,6 +534,8 @@ main (int   argc,
   ADD ("deadline/starts-at-a-failure-stop", test_deadline_starts_at_a_failure_stop);
   ADD ("deadline/not-started-by-the-source-end", test_deadline_not_started_by_the_source_end_or_a_cancel);
   ADD ("deadline/shutdown-timeout-validated", test_shutdown_timeout_validated);
+  ADD ("keep-errors/off-keeps-no-error", test_keep_errors_off_keeps_no_error);
+  ADD ("keep-errors/on-by-default", test_keep_errors_on_by_default);
   ADD ("snapshot/during-and-after", test_snapshot_during_and_after);
   ADD ("snapshot/counts-dropped-as-cancelled", test_snapshot_counts_dropped_as_cancelled);
   ADD ("snapshot/durations-past-the-window", test_snapshot_durations_past_the_window);

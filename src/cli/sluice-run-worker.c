@@ -362,7 +362,9 @@ build (Worker  *w,
   /* Translators: the pool's title in a monitor: the worker's name, then the store. */
   title = g_strdup_printf (_("worker %s on %s"), w->worker_id, w->described);
   /* max-retries 0: the store retries, in any worker; keep-going: a failed
-   * job is the store's business, not the end of the worker. */
+   * job is the store's business, not the end of the worker; keep-errors
+   * off: the store keeps the failures, and a worker that runs for weeks
+   * must not keep one error per failed attempt. */
   w->pool = g_initable_new (SLUICE_TYPE_POOL, NULL, error,
                             "handler", w->handler,
                             "clock", w->clock,
@@ -371,6 +373,7 @@ build (Worker  *w,
                             "item-timeout", w->item_timeout,
                             "max-retries", 0,
                             "keep-going", TRUE,
+                            "keep-errors", FALSE,
                             "retryable", retryable,
                             "shutdown-timeout", w->shutdown_timeout,
                             "title", title,

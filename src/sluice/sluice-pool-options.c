@@ -121,6 +121,23 @@ sluice_pool_get_keep_going (SluicePool *self)
 }
 
 /**
+ * sluice_pool_get_keep_errors:
+ * @self: a #SluicePool
+ *
+ * Returns: whether a failed item's error is kept for the final error group
+ *   (#SluicePool:keep-errors)
+ *
+ * Since: 0.1
+ */
+gboolean
+sluice_pool_get_keep_errors (SluicePool *self)
+{
+  g_return_val_if_fail (SLUICE_IS_POOL (self), TRUE);
+
+  return self->keep_errors;
+}
+
+/**
  * sluice_pool_get_retryable:
  * @self: a #SluicePool
  *

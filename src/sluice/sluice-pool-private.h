@@ -24,6 +24,7 @@ struct _SluicePool
   double             item_timeout;
   gint               max_retries;
   gboolean           keep_going;
+  gboolean           keep_errors;
   GStrv              retryable;
   GStrv              fatal;
   double             shutdown_timeout;

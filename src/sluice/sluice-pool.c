@@ -45,6 +45,7 @@ enum {
   PROP_ITEM_TIMEOUT,
   PROP_MAX_RETRIES,
   PROP_KEEP_GOING,
+  PROP_KEEP_ERRORS,
   PROP_RETRYABLE,
   PROP_FATAL,
   PROP_SHUTDOWN_TIMEOUT,
@@ -233,6 +234,9 @@ sluice_pool_get_property (GObject    *object,
     case PROP_KEEP_GOING:
       g_value_set_boolean (value, self->keep_going);
       break;
+    case PROP_KEEP_ERRORS:
+      g_value_set_boolean (value, self->keep_errors);
+      break;
     case PROP_RETRYABLE:
       g_value_set_boxed (value, self->retryable);
       break;
@@ -310,6 +314,9 @@ sluice_pool_set_property (GObject      *object,
       break;
     case PROP_KEEP_GOING:
       self->keep_going = g_value_get_boolean (value);
+      break;
+    case PROP_KEEP_ERRORS:
+      self->keep_errors = g_value_get_boolean (value);
       break;
     case PROP_RETRYABLE:
       g_strfreev (self->retryable);
@@ -448,6 +455,21 @@ sluice_pool_class_init (SluicePoolClass *klass)
    */
   properties[PROP_KEEP_GOING] =
     g_param_spec_boolean ("keep-going", NULL, NULL, FALSE, flags);
+
+  /**
+   * SluicePool:keep-errors:
+   *
+   * If %TRUE (the default), every item that fails for good keeps its error
+   * for the run's final #SLUICE_ERROR_GROUP. A long-lived pool that goes on
+   * after failures (#SluicePool:keep-going) and records them elsewhere — a
+   * job store's worker — sets it to %FALSE: a failure is still counted and
+   * still an event, but its error is let go of, so memory does not grow
+   * with failures. A fatal error is always kept.
+   *
+   * Since: 0.1
+   */
+  properties[PROP_KEEP_ERRORS] =
+    g_param_spec_boolean ("keep-errors", NULL, NULL, TRUE, flags);
 
   /**
    * SluicePool:retryable:

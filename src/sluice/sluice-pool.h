@@ -93,6 +93,8 @@ gint            sluice_pool_get_max_retries    (SluicePool         *self);
 SLUICE_AVAILABLE_IN_ALL
 gboolean        sluice_pool_get_keep_going     (SluicePool         *self);
 SLUICE_AVAILABLE_IN_ALL
+gboolean        sluice_pool_get_keep_errors    (SluicePool         *self);
+SLUICE_AVAILABLE_IN_ALL
 const char * const *sluice_pool_get_retryable  (SluicePool         *self);
 SLUICE_AVAILABLE_IN_ALL
 gboolean        sluice_pool_is_retryable       (SluicePool         *self,

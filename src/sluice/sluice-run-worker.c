@@ -195,7 +195,11 @@ item_failed (SluiceWorker *worker,
       return;
     }
 
-  _sluice_run_record_error (self, error);
+  /* A long-lived pool that records its failures elsewhere keeps none. */
+  if (sluice_pool_get_keep_errors (self->pool))
+    _sluice_run_record_error (self, error);
+  else
+    g_error_free (error);
   if (!sluice_pool_get_keep_going (self->pool))
     sluice_pool_request_stop (self->pool);
 }

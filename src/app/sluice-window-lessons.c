@@ -177,6 +177,7 @@ _sluice_window_show_lesson (SluiceWindow   *self,
   sluice_lesson_panel_set_lesson (self->lesson_panel, lesson, sluice_scenario_get_title (scenario),
                                   sluice_scenario_get_description (scenario), next_title);
   gtk_widget_set_visible (self->lesson_scroller, lesson != NULL);
+  _sluice_window_fit_counters (self);
   show_settings (self);
   update_run_button (self);
   _sluice_window_update_actions (self);

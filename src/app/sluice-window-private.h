@@ -80,6 +80,7 @@ struct _SluiceWindow
   GtkStack             *main_stack;   /* the playground, the Lessons page */
   SluiceLessonGallery  *lesson_gallery;
   GtkWidget            *lesson_scroller;
+  GtkWidget            *wide_counters_slot; /* the counters in projector mode */
   SluiceLessonPanel    *lesson_panel;
 
   SluiceRunController  *run;
@@ -132,6 +133,9 @@ void _sluice_window_save_then_go_on (SluiceWindow        *self);
 /* sluice-window-attach.c */
 gboolean _sluice_window_get_attached  (SluiceWindow       *self);
 void     _sluice_window_choose_pool   (SluiceWindow       *self);
+
+/* sluice-window-projector.c */
+void     _sluice_window_fit_counters         (SluiceWindow   *self);
 
 /* sluice-window-lessons.c */
 void     _sluice_window_add_lesson_actions   (SluiceWindow   *self);

@@ -58,6 +58,41 @@ fit_width (SluiceWindow *self,
   gtk_label_set_ellipsize (self->banner_label, projector ? PANGO_ELLIPSIZE_END : PANGO_ELLIPSIZE_NONE);
 }
 
+/**
+ * _sluice_window_fit_counters:
+ * @self: a #SluiceWindow
+ *
+ * Projector-size counters (seven a row, German titles) beside a lesson's
+ * question need more than 1,024 pixels: in projector mode with a lesson
+ * they go across the whole width, above the sidebar and the run; back
+ * beside the chart otherwise (there the configuration gives up its width,
+ * and the window must not grow taller by their row).
+ */
+void
+_sluice_window_fit_counters (SluiceWindow *self)
+{
+  gboolean wide = self->projector && gtk_widget_get_visible (self->lesson_scroller);
+  GtkWidget *counters = GTK_WIDGET (self->counters);
+  GtkWidget *parent = gtk_widget_get_parent (counters);
+  GtkWidget *column = gtk_widget_get_parent (GTK_WIDGET (self->banner_label));
+  GtkWidget *target;
+
+  /* The banner's row sits in the run's column, the counters right below. */
+  column = column != NULL ? gtk_widget_get_parent (column) : NULL;
+  target = wide ? self->wide_counters_slot : column;
+  if (target == NULL || parent == target)
+    return;
+
+  g_object_ref (counters);
+  gtk_box_remove (GTK_BOX (parent), counters);
+  if (wide)
+    gtk_box_append (GTK_BOX (target), counters);
+  else
+    gtk_box_insert_child_after (GTK_BOX (target), counters,
+                                gtk_widget_get_parent (GTK_WIDGET (self->banner_label)));
+  g_object_unref (counters);
+}
+
 /* The header bar without the title and with a close button only. */
 static void
 fit_header_bar (SluiceWindow *self,
@@ -116,6 +151,7 @@ sluice_window_set_projector (SluiceWindow *self,
   fit_header_bar (self, projector);
   fit_tabs (self, projector);
   fit_width (self, projector);
+  _sluice_window_fit_counters (self);
   sluice_time_view_set_projector (SLUICE_TIME_VIEW (self->chart_view), projector);
   sluice_time_view_set_projector (SLUICE_TIME_VIEW (self->timeline_view), projector);
   action = g_action_map_lookup_action (G_ACTION_MAP (self), "projector");

@@ -587,6 +587,7 @@ sluice_window_class_init (SluiceWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, SluiceWindow, sidebar);
   gtk_widget_class_bind_template_child (widget_class, SluiceWindow, lesson_gallery);
   gtk_widget_class_bind_template_child (widget_class, SluiceWindow, lesson_scroller);
+  gtk_widget_class_bind_template_child (widget_class, SluiceWindow, wide_counters_slot);
   gtk_widget_class_bind_template_child (widget_class, SluiceWindow, lesson_panel);
   gtk_widget_class_bind_template_callback_full (widget_class, "update_actions",
                                                 G_CALLBACK (_sluice_window_update_actions));

@@ -756,8 +756,16 @@ static void
 enqueue_late (gpointer user_data)
 {
   Fixture *f = user_data;
+  g_autoptr(GMainContext) own = g_main_context_new ();
 
+  /* The enqueue's answer comes on a context of its own: iterating the
+   * pool's while the store's thread answers would let its virtual clock,
+   * with nothing else ready, jump to the next timer (the stop at 2 s)
+   * before the job is there. The store's "jobs-available" still comes on
+   * the pool's context, where the source takes it. */
+  g_main_context_push_thread_default (own);
   enqueue (f, "late", "ok 0.1", 1, 3);
+  g_main_context_pop_thread_default (own);
 }
 
 static void

@@ -324,13 +324,15 @@ backend_thread (gpointer data)
       r = g_task_get_task_data (task);
       if (!g_cancellable_set_error_if_cancelled (g_task_get_cancellable (task), &r->error))
         request_run (r, b->conn);
-      /* The task's reference goes with the answer: from here on, @r may be
-       * gone. The callback comes before the wake-ups. */
+      /* The wake-ups come before the answer: whoever waits for the
+       * answer (and then for what the wake-up caused, on a virtual clock)
+       * finds them already queued. The task's reference goes with the
+       * answer: from here on, @r may be gone. */
       wake = g_steal_pointer (&r->wake);
-      g_main_context_invoke_full (g_task_get_context (task), g_task_get_priority (task),
-                                  deliver_answer, task, g_object_unref);
       for (guint i = 0; wake != NULL && i < wake->len; i++)
         backend_announce (b, g_ptr_array_index (wake, i));
+      g_main_context_invoke_full (g_task_get_context (task), g_task_get_priority (task),
+                                  deliver_answer, task, g_object_unref);
     }
   return NULL;
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "sluice-lessons.h"
+#include "sluice-presets.h"
 
 /*
  * The lessons are the .pool files of data/lessons, scenarios with a
@@ -24,17 +25,7 @@
 const char *
 sluice_lessons_get_dir (void)
 {
-  const char *candidates[] = {
-    g_getenv ("SLUICE_LESSONS_DIR"),
-    SLUICE_INSTALLED_LESSONS_DIR,
-  };
-
-  for (guint i = 0; i < G_N_ELEMENTS (candidates); i++)
-    if (candidates[i] != NULL && *candidates[i] != '\0' &&
-        g_file_test (candidates[i], G_FILE_TEST_IS_DIR))
-      return candidates[i];
-
-  return NULL;
+  return _sluice_find_data_dir ("SLUICE_LESSONS_DIR", SLUICE_INSTALLED_LESSONS_DIR);
 }
 
 static gint
@@ -115,19 +106,7 @@ sluice_lessons_get_name (SluiceScenario *lesson)
 char *
 sluice_lessons_find (const char *name)
 {
-  const char *dir = sluice_lessons_get_dir ();
-  g_autofree char *file = NULL;
-  char *path;
-
   g_return_val_if_fail (name != NULL, NULL);
 
-  if (dir == NULL || *name == '\0' || strchr (name, G_DIR_SEPARATOR) != NULL)
-    return NULL;
-
-  file = g_strconcat (name, ".pool", NULL);
-  path = g_build_filename (dir, file, NULL);
-  if (!g_file_test (path, G_FILE_TEST_IS_REGULAR))
-    g_clear_pointer (&path, g_free);
-
-  return path;
+  return _sluice_find_pool_file (sluice_lessons_get_dir (), name);
 }

@@ -17,6 +17,42 @@
  * `meson install` put them. The build and source trees are never compiled in.
  */
 
+/* The first of @env's folder and @installed that exists: how the presets
+ * and the lessons are found (sluice-lessons.c). */
+const char *
+_sluice_find_data_dir (const char *env,
+                       const char *installed)
+{
+  const char *candidates[] = { g_getenv (env), installed };
+
+  for (guint i = 0; i < G_N_ELEMENTS (candidates); i++)
+    if (candidates[i] != NULL && *candidates[i] != '\0' &&
+        g_file_test (candidates[i], G_FILE_TEST_IS_DIR))
+      return candidates[i];
+
+  return NULL;
+}
+
+/* @name's .pool file in @dir (with or without `.pool`), or NULL: a name
+ * with a folder in it is refused. */
+char *
+_sluice_find_pool_file (const char *dir,
+                        const char *name)
+{
+  g_autofree char *file = NULL;
+  char *path;
+
+  if (dir == NULL || *name == '\0' || strchr (name, G_DIR_SEPARATOR) != NULL)
+    return NULL;
+
+  file = g_str_has_suffix (name, ".pool") ? g_strdup (name) : g_strconcat (name, ".pool", NULL);
+  path = g_build_filename (dir, file, NULL);
+  if (!g_file_test (path, G_FILE_TEST_IS_REGULAR))
+    g_clear_pointer (&path, g_free);
+
+  return path;
+}
+
 /**
  * sluice_presets_get_dir:
  *
@@ -25,17 +61,7 @@
 const char *
 sluice_presets_get_dir (void)
 {
-  const char *candidates[] = {
-    g_getenv ("SLUICE_PRESETS_DIR"),
-    SLUICE_INSTALLED_PRESETS_DIR,
-  };
-
-  for (guint i = 0; i < G_N_ELEMENTS (candidates); i++)
-    if (candidates[i] != NULL && *candidates[i] != '\0' &&
-        g_file_test (candidates[i], G_FILE_TEST_IS_DIR))
-      return candidates[i];
-
-  return NULL;
+  return _sluice_find_data_dir ("SLUICE_PRESETS_DIR", SLUICE_INSTALLED_PRESETS_DIR);
 }
 
 static gint
@@ -78,21 +104,9 @@ sluice_presets_list_names (void)
 char *
 sluice_presets_find (const char *name)
 {
-  const char *dir = sluice_presets_get_dir ();
-  g_autofree char *file = NULL;
-  char *path;
-
   g_return_val_if_fail (name != NULL, NULL);
 
-  if (dir == NULL || *name == '\0' || strchr (name, G_DIR_SEPARATOR) != NULL)
-    return NULL;
-
-  file = g_str_has_suffix (name, ".pool") ? g_strdup (name) : g_strconcat (name, ".pool", NULL);
-  path = g_build_filename (dir, file, NULL);
-  if (!g_file_test (path, G_FILE_TEST_IS_REGULAR))
-    g_clear_pointer (&path, g_free);
-
-  return path;
+  return _sluice_find_pool_file (sluice_presets_get_dir (), name);
 }
 
 static char *

@@ -278,8 +278,7 @@ mark_done (SluiceWindow *self)
   g_auto(GStrv) done = NULL;
   g_autoptr(GStrvBuilder) builder = NULL;
   g_auto(GStrv) names = NULL;
-  const char *name = self->file != NULL ? self->file : NULL;
-  g_autofree char *base = name != NULL ? g_path_get_basename (name) : NULL;
+  g_autofree char *base = self->file != NULL ? g_path_get_basename (self->file) : NULL;
 
   if (base == NULL || !g_str_has_suffix (base, ".pool"))
     return;

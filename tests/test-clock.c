@@ -806,6 +806,150 @@ test_stalled_rearm (void)
   sluice_clock_release (clock);
 }
 
+
+/* ---- a clock beside a window ------------------------------------------ */
+
+/* A window's frame clock whose frames take longer than its refresh
+ * interval: always ready, at GDK_PRIORITY_REDRAW (G_PRIORITY_HIGH_IDLE +
+ * 20; the engine does not include GDK). */
+#define REDRAW_PRIORITY (G_PRIORITY_HIGH_IDLE + 20)
+
+static gboolean
+count_frame_cb (gpointer user_data)
+{
+  (*(guint *) user_data)++;
+  return G_SOURCE_CONTINUE;
+}
+
+typedef struct
+{
+  SluiceClock *clock;
+  guint        remaining;
+  gboolean     done;
+} TimerChain;
+
+static void
+timer_chain_cb (gpointer user_data)
+{
+  TimerChain *chain = user_data;
+
+  if (--chain->remaining == 0)
+    chain->done = TRUE;
+  else
+    sluice_clock_add_timeout (chain->clock, 1000, timer_chain_cb, chain, NULL);
+}
+
+/* The stall of issue 24: the pool's work and time moved below the redraw
+ * priority, and frames always due held the run still for ever. */
+static void
+test_interactive_moves_time_while_frames_are_always_due (void)
+{
+  g_autoptr(SluiceClock) clock = sluice_clock_new_interactive (SLUICE_CLOCK_VIRTUAL);
+  TimerChain chain = { clock, 100, FALSE };
+  guint frames = 0;
+  guint frame_id = g_idle_add_full (REDRAW_PRIORITY, count_frame_cb, &frames, NULL);
+
+  g_assert_cmpint (sluice_clock_get_priority (clock), <, sluice_clock_get_advance_priority (clock));
+  g_assert_cmpint (sluice_clock_get_advance_priority (clock), <, REDRAW_PRIORITY);
+
+  sluice_clock_add_timeout (clock, 1000, timer_chain_cb, &chain, NULL);
+  run_until (&chain.done);
+  g_source_remove (frame_id);
+
+  g_assert_cmpint (sluice_clock_now (clock), ==, 100 * 1000);
+}
+
+/* What the pool schedules at its priority still runs before time moves:
+ * the same outcome as on a clock of its own. */
+static void
+test_interactive_waits_for_the_pools_work (void)
+{
+  g_autoptr(SluiceClock) clock = sluice_clock_new_interactive (SLUICE_CLOCK_VIRTUAL);
+  gboolean done = FALSE;
+  IdleChain chain = { clock, &done, 50, 0 };
+
+  sluice_clock_add_timeout (clock, 1000, set_flag, &done, NULL);
+  g_idle_add_full (sluice_clock_get_priority (clock), idle_chain_cb, &chain, NULL);
+
+  run_until (&done);
+
+  g_assert_cmpuint (chain.ran, ==, 50);
+  g_assert_cmpint (sluice_clock_now (clock), ==, 1000);
+}
+
+/* A frame in the log, tagged 0. */
+static gboolean
+log_frame_source_cb (gpointer user_data)
+{
+  Log *log = user_data;
+  gint tag = 0;
+
+  g_array_append_val (log->fired, tag);
+  return G_SOURCE_CONTINUE;
+}
+
+/* Its slice over, the clock lets the frames run before it moves again:
+ * with a slice of 1 µs (a turn of at most 10 µs), fifty timers one after
+ * another leave room for frames in between, many times. */
+static void
+test_slice_lets_frames_run (void)
+{
+  g_autoptr(SluiceClock) clock = g_object_new (SLUICE_TYPE_CLOCK,
+                                               "kind", SLUICE_CLOCK_VIRTUAL,
+                                               "advance-priority", G_PRIORITY_HIGH_IDLE,
+                                               "slice", (gint64) 1,
+                                               NULL);
+  Log log;
+  guint frame_id;
+  guint gaps = 0;
+  gboolean done = FALSE;
+
+  log_init (&log, clock);
+  for (gint i = 1; i <= 50; i++)
+    add_logged (clock, &log, i * 1000, i);
+  sluice_clock_add_timeout (clock, 51000, set_flag, &done, NULL);
+  frame_id = g_idle_add_full (REDRAW_PRIORITY, log_frame_source_cb, &log, NULL);
+
+  run_until (&done);
+  g_source_remove (frame_id);
+
+  /* Frames between two timers: the clock waited for them. */
+  for (guint i = 1; i < log.fired->len; i++)
+    if (g_array_index (log.fired, gint, i) != 0 && g_array_index (log.fired, gint, i - 1) == 0)
+      gaps++;
+  g_assert_cmpuint (gaps, >=, 5);
+  g_assert_cmpint (sluice_clock_now (clock), ==, 51000);
+  log_clear (&log);
+}
+
+/* Without a slice the clock never waits: timers at one instant after
+ * another, no frame in between (the default, as before). */
+static void
+test_no_slice_never_yields (void)
+{
+  g_autoptr(SluiceClock) clock = g_object_new (SLUICE_TYPE_CLOCK,
+                                               "kind", SLUICE_CLOCK_VIRTUAL,
+                                               "advance-priority", G_PRIORITY_HIGH_IDLE,
+                                               NULL);
+  Log log;
+  guint frame_id;
+  gboolean done = FALSE;
+
+  log_init (&log, clock);
+  for (gint i = 1; i <= 50; i++)
+    add_logged (clock, &log, i * 1000, i);
+  sluice_clock_add_timeout (clock, 51000, set_flag, &done, NULL);
+  frame_id = g_idle_add_full (REDRAW_PRIORITY, log_frame_source_cb, &log, NULL);
+
+  run_until (&done);
+  g_source_remove (frame_id);
+
+  g_assert_cmpuint (log.fired->len, ==, 50);
+  for (guint i = 0; i < 50; i++)
+    g_assert_cmpint (g_array_index (log.fired, gint, i), ==, (gint) i + 1);
+  log_clear (&log);
+}
+
 /* ---- scaled ------------------------------------------------------------ */
 
 static void
@@ -1072,6 +1216,11 @@ main (int   argc,
   g_test_add_func ("/clock/stalled/not-held", test_stalled_not_held);
   g_test_add_func ("/clock/stalled/waits-for-idle", test_stalled_waits_for_idle);
   g_test_add_func ("/clock/stalled/rearm", test_stalled_rearm);
+  g_test_add_func ("/clock/interactive/moves-time-while-frames-are-always-due",
+                   test_interactive_moves_time_while_frames_are_always_due);
+  g_test_add_func ("/clock/interactive/waits-for-the-pools-work", test_interactive_waits_for_the_pools_work);
+  g_test_add_func ("/clock/slice/lets-frames-run", test_slice_lets_frames_run);
+  g_test_add_func ("/clock/slice/none-never-yields", test_no_slice_never_yields);
   g_test_add_func ("/clock/scaled/paused", test_scaled_paused);
   g_test_add_func ("/clock/scaled/step", test_scaled_step);
   g_test_add_func ("/clock/scaled/set-speed", test_scaled_set_speed);

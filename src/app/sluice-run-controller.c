@@ -442,9 +442,10 @@ create_run (SluiceRunController *self,
   SluiceClockKind kind = choose_clock (self, scenario);
   g_autoptr(SluiceRecorder) recorder = sluice_recorder_new (RECORDER_CAPACITY);
 
-  /* Below GDK_PRIORITY_REDRAW: a busy pool shares the main loop with the
-   * window, and its frames must get through while the pool runs. */
-  self->clock = sluice_clock_new_with_priority (kind, G_PRIORITY_DEFAULT_IDLE);
+  /* The pool's work and its time go before the window's frames, which
+   * could otherwise hold the run still, and the clock gives the frames
+   * their turn. */
+  self->clock = sluice_clock_new_interactive (kind);
   sluice_clock_set_speed (self->clock, self->speed);
   sluice_clock_set_paused (self->clock, self->paused);
 

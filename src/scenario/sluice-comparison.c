@@ -392,8 +392,8 @@ create_clock (SluiceComparison *self,
 {
   if (!self->instant || sluice_scenario_needs_real_time (scenario))
     return NULL;
-  /* Below GDK_PRIORITY_REDRAW: the window draws while the pool runs. */
-  return sluice_clock_new_with_priority (SLUICE_CLOCK_VIRTUAL, G_PRIORITY_DEFAULT_IDLE);
+  /* The window that shows the comparison draws while the pool runs. */
+  return sluice_clock_new_interactive (SLUICE_CLOCK_VIRTUAL);
 }
 
 /* Takes @task, and runs the current side. */

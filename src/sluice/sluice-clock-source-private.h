@@ -26,6 +26,17 @@ struct _SluiceClock
   guint            hold_count;
   gboolean         stall_reported;
   gint             priority;    /* of the work of pools on this clock */
+  gint             advance_priority; /* virtual and paced: of moving time */
+
+  /* Virtual and paced: the clock's turn on the main loop. It has been
+   * ready back to back since busy_since (0: it has waited since) and may go
+   * on for turn µs of wall time; then it waits until yield_until, so that
+   * the context's other sources (a window's frames) run. */
+  gint64           slice;
+  gint64           turn;
+  gint64           busy_since;
+  gint64           yield_since;
+  gint64           yield_until;
   gint64           max_lateness; /* real and scaled: the latest a timer fired */
   gboolean         step_requested; /* paced: jump once, paused or not, when
                                     * nothing else is ready */

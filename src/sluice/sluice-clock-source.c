@@ -30,9 +30,9 @@ compute_ready_time (SluiceClock *self)
       if (self->time.paused && !self->step_requested)
         return -1;
       if (top != NULL && self->time.kind == SLUICE_CLOCK_PACED && !self->step_requested)
-        return _sluice_timebase_ready_time (&self->time, top->deadline);
+        return MAX (_sluice_timebase_ready_time (&self->time, top->deadline), self->yield_until);
       if (top != NULL)
-        return 0;
+        return self->yield_until;
       /* Ready at the lowest priority only to notice that nothing else is. */
       if (self->hold_count > 0 && !self->stall_reported)
         return 0;
@@ -51,6 +51,50 @@ _sluice_clock_update_ready_time (SluiceClock *self)
   if (self->source == NULL || self->firing > 0)
     return;
   self->ready_time = compute_ready_time (self);
+}
+
+/* A turn lasts no longer than this many slices: a yield that lasted long
+ * (a pause, a stopped process) gives the clock no long turn. */
+#define MAX_TURNS 10
+
+/* A jumping clock's turn on the main loop (#SluiceClock:slice) begins
+ * when it moves time after having waited: for the pace, a pause, or its
+ * own yield. A turn after a yield lasts as long as the yield did (the
+ * other sources' frames with it), so that each side gets half the loop. */
+static void
+begin_turn (SluiceClock *self,
+            gint64       wall)
+{
+  if (self->slice == 0 || self->busy_since != 0)
+    return;
+
+  self->turn = self->slice;
+  if (self->yield_until != 0)
+    self->turn = CLAMP (wall - self->yield_since, self->slice, MAX_TURNS * self->slice);
+  self->yield_until = 0;
+  self->busy_since = wall;
+}
+
+/* After moving time: waits if the turn is over, or forgets the turn when
+ * the clock is about to wait anyway. */
+static void
+end_turn (SluiceClock *self)
+{
+  gint64 wall;
+
+  if (self->slice == 0 || self->busy_since == 0)
+    return;
+
+  wall = g_get_monotonic_time ();
+  if (self->ready_time < 0 || self->ready_time > wall)
+    self->busy_since = 0;
+  else if (wall - self->busy_since >= self->turn)
+    {
+      self->busy_since = 0;
+      self->yield_since = wall;
+      self->yield_until = wall + SLUICE_CLOCK_YIELD_US;
+      _sluice_clock_update_ready_time (self);
+    }
 }
 
 void
@@ -109,9 +153,12 @@ sluice_clock_dispatch (SluiceClock *self)
         break;
       if (top != NULL)
         {
+          begin_turn (self, g_get_monotonic_time ());
           self->step_requested = FALSE;
           _sluice_timebase_advance_to (&self->time, top->deadline);
           _sluice_clock_fire_due (self, self->time.virtual_now);
+          _sluice_clock_update_ready_time (self);
+          end_turn (self);
         }
       break;
 

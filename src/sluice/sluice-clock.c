@@ -55,6 +55,8 @@ enum {
   PROP_SPEED,
   PROP_PAUSED,
   PROP_PRIORITY,
+  PROP_ADVANCE_PRIORITY,
+  PROP_SLICE,
   N_PROPS
 };
 
@@ -77,15 +79,16 @@ sluice_clock_constructed (GObject *object)
 
   G_OBJECT_CLASS (sluice_clock_parent_class)->constructed (object);
 
-  /* Virtual time must only move when nothing else can run. */
+  /* Virtual time must only move when no work of the pool can run. */
   if (_sluice_clock_jumps (self))
     {
-      if (self->priority >= G_PRIORITY_LOW)
+      if (self->priority >= self->advance_priority)
         {
-          g_critical ("a virtual or paced clock's priority must be above G_PRIORITY_LOW");
-          self->priority = G_PRIORITY_DEFAULT;
+          g_critical ("a virtual or paced clock's priority (%d) must be above its advance-priority (%d)",
+                      self->priority, self->advance_priority);
+          self->priority = MIN (G_PRIORITY_DEFAULT, self->advance_priority - 1);
         }
-      g_source_set_priority (self->source, G_PRIORITY_LOW);
+      g_source_set_priority (self->source, self->advance_priority);
     }
   else
     g_source_set_priority (self->source, self->priority);
@@ -152,6 +155,14 @@ sluice_clock_get_property (GObject    *object,
       g_value_set_int (value, self->priority);
       break;
 
+    case PROP_ADVANCE_PRIORITY:
+      g_value_set_int (value, self->advance_priority);
+      break;
+
+    case PROP_SLICE:
+      g_value_set_int64 (value, self->slice);
+      break;
+
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -181,6 +192,14 @@ sluice_clock_set_property (GObject      *object,
 
     case PROP_PRIORITY:
       self->priority = g_value_get_int (value);
+      break;
+
+    case PROP_ADVANCE_PRIORITY:
+      self->advance_priority = g_value_get_int (value);
+      break;
+
+    case PROP_SLICE:
+      self->slice = g_value_get_int64 (value);
       break;
 
     default:
@@ -247,11 +266,14 @@ sluice_clock_class_init (SluiceClockClass *klass)
    *
    * The main-loop priority of the work of every pool on this clock: its
    * timers on a real or scaled clock, and the pool's channels and
-   * completions. A window that shows a busy pool sets it below
-   * %GDK_PRIORITY_REDRAW (%G_PRIORITY_DEFAULT_IDLE, say), so that frames
-   * are drawn while the pool runs. A virtual clock's jumps stay at
-   * %G_PRIORITY_LOW, below everything: its priority must be higher (a
-   * smaller number) than that.
+   * completions. On a virtual or paced clock it must be higher (a smaller
+   * number) than #SluiceClock:advance-priority, the priority at which time
+   * moves.
+   *
+   * Never set it below a busy source of the same main context (a window's
+   * redraws, at %GDK_PRIORITY_REDRAW): a source that is always ready, such
+   * as a frame clock whose frames take longer than its refresh interval,
+   * would starve the pool for ever. Use sluice_clock_new_interactive().
    *
    * Since: 0.1
    */
@@ -261,6 +283,46 @@ sluice_clock_class_init (SluiceClockClass *klass)
                       (G_PARAM_READWRITE |
                        G_PARAM_CONSTRUCT_ONLY |
                        G_PARAM_STATIC_STRINGS));
+
+  /**
+   * SluiceClock:advance-priority:
+   *
+   * The main-loop priority at which a virtual or paced clock moves time:
+   * it jumps to its next timer only when nothing of higher priority is
+   * ready, so that all the work of its pools (#SluiceClock:priority) that
+   * an instant caused is done before time moves on. %G_PRIORITY_LOW by
+   * default, below everything; a clock that shares its main context with
+   * a window sets it above %GDK_PRIORITY_REDRAW, so that frames cannot
+   * hold time still. Real and scaled clocks do not use it.
+   *
+   * Since: 0.1
+   */
+  properties [PROP_ADVANCE_PRIORITY] =
+    g_param_spec_int ("advance-priority", NULL, NULL,
+                      G_MININT, G_MAXINT, G_PRIORITY_LOW,
+                      (G_PARAM_READWRITE |
+                       G_PARAM_CONSTRUCT_ONLY |
+                       G_PARAM_STATIC_STRINGS));
+
+  /**
+   * SluiceClock:slice:
+   *
+   * How long, in wall-clock microseconds, a virtual or paced clock may keep
+   * its main context busy, moving time back to back, before it lets the
+   * context's other sources run: it then waits %SLUICE_CLOCK_YIELD_US, and
+   * its next turn lasts as long as it waited, and at least @slice, so that
+   * a run and the other sources (a window's frames) each get at least half
+   * of the main loop when both are busy. 0 (the default): it never waits.
+   * The outcome of a run does not depend on it, only when it is reached.
+   *
+   * Since: 0.1
+   */
+  properties [PROP_SLICE] =
+    g_param_spec_int64 ("slice", NULL, NULL,
+                        0, G_MAXINT64, 0,
+                        (G_PARAM_READWRITE |
+                         G_PARAM_CONSTRUCT_ONLY |
+                         G_PARAM_STATIC_STRINGS));
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
@@ -291,6 +353,8 @@ sluice_clock_init (SluiceClock *self)
 
   self->source = _sluice_clock_source_new (self);
   self->ready_time = -1;
+  self->priority = G_PRIORITY_DEFAULT;
+  self->advance_priority = G_PRIORITY_LOW;
 }
 
 void
@@ -343,6 +407,71 @@ sluice_clock_new_with_priority (SluiceClockKind kind,
                        "kind", kind,
                        "priority", priority,
                        NULL);
+}
+
+/**
+ * sluice_clock_new_interactive:
+ * @kind: how the clock moves
+ *
+ * Creates a clock for pools that share the main context with a user
+ * interface. Their work runs at %G_PRIORITY_DEFAULT, above a GTK window's
+ * layout and redraws, and a virtual or paced clock moves time at
+ * %G_PRIORITY_HIGH_IDLE, below that work and above the redraws, so that
+ * frames, however slow, never hold a run still. In turn the clock lets the
+ * window draw after %SLUICE_CLOCK_INTERACTIVE_SLICE_US of moving time back
+ * to back (#SluiceClock:slice). The outcome is the one sluice_clock_new()
+ * gives.
+ *
+ * Returns: (transfer full): a new #SluiceClock
+ *
+ * Since: 0.1
+ */
+SluiceClock *
+sluice_clock_new_interactive (SluiceClockKind kind)
+{
+  g_return_val_if_fail ((guint) kind <= SLUICE_CLOCK_PACED, NULL);
+
+  return g_object_new (SLUICE_TYPE_CLOCK,
+                       "kind", kind,
+                       "priority", G_PRIORITY_DEFAULT,
+                       "advance-priority", G_PRIORITY_HIGH_IDLE,
+                       "slice", (gint64) SLUICE_CLOCK_INTERACTIVE_SLICE_US,
+                       NULL);
+}
+
+/**
+ * sluice_clock_get_advance_priority:
+ * @self: a #SluiceClock
+ *
+ * Returns: the main-loop priority at which a virtual or paced @self moves
+ *   time (#SluiceClock:advance-priority)
+ *
+ * Since: 0.1
+ */
+gint
+sluice_clock_get_advance_priority (SluiceClock *self)
+{
+  g_return_val_if_fail (SLUICE_IS_CLOCK (self), G_PRIORITY_LOW);
+
+  return self->advance_priority;
+}
+
+/**
+ * sluice_clock_get_slice:
+ * @self: a #SluiceClock
+ *
+ * Returns: how long @self may move time back to back before it lets other
+ *   sources run, in wall-clock microseconds (#SluiceClock:slice), 0 for
+ *   never
+ *
+ * Since: 0.1
+ */
+gint64
+sluice_clock_get_slice (SluiceClock *self)
+{
+  g_return_val_if_fail (SLUICE_IS_CLOCK (self), 0);
+
+  return self->slice;
 }
 
 /**

@@ -50,6 +50,26 @@ GType sluice_clock_kind_get_type (void) G_GNUC_CONST;
  */
 typedef void (*SluiceTimerFunc) (gpointer user_data);
 
+/**
+ * SLUICE_CLOCK_YIELD_US:
+ *
+ * How long, in wall-clock microseconds, a virtual or paced clock whose
+ * #SluiceClock:slice is over waits before it moves time again.
+ *
+ * Since: 0.1
+ */
+#define SLUICE_CLOCK_YIELD_US 1000
+
+/**
+ * SLUICE_CLOCK_INTERACTIVE_SLICE_US:
+ *
+ * The #SluiceClock:slice of sluice_clock_new_interactive(): long enough
+ * that waiting costs a run little, short enough for 30 frames a second.
+ *
+ * Since: 0.1
+ */
+#define SLUICE_CLOCK_INTERACTIVE_SLICE_US 20000
+
 #define SLUICE_TYPE_CLOCK (sluice_clock_get_type ())
 SLUICE_AVAILABLE_IN_ALL
 G_DECLARE_FINAL_TYPE (SluiceClock, sluice_clock, SLUICE, CLOCK, GObject)
@@ -60,9 +80,15 @@ SLUICE_AVAILABLE_IN_ALL
 SluiceClock     *sluice_clock_new_with_priority (SluiceClockKind  kind,
                                                  gint             priority);
 SLUICE_AVAILABLE_IN_ALL
+SluiceClock     *sluice_clock_new_interactive   (SluiceClockKind  kind);
+SLUICE_AVAILABLE_IN_ALL
 SluiceClockKind  sluice_clock_get_kind          (SluiceClock     *self);
 SLUICE_AVAILABLE_IN_ALL
 gint             sluice_clock_get_priority      (SluiceClock     *self);
+SLUICE_AVAILABLE_IN_ALL
+gint             sluice_clock_get_advance_priority (SluiceClock  *self);
+SLUICE_AVAILABLE_IN_ALL
+gint64           sluice_clock_get_slice         (SluiceClock     *self);
 SLUICE_AVAILABLE_IN_ALL
 gint64           sluice_clock_now               (SluiceClock     *self);
 SLUICE_AVAILABLE_IN_ALL

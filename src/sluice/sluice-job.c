@@ -247,6 +247,8 @@ on_wait_cancelled (GCancellable *cancellable,
   SluiceJob *self = user_data;
   g_autoptr(GSource) idle = g_idle_source_new ();
 
+  /* At the pool's priority, as all of its work: before time moves on. */
+  g_source_set_priority (idle, self->run->priority);
   g_source_set_callback (idle, flush_from_cancel, g_object_ref (self), g_object_unref);
   g_source_attach (idle, self->context);
 }

@@ -64,6 +64,7 @@ struct _SluiceRunController
   gboolean              can_shed;   /* the run has an item deadline */
   SluiceEvent           last;       /* the counts of the moment shown (its newest event) */
   gint64                start_time;
+  gint64                shown_now;  /* the latest "now" shown: it never goes back */
   gboolean              running;
   gboolean              has_run;
   gboolean              instant;    /* simulated runs jump through time */
@@ -76,9 +77,11 @@ struct _SluiceRunController
   gint64                shutdown_from;      /* when the shutdown clock started, or -1 */
   gint64                deadline_fired_at;  /* -1: it did not fire */
   gint64                fatal_at;           /* -1: no fatal error */
+  gint64                run_end_at;         /* -1: the run has not ended */
   char                 *fatal_type;
   char                 *countdown;          /* the banner's last countdown */
   guint                 busy, workers;      /* the last snapshot's */
+  guint                 configured_workers; /* shown without a run */
   guint                 queue_depth;
   gboolean              has_snapshot;
 };

@@ -36,6 +36,9 @@ _sluice_run_controller_see_shutdown_event (SluiceRunController *self,
     case SLUICE_EVENT_SHUTDOWN_DEADLINE:
       self->deadline_fired_at = event->time;
       break;
+    case SLUICE_EVENT_RUN_END:
+      self->run_end_at = event->time;
+      break;
     case SLUICE_EVENT_FATAL:
       if (self->fatal_at < 0)
         {
@@ -144,7 +147,10 @@ static char *
 describe_end (SluiceRunController *self,
               const char          *outcome)
 {
-  double seconds = (double) MAX (0, self->last.time - self->start_time) / G_USEC_PER_SEC;
+  /* The run's end, as the report's elapsed: a slow caller may read its
+   * results long after. */
+  gint64 end = self->run_end_at >= 0 ? self->run_end_at : self->last.time;
+  double seconds = (double) MAX (0, end - self->start_time) / G_USEC_PER_SEC;
   SluiceRun *run = self->runner ? sluice_scenario_runner_get_run (self->runner) : NULL;
   GPtrArray *errors = run ? sluice_run_get_errors (run) : NULL;
   /* The errors the run recorded: those of its final error group. */

@@ -24,7 +24,11 @@ _sluice_run_controller_now (SluiceRunController *self)
 {
   gint64 now = self->clock ? sluice_clock_get_shown_time (self->clock) : 0;
 
-  return MAX (now, self->last.time);
+  /* A paced clock's shown time runs ahead of its instant, up to its next
+   * timer; a timer added later (work that came late, a job submitted by
+   * hand) may be earlier than what was shown: time shown never goes back. */
+  self->shown_now = MAX (self->shown_now, MAX (now, self->last.time));
+  return self->shown_now;
 }
 
 /**
@@ -50,7 +54,7 @@ _sluice_run_controller_update_stats (SluiceRunController *self)
   values[SLUICE_LIVE_STAT_QUEUED] = self->has_snapshot ? self->queue_depth : self->last.queued;
   values[SLUICE_LIVE_STAT_IN_FLIGHT] = self->last.in_flight;
   values[SLUICE_LIVE_STAT_BUSY] = self->busy;
-  values[SLUICE_LIVE_STAT_WORKERS] = self->workers;
+  values[SLUICE_LIVE_STAT_WORKERS] = self->has_run ? self->workers : self->configured_workers;
   values[SLUICE_LIVE_STAT_SUCCEEDED] = self->last.succeeded;
   values[SLUICE_LIVE_STAT_RETRIES] = self->last.retries;
   values[SLUICE_LIVE_STAT_TIMEOUTS] = counts[SLUICE_FOLD_TIMEOUTS];

@@ -354,6 +354,7 @@ sluice_run_controller_reset (SluiceRunController *self)
   self->can_skip = FALSE;
   self->can_shed = FALSE;
   self->start_time = 0;
+  self->shown_now = 0;
   memset (&self->last, 0, sizeof self->last);
   self->has_run = FALSE;
   self->submit_mode = FALSE;
@@ -361,6 +362,7 @@ sluice_run_controller_reset (SluiceRunController *self)
   self->shutdown_from = -1;
   self->deadline_fired_at = -1;
   self->fatal_at = -1;
+  self->run_end_at = -1;
   g_clear_pointer (&self->fatal_type, g_free);
   g_clear_pointer (&self->countdown, g_free);
   self->busy = 0;
@@ -370,6 +372,8 @@ sluice_run_controller_reset (SluiceRunController *self)
   /* Published once the run's state is gone: a view letting go of the
    * recorder may move the playhead back (see show_playhead). */
   set_handler (self, NULL);
+  set_narrator (self, NULL);
+  _sluice_run_controller_set_moment (self, -1);
   set_timeline (self, NULL);
   set_recorder (self, NULL);
   /* A recording's report still being made belongs to the run let go of. */
@@ -380,9 +384,29 @@ sluice_run_controller_reset (SluiceRunController *self)
   _sluice_run_controller_set_position (self, G_MAXUINT64);
   _sluice_run_controller_update_stats (self);
   sluice_result_list_clear (self->results);
+  sluice_viewport_set_playhead (self->viewport, -1);
   sluice_viewport_set_bounds (self->viewport, 0, SLUICE_RUN_CONTROLLER_MIN_SPAN_US);
   sluice_viewport_fit (self->viewport);
   _sluice_run_controller_set_running (self, FALSE);
+}
+
+/**
+ * sluice_run_controller_set_configured_workers:
+ * @self: a #SluiceRunController
+ * @workers: the workers of the scenario that a run would start
+ *
+ * Without a run, the busy counter shows the pool as configured: none of
+ * @workers busy, rather than the workers of a run that was let go of.
+ */
+void
+sluice_run_controller_set_configured_workers (SluiceRunController *self,
+                                              guint                workers)
+{
+  g_return_if_fail (SLUICE_IS_RUN_CONTROLLER (self));
+
+  self->configured_workers = workers;
+  if (!self->has_run)
+    _sluice_run_controller_update_stats (self);
 }
 
 /* A simulated scenario plays on a paced clock: every timer fires at its
@@ -841,6 +865,7 @@ sluice_run_controller_init (SluiceRunController *self)
   self->shutdown_from = -1;
   self->deadline_fired_at = -1;
   self->fatal_at = -1;
+  self->run_end_at = -1;
   self->position = G_MAXUINT64;
   self->results = sluice_result_list_new ();
   self->stats = sluice_live_stats_new ();

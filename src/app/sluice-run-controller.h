@@ -60,6 +60,8 @@ gboolean             sluice_run_controller_give_up        (SluiceRunController  
 gboolean             sluice_run_controller_get_submit_mode (SluiceRunController *self);
 void                 sluice_run_controller_cancel         (SluiceRunController  *self);
 void                 sluice_run_controller_reset          (SluiceRunController  *self);
+void                 sluice_run_controller_set_configured_workers (SluiceRunController *self,
+                                                                   guint                workers);
 void                 sluice_run_controller_set_speed      (SluiceRunController  *self,
                                                            double                speed);
 void                 sluice_run_controller_set_paused     (SluiceRunController  *self,

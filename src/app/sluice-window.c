@@ -288,6 +288,8 @@ _sluice_window_update_mode (SluiceWindow *self)
 
   gtk_widget_set_visible (GTK_WIDGET (self->jobs_view), submit);
   update_stop_button (self, is_running (self) ? service_run : submit);
+  sluice_run_controller_set_configured_workers (self->run,
+                                                scenario != NULL ? (guint) sluice_scenario_get_workers (scenario) : 0);
 }
 
 /* ---- settings ---------------------------------------------------------- */

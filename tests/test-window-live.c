@@ -1,0 +1,333 @@
+/* test-window-live.c: the live window as a person uses it, under Xvfb:
+ * Run, let it end, Reset, Run again; Next Lesson; Pause, Resume, Cancel;
+ * the window hidden during a run. Through the actions the buttons and
+ * shortcuts call, on the paced clock with a real frame clock (not the
+ * batch options, not an instant run). meson runs it under
+ * GSK_RENDERER=cairo and under the default renderer (GL on Xvfb, where
+ * frames are slow: runs used to stall there).
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include <gtk/gtk.h>
+#include <json-glib/json-glib.h>
+#include <string.h>
+
+#include "sluice-clock-controls.h"
+#include "sluice-config-panel.h"
+#include "sluice-explain-view.h"
+#include "sluice-lesson-panel.h"
+#include "sluice-viewport.h"
+#include "window-fixture.h"
+
+/* A run that does not end within this much wall time has stalled: the
+ * presets below play in well under a second at their speed. */
+#define RUN_LIMIT_S 20
+
+static gboolean
+on_limit (gpointer user_data)
+{
+  *(gboolean *) user_data = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+/* Iterates until @window's run ended or @limit_us of wall time passed (a
+ * person's patience: the wall clock is the point). Returns whether it
+ * ended. */
+static gboolean
+wait_for_end_within (SluiceWindow *window,
+                     gint64        limit_us)
+{
+  gboolean late = FALSE;
+  guint id = g_timeout_add ((guint) (limit_us / 1000), on_limit, &late);
+
+  while (sluice_window_get_running (window) && !late)
+    g_main_context_iteration (NULL, TRUE);
+  if (!late)
+    g_source_remove (id);
+  return !sluice_window_get_running (window);
+}
+
+static void
+activate (SluiceWindow *window,
+          const char   *action)
+{
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), action, NULL));
+}
+
+/* As the pause button does: its action is the clock controls'. */
+static void
+toggle_pause (SluiceWindow *window)
+{
+  GtkWidget *controls = window_fixture_find_widget (GTK_WIDGET (window), SLUICE_TYPE_CLOCK_CONTROLS);
+
+  g_assert_nonnull (controls);
+  g_assert_true (gtk_widget_activate_action (controls, "clock.pause", NULL));
+}
+
+static const char *
+counter (SluiceWindow  *window,
+         SluiceCounter  which)
+{
+  return sluice_window_get_counter (window, which);
+}
+
+static const char *
+explain_text (SluiceWindow *window)
+{
+  return sluice_explain_view_get_text (SLUICE_EXPLAIN_VIEW (sluice_window_get_explain_view (window)));
+}
+
+/* What a person reads at the end of a run: the numbers that must be the
+ * same on every run of a deterministic scenario. */
+static char *
+end_state (SluiceWindow *window)
+{
+  return g_strdup_printf ("pulled %s, succeeded %s, failed %s, retries %s, busy %s, elapsed %s",
+                          counter (window, SLUICE_COUNTER_PULLED),
+                          counter (window, SLUICE_COUNTER_SUCCEEDED),
+                          counter (window, SLUICE_COUNTER_FAILED),
+                          counter (window, SLUICE_COUNTER_RETRIES),
+                          counter (window, SLUICE_COUNTER_BUSY),
+                          counter (window, SLUICE_COUNTER_ELAPSED));
+}
+
+static void
+run_to_the_end (SluiceWindow *window)
+{
+  activate (window, "win.run");
+  g_assert_true (sluice_window_get_running (window));
+  if (!wait_for_end_within (window, RUN_LIMIT_S * G_USEC_PER_SEC))
+    g_error ("the run stalled: %s", end_state (window));
+}
+
+/* Run → end → Reset → Run again, twenty times: every run ends, every run
+ * shows the same end, and a reset clears what the last one showed. */
+static void
+test_window_live_run_reset_run_again (void)
+{
+  SluiceWindow *window = window_fixture_open ("retries");
+  g_autofree char *first = NULL;
+  g_autofree char *first_explain = NULL;
+
+  window_fixture_wait_for_frames (GTK_WIDGET (window), 2);
+  for (guint i = 0; i < 20; i++)
+    {
+      g_autofree char *state = NULL;
+
+      run_to_the_end (window);
+      window_fixture_wait_for_frames (GTK_WIDGET (window), 1);
+      state = end_state (window);
+      if (first == NULL)
+        {
+          first = g_strdup (state);
+          first_explain = g_strdup (explain_text (window));
+          g_test_message ("end of the run: %s", first);
+        }
+      g_assert_cmpstr (state, ==, first);
+      g_assert_cmpstr (explain_text (window), ==, first_explain);
+
+      activate (window, "win.reset");
+      window_fixture_wait_for_frames (GTK_WIDGET (window), 1);
+      g_assert_cmpstr (counter (window, SLUICE_COUNTER_SUCCEEDED), ==, "0");
+      g_assert_cmpstr (counter (window, SLUICE_COUNTER_PULLED), ==, "0");
+      g_assert_cmpstr (counter (window, SLUICE_COUNTER_ELAPSED), ==, "0.00 s");
+      g_assert_cmpstr (explain_text (window), !=, first_explain);
+    }
+  /* The retries preset: 8 pulled, 6 succeeded, 2 failed, 3 retries. */
+  g_assert_true (g_str_has_prefix (first, "pulled 8, succeeded 6, failed 2, retries 3, busy 0 of 3"));
+  window_fixture_close (window);
+}
+
+/* Run again without a reset: the second run starts from nothing. */
+static void
+test_window_live_run_again_without_reset (void)
+{
+  SluiceWindow *window = window_fixture_open ("retries");
+  g_autofree char *first = NULL;
+
+  run_to_the_end (window);
+  first = end_state (window);
+  for (guint i = 0; i < 5; i++)
+    {
+      g_autofree char *state = NULL;
+
+      run_to_the_end (window);
+      state = end_state (window);
+      g_assert_cmpstr (state, ==, first);
+    }
+  window_fixture_close (window);
+}
+
+static SluiceLessonPanel *
+lesson_panel (SluiceWindow *window)
+{
+  return SLUICE_LESSON_PANEL (sluice_window_get_lesson_panel (window));
+}
+
+/* The end of the run in the banner is the report's elapsed time. */
+static void
+assert_banner_says_elapsed (SluiceWindow *window)
+{
+  g_autoptr(JsonNode) report = NULL;
+  g_autofree char *elapsed = NULL;
+  char *banner_end = NULL;
+
+  g_object_get (sluice_window_get_run_controller (window), "report", &report, NULL);
+  g_assert_nonnull (report);
+  elapsed = g_strdup_printf ("%.2f s", json_object_get_double_member (json_node_get_object (report), "elapsed"));
+  g_test_message ("banner: %s; the report's elapsed: %s", sluice_window_get_banner (window), elapsed);
+  banner_end = strstr (sluice_window_get_banner (window), elapsed);
+  g_assert_nonnull (banner_end);
+}
+
+static void
+wait_for_reveal (SluiceWindow *window)
+{
+  guint timeout_id = window_fixture_add_timeout ();
+
+  while (!sluice_lesson_panel_get_revealed (lesson_panel (window)))
+    g_main_context_iteration (NULL, TRUE);
+  g_source_remove (timeout_id);
+}
+
+/* Next Lesson three times: each lesson's run ends, and before it runs no
+ * view shows the lesson before's run (its moment, its workers). */
+static void
+test_window_live_next_lesson (void)
+{
+  SluiceWindow *window = window_fixture_new ();
+
+  g_assert_true (sluice_window_open_lesson (window, "completion-order"));
+  for (guint i = 0; i < 4; i++)
+    {
+      g_autofree char *busy = NULL;
+      g_autofree char *of_workers = NULL;
+      g_autofree char *moment = NULL;
+      SluiceConfigPanel *panel = SLUICE_CONFIG_PANEL (sluice_window_get_config_panel (window));
+      SluiceScenario *scenario = sluice_config_panel_get_scenario (panel);
+      gint64 playhead;
+
+      /* Nothing of a run before this lesson's. */
+      busy = g_strdup_printf ("0 of %d", sluice_scenario_get_workers (scenario));
+      of_workers = g_strdup_printf (" of %d", sluice_scenario_get_workers (scenario));
+      g_assert_cmpstr (counter (window, SLUICE_COUNTER_BUSY), ==, busy);
+      g_assert_cmpstr (counter (window, SLUICE_COUNTER_PULLED), ==, "0");
+      g_assert_cmpstr (counter (window, SLUICE_COUNTER_ELAPSED), ==, "0.00 s");
+      g_assert_cmpint (sluice_viewport_get_playhead (sluice_window_get_viewport (window)), <, 0);
+      g_assert_false (g_str_has_prefix (explain_text (window), "0."));
+
+      g_assert_true (sluice_window_choose (window, 1));
+      run_to_the_end (window);
+      wait_for_reveal (window);
+      /* The reveal shows this run at the lesson's moment: its workers, and
+       * Explain at the playhead. */
+      g_assert_true (g_str_has_suffix (counter (window, SLUICE_COUNTER_BUSY), of_workers));
+      g_assert_cmpstr (counter (window, SLUICE_COUNTER_PULLED), !=, "0");
+      playhead = sluice_viewport_get_playhead (sluice_window_get_viewport (window));
+      moment = g_strdup_printf ("%.3f s", (double) playhead / G_USEC_PER_SEC);
+      g_test_message ("lesson %u: busy %s, banner: %s, Explain: %s", i + 1, counter (window, SLUICE_COUNTER_BUSY),
+                      sluice_window_get_banner (window), explain_text (window));
+      g_assert_true (g_str_has_prefix (explain_text (window), moment));
+      assert_banner_says_elapsed (window);
+
+      if (i < 3)
+        activate (window, "win.next-lesson");
+      window_fixture_wait_for_frames (GTK_WIDGET (window), 1);
+    }
+  window_fixture_close (window);
+}
+
+static double
+elapsed_s (SluiceWindow *window)
+{
+  return g_ascii_strtod (counter (window, SLUICE_COUNTER_ELAPSED), NULL);
+}
+
+/* Pause holds the run and its time (Elapsed never goes back), Resume goes
+ * on, Cancel ends the run within a second. */
+static void
+test_window_live_pause_resume_cancel (void)
+{
+  SluiceWindow *window = window_fixture_open ("hang");
+  double before, paused_at;
+  gint64 cancelled_at;
+
+  activate (window, "win.run");
+  window_fixture_wait_for_frames (GTK_WIDGET (window), 5);
+  g_assert_true (sluice_window_get_running (window));
+
+  before = elapsed_s (window);
+  toggle_pause (window);
+  window_fixture_wait_for_frames (GTK_WIDGET (window), 1);
+  paused_at = elapsed_s (window);
+  g_assert_cmpfloat (paused_at, >=, before);
+  window_fixture_wait_for_frames (GTK_WIDGET (window), 5);
+  g_assert_cmpfloat (elapsed_s (window), ==, paused_at);
+  g_assert_true (sluice_window_get_running (window));
+
+  toggle_pause (window);
+  window_fixture_wait_for_frames (GTK_WIDGET (window), 5);
+  g_assert_cmpfloat (elapsed_s (window), >=, paused_at);
+
+  cancelled_at = g_get_monotonic_time ();
+  activate (window, "win.cancel");
+  g_assert_true (wait_for_end_within (window, G_USEC_PER_SEC));
+  g_test_message ("cancel ended the run after %.3f s", (g_get_monotonic_time () - cancelled_at) / 1e6);
+  window_fixture_close (window);
+}
+
+/* Cancel while paused also ends the run. */
+static void
+test_window_live_cancel_while_paused (void)
+{
+  SluiceWindow *window = window_fixture_open ("hang");
+
+  activate (window, "win.run");
+  window_fixture_wait_for_frames (GTK_WIDGET (window), 2);
+  toggle_pause (window);
+  activate (window, "win.cancel");
+  g_assert_true (wait_for_end_within (window, G_USEC_PER_SEC));
+  window_fixture_close (window);
+}
+
+/* A hidden window draws no frames: the run still ends, with the same end
+ * as a shown one. */
+static void
+test_window_live_hidden_window (void)
+{
+  SluiceWindow *window = window_fixture_open ("retries");
+  g_autofree char *shown = NULL;
+  g_autofree char *hidden = NULL;
+
+  run_to_the_end (window);
+  shown = end_state (window);
+  activate (window, "win.reset");
+
+  activate (window, "win.run");
+  gtk_widget_set_visible (GTK_WIDGET (window), FALSE);
+  if (!wait_for_end_within (window, RUN_LIMIT_S * G_USEC_PER_SEC))
+    g_error ("the run stalled while the window was hidden");
+  gtk_widget_set_visible (GTK_WIDGET (window), TRUE);
+  window_fixture_wait_for_frames (GTK_WIDGET (window), 1);
+  hidden = end_state (window);
+  g_assert_cmpstr (hidden, ==, shown);
+  window_fixture_close (window);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  gtk_test_init (&argc, &argv, NULL);
+  window_fixture_set_language ("");
+
+  g_test_add_func ("/window-live/run-reset-run-again", test_window_live_run_reset_run_again);
+  g_test_add_func ("/window-live/run-again-without-reset", test_window_live_run_again_without_reset);
+  g_test_add_func ("/window-live/next-lesson", test_window_live_next_lesson);
+  g_test_add_func ("/window-live/pause-resume-cancel", test_window_live_pause_resume_cancel);
+  g_test_add_func ("/window-live/cancel-while-paused", test_window_live_cancel_while_paused);
+  g_test_add_func ("/window-live/hidden-window", test_window_live_hidden_window);
+
+  return g_test_run ();
+}

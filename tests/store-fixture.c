@@ -776,6 +776,164 @@ test_payload_or_result_not_json_is_invalid (SluiceJobStore *store,
   g_assert_error (error, SLUICE_STORE_ERROR, SLUICE_STORE_ERROR_INVALID_ARGUMENT);
 }
 
+/* ---- limits ------------------------------------------------------------------- */
+
+static void
+assert_invalid_naming (GError     *error,
+                       const char *expected)
+{
+  g_assert_error (error, SLUICE_STORE_ERROR, SLUICE_STORE_ERROR_INVALID_ARGUMENT);
+  g_test_message ("%s", error->message);
+  g_assert_nonnull (strstr (error->message, expected));
+}
+
+/* One limit for every store, checked before the store sees the call:
+ * SQLite took an 8,000-byte tenant, PostgreSQL failed it in its NOTIFY. A
+ * tenant, operation key or owner has 1 to 255 bytes of UTF-8. */
+static void
+test_tenant_key_and_owner_have_one_limit (SluiceJobStore *store,
+                                          const char     *uri)
+{
+  g_autofree char *longest = g_strnfill (SLUICE_JOB_STORE_MAX_NAME_BYTES, 't');
+  g_autofree char *too_long = g_strnfill (SLUICE_JOB_STORE_MAX_NAME_BYTES + 1, 't');
+  g_autofree char *huge = g_strnfill (8000, 't');
+  const char *not_utf8 = "tenant-\xff\xfe";
+  const char *bad_names[] = { too_long, huge, not_utf8 };
+  const char *expected[] = { "255", "255", "UTF-8" };
+  g_autoptr(SluiceStoredJob) job = NULL;
+  g_autoptr(SluiceJobClaim) claim = NULL;
+  g_autoptr(GError) error = NULL;
+
+  for (guint i = 0; i < G_N_ELEMENTS (bad_names); i++)
+    {
+      g_autoptr(SluiceStoredJob) refused = NULL;
+      g_autoptr(SluiceJobClaim) none = NULL;
+      g_autoptr(SluiceStoreStatus) status = NULL;
+      gboolean created = TRUE;
+
+      refused = store_fixture_enqueue (store, bad_names[i], "op-1", "{}", 3, T0, &created, &error);
+      g_assert_null (refused);
+      assert_invalid_naming (error, expected[i]);
+      g_clear_error (&error);
+      refused = store_fixture_enqueue (store, "tenant-a", bad_names[i], "{}", 3, T0, &created, &error);
+      g_assert_null (refused);
+      assert_invalid_naming (error, expected[i]);
+      g_clear_error (&error);
+
+      none = store_fixture_claim (store, bad_names[i], "worker-1", LEASE, T0, &error);
+      assert_invalid_naming (error, expected[i]);
+      g_clear_error (&error);
+      none = store_fixture_claim (store, "tenant-a", bad_names[i], LEASE, T0, &error);
+      assert_invalid_naming (error, expected[i]);
+      g_clear_error (&error);
+      g_assert_cmpint (store_fixture_release (store, bad_names[i], T0, 10, &error), ==, -1);
+      assert_invalid_naming (error, expected[i]);
+      g_clear_error (&error);
+      status = store_fixture_status (store, bad_names[i], 0, &error);
+      g_assert_null (status);
+      assert_invalid_naming (error, expected[i]);
+      g_clear_error (&error);
+    }
+  assert_counts (store, NULL, 0, 0, 0, 0, 0);
+
+  /* At the limit, everything works. */
+  job = enqueue_ok (store, longest, longest, 3, T0);
+  claim = claim_ok (store, longest, longest, LEASE, T0);
+  g_assert_cmpstr (claim->job->id, ==, job->id);
+  g_assert_cmpstr (claim->job->tenant, ==, longest);
+  g_assert_cmpstr (claim->job->operation_key, ==, longest);
+  g_assert_cmpstr (claim->job->lease_owner, ==, longest);
+  assert_counts (store, longest, 0, 1, 0, 0, 0);
+}
+
+/* A payload of 1 MiB; the first byte more is refused, naming the limit. A
+ * payload or result nested more than 64 deep is refused too, before a
+ * parser recurses into it (a megabyte of "[" overflowed json-glib's
+ * stack). */
+static void
+test_payload_has_a_size_and_depth_limit (SluiceJobStore *store,
+                                         const char     *uri)
+{
+  gsize limit = SLUICE_JOB_STORE_MAX_PAYLOAD_BYTES;
+  g_autofree char *fill = g_strnfill (limit - 2, 'x');
+  g_autofree char *at_limit = g_strconcat ("\"", fill, "\"", NULL);
+  g_autofree char *over = g_strconcat ("\"", fill, "x\"", NULL);
+  g_autoptr(GString) deep = g_string_new (NULL);
+  g_autoptr(GString) deepest_allowed = g_string_new (NULL);
+  g_autoptr(GString) very_deep = g_string_new (NULL);
+  g_autoptr(SluiceStoredJob) big = NULL;
+  g_autoptr(SluiceStoredJob) nested = NULL;
+  g_autoptr(SluiceStoredJob) refused = NULL;
+  g_autoptr(SluiceJobClaim) claim = NULL;
+  g_autoptr(GError) error = NULL;
+  gboolean created = FALSE;
+
+  g_assert_cmpuint (strlen (at_limit), ==, limit);
+  g_assert_cmpuint (strlen (over), ==, limit + 1);
+  big = store_fixture_enqueue (store, "tenant-a", "at-limit", at_limit, 3, T0, &created, &error);
+  g_assert_no_error (error);
+  g_assert_true (created);
+  g_assert_cmpuint (strlen (big->payload), ==, limit);
+
+  refused = store_fixture_enqueue (store, "tenant-a", "over-limit", over, 3, T0, &created, &error);
+  g_assert_null (refused);
+  assert_invalid_naming (error, "1048576");
+  g_clear_error (&error);
+
+  for (guint i = 0; i < SLUICE_JOB_STORE_MAX_JSON_DEPTH; i++)
+    g_string_append_c (deepest_allowed, '[');
+  for (guint i = 0; i < SLUICE_JOB_STORE_MAX_JSON_DEPTH; i++)
+    g_string_append_c (deepest_allowed, ']');
+  g_string_printf (deep, "{\"a\": \"[[[\", \"b\": %s}", deepest_allowed->str);
+  for (guint i = 0; i < 300000; i++)
+    g_string_append_c (very_deep, '[');
+  for (guint i = 0; i < 300000; i++)
+    g_string_append_c (very_deep, ']');
+
+  /* 65 levels: the object and 64 arrays; brackets in a string do not count. */
+  refused = store_fixture_enqueue (store, "tenant-a", "deep", deep->str, 3, T0, &created, &error);
+  g_assert_null (refused);
+  assert_invalid_naming (error, "64");
+  g_clear_error (&error);
+  refused = store_fixture_enqueue (store, "tenant-a", "very-deep", very_deep->str, 3, T0, &created, &error);
+  g_assert_null (refused);
+  assert_invalid_naming (error, "64");
+  g_clear_error (&error);
+  nested = store_fixture_enqueue (store, "tenant-a", "nested", deepest_allowed->str, 3, T0, &created, &error);
+  g_assert_no_error (error);
+  g_assert_true (created);
+  assert_counts (store, "tenant-a", 2, 0, 0, 0, 0);
+
+  claim = claim_ok (store, "tenant-a", "worker-1", LEASE, T0);
+  g_assert_false (store_fixture_complete (store, claim, very_deep->str, T0 + 1, &error));
+  assert_invalid_naming (error, "64");
+  g_clear_error (&error);
+  g_assert_true (store_fixture_complete (store, claim, deepest_allowed->str, T0 + 1, &error));
+  g_assert_no_error (error);
+}
+
+/* A failure's texts come from any handler: bytes that are not UTF-8 are
+ * kept as U+FFFD on every store (PostgreSQL refused them, so the failure
+ * was never recorded). */
+static void
+test_failure_texts_are_made_valid_utf8 (SluiceJobStore *store,
+                                        const char     *uri)
+{
+  g_autoptr(SluiceStoredJob) job = enqueue_ok (store, "tenant-a", "op-1", 1, T0);
+  g_autoptr(SluiceJobClaim) claim = claim_ok (store, "tenant-a", "worker-1", LEASE, T0);
+  g_autoptr(SluiceJobFailure) failure = sluice_job_failure_new ("OSError\xc3", "cannot read /tmp/\xff\xfe.txt",
+                                                                "OS_ERROR", FALSE);
+  g_autoptr(SluiceStoredJob) dead = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (store_fixture_fail (store, claim, failure, -1, T0 + 1, &error));
+  g_assert_no_error (error);
+  dead = store_fixture_peek (store, "tenant-a", "op-1");
+  g_assert_cmpint (dead->state, ==, SLUICE_STORED_JOB_DEAD);
+  assert_failure (dead->last_failure, "OSError\xef\xbf\xbd", "cannot read /tmp/\xef\xbf\xbd\xef\xbf\xbd.txt",
+                  "OS_ERROR", FALSE);
+}
+
 /* ---- "jobs-available" ------------------------------------------------------ */
 
 typedef struct
@@ -988,6 +1146,9 @@ store_fixture_add_tests (const char          *prefix,
     { "enqueue/creates-pending-job", test_enqueue_creates_pending_job },
     { "enqueue/idempotent-by-operation-key-per-tenant", test_enqueue_is_idempotent_by_operation_key_per_tenant },
     { "enqueue/not-json-is-invalid", test_payload_or_result_not_json_is_invalid },
+    { "limits/tenant-key-and-owner-have-one-limit", test_tenant_key_and_owner_have_one_limit },
+    { "limits/payload-has-a-size-and-depth-limit", test_payload_has_a_size_and_depth_limit },
+    { "fail/failure-texts-are-made-valid-utf8", test_failure_texts_are_made_valid_utf8 },
     { "claim/oldest-available-at-first", test_claim_takes_oldest_available_at_first },
     { "claim/waits-for-available-at", test_claim_waits_for_available_at },
     { "claim/counts-attempt-and-sets-lease", test_claim_counts_attempt_and_sets_lease },

@@ -462,6 +462,95 @@ test_schema_newer_version_refused (void)
   g_assert_null (table);
 }
 
+/* ---- opening: what is a store, and who may make one ------------------------------ */
+
+static char *
+table_in (const char *schema,
+          const char *table)
+{
+  g_autofree char *sql = g_strdup_printf ("SELECT to_regclass('%s.%s')", schema, table);
+
+  return query_value (base_uri, sql);
+}
+
+/* A schema with another program's table is refused for writing and left
+ * as it was; with init, the store is made beside the table. */
+static void
+test_foreign_schema_is_made_a_store_only_with_init (void)
+{
+  const char *schema;
+  g_autofree char *uri = schema_uri (&schema, NULL);
+  g_autofree char *create = g_strdup_printf ("CREATE TABLE %s.orders (id serial PRIMARY KEY, item text);"
+                                             "INSERT INTO %s.orders (item) VALUES ('tea')", schema, schema);
+  g_autofree char *select = g_strdup_printf ("SELECT item FROM %s.orders", schema);
+  g_autoptr (SluiceJobStore) store = NULL;
+  g_autoptr (SluiceJobStore) init = NULL;
+  g_autoptr (SluiceStoredJob) job = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *ours = NULL;
+  g_autofree char *item = NULL;
+  gboolean created;
+
+  exec_sql (base_uri, create);
+  store = store_on (uri);
+  job = store_fixture_enqueue (store, "tenant", "op", "{}", 3, 1000, &created, &error);
+  g_assert_null (job);
+  g_assert_error (error, SLUICE_STORE_ERROR, SLUICE_STORE_ERROR_NOT_A_STORE);
+  g_assert_nonnull (strstr (error->message, "orders"));
+  g_assert_nonnull (strstr (error->message, "--init"));
+  g_clear_error (&error);
+  ours = table_in (schema, "sluice_schema");
+  g_assert_null (ours);
+
+  init = sluice_job_store_open_for_uri (uri, SLUICE_JOB_STORE_OPEN_INIT, &error);
+  g_assert_no_error (error);
+  job = store_fixture_enqueue (init, "tenant", "op", "{}", 3, 1000, &created, &error);
+  g_assert_no_error (error);
+  g_assert_true (created);
+  item = query_value (base_uri, select);
+  g_assert_cmpstr (item, ==, "tea");
+}
+
+/* store-status's way: a schema without a store gets none; a store is read
+ * and never written. */
+static void
+test_read_only_never_makes_a_store (void)
+{
+  const char *schema;
+  g_autofree char *uri = schema_uri (&schema, NULL);
+  g_autoptr (SluiceJobStore) reader = NULL;
+  g_autoptr (SluiceJobStore) writer = NULL;
+  g_autoptr (SluiceStoreStatus) none = NULL;
+  g_autoptr (SluiceStoreStatus) status = NULL;
+  g_autoptr (SluiceStoredJob) job = NULL;
+  g_autoptr (SluiceStoredJob) refused = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *ours = NULL;
+  gboolean created;
+
+  reader = sluice_job_store_open_for_uri (uri, SLUICE_JOB_STORE_OPEN_READ_ONLY, &error);
+  g_assert_no_error (error);
+  none = store_fixture_status (reader, NULL, 0, &error);
+  g_assert_null (none);
+  g_assert_error (error, SLUICE_STORE_ERROR, SLUICE_STORE_ERROR_NOT_A_STORE);
+  g_assert_nonnull (strstr (error->message, schema));
+  g_clear_error (&error);
+  ours = table_in (schema, "sluice_schema");
+  g_assert_null (ours);
+
+  writer = store_on (uri);
+  job = store_fixture_enqueue (writer, "tenant", "op", "{}", 3, 1000, &created, &error);
+  g_assert_no_error (error);
+  /* The reader tries again at its next call. */
+  status = store_fixture_status (reader, NULL, 0, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (status->counts[SLUICE_STORED_JOB_PENDING], ==, 1);
+  refused = store_fixture_enqueue (reader, "tenant", "op-2", "{}", 3, 1000, &created, &error);
+  g_assert_null (refused);
+  g_assert_error (error, SLUICE_STORE_ERROR, SLUICE_STORE_ERROR_BACKEND);
+  g_assert_nonnull (strstr (error->message, "read-only"));
+}
+
 typedef struct
 {
   guint    answered;
@@ -629,6 +718,9 @@ main (int    argc,
   g_test_add_func ("/store/pg/claim/skips-a-job-another-transaction-holds",
                    test_claim_skips_a_job_another_transaction_holds);
   g_test_add_func ("/store/pg/schema/newer-version-refused", test_schema_newer_version_refused);
+  g_test_add_func ("/store/pg/open/foreign-schema-is-made-a-store-only-with-init",
+                   test_foreign_schema_is_made_a_store_only_with_init);
+  g_test_add_func ("/store/pg/open/read-only-never-makes-a-store", test_read_only_never_makes_a_store);
   g_test_add_func ("/store/pg/schema/made-once-by-two-stores-at-once",
                    test_schema_made_once_by_two_stores_at_once);
   g_test_add_func ("/store/pg/connection/reconnects-after-the-server-ends-the-session",

@@ -485,6 +485,66 @@ test_not_retryable_failure_is_dead (Fixture       *f,
   g_assert_null (job->result);
 }
 
+/* A payload the worker's handler can use only in part, or not at all,
+ * enqueued as it is (the store takes any JSON). */
+static void
+enqueue_payload (Fixture    *f,
+                 const char *key,
+                 const char *payload)
+{
+  g_autoptr(SluiceStoredJob) job = NULL;
+  g_autoptr(GError) error = NULL;
+  gboolean created = FALSE;
+
+  job = store_fixture_enqueue (f->store, TENANT, key, payload, 3, now_in_store (f), &created, &error);
+  g_assert_no_error (error);
+  g_assert_true (created);
+}
+
+/* Without "value" the job succeeds with null (the handler's rule), and
+ * without a CRITICAL (fatal in a test) from freeing the value it has not;
+ * a payload that is no object, or whose behaviour is no string or none
+ * known, makes the job dead at its first attempt with PayloadError. */
+static void
+test_payload_without_value_or_unusable (Fixture       *f,
+                                        gconstpointer  data)
+{
+  static const char *const unusable[][2] = {
+    { "array", "[1, 2]" },
+    { "number", "7" },
+    { "behaviour-not-string", "{\"behaviour\": 5}" },
+    { "behaviour-unknown", "{\"behaviour\": \"sometimes\", \"value\": 1}" },
+  };
+  Options o = DEFAULT_OPTIONS;
+  g_autoptr(SluiceStoredJob) plain = NULL;
+  g_autoptr(JsonNode) result = NULL;
+
+  fixture_build (f, &o);
+  enqueue_payload (f, "no-value", "{\"behaviour\": \"ok\"}");
+  for (guint i = 0; i < G_N_ELEMENTS (unusable); i++)
+    enqueue_payload (f, unusable[i][0], unusable[i][1]);
+  run_pool (f);
+  g_assert_error (f->run_error, SLUICE_ERROR, SLUICE_ERROR_GROUP);
+
+  plain = peek (f, "no-value");
+  g_assert_cmpint (plain->state, ==, SLUICE_STORED_JOB_SUCCEEDED);
+  result = json_from_string (plain->result, NULL);
+  g_assert_nonnull (result);
+  g_assert_true (JSON_NODE_HOLDS_NULL (json_object_get_member (json_node_get_object (result), "result")));
+
+  for (guint i = 0; i < G_N_ELEMENTS (unusable); i++)
+    {
+      g_autoptr(SluiceStoredJob) job = peek (f, unusable[i][0]);
+
+      g_assert_cmpint (job->state, ==, SLUICE_STORED_JOB_DEAD);
+      g_assert_cmpuint (job->attempts, ==, 1);
+      g_assert_cmpstr (job->last_failure->type_name, ==, "PayloadError");
+      g_assert_false (job->last_failure->retryable);
+      g_assert_nonnull (strstr (job->last_failure->message, job->id));
+    }
+  g_assert_cmpuint (count_outcomes (f, SLUICE_STORE_OUTCOME_RETRY), ==, 0);
+}
+
 static void
 test_out_of_attempts_is_dead (Fixture       *f,
                               gconstpointer  data)
@@ -860,6 +920,7 @@ main (int    argc,
   ADD ("retryable-failure-waits-for-its-backoff", test_retryable_failure_waits_for_its_backoff);
   ADD ("not-retryable-failure-is-dead", test_not_retryable_failure_is_dead);
   ADD ("out-of-attempts-is-dead", test_out_of_attempts_is_dead);
+  ADD ("payload-without-value-succeeds-unusable-one-is-dead", test_payload_without_value_or_unusable);
   ADD ("attempt-timeout-is-a-retryable-timeout-error", test_attempt_timeout_is_a_retryable_timeout_error);
   ADD ("heartbeats-keep-a-long-job", test_heartbeats_keep_a_long_job);
   ADD ("without-heartbeats-a-slow-job-loses-its-lease", test_without_heartbeats_a_slow_job_loses_its_lease);

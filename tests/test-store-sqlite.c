@@ -64,6 +64,17 @@ exec_sql (const char *path,
 }
 
 static void
+assert_counts_pending (SluiceJobStore *store,
+                       guint64         pending)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SluiceStoreStatus) status = store_fixture_status (store, NULL, 0, &error);
+
+  g_assert_no_error (error);
+  g_assert_cmpuint (status->counts[SLUICE_STORED_JOB_PENDING], ==, pending);
+}
+
+static void
 test_file_is_in_wal_mode (void)
 {
   g_autofree char *path = new_path ();
@@ -144,6 +155,144 @@ test_foreign_jobs_table_is_refused (void)
   store = sluice_sqlite_store_new (path, &error);
   g_assert_null (store);
   g_assert_error (error, SLUICE_STORE_ERROR, SLUICE_STORE_ERROR_SCHEMA);
+  g_clear_error (&error);
+  /* Not even with init: its table would be taken for ours. */
+  store = sluice_sqlite_store_open (path, SLUICE_JOB_STORE_OPEN_INIT, &error);
+  g_assert_null (store);
+  g_assert_error (error, SLUICE_STORE_ERROR, SLUICE_STORE_ERROR_SCHEMA);
+}
+
+/* ---- opening: what is a store, and who may make one -------------------------- */
+
+/* Another program's database: a table with a row, in the default
+ * (rollback) journal mode. */
+static char *
+foreign_database (void)
+{
+  char *path = new_path ();
+
+  exec_sql (path, "CREATE TABLE orders (id INTEGER PRIMARY KEY, item TEXT);"
+                  "INSERT INTO orders (item) VALUES ('tea')");
+  return path;
+}
+
+/* Left as it was: no table of ours, its journal mode, its row. */
+static void
+assert_foreign_untouched (const char *path)
+{
+  g_autofree char *ours = query_text (path, "SELECT count(*) FROM sqlite_master WHERE name LIKE 'sluice%'");
+  g_autofree char *mode = query_text (path, "PRAGMA journal_mode");
+  g_autofree char *item = query_text (path, "SELECT item FROM orders");
+
+  g_assert_cmpstr (ours, ==, "0");
+  g_assert_cmpstr (mode, ==, "delete");
+  g_assert_cmpstr (item, ==, "tea");
+}
+
+static void
+test_read_only_never_makes_a_store (void)
+{
+  g_autofree char *missing = new_path ();
+  g_autofree char *empty = new_path ();
+  g_autofree char *foreign = foreign_database ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SluiceJobStore) store = NULL;
+  GStatBuf st;
+
+  /* A typo names no file: an error naming it, and no file made. */
+  store = sluice_sqlite_store_open (missing, SLUICE_JOB_STORE_OPEN_READ_ONLY, &error);
+  g_assert_null (store);
+  g_assert_error (error, SLUICE_STORE_ERROR, SLUICE_STORE_ERROR_NOT_A_STORE);
+  g_assert_nonnull (strstr (error->message, missing));
+  g_assert_false (g_file_test (missing, G_FILE_TEST_EXISTS));
+  g_clear_error (&error);
+
+  /* An empty file stays empty. */
+  g_assert_true (g_file_set_contents (empty, "", 0, NULL));
+  store = sluice_sqlite_store_open (empty, SLUICE_JOB_STORE_OPEN_READ_ONLY, &error);
+  g_assert_null (store);
+  g_assert_error (error, SLUICE_STORE_ERROR, SLUICE_STORE_ERROR_NOT_A_STORE);
+  g_assert_cmpint (g_stat (empty, &st), ==, 0);
+  g_assert_cmpint (st.st_size, ==, 0);
+  g_clear_error (&error);
+
+  /* Another program's database gets neither our tables nor WAL. */
+  store = sluice_sqlite_store_open (foreign, SLUICE_JOB_STORE_OPEN_READ_ONLY, &error);
+  g_assert_null (store);
+  g_assert_error (error, SLUICE_STORE_ERROR, SLUICE_STORE_ERROR_NOT_A_STORE);
+  g_assert_nonnull (strstr (error->message, "orders"));
+  assert_foreign_untouched (foreign);
+}
+
+static void
+test_read_only_reads_a_store_and_writes_nothing (void)
+{
+  g_autofree char *path = new_path ();
+  g_autoptr(GError) error = NULL;
+  SluiceJobStore *store = sluice_sqlite_store_new (path, &error);
+  g_autoptr(SluiceStoredJob) job = NULL;
+  g_autoptr(SluiceStoredJob) refused = NULL;
+  g_autoptr(SluiceStoreStatus) status = NULL;
+  gboolean created = FALSE;
+
+  g_assert_no_error (error);
+  job = store_fixture_enqueue (store, "tenant-a", "op-1", "{}", 3, T0, &created, &error);
+  g_assert_no_error (error);
+  g_assert_finalize_object (store);
+
+  store = sluice_sqlite_store_open (path, SLUICE_JOB_STORE_OPEN_READ_ONLY, &error);
+  g_assert_no_error (error);
+  status = store_fixture_status (store, NULL, 0, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (status->counts[SLUICE_STORED_JOB_PENDING], ==, 1);
+  refused = store_fixture_enqueue (store, "tenant-a", "op-2", "{}", 3, T0, &created, &error);
+  g_assert_null (refused);
+  g_assert_error (error, SLUICE_STORE_ERROR, SLUICE_STORE_ERROR_BACKEND);
+  g_assert_nonnull (strstr (error->message, path));
+  g_assert_finalize_object (store);
+}
+
+/* A database with other tables and no job store is refused for writing,
+ * and left as it was; with init, the store is made beside its tables. A
+ * file without tables (new, or empty) is made a store without asking. */
+static void
+test_foreign_database_is_made_a_store_only_with_init (void)
+{
+  g_autofree char *foreign = foreign_database ();
+  g_autofree char *empty = new_path ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SluiceJobStore) refused = NULL;
+  g_autofree char *item = NULL;
+  g_autofree char *mode = NULL;
+  SluiceJobStore *store;
+
+  refused = sluice_sqlite_store_open (foreign, SLUICE_JOB_STORE_OPEN_READ_WRITE, &error);
+  g_assert_null (refused);
+  g_assert_error (error, SLUICE_STORE_ERROR, SLUICE_STORE_ERROR_NOT_A_STORE);
+  g_assert_nonnull (strstr (error->message, foreign));
+  g_assert_nonnull (strstr (error->message, "orders"));
+  g_assert_nonnull (strstr (error->message, "--init"));
+  g_clear_error (&error);
+  assert_foreign_untouched (foreign);
+
+  store = sluice_sqlite_store_open (foreign, SLUICE_JOB_STORE_OPEN_INIT, &error);
+  g_assert_no_error (error);
+  assert_counts_pending (store, 0);
+  g_assert_finalize_object (store);
+  item = query_text (foreign, "SELECT item FROM orders");
+  g_assert_cmpstr (item, ==, "tea");
+  /* Made a store, it is one from then on: no init needed. */
+  store = sluice_sqlite_store_open (foreign, SLUICE_JOB_STORE_OPEN_READ_WRITE, &error);
+  g_assert_no_error (error);
+  g_assert_finalize_object (store);
+
+  g_assert_true (g_file_set_contents (empty, "", 0, NULL));
+  store = sluice_sqlite_store_open (empty, SLUICE_JOB_STORE_OPEN_READ_WRITE, &error);
+  g_assert_no_error (error);
+  assert_counts_pending (store, 0);
+  g_assert_finalize_object (store);
+  mode = query_text (empty, "PRAGMA journal_mode");
+  g_assert_cmpstr (mode, ==, "wal");
 }
 
 static void
@@ -386,6 +535,11 @@ main (int   argc,
   g_test_add_func ("/store/sqlite/file/newer-schema-version-is-refused", test_newer_schema_version_is_refused);
   g_test_add_func ("/store/sqlite/file/foreign-jobs-table-is-refused", test_foreign_jobs_table_is_refused);
   g_test_add_func ("/store/sqlite/file/reopened-keeps-its-jobs", test_reopened_file_keeps_its_jobs);
+  g_test_add_func ("/store/sqlite/open/read-only-never-makes-a-store", test_read_only_never_makes_a_store);
+  g_test_add_func ("/store/sqlite/open/read-only-reads-a-store-and-writes-nothing",
+                   test_read_only_reads_a_store_and_writes_nothing);
+  g_test_add_func ("/store/sqlite/open/foreign-database-is-made-a-store-only-with-init",
+                   test_foreign_database_is_made_a_store_only_with_init);
   g_test_add_func ("/store/sqlite/thread/cancelled-before-its-turn-does-nothing",
                    test_cancelled_before_its_turn_does_nothing);
   g_test_add_func ("/store/sqlite/thread/answers-on-callers-thread-default-context",

@@ -300,7 +300,8 @@ open_in_thread (GTask        *task,
       return;
     }
 
-  store = sluice_job_store_new_for_uri (uri, &error);
+  /* The view only reads: it never makes, migrates or converts a store. */
+  store = sluice_job_store_open_for_uri (uri, SLUICE_JOB_STORE_OPEN_READ_ONLY, &error);
   if (store == NULL)
     g_task_return_error (task, error);
   else

@@ -22,6 +22,8 @@
  * scenario-format.md; `ok` when the payload names none). A success returns
  * the square of an integer `value`, any other value as it is, or null.
  *
+ * A payload without `value` succeeds with null.
+ *
  * `fail K TYPE [D]` counts the job's attempts, as the store does, not the
  * pool's: the pool of a worker never retries (the store does, maybe in
  * another process), so attempt N of the job is the claim's attempt, and the
@@ -180,7 +182,10 @@ sluice_payload_handler_handle_async (SluiceHandler       *handler,
       g_task_return_error (task, error);
       return;
     }
-  g_task_set_task_data (task, value, (GDestroyNotify) json_node_unref);
+  /* A payload without "value" has none: the result is null. GTask would
+   * call the free function with NULL too, which json_node_unref() refuses. */
+  if (value != NULL)
+    g_task_set_task_data (task, value, (GDestroyNotify) json_node_unref);
 
   /* A handler of its own per attempt: the behaviour is the job's, and the
    * fault handler's are by item index, which a long-lived worker never

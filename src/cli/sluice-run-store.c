@@ -9,7 +9,12 @@
  * URI: sqlite:FILE or postgresql://…; a password in it is never printed
  * (sluice_job_store_describe_uri()). Exit status: 0 when the command did
  * its work, 2 for bad arguments (a URI that names no store included), 1
- * when the store failed.
+ * when the store failed (no job store there included).
+ *
+ * store-status only reads: it opens the store read-only, and never makes,
+ * migrates or converts it. enqueue and worker make a job store in a new
+ * file or an empty database, and in a database with other tables only
+ * with --init.
  */
 
 #include <glib/gi18n.h>
@@ -46,7 +51,7 @@ sluice_run_store_describe (void)
 {
   return _("Job store commands (each has its own --help):\n"
            "  sluice-run worker --store sqlite:FILE|postgresql://… [OPTION…]\n"
-           "  sluice-run enqueue --store … [--count N] [--behaviour B] [OPTION…]\n"
+           "  sluice-run enqueue --store … [--init] [--count N] [--behaviour B] [OPTION…]\n"
            "  sluice-run store-status --store … [--tenant T] [--json]");
 }
 
@@ -70,6 +75,8 @@ sluice_run_store_status_for (const GError *error)
 /**
  * sluice_run_store_open:
  * @uri: (nullable): the --store argument
+ * @mode: read-only for a command that only reads; read-write, or init
+ *   with --init, for one that writes
  * @status: (out): the exit status when the store cannot be opened
  *
  * Opens the store, or says on standard error why not.
@@ -77,8 +84,9 @@ sluice_run_store_status_for (const GError *error)
  * Returns: (transfer full) (nullable): the store
  */
 SluiceJobStore *
-sluice_run_store_open (const char *uri,
-                       int        *status)
+sluice_run_store_open (const char         *uri,
+                       SluiceJobStoreOpen  mode,
+                       int                *status)
 {
   g_autoptr(GError) error = NULL;
   SluiceJobStore *store;
@@ -90,7 +98,7 @@ sluice_run_store_open (const char *uri,
       return NULL;
     }
 
-  store = sluice_job_store_new_for_uri (uri, &error);
+  store = sluice_job_store_open_for_uri (uri, mode, &error);
   if (store == NULL)
     {
       g_printerr ("sluice-run: %s\n", error->message);
@@ -175,8 +183,15 @@ typedef struct {
   guint           in_flight;
   guint           created;
   guint           existing;
-  GError         *error;
+  guint8         *stored;     /* [count]: whether job I was stored (created or existing) */
+  GError         *error;      /* the first failure */
 } Enqueue;
+
+/* One enqueue in flight: which job it is. */
+typedef struct {
+  Enqueue *e;
+  gint     index;
+} Call;
 
 static void enqueue_more (Enqueue *e);
 
@@ -185,7 +200,8 @@ on_enqueued (GObject      *object,
              GAsyncResult *result,
              gpointer      user_data)
 {
-  Enqueue *e = user_data;
+  g_autofree Call *call = user_data;
+  Enqueue *e = call->e;
   g_autoptr(SluiceStoredJob) job = NULL;
   g_autoptr(GError) error = NULL;
   gboolean created = FALSE;
@@ -194,13 +210,19 @@ on_enqueued (GObject      *object,
   job = sluice_job_store_enqueue_finish (e->store, result, &created, &error);
   if (job == NULL && e->error == NULL)
     e->error = g_steal_pointer (&error);
-  else if (job != NULL && created)
-    e->created++;
   else if (job != NULL)
-    e->existing++;
+    {
+      e->stored[call->index] = TRUE;
+      if (created)
+        e->created++;
+      else
+        e->existing++;
+    }
   enqueue_more (e);
 }
 
+/* After a failure no more are started: those in flight still finish, and
+ * the report says which jobs were not stored. */
 static void
 enqueue_more (Enqueue *e)
 {
@@ -210,6 +232,7 @@ enqueue_more (Enqueue *e)
       g_autoptr(JsonNode) payload = NULL;
       g_autofree char *key = g_strdup_printf ("%s-%d", e->key_prefix, e->next);
       g_autofree char *text = NULL;
+      Call *call = g_new0 (Call, 1);
 
       json_builder_begin_object (builder);
       json_builder_set_member_name (builder, "behaviour");
@@ -220,11 +243,36 @@ enqueue_more (Enqueue *e)
       payload = json_builder_get_root (builder);
       text = json_to_string (payload, FALSE);
 
-      e->next++;
+      call->e = e;
+      call->index = e->next++;
       e->in_flight++;
       sluice_job_store_enqueue_async (e->store, e->tenant, key, text, (guint) e->max_attempts,
-                                      g_get_real_time (), NULL, on_enqueued, e);
+                                      g_get_real_time (), NULL, on_enqueued, call);
     }
+}
+
+static gboolean
+check_names (Enqueue  *e,
+             GError  **error)
+{
+  g_autoptr(GError) local_error = NULL;
+  /* The longest key is the last one's. */
+  g_autofree char *last_key = g_strdup_printf ("%s-%d", e->key_prefix, MAX (e->count - 1, 0));
+
+  if (!sluice_job_store_check_tenant (e->tenant, &local_error))
+    {
+      /* Translators: %s is what is wrong with the tenant. */
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, _("--tenant: %s"), local_error->message);
+      return FALSE;
+    }
+  if (!sluice_job_store_check_operation_key (last_key, &local_error))
+    {
+      /* Translators: the last job's operation key, then what is wrong with it. */
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, _("--key-prefix: the key %s: %s"),
+                   last_key, local_error->message);
+      return FALSE;
+    }
+  return TRUE;
 }
 
 static gboolean
@@ -252,6 +300,8 @@ check_enqueue (Enqueue  *e,
                            _("--key-prefix and --tenant must not be empty"));
       return FALSE;
     }
+  if (!check_names (e, error))
+    return FALSE;
   behaviour = sluice_behaviour_parse (e->behaviour, &local_error);
   if (behaviour == NULL)
     {
@@ -261,6 +311,21 @@ check_enqueue (Enqueue  *e,
       return FALSE;
     }
   return TRUE;
+}
+
+static void
+add_counts (JsonBuilder *builder,
+            Enqueue     *e,
+            const char  *described)
+{
+  json_builder_set_member_name (builder, "store");
+  json_builder_add_string_value (builder, described);
+  json_builder_set_member_name (builder, "tenant");
+  json_builder_add_string_value (builder, e->tenant);
+  json_builder_set_member_name (builder, "created");
+  json_builder_add_int_value (builder, e->created);
+  json_builder_set_member_name (builder, "existing");
+  json_builder_add_int_value (builder, e->existing);
 }
 
 static int
@@ -276,14 +341,7 @@ print_enqueued (Enqueue    *e,
       g_autoptr(JsonNode) root = NULL;
 
       json_builder_begin_object (builder);
-      json_builder_set_member_name (builder, "store");
-      json_builder_add_string_value (builder, described);
-      json_builder_set_member_name (builder, "tenant");
-      json_builder_add_string_value (builder, e->tenant);
-      json_builder_set_member_name (builder, "created");
-      json_builder_add_int_value (builder, e->created);
-      json_builder_set_member_name (builder, "existing");
-      json_builder_add_int_value (builder, e->existing);
+      add_counts (builder, e, described);
       json_builder_end_object (builder);
       root = json_builder_get_root (builder);
       return sluice_run_store_print_json (root) ? SLUICE_RUN_EXIT_OK : SLUICE_RUN_EXIT_INTERNAL;
@@ -294,17 +352,128 @@ print_enqueued (Enqueue    *e,
   return fflush (stdout) == 0 ? SLUICE_RUN_EXIT_OK : SLUICE_RUN_EXIT_INTERNAL;
 }
 
+/* The runs of jobs not stored, as pairs of indexes [first, last]. */
+static GArray *
+not_stored_runs (Enqueue *e)
+{
+  GArray *runs = g_array_new (FALSE, FALSE, sizeof (gint));
+
+  for (gint i = 0; i < e->count; i++)
+    {
+      gint last = i;
+
+      if (e->stored[i])
+        continue;
+      while (last + 1 < e->count && !e->stored[last + 1])
+        last++;
+      g_array_append_val (runs, i);
+      g_array_append_val (runs, last);
+      i = last;
+    }
+  return runs;
+}
+
+/* "job-46 … job-99, job-120": the first few runs of @runs. */
+static char *
+describe_runs (Enqueue *e,
+               GArray  *runs)
+{
+  GString *text = g_string_new (NULL);
+  const guint shown = 5;
+
+  for (guint r = 0; r < runs->len / 2; r++)
+    {
+      gint first = g_array_index (runs, gint, 2 * r);
+      gint last = g_array_index (runs, gint, 2 * r + 1);
+
+      if (r == shown)
+        {
+          g_string_append (text, ", …");
+          break;
+        }
+      if (r > 0)
+        g_string_append (text, ", ");
+      g_string_append_printf (text, "%s-%d", e->key_prefix, first);
+      if (last > first)
+        g_string_append_printf (text, " … %s-%d", e->key_prefix, last);
+    }
+  return g_string_free (text, FALSE);
+}
+
+static void
+add_runs (JsonBuilder *builder,
+          Enqueue     *e,
+          GArray      *runs)
+{
+  json_builder_set_member_name (builder, "not_stored_keys");
+  json_builder_begin_array (builder);
+  for (guint r = 0; r < runs->len / 2; r++)
+    {
+      g_autofree char *first = g_strdup_printf ("%s-%d", e->key_prefix, g_array_index (runs, gint, 2 * r));
+      g_autofree char *last = g_strdup_printf ("%s-%d", e->key_prefix, g_array_index (runs, gint, 2 * r + 1));
+
+      json_builder_begin_array (builder);
+      json_builder_add_string_value (builder, first);
+      json_builder_add_string_value (builder, last);
+      json_builder_end_array (builder);
+    }
+  json_builder_end_array (builder);
+}
+
+/* A failure part-way: which jobs are in the store and which are not, on
+ * standard error (and with --json the same on standard output). The
+ * exit status is the failure's. */
+static int
+print_partial (Enqueue    *e,
+               const char *uri,
+               gboolean    json)
+{
+  g_autofree char *described = sluice_job_store_describe_uri (uri);
+  g_autoptr(GArray) runs = not_stored_runs (e);
+  g_autofree char *listed = describe_runs (e, runs);
+  guint stored = e->created + e->existing;
+  int status = sluice_run_store_status_for (e->error);
+
+  g_printerr ("sluice-run enqueue: %s\n", e->error->message);
+  g_printerr ("sluice-run enqueue: ");
+  /* Translators: stored S of N jobs (created C, existing E); then the keys of the jobs
+   * that were not stored and how many. */
+  g_printerr (_("stored %u of %d jobs (created %u, existing %u); not stored: %s (%u jobs); "
+                "the same command again adds only what is missing\n"),
+              stored, e->count, e->created, e->existing, listed, (guint) e->count - stored);
+  if (json)
+    {
+      g_autoptr(JsonBuilder) builder = json_builder_new_immutable ();
+      g_autoptr(JsonNode) root = NULL;
+
+      json_builder_begin_object (builder);
+      add_counts (builder, e, described);
+      json_builder_set_member_name (builder, "not_stored");
+      json_builder_add_int_value (builder, e->count - (gint) stored);
+      add_runs (builder, e, runs);
+      json_builder_set_member_name (builder, "error");
+      json_builder_add_string_value (builder, e->error->message);
+      json_builder_end_object (builder);
+      root = json_builder_get_root (builder);
+      sluice_run_store_print_json (root);
+    }
+  return status;
+}
+
 static int
 enqueue_main (int    argc,
               char **argv)
 {
   g_autofree char *uri = NULL;
   gboolean json = FALSE;
+  gboolean init = FALSE;
   Enqueue e = { .count = 1, .max_attempts = 3 };
   g_autoptr(GError) error = NULL;
   int status = SLUICE_RUN_EXIT_OK;
   GOptionEntry entries[] = {
     { "store", 0, 0, G_OPTION_ARG_STRING, &uri, N_("The job store"), N_("sqlite:FILE|postgresql://…") },
+    { "init", 0, 0, G_OPTION_ARG_NONE, &init,
+      N_("Make the job store in a database that has other tables (a new or empty one gets it anyway)"), NULL },
     { "tenant", 0, 0, G_OPTION_ARG_STRING, &e.tenant, N_("The tenant (queue) of the jobs (default: default)"), N_("T") },
     { "count", 0, 0, G_OPTION_ARG_INT, &e.count, N_("How many jobs (default: 1)"), N_("N") },
     { "behaviour", 0, 0, G_OPTION_ARG_STRING, &e.behaviour,
@@ -335,24 +504,24 @@ enqueue_main (int    argc,
       status = SLUICE_RUN_EXIT_USAGE;
     }
   if (status == SLUICE_RUN_EXIT_OK)
-    e.store = sluice_run_store_open (uri, &status);
+    e.store = sluice_run_store_open (uri, init ? SLUICE_JOB_STORE_OPEN_INIT : SLUICE_JOB_STORE_OPEN_READ_WRITE,
+                                     &status);
 
   if (e.store != NULL)
     {
+      e.stored = g_new0 (guint8, e.count);
       enqueue_more (&e);
       while (e.in_flight > 0)
         g_main_context_iteration (NULL, TRUE);
 
       if (e.error != NULL)
-        {
-          g_printerr ("sluice-run enqueue: %s\n", e.error->message);
-          status = sluice_run_store_status_for (e.error);
-        }
+        status = print_partial (&e, uri, json);
       else
         status = print_enqueued (&e, uri, json);
     }
 
   g_clear_object (&e.store);
+  g_free (e.stored);
   g_clear_error (&e.error);
   g_free (e.tenant);
   g_free (e.key_prefix);
@@ -510,8 +679,14 @@ status_main (int    argc,
       g_printerr ("sluice-run store-status: %s\n", _("--failures must be 0 or more"));
       return SLUICE_RUN_EXIT_USAGE;
     }
+  if (tenant != NULL && *tenant != '\0' && !sluice_job_store_check_tenant (tenant, &error))
+    {
+      g_printerr ("sluice-run store-status: --tenant: %s\n", error->message);
+      return SLUICE_RUN_EXIT_USAGE;
+    }
 
-  store = sluice_run_store_open (uri, &exit_status);
+  /* Reading never makes nor converts a store: a typo names no file. */
+  store = sluice_run_store_open (uri, SLUICE_JOB_STORE_OPEN_READ_ONLY, &exit_status);
   if (store == NULL)
     return exit_status;
 

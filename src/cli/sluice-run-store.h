@@ -28,6 +28,7 @@ const char     *sluice_run_store_describe   (void);
 int             sluice_run_worker_main      (int          argc,
                                              char       **argv);
 SluiceJobStore *sluice_run_store_open       (const char  *uri,
+                                             SluiceJobStoreOpen mode,
                                              int         *status);
 int             sluice_run_store_status_for (const GError *error);
 gboolean        sluice_run_store_print_json (JsonNode    *node);

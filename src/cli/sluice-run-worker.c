@@ -43,6 +43,7 @@ typedef struct {
   gboolean            until_empty;
   gboolean            json;
   gboolean            verbose;
+  gboolean            init;
 
   /* the run */
   char               *described;
@@ -95,6 +96,8 @@ parse_worker_options (Worker  *w,
 {
   GOptionEntry entries[] = {
     { "store", 0, 0, G_OPTION_ARG_STRING, &w->uri, N_("The job store"), N_("sqlite:FILE|postgresql://…") },
+    { "init", 0, 0, G_OPTION_ARG_NONE, &w->init,
+      N_("Make the job store in a database that has other tables (a new or empty one gets it anyway)"), NULL },
     { "tenant", 0, 0, G_OPTION_ARG_STRING, &w->tenant, N_("The tenant (queue) to work for (default: default)"), N_("T") },
     { "worker-id", 0, 0, G_OPTION_ARG_STRING, &w->worker_id,
       N_("The worker's name, its claims' lease owner (default: HOST-PID)"), N_("W") },
@@ -484,7 +487,8 @@ sluice_run_worker_main (int    argc,
   w.sigint_id = g_unix_signal_add (SIGINT, on_signal, &w);
   w.sigterm_id = g_unix_signal_add (SIGTERM, on_signal, &w);
 
-  w.store = sluice_run_store_open (w.uri, &status);
+  w.store = sluice_run_store_open (w.uri, w.init ? SLUICE_JOB_STORE_OPEN_INIT : SLUICE_JOB_STORE_OPEN_READ_WRITE,
+                                   &status);
   if (w.store == NULL)
     {
       worker_clear (&w);

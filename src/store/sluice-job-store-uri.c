@@ -107,23 +107,31 @@ has_scheme (const char *uri,
 }
 
 /**
- * sluice_job_store_new_for_uri:
+ * sluice_job_store_open_for_uri:
  * @uri: `sqlite:FILE` (also `sqlite://FILE`, so `sqlite:///abs/path`), or
  *   `postgresql://…` / `postgres://…` (libpq's connection URI)
+ * @mode: what opening may do to the database: make a job store in a new or
+ *   empty one (read-write), also beside other tables (init), or nothing
+ *   at all (read-only)
  * @error: set on failure: %SLUICE_STORE_ERROR_INVALID_URI for another
  *   kind of URI; the store's own errors when it cannot be opened
+ *   (%SLUICE_STORE_ERROR_NOT_A_STORE when there is no job store and @mode
+ *   does not allow making one). PostgreSQL connects at the first call, so
+ *   its errors are that call's.
  *
- * Opens the store @uri names, creating its schema if it has none.
+ * Opens the store @uri names (docs/job-store.md, "Opening a store").
  *
  * Returns: (transfer full): the store, or %NULL with @error set
  */
 SluiceJobStore *
-sluice_job_store_new_for_uri (const char  *uri,
-                              GError     **error)
+sluice_job_store_open_for_uri (const char          *uri,
+                               SluiceJobStoreOpen   mode,
+                               GError             **error)
 {
   g_autofree char *described = NULL;
 
   g_return_val_if_fail (uri != NULL, NULL);
+  g_return_val_if_fail (mode <= SLUICE_JOB_STORE_OPEN_INIT, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
   if (has_scheme (uri, "sqlite:"))
@@ -133,16 +141,34 @@ sluice_job_store_new_for_uri (const char  *uri,
       if (g_str_has_prefix (path, "//"))
         path += 2;
       if (*path != '\0')
-        return sluice_sqlite_store_new (path, error);
+        return sluice_sqlite_store_open (path, mode, error);
       g_set_error (error, SLUICE_STORE_ERROR, SLUICE_STORE_ERROR_INVALID_URI,
                    _("“%s” names no file: expected sqlite:FILE"), uri);
       return NULL;
     }
   if (has_scheme (uri, "postgresql://") || has_scheme (uri, "postgres://"))
-    return sluice_pg_store_new (uri, error);
+    return sluice_pg_store_open (uri, mode, error);
 
   described = sluice_job_store_describe_uri (uri);
   g_set_error (error, SLUICE_STORE_ERROR, SLUICE_STORE_ERROR_INVALID_URI,
                _("“%s” is not a job store: expected sqlite:FILE or postgresql://…"), described);
   return NULL;
+}
+
+/**
+ * sluice_job_store_new_for_uri:
+ * @uri: a store URI, as sluice_job_store_open_for_uri() takes
+ * @error: set on failure
+ *
+ * Opens the store @uri names for reading and writing
+ * (%SLUICE_JOB_STORE_OPEN_READ_WRITE): a new or empty database gets the
+ * job store's schema, one with other tables and no job store is refused.
+ *
+ * Returns: (transfer full): the store, or %NULL with @error set
+ */
+SluiceJobStore *
+sluice_job_store_new_for_uri (const char  *uri,
+                              GError     **error)
+{
+  return sluice_job_store_open_for_uri (uri, SLUICE_JOB_STORE_OPEN_READ_WRITE, error);
 }

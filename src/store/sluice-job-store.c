@@ -39,10 +39,14 @@
  *   never reads the clock (a job's updated_at is the @now of the call that
  *   changed it).
  *
- * The wrappers below check the arguments every store would check (empty
- * tenant, owner or operation key, max attempts of 0, a lease of 0, payload
- * or result that is not JSON) and report %SLUICE_STORE_ERROR_INVALID_ARGUMENT
- * through the callback without calling the store. An implementation
+ * The wrappers below check the arguments every store would check, with
+ * the same limits for every store (a tenant, owner or operation key that
+ * is empty, longer than %SLUICE_JOB_STORE_MAX_NAME_BYTES or not UTF-8; max
+ * attempts of 0; a lease of 0; a payload larger than
+ * %SLUICE_JOB_STORE_MAX_PAYLOAD_BYTES; a payload or result that is not
+ * JSON or nests deeper than %SLUICE_JOB_STORE_MAX_JSON_DEPTH) and report
+ * %SLUICE_STORE_ERROR_INVALID_ARGUMENT through the callback without calling
+ * the store. A failure's texts are made valid UTF-8 on the way in. An implementation
  * therefore never sees them, and must not tag its own tasks with the
  * wrappers' functions (the _finish wrappers take such a task for theirs).
  */
@@ -90,14 +94,53 @@ sluice_job_store_default_init (SluiceJobStoreInterface *iface)
 
 /* ---- argument checks shared by every store ---------------------------- */
 
+/* The deepest nesting of arrays and objects in @text, outside strings;
+ * counting stops once it is past @limit. Read before any parser sees the
+ * text: json-glib descends once per level, and about 100,000 levels
+ * overflow its stack. */
+static guint
+json_depth (const char *text,
+            guint       limit)
+{
+  guint depth = 0, deepest = 0;
+  gboolean in_string = FALSE;
+
+  for (const char *p = text; *p != '\0' && deepest <= limit; p++)
+    {
+      if (in_string)
+        {
+          if (*p == '\\' && p[1] != '\0')
+            p++;
+          else if (*p == '"')
+            in_string = FALSE;
+          continue;
+        }
+      if (*p == '"')
+        in_string = TRUE;
+      else if (*p == '[' || *p == '{')
+        {
+          depth++;
+          deepest = MAX (deepest, depth);
+        }
+      else if ((*p == ']' || *p == '}') && depth > 0)
+        depth--;
+    }
+  return deepest;
+}
+
 /* What is wrong with @text as JSON text of any kind (an object, an array,
  * a scalar), or NULL if nothing is. */
 static char *
 json_problem (const char *text)
 {
-  g_autoptr(JsonParser) parser = json_parser_new_immutable ();
+  g_autoptr(JsonParser) parser = NULL;
   g_autoptr(GError) local_error = NULL;
 
+  if (json_depth (text, SLUICE_JOB_STORE_MAX_JSON_DEPTH) > SLUICE_JOB_STORE_MAX_JSON_DEPTH)
+    /* Translators: what is wrong with a JSON text; %d is the limit */
+    return g_strdup_printf (_("arrays and objects are nested more than %d deep"),
+                            SLUICE_JOB_STORE_MAX_JSON_DEPTH);
+  parser = json_parser_new_immutable ();
   if (json_parser_load_from_data (parser, text, -1, &local_error) &&
       json_parser_get_root (parser) != NULL)
     return NULL;
@@ -106,15 +149,178 @@ json_problem (const char *text)
                                        : _("empty text"));
 }
 
+/* A payload: not larger than the limit, checked before it is parsed. */
 static gboolean
-check_not_empty (const char  *text,
-                 const char  *message,
-                 GError     **error)
+check_payload (const char  *payload,
+               GError     **error)
 {
-  if (text != NULL && *text != '\0')
+  gsize length = strlen (payload);
+  g_autofree char *problem = NULL;
+
+  if (length > SLUICE_JOB_STORE_MAX_PAYLOAD_BYTES)
+    {
+      g_set_error (error, SLUICE_STORE_ERROR, SLUICE_STORE_ERROR_INVALID_ARGUMENT,
+                   /* Translators: the payload's size, then the limit, in bytes */
+                   _("The payload is %" G_GSIZE_FORMAT " bytes long: at most %d bytes (1 MiB) are allowed"),
+                   length, SLUICE_JOB_STORE_MAX_PAYLOAD_BYTES);
+      return FALSE;
+    }
+  problem = json_problem (payload);
+  if (problem == NULL)
     return TRUE;
+  g_set_error (error, SLUICE_STORE_ERROR, SLUICE_STORE_ERROR_INVALID_ARGUMENT,
+               /* Translators: %s is what the JSON parser said */
+               _("The payload is not JSON: %s"), problem);
+  return FALSE;
+}
+
+typedef enum {
+  NAME_TENANT,
+  NAME_OPERATION_KEY,
+  NAME_OWNER,
+} NameKind;
+
+static gboolean
+name_is_empty (NameKind     kind,
+               GError     **error)
+{
+  const char *message = NULL;
+
+  switch (kind)
+    {
+    case NAME_TENANT:
+      message = _("The tenant must not be empty");
+      break;
+    case NAME_OPERATION_KEY:
+      message = _("The operation key must not be empty");
+      break;
+    case NAME_OWNER:
+      message = _("The lease owner must not be empty");
+      break;
+    default:
+      g_assert_not_reached ();
+    }
   g_set_error_literal (error, SLUICE_STORE_ERROR, SLUICE_STORE_ERROR_INVALID_ARGUMENT, message);
   return FALSE;
+}
+
+static gboolean
+name_is_too_long (NameKind     kind,
+                  gsize        length,
+                  GError     **error)
+{
+  switch (kind)
+    {
+    case NAME_TENANT:
+      g_set_error (error, SLUICE_STORE_ERROR, SLUICE_STORE_ERROR_INVALID_ARGUMENT,
+                   /* Translators: the tenant's length, then the limit, in bytes */
+                   _("The tenant is %" G_GSIZE_FORMAT " bytes long: at most %d bytes are allowed"),
+                   length, SLUICE_JOB_STORE_MAX_NAME_BYTES);
+      break;
+    case NAME_OPERATION_KEY:
+      g_set_error (error, SLUICE_STORE_ERROR, SLUICE_STORE_ERROR_INVALID_ARGUMENT,
+                   /* Translators: the operation key's length, then the limit, in bytes */
+                   _("The operation key is %" G_GSIZE_FORMAT " bytes long: at most %d bytes are allowed"),
+                   length, SLUICE_JOB_STORE_MAX_NAME_BYTES);
+      break;
+    case NAME_OWNER:
+      g_set_error (error, SLUICE_STORE_ERROR, SLUICE_STORE_ERROR_INVALID_ARGUMENT,
+                   /* Translators: the lease owner's length, then the limit, in bytes */
+                   _("The lease owner is %" G_GSIZE_FORMAT " bytes long: at most %d bytes are allowed"),
+                   length, SLUICE_JOB_STORE_MAX_NAME_BYTES);
+      break;
+    default:
+      g_assert_not_reached ();
+    }
+  return FALSE;
+}
+
+static gboolean
+name_is_not_utf8 (NameKind     kind,
+                  GError     **error)
+{
+  const char *message = NULL;
+
+  switch (kind)
+    {
+    case NAME_TENANT:
+      message = _("The tenant is not valid UTF-8");
+      break;
+    case NAME_OPERATION_KEY:
+      message = _("The operation key is not valid UTF-8");
+      break;
+    case NAME_OWNER:
+      message = _("The lease owner is not valid UTF-8");
+      break;
+    default:
+      g_assert_not_reached ();
+    }
+  g_set_error_literal (error, SLUICE_STORE_ERROR, SLUICE_STORE_ERROR_INVALID_ARGUMENT, message);
+  return FALSE;
+}
+
+/* A tenant, operation key or owner: not empty, at most
+ * SLUICE_JOB_STORE_MAX_NAME_BYTES, UTF-8 (PostgreSQL refuses text that is
+ * not, where SQLite would take it: one rule for both). */
+static gboolean
+check_name (NameKind     kind,
+            const char  *name,
+            GError     **error)
+{
+  gsize length;
+
+  if (name == NULL || *name == '\0')
+    return name_is_empty (kind, error);
+  length = strlen (name);
+  if (length > SLUICE_JOB_STORE_MAX_NAME_BYTES)
+    return name_is_too_long (kind, length, error);
+  if (!g_utf8_validate (name, length, NULL))
+    return name_is_not_utf8 (kind, error);
+  return TRUE;
+}
+
+/* A tenant that may be NULL or empty for "every tenant". */
+static gboolean
+check_tenant_filter (const char  *tenant,
+                     GError     **error)
+{
+  return tenant == NULL || *tenant == '\0' || check_name (NAME_TENANT, tenant, error);
+}
+
+/**
+ * sluice_job_store_check_tenant:
+ * @tenant: (nullable): a tenant
+ * @error: set to %SLUICE_STORE_ERROR_INVALID_ARGUMENT, naming the rule
+ *   @tenant breaks
+ *
+ * The check every store's calls make of a tenant, for a program that
+ * wants to refuse it before it calls a store: not empty, at most
+ * %SLUICE_JOB_STORE_MAX_NAME_BYTES bytes, valid UTF-8.
+ *
+ * Returns: whether @tenant is one
+ */
+gboolean
+sluice_job_store_check_tenant (const char  *tenant,
+                               GError     **error)
+{
+  return check_name (NAME_TENANT, tenant, error);
+}
+
+/**
+ * sluice_job_store_check_operation_key:
+ * @operation_key: (nullable): an operation key
+ * @error: set to %SLUICE_STORE_ERROR_INVALID_ARGUMENT, naming the rule
+ *   @operation_key breaks
+ *
+ * As sluice_job_store_check_tenant(), for an operation key.
+ *
+ * Returns: whether @operation_key is one
+ */
+gboolean
+sluice_job_store_check_operation_key (const char  *operation_key,
+                                      GError     **error)
+{
+  return check_name (NAME_OPERATION_KEY, operation_key, error);
 }
 
 static gboolean
@@ -148,9 +354,12 @@ report_invalid (SluiceJobStore      *self,
 /**
  * sluice_job_store_enqueue_async:
  * @self: a store
- * @tenant: the tenant (queue), not empty
- * @operation_key: the key enqueue is idempotent by, per tenant, not empty
- * @payload: the job's payload, JSON text
+ * @tenant: the tenant (queue): 1 to %SLUICE_JOB_STORE_MAX_NAME_BYTES bytes
+ *   of UTF-8
+ * @operation_key: the key enqueue is idempotent by, per tenant: 1 to
+ *   %SLUICE_JOB_STORE_MAX_NAME_BYTES bytes of UTF-8
+ * @payload: the job's payload, JSON text of at most
+ *   %SLUICE_JOB_STORE_MAX_PAYLOAD_BYTES bytes
  * @max_attempts: the most attempts the job may have, at least 1
  * @now: the time of the call, µs since the Unix epoch: the new job's
  *   available_at and updated_at
@@ -172,25 +381,16 @@ sluice_job_store_enqueue_async (SluiceJobStore      *self,
                                 GAsyncReadyCallback  callback,
                                 gpointer             user_data)
 {
-  g_autofree char *problem = NULL;
   GError *error = NULL;
 
   g_return_if_fail (SLUICE_IS_JOB_STORE (self));
   g_return_if_fail (payload != NULL);
   g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
 
-  if (!check_not_empty (tenant, _("The tenant must not be empty"), &error) ||
-      !check_not_empty (operation_key, _("The operation key must not be empty"), &error))
+  if (!check_name (NAME_TENANT, tenant, &error) ||
+      !check_name (NAME_OPERATION_KEY, operation_key, &error) ||
+      !check_payload (payload, &error))
     {
-      report_invalid (self, sluice_job_store_enqueue_async, callback, user_data, error);
-      return;
-    }
-  problem = json_problem (payload);
-  if (problem != NULL)
-    {
-      error = g_error_new (SLUICE_STORE_ERROR, SLUICE_STORE_ERROR_INVALID_ARGUMENT,
-                           /* Translators: %s is what the JSON parser said */
-                           _("The payload is not JSON: %s"), problem);
       report_invalid (self, sluice_job_store_enqueue_async, callback, user_data, error);
       return;
     }
@@ -269,8 +469,8 @@ sluice_job_store_claim_next_async (SluiceJobStore      *self,
   g_return_if_fail (SLUICE_IS_JOB_STORE (self));
   g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
 
-  if (!check_not_empty (tenant, _("The tenant must not be empty"), &error) ||
-      !check_not_empty (owner, _("The lease owner must not be empty"), &error) ||
+  if (!check_name (NAME_TENANT, tenant, &error) ||
+      !check_name (NAME_OWNER, owner, &error) ||
       !check_lease (lease, &error))
     {
       report_invalid (self, sluice_job_store_claim_next_async, callback, user_data, error);
@@ -424,6 +624,32 @@ sluice_job_store_complete_finish (SluiceJobStore  *self,
   return SLUICE_JOB_STORE_GET_IFACE (self)->complete_finish (self, result, error);
 }
 
+static char *
+make_valid (const char *text)
+{
+  return text != NULL ? g_utf8_make_valid (text, -1) : NULL;
+}
+
+/* A failure's texts come from any handler's errors (a file name's bytes,
+ * say): PostgreSQL refuses text that is not UTF-8 where SQLite would keep
+ * it, so both keep it made valid. NULL when @failure is valid already. */
+static SluiceJobFailure *
+valid_failure (const SluiceJobFailure *failure)
+{
+  g_autofree char *type_name = NULL;
+  g_autofree char *message = NULL;
+  g_autofree char *code = NULL;
+
+  if ((failure->type_name == NULL || g_utf8_validate (failure->type_name, -1, NULL)) &&
+      (failure->message == NULL || g_utf8_validate (failure->message, -1, NULL)) &&
+      (failure->code == NULL || g_utf8_validate (failure->code, -1, NULL)))
+    return NULL;
+  type_name = make_valid (failure->type_name);
+  message = make_valid (failure->message);
+  code = make_valid (failure->code);
+  return sluice_job_failure_new (type_name, message, code, failure->retryable);
+}
+
 /**
  * sluice_job_store_fail_async:
  * @self: a store
@@ -450,14 +676,17 @@ sluice_job_store_fail_async (SluiceJobStore         *self,
                              GAsyncReadyCallback     callback,
                              gpointer                user_data)
 {
+  g_autoptr(SluiceJobFailure) valid = NULL;
+
   g_return_if_fail (SLUICE_IS_JOB_STORE (self));
   g_return_if_fail (check_claim (claim));
   g_return_if_fail (failure != NULL);
   g_return_if_fail (available_at >= -1);
   g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
 
-  SLUICE_JOB_STORE_GET_IFACE (self)->fail_async (self, claim, failure, available_at, now,
-                                                 cancellable, callback, user_data);
+  valid = valid_failure (failure);
+  SLUICE_JOB_STORE_GET_IFACE (self)->fail_async (self, claim, valid != NULL ? valid : failure,
+                                                 available_at, now, cancellable, callback, user_data);
 }
 
 /**
@@ -506,9 +735,16 @@ sluice_job_store_release_expired_async (SluiceJobStore      *self,
                                         GAsyncReadyCallback  callback,
                                         gpointer             user_data)
 {
+  GError *error = NULL;
+
   g_return_if_fail (SLUICE_IS_JOB_STORE (self));
   g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
 
+  if (!check_tenant_filter (tenant, &error))
+    {
+      report_invalid (self, sluice_job_store_release_expired_async, callback, user_data, error);
+      return;
+    }
   if (tenant != NULL && *tenant == '\0')
     tenant = NULL;
   SLUICE_JOB_STORE_GET_IFACE (self)->release_expired_async (self, tenant, now, limit,
@@ -530,6 +766,8 @@ sluice_job_store_release_expired_finish (SluiceJobStore  *self,
 {
   g_return_val_if_fail (SLUICE_IS_JOB_STORE (self), -1);
 
+  if (g_async_result_is_tagged (result, sluice_job_store_release_expired_async))
+    return g_task_propagate_int (G_TASK (result), error);
   return SLUICE_JOB_STORE_GET_IFACE (self)->release_expired_finish (self, result, error);
 }
 
@@ -553,9 +791,16 @@ sluice_job_store_get_status_async (SluiceJobStore      *self,
                                    GAsyncReadyCallback  callback,
                                    gpointer             user_data)
 {
+  GError *error = NULL;
+
   g_return_if_fail (SLUICE_IS_JOB_STORE (self));
   g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
 
+  if (!check_tenant_filter (tenant, &error))
+    {
+      report_invalid (self, sluice_job_store_get_status_async, callback, user_data, error);
+      return;
+    }
   if (tenant != NULL && *tenant == '\0')
     tenant = NULL;
   SLUICE_JOB_STORE_GET_IFACE (self)->get_status_async (self, tenant, n_failures,
@@ -577,5 +822,7 @@ sluice_job_store_get_status_finish (SluiceJobStore  *self,
 {
   g_return_val_if_fail (SLUICE_IS_JOB_STORE (self), NULL);
 
+  if (g_async_result_is_tagged (result, sluice_job_store_get_status_async))
+    return g_task_propagate_pointer (G_TASK (result), error);
   return SLUICE_JOB_STORE_GET_IFACE (self)->get_status_finish (self, result, error);
 }

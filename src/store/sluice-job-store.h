@@ -26,9 +26,16 @@ G_BEGIN_DECLS
  *   timeout, the server gone, a constraint); the message names the store
  *   without secrets
  * @SLUICE_STORE_ERROR_SCHEMA: the store's schema is newer than this program
- *   knows, or not a job store's
+ *   knows (or older, opened read-only), or not a job store's (a table
+ *   `sluice_jobs` without `sluice_schema`)
  * @SLUICE_STORE_ERROR_INVALID_ARGUMENT: a payload or result that is not
- *   JSON, an empty tenant or operation key, max attempts of 0
+ *   JSON or is too large or deeply nested, a tenant, operation key or
+ *   owner that is empty, too long or not UTF-8, max attempts of 0
+ * @SLUICE_STORE_ERROR_NOT_A_STORE: the database holds no job store: opened
+ *   read-only, a file that does not exist or a database without
+ *   `sluice_schema`; opened for writing without
+ *   %SLUICE_JOB_STORE_OPEN_INIT, a database that has other tables and no
+ *   job store
  *
  * Error codes in the %SLUICE_STORE_ERROR domain.
  */
@@ -38,7 +45,60 @@ typedef enum {
   SLUICE_STORE_ERROR_BACKEND,
   SLUICE_STORE_ERROR_SCHEMA,
   SLUICE_STORE_ERROR_INVALID_ARGUMENT,
+  SLUICE_STORE_ERROR_NOT_A_STORE,
 } SluiceStoreError;
+
+/**
+ * SluiceJobStoreOpen:
+ * @SLUICE_JOB_STORE_OPEN_READ_WRITE: a database without any table (a new
+ *   SQLite file, an empty schema) gets the job store's schema; an older
+ *   schema version is migrated; a database with other tables and no job
+ *   store is refused with %SLUICE_STORE_ERROR_NOT_A_STORE and left as it
+ *   was
+ * @SLUICE_JOB_STORE_OPEN_READ_ONLY: nothing is ever created, migrated or
+ *   converted (SQLite: the file is opened read-only and keeps its journal
+ *   mode; PostgreSQL: the session's transactions are read-only); a store
+ *   that does not exist yet is %SLUICE_STORE_ERROR_NOT_A_STORE; the store's
+ *   writing calls fail with %SLUICE_STORE_ERROR_BACKEND
+ * @SLUICE_JOB_STORE_OPEN_INIT: as read-write, and the job store is made
+ *   beside the other tables of a database that has some (`--init`)
+ *
+ * How a store is opened (docs/job-store.md, "Opening a store"). A database
+ * "is a job store" when it has the table `sluice_schema`.
+ */
+typedef enum {
+  SLUICE_JOB_STORE_OPEN_READ_WRITE,
+  SLUICE_JOB_STORE_OPEN_READ_ONLY,
+  SLUICE_JOB_STORE_OPEN_INIT,
+} SluiceJobStoreOpen;
+
+/**
+ * SLUICE_JOB_STORE_MAX_NAME_BYTES:
+ *
+ * The longest tenant, operation key or lease owner, in bytes of UTF-8: the
+ * same on every store, checked before a store sees the call. (PostgreSQL
+ * sends the tenant in a NOTIFY, whose payload must stay under 8,000
+ * bytes, and indexes (tenant, operation key), whose entries must stay
+ * under 2,704 bytes.)
+ */
+#define SLUICE_JOB_STORE_MAX_NAME_BYTES 255
+
+/**
+ * SLUICE_JOB_STORE_MAX_PAYLOAD_BYTES:
+ *
+ * The largest payload of a job, in bytes of JSON text (1 MiB): a worker
+ * holds its payload several times over while the job runs.
+ */
+#define SLUICE_JOB_STORE_MAX_PAYLOAD_BYTES (1024 * 1024)
+
+/**
+ * SLUICE_JOB_STORE_MAX_JSON_DEPTH:
+ *
+ * The deepest nesting of arrays and objects in a payload or result: a
+ * JSON parser descends once per level, and a megabyte of `[` would
+ * overflow its stack.
+ */
+#define SLUICE_JOB_STORE_MAX_JSON_DEPTH 64
 
 /**
  * SluiceStoredJobState:
@@ -284,6 +344,13 @@ struct _SluiceJobStoreInterface
 GQuark             sluice_store_error_quark      (void);
 
 SluiceJobStore    *sluice_job_store_new_for_uri  (const char             *uri,
+                                                  GError                **error);
+SluiceJobStore    *sluice_job_store_open_for_uri (const char             *uri,
+                                                  SluiceJobStoreOpen      mode,
+                                                  GError                **error);
+gboolean           sluice_job_store_check_tenant (const char             *tenant,
+                                                  GError                **error);
+gboolean           sluice_job_store_check_operation_key (const char      *operation_key,
                                                   GError                **error);
 char              *sluice_job_store_describe_uri (const char             *uri);
 

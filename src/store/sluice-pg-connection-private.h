@@ -34,6 +34,7 @@ char               *sluice_pg_scrub             (const char          *uri,
                                                  const char          *message);
 
 SluicePgConnection *sluice_pg_connection_new    (const char          *uri,
+                                                 SluiceJobStoreOpen   mode,
                                                  SluicePgNotifyFunc   notify,
                                                  gpointer             notify_data);
 void                sluice_pg_connection_free   (SluicePgConnection  *self);

@@ -28,6 +28,7 @@ struct _SluicePgConnection
 {
   char               *uri;
   char               *description;
+  SluiceJobStoreOpen  mode;
   SluicePgNotifyFunc  notify;
   gpointer            notify_data;
 
@@ -169,12 +170,14 @@ static const Statement statements[] = {
 
 SluicePgConnection *
 sluice_pg_connection_new (const char         *uri,
+                          SluiceJobStoreOpen  mode,
                           SluicePgNotifyFunc  notify,
                           gpointer            notify_data)
 {
   SluicePgConnection *self = g_new0 (SluicePgConnection, 1);
 
   self->uri = g_strdup (uri);
+  self->mode = mode;
   self->description = sluice_job_store_describe_uri (uri);
   self->notify = notify;
   self->notify_data = notify_data;
@@ -297,38 +300,149 @@ run (SluicePgConnection  *self,
   return ok;
 }
 
-/* The schema's version in the transaction of migrate(), 0 when there is
- * no sluice_schema yet (which it then makes), or -1 with @error set. */
-static int
-schema_version (SluicePgConnection  *self,
+/* The first value of @sql's first row (NULL for SQL NULL) into @value;
+ * FALSE with @error set when it failed. */
+static gboolean
+query_text (SluicePgConnection  *self,
+            const char          *sql,
+            char               **value,
+            GError             **error)
+{
+  PGresult *result = PQexec (self->conn, sql);
+  gboolean ok = PQresultStatus (result) == PGRES_TUPLES_OK;
+
+  if (!ok)
+    set_error (self, error, SLUICE_STORE_ERROR_BACKEND, PQresultErrorMessage (result));
+  else
+    *value = PQntuples (result) > 0 && !PQgetisnull (result, 0, 0)
+               ? g_strdup (PQgetvalue (result, 0, 0)) : NULL;
+  PQclear (result);
+  return ok;
+}
+
+/* The first relations (tables, views, sequences) of the schema where the
+ * store would make its tables, such as "orders, users, …"; NULL when it
+ * has none. */
+static gboolean
+other_relations (SluicePgConnection  *self,
+                 char               **names,
+                 GError             **error)
+{
+  return query_text (self,
+                     "SELECT string_agg(CASE WHEN n < 4 THEN relname ELSE '…' END, ', ' ORDER BY n)"
+                     " FROM (SELECT c.relname, row_number() OVER (ORDER BY c.relname) AS n"
+                     "       FROM pg_class c JOIN pg_namespace s ON s.oid = c.relnamespace"
+                     "       WHERE s.nspname = current_schema()"
+                     "         AND c.relkind IN ('r', 'p', 'v', 'm', 'f', 'S')"
+                     "       ORDER BY c.relname LIMIT 4) AS first",
+                     names, error);
+}
+
+/* A database without sluice_schema: a job store may be made in it when
+ * the schema has no relations at all, or when the mode says init; never
+ * when read-only. A sluice_jobs without sluice_schema is another
+ * program's, whatever the mode. */
+static gboolean
+may_make_store (SluicePgConnection  *self,
                 GError             **error)
 {
-  PGresult *result = PQexec (self->conn, "SELECT to_regclass('sluice_schema') IS NOT NULL");
-  gboolean exists;
-  int version = 0;
+  g_autofree char *jobs = NULL;
+  g_autofree char *others = NULL;
+  g_autofree char *schema = NULL;
 
-  if (PQresultStatus (result) != PGRES_TUPLES_OK)
-    goto failed;
-  exists = g_strcmp0 (PQgetvalue (result, 0, 0), "t") == 0;
-  PQclear (result);
-  /* Made only when missing: CREATE TABLE IF NOT EXISTS would need the
-   * right to create tables even when they are there, which a worker's
-   * role may well not have. */
-  if (!exists)
-    return run (self, "CREATE TABLE sluice_schema (version integer NOT NULL)", error) ? 0 : -1;
+  if (!query_text (self, "SELECT to_regclass('sluice_jobs')::text", &jobs, error) ||
+      !other_relations (self, &others, error) ||
+      !query_text (self, "SELECT current_schema()", &schema, error))
+    return FALSE;
+  if (jobs != NULL)
+    g_set_error (error, SLUICE_STORE_ERROR, SLUICE_STORE_ERROR_SCHEMA,
+                 /* Translators: %s is the store's URI without its password */
+                 _("The job store %s has a table sluice_jobs but no sluice_schema: it is not a Sluice job store"),
+                 self->description);
+  else if (self->mode == SLUICE_JOB_STORE_OPEN_READ_ONLY && others == NULL)
+    g_set_error (error, SLUICE_STORE_ERROR, SLUICE_STORE_ERROR_NOT_A_STORE,
+                 /* Translators: the store's URI without its password, then a schema's name */
+                 _("The job store %s has no job store yet in schema %s "
+                   "(a worker or sluice-run enqueue makes it)"),
+                 self->description, schema != NULL ? schema : "?");
+  else if (self->mode == SLUICE_JOB_STORE_OPEN_READ_ONLY)
+    g_set_error (error, SLUICE_STORE_ERROR, SLUICE_STORE_ERROR_NOT_A_STORE,
+                 /* Translators: the store's URI without its password, a schema's name, then the
+                  * names of its first tables */
+                 _("The job store %s is not a Sluice job store: schema %s has other tables (%s) "
+                   "and no sluice_schema"),
+                 self->description, schema != NULL ? schema : "?", others);
+  else if (self->mode == SLUICE_JOB_STORE_OPEN_READ_WRITE && others != NULL)
+    g_set_error (error, SLUICE_STORE_ERROR, SLUICE_STORE_ERROR_NOT_A_STORE,
+                 /* Translators: the store's URI without its password, a schema's name, then the
+                  * names of its first tables */
+                 _("The job store %s is not a Sluice job store: schema %s has other tables (%s) "
+                   "and no sluice_schema; a job store is made beside them only when asked "
+                   "(sluice-run enqueue or worker with --init)"),
+                 self->description, schema != NULL ? schema : "?", others);
+  else
+    return TRUE;
+  return FALSE;
+}
 
-  result = PQexec (self->conn, "SELECT max(version) FROM sluice_schema");
-  if (PQresultStatus (result) != PGRES_TUPLES_OK)
-    goto failed;
-  if (!PQgetisnull (result, 0, 0))
-    version = atoi (PQgetvalue (result, 0, 0));
-  PQclear (result);
-  return version;
+/* The schema's version, 0 when there is no sluice_schema yet and one may
+ * be made (@exists then FALSE), or -1 with @error set. */
+static int
+schema_version (SluicePgConnection  *self,
+                gboolean            *exists,
+                GError             **error)
+{
+  g_autofree char *table = NULL;
+  g_autofree char *version = NULL;
 
-failed:
-  set_error (self, error, SLUICE_STORE_ERROR_BACKEND, PQresultErrorMessage (result));
-  PQclear (result);
-  return -1;
+  if (!query_text (self, "SELECT to_regclass('sluice_schema')::text", &table, error))
+    return -1;
+  *exists = table != NULL;
+  if (!*exists)
+    return may_make_store (self, error) ? 0 : -1;
+  if (!query_text (self, "SELECT max(version) FROM sluice_schema", &version, error))
+    return -1;
+  return version != NULL ? atoi (version) : 0;
+}
+
+static void
+set_version_error (SluicePgConnection  *self,
+                   int                  version,
+                   GError             **error)
+{
+  if (version > SLUICE_PG_SCHEMA_VERSION)
+    g_set_error (error, SLUICE_STORE_ERROR, SLUICE_STORE_ERROR_SCHEMA,
+                 /* Translators: the first %s is the store's URI without
+                  * its password; then two version numbers. */
+                 _("The job store %s has schema version %d, newer than this program’s %d"),
+                 self->description, version, SLUICE_PG_SCHEMA_VERSION);
+  else
+    g_set_error (error, SLUICE_STORE_ERROR, SLUICE_STORE_ERROR_SCHEMA,
+                 /* Translators: the first %s is the store's URI without
+                  * its password; then two version numbers. */
+                 _("The job store %s has schema version %d, older than this program’s %d, and it is "
+                   "open read-only; a worker or sluice-run enqueue brings it up to date"),
+                 self->description, version, SLUICE_PG_SCHEMA_VERSION);
+}
+
+/* Read-only: the session's transactions cannot write, and the schema is
+ * only checked, never made or migrated. */
+static gboolean
+check_read_only (SluicePgConnection  *self,
+                 GError             **error)
+{
+  gboolean exists = FALSE;
+  int version;
+
+  if (!run (self, "SET default_transaction_read_only = on", error))
+    return FALSE;
+  version = schema_version (self, &exists, error);
+  if (version < 0)
+    return FALSE;
+  if (version == SLUICE_PG_SCHEMA_VERSION)
+    return TRUE;
+  set_version_error (self, version, error);
+  return FALSE;
 }
 
 /* Reads the schema's version in a transaction that holds an advisory lock,
@@ -339,23 +453,25 @@ static gboolean
 migrate (SluicePgConnection  *self,
          GError             **error)
 {
+  gboolean exists = FALSE;
   int version;
 
   if (!run (self, "BEGIN", error) ||
       !run (self, "SELECT pg_advisory_xact_lock(hashtext('sluice_schema'))", error))
     goto failed;
-  version = schema_version (self, error);
+  version = schema_version (self, &exists, error);
   if (version < 0)
     goto failed;
   if (version > SLUICE_PG_SCHEMA_VERSION)
     {
-      g_set_error (error, SLUICE_STORE_ERROR, SLUICE_STORE_ERROR_SCHEMA,
-                   /* Translators: the first %s is the store's URI without
-                    * its password; then two version numbers. */
-                   _("The job store %s has schema version %d, newer than this program’s %d"),
-                   self->description, version, SLUICE_PG_SCHEMA_VERSION);
+      set_version_error (self, version, error);
       goto failed;
     }
+  /* Made only when missing: CREATE TABLE IF NOT EXISTS would need the
+   * right to create tables even when they are there, which a worker's
+   * role may well not have. */
+  if (!exists && !run (self, "CREATE TABLE sluice_schema (version integer NOT NULL)", error))
+    goto failed;
   for (; version < SLUICE_PG_SCHEMA_VERSION; version++)
     {
       g_autofree char *record = g_strdup_printf ("INSERT INTO sluice_schema (version) VALUES (%d)",
@@ -398,7 +514,8 @@ prepare_statements (SluicePgConnection  *self,
  * @self: a connection
  * @error: set when the server cannot be reached or its schema is newer
  *
- * Connects if not connected: makes or checks the schema, prepares the
+ * Connects if not connected: makes or checks the schema (as the mode
+ * says: SluiceJobStoreOpen), prepares the
  * statements, LISTENs and watches the socket on the thread-default main
  * context. Every request calls it first; it does nothing when connected.
  *
@@ -430,7 +547,7 @@ sluice_pg_connection_open (SluicePgConnection  *self,
     }
   PQsetNoticeProcessor (self->conn, on_notice, NULL);
 
-  if (!migrate (self, error) ||
+  if (!(self->mode == SLUICE_JOB_STORE_OPEN_READ_ONLY ? check_read_only (self, error) : migrate (self, error)) ||
       !prepare_statements (self, error) ||
       !run (self, "LISTEN " SLUICE_PG_CHANNEL, error))
     {

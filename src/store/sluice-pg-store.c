@@ -18,7 +18,9 @@
  * The store makes its schema (tables `sluice_schema` and `sluice_jobs`) on
  * its first connection, in a transaction that holds an advisory lock, and
  * refuses a schema version newer than its own with
- * %SLUICE_STORE_ERROR_SCHEMA. A URI's `options=-csearch_path=S` puts the
+ * %SLUICE_STORE_ERROR_SCHEMA. It makes it only in a schema without tables
+ * unless opened with %SLUICE_JOB_STORE_OPEN_INIT, and never when opened
+ * read-only (SluiceJobStoreOpen). A URI's `options=-csearch_path=S` puts the
  * tables into schema S.
  *
  * Threads: all of libpq runs on one thread of the store's own, one request
@@ -606,15 +608,20 @@ sluice_pg_store_init (SluicePgStore *self)
 }
 
 /**
- * sluice_pg_store_new:
+ * sluice_pg_store_open:
  * @uri: a `postgresql://` (or `postgres://`) URI, as libpq reads it
+ * @mode: what connecting may do to the database: read-write makes the job
+ *   store in a schema without tables, init also in one with other tables;
+ *   read-only never makes or migrates anything, and the session's
+ *   transactions are read-only
  * @error: set to %SLUICE_STORE_ERROR_INVALID_URI when @uri is not one
  *
  * Makes a store on the database @uri names. Nothing connects yet (the
  * call never blocks): the first request connects, makes or checks the
  * schema and LISTENs, and fails with %SLUICE_STORE_ERROR_BACKEND when the
- * server cannot be reached, or %SLUICE_STORE_ERROR_SCHEMA when its schema
- * is newer. Notifications ("jobs-available") are emitted on the
+ * server cannot be reached, %SLUICE_STORE_ERROR_SCHEMA when its schema
+ * is newer, or %SLUICE_STORE_ERROR_NOT_A_STORE when there is no job store
+ * and @mode does not let it make one. Notifications ("jobs-available") are emitted on the
  * thread-default main context of this call, from the first request's
  * connection on. Messages name the store with
  * sluice_job_store_describe_uri(), never with its password.
@@ -622,13 +629,15 @@ sluice_pg_store_init (SluicePgStore *self)
  * Returns: (transfer full) (nullable): the store, or %NULL with @error set
  */
 SluiceJobStore *
-sluice_pg_store_new (const char  *uri,
-                     GError     **error)
+sluice_pg_store_open (const char          *uri,
+                      SluiceJobStoreOpen   mode,
+                      GError             **error)
 {
   SluicePgStore *self;
   ThreadData *thread;
 
   g_return_val_if_fail (uri != NULL, NULL);
+  g_return_val_if_fail (mode <= SLUICE_JOB_STORE_OPEN_INIT, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
   if (!sluice_pg_check_uri (uri, error))
@@ -641,7 +650,7 @@ sluice_pg_store_new (const char  *uri,
   self->shared->context = g_main_context_ref_thread_default ();
   g_mutex_init (&self->shared->lock);
   self->shared->pending = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  self->connection = sluice_pg_connection_new (uri, on_notification, self->shared);
+  self->connection = sluice_pg_connection_new (uri, mode, on_notification, self->shared);
   self->worker_context = g_main_context_new ();
   self->worker_loop = g_main_loop_new (self->worker_context, FALSE);
 
@@ -654,6 +663,23 @@ sluice_pg_store_new (const char  *uri,
   thread->shared = g_atomic_rc_box_acquire (self->shared);
   self->thread = g_thread_new ("sluice-pg-store", thread_main, thread);
   return SLUICE_JOB_STORE (self);
+}
+
+/**
+ * sluice_pg_store_new:
+ * @uri: a `postgresql://` (or `postgres://`) URI, as libpq reads it
+ * @error: set to %SLUICE_STORE_ERROR_INVALID_URI when @uri is not one
+ *
+ * sluice_pg_store_open() for reading and writing
+ * (%SLUICE_JOB_STORE_OPEN_READ_WRITE).
+ *
+ * Returns: (transfer full) (nullable): the store, or %NULL with @error set
+ */
+SluiceJobStore *
+sluice_pg_store_new (const char  *uri,
+                     GError     **error)
+{
+  return sluice_pg_store_open (uri, SLUICE_JOB_STORE_OPEN_READ_WRITE, error);
 }
 
 /**

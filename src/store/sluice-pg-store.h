@@ -13,6 +13,9 @@ G_DECLARE_FINAL_TYPE (SluicePgStore, sluice_pg_store, SLUICE, PG_STORE, GObject)
 
 SluiceJobStore *sluice_pg_store_new             (const char    *uri,
                                                  GError       **error);
+SluiceJobStore *sluice_pg_store_open            (const char    *uri,
+                                                 SluiceJobStoreOpen mode,
+                                                 GError       **error);
 const char     *sluice_pg_store_get_description (SluicePgStore *self);
 
 G_END_DECLS

@@ -20,6 +20,7 @@ typedef struct
 
 /* sluice-sqlite-connection.c: opening, settings, schema, the SQL helpers */
 SluiceSqliteConnection *sluice_sqlite_connection_open      (const char              *path,
+                                                            SluiceJobStoreOpen       mode,
                                                             GError                 **error);
 void                    sluice_sqlite_connection_free      (SluiceSqliteConnection  *self);
 void                    sluice_sqlite_connection_set_error (SluiceSqliteConnection  *self,

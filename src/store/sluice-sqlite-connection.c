@@ -250,27 +250,99 @@ query_int (SluiceSqliteConnection  *self,
   return TRUE;
 }
 
+/* The first names of the file's own tables, views, indexes and triggers
+ * (not SQLite's), such as "orders, users, …"; NULL for a file that has
+ * none. */
+static gboolean
+other_objects (SluiceSqliteConnection  *self,
+               char                   **names,
+               GError                 **error)
+{
+  sqlite3_stmt *stmt = sluice_sqlite_connection_prepare (self,
+                                                         "SELECT name FROM sqlite_master"
+                                                         " WHERE name NOT LIKE 'sqlite\\_%' ESCAPE '\\'"
+                                                         " ORDER BY name LIMIT 4", error);
+  g_autoptr(GString) list = NULL;
+  guint n = 0;
+  int rc;
+
+  if (stmt == NULL)
+    return FALSE;
+  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
+    {
+      if (list == NULL)
+        list = g_string_new (NULL);
+      else
+        g_string_append (list, ", ");
+      g_string_append (list, ++n < 4 ? (const char *) sqlite3_column_text (stmt, 0) : "…");
+    }
+  if (rc != SQLITE_DONE)
+    {
+      sluice_sqlite_connection_set_error (self, error);
+      sqlite3_reset (stmt);
+      return FALSE;
+    }
+  sqlite3_reset (stmt);
+  *names = list != NULL ? g_string_free (g_steal_pointer (&list), FALSE) : NULL;
+  return TRUE;
+}
+
+/* A file without sluice_schema: a job store may be made in it when it has
+ * no tables at all (a new file), or when @mode says init; never when it is
+ * read-only. */
+static gboolean
+may_make_store (SluiceSqliteConnection  *self,
+                SluiceJobStoreOpen       mode,
+                GError                 **error)
+{
+  g_autofree char *others = NULL;
+
+  if (!other_objects (self, &others, error))
+    return FALSE;
+  if (mode == SLUICE_JOB_STORE_OPEN_READ_ONLY && others == NULL)
+    g_set_error (error, SLUICE_STORE_ERROR, SLUICE_STORE_ERROR_NOT_A_STORE,
+                 /* Translators: %s is the store's file */
+                 _("Job store %s: the file has no job store yet (a worker or sluice-run enqueue makes it)"),
+                 self->path);
+  else if (mode == SLUICE_JOB_STORE_OPEN_READ_ONLY)
+    g_set_error (error, SLUICE_STORE_ERROR, SLUICE_STORE_ERROR_NOT_A_STORE,
+                 /* Translators: the store's file, then the names of its first tables */
+                 _("Job store %s: it is not a Sluice job store: it has other tables (%s) and no sluice_schema"),
+                 self->path, others);
+  else if (mode == SLUICE_JOB_STORE_OPEN_READ_WRITE && others != NULL)
+    g_set_error (error, SLUICE_STORE_ERROR, SLUICE_STORE_ERROR_NOT_A_STORE,
+                 /* Translators: the store's file, then the names of its first tables */
+                 _("Job store %s: it is not a Sluice job store: it has other tables (%s) and no sluice_schema; "
+                   "a job store is made beside them only when asked (sluice-run enqueue or worker with --init)"),
+                 self->path, others);
+  else
+    return TRUE;
+  return FALSE;
+}
+
 /* Inside the schema transaction: the file's version, 0 for a file without
- * a job store; a table of ours without a version is not a job store. */
+ * a job store that may get one (may_make_store()); a table of ours
+ * without a version is not a job store. */
 static gboolean
 schema_version (SluiceSqliteConnection  *self,
+                SluiceJobStoreOpen       mode,
                 gint64                  *version,
                 GError                 **error)
 {
   gboolean is_null;
   gint64 n_tables;
 
-  if (!sluice_sqlite_connection_exec (self, "CREATE TABLE IF NOT EXISTS sluice_schema (version INTEGER NOT NULL)", error) ||
-      !query_int (self, "SELECT max(version) FROM sluice_schema", version, &is_null, error))
+  if (!query_int (self, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'sluice_schema'",
+                  &n_tables, &is_null, error))
     return FALSE;
-  if (!is_null)
-    return TRUE;
+  if (n_tables > 0)
+    return query_int (self, "SELECT max(version) FROM sluice_schema", version, &is_null, error);
   *version = 0;
   if (!query_int (self, "SELECT count(*) FROM sqlite_master WHERE name = 'sluice_jobs'",
                   &n_tables, &is_null, error))
     return FALSE;
   if (n_tables == 0)
-    return TRUE;
+    return may_make_store (self, mode, error);
   g_set_error (error, SLUICE_STORE_ERROR, SLUICE_STORE_ERROR_SCHEMA,
                _("Job store %s: it has a table sluice_jobs but no schema version; "
                  "it is not a Sluice job store"), self->path);
@@ -284,6 +356,9 @@ migrate (SluiceSqliteConnection  *self,
 {
   g_autofree char *record = NULL;
 
+  if (!sluice_sqlite_connection_exec (self, "CREATE TABLE IF NOT EXISTS sluice_schema (version INTEGER NOT NULL)",
+                                      error))
+    return FALSE;
   for (gint64 v = from; v < SLUICE_SQLITE_STORE_SCHEMA_VERSION; v++)
     if (!sluice_sqlite_connection_exec (self, migrations[v], error))
       return FALSE;
@@ -292,25 +367,47 @@ migrate (SluiceSqliteConnection  *self,
   return sluice_sqlite_connection_exec (self, record, error);
 }
 
-static gboolean
-create_schema (SluiceSqliteConnection  *self,
-               GError                 **error)
+static void
+set_version_error (SluiceSqliteConnection  *self,
+                   gint64                   version,
+                   GError                 **error)
 {
+  g_autofree char *found = g_strdup_printf ("%" G_GINT64_FORMAT, version);
+  g_autofree char *known = g_strdup_printf ("%d", SLUICE_SQLITE_STORE_SCHEMA_VERSION);
+
+  if (version > SLUICE_SQLITE_STORE_SCHEMA_VERSION)
+    g_set_error (error, SLUICE_STORE_ERROR, SLUICE_STORE_ERROR_SCHEMA,
+                 /* Translators: the first %s is the store's file, then two version numbers */
+                 _("Job store %s: its schema version %s is newer than this program's (%s); "
+                   "use a newer Sluice"), self->path, found, known);
+  else
+    g_set_error (error, SLUICE_STORE_ERROR, SLUICE_STORE_ERROR_SCHEMA,
+                 /* Translators: the first %s is the store's file, then two version numbers */
+                 _("Job store %s: its schema version %s is older than this program's (%s), and it is "
+                   "open read-only; a worker or sluice-run enqueue brings it up to date"),
+                 self->path, found, known);
+}
+
+/* Checks the file's schema, and makes or migrates it when @mode lets it,
+ * in one transaction: a write transaction (BEGIN IMMEDIATE), so that two
+ * processes opening a new file at once do not both make the tables; a
+ * read transaction when read-only. */
+static gboolean
+check_schema (SluiceSqliteConnection  *self,
+              SluiceJobStoreOpen       mode,
+              GError                 **error)
+{
+  gboolean read_only = mode == SLUICE_JOB_STORE_OPEN_READ_ONLY;
   gint64 version = 0;
   gboolean ok;
 
-  if (!sluice_sqlite_connection_exec (self, "BEGIN IMMEDIATE", error))
+  if (!sluice_sqlite_connection_exec (self, read_only ? "BEGIN" : "BEGIN IMMEDIATE", error))
     return FALSE;
-  ok = schema_version (self, &version, error);
-  if (ok && version > SLUICE_SQLITE_STORE_SCHEMA_VERSION)
+  ok = schema_version (self, mode, &version, error);
+  if (ok && (version > SLUICE_SQLITE_STORE_SCHEMA_VERSION ||
+             (read_only && version < SLUICE_SQLITE_STORE_SCHEMA_VERSION)))
     {
-      g_autofree char *found = g_strdup_printf ("%" G_GINT64_FORMAT, version);
-      g_autofree char *known = g_strdup_printf ("%d", SLUICE_SQLITE_STORE_SCHEMA_VERSION);
-
-      g_set_error (error, SLUICE_STORE_ERROR, SLUICE_STORE_ERROR_SCHEMA,
-                   /* Translators: the first %s is the store's file, then two version numbers */
-                   _("Job store %s: its schema version %s is newer than this program's (%s); "
-                     "use a newer Sluice"), self->path, found, known);
+      set_version_error (self, version, error);
       ok = FALSE;
     }
   else if (ok && version < SLUICE_SQLITE_STORE_SCHEMA_VERSION)
@@ -318,17 +415,19 @@ create_schema (SluiceSqliteConnection  *self,
   return sluice_sqlite_connection_end (self, ok, error);
 }
 
-/* Opens @path and makes it a job store: its settings (see
- * sluice-sqlite-store.c for why), and its schema if it has none. Errors
- * name the file. */
-SluiceSqliteConnection *
-sluice_sqlite_connection_open (const char  *path,
-                               GError     **error)
+static SluiceSqliteConnection *
+connection_new (const char          *path,
+                SluiceJobStoreOpen   mode,
+                GError             **error)
 {
   g_autoptr(SluiceSqliteConnection) self = g_new0 (SluiceSqliteConnection, 1);
-  int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX;
+  int flags = SQLITE_OPEN_NOMUTEX;
   int rc;
 
+  if (mode == SLUICE_JOB_STORE_OPEN_READ_ONLY)
+    flags |= SQLITE_OPEN_READONLY;
+  else
+    flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
   self->path = g_strdup (path);
   self->statements = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, finalize_statement);
   rc = sqlite3_open_v2 (path, &self->db, flags, NULL);
@@ -341,9 +440,34 @@ sluice_sqlite_connection_open (const char  *path,
       return NULL;
     }
   sqlite3_busy_timeout (self->db, BUSY_TIMEOUT_MS);
-  if (!use_wal (self, error) ||
-      !sluice_sqlite_connection_exec (self, "PRAGMA synchronous = FULL", error) ||
-      !create_schema (self, error))
+  return g_steal_pointer (&self);
+}
+
+/* Opens @path as a job store (see sluice-sqlite-store.c for the settings,
+ * and SluiceJobStoreOpen for what each mode may do). The schema is checked
+ * before anything is changed, so a file that is refused is left as it was:
+ * its journal mode too, since WAL is set only once the file is a job
+ * store. Read-only, the file is neither created nor set to WAL. Errors
+ * name the file. */
+SluiceSqliteConnection *
+sluice_sqlite_connection_open (const char          *path,
+                               SluiceJobStoreOpen   mode,
+                               GError             **error)
+{
+  g_autoptr(SluiceSqliteConnection) self = NULL;
+
+  if (mode == SLUICE_JOB_STORE_OPEN_READ_ONLY && !g_file_test (path, G_FILE_TEST_EXISTS))
+    {
+      g_set_error (error, SLUICE_STORE_ERROR, SLUICE_STORE_ERROR_NOT_A_STORE,
+                   /* Translators: %s is a file */
+                   _("There is no job store %s: the file does not exist"), path);
+      return NULL;
+    }
+  self = connection_new (path, mode, error);
+  if (self == NULL || !check_schema (self, mode, error))
+    return NULL;
+  if (mode != SLUICE_JOB_STORE_OPEN_READ_ONLY &&
+      (!use_wal (self, error) || !sluice_sqlite_connection_exec (self, "PRAGMA synchronous = FULL", error)))
     return NULL;
   return g_steal_pointer (&self);
 }

@@ -344,6 +344,7 @@ struct _SluiceSqliteStore
   GObject   parent_instance;
 
   char     *path;
+  SluiceJobStoreOpen mode;  /* set before init */
   Backend  *backend;  /* NULL before init and after dispose */
   GThread  *thread;
 };
@@ -375,7 +376,7 @@ sluice_sqlite_store_init_backend (GInitable     *initable,
   g_return_val_if_fail (self->path != NULL, FALSE);
   if (self->backend != NULL)
     return TRUE;
-  conn = sluice_sqlite_connection_open (self->path, error);
+  conn = sluice_sqlite_connection_open (self->path, self->mode, error);
   if (conn == NULL)
     return FALSE;
   b = g_atomic_rc_box_new0 (Backend);
@@ -476,7 +477,7 @@ sluice_sqlite_store_class_init (SluiceSqliteStoreClass *klass)
   /**
    * SluiceSqliteStore:path:
    *
-   * The SQLite file, created with the schema if it does not exist.
+   * The SQLite file (sluice_sqlite_store_open() says when it is created).
    */
   properties[PROP_PATH] =
     g_param_spec_string ("path", NULL, NULL, NULL,
@@ -718,12 +719,17 @@ sluice_sqlite_store_job_store_init (SluiceJobStoreInterface *iface)
 }
 
 /**
- * sluice_sqlite_store_new:
- * @path: the SQLite file; made with the schema if it does not exist
+ * sluice_sqlite_store_open:
+ * @path: the SQLite file
+ * @mode: what opening may do to the file: read-write makes the job store
+ *   in a new file or one without tables, init also in one with other
+ *   tables; read-only opens it with `SQLITE_OPEN_READONLY` and never
+ *   creates, converts (to WAL) or migrates it
  * @error: set on failure: %SLUICE_STORE_ERROR_BACKEND naming the file
  *   (it cannot be opened, is not a database, cannot use WAL, is locked past
  *   the busy timeout), %SLUICE_STORE_ERROR_SCHEMA (a newer schema, or not a
- *   job store's)
+ *   job store's), %SLUICE_STORE_ERROR_NOT_A_STORE (no job store, and @mode
+ *   does not let it make one; read-only: no such file)
  *
  * Opens the store in @path on the caller's thread (this may wait up to the
  * busy timeout for another process's write), then hands the connection to
@@ -732,12 +738,38 @@ sluice_sqlite_store_job_store_init (SluiceJobStoreInterface *iface)
  * Returns: (transfer full): the store, or %NULL with @error set
  */
 SluiceJobStore *
+sluice_sqlite_store_open (const char          *path,
+                          SluiceJobStoreOpen   mode,
+                          GError             **error)
+{
+  g_autoptr(SluiceSqliteStore) self = NULL;
+
+  g_return_val_if_fail (path != NULL, NULL);
+  g_return_val_if_fail (mode <= SLUICE_JOB_STORE_OPEN_INIT, NULL);
+
+  self = g_object_new (SLUICE_TYPE_SQLITE_STORE, "path", path, NULL);
+  /* Not a property: a store is opened in one mode for its life. */
+  self->mode = mode;
+  if (!g_initable_init (G_INITABLE (self), NULL, error))
+    return NULL;
+  return SLUICE_JOB_STORE (g_steal_pointer (&self));
+}
+
+/**
+ * sluice_sqlite_store_new:
+ * @path: the SQLite file; made with the schema if it does not exist
+ * @error: set on failure, as sluice_sqlite_store_open() says
+ *
+ * Opens the store in @path for reading and writing
+ * (%SLUICE_JOB_STORE_OPEN_READ_WRITE).
+ *
+ * Returns: (transfer full): the store, or %NULL with @error set
+ */
+SluiceJobStore *
 sluice_sqlite_store_new (const char  *path,
                          GError     **error)
 {
-  g_return_val_if_fail (path != NULL, NULL);
-
-  return g_initable_new (SLUICE_TYPE_SQLITE_STORE, NULL, error, "path", path, NULL);
+  return sluice_sqlite_store_open (path, SLUICE_JOB_STORE_OPEN_READ_WRITE, error);
 }
 
 /**

@@ -21,6 +21,9 @@ G_DECLARE_FINAL_TYPE (SluiceSqliteStore, sluice_sqlite_store, SLUICE, SQLITE_STO
 
 SluiceJobStore *sluice_sqlite_store_new      (const char        *path,
                                               GError           **error);
+SluiceJobStore *sluice_sqlite_store_open     (const char        *path,
+                                              SluiceJobStoreOpen mode,
+                                              GError           **error);
 const char     *sluice_sqlite_store_get_path (SluiceSqliteStore *self);
 
 G_END_DECLS

@@ -10,13 +10,17 @@
  */
 
 #include <gtk/gtk.h>
+#include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
 #include <string.h>
 
 #include "sluice-clock-controls.h"
 #include "sluice-config-panel.h"
+#include "sluice-error-group-view.h"
 #include "sluice-explain-view.h"
 #include "sluice-lesson-panel.h"
+#include "sluice-report-view.h"
+#include "sluice-timeline.h"
 #include "sluice-viewport.h"
 #include "window-fixture.h"
 
@@ -315,6 +319,172 @@ test_window_live_hidden_window (void)
   window_fixture_close (window);
 }
 
+
+/* ---- every view agrees with the headless report ----------------------- */
+
+static const char *
+random_delay (GRand *rand)
+{
+  static const char * const delays[] = { "0", "0.01", "0.05", "0.1", "0.2" };
+
+  return delays[g_rand_int_range (rand, 0, G_N_ELEMENTS (delays))];
+}
+
+static char *
+random_behaviour (GRand *rand)
+{
+  switch (g_rand_int_range (rand, 0, 6))
+    {
+    case 0:
+      return g_strdup_printf ("fail %d ValueError %s", g_rand_int_range (rand, 1, 3), random_delay (rand));
+    case 1:
+      return g_strdup_printf ("fail-always ValueError %s", random_delay (rand));
+    case 2:
+      return g_strdup_printf ("fail 1 TypeError %s", random_delay (rand));
+    case 3:
+      return g_strdup ("hang");
+    default:
+      return g_strdup_printf ("ok %s", random_delay (rand));
+    }
+}
+
+/* A small random stream scenario on the virtual clock: workers, queue,
+ * timeout, retries, keep-going and a behaviour for some items. */
+static char *
+random_scenario (GRand *rand)
+{
+  GString *text = g_string_new ("[scenario]\ntitle=Random\n\n[pool]\n");
+  guint count = (guint) g_rand_int_range (rand, 1, 16);
+
+  g_string_append_printf (text, "workers=%d\nqueue-size=%d\nitem-timeout=0.3\nmax-retries=%d\n",
+                          g_rand_int_range (rand, 1, 5), g_rand_int_range (rand, 1, 5),
+                          g_rand_int_range (rand, 0, 3));
+  g_string_append_printf (text, "retryable=%s\nkeep-going=%s\n\n[source]\ncount=%u\n\n[handler]\ndefault=ok %s\n",
+                          g_rand_boolean (rand) ? "ValueError;TimeoutError" : "ValueError",
+                          g_rand_boolean (rand) ? "true" : "false", count, random_delay (rand));
+  for (guint i = 0; i < count; i++)
+    if (g_rand_int_range (rand, 0, 3) == 0)
+      {
+        g_autofree char *behaviour = random_behaviour (rand);
+
+        g_string_append_printf (text, "item.%u=%s\n", i, behaviour);
+      }
+  g_string_append (text, "\n[run]\nclock=virtual\n");
+  return g_string_free (text, FALSE);
+}
+
+static JsonObject *
+headless_report (const char *path)
+{
+  const char *argv[] = { g_getenv ("SLUICE_RUN"), path, "--json", NULL };
+  g_autofree char *out = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  gint status;
+
+  g_assert_nonnull (argv[0]);
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL,
+                               &out, NULL, &status, &error));
+  g_assert_no_error (error);
+  g_assert_true (json_parser_load_from_data (parser, out, -1, &error));
+  g_assert_no_error (error);
+  return json_object_ref (json_node_get_object (json_parser_get_root (parser)));
+}
+
+static guint
+sum_attempts (JsonObject *report,
+              gboolean    retries_only)
+{
+  JsonObject *attempts = json_object_get_object_member (report, "attempts");
+  g_autoptr(GList) members = json_object_get_members (attempts);
+  guint sum = 0;
+
+  for (GList *l = members; l != NULL; l = l->next)
+    {
+      guint n = (guint) json_object_get_int_member (attempts, l->data);
+
+      sum += retries_only ? (n > 0 ? n - 1 : 0) : n;
+    }
+  return sum;
+}
+
+static void
+assert_counter_is (SluiceWindow  *window,
+                   SluiceCounter  which,
+                   guint          expected)
+{
+  g_autofree char *text = g_strdup_printf ("%u", expected);
+
+  g_assert_cmpstr (counter (window, which), ==, text);
+}
+
+static void
+assert_views_agree (SluiceWindow *window,
+                    JsonObject   *report,
+                    guint         workers)
+{
+  guint pulled = (guint) json_object_get_int_member (report, "pulled");
+  guint succeeded = json_array_get_length (json_object_get_array_member (report, "results"));
+  guint failed = (guint) json_object_get_int_member (report, "group_size");
+  SluiceTimeline *timeline = sluice_run_controller_get_timeline (sluice_window_get_run_controller (window));
+  SluiceReportView *report_view = SLUICE_REPORT_VIEW (sluice_window_get_report_view (window));
+  g_autofree char *busy = g_strdup_printf ("0 of %u", workers);
+  g_autofree char *told = g_strdup_printf ("%u of %u item", succeeded, pulled);
+
+  /* The counters. */
+  assert_counter_is (window, SLUICE_COUNTER_PULLED, pulled);
+  assert_counter_is (window, SLUICE_COUNTER_SUCCEEDED, succeeded);
+  assert_counter_is (window, SLUICE_COUNTER_FAILED, failed);
+  assert_counter_is (window, SLUICE_COUNTER_RETRIES, sum_attempts (report, TRUE));
+  assert_counter_is (window, SLUICE_COUNTER_IN_FLIGHT, 0);
+  g_assert_cmpstr (counter (window, SLUICE_COUNTER_BUSY), ==, busy);
+  /* The results, the error group, the lanes' bars (one per attempt). */
+  g_assert_cmpuint (sluice_window_get_n_results (window), ==, succeeded);
+  g_assert_cmpuint (sluice_error_group_view_get_n_errors (SLUICE_ERROR_GROUP_VIEW (sluice_window_get_error_group (window))),
+                    ==, failed);
+  g_assert_cmpuint (sluice_timeline_get_n_bars (timeline), ==, sum_attempts (report, FALSE));
+  /* Explain at the end, and the Report tab. */
+  g_assert_nonnull (strstr (explain_text (window), told));
+  g_assert_cmpstr (sluice_report_view_get_value (report_view, "outcome"), ==,
+                   json_object_get_string_member (report, "outcome"));
+  assert_banner_says_elapsed (window);
+}
+
+/* For random scenarios, what every view shows at the end of a live run is
+ * what sluice-run reports for the same file. */
+static void
+test_window_live_views_agree_with_the_report (void)
+{
+  SluiceWindow *window = window_fixture_new ();
+  GtkWidget *controls = window_fixture_find_widget (GTK_WIDGET (window), SLUICE_TYPE_CLOCK_CONTROLS);
+  g_autoptr(GRand) rand = g_rand_new_with_seed (g_test_rand_int ());
+  g_autofree char *dir = g_dir_make_tmp ("sluice-live-XXXXXX", NULL);
+
+  sluice_clock_controls_set_speed (SLUICE_CLOCK_CONTROLS (controls), 10.0);
+  for (guint i = 0; i < 12; i++)
+    {
+      g_autofree char *text = random_scenario (rand);
+      g_autofree char *path = g_build_filename (dir, "random.pool", NULL);
+      g_autoptr(JsonObject) report = NULL;
+      g_autoptr(GError) error = NULL;
+      SluiceScenario *scenario;
+
+      g_assert_true (g_file_set_contents (path, text, -1, NULL));
+      g_test_message ("scenario %u:\n%s", i, text);
+      sluice_window_load_file (window, path, &error);
+      g_assert_no_error (error);
+      report = headless_report (path);
+      scenario = sluice_config_panel_get_scenario (SLUICE_CONFIG_PANEL (sluice_window_get_config_panel (window)));
+
+      run_to_the_end (window);
+      window_fixture_wait_for_frames (GTK_WIDGET (window), 1);
+      assert_views_agree (window, report, (guint) sluice_scenario_get_workers (scenario));
+      g_unlink (path);
+    }
+  g_rmdir (dir);
+  window_fixture_close (window);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -328,6 +498,7 @@ main (int   argc,
   g_test_add_func ("/window-live/pause-resume-cancel", test_window_live_pause_resume_cancel);
   g_test_add_func ("/window-live/cancel-while-paused", test_window_live_cancel_while_paused);
   g_test_add_func ("/window-live/hidden-window", test_window_live_hidden_window);
+  g_test_add_func ("/window-live/views-agree-with-the-report", test_window_live_views_agree_with_the_report);
 
   return g_test_run ();
 }

@@ -155,6 +155,16 @@ on_name_appeared (GDBusConnection *connection,
   fflush (stdout);
 }
 
+/* MONITOR_CHILD_EVENT_CAPACITY: a small ring makes a monitor that
+ * attaches late lose events. */
+static guint
+event_capacity (void)
+{
+  const char *capacity = g_getenv ("MONITOR_CHILD_EVENT_CAPACITY");
+
+  return capacity != NULL ? (guint) g_ascii_strtoull (capacity, NULL, 10) : 200000u;
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -176,7 +186,7 @@ main (int   argc,
                                "workers", 2,
                                "queue-size", 4,
                                "item-timeout", 60.0,
-                               "event-capacity", 200000u,
+                               "event-capacity", event_capacity (),
                                NULL);
   g_assert_no_error (error);
   if (sluice_pool_get_object_path (child.pool) == NULL)

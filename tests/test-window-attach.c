@@ -414,6 +414,72 @@ test_counts_reach_the_childs (void)
   window_fixture_close (window);
 }
 
+
+/* The timeline's bars that have no end: attempts still running. */
+static guint
+n_open_bars (SluiceWindow *window)
+{
+  SluiceTimeline *timeline = sluice_run_controller_get_timeline (sluice_window_get_run_controller (window));
+  guint open = 0;
+
+  for (guint i = 0; timeline != NULL && i < sluice_timeline_get_n_bars (timeline); i++)
+    if (sluice_timeline_get_bar (timeline, i)->end < 0)
+      open++;
+  return open;
+}
+
+static guint
+busy_workers (SluiceWindow *window)
+{
+  return counter_value (window, SLUICE_COUNTER_BUSY);
+}
+
+/* Attached late to a program whose ring is small: the first events are
+ * gone. The banner says so while the run goes on, the timeline marks
+ * where, the counters never exceed the pool's limits (busy <= workers),
+ * no bar stays open after the end, and every view counts time from one
+ * origin. */
+static void
+test_lost_events_shown_live (void)
+{
+  SluiceWindow *window = window_fixture_open ("first-look");
+  SluiceRunController *run = sluice_window_get_run_controller (window);
+  SluiceTimeline *timeline;
+  Child child;
+
+  g_setenv ("MONITOR_CHILD_EVENT_CAPACITY", "64", TRUE);
+  child_start (&child, "session");
+  g_unsetenv ("MONITOR_CHILD_EVENT_CAPACITY");
+  attach_through_dialog (window, &child);
+
+  SPIN_UNTIL (sluice_run_controller_get_remote_lost (run) > 0 &&
+              counter_value (window, SLUICE_COUNTER_SUCCEEDED) >= 10);
+  window_fixture_wait_for_frames (GTK_WIDGET (window), 2);
+  g_assert_true (sluice_window_get_running (window));
+  g_test_message ("banner while running: %s", sluice_window_get_banner (window));
+  g_assert_nonnull (strstr (sluice_window_get_banner (window), "did not arrive"));
+  g_assert_cmpuint (busy_workers (window), <=, 2);
+  timeline = sluice_run_controller_get_timeline (run);
+  g_assert_true (sluice_timeline_has_moment_kind (timeline, SLUICE_TIMELINE_MOMENT_EVENTS_LOST));
+  g_assert_cmpuint (n_open_bars (window), <=, 2);
+  /* One origin: the chart and the counters start where the first event
+   * that came is (the run's own start was lost). */
+  g_assert_cmpint (sluice_viewport_get_start (sluice_window_get_viewport (window)), ==,
+                   sluice_timeline_get_start_time (timeline));
+
+  child_write (&child, "stop\n");
+  child_wait_for_done (&child);
+  SPIN_UNTIL (!sluice_window_get_running (window));
+  window_fixture_wait_for_frames (GTK_WIDGET (window), 2);
+  g_assert_cmpuint (busy_workers (window), <=, 2);
+  g_assert_cmpuint (n_open_bars (window), ==, 0);
+
+  child_exit (&child);
+  SPIN_UNTIL (sluice_run_controller_get_remote (run) == NULL);
+  child_clear (&child);
+  window_fixture_close (window);
+}
+
 /* A read-only export: Request Stop is off, and its tooltip says why. */
 static void
 test_request_stop_off_when_read_only (void)
@@ -711,6 +777,7 @@ main (int   argc,
       g_test_add_func ("/window/attach/dialog-lists-the-child-until-it-exits",
                        test_dialog_lists_the_child_until_it_exits);
       g_test_add_func ("/window/attach/counts-reach-the-childs", test_counts_reach_the_childs);
+      g_test_add_func ("/window/attach/lost-events-shown-live", test_lost_events_shown_live);
       g_test_add_func ("/window/attach/request-stop-off-when-read-only", test_request_stop_off_when_read_only);
       g_test_add_func ("/window/attach/request-stop-stops-the-child-with-control",
                        test_request_stop_stops_the_child_with_control);

@@ -89,6 +89,28 @@ on_events_added (SluiceRunController *self,
   end_attached (self, end->failed > 0 ? SLUICE_RUN_STATUS_ERROR : SLUICE_RUN_STATUS_OK, text);
 }
 
+/* Events lost while the run goes on: said at once, not only at the end.
+ * The timeline marks where (the recorder's gap) and resynchronises there,
+ * and the counters take the pool's own snapshot while attached. */
+static void
+on_lost (SluiceRunController *self)
+{
+  guint64 lost = sluice_remote_pool_get_n_lost (self->remote);
+  g_autofree char *text = NULL;
+
+  if (!self->running || lost == 0)
+    return;
+
+  /* Translators: the banner while an attached pool's events are lost; %lu
+   * is a number of events */
+  text = g_strdup_printf (ngettext ("%lu event did not arrive: the program's ring dropped it before this window "
+                                    "read it. The chart marks where; the counters follow the pool's own snapshot.",
+                                    "%lu events did not arrive: the program's ring dropped them before this window "
+                                    "read them. The chart marks where; the counters follow the pool's own snapshot.",
+                                    (gulong) lost), (gulong) lost);
+  _sluice_run_controller_emit_status (self, SLUICE_RUN_STATUS_INFO, text);
+}
+
 static void
 on_vanished (SluiceRunController *self)
 {
@@ -190,6 +212,7 @@ sluice_run_controller_attach (SluiceRunController  *self,
   self->remote = g_object_ref (pool);
   g_signal_connect_swapped (pool, "events-added", G_CALLBACK (on_events_added), self);
   g_signal_connect_swapped (pool, "notify::vanished", G_CALLBACK (on_vanished), self);
+  g_signal_connect_swapped (pool, "notify::n-lost", G_CALLBACK (on_lost), self);
   sluice_remote_pool_attach (pool, recorder);
   _sluice_run_controller_set_running (self, TRUE);
   _sluice_run_controller_notify_remote (self);

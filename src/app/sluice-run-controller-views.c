@@ -53,7 +53,8 @@ _sluice_run_controller_update_stats (SluiceRunController *self)
   values[SLUICE_LIVE_STAT_PULLED] = self->last.pulled;
   values[SLUICE_LIVE_STAT_QUEUED] = self->has_snapshot ? self->queue_depth : self->last.queued;
   values[SLUICE_LIVE_STAT_IN_FLIGHT] = self->last.in_flight;
-  values[SLUICE_LIVE_STAT_BUSY] = self->busy;
+  /* Never more busy workers than the pool has, whatever events were lost. */
+  values[SLUICE_LIVE_STAT_BUSY] = self->has_run && self->workers > 0 ? MIN (self->busy, self->workers) : self->busy;
   values[SLUICE_LIVE_STAT_WORKERS] = self->has_run ? self->workers : self->configured_workers;
   values[SLUICE_LIVE_STAT_SUCCEEDED] = self->last.succeeded;
   values[SLUICE_LIVE_STAT_RETRIES] = self->last.retries;
@@ -130,8 +131,13 @@ fold_moment (SluiceRunController *self)
     }
   else
     memset (&self->last, 0, sizeof self->last);
+  /* One origin for every view: the run's start, or, when it never came
+   * (a program attached late), the first event that did, as the
+   * timeline's. */
   if (sluice_fold_get_start_time (self->fold) >= 0)
     self->start_time = sluice_fold_get_start_time (self->fold);
+  else if (sluice_timeline_get_n_bars (self->timeline) > 0 || sluice_timeline_get_n_samples (self->timeline) > 0)
+    self->start_time = sluice_timeline_get_start_time (self->timeline);
   sluice_result_list_show (self->results, sluice_fold_get_count (self->fold, SLUICE_FOLD_RESULTS));
   _sluice_run_controller_set_position (self, playhead >= 0 ? sluice_fold_get_position (self->fold) : G_MAXUINT64);
 }

@@ -35,6 +35,9 @@ moment_label (SluiceTimelineMomentKind kind)
     /* Translators: a short mark on the chart's time axis: the shutdown
      * deadline fired here */
     case SLUICE_TIMELINE_MOMENT_SHUTDOWN_DEADLINE: return C_("chart moment", "deadline");
+    /* Translators: a short mark on the chart's time axis: events of the
+     * attached program never came here (they were lost) */
+    case SLUICE_TIMELINE_MOMENT_EVENTS_LOST:       return C_("chart moment", "events lost");
     /* Translators: a short mark on the chart's time axis: the run ended
      * here */
     case SLUICE_TIMELINE_MOMENT_RUN_END:
@@ -49,6 +52,7 @@ moment_rank (SluiceTimelineMomentKind kind)
 {
   switch (kind)
     {
+    case SLUICE_TIMELINE_MOMENT_EVENTS_LOST:       return 6;
     case SLUICE_TIMELINE_MOMENT_RUN_END:           return 5;
     case SLUICE_TIMELINE_MOMENT_FATAL:             return 4;
     case SLUICE_TIMELINE_MOMENT_SHUTDOWN_DEADLINE: return 3;

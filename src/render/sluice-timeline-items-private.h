@@ -20,6 +20,7 @@ void                 _sluice_timeline_items_clear     (SluiceTimelineItems *item
 void                 _sluice_timeline_items_add_event (SluiceTimelineItems *items,
                                                        const SluiceEvent   *event);
 guint                _sluice_timeline_items_get_busy  (SluiceTimelineItems *items);
+void                 _sluice_timeline_items_forget_held (SluiceTimelineItems *items);
 const char          *_sluice_timeline_items_get_value (SluiceTimelineItems *items,
                                                        gint64               item);
 

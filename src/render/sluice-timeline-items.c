@@ -130,6 +130,15 @@ _sluice_timeline_items_add_event (SluiceTimelineItems *items,
   fold_value (items, event);
 }
 
+/* After events were lost: which items the workers hold is unknown until
+ * their next events say it. */
+void
+_sluice_timeline_items_forget_held (SluiceTimelineItems *items)
+{
+  g_hash_table_remove_all (items->held);
+  g_hash_table_remove_all (items->ended_queued);
+}
+
 /* The workers holding an item now. */
 guint
 _sluice_timeline_items_get_busy (SluiceTimelineItems *items)

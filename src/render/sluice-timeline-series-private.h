@@ -21,6 +21,9 @@ void                  _sluice_timeline_series_clear     (SluiceTimelineSeries *s
 void                  _sluice_timeline_series_add_event (SluiceTimelineSeries *series,
                                                          const SluiceEvent    *event,
                                                          guint                 busy);
+void                  _sluice_timeline_series_add_moment (SluiceTimelineSeries   *series,
+                                                          SluiceTimelineMomentKind kind,
+                                                          gint64                  time);
 
 /* In sluice-timeline.c: the model's series, for the getters. */
 SluiceTimelineSeries *_sluice_timeline_get_series       (SluiceTimeline       *self);

@@ -163,7 +163,6 @@ add_moment (SluiceTimelineSeries *series,
             const SluiceEvent    *event)
 {
   SluiceTimelineMoment moment = { 0, event->time };
-  GArray *moments = series->moments;
 
   switch (event->kind)
     {
@@ -176,6 +175,18 @@ add_moment (SluiceTimelineSeries *series,
     default:
       return;
     }
+
+  _sluice_timeline_series_add_moment (series, moment.kind, moment.time);
+}
+
+/* Marks a moment on the time axis, once per kind and instant. */
+void
+_sluice_timeline_series_add_moment (SluiceTimelineSeries     *series,
+                                    SluiceTimelineMomentKind  kind,
+                                    gint64                    time)
+{
+  SluiceTimelineMoment moment = { kind, time };
+  GArray *moments = series->moments;
 
   for (guint i = moments->len; i > 0; i--)
     {

@@ -357,6 +357,55 @@ sluice_timeline_add_event (SluiceTimeline    *self,
 }
 
 /**
+ * sluice_timeline_add_gap:
+ * @self: a #SluiceTimeline
+ * @time: the time of the first event after the gap
+ *
+ * Events never came before the next one (an attached program's ring
+ * dropped them): the model cannot know how the attempts under way ended,
+ * nor which items the workers hold. It ends the attempts still open at
+ * @time (an end that comes later still counts), forgets which items are
+ * held (the next events say it again), and marks the moment, so that
+ * nothing it shows outlives what it cannot know: no phantom bars, no more
+ * busy workers than the pool has.
+ */
+void
+sluice_timeline_add_gap (SluiceTimeline *self,
+                         gint64          time)
+{
+  g_return_if_fail (SLUICE_IS_TIMELINE (self));
+
+  for (guint i = 0; i < self->bars->len; i++)
+    {
+      SluiceTimelineBar *bar = &g_array_index (self->bars, SluiceTimelineBar, i);
+
+      if (bar->end < 0)
+        bar->end = MAX (time, bar->start);
+    }
+  _sluice_timeline_items_forget_held (self->items);
+  _sluice_timeline_series_add_moment (self->series, SLUICE_TIMELINE_MOMENT_EVENTS_LOST, time);
+}
+
+/**
+ * sluice_timeline_has_moment_kind:
+ * @self: a #SluiceTimeline
+ * @kind: a kind of moment
+ *
+ * Returns: whether a moment of @kind is marked
+ */
+gboolean
+sluice_timeline_has_moment_kind (SluiceTimeline           *self,
+                                 SluiceTimelineMomentKind  kind)
+{
+  g_return_val_if_fail (SLUICE_IS_TIMELINE (self), FALSE);
+
+  for (guint i = 0; i < sluice_timeline_get_n_moments (self); i++)
+    if (sluice_timeline_get_moment (self, i)->kind == kind)
+      return TRUE;
+  return FALSE;
+}
+
+/**
  * sluice_timeline_update:
  * @self: a #SluiceTimeline
  * @recorder: the recorder of the run
@@ -381,7 +430,13 @@ sluice_timeline_update (SluiceTimeline *self,
     sluice_timeline_clear (self);
 
   while ((event = sluice_recorder_next (recorder, &self->consumed)) != NULL)
-    sluice_timeline_add_event (self, event);
+    {
+      /* The event was at consumed - 1: a gap just before it ends what
+       * was open. */
+      if (sluice_recorder_get_lost_before (recorder, self->consumed - 1) > 0)
+        sluice_timeline_add_gap (self, event->time);
+      sluice_timeline_add_event (self, event);
+    }
 }
 
 /**

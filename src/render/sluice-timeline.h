@@ -121,6 +121,9 @@ typedef struct {
  * @SLUICE_TIMELINE_MOMENT_SHUTDOWN_DEADLINE: the shutdown deadline fired
  *   before the drain ended
  * @SLUICE_TIMELINE_MOMENT_RUN_END: every operation of the run had finished
+ * @SLUICE_TIMELINE_MOMENT_EVENTS_LOST: events of an attached program never
+ *   came before this one (its ring dropped them); what the lanes show was
+ *   resynchronised here
  *
  * A moment of the whole run, marked on the chart's time axis.
  */
@@ -131,9 +134,10 @@ typedef enum {
   SLUICE_TIMELINE_MOMENT_FATAL,
   SLUICE_TIMELINE_MOMENT_SHUTDOWN_DEADLINE,
   SLUICE_TIMELINE_MOMENT_RUN_END,
+  SLUICE_TIMELINE_MOMENT_EVENTS_LOST,
 } SluiceTimelineMomentKind;
 
-#define SLUICE_TIMELINE_N_MOMENT_KINDS (SLUICE_TIMELINE_MOMENT_RUN_END + 1)
+#define SLUICE_TIMELINE_N_MOMENT_KINDS (SLUICE_TIMELINE_MOMENT_EVENTS_LOST + 1)
 
 /**
  * SluiceTimelineMoment:
@@ -182,6 +186,10 @@ void                     sluice_timeline_update           (SluiceTimeline  *self
 void                     sluice_timeline_add_event        (SluiceTimeline  *self,
                                                            const SluiceEvent *event);
 void                     sluice_timeline_clear            (SluiceTimeline  *self);
+void                     sluice_timeline_add_gap          (SluiceTimeline  *self,
+                                                           gint64           time);
+gboolean                 sluice_timeline_has_moment_kind  (SluiceTimeline  *self,
+                                                           SluiceTimelineMomentKind kind);
 guint                    sluice_timeline_get_queue_capacity (SluiceTimeline *self);
 guint                    sluice_timeline_get_lead_bound   (SluiceTimeline  *self);
 gint64                   sluice_timeline_get_item_timeout (SluiceTimeline  *self);

@@ -37,7 +37,16 @@ struct _SluiceRecorder
   guint    capacity;    /* 0: unbounded */
   guint    head;        /* ring buffer: position of the oldest event */
   guint64  n_dropped;
+  GArray  *gaps;        /* RecorderGap, by position */
+  guint64  n_lost;
 };
+
+/* Events that never reached the recorder (another program's ring dropped
+ * them before they were read), just before the event at @position. */
+typedef struct {
+  guint64 position;
+  guint64 n_lost;
+} RecorderGap;
 
 G_DEFINE_FINAL_TYPE (SluiceRecorder, sluice_recorder, G_TYPE_OBJECT)
 
@@ -47,6 +56,7 @@ sluice_recorder_finalize (GObject *object)
   SluiceRecorder *self = SLUICE_RECORDER (object);
 
   g_clear_pointer (&self->events, g_array_unref);
+  g_clear_pointer (&self->gaps, g_array_unref);
 
   G_OBJECT_CLASS (sluice_recorder_parent_class)->finalize (object);
 }
@@ -62,6 +72,7 @@ sluice_recorder_init (SluiceRecorder *self)
 {
   self->events = g_array_new (FALSE, TRUE, sizeof (SluiceEvent));
   g_array_set_clear_func (self->events, (GDestroyNotify) sluice_event_clear);
+  self->gaps = g_array_new (FALSE, FALSE, sizeof (RecorderGap));
 }
 
 /**
@@ -337,6 +348,83 @@ sluice_recorder_clear (SluiceRecorder *self)
   g_array_set_size (self->events, 0);
   self->head = 0;
   self->n_dropped = 0;
+  g_array_set_size (self->gaps, 0);
+  self->n_lost = 0;
+}
+
+/**
+ * sluice_recorder_add_gap:
+ * @self: a #SluiceRecorder
+ * @n_lost: how many events never came
+ *
+ * Notes that @n_lost events of the run never reached the recorder before
+ * the next event it is given: an attached program's ring dropped them. A
+ * view that folds the events learns of it at that place
+ * (sluice_recorder_get_lost_before()) and resynchronises there.
+ */
+void
+sluice_recorder_add_gap (SluiceRecorder *self,
+                         guint64         n_lost)
+{
+  guint64 position;
+
+  g_return_if_fail (SLUICE_IS_RECORDER (self));
+
+  if (n_lost == 0)
+    return;
+
+  position = sluice_recorder_get_end_position (self);
+  self->n_lost += n_lost;
+  if (self->gaps->len > 0 && g_array_index (self->gaps, RecorderGap, self->gaps->len - 1).position == position)
+    g_array_index (self->gaps, RecorderGap, self->gaps->len - 1).n_lost += n_lost;
+  else
+    g_array_append_val (self->gaps, ((RecorderGap) { position, n_lost }));
+}
+
+/**
+ * sluice_recorder_get_n_lost:
+ * @self: a #SluiceRecorder
+ *
+ * Returns: how many events never reached the recorder, in every gap
+ */
+guint64
+sluice_recorder_get_n_lost (SluiceRecorder *self)
+{
+  g_return_val_if_fail (SLUICE_IS_RECORDER (self), 0);
+
+  return self->n_lost;
+}
+
+/**
+ * sluice_recorder_get_lost_before:
+ * @self: a #SluiceRecorder
+ * @position: an event's position
+ *
+ * Returns: how many events never came just before the event at @position
+ *   (sluice_recorder_add_gap()), 0 for none
+ */
+guint64
+sluice_recorder_get_lost_before (SluiceRecorder *self,
+                                 guint64         position)
+{
+  guint lo = 0, hi;
+
+  g_return_val_if_fail (SLUICE_IS_RECORDER (self), 0);
+
+  hi = self->gaps->len;
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+      const RecorderGap *gap = &g_array_index (self->gaps, RecorderGap, mid);
+
+      if (gap->position == position)
+        return gap->n_lost;
+      if (gap->position < position)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return 0;
 }
 
 /* Only backoffs and retries skipped for the deadline have a delay. */

@@ -31,6 +31,11 @@ const SluiceEvent *sluice_recorder_next           (SluiceRecorder     *self,
 guint64            sluice_recorder_find_time      (SluiceRecorder     *self,
                                                    gint64              time);
 void               sluice_recorder_clear          (SluiceRecorder     *self);
+void               sluice_recorder_add_gap        (SluiceRecorder     *self,
+                                                   guint64             n_lost);
+guint64            sluice_recorder_get_n_lost     (SluiceRecorder     *self);
+guint64            sluice_recorder_get_lost_before (SluiceRecorder    *self,
+                                                   guint64             position);
 JsonNode          *sluice_recorder_event_to_json  (const SluiceEvent  *event);
 char              *sluice_recorder_event_to_line  (const SluiceEvent  *event);
 gboolean           sluice_recorder_write_jsonl    (SluiceRecorder     *self,

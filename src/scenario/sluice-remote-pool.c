@@ -60,6 +60,7 @@ enum {
   PROP_STATE,
   PROP_VANISHED,
   PROP_CAUGHT_UP,
+  PROP_N_LOST,
   N_PROPS
 };
 
@@ -117,6 +118,9 @@ sluice_remote_pool_get_property (GObject    *object,
     case PROP_CAUGHT_UP:
       g_value_set_boolean (value, self->caught_up);
       break;
+    case PROP_N_LOST:
+      g_value_set_uint64 (value, self->n_lost);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -160,6 +164,17 @@ sluice_remote_pool_class_init (SluiceRemotePoolClass *klass)
   properties[PROP_CAUGHT_UP] =
     g_param_spec_boolean ("caught-up", NULL, NULL, FALSE,
                           G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+
+  /**
+   * SluiceRemotePool:n-lost:
+   *
+   * How many of the pool's events never reached the attached recorder: its
+   * ring dropped them before they were read. Notified as soon as a loss is
+   * known; the recorder marks where (sluice_recorder_add_gap()).
+   */
+  properties[PROP_N_LOST] =
+    g_param_spec_uint64 ("n-lost", NULL, NULL, 0, G_MAXUINT64, 0,
+                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
@@ -764,6 +779,21 @@ hold_batch (SluiceRemotePool *self,
     g_variant_unref (g_queue_pop_head (&self->held));
 }
 
+/* Events the program's ring dropped before they were read: the recorder
+ * marks the gap where the next event will go, and the views learn of it
+ * there (notify::n-lost says so at once). */
+static void
+note_lost (SluiceRemotePool *self,
+           guint64           n_lost)
+{
+  if (n_lost == 0)
+    return;
+  self->n_lost += n_lost;
+  if (self->recorder != NULL)
+    sluice_recorder_add_gap (self->recorder, n_lost);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_LOST]);
+}
+
 /* The batches held during a GetEvents, in order: what they have past the
  * events already recorded; a gap between them is lost. */
 static void
@@ -779,7 +809,7 @@ release_held (SluiceRemotePool *self)
       g_variant_get (parameters, "(t@aa{sv})", &first_seq, &events);
       if (first_seq > self->next_seq)
         {
-          self->n_lost += first_seq - self->next_seq;
+          note_lost (self, first_seq - self->next_seq);
           self->next_seq = first_seq;
         }
       add_events (self, first_seq, events);
@@ -831,7 +861,7 @@ on_events_fetched (GObject      *object,
 
   g_variant_get (reply, "(t@aa{sv}t)", &next_seq, &events, &lost);
   n = g_variant_n_children (events);
-  self->n_lost += lost;
+  note_lost (self, lost);
   /* The lost ones are gone: the first held one follows them. */
   add_events (self, next_seq - n, events);
   if (self->recorder == NULL)

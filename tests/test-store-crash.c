@@ -17,10 +17,12 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 
+#include <errno.h>
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "sluice-job-store.h"
@@ -39,18 +41,29 @@ typedef enum {
 
 /* ---- one worker process ------------------------------------------------- */
 
+/* What a worker's --verbose lines said of one job. */
+typedef struct {
+  guint started;            /* attempts started */
+  guint succeeded;          /* attempts whose completion the store took */
+  guint succeeded_attempt;  /* the attempt that succeeded, or 0 */
+  guint not_succeeded;      /* attempts that ended otherwise */
+} JobLog;
+
 typedef struct {
   char             *name;
   GSubprocess      *process;
   GDataInputStream *err;
   GCancellable     *cancellable;
   gboolean          ready;
+  gboolean          stopping;    /* it said so after the first signal */
+  char             *failure;     /* its "sluice-run worker: …" line */
   gboolean          err_closed;
   gboolean          exited;
   guint             started;     /* "… started (ID)" lines */
   guint             succeeded;   /* "… succeeded" lines */
   guint             retries;     /* "… failed, retry in …" lines */
   guint             dead;        /* "… dead: …" lines */
+  GHashTable       *jobs;        /* operation key → JobLog */
 } Worker;
 
 static void
@@ -62,8 +75,39 @@ worker_free (Worker *w)
     g_subprocess_force_exit (w->process);
   g_clear_object (&w->err);
   g_clear_object (&w->process);
+  g_clear_pointer (&w->jobs, g_hash_table_unref);
+  g_free (w->failure);
   g_free (w->name);
   g_free (w);
+}
+
+/* "sluice-run: job KEY attempt N WHAT": into the job's log. */
+static void
+log_job_line (Worker     *w,
+              const char *line)
+{
+  g_auto(GStrv) words = g_strsplit (line, " ", 6);
+  JobLog *log;
+  guint attempt;
+
+  if (g_strv_length (words) < 6 || !g_str_equal (words[1], "job") || !g_str_equal (words[3], "attempt"))
+    return;
+  attempt = (guint) g_ascii_strtoull (words[4], NULL, 10);
+  log = g_hash_table_lookup (w->jobs, words[2]);
+  if (log == NULL)
+    {
+      log = g_new0 (JobLog, 1);
+      g_hash_table_insert (w->jobs, g_strdup (words[2]), log);
+    }
+  if (g_str_has_prefix (words[5], "started ("))
+    log->started++;
+  else if (g_str_equal (words[5], "succeeded"))
+    {
+      log->succeeded++;
+      log->succeeded_attempt = attempt;
+    }
+  else
+    log->not_succeeded++;
 }
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (Worker, worker_free)
@@ -100,10 +144,24 @@ on_line (GObject      *object,
       return;
     }
 
+  if (g_str_has_prefix (line, "sluice-run: job "))
+    log_job_line (w, line);
+
   if (strstr (line, " ready") != NULL)
     {
       g_test_message ("%s: %s", w->name, line);
       w->ready = TRUE;
+    }
+  else if (g_str_has_prefix (line, "sluice-run: stopping"))
+    {
+      g_test_message ("%s: %s", w->name, line);
+      w->stopping = TRUE;
+    }
+  else if (g_str_has_prefix (line, "sluice-run worker: "))
+    {
+      g_test_message ("%s: %s", w->name, line);
+      g_free (w->failure);
+      w->failure = g_strdup (line);
     }
   else if (g_str_has_suffix (line, " succeeded"))
     w->succeeded++;
@@ -140,21 +198,24 @@ on_exited (GObject      *object,
   w->exited = TRUE;
 }
 
-/* `sluice-run worker` on @uri, with the arguments that follow (to NULL). */
+/* `sluice-run worker` on @uri, with @args (to NULL), started by
+ * @launcher (or a plain one). */
 static Worker *
-worker_start (const char *uri,
-              const char *tenant,
-              const char *name,
-              ...)
+worker_startv (const char          *uri,
+               const char          *tenant,
+               const char          *name,
+               GSubprocessLauncher *launcher,
+               va_list              args)
 {
   g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr(GSubprocessLauncher) plain = NULL;
   g_autoptr(GError) error = NULL;
   Worker *w = g_new0 (Worker, 1);
   const char *arg;
-  va_list args;
 
   w->name = g_strdup (name);
   w->cancellable = g_cancellable_new ();
+  w->jobs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   g_ptr_array_add (argv, (gpointer) sluice_run ());
   g_ptr_array_add (argv, "worker");
   g_ptr_array_add (argv, "--store");
@@ -165,18 +226,34 @@ worker_start (const char *uri,
   g_ptr_array_add (argv, (gpointer) name);
   g_ptr_array_add (argv, "--verbose");
   g_ptr_array_add (argv, "--json");
-  va_start (args, name);
   while ((arg = va_arg (args, const char *)) != NULL)
     g_ptr_array_add (argv, (gpointer) arg);
-  va_end (args);
   g_ptr_array_add (argv, NULL);
 
-  w->process = g_subprocess_newv ((const char * const *) argv->pdata,
-                                  G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE, &error);
+  if (launcher == NULL)
+    launcher = plain = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_NONE);
+  g_subprocess_launcher_set_flags (launcher, G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE);
+  w->process = g_subprocess_launcher_spawnv (launcher, (const char * const *) argv->pdata, &error);
   g_assert_no_error (error);
   w->err = g_data_input_stream_new (g_subprocess_get_stderr_pipe (w->process));
   read_line (w);
   g_subprocess_wait_async (w->process, w->cancellable, on_exited, w);
+  return w;
+}
+
+/* `sluice-run worker` on @uri, with the arguments that follow (to NULL). */
+static Worker *
+worker_start (const char *uri,
+              const char *tenant,
+              const char *name,
+              ...)
+{
+  Worker *w;
+  va_list args;
+
+  va_start (args, name);
+  w = worker_startv (uri, tenant, name, NULL, args);
+  va_end (args);
   return w;
 }
 
@@ -221,19 +298,38 @@ worker_kill (Worker *w)
   g_assert_cmpint (g_subprocess_get_term_sig (w->process), ==, SIGKILL);
 }
 
-/* Waits for its exit (status 0) and gives its --json report. */
+/* The report's claims add up: each one the store gave the worker was
+ * completed, failed (retried or dead), lost, left to its lease (abandoned
+ * by a shutdown's cancel, its outcome not recorded, or never run and not
+ * taken back) or released (never run, handed back). */
+static void
+assert_claims_add_up (JsonObject *report)
+{
+  const char *parts[] = { "completed", "retried", "dead", "lease_lost", "abandoned", "store_errors",
+                          "released", "unfinished_claims" };
+  gint64 sum = 0;
+
+  for (guint i = 0; i < G_N_ELEMENTS (parts); i++)
+    sum += json_object_get_int_member_with_default (report, parts[i], 0);
+  g_assert_cmpint (sum, ==, json_object_get_int_member (report, "claims"));
+}
+
+/* Waits for its exit with @status and gives its --json report, whose
+ * claims add up. */
 static JsonObject *
-worker_report (Worker *w)
+worker_report_with_status (Worker *w,
+                           int     status)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(JsonNode) root = NULL;
   g_autoptr(GOutputStream) sink = g_memory_output_stream_new_resizable ();
   g_autofree char *text = NULL;
+  JsonObject *report;
 
-  wait_until (&w->exited, "the survivor's end");
-  wait_until (&w->err_closed, "the survivor's last lines");
+  wait_until (&w->exited, "the worker's end");
+  wait_until (&w->err_closed, "the worker's last lines");
   g_assert_true (g_subprocess_get_if_exited (w->process));
-  g_assert_cmpint (g_subprocess_get_exit_status (w->process), ==, 0);
+  g_assert_cmpint (g_subprocess_get_exit_status (w->process), ==, status);
 
   g_output_stream_splice (sink, g_subprocess_get_stdout_pipe (w->process),
                           G_OUTPUT_STREAM_SPLICE_CLOSE_TARGET, NULL, &error);
@@ -242,7 +338,15 @@ worker_report (Worker *w)
                     g_memory_output_stream_get_data_size (G_MEMORY_OUTPUT_STREAM (sink)));
   root = json_from_string (text, &error);
   g_assert_no_error (error);
-  return json_object_ref (json_node_get_object (root));
+  report = json_object_ref (json_node_get_object (root));
+  assert_claims_add_up (report);
+  return report;
+}
+
+static JsonObject *
+worker_report (Worker *w)
+{
+  return worker_report_with_status (w, 0);
 }
 
 /* ---- the store ---------------------------------------------------------- */
@@ -629,6 +733,169 @@ test_shutdown_deadline_leaves_the_job_to_its_lease (void)
   g_assert_null (job->last_failure);
 }
 
+/* The store's jobs of @p, by their attempts: how many were never claimed
+ * (or handed back), and the state of the others. */
+static void
+count_jobs (Place                *p,
+            const char           *prefix,
+            guint                 count,
+            guint                *unclaimed,
+            guint                *running)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SluiceJobStore) store = sluice_job_store_new_for_uri (p->uri, &error);
+
+  g_assert_no_error (error);
+  *unclaimed = *running = 0;
+  for (guint i = 0; i < count; i++)
+    {
+      g_autofree char *key = g_strdup_printf ("%s-%u", prefix, i);
+      g_autoptr(SluiceStoredJob) job = store_fixture_peek (store, p->tenant, key);
+
+      if (job->state == SLUICE_STORED_JOB_PENDING)
+        {
+          /* Nothing ran it: its attempts are as before any claim. */
+          g_assert_cmpuint (job->attempts, ==, 0);
+          g_assert_null (job->lease_token);
+          ++*unclaimed;
+        }
+      else if (job->state == SLUICE_STORED_JOB_RUNNING)
+        ++*running;
+    }
+}
+
+static void
+test_sigterm_hands_back_the_claims_it_never_ran (void)
+{
+  g_autoptr(Place) p = place_new (STORE_SQLITE);
+  g_autoptr(Worker) w = NULL;
+  g_autoptr(JsonObject) report = NULL;
+  g_autoptr(SluiceStoreStatus) status = NULL;
+  guint unclaimed, running;
+  gint64 completed;
+
+  /* Two running, four queued, and the producer's next claim (held for
+   * room in the queue, or on its way) when the signal comes. */
+  enqueue (p, "job", 20, "ok 0.3", 20);
+  w = worker_start (p->uri, p->tenant, "W", "--workers", "2", "--queue-size", "4",
+                    "--shutdown-timeout", "30", NULL);
+  wait_until (&w->ready, "the worker ready");
+  wait_for_count (&w->started, 2, "two jobs' start");
+  g_subprocess_send_signal (w->process, SIGTERM);
+
+  /* The drain runs what was queued; the claim the stop kept from running
+   * goes back to the store, not to its lease: nothing is left running. */
+  report = worker_report (w);
+  completed = json_object_get_int_member (report, "completed");
+  g_assert_cmpint (json_object_get_int_member (report, "released"), ==, 1);
+  g_assert_cmpint (json_object_get_int_member (report, "abandoned"), ==, 0);
+  g_assert_cmpint (json_object_get_int_member (report, "unfinished_claims"), ==, 0);
+  g_assert_cmpint (json_object_get_int_member (report, "claims"), ==, completed + 1);
+  g_assert_cmpint (completed, >=, 2);
+
+  status = status_of (p);
+  g_assert_cmpuint (status->counts[SLUICE_STORED_JOB_RUNNING], ==, 0);
+  g_assert_cmpuint (status->counts[SLUICE_STORED_JOB_SUCCEEDED], ==, completed);
+  count_jobs (p, "job", 20, &unclaimed, &running);
+  g_assert_cmpuint (unclaimed, ==, 20 - completed);
+  g_assert_cmpuint (running, ==, 0);
+}
+
+static void
+test_two_signals_hand_back_the_queued_claims (void)
+{
+  g_autoptr(Place) p = place_new (STORE_SQLITE);
+  g_autoptr(Worker) w = NULL;
+  g_autoptr(JsonObject) report = NULL;
+  guint unclaimed, running;
+  gint64 claims;
+
+  enqueue (p, "job", 20, "ok 30", 20);
+  w = worker_start (p->uri, p->tenant, "W", "--workers", "2", "--queue-size", "4", NULL);
+  wait_until (&w->ready, "the worker ready");
+  wait_for_count (&w->started, 2, "two jobs' start");
+  g_subprocess_send_signal (w->process, SIGINT);
+  /* One signal at a time: two sent at once may arrive as one. */
+  wait_until (&w->stopping, "the worker stopping");
+  g_subprocess_send_signal (w->process, SIGINT);
+
+  /* The cancel: the running attempts are left to their leases (finding
+   * 03), every claim that never ran is handed back. */
+  report = worker_report (w);
+  claims = json_object_get_int_member (report, "claims");
+  g_assert_cmpint (json_object_get_int_member (report, "signals"), ==, 2);
+  g_assert_cmpint (json_object_get_int_member (report, "completed"), ==, 0);
+  g_assert_cmpint (json_object_get_int_member (report, "abandoned"), ==, 2);
+  g_assert_cmpint (json_object_get_int_member (report, "unfinished_claims"), ==, 0);
+  g_assert_cmpint (json_object_get_int_member (report, "released"), ==, claims - 2);
+  g_assert_cmpint (claims, >=, 3);
+
+  count_jobs (p, "job", 20, &unclaimed, &running);
+  g_assert_cmpuint (running, ==, 2);
+  g_assert_cmpuint (unclaimed, ==, 18);
+}
+
+/* In the worker, before it runs: files may grow to 32 KiB, no more (a
+ * write past it fails with EFBIG instead of killing it). */
+static void
+limit_file_size (gpointer user_data)
+{
+  struct rlimit limit = { 32 * 1024, 32 * 1024 };
+
+  signal (SIGXFSZ, SIG_IGN);
+  if (setrlimit (RLIMIT_FSIZE, &limit) != 0)
+    _exit (127);
+}
+
+static Worker *
+worker_start_limited (const char *uri,
+                      const char *tenant,
+                      const char *name,
+                      ...)
+{
+  g_autoptr(GSubprocessLauncher) launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_NONE);
+  Worker *w;
+  va_list args;
+
+  g_subprocess_launcher_set_child_setup (launcher, limit_file_size, NULL, NULL);
+  va_start (args, name);
+  w = worker_startv (uri, tenant, name, launcher, args);
+  va_end (args);
+  return w;
+}
+
+static void
+test_until_empty_gives_up_on_a_full_store (void)
+{
+  g_autoptr(Place) p = place_new (STORE_SQLITE);
+  g_autoptr(Worker) w = NULL;
+  g_autoptr(JsonObject) report = NULL;
+  g_autofree char *file = NULL;
+  GStatBuf info;
+
+  /* A file larger than the worker may write to: once its WAL reaches the
+   * limit, every write fails, as on a full disk, and none succeeds again
+   * (the WAL cannot be checkpointed into the file). */
+  enqueue (p, "job", 40, "ok 0.01", 40);
+  file = g_build_filename (p->dir, "jobs.db", NULL);
+  g_assert_cmpint (g_stat (file, &info), ==, 0);
+  g_assert_cmpint (info.st_size, >, 32 * 1024);
+
+  w = worker_start_limited (p->uri, p->tenant, "F", "--until-empty", "--poll-interval", "0.05",
+                            "--store-error-timeout", "0.5", NULL);
+  wait_until (&w->ready, "the worker ready");
+
+  /* It backs off and, the store failing for 0.5 s, gives up: exit 1,
+   * saying why. */
+  report = worker_report_with_status (w, 1);
+  g_assert_nonnull (w->failure);
+  g_assert_nonnull (strstr (w->failure, "kept failing for 0.5 s"));
+  g_assert_nonnull (strstr (w->failure, "gives up"));
+  g_assert_nonnull (strstr (w->failure, file));
+  g_assert_cmpint (json_object_get_int_member (report, "store_retries"), >=, 2);
+  g_assert_cmpint (json_object_get_int_member (report, "completed"), <, 40);
+}
+
 /* SLUICE_MONITOR=session: the worker's pool is on the bus like any pool,
  * titled with the worker and the store. */
 static gboolean name_appeared;
@@ -833,6 +1100,11 @@ main (int    argc,
   g_test_add_func ("/store/worker/sigterm-drains-the-running-job", test_sigterm_drains_the_running_job);
   g_test_add_func ("/store/worker/shutdown-deadline-leaves-the-job-to-its-lease",
                    test_shutdown_deadline_leaves_the_job_to_its_lease);
+  g_test_add_func ("/store/worker/sigterm-hands-back-the-claims-it-never-ran",
+                   test_sigterm_hands_back_the_claims_it_never_ran);
+  g_test_add_func ("/store/worker/two-signals-hand-back-the-queued-claims",
+                   test_two_signals_hand_back_the_queued_claims);
+  g_test_add_func ("/store/worker/until-empty-gives-up-on-a-full-store", test_until_empty_gives_up_on_a_full_store);
   g_test_add_func ("/store/worker/monitored-like-any-pool", test_worker_is_monitored_like_any_pool);
   g_test_add_func ("/store/cli/status-counts-by-state", test_status_counts_by_state);
   g_test_add_func ("/store/cli/password-is-never-printed", test_password_is_never_printed);

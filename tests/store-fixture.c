@@ -114,6 +114,18 @@ store_fixture_fail (SluiceJobStore          *store,
   return sluice_job_store_fail_finish (store, wait_for (&result), error);
 }
 
+gboolean
+store_fixture_release_claim (SluiceJobStore        *store,
+                             const SluiceJobClaim  *claim,
+                             gint64                 now,
+                             GError               **error)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+
+  sluice_job_store_release_async (store, claim, now, NULL, on_ready, &result);
+  return sluice_job_store_release_finish (store, wait_for (&result), error);
+}
+
 gint64
 store_fixture_release (SluiceJobStore  *store,
                        const char      *tenant,
@@ -579,6 +591,118 @@ test_fail_without_available_at_is_dead (SluiceJobStore *store,
   assert_nothing_claimable (store, "tenant-a", T0 + 100 * LEASE);
 }
 
+/* ---- release (a claim that never ran) -------------------------------------- */
+
+static void
+test_release_puts_the_claim_back_uncounted (SluiceJobStore *store,
+                                            const char     *uri)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SluiceStoredJob) G_GNUC_UNUSED first = enqueue_ok (store, "tenant-a", "first", 3, T0);
+  g_autoptr(SluiceStoredJob) G_GNUC_UNUSED second = enqueue_ok (store, "tenant-a", "second", 3, T0 + 1);
+  g_autoptr(SluiceJobClaim) claim = claim_ok (store, "tenant-a", "worker-1", LEASE, T0 + 10);
+  g_autoptr(SluiceJobClaim) again = NULL;
+  g_autoptr(SluiceStoredJob) back = NULL;
+
+  g_assert_cmpstr (claim->job->operation_key, ==, "first");
+  g_assert_true (store_fixture_release_claim (store, claim, T0 + 20, &error));
+  g_assert_no_error (error);
+
+  /* Pending at once, as before the claim: the attempt is not counted, the
+   * job keeps its available_at (its place ahead of "second"). */
+  back = store_fixture_peek (store, "tenant-a", "first");
+  g_assert_cmpint (back->state, ==, SLUICE_STORED_JOB_PENDING);
+  g_assert_cmpuint (back->attempts, ==, 0);
+  g_assert_cmpint (back->available_at, ==, T0);
+  g_assert_cmpint (back->updated_at, ==, T0 + 20);
+  g_assert_null (back->last_failure);
+  assert_no_lease (back);
+  assert_counts (store, "tenant-a", 2, 0, 0, 0, 0);
+
+  /* The next claim takes it, with a new token; the released one is spent. */
+  again = claim_ok (store, "tenant-a", "worker-2", LEASE, T0 + 21);
+  g_assert_cmpstr (again->job->operation_key, ==, "first");
+  g_assert_cmpuint (again->job->attempts, ==, 1);
+  g_assert_cmpstr (again->token, !=, claim->token);
+  g_assert_false (store_fixture_complete (store, claim, "{}", T0 + 22, &error));
+  assert_lease_lost (error);
+  g_clear_error (&error);
+  g_assert_false (store_fixture_release_claim (store, claim, T0 + 22, &error));
+  assert_lease_lost (error);
+  g_clear_error (&error);
+  g_assert_true (store_fixture_complete (store, again, "{}", T0 + 23, &error));
+  g_assert_no_error (error);
+}
+
+static void
+test_release_keeps_earlier_attempts_and_failure (SluiceJobStore *store,
+                                                 const char     *uri)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SluiceStoredJob) G_GNUC_UNUSED job = enqueue_ok (store, "tenant-a", "op-1", 2, T0);
+  g_autoptr(SluiceJobClaim) first = claim_ok (store, "tenant-a", "worker-1", LEASE, T0);
+  g_autoptr(SluiceJobFailure) failure = sluice_job_failure_new ("ConnectionError", "refused",
+                                                                "CONNECTION_ERROR", TRUE);
+  g_autoptr(SluiceJobClaim) last = NULL;
+  g_autoptr(SluiceJobClaim) still_last = NULL;
+  g_autoptr(SluiceStoredJob) back = NULL;
+
+  g_assert_true (store_fixture_fail (store, first, failure, T0 + 100, T0 + 10, &error));
+  g_assert_no_error (error);
+  last = claim_ok (store, "tenant-a", "worker-1", LEASE, T0 + 100);
+  g_assert_cmpuint (last->job->attempts, ==, 2);
+
+  /* Released, its last attempt is not used up: the job is not dead, it
+   * keeps the failure of attempt 1 and is claimed as attempt 2 again. */
+  g_assert_true (store_fixture_release_claim (store, last, T0 + 110, &error));
+  g_assert_no_error (error);
+  back = store_fixture_peek (store, "tenant-a", "op-1");
+  g_assert_cmpint (back->state, ==, SLUICE_STORED_JOB_PENDING);
+  g_assert_cmpuint (back->attempts, ==, 1);
+  g_assert_cmpint (back->available_at, ==, T0 + 100);
+  assert_failure (back->last_failure, "ConnectionError", "refused", "CONNECTION_ERROR", TRUE);
+  still_last = claim_ok (store, "tenant-a", "worker-2", LEASE, T0 + 111);
+  g_assert_cmpuint (still_last->job->attempts, ==, 2);
+}
+
+static void
+test_release_with_a_stale_token_changes_nothing (SluiceJobStore *store,
+                                                 const char     *uri)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SluiceStoredJob) G_GNUC_UNUSED job = enqueue_ok (store, "tenant-a", "op-1", 3, T0);
+  /* Available only after op-1 is back: the claims take them in turn. */
+  g_autoptr(SluiceStoredJob) G_GNUC_UNUSED other = enqueue_ok (store, "tenant-a", "op-2", 3, T0 + LEASE + 2);
+  g_autoptr(SluiceJobClaim) stale = claim_ok (store, "tenant-a", "worker-a", LEASE, T0);
+  g_autoptr(SluiceJobClaim) current = NULL;
+  g_autoptr(SluiceJobClaim) done = NULL;
+  g_autoptr(SluiceStoredJob) after = NULL;
+  g_autoptr(SluiceStoredJob) finished = NULL;
+
+  /* A's lease expired and B holds the job: A's release is refused. */
+  g_assert_cmpint (store_fixture_release (store, "tenant-a", T0 + LEASE, 100, &error), ==, 1);
+  current = claim_ok (store, "tenant-a", "worker-b", LEASE, T0 + LEASE + 1);
+  g_assert_cmpstr (current->job->operation_key, ==, "op-1");
+  g_assert_false (store_fixture_release_claim (store, stale, T0 + LEASE + 2, &error));
+  assert_lease_lost (error);
+  g_clear_error (&error);
+  after = store_fixture_peek (store, "tenant-a", "op-1");
+  g_assert_cmpint (after->state, ==, SLUICE_STORED_JOB_RUNNING);
+  g_assert_cmpstr (after->lease_token, ==, current->token);
+  g_assert_cmpuint (after->attempts, ==, 2);
+  g_assert_cmpint (after->updated_at, ==, T0 + LEASE + 1);
+
+  /* A claim that ended its job cannot put it back either. */
+  done = claim_ok (store, "tenant-a", "worker-b", LEASE, T0 + LEASE + 3);
+  g_assert_true (store_fixture_complete (store, done, "1", T0 + LEASE + 4, &error));
+  g_assert_no_error (error);
+  g_assert_false (store_fixture_release_claim (store, done, T0 + LEASE + 5, &error));
+  assert_lease_lost (error);
+  finished = store_fixture_peek (store, "tenant-a", "op-2");
+  g_assert_cmpint (finished->state, ==, SLUICE_STORED_JOB_SUCCEEDED);
+  g_assert_cmpuint (finished->attempts, ==, 1);
+}
+
 /* ---- release_expired ------------------------------------------------------ */
 
 static void
@@ -1002,6 +1126,29 @@ test_jobs_available_after_enqueue_and_retry (SluiceJobStore *store,
   g_signal_handler_disconnect (store, handler);
 }
 
+static void
+test_jobs_available_after_release (SluiceJobStore *store,
+                                   const char     *uri)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) tenants = g_ptr_array_new_with_free_func (g_free);
+  Wakes wakes = { tenants, FALSE };
+  g_autoptr(SluiceStoredJob) job = NULL;
+  g_autoptr(SluiceJobClaim) claim = NULL;
+  gulong handler;
+
+  /* The enqueue's wake-up first, so that the second is the release's. */
+  handler = g_signal_connect (store, "jobs-available", G_CALLBACK (on_jobs_available), &wakes);
+  job = enqueue_ok (store, "tenant-r", "op-1", 3, T0);
+  wait_for_wakes (&wakes, 1);
+  claim = claim_ok (store, "tenant-r", "worker-1", LEASE, T0);
+  g_assert_true (store_fixture_release_claim (store, claim, T0 + 1, &error));
+  g_assert_no_error (error);
+  wait_for_wakes (&wakes, 2);
+  g_assert_cmpstr (g_ptr_array_index (tenants, 1), ==, "tenant-r");
+  g_signal_handler_disconnect (store, handler);
+}
+
 /* ---- two connections ------------------------------------------------------ */
 
 #define N_CONTENDED_JOBS 200
@@ -1158,10 +1305,14 @@ store_fixture_add_tests (const char          *prefix,
     { "complete/succeeded-with-result", test_complete_keeps_result },
     { "fail/available-at-schedules-retry", test_fail_with_available_at_schedules_retry },
     { "fail/no-available-at-is-dead", test_fail_without_available_at_is_dead },
+    { "release/puts-the-claim-back-uncounted", test_release_puts_the_claim_back_uncounted },
+    { "release/keeps-earlier-attempts-and-failure", test_release_keeps_earlier_attempts_and_failure },
+    { "release/stale-token-changes-nothing", test_release_with_a_stale_token_changes_nothing },
     { "release-expired/puts-back-expired-leases", test_release_expired_puts_back_expired_leases },
     { "release-expired/honours-limit", test_release_expired_honours_limit },
     { "status/counts-states-and-last-failures", test_status_counts_states_and_last_failures },
     { "signal/jobs-available-after-enqueue-and-retry", test_jobs_available_after_enqueue_and_retry },
+    { "signal/jobs-available-after-release", test_jobs_available_after_release },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)

@@ -30,8 +30,8 @@ typedef SluiceJobStore *(*StoreFixtureFactory) (char   **uri,
  * @factory: makes a fresh store for each case
  *
  * Adds the protocol's cases (enqueue idempotency, claim order, fencing,
- * renew, complete, fail, release_expired, get_status, invalid JSON, two
- * connections claiming) under @prefix.
+ * renew, complete, fail, release of a claim, release_expired, get_status,
+ * invalid JSON, two connections claiming) under @prefix.
  */
 void store_fixture_add_tests (const char          *prefix,
                               StoreFixtureFactory  factory);
@@ -67,6 +67,10 @@ gboolean           store_fixture_fail     (SluiceJobStore         *store,
                                            const SluiceJobClaim   *claim,
                                            const SluiceJobFailure *failure,
                                            gint64                  available_at,
+                                           gint64                  now,
+                                           GError                **error);
+gboolean           store_fixture_release_claim (SluiceJobStore    *store,
+                                           const SluiceJobClaim   *claim,
                                            gint64                  now,
                                            GError                **error);
 gint64             store_fixture_release  (SluiceJobStore         *store,

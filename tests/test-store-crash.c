@@ -3,7 +3,9 @@
  *
  * Real `sluice-run worker` processes on a real SQLite file, and on the
  * PostgreSQL server of SLUICE_TEST_PG_URI when it is set (skipped without
- * it, unless CI=true or SLUICE_REQUIRE_PG=1). The test waits for the lines
+ * it, unless CI=true or SLUICE_REQUIRE_PG=1). One case starts a PostgreSQL
+ * server of its own, with its durability defaults, and kills the server
+ * itself. The test waits for the lines
  * the workers print (ready, each job's outcome with --verbose) and for
  * their exits, never for a sleep; a watchdog fails a case that hangs.
  *
@@ -17,10 +19,12 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 
+#include <errno.h>
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "sluice-job-store.h"
@@ -39,18 +43,29 @@ typedef enum {
 
 /* ---- one worker process ------------------------------------------------- */
 
+/* What a worker's --verbose lines said of one job. */
+typedef struct {
+  guint started;            /* attempts started */
+  guint succeeded;          /* attempts whose completion the store took */
+  guint succeeded_attempt;  /* the attempt that succeeded, or 0 */
+  guint not_succeeded;      /* attempts that ended otherwise */
+} JobLog;
+
 typedef struct {
   char             *name;
   GSubprocess      *process;
   GDataInputStream *err;
   GCancellable     *cancellable;
   gboolean          ready;
+  gboolean          stopping;    /* it said so after the first signal */
+  char             *failure;     /* its "sluice-run worker: …" line */
   gboolean          err_closed;
   gboolean          exited;
   guint             started;     /* "… started (ID)" lines */
   guint             succeeded;   /* "… succeeded" lines */
   guint             retries;     /* "… failed, retry in …" lines */
   guint             dead;        /* "… dead: …" lines */
+  GHashTable       *jobs;        /* operation key → JobLog */
 } Worker;
 
 static void
@@ -62,8 +77,39 @@ worker_free (Worker *w)
     g_subprocess_force_exit (w->process);
   g_clear_object (&w->err);
   g_clear_object (&w->process);
+  g_clear_pointer (&w->jobs, g_hash_table_unref);
+  g_free (w->failure);
   g_free (w->name);
   g_free (w);
+}
+
+/* "sluice-run: job KEY attempt N WHAT": into the job's log. */
+static void
+log_job_line (Worker     *w,
+              const char *line)
+{
+  g_auto(GStrv) words = g_strsplit (line, " ", 6);
+  JobLog *log;
+  guint attempt;
+
+  if (g_strv_length (words) < 6 || !g_str_equal (words[1], "job") || !g_str_equal (words[3], "attempt"))
+    return;
+  attempt = (guint) g_ascii_strtoull (words[4], NULL, 10);
+  log = g_hash_table_lookup (w->jobs, words[2]);
+  if (log == NULL)
+    {
+      log = g_new0 (JobLog, 1);
+      g_hash_table_insert (w->jobs, g_strdup (words[2]), log);
+    }
+  if (g_str_has_prefix (words[5], "started ("))
+    log->started++;
+  else if (g_str_equal (words[5], "succeeded"))
+    {
+      log->succeeded++;
+      log->succeeded_attempt = attempt;
+    }
+  else
+    log->not_succeeded++;
 }
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (Worker, worker_free)
@@ -100,10 +146,24 @@ on_line (GObject      *object,
       return;
     }
 
+  if (g_str_has_prefix (line, "sluice-run: job "))
+    log_job_line (w, line);
+
   if (strstr (line, " ready") != NULL)
     {
       g_test_message ("%s: %s", w->name, line);
       w->ready = TRUE;
+    }
+  else if (g_str_has_prefix (line, "sluice-run: stopping"))
+    {
+      g_test_message ("%s: %s", w->name, line);
+      w->stopping = TRUE;
+    }
+  else if (g_str_has_prefix (line, "sluice-run worker: "))
+    {
+      g_test_message ("%s: %s", w->name, line);
+      g_free (w->failure);
+      w->failure = g_strdup (line);
     }
   else if (g_str_has_suffix (line, " succeeded"))
     w->succeeded++;
@@ -140,21 +200,24 @@ on_exited (GObject      *object,
   w->exited = TRUE;
 }
 
-/* `sluice-run worker` on @uri, with the arguments that follow (to NULL). */
+/* `sluice-run worker` on @uri, with @args (to NULL), started by
+ * @launcher (or a plain one). */
 static Worker *
-worker_start (const char *uri,
-              const char *tenant,
-              const char *name,
-              ...)
+worker_startv (const char          *uri,
+               const char          *tenant,
+               const char          *name,
+               GSubprocessLauncher *launcher,
+               va_list              args)
 {
   g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr(GSubprocessLauncher) plain = NULL;
   g_autoptr(GError) error = NULL;
   Worker *w = g_new0 (Worker, 1);
   const char *arg;
-  va_list args;
 
   w->name = g_strdup (name);
   w->cancellable = g_cancellable_new ();
+  w->jobs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   g_ptr_array_add (argv, (gpointer) sluice_run ());
   g_ptr_array_add (argv, "worker");
   g_ptr_array_add (argv, "--store");
@@ -165,18 +228,34 @@ worker_start (const char *uri,
   g_ptr_array_add (argv, (gpointer) name);
   g_ptr_array_add (argv, "--verbose");
   g_ptr_array_add (argv, "--json");
-  va_start (args, name);
   while ((arg = va_arg (args, const char *)) != NULL)
     g_ptr_array_add (argv, (gpointer) arg);
-  va_end (args);
   g_ptr_array_add (argv, NULL);
 
-  w->process = g_subprocess_newv ((const char * const *) argv->pdata,
-                                  G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE, &error);
+  if (launcher == NULL)
+    launcher = plain = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_NONE);
+  g_subprocess_launcher_set_flags (launcher, G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE);
+  w->process = g_subprocess_launcher_spawnv (launcher, (const char * const *) argv->pdata, &error);
   g_assert_no_error (error);
   w->err = g_data_input_stream_new (g_subprocess_get_stderr_pipe (w->process));
   read_line (w);
   g_subprocess_wait_async (w->process, w->cancellable, on_exited, w);
+  return w;
+}
+
+/* `sluice-run worker` on @uri, with the arguments that follow (to NULL). */
+static Worker *
+worker_start (const char *uri,
+              const char *tenant,
+              const char *name,
+              ...)
+{
+  Worker *w;
+  va_list args;
+
+  va_start (args, name);
+  w = worker_startv (uri, tenant, name, NULL, args);
+  va_end (args);
   return w;
 }
 
@@ -211,6 +290,19 @@ wait_for_count (const guint *count,
   g_source_remove (watchdog);
 }
 
+static void
+wait_for_sum (const guint *one,
+              const guint *other,
+              guint        at_least,
+              const char  *what)
+{
+  guint watchdog = g_timeout_add_seconds (WATCHDOG_SECONDS, on_watchdog, (gpointer) what);
+
+  while (*one + *other < at_least)
+    g_main_context_iteration (NULL, TRUE);
+  g_source_remove (watchdog);
+}
+
 /* SIGKILL: no handler runs, nothing is written, the leases just stop. */
 static void
 worker_kill (Worker *w)
@@ -221,19 +313,38 @@ worker_kill (Worker *w)
   g_assert_cmpint (g_subprocess_get_term_sig (w->process), ==, SIGKILL);
 }
 
-/* Waits for its exit (status 0) and gives its --json report. */
+/* The report's claims add up: each one the store gave the worker was
+ * completed, failed (retried or dead), lost, left to its lease (abandoned
+ * by a shutdown's cancel, its outcome not recorded, or never run and not
+ * taken back) or released (never run, handed back). */
+static void
+assert_claims_add_up (JsonObject *report)
+{
+  const char *parts[] = { "completed", "retried", "dead", "lease_lost", "abandoned", "store_errors",
+                          "released", "unfinished_claims" };
+  gint64 sum = 0;
+
+  for (guint i = 0; i < G_N_ELEMENTS (parts); i++)
+    sum += json_object_get_int_member_with_default (report, parts[i], 0);
+  g_assert_cmpint (sum, ==, json_object_get_int_member (report, "claims"));
+}
+
+/* Waits for its exit with @status and gives its --json report, whose
+ * claims add up. */
 static JsonObject *
-worker_report (Worker *w)
+worker_report_with_status (Worker *w,
+                           int     status)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(JsonNode) root = NULL;
   g_autoptr(GOutputStream) sink = g_memory_output_stream_new_resizable ();
   g_autofree char *text = NULL;
+  JsonObject *report;
 
-  wait_until (&w->exited, "the survivor's end");
-  wait_until (&w->err_closed, "the survivor's last lines");
+  wait_until (&w->exited, "the worker's end");
+  wait_until (&w->err_closed, "the worker's last lines");
   g_assert_true (g_subprocess_get_if_exited (w->process));
-  g_assert_cmpint (g_subprocess_get_exit_status (w->process), ==, 0);
+  g_assert_cmpint (g_subprocess_get_exit_status (w->process), ==, status);
 
   g_output_stream_splice (sink, g_subprocess_get_stdout_pipe (w->process),
                           G_OUTPUT_STREAM_SPLICE_CLOSE_TARGET, NULL, &error);
@@ -242,7 +353,15 @@ worker_report (Worker *w)
                     g_memory_output_stream_get_data_size (G_MEMORY_OUTPUT_STREAM (sink)));
   root = json_from_string (text, &error);
   g_assert_no_error (error);
-  return json_object_ref (json_node_get_object (root));
+  report = json_object_ref (json_node_get_object (root));
+  assert_claims_add_up (report);
+  return report;
+}
+
+static JsonObject *
+worker_report (Worker *w)
+{
+  return worker_report_with_status (w, 0);
 }
 
 /* ---- the store ---------------------------------------------------------- */
@@ -565,6 +684,326 @@ test_pg_kill_during_a_backoff (void)
   kill_during_a_backoff (STORE_PG);
 }
 
+/* ---- PostgreSQL itself killed --------------------------------------------- */
+
+/* The shared test server runs with fsync and synchronous_commit off
+ * (tests/pg-server.sh): a commit it acknowledged may still be in its
+ * memory when it is killed, so it cannot prove anything about a crash of
+ * the server. This case starts a server of its own with PostgreSQL's
+ * durability defaults, kills it with SIGKILL while two workers run and the
+ * test enqueues, starts it again, and checks what it acknowledged. */
+
+#define N_DURABLE 300
+/* The claims two workers may hold at once, each Q + N + 1 (4 + 4 + 1). */
+#define DURABLE_MOST_HELD (2 * (4 + 4 + 1))
+
+static const char *
+pg_bindir (void)
+{
+  const char *dir = g_getenv ("SLUICE_PG_BINDIR");
+
+  return dir != NULL && *dir != '\0' ? dir : "/usr/lib/postgresql/15/bin";
+}
+
+static gboolean
+pg_binaries_available (void)
+{
+  g_autofree char *initdb = g_build_filename (pg_bindir (), "initdb", NULL);
+
+  if (g_file_test (initdb, G_FILE_TEST_IS_EXECUTABLE))
+    return TRUE;
+  if (g_strcmp0 (g_getenv ("CI"), "true") == 0 || g_strcmp0 (g_getenv ("SLUICE_REQUIRE_PG"), "1") == 0)
+    g_test_fail_printf ("no %s, and CI=true or SLUICE_REQUIRE_PG=1 needs the PostgreSQL crash tests", initdb);
+  else
+    {
+      g_autofree char *why = g_strdup_printf ("no %s: scripts/setup-deps installs PostgreSQL 15", initdb);
+      g_test_skip (why);
+    }
+  return FALSE;
+}
+
+/* tests/pg-server.sh COMMAND DIR (durable: PostgreSQL's defaults); gives
+ * what it printed, the URI for start and recover. */
+static char *
+pg_server (const char *command,
+           const char *dir)
+{
+  g_autofree char *script = g_test_build_filename (G_TEST_DIST, "pg-server.sh", NULL);
+  g_autoptr(GSubprocessLauncher) launcher = NULL;
+  g_autoptr(GSubprocess) process = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+
+  launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE);
+  g_subprocess_launcher_setenv (launcher, "SLUICE_PG_DURABLE", "1", TRUE);
+  process = g_subprocess_launcher_spawn (launcher, &error, script, command, dir, NULL);
+  g_assert_no_error (error);
+  g_subprocess_communicate_utf8 (process, NULL, NULL, &out, &err, &error);
+  g_assert_no_error (error);
+  if (!g_subprocess_get_successful (process))
+    g_error ("pg-server.sh %s %s failed: %s", command, dir, err);
+  return g_strdup (g_strstrip (out));
+}
+
+/* The test's own enqueues, one after the other until one fails (the
+ * server is gone): the keys the store acknowledged. */
+typedef struct {
+  SluiceJobStore *store;
+  const char     *tenant;
+  GPtrArray      *acked;
+  guint           next;
+  gboolean        done;
+} Enqueuer;
+
+static void enqueue_next (Enqueuer *e);
+
+static void
+on_enqueued (GObject      *object,
+             GAsyncResult *result,
+             gpointer      user_data)
+{
+  Enqueuer *e = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SluiceStoredJob) job = sluice_job_store_enqueue_finish (e->store, result, NULL, &error);
+
+  if (job == NULL)
+    {
+      g_test_message ("enqueue %u failed, after %u acknowledged: %s", e->next - 1, e->acked->len,
+                      error->message);
+      e->done = TRUE;
+      return;
+    }
+  g_ptr_array_add (e->acked, g_strdup (job->operation_key));
+  enqueue_next (e);
+}
+
+static void
+enqueue_next (Enqueuer *e)
+{
+  g_autofree char *key = g_strdup_printf ("late-%u", e->next);
+  g_autofree char *payload = g_strdup_printf ("{\"behaviour\": \"ok\", \"value\": %u}", e->next);
+
+  e->next++;
+  sluice_job_store_enqueue_async (e->store, e->tenant, key, payload, 3, g_get_real_time (), NULL,
+                                  on_enqueued, e);
+}
+
+/* A job every --verbose line of both workers told of: started, completed
+ * (the store acknowledged it), ended otherwise. */
+static void
+merge_logs (GHashTable *into,
+            Worker     *w)
+{
+  GHashTableIter iter;
+  gpointer key, value;
+
+  g_hash_table_iter_init (&iter, w->jobs);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    {
+      const JobLog *log = value;
+      JobLog *all = g_hash_table_lookup (into, key);
+
+      if (all == NULL)
+        {
+          all = g_new0 (JobLog, 1);
+          g_hash_table_insert (into, g_strdup (key), all);
+        }
+      all->started += log->started;
+      all->succeeded += log->succeeded;
+      all->not_succeeded += log->not_succeeded;
+      if (log->succeeded > 0)
+        all->succeeded_attempt = log->succeeded_attempt;
+    }
+}
+
+/* Completed once, by its last claim; and the completion a worker was told
+ * the store took is the one the store has. */
+static void
+audit_durable_job (SluiceJobStore *store,
+                   const char     *tenant,
+                   const char     *key,
+                   gint64          value,
+                   Worker         *a,
+                   Worker         *b)
+{
+  g_autoptr(SluiceStoredJob) job = store_fixture_peek (store, tenant, key);
+  g_autoptr(JsonNode) root = NULL;
+  const JobLog *logs[] = { g_hash_table_lookup (a->jobs, key), g_hash_table_lookup (b->jobs, key) };
+  Worker *workers[] = { a, b };
+  JsonObject *result;
+
+  g_assert_cmpint (job->state, ==, SLUICE_STORED_JOB_SUCCEEDED);
+  g_assert_null (job->lease_token);
+  root = json_from_string (job->result, NULL);
+  g_assert_nonnull (root);
+  result = json_node_get_object (root);
+  g_assert_cmpint (json_object_get_int_member (result, "attempt"), ==, job->attempts);
+  g_assert_cmpint (json_object_get_int_member (result, "result"), ==, value * value);
+
+  for (guint i = 0; i < G_N_ELEMENTS (logs); i++)
+    if (logs[i] != NULL && logs[i]->succeeded > 0)
+      {
+        g_assert_cmpuint (logs[i]->succeeded, ==, 1);
+        g_assert_cmpstr (json_object_get_string_member (result, "worker"), ==, workers[i]->name);
+        g_assert_cmpint (json_object_get_int_member (result, "attempt"), ==, logs[i]->succeeded_attempt);
+      }
+}
+
+static void
+server_killed_mid_run (const char *dir,
+                       const char *uri)
+{
+  g_autoptr(Place) p = g_new0 (Place, 1);
+  g_autoptr(Worker) a = NULL;
+  g_autoptr(Worker) b = NULL;
+  g_autoptr(JsonObject) report_a = NULL;
+  g_autoptr(JsonObject) report_b = NULL;
+  g_autoptr(SluiceJobStore) enqueuer_store = NULL;
+  g_autoptr(SluiceJobStore) store = NULL;
+  g_autoptr(SluiceStoreStatus) status = NULL;
+  g_autoptr(GPtrArray) acked = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GHashTable) all = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *recovered = NULL;
+  Enqueuer e = { NULL, NULL, acked, 0, FALSE };
+  GHashTableIter iter;
+  gpointer key, value;
+  guint duplicates = 0;
+  guint64 total;
+
+  p->kind = STORE_PG;
+  p->uri = g_strdup (uri);
+  p->tenant = g_strdup_printf ("durable-%ld", (long) getpid ());
+  enqueue (p, "ok", N_DURABLE, "ok 0.02", N_DURABLE);
+
+  /* Long enough a back-off and store-error timeout for the server's
+   * restart; a short lease, so that the claims held at the kill come back
+   * soon after it. */
+  a = worker_start (uri, p->tenant, "A", "--lease", "2", "--heartbeat", "0.5", "--poll-interval", "0.05",
+                    "--until-empty", NULL);
+  b = worker_start (uri, p->tenant, "B", "--lease", "2", "--heartbeat", "0.5", "--poll-interval", "0.05",
+                    "--until-empty", NULL);
+  wait_until (&a->ready, "worker A ready");
+  wait_until (&b->ready, "worker B ready");
+
+  enqueuer_store = sluice_job_store_new_for_uri (uri, &error);
+  g_assert_no_error (error);
+  e.store = enqueuer_store;
+  e.tenant = p->tenant;
+  enqueue_next (&e);
+
+  /* In the middle of the run, with enqueues, claims, renewals and
+   * completions in flight. */
+  wait_for_sum (&a->succeeded, &b->succeeded, 60, "60 jobs completed");
+  g_free (pg_server ("crash", dir));
+  g_test_message ("PostgreSQL killed after A's %u and B's %u completions, %u enqueues acknowledged",
+                  a->succeeded, b->succeeded, acked->len);
+  wait_until (&e.done, "the enqueue that the kill failed");
+  g_assert_cmpuint (acked->len, >=, 1);
+  recovered = pg_server ("recover", dir);
+  g_assert_cmpstr (recovered, ==, uri);
+
+  /* The workers backed off while it was down, and finish the work. */
+  report_a = worker_report (a);
+  report_b = worker_report (b);
+
+  store = sluice_job_store_new_for_uri (uri, &error);
+  g_assert_no_error (error);
+  status = store_fixture_status (store, p->tenant, 0, &error);
+  g_assert_no_error (error);
+  /* Nothing stuck claimed past its lease, nothing left to do. */
+  g_assert_cmpuint (status->counts[SLUICE_STORED_JOB_RUNNING], ==, 0);
+  g_assert_cmpuint (status->counts[SLUICE_STORED_JOB_PENDING], ==, 0);
+  g_assert_cmpuint (status->counts[SLUICE_STORED_JOB_RETRY_WAIT], ==, 0);
+  g_assert_cmpuint (status->counts[SLUICE_STORED_JOB_DEAD], ==, 0);
+  /* Every acknowledged enqueue is there; the one the kill cut off may be
+   * there too, committed but never answered. */
+  total = status->counts[SLUICE_STORED_JOB_SUCCEEDED];
+  g_assert_cmpuint (total, >=, N_DURABLE + acked->len);
+  g_assert_cmpuint (total, <=, N_DURABLE + acked->len + 1);
+
+  for (guint i = 0; i < N_DURABLE; i++)
+    {
+      g_autofree char *ok = g_strdup_printf ("ok-%u", i);
+      audit_durable_job (store, p->tenant, ok, i, a, b);
+    }
+  for (guint i = 0; i < acked->len; i++)
+    audit_durable_job (store, p->tenant, g_ptr_array_index (acked, i), i, a, b);
+
+  /* A job ran more than once only if an attempt of it ended without its
+   * completion (cut off by the kill: lease lost, not recorded), and no
+   * more of them than the claims the workers could hold then. */
+  merge_logs (all, a);
+  merge_logs (all, b);
+  g_hash_table_iter_init (&iter, all);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    {
+      const JobLog *log = value;
+
+      g_assert_cmpuint (log->succeeded, <=, 1);
+      if (log->started > 1)
+        {
+          if (log->not_succeeded == 0)
+            g_error ("%s ran %u times, and none of its attempts was cut off", (const char *) key, log->started);
+          duplicates++;
+        }
+    }
+  g_test_message ("completed by A %" G_GINT64_FORMAT ", by B %" G_GINT64_FORMAT "; %u jobs ran again",
+                  json_object_get_int_member (report_a, "completed"),
+                  json_object_get_int_member (report_b, "completed"), duplicates);
+  g_assert_cmpuint (duplicates, <=, DURABLE_MOST_HELD);
+}
+
+/* Where the parent tells its child the server's folder and URI (a file,
+ * not the environment: setenv() is not safe once threads run). */
+static char *
+durable_note (pid_t parent)
+{
+  g_autofree char *name = g_strdup_printf ("sluice-pg-durable-%ld.txt", (long) parent);
+
+  return g_build_filename (g_get_tmp_dir (), name, NULL);
+}
+
+static void
+test_pg_server_killed_keeps_what_it_acknowledged (void)
+{
+  g_autofree char *dir = NULL;
+  g_autofree char *uri = NULL;
+  g_autofree char *note = NULL;
+  g_autofree char *text = NULL;
+  g_autoptr(GError) error = NULL;
+
+  /* The child does the work; the parent owns the server, so that it is
+   * stopped even when a check of the child fails. */
+  if (g_test_subprocess ())
+    {
+      g_auto(GStrv) lines = NULL;
+
+      note = durable_note (getppid ());
+      g_file_get_contents (note, &text, NULL, &error);
+      g_assert_no_error (error);
+      lines = g_strsplit (text, "\n", 3);
+      g_assert_cmpuint (g_strv_length (lines), >=, 2);
+      server_killed_mid_run (lines[0], lines[1]);
+      return;
+    }
+  if (!pg_binaries_available ())
+    return;
+
+  dir = g_dir_make_tmp ("sluice-pg-durable-XXXXXX", &error);
+  g_assert_no_error (error);
+  uri = pg_server ("start", dir);
+  note = durable_note (getpid ());
+  text = g_strdup_printf ("%s\n%s\n", dir, uri);
+  g_file_set_contents (note, text, -1, &error);
+  g_assert_no_error (error);
+  g_test_trap_subprocess (NULL, 150 * G_USEC_PER_SEC, G_TEST_SUBPROCESS_INHERIT_STDERR);
+  g_unlink (note);
+  g_free (pg_server ("stop", dir));
+  g_test_trap_assert_passed ();
+}
+
 /* ---- SIGTERM ------------------------------------------------------------ */
 
 static void
@@ -627,6 +1066,169 @@ test_shutdown_deadline_leaves_the_job_to_its_lease (void)
   g_assert_cmpint (job->state, ==, SLUICE_STORED_JOB_RUNNING);
   g_assert_cmpstr (job->lease_owner, ==, "W");
   g_assert_null (job->last_failure);
+}
+
+/* The store's jobs of @p, by their attempts: how many were never claimed
+ * (or handed back), and the state of the others. */
+static void
+count_jobs (Place                *p,
+            const char           *prefix,
+            guint                 count,
+            guint                *unclaimed,
+            guint                *running)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SluiceJobStore) store = sluice_job_store_new_for_uri (p->uri, &error);
+
+  g_assert_no_error (error);
+  *unclaimed = *running = 0;
+  for (guint i = 0; i < count; i++)
+    {
+      g_autofree char *key = g_strdup_printf ("%s-%u", prefix, i);
+      g_autoptr(SluiceStoredJob) job = store_fixture_peek (store, p->tenant, key);
+
+      if (job->state == SLUICE_STORED_JOB_PENDING)
+        {
+          /* Nothing ran it: its attempts are as before any claim. */
+          g_assert_cmpuint (job->attempts, ==, 0);
+          g_assert_null (job->lease_token);
+          ++*unclaimed;
+        }
+      else if (job->state == SLUICE_STORED_JOB_RUNNING)
+        ++*running;
+    }
+}
+
+static void
+test_sigterm_hands_back_the_claims_it_never_ran (void)
+{
+  g_autoptr(Place) p = place_new (STORE_SQLITE);
+  g_autoptr(Worker) w = NULL;
+  g_autoptr(JsonObject) report = NULL;
+  g_autoptr(SluiceStoreStatus) status = NULL;
+  guint unclaimed, running;
+  gint64 completed;
+
+  /* Two running, four queued, and the producer's next claim (held for
+   * room in the queue, or on its way) when the signal comes. */
+  enqueue (p, "job", 20, "ok 0.3", 20);
+  w = worker_start (p->uri, p->tenant, "W", "--workers", "2", "--queue-size", "4",
+                    "--shutdown-timeout", "30", NULL);
+  wait_until (&w->ready, "the worker ready");
+  wait_for_count (&w->started, 2, "two jobs' start");
+  g_subprocess_send_signal (w->process, SIGTERM);
+
+  /* The drain runs what was queued; the claim the stop kept from running
+   * goes back to the store, not to its lease: nothing is left running. */
+  report = worker_report (w);
+  completed = json_object_get_int_member (report, "completed");
+  g_assert_cmpint (json_object_get_int_member (report, "released"), ==, 1);
+  g_assert_cmpint (json_object_get_int_member (report, "abandoned"), ==, 0);
+  g_assert_cmpint (json_object_get_int_member (report, "unfinished_claims"), ==, 0);
+  g_assert_cmpint (json_object_get_int_member (report, "claims"), ==, completed + 1);
+  g_assert_cmpint (completed, >=, 2);
+
+  status = status_of (p);
+  g_assert_cmpuint (status->counts[SLUICE_STORED_JOB_RUNNING], ==, 0);
+  g_assert_cmpuint (status->counts[SLUICE_STORED_JOB_SUCCEEDED], ==, completed);
+  count_jobs (p, "job", 20, &unclaimed, &running);
+  g_assert_cmpuint (unclaimed, ==, 20 - completed);
+  g_assert_cmpuint (running, ==, 0);
+}
+
+static void
+test_two_signals_hand_back_the_queued_claims (void)
+{
+  g_autoptr(Place) p = place_new (STORE_SQLITE);
+  g_autoptr(Worker) w = NULL;
+  g_autoptr(JsonObject) report = NULL;
+  guint unclaimed, running;
+  gint64 claims;
+
+  enqueue (p, "job", 20, "ok 30", 20);
+  w = worker_start (p->uri, p->tenant, "W", "--workers", "2", "--queue-size", "4", NULL);
+  wait_until (&w->ready, "the worker ready");
+  wait_for_count (&w->started, 2, "two jobs' start");
+  g_subprocess_send_signal (w->process, SIGINT);
+  /* One signal at a time: two sent at once may arrive as one. */
+  wait_until (&w->stopping, "the worker stopping");
+  g_subprocess_send_signal (w->process, SIGINT);
+
+  /* The cancel: the running attempts are left to their leases (finding
+   * 03), every claim that never ran is handed back. */
+  report = worker_report (w);
+  claims = json_object_get_int_member (report, "claims");
+  g_assert_cmpint (json_object_get_int_member (report, "signals"), ==, 2);
+  g_assert_cmpint (json_object_get_int_member (report, "completed"), ==, 0);
+  g_assert_cmpint (json_object_get_int_member (report, "abandoned"), ==, 2);
+  g_assert_cmpint (json_object_get_int_member (report, "unfinished_claims"), ==, 0);
+  g_assert_cmpint (json_object_get_int_member (report, "released"), ==, claims - 2);
+  g_assert_cmpint (claims, >=, 3);
+
+  count_jobs (p, "job", 20, &unclaimed, &running);
+  g_assert_cmpuint (running, ==, 2);
+  g_assert_cmpuint (unclaimed, ==, 18);
+}
+
+/* In the worker, before it runs: files may grow to 32 KiB, no more (a
+ * write past it fails with EFBIG instead of killing it). */
+static void
+limit_file_size (gpointer user_data)
+{
+  struct rlimit limit = { 32 * 1024, 32 * 1024 };
+
+  signal (SIGXFSZ, SIG_IGN);
+  if (setrlimit (RLIMIT_FSIZE, &limit) != 0)
+    _exit (127);
+}
+
+static Worker *
+worker_start_limited (const char *uri,
+                      const char *tenant,
+                      const char *name,
+                      ...)
+{
+  g_autoptr(GSubprocessLauncher) launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_NONE);
+  Worker *w;
+  va_list args;
+
+  g_subprocess_launcher_set_child_setup (launcher, limit_file_size, NULL, NULL);
+  va_start (args, name);
+  w = worker_startv (uri, tenant, name, launcher, args);
+  va_end (args);
+  return w;
+}
+
+static void
+test_until_empty_gives_up_on_a_full_store (void)
+{
+  g_autoptr(Place) p = place_new (STORE_SQLITE);
+  g_autoptr(Worker) w = NULL;
+  g_autoptr(JsonObject) report = NULL;
+  g_autofree char *file = NULL;
+  GStatBuf info;
+
+  /* A file larger than the worker may write to: once its WAL reaches the
+   * limit, every write fails, as on a full disk, and none succeeds again
+   * (the WAL cannot be checkpointed into the file). */
+  enqueue (p, "job", 40, "ok 0.01", 40);
+  file = g_build_filename (p->dir, "jobs.db", NULL);
+  g_assert_cmpint (g_stat (file, &info), ==, 0);
+  g_assert_cmpint (info.st_size, >, 32 * 1024);
+
+  w = worker_start_limited (p->uri, p->tenant, "F", "--until-empty", "--poll-interval", "0.05",
+                            "--store-error-timeout", "0.5", NULL);
+  wait_until (&w->ready, "the worker ready");
+
+  /* It backs off and, the store failing for 0.5 s, gives up: exit 1,
+   * saying why. */
+  report = worker_report_with_status (w, 1);
+  g_assert_nonnull (w->failure);
+  g_assert_nonnull (strstr (w->failure, "kept failing for 0.5 s"));
+  g_assert_nonnull (strstr (w->failure, "gives up"));
+  g_assert_nonnull (strstr (w->failure, file));
+  g_assert_cmpint (json_object_get_int_member (report, "store_retries"), >=, 2);
+  g_assert_cmpint (json_object_get_int_member (report, "completed"), <, 40);
 }
 
 /* SLUICE_MONITOR=session: the worker's pool is on the bus like any pool,
@@ -830,9 +1432,16 @@ main (int    argc,
   g_test_add_func ("/store/crash/sqlite/kill-during-a-backoff", test_sqlite_kill_during_a_backoff);
   g_test_add_func ("/store/crash/pg/kill-during-the-run", test_pg_kill_during_the_run);
   g_test_add_func ("/store/crash/pg/kill-during-a-backoff", test_pg_kill_during_a_backoff);
+  g_test_add_func ("/store/crash/pg/server-killed-keeps-what-it-acknowledged",
+                   test_pg_server_killed_keeps_what_it_acknowledged);
   g_test_add_func ("/store/worker/sigterm-drains-the-running-job", test_sigterm_drains_the_running_job);
   g_test_add_func ("/store/worker/shutdown-deadline-leaves-the-job-to-its-lease",
                    test_shutdown_deadline_leaves_the_job_to_its_lease);
+  g_test_add_func ("/store/worker/sigterm-hands-back-the-claims-it-never-ran",
+                   test_sigterm_hands_back_the_claims_it_never_ran);
+  g_test_add_func ("/store/worker/two-signals-hand-back-the-queued-claims",
+                   test_two_signals_hand_back_the_queued_claims);
+  g_test_add_func ("/store/worker/until-empty-gives-up-on-a-full-store", test_until_empty_gives_up_on_a_full_store);
   g_test_add_func ("/store/worker/monitored-like-any-pool", test_worker_is_monitored_like_any_pool);
   g_test_add_func ("/store/cli/status-counts-by-state", test_status_counts_by_state);
   g_test_add_func ("/store/cli/password-is-never-printed", test_password_is_never_printed);

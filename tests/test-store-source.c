@@ -14,6 +14,7 @@
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
 
+#include "flaky-store.h"
 #include "sluice-payload-handler.h"
 #include "sluice-store-handler-private.h"
 #include "sluice-store-source.h"
@@ -39,11 +40,13 @@ typedef struct {
   double       backoff_base;
   SluiceJitter jitter;
   gboolean     until_empty;
+  double       store_error_timeout;
 } Options;
 
 #define DEFAULT_OPTIONS { .workers = 2, .queue_size = 2, .lease = 30, .heartbeat = 10, \
                           .poll_interval = 0.1, .item_timeout = 60, .shutdown_timeout = 0, \
-                          .backoff_base = 1, .jitter = SLUICE_JITTER_NONE, .until_empty = TRUE }
+                          .backoff_base = 1, .jitter = SLUICE_JITTER_NONE, .until_empty = TRUE, \
+                          .store_error_timeout = 60 }
 
 /* One job-started or job-finished, on the pool's clock. */
 typedef struct {
@@ -63,12 +66,14 @@ typedef struct {
   char               *path;
   char               *uri;
   SluiceJobStore     *store;
+  FlakyStore         *flaky;        /* the store, when a case makes it flaky */
   SluiceClock        *clock;
   SluiceStoreSource  *source;
   SluiceStoreHandler *handler;
   SluicePool         *pool;
   GArray             *records;
   guint               most_claims;
+  guint               n_store_errors;
   GError             *run_error;
 } Fixture;
 
@@ -108,6 +113,7 @@ fixture_teardown (Fixture       *f,
   g_clear_object (&f->source);
   g_clear_object (&f->clock);
   g_clear_object (&f->store);
+  g_clear_object (&f->flaky);
   g_clear_error (&f->run_error);
   g_array_unref (f->records);
   for (guint i = 0; i < G_N_ELEMENTS (suffixes); i++)
@@ -169,6 +175,36 @@ on_job_finished (SluiceStoreHandler   *handler,
   g_array_append_val (f->records, r);
 }
 
+/* As sluice-run worker does: a claim the pool dropped unrun goes back. */
+static void
+on_event (const SluiceEvent *event,
+          gpointer           user_data)
+{
+  Fixture *f = user_data;
+
+  if (event->kind == SLUICE_EVENT_ITEM_DROPPED)
+    sluice_store_source_item_dropped (f->source, event->value);
+}
+
+static void
+on_store_error (SluiceStoreSource *source,
+                const GError      *error,
+                gpointer           user_data)
+{
+  Fixture *f = user_data;
+
+  f->n_store_errors++;
+}
+
+/* The case's store becomes a FlakyStore around the SQLite one. */
+static void
+use_flaky_store (Fixture *f)
+{
+  f->flaky = flaky_store_new (f->store, f->clock);
+  g_object_unref (f->store);
+  f->store = g_object_ref (SLUICE_JOB_STORE (f->flaky));
+}
+
 static void
 fixture_build (Fixture       *f,
                const Options *o)
@@ -177,10 +213,19 @@ fixture_build (Fixture       *f,
   g_autoptr(GError) error = NULL;
   const char * const retryable[] = { "ConnectionError", "TimeoutError", NULL };
 
-  f->source = sluice_store_source_new (f->store, f->clock, TENANT, OWNER, o->lease, o->poll_interval, &error);
+  f->source = g_initable_new (SLUICE_TYPE_STORE_SOURCE, NULL, &error,
+                              "store", f->store,
+                              "clock", f->clock,
+                              "tenant", TENANT,
+                              "owner", OWNER,
+                              "lease", o->lease,
+                              "poll-interval", o->poll_interval,
+                              "store-error-timeout", o->store_error_timeout,
+                              "until-empty", o->until_empty,
+                              NULL);
   g_assert_no_error (error);
   sluice_store_source_set_epoch (f->source, T0);
-  sluice_store_source_set_until_empty (f->source, o->until_empty);
+  g_signal_connect (f->source, "store-error", G_CALLBACK (on_store_error), f);
 
   payload = sluice_payload_handler_new (f->clock);
   f->handler = g_initable_new (SLUICE_TYPE_STORE_HANDLER, NULL, &error,
@@ -209,6 +254,7 @@ fixture_build (Fixture       *f,
                             "shutdown-timeout", o->shutdown_timeout,
                             NULL);
   g_assert_no_error (error);
+  sluice_pool_set_event_func (f->pool, on_event, f, NULL);
 }
 
 static void
@@ -272,14 +318,39 @@ read_next (Reading *reading)
   sluice_run_next_batch_async (reading->run, 0, NULL, on_batch, reading);
 }
 
-/* Runs the pool to its end. A run with failed jobs ends with their group
- * of errors: that is kept in run_error for the case to look at. */
+static void
+on_closed (GObject      *object,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  gboolean *closed = user_data;
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (sluice_store_source_close_finish (SLUICE_STORE_SOURCE (object), result, &error));
+  g_assert_no_error (error);
+  *closed = TRUE;
+}
+
+static guint
+count_finished (Fixture *f)
+{
+  guint n = 0;
+
+  for (guint i = 0; i < f->records->len; i++)
+    n += g_array_index (f->records, Record, i).finished;
+  return n;
+}
+
+/* Runs the pool to its end, then closes the source as sluice-run worker
+ * does. A run with failed jobs ends with their group of errors: that is
+ * kept in run_error for the case to look at. */
 static void
 run_pool (Fixture *f)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(SluiceRun) run = sluice_pool_run (f->pool, SLUICE_SOURCE (f->source), &error);
   Reading reading = { f, run, FALSE };
+  gboolean closed = FALSE;
   guint watchdog;
 
   g_assert_no_error (error);
@@ -287,7 +358,17 @@ run_pool (Fixture *f)
   read_next (&reading);
   while (!reading.done)
     g_main_context_iteration (NULL, TRUE);
+  sluice_store_source_close_async (f->source, NULL, on_closed, &closed);
+  while (!closed)
+    g_main_context_iteration (NULL, TRUE);
   g_source_remove (watchdog);
+
+  /* The claims add up: each one's attempt ended with an outcome, or it
+   * was handed back unrun (or its release failed); none is left over. */
+  g_assert_cmpuint (sluice_store_source_get_n_claims (f->source), ==, 0);
+  g_assert_cmpuint (sluice_store_source_get_n_claimed (f->source), ==,
+                    count_finished (f) + sluice_store_source_get_n_released (f->source) +
+                    sluice_store_source_get_n_release_failed (f->source));
 
   /* Nothing of the source or the handler is left on the clock (a timer
    * would move virtual time on while the case reads the store). */
@@ -810,6 +891,226 @@ test_shutdown_cancel_writes_no_failure (Fixture       *f,
   g_assert_null (again->last_failure);
 }
 
+/* ---- claims a stop kept from running ------------------------------------ */
+
+static void enqueue_late (gpointer user_data);
+
+/* The job as the store has it, read on a context of the test's own: on
+ * the pool's, the virtual clock could jump to its next timer while the
+ * store's thread answers (see enqueue_late()). */
+static SluiceStoredJob *
+peek_aside (Fixture    *f,
+            const char *key)
+{
+  g_autoptr(GMainContext) own = g_main_context_new ();
+  SluiceStoredJob *job;
+
+  g_main_context_push_thread_default (own);
+  job = peek (f, key);
+  g_main_context_pop_thread_default (own);
+  return job;
+}
+
+static Fixture *held_fixture;
+static SluiceStoredJob *held_seen;
+
+static void
+peek_held_job (gpointer user_data)
+{
+  held_seen = peek_aside (held_fixture, "job-3");
+}
+
+static void
+test_stop_hands_back_the_claims_it_never_ran (Fixture       *f,
+                                              gconstpointer  data)
+{
+  Options o = DEFAULT_OPTIONS;
+  g_autoptr(SluiceStoredJob) running = NULL;
+  const Record *first;
+
+  /* One worker, a queue of 2: job-0 runs, job-1 and job-2 wait in the
+   * queue, and the producer holds job-3, waiting for room. */
+  o.workers = 1;
+  o.queue_size = 2;
+  o.lease = 5;
+  o.heartbeat = 1;
+  o.shutdown_timeout = 0.5;
+  o.until_empty = FALSE;
+  fixture_build (f, &o);
+  for (guint i = 0; i < 6; i++)
+    {
+      g_autofree char *key = g_strdup_printf ("job-%u", i);
+      enqueue (f, key, "hang", i, 3);
+    }
+  held_fixture = f;
+  at (f, 1, request_stop);
+  at (f, 1.2, peek_held_job);
+  run_pool (f);
+
+  /* The held claim went back at the stop, not at the end of the drain:
+   * another worker could claim it at once. */
+  g_assert_nonnull (held_seen);
+  g_assert_cmpint (held_seen->state, ==, SLUICE_STORED_JOB_PENDING);
+  g_assert_cmpuint (held_seen->attempts, ==, 0);
+  g_assert_null (held_seen->lease_token);
+  g_clear_pointer (&held_seen, sluice_stored_job_free);
+
+  /* At the deadline (1.5 s) the running attempt is cancelled and left to
+   * its lease (finding 03); the queued claims never ran: handed back. */
+  first = find_record (f, "job-0", 1, TRUE);
+  g_assert_cmpint (first->outcome, ==, SLUICE_STORE_OUTCOME_ABANDONED);
+  g_assert_cmpuint (f->records->len, ==, 2);
+  g_assert_cmpuint (sluice_store_source_get_n_claimed (f->source), ==, 4);
+  g_assert_cmpuint (sluice_store_source_get_n_released (f->source), ==, 3);
+  g_assert_cmpuint (sluice_store_source_get_n_release_failed (f->source), ==, 0);
+
+  running = peek (f, "job-0");
+  g_assert_cmpint (running->state, ==, SLUICE_STORED_JOB_RUNNING);
+  for (guint i = 1; i < 6; i++)
+    {
+      g_autofree char *key = g_strdup_printf ("job-%u", i);
+      g_autoptr(SluiceStoredJob) job = peek (f, key);
+
+      g_assert_cmpint (job->state, ==, SLUICE_STORED_JOB_PENDING);
+      g_assert_cmpuint (job->attempts, ==, 0);
+      g_assert_null (job->lease_owner);
+    }
+}
+
+static void
+stop_on_second_claim (const SluiceJobClaim *claim,
+                      gpointer              user_data)
+{
+  Fixture *f = user_data;
+
+  if (claim != NULL && sluice_store_source_get_n_claimed (f->source) == 1)
+    sluice_pool_request_stop (f->pool);
+}
+
+static void
+test_a_claim_back_for_a_cancelled_read_is_handed_back (Fixture       *f,
+                                                       gconstpointer  data)
+{
+  Options o = DEFAULT_OPTIONS;
+  g_autoptr(SluiceStoredJob) done = NULL;
+  g_autoptr(SluiceStoredJob) back = NULL;
+
+  /* The stop comes while the second claim is on its way back: the read it
+   * answers has been cancelled, so nothing will run it. */
+  use_flaky_store (f);
+  o.workers = 1;
+  o.queue_size = 1;
+  o.until_empty = FALSE;
+  fixture_build (f, &o);
+  enqueue (f, "first", "ok 0.5", 1, 3);
+  enqueue (f, "second", "ok 0.5", 2, 3);
+  flaky_store_set_claim_hook (f->flaky, stop_on_second_claim, f);
+  run_pool (f);
+  g_assert_no_error (f->run_error);
+
+  g_assert_cmpuint (sluice_store_source_get_n_claimed (f->source), ==, 2);
+  g_assert_cmpuint (sluice_store_source_get_n_released (f->source), ==, 1);
+  g_assert_cmpint (find_record (f, "first", 1, TRUE)->outcome, ==, SLUICE_STORE_OUTCOME_SUCCEEDED);
+  g_assert_cmpuint (f->records->len, ==, 2);
+
+  done = peek (f, "first");
+  g_assert_cmpint (done->state, ==, SLUICE_STORED_JOB_SUCCEEDED);
+  back = peek (f, "second");
+  g_assert_cmpint (back->state, ==, SLUICE_STORED_JOB_PENDING);
+  g_assert_cmpuint (back->attempts, ==, 0);
+  g_assert_null (back->lease_token);
+}
+
+/* ---- a failing store ------------------------------------------------------ */
+
+static void
+assert_times (GArray        *times,
+              const double  *expected,
+              guint          n)
+{
+  for (guint i = 0; i < MIN (times->len, n); i++)
+    if (g_array_index (times, gint64, i) != S (expected[i]))
+      g_error ("call %u at %" G_GINT64_FORMAT " µs, expected %g s", i, g_array_index (times, gint64, i),
+               expected[i]);
+  g_assert_cmpuint (times->len, ==, n);
+}
+
+static void
+store_comes_back (gpointer user_data)
+{
+  Fixture *f = user_data;
+
+  flaky_store_set_failing (f->flaky, FALSE);
+}
+
+static void
+test_store_errors_back_off_up_to_a_cap (Fixture       *f,
+                                        gconstpointer  data)
+{
+  Options o = DEFAULT_OPTIONS;
+  /* The poll interval (0.1 s), doubled after each failure in a row, at
+   * most 10 s; the jobs-available of the enqueue at 5 s does not cut the
+   * wait short. */
+  const double failed[] = { 0, 0.1, 0.3, 0.7, 1.5, 3.1, 6.3, 12.7 };
+  const Record *started;
+  GArray *answered;
+
+  use_flaky_store (f);
+  o.until_empty = FALSE;
+  fixture_build (f, &o);
+  flaky_store_set_failing (f->flaky, TRUE);
+  at (f, 5, enqueue_late);
+  at (f, 20, store_comes_back);
+  at (f, 30, request_stop);
+  run_pool (f);
+  g_assert_no_error (f->run_error);
+
+  assert_times (flaky_store_get_failed (f->flaky), failed, G_N_ELEMENTS (failed));
+  g_assert_cmpuint (f->n_store_errors, ==, G_N_ELEMENTS (failed));
+
+  /* The store answered at the next try, 10 s after the last failure; the
+   * back-off ended with it: the claim after it (at once, for the next
+   * item) found nothing, and the next poll is 0.1 s later again. */
+  answered = flaky_store_get_answered (f->flaky);
+  g_assert_cmpuint (answered->len, >=, 3);
+  g_assert_cmpint (g_array_index (answered, gint64, 0), ==, S (22.7));
+  g_assert_cmpint (g_array_index (answered, gint64, 1), ==, S (22.7));
+  g_assert_cmpint (g_array_index (answered, gint64, 2), ==, S (22.8));
+  started = find_record (f, "late", 1, FALSE);
+  g_assert_cmpint (started->at, ==, S (22.7));
+  g_assert_cmpint (find_record (f, "late", 1, TRUE)->outcome, ==, SLUICE_STORE_OUTCOME_SUCCEEDED);
+}
+
+static void
+test_until_empty_gives_up_on_a_failing_store (Fixture       *f,
+                                              gconstpointer  data)
+{
+  Options o = DEFAULT_OPTIONS;
+  /* Backed off as always, but the last try comes at the timeout (5 s),
+   * and fails: the source gives up. */
+  const double failed[] = { 0, 0.1, 0.3, 0.7, 1.5, 3.1, 5 };
+  g_autoptr(SluiceStoredJob) job = NULL;
+
+  use_flaky_store (f);
+  o.store_error_timeout = 5;
+  fixture_build (f, &o);
+  enqueue (f, "waiting", "ok 0.1", 1, 3);
+  flaky_store_set_failing (f->flaky, TRUE);
+  run_pool (f);
+
+  assert_times (flaky_store_get_failed (f->flaky), failed, G_N_ELEMENTS (failed));
+  g_assert_nonnull (f->run_error);
+  g_test_message ("%s", f->run_error->message);
+  g_assert_nonnull (strstr (f->run_error->message, "kept failing for 5 s"));
+  g_assert_nonnull (strstr (f->run_error->message, "database or disk is full"));
+  g_assert_cmpint (sluice_clock_now (f->clock), ==, S (5));
+
+  /* Nothing was claimed: the job is the next worker's. */
+  g_assert_cmpuint (sluice_store_source_get_n_claimed (f->source), ==, 0);
+  job = peek (f, "waiting");
+  g_assert_cmpint (job->state, ==, SLUICE_STORED_JOB_PENDING);
+}
+
 /* ---- waking, restarting, validation ------------------------------------- */
 
 static void
@@ -927,6 +1228,10 @@ main (int    argc,
   ADD ("lost-lease-cancels-the-attempt", test_lost_lease_cancels_the_attempt);
   ADD ("lost-lease-awaits-the-cancelled-attempt", test_lost_lease_awaits_the_cancelled_attempt);
   ADD ("shutdown-cancel-writes-no-failure", test_shutdown_cancel_writes_no_failure);
+  ADD ("stop-hands-back-the-claims-it-never-ran", test_stop_hands_back_the_claims_it_never_ran);
+  ADD ("a-claim-back-for-a-cancelled-read-is-handed-back", test_a_claim_back_for_a_cancelled_read_is_handed_back);
+  ADD ("store-errors-back-off-up-to-a-cap", test_store_errors_back_off_up_to_a_cap);
+  ADD ("until-empty-gives-up-on-a-failing-store", test_until_empty_gives_up_on_a_failing_store);
   ADD ("jobs-available-wakes-a-waiting-read", test_jobs_available_wakes_a_waiting_read);
   ADD ("start-releases-expired-leases", test_start_releases_expired_leases);
   ADD ("heartbeat-must-be-below-half-the-lease", test_heartbeat_must_be_below_half_the_lease);

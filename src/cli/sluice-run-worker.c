@@ -9,7 +9,9 @@
  * back. The pool never retries: the store does. It runs until a signal
  * (the first drains within --shutdown-timeout, the second cancels), or
  * with --until-empty until the tenant has nothing left to do; then it
- * prints what this worker did. SLUICE_MONITOR=session exports the pool
+ * hands back the claims the stop kept from running (the source's close)
+ * and prints what this worker did: every claim is completed, failed,
+ * lost, left to its lease or released. SLUICE_MONITOR=session exports the pool
  * like any other, titled "worker W on STORE".
  */
 
@@ -38,6 +40,7 @@ typedef struct {
   double              poll_interval;
   double              item_timeout;
   double              shutdown_timeout;
+  double              store_error_timeout;
   double              backoff_base;
   double              backoff_cap;
   gboolean            until_empty;
@@ -57,6 +60,7 @@ typedef struct {
   guint               sigint_id;
   guint               sigterm_id;
   gboolean            finished;
+  gboolean            closed;
   GError             *error;
   char               *source_error;   /* the store failed the source: the worker's end */
   guint64             outcomes[SLUICE_STORE_N_OUTCOMES];
@@ -124,6 +128,9 @@ parse_worker_options (Worker  *w,
       N_("After a signal, the most seconds the running jobs may take; 0 for no limit (default: 25)"), N_("S") },
     { "until-empty", 0, 0, G_OPTION_ARG_NONE, &w->until_empty,
       N_("End when the tenant has no job left pending, running or waiting for a retry"), NULL },
+    { "store-error-timeout", 0, 0, G_OPTION_ARG_DOUBLE, &w->store_error_timeout,
+      N_("With --until-empty, give up (exit status 1) when the store keeps failing this many seconds "
+         "(default: 60)"), N_("S") },
     { "json", 0, 0, G_OPTION_ARG_NONE, &w->json, N_("Print the report as JSON"), NULL },
     { "verbose", 0, 0, G_OPTION_ARG_NONE, &w->verbose,
       N_("Print a line on standard error when a job starts and when it ends"), NULL },
@@ -141,6 +148,7 @@ parse_worker_options (Worker  *w,
   w->backoff_base = 1;
   w->backoff_cap = 60;
   w->shutdown_timeout = 25;
+  w->store_error_timeout = 60;
 
   g_set_prgname ("sluice-run worker");
   g_option_context_set_summary (context,
@@ -261,7 +269,9 @@ on_store_error (SluiceStoreSource *source,
 }
 
 /* Job failures are the run's errors too: only this event tells that the
- * source, the store's side, failed. */
+ * source, the store's side, failed. A claim the pool dropped unrun (a
+ * stop, the shutdown deadline, a cancel) goes back to the store at once,
+ * for another worker to claim. */
 static void
 on_event (const SluiceEvent *event,
           gpointer           user_data)
@@ -270,6 +280,8 @@ on_event (const SluiceEvent *event,
 
   if (event->kind == SLUICE_EVENT_SOURCE_ERROR && w->source_error == NULL)
     w->source_error = g_strdup (event->error_message);
+  else if (event->kind == SLUICE_EVENT_ITEM_DROPPED && event->value != NULL)
+    sluice_store_source_item_dropped (w->source, event->value);
 }
 
 /* ---- signals ----------------------------------------------------------- */
@@ -341,11 +353,18 @@ build (Worker  *w,
   g_autofree char *title = NULL;
 
   w->clock = sluice_clock_new (SLUICE_CLOCK_REAL);
-  w->source = sluice_store_source_new (w->store, w->clock, w->tenant, w->worker_id, w->lease,
-                                       w->poll_interval, error);
+  w->source = g_initable_new (SLUICE_TYPE_STORE_SOURCE, NULL, error,
+                              "store", w->store,
+                              "clock", w->clock,
+                              "tenant", w->tenant,
+                              "owner", w->worker_id,
+                              "lease", w->lease,
+                              "poll-interval", w->poll_interval,
+                              "store-error-timeout", w->store_error_timeout,
+                              "until-empty", w->until_empty,
+                              NULL);
   if (w->source == NULL)
     return FALSE;
-  sluice_store_source_set_until_empty (w->source, w->until_empty);
 
   payload = sluice_payload_handler_new (w->clock);
   w->handler = g_initable_new (SLUICE_TYPE_STORE_HANDLER, NULL, error,
@@ -393,7 +412,38 @@ build (Worker  *w,
   return w->run != NULL;
 }
 
+static void
+on_closed (GObject      *object,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  Worker *w = user_data;
+  g_autoptr(GError) error = NULL;
+
+  if (!sluice_store_source_close_finish (w->source, result, &error))
+    g_warning ("%s", error->message);
+  w->closed = TRUE;
+}
+
+/* The run has ended: the claims it never ran go back to the store, and
+ * every store call comes back before the worker exits (bounded by the
+ * store's own timeouts), so that no job waits out a lease for nobody. */
+static void
+close_source (Worker *w)
+{
+  sluice_store_source_close_async (w->source, NULL, on_closed, w);
+  while (!w->closed)
+    g_main_context_iteration (NULL, TRUE);
+}
+
 /* ---- the report -------------------------------------------------------- */
+
+/* Claims neither handled nor handed back: left to their leases. */
+static guint
+unfinished_claims (Worker *w)
+{
+  return sluice_store_source_get_n_claims (w->source) + sluice_store_source_get_n_release_failed (w->source);
+}
 
 static gboolean
 print_report (Worker *w)
@@ -430,10 +480,13 @@ print_report (Worker *w)
       json_builder_add_int_value (b, (gint64) o[SLUICE_STORE_OUTCOME_ABANDONED]);
       json_builder_set_member_name (b, "store_errors");
       json_builder_add_int_value (b, (gint64) o[SLUICE_STORE_OUTCOME_STORE_ERROR]);
-      /* Claimed and never handled (queued when the shutdown deadline or a
-       * cancel came): left to their leases. */
+      /* Claimed, never run and handed back for another worker. */
+      json_builder_set_member_name (b, "released");
+      json_builder_add_int_value (b, sluice_store_source_get_n_released (w->source));
+      /* Claimed, never run, and not taken back by the store: left to
+       * their leases. */
       json_builder_set_member_name (b, "unfinished_claims");
-      json_builder_add_int_value (b, sluice_store_source_get_n_claims (w->source));
+      json_builder_add_int_value (b, unfinished_claims (w));
       json_builder_set_member_name (b, "store_retries");
       json_builder_add_int_value (b, (gint64) w->store_retries);
       json_builder_set_member_name (b, "signals");
@@ -447,12 +500,14 @@ print_report (Worker *w)
 
   /* Translators: the report's title: the worker's name, the store, the tenant. */
   printf (_("worker %s on %s (tenant %s)\n"), w->worker_id, w->described, w->tenant);
-  /* Translators: what became of the claims of this worker. */
-  printf (_("completed %llu · retried %llu · dead %llu · lease lost %llu · left to their lease %llu · "
-            "not recorded %llu\n"),
+  /* Translators: what became of the claims of this worker; they add up
+   * to the claims of the next line. */
+  printf (_("completed %llu · retried %llu · dead %llu · lease lost %llu · released %llu · "
+            "left to their lease %llu · not recorded %llu\n"),
           (unsigned long long) o[SLUICE_STORE_OUTCOME_SUCCEEDED], (unsigned long long) o[SLUICE_STORE_OUTCOME_RETRY],
           (unsigned long long) o[SLUICE_STORE_OUTCOME_DEAD], (unsigned long long) o[SLUICE_STORE_OUTCOME_LEASE_LOST],
-          (unsigned long long) o[SLUICE_STORE_OUTCOME_ABANDONED],
+          (unsigned long long) sluice_store_source_get_n_released (w->source),
+          (unsigned long long) (o[SLUICE_STORE_OUTCOME_ABANDONED] + unfinished_claims (w)),
           (unsigned long long) o[SLUICE_STORE_OUTCOME_STORE_ERROR]);
   n_claimed = sluice_store_source_get_n_claimed (w->source);
   /* Translators: claims made, then seconds. */
@@ -512,6 +567,7 @@ sluice_run_worker_main (int    argc,
 
   while (!w.finished)
     g_main_context_iteration (NULL, TRUE);
+  close_source (&w);
 
   if (w.error != NULL || w.source_error != NULL)
     {

@@ -31,7 +31,7 @@
  *   the jobs were made); it counts the attempt and gives a fresh lease
  *   token. An expired lease is not claimable: only release_expired() puts
  *   a job back, so that every store behaves alike.
- * - Fencing: renew, complete and fail succeed only while the job is
+ * - Fencing: renew, complete, fail and release succeed only while the job is
  *   running with the claim's lease token; otherwise they change nothing
  *   and fail with %SLUICE_STORE_ERROR_LEASE_LOST. A lease past its expiry
  *   that nobody has released yet is still the claim's.
@@ -78,10 +78,11 @@ sluice_job_store_default_init (SluiceJobStoreInterface *iface)
    * @tenant: the tenant whose jobs may be waiting
    *
    * Jobs of @tenant may be waiting to be claimed: emitted after an enqueue
-   * that made a job and after a fail that scheduled a retry (PostgreSQL:
-   * any process's, through NOTIFY; SQLite: this process's own), on the
-   * main context the store was made on. Idle workers wake on it and poll
-   * slowly otherwise; a wake-up without a claimable job is harmless.
+   * that made a job, after a fail that scheduled a retry and after a
+   * release (PostgreSQL: any process's, through NOTIFY; SQLite: this
+   * process's own), on the main context the store was made on. Idle
+   * workers wake on it and poll slowly otherwise; a wake-up without a
+   * claimable job is harmless.
    */
   g_signal_new ("jobs-available",
                 G_TYPE_FROM_INTERFACE (iface),
@@ -706,6 +707,58 @@ sluice_job_store_fail_finish (SluiceJobStore  *self,
   g_return_val_if_fail (SLUICE_IS_JOB_STORE (self), FALSE);
 
   return SLUICE_JOB_STORE_GET_IFACE (self)->fail_finish (self, result, error);
+}
+
+/**
+ * sluice_job_store_release_async:
+ * @self: a store
+ * @claim: a claim whose attempt never ran (a worker stopped before it
+ *   handed the job to a handler)
+ * @now: the time of the call, µs since the Unix epoch
+ * @cancellable: (nullable): cancels the call before the store starts it
+ * @callback: called when the job was put back or the claim refused
+ * @user_data: data for @callback
+ *
+ * Hands the job of @claim back, if it is running with @claim's token
+ * (fencing): state pending, its lease cleared (the token is fenced out
+ * from then on), the claim's attempt not counted (attempts − 1), its
+ * available_at and last failure as they were, so that the next claim of
+ * the tenant may take it at once. A claim whose attempt ran is never
+ * released: that attempt may have done its work, and its end is a
+ * complete or a fail (or, after a shutdown's cancel, its lease's expiry).
+ */
+void
+sluice_job_store_release_async (SluiceJobStore       *self,
+                                const SluiceJobClaim *claim,
+                                gint64                now,
+                                GCancellable         *cancellable,
+                                GAsyncReadyCallback   callback,
+                                gpointer              user_data)
+{
+  g_return_if_fail (SLUICE_IS_JOB_STORE (self));
+  g_return_if_fail (check_claim (claim));
+  g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
+
+  SLUICE_JOB_STORE_GET_IFACE (self)->release_async (self, claim, now, cancellable, callback, user_data);
+}
+
+/**
+ * sluice_job_store_release_finish:
+ * @self: a store
+ * @result: the result given to the callback
+ * @error: set on failure: %SLUICE_STORE_ERROR_LEASE_LOST if the claim's
+ *   token is no longer the job's (then nothing changed)
+ *
+ * Returns: %TRUE if the job was put back
+ */
+gboolean
+sluice_job_store_release_finish (SluiceJobStore  *self,
+                                 GAsyncResult    *result,
+                                 GError         **error)
+{
+  g_return_val_if_fail (SLUICE_IS_JOB_STORE (self), FALSE);
+
+  return SLUICE_JOB_STORE_GET_IFACE (self)->release_finish (self, result, error);
 }
 
 /**

@@ -311,6 +311,15 @@ struct _SluiceJobStoreInterface
   gboolean           (*fail_finish)           (SluiceJobStore          *self,
                                                GAsyncResult            *result,
                                                GError                 **error);
+  void               (*release_async)         (SluiceJobStore          *self,
+                                               const SluiceJobClaim    *claim,
+                                               gint64                   now,
+                                               GCancellable            *cancellable,
+                                               GAsyncReadyCallback      callback,
+                                               gpointer                 user_data);
+  gboolean           (*release_finish)        (SluiceJobStore          *self,
+                                               GAsyncResult            *result,
+                                               GError                 **error);
   void               (*release_expired_async) (SluiceJobStore          *self,
                                                const char              *tenant,
                                                gint64                   now,
@@ -336,7 +345,7 @@ struct _SluiceJobStoreInterface
  * Signals of the interface:
  * - "jobs-available" (SluiceJobStore *store, const char *tenant): jobs may
  *   be waiting to be claimed (PostgreSQL: a NOTIFY from any process's
- *   enqueue or failure with a retry; SQLite: this process's own), emitted
+ *   enqueue, failure with a retry or release; SQLite: this process's own), emitted
  *   on the main context the store was made on. Idle workers wake on it and
  *   poll slowly otherwise.
  */
@@ -407,6 +416,15 @@ void               sluice_job_store_fail_async   (SluiceJobStore         *self,
                                                   GAsyncReadyCallback     callback,
                                                   gpointer                user_data);
 gboolean           sluice_job_store_fail_finish  (SluiceJobStore         *self,
+                                                  GAsyncResult           *result,
+                                                  GError                **error);
+void               sluice_job_store_release_async (SluiceJobStore        *self,
+                                                  const SluiceJobClaim   *claim,
+                                                  gint64                  now,
+                                                  GCancellable           *cancellable,
+                                                  GAsyncReadyCallback     callback,
+                                                  gpointer                user_data);
+gboolean           sluice_job_store_release_finish (SluiceJobStore       *self,
                                                   GAsyncResult           *result,
                                                   GError                **error);
 void               sluice_job_store_release_expired_async (SluiceJobStore *self,

@@ -71,6 +71,10 @@ gboolean            sluice_pg_connection_fail   (SluicePgConnection  *self,
                                                  gint64               available_at,
                                                  gint64               now,
                                                  GError             **error);
+gboolean            sluice_pg_connection_release (SluicePgConnection *self,
+                                                 const SluiceJobClaim *claim,
+                                                 gint64               now,
+                                                 GError             **error);
 gint64              sluice_pg_connection_release_expired (SluicePgConnection *self,
                                                  const char          *tenant,
                                                  gint64               now,

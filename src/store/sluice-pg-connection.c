@@ -11,8 +11,8 @@
  * The SQL keeps the protocol's rules in the statements themselves, so that
  * any number of processes may share the tables: a claim picks its row with
  * FOR UPDATE SKIP LOCKED (two claims never wait for each other nor take
- * the same row), and renew, complete and fail match the lease token in
- * their WHERE (fencing: no row changed means the lease was lost). Times
+ * the same row), and renew, complete, fail and release match the lease
+ * token in their WHERE (fencing: no row changed means the lease was lost). Times
  * are bigint µs since the Unix epoch, exactly what the interface passes.
  */
 
@@ -132,6 +132,14 @@ static const Statement statements[] = {
     "  lease_owner = NULL, lease_token = NULL, lease_expires_at = NULL, updated_at = $8::bigint"
     " WHERE id = $1::uuid AND lease_token = $2::uuid AND state = 'running'"
     " RETURNING tenant, state" },
+  /* A claim handed back unrun: pending again, its attempt not counted,
+   * available_at untouched (the claim did not change it either), and
+   * the other workers told. */
+  { "sluice_release_claim",
+    "UPDATE sluice_jobs SET state = 'pending', attempts = attempts - 1,"
+    "  lease_owner = NULL, lease_token = NULL, lease_expires_at = NULL, updated_at = $3::bigint"
+    " WHERE id = $1::uuid AND lease_token = $2::uuid AND state = 'running' AND attempts > 0"
+    " RETURNING pg_notify('" SLUICE_PG_CHANNEL "', tenant)" },
   { "sluice_notify",
     "SELECT pg_notify('" SLUICE_PG_CHANNEL "', $1::text)" },
   /* A job out of attempts becomes dead with a LeaseExpired failure; one
@@ -857,6 +865,26 @@ sluice_pg_connection_fail (SluicePgConnection      *self,
         g_debug ("%s", notify_error->message);
     }
   return TRUE;
+}
+
+/* The UPDATE's RETURNING sends the NOTIFY, in the same transaction: the
+ * other workers hear of the job only once it is claimable. */
+gboolean
+sluice_pg_connection_release (SluicePgConnection    *self,
+                              const SluiceJobClaim  *claim,
+                              gint64                 now,
+                              GError               **error)
+{
+  Number at;
+  const char *params[] = { NULL, NULL, number (&at, now) };
+  PGresult *result;
+
+  if (!check_claim (self, claim, error) || !sluice_pg_connection_open (self, error))
+    return FALSE;
+  params[0] = claim->job->id;
+  params[1] = claim->token;
+  result = exec_prepared (self, "sluice_release_claim", G_N_ELEMENTS (params), params, PGRES_TUPLES_OK, error);
+  return fenced (claim, result, error);
 }
 
 gint64

@@ -10,8 +10,8 @@
  * machines (libpq; PostgreSQL 15 is what the tests run). Claims take a row
  * with `FOR UPDATE SKIP LOCKED`, fencing is in the WHERE of every renew,
  * complete and fail, enqueue is idempotent by `INSERT … ON CONFLICT DO
- * NOTHING`. Enqueue and a fail that schedules a retry send `NOTIFY
- * sluice_jobs, 'TENANT'`; the store LISTENs and emits "jobs-available" on
+ * NOTHING`. Enqueue, a fail that schedules a retry and a release send
+ * `NOTIFY sluice_jobs, 'TENANT'`; the store LISTENs and emits "jobs-available" on
  * the main context it was made on, for a notification from any process,
  * itself included.
  *
@@ -58,6 +58,7 @@ typedef enum {
   REQUEST_RENEW,
   REQUEST_COMPLETE,
   REQUEST_FAIL,
+  REQUEST_RELEASE,
   REQUEST_RELEASE_EXPIRED,
   REQUEST_GET_STATUS,
 } RequestKind;
@@ -244,7 +245,7 @@ return_request (gpointer data)
   else if (request->kind == REQUEST_RELEASE_EXPIRED)
     g_task_return_int (task, request->count);
   else if (request->kind == REQUEST_RENEW || request->kind == REQUEST_COMPLETE ||
-           request->kind == REQUEST_FAIL)
+           request->kind == REQUEST_FAIL || request->kind == REQUEST_RELEASE)
     g_task_return_boolean (task, TRUE);
   else
     g_task_return_pointer (task, g_steal_pointer (&request->value), request->value_free);
@@ -282,6 +283,9 @@ request_run (Request *request)
     case REQUEST_FAIL:
       sluice_pg_connection_fail (connection, request->claim, request->failure,
                                  request->available_at, request->now, error);
+      break;
+    case REQUEST_RELEASE:
+      sluice_pg_connection_release (connection, request->claim, request->now, error);
       break;
     case REQUEST_RELEASE_EXPIRED:
       request->count = sluice_pg_connection_release_expired (connection, request->tenant,
@@ -470,6 +474,23 @@ sluice_pg_store_fail_async (SluiceJobStore         *store,
 }
 
 static void
+sluice_pg_store_release_async (SluiceJobStore       *store,
+                               const SluiceJobClaim *claim,
+                               gint64                now,
+                               GCancellable         *cancellable,
+                               GAsyncReadyCallback   callback,
+                               gpointer              user_data)
+{
+  SluicePgStore *self = SLUICE_PG_STORE (store);
+  Request *request = request_new (self, REQUEST_RELEASE);
+
+  request->claim = sluice_job_claim_copy (claim);
+  request->now = now;
+  submit (self, g_task_new (self, cancellable, callback, user_data), request,
+          sluice_pg_store_release_async);
+}
+
+static void
 sluice_pg_store_release_expired_async (SluiceJobStore      *store,
                                        const char          *tenant,
                                        gint64               now,
@@ -534,6 +555,8 @@ sluice_pg_store_job_store_init (SluiceJobStoreInterface *iface)
   iface->complete_finish = sluice_pg_store_boolean_finish;
   iface->fail_async = sluice_pg_store_fail_async;
   iface->fail_finish = sluice_pg_store_boolean_finish;
+  iface->release_async = sluice_pg_store_release_async;
+  iface->release_finish = sluice_pg_store_boolean_finish;
   iface->release_expired_async = sluice_pg_store_release_expired_async;
   iface->release_expired_finish = sluice_pg_store_release_expired_finish;
   iface->get_status_async = sluice_pg_store_get_status_async;

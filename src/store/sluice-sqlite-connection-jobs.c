@@ -3,8 +3,8 @@
  *
  * Every write begins with BEGIN IMMEDIATE (sluice-sqlite-store.c says
  * why); a claim is one UPDATE of the first claimable row, so that two
- * connections never take the same job; renew, complete and fail are
- * fenced: their UPDATE names the claim's token, and no row changed means
+ * connections never take the same job; renew, complete, fail and release
+ * are fenced: their UPDATE names the claim's token, and no row changed means
  * the lease is lost.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
@@ -46,6 +46,14 @@ static const char sql_fail[] =
   "  last_failure_type = ?5, last_failure_message = ?6, last_failure_code = ?7, last_failure_retryable = ?8,"
   "  lease_owner = NULL, lease_token = NULL, lease_expires_at = NULL, updated_at = ?9"
   " WHERE id = ?1 AND state = 'running' AND lease_token = ?2";
+
+/* A claim handed back unrun: as before the claim, but available_at (not
+ * touched by the claim, so it keeps the job's place among the others) and
+ * updated_at. */
+static const char sql_release_claim[] =
+  "UPDATE sluice_jobs SET state = 'pending', attempts = attempts - 1,"
+  "  lease_owner = NULL, lease_token = NULL, lease_expires_at = NULL, updated_at = ?3"
+  " WHERE id = ?1 AND state = 'running' AND lease_token = ?2 AND attempts > 0";
 
 /* Out of attempts (attempts ≥ max_attempts): dead, with the failure the
  * seed's Worker would have recorded had it lived. */
@@ -298,6 +306,20 @@ sluice_sqlite_connection_fail (SluiceSqliteConnection  *self,
       sqlite3_bind_int (stmt, 8, failure->retryable ? 1 : 0);
       sqlite3_bind_int64 (stmt, 9, now);
     }
+  return end_fenced (self, stmt, job_id, error);
+}
+
+gboolean
+sluice_sqlite_connection_release (SluiceSqliteConnection  *self,
+                                  const char              *job_id,
+                                  const char              *token,
+                                  gint64                   now,
+                                  GError                 **error)
+{
+  sqlite3_stmt *stmt = begin_fenced (self, sql_release_claim, job_id, token, error);
+
+  if (stmt != NULL)
+    sqlite3_bind_int64 (stmt, 3, now);
   return end_fenced (self, stmt, job_id, error);
 }
 

@@ -88,6 +88,12 @@ gboolean                sluice_sqlite_connection_fail      (SluiceSqliteConnecti
                                                             gint64                   available_at,
                                                             gint64                   now,
                                                             GError                 **error);
+/* Fenced: pending again, the claim's attempt not counted. */
+gboolean                sluice_sqlite_connection_release   (SluiceSqliteConnection  *self,
+                                                            const char              *job_id,
+                                                            const char              *token,
+                                                            gint64                   now,
+                                                            GError                 **error);
 /* @woken: (out): the tenants of the jobs put back to pending, each once */
 gint64                  sluice_sqlite_connection_release_expired (SluiceSqliteConnection *self,
                                                             const char              *tenant,

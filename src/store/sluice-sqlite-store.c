@@ -37,8 +37,8 @@
  *
  * "jobs-available" is emitted, on the main context the store was made on,
  * after this process's enqueue that made a job, fail that scheduled a
- * retry, and release_expired that put jobs back to pending: SQLite tells
- * no other process.
+ * retry, release of a claim, and release_expired that put jobs back to
+ * pending: SQLite tells no other process.
  */
 
 /* ---- the thread and what it shares with the store --------------------- */
@@ -128,7 +128,8 @@ typedef enum {
   OP_RENEW,
   OP_COMPLETE,
   OP_FAIL,
-  OP_RELEASE,
+  OP_RELEASE_CLAIM,
+  OP_RELEASE_EXPIRED,
   OP_STATUS,
 } Op;
 
@@ -147,10 +148,10 @@ typedef struct
   char             *operation_key;  /* enqueue */
   char             *text;           /* enqueue: payload; complete: result */
   char             *owner;          /* claim */
-  char             *job_id;         /* renew, complete, fail */
-  char             *token;          /* renew, complete, fail */
+  char             *job_id;         /* renew, complete, fail, release */
+  char             *token;          /* renew, complete, fail, release */
   SluiceJobFailure *failure;        /* fail */
-  guint             count;          /* enqueue: max attempts; release: limit; status: failures */
+  guint             count;          /* enqueue: max attempts; release_expired: limit; status: failures */
   gint64            lease;
   gint64            now;
   gint64            available_at;   /* fail */
@@ -270,7 +271,13 @@ request_run (Request                *r,
       if (r->number && r->available_at >= 0)
         request_wake (r, r->tenant);
       break;
-    case OP_RELEASE:
+    case OP_RELEASE_CLAIM:
+      answer_number (r, ANSWER_BOOLEAN,
+                     sluice_sqlite_connection_release (conn, r->job_id, r->token, r->now, error));
+      if (r->number)
+        request_wake (r, r->tenant);
+      break;
+    case OP_RELEASE_EXPIRED:
       answer_number (r, ANSWER_INT,
                      sluice_sqlite_connection_release_expired (conn, r->tenant, r->now, r->count,
                                                                &r->wake, error));
@@ -650,6 +657,19 @@ sqlite_fail_async (SluiceJobStore         *store,
 }
 
 static void
+sqlite_release_async (SluiceJobStore       *store,
+                      const SluiceJobClaim *claim,
+                      gint64                now,
+                      GCancellable         *cancellable,
+                      GAsyncReadyCallback   callback,
+                      gpointer              user_data)
+{
+  Request *r = request_for_claim (OP_RELEASE_CLAIM, claim, now);
+
+  submit (SLUICE_SQLITE_STORE (store), r, sqlite_release_async, cancellable, callback, user_data);
+}
+
+static void
 sqlite_release_expired_async (SluiceJobStore      *store,
                               const char          *tenant,
                               gint64               now,
@@ -658,7 +678,7 @@ sqlite_release_expired_async (SluiceJobStore      *store,
                               GAsyncReadyCallback  callback,
                               gpointer             user_data)
 {
-  Request *r = request_new (OP_RELEASE);
+  Request *r = request_new (OP_RELEASE_EXPIRED);
 
   r->tenant = g_strdup (tenant);
   r->now = now;
@@ -712,6 +732,8 @@ sluice_sqlite_store_job_store_init (SluiceJobStoreInterface *iface)
   iface->complete_finish = sqlite_propagate_boolean;
   iface->fail_async = sqlite_fail_async;
   iface->fail_finish = sqlite_propagate_boolean;
+  iface->release_async = sqlite_release_async;
+  iface->release_finish = sqlite_propagate_boolean;
   iface->release_expired_async = sqlite_release_expired_async;
   iface->release_expired_finish = sqlite_release_expired_finish;
   iface->get_status_async = sqlite_get_status_async;

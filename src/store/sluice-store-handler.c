@@ -490,6 +490,8 @@ sluice_store_handler_handle_async (SluiceHandler       *handler,
       return;
     }
 
+  /* From here on the claim is this attempt's to end, never handed back. */
+  _sluice_store_source_claim_started (self->source, claim);
   call = g_new0 (Call, 1);
   call->self = g_object_ref (self);
   call->attempt = g_object_ref (attempt);

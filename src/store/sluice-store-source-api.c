@@ -137,6 +137,20 @@ sluice_store_source_get_until_empty (SluiceStoreSource *self)
 }
 
 /**
+ * sluice_store_source_get_store_error_timeout:
+ * @self: a #SluiceStoreSource
+ *
+ * Returns: with until-empty, the most seconds the store may keep failing
+ *   before the source gives up (#SluiceStoreSource:store-error-timeout)
+ */
+double
+sluice_store_source_get_store_error_timeout (SluiceStoreSource *self)
+{
+  g_return_val_if_fail (SLUICE_IS_STORE_SOURCE (self), 0);
+  return self->store_error_timeout;
+}
+
+/**
  * sluice_store_source_set_until_empty:
  * @self: a #SluiceStoreSource
  * @until_empty: whether to end when the tenant has nothing left to do
@@ -228,7 +242,7 @@ sluice_store_source_lookup_claim (SluiceStoreSource *self,
  *
  * Says that @claim is finished (completed, failed, lost or left to its
  * lease): it no longer counts as unfinished. Another claim of the same job
- * stays.
+ * stays. The handler calls it when an attempt of the claim ends.
  */
 void
 sluice_store_source_forget_claim (SluiceStoreSource    *self,
@@ -241,6 +255,7 @@ sluice_store_source_forget_claim (SluiceStoreSource    *self,
 
   key = _sluice_store_source_claim_key (claim->job->id, claim->job->attempts);
   g_hash_table_remove (self->claims, key);
+  g_hash_table_remove (self->running, key);
 }
 
 /**
@@ -274,7 +289,9 @@ sluice_store_source_get_max_claims (SluiceStoreSource *self)
  * sluice_store_source_get_n_claimed:
  * @self: a #SluiceStoreSource
  *
- * Returns: how many claims the source yielded so far
+ * Returns: how many claims the store gave the source so far: those it
+ *   yielded, and those that came back for a read that was cancelled
+ *   meanwhile (handed back at once)
  */
 guint
 sluice_store_source_get_n_claimed (SluiceStoreSource *self)

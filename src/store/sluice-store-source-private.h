@@ -24,11 +24,16 @@ struct _SluiceStoreSource
   gint64          lease_us;
   gint64          poll_us;
   gboolean        until_empty;
+  double          store_error_timeout;
+  gint64          store_error_timeout_us;
   gint64          epoch;            /* wall time at the clock's 0, for clocks that are not real */
 
   GHashTable     *claims;           /* "ID#ATTEMPT" → SluiceJobClaim*, yielded and unfinished */
+  GHashTable     *running;          /* the keys of those whose attempt started */
   guint           max_claims;
-  guint           n_claimed;
+  guint           n_claimed;        /* every claim the store gave, yielded or not */
+  guint           n_released;       /* handed back unrun */
+  guint           n_release_failed; /* unrun, but the store refused or failed the release */
 
   /* The read in progress: a store call for it (calling), or a wait for
    * the next poll (poll_timer, with cancel_source watching the read's
@@ -42,12 +47,21 @@ struct _SluiceStoreSource
   gboolean        ended;
   gboolean        stopped;          /* a read was cancelled: the pool reads no more */
 
+  /* Store errors of the reads in a row: the back-off, and with
+   * until-empty the time since the first of them. */
+  guint           n_errors;
+  gint64          errors_since;
+  gboolean        backing_off;
+
   guint64         release_timer;
   gboolean        releasing;
 
   gulong          jobs_available_id;
   guint           n_calls;          /* store calls in flight */
   gboolean        paused_clock;     /* we paused the virtual clock for them */
+
+  GTask          *close;            /* sluice_store_source_close_async(), until n_calls is 0 */
+  gboolean        closed;           /* no more calls: the pool's run has ended */
 };
 
 
@@ -59,5 +73,20 @@ void   _sluice_store_source_end_call   (SluiceStoreSource *self);
 gint64 _sluice_store_source_get_lease_us (SluiceStoreSource *self);
 char  *_sluice_store_source_claim_key  (const char        *job_id,
                                         guint              attempt);
+
+/* The handler calls it when an attempt of @claim starts: from then on the
+ * claim is the attempt's to end, never handed back unrun. */
+void   _sluice_store_source_claim_started (SluiceStoreSource    *self,
+                                           const SluiceJobClaim *claim);
+
+/* sluice-store-source.c: hands @claim (taken) back to the store, unrun. */
+void   _sluice_store_source_release_claim (SluiceStoreSource *self,
+                                           SluiceJobClaim    *claim);
+/* sluice-store-source.c: no more reads, timers nor releases of expired
+ * leases; the claims still held are the caller's to hand back. */
+void   _sluice_store_source_shut          (SluiceStoreSource *self);
+/* sluice-store-source-release.c: a close waits for n_calls to reach 0;
+ * every end of a call asks. */
+void   _sluice_store_source_maybe_closed  (SluiceStoreSource *self);
 
 G_END_DECLS

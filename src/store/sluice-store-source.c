@@ -40,12 +40,23 @@
  * was never reached is a mistake to report, not a passing trouble.
  *
  * A claim that comes back for a read that was cancelled meanwhile (a stop)
- * is neither yielded nor kept: nothing will handle it, and its lease
- * expires (delivery is at least once). A store failure of the
- * %SLUICE_STORE_ERROR_BACKEND kind (the server gone, the file busy past its
- * timeout) does not end the source: #SluiceStoreSource::store-error reports
- * it and the read tries again after the poll interval. Any other error ends
- * the read with it, which stops the pool.
+ * is not yielded: nothing will run it, so it is handed back to the store
+ * (release: pending again, the attempt not counted) for another worker to
+ * claim at once. So are the claims the pool dropped unrun
+ * (sluice_store_source_item_dropped()) and those still queued when its run
+ * ended (sluice_store_source_close_async()); see
+ * sluice-store-source-release.c.
+ *
+ * A store failure of the %SLUICE_STORE_ERROR_BACKEND kind (the server gone,
+ * the file busy past its timeout, a full disk) does not end the source:
+ * #SluiceStoreSource::store-error reports it and the read tries again,
+ * after the poll interval, then twice as long after each failure in a row,
+ * up to 10 s (a failing store is not asked four times a second for ever);
+ * the first call that succeeds ends the back-off. With until-empty the
+ * failures may go on for #SluiceStoreSource:store-error-timeout at most:
+ * then the read fails with the last error, which stops the pool (a
+ * worker that is to finish the tenant's work cannot finish it). Any other
+ * error ends the read at once.
  *
  * Time: the store's times are the wall clock's, µs since the Unix epoch,
  * shared by every process. On a real clock the source reads
@@ -59,6 +70,9 @@
 
 /* At most this many expired leases are put back per release_expired. */
 #define RELEASE_LIMIT 100
+
+/* The longest wait between two reads after store errors. */
+#define ERROR_BACKOFF_CAP_US (10 * G_USEC_PER_SEC)
 
 
 static void source_iface_init   (SluiceSourceInterface *iface);
@@ -77,6 +91,7 @@ enum {
   PROP_LEASE,
   PROP_POLL_INTERVAL,
   PROP_UNTIL_EMPTY,
+  PROP_STORE_ERROR_TIMEOUT,
   N_PROPS
 };
 
@@ -114,27 +129,20 @@ _sluice_store_source_end_call (SluiceStoreSource *self)
 {
   g_return_if_fail (self->n_calls > 0);
 
-  if (--self->n_calls > 0 || !self->paused_clock)
+  if (--self->n_calls > 0)
     return;
-  self->paused_clock = FALSE;
-  sluice_clock_set_paused (self->clock, FALSE);
+  if (self->paused_clock)
+    {
+      self->paused_clock = FALSE;
+      sluice_clock_set_paused (self->clock, FALSE);
+    }
+  _sluice_store_source_maybe_closed (self);
 }
 
 gint64
 _sluice_store_source_get_lease_us (SluiceStoreSource *self)
 {
   return self->lease_us;
-}
-
-/* A backend failure is worth another try; it is said, not fatal. */
-static gboolean
-report_if_transient (SluiceStoreSource *self,
-                     const GError      *error)
-{
-  if (!g_error_matches (error, SLUICE_STORE_ERROR, SLUICE_STORE_ERROR_BACKEND))
-    return FALSE;
-  g_signal_emit (self, signals[STORE_ERROR], 0, error);
-  return TRUE;
 }
 
 /* ---- the read ----------------------------------------------------------- */
@@ -232,19 +240,22 @@ on_poll (gpointer user_data)
   claim_next (self);
 }
 
+/* Waits @delay µs, or less if jobs come (but not while backing off). */
 static void
-wait_for_jobs (SluiceStoreSource *self)
+wait_for (SluiceStoreSource *self,
+          gint64             delay)
 {
   GCancellable *cancellable = g_task_get_cancellable (self->read);
 
-  if (self->wake)
+  if (self->wake && !self->backing_off)
     {
       self->wake = FALSE;
       claim_next (self);
       return;
     }
+  self->wake = FALSE;
 
-  self->poll_timer = sluice_clock_add_timeout (self->clock, self->poll_us, on_poll, self, NULL);
+  self->poll_timer = sluice_clock_add_timeout (self->clock, MAX (delay, 1), on_poll, self, NULL);
   if (cancellable != NULL)
     {
       /* Dispatched from the main context: a cancel never finishes the
@@ -254,6 +265,84 @@ wait_for_jobs (SluiceStoreSource *self)
       g_source_set_static_name (self->cancel_source, "[sluice] store source cancelled");
       g_source_attach (self->cancel_source, g_task_get_context (self->read));
     }
+}
+
+static void
+wait_for_jobs (SluiceStoreSource *self)
+{
+  wait_for (self, self->poll_us);
+}
+
+/* A store call of the read answered: the store works. */
+static void
+store_answered (SluiceStoreSource *self)
+{
+  self->n_errors = 0;
+  self->backing_off = FALSE;
+}
+
+/* The wait after @n failures in a row: the poll interval, doubled for
+ * each failure after the first, at most ERROR_BACKOFF_CAP_US. */
+static gint64
+error_backoff (SluiceStoreSource *self,
+               guint              n)
+{
+  gint64 cap = MAX (self->poll_us, ERROR_BACKOFF_CAP_US);
+  gint64 delay = self->poll_us;
+
+  for (guint i = 1; i < n && delay < cap; i++)
+    delay *= 2;
+  return MIN (delay, cap);
+}
+
+/* With until-empty, the store has failed for too long: the read fails
+ * with what it said last. */
+static void
+give_up (SluiceStoreSource *self,
+         GError            *error)
+{
+  char seconds[G_ASCII_DTOSTR_BUF_SIZE];
+
+  g_ascii_formatd (seconds, sizeof seconds, "%g", self->store_error_timeout);
+  /* Translators: %s are seconds; then follows what the store said. */
+  g_prefix_error (&error, _("The job store kept failing for %s s, so the worker gives up "
+                            "instead of waiting for it (until-empty): "), seconds);
+  stop_releasing (self);
+  return_error (self, error);
+}
+
+/* A store call of the read failed (@error taken). A backend failure is
+ * said and tried again, later after each failure in a row; any other is
+ * the read's end. */
+static void
+read_failed (SluiceStoreSource *self,
+             GError            *error)
+{
+  gint64 now = sluice_clock_now (self->clock);
+  gint64 delay;
+
+  if (!g_error_matches (error, SLUICE_STORE_ERROR, SLUICE_STORE_ERROR_BACKEND))
+    {
+      return_error (self, error);
+      return;
+    }
+  g_signal_emit (self, signals[STORE_ERROR], 0, error);
+
+  if (self->n_errors++ == 0)
+    self->errors_since = now;
+  if (self->until_empty && now - self->errors_since >= self->store_error_timeout_us)
+    {
+      give_up (self, error);
+      return;
+    }
+  g_error_free (error);
+
+  delay = error_backoff (self, self->n_errors);
+  /* The last try comes when the time is up, not a back-off later. */
+  if (self->until_empty)
+    delay = MIN (delay, self->errors_since + self->store_error_timeout_us - now);
+  self->backing_off = TRUE;
+  wait_for (self, delay);
 }
 
 static void
@@ -274,12 +363,10 @@ on_status (GObject      *object,
 
   if (status == NULL)
     {
-      if (!report_if_transient (self, error))
-        return_error (self, g_steal_pointer (&error));
-      else
-        wait_for_jobs (self);
+      read_failed (self, g_steal_pointer (&error));
       return;
     }
+  store_answered (self);
 
   /* Jobs came while we asked: they may not be counted. */
   if (!self->wake &&
@@ -336,21 +423,27 @@ on_claimed (GObject      *object,
   g_autoptr(GError) error = NULL;
 
   claim = sluice_job_store_claim_next_finish (self->store, result, &error);
-  _sluice_store_source_end_call (self);
   self->calling = FALSE;
+  if (claim != NULL)
+    self->n_claimed++;
 
-  /* A claim nobody reads any more is left to its lease. */
+  /* A claim nobody reads any more is handed back: nothing will run it.
+   * Before the end of this call, so that a close waits for it too. */
   if (self->read == NULL || read_cancelled (self))
-    return;
+    {
+      if (claim != NULL)
+        _sluice_store_source_release_claim (self, g_steal_pointer (&claim));
+      _sluice_store_source_end_call (self);
+      return;
+    }
+  _sluice_store_source_end_call (self);
 
   if (error != NULL)
     {
-      if (!report_if_transient (self, error))
-        return_error (self, g_steal_pointer (&error));
-      else
-        wait_for_jobs (self);
+      read_failed (self, g_steal_pointer (&error));
       return;
     }
+  store_answered (self);
 
   if (claim == NULL)
     {
@@ -359,7 +452,6 @@ on_claimed (GObject      *object,
     }
 
   self->wake = FALSE;
-  self->n_claimed++;
   g_hash_table_replace (self->claims, _sluice_store_source_claim_key (claim->job->id, claim->job->attempts),
                         sluice_job_claim_copy (claim));
   self->max_claims = MAX (self->max_claims, g_hash_table_size (self->claims));
@@ -387,7 +479,8 @@ on_jobs_available (SluiceJobStore *store,
   if (g_strcmp0 (tenant, self->tenant) != 0 || self->read == NULL)
     return;
 
-  if (self->poll_timer != 0)
+  /* A failing store is not asked again sooner for it. */
+  if (self->poll_timer != 0 && !self->backing_off)
     {
       stop_waiting (self);
       claim_next (self);
@@ -467,9 +560,19 @@ on_release_timer (gpointer user_data)
 static void
 schedule_release (SluiceStoreSource *self)
 {
-  if (self->release_timer == 0)
+  if (self->release_timer == 0 && !self->closed)
     self->release_timer = sluice_clock_add_timeout (self->clock, MAX (self->lease_us / 2, 1),
                                                     on_release_timer, self, NULL);
+}
+
+void
+_sluice_store_source_shut (SluiceStoreSource *self)
+{
+  self->closed = TRUE;
+  stop_releasing (self);
+  if (self->read != NULL)
+    return_error (self, g_error_new_literal (G_IO_ERROR, G_IO_ERROR_CLOSED,
+                                             _("The store source was closed")));
 }
 
 /* ---- SluiceSource ------------------------------------------------------- */
@@ -498,6 +601,12 @@ sluice_store_source_next_async (SluiceSource        *source,
   if (self->ended)
     {
       g_task_return_pointer (task, NULL, NULL);
+      return;
+    }
+
+  if (self->closed)
+    {
+      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CLOSED, _("The store source was closed"));
       return;
     }
 
@@ -576,9 +685,12 @@ sluice_store_source_initable_init (GInitable     *initable,
     return invalid_seconds (error, "lease", self->lease);
   if (!seconds_ok (self->poll_interval))
     return invalid_seconds (error, "poll-interval", self->poll_interval);
+  if (!seconds_ok (self->store_error_timeout))
+    return invalid_seconds (error, "store-error-timeout", self->store_error_timeout);
 
   self->lease_us = sluice_time_from_seconds (self->lease);
   self->poll_us = sluice_time_from_seconds (self->poll_interval);
+  self->store_error_timeout_us = sluice_time_from_seconds (self->store_error_timeout);
   self->epoch = g_get_real_time () - sluice_clock_now (self->clock);
   self->jobs_available_id = g_signal_connect (self->store, "jobs-available",
                                               G_CALLBACK (on_jobs_available), self);
@@ -617,6 +729,7 @@ sluice_store_source_finalize (GObject *object)
   g_clear_pointer (&self->tenant, g_free);
   g_clear_pointer (&self->owner, g_free);
   g_clear_pointer (&self->claims, g_hash_table_unref);
+  g_clear_pointer (&self->running, g_hash_table_unref);
 
   G_OBJECT_CLASS (sluice_store_source_parent_class)->finalize (object);
 }
@@ -651,6 +764,9 @@ sluice_store_source_get_property (GObject    *object,
       break;
     case PROP_UNTIL_EMPTY:
       g_value_set_boolean (value, self->until_empty);
+      break;
+    case PROP_STORE_ERROR_TIMEOUT:
+      g_value_set_double (value, self->store_error_timeout);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -687,6 +803,9 @@ sluice_store_source_set_property (GObject      *object,
       break;
     case PROP_UNTIL_EMPTY:
       sluice_store_source_set_until_empty (self, g_value_get_boolean (value));
+      break;
+    case PROP_STORE_ERROR_TIMEOUT:
+      self->store_error_timeout = g_value_get_double (value);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -767,6 +886,19 @@ sluice_store_source_class_init (SluiceStoreSourceClass *klass)
     g_param_spec_boolean ("until-empty", NULL, NULL, FALSE,
                           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
 
+  /**
+   * SluiceStoreSource:store-error-timeout:
+   *
+   * With #SluiceStoreSource:until-empty, how long, in seconds, the store's
+   * errors may go on (the reads' calls failing in a row, backed off)
+   * before the source gives up and its read fails with the last of them.
+   * Without until-empty a worker lives until it is stopped, and keeps
+   * trying.
+   */
+  properties [PROP_STORE_ERROR_TIMEOUT] =
+    g_param_spec_double ("store-error-timeout", NULL, NULL, -INFINITY, INFINITY, 60.0,
+                         construct | G_PARAM_LAX_VALIDATION);
+
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   /**
@@ -788,6 +920,8 @@ sluice_store_source_init (SluiceStoreSource *self)
 {
   self->lease = 30.0;
   self->poll_interval = 0.25;
+  self->store_error_timeout = 60.0;
+  self->running = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->claims = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
                                         (GDestroyNotify) sluice_job_claim_free);
 }

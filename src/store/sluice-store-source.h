@@ -49,5 +49,17 @@ void                  sluice_store_source_forget_claim      (SluiceStoreSource *
 guint                 sluice_store_source_get_n_claims      (SluiceStoreSource *self);
 guint                 sluice_store_source_get_max_claims    (SluiceStoreSource *self);
 guint                 sluice_store_source_get_n_claimed     (SluiceStoreSource *self);
+guint                 sluice_store_source_get_n_released    (SluiceStoreSource *self);
+guint                 sluice_store_source_get_n_release_failed (SluiceStoreSource *self);
+double                sluice_store_source_get_store_error_timeout (SluiceStoreSource *self);
+void                  sluice_store_source_item_dropped      (SluiceStoreSource *self,
+                                                             GVariant          *item);
+void                  sluice_store_source_close_async       (SluiceStoreSource *self,
+                                                             GCancellable      *cancellable,
+                                                             GAsyncReadyCallback callback,
+                                                             gpointer           user_data);
+gboolean              sluice_store_source_close_finish      (SluiceStoreSource *self,
+                                                             GAsyncResult      *result,
+                                                             GError           **error);
 
 G_END_DECLS

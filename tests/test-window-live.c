@@ -320,6 +320,80 @@ test_window_live_hidden_window (void)
 }
 
 
+
+/* ---- what a screen reader (and a check through it) finds -------------- */
+
+/* The first widget shown under @widget whose action is @action_name. */
+static GtkWidget *
+find_actionable (GtkWidget  *widget,
+                 const char *action_name)
+{
+  if (GTK_IS_ACTIONABLE (widget) && gtk_widget_is_visible (widget) &&
+      g_strcmp0 (gtk_actionable_get_action_name (GTK_ACTIONABLE (widget)), action_name) == 0)
+    return widget;
+
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_actionable (child, action_name);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* A button named by what it shows: no raw label ("_Run", read before the
+ * shown "Run"), and the shown text without the mnemonic. */
+static void
+assert_named_by_label (SluiceWindow *window,
+                       const char   *action_name,
+                       const char   *shown)
+{
+  GtkWidget *button = find_actionable (GTK_WIDGET (window), action_name);
+  GtkWidget *label;
+
+  g_assert_nonnull (button);
+  g_assert_false (gtk_test_accessible_has_property (GTK_ACCESSIBLE (button), GTK_ACCESSIBLE_PROPERTY_LABEL));
+  label = window_fixture_find_widget (button, GTK_TYPE_LABEL);
+  g_assert_nonnull (label);
+  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (label)), ==, shown);
+}
+
+static void
+test_window_live_accessible_names_read_as_the_labels (void)
+{
+  SluiceWindow *window = window_fixture_open ("retries");
+  GtkWidget *panel;
+  GtkWidget *drop_down;
+  guint radios = 0;
+
+  assert_named_by_label (window, "win.run", "Run");
+  assert_named_by_label (window, "win.reset", "Reset");
+  assert_named_by_label (window, "win.cancel", "Cancel");
+
+  g_assert_true (sluice_window_open_lesson (window, "completion-order"));
+  assert_named_by_label (window, "win.run", "Run to Find Out");
+
+  /* The choices are one of several: radio buttons. */
+  panel = sluice_window_get_lesson_panel (window);
+  for (GtkWidget *w = window_fixture_find_widget (panel, GTK_TYPE_CHECK_BUTTON); w != NULL;
+       w = gtk_widget_get_next_sibling (w))
+    if (GTK_IS_CHECK_BUTTON (w))
+      {
+        gtk_test_accessible_assert_role (GTK_ACCESSIBLE (w), GTK_ACCESSIBLE_ROLE_RADIO);
+        radios++;
+      }
+  g_assert_cmpuint (radios, ==, 3);
+
+  /* A drop-down's button is named by its row, not by its type. */
+  drop_down = window_fixture_find_widget (sluice_window_get_config_panel (window), GTK_TYPE_DROP_DOWN);
+  g_assert_nonnull (drop_down);
+  gtk_test_accessible_assert_property (GTK_ACCESSIBLE (window_fixture_find_widget (drop_down, GTK_TYPE_TOGGLE_BUTTON)),
+                                       GTK_ACCESSIBLE_PROPERTY_LABEL, "Metrics");
+  window_fixture_close (window);
+}
+
 /* ---- every view agrees with the headless report ----------------------- */
 
 static const char *
@@ -498,6 +572,8 @@ main (int   argc,
   g_test_add_func ("/window-live/pause-resume-cancel", test_window_live_pause_resume_cancel);
   g_test_add_func ("/window-live/cancel-while-paused", test_window_live_cancel_while_paused);
   g_test_add_func ("/window-live/hidden-window", test_window_live_hidden_window);
+  g_test_add_func ("/window-live/accessible-names-read-as-the-labels",
+                   test_window_live_accessible_names_read_as_the_labels);
   g_test_add_func ("/window-live/views-agree-with-the-report", test_window_live_views_agree_with_the_report);
 
   return g_test_run ();

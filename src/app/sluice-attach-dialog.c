@@ -9,6 +9,7 @@
 #include <glib/gi18n.h>
 
 #include "sluice-attach-dialog.h"
+#include "sluice-accessible.h"
 #include "sluice-pool-browser.h"
 
 /**
@@ -348,6 +349,8 @@ sluice_attach_dialog_init (SluiceAttachDialog *self)
   g_autofree char *command = NULL;
 
   gtk_widget_init_template (GTK_WIDGET (self));
+
+  sluice_accessible_name_buttons_by_label (GTK_WIDGET (self));
 
   g_signal_connect (factory, "setup", G_CALLBACK (setup_row), NULL);
   g_signal_connect (factory, "bind", G_CALLBACK (bind_row), NULL);

@@ -10,6 +10,7 @@
 
 #include "sluice-chart-view.h"
 #include "sluice-compare-window.h"
+#include "sluice-accessible.h"
 #include "sluice-fold.h"
 #include "sluice-scrubber.h"
 #include "sluice-theme.h"
@@ -657,6 +658,7 @@ static void
 sluice_compare_window_init (SluiceCompareWindow *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  sluice_accessible_name_buttons_by_label (GTK_WIDGET (self));
   self->headings[SLUICE_COMPARISON_A] = self->a_heading;
   self->headings[SLUICE_COMPARISON_B] = self->b_heading;
   self->charts[SLUICE_COMPARISON_A] = self->a_chart;

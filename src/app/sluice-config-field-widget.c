@@ -6,6 +6,10 @@
 
 #include "sluice-config-field-widget-private.h"
 
+#include <glib/gi18n.h>
+
+#include "sluice-accessible.h"
+
 /* An entry, a drop-down, a switch or a text view of lines: what each kind
  * of field is edited with, and how its text (as in a `.pool` file) is read
  * from it and written to it. SluiceConfigPanel places the widgets and
@@ -35,6 +39,7 @@ _sluice_config_field_widget_new (const SluiceConfigFieldSpec *spec,
         for (guint c = 0; spec->choices[c] != NULL; c++)
           gtk_string_list_append (labels, _sluice_config_field_choice_label (spec, c));
         widget = gtk_drop_down_new (G_LIST_MODEL (g_steal_pointer (&labels)), NULL);
+        sluice_accessible_name_drop_down (GTK_DROP_DOWN (widget), _(spec->label));
       }
       g_signal_connect_swapped (widget, "notify::selected", on_changed, data);
       return widget;

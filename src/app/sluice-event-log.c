@@ -10,6 +10,7 @@
 #include "sluice-event-item.h"
 #include "sluice-event-list.h"
 #include "sluice-event-log.h"
+#include "sluice-accessible.h"
 #include "sluice-theme.h"
 
 /**
@@ -466,6 +467,7 @@ sluice_event_log_init (SluiceEventLog *self)
   GtkAdjustment *vadj;
 
   gtk_widget_init_template (GTK_WIDGET (self));
+  sluice_accessible_name_drop_down (self->kind_dropdown, _("Filter events by kind"));
 
   self->kind = -1;
   self->scrolled_row = GTK_INVALID_LIST_POSITION;

@@ -95,7 +95,12 @@ fill_choices (SluiceLessonPanel *self)
 
   for (guint i = 0; choices[i] != NULL; i++)
     {
-      GtkWidget *button = gtk_check_button_new_with_label (choices[i]);
+      /* One choice of several: a radio button to a screen reader (GTK 4.8
+       * calls a grouped check button a check box). */
+      GtkWidget *button = g_object_new (GTK_TYPE_CHECK_BUTTON,
+                                        "label", choices[i],
+                                        "accessible-role", GTK_ACCESSIBLE_ROLE_RADIO,
+                                        NULL);
       GtkWidget *label = gtk_widget_get_last_child (button);
 
       /* Long choices wrap instead of widening the sidebar. */

@@ -11,6 +11,7 @@
 
 #include "sluice-job-store.h"
 #include "sluice-store-dialog.h"
+#include "sluice-accessible.h"
 
 /**
  * SluiceStoreDialog:
@@ -282,6 +283,7 @@ static void
 sluice_store_dialog_init (SluiceStoreDialog *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  sluice_accessible_name_buttons_by_label (GTK_WIDGET (self));
   g_signal_connect_swapped (self->uri_entry, "changed", G_CALLBACK (on_text_changed), self);
 }
 

@@ -4,6 +4,7 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 
+#include "sluice-accessible.h"
 #include "config-app.h"
 
 #include <glib/gi18n.h>
@@ -583,6 +584,7 @@ static void
 sluice_store_window_init (SluiceStoreWindow *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  sluice_accessible_name_buttons_by_label (GTK_WIDGET (self));
   self->cancellable = g_cancellable_new ();
   _sluice_store_window_create_views (self);
   g_signal_connect (self->tenant_entry, "changed", G_CALLBACK (on_tenant_changed), self);

@@ -3,6 +3,7 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 
+#include "sluice-accessible.h"
 #include "config-app.h"
 
 #include <glib/gi18n.h>
@@ -599,6 +600,7 @@ static void
 sluice_window_init (SluiceWindow *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  sluice_accessible_name_buttons_by_label (GTK_WIDGET (self));
   /* Not a bound template child: the window's own child, which
    * gtk_widget_dispose_template() would unparent behind the window's back. */
   self->main_stack = GTK_STACK (gtk_window_get_child (GTK_WINDOW (self)));
@@ -882,3 +884,4 @@ sluice_window_get_viewport (SluiceWindow *self)
   g_return_val_if_fail (SLUICE_IS_WINDOW (self), NULL);
   return sluice_run_controller_get_viewport (self->run);
 }
+

@@ -249,6 +249,28 @@ test_lesson_asks_runs_and_reveals (void)
   g_assert_true (question < summary && summary < answer);
 }
 
+/* A reveal value nested 200,000 deep overflowed json-glib's recursion and
+ * killed sluice-run: it is a scenario error, exit 2, before the run. */
+static void
+test_lesson_too_deep_reveal_exits_2 (void)
+{
+  g_autoptr(GString) text = g_string_new (LESSON VIRTUAL);
+  g_autoptr(GString) reveal = g_string_new ("reveal=results=");
+
+  if (sluice_run_path () == NULL)
+    return;
+
+  for (guint i = 0; i < 200000; i++)
+    g_string_append_c (reveal, '[');
+  g_string_append_c (reveal, '0');
+  for (guint i = 0; i < 200000; i++)
+    g_string_append_c (reveal, ']');
+  g_assert_cmpuint (g_string_replace (text, "reveal=result_order=[4,1,0]", reveal->str, 1), ==, 1);
+
+  assert_refused (2, "[lesson] reveal: the value of “results” is refused: the JSON text nests arrays and "
+                     "objects deeper than 64 levels (at byte 65)", text->str, "--json", NULL);
+}
+
 /* With --json standard output is the report alone, ending with `lesson`;
  * the question and the reveal go to standard error. */
 static void
@@ -760,6 +782,7 @@ main (int   argc,
   g_test_add_func ("/cli/events/virtual-runs-give-identical-events", test_virtual_runs_give_identical_events);
   g_test_add_func ("/cli/lesson/asks-runs-and-reveals", test_lesson_asks_runs_and_reveals);
   g_test_add_func ("/cli/lesson/json-ends-with-lesson", test_lesson_json_ends_with_lesson);
+  g_test_add_func ("/cli/lesson/too-deep-reveal-exits-2", test_lesson_too_deep_reveal_exits_2);
   g_test_add_func ("/cli/events/dash-writes-to-stdout", test_events_dash_writes_to_stdout);
   g_test_add_func ("/cli/events/dash-with-json-exits-2", test_events_dash_with_json_exits_2);
   g_test_add_func ("/cli/events/dash-to-closed-stdout-exits-1", test_events_dash_to_closed_stdout_exits_1);

@@ -11,6 +11,7 @@
 #include <json-glib/json-glib.h>
 #include <string.h>
 
+#include "sluice-json-limits-private.h"
 #include "sluice-pg-store.h"
 #include "sluice-sqlite-store.h"
 
@@ -98,6 +99,9 @@ json_problem (const char *text)
   g_autoptr(JsonParser) parser = json_parser_new_immutable ();
   g_autoptr(GError) local_error = NULL;
 
+  /* Checked before json-glib recurses into it. */
+  if (!_sluice_json_check_limits (text, -1, G_MAXSIZE, &local_error))
+    return g_strdup (local_error->message);
   if (json_parser_load_from_data (parser, text, -1, &local_error) &&
       json_parser_get_root (parser) != NULL)
     return NULL;

@@ -1,0 +1,136 @@
+/* sluice-json-limits.c: the limits a JSON text from outside must keep
+ * before a parser sees it
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include "sluice-json-limits-private.h"
+
+#include <gio/gio.h>
+#include <glib/gi18n-lib.h>
+#include <string.h>
+
+static void
+set_too_large (gsize    max_size,
+               GError **error)
+{
+  g_autofree char *limit = g_format_size_full (max_size, G_FORMAT_SIZE_IEC_UNITS);
+
+  g_set_error (error, G_IO_ERROR, G_IO_ERROR_MESSAGE_TOO_LARGE,
+               /* Translators: %s is a size such as “64.0 KiB”. */
+               _("the JSON text is larger than the limit of %s"), limit);
+}
+
+static void
+set_too_deep (gsize    offset,
+              GError **error)
+{
+  g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+               /* Translators: the first %u is a number of levels (64), the
+                * second %lu a byte offset, counted from 1. */
+               _("the JSON text nests arrays and objects deeper than %u levels (at byte %lu); "
+                 "expected at most %u"),
+               (guint) SLUICE_JSON_MAX_DEPTH, (gulong) offset + 1, (guint) SLUICE_JSON_MAX_DEPTH);
+}
+
+/* Where a byte of the text is, as json-glib 1.6's scanner sees it: it
+ * also takes strings in single quotes (without escapes) and skips C
+ * comments, so a `"` inside those must not start a string here. */
+typedef enum {
+  IN_VALUE,       /* between tokens */
+  IN_STRING,      /* "…", with \ escapes */
+  IN_SQ_STRING,   /* '…', without */
+  IN_COMMENT,     /* slash-star … star-slash */
+} Where;
+
+/**
+ * _sluice_json_check_limits:
+ * @text: (array length=length): JSON text from outside (a job's payload, a
+ *   line of a recording, a lesson's reveal value)
+ * @length: its length in bytes, or -1 when it ends at a nul
+ * @max_size: the most bytes the caller takes, %G_MAXSIZE for no limit
+ * @error: return location for a %G_IO_ERROR: %G_IO_ERROR_MESSAGE_TOO_LARGE
+ *   or %G_IO_ERROR_INVALID_DATA, whose message says which limit and where
+ *
+ * Checks @text in one pass, without parsing it, before a recursive parser
+ * does: arrays and objects nested at most %SLUICE_JSON_MAX_DEPTH deep, and
+ * no more than @max_size bytes (the error is the first of the two that
+ * the text breaks, from its start). Brackets inside strings and comments
+ * do not count, with strings and comments as json-glib reads them (a `\"`
+ * does not end a string). Whether @text is valid JSON is left to the
+ * parser: up to the first byte it refuses, it has seen the same strings
+ * and brackets as this count, and it reads nothing after that byte.
+ *
+ * Returns: whether @text keeps the limits
+ */
+gboolean
+_sluice_json_check_limits (const char  *text,
+                           gssize       length,
+                           gsize        max_size,
+                           GError     **error)
+{
+  Where where = IN_VALUE;
+  guint depth = 0;
+  gsize size;
+
+  g_return_val_if_fail (text != NULL || length == 0, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  /* The first limit the text goes beyond, reading from its start: a
+   * nesting too deep at byte 65 before a size too large at byte 65,537. */
+  size = length < 0 ? strlen (text) : (gsize) length;
+  for (gsize i = 0; i < size; i++)
+    {
+      char c = text[i];
+
+      if (i >= max_size)
+        break;
+
+      switch (where)
+        {
+        case IN_STRING:
+          /* An escape's second byte never ends the string. */
+          if (c == '\\')
+            i++;
+          else if (c == '"')
+            where = IN_VALUE;
+          break;
+        case IN_SQ_STRING:
+          if (c == '\'')
+            where = IN_VALUE;
+          break;
+        case IN_COMMENT:
+          if (c == '*' && i + 1 < size && text[i + 1] == '/')
+            {
+              where = IN_VALUE;
+              i++;
+            }
+          break;
+        case IN_VALUE:
+        default:
+          if (c == '"')
+            where = IN_STRING;
+          else if (c == '\'')
+            where = IN_SQ_STRING;
+          else if (c == '/' && i + 1 < size && text[i + 1] == '*')
+            {
+              where = IN_COMMENT;
+              i++;
+            }
+          else if ((c == '[' || c == '{') && ++depth > SLUICE_JSON_MAX_DEPTH)
+            {
+              set_too_deep (i, error);
+              return FALSE;
+            }
+          else if ((c == ']' || c == '}') && depth > 0)
+            depth--;
+          break;
+        }
+    }
+  if (size > max_size)
+    {
+      set_too_large (max_size, error);
+      return FALSE;
+    }
+  return TRUE;
+}

@@ -106,6 +106,44 @@ test_brackets_in_strings_do_not_count (void)
     }
 }
 
+/* json-glib 1.6 parses an array or object after the first value and
+ * leaks it: such a text is refused, saying where the second one starts. */
+static void
+test_second_value_is_refused (void)
+{
+  static const struct { const char *text; gsize byte; } cases[] = {
+    { "{\"a\": 1}{\"b\": 2}", 9 },
+    { "[1] [2, [3]]", 5 },
+    { "3 [1]", 3 },
+    { "\"x\" {\"a\": [1]}", 5 },
+    { "/* a comment first */ [1] /* and after */ [2]", 43 },
+  };
+  static const char * const accepted[] = {
+    "/* a comment first */ [1] /* and after */",
+    "  {\"a\": [1, {\"b\": 2}]}\n",
+    "\"[1] [2]\"",
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autofree char *where = g_strdup_printf ("(at byte %" G_GSIZE_FORMAT ")", cases[i].byte);
+
+      g_test_message ("%s", cases[i].text);
+      g_assert_false (_sluice_json_check_limits (cases[i].text, -1, G_MAXSIZE, &error));
+      g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA);
+      g_assert_nonnull (strstr (error->message, "holds a second value"));
+      g_assert_nonnull (strstr (error->message, where));
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (accepted); i++)
+    {
+      g_autoptr(GError) error = NULL;
+
+      g_assert_true (_sluice_json_check_limits (accepted[i], -1, G_MAXSIZE, &error));
+      g_assert_no_error (error);
+    }
+}
+
 /* The caller's size limit, and a length shorter than the text's. */
 static void
 test_size_limit_is_the_callers (void)
@@ -134,6 +172,7 @@ main (int    argc,
   g_test_add_func ("/json-limits/deep-nesting-is-refused", test_deep_nesting_is_refused);
   g_test_add_func ("/json-limits/depth-at-the-limit-is-accepted", test_depth_at_the_limit_is_accepted);
   g_test_add_func ("/json-limits/brackets-in-strings-do-not-count", test_brackets_in_strings_do_not_count);
+  g_test_add_func ("/json-limits/second-value-is-refused", test_second_value_is_refused);
   g_test_add_func ("/json-limits/size-limit-is-the-callers", test_size_limit_is_the_callers);
 
   return g_test_run ();

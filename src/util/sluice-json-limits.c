@@ -33,6 +33,16 @@ set_too_deep (gsize    offset,
                (guint) SLUICE_JSON_MAX_DEPTH, (gulong) offset + 1, (guint) SLUICE_JSON_MAX_DEPTH);
 }
 
+static void
+set_second_value (gsize    offset,
+                  GError **error)
+{
+  g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+               /* Translators: %lu is a byte offset, counted from 1. */
+               _("the JSON text holds a second value (at byte %lu); expected one value"),
+               (gulong) offset + 1);
+}
+
 /* Where a byte of the text is, as json-glib 1.6's scanner sees it: it
  * also takes strings in single quotes (without escapes) and skips C
  * comments, so a `"` inside those must not start a string here. */
@@ -57,9 +67,11 @@ typedef enum {
  * no more than @max_size bytes (the error is the first of the two that
  * the text breaks, from its start). Brackets inside strings and comments
  * do not count, with strings and comments as json-glib reads them (a `\"`
- * does not end a string). Whether @text is valid JSON is left to the
- * parser: up to the first byte it refuses, it has seen the same strings
- * and brackets as this count, and it reads nothing after that byte.
+ * does not end a string). An array or object after a first value
+ * (`{…}{…}`) is refused too: json-glib 1.6 parses it and leaks it.
+ * Whether @text is valid JSON is otherwise left to the parser: up to the
+ * first byte it refuses, it has seen the same strings and brackets as this
+ * count, and it reads nothing after that byte.
  *
  * Returns: whether @text keeps the limits
  */
@@ -70,6 +82,7 @@ _sluice_json_check_limits (const char  *text,
                            GError     **error)
 {
   Where where = IN_VALUE;
+  gboolean seen_value = FALSE;  /* the first top-level value has begun */
   guint depth = 0;
   gsize size;
 
@@ -108,6 +121,15 @@ _sluice_json_check_limits (const char  *text,
           break;
         case IN_VALUE:
         default:
+          /* json-glib 1.6 parses an array or object after the first value
+           * too, and leaks it: `{…}{…}`, `3 [1]`. */
+          if (depth == 0 && (c == '[' || c == '{') && seen_value)
+            {
+              set_second_value (i, error);
+              return FALSE;
+            }
+          if (depth == 0 && !g_ascii_isspace (c) && !(c == '/' && i + 1 < size && text[i + 1] == '*'))
+            seen_value = TRUE;
           if (c == '"')
             where = IN_STRING;
           else if (c == '\'')

@@ -78,7 +78,8 @@ test_depth_at_the_limit_is_accepted (void)
 
 /* Brackets in strings and comments are not nesting, however many; a
  * quote inside a string of the other kind, or in a comment, starts no
- * string (json-glib takes '…' strings and C comments too). */
+ * string (json-glib 1.6 takes '…' strings, C comments and any text from a
+ * slash to the next slash as a comment too: [/"/ 1] is [1]). */
 static void
 test_brackets_in_strings_do_not_count (void)
 {
@@ -86,8 +87,9 @@ test_brackets_in_strings_do_not_count (void)
   g_autofree char *in_string = g_strdup_printf ("[\"%s\", \"\\\"%s\"]", deep, deep);
   g_autofree char *in_sq_string = g_strdup_printf ("['%s\\']", deep);
   g_autofree char *in_comment = g_strdup_printf ("[1 /* %s */]", deep);
+  g_autofree char *in_slash_comment = g_strdup_printf ("[1 /%s/]", deep);
   /* What json-glib reads as a string or a comment, then deep nesting. */
-  static const char * const prefixes[] = { "['\"', ", "[/* \" */ ", "[\"\\\\\", " };
+  static const char * const prefixes[] = { "['\"', ", "[/* \" */ ", "[\"\\\\\", ", "[/\"/ ", "[1, /a\"b/ " };
   g_autoptr(GError) error = NULL;
 
   g_assert_true (_sluice_json_check_limits (in_string, -1, G_MAXSIZE, &error));
@@ -95,6 +97,8 @@ test_brackets_in_strings_do_not_count (void)
   g_assert_true (_sluice_json_check_limits (in_sq_string, -1, G_MAXSIZE, &error));
   g_assert_no_error (error);
   g_assert_true (_sluice_json_check_limits (in_comment, -1, G_MAXSIZE, &error));
+  g_assert_no_error (error);
+  g_assert_true (_sluice_json_check_limits (in_slash_comment, -1, G_MAXSIZE, &error));
   g_assert_no_error (error);
 
   for (guint i = 0; i < G_N_ELEMENTS (prefixes); i++)
@@ -117,9 +121,11 @@ test_second_value_is_refused (void)
     { "3 [1]", 3 },
     { "\"x\" {\"a\": [1]}", 5 },
     { "/* a comment first */ [1] /* and after */ [2]", 43 },
+    { "[1] /a slash comment/ {}", 23 },
   };
   static const char * const accepted[] = {
     "/* a comment first */ [1] /* and after */",
+    "/ a slash comment / [1] /and after/",
     "  {\"a\": [1, {\"b\": 2}]}\n",
     "\"[1] [2]\"",
   };

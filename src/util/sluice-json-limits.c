@@ -43,14 +43,17 @@ set_second_value (gsize    offset,
                (gulong) offset + 1);
 }
 
-/* Where a byte of the text is, as json-glib 1.6's scanner sees it: it
- * also takes strings in single quotes (without escapes) and skips C
- * comments, so a `"` inside those must not start a string here. */
+/* Where a byte of the text is, as json-glib 1.6's scanner (GScanner's)
+ * sees it: it also takes strings in single quotes (without escapes) and
+ * skips C comments and, its single-line comment pair being "//\n", any
+ * text from a slash to the next slash. A `"` inside those must not start
+ * a string here, nor a bracket there count. */
 typedef enum {
-  IN_VALUE,       /* between tokens */
-  IN_STRING,      /* "…", with \ escapes */
-  IN_SQ_STRING,   /* '…', without */
-  IN_COMMENT,     /* slash-star … star-slash */
+  IN_VALUE,         /* between tokens */
+  IN_STRING,        /* "…", with \ escapes */
+  IN_SQ_STRING,     /* '…', without */
+  IN_COMMENT,       /* slash-star … star-slash */
+  IN_SLASH_COMMENT, /* slash … slash */
 } Where;
 
 /**
@@ -67,7 +70,8 @@ typedef enum {
  * no more than @max_size bytes (the error is the first of the two that
  * the text breaks, from its start). Brackets inside strings and comments
  * do not count, with strings and comments as json-glib reads them (a `\"`
- * does not end a string). An array or object after a first value
+ * does not end a string; single quotes make a string, a slash and a star
+ * or two slashes a comment). An array or object after a first value
  * (`{…}{…}`) is refused too: json-glib 1.6 parses it and leaks it.
  * Whether @text is valid JSON is otherwise left to the parser: up to the
  * first byte it refuses, it has seen the same strings and brackets as this
@@ -119,6 +123,10 @@ _sluice_json_check_limits (const char  *text,
               i++;
             }
           break;
+        case IN_SLASH_COMMENT:
+          if (c == '/')
+            where = IN_VALUE;
+          break;
         case IN_VALUE:
         default:
           /* json-glib 1.6 parses an array or object after the first value
@@ -128,7 +136,7 @@ _sluice_json_check_limits (const char  *text,
               set_second_value (i, error);
               return FALSE;
             }
-          if (depth == 0 && !g_ascii_isspace (c) && !(c == '/' && i + 1 < size && text[i + 1] == '*'))
+          if (depth == 0 && !g_ascii_isspace (c) && c != '/')
             seen_value = TRUE;
           if (c == '"')
             where = IN_STRING;
@@ -139,6 +147,8 @@ _sluice_json_check_limits (const char  *text,
               where = IN_COMMENT;
               i++;
             }
+          else if (c == '/')
+            where = IN_SLASH_COMMENT;
           else if ((c == '[' || c == '{') && ++depth > SLUICE_JSON_MAX_DEPTH)
             {
               set_too_deep (i, error);

@@ -78,8 +78,9 @@ test_depth_at_the_limit_is_accepted (void)
 
 /* Brackets in strings and comments are not nesting, however many; a
  * quote inside a string of the other kind, or in a comment, starts no
- * string (json-glib 1.6 takes '…' strings, C comments and any text from a
- * slash to the next slash as a comment too: [/"/ 1] is [1]). */
+ * string (json-glib 1.6 takes '…' strings, and any text from a slash to
+ * the next slash as a comment: [/"/ 1] is [1], and a slash, a star and a
+ * slash are a whole comment, not the start of a C comment). */
 static void
 test_brackets_in_strings_do_not_count (void)
 {
@@ -89,7 +90,8 @@ test_brackets_in_strings_do_not_count (void)
   g_autofree char *in_comment = g_strdup_printf ("[1 /* %s */]", deep);
   g_autofree char *in_slash_comment = g_strdup_printf ("[1 /%s/]", deep);
   /* What json-glib reads as a string or a comment, then deep nesting. */
-  static const char * const prefixes[] = { "['\"', ", "[/* \" */ ", "[\"\\\\\", ", "[/\"/ ", "[1, /a\"b/ " };
+  static const char * const prefixes[] = { "['\"', ", "[/* \" */ ", "[\"\\\\\", ", "[/\"/ ", "[1, /a\"b/ ",
+                                           "[1 /*/ " };
   g_autoptr(GError) error = NULL;
 
   g_assert_true (_sluice_json_check_limits (in_string, -1, G_MAXSIZE, &error));
@@ -122,6 +124,7 @@ test_second_value_is_refused (void)
     { "\"x\" {\"a\": [1]}", 5 },
     { "/* a comment first */ [1] /* and after */ [2]", 43 },
     { "[1] /a slash comment/ {}", 23 },
+    { "1/*/{}", 5 },
   };
   static const char * const accepted[] = {
     "/* a comment first */ [1] /* and after */",

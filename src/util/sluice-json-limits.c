@@ -43,17 +43,17 @@ set_second_value (gsize    offset,
                (gulong) offset + 1);
 }
 
-/* Where a byte of the text is, as json-glib 1.6's scanner (GScanner's)
- * sees it: it also takes strings in single quotes (without escapes) and
- * skips C comments and, its single-line comment pair being "//\n", any
- * text from a slash to the next slash. A `"` inside those must not start
- * a string here, nor a bracket there count. */
+/* Where a byte of the text is, as json-glib 1.6's scanner (GScanner's,
+ * configured by json-glib) sees it: it also takes strings in single quotes
+ * (without escapes), and any text from a slash to the next slash is a
+ * comment ([/"/ 1] is [1]; a C comment is one only as such, from its
+ * slash to the slash that ends it). A `"` inside those must not start a
+ * string here, nor a bracket there count. */
 typedef enum {
   IN_VALUE,         /* between tokens */
   IN_STRING,        /* "…", with \ escapes */
   IN_SQ_STRING,     /* '…', without */
-  IN_COMMENT,       /* slash-star … star-slash */
-  IN_SLASH_COMMENT, /* slash … slash */
+  IN_COMMENT,       /* slash … slash */
 } Where;
 
 /**
@@ -70,8 +70,8 @@ typedef enum {
  * no more than @max_size bytes (the error is the first of the two that
  * the text breaks, from its start). Brackets inside strings and comments
  * do not count, with strings and comments as json-glib reads them (a `\"`
- * does not end a string; single quotes make a string, a slash and a star
- * or two slashes a comment). An array or object after a first value
+ * does not end a string; single quotes make a string, two slashes a
+ * comment). An array or object after a first value
  * (`{…}{…}`) is refused too: json-glib 1.6 parses it and leaks it.
  * Whether @text is valid JSON is otherwise left to the parser: up to the
  * first byte it refuses, it has seen the same strings and brackets as this
@@ -117,13 +117,6 @@ _sluice_json_check_limits (const char  *text,
             where = IN_VALUE;
           break;
         case IN_COMMENT:
-          if (c == '*' && i + 1 < size && text[i + 1] == '/')
-            {
-              where = IN_VALUE;
-              i++;
-            }
-          break;
-        case IN_SLASH_COMMENT:
           if (c == '/')
             where = IN_VALUE;
           break;
@@ -142,13 +135,8 @@ _sluice_json_check_limits (const char  *text,
             where = IN_STRING;
           else if (c == '\'')
             where = IN_SQ_STRING;
-          else if (c == '/' && i + 1 < size && text[i + 1] == '*')
-            {
-              where = IN_COMMENT;
-              i++;
-            }
           else if (c == '/')
-            where = IN_SLASH_COMMENT;
+            where = IN_COMMENT;
           else if ((c == '[' || c == '{') && ++depth > SLUICE_JSON_MAX_DEPTH)
             {
               set_too_deep (i, error);

@@ -153,6 +153,31 @@ test_second_value_is_refused (void)
     }
 }
 
+/* json-glib takes bytes that are not UTF-8 into its strings (and
+ * g_variant_new_string() fails a critical on them), and a nul ends its
+ * text early: both are refused, saying where. */
+static void
+test_text_that_is_not_utf8_is_refused (void)
+{
+  static const char latin1[] = "{\"value\": \"caf\xe9\"}";
+  static const char with_nul[] = "[1, \"a\0b\"]";
+  g_autoptr(GError) error = NULL;
+
+  g_assert_false (_sluice_json_check_limits (latin1, -1, G_MAXSIZE, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA);
+  g_test_message ("%s", error->message);
+  g_assert_nonnull (strstr (error->message, "not valid UTF-8 (at byte 15)"));
+  g_clear_error (&error);
+
+  g_assert_false (_sluice_json_check_limits (with_nul, sizeof with_nul - 1, G_MAXSIZE, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA);
+  g_assert_nonnull (strstr (error->message, "not valid UTF-8 (at byte 7)"));
+  g_clear_error (&error);
+
+  g_assert_true (_sluice_json_check_limits ("[\"café\", \"日本\"]", -1, G_MAXSIZE, &error));
+  g_assert_no_error (error);
+}
+
 /* The caller's size limit, and a length shorter than the text's. */
 static void
 test_size_limit_is_the_callers (void)
@@ -182,6 +207,7 @@ main (int    argc,
   g_test_add_func ("/json-limits/depth-at-the-limit-is-accepted", test_depth_at_the_limit_is_accepted);
   g_test_add_func ("/json-limits/brackets-in-strings-do-not-count", test_brackets_in_strings_do_not_count);
   g_test_add_func ("/json-limits/second-value-is-refused", test_second_value_is_refused);
+  g_test_add_func ("/json-limits/text-that-is-not-utf8-is-refused", test_text_that_is_not_utf8_is_refused);
   g_test_add_func ("/json-limits/size-limit-is-the-callers", test_size_limit_is_the_callers);
 
   return g_test_run ();

@@ -43,6 +43,15 @@ set_second_value (gsize    offset,
                (gulong) offset + 1);
 }
 
+static void
+set_not_utf8 (gsize    offset,
+              GError **error)
+{
+  g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+               /* Translators: %lu is a byte offset, counted from 1. */
+               _("the JSON text is not valid UTF-8 (at byte %lu)"), (gulong) offset + 1);
+}
+
 /* Where a byte of the text is, as json-glib 1.6's scanner (GScanner's,
  * configured by json-glib) sees it: it also takes strings in single quotes
  * (without escapes), and any text from a slash to the next slash is a
@@ -65,10 +74,10 @@ typedef enum {
  * @error: return location for a %G_IO_ERROR: %G_IO_ERROR_MESSAGE_TOO_LARGE
  *   or %G_IO_ERROR_INVALID_DATA, whose message says which limit and where
  *
- * Checks @text in one pass, without parsing it, before a recursive parser
- * does: arrays and objects nested at most %SLUICE_JSON_MAX_DEPTH deep, and
- * no more than @max_size bytes (the error is the first of the two that
- * the text breaks, from its start). Brackets inside strings and comments
+ * Checks @text without parsing it, before a recursive parser does: valid
+ * UTF-8 without a nul, arrays and objects nested at most
+ * %SLUICE_JSON_MAX_DEPTH deep, and no more than @max_size bytes (a nesting
+ * too deep is found before a size too large, from the text's start). Brackets inside strings and comments
  * do not count, with strings and comments as json-glib reads them (a `\"`
  * does not end a string; single quotes make a string, two slashes a
  * comment). An array or object after a first value
@@ -87,6 +96,7 @@ _sluice_json_check_limits (const char  *text,
 {
   Where where = IN_VALUE;
   gboolean seen_value = FALSE;  /* the first top-level value has begun */
+  const char *valid_end = NULL;
   guint depth = 0;
   gsize size;
 
@@ -96,6 +106,13 @@ _sluice_json_check_limits (const char  *text,
   /* The first limit the text goes beyond, reading from its start: a
    * nesting too deep at byte 65 before a size too large at byte 65,537. */
   size = length < 0 ? strlen (text) : (gsize) length;
+  /* json-glib hands on strings that are not UTF-8 (g_variant_new_string()
+   * then fails a critical), and a nul would end its text early. */
+  if (!g_utf8_validate_len (text, MIN (size, max_size), &valid_end))
+    {
+      set_not_utf8 ((gsize) (valid_end - text), error);
+      return FALSE;
+    }
   for (gsize i = 0; i < size; i++)
     {
       char c = text[i];

@@ -249,6 +249,28 @@ test_lesson_asks_runs_and_reveals (void)
   g_assert_true (question < summary && summary < answer);
 }
 
+/* A reveal value nested 200,000 deep overflowed json-glib's recursion and
+ * killed sluice-run: it is a scenario error, exit 2, before the run. */
+static void
+test_lesson_too_deep_reveal_exits_2 (void)
+{
+  g_autoptr(GString) text = g_string_new (LESSON VIRTUAL);
+  g_autoptr(GString) reveal = g_string_new ("reveal=results=");
+
+  if (sluice_run_path () == NULL)
+    return;
+
+  for (guint i = 0; i < 200000; i++)
+    g_string_append_c (reveal, '[');
+  g_string_append_c (reveal, '0');
+  for (guint i = 0; i < 200000; i++)
+    g_string_append_c (reveal, ']');
+  g_assert_cmpuint (g_string_replace (text, "reveal=result_order=[4,1,0]", reveal->str, 1), ==, 1);
+
+  assert_refused (2, "[lesson] reveal: the value of “results” is refused: the JSON text nests arrays and "
+                     "objects deeper than 64 levels (at byte 65)", text->str, "--json", NULL);
+}
+
 /* With --json standard output is the report alone, ending with `lesson`;
  * the question and the reveal go to standard error. */
 static void
@@ -380,6 +402,174 @@ static void
 test_closed_stdout_exits_1 (void)
 {
   assert_closed_stdout_exits_1 ("--json", NULL, "standard output");
+}
+
+/* ---- files written whole or not at all --------------------------------- */
+
+/* A run that never ends by itself: the source hangs after one item. */
+#define ENDLESS MINIMAL "[source]\ncount=4\nhang-after=1\n"
+
+typedef struct {
+  char *dir;
+  char *events;
+  char *record;
+} OutputFiles;
+
+static void
+output_files_init (OutputFiles *files)
+{
+  g_autoptr(GError) error = NULL;
+
+  files->dir = g_dir_make_tmp ("sluice-cli-XXXXXX", &error);
+  g_assert_no_error (error);
+  files->events = g_build_filename (files->dir, "run.jsonl", NULL);
+  files->record = g_build_filename (files->dir, "run.sluicerun", NULL);
+}
+
+static void
+output_files_clear (OutputFiles *files)
+{
+  g_autoptr(GDir) dir = g_dir_open (files->dir, 0, NULL);
+  const char *name;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (files->dir, name, NULL);
+      g_unlink (path);
+    }
+  g_rmdir (files->dir);
+  g_free (files->dir);
+  g_free (files->events);
+  g_free (files->record);
+}
+
+static void
+assert_exists (const char *path,
+               gboolean    exists)
+{
+  if (g_file_test (path, G_FILE_TEST_EXISTS) != exists)
+    g_error ("%s %s", path, exists ? "does not exist" : "exists");
+}
+
+static char *
+part_of (const char *path)
+{
+  return g_strconcat (path, ".part", NULL);
+}
+
+/* Starts an endless run with --events and --record into @files, waits
+ * until it runs (both files are open then) and kills it with SIGKILL. */
+static void
+kill_a_writing_run (OutputFiles *files)
+{
+  g_autoptr(Cli) cli = cli_new (PIPES);
+  g_autoptr(GError) error = NULL;
+
+  cli_spawn (cli, ENDLESS, "--json", "--events", files->events, "--record", files->record, NULL);
+  cli_wait_for_line (cli, "sluice-run: running");
+
+  g_subprocess_force_exit (cli->process);
+  g_subprocess_wait (cli->process, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_subprocess_get_if_signaled (cli->process));
+  g_assert_cmpint (g_subprocess_get_term_sig (cli->process), ==, SIGKILL);
+}
+
+/* What a killed run was writing stays under FILE.part (the next run
+ * replaces it). */
+static void
+assert_parts_left (OutputFiles *files)
+{
+  g_autofree char *events_part = part_of (files->events);
+  g_autofree char *record_part = part_of (files->record);
+
+  assert_exists (events_part, TRUE);
+  assert_exists (record_part, TRUE);
+}
+
+/* sluice-run killed while its --events and --record files are open
+ * leaves nothing under their names: an empty or cut file there would
+ * look like a run's whole output. */
+static void
+test_killed_run_leaves_no_file_under_the_name (void)
+{
+  OutputFiles files;
+
+  if (sluice_run_path () == NULL)
+    return;
+
+  output_files_init (&files);
+  kill_a_writing_run (&files);
+  assert_exists (files.events, FALSE);
+  assert_exists (files.record, FALSE);
+  assert_parts_left (&files);
+  output_files_clear (&files);
+}
+
+/* ... and a file already there from an earlier run stays as it was. */
+static void
+test_killed_run_keeps_the_previous_file (void)
+{
+  static const char previous[] = "the previous run's whole file\n";
+  g_autofree char *events_text = NULL, *record_text = NULL;
+  g_autoptr(GError) error = NULL;
+  OutputFiles files;
+
+  if (sluice_run_path () == NULL)
+    return;
+
+  output_files_init (&files);
+  g_file_set_contents (files.events, previous, -1, &error);
+  g_assert_no_error (error);
+  g_file_set_contents (files.record, previous, -1, &error);
+  g_assert_no_error (error);
+
+  kill_a_writing_run (&files);
+  g_file_get_contents (files.events, &events_text, NULL, &error);
+  g_assert_no_error (error);
+  g_file_get_contents (files.record, &record_text, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (events_text, ==, previous);
+  g_assert_cmpstr (record_text, ==, previous);
+  assert_parts_left (&files);
+  output_files_clear (&files);
+}
+
+/* A run stopped by SIGTERM still writes its report, its events and its
+ * recording whole, under their names, and no FILE.part stays. */
+static void
+test_stopped_run_renames_its_files (void)
+{
+  g_autoptr(Cli) cli = cli_new (PIPES);
+  g_autofree char *out = NULL, *err = NULL, *events_text = NULL, *record_text = NULL;
+  g_autofree char *events_part = NULL, *record_part = NULL;
+  g_autoptr(GError) error = NULL;
+  OutputFiles files;
+
+  if (sluice_run_path () == NULL)
+    return;
+
+  output_files_init (&files);
+  events_part = part_of (files.events);
+  record_part = part_of (files.record);
+  cli_spawn (cli, ENDLESS, "--json", "--events", files.events, "--record", files.record, NULL);
+  cli_wait_for_line (cli, "sluice-run: running");
+  g_subprocess_send_signal (cli->process, SIGTERM);
+  g_assert_cmpint (cli_finish (cli, &out, &err), ==, 0);
+
+  assert_exists (events_part, FALSE);
+  assert_exists (record_part, FALSE);
+  g_file_get_contents (files.events, &events_text, NULL, &error);
+  g_assert_no_error (error);
+  g_file_get_contents (files.record, &record_text, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_str_has_prefix (events_text, "{\"kind\":\"run-start\""));
+  g_assert_nonnull (strstr (events_text, "\"kind\":\"run-end\""));
+  g_assert_true (g_str_has_suffix (events_text, "}\n"));
+  g_assert_true (g_str_has_prefix (record_text, "{\"sluicerun\":1,"));
+  /* The recording is its header, then the very lines of --events. */
+  g_assert_true (g_str_has_suffix (record_text, events_text));
+  output_files_clear (&files);
 }
 
 /* ---- signals ----------------------------------------------------------- */
@@ -751,6 +941,10 @@ main (int   argc,
                    test_unwritable_events_path_exits_before_the_run);
   g_test_add_func ("/cli/output/report-to-full-disk-exits-1", test_report_to_full_disk_exits_1);
   g_test_add_func ("/cli/output/closed-stdout-exits-1", test_closed_stdout_exits_1);
+  g_test_add_func ("/cli/output/killed-run-leaves-no-file-under-the-name",
+                   test_killed_run_leaves_no_file_under_the_name);
+  g_test_add_func ("/cli/output/killed-run-keeps-the-previous-file", test_killed_run_keeps_the_previous_file);
+  g_test_add_func ("/cli/output/stopped-run-renames-its-files", test_stopped_run_renames_its_files);
   g_test_add_func ("/cli/signals/first-drains-the-run", test_first_signal_drains_the_run);
   g_test_add_func ("/cli/signals/second-cancels-the-run", test_second_signal_cancels_the_run);
   g_test_add_func ("/cli/signals/service-drains", test_signal_drains_a_service);
@@ -760,6 +954,7 @@ main (int   argc,
   g_test_add_func ("/cli/events/virtual-runs-give-identical-events", test_virtual_runs_give_identical_events);
   g_test_add_func ("/cli/lesson/asks-runs-and-reveals", test_lesson_asks_runs_and_reveals);
   g_test_add_func ("/cli/lesson/json-ends-with-lesson", test_lesson_json_ends_with_lesson);
+  g_test_add_func ("/cli/lesson/too-deep-reveal-exits-2", test_lesson_too_deep_reveal_exits_2);
   g_test_add_func ("/cli/events/dash-writes-to-stdout", test_events_dash_writes_to_stdout);
   g_test_add_func ("/cli/events/dash-with-json-exits-2", test_events_dash_with_json_exits_2);
   g_test_add_func ("/cli/events/dash-to-closed-stdout-exits-1", test_events_dash_to_closed_stdout_exits_1);

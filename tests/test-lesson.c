@@ -219,6 +219,56 @@ test_lesson_malformed_groups_are_refused (void)
     }
 }
 
+/* @depth arrays, one inside the other, around 0, after `reveal=PATH=`. */
+static char *
+deep_reveal (const char *path,
+             guint       depth)
+{
+  GString *line = g_string_new ("reveal=");
+
+  g_string_append_printf (line, "%s=", path);
+  for (guint i = 0; i < depth; i++)
+    g_string_append_c (line, '[');
+  g_string_append_c (line, '0');
+  for (guint i = 0; i < depth; i++)
+    g_string_append_c (line, ']');
+  return g_string_free (line, FALSE);
+}
+
+/* A reveal value nested 200,000 deep overflowed json-glib's recursion: it
+ * is refused before it is parsed, with the limit and where it is. */
+static void
+test_lesson_reveal_too_deep_is_refused (void)
+{
+  g_autofree char *line = deep_reveal ("results", 200000);
+  g_autofree char *text = lesson_with ("reveal", line);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SluiceScenario) scenario = load (text, &error);
+
+  g_assert_null (scenario);
+  g_assert_error (error, SLUICE_SCENARIO_ERROR, SLUICE_SCENARIO_ERROR_INVALID_VALUE);
+  g_test_message ("%s", error->message);
+  g_assert_true (g_str_has_prefix (error->message, "lesson.pool:"));
+  g_assert_nonnull (strstr (error->message, "[lesson] reveal: the value of “results” is refused: the JSON "
+                                            "text nests arrays and objects deeper than 64 levels (at byte 65)"));
+}
+
+/* 64 levels, the limit, are a value like any other (the run's results
+ * nest less deep: not held). */
+static void
+test_lesson_reveal_at_the_depth_limit_is_read (void)
+{
+  g_autofree char *line = deep_reveal ("results", 64);
+  g_autofree char *text = lesson_with ("reveal", line);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SluiceScenario) scenario = load (text, &error);
+  g_autoptr(JsonNode) report = NULL;
+
+  g_assert_no_error (error);
+  report = report_of (scenario);
+  g_assert_false (sluice_lesson_check_reveal (sluice_scenario_get_lesson (scenario), report, NULL));
+}
+
 static void
 test_lesson_reveal_holds_in_a_run_that_shows_it (void)
 {
@@ -415,6 +465,8 @@ main (int   argc,
   g_test_add_func ("/lesson/malformed-groups-are-refused", test_lesson_malformed_groups_are_refused);
   g_test_add_func ("/lesson/reveal-holds-in-a-run-that-shows-it", test_lesson_reveal_holds_in_a_run_that_shows_it);
   g_test_add_func ("/lesson/reveal-conditions", test_lesson_reveal_conditions);
+  g_test_add_func ("/lesson/reveal-too-deep-is-refused", test_lesson_reveal_too_deep_is_refused);
+  g_test_add_func ("/lesson/reveal-at-the-depth-limit-is-read", test_lesson_reveal_at_the_depth_limit_is_read);
   g_test_add_func ("/lesson/is-kept-when-saved", test_lesson_is_kept_when_saved);
   g_test_add_func ("/lesson/gallery-is-one-chain", test_lesson_gallery_is_one_chain);
 

@@ -502,6 +502,89 @@ test_real_clock_recording_keeps_its_report (void)
 
 /* ---- limits ------------------------------------------------------------- */
 
+/* `{"x":` @depth - 1 times, then `[0]`, then as many `}`: @depth levels. */
+static char *
+deep_object (guint depth)
+{
+  GString *text = g_string_new (NULL);
+
+  for (guint i = 1; i < depth; i++)
+    g_string_append (text, "{\"x\":");
+  g_string_append (text, "[0]");
+  for (guint i = 1; i < depth; i++)
+    g_string_append_c (text, '}');
+  return g_string_free (text, FALSE);
+}
+
+/* A first line nested 200,000 deep overflowed json-glib's recursion and
+ * killed the program that opened it: it is refused, saying where, and so
+ * is such a file. */
+static void
+test_too_deep_header_is_refused (void)
+{
+  g_autofree char *report = deep_object (200000);
+  g_autofree char *text = g_strdup_printf ("{\"sluicerun\":1,\"version\":\"0\",\"scenario\":\"" SCENARIO "\","
+                                           "\"report\":%s}\n{\"kind\":\"run-end\",\"time_us\":0}\n", report);
+  g_autofree char *dir = g_dir_make_tmp ("sluice-recording-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "deep.sluicerun", NULL);
+  g_autoptr(SluiceRecording) recording = NULL;
+  g_autoptr(GError) error = NULL;
+
+  assert_refused (text, -1, SLUICE_SCENARIO_ERROR_PARSE,
+                  "head.sluicerun:1: not a Sluice recording: the JSON text nests arrays and objects deeper "
+                  "than 64 levels (at byte ");
+
+  g_file_set_contents (path, text, -1, &error);
+  g_assert_no_error (error);
+  recording = sluice_recording_new_from_file (path, &error);
+  g_assert_null (recording);
+  g_assert_error (error, SLUICE_SCENARIO_ERROR, SLUICE_SCENARIO_ERROR_PARSE);
+  g_assert_true (g_str_has_prefix (error->message, path));
+  g_assert_nonnull (strstr (error->message, "deeper than 64 levels"));
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
+/* An event line nested too deep is a problem like any bad line: skipped,
+ * named, and the rest reads. */
+static void
+test_too_deep_event_is_skipped (void)
+{
+  g_autofree char *deep = deep_object (200000);
+  g_autofree char *text = g_strdup_printf ("{\"sluicerun\":1,\"version\":\"0\",\"scenario\":\"" SCENARIO "\"}\n"
+                                           "{\"kind\":\"run-start\",\"time_us\":0,\"value\":%s}\n"
+                                           "{\"kind\":\"run-end\",\"time_us\":5}\n", deep);
+  g_autoptr(SluiceRecording) recording = NULL;
+  g_autoptr(GError) error = NULL;
+
+  recording = sluice_recording_new_from_data (text, strlen (text), "deep.sluicerun", &error);
+  g_assert_no_error (error);
+  print_problems (recording);
+  g_assert_cmpuint (count_problems (recording), ==, 1);
+  g_assert_true (has_problem (recording, "deep.sluicerun:2: the JSON text nests arrays and objects deeper than "
+                                         "64 levels (at byte "));
+  g_assert_true (has_problem (recording, "; the line is skipped"));
+  g_assert_cmpuint (sluice_recorder_get_n_events (sluice_recording_get_recorder (recording)), ==, 1);
+}
+
+/* A header nested exactly 64 deep (the line's object, the report and 62
+ * more) opens, with its report. */
+static void
+test_header_at_the_depth_limit_opens (void)
+{
+  g_autofree char *report = deep_object (63);
+  g_autofree char *text = g_strdup_printf ("{\"sluicerun\":1,\"version\":\"0\",\"scenario\":\"" SCENARIO "\","
+                                           "\"report\":%s}\n{\"kind\":\"run-end\",\"time_us\":0}\n", report);
+  g_autoptr(SluiceRecording) recording = NULL;
+  g_autoptr(GError) error = NULL;
+
+  recording = sluice_recording_new_from_data (text, strlen (text), "deep.sluicerun", &error);
+  g_assert_no_error (error);
+  print_problems (recording);
+  g_assert_cmpuint (count_problems (recording), ==, 0);
+  g_assert_nonnull (sluice_recording_get_report (recording));
+}
+
 static void
 test_size_limit_reads_what_fits (void)
 {
@@ -751,6 +834,9 @@ main (int   argc,
   g_test_add_func ("/recording/limits/size", test_size_limit_reads_what_fits);
   g_test_add_func ("/recording/limits/long-line", test_long_line_is_skipped);
   g_test_add_func ("/recording/limits/problems", test_too_many_problems_are_counted);
+  g_test_add_func ("/recording/limits/too-deep-header-is-refused", test_too_deep_header_is_refused);
+  g_test_add_func ("/recording/limits/too-deep-event-is-skipped", test_too_deep_event_is_skipped);
+  g_test_add_func ("/recording/limits/header-at-the-depth-limit-opens", test_header_at_the_depth_limit_opens);
 
   return g_test_run ();
 }

@@ -13,8 +13,11 @@
 
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
+#include <sqlite3.h>
+#include <string.h>
 
 #include "flaky-store.h"
+#include "sluice-json-limits-private.h"
 #include "sluice-payload-handler.h"
 #include "sluice-store-handler-private.h"
 #include "sluice-store-source.h"
@@ -626,6 +629,134 @@ test_payload_without_value_or_unusable (Fixture       *f,
   g_assert_cmpuint (count_outcomes (f, SLUICE_STORE_OUTCOME_RETRY), ==, 0);
 }
 
+/* {"value": …} with @depth arrays around 1: @depth + 1 levels. */
+static char *
+payload_nested (guint depth)
+{
+  GString *text = g_string_new ("{\"value\": ");
+
+  for (guint i = 0; i < depth; i++)
+    g_string_append_c (text, '[');
+  g_string_append_c (text, '1');
+  for (guint i = 0; i < depth; i++)
+    g_string_append_c (text, ']');
+  g_string_append_c (text, '}');
+  return g_string_free (text, FALSE);
+}
+
+/* Sets the payload of @key as another program writing to the database
+ * could, past the store's own checks. */
+static void
+write_payload_behind_the_store (Fixture    *f,
+                                const char *key,
+                                const char *payload)
+{
+  sqlite3 *db = NULL;
+  sqlite3_stmt *stmt = NULL;
+
+  g_assert_cmpint (sqlite3_open_v2 (f->path, &db, SQLITE_OPEN_READWRITE, NULL), ==, SQLITE_OK);
+  sqlite3_busy_timeout (db, 10000);
+  g_assert_cmpint (sqlite3_prepare_v2 (db, "UPDATE sluice_jobs SET payload = ?1 WHERE operation_key = ?2",
+                                       -1, &stmt, NULL), ==, SQLITE_OK);
+  sqlite3_bind_text (stmt, 1, payload, -1, SQLITE_STATIC);
+  sqlite3_bind_text (stmt, 2, key, -1, SQLITE_STATIC);
+  g_assert_cmpint (sqlite3_step (stmt), ==, SQLITE_DONE);
+  g_assert_cmpint (sqlite3_changes (db), ==, 1);
+  sqlite3_finalize (stmt);
+  sqlite3_close (db);
+}
+
+/* A payload nested 200,000 deep overflowed json-glib's recursion and
+ * killed the worker, and every worker that claimed the job after it: the
+ * job goes dead with an error that says why, and the next job runs. */
+static void
+test_too_deep_payload_is_dead (Fixture       *f,
+                               gconstpointer  data)
+{
+  Options o = DEFAULT_OPTIONS;
+  g_autofree char *deep = payload_nested (200000);
+  g_autoptr(SluiceStoredJob) job = NULL;
+  g_autoptr(SluiceStoredJob) after = NULL;
+  const Record *failed;
+
+  o.workers = 1;
+  fixture_build (f, &o);
+  enqueue (f, "poison", "ok", 1, 3);
+  enqueue (f, "after", "ok 0.1", 2, 3);
+  write_payload_behind_the_store (f, "poison", deep);
+  run_pool (f);
+  g_assert_error (f->run_error, SLUICE_ERROR, SLUICE_ERROR_GROUP);
+
+  failed = find_record (f, "poison", 1, TRUE);
+  g_test_message ("%s: %s", failed->error_type, failed->error_message);
+  g_assert_cmpint (failed->outcome, ==, SLUICE_STORE_OUTCOME_DEAD);
+  g_assert_cmpstr (failed->error_type, ==, SLUICE_PAYLOAD_ERROR);
+  g_assert_nonnull (strstr (failed->error_message, "The payload of job "));
+  g_assert_nonnull (strstr (failed->error_message, "the JSON text nests arrays and objects deeper than 64 "
+                                                   "levels (at byte 74)"));
+
+  job = peek (f, "poison");
+  g_assert_cmpint (job->state, ==, SLUICE_STORED_JOB_DEAD);
+  g_assert_cmpuint (job->attempts, ==, 1);
+  g_assert_cmpstr (job->last_failure->type_name, ==, SLUICE_PAYLOAD_ERROR);
+  g_assert_false (job->last_failure->retryable);
+
+  after = peek (f, "after");
+  g_assert_cmpint (after->state, ==, SLUICE_STORED_JOB_SUCCEEDED);
+}
+
+/* The store refuses such a payload when it is enqueued, as any payload
+ * that is not JSON it can read. */
+static void
+test_enqueue_refuses_a_too_deep_payload (Fixture       *f,
+                                         gconstpointer  data)
+{
+  g_autofree char *deep = payload_nested (200000);
+  g_autoptr(SluiceStoredJob) job = NULL;
+  g_autoptr(GError) error = NULL;
+  gboolean created = FALSE;
+
+  job = store_fixture_enqueue (f->store, TENANT, "poison", deep, 3, T0, &created, &error);
+  g_assert_null (job);
+  g_assert_error (error, SLUICE_STORE_ERROR, SLUICE_STORE_ERROR_INVALID_ARGUMENT);
+  g_test_message ("%s", error->message);
+  g_assert_nonnull (strstr (error->message, "deeper than 64 levels (at byte 74)"));
+  g_assert_false (created);
+}
+
+/* 64 levels, the limit: the payload's value comes back as the result. */
+static void
+test_payload_at_the_depth_limit_runs (Fixture       *f,
+                                      gconstpointer  data)
+{
+  Options o = DEFAULT_OPTIONS;
+  g_autofree char *payload = payload_nested (SLUICE_JSON_MAX_DEPTH - 1);
+  g_autoptr(SluiceStoredJob) job = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) result = NULL;
+  g_autoptr(JsonNode) value = NULL;
+  g_autofree char *result_text = NULL, *value_text = NULL;
+  gboolean created = FALSE;
+
+  fixture_build (f, &o);
+  job = store_fixture_enqueue (f->store, TENANT, "deep", payload, 3, now_in_store (f), &created, &error);
+  g_assert_no_error (error);
+  g_assert_true (created);
+  g_clear_pointer (&job, sluice_stored_job_free);
+  run_pool (f);
+  g_assert_no_error (f->run_error);
+
+  job = peek (f, "deep");
+  g_assert_cmpint (job->state, ==, SLUICE_STORED_JOB_SUCCEEDED);
+  result = json_from_string (job->result, &error);
+  g_assert_no_error (error);
+  value = json_from_string (payload, &error);
+  g_assert_no_error (error);
+  result_text = json_to_string (json_object_get_member (json_node_get_object (result), "result"), FALSE);
+  value_text = json_to_string (json_object_get_member (json_node_get_object (value), "value"), FALSE);
+  g_assert_cmpstr (result_text, ==, value_text);
+}
+
 static void
 test_out_of_attempts_is_dead (Fixture       *f,
                               gconstpointer  data)
@@ -1222,6 +1353,9 @@ main (int    argc,
   ADD ("not-retryable-failure-is-dead", test_not_retryable_failure_is_dead);
   ADD ("out-of-attempts-is-dead", test_out_of_attempts_is_dead);
   ADD ("payload-without-value-succeeds-unusable-one-is-dead", test_payload_without_value_or_unusable);
+  ADD ("too-deep-payload-is-dead", test_too_deep_payload_is_dead);
+  ADD ("enqueue-refuses-a-too-deep-payload", test_enqueue_refuses_a_too_deep_payload);
+  ADD ("payload-at-the-depth-limit-runs", test_payload_at_the_depth_limit_runs);
   ADD ("attempt-timeout-is-a-retryable-timeout-error", test_attempt_timeout_is_a_retryable_timeout_error);
   ADD ("heartbeats-keep-a-long-job", test_heartbeats_keep_a_long_job);
   ADD ("without-heartbeats-a-slow-job-loses-its-lease", test_without_heartbeats_a_slow_job_loses_its_lease);

@@ -39,6 +39,7 @@ save_png (SluiceStoreWindow  *self,
   GtkSnapshot *snapshot = gtk_snapshot_new ();
   g_autoptr(GskRenderNode) node = NULL;
   g_autoptr(GdkTexture) texture = NULL;
+  g_autoptr(GBytes) png = NULL;
   GskRenderer *renderer = gtk_native_get_renderer (GTK_NATIVE (widget));
   graphene_rect_t frame;
 
@@ -54,11 +55,11 @@ save_png (SluiceStoreWindow  *self,
 
   texture = gsk_renderer_render_texture (renderer, node,
                                          &GRAPHENE_RECT_INIT (-frame.origin.x, -frame.origin.y, width, height));
-  if (!gdk_texture_save_to_png (texture, path))
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, _("cannot write %s"), path);
-      return FALSE;
-    }
+  png = gdk_texture_save_to_png_bytes (texture);
+  /* Written whole under another name and renamed: a killed run never
+   * leaves half a picture under this name. */
+  if (!g_file_set_contents (path, g_bytes_get_data (png, NULL), (gssize) g_bytes_get_size (png), error))
+    return FALSE;
   return TRUE;
 }
 

@@ -10,6 +10,7 @@
 #include <json-glib/json-glib.h>
 
 #include "sluice-fault-handler.h"
+#include "sluice-json-limits-private.h"
 #include "sluice-store-source.h"
 
 /**
@@ -72,11 +73,19 @@ read_payload (const char  *job_id,
               GError     **error)
 {
   g_autoptr(GError) local_error = NULL;
-  g_autoptr(JsonNode) root = json_from_string (payload, &local_error);
+  g_autoptr(JsonNode) root = NULL;
   const char *text = "ok";
   SluiceBehaviour *behaviour;
   JsonObject *object;
 
+  /* Too deep a payload would overflow json-glib's recursion: the job goes
+   * dead, the worker lives. Its size is the store's to bound. */
+  if (!_sluice_json_check_limits (payload, -1, G_MAXSIZE, &local_error))
+    {
+      *error = payload_error (job_id, local_error->message);
+      return NULL;
+    }
+  root = json_from_string (payload, &local_error);
   if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
     {
       *error = payload_error (job_id, local_error != NULL ? local_error->message : _("not a JSON object"));

@@ -34,6 +34,7 @@
 #include <stdio.h>
 #include <unistd.h>
 
+#include "sluice-file-part-private.h"
 #include "sluice-recorder.h"
 #include "sluice-recording.h"
 #include "sluice-report.h"
@@ -63,7 +64,8 @@ typedef struct {
   GAsyncResult         *result;
   GOutputStream        *events;
   gboolean              events_to_stdout; /* --events - */
-  GOutputStream        *record;
+  SluiceFilePart       *events_file;      /* the --events file, or NULL */
+  SluiceFilePart       *record_file;      /* the --record file, or NULL */
   char                 *scenario_text;    /* the file's text, as read */
   gboolean              overridden;       /* --set or --clock changed it */
   guint                 n_signals;
@@ -95,7 +97,9 @@ app_clear (App *app)
   g_clear_object (&app->runner);
   g_clear_object (&app->result);
   g_clear_object (&app->events);
-  g_clear_object (&app->record);
+  /* A file not written whole leaves no FILE.part behind. */
+  g_clear_pointer (&app->events_file, _sluice_file_part_free);
+  g_clear_pointer (&app->record_file, _sluice_file_part_free);
   g_clear_handle_id (&app->sigint_id, g_source_remove);
   g_clear_handle_id (&app->sigterm_id, g_source_remove);
 }
@@ -351,13 +355,13 @@ check_stdout (App     *app,
 }
 
 /* --events is opened before the run, so that a path that cannot be written
- * is found before the run rather than after it. The file is replaced only
- * when it is closed. */
+ * is found before the run rather than after it. It is written as FILE.part
+ * and renamed to FILE once whole: a run killed before that leaves FILE as
+ * it was. */
 static gboolean
 open_events (App     *app,
              GError **error)
 {
-  g_autoptr(GFile) file = NULL;
   g_autoptr(GError) local_error = NULL;
 
   if (app->events_path == NULL)
@@ -370,32 +374,30 @@ open_events (App     *app,
       return TRUE;
     }
 
-  file = g_file_new_for_path (app->events_path);
-  app->events = G_OUTPUT_STREAM (g_file_replace (file, NULL, FALSE, G_FILE_CREATE_NONE, NULL, &local_error));
-  if (app->events == NULL)
+  app->events_file = _sluice_file_part_new (app->events_path, &local_error);
+  if (app->events_file == NULL)
     {
       g_set_error (error, local_error->domain, local_error->code,
                    /* Translators: %s is the file given to --events, then the system's reason. */
                    _("--events %s: %s"), app->events_path, local_error->message);
       return FALSE;
     }
+  app->events = g_object_ref (_sluice_file_part_get_stream (app->events_file));
   return TRUE;
 }
 
-/* --record, like --events: opened before the run, replaced when closed. */
+/* --record, like --events: opened before the run, renamed when whole. */
 static gboolean
 open_record (App     *app,
              GError **error)
 {
-  g_autoptr(GFile) file = NULL;
   g_autoptr(GError) local_error = NULL;
 
   if (app->record_path == NULL)
     return TRUE;
 
-  file = g_file_new_for_path (app->record_path);
-  app->record = G_OUTPUT_STREAM (g_file_replace (file, NULL, FALSE, G_FILE_CREATE_NONE, NULL, &local_error));
-  if (app->record == NULL)
+  app->record_file = _sluice_file_part_new (app->record_path, &local_error);
+  if (app->record_file == NULL)
     {
       g_set_error (error, local_error->domain, local_error->code,
                    /* Translators: %s is the file given to --record, then the system's reason. */
@@ -403,6 +405,18 @@ open_record (App     *app,
       return FALSE;
     }
   return TRUE;
+}
+
+/* Closes @stream: standard output's, or a file's, which it then renames
+ * to its name. */
+static gboolean
+finish_output (GOutputStream   *stream,
+               SluiceFilePart  *file,
+               GError         **error)
+{
+  if (file != NULL)
+    return _sluice_file_part_commit (file, error);
+  return g_output_stream_close (stream, NULL, error);
 }
 
 /* The recording holds the scenario as it ran: the file's text itself, or
@@ -424,8 +438,8 @@ write_record (App             *app,
     effective = sluice_scenario_update_data (scenario, app->scenario_text);
 
   if (!sluice_recording_write (effective != NULL ? effective : app->scenario_text, report_node, recorder,
-                               app->record, NULL, &local_error) ||
-      !g_output_stream_close (app->record, NULL, &local_error))
+                               _sluice_file_part_get_stream (app->record_file), NULL, &local_error) ||
+      !finish_output (NULL, app->record_file, &local_error))
     {
       g_set_error (error, local_error->domain, local_error->code,
                    _("--record %s: %s"), app->record_path, local_error->message);
@@ -443,7 +457,7 @@ write_events (App             *app,
   GOutputStream *stream = app->events;
 
   if (!sluice_recorder_write_jsonl (recorder, stream, NULL, &local_error) ||
-      !g_output_stream_close (stream, NULL, &local_error))
+      !finish_output (stream, app->events_file, &local_error))
     {
       g_set_error (error, local_error->domain, local_error->code,
                    _("--events %s: %s"), app->events_path, local_error->message);
@@ -621,9 +635,9 @@ run_scenario (App            *app,
   sluice_scenario_runner_set_event_func (app->runner, on_event, app, NULL);
   /* The summary shows counts and the first results: a run of a million
    * items need not keep the rest. The report of a recording is whole. */
-  sluice_scenario_runner_set_keep_details (app->runner, app->json || app->record != NULL);
+  sluice_scenario_runner_set_keep_details (app->runner, app->json || app->record_file != NULL);
 
-  if (app->events != NULL || app->record != NULL)
+  if (app->events != NULL || app->record_file != NULL)
     {
       recorder = sluice_recorder_new (0);
       sluice_scenario_runner_set_recorder (app->runner, recorder);
@@ -667,7 +681,7 @@ run_scenario (App            *app,
         status = EXIT_INTERNAL;
     }
 
-  if (app->record != NULL && !write_record (app, scenario, report, recorder, &output_error))
+  if (app->record_file != NULL && !write_record (app, scenario, report, recorder, &output_error))
     {
       g_printerr ("sluice-run: %s\n", output_error->message);
       if (status == EXIT_RAN)

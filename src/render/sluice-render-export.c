@@ -11,6 +11,7 @@
 #include <glib/gi18n.h>
 #include <math.h>
 
+#include "sluice-file-part-private.h"
 #include "sluice-palette.h"
 #include "sluice-render-chart.h"
 #include "sluice-render-timeline.h"
@@ -70,30 +71,65 @@ sluice_render_run (cairo_t        *cr,
   cairo_restore (cr);
 }
 
+/* Where cairo writes: the stream of the file being written, and the
+ * first error writing to it. */
+typedef struct {
+  GOutputStream *stream;
+  GError        *error;
+} Sink;
+
+static cairo_status_t
+write_to_sink (void                *closure,
+               const unsigned char *data,
+               unsigned int         length)
+{
+  Sink *sink = closure;
+
+  if (sink->error == NULL)
+    g_output_stream_write_all (sink->stream, data, length, NULL, NULL, &sink->error);
+  return sink->error == NULL ? CAIRO_STATUS_SUCCESS : CAIRO_STATUS_WRITE_ERROR;
+}
+
+static void
+set_write_error (const char  *path,
+                 const char  *reason,
+                 gint         code,
+                 GError     **error)
+{
+  g_set_error (error, G_IO_ERROR, code,
+               /* Translators: exporting a picture failed; %s is a file, then the reason */
+               _("Could not write “%s”: %s"), path, reason);
+}
+
+/* What went wrong: the stream's error first (it says why, cairo only that
+ * a write failed), then cairo's. */
 static gboolean
 check_status (cairo_status_t   status,
+              Sink            *sink,
               const char      *path,
               GError         **error)
 {
+  if (sink->error != NULL)
+    {
+      set_write_error (path, sink->error->message, sink->error->code, error);
+      return FALSE;
+    }
   if (status == CAIRO_STATUS_SUCCESS)
     return TRUE;
 
-  g_set_error (error, G_IO_ERROR,
-               status == CAIRO_STATUS_WRITE_ERROR ? G_IO_ERROR_FAILED : G_IO_ERROR_INVALID_DATA,
-               /* Translators: exporting a picture failed; %s is a file, then cairo's reason */
-               _("Could not write “%s”: %s"), path, cairo_status_to_string (status));
+  set_write_error (path, cairo_status_to_string (status),
+                   status == CAIRO_STATUS_WRITE_ERROR ? G_IO_ERROR_FAILED : G_IO_ERROR_INVALID_DATA, error);
   return FALSE;
 }
 
-static gboolean
+static cairo_status_t
 export_png (SluiceTimeline *model,
-            const char     *path,
+            Sink           *sink,
             double          width,
             double          height,
             guint           queue_capacity,
             guint           lead_bound,
-            gboolean        dark,
-            GError        **error)
+            gboolean        dark)
 {
   cairo_surface_t *surface;
   cairo_t *cr;
@@ -106,23 +142,20 @@ export_png (SluiceTimeline *model,
   cairo_destroy (cr);
 
   if (status == CAIRO_STATUS_SUCCESS)
-    status = cairo_surface_write_to_png (surface, path);
+    status = cairo_surface_write_to_png_stream (surface, write_to_sink, sink);
   cairo_surface_destroy (surface);
-
-  return check_status (status, path, error);
+  return status;
 }
 
-/* SVG and PDF: vector surfaces that write to @path as they are finished. */
-static gboolean
+/* SVG and PDF: vector surfaces that write to the sink as they are finished. */
+static cairo_status_t
 export_vector (cairo_surface_t *surface,
                SluiceTimeline  *model,
-               const char      *path,
                double           width,
                double           height,
                guint            queue_capacity,
                guint            lead_bound,
-               gboolean         dark,
-               GError         **error)
+               gboolean         dark)
 {
   cairo_t *cr = cairo_create (surface);
   cairo_status_t status;
@@ -134,8 +167,37 @@ export_vector (cairo_surface_t *surface,
   if (status == CAIRO_STATUS_SUCCESS)
     status = cairo_surface_status (surface);
   cairo_surface_destroy (surface);
+  return status;
+}
 
-  return check_status (status, path, error);
+typedef enum {
+  FORMAT_PNG,
+  FORMAT_SVG,
+  FORMAT_PDF,
+} Format;
+
+static cairo_status_t
+export_format (Format          format,
+               SluiceTimeline *model,
+               Sink           *sink,
+               double          width,
+               double          height,
+               guint           queue_capacity,
+               guint           lead_bound,
+               gboolean        dark)
+{
+  switch (format)
+    {
+    case FORMAT_SVG:
+      return export_vector (cairo_svg_surface_create_for_stream (write_to_sink, sink, width, height),
+                            model, width, height, queue_capacity, lead_bound, dark);
+    case FORMAT_PDF:
+      return export_vector (cairo_pdf_surface_create_for_stream (write_to_sink, sink, width, height),
+                            model, width, height, queue_capacity, lead_bound, dark);
+    case FORMAT_PNG:
+    default:
+      return export_png (model, sink, width, height, queue_capacity, lead_bound, dark);
+    }
 }
 
 /**
@@ -166,7 +228,13 @@ sluice_render_export (SluiceTimeline  *model,
                       gboolean         dark,
                       GError         **error)
 {
+  g_autoptr(SluiceFilePart) file = NULL;
+  g_autoptr(GError) local_error = NULL;
   g_autofree char *lower = NULL;
+  Sink sink = { NULL, NULL };
+  cairo_status_t status;
+  Format format;
+  gboolean ok;
 
   g_return_val_if_fail (SLUICE_IS_TIMELINE (model), FALSE);
   g_return_val_if_fail (path != NULL, FALSE);
@@ -174,18 +242,36 @@ sluice_render_export (SluiceTimeline  *model,
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
   lower = g_ascii_strdown (path, -1);
-
   if (g_str_has_suffix (lower, ".png"))
-    return export_png (model, path, width, height, queue_capacity, lead_bound, dark, error);
-  if (g_str_has_suffix (lower, ".svg"))
-    return export_vector (cairo_svg_surface_create (path, width, height),
-                          model, path, width, height, queue_capacity, lead_bound, dark, error);
-  if (g_str_has_suffix (lower, ".pdf"))
-    return export_vector (cairo_pdf_surface_create (path, width, height),
-                          model, path, width, height, queue_capacity, lead_bound, dark, error);
+    format = FORMAT_PNG;
+  else if (g_str_has_suffix (lower, ".svg"))
+    format = FORMAT_SVG;
+  else if (g_str_has_suffix (lower, ".pdf"))
+    format = FORMAT_PDF;
+  else
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+                   /* Translators: %s is a file name */
+                   _("Cannot export “%s”: the name must end in .png, .svg or .pdf"), path);
+      return FALSE;
+    }
 
-  g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
-               /* Translators: %s is a file name */
-               _("Cannot export “%s”: the name must end in .png, .svg or .pdf"), path);
-  return FALSE;
+  /* Written as @path.part and renamed once whole: a failed or killed
+   * export leaves @path as it was. */
+  file = _sluice_file_part_new (path, &local_error);
+  if (file == NULL)
+    {
+      set_write_error (path, local_error->message, local_error->code, error);
+      return FALSE;
+    }
+  sink.stream = _sluice_file_part_get_stream (file);
+  status = export_format (format, model, &sink, width, height, queue_capacity, lead_bound, dark);
+  ok = check_status (status, &sink, path, error);
+  g_clear_error (&sink.error);
+  if (ok && !_sluice_file_part_commit (file, &local_error))
+    {
+      set_write_error (path, local_error->message, local_error->code, error);
+      return FALSE;
+    }
+  return ok;
 }

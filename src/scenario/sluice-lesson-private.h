@@ -8,6 +8,10 @@
 
 G_BEGIN_DECLS
 
+/* The longest JSON value of one reveal condition: they are short, such as
+ * [4,1,0] or "ok"; the lesson's file is bounded too. */
+#define SLUICE_LESSON_MAX_REVEAL_VALUE (64 * 1024)
+
 /* One `PATH=JSON` of `reveal`: the report's value at @path equals @value. */
 typedef struct {
   GStrv     path;     /* the keys and indices between the dots */

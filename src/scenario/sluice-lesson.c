@@ -8,6 +8,8 @@
 #include <glib/gi18n-lib.h>
 #include <string.h>
 
+#include "sluice-json-limits-private.h"
+
 /**
  * SluiceLesson:
  *
@@ -144,6 +146,14 @@ parse_condition (const char  *part,
         return NULL;
       }
 
+  /* Too deep a value would overflow json-glib's recursion. */
+  if (!_sluice_json_check_limits (equals + 1, -1, SLUICE_LESSON_MAX_REVEAL_VALUE, &json_error))
+    {
+      /* Translators: the first %s is a path of a lesson's reveal
+       * condition, the second the limit its value goes beyond. */
+      *problem = g_strdup_printf (_("the value of “%s” is refused: %s"), path, json_error->message);
+      return NULL;
+    }
   value = json_from_string (equals + 1, &json_error);
   if (value == NULL)
     {

@@ -7,6 +7,7 @@
 
 #include <string.h>
 
+#include "sluice-file-part-private.h"
 #include "sluice-json-writer-private.h"
 
 /**
@@ -568,22 +569,21 @@ typedef gboolean (*StreamWriteFunc) (SluiceRecorder  *self,
                                      GCancellable    *cancellable,
                                      GError         **error);
 
-/* Replaces @path with what @write writes. */
+/* Replaces @path with what @write writes, once it is whole: @path.part
+ * until then (a failed or killed write leaves @path as it was). */
 static gboolean
 save_to_path (SluiceRecorder   *self,
               const char       *path,
               StreamWriteFunc   write,
               GError          **error)
 {
-  g_autoptr(GFile) file = g_file_new_for_path (path);
-  g_autoptr(GFileOutputStream) stream = NULL;
+  g_autoptr(SluiceFilePart) file = _sluice_file_part_new (path, error);
 
-  stream = g_file_replace (file, NULL, FALSE, G_FILE_CREATE_NONE, NULL, error);
-  if (stream == NULL)
+  if (file == NULL)
     return FALSE;
 
-  return write (self, G_OUTPUT_STREAM (stream), NULL, error) &&
-         g_output_stream_close (G_OUTPUT_STREAM (stream), NULL, error);
+  return write (self, _sluice_file_part_get_stream (file), NULL, error) &&
+         _sluice_file_part_commit (file, error);
 }
 
 /**
@@ -623,7 +623,8 @@ sluice_recorder_write_jsonl (SluiceRecorder  *self,
 /**
  * sluice_recorder_save_jsonl:
  * @self: a #SluiceRecorder
- * @path: the file to write (replaced)
+ * @path: the file to write (replaced once it is whole: written as
+ *   `@path.part` and renamed)
  * @error: return location for an error
  *
  * Writes every event held to @path as JSON Lines.
@@ -795,7 +796,8 @@ sluice_recorder_write_csv (SluiceRecorder  *self,
 /**
  * sluice_recorder_save_csv:
  * @self: a #SluiceRecorder
- * @path: the file to write (replaced)
+ * @path: the file to write (replaced once it is whole: written as
+ *   `@path.part` and renamed)
  * @error: return location for an error
  *
  * Writes every event held to @path as CSV; see sluice_recorder_write_csv().

@@ -8,6 +8,7 @@
 
 #include <string.h>
 
+#include "sluice-file-part-private.h"
 #include "sluice-json-writer-private.h"
 
 /* The report as compact JSON, or NULL when there is none or it is longer
@@ -84,7 +85,8 @@ sluice_recording_write (const char      *scenario_text,
  * @scenario_text: the text of the scenario as it ran
  * @report: (nullable): the run's report, or %NULL
  * @recorder: the run's events
- * @path: the file to write (replaced once it is complete)
+ * @path: the file to write (replaced once it is whole: written as
+ *   `@path.part` and renamed)
  * @error: return location for an error
  *
  * Writes a recording to @path; see sluice_recording_write().
@@ -98,16 +100,17 @@ sluice_recording_save (const char      *scenario_text,
                        const char      *path,
                        GError         **error)
 {
-  g_autoptr(GFile) file = NULL;
-  g_autoptr(GFileOutputStream) stream = NULL;
+  g_autoptr(SluiceFilePart) file = NULL;
 
   g_return_val_if_fail (path != NULL, FALSE);
 
-  file = g_file_new_for_path (path);
-  stream = g_file_replace (file, NULL, FALSE, G_FILE_CREATE_NONE, NULL, error);
-  if (stream == NULL)
+  /* @path.part until it is whole: a failed or killed save leaves @path as
+   * it was. */
+  file = _sluice_file_part_new (path, error);
+  if (file == NULL)
     return FALSE;
 
-  return sluice_recording_write (scenario_text, report, recorder, G_OUTPUT_STREAM (stream), NULL, error) &&
-         g_output_stream_close (G_OUTPUT_STREAM (stream), NULL, error);
+  return sluice_recording_write (scenario_text, report, recorder, _sluice_file_part_get_stream (file),
+                                 NULL, error) &&
+         _sluice_file_part_commit (file, error);
 }

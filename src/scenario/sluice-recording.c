@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "sluice-event-reader-private.h"
+#include "sluice-json-limits-private.h"
 
 /**
  * SluiceRecording:
@@ -182,18 +183,22 @@ is_one_object (const char *text,
   return TRUE;
 }
 
-/* A line's JSON object, or NULL when the line is not one. The text is
- * checked first: json-glib would hand on bytes that are not UTF-8, and a
- * nul would end the text early. */
+/* A line's JSON object, or NULL when the line is not one; @why then says
+ * why when it is more than "not an object" (a nesting too deep). The text
+ * is checked first: json-glib would hand on bytes that are not UTF-8, a
+ * nul would end the text early, and too deep a nesting would overflow its
+ * recursion. Its length is bounded already (reader_feed()). */
 static JsonObject *
-parse_object (Reader     *r,
-              const char *text,
-              gsize       length)
+parse_object (Reader      *r,
+              const char  *text,
+              gsize        length,
+              GError     **why)
 {
   JsonNode *root;
 
   if (memchr (text, '\0', length) != NULL || !g_utf8_validate_len (text, length, NULL) ||
       !is_one_object (text, length) ||
+      !_sluice_json_check_limits (text, (gssize) length, G_MAXSIZE, why) ||
       !json_parser_load_from_data (r->parser, text, (gssize) length, NULL))
     return NULL;
 
@@ -242,12 +247,13 @@ read_header (Reader     *r,
 {
   SluiceRecording *self = r->self;
   g_autoptr(GError) local_error = NULL;
-  JsonObject *header = parse_object (r, text, length);
+  g_autoptr(GError) why = NULL;
+  JsonObject *header = parse_object (r, text, length, &why);
   JsonNode *format, *version, *scenario;
 
   if (header == NULL)
     {
-      set_not_a_recording (r, _("the line is not a JSON object"));
+      set_not_a_recording (r, why != NULL ? why->message : _("the line is not a JSON object"));
       return;
     }
 
@@ -317,7 +323,13 @@ read_event (Reader     *r,
   JsonObject *object;
   SluiceEvent event;
 
-  object = parse_object (r, text, length);
+  object = parse_object (r, text, length, &local_error);
+  if (object == NULL && local_error != NULL)
+    {
+      /* Translators: %s is the file, %u the line, then the limit the line goes beyond. */
+      add_problem (self, _("%s:%u: %s; the line is skipped"), self->name, r->line, local_error->message);
+      return;
+    }
   if (object == NULL)
     {
       /* Translators: %s is the file, %u the line. */

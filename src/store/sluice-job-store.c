@@ -11,6 +11,7 @@
 #include <json-glib/json-glib.h>
 #include <string.h>
 
+#include "sluice-json-limits-private.h"
 #include "sluice-pg-store.h"
 #include "sluice-sqlite-store.h"
 
@@ -95,40 +96,6 @@ sluice_job_store_default_init (SluiceJobStoreInterface *iface)
 
 /* ---- argument checks shared by every store ---------------------------- */
 
-/* The deepest nesting of arrays and objects in @text, outside strings;
- * counting stops once it is past @limit. Read before any parser sees the
- * text: json-glib descends once per level, and about 100,000 levels
- * overflow its stack. */
-static guint
-json_depth (const char *text,
-            guint       limit)
-{
-  guint depth = 0, deepest = 0;
-  gboolean in_string = FALSE;
-
-  for (const char *p = text; *p != '\0' && deepest <= limit; p++)
-    {
-      if (in_string)
-        {
-          if (*p == '\\' && p[1] != '\0')
-            p++;
-          else if (*p == '"')
-            in_string = FALSE;
-          continue;
-        }
-      if (*p == '"')
-        in_string = TRUE;
-      else if (*p == '[' || *p == '{')
-        {
-          depth++;
-          deepest = MAX (deepest, depth);
-        }
-      else if ((*p == ']' || *p == '}') && depth > 0)
-        depth--;
-    }
-  return deepest;
-}
-
 /* What is wrong with @text as JSON text of any kind (an object, an array,
  * a scalar), or NULL if nothing is. */
 static char *
@@ -137,10 +104,10 @@ json_problem (const char *text)
   g_autoptr(JsonParser) parser = NULL;
   g_autoptr(GError) local_error = NULL;
 
-  if (json_depth (text, SLUICE_JOB_STORE_MAX_JSON_DEPTH) > SLUICE_JOB_STORE_MAX_JSON_DEPTH)
-    /* Translators: what is wrong with a JSON text; %d is the limit */
-    return g_strdup_printf (_("arrays and objects are nested more than %d deep"),
-                            SLUICE_JOB_STORE_MAX_JSON_DEPTH);
+  /* Checked before json-glib recurses into it (64 levels:
+   * SLUICE_JOB_STORE_MAX_JSON_DEPTH is SLUICE_JSON_MAX_DEPTH). */
+  if (!_sluice_json_check_limits (text, -1, G_MAXSIZE, &local_error))
+    return g_strdup (local_error->message);
   parser = json_parser_new_immutable ();
   if (json_parser_load_from_data (parser, text, -1, &local_error) &&
       json_parser_get_root (parser) != NULL)

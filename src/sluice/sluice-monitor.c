@@ -8,8 +8,10 @@
 #include <unistd.h>
 
 #include "sluice-event-ring-private.h"
+#include "sluice-monitor-gate-private.h"
 #include "sluice-monitor-job-private.h"
 #include "sluice-monitor-private.h"
+#include "sluice-monitor-requests-private.h"
 #include "sluice-pool-private.h"
 #include "sluice-run-private.h"
 #include "sluice-snapshot.h"
@@ -35,14 +37,23 @@
  *
  * The export keeps the latest #SluicePool:event-capacity events in a ring,
  * numbered from 0. `GetEvents` reads what the ring still holds, and says
- * how many of the asked-for events it no longer holds. `Events` sends the
+ * how many of the asked-for events it no longer holds. Its replies are
+ * made one at a time, each once the one before is written out and the
+ * export's thread has rested, the callers taking turns; a caller may have
+ * 4 calls waiting, all callers 16, and a call past that is refused with
+ * `org.freedesktop.DBus.Error.LimitsExceeded`. Any call to the pool's
+ * object past 50 a second from one caller, or 1,000 from all, is refused
+ * the same way, in GDBus's own thread, before it reaches the pool's main
+ * loop: however fast other processes call, the export answers a bounded
+ * number of calls and holds a bounded number of replies. `Events` sends the
  * new ones in batches (at most every 50 ms, or sooner when 256 are
  * waiting), only while a monitor has subscribed, and never while its
  * previous batch is still waiting to be written: a slow or stuck monitor
  * costs the pool the ring and nothing more, and learns from the sequence
  * numbers what it missed. The messages are made in a thread of the
- * export's, which takes at most a quarter of a processor's time: events
- * that come faster than that are merged in the ring, not queued. When
+ * export's, which spends at most a quarter of a processor's time on the
+ * batches (and as much on the replies): events that come faster than that
+ * are merged in the ring, not queued. When
  * the run ends (its `run-end` event, `State` `ended`), what waits goes at
  * once, without the 50 ms nor the thread's rest, batch after batch.
  *
@@ -82,9 +93,18 @@ struct _SluiceMonitor
   SluiceExportFlags   flags;
   char               *object_path;
   guint               registration_id;
+  SluiceMonitorGate  *gate;           /* while exported */
   gboolean            holds_name;
 
   SluiceEventRing     ring;
+
+  /* GetEvents: the calls waiting for their reply, and the events of the
+   * last reply made, for the next call that asks for the same (a monitor
+   * that starts from 0 while the ring is not full). */
+  SluiceMonitorRequests *requests;
+  GVariant           *last_reply;     /* aa{sv}, or NULL */
+  guint64             last_reply_from;
+  gint64              reply_cost;     /* µs the thread spent on it */
 
   /* The Events signal. */
   GHashTable         *subscribers;    /* unique name → name watch id */
@@ -674,13 +694,89 @@ on_event (const SluiceEvent *event,
 /* Methods {{{ */
 
 static void
+on_reply_flushed (GObject      *source,
+                  GAsyncResult *result,
+                  gpointer      user_data)
+{
+  g_autoptr(SluiceMonitor) self = user_data;
+  gint64 cost = self->reply_cost;
+
+  /* An error is a closed connection or an unexport: either way the
+   * reply is as far as it will go. */
+  g_dbus_connection_flush_finish (G_DBUS_CONNECTION (source), result, NULL);
+  _sluice_monitor_requests_answered (self->requests, cost);
+}
+
+/* Back on the monitor's context: the reply is handed to the connection.
+ * Its events are kept for a next call that asks for the same; the next
+ * call is answered once the reply is written out, so that replies never
+ * pile up in the connection's buffer. */
+static gboolean
+on_reply_sent (gpointer user_data)
+{
+  SluiceMonitorJob *job = user_data;
+  SluiceMonitor *self = SLUICE_MONITOR (job->owner);
+
+  if (self->pool != NULL)
+    {
+      g_clear_pointer (&self->last_reply, g_variant_unref);
+      self->last_reply = g_steal_pointer (&job->array);
+      self->last_reply_from = job->from;
+    }
+  self->reply_cost = job->cost;
+  g_dbus_connection_flush (self->connection, self->cancellable, on_reply_flushed, g_object_ref (self));
+  return G_SOURCE_REMOVE;
+}
+
+/* The last reply's events, if they are those from @from to @to. */
+static GVariant *
+reuse_reply (SluiceMonitor *self,
+             guint64        from,
+             guint64        to)
+{
+  if (self->last_reply == NULL || self->last_reply_from != from ||
+      g_variant_n_children (self->last_reply) != to - from)
+    return NULL;
+  return g_variant_ref (self->last_reply);
+}
+
+/* A GetEvents call's turn (SluiceMonitorRequests): the events the ring
+ * holds from @from on, now, at most SLUICE_MONITOR_REPLY_MAX of them. The
+ * reply is made where the batches are. */
+static void
+answer (GDBusMethodInvocation *invocation,
+        guint64                from,
+        gpointer               user_data)
+{
+  SluiceMonitor *self = user_data;
+  guint64 lost = 0;
+  guint64 to;
+  GVariant *array;
+  SluiceMonitorJob *job;
+
+  if (from < self->ring.first_seq)
+    {
+      lost = self->ring.first_seq - from;
+      from = self->ring.first_seq;
+    }
+  to = MIN (self->ring.next_seq, from + SLUICE_MONITOR_REPLY_MAX);
+
+  array = reuse_reply (self, from, to);
+  job = array != NULL ? job_new (self, from, from) : job_new (self, from, to);
+  job->array = array;
+  job->lost = lost;
+  job->invocation = invocation;
+  _sluice_monitor_job_set_sent (job, self->context, on_reply_sent, self);
+  _sluice_monitor_job_push (job);
+}
+
+/* Checked at once; answered in its turn, or refused when too many wait. */
+static void
 get_events (SluiceMonitor         *self,
             GVariant              *parameters,
             GDBusMethodInvocation *invocation)
 {
   guint64 from;
-  guint64 lost = 0;
-  SluiceMonitorJob *job;
 
   g_variant_get (parameters, "(t)", &from);
   if (from > self->ring.next_seq)
@@ -692,18 +788,8 @@ get_events (SluiceMonitor         *self,
       return;
     }
 
-  if (from < self->ring.first_seq)
-    {
-      lost = self->ring.first_seq - from;
-      from = self->ring.first_seq;
-    }
-
-  /* The reply is made where the batches are. */
-  job = job_new (self, from, MIN (self->ring.next_seq, from + SLUICE_MONITOR_REPLY_MAX));
-  job->lost = lost;
-  /* The reply takes the invocation over, as the handler was given it. */
-  job->invocation = invocation;
-  _sluice_monitor_job_push (job);
+  /* The queue takes the invocation over, as the handler was given it. */
+  _sluice_monitor_requests_add (self->requests, invocation, from);
 }
 
 typedef struct
@@ -838,7 +924,10 @@ _sluice_monitor_finalize (GObject *object)
 
   g_assert (self->pool == NULL);
 
+  g_clear_pointer (&self->gate, _sluice_monitor_gate_close);
   _sluice_event_ring_clear (&self->ring);
+  g_clear_pointer (&self->requests, _sluice_monitor_requests_free);
+  g_clear_pointer (&self->last_reply, g_variant_unref);
   g_clear_pointer (&self->subscribers, g_hash_table_unref);
   g_clear_pointer (&self->final_snapshot, g_variant_unref);
   g_clear_pointer (&self->object_path, g_free);
@@ -931,6 +1020,7 @@ _sluice_monitor_new (SluicePool         *pool,
   self = g_object_new (SLUICE_TYPE_MONITOR, "event-capacity", pool->event_capacity, NULL);
   self->connection = g_object_ref (connection);
   self->context = g_main_context_ref_thread_default ();
+  self->requests = _sluice_monitor_requests_new (self->context, answer, self);
   self->flags = flags;
   self->object_path = g_strdup_printf (SLUICE_MONITOR_OBJECT_PATH_PREFIX "%d",
                                        g_atomic_int_add (&last_pool_number, 1) + 1);
@@ -943,6 +1033,7 @@ _sluice_monitor_new (SluicePool         *pool,
    * it was given depends on the GLib version: at worst one is leaked.) */
   if (self->registration_id == 0)
     return NULL;
+  self->gate = _sluice_monitor_gate_new (connection, self->object_path);
 
   self->pool = pool;
   self->state = _sluice_pool_get_state_nick (pool);
@@ -996,12 +1087,15 @@ _sluice_monitor_unexport (SluiceMonitor *self)
 
   g_dbus_connection_unregister_object (self->connection, self->registration_id);
   self->registration_id = 0;
+  g_clear_pointer (&self->gate, _sluice_monitor_gate_close);
   _sluice_pool_set_monitor_func (self->pool, NULL, NULL);
   self->pool = NULL;
 
   g_cancellable_cancel (self->cancellable);
   g_hash_table_remove_all (self->subscribers);
   count_subscribers (self);
+  _sluice_monitor_requests_refuse_all (self->requests, self->object_path);
+  g_clear_pointer (&self->last_reply, g_variant_unref);
   _sluice_event_ring_clear (&self->ring);
 
   if (farewell != NULL)
@@ -1037,6 +1131,8 @@ void
 _sluice_monitor_get_stats (SluiceMonitor      *self,
                            SluiceMonitorStats *stats)
 {
+  SluiceMonitorRequestsStats requests;
+
   stats->first_seq = self->ring.first_seq;
   stats->next_seq = self->ring.next_seq;
   stats->n_held = (guint) (self->ring.next_seq - self->ring.first_seq);
@@ -1049,6 +1145,11 @@ _sluice_monitor_get_stats (SluiceMonitor      *self,
   stats->flushing = self->flushing;
   stats->urgent = self->urgent;
   stats->timer_armed = self->batch_timer != NULL;
+  _sluice_monitor_requests_get_stats (self->requests, &requests);
+  stats->n_calls_waiting = requests.n_waiting;
+  stats->n_calls_answered = requests.n_answered;
+  stats->n_calls_refused = requests.n_refused;
+  stats->n_calls_gated = self->gate != NULL ? _sluice_monitor_gate_get_n_refused (self->gate) : 0;
 }
 
 /* SLUICE_MONITOR, read once per process: `session` or `session,control`.

@@ -13,7 +13,7 @@ G_BEGIN_DECLS
  * being answered included), and of all peers together; past either the
  * call is refused with org.freedesktop.DBus.Error.LimitsExceeded. */
 #define SLUICE_MONITOR_PEER_CALLS_MAX 4
-#define SLUICE_MONITOR_CALLS_MAX      16
+#define SLUICE_MONITOR_CALLS_MAX      8
 
 typedef struct _SluiceMonitorRequests SluiceMonitorRequests;
 

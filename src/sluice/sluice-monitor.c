@@ -40,7 +40,7 @@
  * how many of the asked-for events it no longer holds. Its replies are
  * made one at a time, each once the one before is written out and the
  * export's thread has rested, the callers taking turns; a caller may have
- * 4 calls waiting, all callers 16, and a call past that is refused with
+ * 4 calls waiting, all callers 8, and a call past that is refused with
  * `org.freedesktop.DBus.Error.LimitsExceeded`. Any call to the pool's
  * object past 50 a second from one caller, or 1,000 from all, is refused
  * the same way, in GDBus's own thread, before it reaches the pool's main

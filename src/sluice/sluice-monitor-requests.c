@@ -16,14 +16,15 @@
  * written out of the process, and once the export's thread has rested
  * SLUICE_MONITOR_REST_FACTOR times as long as that reply took it. The
  * peers take turns (a peer's calls in the order it made them), so that a
- * monitor's call waits for one reply of each other caller at most, however
- * many calls they make. A peer may have SLUICE_MONITOR_PEER_CALLS_MAX
- * calls waiting, all peers together SLUICE_MONITOR_CALLS_MAX; a call past
- * either is refused at once with org.freedesktop.DBus.Error.LimitsExceeded
- * (past the total, the newest call of the peer with the most may be
- * refused instead), and the caller calls again later. What a flood of calls costs the pool
- * is then one reply in the making, one in the buffer, and a bounded share
- * of a processor.
+ * monitor's call waits for the reply being made and one of each other
+ * caller at most, however many calls they make. A peer may have
+ * SLUICE_MONITOR_PEER_CALLS_MAX calls waiting, all peers together
+ * SLUICE_MONITOR_CALLS_MAX; a call past either is refused at once with
+ * org.freedesktop.DBus.Error.LimitsExceeded (past the total, the newest
+ * call of the peer with the most may be refused instead), and the caller
+ * calls again later. What a flood of calls costs the pool is then one
+ * reply in the making, one in the buffer, and a bounded share of a
+ * processor.
  */
 
 #include "config-engine.h"

@@ -25,6 +25,15 @@
  * drops its pool, which unexports it, and returns from main() at once,
  * without waiting for anything: what the export had not sent yet must
  * still reach its subscribers.
+ *
+ * The flood test shapes the run: --items=N ends it by itself after N
+ * items, --item-ms=MS makes each take MS ms, --item-timeout=S and
+ * --event-capacity=N set the pool's options of those names. With
+ * --items its report at the end is
+ *
+ *   done EVENTS SUCCEEDED FAILED TIMED-OUT
+ *
+ * so that the flood test sees every item accounted for.
  */
 
 #include <stdio.h>
@@ -41,6 +50,8 @@ typedef struct
   GDataInputStream *input;
   guint64           n_events;
   gboolean          exit_at_end;
+  gboolean          long_report;
+  guint             item_ms;
   gboolean          ended;
   gboolean          name_gone;
 } Child;
@@ -69,8 +80,10 @@ handle (SluiceAttempt *attempt,
         GTask         *task,
         gpointer       user_data)
 {
+  Child *child = user_data;
+
   g_task_set_task_data (task, g_variant_ref (sluice_attempt_get_item (attempt)), (GDestroyNotify) g_variant_unref);
-  g_timeout_add (5, finish_item, task);
+  g_timeout_add (child->item_ms, finish_item, task);
 }
 
 static void
@@ -95,7 +108,11 @@ on_next (GObject      *object,
 
   g_assert_no_error (error);
   sluice_run_get_stats (SLUICE_RUN (object), &stats);
-  printf ("done %" G_GUINT64_FORMAT " %u\n", child->n_events, stats.succeeded);
+  if (child->long_report)
+    printf ("done %" G_GUINT64_FORMAT " %u %u %u\n", child->n_events, stats.succeeded, stats.failed,
+            stats.timeouts);
+  else
+    printf ("done %" G_GUINT64_FORMAT " %u\n", child->n_events, stats.succeeded);
   fflush (stdout);
   child->ended = TRUE;
   if (child->exit_at_end)
@@ -155,16 +172,6 @@ on_name_appeared (GDBusConnection *connection,
   fflush (stdout);
 }
 
-/* MONITOR_CHILD_EVENT_CAPACITY: a small ring makes a monitor that
- * attaches late lose events. */
-static guint
-event_capacity (void)
-{
-  const char *capacity = g_getenv ("MONITOR_CHILD_EVENT_CAPACITY");
-
-  return capacity != NULL ? (guint) g_ascii_strtoull (capacity, NULL, 10) : 200000u;
-}
-
 int
 main (int   argc,
       char *argv[])
@@ -174,19 +181,40 @@ main (int   argc,
   g_autoptr(GInputStream) stdin_stream = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *name = NULL;
+  g_autoptr(GOptionContext) options = NULL;
   Child child = { 0 };
+  gint64 n_items = G_MAXINT64;
+  int item_ms = 5;
+  double item_timeout = 60.0;
+  int event_capacity = 200000;
   guint watch;
+  const GOptionEntry entries[] = {
+    { "exit-at-end", 0, 0, G_OPTION_ARG_NONE, &child.exit_at_end, "Exit as soon as the run has ended", NULL },
+    { "items", 0, 0, G_OPTION_ARG_INT64, &n_items, "Items of the run (endless without)", "N" },
+    { "item-ms", 0, 0, G_OPTION_ARG_INT, &item_ms, "How long an item takes", "MS" },
+    { "item-timeout", 0, 0, G_OPTION_ARG_DOUBLE, &item_timeout, "The pool's item-timeout", "S" },
+    { "event-capacity", 0, 0, G_OPTION_ARG_INT, &event_capacity, "The pool's event-capacity", "N" },
+    G_OPTION_ENTRY_NULL
+  };
 
   g_set_prgname ("sluice-monitor-child");
-  child.exit_at_end = argc > 1 && g_str_equal (argv[1], "--exit-at-end");
+  options = g_option_context_new (NULL);
+  g_option_context_add_main_entries (options, entries, NULL);
+  if (!g_option_context_parse (options, &argc, &argv, &error))
+    {
+      fprintf (stderr, "monitor-child: %s\n", error->message);
+      return 2;
+    }
+  child.long_report = n_items != G_MAXINT64;
+  child.item_ms = (guint) MAX (item_ms, 0);
 
-  handler = sluice_func_handler_new (handle, NULL, NULL);
+  handler = sluice_func_handler_new (handle, &child, NULL);
   child.pool = g_initable_new (SLUICE_TYPE_POOL, NULL, &error,
                                "handler", handler,
                                "workers", 2,
                                "queue-size", 4,
-                               "item-timeout", 60.0,
-                               "event-capacity", event_capacity (),
+                               "item-timeout", item_timeout,
+                               "event-capacity", (guint) MAX (event_capacity, 1),
                                NULL);
   g_assert_no_error (error);
   if (sluice_pool_get_object_path (child.pool) == NULL)
@@ -196,7 +224,7 @@ main (int   argc,
     }
   sluice_pool_set_event_func (child.pool, count_event, &child, NULL);
 
-  source = sluice_array_source_new_range (G_MAXINT64);
+  source = sluice_array_source_new_range (n_items);
   child.run = sluice_pool_run (child.pool, source, &error);
   g_assert_no_error (error);
   sluice_run_next_async (child.run, NULL, on_next, &child);

@@ -95,8 +95,9 @@ child_read_words (Child      *child,
 /* Spawns monitor-child with SLUICE_MONITOR=@mode and waits until its name
  * is on the bus. */
 static void
-child_start (Child      *child,
-             const char *mode)
+child_start_with (Child      *child,
+                  const char *mode,
+                  const char *argument)
 {
   g_autofree char *helper = g_test_build_filename (G_TEST_BUILT, "monitor-child", NULL);
   g_autoptr(GSubprocessLauncher) launcher = NULL;
@@ -106,7 +107,7 @@ child_start (Child      *child,
   memset (child, 0, sizeof *child);
   launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDIN_PIPE | G_SUBPROCESS_FLAGS_STDOUT_PIPE);
   g_subprocess_launcher_setenv (launcher, "SLUICE_MONITOR", mode, TRUE);
-  child->process = g_subprocess_launcher_spawn (launcher, &error, helper, NULL);
+  child->process = g_subprocess_launcher_spawn (launcher, &error, helper, argument, NULL);
   g_assert_no_error (error);
   child->pid = g_strdup (g_subprocess_get_identifier (child->process));
   child->out = g_data_input_stream_new (g_subprocess_get_stdout_pipe (child->process));
@@ -114,6 +115,13 @@ child_start (Child      *child,
   words = child_read_words (child, "ready", 3);
   child->name = g_strdup (words[1]);
   child->path = g_strdup (words[2]);
+}
+
+static void
+child_start (Child      *child,
+             const char *mode)
+{
+  child_start_with (child, mode, NULL);
 }
 
 static void
@@ -447,9 +455,7 @@ test_lost_events_shown_live (void)
   SluiceTimeline *timeline;
   Child child;
 
-  g_setenv ("MONITOR_CHILD_EVENT_CAPACITY", "64", TRUE);
-  child_start (&child, "session");
-  g_unsetenv ("MONITOR_CHILD_EVENT_CAPACITY");
+  child_start_with (&child, "session", "--event-capacity=64");
   attach_through_dialog (window, &child);
 
   SPIN_UNTIL (sluice_run_controller_get_remote_lost (run) > 0 &&

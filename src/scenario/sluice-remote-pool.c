@@ -25,6 +25,8 @@
  * and the gap is asked for again with `GetEvents`, whose `lost` count says
  * what the ring no longer had (sluice_remote_pool_get_n_lost()). Every
  * event carries the run's counts, so the views recover at the next one.
+ * A `GetEvents` the exporter refuses for now (LimitsExceeded: too many
+ * calls wait for their reply there) is asked again a little later.
  *
  * When the program exits (its bus name loses its owner) the pool is
  * #SluiceRemotePool:vanished, and the recorder keeps what it got.
@@ -33,6 +35,11 @@
 /* GetEvents gives at most this many events a call (the interface's rule):
  * a reply with fewer holds every event up to the newest. */
 #define GET_EVENTS_MAX 4096
+/* A GetEvents refused because the exporter has too many calls to answer
+ * (LimitsExceeded: other monitors, or a flood) is asked again after this
+ * long, twice as long each time, at most RETRY_MAX_MS. */
+#define RETRY_FIRST_MS 50
+#define RETRY_MAX_MS   2000
 #define SIGNAL_EVENTS "Events"
 
 struct _SluiceRemotePool
@@ -50,7 +57,9 @@ struct _SluiceRemotePool
   gulong           signal_id;
   guint64          next_seq;       /* of the next event the recorder wants */
   guint64          n_lost;
-  GCancellable    *fetch;          /* a GetEvents going on, or NULL */
+  GCancellable    *fetch;          /* a GetEvents going on (or to be asked again), or NULL */
+  guint            retry_id;       /* the wait before asking again */
+  guint            retry_ms;       /* how long it is; 0 once a call was answered */
   GQueue           held;           /* Events batches that came during it, (taa{sv}) */
   gboolean         caught_up;
 };
@@ -765,6 +774,7 @@ add_events (SluiceRemotePool *self,
 }
 
 static void fetch_from (SluiceRemotePool *self);
+static void fetch_later (SluiceRemotePool *self);
 
 /* At most this many batches wait for a GetEvents: a monitor behind by
  * more loses the oldest (the exporter's ring would have too). */
@@ -849,6 +859,14 @@ on_events_fetched (GObject      *object,
     return;
   g_clear_object (&self->fetch);
 
+  /* Not now: the events are still there, the batches still held. */
+  if (g_error_matches (error, G_DBUS_ERROR, G_DBUS_ERROR_LIMITS_EXCEEDED))
+    {
+      fetch_later (self);
+      return;
+    }
+  self->retry_ms = 0;
+
   if (reply == NULL)
     {
       /* The program left, or cannot say more: what came stays, and so do
@@ -889,6 +907,28 @@ fetch_from (SluiceRemotePool *self)
   self->fetch = g_cancellable_new ();
   g_dbus_proxy_call (self->proxy, "GetEvents", g_variant_new ("(t)", self->next_seq),
                      G_DBUS_CALL_FLAGS_NONE, -1, self->fetch, on_events_fetched, g_object_ref (self));
+}
+
+static gboolean
+on_fetch_again (gpointer user_data)
+{
+  SluiceRemotePool *self = user_data;
+
+  self->retry_id = 0;
+  g_clear_object (&self->fetch);
+  fetch_from (self);
+  return G_SOURCE_REMOVE;
+}
+
+/* Asks for the same events again a little later; meanwhile a GetEvents
+ * counts as going on, so the batches that come are held. */
+static void
+fetch_later (SluiceRemotePool *self)
+{
+  self->retry_ms = self->retry_ms == 0 ? RETRY_FIRST_MS : MIN (self->retry_ms * 2, RETRY_MAX_MS);
+  self->fetch = g_cancellable_new ();
+  g_debug ("GetEvents refused: too many calls wait; asking again in %u ms", self->retry_ms);
+  self->retry_id = g_timeout_add (self->retry_ms, on_fetch_again, self);
 }
 
 static void
@@ -1025,6 +1065,8 @@ sluice_remote_pool_detach (SluiceRemotePool *self)
   if (self->recorder == NULL)
     return;
   g_clear_signal_handler (&self->signal_id, self->proxy);
+  g_clear_handle_id (&self->retry_id, g_source_remove);
+  self->retry_ms = 0;
   g_cancellable_cancel (self->fetch);
   g_clear_object (&self->fetch);
   drop_held (self);

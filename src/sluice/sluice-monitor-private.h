@@ -40,6 +40,10 @@ typedef struct
   gboolean flushing;       /* an emission is not yet written out */
   gboolean urgent;         /* the run ended: what waits goes once that is written */
   gboolean timer_armed;    /* a batch waits for the timer */
+  guint   n_calls_waiting; /* GetEvents calls not yet answered, the one in progress included */
+  guint64 n_calls_answered;
+  guint64 n_calls_refused; /* GetEvents calls refused with LimitsExceeded, too many waiting */
+  guint64 n_calls_gated;   /* calls refused with LimitsExceeded, too many a second */
 } SluiceMonitorStats;
 
 /* The GResource holding the interface's XML (sluice-monitor-resources.c,

@@ -7,8 +7,11 @@
 
 #include <unistd.h>
 
-#include "sluice-event-private.h"
+#include "sluice-event-ring-private.h"
+#include "sluice-monitor-gate-private.h"
+#include "sluice-monitor-job-private.h"
 #include "sluice-monitor-private.h"
+#include "sluice-monitor-requests-private.h"
 #include "sluice-pool-private.h"
 #include "sluice-run-private.h"
 #include "sluice-snapshot.h"
@@ -34,14 +37,23 @@
  *
  * The export keeps the latest #SluicePool:event-capacity events in a ring,
  * numbered from 0. `GetEvents` reads what the ring still holds, and says
- * how many of the asked-for events it no longer holds. `Events` sends the
+ * how many of the asked-for events it no longer holds. Its replies are
+ * made one at a time, each once the one before is written out and the
+ * export's thread has rested, the callers taking turns; a caller may have
+ * 4 calls waiting, all callers 8, and a call past that is refused with
+ * `org.freedesktop.DBus.Error.LimitsExceeded`. Any call to the pool's
+ * object past 50 a second from one caller, or 1,000 from all, is refused
+ * the same way, in GDBus's own thread, before it reaches the pool's main
+ * loop: however fast other processes call, the export answers a bounded
+ * number of calls and holds a bounded number of replies. `Events` sends the
  * new ones in batches (at most every 50 ms, or sooner when 256 are
  * waiting), only while a monitor has subscribed, and never while its
  * previous batch is still waiting to be written: a slow or stuck monitor
  * costs the pool the ring and nothing more, and learns from the sequence
  * numbers what it missed. The messages are made in a thread of the
- * export's, which takes at most a quarter of a processor's time: events
- * that come faster than that are merged in the ring, not queued. When
+ * export's, which spends at most a quarter of a processor's time on the
+ * batches (and as much on the replies): events that come faster than that
+ * are merged in the ring, not queued. When
  * the run ends (its `run-end` event, `State` `ended`), what waits goes at
  * once, without the 50 ms nor the thread's rest, batch after batch.
  *
@@ -81,16 +93,18 @@ struct _SluiceMonitor
   SluiceExportFlags   flags;
   char               *object_path;
   guint               registration_id;
+  SluiceMonitorGate  *gate;           /* while exported */
   gboolean            holds_name;
 
-  /* The ring: the event numbered seq is at ring[seq % capacity]. Slots are
-   * allocated as the first events come, up to the capacity. */
-  SluiceEvent        *ring;
-  guint               capacity;
-  guint               n_allocated;
-  guint               next_slot;      /* next_seq % capacity, kept without a division */
-  guint64             first_seq;
-  guint64             next_seq;
+  SluiceEventRing     ring;
+
+  /* GetEvents: the calls waiting for their reply, and the events of the
+   * last reply made, for the next call that asks for the same (a monitor
+   * that starts from 0 while the ring is not full). */
+  SluiceMonitorRequests *requests;
+  GVariant           *last_reply;     /* aa{sv}, or NULL */
+  guint64             last_reply_from;
+  gint64              reply_cost;     /* µs the thread spent on it */
 
   /* The Events signal. */
   GHashTable         *subscribers;    /* unique name → name watch id */
@@ -229,53 +243,6 @@ release_bus_name (GDBusConnection *connection)
       break;
     }
   g_mutex_unlock (&bus_names_lock);
-}
-
-/* }}} */
-/* The ring {{{ */
-
-static inline SluiceEvent *
-ring_at (SluiceMonitor *self,
-         guint64        seq)
-{
-  return &self->ring[seq % self->capacity];
-}
-
-/* For every event of the run: what the export costs a pool that nobody
- * watches. */
-static inline void
-ring_push (SluiceMonitor     *self,
-           const SluiceEvent *event)
-{
-  SluiceEvent *slot;
-
-  if (self->next_seq - self->first_seq == self->capacity)
-    {
-      /* Full: the oldest is where the next goes. */
-      _sluice_event_clear (&self->ring[self->next_slot]);
-      self->first_seq++;
-    }
-  else if (self->next_seq == self->n_allocated)
-    {
-      /* Not yet full, so nothing was dropped: next_seq < capacity. */
-      self->n_allocated = MIN (MAX (self->n_allocated * 2, 64), self->capacity);
-      self->ring = g_renew (SluiceEvent, self->ring, self->n_allocated);
-    }
-
-  slot = &self->ring[self->next_slot];
-  _sluice_event_copy_into (slot, event);
-  self->next_slot = self->next_slot + 1 == self->capacity ? 0 : self->next_slot + 1;
-  self->next_seq++;
-}
-
-static void
-ring_clear (SluiceMonitor *self)
-{
-  for (guint64 seq = self->first_seq; seq < self->next_seq; seq++)
-    _sluice_event_clear (ring_at (self, seq));
-  g_clear_pointer (&self->ring, g_free);
-  self->n_allocated = 0;
-  self->first_seq = self->next_seq;
 }
 
 /* }}} */
@@ -476,214 +443,14 @@ get_property (GDBusConnection  *connection,
 /* }}} */
 /* Emissions {{{ */
 
-/* What an unexport waits for: its last job handed to the connection by
- * the thread, and the connection's flush after it completed. Shared by
- * the unexport, the job and the flush (an atomic reference-counted box):
- * an unexport that stops waiting leaves it to the others. */
-typedef struct
-{
-  GMutex           lock;
-  GCond            cond;
-  GDBusConnection *connection;
-  gboolean         flushed;
-} Farewell;
-
-static void
-farewell_clear (gpointer data)
-{
-  Farewell *farewell = data;
-
-  g_mutex_clear (&farewell->lock);
-  g_cond_clear (&farewell->cond);
-  g_clear_object (&farewell->connection);
-}
-
-static Farewell *
-farewell_new (GDBusConnection *connection)
-{
-  Farewell *farewell = g_atomic_rc_box_new0 (Farewell);
-
-  g_mutex_init (&farewell->lock);
-  g_cond_init (&farewell->cond);
-  farewell->connection = g_object_ref (connection);
-  return farewell;
-}
-
-static void
-farewell_release (Farewell *farewell)
-{
-  g_atomic_rc_box_release_full (farewell, farewell_clear);
-}
-
-/* In a thread of the flushes, not the export's: a flush waits for as long
- * as the peer does not read, and the other exports' batches must not wait
- * with it. It ends when the connection is closed at the latest. */
-static void
-run_flush (gpointer data,
-           gpointer user_data)
-{
-  Farewell *farewell = data;
-
-  /* An error is a closed connection: nothing more can be written. */
-  g_dbus_connection_flush_sync (farewell->connection, NULL, NULL);
-  g_mutex_lock (&farewell->lock);
-  farewell->flushed = TRUE;
-  g_cond_broadcast (&farewell->cond);
-  g_mutex_unlock (&farewell->lock);
-  farewell_release (farewell);
-}
-
-static void
-push_flush (Farewell *farewell)
-{
-  static GThreadPool *pool = NULL;
-
-  if (g_once_init_enter (&pool))
-    g_once_init_leave (&pool, g_thread_pool_new (run_flush, NULL, -1, FALSE, NULL));
-
-  g_thread_pool_push (pool, farewell, NULL);
-}
-
-/* Until the farewell's flush completed, or SLUICE_MONITOR_FAREWELL_WAIT_US
- * passed. */
-static gboolean
-farewell_wait (Farewell *farewell)
-{
-  gint64 deadline = g_get_monotonic_time () + SLUICE_MONITOR_FAREWELL_WAIT_US;
-  gboolean flushed;
-
-  g_mutex_lock (&farewell->lock);
-  while (!farewell->flushed)
-    if (!g_cond_wait_until (&farewell->cond, &farewell->lock, deadline))
-      break;
-  flushed = farewell->flushed;
-  g_mutex_unlock (&farewell->lock);
-  return flushed;
-}
-
-/* The D-Bus messages of the export are made in a thread of their own, one
- * job after the other: building an aa{sv} and GDBus's marshalling of it
- * cost several microseconds per event, which the pool's main loop would
- * otherwise pay for every event a monitor reads. The main loop only copies
- * the events a job takes (as the ring does); a job owns what it holds and
- * shares nothing with the pool (a #GVariant is safe in any thread). One
- * thread for the process, so that batches, PropertiesChanged and the
- * final batches of an unexport leave in the order they were made. */
-typedef struct
-{
-  GDBusConnection       *connection;
-  char                  *object_path;
-  SluiceEvent           *events;      /* copies, owning their strings and values */
-  guint                  n_events;
-  guint64                first_seq;   /* a batch's; a reply's next_seq */
-  guint64                lost;        /* a reply's */
-  GVariant              *properties;  /* a PropertiesChanged to send after the batch, or NULL */
-  GDBusMethodInvocation *invocation;  /* a GetEvents reply's, or NULL for a batch */
-  SluiceMonitor         *monitor;     /* told on its context once the batch is sent, or NULL */
-  Farewell              *farewell;    /* an unexport's last job: told once it is written out */
-  gint64                 cost;        /* µs the thread spent on it */
-} Job;
-
-static void
-job_clear_events (Job *job)
-{
-  for (guint i = 0; i < job->n_events; i++)
-    _sluice_event_clear (&job->events[i]);
-  g_clear_pointer (&job->events, g_free);
-  job->n_events = 0;
-}
-
-static void
-job_free (Job *job)
-{
-  job_clear_events (job);
-  g_clear_object (&job->connection);
-  g_clear_object (&job->invocation);
-  g_clear_object (&job->monitor);
-  g_clear_pointer (&job->properties, g_variant_unref);
-  g_clear_pointer (&job->farewell, farewell_release);
-  g_free (job->object_path);
-  g_free (job);
-}
-
-/* A job with copies of the events from @from to @to (not included). */
-static Job *
+/* A job of the export's thread with copies of the events from @from to @to
+ * (not included). */
+static SluiceMonitorJob *
 job_new (SluiceMonitor *self,
          guint64        from,
          guint64        to)
 {
-  Job *job = g_new0 (Job, 1);
-
-  job->connection = g_object_ref (self->connection);
-  job->object_path = g_strdup (self->object_path);
-  job->first_seq = from;
-  job->n_events = (guint) (to - from);
-  job->events = g_new (SluiceEvent, job->n_events);
-  for (guint i = 0; i < job->n_events; i++)
-    _sluice_event_copy_into (&job->events[i], ring_at (self, from + i));
-  return job;
-}
-
-static gboolean on_batch_sent (gpointer user_data);
-
-static void
-run_job (gpointer data,
-         gpointer user_data)
-{
-  Job *job = data;
-  SluiceEventArray events;
-  GVariant *array = NULL;
-  gint64 start = g_get_monotonic_time ();
-
-  if (job->n_events > 0 || job->invocation != NULL)
-    {
-      _sluice_event_array_init (&events);
-      for (guint i = 0; i < job->n_events; i++)
-        _sluice_event_array_add (&events, &job->events[i]);
-      array = _sluice_event_array_end (&events);
-    }
-
-  if (job->invocation != NULL)
-    {
-      g_dbus_method_invocation_return_value (g_steal_pointer (&job->invocation),
-                                             g_variant_new ("(t@aa{sv}t)", job->first_seq, array, job->lost));
-      job_free (job);
-      return;
-    }
-
-  /* A closed connection is the only failure: nobody is left to tell. */
-  if (array != NULL)
-    g_dbus_connection_emit_signal (job->connection, NULL, job->object_path,
-                                   SLUICE_MONITOR_INTERFACE, "Events",
-                                   g_variant_new ("(t@aa{sv})", job->first_seq, array), NULL);
-  if (job->properties != NULL)
-    g_dbus_connection_emit_signal (job->connection, NULL, job->object_path,
-                                   "org.freedesktop.DBus.Properties", "PropertiesChanged",
-                                   job->properties, NULL);
-  /* Handed to the connection: now to see it written out. */
-  if (job->farewell != NULL)
-    push_flush (g_steal_pointer (&job->farewell));
-  if (job->monitor == NULL)
-    {
-      job_free (job);
-      return;
-    }
-
-  job_clear_events (job);
-  job->cost = g_get_monotonic_time () - start;
-  g_main_context_invoke_full (job->monitor->context, G_PRIORITY_DEFAULT, on_batch_sent,
-                              job, (GDestroyNotify) job_free);
-}
-
-static void
-push_job (Job *job)
-{
-  static GThreadPool *pool = NULL;
-
-  if (g_once_init_enter (&pool))
-    g_once_init_leave (&pool, g_thread_pool_new (run_job, NULL, 1, FALSE, NULL));
-
-  g_thread_pool_push (pool, job, NULL);
+  return _sluice_monitor_job_new (self->connection, self->object_path, &self->ring, from, to);
 }
 
 static void
@@ -701,7 +468,7 @@ note_state (SluiceMonitor *self)
 static gboolean
 events_pending (SluiceMonitor *self)
 {
-  return self->n_subscribers > 0 && self->next_seq > self->batch_from;
+  return self->n_subscribers > 0 && self->ring.next_seq > self->batch_from;
 }
 
 static void
@@ -713,11 +480,11 @@ count_subscribers (SluiceMonitor *self)
 /* The next batch: at most SLUICE_MONITOR_BATCH_MAX of the events no signal
  * carried yet. Those the ring dropped before their turn are skipped:
  * first_seq tells the monitors. */
-static Job *
+static SluiceMonitorJob *
 take_batch (SluiceMonitor *self)
 {
-  guint64 from = MAX (self->batch_from, self->first_seq);
-  guint64 to = MIN (self->next_seq, from + SLUICE_MONITOR_BATCH_MAX);
+  guint64 from = MAX (self->batch_from, self->ring.first_seq);
+  guint64 to = MIN (self->ring.next_seq, from + SLUICE_MONITOR_BATCH_MAX);
 
   self->n_skipped += from - self->batch_from;
   self->batch_from = to;
@@ -728,15 +495,15 @@ take_batch (SluiceMonitor *self)
 /* Every event no signal carried yet, in as many batches as that takes (at
  * most the ring): all but the last are pushed to the thread; the last is
  * given back, to be completed and pushed, or NULL if none waited. */
-static Job *
+static SluiceMonitorJob *
 take_all_batches (SluiceMonitor *self)
 {
-  Job *job = NULL;
+  SluiceMonitorJob *job = NULL;
 
   while (events_pending (self))
     {
       if (job != NULL)
-        push_job (job);
+        _sluice_monitor_job_push (job);
       job = take_batch (self);
     }
   return job;
@@ -812,8 +579,8 @@ on_flushed (GObject      *source,
 static gboolean
 on_batch_sent (gpointer user_data)
 {
-  Job *job = user_data;
-  SluiceMonitor *self = job->monitor;
+  SluiceMonitorJob *job = user_data;
+  SluiceMonitor *self = SLUICE_MONITOR (job->owner);
 
   self->next_emission_at = g_get_monotonic_time () + job->cost * SLUICE_MONITOR_REST_FACTOR;
   if (self->pool != NULL)
@@ -831,7 +598,7 @@ on_batch_sent (gpointer user_data)
 static void
 flush (SluiceMonitor *self)
 {
-  Job *job;
+  SluiceMonitorJob *job;
 
   cancel_timer (self);
   if (self->pool == NULL || self->flushing || g_dbus_connection_is_closed (self->connection))
@@ -847,9 +614,9 @@ flush (SluiceMonitor *self)
     return;
 
   job->properties = take_properties_changed (self);
-  job->monitor = g_object_ref (self);
+  _sluice_monitor_job_set_sent (job, self->context, on_batch_sent, self);
   self->flushing = TRUE;
-  push_job (job);
+  _sluice_monitor_job_push (job);
 }
 
 /* A full batch goes as soon as the thread has rested; anything else
@@ -881,7 +648,7 @@ schedule (SluiceMonitor *self)
 
   /* An armed timer is soon enough, unless a full batch may go sooner:
    * then it is moved once (no clock read for every event). */
-  full = pending && self->next_seq - MAX (self->batch_from, self->first_seq) >= SLUICE_MONITOR_BATCH_MAX;
+  full = pending && self->ring.next_seq - MAX (self->batch_from, self->ring.first_seq) >= SLUICE_MONITOR_BATCH_MAX;
   if (self->batch_timer != NULL && (!full || self->timer_due <= self->next_emission_at))
     return;
 
@@ -909,7 +676,7 @@ on_event (const SluiceEvent *event,
 {
   SluiceMonitor *self = user_data;
 
-  ring_push (self, event);
+  _sluice_event_ring_push (&self->ring, event);
   note_state (self);
   if (event->kind == SLUICE_EVENT_RUN_END)
     {
@@ -927,37 +694,102 @@ on_event (const SluiceEvent *event,
 /* Methods {{{ */
 
 static void
+on_reply_flushed (GObject      *source,
+                  GAsyncResult *result,
+                  gpointer      user_data)
+{
+  g_autoptr(SluiceMonitor) self = user_data;
+  gint64 cost = self->reply_cost;
+
+  /* An error is a closed connection or an unexport: either way the
+   * reply is as far as it will go. */
+  g_dbus_connection_flush_finish (G_DBUS_CONNECTION (source), result, NULL);
+  _sluice_monitor_requests_answered (self->requests, cost);
+}
+
+/* Back on the monitor's context: the reply is handed to the connection.
+ * Its events are kept for a next call that asks for the same; the next
+ * call is answered once the reply is written out, so that replies never
+ * pile up in the connection's buffer. */
+static gboolean
+on_reply_sent (gpointer user_data)
+{
+  SluiceMonitorJob *job = user_data;
+  SluiceMonitor *self = SLUICE_MONITOR (job->owner);
+
+  if (self->pool != NULL)
+    {
+      g_clear_pointer (&self->last_reply, g_variant_unref);
+      self->last_reply = g_steal_pointer (&job->array);
+      self->last_reply_from = job->from;
+    }
+  self->reply_cost = job->cost;
+  g_dbus_connection_flush (self->connection, self->cancellable, on_reply_flushed, g_object_ref (self));
+  return G_SOURCE_REMOVE;
+}
+
+/* The last reply's events, if they are those from @from to @to. */
+static GVariant *
+reuse_reply (SluiceMonitor *self,
+             guint64        from,
+             guint64        to)
+{
+  if (self->last_reply == NULL || self->last_reply_from != from ||
+      g_variant_n_children (self->last_reply) != to - from)
+    return NULL;
+  return g_variant_ref (self->last_reply);
+}
+
+/* A GetEvents call's turn (SluiceMonitorRequests): the events the ring
+ * holds from @from on, now, at most SLUICE_MONITOR_REPLY_MAX of them. The
+ * reply is made where the batches are. */
+static void
+answer (GDBusMethodInvocation *invocation,
+        guint64                from,
+        gpointer               user_data)
+{
+  SluiceMonitor *self = user_data;
+  guint64 lost = 0;
+  guint64 to;
+  GVariant *array;
+  SluiceMonitorJob *job;
+
+  if (from < self->ring.first_seq)
+    {
+      lost = self->ring.first_seq - from;
+      from = self->ring.first_seq;
+    }
+  to = MIN (self->ring.next_seq, from + SLUICE_MONITOR_REPLY_MAX);
+
+  array = reuse_reply (self, from, to);
+  job = array != NULL ? job_new (self, from, from) : job_new (self, from, to);
+  job->array = array;
+  job->lost = lost;
+  job->invocation = invocation;
+  _sluice_monitor_job_set_sent (job, self->context, on_reply_sent, self);
+  _sluice_monitor_job_push (job);
+}
+
+/* Checked at once; answered in its turn, or refused when too many wait. */
+static void
 get_events (SluiceMonitor         *self,
             GVariant              *parameters,
             GDBusMethodInvocation *invocation)
 {
   guint64 from;
-  guint64 lost = 0;
-  Job *job;
 
   g_variant_get (parameters, "(t)", &from);
-  if (from > self->next_seq)
+  if (from > self->ring.next_seq)
     {
       g_dbus_method_invocation_return_error (invocation, G_DBUS_ERROR, G_DBUS_ERROR_INVALID_ARGS,
                                              "from_seq %" G_GUINT64_FORMAT " is past the newest event: "
                                              "the next event is %" G_GUINT64_FORMAT,
-                                             from, self->next_seq);
+                                             from, self->ring.next_seq);
       return;
     }
 
-  if (from < self->first_seq)
-    {
-      lost = self->first_seq - from;
-      from = self->first_seq;
-    }
-
-  /* The reply is made where the batches are. */
-  job = job_new (self, from, MIN (self->next_seq, from + SLUICE_MONITOR_REPLY_MAX));
-  job->first_seq = from + job->n_events;
-  job->lost = lost;
-  /* The reply takes the invocation over, as the handler was given it. */
-  job->invocation = invocation;
-  push_job (job);
+  /* The queue takes the invocation over, as the handler was given it. */
+  _sluice_monitor_requests_add (self->requests, invocation, from);
 }
 
 typedef struct
@@ -1010,7 +842,7 @@ subscribe (SluiceMonitor *self,
 
   /* Signals carry the events from now on; those before are GetEvents's. */
   if (self->n_subscribers == 0)
-    self->batch_from = self->next_seq;
+    self->batch_from = self->ring.next_seq;
 
   if (sender != NULL)
     {
@@ -1092,7 +924,10 @@ _sluice_monitor_finalize (GObject *object)
 
   g_assert (self->pool == NULL);
 
-  ring_clear (self);
+  g_clear_pointer (&self->gate, _sluice_monitor_gate_close);
+  _sluice_event_ring_clear (&self->ring);
+  g_clear_pointer (&self->requests, _sluice_monitor_requests_free);
+  g_clear_pointer (&self->last_reply, g_variant_unref);
   g_clear_pointer (&self->subscribers, g_hash_table_unref);
   g_clear_pointer (&self->final_snapshot, g_variant_unref);
   g_clear_pointer (&self->object_path, g_free);
@@ -1114,7 +949,7 @@ _sluice_monitor_get_property (GObject    *object,
   switch (prop_id)
     {
     case PROP_EVENT_CAPACITY:
-      g_value_set_uint (value, self->capacity);
+      g_value_set_uint (value, self->ring.capacity);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -1132,7 +967,7 @@ _sluice_monitor_set_property (GObject      *object,
   switch (prop_id)
     {
     case PROP_EVENT_CAPACITY:
-      self->capacity = g_value_get_uint (value);
+      self->ring.capacity = g_value_get_uint (value);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -1162,7 +997,7 @@ _sluice_monitor_init (SluiceMonitor *self)
 {
   self->subscribers = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, unwatch);
   self->cancellable = g_cancellable_new ();
-  self->capacity = SLUICE_POOL_DEFAULT_EVENT_CAPACITY;
+  self->ring.capacity = SLUICE_POOL_DEFAULT_EVENT_CAPACITY;
 }
 
 /* }}} */
@@ -1185,6 +1020,7 @@ _sluice_monitor_new (SluicePool         *pool,
   self = g_object_new (SLUICE_TYPE_MONITOR, "event-capacity", pool->event_capacity, NULL);
   self->connection = g_object_ref (connection);
   self->context = g_main_context_ref_thread_default ();
+  self->requests = _sluice_monitor_requests_new (self->context, answer, self);
   self->flags = flags;
   self->object_path = g_strdup_printf (SLUICE_MONITOR_OBJECT_PATH_PREFIX "%d",
                                        g_atomic_int_add (&last_pool_number, 1) + 1);
@@ -1197,6 +1033,7 @@ _sluice_monitor_new (SluicePool         *pool,
    * it was given depends on the GLib version: at worst one is leaked.) */
   if (self->registration_id == 0)
     return NULL;
+  self->gate = _sluice_monitor_gate_new (connection, self->object_path);
 
   self->pool = pool;
   self->state = _sluice_pool_get_state_nick (pool);
@@ -1220,7 +1057,7 @@ _sluice_monitor_new (SluicePool         *pool,
 void
 _sluice_monitor_unexport (SluiceMonitor *self)
 {
-  Farewell *farewell = NULL;
+  SluiceMonitorFarewell *farewell = NULL;
 
   if (self->pool == NULL)
     return;
@@ -1228,7 +1065,7 @@ _sluice_monitor_unexport (SluiceMonitor *self)
   cancel_timer (self);
   if (!g_dbus_connection_is_closed (self->connection))
     {
-      Job *job;
+      SluiceMonitorJob *job;
 
       note_state (self);
       job = take_all_batches (self);
@@ -1242,28 +1079,31 @@ _sluice_monitor_unexport (SluiceMonitor *self)
         job = job_new (self, 0, 0);
       if (job != NULL)
         {
-          farewell = farewell_new (self->connection);
-          job->farewell = g_atomic_rc_box_acquire (farewell);
-          push_job (job);
+          farewell = _sluice_monitor_farewell_new (self->connection);
+          job->farewell = _sluice_monitor_farewell_acquire (farewell);
+          _sluice_monitor_job_push (job);
         }
     }
 
   g_dbus_connection_unregister_object (self->connection, self->registration_id);
   self->registration_id = 0;
+  g_clear_pointer (&self->gate, _sluice_monitor_gate_close);
   _sluice_pool_set_monitor_func (self->pool, NULL, NULL);
   self->pool = NULL;
 
   g_cancellable_cancel (self->cancellable);
   g_hash_table_remove_all (self->subscribers);
   count_subscribers (self);
-  ring_clear (self);
+  _sluice_monitor_requests_refuse_all (self->requests, self->object_path);
+  g_clear_pointer (&self->last_reply, g_variant_unref);
+  _sluice_event_ring_clear (&self->ring);
 
   if (farewell != NULL)
     {
-      if (!farewell_wait (farewell))
+      if (!_sluice_monitor_farewell_wait (farewell, SLUICE_MONITOR_FAREWELL_WAIT_US))
         g_debug ("sluice: %s: the last events were not written out within %d ms; unexported all the same",
                  self->object_path, (int) (SLUICE_MONITOR_FAREWELL_WAIT_US / 1000));
-      farewell_release (farewell);
+      _sluice_monitor_farewell_release (farewell);
     }
 
   if (self->holds_name)
@@ -1291,10 +1131,12 @@ void
 _sluice_monitor_get_stats (SluiceMonitor      *self,
                            SluiceMonitorStats *stats)
 {
-  stats->first_seq = self->first_seq;
-  stats->next_seq = self->next_seq;
-  stats->n_held = (guint) (self->next_seq - self->first_seq);
-  stats->n_allocated = self->n_allocated;
+  SluiceMonitorRequestsStats requests;
+
+  stats->first_seq = self->ring.first_seq;
+  stats->next_seq = self->ring.next_seq;
+  stats->n_held = (guint) (self->ring.next_seq - self->ring.first_seq);
+  stats->n_allocated = self->ring.n_allocated;
   stats->n_subscribers = self->n_subscribers;
   stats->n_batches = self->n_batches;
   stats->n_skipped = self->n_skipped;
@@ -1303,6 +1145,11 @@ _sluice_monitor_get_stats (SluiceMonitor      *self,
   stats->flushing = self->flushing;
   stats->urgent = self->urgent;
   stats->timer_armed = self->batch_timer != NULL;
+  _sluice_monitor_requests_get_stats (self->requests, &requests);
+  stats->n_calls_waiting = requests.n_waiting;
+  stats->n_calls_answered = requests.n_answered;
+  stats->n_calls_refused = requests.n_refused;
+  stats->n_calls_gated = self->gate != NULL ? _sluice_monitor_gate_get_n_refused (self->gate) : 0;
 }
 
 /* SLUICE_MONITOR, read once per process: `session` or `session,control`.

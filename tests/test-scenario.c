@@ -2966,6 +2966,39 @@ test_submit_malformed_refused (void)
                   "test.pool:6: [run] mode", "stream | submit", NULL);
 }
 
+/* A give-up.N whose N names no job of the source (N >= count) is a
+ * scenario error (submit-and-shutdown.md): a typo would otherwise be
+ * silently ignored. The last job is accepted; values count too; an
+ * override names the --set. */
+static void
+test_submit_give_up_naming_no_job_refused (void)
+{
+  const char *sets[] = { "submit.give-up.7=0.5", NULL };
+  g_autoptr(SluiceScenario) last = NULL;
+  g_autoptr(GError) error = NULL;
+
+  assert_refused (SUBMIT "[submit]\ngive-up.5=0.01\n", -1, SLUICE_SCENARIO_ERROR_INVALID_VALUE,
+                  "test.pool:10: [submit] give-up.5", "no job 5", "give-up.N with N from 0 to 4", NULL);
+  assert_refused (SUBMIT "[submit]\ngive-up-after=1\ngive-up.99=0.01\n", -1, SLUICE_SCENARIO_ERROR_INVALID_VALUE,
+                  "test.pool:11: [submit] give-up.99", "give-up.N", NULL);
+  assert_refused (MINIMAL "[source]\nvalues=1;2\n[run]\nmode=submit\n[submit]\ngive-up.2=1\n", -1,
+                  SLUICE_SCENARIO_ERROR_INVALID_VALUE, "test.pool:10: [submit] give-up.2", "from 0 to 1", NULL);
+  assert_refused (MINIMAL "[source]\ncount=0\n[run]\nmode=submit\n[submit]\ngive-up.0=1\n", -1,
+                  SLUICE_SCENARIO_ERROR_INVALID_VALUE, "test.pool:10: [submit] give-up.0", "no give-up.N", NULL);
+
+  last = sluice_scenario_new_from_data (SUBMIT "[submit]\ngive-up.4=0.01\n", -1, "test.pool", NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpfloat (sluice_scenario_get_give_up (last, 4), ==, 0.01);
+  g_clear_object (&last);
+
+  last = sluice_scenario_new_from_data (SUBMIT, -1, "test.pool", sets, &error);
+  g_assert_null (last);
+  g_assert_error (error, SLUICE_SCENARIO_ERROR, SLUICE_SCENARIO_ERROR_INVALID_VALUE);
+  g_test_message ("%s", error->message);
+  g_assert_nonnull (strstr (error->message, "--set submit.give-up.7"));
+  g_assert_nonnull (strstr (error->message, "expected give-up.N"));
+}
+
 /* The conflicts of submit-and-shutdown.md. */
 static void
 test_submit_conflicts_refused (void)
@@ -3231,6 +3264,7 @@ main (int   argc,
   g_test_add_func ("/scenario/submit/parse-keys", test_submit_parse_keys);
   g_test_add_func ("/scenario/submit/malformed-refused", test_submit_malformed_refused);
   g_test_add_func ("/scenario/submit/conflicts-refused", test_submit_conflicts_refused);
+  g_test_add_func ("/scenario/submit/give-up-naming-no-job-refused", test_submit_give_up_naming_no_job_refused);
   g_test_add_func ("/scenario/submit/overrides", test_submit_overrides);
   g_test_add_func ("/scenario/submit/runner-hand-controls", test_submit_runner_hand_controls);
   g_test_add_func ("/scenario/submit/stream-report-unchanged", test_submit_stream_report_unchanged);

@@ -3184,6 +3184,63 @@ test_submit_refused_submissions_stay_in_max_lead (void)
                       3, 3, TRUE, -1);
 }
 
+/* The submitter goes on to its next item as soon as a submission with
+ * room has completed, as a stream's producer does, so the source's
+ * interval timer is scheduled before the handler's, and timers due at the
+ * same instant fire in the order they were scheduled (scenario-format.md):
+ * W=1, Q=1, two jobs of 0.1 s, interval=0.1. Item 1 yields at 0.1 before
+ * job 0's end in that instant: 2 pulled, none succeeded, max_lead 2 (as a
+ * stream run gives). Waiting for the submission's answer (a main-loop
+ * turn) scheduled the source's timer after the handler's: 1. Job 1 is
+ * submitted at 0.1 and ends at 0.2. */
+static void
+test_submit_next_item_before_a_job_end_in_the_same_instant (void)
+{
+  assert_submit_lead ("[pool]\nworkers=1\nqueue-size=1\nitem-timeout=5\n[source]\ncount=2\ninterval=0.1\n"
+                      "[handler]\ndefault=ok 0.1\n[run]\nmode=submit\nclock=virtual\n", 2, 2, TRUE, 0);
+}
+
+static void
+give_up_on_job_2_when_admitted (const SluiceEvent *event,
+                                gpointer           user_data)
+{
+  SluiceScenarioRunner *runner = user_data;
+
+  if (event->kind != SLUICE_EVENT_PULL || event->item != 2)
+    return;
+
+  /* Its submission has not answered yet: that takes a main-loop turn. */
+  g_assert_null (sluice_scenario_runner_get_job (runner, 2));
+  g_assert_true (sluice_scenario_runner_give_up (runner, 2));
+  g_assert_false (sluice_scenario_runner_give_up (runner, 3));
+}
+
+/* Giving up on a job admitted before its submission's answer came (the
+ * submitter does not wait for it any more): the job exists, and is given
+ * up on when the answer brings it, in the same instant, while queued, so
+ * it never runs. W=1, Q=3, three jobs of 1 s admitted at 0. */
+static void
+test_submit_give_up_before_the_answer (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SluiceScenario) scenario = parse ("[pool]\nworkers=1\nqueue-size=3\nitem-timeout=5\n"
+                                              "[source]\ncount=3\n[handler]\ndefault=ok 1\n"
+                                              "[run]\nmode=submit\nclock=virtual\n", &error);
+  g_autoptr(SluiceScenarioRunner) runner = NULL;
+  g_autoptr(SluiceReport) report = NULL;
+  g_autofree char *json = NULL;
+
+  g_assert_no_error (error);
+  runner = sluice_scenario_runner_new (scenario);
+  sluice_scenario_runner_set_event_func (runner, give_up_on_job_2_when_admitted, runner, NULL);
+  report = sluice_scenario_runner_run (runner, &error);
+  g_assert_no_error (error);
+  json = sluice_report_to_json_string (report, FALSE);
+  g_test_message ("%s", json);
+  g_assert_nonnull (strstr (json, "\"jobs\":{\"0\":\"ok\",\"1\":\"ok\",\"2\":\"cancelled\"},\"ran\":[0,1],"));
+  g_assert_nonnull (strstr (json, "\"elapsed\":2.0,"));
+}
+
 /* A stream report keeps its keys: no jobs, ran or submit_refused (and
  * `lints` last, empty for two quick items). */
 static void
@@ -3272,6 +3329,9 @@ main (int   argc,
                    test_submit_max_lead_sampled_when_the_source_yields);
   g_test_add_func ("/scenario/submit/refused-submissions-stay-in-max-lead",
                    test_submit_refused_submissions_stay_in_max_lead);
+  g_test_add_func ("/scenario/submit/next-item-before-a-job-end-in-the-same-instant",
+                   test_submit_next_item_before_a_job_end_in_the_same_instant);
+  g_test_add_func ("/scenario/submit/give-up-before-the-answer", test_submit_give_up_before_the_answer);
   g_test_add_func ("/scenario/shutdown/overrides", test_shutdown_overrides);
   g_test_add_func ("/scenario/shutdown/pool-properties", test_shutdown_pool_properties);
   g_test_add_func ("/scenario/shutdown/unused-keys-keep-reports", test_shutdown_unused_keys_keep_reports);

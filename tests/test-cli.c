@@ -863,6 +863,34 @@ test_events_dash_writes_to_stdout (void)
   g_unlink (events);
 }
 
+/* A give-up.N that names no job of the source (N >= count) is a scenario
+ * error (submit-and-shutdown.md): exit 2, nothing on standard output, a
+ * message naming the file, the key and the expected form. Also from a
+ * --set, named as the --set. */
+static void
+test_give_up_naming_no_job_exits_2 (void)
+{
+  g_autoptr(Cli) cli = cli_new (PIPES);
+  g_autofree char *out = NULL, *err = NULL;
+  g_autofree char *where = NULL;
+
+  if (sluice_run_path () == NULL)
+    return;
+
+  cli_spawn (cli, MINIMAL "[source]\ncount=3\n[run]\nmode=submit\nclock=virtual\n[submit]\ngive-up.3=0.5\n",
+             "--json", NULL);
+  g_assert_cmpint (cli_finish (cli, &out, &err), ==, 2);
+  g_test_message ("%s", err);
+  g_assert_cmpstr (out, ==, "");
+  where = g_strdup_printf ("%s:11: [submit] give-up.3", cli->scenario);
+  g_assert_nonnull (strstr (err, where));
+  g_assert_nonnull (strstr (err, "expected give-up.N with N from 0 to 2"));
+
+  assert_refused (2, "--set submit.give-up.3",
+                  MINIMAL "[source]\ncount=3\n[run]\nmode=submit\nclock=virtual\n", "--set=submit.give-up.3=1",
+                  NULL);
+}
+
 static void
 test_events_dash_with_json_exits_2 (void)
 {
@@ -956,6 +984,7 @@ main (int   argc,
   g_test_add_func ("/cli/lesson/json-ends-with-lesson", test_lesson_json_ends_with_lesson);
   g_test_add_func ("/cli/lesson/too-deep-reveal-exits-2", test_lesson_too_deep_reveal_exits_2);
   g_test_add_func ("/cli/events/dash-writes-to-stdout", test_events_dash_writes_to_stdout);
+  g_test_add_func ("/cli/scenario/give-up-naming-no-job-exits-2", test_give_up_naming_no_job_exits_2);
   g_test_add_func ("/cli/events/dash-with-json-exits-2", test_events_dash_with_json_exits_2);
   g_test_add_func ("/cli/events/dash-to-closed-stdout-exits-1", test_events_dash_to_closed_stdout_exits_1);
 

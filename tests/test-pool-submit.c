@@ -426,6 +426,72 @@ test_submit_withdrawn_by_its_cancellable (Fixture       *f,
   g_assert_cmpuint (s->refused, ==, 0);
   g_assert_cmpuint (s->jobs->len, ==, 2);
   g_assert_cmpuint (run_stats (f).pulled, ==, 2);
+  /* The lead was sampled at its call, when 3 were pulled and none had
+   * succeeded; taking it back does not unsay that. */
+  g_assert_cmpuint (run_stats (f).max_lead, ==, 3);
+}
+
+/* Max lead as in stream mode (submit-and-shutdown.md, scenario-format.md):
+ * a submission is the service run's pull, so the lead is sampled at each
+ * call, with the submission that waits for room counted, like the item a
+ * producer holds. W=1, Q=1, three 1-s jobs submitted at 0: at the third
+ * call 3 are pulled and none succeeded, so max_lead is 3 (admitted at 1.0,
+ * after job 0 succeeded, it would say 2). */
+static void
+test_submit_lead_counts_the_submission_waiting_for_room (Fixture       *f,
+                                                         gconstpointer  data)
+{
+  g_autoptr(Service) s = run_three_slow_jobs (f, 3.5);
+
+  g_assert_cmpuint (s->jobs->len, ==, 3);
+  g_assert_cmpuint (run_stats (f).pulled, ==, 3);
+  g_assert_cmpuint (run_stats (f).max_lead, ==, 3);
+  g_assert_cmpuint (nth_event (f, SLUICE_EVENT_PULL, 2)->lead, ==, 3 - 1);
+  g_assert_cmpuint (run_stats (f).lead, ==, 0);
+}
+
+static void
+submit_job_3 (gpointer user_data)
+{
+  submit (user_data, 3);
+}
+
+/* Refused submissions stay in the lead (submit-and-shutdown.md: max_lead
+ * is computed as in stream mode, refused items staying in the lead): they
+ * count as pulled and never succeed. W=1, Q=1, three 1-s jobs at 0, the
+ * close at 0.5 refuses job 2's waiting submission, a submission at 0.6 is
+ * refused at once, another after the end too. Lead at each call: 1, 2, 3,
+ * 4 (nothing succeeded before 1.0), then 5 - 2 = 3: max_lead 4; the run's
+ * end (2.0, jobs 0 and 1 succeeded) sees 4 - 2 = 2. */
+static void
+test_submit_refused_submissions_stay_in_the_lead (Fixture       *f,
+                                                  gconstpointer  data)
+{
+  g_autoptr(Service) s = NULL;
+
+  make_pool (f, 1, 1, 10.0);
+  f->script->fallback.delay = S (1.0);
+  s = service_open (f);
+  submit_three (s);
+  sluice_clock_add_timer (f->clock, S (0.5), close_now, s, NULL);
+  sluice_clock_add_timer (f->clock, S (0.6), submit_job_3, s, NULL);
+  wait_for_end (s);
+
+  g_assert_cmpuint (s->jobs->len, ==, 2);
+  g_assert_cmpuint (s->refused, ==, 2);
+  g_assert_cmpuint (run_stats (f).pulled, ==, 2 + 2);
+  g_assert_cmpuint (run_stats (f).max_lead, ==, 4);
+  g_assert_cmpuint (nth_event (f, SLUICE_EVENT_RUN_END, 0)->lead, ==, 4 - 2);
+
+  /* After the end (as with [run] stop-after=0): still a pull, refused,
+   * in the lead. */
+  submit (s, 4);
+  for (guint i = 0; i < 1000 && s->refused < 3; i++)
+    g_main_context_iteration (NULL, FALSE);
+  g_assert_cmpuint (s->refused, ==, 3);
+  g_assert_cmpuint (run_stats (f).pulled, ==, 5);
+  g_assert_cmpuint (run_stats (f).lead, ==, 5 - 2);
+  g_assert_cmpuint (run_stats (f).max_lead, ==, 4);
 }
 
 static SluiceSnapshot *during;
@@ -532,6 +598,8 @@ main (int   argc,
   ADD ("after-close-is-refused", test_submit_after_close_is_refused);
   ADD ("blocked-submitter-woken-by-close", test_submit_blocked_submitter_woken_by_close);
   ADD ("withdrawn-by-its-cancellable", test_submit_withdrawn_by_its_cancellable);
+  ADD ("lead-counts-the-submission-waiting-for-room", test_submit_lead_counts_the_submission_waiting_for_room);
+  ADD ("refused-submissions-stay-in-the-lead", test_submit_refused_submissions_stay_in_the_lead);
   ADD ("snapshots-during-and-after", test_submit_snapshots_during_and_after);
   ADD ("stop-before-open-ends-at-once", test_submit_stop_before_open_ends_at_once);
   ADD ("shutdown-deadline-bounds-the-close", test_submit_shutdown_deadline_bounds_the_close);

@@ -2966,6 +2966,39 @@ test_submit_malformed_refused (void)
                   "test.pool:6: [run] mode", "stream | submit", NULL);
 }
 
+/* A give-up.N whose N names no job of the source (N >= count) is a
+ * scenario error (submit-and-shutdown.md): a typo would otherwise be
+ * silently ignored. The last job is accepted; values count too; an
+ * override names the --set. */
+static void
+test_submit_give_up_naming_no_job_refused (void)
+{
+  const char *sets[] = { "submit.give-up.7=0.5", NULL };
+  g_autoptr(SluiceScenario) last = NULL;
+  g_autoptr(GError) error = NULL;
+
+  assert_refused (SUBMIT "[submit]\ngive-up.5=0.01\n", -1, SLUICE_SCENARIO_ERROR_INVALID_VALUE,
+                  "test.pool:10: [submit] give-up.5", "no job 5", "give-up.N with N from 0 to 4", NULL);
+  assert_refused (SUBMIT "[submit]\ngive-up-after=1\ngive-up.99=0.01\n", -1, SLUICE_SCENARIO_ERROR_INVALID_VALUE,
+                  "test.pool:11: [submit] give-up.99", "give-up.N", NULL);
+  assert_refused (MINIMAL "[source]\nvalues=1;2\n[run]\nmode=submit\n[submit]\ngive-up.2=1\n", -1,
+                  SLUICE_SCENARIO_ERROR_INVALID_VALUE, "test.pool:10: [submit] give-up.2", "from 0 to 1", NULL);
+  assert_refused (MINIMAL "[source]\ncount=0\n[run]\nmode=submit\n[submit]\ngive-up.0=1\n", -1,
+                  SLUICE_SCENARIO_ERROR_INVALID_VALUE, "test.pool:10: [submit] give-up.0", "no give-up.N", NULL);
+
+  last = sluice_scenario_new_from_data (SUBMIT "[submit]\ngive-up.4=0.01\n", -1, "test.pool", NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpfloat (sluice_scenario_get_give_up (last, 4), ==, 0.01);
+  g_clear_object (&last);
+
+  last = sluice_scenario_new_from_data (SUBMIT, -1, "test.pool", sets, &error);
+  g_assert_null (last);
+  g_assert_error (error, SLUICE_SCENARIO_ERROR, SLUICE_SCENARIO_ERROR_INVALID_VALUE);
+  g_test_message ("%s", error->message);
+  g_assert_nonnull (strstr (error->message, "--set submit.give-up.7"));
+  g_assert_nonnull (strstr (error->message, "expected give-up.N"));
+}
+
 /* The conflicts of submit-and-shutdown.md. */
 static void
 test_submit_conflicts_refused (void)
@@ -3066,6 +3099,148 @@ test_submit_runner_hand_controls (void)
   g_assert_nonnull (strstr (json, "\"elapsed\":1.1"));
 }
 
+static void
+keep_last_event (const SluiceEvent *event,
+                 gpointer           user_data)
+{
+  SluiceEvent *last = user_data;
+
+  last->kind = event->kind;
+  last->pulled = event->pulled;
+  last->lead = event->lead;
+}
+
+/* Runs @text and checks that the report's pulled, max_lead and lead_ok
+ * are @pulled, @max_lead and @lead_ok, and that they are the run's own
+ * counters (the live ones the app shows) and its last event's. */
+static void
+assert_submit_lead (const char *text,
+                    gint64      pulled,
+                    gint64      max_lead,
+                    gboolean    lead_ok,
+                    gint64      last_lead)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SluiceScenario) scenario = parse (text, &error);
+  g_autoptr(SluiceScenarioRunner) runner = NULL;
+  g_autoptr(SluiceReport) report = NULL;
+  g_autoptr(JsonNode) node = NULL;
+  SluiceEvent last = { .kind = SLUICE_EVENT_RUN_START, .lead = G_MAXUINT };
+  SluiceRunStats stats;
+  JsonObject *object;
+
+  g_assert_no_error (error);
+  runner = sluice_scenario_runner_new (scenario);
+  sluice_scenario_runner_set_event_func (runner, keep_last_event, &last, NULL);
+  report = sluice_scenario_runner_run (runner, &error);
+  g_assert_no_error (error);
+  node = sluice_report_to_json (report);
+  object = json_node_get_object (node);
+  sluice_run_get_stats (sluice_scenario_runner_get_run (runner), &stats);
+
+  g_assert_cmpint (json_object_get_int_member (object, "pulled"), ==, pulled);
+  g_assert_cmpint (json_object_get_int_member (object, "max_lead"), ==, max_lead);
+  g_assert_true (json_object_get_boolean_member (object, "lead_ok") == lead_ok);
+  g_assert_cmpint (stats.pulled, ==, pulled);
+  g_assert_cmpint (stats.max_lead, ==, max_lead);
+  if (last_lead >= 0)
+    {
+      g_assert_cmpint (last.kind, ==, SLUICE_EVENT_RUN_END);
+      g_assert_cmpint (last.lead, ==, last_lead);
+    }
+}
+
+/* Max lead in submit mode is computed as in stream mode
+ * (submit-and-shutdown.md): sampled each time the source yields to the
+ * submitter, its item counted at once, even while its submission waits
+ * for room. Seed 001's ten images: W=4, Q=2, ten jobs of 0.1 s, job 3
+ * fails after 0.05 and stays in the lead. t=0: items 0-6 (6 waits), lead
+ * 7; t=0.05: job 3 fails, 6 is admitted and the source yields item 7 with
+ * 8 pulled and none succeeded: max_lead 8 > Q + W + 1 = 7. Items 8 and 9
+ * yield at 0.1, after jobs 0-2 succeeded: at most 10 - 3. The end: 10 - 9
+ * (the failed job stays). Sampled at admission it said 7. */
+static void
+test_submit_max_lead_sampled_when_the_source_yields (void)
+{
+  assert_submit_lead ("[pool]\nworkers=4\nqueue-size=2\nitem-timeout=5\n[source]\ncount=10\n"
+                      "[handler]\ndefault=ok 0.1\nitem.3=fail-always ValueError 0.05\n"
+                      "[run]\nmode=submit\nclock=virtual\n", 10, 8, FALSE, 10 - 9);
+}
+
+/* Refused submissions stay in the lead (submit-and-shutdown.md): W=1, Q=1,
+ * four jobs of 1 s, the close at 0.5. t=0: items 0, 1, 2 yield with lead 1,
+ * 2, 3 (2 waits); t=0.5: 2 is refused and item 3 yields with 4 pulled,
+ * none succeeded: max_lead 4 > 3, refused at once. The end at 2.0 (jobs 0
+ * and 1 succeeded) sees 4 - 2. With stop-after=0 all three submissions
+ * are refused after the run ended (no event at all): 1, 2, 3. */
+static void
+test_submit_refused_submissions_stay_in_max_lead (void)
+{
+  assert_submit_lead ("[pool]\nworkers=1\nqueue-size=1\nitem-timeout=5\n[source]\ncount=4\n"
+                      "[handler]\ndefault=ok 1\n[submit]\nclose-after-seconds=0.5\n"
+                      "[run]\nmode=submit\nclock=virtual\n", 4, 4, FALSE, 4 - 2);
+  assert_submit_lead ("[pool]\nworkers=1\nqueue-size=1\nitem-timeout=5\n[source]\ncount=3\n"
+                      "[handler]\ndefault=ok 0.1\n[run]\nmode=submit\nstop-after=0\nclock=virtual\n",
+                      3, 3, TRUE, -1);
+}
+
+/* The submitter goes on to its next item as soon as a submission with
+ * room has completed, as a stream's producer does, so the source's
+ * interval timer is scheduled before the handler's, and timers due at the
+ * same instant fire in the order they were scheduled (scenario-format.md):
+ * W=1, Q=1, two jobs of 0.1 s, interval=0.1. Item 1 yields at 0.1 before
+ * job 0's end in that instant: 2 pulled, none succeeded, max_lead 2 (as a
+ * stream run gives). Waiting for the submission's answer (a main-loop
+ * turn) scheduled the source's timer after the handler's: 1. Job 1 is
+ * submitted at 0.1 and ends at 0.2. */
+static void
+test_submit_next_item_before_a_job_end_in_the_same_instant (void)
+{
+  assert_submit_lead ("[pool]\nworkers=1\nqueue-size=1\nitem-timeout=5\n[source]\ncount=2\ninterval=0.1\n"
+                      "[handler]\ndefault=ok 0.1\n[run]\nmode=submit\nclock=virtual\n", 2, 2, TRUE, 0);
+}
+
+static void
+give_up_on_job_2_when_admitted (const SluiceEvent *event,
+                                gpointer           user_data)
+{
+  SluiceScenarioRunner *runner = user_data;
+
+  if (event->kind != SLUICE_EVENT_PULL || event->item != 2)
+    return;
+
+  /* Its submission has not answered yet: that takes a main-loop turn. */
+  g_assert_null (sluice_scenario_runner_get_job (runner, 2));
+  g_assert_true (sluice_scenario_runner_give_up (runner, 2));
+  g_assert_false (sluice_scenario_runner_give_up (runner, 3));
+}
+
+/* Giving up on a job admitted before its submission's answer came (the
+ * submitter does not wait for it any more): the job exists, and is given
+ * up on when the answer brings it, in the same instant, while queued, so
+ * it never runs. W=1, Q=3, three jobs of 1 s admitted at 0. */
+static void
+test_submit_give_up_before_the_answer (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SluiceScenario) scenario = parse ("[pool]\nworkers=1\nqueue-size=3\nitem-timeout=5\n"
+                                              "[source]\ncount=3\n[handler]\ndefault=ok 1\n"
+                                              "[run]\nmode=submit\nclock=virtual\n", &error);
+  g_autoptr(SluiceScenarioRunner) runner = NULL;
+  g_autoptr(SluiceReport) report = NULL;
+  g_autofree char *json = NULL;
+
+  g_assert_no_error (error);
+  runner = sluice_scenario_runner_new (scenario);
+  sluice_scenario_runner_set_event_func (runner, give_up_on_job_2_when_admitted, runner, NULL);
+  report = sluice_scenario_runner_run (runner, &error);
+  g_assert_no_error (error);
+  json = sluice_report_to_json_string (report, FALSE);
+  g_test_message ("%s", json);
+  g_assert_nonnull (strstr (json, "\"jobs\":{\"0\":\"ok\",\"1\":\"ok\",\"2\":\"cancelled\"},\"ran\":[0,1],"));
+  g_assert_nonnull (strstr (json, "\"elapsed\":2.0,"));
+}
+
 /* A stream report keeps its keys: no jobs, ran or submit_refused (and
  * `lints` last, empty for two quick items). */
 static void
@@ -3146,9 +3321,17 @@ main (int   argc,
   g_test_add_func ("/scenario/submit/parse-keys", test_submit_parse_keys);
   g_test_add_func ("/scenario/submit/malformed-refused", test_submit_malformed_refused);
   g_test_add_func ("/scenario/submit/conflicts-refused", test_submit_conflicts_refused);
+  g_test_add_func ("/scenario/submit/give-up-naming-no-job-refused", test_submit_give_up_naming_no_job_refused);
   g_test_add_func ("/scenario/submit/overrides", test_submit_overrides);
   g_test_add_func ("/scenario/submit/runner-hand-controls", test_submit_runner_hand_controls);
   g_test_add_func ("/scenario/submit/stream-report-unchanged", test_submit_stream_report_unchanged);
+  g_test_add_func ("/scenario/submit/max-lead-sampled-when-the-source-yields",
+                   test_submit_max_lead_sampled_when_the_source_yields);
+  g_test_add_func ("/scenario/submit/refused-submissions-stay-in-max-lead",
+                   test_submit_refused_submissions_stay_in_max_lead);
+  g_test_add_func ("/scenario/submit/next-item-before-a-job-end-in-the-same-instant",
+                   test_submit_next_item_before_a_job_end_in_the_same_instant);
+  g_test_add_func ("/scenario/submit/give-up-before-the-answer", test_submit_give_up_before_the_answer);
   g_test_add_func ("/scenario/shutdown/overrides", test_shutdown_overrides);
   g_test_add_func ("/scenario/shutdown/pool-properties", test_shutdown_pool_properties);
   g_test_add_func ("/scenario/shutdown/unused-keys-keep-reports", test_shutdown_unused_keys_keep_reports);

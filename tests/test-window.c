@@ -1092,7 +1092,11 @@ test_window_submit_fields (void)
   sluice_config_panel_set_field_text (panel, "submit", "give-up-after", "0.5");
   sluice_config_panel_set_field_text (panel, "submit", "give-up.*", "3 0.01");
   g_assert_nonnull (strstr (sluice_config_panel_get_field_error (panel, "submit", "give-up.*"), "job index"));
+  /* The source has 3 items: job 3 does not exist (submit-and-shutdown.md). */
   sluice_config_panel_set_field_text (panel, "submit", "give-up.*", "3 = 0.01");
+  g_assert_false (sluice_config_panel_get_valid (panel));
+  g_assert_nonnull (strstr (sluice_config_panel_get_field_error (panel, "submit", "give-up.*"), "no job 3"));
+  sluice_config_panel_set_field_text (panel, "submit", "give-up.*", "2 = 0.01");
   sluice_config_panel_set_field_text (panel, "pool", "fatal", "DiskFullError");
   g_assert_true (sluice_config_panel_get_valid (panel));
 

@@ -526,9 +526,11 @@ job_outcome (SluiceJob *job)
  * @submitter_ended_at: when the submitter ended, on the pool's clock
  * @cancelled: whether the caller cancelled the run
  *
- * Takes the jobs' outcomes and the refusals: `pulled` counts the jobs and
- * the refused submissions, `unfinished` the cancelled jobs and the refused
- * ones, `elapsed` runs until the submitter ended too, and `outcome` is
+ * Takes the jobs' outcomes and the refusals: `unfinished` counts the
+ * cancelled jobs and the refused submissions (`pulled` and `max_lead`
+ * already count the refused ones: the run counts each submission from its
+ * call, see #SluiceRunStats), `elapsed` runs until the submitter ended
+ * too, and `outcome` is
  * `ok` for a graceful end however the jobs did (`ExceptionGroup` for fatal
  * errors, `CancelledError` when the caller cancelled).
  */
@@ -561,7 +563,6 @@ sluice_report_finish_jobs (SluiceReport *self,
     }
 
   self->submit_refused = submit_refused;
-  self->stats.pulled += submit_refused;
   self->elapsed_us = MAX (self->elapsed_us, submitter_ended_at - self->started_at);
 
   if (cancelled)

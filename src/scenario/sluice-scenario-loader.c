@@ -569,6 +569,50 @@ check_mode_conflicts (SluiceScenario  *self,
   return TRUE;
 }
 
+/* A give-up.N names job N, and in sluice-run the jobs are the source's
+ * items: an N the source does not have is a typo that would otherwise be
+ * silently ignored (submit-and-shutdown.md). Checked in submit mode only:
+ * a stream run refuses every give-up.N already. */
+static gboolean
+check_give_up_jobs (SluiceScenario  *self,
+                    const Parser    *p,
+                    GKeyFile        *keyfile,
+                    GError         **error)
+{
+  g_auto(GStrv) keys = g_key_file_get_keys (keyfile, "submit", NULL, NULL);
+  guint n_items = sluice_scenario_get_n_items (self);
+
+  if (self->mode != SLUICE_SCENARIO_MODE_SUBMIT)
+    return TRUE;
+
+  for (guint i = 0; keys != NULL && keys[i] != NULL; i++)
+    {
+      gint64 index;
+
+      if (!_sluice_scenario_parse_index_key (keys[i], "give-up.", &index) || index < (gint64) n_items)
+        continue;
+
+      if (n_items == 0)
+        _sluice_scenario_set_error (p, error, SLUICE_SCENARIO_ERROR_INVALID_VALUE, "submit", keys[i],
+                                    /* Translators: follows “FILE: [submit] give-up.N: ”; keep
+                                     * “give-up.N”. */
+                                    _("the source has no items, so there are no jobs to give up on; "
+                                      "expected no give-up.N"));
+      else
+        _sluice_scenario_set_error (p, error, SLUICE_SCENARIO_ERROR_INVALID_VALUE, "submit", keys[i],
+                                    /* Translators: follows “FILE: [submit] give-up.N: ”; keep
+                                     * “give-up.N”. %lld is the job asked for, %d the last job and %u
+                                     * the number of items. */
+                                    _("the source has no item %lld, so there is no job %lld to give up "
+                                      "on; expected give-up.N with N from 0 to %d (the source has "
+                                      "%u items)"),
+                                    (long long) index, (long long) index, (gint) n_items - 1, n_items);
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
 /* [retry]: the values one by one; how they go together is checked by
  * check_retry_conflicts(). */
 static gboolean
@@ -712,6 +756,7 @@ _sluice_scenario_load_keyfile (SluiceScenario              *self,
          load_retry_values (self, p, keyfile, error) &&
          load_submit_group (self, p, keyfile, error) &&
          check_mode_conflicts (self, p, keyfile, error) &&
+         check_give_up_jobs (self, p, keyfile, error) &&
          check_real_time (self, p, error) &&
          check_retry_conflicts (self, p, error) &&
          _sluice_scenario_load_lesson (self, p, keyfile, error);

@@ -52,8 +52,11 @@ struct _SluiceScenarioRunner
   GHashTable           *source_items;         /* GVariant* (not yet admitted) → source index */
   GHashTable           *originals;            /* gint64* → SluiceBehaviour*: item.N before a shift */
   gint64                n_source_items;       /* the source's items taken by the submitter */
+  gint64                n_admitted;           /* jobs admitted (pull events), answered or not */
   guint                 submit_refused;
   guint                 pending_submits;      /* the submitter's and the hand ones */
+  GVariant             *submitting;           /* the item of the submitter's call under way, or NULL */
+  gboolean              admitted_at_call;     /* that call admitted its job at once */
   guint64               close_timer;
   guint                 stop_idle;
   gboolean              submitter_done;

@@ -162,8 +162,9 @@ on_give_up_timer (gpointer user_data)
 
   g_hash_table_remove (self->give_up_timers, &index);
 
-  if (!sluice_scenario_runner_give_up (self, index))
-    g_hash_table_add (self->give_up_due, g_memdup2 (&index, sizeof index));
+  /* The timer was set at the job's admission: it has its job, answered
+   * or not. */
+  sluice_scenario_runner_give_up (self, index);
 }
 
 /* The behaviour of source item @index as the scenario gave it, also after
@@ -199,6 +200,10 @@ job_admitted (SluiceScenarioRunner *self,
   const SluiceBehaviour *hand = g_hash_table_lookup (self->hand_items, event->value);
   const gint64 *source_index = g_hash_table_lookup (self->source_items, event->value);
   double give_up;
+
+  self->n_admitted = MAX (self->n_admitted, event->item + 1);
+  if (self->submitting != NULL && event->value == self->submitting)
+    self->admitted_at_call = TRUE;
 
   if (hand != NULL)
     set_job_behaviour (self, event->item, hand);
@@ -256,6 +261,7 @@ typedef struct {
   SluiceScenarioRunner *self;       /* a reference */
   GVariant             *item;       /* a reference */
   gboolean              submitter;  /* the submitter's, or one by hand */
+  gboolean              went_on;    /* the submitter took its next item already */
 } Submission;
 
 static void
@@ -321,7 +327,7 @@ on_submitted (GObject      *object,
   else if (g_error_matches (error, SLUICE_ERROR, SLUICE_ERROR_CLOSED))
     self->submit_refused++;
 
-  if (!submission->submitter)
+  if (!submission->submitter || submission->went_on)
     maybe_finish_service (self);
   else if (job == NULL && !g_error_matches (error, SLUICE_ERROR, SLUICE_ERROR_CLOSED))
     submitter_end (self, FALSE);  /* withdrawn: the caller cancelled */
@@ -329,20 +335,86 @@ on_submitted (GObject      *object,
     submitter_pull (self);
 }
 
-static void
+/* Submits @item. Gives %TRUE when the job was admitted during the call:
+ * a submission with room in the queue has completed when the call
+ * returns (only the answer waits for a main-loop turn, as GIO's callbacks
+ * do), so the submitter may go on to its next item at once, as a stream's
+ * producer does after a put with room. */
+static gboolean
 submit (SluiceScenarioRunner *self,
         GVariant             *item,
         gboolean              submitter)
 {
-  Submission *submission = g_new (Submission, 1);
+  Submission *submission = g_new0 (Submission, 1);
 
   submission->self = g_object_ref (self);
   submission->item = g_variant_ref_sink (item);
   submission->submitter = submitter;
   self->pending_submits++;
-  /* The run takes its own reference. */
+
+  /* job_admitted() notes whether the call admits the job at once. The run
+   * takes its own reference to the item. */
+  self->submitting = submitter ? submission->item : NULL;
+  self->admitted_at_call = FALSE;
   sluice_run_submit_async (self->run, submission->item, self->cancellable,
                            on_submitted, submission);
+  self->submitting = NULL;
+
+  /* The submission is alive until its answer: on_submitted() frees it. */
+  submission->went_on = submitter && self->admitted_at_call;
+  return submission->went_on;
+}
+
+/* The submitter's next item from the source. Gives %TRUE when it may take
+ * the one after at once. */
+static gboolean
+submit_source_item (SluiceScenarioRunner *self,
+                    GVariant             *item)
+{
+  gint64 index = self->n_source_items++;
+
+  g_hash_table_insert (self->source_items, g_variant_ref (item), g_memdup2 (&index, sizeof index));
+  return submit (self, item, TRUE);
+}
+
+/* Reads and submits the items the source has at hand (no interval before
+ * them) at once, as the stream's producer does (sluice_source_try_next()),
+ * for as long as they are admitted at once. Waiting for each read's idle
+ * instead put the pulls after the workers' steps, in an order that
+ * depended on the main loop's priorities: the app's paced clock and
+ * sluice-run's virtual clock gave different event orders. Gives %TRUE when
+ * the source has nothing ready and must be read asynchronously. */
+static gboolean
+submit_at_hand (SluiceScenarioRunner *self)
+{
+  for (;;)
+    {
+      g_autoptr(GVariant) item = NULL;
+      g_autoptr(GError) error = NULL;
+
+      if (g_cancellable_is_cancelled (self->cancellable))
+        {
+          submitter_end (self, FALSE);
+          return FALSE;
+        }
+
+      if (!sluice_source_try_next (SLUICE_SOURCE (self->source), &item, &error))
+        {
+          if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_WOULD_BLOCK))
+            return TRUE;
+          submitter_end (self, FALSE);
+          return FALSE;
+        }
+
+      if (item == NULL)
+        {
+          submitter_end (self, TRUE);
+          return FALSE;
+        }
+
+      if (!submit_source_item (self, item))
+        return FALSE;  /* on_submitted() goes on */
+    }
 }
 
 static void
@@ -353,7 +425,6 @@ on_source_next (GObject      *object,
   g_autoptr(SluiceScenarioRunner) self = user_data;
   g_autoptr(GError) error = NULL;
   g_autoptr(GVariant) item = NULL;
-  gint64 index;
 
   item = sluice_source_next_finish (SLUICE_SOURCE (object), result, &error);
   if (item == NULL)
@@ -362,21 +433,18 @@ on_source_next (GObject      *object,
       return;
     }
 
-  index = self->n_source_items++;
-  g_hash_table_insert (self->source_items, g_variant_ref (item), g_memdup2 (&index, sizeof index));
-  submit (self, item, TRUE);
+  if (submit_source_item (self, item))
+    submitter_pull (self);
 }
 
 /* The submitter takes the source's next item (the source's interval
- * spaces them) once the previous submission completed. */
+ * spaces them) once the previous submission completed: at once for the
+ * items at hand, else asynchronously. */
 static void
 submitter_pull (SluiceScenarioRunner *self)
 {
-  if (g_cancellable_is_cancelled (self->cancellable))
-    {
-      submitter_end (self, FALSE);
-      return;
-    }
+  if (!submit_at_hand (self))
+    return;
 
   sluice_source_next_async (SLUICE_SOURCE (self->source), self->cancellable, on_source_next,
                             g_object_ref (self));
@@ -461,7 +529,9 @@ sluice_scenario_runner_submit (SluiceScenarioRunner   *self,
  *
  * Gives up on that job, as its caller: sluice_job_cancel(). A queued job
  * ends cancelled at once and never runs; a running one is stopped and ends
- * cancelled; a finished one is left as it is.
+ * cancelled; a finished one is left as it is. A job admitted whose
+ * submission has not answered yet (the answer takes a main-loop turn) is
+ * given up on as soon as the answer brings it, in the same instant.
  *
  * Returns: whether there is such a job (always %FALSE in stream mode)
  */
@@ -474,10 +544,17 @@ sluice_scenario_runner_give_up (SluiceScenarioRunner *self,
   g_return_val_if_fail (SLUICE_IS_SCENARIO_RUNNER (self), FALSE);
 
   job = sluice_scenario_runner_get_job (self, job_index);
-  if (job == NULL)
+  if (job != NULL)
+    {
+      sluice_job_cancel (job);
+      return TRUE;
+    }
+
+  if (job_index < 0 || job_index >= self->n_admitted)
     return FALSE;
 
-  sluice_job_cancel (job);
+  /* keep_job() cancels it. */
+  g_hash_table_add (self->give_up_due, g_memdup2 (&job_index, sizeof job_index));
   return TRUE;
 }
 

@@ -163,13 +163,14 @@ GType sluice_outcome_get_type (void) G_GNUC_CONST;
  *   (#SluicePool:queue-size); 0 for every other event
  * @lead_bound: for the run start: the most items the producer pulls ahead
  *   of the ones handled, `queue-size + workers + 1` (the `+ 1` is the item
- *   it holds while it waits for room); 0 for every other event. A service
- *   run (sluice_pool_open()) has no producer: its callers wait outside the
- *   queue, so admitted jobs not yet handled stay within
- *   `queue-size + workers`, and the run gives the same bound so that both
- *   modes are judged by one rule. Items that failed for good stay in
- *   @lead, so with #SluicePool:keep-going, or in a service run, failures
- *   can take the lead past its bound
+ *   it holds while it waits for room); 0 for every other event. In a
+ *   service run (sluice_pool_open()) a submission counts as pulled from
+ *   its call, so one caller submitting one job at a time, as the scenario
+ *   runner's submitter does, is held to the same bound, the `+ 1` being
+ *   its submission that waits for room. Items that failed for good stay in
+ *   @lead, and so do a service run's refused submissions, so with
+ *   #SluicePool:keep-going, or in a service run, failures and refusals can
+ *   take the lead past its bound
  * @item_timeout: for the run start: #SluicePool:item-timeout in whole
  *   microseconds, the time each attempt may run and each cancel round
  *   waits; -1 for every other event

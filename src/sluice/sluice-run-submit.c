@@ -37,6 +37,24 @@ submission_free (Submission *submission)
 
 /* Admission {{{ */
 
+/* A submission is a service run's pull: its item counts as pulled from
+ * the call on, and the lead is sampled then, as a stream's is each time
+ * its source yields (submit-and-shutdown.md: max_lead is computed as in
+ * stream mode). A submission waiting for room is the item a producer
+ * holds; one refused with %SLUICE_ERROR_CLOSED stays pulled and never
+ * succeeds, so it stays in the lead. Counted at admission instead, the
+ * lead missed the refused items and the item a submitter held while the
+ * queue was full. */
+static void
+count_submission (SluiceRun *self)
+{
+  guint lead;
+
+  self->stats.pulled++;
+  lead = self->stats.pulled - self->stats.succeeded;
+  self->stats.max_lead = MAX (self->stats.max_lead, lead);
+}
+
 /* The channel has taken the item: the job exists from now on, with the
  * next index. */
 static void
@@ -45,15 +63,11 @@ admit (gpointer user_data)
   Submission *submission = user_data;
   SluiceRun *self = submission->run;
   SluicePulledItem *item = g_steal_pointer (&submission->item);
-  guint lead;
 
   item->index = self->n_submitted++;
   item->job = _sluice_job_new (self, item->value, item->index);
   submission->job = g_object_ref (item->job);
 
-  self->stats.pulled++;
-  lead = self->stats.pulled - self->stats.succeeded;
-  self->stats.max_lead = MAX (self->stats.max_lead, lead);
   _sluice_run_step_begin (self);
   _sluice_run_emit_item (self, SLUICE_EVENT_PULL, item, -1, item->value);
   _sluice_run_emit_index (self, SLUICE_EVENT_QUEUE_PUT, item->index, -1, NULL);
@@ -61,13 +75,19 @@ admit (gpointer user_data)
 }
 
 /* A submission the channel did not take: refused by a close, or withdrawn
- * by its own cancellable. Nothing was queued. */
+ * by its own cancellable. Nothing was queued. A withdrawn submission is
+ * taken back out of `pulled` (its caller took the item back: it is no
+ * job and no refusal), though the lead sampled at its call stays. */
 static void
-return_refusal (GTask        *task,
+return_refusal (SluiceRun    *self,
+                GTask        *task,
                 const GError *error)
 {
   if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    g_task_return_error (task, g_error_copy (error));
+    {
+      self->stats.pulled--;
+      g_task_return_error (task, g_error_copy (error));
+    }
   else
     g_task_return_new_error (task, SLUICE_ERROR, SLUICE_ERROR_CLOSED, "pool is closed");
 }
@@ -89,7 +109,7 @@ on_put (gpointer      item,
   if (error == NULL)
     g_task_return_pointer (task, g_steal_pointer (&submission->job), g_object_unref);
   else
-    return_refusal (task, error);
+    return_refusal (self, task, error);
 
   submission_free (submission);
   _sluice_run_complete_now (task);
@@ -115,6 +135,10 @@ on_put (gpointer      item,
  * waiting when the close came. Cancelling @cancellable while it waits
  * withdraws it (%G_IO_ERROR_CANCELLED): nothing is queued.
  *
+ * The submission is the service run's pull: it counts in
+ * #SluiceRunStats.pulled and the lead from this call on, also when it is
+ * refused; a withdrawn one is taken back out of the pulled items.
+ *
  * Since: 0.1
  */
 void
@@ -134,6 +158,7 @@ sluice_run_submit_async (SluiceRun           *self,
 
   g_variant_ref_sink (item);
   task = _sluice_run_caller_task_new (self, NULL, callback, user_data, sluice_run_submit_async);
+  count_submission (self);
 
   if (self->state != RUN_ACTIVE || self->producer_state == PRODUCER_DONE)
     {

@@ -18,7 +18,10 @@ G_BEGIN_DECLS
 
 /**
  * SluiceRunStats:
- * @pulled: items pulled from the source
+ * @pulled: items pulled from the source; in a service run, the
+ *   submissions: the jobs admitted, those waiting for room and those
+ *   refused with %SLUICE_ERROR_CLOSED (not those withdrawn by their
+ *   cancellable)
  * @succeeded: items that succeeded
  * @failed: items that failed for good
  * @dropped: items pulled but never handled (a stop or cancel came first)
@@ -29,7 +32,8 @@ G_BEGIN_DECLS
  * @queued: items in the input channel now
  * @in_flight: attempts running now
  * @lead: items pulled and not handled successfully now
- * @max_lead: the largest @lead seen each time the source yielded
+ * @max_lead: the largest @lead seen each time the source yielded; in a
+ *   service run, at each submission (refused ones stay in the lead)
  * @yielded: results handed to the caller
  * @shed: items failed for good by their deadline before a handler call
  * @skipped_deadline: retries skipped because their backoff would end at

@@ -575,7 +575,9 @@ assert_stop_button (SluiceWindow *window,
 
   g_assert_cmpstr (gtk_actionable_get_action_name (GTK_ACTIONABLE (button)), ==, action);
   g_assert_cmpstr (gtk_button_get_label (GTK_BUTTON (button)), ==, label);
-  gtk_test_accessible_assert_property (GTK_ACCESSIBLE (button), GTK_ACCESSIBLE_PROPERTY_LABEL, label);
+  /* Named by what it shows ("Request Stop"), not by the raw label read
+   * before it ("Request _Stop Request Stop"). */
+  g_assert_false (gtk_test_accessible_has_property (GTK_ACCESSIBLE (button), GTK_ACCESSIBLE_PROPERTY_LABEL));
   g_assert_nonnull (strstr (gtk_widget_get_tooltip_text (button), tooltip));
 }
 

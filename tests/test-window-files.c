@@ -372,6 +372,27 @@ test_invalid_field_shows_at_once_without_moving_rows (void)
   window_fixture_close (window);
 }
 
+
+/* Save Run suggests "first-look.sluicerun": it is written under that name,
+ * once (it became "first-look.sluicerun.sluicerun"); a name without the
+ * extension takes it; exports keep theirs or take the filter's. */
+static void
+test_save_run_names_the_file_once (void)
+{
+  g_autofree char *suggested = sluice_file_dialog_complete_name (SLUICE_FILE_DIALOG_SAVE_RUN, "/tmp/first-look.sluicerun",
+                                                                 "sluicerun");
+  g_autofree char *bare = sluice_file_dialog_complete_name (SLUICE_FILE_DIALOG_SAVE_RUN, "/tmp/mine", "sluicerun");
+  g_autofree char *no_filter = sluice_file_dialog_complete_name (SLUICE_FILE_DIALOG_SAVE_RUN, "/tmp/mine", NULL);
+  g_autofree char *image = sluice_file_dialog_complete_name (SLUICE_FILE_DIALOG_EXPORT_IMAGE, "/tmp/chart.SVG", "png");
+  g_autofree char *events = sluice_file_dialog_complete_name (SLUICE_FILE_DIALOG_EXPORT_EVENTS, "/tmp/events", NULL);
+
+  g_assert_cmpstr (suggested, ==, "/tmp/first-look.sluicerun");
+  g_assert_cmpstr (bare, ==, "/tmp/mine.sluicerun");
+  g_assert_cmpstr (no_filter, ==, "/tmp/mine.sluicerun");
+  g_assert_cmpstr (image, ==, "/tmp/chart.SVG");
+  g_assert_cmpstr (events, ==, "/tmp/events.csv");
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -379,6 +400,7 @@ main (int   argc,
   gtk_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/window/files/an-edit-marks-the-title", test_an_edit_marks_the_title);
+  g_test_add_func ("/window/files/save-run-names-the-file-once", test_save_run_names_the_file_once);
   g_test_add_func ("/window/files/save-keeps-the-files-comments", test_save_keeps_the_files_comments);
   g_test_add_func ("/window/files/closing-a-changed-file-asks-first", test_closing_a_changed_file_asks_first);
   g_test_add_func ("/window/files/closing-an-unchanged-file-does-not-ask",

@@ -35,6 +35,22 @@ G_DEFINE_FINAL_TYPE (SluiceFileDialog, sluice_file_dialog, G_TYPE_OBJECT)
 
 static const char * const image_extensions[] = { ".png", ".svg", ".pdf", NULL };
 static const char * const event_extensions[] = { ".csv", ".jsonl", ".ndjson", ".json", NULL };
+static const char * const run_extensions[] = { ".sluicerun", NULL };
+
+/* The extensions a file of @kind may already end with. */
+static const char * const *
+known_extensions (SluiceFileDialogKind kind)
+{
+  switch (kind)
+    {
+    case SLUICE_FILE_DIALOG_EXPORT_IMAGE:
+      return image_extensions;
+    case SLUICE_FILE_DIALOG_SAVE_RUN:
+      return run_extensions;
+    default:
+      return event_extensions;
+    }
+}
 
 static GtkFileFilter *
 create_filter (const char *name,
@@ -61,29 +77,48 @@ create_open_filter (void)
   return filter;
 }
 
-/* An export without a known extension takes the one of the chosen filter. */
-static char *
-add_extension (SluiceFileDialog *self,
-               const char       *path)
+/**
+ * sluice_file_dialog_complete_name:
+ * @kind: what the file is for
+ * @path: the path chosen
+ * @filter_extension: (nullable): the extension of the filter chosen, without
+ *   the dot
+ *
+ * A file saved or exported without a known extension takes the one of the
+ * chosen filter; one that has it keeps its name as it is (the suggested
+ * "first-look.sluicerun" was written as "first-look.sluicerun.sluicerun").
+ *
+ * Returns: (transfer full): the path to write
+ */
+char *
+sluice_file_dialog_complete_name (SluiceFileDialogKind  kind,
+                                  const char           *path,
+                                  const char           *filter_extension)
 {
-  gboolean image = self->kind == SLUICE_FILE_DIALOG_EXPORT_IMAGE;
-  const char * const *known = image ? image_extensions : event_extensions;
+  const char * const *known = known_extensions (kind);
   g_autofree char *lower = g_ascii_strdown (path, -1);
-  g_autoptr(GtkFileFilter) filter = gtk_file_chooser_get_filter (GTK_FILE_CHOOSER (self->native));
-  const char *extension = filter ? g_object_get_data (G_OBJECT (filter), "extension") : NULL;
 
-  if (self->kind == SLUICE_FILE_DIALOG_OPEN || self->kind == SLUICE_FILE_DIALOG_SAVE ||
-      self->kind == SLUICE_FILE_DIALOG_COMPARE)
+  if (kind == SLUICE_FILE_DIALOG_OPEN || kind == SLUICE_FILE_DIALOG_SAVE || kind == SLUICE_FILE_DIALOG_COMPARE)
     return g_strdup (path);
 
   for (guint i = 0; known[i] != NULL; i++)
     if (g_str_has_suffix (lower, known[i]))
       return g_strdup (path);
 
-  if (extension == NULL)
-    extension = image ? "png" : "csv";
+  if (filter_extension == NULL)
+    filter_extension = known[0] + 1;
 
-  return g_strconcat (path, ".", extension, NULL);
+  return g_strconcat (path, ".", filter_extension, NULL);
+}
+
+static char *
+add_extension (SluiceFileDialog *self,
+               const char       *path)
+{
+  g_autoptr(GtkFileFilter) filter = gtk_file_chooser_get_filter (GTK_FILE_CHOOSER (self->native));
+
+  return sluice_file_dialog_complete_name (self->kind, path,
+                                           filter ? g_object_get_data (G_OBJECT (filter), "extension") : NULL);
 }
 
 static void

@@ -49,6 +49,9 @@ G_DECLARE_FINAL_TYPE (SluiceFileDialog, sluice_file_dialog, SLUICE, FILE_DIALOG,
 GFile *sluice_file_dialog_get_folder (SluiceFileDialogKind  kind,
                                       const char           *current_file);
 
+char *sluice_file_dialog_complete_name (SluiceFileDialogKind  kind,
+                                        const char           *path,
+                                        const char           *filter_extension);
 void sluice_file_dialog_show (GtkWindow            *parent,
                               SluiceFileDialogKind  kind,
                               const char           *current_file,

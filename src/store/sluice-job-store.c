@@ -129,8 +129,8 @@ check_payload (const char  *payload,
     {
       g_set_error (error, SLUICE_STORE_ERROR, SLUICE_STORE_ERROR_INVALID_ARGUMENT,
                    /* Translators: the payload's size, then the limit, in bytes */
-                   _("The payload is %" G_GSIZE_FORMAT " bytes long: at most %d bytes (1 MiB) are allowed"),
-                   length, SLUICE_JOB_STORE_MAX_PAYLOAD_BYTES);
+                   _("The payload is %lu bytes long: at most %d bytes (1 MiB) are allowed"),
+                   (gulong) length, SLUICE_JOB_STORE_MAX_PAYLOAD_BYTES);
       return FALSE;
     }
   problem = json_problem (payload);
@@ -182,20 +182,20 @@ name_is_too_long (NameKind     kind,
     case NAME_TENANT:
       g_set_error (error, SLUICE_STORE_ERROR, SLUICE_STORE_ERROR_INVALID_ARGUMENT,
                    /* Translators: the tenant's length, then the limit, in bytes */
-                   _("The tenant is %" G_GSIZE_FORMAT " bytes long: at most %d bytes are allowed"),
-                   length, SLUICE_JOB_STORE_MAX_NAME_BYTES);
+                   _("The tenant is %lu bytes long: at most %d bytes are allowed"),
+                   (gulong) length, SLUICE_JOB_STORE_MAX_NAME_BYTES);
       break;
     case NAME_OPERATION_KEY:
       g_set_error (error, SLUICE_STORE_ERROR, SLUICE_STORE_ERROR_INVALID_ARGUMENT,
                    /* Translators: the operation key's length, then the limit, in bytes */
-                   _("The operation key is %" G_GSIZE_FORMAT " bytes long: at most %d bytes are allowed"),
-                   length, SLUICE_JOB_STORE_MAX_NAME_BYTES);
+                   _("The operation key is %lu bytes long: at most %d bytes are allowed"),
+                   (gulong) length, SLUICE_JOB_STORE_MAX_NAME_BYTES);
       break;
     case NAME_OWNER:
       g_set_error (error, SLUICE_STORE_ERROR, SLUICE_STORE_ERROR_INVALID_ARGUMENT,
                    /* Translators: the lease owner's length, then the limit, in bytes */
-                   _("The lease owner is %" G_GSIZE_FORMAT " bytes long: at most %d bytes are allowed"),
-                   length, SLUICE_JOB_STORE_MAX_NAME_BYTES);
+                   _("The lease owner is %lu bytes long: at most %d bytes are allowed"),
+                   (gulong) length, SLUICE_JOB_STORE_MAX_NAME_BYTES);
       break;
     default:
       g_assert_not_reached ();

@@ -279,27 +279,6 @@ pause_button (SluiceWindow *window)
   return gtk_widget_get_first_child (controls);
 }
 
-/* The first widget under @widget whose action is @action_name (the
- * header's buttons), or NULL. */
-static GtkWidget *
-find_actionable (GtkWidget  *widget,
-                 const char *action_name)
-{
-  if (GTK_IS_ACTIONABLE (widget) &&
-      g_strcmp0 (gtk_actionable_get_action_name (GTK_ACTIONABLE (widget)), action_name) == 0)
-    return widget;
-
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_actionable (child, action_name);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
-}
-
 /* What a window attached live offers: the program's run, watched, not
  * steered from here; its configuration shown, not edited. */
 static void
@@ -498,7 +477,7 @@ test_request_stop_off_when_read_only (void)
   attach_through_dialog (window, &child);
 
   g_assert_false (action_enabled (window, "request-stop"));
-  stop_button = find_actionable (GTK_WIDGET (window), "win.request-stop");
+  stop_button = window_fixture_find_actionable (GTK_WIDGET (window), "win.request-stop");
   g_assert_nonnull (stop_button);
   g_assert_false (gtk_widget_is_sensitive (stop_button));
   g_assert_nonnull (strstr (gtk_widget_get_tooltip_text (stop_button), "read-only"));

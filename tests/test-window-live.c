@@ -323,26 +323,6 @@ test_window_live_hidden_window (void)
 
 /* ---- what a screen reader (and a check through it) finds -------------- */
 
-/* The first widget shown under @widget whose action is @action_name. */
-static GtkWidget *
-find_actionable (GtkWidget  *widget,
-                 const char *action_name)
-{
-  if (GTK_IS_ACTIONABLE (widget) && gtk_widget_is_visible (widget) &&
-      g_strcmp0 (gtk_actionable_get_action_name (GTK_ACTIONABLE (widget)), action_name) == 0)
-    return widget;
-
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_actionable (child, action_name);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
-}
-
 /* A button named by what it shows: no raw label ("_Run", read before the
  * shown "Run"), and the shown text without the mnemonic. */
 static void
@@ -350,7 +330,7 @@ assert_named_by_label (SluiceWindow *window,
                        const char   *action_name,
                        const char   *shown)
 {
-  GtkWidget *button = find_actionable (GTK_WIDGET (window), action_name);
+  GtkWidget *button = window_fixture_find_actionable (GTK_WIDGET (window), action_name);
   GtkWidget *label;
 
   g_assert_nonnull (button);

@@ -103,6 +103,27 @@ window_fixture_find_widget (GtkWidget *widget,
   return NULL;
 }
 
+/* The first widget shown under @widget (depth first) whose action is
+ * @action_name, as a person would press it (a header button), or NULL. */
+GtkWidget *
+window_fixture_find_actionable (GtkWidget  *widget,
+                                const char *action_name)
+{
+  if (GTK_IS_ACTIONABLE (widget) && gtk_widget_is_visible (widget) &&
+      g_strcmp0 (gtk_actionable_get_action_name (GTK_ACTIONABLE (widget)), action_name) == 0)
+    return widget;
+
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = window_fixture_find_actionable (child, action_name);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
 /* gtk_test_init() keeps the C locale, where gettext ignores LANGUAGE: the
  * messages' category goes to C.UTF-8 for a language, back to C for none
  * ("" ). The tests' binaries bind the app's text domain here. */

@@ -17,6 +17,8 @@ void          window_fixture_wait_for_end (SluiceWindow  *window);
 void          window_fixture_run_virtual  (SluiceWindow  *window);
 GtkWidget    *window_fixture_find_widget  (GtkWidget     *widget,
                                            GType          type);
+GtkWidget    *window_fixture_find_actionable (GtkWidget  *widget,
+                                           const char    *action_name);
 void          window_fixture_set_language (const char    *language);
 GtkCssProvider *window_fixture_add_app_style (void);
 void          window_fixture_remove_app_style (GtkCssProvider *css);

@@ -319,8 +319,6 @@ test_window_live_hidden_window (void)
   window_fixture_close (window);
 }
 
-
-
 /* ---- what a screen reader (and a check through it) finds -------------- */
 
 /* A button named by what it shows: no raw label ("_Run", read before the

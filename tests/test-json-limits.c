@@ -197,6 +197,57 @@ test_size_limit_is_the_callers (void)
   g_assert_no_error (error);
 }
 
+
+/* Found by fuzz-json: json-glib turns an escaped half of a surrogate pair
+ * (or a \u with fewer than four digits, which it reads into any code
+ * unit) into bytes that are no UTF-8, and json_gvariant_deserialize() (the
+ * payload handler's) then failed a critical. A whole pair, and every other
+ * escape, parse as before. */
+static void
+test_lone_surrogate_escape_is_refused (void)
+{
+  const char *refused[] = {
+    "[\"\\ud800\"]", "[\"a\\uDBFFb\"]", "[\"\\udc00\"]", "[\"\\ud800\\u0041\"]", "{\"value\": \"\\ud83d\"}",
+    "\"\\ud800", "\"\\ud800\\", "[\"\\udc0\\ud700\"]", "[\"\\u12\"]", NULL,
+  };
+  const char *c_escapes[] = { "\"\\66666666udb00\\0\"", "[\"\\x41\"]", "[\"\\a\"]", "[\"\\'\"]", NULL };
+  const char *accepted[] = { "[\"\\ud83d\\ude00\"]", "[\"\\u0041\\u00e9\"]", "[\"\\\\ud800\"]", "[\"\\n\\\"\"]",
+                             "[\"\\/\\b\\f\\r\\t\"]", NULL };
+
+  for (guint i = 0; refused[i] != NULL; i++)
+    {
+      g_autoptr(GError) error = NULL;
+
+      g_assert_false (_sluice_json_check_limits (refused[i], -1, G_MAXSIZE, &error));
+      g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA);
+      g_assert_nonnull (strstr (error->message, "\\u escape"));
+    }
+  /* C's escapes, which json-glib's scanner takes too: an octal one becomes
+   * a byte that is no UTF-8. */
+  for (guint i = 0; c_escapes[i] != NULL; i++)
+    {
+      g_autoptr(GError) error = NULL;
+
+      g_assert_false (_sluice_json_check_limits (c_escapes[i], -1, G_MAXSIZE, &error));
+      g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA);
+      g_assert_nonnull (strstr (error->message, "escape JSON does not know"));
+    }
+  for (guint i = 0; accepted[i] != NULL; i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(JsonNode) root = NULL;
+      g_autoptr(GVariant) value = NULL;
+
+      g_assert_true (_sluice_json_check_limits (accepted[i], -1, G_MAXSIZE, &error));
+      g_assert_no_error (error);
+      root = json_from_string (accepted[i], &error);
+      g_assert_no_error (error);
+      value = json_gvariant_deserialize (root, NULL, &error);
+      g_assert_no_error (error);
+      g_assert_nonnull (value);
+    }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -209,6 +260,7 @@ main (int    argc,
   g_test_add_func ("/json-limits/second-value-is-refused", test_second_value_is_refused);
   g_test_add_func ("/json-limits/text-that-is-not-utf8-is-refused", test_text_that_is_not_utf8_is_refused);
   g_test_add_func ("/json-limits/size-limit-is-the-callers", test_size_limit_is_the_callers);
+  g_test_add_func ("/json-limits/lone-surrogate-escape-is-refused", test_lone_surrogate_escape_is_refused);
 
   return g_test_run ();
 }

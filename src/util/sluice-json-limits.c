@@ -34,6 +34,95 @@ set_too_deep (gsize    offset,
 }
 
 static void
+set_bad_escape (gsize    offset,
+                GError **error)
+{
+  g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+               /* Translators: %lu is a byte offset, counted from 1 */
+               _("the JSON text has an escape JSON does not know (at byte %lu); expected one of \\\" \\\\ "
+                 "\\/ \\b \\f \\n \\r \\t \\uXXXX"),
+               (gulong) offset + 1);
+}
+
+static void
+set_bad_unicode_escape (gsize    offset,
+                    GError **error)
+{
+  g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+               /* Translators: %lu is a byte offset, counted from 1; \uD800 is
+                * how such an escape is written */
+               _("the JSON text has a \\u escape that is not a whole character: fewer than four hex digits, "
+                 "or half of a UTF-16 surrogate pair such as \\uD800 alone (at byte %lu)"),
+               (gulong) offset + 1);
+}
+
+/* The UTF-16 code unit of the \uXXXX escape at @text[@i] (its backslash),
+ * or -1 when it is none. */
+static gint
+escaped_unit (const char *text,
+              gsize       size,
+              gsize       i)
+{
+  gint unit = 0;
+
+  if (i + 6 > size || text[i + 1] != 'u')
+    return -1;
+  for (gsize k = i + 2; k < i + 6; k++)
+    {
+      if (!g_ascii_isxdigit (text[k]))
+        return -1;
+      unit = unit * 16 + g_ascii_xdigit_value (text[k]);
+    }
+  return unit;
+}
+
+/* json-glib turns an escaped surrogate without its other half into bytes
+ * that are no UTF-8, and g_variant_new_string() then fails a critical: a
+ * high surrogate must be followed at once by a low one, and a low one
+ * must follow a high one. Returns how many bytes the escape takes (6, or
+ * 12 for a pair) past its backslash, or 0 when it is no \u escape. */
+static gsize
+check_unicode_escape (const char  *text,
+                      gsize        size,
+                      gsize        i,
+                      GError     **error)
+{
+  gint unit = escaped_unit (text, size, i);
+  gint low;
+
+  /* JSON's escapes and no others: json-glib's scanner also takes C's (an
+   * octal \666 becomes one byte, no UTF-8). */
+  if (i + 1 < size && strchr ("\"\\/bfnrtu", text[i + 1]) == NULL)
+    {
+      set_bad_escape (i, error);
+      return G_MAXSIZE;
+    }
+  if (unit < 0 && i + 1 < size && text[i + 1] == 'u')
+    {
+      /* Fewer than four hex digits: JSON allows none, and json-glib reads
+       * the digits that are there into any code unit, a surrogate too. */
+      set_bad_unicode_escape (i, error);
+      return G_MAXSIZE;
+    }
+  if (unit < 0)
+    return 0;
+  if (unit >= 0xDC00 && unit <= 0xDFFF)
+    {
+      set_bad_unicode_escape (i, error);
+      return G_MAXSIZE;
+    }
+  if (unit < 0xD800 || unit > 0xDBFF)
+    return 6;
+  low = i + 6 < size && text[i + 6] == '\\' ? escaped_unit (text, size, i + 6) : -1;
+  if (low < 0xDC00 || low > 0xDFFF)
+    {
+      set_bad_unicode_escape (i, error);
+      return G_MAXSIZE;
+    }
+  return 12;
+}
+
+static void
 set_second_value (gsize    offset,
                   GError **error)
 {
@@ -125,7 +214,13 @@ _sluice_json_check_limits (const char  *text,
         case IN_STRING:
           /* An escape's second byte never ends the string. */
           if (c == '\\')
-            i++;
+            {
+              gsize taken = check_unicode_escape (text, MIN (size, max_size), i, error);
+
+              if (taken == G_MAXSIZE)
+                return FALSE;
+              i += taken > 0 ? taken - 1 : 1;
+            }
           else if (c == '"')
             where = IN_VALUE;
           break;

@@ -18,6 +18,8 @@
  *                  (bench-app.c, issue 13)
  *   window         a 50k-item run in the window at full speed, 1024x768,
  *                  under cairo and GL (bench-window.c, issue 24)
+ *   window-models  the window's models per event of that run, headless
+ *                  (bench-window.c)
  *
  * Prints a table of every figure, then the targets of issues 11 and 13
  * with their measured ratios, met or missed; writes every figure to a JSON file (by
@@ -97,6 +99,7 @@ static const Bench benches[] = {
   { "scrub",           bench_scrub },
   { "app-scrub",       bench_app_scrub },
   { "window",          bench_window },
+  { "window-models",   bench_window_models },
   { "monitor",         bench_monitor },
 };
 
@@ -132,7 +135,7 @@ parse_options (int    *argc,
   GOptionEntry entries[] = {
     { "only", 0, 0, G_OPTION_ARG_STRING, &bench_opt.only,
       "Run one measurement: dispatch, throughput, asyncio, uvloop, go, scaling-virtual, scaling-hang, "
-      "memory, precision, cli-throughput, cli-scaling, cli-memory, app, scrub, app-scrub, window, monitor; or a child: mem-inflight, mem-items, "
+      "memory, precision, cli-throughput, cli-scaling, cli-memory, app, scrub, app-scrub, window, window-models, monitor; or a child: mem-inflight, mem-items, "
       "profile (the throughput case alone)", "NAME" },
     { "items", 0, 0, G_OPTION_ARG_INT64, &bench_opt.items, "Items for throughput and the children", "N" },
     { "asyncio-items", 0, 0, G_OPTION_ARG_INT64, &bench_opt.asyncio_items,

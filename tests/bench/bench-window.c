@@ -18,6 +18,14 @@
  *        GSK_RENDERER=cairo and under the default renderer (GL on Xvfb:
  *        Mesa's llvmpipe).
  *
+ *   window-models  what the window's models cost per event, headless: the
+ *        same file run once on the virtual clock into a recorder, then
+ *        its events handed to the models in frames of WINDOW_FRAME_EVENTS
+ *        (about what a frame of the window reads at full speed): the
+ *        timeline of the chart and the lanes, the fold of the moment
+ *        shown (to the end, as during a run) and the linter. CPU time per
+ *        event, best of three passes.
+ *
  * Each figure is the median of three runs (one with --quick), the headless
  * and the window runs alternating. Skipped with a message when the app
  * was not built or xvfb-run is not installed.
@@ -28,6 +36,12 @@
 #include "bench.h"
 
 #include <glib/gstdio.h>
+#include <string.h>
+
+#include "sluice-fold.h"
+#include "sluice-linter.h"
+#include "sluice-scenario-runner.h"
+#include "sluice-timeline.h"
 
 #define WINDOW_POOL   "window-50k.pool"
 #define WINDOW_ITEMS  50000
@@ -35,6 +49,7 @@
 #define WINDOW_HEIGHT 768
 #define WINDOW_LIMIT  300.0
 #define WINDOW_RUNS   3
+#define WINDOW_FRAME_EVENTS 15000
 
 typedef struct {
   const char *name;   /* in the rows and the targets' ids */
@@ -308,3 +323,99 @@ bench_window (void)
     }
   remove_dir (dir);
 }
+
+/* The window's models per event, headless {{{ */
+
+static SluiceRecorder *
+record_window_run (const char *pool,
+                   guint      *workers)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SluiceScenario) scenario = sluice_scenario_new_from_file (pool, NULL, &error);
+  g_autoptr(SluiceScenarioRunner) runner = NULL;
+  g_autoptr(SluiceReport) report = NULL;
+  SluiceRecorder *recorder = sluice_recorder_new (0);
+
+  if (scenario == NULL)
+    g_error ("%s: %s", pool, error->message);
+  *workers = (guint) sluice_scenario_get_workers (scenario);
+  runner = sluice_scenario_runner_new (scenario);
+  sluice_scenario_runner_set_recorder (runner, recorder);
+  report = sluice_scenario_runner_run (runner, &error);
+  if (report == NULL)
+    g_error ("%s: %s", pool, error->message);
+  return recorder;
+}
+
+typedef struct {
+  double timeline, fold, linter;   /* CPU seconds */
+} ModelCosts;
+
+/* One pass: @all's events copied into a new recorder a frame at a time
+ * (not timed), each frame handed to the models as the window does. */
+static void
+models_pass (SluiceRecorder *all,
+             guint           workers,
+             ModelCosts     *costs)
+{
+  g_autoptr(SluiceRecorder) recorder = sluice_recorder_new (0);
+  g_autoptr(SluiceTimeline) timeline = sluice_timeline_new (workers);
+  g_autoptr(SluiceFold) fold = sluice_fold_new (recorder);
+  g_autoptr(SluiceLinter) linter = sluice_linter_new ();
+  guint n = sluice_recorder_get_n_events (all);
+  guint64 cursor = 0;
+
+  memset (costs, 0, sizeof *costs);
+  for (guint first = 0; first < n; first += WINDOW_FRAME_EVENTS)
+    {
+      const SluiceEvent *event;
+      double t0, t1, t2;
+
+      for (guint i = first; i < MIN (n, first + WINDOW_FRAME_EVENTS); i++)
+        sluice_recorder_add (recorder, sluice_recorder_get_event (all, i));
+
+      t0 = cpu_now ();
+      sluice_timeline_update (timeline, recorder);
+      t1 = cpu_now ();
+      sluice_fold_seek_end (fold);
+      t2 = cpu_now ();
+      while ((event = sluice_recorder_next (recorder, &cursor)) != NULL)
+        sluice_linter_add_event (linter, event);
+      costs->timeline += t1 - t0;
+      costs->fold += t2 - t1;
+      costs->linter += cpu_now () - t2;
+    }
+}
+
+void
+bench_window_models (void)
+{
+  g_autofree char *pool = g_build_filename (bench_opt.pool_dir, WINDOW_POOL, NULL);
+  g_autoptr(SluiceRecorder) all = NULL;
+  ModelCosts best = { G_MAXDOUBLE, G_MAXDOUBLE, G_MAXDOUBLE };
+  JsonObject *obj;
+  guint workers, n;
+
+  all = record_window_run (pool, &workers);
+  n = sluice_recorder_get_n_events (all);
+  for (guint pass = 0; pass < 3; pass++)
+    {
+      ModelCosts costs;
+
+      models_pass (all, workers, &costs);
+      best.timeline = MIN (best.timeline, costs.timeline);
+      best.fold = MIN (best.fold, costs.fold);
+      best.linter = MIN (best.linter, costs.linter);
+    }
+
+  obj = section ("window_models");
+  json_object_set_int_member (obj, "events", n);
+  json_object_set_int_member (obj, "frame_events", WINDOW_FRAME_EVENTS);
+  json_object_set_double_member (obj, "timeline_us_per_event", best.timeline / n * 1e6);
+  json_object_set_double_member (obj, "fold_us_per_event", best.fold / n * 1e6);
+  json_object_set_double_member (obj, "linter_us_per_event", best.linter / n * 1e6);
+  add_row ("window's models, headless: CPU per event (us)", "timeline %.3f, fold %.3f, linter %.3f (%u events)",
+           best.timeline / n * 1e6, best.fold / n * 1e6, best.linter / n * 1e6, n);
+}
+
+/* }}} */

@@ -164,6 +164,7 @@ void bench_cli_memory (void);
 void bench_app (void);               /* bench-app.c */
 void bench_app_scrub (void);
 void bench_window (void);            /* bench-window.c */
+void bench_window_models (void);
 void bench_monitor (void);           /* bench-monitor.c */
 void bench_scrub (void);             /* bench-scrub.c */
 char  *bench_scrub_scenario (gint64 items);

@@ -2229,6 +2229,49 @@ test_window_event_log_follows_with_the_rows_it_shows (void)
   window_fixture_close (window);
 }
 
+/* The results view makes rows only while its tab is shown: a GtkListView
+ * makes a row for each item that comes (up to two hundred) whether it is
+ * shown or not, and a fast run on another tab paid for them in its first
+ * frames. Shown, it lists every result, the first at the top. */
+static void
+test_window_results_rows_made_only_while_shown (void)
+{
+  SluiceWindow *window = window_fixture_open ("first-look");
+  SluiceConfigPanel *panel = SLUICE_CONFIG_PANEL (sluice_window_get_config_panel (window));
+  GtkWidget *log = sluice_window_get_event_log (window);
+  GtkNotebook *notebook = GTK_NOTEBOOK (gtk_widget_get_ancestor (log, GTK_TYPE_NOTEBOOK));
+  GtkWidget *results_page = gtk_notebook_get_nth_page (notebook, 1);
+  GtkListView *results = GTK_LIST_VIEW (window_fixture_find_widget (results_page, GTK_TYPE_LIST_VIEW));
+  GListModel *model;
+  g_autoptr(GtkStringObject) first = NULL;
+
+  sluice_config_panel_set_field_text (panel, "source", "count", "300");
+  g_assert_cmpint (gtk_notebook_get_current_page (notebook), ==, gtk_notebook_page_num (notebook, log));
+  window_fixture_run_virtual (window);
+  window_fixture_wait_for_frames (GTK_WIDGET (window), 2);
+  g_assert_cmpuint (sluice_window_get_n_results (window), ==, 300);
+  g_assert_false (gtk_widget_get_mapped (GTK_WIDGET (results)));
+  g_assert_null (gtk_widget_get_first_child (GTK_WIDGET (results)));
+
+  gtk_notebook_set_current_page (notebook, 1);
+  window_fixture_wait_for_frames (GTK_WIDGET (window), 2);
+  g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (results)));
+  model = G_LIST_MODEL (gtk_list_view_get_model (results));
+  g_assert_nonnull (model);
+  g_assert_cmpuint (g_list_model_get_n_items (model), ==, 300);
+  g_assert_nonnull (gtk_widget_get_first_child (GTK_WIDGET (results)));
+  first = g_list_model_get_item (model, 0);
+  g_assert_true (g_str_has_prefix (gtk_string_object_get_string (first), "1.  "));
+
+  /* Hidden again, no model and no rows. */
+  gtk_notebook_set_current_page (notebook, gtk_notebook_page_num (notebook, log));
+  window_fixture_wait_for_frames (GTK_WIDGET (window), 2);
+  g_assert_null (gtk_list_view_get_model (results));
+  g_assert_null (gtk_widget_get_first_child (GTK_WIDGET (results)));
+
+  window_fixture_close (window);
+}
+
 static gboolean
 is_replaying (SluiceWindow *window)
 {
@@ -2380,6 +2423,7 @@ main (int   argc,
   g_test_add_func ("/window/scrub/views-show-the-run-at-the-playhead", test_window_scrub_shows_the_run_at_the_playhead);
   g_test_add_func ("/window/scrub/error-group-holds-the-errors-by-then", test_window_scrub_error_group);
   g_test_add_func ("/window/event-log/follows-with-the-rows-it-shows", test_window_event_log_follows_with_the_rows_it_shows);
+  g_test_add_func ("/window/results/rows-made-only-while-shown", test_window_results_rows_made_only_while_shown);
   g_test_add_func ("/window/event-log/clicked-row-marks-its-time-in-chart-and-lanes",
                    test_window_event_row_marks_its_time);
   g_test_add_func ("/window/report/cuts-long-lists-and-says-how-long", test_report_view_cuts_long_lists);

@@ -16,8 +16,11 @@
 typedef struct {
   guint n_changes;
   guint position, removed, added;  /* the last change */
+  guint n_items;                   /* as the changes told it */
 } Changes;
 
+/* Each change is told with the model listing what it says: a view asks
+ * for the count and the items while it is told. */
 static void
 on_items_changed (GListModel *model,
                   guint       position,
@@ -25,6 +28,15 @@ on_items_changed (GListModel *model,
                   guint       added,
                   Changes    *changes)
 {
+  g_assert_cmpuint (position + removed, <=, changes->n_items);
+  changes->n_items = changes->n_items - removed + added;
+  g_assert_cmpuint (g_list_model_get_n_items (model), ==, changes->n_items);
+  if (changes->n_items > 0)
+    {
+      g_autoptr(GObject) last = g_list_model_get_item (model, changes->n_items - 1);
+
+      g_assert_nonnull (last);
+    }
   changes->n_changes++;
   changes->position = position;
   changes->removed = removed;
@@ -204,6 +216,87 @@ test_event_list_ring_buffer (void)
   assert_item (model, 0, 0, SLUICE_EVENT_ATTEMPT_END);
 }
 
+/* A log that follows a live run lists only the newest rows, which keep
+ * their items while the tail moves (a view its widgets); the rows above
+ * the tail come back when it goes, the rows of the tail keep their place. */
+static void
+test_event_list_tail_lists_only_the_newest_rows (void)
+{
+  g_autoptr(SluiceRecorder) recorder = sluice_recorder_new (0);
+  g_autoptr(SluiceEventList) list = sluice_event_list_new ();
+  GListModel *model = G_LIST_MODEL (list);
+  Changes changes = { 0 };
+
+  g_signal_connect (list, "items-changed", G_CALLBACK (on_items_changed), &changes);
+  sluice_event_list_set_recorder (list, recorder);
+  for (gint64 i = 0; i < 10; i++)
+    add_event (recorder, SLUICE_EVENT_ATTEMPT_START, i, NULL);
+  sluice_event_list_update (list);
+
+  /* The newest three of ten: one change, the seven above go. */
+  sluice_event_list_set_tail (list, 3);
+  g_assert_cmpuint (sluice_event_list_get_tail (list), ==, 3);
+  g_assert_cmpuint (changes.n_changes, ==, 2);
+  g_assert_cmpuint (changes.position, ==, 0);
+  g_assert_cmpuint (changes.removed, ==, 7);
+  g_assert_cmpuint (changes.added, ==, 0);
+  g_assert_cmpuint (g_list_model_get_n_items (model), ==, 3);
+  g_assert_cmpuint (sluice_event_list_get_n_rows (list), ==, 10);
+  g_assert_cmpuint (sluice_event_list_get_n_events (list), ==, 10);
+  assert_item (model, 0, 7, SLUICE_EVENT_ATTEMPT_START);
+  assert_item (model, 2, 9, SLUICE_EVENT_ATTEMPT_START);
+  g_assert_null (g_list_model_get_item (model, 3));
+
+  /* Two new events: the two oldest rows go at the top, the newest stays
+   * as it was, the new ones come after it. */
+  add_event (recorder, SLUICE_EVENT_ATTEMPT_END, 10, NULL);
+  add_event (recorder, SLUICE_EVENT_ATTEMPT_END, 11, NULL);
+  changes.n_changes = 0;
+  g_assert_true (sluice_event_list_update (list));
+  g_assert_cmpuint (changes.n_changes, ==, 2);
+  g_assert_cmpuint (changes.position, ==, 1);
+  g_assert_cmpuint (changes.removed, ==, 0);
+  g_assert_cmpuint (changes.added, ==, 2);
+  g_assert_cmpuint (g_list_model_get_n_items (model), ==, 3);
+  assert_item (model, 0, 9, SLUICE_EVENT_ATTEMPT_START);
+  assert_item (model, 1, 10, SLUICE_EVENT_ATTEMPT_END);
+  assert_item (model, 2, 11, SLUICE_EVENT_ATTEMPT_END);
+
+  /* More new events than the tail holds: every row in one change. */
+  for (gint64 i = 12; i < 20; i++)
+    add_event (recorder, SLUICE_EVENT_ATTEMPT_START, i, NULL);
+  changes.n_changes = 0;
+  g_assert_true (sluice_event_list_update (list));
+  g_assert_cmpuint (changes.n_changes, ==, 1);
+  g_assert_cmpuint (changes.position, ==, 0);
+  g_assert_cmpuint (changes.removed, ==, 3);
+  g_assert_cmpuint (changes.added, ==, 3);
+  assert_item (model, 0, 17, SLUICE_EVENT_ATTEMPT_START);
+  assert_item (model, 2, 19, SLUICE_EVENT_ATTEMPT_START);
+
+  /* Filtered, the tail is the newest rows that match. */
+  sluice_event_list_set_filter (list, NULL, SLUICE_EVENT_ATTEMPT_END);
+  g_assert_cmpuint (sluice_event_list_get_n_rows (list), ==, 2);
+  g_assert_cmpuint (g_list_model_get_n_items (model), ==, 2);
+  assert_item (model, 0, 10, SLUICE_EVENT_ATTEMPT_END);
+  sluice_event_list_set_filter (list, NULL, SLUICE_EVENT_ATTEMPT_START);
+  g_assert_cmpuint (sluice_event_list_get_n_rows (list), ==, 18);
+  assert_item (model, 0, 17, SLUICE_EVENT_ATTEMPT_START);
+  /* Rows are found among all that match, the tail aside. */
+  g_assert_cmpuint (sluice_event_list_find_row (list, 18), ==, 15);
+
+  /* Without the tail, every row: those above come before the tail's. */
+  changes.n_changes = 0;
+  sluice_event_list_set_tail (list, 0);
+  g_assert_cmpuint (changes.n_changes, ==, 1);
+  g_assert_cmpuint (changes.position, ==, 0);
+  g_assert_cmpuint (changes.removed, ==, 0);
+  g_assert_cmpuint (changes.added, ==, 15);
+  g_assert_cmpuint (g_list_model_get_n_items (model), ==, 18);
+  assert_item (model, 0, 0, SLUICE_EVENT_ATTEMPT_START);
+  assert_item (model, 17, 19, SLUICE_EVENT_ATTEMPT_START);
+}
+
 static void
 assert_line (GListModel *model,
              guint       i,
@@ -262,6 +355,7 @@ main (int   argc,
   g_test_add_func ("/event-list/follows", test_event_list_follows);
   g_test_add_func ("/event-list/filters", test_event_list_filters);
   g_test_add_func ("/event-list/ring-buffer", test_event_list_ring_buffer);
+  g_test_add_func ("/event-list/tail-lists-only-the-newest-rows", test_event_list_tail_lists_only_the_newest_rows);
   g_test_add_func ("/result-list/lines", test_result_list);
 
   return g_test_run ();

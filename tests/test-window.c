@@ -17,6 +17,7 @@
 #include "sluice-clock-controls.h"
 #include "sluice-config-panel.h"
 #include "sluice-error-group-view.h"
+#include "sluice-event-item.h"
 #include "sluice-event-log.h"
 #include "sluice-explain-view.h"
 #include "sluice-jobs-view.h"
@@ -2161,6 +2162,122 @@ test_window_event_row_marks_its_time (void)
   window_fixture_close (window);
 }
 
+static guint
+count_children (GtkWidget *widget)
+{
+  guint n = 0;
+
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL; child = gtk_widget_get_next_sibling (child))
+    n++;
+  return n;
+}
+
+/* A log that follows a run lists, and keeps widgets for, the rows that
+ * fit it and a few more, not the two hundred a GtkListView keeps around
+ * the row it shows: a fast run moved the tail by thousands of rows a
+ * time, and the list bound them all anew each time (tens of ms, the
+ * frames waiting). Once the user scrolls up, every row is listed, and the
+ * view stays at the rows it showed. */
+static void
+test_window_event_log_follows_with_the_rows_it_shows (void)
+{
+  SluiceWindow *window = window_fixture_open ("first-look");
+  SluiceConfigPanel *panel = SLUICE_CONFIG_PANEL (sluice_window_get_config_panel (window));
+  SluiceEventLog *log = SLUICE_EVENT_LOG (sluice_window_get_event_log (window));
+  GtkColumnView *column_view = GTK_COLUMN_VIEW (window_fixture_find_widget (GTK_WIDGET (log), GTK_TYPE_COLUMN_VIEW));
+  GtkWidget *list_view = window_fixture_find_widget (GTK_WIDGET (column_view), GTK_TYPE_LIST_VIEW);
+  GtkScrolledWindow *scroller = GTK_SCROLLED_WINDOW (gtk_widget_get_parent (GTK_WIDGET (column_view)));
+  GtkAdjustment *vadj = gtk_scrolled_window_get_vadjustment (scroller);
+  GListModel *rows = G_LIST_MODEL (gtk_column_view_get_model (column_view));
+  g_autoptr(SluiceEventItem) newest = NULL;
+  guint n_events, fit, timeout_id;
+  int row_height;
+
+  sluice_config_panel_set_field_text (panel, "source", "count", "300");
+  window_fixture_wait_for_frames (GTK_WIDGET (window), 2);
+  window_fixture_run_virtual (window);
+  /* Laid out, and the tail fit to the view it got. */
+  window_fixture_wait_for_frames (GTK_WIDGET (window), 3);
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+  window_fixture_wait_for_frames (GTK_WIDGET (window), 2);
+
+  n_events = sluice_event_log_get_n_events (log);
+  g_assert_cmpuint (n_events, >, 1000);
+  g_assert_cmpuint (sluice_event_log_get_n_rows (log), ==, n_events);
+
+  /* The newest rows, as many as fit and three more, the newest last. */
+  row_height = 0;
+  for (GtkWidget *row = gtk_widget_get_first_child (list_view); row != NULL && row_height <= 0;
+       row = gtk_widget_get_next_sibling (row))
+    row_height = gtk_widget_get_height (row);
+  g_assert_cmpint (row_height, >, 0);
+  fit = (guint) ceil (gtk_adjustment_get_page_size (vadj) / row_height);
+  g_test_message ("%u events, %u rows fit, %u listed, %u row widgets", n_events, fit,
+                  g_list_model_get_n_items (rows), count_children (list_view));
+  g_assert_cmpuint (g_list_model_get_n_items (rows), >, 0);
+  g_assert_cmpuint (g_list_model_get_n_items (rows), <=, fit + 3);
+  g_assert_cmpuint (count_children (list_view), <=, fit + 3);
+  newest = g_list_model_get_item (rows, g_list_model_get_n_items (rows) - 1);
+  g_assert_cmpuint (sluice_event_item_get_position (newest), ==, n_events - 1);
+
+  /* A scroll up lists every row, the view where it was. */
+  gtk_adjustment_set_value (vadj, gtk_adjustment_get_value (vadj) - row_height);
+  timeout_id = window_fixture_add_timeout ();
+  while (g_list_model_get_n_items (rows) < n_events)
+    g_main_context_iteration (NULL, TRUE);
+  g_source_remove (timeout_id);
+  window_fixture_wait_for_frames (GTK_WIDGET (window), 2);
+  g_assert_cmpuint (g_list_model_get_n_items (rows), ==, n_events);
+  g_assert_cmpfloat (gtk_adjustment_get_upper (vadj) - gtk_adjustment_get_value (vadj) -
+                       gtk_adjustment_get_page_size (vadj), <, 5.0 * row_height);
+
+  window_fixture_close (window);
+}
+
+/* The results view makes rows only while its tab is shown: a GtkListView
+ * makes a row for each item that comes (up to two hundred) whether it is
+ * shown or not, and a fast run on another tab paid for them in its first
+ * frames. Shown, it lists every result, the first at the top. */
+static void
+test_window_results_rows_made_only_while_shown (void)
+{
+  SluiceWindow *window = window_fixture_open ("first-look");
+  SluiceConfigPanel *panel = SLUICE_CONFIG_PANEL (sluice_window_get_config_panel (window));
+  GtkWidget *log = sluice_window_get_event_log (window);
+  GtkNotebook *notebook = GTK_NOTEBOOK (gtk_widget_get_ancestor (log, GTK_TYPE_NOTEBOOK));
+  GtkWidget *results_page = gtk_notebook_get_nth_page (notebook, 1);
+  GtkListView *results = GTK_LIST_VIEW (window_fixture_find_widget (results_page, GTK_TYPE_LIST_VIEW));
+  GListModel *model;
+  g_autoptr(GtkStringObject) first = NULL;
+
+  sluice_config_panel_set_field_text (panel, "source", "count", "300");
+  g_assert_cmpint (gtk_notebook_get_current_page (notebook), ==, gtk_notebook_page_num (notebook, log));
+  window_fixture_run_virtual (window);
+  window_fixture_wait_for_frames (GTK_WIDGET (window), 2);
+  g_assert_cmpuint (sluice_window_get_n_results (window), ==, 300);
+  g_assert_false (gtk_widget_get_mapped (GTK_WIDGET (results)));
+  g_assert_null (gtk_widget_get_first_child (GTK_WIDGET (results)));
+
+  gtk_notebook_set_current_page (notebook, 1);
+  window_fixture_wait_for_frames (GTK_WIDGET (window), 2);
+  g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (results)));
+  model = G_LIST_MODEL (gtk_list_view_get_model (results));
+  g_assert_nonnull (model);
+  g_assert_cmpuint (g_list_model_get_n_items (model), ==, 300);
+  g_assert_nonnull (gtk_widget_get_first_child (GTK_WIDGET (results)));
+  first = g_list_model_get_item (model, 0);
+  g_assert_true (g_str_has_prefix (gtk_string_object_get_string (first), "1.  "));
+
+  /* Hidden again, no model and no rows. */
+  gtk_notebook_set_current_page (notebook, gtk_notebook_page_num (notebook, log));
+  window_fixture_wait_for_frames (GTK_WIDGET (window), 2);
+  g_assert_null (gtk_list_view_get_model (results));
+  g_assert_null (gtk_widget_get_first_child (GTK_WIDGET (results)));
+
+  window_fixture_close (window);
+}
+
 static gboolean
 is_replaying (SluiceWindow *window)
 {
@@ -2311,6 +2428,8 @@ main (int   argc,
   g_test_add_func ("/window/report/shows-every-key-of-the-report", test_window_report_shows_every_key);
   g_test_add_func ("/window/scrub/views-show-the-run-at-the-playhead", test_window_scrub_shows_the_run_at_the_playhead);
   g_test_add_func ("/window/scrub/error-group-holds-the-errors-by-then", test_window_scrub_error_group);
+  g_test_add_func ("/window/event-log/follows-with-the-rows-it-shows", test_window_event_log_follows_with_the_rows_it_shows);
+  g_test_add_func ("/window/results/rows-made-only-while-shown", test_window_results_rows_made_only_while_shown);
   g_test_add_func ("/window/event-log/clicked-row-marks-its-time-in-chart-and-lanes",
                    test_window_event_row_marks_its_time);
   g_test_add_func ("/window/report/cuts-long-lists-and-says-how-long", test_report_view_cuts_long_lists);

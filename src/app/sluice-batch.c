@@ -46,13 +46,16 @@ struct _SluiceBatch
   gboolean              done;
 
   /* How the run was drawn, for scripts/bench (SLUICE_FRAME_STATS=FILE):
-   * frames painted while it ran, and how soon after its end the window
-   * showed the end. Monotonic µs, 0 until known. */
+   * frames painted while it ran, the gaps between them, and how soon
+   * after its end the window showed the end. Monotonic µs, 0 until
+   * known. */
   char                 *stats_file;
   GdkFrameClock        *frame_clock;  /* weak */
   guint                 run_frames;
   gint64                run_started;
-  gint64                run_ended;
+  gint64                run_ended;    /* when running went false */
+  gint64                last_paint;   /* the activation, then each paint */
+  GArray               *gaps;         /* gint64 µs between two paints */
 
   /* SLUICE_SCRUB_STATS=FILE: after the run, the playhead dragged across
    * it for SCRUB_SECONDS before the screenshot (sluice-scrub-stats.c). */
@@ -169,28 +172,67 @@ export_file (SluiceBatch *self,
 
 /* ---- frame statistics ------------------------------------------------- */
 
+static int
+compare_gaps (gconstpointer a,
+              gconstpointer b)
+{
+  gint64 x = *(const gint64 *) a, y = *(const gint64 *) b;
+
+  return (x > y) - (x < y);
+}
+
+/* The gap at @p (0..1) of the sorted gaps, in seconds. */
+static double
+gap_at (GArray *sorted,
+        double  p)
+{
+  if (sorted->len == 0)
+    return 0.0;
+  return (double) g_array_index (sorted, gint64, (guint) (p * (sorted->len - 1) + 0.5)) / G_USEC_PER_SEC;
+}
+
+static char *
+format_number (double value)
+{
+  char text[G_ASCII_DTOSTR_BUF_SIZE];
+
+  return g_strdup (g_ascii_formatd (text, sizeof text, "%.6f", value));
+}
+
 static void
 write_stats (SluiceBatch *self,
              gint64       caught_up)
 {
   double run_s = (double) (self->run_ended - self->run_started) / G_USEC_PER_SEC;
+  g_autofree char *fps = format_number (run_s > 0 ? self->run_frames / run_s : 0.0);
+  g_autofree char *run = format_number (run_s);
+  g_autofree char *catch_up = format_number ((double) (caught_up - self->run_ended) / G_USEC_PER_SEC);
+  g_autofree char *p50 = NULL, *p95 = NULL, *max = NULL;
   g_autofree char *text = NULL;
   g_autoptr(GError) error = NULL;
-  char fps[G_ASCII_DTOSTR_BUF_SIZE], run[G_ASCII_DTOSTR_BUF_SIZE], catch_up[G_ASCII_DTOSTR_BUF_SIZE];
 
-  g_ascii_formatd (fps, sizeof fps, "%.2f", run_s > 0 ? self->run_frames / run_s : 0.0);
-  g_ascii_formatd (run, sizeof run, "%.6f", run_s);
-  g_ascii_formatd (catch_up, sizeof catch_up, "%.6f", (double) (caught_up - self->run_ended) / G_USEC_PER_SEC);
-  text = g_strdup_printf ("{\"frames\": %u, \"run_seconds\": %s, \"fps\": %s, \"catch_up_seconds\": %s}\n",
-                          self->run_frames, run, fps, catch_up);
+  g_array_sort (self->gaps, compare_gaps);
+  p50 = format_number (gap_at (self->gaps, 0.5));
+  p95 = format_number (gap_at (self->gaps, 0.95));
+  max = format_number (gap_at (self->gaps, 1.0));
+  text = g_strdup_printf ("{\"frames\": %u, \"run_seconds\": %s, \"fps\": %s, \"catch_up_seconds\": %s, "
+                          "\"gap_p50_seconds\": %s, \"gap_p95_seconds\": %s, \"gap_max_seconds\": %s}\n",
+                          self->run_frames, run, fps, catch_up, p50, p95, max);
   if (!g_file_set_contents (self->stats_file, text, -1, &error))
     g_printerr ("sluice: %s\n", error->message);
 }
 
+/* Every paint from the activation of the run to the first paint after
+ * its end: the gaps between them are how long the window stood still. */
 static void
 on_stats_paint (GdkFrameClock *frame_clock,
                 SluiceBatch   *self)
 {
+  gint64 now = g_get_monotonic_time ();
+  gint64 gap = now - self->last_paint;
+
+  g_array_append_val (self->gaps, gap);
+  self->last_paint = now;
   if (self->run_ended == 0)
     {
       self->run_frames++;
@@ -200,7 +242,18 @@ on_stats_paint (GdkFrameClock *frame_clock,
   /* The first paint after the end shows it: the views fold every event
    * at the end of the run. */
   g_signal_handlers_disconnect_by_func (frame_clock, on_stats_paint, self);
-  write_stats (self, g_get_monotonic_time ());
+  write_stats (self, now);
+}
+
+/* The run's end as the window knows it: running goes false (before the
+ * report, the exports and ::finished). */
+static void
+on_stats_running (SluiceRunController *run,
+                  GParamSpec          *pspec,
+                  SluiceBatch         *self)
+{
+  if (self->run_ended == 0 && !sluice_run_controller_get_running (run))
+    self->run_ended = g_get_monotonic_time ();
 }
 
 static void
@@ -210,9 +263,12 @@ start_stats (SluiceBatch   *self,
   if (self->stats_file == NULL || frame_clock == NULL)
     return;
 
-  self->run_started = g_get_monotonic_time ();
+  self->run_started = self->last_paint = g_get_monotonic_time ();
+  self->gaps = g_array_new (FALSE, FALSE, sizeof (gint64));
   g_set_weak_pointer (&self->frame_clock, frame_clock);
   g_signal_connect (frame_clock, "after-paint", G_CALLBACK (on_stats_paint), self);
+  g_signal_connect_object (sluice_window_get_run_controller (self->window), "notify::running",
+                           G_CALLBACK (on_stats_running), self, 0);
 }
 
 /* ---- the run ----------------------------------------------------------- */
@@ -248,7 +304,8 @@ on_run_finished (SluiceBatch *self)
   if (self->window == NULL || self->done)
     return;
 
-  self->run_ended = g_get_monotonic_time ();
+  if (self->run_ended == 0)
+    self->run_ended = g_get_monotonic_time ();
   image_ok = export_file (self, self->export_image, TRUE);
   events_ok = export_file (self, self->export_events, FALSE);
   self->exports_ok = image_ok && events_ok;
@@ -341,6 +398,7 @@ sluice_batch_finalize (GObject *object)
   g_free (self->export_image);
   g_free (self->export_events);
   g_free (self->stats_file);
+  g_clear_pointer (&self->gaps, g_array_unref);
   g_free (self->scrub_file);
 
   G_OBJECT_CLASS (sluice_batch_parent_class)->finalize (object);

@@ -25,6 +25,12 @@
  *
  * Filtered, it keeps the positions of the matching events; the text filter
  * searches sluice_event_dup_search_text(), kept once made.
+ *
+ * With a tail (sluice_event_list_set_tail()) it lists only the newest rows
+ * of those: a view keeps a widget for every row it lists, up to a couple
+ * of hundred (GtkListView's own limit), and binds each anew when a fast
+ * run moves its tail, so a log that follows a live run lists no more rows
+ * than it shows.
  */
 
 struct _SluiceEventList
@@ -40,12 +46,133 @@ struct _SluiceEventList
   gint             kind;       /* -1: every kind */
   GArray          *rows;       /* guint64 run positions of the matching events, when filtering */
   GPtrArray       *texts;      /* search texts of the events from first on, made lazily */
+  guint            tail;       /* list only the newest this many rows; 0: all */
+  guint            limit;      /* list no row from this one on (G_MAXUINT: none): while a
+                                * change is told in two steps, the first step's rows */
 };
+
+/* The rows listed, as run positions: @n of them from @first_position on,
+ * none at or after @end. */
+typedef struct {
+  guint   n;
+  guint64 first_position;  /* G_MAXUINT64 when n is 0 */
+  guint64 end;
+} Shown;
 
 static void sluice_event_list_model_init (GListModelInterface *iface);
 
 G_DEFINE_FINAL_TYPE_WITH_CODE (SluiceEventList, sluice_event_list, G_TYPE_OBJECT,
                                G_IMPLEMENT_INTERFACE (G_TYPE_LIST_MODEL, sluice_event_list_model_init))
+
+/* ---- the rows and the tail ---------------------------------------------- */
+
+/* The events that pass the filters, the tail aside. */
+static guint
+n_rows (SluiceEventList *self)
+{
+  return self->filtering ? self->rows->len : (guint) (self->end - self->first);
+}
+
+/* The rows listed, [*start, *stop) of those that pass the filters. */
+static void
+listed_range (SluiceEventList *self,
+              guint           *start,
+              guint           *stop)
+{
+  guint n = n_rows (self);
+
+  *start = self->tail > 0 && n > self->tail ? n - self->tail : 0;
+  *stop = MAX (*start, MIN (n, self->limit));
+}
+
+static guint
+n_listed (SluiceEventList *self)
+{
+  guint start, stop;
+
+  listed_range (self, &start, &stop);
+  return stop - start;
+}
+
+/* The run position of row @i of those that pass the filters. */
+static guint64
+row_position (SluiceEventList *self,
+              guint            i)
+{
+  return self->filtering ? g_array_index (self->rows, guint64, i) : self->first + i;
+}
+
+/* How many rows pass the filters before run position @position. */
+static guint
+rows_before (SluiceEventList *self,
+             guint64          position)
+{
+  guint low = 0, high;
+
+  if (!self->filtering)
+    return (guint) (CLAMP (position, self->first, self->end) - self->first);
+
+  /* The matching positions are in order. */
+  high = self->rows->len;
+  while (low < high)
+    {
+      guint middle = low + (high - low) / 2;
+
+      if (g_array_index (self->rows, guint64, middle) < position)
+        low = middle + 1;
+      else
+        high = middle;
+    }
+  return low;
+}
+
+static Shown
+get_shown (SluiceEventList *self)
+{
+  Shown shown = { 0, G_MAXUINT64, self->end };
+  guint start, stop;
+
+  listed_range (self, &start, &stop);
+  shown.n = stop - start;
+  if (shown.n > 0)
+    shown.first_position = row_position (self, start);
+  return shown;
+}
+
+/* Tells the views how the rows listed went from @before to now: the rows
+ * listed both times keep their items (and a view its widgets for them);
+ * those gone went at the start, new ones came before and after them. In
+ * two steps, the model lists at each what the step says. */
+static void
+emit_changes (SluiceEventList *self,
+              const Shown     *before)
+{
+  guint offset, stop, low, high, kept, inserted, appended;
+
+  listed_range (self, &offset, &stop);
+  low = MAX (rows_before (self, before->first_position), offset);
+  high = rows_before (self, before->end);
+  kept = high > low ? high - low : 0;
+
+  if (kept == 0)
+    {
+      if (before->n > 0 || stop > offset)
+        g_list_model_items_changed (G_LIST_MODEL (self), 0, before->n, stop - offset);
+      return;
+    }
+
+  inserted = low - offset;
+  appended = stop - high;
+  if (before->n > kept || inserted > 0)
+    {
+      /* First the old rows only: the new ones come in the second step. */
+      self->limit = high;
+      g_list_model_items_changed (G_LIST_MODEL (self), 0, before->n - kept, inserted);
+      self->limit = G_MAXUINT;
+    }
+  if (appended > 0)
+    g_list_model_items_changed (G_LIST_MODEL (self), inserted + kept, 0, appended);
+}
 
 /* ---- GListModel -------------------------------------------------------- */
 
@@ -58,9 +185,7 @@ sluice_event_list_get_item_type (GListModel *model)
 static guint
 sluice_event_list_get_n_items (GListModel *model)
 {
-  SluiceEventList *self = SLUICE_EVENT_LIST (model);
-
-  return self->filtering ? self->rows->len : (guint) (self->end - self->first);
+  return n_listed (SLUICE_EVENT_LIST (model));
 }
 
 static gpointer
@@ -72,11 +197,13 @@ sluice_event_list_get_item (GListModel *model,
                                     .deadline = -1, .item_timeout = -1 };
   const SluiceEvent *event;
   guint64 position;
+  guint start, stop;
 
-  if (i >= sluice_event_list_get_n_items (model))
+  listed_range (self, &start, &stop);
+  if (i >= stop - start)
     return NULL;
 
-  position = self->filtering ? g_array_index (self->rows, guint64, i) : self->first + i;
+  position = row_position (self, start + i);
   event = sluice_recorder_lookup (self->recorder, position);
 
   /* Dropped by the ring buffer between two updates: a blank row until the
@@ -137,36 +264,27 @@ filter_range (SluiceEventList *self,
 /* ---- following the recorder -------------------------------------------- */
 
 /* Forgets what the recorder no longer holds, from the old end: rows and
- * texts before @first. Returns how many items went. */
-static guint
+ * texts before @first. */
+static void
 drop_before (SluiceEventList *self,
              guint64          first)
 {
-  guint removed = 0;
-
   if (first <= self->first)
-    return 0;
+    return;
 
   if (self->filtering)
-    {
-      while (removed < self->rows->len && g_array_index (self->rows, guint64, removed) < first)
-        removed++;
-      g_array_remove_range (self->rows, 0, removed);
-    }
-  else
-    removed = (guint) (MIN (first, self->end) - self->first);
+    g_array_remove_range (self->rows, 0, rows_before (self, first));
 
   g_ptr_array_remove_range (self->texts, 0, (guint) MIN (first - self->first, self->texts->len));
 
   self->first = first;
   self->end = MAX (self->end, first);
-  return removed;
 }
 
 static void
 remove_all (SluiceEventList *self)
 {
-  guint n = sluice_event_list_get_n_items (G_LIST_MODEL (self));
+  guint n = n_listed (self);
 
   g_array_set_size (self->rows, 0);
   g_ptr_array_set_size (self->texts, 0);
@@ -181,7 +299,8 @@ remove_all (SluiceEventList *self)
  * @self: a #SluiceEventList
  *
  * Lists the events recorded since the last update, and forgets those a
- * bounded recorder dropped; at most two changes. Once per frame.
+ * bounded recorder dropped (and, with a tail, the rows that no longer fit
+ * it); at most two changes. Once per frame.
  *
  * Returns: whether rows were added
  */
@@ -189,7 +308,8 @@ gboolean
 sluice_event_list_update (SluiceEventList *self)
 {
   guint64 first, total;
-  guint removed, before;
+  guint before;
+  Shown shown;
 
   g_return_val_if_fail (SLUICE_IS_EVENT_LIST (self), FALSE);
 
@@ -204,25 +324,18 @@ sluice_event_list_update (SluiceEventList *self)
     remove_all (self);
   if (self->end == 0)
     self->first = self->end = first;
-
-  removed = drop_before (self, first);
-  if (removed > 0)
-    g_list_model_items_changed (G_LIST_MODEL (self), 0, removed, 0);
-
-  if (total == self->end)
+  if (total == self->end && first <= self->first)
     return FALSE;
 
-  before = sluice_event_list_get_n_items (G_LIST_MODEL (self));
+  shown = get_shown (self);
+  drop_before (self, first);
+  before = n_rows (self);
   if (self->filtering)
     filter_range (self, self->end, total);
-  self->end = total;
+  self->end = MAX (self->end, total);
 
-  if (sluice_event_list_get_n_items (G_LIST_MODEL (self)) == before)
-    return FALSE;
-
-  g_list_model_items_changed (G_LIST_MODEL (self), before, 0,
-                              sluice_event_list_get_n_items (G_LIST_MODEL (self)) - before);
-  return TRUE;
+  emit_changes (self, &shown);
+  return n_rows (self) > before;
 }
 
 /**
@@ -262,7 +375,7 @@ sluice_event_list_set_filter (SluiceEventList *self,
   g_return_if_fail (SLUICE_IS_EVENT_LIST (self));
   g_return_if_fail (kind >= -1 && kind < SLUICE_EVENT_N_KINDS);
 
-  before = sluice_event_list_get_n_items (G_LIST_MODEL (self));
+  before = n_listed (self);
 
   g_free (self->needle);
   self->needle = needle != NULL && *needle != '\0' ? g_strdup (needle) : NULL;
@@ -273,8 +386,60 @@ sluice_event_list_set_filter (SluiceEventList *self,
   if (self->filtering && self->recorder != NULL)
     filter_range (self, self->first, self->end);
 
-  if (before > 0 || sluice_event_list_get_n_items (G_LIST_MODEL (self)) > 0)
-    g_list_model_items_changed (G_LIST_MODEL (self), 0, before, sluice_event_list_get_n_items (G_LIST_MODEL (self)));
+  if (before > 0 || n_listed (self) > 0)
+    g_list_model_items_changed (G_LIST_MODEL (self), 0, before, n_listed (self));
+}
+
+/**
+ * sluice_event_list_set_tail:
+ * @self: a #SluiceEventList
+ * @rows: how many of the newest rows to list, or 0 for all
+ *
+ * Lists only the newest @rows of the events that pass the filters: a log
+ * that follows a live run lists about the rows it shows, and binds no
+ * more when the run moves its tail. The rows listed both before and after
+ * keep their items.
+ */
+void
+sluice_event_list_set_tail (SluiceEventList *self,
+                            guint            rows)
+{
+  Shown shown;
+
+  g_return_if_fail (SLUICE_IS_EVENT_LIST (self));
+
+  if (self->tail == rows)
+    return;
+
+  shown = get_shown (self);
+  self->tail = rows;
+  emit_changes (self, &shown);
+}
+
+/**
+ * sluice_event_list_get_tail:
+ * @self: a #SluiceEventList
+ *
+ * Returns: how many of the newest rows are listed, or 0 for all
+ */
+guint
+sluice_event_list_get_tail (SluiceEventList *self)
+{
+  g_return_val_if_fail (SLUICE_IS_EVENT_LIST (self), 0);
+  return self->tail;
+}
+
+/**
+ * sluice_event_list_get_n_rows:
+ * @self: a #SluiceEventList
+ *
+ * Returns: how many events pass the filters, listed or not (the tail)
+ */
+guint
+sluice_event_list_get_n_rows (SluiceEventList *self)
+{
+  g_return_val_if_fail (SLUICE_IS_EVENT_LIST (self), 0);
+  return n_rows (self);
 }
 
 /**
@@ -282,37 +447,21 @@ sluice_event_list_set_filter (SluiceEventList *self,
  * @self: a #SluiceEventList
  * @position: a run position
  *
- * Returns: the row of the newest listed event before @position (that
- *   passes the filters), or %GTK_INVALID_LIST_POSITION if there is none
+ * Returns: the row, among all that pass the filters (the tail aside), of
+ *   the newest event before @position, or %GTK_INVALID_LIST_POSITION if
+ *   there is none
  */
 guint
 sluice_event_list_find_row (SluiceEventList *self,
                             guint64          position)
 {
-  guint low = 0, high;
+  guint before;
 
   g_return_val_if_fail (SLUICE_IS_EVENT_LIST (self), GTK_INVALID_LIST_POSITION);
 
-  if (!self->filtering)
-    {
-      if (position <= self->first)
-        return GTK_INVALID_LIST_POSITION;
-      return (guint) (MIN (position, self->end) - 1 - self->first);
-    }
-
-  /* The matching positions are in order: the first one at or after
-   * @position, less one. */
-  high = self->rows->len;
-  while (low < high)
-    {
-      guint middle = low + (high - low) / 2;
-
-      if (g_array_index (self->rows, guint64, middle) < position)
-        low = middle + 1;
-      else
-        high = middle;
-    }
-  return low > 0 ? low - 1 : GTK_INVALID_LIST_POSITION;
+  /* The rows before @position, less one. */
+  before = rows_before (self, position);
+  return before > 0 ? before - 1 : GTK_INVALID_LIST_POSITION;
 }
 
 /**
@@ -353,6 +502,7 @@ static void
 sluice_event_list_init (SluiceEventList *self)
 {
   self->kind = -1;
+  self->limit = G_MAXUINT;
   self->rows = g_array_new (FALSE, FALSE, sizeof (guint64));
   self->texts = g_ptr_array_new_with_free_func (g_free);
 }

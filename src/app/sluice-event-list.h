@@ -20,6 +20,10 @@ gboolean         sluice_event_list_update       (SluiceEventList *self);
 void             sluice_event_list_set_filter   (SluiceEventList *self,
                                                  const char      *needle,
                                                  gint             kind);
+void             sluice_event_list_set_tail     (SluiceEventList *self,
+                                                 guint            rows);
+guint            sluice_event_list_get_tail     (SluiceEventList *self);
+guint            sluice_event_list_get_n_rows   (SluiceEventList *self);
 guint            sluice_event_list_get_n_events (SluiceEventList *self);
 guint            sluice_event_list_find_row     (SluiceEventList *self,
                                                  guint64          position);

@@ -6,6 +6,7 @@
 #include "config-app.h"
 
 #include <glib/gi18n.h>
+#include <math.h>
 
 #include "sluice-event-item.h"
 #include "sluice-event-list.h"
@@ -21,7 +22,13 @@
  * (#SluiceEventList): the window gives it the recorder and calls
  * sluice_event_log_update() once per frame; the view follows the newest
  * row unless the user scrolled up, and follows again once they scroll back
- * to the bottom.
+ * to the bottom. While it follows, it lists only the rows it shows and a
+ * few more (the list's tail), and all of them once the user scrolls up,
+ * selects a row or moves the playhead: a #GtkListView keeps and binds up
+ * to two hundred rows around the one it shows, and a fast run moves the
+ * tail by thousands of rows, so each move made it bind them all anew, and
+ * listing all at the run's end made it make them (tens to hundreds of ms
+ * each time, the window's frames waiting).
  */
 
 typedef enum {
@@ -68,6 +75,8 @@ struct _SluiceEventLog
   char               *needle;
   gint                kind;      /* -1: every kind */
   double              last_value;
+  double              last_below;   /* the upper bound less the value, at the last change */
+  guint               update_tail_id;  /* the tail changes after a scroll or a resize */
   gint64              last_move;    /* monotonic µs of the last update that added rows */
   guint               follow_tick;
   guint               follow_frames;
@@ -103,6 +112,13 @@ static GParamSpec *properties[N_PROPS];
  * fast drag the row is selected at once, and scrolled to once the
  * playhead rests for SCROLL_QUIET_US, or after SCROLL_STALE_US at most. */
 #define SCROLL_NEAR_ROWS 50
+
+/* The tail listed while the log follows a live run: the rows that fit the
+ * view and this many more, the height of a row estimated as this many
+ * pixels until one is laid out, and never more than a GtkListView keeps. */
+#define TAIL_MARGIN_ROWS 3
+#define TAIL_ROW_HEIGHT  24
+#define TAIL_MAX_ROWS    200
 #define SCROLL_QUIET_US  (G_USEC_PER_SEC * 3 / 20)
 #define SCROLL_STALE_US  G_USEC_PER_SEC
 
@@ -237,20 +253,62 @@ at_bottom (GtkAdjustment *adj)
          gtk_adjustment_get_upper (adj) - 2.0;
 }
 
+static guint tail_rows (SluiceEventLog *self);
+
+/* Every row once the user scrolled up; the tail fit to the view again
+ * when it changed size. */
+static gboolean
+on_update_tail (gpointer user_data)
+{
+  SluiceEventLog *self = user_data;
+
+  self->update_tail_id = 0;
+  if (!self->following)
+    sluice_event_list_set_tail (self->events, 0);
+  else if (sluice_event_list_get_tail (self->events) > 0)
+    sluice_event_list_set_tail (self->events, tail_rows (self));
+  return G_SOURCE_REMOVE;
+}
+
+/* Not in the middle of the list's own handling of the scroll or of its
+ * size, and before the next frame. */
+static void
+queue_update_tail (SluiceEventLog *self)
+{
+  if (sluice_event_list_get_tail (self->events) > 0 && self->update_tail_id == 0)
+    self->update_tail_id = g_idle_add_full (G_PRIORITY_HIGH_IDLE, on_update_tail, self, NULL);
+}
+
+static void
+on_adjustment_changed (GtkAdjustment  *adj,
+                       SluiceEventLog *self)
+{
+  if (self->following && sluice_event_list_get_tail (self->events) != tail_rows (self))
+    queue_update_tail (self);
+}
+
 /* Only a move up is the user's: new rows grow the upper bound under a
- * value that stays put, which must not stop the following. */
+ * value that stays put, and rows gone at the top (the tail moving, or a
+ * bounded recorder's oldest) take as much off the value as off the upper
+ * bound; neither must stop the following. */
 static void
 on_value_changed (GtkAdjustment  *adj,
                   SluiceEventLog *self)
 {
   double value = gtk_adjustment_get_value (adj);
+  double below = gtk_adjustment_get_upper (adj) - value;
 
   if (at_bottom (adj))
     self->following = TRUE;
-  else if (value < self->last_value - 0.5)
-    self->following = FALSE;
+  else if (value < self->last_value - 0.5 && below > self->last_below + 0.5)
+    {
+      self->following = FALSE;
+      /* The rows above the tail, for the scroll to go on into. */
+      queue_update_tail (self);
+    }
 
   self->last_value = value;
+  self->last_below = below;
 }
 
 static GtkWidget *
@@ -291,6 +349,23 @@ follow_tick (GtkWidget     *widget,
   gtk_widget_activate_action (list_view, "list.scroll-to-item", "u", n - 1);
   self->follow_frames--;
   return G_SOURCE_CONTINUE;
+}
+
+/* The rows that fit the view, and a few more, by the height of a row laid
+ * out (or an estimate before any is). */
+static guint
+tail_rows (SluiceEventLog *self)
+{
+  GtkAdjustment *vadj = gtk_scrolled_window_get_vadjustment (self->scroller);
+  GtkWidget *list_view = find_list_view (self->column_view);
+  GtkWidget *row = list_view != NULL ? gtk_widget_get_first_child (list_view) : NULL;
+  int height = 0;
+  double rows;
+
+  for (; row != NULL && height <= 0; row = gtk_widget_get_next_sibling (row))
+    height = gtk_widget_get_height (row);
+  rows = ceil (gtk_adjustment_get_page_size (vadj) / (height > 0 ? height : TAIL_ROW_HEIGHT));
+  return (guint) MIN (rows + TAIL_MARGIN_ROWS, TAIL_MAX_ROWS);
 }
 
 static void
@@ -392,6 +467,7 @@ sluice_event_log_dispose (GObject *object)
   SluiceEventLog *self = SLUICE_EVENT_LOG (object);
 
   g_clear_handle_id (&self->pending_id, g_source_remove);
+  g_clear_handle_id (&self->update_tail_id, g_source_remove);
   gtk_widget_dispose_template (GTK_WIDGET (self), SLUICE_TYPE_EVENT_LOG);
   for (GtkWidget *child; (child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL;)
     gtk_widget_unparent (child);
@@ -488,6 +564,7 @@ sluice_event_log_init (SluiceEventLog *self)
 
   vadj = gtk_scrolled_window_get_vadjustment (self->scroller);
   g_signal_connect_object (vadj, "value-changed", G_CALLBACK (on_value_changed), self, 0);
+  g_signal_connect_object (vadj, "changed", G_CALLBACK (on_adjustment_changed), self, 0);
 }
 
 /* ---- API --------------------------------------------------------------- */
@@ -515,11 +592,14 @@ sluice_event_log_clear (SluiceEventLog *self)
   g_return_if_fail (SLUICE_IS_EVENT_LOG (self));
 
   sluice_event_list_set_recorder (self->events, NULL);
+  sluice_event_list_set_tail (self->events, 0);
+  g_clear_handle_id (&self->update_tail_id, g_source_remove);
   cancel_scroll (self);
   gtk_single_selection_set_selected (self->selection, GTK_INVALID_LIST_POSITION);
   set_marked_time (self, -1);
   self->following = TRUE;
   self->last_value = 0;
+  self->last_below = 0;
   self->last_move = 0;
 }
 
@@ -551,6 +631,9 @@ sluice_event_log_set_recorder (SluiceEventLog *self,
  * once per frame while the run goes on, and once with @live %FALSE at its
  * end: while the log follows the tail of a live run, it moves at most five
  * times a second (a run that records fewer events shows each as it comes).
+ * While it follows, during the run and after, it lists only the rows it
+ * shows and a few more; once the user scrolls up, selects a row or moves
+ * the playhead, it lists them all.
  */
 void
 sluice_event_log_update (SluiceEventLog *self,
@@ -563,6 +646,7 @@ sluice_event_log_update (SluiceEventLog *self,
   if (live && self->following && now - self->last_move < FOLLOW_INTERVAL_US)
     return;
 
+  sluice_event_list_set_tail (self->events, self->following ? tail_rows (self) : 0);
   if (!sluice_event_list_update (self->events))
     return;
 
@@ -595,8 +679,10 @@ sluice_event_log_select_row (SluiceEventLog *self,
                              guint           row)
 {
   g_return_if_fail (SLUICE_IS_EVENT_LOG (self));
-  g_return_if_fail (row < g_list_model_get_n_items (G_LIST_MODEL (self->events)));
+  g_return_if_fail (row < sluice_event_list_get_n_rows (self->events));
 
+  /* A click lists every row again: the row is one of all of them. */
+  sluice_event_list_set_tail (self->events, 0);
   gtk_selection_model_select_item (GTK_SELECTION_MODEL (self->selection), row, TRUE);
 }
 
@@ -617,6 +703,7 @@ sluice_event_log_show_position (SluiceEventLog *self,
 
   g_return_if_fail (SLUICE_IS_EVENT_LOG (self));
 
+  sluice_event_list_set_tail (self->events, 0);
   row = sluice_event_list_find_row (self->events, position);
   self->showing = TRUE;
   gtk_single_selection_set_selected (self->selection, row);
@@ -654,7 +741,7 @@ guint
 sluice_event_log_get_n_rows (SluiceEventLog *self)
 {
   g_return_val_if_fail (SLUICE_IS_EVENT_LOG (self), 0);
-  return g_list_model_get_n_items (G_LIST_MODEL (self->events));
+  return sluice_event_list_get_n_rows (self->events);
 }
 
 /**

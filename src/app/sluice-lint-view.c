@@ -207,8 +207,11 @@ update_badge (SluiceLintView *self,
   self->count = sluice_linter_count_at (self->linter, moment);
   gtk_widget_set_visible (GTK_WIDGET (self), by > 0);
 
+  /* Once or twice a frame during a run: what did not change is not set
+   * again (a tooltip set makes GTK redo its tooltip's state each time). */
   count = g_strdup_printf ("%u", self->count);
-  gtk_label_set_text (self->count_label, count);
+  if (g_strcmp0 (gtk_label_get_text (self->count_label), count) != 0)
+    gtk_label_set_text (self->count_label, count);
   if (self->count > 0)
     {
       gtk_widget_add_css_class (self->button, "lint-active");
@@ -223,7 +226,8 @@ update_badge (SluiceLintView *self,
                                               "No lint is on at this moment; %u were on before", by),
                                  by);
     }
-  gtk_widget_set_tooltip_text (self->button, tooltip);
+  if (g_strcmp0 (gtk_widget_get_tooltip_text (self->button), tooltip) != 0)
+    gtk_widget_set_tooltip_text (self->button, tooltip);
 }
 
 static void

@@ -66,6 +66,8 @@ struct _SluiceWindow
   SluiceTimelineView   *timeline_view;
   SluiceEventLog       *event_log;
   GtkListView          *results_view;
+  GtkSelectionModel    *results;      /* the results view's model, set while it is shown */
+  guint                 results_row;  /* its row at the top when it was last hidden */
   SluiceErrorGroupView *error_group_view;
   SluiceJobsView       *jobs_view;
   SluiceReportView     *report_view;

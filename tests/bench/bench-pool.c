@@ -16,6 +16,10 @@
  *                  (bench-scrub.c, issue 13)
  *   app-scrub      scrubbing a 100k-event run in the window under Xvfb
  *                  (bench-app.c, issue 13)
+ *   window         a 50k-item run in the window at full speed, 1024x768,
+ *                  under cairo and GL (bench-window.c, issue 24)
+ *   window-models  the window's models per event of that run, headless
+ *                  (bench-window.c)
  *
  * Prints a table of every figure, then the targets of issues 11 and 13
  * with their measured ratios, met or missed; writes every figure to a JSON file (by
@@ -55,6 +59,9 @@
 #ifndef BENCH_SCHEMA_DIR
 # define BENCH_SCHEMA_DIR "."
 #endif
+#ifndef BENCH_DATA_DIR
+# define BENCH_DATA_DIR "data"
+#endif
 
 BenchOptions bench_opt = {
   .asyncio_items = 50000,
@@ -66,6 +73,7 @@ BenchOptions bench_opt = {
   .sluice_run = BENCH_SLUICE_RUN,
   .app = BENCH_SLUICE_APP,
   .schema_dir = BENCH_SCHEMA_DIR,
+  .data_dir = BENCH_DATA_DIR,
   .pool_dir = BENCH_POOL_DIR,
 };
 
@@ -90,6 +98,8 @@ static const Bench benches[] = {
   { "app",             bench_app },
   { "scrub",           bench_scrub },
   { "app-scrub",       bench_app_scrub },
+  { "window",          bench_window },
+  { "window-models",   bench_window_models },
   { "monitor",         bench_monitor },
 };
 
@@ -125,7 +135,7 @@ parse_options (int    *argc,
   GOptionEntry entries[] = {
     { "only", 0, 0, G_OPTION_ARG_STRING, &bench_opt.only,
       "Run one measurement: dispatch, throughput, asyncio, uvloop, go, scaling-virtual, scaling-hang, "
-      "memory, precision, cli-throughput, cli-scaling, cli-memory, app, scrub, app-scrub, monitor; or a child: mem-inflight, mem-items, "
+      "memory, precision, cli-throughput, cli-scaling, cli-memory, app, scrub, app-scrub, window, window-models, monitor; or a child: mem-inflight, mem-items, "
       "profile (the throughput case alone)", "NAME" },
     { "items", 0, 0, G_OPTION_ARG_INT64, &bench_opt.items, "Items for throughput and the children", "N" },
     { "asyncio-items", 0, 0, G_OPTION_ARG_INT64, &bench_opt.asyncio_items,
@@ -140,6 +150,8 @@ parse_options (int    *argc,
     { "app", 0, 0, G_OPTION_ARG_FILENAME, &bench_opt.app, "The desktop app's binary (\"\": skip)", "FILE" },
     { "schema-dir", 0, 0, G_OPTION_ARG_FILENAME, &bench_opt.schema_dir,
       "Where the app's compiled GSettings schema is (BUILDDIR/data)", "DIR" },
+    { "data-dir", 0, 0, G_OPTION_ARG_FILENAME, &bench_opt.data_dir,
+      "Where the app's presets and lessons are (the source's data/)", "DIR" },
     { "pool-dir", 0, 0, G_OPTION_ARG_FILENAME, &bench_opt.pool_dir,
       "Where cli-*.pool are (tests/bench)", "DIR" },
     { "json", 0, 0, G_OPTION_ARG_FILENAME, &bench_opt.json, "Where to write the results", "FILE" },

@@ -116,6 +116,13 @@ static Target targets[] = {
   { "app-scrub-p95", "app, scrubbing 100k events under Xvfb: p95 frame time", "<= 33 ms" },
   { "monitor-idle", "exported on D-Bus, no monitor: throughput / export off", ">= 0.97" },
   { "monitor-watched", "exported, one monitor subscribed: throughput / export off", ">= 0.85" },
+  /* Issue 24, item 7: a 50k-item run in the window at full speed. */
+  { "window-fps-cairo", "window, 50k at full speed, cairo: frames per second", ">= 30" },
+  { "window-gap-cairo", "window, cairo: longest gap between two frames", "<= 100 ms" },
+  { "window-vs-headless-cairo", "window, cairo: run / sluice-run --clock virtual", "<= 1.5x" },
+  { "window-fps-gl", "window, 50k at full speed, GL: frames per second", ">= 30" },
+  { "window-gap-gl", "window, GL: longest gap between two frames", "<= 100 ms" },
+  { "window-vs-headless-gl", "window, GL: run / sluice-run --clock virtual", "<= 1.5x" },
 };
 
 static Target *
@@ -188,7 +195,7 @@ print_targets (void)
 {
   JsonArray *array = json_array_new ();
 
-  g_print ("\n%-58s %-9s %-11s %s\n", "target (issues 11, 13, 14)", "target", "measured", "");
+  g_print ("\n%-58s %-9s %-11s %s\n", "target (issues 11, 13, 14, 24)", "target", "measured", "");
   g_print ("%-58s %-9s %-11s %s\n",
            "----------------------------------------------------------", "---------",
            "-----------", "------");

@@ -12,6 +12,8 @@
  *   bench-app.c       the desktop app under Xvfb, against sluice-run; scrubbing
  *                     a 100k-event run in it (issue 13)
  *   bench-scrub.c     scrubbing a recorded run, headless (issue 13)
+ *   bench-window.c    a 50k-item run in the window at full speed, per
+ *                     renderer, against sluice-run (issue 24)
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -36,6 +38,7 @@ typedef struct {
   const char *sluice_run;
   const char *app;            /* the desktop app's binary; "" when not built */
   const char *schema_dir;     /* its compiled GSettings schema */
+  const char *data_dir;       /* its presets and lessons (the source's data/) */
   const char *pool_dir;       /* where the bench's .pool files are */
   gboolean    quick;
 } BenchOptions;
@@ -160,6 +163,8 @@ void bench_cli_scaling (void);
 void bench_cli_memory (void);
 void bench_app (void);               /* bench-app.c */
 void bench_app_scrub (void);
+void bench_window (void);            /* bench-window.c */
+void bench_window_models (void);
 void bench_monitor (void);           /* bench-monitor.c */
 void bench_scrub (void);             /* bench-scrub.c */
 char  *bench_scrub_scenario (gint64 items);

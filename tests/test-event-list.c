@@ -308,10 +308,30 @@ assert_line (GListModel *model,
   g_assert_cmpstr (gtk_string_object_get_string (object), ==, line);
 }
 
+static SluiceRunModel *
+model_of (SluiceRecorder *recorder)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "..", "data", "presets", "first-look.pool", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SluiceScenario) scenario = sluice_scenario_new_from_file (path, NULL, &error);
+  SluiceRunModel *model;
+
+  g_assert_no_error (error);
+  model = sluice_run_model_new (scenario, recorder);
+  sluice_run_model_update (model, 0);
+  return model;
+}
+
+/* The results list shows its run model's results as numbered lines, in
+ * one change, and another model's at once. */
 static void
 test_result_list (void)
 {
   g_autoptr(SluiceResultList) list = sluice_result_list_new ();
+  g_autoptr(SluiceRecorder) recorder = sluice_recorder_new (16);
+  g_autoptr(SluiceRecorder) empty = sluice_recorder_new (16);
+  g_autoptr(SluiceRunModel) run = NULL;
+  g_autoptr(SluiceRunModel) next = NULL;
   g_autoptr(GVariant) number = g_variant_ref_sink (g_variant_new_int64 (25));
   g_autoptr(GVariant) text = g_variant_ref_sink (g_variant_new_string ("done"));
   SluiceEvent result = { .kind = SLUICE_EVENT_RESULT, .time = 1500000, .item = -1, .worker = -1 };
@@ -322,26 +342,29 @@ test_result_list (void)
   g_assert_true (g_list_model_get_item_type (model) == GTK_TYPE_STRING_OBJECT);
 
   result.value = number;
-  sluice_result_list_add (list, &result);
+  sluice_recorder_add (recorder, &result);
   result.value = text;
-  result.time = 2000;
-  sluice_result_list_add (list, &result);
+  result.time = 2000000;
+  sluice_recorder_add (recorder, &result);
   result.value = NULL;
-  sluice_result_list_add (list, &result);
+  sluice_recorder_add (recorder, &result);
+  run = model_of (recorder);
 
-  /* Shown at the flush, in one change, numbered in the order they came. */
+  /* Shown in one change, numbered in the order they came. */
   g_assert_cmpuint (g_list_model_get_n_items (model), ==, 0);
-  sluice_result_list_flush (list);
+  sluice_result_list_set_model (list, run);
   g_assert_cmpuint (changes.n_changes, ==, 1);
   g_assert_cmpuint (g_list_model_get_n_items (model), ==, 3);
   assert_line (model, 0, "1.  25  at 1.500 s");
-  assert_line (model, 1, "2.  'done'  at 0.002 s");
-  assert_line (model, 2, "3.  ()  at 0.002 s");
+  assert_line (model, 1, "2.  'done'  at 2.000 s");
+  assert_line (model, 2, "3.  ()  at 2.000 s");
   g_assert_null (g_list_model_get_item (model, 3));
-  sluice_result_list_flush (list);
+  sluice_result_list_sync (list);
   g_assert_cmpuint (changes.n_changes, ==, 1);
 
-  sluice_result_list_clear (list);
+  /* Another run's model: the last one's results are gone. */
+  next = model_of (empty);
+  sluice_result_list_set_model (list, next);
   g_assert_cmpuint (g_list_model_get_n_items (model), ==, 0);
   g_assert_cmpuint (changes.removed, ==, 3);
 }

@@ -250,7 +250,7 @@ attach_through_dialog (SluiceWindow *window,
 static guint
 n_recorded (SluiceWindow *window)
 {
-  SluiceRecorder *recorder = sluice_run_controller_get_recorder (sluice_window_get_run_controller (window));
+  SluiceRecorder *recorder = sluice_run_model_get_recorder (sluice_run_controller_get_model (sluice_window_get_run_controller (window)));
 
   return recorder != NULL ? sluice_recorder_get_n_events (recorder) : 0;
 }
@@ -406,7 +406,7 @@ test_counts_reach_the_childs (void)
 static guint
 n_open_bars (SluiceWindow *window)
 {
-  SluiceTimeline *timeline = sluice_run_controller_get_timeline (sluice_window_get_run_controller (window));
+  SluiceTimeline *timeline = sluice_run_model_get_timeline (sluice_run_controller_get_model (sluice_window_get_run_controller (window)));
   guint open = 0;
 
   for (guint i = 0; timeline != NULL && i < sluice_timeline_get_n_bars (timeline); i++)
@@ -444,7 +444,7 @@ test_lost_events_shown_live (void)
   g_test_message ("banner while running: %s", sluice_window_get_banner (window));
   g_assert_nonnull (strstr (sluice_window_get_banner (window), "did not arrive"));
   g_assert_cmpuint (busy_workers (window), <=, 2);
-  timeline = sluice_run_controller_get_timeline (run);
+  timeline = sluice_run_model_get_timeline (sluice_run_controller_get_model (run));
   g_assert_true (sluice_timeline_has_moment_kind (timeline, SLUICE_TIMELINE_MOMENT_EVENTS_LOST));
   g_assert_cmpuint (n_open_bars (window), <=, 2);
   /* One origin: the chart and the counters start where the first event

@@ -173,11 +173,10 @@ lesson_panel (SluiceWindow *window)
 static void
 assert_banner_says_elapsed (SluiceWindow *window)
 {
-  g_autoptr(JsonNode) report = NULL;
+  JsonNode *report = sluice_run_model_get_report (sluice_run_controller_get_model (sluice_window_get_run_controller (window)));
   g_autofree char *elapsed = NULL;
   char *banner_end = NULL;
 
-  g_object_get (sluice_window_get_run_controller (window), "report", &report, NULL);
   g_assert_nonnull (report);
   elapsed = g_strdup_printf ("%.2f s", json_object_get_double_member (json_node_get_object (report), "elapsed"));
   g_test_message ("banner: %s; the report's elapsed: %s", sluice_window_get_banner (window), elapsed);
@@ -478,7 +477,7 @@ assert_views_agree (SluiceWindow *window,
   guint pulled = (guint) json_object_get_int_member (report, "pulled");
   guint succeeded = json_array_get_length (json_object_get_array_member (report, "results"));
   guint failed = (guint) json_object_get_int_member (report, "group_size");
-  SluiceTimeline *timeline = sluice_run_controller_get_timeline (sluice_window_get_run_controller (window));
+  SluiceTimeline *timeline = sluice_run_model_get_timeline (sluice_run_controller_get_model (sluice_window_get_run_controller (window)));
   SluiceReportView *report_view = SLUICE_REPORT_VIEW (sluice_window_get_report_view (window));
   g_autofree char *busy = g_strdup_printf ("0 of %u", workers);
   g_autofree char *told = g_strdup_printf ("%u of %u item", succeeded, pulled);

@@ -63,7 +63,7 @@ test_window_retries (void)
   /* Numbered in the order they came, though the list takes a frame's at once. */
   for (guint i = 0; i < 6; i++)
     {
-      GListModel *results = sluice_run_controller_get_results (sluice_window_get_run_controller (window));
+      GListModel *results = sluice_window_get_results (window);
       g_autofree char *number = g_strdup_printf ("%u.  ", i + 1);
       g_autoptr(GtkStringObject) line = g_list_model_get_item (results, i);
 

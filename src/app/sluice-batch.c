@@ -318,7 +318,7 @@ on_run_finished (SluiceBatch *self)
 
   /* The batch outlives the drag: the window owns it. */
   run = sluice_window_get_run_controller (self->window);
-  g_object_get (run, "finished-fold", &fold, NULL);
+  fold = sluice_run_model_get_fold (sluice_run_controller_get_model (run));
   sluice_scrub_stats_run (GTK_WIDGET (self->window), sluice_run_controller_get_viewport (run),
                           fold != NULL ? sluice_fold_get_end_position (fold) : 0, SCRUB_SECONDS,
                           self->scrub_file, finish, self);

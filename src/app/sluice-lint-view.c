@@ -21,9 +21,10 @@
  * and what to try. A click on a lint moves the playhead to when it came
  * on (#SluiceLintView:marked-time).
  *
- * The view owns a #SluiceLinter and feeds it from the run's recorder with
- * its own cursor at each sluice_lint_view_update() (once per frame): what
- * is on is the linter's say, with its hysteresis, never worked out here.
+ * The view shows the #SluiceLinter of the run model (which feeds it every
+ * event once) and catches up at each sluice_lint_view_update() (once per
+ * frame): what is on is the linter's say, with its hysteresis, never
+ * worked out here.
  */
 
 struct _SluiceLintView
@@ -34,9 +35,7 @@ struct _SluiceLintView
   GtkLabel       *count_label;
   GtkListBox     *list;
 
-  SluiceLinter   *linter;
-  SluiceRecorder *recorder;     /* the run's events, or NULL */
-  guint64         cursor;       /* the next event to lint */
+  SluiceLinter   *linter;       /* the run model's */
   gint64          moment;       /* the clock time shown, or -1: the newest */
   gint64          marked_time;  /* the clicked lint's on time, or -1 */
   guint           count;        /* on at the moment */
@@ -278,7 +277,6 @@ sluice_lint_view_dispose (GObject *object)
   SluiceLintView *self = SLUICE_LINT_VIEW (object);
 
   g_clear_pointer (&self->button, gtk_widget_unparent);
-  g_clear_object (&self->recorder);
   g_clear_object (&self->linter);
   g_clear_pointer (&self->shown, g_ptr_array_unref);
   g_clear_pointer (&self->texts, g_ptr_array_unref);
@@ -433,24 +431,21 @@ sluice_lint_view_new (void)
 }
 
 /**
- * sluice_lint_view_set_recorder:
+ * sluice_lint_view_set_linter:
  * @self: a #SluiceLintView
- * @recorder: (nullable): the events of a run, or %NULL
+ * @linter: the lints of the run shown (its model's)
  *
- * Forgets every lint and lints @recorder's events from the next
- * sluice_lint_view_update(): a reset, a new run, an opened recording or an
- * attached pool.
+ * Shows @linter's lints: a reset, a new run, an opened recording or an
+ * attached pool gives a new one.
  */
 void
-sluice_lint_view_set_recorder (SluiceLintView *self,
-                               SluiceRecorder *recorder)
+sluice_lint_view_set_linter (SluiceLintView *self,
+                             SluiceLinter   *linter)
 {
   g_return_if_fail (SLUICE_IS_LINT_VIEW (self));
-  g_return_if_fail (recorder == NULL || SLUICE_IS_RECORDER (recorder));
+  g_return_if_fail (SLUICE_IS_LINTER (linter));
 
-  g_set_object (&self->recorder, recorder);
-  self->cursor = 0;
-  sluice_linter_reset (self->linter);
+  g_set_object (&self->linter, linter);
   refresh (self);
 }
 
@@ -458,26 +453,16 @@ sluice_lint_view_set_recorder (SluiceLintView *self,
  * sluice_lint_view_update:
  * @self: a #SluiceLintView
  *
- * Lints the events recorded since the last update (those the recorder
- * dropped before they were read are gone) and shows the lints of the
- * moment. Call it once per frame.
+ * Shows the lints of the moment, as the linter has read them by now
+ * (rows are rebuilt only when what they say changed). Call it once per
+ * frame.
  */
 void
 sluice_lint_view_update (SluiceLintView *self)
 {
-  const SluiceEvent *event;
-  guint64 seen;
-
   g_return_if_fail (SLUICE_IS_LINT_VIEW (self));
 
-  if (self->recorder == NULL)
-    return;
-
-  seen = self->cursor;
-  while ((event = sluice_recorder_next (self->recorder, &self->cursor)) != NULL)
-    sluice_linter_add_event (self->linter, event);
-  if (self->cursor != seen)
-    refresh (self);
+  refresh (self);
 }
 
 /**
@@ -530,7 +515,7 @@ sluice_lint_view_get_marked_time (SluiceLintView *self)
  * sluice_lint_view_get_linter:
  * @self: a #SluiceLintView
  *
- * Returns: (transfer none): the linter it feeds
+ * Returns: (transfer none): the linter it shows
  */
 SluiceLinter *
 sluice_lint_view_get_linter (SluiceLintView *self)

@@ -16,8 +16,8 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (SluiceLintView, sluice_lint_view, SLUICE, LINT_VIEW, GtkWidget)
 
 GtkWidget    *sluice_lint_view_new            (void);
-void          sluice_lint_view_set_recorder   (SluiceLintView *self,
-                                               SluiceRecorder *recorder);
+void          sluice_lint_view_set_linter     (SluiceLintView *self,
+                                               SluiceLinter   *linter);
 void          sluice_lint_view_update         (SluiceLintView *self);
 void          sluice_lint_view_set_moment     (SluiceLintView *self,
                                                gint64          moment);

@@ -12,25 +12,20 @@
 /**
  * SluiceResultList:
  *
- * A #GListModel of #GtkStringObject: the results of a run in the order
- * they arrived, each as a numbered line with its value and time. It keeps
- * each result's value and time, and writes a line only when a view asks
- * for it: a fast run hands back tens of thousands of results, and the
- * list shows a screenful. Results are added as they are read and shown at
- * the next sluice_result_list_flush(), in one change.
+ * A #GListModel of #GtkStringObject over a #SluiceRunModel's results: the
+ * results handed back by the moment shown, in the order they arrived,
+ * each as a numbered line with its value and time. The run model keeps
+ * each result; the list writes a line only when a view asks for it (a
+ * fast run hands back tens of thousands, and the list shows a screenful)
+ * and follows the model at sluice_result_list_sync(), in one change.
  */
-
-typedef struct {
-  GVariant *value;  /* nullable */
-  gint64    time;
-} Result;
 
 struct _SluiceResultList
 {
-  GObject  parent_instance;
+  GObject         parent_instance;
 
-  GArray  *results;   /* Result */
-  guint    n_shown;   /* the first n_shown results are in the model */
+  SluiceRunModel *model;     /* nullable */
+  guint           n_shown;   /* the first n_shown results are in the list */
 };
 
 static void sluice_result_list_model_init (GListModelInterface *iface);
@@ -55,16 +50,17 @@ sluice_result_list_get_item (GListModel *model,
                              guint       i)
 {
   SluiceResultList *self = SLUICE_RESULT_LIST (model);
-  const Result *result;
+  GVariant *result;
+  gint64 time;
   g_autofree char *value = NULL;
   g_autofree char *line = NULL;
 
   if (i >= self->n_shown)
     return NULL;
 
-  result = &g_array_index (self->results, Result, i);
-  value = result->value != NULL ? g_variant_print (result->value, FALSE) : g_strdup ("()");
-  line = g_strdup_printf (_("%u.  %s  at %.3f s"), i + 1, value, (double) result->time / G_USEC_PER_SEC);
+  result = sluice_run_model_get_result (self->model, i, &time);
+  value = result != NULL ? g_variant_print (result, FALSE) : g_strdup ("()");
+  line = g_strdup_printf (_("%u.  %s  at %.3f s"), i + 1, value, (double) time / G_USEC_PER_SEC);
 
   return gtk_string_object_new (line);
 }
@@ -78,19 +74,11 @@ sluice_result_list_model_init (GListModelInterface *iface)
 }
 
 static void
-result_clear (gpointer data)
-{
-  Result *result = data;
-
-  g_clear_pointer (&result->value, g_variant_unref);
-}
-
-static void
 sluice_result_list_finalize (GObject *object)
 {
   SluiceResultList *self = SLUICE_RESULT_LIST (object);
 
-  g_clear_pointer (&self->results, g_array_unref);
+  g_clear_object (&self->model);
 
   G_OBJECT_CLASS (sluice_result_list_parent_class)->finalize (object);
 }
@@ -104,8 +92,6 @@ sluice_result_list_class_init (SluiceResultListClass *klass)
 static void
 sluice_result_list_init (SluiceResultList *self)
 {
-  self->results = g_array_new (FALSE, FALSE, sizeof (Result));
-  g_array_set_clear_func (self->results, result_clear);
 }
 
 /**
@@ -119,64 +105,14 @@ sluice_result_list_new (void)
   return g_object_new (SLUICE_TYPE_RESULT_LIST, NULL);
 }
 
-/**
- * sluice_result_list_add:
- * @self: a #SluiceResultList
- * @event: a %SLUICE_EVENT_RESULT event; its value is kept
- *
- * Adds the result at the next sluice_result_list_flush().
- */
-void
-sluice_result_list_add (SluiceResultList  *self,
-                        const SluiceEvent *event)
+static void
+show (SluiceResultList *self,
+      guint             n)
 {
-  Result result;
+  guint before = self->n_shown;
 
-  g_return_if_fail (SLUICE_IS_RESULT_LIST (self));
-  g_return_if_fail (event != NULL);
-
-  result.value = event->value != NULL ? g_variant_ref (event->value) : NULL;
-  result.time = event->time;
-  g_array_append_val (self->results, result);
-}
-
-/**
- * sluice_result_list_flush:
- * @self: a #SluiceResultList
- *
- * Shows the results added since the last flush, in one change: a fast run
- * hands back thousands a frame, and every change makes the list view do
- * its work again.
- */
-void
-sluice_result_list_flush (SluiceResultList *self)
-{
-  g_return_if_fail (SLUICE_IS_RESULT_LIST (self));
-
-  sluice_result_list_show (self, self->results->len);
-}
-
-/**
- * sluice_result_list_show:
- * @self: a #SluiceResultList
- * @n: how many of the results added to show, from the first
- *
- * Shows the results handed back up to a moment of the run (the scrubber's),
- * in one change of the model.
- */
-void
-sluice_result_list_show (SluiceResultList *self,
-                         guint             n)
-{
-  guint before;
-
-  g_return_if_fail (SLUICE_IS_RESULT_LIST (self));
-
-  n = MIN (n, self->results->len);
-  if (self->n_shown == n)
+  if (before == n)
     return;
-
-  before = self->n_shown;
   self->n_shown = n;
   if (n > before)
     g_list_model_items_changed (G_LIST_MODEL (self), before, 0, n - before);
@@ -185,21 +121,39 @@ sluice_result_list_show (SluiceResultList *self,
 }
 
 /**
- * sluice_result_list_clear:
+ * sluice_result_list_set_model:
  * @self: a #SluiceResultList
+ * @model: (nullable): the run whose results to list
  *
- * Removes every result.
+ * Lists @model's results from now on: those of another run are gone at
+ * once.
  */
 void
-sluice_result_list_clear (SluiceResultList *self)
+sluice_result_list_set_model (SluiceResultList *self,
+                              SluiceRunModel   *model)
 {
-  guint before;
+  g_return_if_fail (SLUICE_IS_RESULT_LIST (self));
+  g_return_if_fail (model == NULL || SLUICE_IS_RUN_MODEL (model));
 
+  if (self->model == model)
+    return;
+  show (self, 0);
+  g_set_object (&self->model, model);
+  sluice_result_list_sync (self);
+}
+
+/**
+ * sluice_result_list_sync:
+ * @self: a #SluiceResultList
+ *
+ * Lists the results handed back by the model's moment shown, in one change:
+ * a fast run hands back thousands a frame, and every change makes the
+ * list view do its work again.
+ */
+void
+sluice_result_list_sync (SluiceResultList *self)
+{
   g_return_if_fail (SLUICE_IS_RESULT_LIST (self));
 
-  before = self->n_shown;
-  g_array_set_size (self->results, 0);
-  self->n_shown = 0;
-  if (before > 0)
-    g_list_model_items_changed (G_LIST_MODEL (self), 0, before, 0);
+  show (self, self->model != NULL ? sluice_run_model_get_n_results_shown (self->model) : 0);
 }

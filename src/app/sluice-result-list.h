@@ -5,6 +5,8 @@
 #pragma once
 
 #include <gtk/gtk.h>
+
+#include "sluice-run-model.h"
 #include <sluice.h>
 
 G_BEGIN_DECLS
@@ -12,12 +14,9 @@ G_BEGIN_DECLS
 #define SLUICE_TYPE_RESULT_LIST (sluice_result_list_get_type ())
 G_DECLARE_FINAL_TYPE (SluiceResultList, sluice_result_list, SLUICE, RESULT_LIST, GObject)
 
-SluiceResultList *sluice_result_list_new   (void);
-void              sluice_result_list_add   (SluiceResultList  *self,
-                                            const SluiceEvent *event);
-void              sluice_result_list_flush (SluiceResultList  *self);
-void              sluice_result_list_show  (SluiceResultList  *self,
-                                            guint              n);
-void              sluice_result_list_clear (SluiceResultList  *self);
+SluiceResultList *sluice_result_list_new       (void);
+void              sluice_result_list_set_model (SluiceResultList *self,
+                                                SluiceRunModel   *model);
+void              sluice_result_list_sync      (SluiceResultList *self);
 
 G_END_DECLS

@@ -36,47 +36,20 @@ gboolean
 sluice_run_controller_get_has_events (SluiceRunController *self)
 {
   g_return_val_if_fail (SLUICE_IS_RUN_CONTROLLER (self), FALSE);
-  return self->recorder != NULL && sluice_recorder_get_n_events (self->recorder) > 0;
+  return sluice_run_model_get_has_events (self->model);
 }
 
 /**
- * sluice_run_controller_get_results:
+ * sluice_run_controller_get_model:
  * @self: a #SluiceRunController
  *
- * Returns: (transfer none): the results as lines of text (#GtkStringObject),
- *   in the order they arrived
+ * Returns: (transfer none): #SluiceRunController:model
  */
-GListModel *
-sluice_run_controller_get_results (SluiceRunController *self)
+SluiceRunModel *
+sluice_run_controller_get_model (SluiceRunController *self)
 {
   g_return_val_if_fail (SLUICE_IS_RUN_CONTROLLER (self), NULL);
-  return G_LIST_MODEL (self->results);
-}
-
-/**
- * sluice_run_controller_get_recorder:
- * @self: a #SluiceRunController
- *
- * Returns: (transfer none) (nullable): #SluiceRunController:recorder
- */
-SluiceRecorder *
-sluice_run_controller_get_recorder (SluiceRunController *self)
-{
-  g_return_val_if_fail (SLUICE_IS_RUN_CONTROLLER (self), NULL);
-  return self->recorder;
-}
-
-/**
- * sluice_run_controller_get_timeline:
- * @self: a #SluiceRunController
- *
- * Returns: (transfer none) (nullable): #SluiceRunController:timeline
- */
-SluiceTimeline *
-sluice_run_controller_get_timeline (SluiceRunController *self)
-{
-  g_return_val_if_fail (SLUICE_IS_RUN_CONTROLLER (self), NULL);
-  return self->timeline;
+  return self->model;
 }
 
 /**
@@ -90,45 +63,6 @@ sluice_run_controller_get_handler (SluiceRunController *self)
 {
   g_return_val_if_fail (SLUICE_IS_RUN_CONTROLLER (self), NULL);
   return self->handler;
-}
-
-/**
- * sluice_run_controller_get_stats:
- * @self: a #SluiceRunController
- *
- * Returns: (transfer none): #SluiceRunController:stats
- */
-SluiceLiveStats *
-sluice_run_controller_get_stats (SluiceRunController *self)
-{
-  g_return_val_if_fail (SLUICE_IS_RUN_CONTROLLER (self), NULL);
-  return self->stats;
-}
-
-/**
- * sluice_run_controller_get_now:
- * @self: a #SluiceRunController
- *
- * Returns: #SluiceRunController:now
- */
-gint64
-sluice_run_controller_get_now (SluiceRunController *self)
-{
-  g_return_val_if_fail (SLUICE_IS_RUN_CONTROLLER (self), 0);
-  return self->now;
-}
-
-/**
- * sluice_run_controller_get_position:
- * @self: a #SluiceRunController
- *
- * Returns: #SluiceRunController:position
- */
-guint64
-sluice_run_controller_get_position (SluiceRunController *self)
-{
-  g_return_val_if_fail (SLUICE_IS_RUN_CONTROLLER (self), G_MAXUINT64);
-  return self->position;
 }
 
 /**
@@ -156,7 +90,7 @@ const char *
 sluice_run_controller_get_scenario_text (SluiceRunController *self)
 {
   g_return_val_if_fail (SLUICE_IS_RUN_CONTROLLER (self), NULL);
-  return self->recorder != NULL ? self->scenario_text : NULL;
+  return sluice_run_model_get_scenario_text (self->model);
 }
 
 /* ---- files ------------------------------------------------------------- */
@@ -180,12 +114,15 @@ sluice_run_controller_save_recording (SluiceRunController  *self,
   g_return_val_if_fail (SLUICE_IS_RUN_CONTROLLER (self), FALSE);
   g_return_val_if_fail (path != NULL, FALSE);
 
-  if (self->recorder == NULL || self->scenario_text == NULL || self->running)
+  SluiceRunModel *model = self->model;
+
+  if (!sluice_run_model_get_has_run (model) || sluice_run_model_get_scenario_text (model) == NULL || self->running)
     {
       g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, _("There is no finished run to save."));
       return FALSE;
     }
-  return sluice_recording_save (self->scenario_text, self->report, self->recorder, path, error);
+  return sluice_recording_save (sluice_run_model_get_scenario_text (model), sluice_run_model_get_report (model),
+                                sluice_run_model_get_recorder (model), path, error);
 }
 
 static gboolean
@@ -222,16 +159,18 @@ sluice_run_controller_export_image (SluiceRunController  *self,
                                     gboolean              dark,
                                     GError              **error)
 {
+  SluiceTimeline *timeline;
+
   g_return_val_if_fail (SLUICE_IS_RUN_CONTROLLER (self), FALSE);
   g_return_val_if_fail (path != NULL, FALSE);
 
   if (!check_has_events (self, error))
     return FALSE;
 
-  sluice_timeline_update (self->timeline, self->recorder);
-  return sluice_render_export (self->timeline, path, width, height,
-                               sluice_timeline_get_queue_capacity (self->timeline),
-                               sluice_timeline_get_lead_bound (self->timeline), dark, error);
+  timeline = sluice_run_model_get_timeline (self->model);
+  sluice_timeline_update (timeline, sluice_run_model_get_recorder (self->model));
+  return sluice_render_export (timeline, path, width, height, sluice_timeline_get_queue_capacity (timeline),
+                               sluice_timeline_get_lead_bound (timeline), dark, error);
 }
 
 /**
@@ -260,9 +199,9 @@ sluice_run_controller_export_events (SluiceRunController  *self,
 
   lower = g_ascii_strdown (path, -1);
   if (g_str_has_suffix (lower, ".csv"))
-    return sluice_recorder_save_csv (self->recorder, path, error);
+    return sluice_recorder_save_csv (sluice_run_model_get_recorder (self->model), path, error);
   if (g_str_has_suffix (lower, ".jsonl") || g_str_has_suffix (lower, ".ndjson") || g_str_has_suffix (lower, ".json"))
-    return sluice_recorder_save_jsonl (self->recorder, path, error);
+    return sluice_recorder_save_jsonl (sluice_run_model_get_recorder (self->model), path, error);
 
   g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
                _("Cannot export “%s”: the name must end in .csv or .jsonl"), path);

@@ -33,12 +33,13 @@ static const SluiceEvent *
 find_run_end (SluiceRunController *self,
               guint                n_events)
 {
-  guint64 end = sluice_recorder_get_end_position (self->recorder);
+  SluiceRecorder *recorder = sluice_run_model_get_recorder (self->model);
+  guint64 end = sluice_recorder_get_end_position (recorder);
   guint64 from = end > n_events ? end - n_events : 0;
 
   for (guint64 position = end; position-- > from; )
     {
-      const SluiceEvent *event = sluice_recorder_lookup (self->recorder, position);
+      const SluiceEvent *event = sluice_recorder_lookup (recorder, position);
 
       if (event != NULL && event->kind == SLUICE_EVENT_RUN_END)
         return event;
@@ -174,6 +175,7 @@ sluice_run_controller_attach (SluiceRunController  *self,
   g_autofree char *banner = NULL;
   g_autoptr(SluiceScenario) scenario = NULL;
   g_autoptr(SluiceRecorder) recorder = NULL;
+  g_autoptr(SluiceRunModel) model = NULL;
 
   g_return_val_if_fail (SLUICE_IS_RUN_CONTROLLER (self), FALSE);
   g_return_val_if_fail (SLUICE_IS_REMOTE_POOL (pool), FALSE);
@@ -201,13 +203,14 @@ sluice_run_controller_attach (SluiceRunController  *self,
   sluice_run_controller_reset (self);
   self->remote_lost = 0;
   recorder = sluice_recorder_new (REMOTE_RECORDER_CAPACITY);
-  _sluice_run_controller_create_models (self, scenario, recorder);
-  g_free (self->scenario_text);
-  self->scenario_text = g_steal_pointer (&text);
+  model = sluice_run_model_new (scenario, recorder);
+  sluice_run_model_set_scenario_text (model, text);
+  sluice_run_model_set_live (model, TRUE);
+  sluice_run_model_set_report_note (model, _("An attached run has no report here: the program that ran it "
+                                              "keeps its own. The counters, the chart, the lanes and the "
+                                              "events are the program's."));
   sluice_viewport_set_playhead (self->viewport, -1);
-  _sluice_run_controller_set_report_note (self, _("An attached run has no report here: the program that ran it "
-                                                  "keeps its own. The counters, the chart, the lanes and the "
-                                                  "events are the program's."));
+  _sluice_run_controller_set_model (self, model);
 
   self->remote = g_object_ref (pool);
   g_signal_connect_swapped (pool, "events-added", G_CALLBACK (on_events_added), self);
@@ -327,10 +330,7 @@ _sluice_run_controller_take_remote_snapshot (SluiceRunController *self)
       !g_variant_lookup (snapshot, "workers", "u", &workers) ||
       !g_variant_lookup (snapshot, "queue_depth", "u", &depth))
     return FALSE;
-  self->busy = busy;
-  self->workers = workers;
-  self->queue_depth = depth;
-  self->has_snapshot = TRUE;
+  sluice_run_model_set_snapshot (self->model, busy, workers, depth);
   return TRUE;
 }
 

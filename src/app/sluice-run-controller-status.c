@@ -13,45 +13,6 @@
 /* ---- the shutdown deadline --------------------------------------------- */
 
 /**
- * _sluice_run_controller_see_shutdown_event:
- * @self: a #SluiceRunController
- * @event: the next event of the run
- *
- * Follows the shutdown: the shutdown clock starts at the first stop
- * request (also one a failure makes), or in a service run at the first
- * close (the drain); a fatal stop does not start it.
- */
-void
-_sluice_run_controller_see_shutdown_event (SluiceRunController *self,
-                                           const SluiceEvent   *event)
-{
-  switch (event->kind)
-    {
-    case SLUICE_EVENT_STOP_REQUEST:
-    case SLUICE_EVENT_DRAIN:
-      if (self->shutdown_from < 0 && self->fatal_at < 0 &&
-          (event->kind == SLUICE_EVENT_STOP_REQUEST || self->submit_mode))
-        self->shutdown_from = event->time;
-      break;
-    case SLUICE_EVENT_SHUTDOWN_DEADLINE:
-      self->deadline_fired_at = event->time;
-      break;
-    case SLUICE_EVENT_RUN_END:
-      self->run_end_at = event->time;
-      break;
-    case SLUICE_EVENT_FATAL:
-      if (self->fatal_at < 0)
-        {
-          self->fatal_at = event->time;
-          self->fatal_type = g_strdup (event->error_type ? event->error_type : "Error");
-        }
-      break;
-    default:
-      break;
-    }
-}
-
-/**
  * _sluice_run_controller_update_countdown:
  * @self: a #SluiceRunController
  *
@@ -60,19 +21,20 @@ _sluice_run_controller_see_shutdown_event (SluiceRunController *self,
 void
 _sluice_run_controller_update_countdown (SluiceRunController *self)
 {
+  const SluiceRunEnd *end = sluice_run_model_get_end (self->model);
   g_autofree char *text = NULL;
   gint64 deadline, left;
 
-  if (!self->running || self->shutdown_timeout <= 0 || self->shutdown_from < 0)
+  if (!self->running || end->shutdown_timeout <= 0 || end->shutdown_from < 0)
     return;
 
-  deadline = self->shutdown_from + self->shutdown_timeout;
-  if (self->fatal_at >= 0)
+  deadline = end->shutdown_from + end->shutdown_timeout;
+  if (end->fatal_at >= 0)
     return;
-  if (self->deadline_fired_at >= 0)
+  if (end->deadline_fired_at >= 0)
     text = g_strdup_printf (_("The shutdown deadline fired at %.2f s: what was queued is dropped, "
                               "what still runs was asked once to stop and is awaited…"),
-                            (double) (self->deadline_fired_at - self->start_time) / G_USEC_PER_SEC);
+                            (double) (end->deadline_fired_at - end->start_time) / G_USEC_PER_SEC);
   else
     {
       left = MAX (0, deadline - _sluice_run_controller_now (self));
@@ -80,7 +42,7 @@ _sluice_run_controller_update_countdown (SluiceRunController *self)
        * shutdown timeout; %.1f are seconds */
       text = g_strdup_printf (_("Shutting down: %.1f s left of the %.1f s shutdown timeout; then what is "
                                 "queued is dropped and what runs is cancelled."),
-                              (double) left / G_USEC_PER_SEC, (double) self->shutdown_timeout / G_USEC_PER_SEC);
+                              (double) left / G_USEC_PER_SEC, (double) end->shutdown_timeout / G_USEC_PER_SEC);
     }
 
   if (g_strcmp0 (text, self->countdown) == 0)
@@ -100,7 +62,9 @@ describe_jobs_end (SluiceRunController *self,
   guint n = 0, succeeded = 0, failed = 0, cancelled = 0;
 
   /* The engine's jobs, as it decided them: no more than were pulled. */
-  for (gint64 i = 0; self->runner != NULL && i < (gint64) self->last.pulled; i++)
+  guint pulled = sluice_run_model_get_last (self->model)->pulled;
+
+  for (gint64 i = 0; self->runner != NULL && i < (gint64) pulled; i++)
     {
       SluiceJob *job = sluice_scenario_runner_get_job (self->runner, i);
       SluiceJobState state;
@@ -131,15 +95,17 @@ describe_jobs_end (SluiceRunController *self,
 static char *
 describe_stop (SluiceRunController *self)
 {
-  if (self->fatal_at >= 0)
+  const SluiceRunEnd *end = sluice_run_model_get_end (self->model);
+
+  if (end->fatal_at >= 0)
     /* Translators: the start of the banner after a fatal error; %s is the
      * error's type name, such as DiskFullError */
-    return g_strdup_printf (_("A fatal %s stopped the pool at once at %.2f s. "), self->fatal_type,
-                            (double) (self->fatal_at - self->start_time) / G_USEC_PER_SEC);
-  if (self->deadline_fired_at >= 0)
+    return g_strdup_printf (_("A fatal %s stopped the pool at once at %.2f s. "), end->fatal_type,
+                            (double) (end->fatal_at - end->start_time) / G_USEC_PER_SEC);
+  if (end->deadline_fired_at >= 0)
     /* Translators: the start of the banner after the shutdown deadline fired */
     return g_strdup_printf (_("The shutdown deadline fired at %.2f s: the queue was dropped and the rest cancelled. "),
-                            (double) (self->deadline_fired_at - self->start_time) / G_USEC_PER_SEC);
+                            (double) (end->deadline_fired_at - end->start_time) / G_USEC_PER_SEC);
   return g_strdup ("");
 }
 
@@ -149,15 +115,17 @@ describe_end (SluiceRunController *self,
 {
   /* The run's end, as the report's elapsed: a slow caller may read its
    * results long after. */
-  gint64 end = self->run_end_at >= 0 ? self->run_end_at : self->last.time;
-  double seconds = (double) MAX (0, end - self->start_time) / G_USEC_PER_SEC;
+  const SluiceRunEnd *run_end = sluice_run_model_get_end (self->model);
+  const SluiceEvent *last = sluice_run_model_get_last (self->model);
+  gint64 end = run_end->run_end_at >= 0 ? run_end->run_end_at : last->time;
+  double seconds = (double) MAX (0, end - run_end->start_time) / G_USEC_PER_SEC;
   SluiceRun *run = self->runner ? sluice_scenario_runner_get_run (self->runner) : NULL;
   GPtrArray *errors = run ? sluice_run_get_errors (run) : NULL;
   /* The errors the run recorded: those of its final error group. */
   guint n_errors = errors ? errors->len : 0;
-  guint succeeded = self->last.succeeded, pulled = self->last.pulled;
+  guint succeeded = last->succeeded, pulled = last->pulled;
 
-  if (self->submit_mode && g_strcmp0 (outcome, "ExceptionGroup") != 0)
+  if (sluice_run_model_get_submit_mode (self->model) && g_strcmp0 (outcome, "ExceptionGroup") != 0)
     return describe_jobs_end (self, outcome, seconds);
 
   if (g_strcmp0 (outcome, "ok") == 0 && succeeded == pulled)
@@ -172,7 +140,7 @@ describe_end (SluiceRunController *self,
                             n_errors, seconds, succeeded, pulled);
   if (g_strcmp0 (outcome, "closed") == 0)
     return g_strdup_printf (_("The caller closed the run after %u results, at %.2f s."),
-                            g_list_model_get_n_items (G_LIST_MODEL (self->results)), seconds);
+                            sluice_run_model_get_n_results_shown (self->model), seconds);
   if (g_strcmp0 (outcome, "CancelledError") == 0)
     return g_strdup_printf (_("Cancelled at %.2f s; %u of %u pulled items had succeeded."),
                             seconds, succeeded, pulled);
@@ -244,12 +212,13 @@ _sluice_run_controller_show_end (SluiceRunController *self,
 void
 _sluice_run_controller_show_recorded_end (SluiceRunController *self)
 {
-  double seconds = (double) MAX (0, self->last.time - self->start_time) / G_USEC_PER_SEC;
+  const SluiceEvent *last = sluice_run_model_get_last (self->model);
+  double seconds = (double) MAX (0, last->time - sluice_run_model_get_end (self->model)->start_time) / G_USEC_PER_SEC;
   g_autofree char *text = NULL;
 
   /* Translators: the banner of a recorded run opened from a .sluicerun file */
   text = g_strdup_printf (_("A recorded run: it ends at %.2f s, %u of %u pulled items succeeded and %u failed. "
                             "Drag the slider under the chart, or press Home, then → event by event."),
-                          seconds, self->last.succeeded, self->last.pulled, self->last.failed);
+                          seconds, last->succeeded, last->pulled, last->failed);
   _sluice_run_controller_emit_status (self, SLUICE_RUN_STATUS_INFO, text);
 }

@@ -31,7 +31,7 @@ sluice_run_controller_request_stop (SluiceRunController *self)
     }
   sluice_scenario_runner_request_stop (self->runner);
   _sluice_run_controller_emit_status (self, SLUICE_RUN_STATUS_INFO,
-                                      self->submit_mode
+                                      sluice_run_model_get_submit_mode (self->model)
                                         ? _("Closing: the service admits no more jobs and finishes those it has…")
                                         : _("Stop requested: the pool pulls nothing more and drains what it has…"));
 }
@@ -48,7 +48,7 @@ sluice_run_controller_close (SluiceRunController *self)
 {
   g_return_if_fail (SLUICE_IS_RUN_CONTROLLER (self));
 
-  if (!self->running || !self->submit_mode)
+  if (!self->running || !sluice_run_model_get_submit_mode (self->model))
     return;
 
   sluice_scenario_runner_close (self->runner);
@@ -79,7 +79,7 @@ sluice_run_controller_submit (SluiceRunController    *self,
 
   g_return_val_if_fail (SLUICE_IS_RUN_CONTROLLER (self), FALSE);
 
-  if (!self->running || !self->submit_mode)
+  if (!self->running || !sluice_run_model_get_submit_mode (self->model))
     {
       g_set_error_literal (error, SLUICE_ERROR, SLUICE_ERROR_CLOSED,
                            _("No service is running: run a scenario in submit mode first."));
@@ -104,7 +104,7 @@ sluice_run_controller_give_up (SluiceRunController *self,
 {
   g_return_val_if_fail (SLUICE_IS_RUN_CONTROLLER (self), FALSE);
 
-  return self->running && self->submit_mode && sluice_scenario_runner_give_up (self->runner, job_index);
+  return self->running && sluice_run_model_get_submit_mode (self->model) && sluice_scenario_runner_give_up (self->runner, job_index);
 }
 
 /**
@@ -117,7 +117,7 @@ gboolean
 sluice_run_controller_get_submit_mode (SluiceRunController *self)
 {
   g_return_val_if_fail (SLUICE_IS_RUN_CONTROLLER (self), FALSE);
-  return self->submit_mode;
+  return sluice_run_model_get_submit_mode (self->model);
 }
 
 /**

@@ -14,22 +14,17 @@
  * SluiceRunController:
  *
  * Runs a scenario through #SluiceScenarioRunner on the default main
- * context, on a scaled clock (or a virtual one when the scenario asks for
- * it) that it speeds up, pauses and steps. The run's events go into a
- * #SluiceRecorder; a tick callback on the frame widget moves the models
- * once per frame (the #SluiceTimeline, the fold of the moment shown, the
- * results, the #SluiceLiveStats, the now line and the shared
- * #SluiceViewport), so the pool never waits on drawing.
+ * context, on a paced, scaled or virtual clock that it speeds up, pauses
+ * and steps. Each run, reset, opened recording and attach gets a new
+ * #SluiceRunModel (#SluiceRunController:model): the run's events go into
+ * its recorder, and a tick callback on the frame widget has the model read
+ * them once per frame, so the pool never waits on drawing. The model
+ * folds them once for every view; the controller moves the shared
+ * #SluiceViewport, takes the pool's snapshots and says in
+ * #SluiceRunController::status what happens to the run.
  *
- * It owns the run and publishes its models as properties: #SluiceRunController:recorder
- * (the one store of the run's events), #SluiceRunController:timeline,
- * #SluiceRunController:handler, #SluiceRunController:stats,
- * #SluiceRunController:now, #SluiceRunController:position and the rest. It
- * knows no view: the window binds the views to these models, and each view
- * that reads the recorder keeps its own cursor and catches up at
- * #SluiceRunController::updated. The views hold references to the models,
- * never the other way around. What the window should say about the run
- * comes as #SluiceRunController::status.
+ * It knows no view: the window binds the views to the model and rebinds
+ * them when the model changes.
  *
  * This file holds the object, its properties and what starts and resets
  * a run; sluice-run-controller-steering.c what steers it,
@@ -46,18 +41,8 @@ G_DEFINE_FINAL_TYPE (SluiceRunController, sluice_run_controller, G_TYPE_OBJECT)
 enum {
   PROP_0,
   PROP_RUNNING,
-  PROP_REPORT,
-  PROP_FINISHED_FOLD,
-  PROP_REPORT_NOTE,
-  PROP_NARRATOR,
-  PROP_MOMENT,
-  PROP_RECORDER,
-  PROP_TIMELINE,
+  PROP_MODEL,
   PROP_HANDLER,
-  PROP_STATS,
-  PROP_RESULTS,
-  PROP_NOW,
-  PROP_POSITION,
   PROP_REMOTE,
   N_PROPS
 };
@@ -65,8 +50,6 @@ enum {
 enum {
   STATUS,
   FINISHED,
-  UPDATED,
-  SEEKED,
   N_SIGNALS
 };
 
@@ -101,34 +84,22 @@ _sluice_run_controller_notify_remote (SluiceRunController *self)
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_REMOTE]);
 }
 
-static void set_report_note (SluiceRunController *self,
-                             const char          *note);
-
 /**
- * _sluice_run_controller_set_report_note:
+ * _sluice_run_controller_set_model:
  * @self: a #SluiceRunController
- * @note: (nullable): why there is no report
+ * @model: the run to show from now on
  *
- * Sets #SluiceRunController:report-note.
+ * Shows @model: the views rebind to it (#SluiceRunController:model).
  */
 void
-_sluice_run_controller_set_report_note (SluiceRunController *self,
-                                        const char          *note)
+_sluice_run_controller_set_model (SluiceRunController *self,
+                                  SluiceRunModel      *model)
 {
-  set_report_note (self, note);
+  if (g_set_object (&self->model, model))
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MODEL]);
 }
 
 /* ---- the end of a run -------------------------------------------------- */
-
-/* The fold the scrubber moves through: the run's, once it has finished. */
-static void
-update_finished_fold (SluiceRunController *self)
-{
-  SluiceFold *fold = self->running ? NULL : self->fold;
-
-  if (g_set_object (&self->finished_fold, fold))
-    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_FINISHED_FOLD]);
-}
 
 /**
  * _sluice_run_controller_set_running:
@@ -139,23 +110,12 @@ void
 _sluice_run_controller_set_running (SluiceRunController *self,
                                     gboolean             running)
 {
+  sluice_run_model_set_live (self->model, running);
   if (self->running == running)
     return;
 
   self->running = running;
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_RUNNING]);
-  update_finished_fold (self);
-}
-
-static void
-set_report (SluiceRunController *self,
-            JsonNode            *report)
-{
-  if (self->report == report)
-    return;
-  g_clear_pointer (&self->report, json_node_unref);
-  self->report = report != NULL ? json_node_ref (report) : NULL;
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_REPORT]);
 }
 
 /**
@@ -172,126 +132,12 @@ _sluice_run_controller_emit_finished (SluiceRunController *self)
 
 /* The report as the views and a recording take it: its JSON object. */
 static void
-set_run_report (SluiceRunController *self,
-                SluiceReport        *report)
+set_run_report (SluiceRunModel *model,
+                SluiceReport   *report)
 {
   g_autoptr(JsonNode) node = report != NULL ? sluice_report_to_json (report) : NULL;
 
-  set_report (self, node);
-}
-
-static void
-set_report_note (SluiceRunController *self,
-                 const char          *note)
-{
-  if (g_strcmp0 (self->report_note, note) == 0)
-    return;
-  g_free (self->report_note);
-  self->report_note = g_strdup (note);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_REPORT_NOTE]);
-}
-
-static void
-set_narrator (SluiceRunController *self,
-              SluiceNarrator      *narrator)
-{
-  if (g_set_object (&self->narrator, narrator))
-    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_NARRATOR]);
-}
-
-/**
- * _sluice_run_controller_set_moment:
- * @self: a #SluiceRunController
- * @moment: the clock time the views show, or -1 without a run
- *
- * Sets #SluiceRunController:moment.
- */
-void
-_sluice_run_controller_set_moment (SluiceRunController *self,
-                                   gint64               moment)
-{
-  if (self->moment == moment)
-    return;
-  self->moment = moment;
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MOMENT]);
-}
-
-/**
- * _sluice_run_controller_set_now:
- * @self: a #SluiceRunController
- * @now: where the now line is
- *
- * Sets #SluiceRunController:now.
- */
-void
-_sluice_run_controller_set_now (SluiceRunController *self,
-                                gint64               now)
-{
-  if (self->now == now)
-    return;
-  self->now = now;
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_NOW]);
-}
-
-/**
- * _sluice_run_controller_set_position:
- * @self: a #SluiceRunController
- * @position: the events shown, or %G_MAXUINT64 for all
- *
- * Sets #SluiceRunController:position.
- */
-void
-_sluice_run_controller_set_position (SluiceRunController *self,
-                                     guint64              position)
-{
-  if (self->position == position)
-    return;
-  self->position = position;
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_POSITION]);
-}
-
-/**
- * _sluice_run_controller_emit_updated:
- * @self: a #SluiceRunController
- * @new_events: whether events were recorded since the last one
- *
- * Emits #SluiceRunController::updated.
- */
-void
-_sluice_run_controller_emit_updated (SluiceRunController *self,
-                                     gboolean             new_events)
-{
-  g_signal_emit (self, signals[UPDATED], 0, self->running, new_events);
-}
-
-/**
- * _sluice_run_controller_emit_seeked:
- * @self: a #SluiceRunController
- * @position: the events up to the playhead
- *
- * Emits #SluiceRunController::seeked.
- */
-void
-_sluice_run_controller_emit_seeked (SluiceRunController *self,
-                                    guint64              position)
-{
-  g_signal_emit (self, signals[SEEKED], 0, position);
-}
-
-static void
-set_recorder (SluiceRunController *self,
-              SluiceRecorder      *recorder)
-{
-  if (g_set_object (&self->recorder, recorder))
-    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_RECORDER]);
-}
-
-static void
-set_timeline (SluiceRunController *self,
-              SluiceTimeline      *timeline)
-{
-  if (g_set_object (&self->timeline, timeline))
-    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TIMELINE]);
+  sluice_run_model_set_report (model, node);
 }
 
 static void
@@ -320,7 +166,7 @@ on_run_done (GObject      *object,
   _sluice_run_controller_remove_tick (self);
   _sluice_run_controller_set_running (self, FALSE);
   _sluice_run_controller_update_views (self);
-  set_run_report (self, report);
+  set_run_report (self->model, report);
   _sluice_run_controller_show_end (self, report, error);
   g_signal_emit (self, signals[FINISHED], 0);
 }
@@ -331,14 +177,15 @@ on_run_done (GObject      *object,
  * sluice_run_controller_reset:
  * @self: a #SluiceRunController
  *
- * Cancels the run if one is going on and lets go of it and its models:
- * #SluiceRunController:recorder, #SluiceRunController:timeline and
- * #SluiceRunController:handler become %NULL, the stats and the results
- * empty.
+ * Cancels the run if one is going on and lets go of it: a new model
+ * without a run shows the pool as configured, and
+ * #SluiceRunController:handler becomes %NULL.
  */
 void
 sluice_run_controller_reset (SluiceRunController *self)
 {
+  g_autoptr(SluiceRunModel) idle = NULL;
+
   g_return_if_fail (SLUICE_IS_RUN_CONTROLLER (self));
 
   _sluice_run_controller_remove_tick (self);
@@ -348,46 +195,23 @@ sluice_run_controller_reset (SluiceRunController *self)
 
   g_clear_object (&self->runner);
   g_clear_object (&self->clock);
-
-  self->n_seen = 0;
-  g_clear_object (&self->fold);
-  self->can_skip = FALSE;
-  self->can_shed = FALSE;
-  self->start_time = 0;
   self->shown_now = 0;
-  memset (&self->last, 0, sizeof self->last);
-  self->has_run = FALSE;
-  self->submit_mode = FALSE;
-  self->shutdown_timeout = 0;
-  self->shutdown_from = -1;
-  self->deadline_fired_at = -1;
-  self->fatal_at = -1;
-  self->run_end_at = -1;
-  g_clear_pointer (&self->fatal_type, g_free);
   g_clear_pointer (&self->countdown, g_free);
-  self->busy = 0;
-  self->queue_depth = 0;
-  self->has_snapshot = FALSE;
-
-  /* Published once the run's state is gone: a view letting go of the
-   * recorder may move the playhead back (see show_playhead). */
-  set_handler (self, NULL);
-  set_narrator (self, NULL);
-  _sluice_run_controller_set_moment (self, -1);
-  set_timeline (self, NULL);
-  set_recorder (self, NULL);
   /* A recording's report still being made belongs to the run let go of. */
   g_cancellable_cancel (self->replay);
   g_clear_object (&self->replay);
-  set_report (self, NULL);
-  set_report_note (self, NULL);
-  _sluice_run_controller_set_position (self, G_MAXUINT64);
-  _sluice_run_controller_update_stats (self);
-  sluice_result_list_clear (self->results);
+
+  set_handler (self, NULL);
   sluice_viewport_set_playhead (self->viewport, -1);
   sluice_viewport_set_bounds (self->viewport, 0, SLUICE_RUN_CONTROLLER_MIN_SPAN_US);
   sluice_viewport_fit (self->viewport);
-  _sluice_run_controller_set_running (self, FALSE);
+  idle = sluice_run_model_new_idle (self->configured_workers);
+  if (self->running)
+    {
+      self->running = FALSE;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_RUNNING]);
+    }
+  _sluice_run_controller_set_model (self, idle);
 }
 
 /**
@@ -405,8 +229,7 @@ sluice_run_controller_set_configured_workers (SluiceRunController *self,
   g_return_if_fail (SLUICE_IS_RUN_CONTROLLER (self));
 
   self->configured_workers = workers;
-  if (!self->has_run)
-    _sluice_run_controller_update_stats (self);
+  sluice_run_model_set_configured_workers (self->model, workers);
 }
 
 /* A simulated scenario plays on a paced clock: every timer fires at its
@@ -425,46 +248,13 @@ choose_clock (SluiceRunController *self,
   return SLUICE_CLOCK_PACED;
 }
 
-/* The models of a run of @scenario whose events @recorder holds (or will
- * hold): the same for a live run and a recorded one. The recorder and the
- * timeline are published last, when the rest (the submit mode among them)
- * is set: a view taking them may move the playhead. */
-void
-_sluice_run_controller_create_models (SluiceRunController *self,
-                                      SluiceScenario      *scenario,
-                                      SluiceRecorder      *recorder)
-{
-  guint workers = (guint) sluice_scenario_get_workers (scenario);
-
-  /* After a reset: both are NULL. */
-  self->recorder = g_object_ref (recorder);
-  self->timeline = sluice_timeline_new (workers);
-  self->fold = sluice_fold_new (recorder);
-  g_free (self->scenario_text);
-  self->scenario_text = sluice_scenario_to_data (scenario, NULL);
-
-  self->workers = workers;
-  self->submit_mode = sluice_scenario_get_mode (scenario) == SLUICE_SCENARIO_MODE_SUBMIT;
-  self->shutdown_timeout = sluice_time_from_seconds (sluice_scenario_get_shutdown_timeout (scenario));
-  self->can_shed = sluice_scenario_get_item_deadline (scenario) > 0;
-  self->can_skip = self->can_shed || sluice_scenario_get_retry_budget (scenario) > 0;
-  self->has_run = TRUE;
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_RECORDER]);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TIMELINE]);
-  {
-    g_autoptr(SluiceNarrator) narrator = sluice_narrator_new (self->recorder, self->timeline);
-
-    sluice_narrator_set_shutdown_timeout (narrator, self->shutdown_timeout);
-    set_narrator (self, narrator);
-  }
-}
-
 static void
 create_run (SluiceRunController *self,
             SluiceScenario      *scenario)
 {
   SluiceClockKind kind = choose_clock (self, scenario);
   g_autoptr(SluiceRecorder) recorder = sluice_recorder_new (RECORDER_CAPACITY);
+  g_autoptr(SluiceRunModel) model = sluice_run_model_new (scenario, recorder);
 
   /* The pool's work and its time go before the window's frames, which
    * could otherwise hold the run still, and the clock gives the frames
@@ -473,10 +263,11 @@ create_run (SluiceRunController *self,
   sluice_clock_set_speed (self->clock, self->speed);
   sluice_clock_set_paused (self->clock, self->paused);
 
-  _sluice_run_controller_create_models (self, scenario, recorder);
   self->runner = sluice_scenario_runner_new (scenario);
   sluice_scenario_runner_set_clock (self->runner, self->clock);
-  sluice_scenario_runner_set_recorder (self->runner, self->recorder);
+  sluice_scenario_runner_set_recorder (self->runner, recorder);
+  sluice_run_model_set_live (model, TRUE);
+  _sluice_run_controller_set_model (self, model);
 }
 
 static void
@@ -484,7 +275,7 @@ on_replayed (GObject      *object,
              GAsyncResult *result,
              gpointer      user_data)
 {
-  g_autoptr(SluiceRunController) self = user_data;
+  g_autoptr(SluiceRunModel) model = user_data;
   g_autoptr(SluiceReport) report = NULL;
   g_autoptr(GError) error = NULL;
 
@@ -492,9 +283,8 @@ on_replayed (GObject      *object,
   if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     return;
 
-  g_clear_object (&self->replay);
-  set_run_report (self, report);
-  set_report_note (self, error ? error->message : NULL);
+  set_run_report (model, report);
+  sluice_run_model_set_report_note (model, error ? error->message : NULL);
 }
 
 /**
@@ -514,6 +304,8 @@ gboolean
 sluice_run_controller_show_recording (SluiceRunController *self,
                                       SluiceRecording     *recording)
 {
+  g_autoptr(SluiceRunModel) model = NULL;
+
   g_return_val_if_fail (SLUICE_IS_RUN_CONTROLLER (self), FALSE);
   g_return_val_if_fail (SLUICE_IS_RECORDING (recording), FALSE);
 
@@ -521,25 +313,24 @@ sluice_run_controller_show_recording (SluiceRunController *self,
     return FALSE;
 
   sluice_run_controller_reset (self);
-  _sluice_run_controller_create_models (self, sluice_recording_get_scenario (recording), sluice_recording_get_recorder (recording));
-  g_free (self->scenario_text);
-  self->scenario_text = g_strdup (sluice_recording_get_scenario_text (recording));
-  update_finished_fold (self);
+  model = sluice_run_model_new (sluice_recording_get_scenario (recording), sluice_recording_get_recorder (recording));
+  sluice_run_model_set_scenario_text (model, sluice_recording_get_scenario_text (recording));
+  _sluice_run_controller_set_model (self, model);
   _sluice_run_controller_update_views (self);
   _sluice_run_controller_show_recorded_end (self);
   g_signal_emit (self, signals[FINISHED], 0);
 
   if (sluice_recording_get_report (recording) != NULL)
     {
-      set_report (self, sluice_recording_get_report (recording));
+      sluice_run_model_set_report (model, sluice_recording_get_report (recording));
       return TRUE;
     }
 
   /* Else the report, from the scenario run again on the virtual clock. */
-  set_report_note (self, _("The report of a recorded run comes from running its scenario again on the virtual "
-                           "clock…"));
+  sluice_run_model_set_report_note (model, _("The report of a recorded run comes from running its scenario again "
+                                             "on the virtual clock…"));
   self->replay = g_cancellable_new ();
-  sluice_recording_replay_async (recording, self->replay, on_replayed, g_object_ref (self));
+  sluice_recording_replay_async (recording, self->replay, on_replayed, g_object_ref (model));
   return TRUE;
 }
 
@@ -548,8 +339,9 @@ sluice_run_controller_show_recording (SluiceRunController *self,
  * @self: a #SluiceRunController
  * @scenario: what to run
  *
- * Clears the last run and starts @scenario; #SluiceRunController::finished
- * tells when it ended.
+ * Clears the last run and starts @scenario in a new
+ * #SluiceRunController:model; #SluiceRunController::finished tells when
+ * it ended.
  *
  * Returns: whether a run started (not when one is going on)
  */
@@ -565,7 +357,6 @@ sluice_run_controller_start (SluiceRunController *self,
 
   sluice_run_controller_reset (self);
   create_run (self, scenario);
-  sluice_viewport_set_playhead (self->viewport, -1);
   _sluice_run_controller_set_running (self, TRUE);
   _sluice_run_controller_emit_status (self, SLUICE_RUN_STATUS_INFO,
                                       sluice_clock_get_kind (self->clock) == SLUICE_CLOCK_VIRTUAL
@@ -593,21 +384,11 @@ sluice_run_controller_dispose (GObject *object)
   g_clear_weak_pointer (&self->frame_widget);
   g_clear_object (&self->runner);
   g_clear_object (&self->clock);
-  g_clear_object (&self->fold);
-  g_clear_object (&self->finished_fold);
-  g_clear_object (&self->narrator);
-  g_clear_pointer (&self->scenario_text, g_free);
-  g_clear_object (&self->recorder);
-  g_clear_object (&self->timeline);
+  g_clear_object (&self->model);
   g_clear_object (&self->handler);
-  g_clear_object (&self->stats);
-  g_clear_pointer (&self->report, json_node_unref);
   g_cancellable_cancel (self->replay);
   g_clear_object (&self->replay);
-  g_clear_pointer (&self->report_note, g_free);
-  g_clear_object (&self->results);
   g_clear_object (&self->viewport);
-  g_clear_pointer (&self->fatal_type, g_free);
   g_clear_pointer (&self->countdown, g_free);
 
   G_OBJECT_CLASS (sluice_run_controller_parent_class)->dispose (object);
@@ -626,41 +407,11 @@ sluice_run_controller_get_property (GObject    *object,
     case PROP_RUNNING:
       g_value_set_boolean (value, self->running);
       break;
-    case PROP_REPORT:
-      g_value_set_boxed (value, self->report);
-      break;
-    case PROP_FINISHED_FOLD:
-      g_value_set_object (value, self->finished_fold);
-      break;
-    case PROP_REPORT_NOTE:
-      g_value_set_string (value, self->report_note);
-      break;
-    case PROP_NARRATOR:
-      g_value_set_object (value, self->narrator);
-      break;
-    case PROP_MOMENT:
-      g_value_set_int64 (value, self->moment);
-      break;
-    case PROP_RECORDER:
-      g_value_set_object (value, self->recorder);
-      break;
-    case PROP_TIMELINE:
-      g_value_set_object (value, self->timeline);
+    case PROP_MODEL:
+      g_value_set_object (value, self->model);
       break;
     case PROP_HANDLER:
       g_value_set_object (value, self->handler);
-      break;
-    case PROP_STATS:
-      g_value_set_object (value, self->stats);
-      break;
-    case PROP_RESULTS:
-      g_value_set_object (value, self->results);
-      break;
-    case PROP_NOW:
-      g_value_set_int64 (value, self->now);
-      break;
-    case PROP_POSITION:
-      g_value_set_uint64 (value, self->position);
       break;
     case PROP_REMOTE:
       g_value_set_object (value, self->remote);
@@ -686,70 +437,15 @@ sluice_run_controller_class_init (SluiceRunControllerClass *klass)
   properties[PROP_RUNNING] =
     g_param_spec_boolean ("running", NULL, NULL, FALSE,
                           G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
-
   /**
-   * SluiceRunController:report: (nullable)
+   * SluiceRunController:model:
    *
-   * The finished run's report, as `sluice-run --json` writes it, or %NULL
-   * while a run goes on and after a reset.
+   * The run shown, never %NULL: a new #SluiceRunModel for each run, reset,
+   * recording and attach, so that no view ever shows a run before it.
+   * Views bind to it and rebind when it changes.
    */
-  properties[PROP_REPORT] =
-    g_param_spec_boxed ("report", NULL, NULL, JSON_TYPE_NODE,
-                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
-
-  /**
-   * SluiceRunController:finished-fold: (nullable)
-   *
-   * The finished run's events, for the scrubber to move through, or %NULL
-   * while a run goes on and when there is none.
-   */
-  properties[PROP_FINISHED_FOLD] =
-    g_param_spec_object ("finished-fold", NULL, NULL, SLUICE_TYPE_FOLD,
-                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
-  /**
-   * SluiceRunController:report-note: (nullable)
-   *
-   * Why a shown run has no report (a recording that only its own run could
-   * report on), or %NULL.
-   */
-  properties[PROP_REPORT_NOTE] =
-    g_param_spec_string ("report-note", NULL, NULL, NULL,
-                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
-  /**
-   * SluiceRunController:narrator: (nullable)
-   *
-   * Explains the run at a moment in sentences, or %NULL without a run.
-   */
-  properties[PROP_NARRATOR] =
-    g_param_spec_object ("narrator", NULL, NULL, SLUICE_TYPE_NARRATOR,
-                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
-  /**
-   * SluiceRunController:moment:
-   *
-   * The clock time, in µs, that the views show: now during a run, the
-   * playhead (or the end) after it; -1 without a run.
-   */
-  properties[PROP_MOMENT] =
-    g_param_spec_int64 ("moment", NULL, NULL, -1, G_MAXINT64, -1,
-                        G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
-  /**
-   * SluiceRunController:recorder: (nullable)
-   *
-   * The one store of the run's events (live or recorded), or %NULL
-   * without a run. The views that list events read it with their own
-   * cursor, at each #SluiceRunController::updated.
-   */
-  properties[PROP_RECORDER] =
-    g_param_spec_object ("recorder", NULL, NULL, SLUICE_TYPE_RECORDER,
-                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
-  /**
-   * SluiceRunController:timeline: (nullable)
-   *
-   * The run folded into the queue chart's samples and the lanes' bars, or
-   * %NULL without a run; it moves once per frame.
-   */
-  properties[PROP_TIMELINE] =
-    g_param_spec_object ("timeline", NULL, NULL, SLUICE_TYPE_TIMELINE,
+  properties[PROP_MODEL] =
+    g_param_spec_object ("model", NULL, NULL, SLUICE_TYPE_RUN_MODEL,
                          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
   /**
    * SluiceRunController:handler: (nullable)
@@ -760,45 +456,6 @@ sluice_run_controller_class_init (SluiceRunControllerClass *klass)
   properties[PROP_HANDLER] =
     g_param_spec_object ("handler", NULL, NULL, SLUICE_TYPE_FAULT_HANDLER,
                          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
-  /**
-   * SluiceRunController:stats:
-   *
-   * What the counters show at the moment shown; the same object for the
-   * controller's life, set (and #SluiceLiveStats::changed) once per frame.
-   */
-  properties[PROP_STATS] =
-    g_param_spec_object ("stats", NULL, NULL, SLUICE_TYPE_LIVE_STATS,
-                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
-  /**
-   * SluiceRunController:results:
-   *
-   * The results handed back by the moment shown, as lines of text
-   * (#GtkStringObject, a #GListModel); the same object for the
-   * controller's life.
-   */
-  properties[PROP_RESULTS] =
-    g_param_spec_object ("results", NULL, NULL, G_TYPE_LIST_MODEL,
-                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
-  /**
-   * SluiceRunController:now:
-   *
-   * Where the now line of the chart and the lanes is, in µs of the run's
-   * clock: the clock during a run, the end after it.
-   */
-  properties[PROP_NOW] =
-    g_param_spec_int64 ("now", NULL, NULL, G_MININT64, G_MAXINT64, 0,
-                        G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
-  /**
-   * SluiceRunController:position:
-   *
-   * How many of the run's events have happened at the playhead, or
-   * %G_MAXUINT64 when the views show every event (no playhead): what the
-   * error group shows up to.
-   */
-  properties[PROP_POSITION] =
-    g_param_spec_uint64 ("position", NULL, NULL, 0, G_MAXUINT64, G_MAXUINT64,
-                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
-
   /**
    * SluiceRunController:remote: (nullable)
    *
@@ -827,49 +484,18 @@ sluice_run_controller_class_init (SluiceRunControllerClass *klass)
    * SluiceRunController::finished:
    * @self: the controller
    *
-   * The run ended and the views show all of it.
+   * The run ended and its model shows all of it.
    */
   signals[FINISHED] = g_signal_new ("finished", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
                                     NULL, NULL, NULL, G_TYPE_NONE, 0);
-
-  /**
-   * SluiceRunController::updated:
-   * @self: the controller
-   * @live: whether the run is going on
-   * @new_events: whether the recorder holds events the last one did not
-   *
-   * The models moved: once per frame of a run, once more at its end, and
-   * once when a recording is shown. Views that read
-   * #SluiceRunController:recorder catch up now.
-   */
-  signals[UPDATED] = g_signal_new ("updated", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
-                                   NULL, NULL, NULL, G_TYPE_NONE, 2, G_TYPE_BOOLEAN, G_TYPE_BOOLEAN);
-
-  /**
-   * SluiceRunController::seeked:
-   * @self: the controller
-   * @position: how many of the run's events have happened at the playhead
-   *
-   * After a run, the viewport's playhead moved and the models show that
-   * moment: the event log selects the row of @position.
-   */
-  signals[SEEKED] = g_signal_new ("seeked", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
-                                  NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_UINT64);
 }
 
 static void
 sluice_run_controller_init (SluiceRunController *self)
 {
   self->speed = 1.0;
-  self->moment = -1;
-  self->shutdown_from = -1;
-  self->deadline_fired_at = -1;
-  self->fatal_at = -1;
-  self->run_end_at = -1;
-  self->position = G_MAXUINT64;
-  self->results = sluice_result_list_new ();
-  self->stats = sluice_live_stats_new ();
   self->viewport = sluice_viewport_new ();
+  self->model = sluice_run_model_new_idle (0);
 }
 
 /**
@@ -890,6 +516,5 @@ sluice_run_controller_new (GtkWidget *frame_widget)
   g_set_weak_pointer (&self->frame_widget, frame_widget);
   g_signal_connect_object (self->viewport, "notify::playhead", G_CALLBACK (_sluice_run_controller_show_playhead),
                            self, G_CONNECT_SWAPPED);
-  sluice_run_controller_reset (self);
   return self;
 }

@@ -7,12 +7,11 @@
 #include <gtk/gtk.h>
 
 #include "sluice-fault-handler.h"
-#include "sluice-live-stats.h"
 #include "sluice-recorder.h"
 #include "sluice-recording.h"
 #include "sluice-remote-pool.h"
 #include "sluice-scenario.h"
-#include "sluice-timeline.h"
+#include "sluice-run-model.h"
 #include "sluice-viewport.h"
 
 G_BEGIN_DECLS
@@ -71,14 +70,9 @@ void                 sluice_run_controller_set_instant    (SluiceRunController  
                                                            gboolean              instant);
 gboolean             sluice_run_controller_get_running    (SluiceRunController  *self);
 gboolean             sluice_run_controller_get_has_events (SluiceRunController  *self);
-GListModel          *sluice_run_controller_get_results    (SluiceRunController  *self);
+SluiceRunModel      *sluice_run_controller_get_model      (SluiceRunController  *self);
 SluiceViewport      *sluice_run_controller_get_viewport   (SluiceRunController  *self);
-SluiceRecorder      *sluice_run_controller_get_recorder   (SluiceRunController  *self);
-SluiceTimeline      *sluice_run_controller_get_timeline   (SluiceRunController  *self);
 SluiceFaultHandler  *sluice_run_controller_get_handler    (SluiceRunController  *self);
-SluiceLiveStats     *sluice_run_controller_get_stats      (SluiceRunController  *self);
-gint64               sluice_run_controller_get_now        (SluiceRunController  *self);
-guint64              sluice_run_controller_get_position   (SluiceRunController  *self);
 gboolean             sluice_run_controller_export_image   (SluiceRunController  *self,
                                                            const char           *path,
                                                            double                width,

@@ -219,7 +219,7 @@ item_on_worker (SluiceWindow *self,
                 gint64        worker,
                 gint64        time)
 {
-  SluiceTimeline *timeline = sluice_run_controller_get_timeline (self->run);
+  SluiceTimeline *timeline = sluice_run_model_get_timeline (sluice_run_controller_get_model (self->run));
   gint64 item = -1;
 
   for (guint i = 0; timeline != NULL && i < sluice_timeline_get_n_bars (timeline); i++)
@@ -322,7 +322,7 @@ reveal (SluiceWindow *self,
   held = sluice_lesson_check_reveal (lesson, report, &shown);
   moment = sluice_lesson_get_moment (lesson);
   if (moment < 0)
-    moment = sluice_run_controller_get_now (self->run);
+    moment = sluice_run_model_get_now (sluice_run_controller_get_model (self->run));
   sluice_viewport_set_playhead (sluice_run_controller_get_viewport (self->run), moment);
   pointed_at = point_at (self, lesson, moment);
 
@@ -337,9 +337,8 @@ reveal (SluiceWindow *self,
 static void
 on_run_finished (SluiceWindow *self)
 {
-  g_autoptr(JsonNode) report = NULL;
+  JsonNode *report = sluice_run_model_get_report (sluice_run_controller_get_model (self->run));
 
-  g_object_get (self->run, "report", &report, NULL);
   if (report != NULL && JSON_NODE_HOLDS_OBJECT (report))
     reveal (self, report);
 }

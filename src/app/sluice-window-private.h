@@ -23,6 +23,7 @@
 #include "sluice-scrubber.h"
 #include "sluice-timeline-view.h"
 #include "sluice-viewport.h"
+#include "sluice-result-list.h"
 #include "sluice-window.h"
 
 G_BEGIN_DECLS
@@ -66,6 +67,9 @@ struct _SluiceWindow
   SluiceTimelineView   *timeline_view;
   SluiceEventLog       *event_log;
   GtkListView          *results_view;
+  SluiceRunModel       *model;        /* the run the views show (the controller's) */
+  GPtrArray            *model_bindings; /* GBinding: the views' properties bound to it */
+  SluiceResultList     *result_list;  /* the model's results as lines */
   GtkSelectionModel    *results;      /* the results view's model, set while it is shown */
   guint                 results_row;  /* its row at the top when it was last hidden */
   SluiceErrorGroupView *error_group_view;

@@ -324,81 +324,121 @@ sluice_window_bind_settings (SluiceWindow *self,
 
 /* ---- GObject ----------------------------------------------------------- */
 
-/* ---- the views of the run's models ------------------------------------ */
+/* ---- the views of the run's model ------------------------------------ */
 
-/* The views that list events read the run's recorder themselves; the jobs
- * table only a service run's. */
+/* The error group's title says how the run ended: the report's "outcome",
+ * if it is a string (a recording's report comes from a file). */
 static void
-on_run_recorder_changed (SluiceWindow *self)
+on_model_report_changed (SluiceWindow *self)
 {
-  SluiceRecorder *recorder = sluice_run_controller_get_recorder (self->run);
+  JsonNode *report = sluice_run_model_get_report (self->model);
+  JsonNode *outcome = report != NULL && JSON_NODE_HOLDS_OBJECT (report)
+                        ? json_object_get_member (json_node_get_object (report), "outcome") : NULL;
 
-  /* A new run's results are seen from the top. */
-  self->results_row = 0;
-  sluice_event_log_set_recorder (self->event_log, recorder);
-  sluice_error_group_view_set_recorder (self->error_group_view, recorder);
-  sluice_lint_view_set_recorder (self->lint_view, recorder);
-  sluice_jobs_view_set_recorder (self->jobs_view,
-                                 sluice_run_controller_get_submit_mode (self->run) ? recorder : NULL);
+  if (outcome != NULL && JSON_NODE_HOLDS_VALUE (outcome) && json_node_get_value_type (outcome) == G_TYPE_STRING)
+    sluice_error_group_view_set_outcome (self->error_group_view, json_node_get_string (outcome));
 }
 
 static void
-on_run_handler_changed (SluiceWindow *self)
+on_model_position_changed (SluiceWindow *self)
 {
-  sluice_timeline_view_set_handler (self->timeline_view, sluice_run_controller_get_handler (self->run));
+  sluice_error_group_view_show_position (self->error_group_view, sluice_run_model_get_position (self->model));
 }
 
+/* Once per frame of a run: the views catch up with the model. */
 static void
-on_run_position_changed (SluiceWindow *self)
-{
-  sluice_error_group_view_show_position (self->error_group_view, sluice_run_controller_get_position (self->run));
-}
-
-/* The report's "outcome", if it is a string (a recording's report comes
- * from a file). */
-static const char *
-report_outcome (JsonNode *report)
-{
-  JsonNode *outcome = json_object_get_member (json_node_get_object (report), "outcome");
-
-  if (outcome == NULL || !JSON_NODE_HOLDS_VALUE (outcome) || json_node_get_value_type (outcome) != G_TYPE_STRING)
-    return NULL;
-  return json_node_get_string (outcome);
-}
-
-/* The error group's title says how the run ended. */
-static void
-on_run_report_changed (SluiceWindow *self)
-{
-  g_autoptr(JsonNode) report = NULL;
-
-  g_object_get (self->run, "report", &report, NULL);
-  if (report != NULL)
-    sluice_error_group_view_set_outcome (self->error_group_view, report_outcome (report));
-}
-
-/* Once per frame of a run: the views that read the recorder catch up. */
-static void
-on_run_updated (SluiceWindow *self,
-                gboolean      live,
-                gboolean      new_events)
+on_model_updated (SluiceWindow *self,
+                  gboolean      new_events)
 {
   if (new_events)
     {
       gtk_widget_queue_draw (GTK_WIDGET (self->chart_view));
       gtk_widget_queue_draw (GTK_WIDGET (self->timeline_view));
     }
-  sluice_event_log_update (self->event_log, live);
+  sluice_result_list_sync (self->result_list);
+  sluice_event_log_update (self->event_log, sluice_run_model_get_live (self->model));
   sluice_error_group_view_update (self->error_group_view);
   sluice_lint_view_update (self->lint_view);
   sluice_jobs_view_update (self->jobs_view);
 }
 
 static void
-on_run_seeked (SluiceWindow *self,
-               guint64       position)
+on_model_seeked (SluiceWindow *self,
+                 guint64       position)
 {
+  sluice_result_list_sync (self->result_list);
   sluice_event_log_show_position (self->event_log, position);
+  sluice_lint_view_update (self->lint_view);
+}
+
+static void
+bind_model_property (SluiceWindow *self,
+                     const char   *property,
+                     gpointer      view,
+                     const char   *view_property)
+{
+  GBinding *binding = g_object_bind_property (self->model, property, view, view_property, G_BINDING_SYNC_CREATE);
+
+  g_ptr_array_add (self->model_bindings, g_object_ref (binding));
+}
+
+static void
+let_go_of_model (SluiceWindow *self)
+{
+  if (self->model == NULL)
+    return;
+  for (guint i = 0; i < self->model_bindings->len; i++)
+    g_binding_unbind (g_ptr_array_index (self->model_bindings, i));
+  g_ptr_array_set_size (self->model_bindings, 0);
+  g_signal_handlers_disconnect_by_data (self->model, self);
+  g_clear_object (&self->model);
+}
+
+/* A new run (a reset, the next lesson, a recording, an attach) is a new
+ * model: every view lets go of the last one and shows this one, so none
+ * shows a run before it. The views that list events still read the
+ * model's recorder from its start. */
+static void
+show_model (SluiceWindow *self)
+{
+  SluiceRunModel *model = sluice_run_controller_get_model (self->run);
+  SluiceRecorder *recorder;
+
+  let_go_of_model (self);
+  self->model = g_object_ref (model);
+  recorder = sluice_run_model_get_recorder (model);
+
+  bind_model_property (self, "timeline", self->chart_view, "model");
+  bind_model_property (self, "timeline", self->timeline_view, "model");
+  bind_model_property (self, "now", self->chart_view, "now");
+  bind_model_property (self, "now", self->timeline_view, "now");
+  bind_model_property (self, "report", self->report_view, "report");
+  bind_model_property (self, "report-note", self->report_view, "note");
+  bind_model_property (self, "finished-fold", self->scrubber, "fold");
+  bind_model_property (self, "narrator", self->explain_view, "narrator");
+  bind_model_property (self, "moment", self->explain_view, "moment");
+  bind_model_property (self, "moment", self->lint_view, "moment");
+  sluice_counters_set_stats (self->counters, sluice_run_model_get_stats (model));
+  sluice_lint_view_set_linter (self->lint_view, sluice_run_model_get_linter (model));
+  sluice_result_list_set_model (self->result_list, model);
+
+  /* A new run's results are seen from the top. */
+  self->results_row = 0;
+  sluice_event_log_set_recorder (self->event_log, recorder);
+  sluice_error_group_view_set_recorder (self->error_group_view, recorder);
+  sluice_jobs_view_set_recorder (self->jobs_view, sluice_run_model_get_submit_mode (model) ? recorder : NULL);
+  on_model_report_changed (self);
+
+  g_signal_connect_swapped (model, "notify::report", G_CALLBACK (on_model_report_changed), self);
+  g_signal_connect_swapped (model, "notify::position", G_CALLBACK (on_model_position_changed), self);
+  g_signal_connect_swapped (model, "updated", G_CALLBACK (on_model_updated), self);
+  g_signal_connect_swapped (model, "seeked", G_CALLBACK (on_model_seeked), self);
+}
+
+static void
+on_run_handler_changed (SluiceWindow *self)
+{
+  sluice_timeline_view_set_handler (self->timeline_view, sluice_run_controller_get_handler (self->run));
 }
 
 /* ---- the results ------------------------------------------------------ */
@@ -431,36 +471,25 @@ on_results_unmapped (SluiceWindow *self)
 static void
 bind_results (SluiceWindow *self)
 {
-  self->results = GTK_SELECTION_MODEL (gtk_no_selection_new (g_object_ref (sluice_run_controller_get_results (self->run))));
+  self->results = GTK_SELECTION_MODEL (gtk_no_selection_new (g_object_ref (G_LIST_MODEL (self->result_list))));
   g_signal_connect_object (self->results_view, "map", G_CALLBACK (on_results_mapped), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->results_view, "unmap", G_CALLBACK (on_results_unmapped), self, G_CONNECT_SWAPPED);
 }
 
-/* Binds the views to the run controller's models: the views hold the
- * models, the controller knows no view. */
+/* The views show the run controller's model, and rebind to each new one:
+ * the views hold the model, the controller knows no view. */
 static void
 bind_run_views (SluiceWindow *self)
 {
   SluiceViewport *viewport = sluice_run_controller_get_viewport (self->run);
 
+  self->model_bindings = g_ptr_array_new_with_free_func (g_object_unref);
+  self->result_list = sluice_result_list_new ();
   sluice_chart_view_set_viewport (self->chart_view, viewport);
   sluice_timeline_view_set_viewport (self->timeline_view, viewport);
-  sluice_counters_set_stats (self->counters, sluice_run_controller_get_stats (self->run));
-  g_signal_connect_swapped (self->run, "notify::recorder", G_CALLBACK (on_run_recorder_changed), self);
-  /* The chart and the lanes draw the run's timeline (the lanes a lane per
-   * worker of it) with its "now" line. */
-  g_object_bind_property (self->run, "timeline", self->chart_view, "model", G_BINDING_SYNC_CREATE);
-  g_object_bind_property (self->run, "timeline", self->timeline_view, "model", G_BINDING_SYNC_CREATE);
-  g_object_bind_property (self->run, "now", self->chart_view, "now", G_BINDING_SYNC_CREATE);
-  g_object_bind_property (self->run, "now", self->timeline_view, "now", G_BINDING_SYNC_CREATE);
+  g_signal_connect_swapped (self->run, "notify::model", G_CALLBACK (show_model), self);
+  show_model (self);
   g_signal_connect_swapped (self->run, "notify::handler", G_CALLBACK (on_run_handler_changed), self);
-  g_signal_connect_swapped (self->run, "notify::position", G_CALLBACK (on_run_position_changed), self);
-  g_signal_connect_swapped (self->run, "notify::report", G_CALLBACK (on_run_report_changed), self);
-  g_signal_connect_swapped (self->run, "updated", G_CALLBACK (on_run_updated), self);
-  g_signal_connect_swapped (self->run, "seeked", G_CALLBACK (on_run_seeked), self);
-  on_run_recorder_changed (self);
-  on_run_handler_changed (self);
-  on_run_position_changed (self);
 }
 
 /* The application's settings, once the window has its application (set
@@ -496,6 +525,9 @@ sluice_window_dispose (GObject *object)
       sluice_run_controller_reset (self->run);
     }
   g_clear_object (&self->run);
+  let_go_of_model (self);
+  g_clear_pointer (&self->model_bindings, g_ptr_array_unref);
+  g_clear_object (&self->result_list);
 
   gtk_widget_dispose_template (GTK_WIDGET (self), SLUICE_TYPE_WINDOW);
   g_clear_object (&self->results);
@@ -653,20 +685,14 @@ sluice_window_init (SluiceWindow *self)
   g_signal_connect_swapped (self->run, "status", G_CALLBACK (on_run_status), self);
   g_signal_connect_swapped (self->run, "notify::running", G_CALLBACK (on_running_changed), self);
   g_signal_connect_swapped (self->run, "notify::remote", G_CALLBACK (_sluice_window_update_actions), self);
-  g_object_bind_property (self->run, "report", self->report_view, "report", G_BINDING_SYNC_CREATE);
-  g_object_bind_property (self->run, "report-note", self->report_view, "note", G_BINDING_SYNC_CREATE);
   /* After a run the scrubber moves the playhead, at the clock's speed. */
   sluice_scrubber_set_viewport (self->scrubber, sluice_run_controller_get_viewport (self->run));
-  g_object_bind_property (self->run, "finished-fold", self->scrubber, "fold", G_BINDING_SYNC_CREATE);
   g_object_bind_property (self->clock_controls, "speed", self->scrubber, "speed", G_BINDING_SYNC_CREATE);
-  g_object_bind_property (self->run, "narrator", self->explain_view, "narrator", G_BINDING_SYNC_CREATE);
-  g_object_bind_property (self->run, "moment", self->explain_view, "moment", G_BINDING_SYNC_CREATE);
   /* A clicked event row moves the playhead to its time. */
   g_object_bind_property (self->event_log, "marked-time", sluice_run_controller_get_viewport (self->run), "playhead",
                           G_BINDING_SYNC_CREATE);
   /* The lints of the moment shown; a clicked one moves the playhead to
    * when it came on. */
-  g_object_bind_property (self->run, "moment", self->lint_view, "moment", G_BINDING_SYNC_CREATE);
   g_object_bind_property (self->lint_view, "marked-time", sluice_run_controller_get_viewport (self->run), "playhead",
                           G_BINDING_DEFAULT);
   g_signal_connect_swapped (sluice_run_controller_get_viewport (self->run), "notify::fit",
@@ -890,7 +916,21 @@ guint
 sluice_window_get_n_results (SluiceWindow *self)
 {
   g_return_val_if_fail (SLUICE_IS_WINDOW (self), 0);
-  return g_list_model_get_n_items (sluice_run_controller_get_results (self->run));
+  return sluice_run_model_get_n_results_shown (sluice_run_controller_get_model (self->run));
+}
+
+/**
+ * sluice_window_get_results:
+ * @self: a #SluiceWindow
+ *
+ * Returns: (transfer none): the results the run handed back by the moment
+ *   shown, as lines of text (#GtkStringObject)
+ */
+GListModel *
+sluice_window_get_results (SluiceWindow *self)
+{
+  g_return_val_if_fail (SLUICE_IS_WINDOW (self), NULL);
+  return G_LIST_MODEL (self->result_list);
 }
 
 /**

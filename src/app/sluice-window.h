@@ -79,6 +79,7 @@ const char   *sluice_window_get_file           (SluiceWindow         *self);
 void          sluice_window_open_file_asking   (SluiceWindow         *self,
                                                 const char           *path);
 guint         sluice_window_get_n_results      (SluiceWindow         *self);
+GListModel   *sluice_window_get_results        (SluiceWindow         *self);
 SluiceRunController *sluice_window_get_run_controller (SluiceWindow  *self);
 SluiceViewport *sluice_window_get_viewport     (SluiceWindow         *self);
 SluiceCompareWindow *sluice_window_compare_with_file (SluiceWindow   *self,

@@ -4,8 +4,6 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 
-#include "config-app.h"
-
 #include <string.h>
 
 #include "sluice-live-stats.h"

@@ -55,3 +55,55 @@ run_fixture_timeline_of (const char      *name,
     *scenario_out = g_steal_pointer (&scenario);
   return model;
 }
+
+static const char *
+random_delay (GRand *rand)
+{
+  static const char * const delays[] = { "0", "0.01", "0.05", "0.1", "0.2" };
+
+  return delays[g_rand_int_range (rand, 0, G_N_ELEMENTS (delays))];
+}
+
+static char *
+random_behaviour (GRand *rand)
+{
+  switch (g_rand_int_range (rand, 0, 6))
+    {
+    case 0:
+      return g_strdup_printf ("fail %d ValueError %s", g_rand_int_range (rand, 1, 3), random_delay (rand));
+    case 1:
+      return g_strdup_printf ("fail-always ValueError %s", random_delay (rand));
+    case 2:
+      return g_strdup_printf ("fail 1 TypeError %s", random_delay (rand));
+    case 3:
+      return g_strdup ("hang");
+    default:
+      return g_strdup_printf ("ok %s", random_delay (rand));
+    }
+}
+
+/* A small random stream scenario on the virtual clock, as `.pool` text:
+ * workers, queue, timeout, retries, keep-going and a behaviour for some
+ * items. */
+char *
+run_fixture_random_scenario (GRand *rand)
+{
+  GString *text = g_string_new ("[scenario]\ntitle=Random\n\n[pool]\n");
+  guint count = (guint) g_rand_int_range (rand, 1, 16);
+
+  g_string_append_printf (text, "workers=%d\nqueue-size=%d\nitem-timeout=0.3\nmax-retries=%d\n",
+                          g_rand_int_range (rand, 1, 5), g_rand_int_range (rand, 1, 5),
+                          g_rand_int_range (rand, 0, 3));
+  g_string_append_printf (text, "retryable=%s\nkeep-going=%s\n\n[source]\ncount=%u\n\n[handler]\ndefault=ok %s\n",
+                          g_rand_boolean (rand) ? "ValueError;TimeoutError" : "ValueError",
+                          g_rand_boolean (rand) ? "true" : "false", count, random_delay (rand));
+  for (guint i = 0; i < count; i++)
+    if (g_rand_int_range (rand, 0, 3) == 0)
+      {
+        g_autofree char *behaviour = random_behaviour (rand);
+
+        g_string_append_printf (text, "item.%u=%s\n", i, behaviour);
+      }
+  g_string_append (text, "\n[run]\nclock=virtual\n");
+  return g_string_free (text, FALSE);
+}

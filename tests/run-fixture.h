@@ -16,5 +16,6 @@ SluiceRecorder *run_fixture_record_preset (const char          *name,
                                            SluiceScenario     **scenario_out);
 SluiceTimeline *run_fixture_timeline_of   (const char          *name,
                                            SluiceScenario     **scenario_out);
+char           *run_fixture_random_scenario (GRand              *rand);
 
 G_END_DECLS

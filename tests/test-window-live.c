@@ -22,6 +22,7 @@
 #include "sluice-report-view.h"
 #include "sluice-timeline.h"
 #include "sluice-viewport.h"
+#include "run-fixture.h"
 #include "window-fixture.h"
 
 /* A run that does not end within this much wall time has stalled: the
@@ -373,57 +374,6 @@ test_window_live_accessible_names_read_as_the_labels (void)
 
 /* ---- every view agrees with the headless report ----------------------- */
 
-static const char *
-random_delay (GRand *rand)
-{
-  static const char * const delays[] = { "0", "0.01", "0.05", "0.1", "0.2" };
-
-  return delays[g_rand_int_range (rand, 0, G_N_ELEMENTS (delays))];
-}
-
-static char *
-random_behaviour (GRand *rand)
-{
-  switch (g_rand_int_range (rand, 0, 6))
-    {
-    case 0:
-      return g_strdup_printf ("fail %d ValueError %s", g_rand_int_range (rand, 1, 3), random_delay (rand));
-    case 1:
-      return g_strdup_printf ("fail-always ValueError %s", random_delay (rand));
-    case 2:
-      return g_strdup_printf ("fail 1 TypeError %s", random_delay (rand));
-    case 3:
-      return g_strdup ("hang");
-    default:
-      return g_strdup_printf ("ok %s", random_delay (rand));
-    }
-}
-
-/* A small random stream scenario on the virtual clock: workers, queue,
- * timeout, retries, keep-going and a behaviour for some items. */
-static char *
-random_scenario (GRand *rand)
-{
-  GString *text = g_string_new ("[scenario]\ntitle=Random\n\n[pool]\n");
-  guint count = (guint) g_rand_int_range (rand, 1, 16);
-
-  g_string_append_printf (text, "workers=%d\nqueue-size=%d\nitem-timeout=0.3\nmax-retries=%d\n",
-                          g_rand_int_range (rand, 1, 5), g_rand_int_range (rand, 1, 5),
-                          g_rand_int_range (rand, 0, 3));
-  g_string_append_printf (text, "retryable=%s\nkeep-going=%s\n\n[source]\ncount=%u\n\n[handler]\ndefault=ok %s\n",
-                          g_rand_boolean (rand) ? "ValueError;TimeoutError" : "ValueError",
-                          g_rand_boolean (rand) ? "true" : "false", count, random_delay (rand));
-  for (guint i = 0; i < count; i++)
-    if (g_rand_int_range (rand, 0, 3) == 0)
-      {
-        g_autofree char *behaviour = random_behaviour (rand);
-
-        g_string_append_printf (text, "item.%u=%s\n", i, behaviour);
-      }
-  g_string_append (text, "\n[run]\nclock=virtual\n");
-  return g_string_free (text, FALSE);
-}
-
 static JsonObject *
 headless_report (const char *path)
 {
@@ -514,7 +464,7 @@ test_window_live_views_agree_with_the_report (void)
   sluice_clock_controls_set_speed (SLUICE_CLOCK_CONTROLS (controls), 10.0);
   for (guint i = 0; i < 12; i++)
     {
-      g_autofree char *text = random_scenario (rand);
+      g_autofree char *text = run_fixture_random_scenario (rand);
       g_autofree char *path = g_build_filename (dir, "random.pool", NULL);
       g_autoptr(JsonObject) report = NULL;
       g_autoptr(GError) error = NULL;

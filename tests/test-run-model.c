@@ -1,0 +1,241 @@
+/* test-run-model.c: a run's events folded once, by its model, agree with
+ * the headless report; what a model shows at a moment is a seek
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include <json-glib/json-glib.h>
+
+#include "run-fixture.h"
+#include "sluice-run-model.h"
+#include "sluice-scenario-runner.h"
+
+typedef struct {
+  SluiceScenario *scenario;
+  SluiceRecorder *recorder;
+  SluiceReport   *report;
+  SluiceRunModel *model;
+} Run;
+
+static void
+run_clear (Run *run)
+{
+  g_clear_object (&run->model);
+  g_clear_object (&run->report);
+  g_clear_object (&run->recorder);
+  g_clear_object (&run->scenario);
+}
+
+/* @scenario run headless on the virtual clock, and its model once the
+ * run has ended, as the window makes it. */
+static void
+run_scenario (Run            *run,
+              SluiceScenario *scenario)
+{
+  g_autoptr(SluiceScenarioRunner) runner = sluice_scenario_runner_new (scenario);
+  g_autoptr(GError) error = NULL;
+
+  run->scenario = g_object_ref (scenario);
+  run->recorder = sluice_recorder_new (0);
+  sluice_scenario_runner_set_recorder (runner, run->recorder);
+  run->model = sluice_run_model_new (scenario, run->recorder);
+  sluice_run_model_set_live (run->model, TRUE);
+  run->report = sluice_scenario_runner_run (runner, &error);
+  g_assert_no_error (error);
+  sluice_run_model_set_live (run->model, FALSE);
+  sluice_run_model_update (run->model, 0);
+}
+
+static char *
+describe_lints (SluiceLinter *linter)
+{
+  GPtrArray *lints = sluice_linter_get_lints (linter);
+  GString *text = g_string_new (NULL);
+
+  for (guint i = 0; i < lints->len; i++)
+    {
+      const SluiceLint *lint = g_ptr_array_index (lints, i);
+      g_autofree char *message = sluice_lint_dup_message (lint, FALSE);
+
+      g_string_append_printf (text, "%s on %" G_GINT64_FORMAT " off %" G_GINT64_FORMAT ": %s\n",
+                              sluice_lint_kind_to_string (sluice_lint_get_kind (lint)),
+                              sluice_lint_get_on (lint), sluice_lint_get_off (lint), message);
+    }
+  return g_string_free (text, FALSE);
+}
+
+/* The model's figures against the report's: the lints the same, the
+ * counters' final numbers those of the report. */
+static void
+assert_model_agrees (Run        *run,
+                     const char *name,
+                     gboolean    only_items_fail)
+{
+  g_autofree char *model_lints = describe_lints (sluice_run_model_get_linter (run->model));
+  g_autofree char *report_lints = describe_lints (sluice_report_get_linter (run->report));
+  g_autoptr(JsonNode) node = sluice_report_to_json (run->report);
+  JsonObject *report = json_node_get_object (node);
+  SluiceLiveStats *stats = sluice_run_model_get_stats (run->model);
+  guint results = json_array_get_length (json_object_get_array_member (report, "results"));
+
+  g_test_message ("%s", name);
+  g_assert_cmpstr (model_lints, ==, report_lints);
+  g_assert_cmpuint (sluice_live_stats_get (stats, SLUICE_LIVE_STAT_PULLED), ==,
+                    json_object_get_int_member (report, "pulled"));
+  g_assert_cmpuint (sluice_live_stats_get (stats, SLUICE_LIVE_STAT_SHED), ==,
+                    json_object_get_int_member (report, "shed"));
+  /* Each failed item is one error of the group, when nothing else (the
+   * source, a fatal error) adds one. */
+  if (only_items_fail)
+    g_assert_cmpuint (sluice_live_stats_get (stats, SLUICE_LIVE_STAT_FAILED), ==,
+                      json_object_get_int_member (report, "group_size"));
+  if (sluice_scenario_get_mode (run->scenario) == SLUICE_SCENARIO_MODE_STREAM)
+    g_assert_cmpuint (sluice_run_model_get_n_results_shown (run->model), ==, results);
+  /* The report rounds its seconds to the millisecond. */
+  g_assert_cmpfloat_with_epsilon ((double) sluice_live_stats_get_elapsed (stats) / G_USEC_PER_SEC,
+                                  json_object_get_double_member (report, "elapsed"), 0.0006);
+}
+
+static void
+test_run_model_agrees_with_report_on_presets (void)
+{
+  g_autofree char *dir_path = g_test_build_filename (G_TEST_DIST, "..", "data", "presets", NULL);
+  g_autoptr(GDir) dir = g_dir_open (dir_path, 0, NULL);
+  const char *file;
+  guint n = 0;
+
+  g_assert_nonnull (dir);
+  while ((file = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (dir_path, file, NULL);
+      const char *sets[] = { "run.clock=virtual", NULL };
+      g_autoptr(GError) error = NULL;
+      g_autoptr(SluiceScenario) scenario = NULL;
+      Run run = { 0 };
+
+      if (!g_str_has_suffix (file, ".pool"))
+        continue;
+      scenario = sluice_scenario_new_from_file (path, NULL, &error);
+      g_assert_no_error (error);
+      /* Blocking handlers spend real time: not on the virtual clock. */
+      if (sluice_scenario_needs_real_time (scenario))
+        continue;
+      g_clear_object (&scenario);
+      scenario = sluice_scenario_new_from_file (path, sets, &error);
+      g_assert_no_error (error);
+      run_scenario (&run, scenario);
+      assert_model_agrees (&run, file, FALSE);
+      run_clear (&run);
+      n++;
+    }
+  g_assert_cmpuint (n, >=, 10);
+}
+
+static void
+test_run_model_agrees_with_report_on_random_scenarios (void)
+{
+  g_autoptr(GRand) rand = g_rand_new_with_seed (g_test_rand_int ());
+
+  for (guint i = 0; i < 40; i++)
+    {
+      g_autofree char *text = run_fixture_random_scenario (rand);
+      g_autoptr(GError) error = NULL;
+      g_autoptr(SluiceScenario) scenario = sluice_scenario_new_from_data (text, -1, "random.pool", NULL, &error);
+      Run run = { 0 };
+
+      g_assert_no_error (error);
+      run_scenario (&run, scenario);
+      assert_model_agrees (&run, text, TRUE);
+      run_clear (&run);
+    }
+}
+
+/* A seek shows the run at the playhead, and a seek back to the end shows
+ * the end again: the state at a moment is a seek, never a replay that
+ * leaves something of another moment behind. */
+static void
+test_run_model_seek_shows_the_moment (void)
+{
+  g_autoptr(SluiceScenario) scenario = NULL;
+  g_autoptr(SluiceRecorder) recorder = run_fixture_record_preset ("retry-storm", NULL, &scenario);
+  g_autoptr(SluiceRunModel) model = sluice_run_model_new (scenario, recorder);
+  SluiceLiveStats *stats = sluice_run_model_get_stats (model);
+  guint end_succeeded, end_results;
+  gint64 end, middle;
+
+  sluice_run_model_update (model, 0);
+  end = sluice_run_model_get_now (model);
+  end_succeeded = sluice_live_stats_get (stats, SLUICE_LIVE_STAT_SUCCEEDED);
+  end_results = sluice_run_model_get_n_results_shown (model);
+  g_assert_cmpuint (end_succeeded, >, 0);
+  g_assert_cmpint (sluice_run_model_get_moment (model), ==, end);
+  g_assert_cmpuint (sluice_run_model_get_position (model), ==, G_MAXUINT64);
+
+  sluice_run_model_seek (model, sluice_run_model_get_end (model)->start_time);
+  g_assert_cmpuint (sluice_live_stats_get (stats, SLUICE_LIVE_STAT_SUCCEEDED), ==, 0);
+  g_assert_cmpuint (sluice_run_model_get_n_results_shown (model), ==, 0);
+
+  middle = (sluice_run_model_get_end (model)->start_time + end) / 2;
+  sluice_run_model_seek (model, middle);
+  g_assert_cmpint (sluice_run_model_get_moment (model), ==, middle);
+  g_assert_cmpuint (sluice_run_model_get_last (model)->time, <=, middle);
+  g_assert_cmpuint (sluice_live_stats_get (stats, SLUICE_LIVE_STAT_SUCCEEDED), <=, end_succeeded);
+  g_assert_cmpuint (sluice_run_model_get_position (model), <, sluice_recorder_get_end_position (recorder));
+
+  sluice_run_model_seek (model, -1);
+  g_assert_cmpuint (sluice_live_stats_get (stats, SLUICE_LIVE_STAT_SUCCEEDED), ==, end_succeeded);
+  g_assert_cmpuint (sluice_run_model_get_n_results_shown (model), ==, end_results);
+  g_assert_cmpint (sluice_run_model_get_moment (model), ==, end);
+}
+
+/* A live run shows now: a playhead waits for its end. */
+static void
+test_run_model_live_run_ignores_the_playhead (void)
+{
+  g_autoptr(SluiceScenario) scenario = NULL;
+  g_autoptr(SluiceRecorder) recorder = run_fixture_record_preset ("first-look", NULL, &scenario);
+  g_autoptr(SluiceRunModel) model = sluice_run_model_new (scenario, recorder);
+
+  sluice_run_model_set_live (model, TRUE);
+  sluice_run_model_update (model, 0);
+  g_assert_null (sluice_run_model_get_finished_fold (model));
+  sluice_run_model_seek (model, 0);
+  g_assert_cmpuint (sluice_run_model_get_position (model), ==, G_MAXUINT64);
+  g_assert_cmpuint (sluice_live_stats_get (sluice_run_model_get_stats (model), SLUICE_LIVE_STAT_SUCCEEDED), ==, 3);
+
+  sluice_run_model_set_live (model, FALSE);
+  g_assert_nonnull (sluice_run_model_get_finished_fold (model));
+}
+
+/* A pool's own snapshot bounds what the counters say while it runs, and
+ * busy never exceeds the workers, whatever events were lost. */
+static void
+test_run_model_snapshot_bounds_busy (void)
+{
+  g_autoptr(SluiceScenario) scenario = NULL;
+  g_autoptr(SluiceRecorder) recorder = run_fixture_record_preset ("first-look", NULL, &scenario);
+  g_autoptr(SluiceRunModel) model = sluice_run_model_new (scenario, recorder);
+  SluiceLiveStats *stats = sluice_run_model_get_stats (model);
+
+  sluice_run_model_set_live (model, TRUE);
+  sluice_run_model_set_snapshot (model, 16, 2, 7);
+  sluice_run_model_update (model, 0);
+  g_assert_cmpuint (sluice_live_stats_get (stats, SLUICE_LIVE_STAT_WORKERS), ==, 2);
+  g_assert_cmpuint (sluice_live_stats_get (stats, SLUICE_LIVE_STAT_BUSY), ==, 2);
+  g_assert_cmpuint (sluice_live_stats_get (stats, SLUICE_LIVE_STAT_QUEUED), ==, 7);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/run-model/agrees-with-report/presets", test_run_model_agrees_with_report_on_presets);
+  g_test_add_func ("/run-model/agrees-with-report/random-scenarios",
+                   test_run_model_agrees_with_report_on_random_scenarios);
+  g_test_add_func ("/run-model/seek-shows-the-moment", test_run_model_seek_shows_the_moment);
+  g_test_add_func ("/run-model/live-run-ignores-the-playhead", test_run_model_live_run_ignores_the_playhead);
+  g_test_add_func ("/run-model/snapshot-bounds-busy", test_run_model_snapshot_bounds_busy);
+  return g_test_run ();
+}

@@ -27,6 +27,11 @@ SluiceAttempt *_sluice_attempt_new          (GVariant            *item,
                                              gint64               item_index,
                                              guint                number,
                                              guint                worker);
+gboolean       _sluice_attempt_recycle      (SluiceAttempt       *self,
+                                             GVariant            *item,
+                                             gint64               item_index,
+                                             guint                number,
+                                             guint                worker);
 void           _sluice_attempt_set_deadline (SluiceAttempt       *self,
                                              SluiceClock         *clock,
                                              gint64               now,

@@ -740,7 +740,7 @@ sluice_clock_remove_timer (SluiceClock *self,
     return FALSE;
 
   _sluice_clock_update_ready_time (self);
-  _sluice_timer_free (timer);
+  _sluice_timer_heap_release (&self->heap, timer);
 
   return TRUE;
 }

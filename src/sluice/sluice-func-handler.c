@@ -47,7 +47,9 @@ sluice_func_handler_handle_async (SluiceHandler       *handler,
   GTask *task;
 
   task = g_task_new (self, cancellable, callback, user_data);
-  g_task_set_source_tag (task, sluice_func_handler_handle_async);
+  /* The function, not GLib's macro, which also copies the tag's name into
+   * the task: a string allocated for every attempt. */
+  (g_task_set_source_tag) (task, sluice_func_handler_handle_async);
   g_task_set_priority (task, sluice_attempt_get_priority (attempt));
   g_task_set_task_data (task, g_object_ref (attempt), g_object_unref);
   /* The pool decides what a cancelled attempt means; the function's own

@@ -79,6 +79,10 @@ typedef struct
   guint              take_again : 1;
 } SluiceWorker;
 
+/* How many finished attempts a run keeps for reuse: enough that the
+ * oldest has been let go of by its handler's task when it is needed. */
+#define SLUICE_RUN_SPARE_ATTEMPTS 32
+
 struct _SluiceRun
 {
   GObject              parent_instance;
@@ -103,6 +107,12 @@ struct _SluiceRun
   /* Freed items kept for the next ones: at most queue-size + workers + 1
    * are alive at once, and a malloc per item showed in the profile. */
   SluicePulledItem    *spare_items;
+
+  /* Finished attempts kept for the next ones, oldest first: a ring of
+   * SLUICE_RUN_SPARE_ATTEMPTS (see _sluice_run_retire_attempt()). */
+  SluiceAttempt       *spare_attempts[SLUICE_RUN_SPARE_ATTEMPTS];
+  guint                spare_first;
+  guint                n_spare_attempts;
 
   SluiceWorker        *workers;
   guint                n_workers;
@@ -247,6 +257,7 @@ const char *_sluice_producer_describe   (SluiceProducerState     state);
 void        _sluice_worker_next         (SluiceWorker           *worker);
 void        _sluice_worker_cancel       (SluiceWorker           *worker,
                                          gboolean                once);
+void        _sluice_run_free_spare_attempts (SluiceRun          *self);
 
 /* sluice-run-submit.c */
 SluiceRun  *_sluice_run_new_service     (SluicePool             *pool);

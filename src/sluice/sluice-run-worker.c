@@ -63,6 +63,72 @@ emit_metrics_for_error (SluiceRun    *self,
 }
 
 /* }}} */
+/* Attempts kept for reuse {{{ */
+
+/* A new attempt, made from the oldest finished one when that can be
+ * reused: an attempt then costs no object of its own. */
+static SluiceAttempt *
+take_attempt (SluiceRun        *self,
+              SluicePulledItem *item,
+              guint             number,
+              guint             worker)
+{
+  if (self->n_spare_attempts > 0)
+    {
+      SluiceAttempt *oldest = self->spare_attempts[self->spare_first];
+
+      if (_sluice_attempt_recycle (oldest, item->value, item->index, number, worker))
+        {
+          self->spare_attempts[self->spare_first] = NULL;
+          self->spare_first = (self->spare_first + 1) % SLUICE_RUN_SPARE_ATTEMPTS;
+          self->n_spare_attempts--;
+          return oldest;
+        }
+    }
+  return _sluice_attempt_new (item->value, item->index, number, worker);
+}
+
+/* Keeps a finished attempt for a later one, or lets it go once the run has
+ * ended. When the ring is full its oldest goes: someone else still holds
+ * it (its last holder frees it), or it has data attached. */
+static void
+retire_attempt (SluiceRun     *self,
+                SluiceAttempt *attempt)
+{
+  guint slot;
+
+  if (self->state == RUN_FINISHED)
+    {
+      g_object_unref (attempt);
+      return;
+    }
+  if (self->n_spare_attempts == SLUICE_RUN_SPARE_ATTEMPTS)
+    {
+      g_object_unref (self->spare_attempts[self->spare_first]);
+      self->spare_attempts[self->spare_first] = NULL;
+      self->spare_first = (self->spare_first + 1) % SLUICE_RUN_SPARE_ATTEMPTS;
+      self->n_spare_attempts--;
+    }
+  slot = (self->spare_first + self->n_spare_attempts) % SLUICE_RUN_SPARE_ATTEMPTS;
+  self->spare_attempts[slot] = attempt;
+  self->n_spare_attempts++;
+}
+
+void
+_sluice_run_free_spare_attempts (SluiceRun *self)
+{
+  while (self->n_spare_attempts > 0)
+    {
+      /* Unlinked first: the last unref may run a handler's code. */
+      SluiceAttempt *attempt = g_steal_pointer (&self->spare_attempts[self->spare_first]);
+
+      self->spare_first = (self->spare_first + 1) % SLUICE_RUN_SPARE_ATTEMPTS;
+      self->n_spare_attempts--;
+      g_object_unref (attempt);
+    }
+}
+
+/* }}} */
 /* Workers {{{ */
 
 static void
@@ -96,8 +162,7 @@ worker_attempt (SluiceWorker *worker)
   _sluice_run_step_begin (self);
   worker->state = WORKER_RUNNING;
   worker->attempt_number++;
-  worker->attempt = _sluice_attempt_new (worker->item->value, worker->item->index,
-                                         worker->attempt_number, worker->index);
+  worker->attempt = take_attempt (self, worker->item, worker->attempt_number, worker->index);
   self->stats.attempts++;
   self->stats.in_flight++;
   self->live_operations++;
@@ -427,11 +492,26 @@ on_attempt_failed (SluiceWorker  *worker,
   worker_done_with_item (worker);
 }
 
+static void on_attempt_outcome (SluiceWorker  *worker,
+                                SluiceAttempt *attempt);
+
 static void
 on_attempt_end (SluiceWorker *worker)
 {
+  /* The outcome may end the run and drop the driver's reference. */
+  g_autoptr(SluiceRun) self = g_object_ref (worker->run);
+  SluiceAttempt *attempt = g_steal_pointer (&worker->attempt);
+
+  on_attempt_outcome (worker, attempt);
+  retire_attempt (self, attempt);
+}
+
+/* What follows an attempt's end: its item's outcome or its retry. */
+static void
+on_attempt_outcome (SluiceWorker  *worker,
+                    SluiceAttempt *attempt)
+{
   SluiceRun *self = worker->run;
-  g_autoptr(SluiceAttempt) attempt = g_steal_pointer (&worker->attempt);
   SluiceOutcome outcome = _sluice_attempt_get_outcome (attempt);
 
   /* A step: the attempt's duration, its end and, when it succeeded, its

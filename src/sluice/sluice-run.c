@@ -319,6 +319,9 @@ finish_driver (SluiceRun *self)
 
   self->state = RUN_FINISHED;
   self->finished_at = sluice_clock_now (self->clock);
+  /* Nothing of the run's attempts outlives it: their local data goes now,
+   * as it would have with the last of them. */
+  _sluice_run_free_spare_attempts (self);
   if (self->shutdown_timer != 0)
     sluice_clock_remove_timer (self->clock, self->shutdown_timer);
   self->shutdown_timer = 0;
@@ -397,6 +400,7 @@ sluice_run_finalize (GObject *object)
   g_clear_object (&self->input);
   g_clear_object (&self->results);
   _sluice_run_free_spare_items (self);
+  _sluice_run_free_spare_attempts (self);
   g_clear_object (&self->producer_cancellable);
   g_clear_object (&self->driver_cancellable);
   g_clear_pointer (&self->workers, g_free);

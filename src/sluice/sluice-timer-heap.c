@@ -5,82 +5,111 @@
 
 #include "sluice-timer-heap-private.h"
 
+#include <string.h>
+
 /* heap_index of a timer that is not in the heap */
 #define NOT_IN_HEAP G_MAXUINT
 
-/* The timer must already be out of every container: the notify may call
- * back into the clock. */
+/* Children of slot i are 4i+1 … 4i+4: half the levels of a binary heap,
+ * and the four keys of a level share a cache line or two. */
+#define ARITY 4
+
+/* How many freed timers of its own the heap keeps for reuse. */
+#define MAX_SPARE 256
+
+/* A freed timer of the heap's own, kept in its free list (linked through
+ * user_data) or freed. The timer must already be out of every container:
+ * its notify may call back into the clock. */
 void
-_sluice_timer_free (SluiceTimer *timer)
+_sluice_timer_heap_release (SluiceTimerHeap *heap,
+                            SluiceTimer     *timer)
 {
   if (timer->destroy != NULL)
     timer->destroy (timer->user_data);
-  g_free (timer);
+  if (heap->slots == NULL || heap->n_spare >= MAX_SPARE)
+    {
+      g_free (timer);
+      return;
+    }
+  timer->user_data = heap->spare;
+  heap->spare = timer;
+  heap->n_spare++;
+}
+
+static SluiceTimer *
+timer_alloc (SluiceTimerHeap *heap)
+{
+  SluiceTimer *timer = heap->spare;
+
+  if (timer == NULL)
+    return g_new0 (SluiceTimer, 1);
+  heap->spare = timer->user_data;
+  heap->n_spare--;
+  memset (timer, 0, sizeof *timer);
+  return timer;
 }
 
 static inline gboolean
-timer_before (const SluiceTimer *a,
-              const SluiceTimer *b)
+slot_before (const SluiceTimerSlot *a,
+             const SluiceTimerSlot *b)
 {
   if (a->deadline != b->deadline)
     return a->deadline < b->deadline;
-  if (a->first != b->first)
-    return a->first;
-  return a->id < b->id;
+  return a->order < b->order;
 }
 
 static inline void
-heap_set (SluiceTimerHeap *heap,
-          guint            index,
-          SluiceTimer     *timer)
+heap_set (SluiceTimerHeap       *heap,
+          guint                  index,
+          const SluiceTimerSlot *slot)
 {
-  heap->heap->pdata[index] = timer;
-  timer->heap_index = index;
+  heap->slots[index] = *slot;
+  slot->timer->heap_index = index;
 }
 
 static void
 heap_sift_up (SluiceTimerHeap *heap,
               guint            index)
 {
-  SluiceTimer *timer = heap->heap->pdata[index];
+  SluiceTimerSlot slot = heap->slots[index];
 
   while (index > 0)
     {
-      guint parent = (index - 1) / 2;
-      SluiceTimer *p = heap->heap->pdata[parent];
+      guint parent = (index - 1) / ARITY;
 
-      if (!timer_before (timer, p))
+      if (!slot_before (&slot, &heap->slots[parent]))
         break;
-      heap_set (heap, index, p);
+      heap_set (heap, index, &heap->slots[parent]);
       index = parent;
     }
-  heap_set (heap, index, timer);
+  heap_set (heap, index, &slot);
 }
 
 static void
 heap_sift_down (SluiceTimerHeap *heap,
                 guint            index)
 {
-  SluiceTimer *timer = heap->heap->pdata[index];
-  guint len = heap->heap->len;
+  SluiceTimerSlot slot = heap->slots[index];
+  guint len = heap->len;
 
   for (;;)
     {
-      guint child = 2 * index + 1;
-      SluiceTimer *c;
+      guint first = ARITY * index + 1;
+      guint last = MIN (first + ARITY, len);
+      guint best;
 
-      if (child >= len)
+      if (first >= len)
         break;
-      if (child + 1 < len &&
-          timer_before (heap->heap->pdata[child + 1], heap->heap->pdata[child]))
-        child++;
-      c = heap->heap->pdata[child];
-      if (!timer_before (c, timer))
+      best = first;
+      for (guint child = first + 1; child < last; child++)
+        if (slot_before (&heap->slots[child], &heap->slots[best]))
+          best = child;
+      if (!slot_before (&heap->slots[best], &slot))
         break;
-      heap_set (heap, index, c);
-      index = child;
+      heap_set (heap, index, &heap->slots[best]);
+      index = best;
     }
-  heap_set (heap, index, timer);
+  heap_set (heap, index, &slot);
 }
 
 static void
@@ -88,25 +117,19 @@ heap_remove (SluiceTimerHeap *heap,
              SluiceTimer     *timer)
 {
   guint index = timer->heap_index;
-  guint last = heap->heap->len - 1;
+  guint last = heap->len - 1;
 
-  g_assert (index < heap->heap->len && heap->heap->pdata[index] == timer);
+  g_assert (index < heap->len && heap->slots[index].timer == timer);
 
+  heap->len = last;
   if (index != last)
     {
-      SluiceTimer *moved = heap->heap->pdata[last];
-
-      g_ptr_array_set_size (heap->heap, last);
-      heap_set (heap, index, moved);
+      heap_set (heap, index, &heap->slots[last]);
       /* The moved timer may belong above or below its new slot. */
-      if (index > 0 && timer_before (moved, heap->heap->pdata[(index - 1) / 2]))
+      if (index > 0 && slot_before (&heap->slots[index], &heap->slots[(index - 1) / ARITY]))
         heap_sift_up (heap, index);
       else
         heap_sift_down (heap, index);
-    }
-  else
-    {
-      g_ptr_array_set_size (heap->heap, last);
     }
 
   timer->heap_index = NOT_IN_HEAP;
@@ -115,19 +138,44 @@ heap_remove (SluiceTimerHeap *heap,
 void
 _sluice_timer_heap_init (SluiceTimerHeap *heap)
 {
-  heap->heap = g_ptr_array_new ();
+  heap->size = 16;
+  heap->slots = g_new (SluiceTimerSlot, heap->size);
+  heap->len = 0;
   heap->stashes = NULL;
   heap->timers = g_hash_table_new (g_int64_hash, g_int64_equal);
   heap->n_pending = 0;
   heap->next_id = 1;
+  heap->spare = NULL;
+  heap->n_spare = 0;
 }
 
 /* Frees the containers; the timers must be gone already. */
 void
 _sluice_timer_heap_destroy (SluiceTimerHeap *heap)
 {
-  g_clear_pointer (&heap->heap, g_ptr_array_unref);
+  g_clear_pointer (&heap->slots, g_free);
+  heap->len = heap->size = 0;
   g_clear_pointer (&heap->timers, g_hash_table_unref);
+  while (heap->spare != NULL)
+    {
+      SluiceTimer *timer = heap->spare;
+
+      heap->spare = timer->user_data;
+      g_free (timer);
+    }
+  heap->n_spare = 0;
+}
+
+/* Marks a pending timer done; one the heap owns goes to @doomed. */
+static void
+forget_timer (SluiceTimer *timer,
+              GPtrArray   *doomed)
+{
+  timer->stash = NULL;
+  timer->heap_index = NOT_IN_HEAP;
+  timer->pending = FALSE;
+  if (!timer->embedded)
+    g_ptr_array_add (doomed, timer);
 }
 
 /* Moves the pending timers of @timers to @doomed, marking them done. */
@@ -137,15 +185,7 @@ forget_timers (SluiceTimerHeap *heap,
                GPtrArray       *doomed)
 {
   for (guint i = 0; i < timers->len; i++)
-    {
-      SluiceTimer *timer = timers->pdata[i];
-
-      timer->stash = NULL;
-      timer->heap_index = NOT_IN_HEAP;
-      timer->pending = FALSE;
-      if (!timer->embedded)
-        g_ptr_array_add (doomed, timer);
-    }
+    forget_timer (timers->pdata[i], doomed);
   g_ptr_array_set_size (timers, 0);
 }
 
@@ -160,12 +200,16 @@ _sluice_timer_heap_clear (SluiceTimerHeap *heap)
     return;
 
   /* Empty every container first: notifies may call back into the clock. */
-  doomed = g_ptr_array_new_with_free_func ((GDestroyNotify) _sluice_timer_free);
+  doomed = g_ptr_array_new ();
   g_hash_table_remove_all (heap->timers);
   heap->n_pending = 0;
-  forget_timers (heap, heap->heap, doomed);
+  for (guint i = 0; i < heap->len; i++)
+    forget_timer (heap->slots[i].timer, doomed);
+  heap->len = 0;
   for (GSList *l = heap->stashes; l != NULL; l = l->next)
     forget_timers (heap, l->data, doomed);
+  for (guint i = 0; i < doomed->len; i++)
+    _sluice_timer_heap_release (heap, doomed->pdata[i]);
 }
 
 guint
@@ -178,8 +222,19 @@ static void
 heap_insert (SluiceTimerHeap *heap,
              SluiceTimer     *timer)
 {
-  g_ptr_array_add (heap->heap, timer);
-  heap_sift_up (heap, heap->heap->len - 1);
+  SluiceTimerSlot *slot;
+
+  if (heap->len == heap->size)
+    {
+      heap->size *= 2;
+      heap->slots = g_renew (SluiceTimerSlot, heap->slots, heap->size);
+    }
+  slot = &heap->slots[heap->len];
+  slot->deadline = timer->deadline;
+  slot->order = ((guint64) !timer->first << 63) | timer->id;
+  slot->timer = timer;
+  timer->heap_index = heap->len++;
+  heap_sift_up (heap, heap->len - 1);
 }
 
 static void
@@ -209,7 +264,7 @@ _sluice_timer_heap_add (SluiceTimerHeap *heap,
                         gpointer         user_data,
                         GDestroyNotify   destroy)
 {
-  SluiceTimer *timer = g_new0 (SluiceTimer, 1);
+  SluiceTimer *timer = timer_alloc (heap);
 
   timer->first = !!first;
   timer->destroy = destroy;
@@ -386,7 +441,7 @@ _sluice_timer_heap_fire_due (SluiceTimerHeap *heap,
       /* A node's owner may free it in the callback, or schedule it again. */
       timer->func (timer->user_data);
       if (!embedded)
-        _sluice_timer_free (timer);
+        _sluice_timer_heap_release (heap, timer);
     }
 
   put_back (heap, stash);

@@ -1,0 +1,187 @@
+/* test-attempt-reuse.c: an attempt is cheap (issue 29), and reusing its
+ * object cannot be seen
+ *
+ * The allocation count comes from malloc itself: this program defines
+ * malloc, calloc and realloc (glibc's own behind them), and runs with
+ * G_SLICE=always-malloc so that GObjects go through them too. Not under
+ * ASan, which defines them itself.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include <sluice.h>
+
+extern void *__libc_malloc (size_t size);
+extern void *__libc_calloc (size_t n, size_t size);
+extern void *__libc_realloc (void *p, size_t size);
+
+static gsize n_allocs;
+
+void *
+malloc (size_t size)
+{
+  n_allocs++;
+  return __libc_malloc (size);
+}
+
+void *
+calloc (size_t n,
+        size_t size)
+{
+  n_allocs++;
+  return __libc_calloc (n, size);
+}
+
+void *
+realloc (void  *p,
+         size_t size)
+{
+  n_allocs++;
+  return __libc_realloc (p, size);
+}
+
+/* A handler that returns its item once its task has been created: the
+ * task is the handler's one object per attempt. */
+static void
+return_item (SluiceAttempt *attempt,
+             GTask         *task,
+             gpointer       user_data)
+{
+  g_task_return_pointer (task, g_variant_ref (sluice_attempt_get_item (attempt)),
+                         (GDestroyNotify) g_variant_unref);
+  g_object_unref (task);
+}
+
+static void
+on_next (GObject      *object,
+         GAsyncResult *res,
+         gpointer      user_data)
+{
+  gboolean *ended = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) batch = sluice_run_next_batch_finish (SLUICE_RUN (object), res, &error);
+
+  g_assert_no_error (error);
+  if (batch == NULL)
+    *ended = TRUE;
+  else
+    sluice_run_next_batch_async (SLUICE_RUN (object), 0, NULL, on_next, user_data);
+}
+
+/* Reuse must not be seen: an attempt whose handler keeps a reference to
+ * it keeps its own values after later attempts ran. */
+static GPtrArray *kept;
+
+static void
+keep_and_return (SluiceAttempt *attempt,
+                 GTask         *task,
+                 gpointer       user_data)
+{
+  g_ptr_array_add (kept, g_object_ref (attempt));
+  return_item (attempt, task, user_data);
+}
+
+/* Allocations of a run of @items items once it runs, with @func. */
+static gsize
+allocations_of_run (SluiceHandlerFunc func,
+                    gint64            items)
+{
+  g_autoptr(SluiceHandler) handler = sluice_func_handler_new (func, NULL, NULL);
+  g_autoptr(SluiceClock) clock = sluice_clock_new (SLUICE_CLOCK_VIRTUAL);
+  g_autoptr(SluiceSource) source = sluice_array_source_new_range (items);
+  g_autoptr(SluicePool) pool = NULL;
+  g_autoptr(SluiceRun) run = NULL;
+  g_autoptr(GError) error = NULL;
+  gboolean ended = FALSE;
+  gsize before;
+
+  pool = g_initable_new (SLUICE_TYPE_POOL, NULL, &error, "handler", handler, "clock", clock,
+                         "workers", 4, "queue-size", 8, "item-timeout", 10.0, NULL);
+  g_assert_no_error (error);
+  run = sluice_pool_run (pool, source, &error);
+  g_assert_no_error (error);
+
+  before = n_allocs;
+  sluice_run_next_batch_async (run, 0, NULL, on_next, &ended);
+  while (!ended)
+    g_main_context_iteration (NULL, TRUE);
+  return n_allocs - before;
+}
+
+/* What one more item adds to a run's allocations: the difference of two
+ * runs, so that setting up counts for nothing. */
+static double
+allocations_per_item (SluiceHandlerFunc func)
+{
+  const gint64 n = 2000;
+  gsize small, big;
+
+  kept = g_ptr_array_new_full (4 * n, g_object_unref);
+  small = allocations_of_run (func, n);
+  big = allocations_of_run (func, 2 * n);
+  g_clear_pointer (&kept, g_ptr_array_unref);
+  return ((double) big - (double) small) / n;
+}
+
+/* The rule: an attempt costs no object of its own on the hot path (the
+ * handler's task is the one object per attempt): its SluiceAttempt and
+ * its GCancellable are made once and used again. A handler that keeps
+ * every attempt forces a new attempt, and a new cancellable, each time:
+ * the difference is what each attempt would cost without reuse. */
+static void
+test_attempt_object_and_cancellable_are_reused (void)
+{
+  double reused = allocations_per_item (return_item);
+  double fresh = allocations_per_item (keep_and_return);
+
+  g_test_message ("allocations per item: %.2f, with every attempt kept by the handler %.2f", reused, fresh);
+  /* The attempt and its cancellable: two objects per item saved. */
+  g_assert_cmpfloat (fresh - reused, >=, 1.9);
+}
+
+static void
+test_attempt_held_by_handler_is_not_reused (void)
+{
+  g_autoptr(SluiceHandler) handler = sluice_func_handler_new (keep_and_return, NULL, NULL);
+  g_autoptr(SluiceClock) clock = sluice_clock_new (SLUICE_CLOCK_VIRTUAL);
+  g_autoptr(SluiceSource) source = sluice_array_source_new_range (200);
+  g_autoptr(SluicePool) pool = NULL;
+  g_autoptr(SluiceRun) run = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GHashTable) indexes = g_hash_table_new (NULL, NULL);
+  gboolean ended = FALSE;
+
+  kept = g_ptr_array_new_with_free_func (g_object_unref);
+  pool = g_initable_new (SLUICE_TYPE_POOL, NULL, &error, "handler", handler, "clock", clock,
+                         "workers", 2, "queue-size", 4, "item-timeout", 10.0, NULL);
+  g_assert_no_error (error);
+  run = sluice_pool_run (pool, source, &error);
+  g_assert_no_error (error);
+  sluice_run_next_batch_async (run, 0, NULL, on_next, &ended);
+  while (!ended)
+    g_main_context_iteration (NULL, TRUE);
+
+  g_assert_cmpuint (kept->len, ==, 200);
+  for (guint i = 0; i < kept->len; i++)
+    {
+      SluiceAttempt *attempt = kept->pdata[i];
+
+      g_assert_cmpint (sluice_attempt_get_item_index (attempt), ==,
+                       g_variant_get_int64 (sluice_attempt_get_item (attempt)));
+      g_hash_table_add (indexes, GINT_TO_POINTER (sluice_attempt_get_item_index (attempt)));
+    }
+  g_assert_cmpuint (g_hash_table_size (indexes), ==, 200);
+  g_clear_pointer (&kept, g_ptr_array_unref);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/attempt/object-and-cancellable-are-reused", test_attempt_object_and_cancellable_are_reused);
+  g_test_add_func ("/attempt/held-by-handler-is-not-reused", test_attempt_held_by_handler_is_not_reused);
+
+  return g_test_run ();
+}

@@ -84,6 +84,11 @@ assert_model_agrees (Run        *run,
                     json_object_get_int_member (report, "pulled"));
   g_assert_cmpuint (sluice_live_stats_get (stats, SLUICE_LIVE_STAT_SHED), ==,
                     json_object_get_int_member (report, "shed"));
+  /* The error group's errors are the report's recorded errors (a
+   * service's failed jobs go to their callers, not to a group). */
+  if (sluice_scenario_get_mode (run->scenario) == SLUICE_SCENARIO_MODE_STREAM)
+    g_assert_cmpuint (g_list_model_get_n_items (sluice_error_list_get_errors (sluice_run_model_get_errors (run->model))), ==,
+                    json_object_get_int_member (report, "group_size"));
   /* Each failed item is one error of the group, when nothing else (the
    * source, a fatal error) adds one. */
   if (only_items_fail)

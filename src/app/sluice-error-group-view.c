@@ -8,7 +8,6 @@
 #include <glib/gi18n.h>
 
 #include "sluice-error-group-view.h"
-#include "sluice-recorder.h"
 #include "sluice-theme.h"
 #include "sluice-event-item.h"
 
@@ -23,11 +22,10 @@
  * shed from the queue past its deadline (`TimeoutError('deadline
  * exceeded')`, with no attempt).
  *
- * The view reads the run's #SluiceRecorder itself
- * (sluice_error_group_view_set_recorder()) with its own cursor; each
- * sluice_error_group_view_update() (once per frame) folds the events
- * recorded since the last one: a run that fails item after item shows its
- * new errors in one change.
+ * The view shows the run model's #SluiceErrorList
+ * (sluice_error_group_view_set_group()), which the model fills once per
+ * frame: a run that fails item after item shows its new errors in one
+ * change.
  */
 
 typedef enum {
@@ -54,21 +52,14 @@ struct _SluiceErrorGroupView
   GtkColumnView     *column_view;
 
   GListStore        *groups;     /* GtkStringObject: zero or one group */
-  GListStore        *errors;     /* SluiceEventItem */
+  SluiceErrorList  *group;      /* the run model's errors */
   GtkFilterListModel *shown;     /* the errors up to the moment shown */
   GtkCustomFilter   *filter;
   guint64            limit;      /* run positions below it are shown */
-  GPtrArray         *pending;    /* SluiceEventItem, not yet in errors */
   GtkTreeListModel  *tree;
-  GHashTable        *attempts;   /* item index → last attempt started */
-  GHashTable        *endings;    /* item index → its retry-skipped or
-                                  * deadline-exceeded event (SluiceEventItem) */
   char              *outcome;
   guint              group_n_errors;  /* what the group row shows: */
   gboolean           group_exception; /* see update_group() */
-
-  SluiceRecorder    *recorder;   /* the run's events, or NULL */
-  guint64            n_seen;     /* cursor: the next event to fold */
 };
 
 G_DEFINE_FINAL_TYPE (SluiceErrorGroupView, sluice_error_group_view, GTK_TYPE_WIDGET)
@@ -91,7 +82,7 @@ static char *
 format_group (SluiceErrorGroupView *self,
               Column                column)
 {
-  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->errors));
+  guint n = g_list_model_get_n_items (sluice_error_list_get_errors (self->group));
 
   switch (column)
     {
@@ -129,7 +120,7 @@ format_error (SluiceErrorGroupView *self,
       return e->attempt > 0 ? g_strdup_printf ("%u", e->attempt) : g_strdup ("");
     case COLUMN_NOTE:
       /* The event log's words for the policy's event. */
-      ending = e->item >= 0 ? g_hash_table_lookup (self->endings, &e->item) : NULL;
+      ending = sluice_error_list_get_ending (self->group, e->item);
       return ending != NULL ? sluice_event_item_dup_detail (ending) : g_strdup ("");
     case N_COLUMNS:
     default:
@@ -211,7 +202,7 @@ static void
 update_group (SluiceErrorGroupView *self)
 {
   guint n = g_list_model_get_n_items (G_LIST_MODEL (self->shown));
-  guint n_errors = g_list_model_get_n_items (G_LIST_MODEL (self->errors));
+  guint n_errors = g_list_model_get_n_items (sluice_error_list_get_errors (self->group));
   gboolean exception_group = g_strcmp0 (self->outcome, "ExceptionGroup") == 0;
   g_autoptr(GtkStringObject) group = NULL;
   g_autofree char *summary = NULL;
@@ -257,12 +248,8 @@ sluice_error_group_view_dispose (GObject *object)
   g_clear_object (&self->groups);
   g_clear_object (&self->shown);
   g_clear_object (&self->filter);
-  g_clear_object (&self->errors);
-  g_clear_pointer (&self->pending, g_ptr_array_unref);
-  g_clear_pointer (&self->attempts, g_hash_table_unref);
-  g_clear_pointer (&self->endings, g_hash_table_unref);
+  g_clear_object (&self->group);
   g_clear_pointer (&self->outcome, g_free);
-  g_clear_object (&self->recorder);
 
   G_OBJECT_CLASS (sluice_error_group_view_parent_class)->dispose (object);
 }
@@ -300,14 +287,11 @@ sluice_error_group_view_init (SluiceErrorGroupView *self)
   gtk_widget_init_template (GTK_WIDGET (self));
 
   self->groups = g_list_store_new (GTK_TYPE_STRING_OBJECT);
-  self->errors = g_list_store_new (SLUICE_TYPE_EVENT_ITEM);
+  self->group = sluice_error_list_new ();
   self->limit = G_MAXUINT64;
   self->filter = gtk_custom_filter_new (happened_by_limit, self, NULL);
-  self->shown = gtk_filter_list_model_new (G_LIST_MODEL (g_object_ref (self->errors)),
+  self->shown = gtk_filter_list_model_new (g_object_ref (sluice_error_list_get_errors (self->group)),
                                            GTK_FILTER (g_object_ref (self->filter)));
-  self->pending = g_ptr_array_new_with_free_func (g_object_unref);
-  self->attempts = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
-  self->endings = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_object_unref);
   self->tree = gtk_tree_list_model_new (G_LIST_MODEL (g_object_ref (self->groups)), FALSE, TRUE,
                                         create_children, self, NULL);
   selection = gtk_no_selection_new (G_LIST_MODEL (g_object_ref (self->tree)));
@@ -330,97 +314,38 @@ sluice_error_group_view_new (void)
   return g_object_new (SLUICE_TYPE_ERROR_GROUP_VIEW, NULL);
 }
 
-/* Forgets every error, for a new run. */
-static void
-clear (SluiceErrorGroupView *self)
-{
-  g_ptr_array_set_size (self->pending, 0);
-  g_list_store_remove_all (self->errors);
-  g_hash_table_remove_all (self->attempts);
-  g_hash_table_remove_all (self->endings);
-  g_clear_pointer (&self->outcome, g_free);
-  update_group (self);
-}
-
-/* Keeps the errors of @event, the run's event number @position: item
- * failures (shed items and those whose retry was skipped among them) and
- * source errors. The group shows them at the next flush. */
-static void
-add_event (SluiceErrorGroupView *self,
-           const SluiceEvent    *event,
-           guint64               position)
-{
-  SluiceEvent copy;
-
-  if (event->kind == SLUICE_EVENT_ATTEMPT_START)
-    {
-      g_hash_table_replace (self->attempts, g_memdup2 (&event->item, sizeof event->item),
-                            GUINT_TO_POINTER (event->attempt));
-      return;
-    }
-
-  /* The policy's event comes just before the item's failure. */
-  if (event->kind == SLUICE_EVENT_RETRY_SKIPPED || event->kind == SLUICE_EVENT_DEADLINE_EXCEEDED)
-    {
-      g_hash_table_replace (self->endings, g_memdup2 (&event->item, sizeof event->item),
-                            sluice_event_item_new (event, position));
-      return;
-    }
-
-  if (event->kind != SLUICE_EVENT_ITEM_FAILED && event->kind != SLUICE_EVENT_SOURCE_ERROR)
-    return;
-
-  copy = *event;
-  if (copy.attempt == 0 && copy.item >= 0)
-    copy.attempt = GPOINTER_TO_UINT (g_hash_table_lookup (self->attempts, &copy.item));
-
-  g_ptr_array_add (self->pending, sluice_event_item_new (&copy, position));
-}
-
 /**
- * sluice_error_group_view_set_recorder:
+ * sluice_error_group_view_set_group:
  * @self: a #SluiceErrorGroupView
- * @recorder: (nullable): the events of a run, or %NULL
+ * @group: the errors of the run shown (its model's)
  *
- * Forgets every error (and the outcome) and shows those of @recorder from
- * the next sluice_error_group_view_update().
+ * Shows @group's errors, and forgets the outcome of the run before.
  */
 void
-sluice_error_group_view_set_recorder (SluiceErrorGroupView *self,
-                                      SluiceRecorder       *recorder)
+sluice_error_group_view_set_group (SluiceErrorGroupView *self,
+                                   SluiceErrorList     *group)
 {
   g_return_if_fail (SLUICE_IS_ERROR_GROUP_VIEW (self));
-  g_return_if_fail (recorder == NULL || SLUICE_IS_RECORDER (recorder));
+  g_return_if_fail (SLUICE_IS_ERROR_LIST (group));
 
-  g_set_object (&self->recorder, recorder);
-  self->n_seen = 0;
-  clear (self);
+  g_set_object (&self->group, group);
+  gtk_filter_list_model_set_model (self->shown, sluice_error_list_get_errors (group));
+  g_clear_pointer (&self->outcome, g_free);
+  update_group (self);
 }
 
 /**
  * sluice_error_group_view_update:
  * @self: a #SluiceErrorGroupView
  *
- * Folds the events recorded since the last update (those the recorder
- * dropped before they were read are gone) and shows the new errors, in one
- * change. Call it once per frame.
+ * Shows the group as its errors are now. Call it once per frame.
  */
 void
 sluice_error_group_view_update (SluiceErrorGroupView *self)
 {
-  const SluiceEvent *event;
-
   g_return_if_fail (SLUICE_IS_ERROR_GROUP_VIEW (self));
 
-  if (self->recorder == NULL)
-    return;
-
-  /* The cursor is past the event read: its position is one less. */
-  while ((event = sluice_recorder_next (self->recorder, &self->n_seen)) != NULL)
-    add_event (self, event, self->n_seen - 1);
-
-  if (sluice_event_items_flush (self->errors, self->pending))
-    update_group (self);
+  update_group (self);
 }
 
 /**
@@ -506,8 +431,8 @@ sluice_error_group_view_dup_note (SluiceErrorGroupView *self,
   g_autoptr(SluiceEventItem) item = NULL;
 
   g_return_val_if_fail (SLUICE_IS_ERROR_GROUP_VIEW (self), NULL);
-  g_return_val_if_fail (index < g_list_model_get_n_items (G_LIST_MODEL (self->errors)), NULL);
+  g_return_val_if_fail (index < g_list_model_get_n_items (sluice_error_list_get_errors (self->group)), NULL);
 
-  item = g_list_model_get_item (G_LIST_MODEL (self->errors), index);
+  item = g_list_model_get_item (sluice_error_list_get_errors (self->group), index);
   return format_error (self, item, COLUMN_NOTE);
 }

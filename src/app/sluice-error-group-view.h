@@ -7,7 +7,7 @@
 #include <gtk/gtk.h>
 #include <sluice.h>
 
-#include "sluice-recorder.h"
+#include "sluice-error-list.h"
 
 G_BEGIN_DECLS
 
@@ -15,8 +15,8 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (SluiceErrorGroupView, sluice_error_group_view, SLUICE, ERROR_GROUP_VIEW, GtkWidget)
 
 GtkWidget *sluice_error_group_view_new          (void);
-void       sluice_error_group_view_set_recorder (SluiceErrorGroupView *self,
-                                                 SluiceRecorder       *recorder);
+void       sluice_error_group_view_set_group    (SluiceErrorGroupView *self,
+                                                 SluiceErrorList     *group);
 void       sluice_error_group_view_update       (SluiceErrorGroupView *self);
 void       sluice_error_group_view_show_position (SluiceErrorGroupView *self,
                                                   guint64               position);

@@ -425,7 +425,7 @@ show_model (SluiceWindow *self)
   /* A new run's results are seen from the top. */
   self->results_row = 0;
   sluice_event_log_set_recorder (self->event_log, recorder);
-  sluice_error_group_view_set_recorder (self->error_group_view, recorder);
+  sluice_error_group_view_set_group (self->error_group_view, sluice_run_model_get_errors (model));
   sluice_jobs_view_set_recorder (self->jobs_view, sluice_run_model_get_submit_mode (model) ? recorder : NULL);
   on_model_report_changed (self);
 

@@ -15,7 +15,7 @@
  * #SluiceRecorder; sluice_run_model_update() reads the new ones once (a
  * frame calls it) into every fold of the run: the #SluiceTimeline (lanes,
  * queue and lead series, moments), the #SluiceFold of the moment shown,
- * the results handed back, the #SluiceLinter, how the run stops and ends
+ * the results handed back, the #SluiceLinter, the #SluiceErrorList, how the run stops and ends
  * (#SluiceRunEnd), and the #SluiceLiveStats the counters show. The
  * #SluiceNarrator explains any moment from them. sluice_run_model_seek()
  * moves what is shown to the playhead: a seek, not a replay.
@@ -43,6 +43,7 @@ struct _SluiceRunModel
   SluiceFold      *fold;         /* the run at the moment shown */
   SluiceNarrator  *narrator;
   SluiceLinter    *linter;
+  SluiceErrorList *errors;
   SluiceLiveStats *stats;
   char            *scenario_text;
   guint            workers;
@@ -150,6 +151,8 @@ see_event (SluiceRunModel    *self,
   sluice_linter_add_event (self->linter, event);
 }
 
+/* The cursor is past the event read: its position is one less. */
+
 /* Events the ring buffer dropped before they were read are gone: the
  * cursor skips them. */
 static gboolean
@@ -160,7 +163,11 @@ read_new_events (SluiceRunModel *self)
 
   sluice_timeline_update (self->timeline, self->recorder);
   while ((event = sluice_recorder_next (self->recorder, &self->n_seen)) != NULL)
-    see_event (self, event);
+    {
+      see_event (self, event);
+      sluice_error_list_add_event (self->errors, event, self->n_seen - 1);
+    }
+  sluice_error_list_flush (self->errors);
   return self->n_seen != seen;
 }
 
@@ -528,6 +535,20 @@ sluice_run_model_get_linter (SluiceRunModel *self)
 }
 
 /**
+ * sluice_run_model_get_errors:
+ * @self: a #SluiceRunModel
+ *
+ * Returns: (transfer none): the errors of the run's final error group, as
+ *   read so far
+ */
+SluiceErrorList *
+sluice_run_model_get_errors (SluiceRunModel *self)
+{
+  g_return_val_if_fail (SLUICE_IS_RUN_MODEL (self), NULL);
+  return self->errors;
+}
+
+/**
  * sluice_run_model_get_stats:
  * @self: a #SluiceRunModel
  *
@@ -799,6 +820,7 @@ sluice_run_model_finalize (GObject *object)
   g_clear_object (&self->timeline);
   g_clear_object (&self->recorder);
   g_clear_object (&self->linter);
+  g_clear_object (&self->errors);
   g_clear_object (&self->stats);
   g_clear_pointer (&self->scenario_text, g_free);
   g_clear_pointer (&self->results, g_array_unref);
@@ -946,6 +968,7 @@ static void
 sluice_run_model_init (SluiceRunModel *self)
 {
   self->linter = sluice_linter_new ();
+  self->errors = sluice_error_list_new ();
   self->stats = sluice_live_stats_new ();
   self->results = g_array_new (FALSE, FALSE, sizeof (Result));
   g_array_set_clear_func (self->results, result_clear);

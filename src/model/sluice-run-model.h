@@ -6,6 +6,7 @@
 
 #include <json-glib/json-glib.h>
 
+#include "sluice-error-list.h"
 #include "sluice-fold.h"
 #include "sluice-linter.h"
 #include "sluice-live-stats.h"
@@ -51,6 +52,7 @@ SluiceRecorder     *sluice_run_model_get_recorder      (SluiceRunModel   *self);
 SluiceTimeline     *sluice_run_model_get_timeline      (SluiceRunModel   *self);
 SluiceNarrator     *sluice_run_model_get_narrator      (SluiceRunModel   *self);
 SluiceLinter       *sluice_run_model_get_linter        (SluiceRunModel   *self);
+SluiceErrorList   *sluice_run_model_get_errors        (SluiceRunModel   *self);
 SluiceLiveStats    *sluice_run_model_get_stats         (SluiceRunModel   *self);
 SluiceFold         *sluice_run_model_get_fold          (SluiceRunModel   *self);
 SluiceFold         *sluice_run_model_get_finished_fold (SluiceRunModel *self);

@@ -3,8 +3,6 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 
-#include "config-app.h"
-
 #include <glib/gi18n.h>
 #include <string.h>
 

@@ -64,6 +64,38 @@ describe_lints (SluiceLinter *linter)
   return g_string_free (text, FALSE);
 }
 
+/* A service's job table: every job the report lists, in the state its
+ * ending says ("ok", "cancelled", or the error's type name). */
+static void
+assert_jobs_agree (Run        *run,
+                   JsonObject *report)
+{
+  SluiceJobTable *table = sluice_run_model_get_jobs (run->model);
+  JsonObject *jobs;
+  g_autoptr(GList) members = NULL;
+
+  if (sluice_scenario_get_mode (run->scenario) != SLUICE_SCENARIO_MODE_SUBMIT)
+    {
+      g_assert_null (table);
+      return;
+    }
+
+  jobs = json_object_get_object_member (report, "jobs");
+  members = json_object_get_members (jobs);
+  g_assert_cmpuint (sluice_job_table_get_n_rows (table), ==, g_list_length (members));
+  for (GList *l = members; l != NULL; l = l->next)
+    {
+      const char *ending = json_object_get_string_member (jobs, l->data);
+      gint position = sluice_job_table_find (table, g_ascii_strtoll (l->data, NULL, 10));
+      SluiceJobState expected = g_str_equal (ending, "ok") ? SLUICE_JOB_SUCCEEDED
+                                : g_str_equal (ending, "cancelled") ? SLUICE_JOB_CANCELLED
+                                : SLUICE_JOB_FAILED;
+
+      g_assert_cmpint (position, >=, 0);
+      g_assert_cmpint (sluice_job_table_get_row (table, position)->state, ==, expected);
+    }
+}
+
 /* The model's figures against the report's: the lints the same, the
  * counters' final numbers those of the report. */
 static void
@@ -80,6 +112,7 @@ assert_model_agrees (Run        *run,
 
   g_test_message ("%s", name);
   g_assert_cmpstr (model_lints, ==, report_lints);
+  assert_jobs_agree (run, report);
   g_assert_cmpuint (sluice_live_stats_get (stats, SLUICE_LIVE_STAT_PULLED), ==,
                     json_object_get_int_member (report, "pulled"));
   g_assert_cmpuint (sluice_live_stats_get (stats, SLUICE_LIVE_STAT_SHED), ==,

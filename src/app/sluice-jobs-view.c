@@ -9,36 +9,21 @@
 #include <glib/gi18n.h>
 
 #include "sluice-jobs-view.h"
-#include "sluice-recorder.h"
 #include "sluice-theme.h"
 
 /**
  * SluiceJobsView:
  *
  * One row per admitted job of a service run: its index, item, state,
- * attempts and its result or error. The rows are folded from the run's
- * events (a job's events carry its index as the item): pull admits it,
- * queue-put queues it, queue-get and attempt-start make it run, item-ok,
- * item-failed and item-cancelled end it. A job given up while it was
- * queued ends cancelled before any worker takes it, and says it was
- * skipped. The view reads the run's #SluiceRecorder itself
- * (sluice_jobs_view_set_recorder()) with its own cursor; each
- * sluice_jobs_view_update() (once per frame) folds the events recorded
- * since the last one, lists the new rows in one change and rebinds the
- * rows that changed.
+ * attempts and its result or error, as the run model's #SluiceJobTable
+ * folds them (sluice_jobs_view_set_table()). Each
+ * sluice_jobs_view_update() (once per frame) lists the new rows in one
+ * change and rebinds the rows that changed since the table's serial it
+ * showed.
  *
  * Above the table, an item and a behaviour entry feed the window's
  * `win.submit-job` action, and `win.give-up` gives up on the selected job.
  */
-
-typedef struct {
-  gint64          index;
-  char           *item;
-  SluiceJobState  state;
-  guint           attempts;
-  char           *outcome;   /* the result, the error, or why it was cancelled */
-  gboolean        dirty;
-} JobRow;
 
 static const char * const column_titles[SLUICE_JOBS_N_COLUMNS] = {
   /* Translators: a column of the jobs table: the job's index, in
@@ -86,14 +71,10 @@ struct _SluiceJobsView
   GtkLabel           *summary_label;
   GtkColumnView      *column_view;
 
-  GArray             *rows;       /* JobRow, in admission order */
-  GHashTable         *positions;  /* job index (gint64 *) → position + 1 */
+  SluiceJobTable     *table;      /* the run model's, or NULL */
+  guint64             shown;      /* the table's serial the rows show */
   GtkStringList      *model;      /* one string per row: what the view lists */
   GtkSingleSelection *selection;
-  gboolean            dirty;
-
-  SluiceRecorder     *recorder;   /* the run's events, or NULL */
-  guint64             n_seen;     /* cursor: the next event to fold */
 };
 
 G_DEFINE_FINAL_TYPE (SluiceJobsView, sluice_jobs_view, GTK_TYPE_WIDGET)
@@ -111,28 +92,25 @@ state_name (SluiceJobState state)
   return g_dpgettext2 (GETTEXT_PACKAGE, "job state", state_names[state]);
 }
 
-static void
-clear_row (gpointer data)
+static guint
+n_rows (SluiceJobsView *self)
 {
-  JobRow *row = data;
-
-  g_free (row->item);
-  g_free (row->outcome);
+  return self->table != NULL ? sluice_job_table_get_n_rows (self->table) : 0;
 }
 
-static JobRow *
+static const SluiceJobRow *
 find_row (SluiceJobsView *self,
           gint64          index)
 {
-  guint position = GPOINTER_TO_UINT (g_hash_table_lookup (self->positions, &index));
+  gint position = self->table != NULL ? sluice_job_table_find (self->table, index) : -1;
 
-  return position > 0 ? &g_array_index (self->rows, JobRow, position - 1) : NULL;
+  return position >= 0 ? sluice_job_table_get_row (self->table, position) : NULL;
 }
 
 /* ---- the cells --------------------------------------------------------- */
 
 static char *
-format_cell (const JobRow     *row,
+format_cell (const SluiceJobRow *row,
              SluiceJobsColumn  column)
 {
   switch (column)
@@ -174,12 +152,12 @@ bind_cell (GtkSignalListItemFactory *factory,
   guint position = gtk_list_item_get_position (list_item);
   GtkWidget *label = gtk_list_item_get_child (list_item);
   g_autofree char *text = NULL;
-  const JobRow *row;
+  const SluiceJobRow *row;
 
-  if (position >= self->rows->len)
+  if (position >= n_rows (self))
     return;
 
-  row = &g_array_index (self->rows, JobRow, position);
+  row = sluice_job_table_get_row (self->table, position);
   text = format_cell (row, column);
   gtk_label_set_text (GTK_LABEL (label), text);
   gtk_widget_set_tooltip_text (label, column == SLUICE_JOBS_COLUMN_OUTCOME && *text ? text : NULL);
@@ -212,126 +190,13 @@ add_columns (SluiceJobsView *self)
     }
 }
 
-/* ---- folding the events ------------------------------------------------ */
-
-/* The table lists the new row at the next flush. */
-static JobRow *
-admit (SluiceJobsView    *self,
-       const SluiceEvent *event)
-{
-  JobRow row = { event->item, NULL, SLUICE_JOB_QUEUED, 0, NULL, TRUE };
-
-  row.item = event->value ? g_variant_print (event->value, FALSE) : g_strdup ("");
-  g_array_append_val (self->rows, row);
-  g_hash_table_insert (self->positions, g_memdup2 (&event->item, sizeof event->item),
-                       GUINT_TO_POINTER (self->rows->len));
-  self->dirty = TRUE;
-  return &g_array_index (self->rows, JobRow, self->rows->len - 1);
-}
-
-static void
-set_outcome (JobRow *row,
-             char   *text)
-{
-  g_free (row->outcome);
-  row->outcome = text;
-}
-
-static char *
-error_text (const SluiceEvent *event)
-{
-  return g_strdup_printf ("%s: %s", event->error_type ? event->error_type : "Error",
-                          event->error_message ? event->error_message : "");
-}
-
-static gboolean
-is_finished (const JobRow *row)
-{
-  return row->state >= SLUICE_JOB_SUCCEEDED;
-}
-
-static void
-end_cancelled (JobRow            *row,
-               const SluiceEvent *event)
-{
-  row->state = SLUICE_JOB_CANCELLED;
-  if (event->worker < 0 && row->attempts == 0)
-    /* Translators: in the jobs table: a job that ended cancelled while it
-     * was queued (given up, or the pool stopped): no worker ran it */
-    set_outcome (row, g_strdup (_("cancelled while queued: skipped, it never ran")));
-  else
-    /* Translators: in the jobs table: a job whose attempt was cancelled */
-    set_outcome (row, g_strdup (_("cancelled while running")));
-}
-
-/* Folds one event into the rows; the table shows it at the next flush. */
-static void
-add_event (SluiceJobsView    *self,
-           const SluiceEvent *event)
-{
-  JobRow *row;
-
-  if (event->item < 0)
-    return;
-
-  row = find_row (self, event->item);
-  if (row == NULL)
-    {
-      if (event->kind != SLUICE_EVENT_PULL)
-        return;
-      row = admit (self, event);
-    }
-
-  /* A job given up while queued is later taken and skipped at once. */
-  if (is_finished (row) && event->kind != SLUICE_EVENT_ITEM_FAILED)
-    return;
-
-  switch (event->kind)
-    {
-    case SLUICE_EVENT_QUEUE_GET:
-    case SLUICE_EVENT_BACKOFF:
-      row->state = SLUICE_JOB_RUNNING;
-      break;
-    case SLUICE_EVENT_ATTEMPT_START:
-      row->state = SLUICE_JOB_RUNNING;
-      row->attempts = MAX (row->attempts, event->attempt);
-      break;
-    case SLUICE_EVENT_ATTEMPT_END:
-    case SLUICE_EVENT_FATAL:
-      if (event->error_type != NULL)
-        set_outcome (row, error_text (event));
-      break;
-    case SLUICE_EVENT_ITEM_OK:
-      row->state = SLUICE_JOB_SUCCEEDED;
-      set_outcome (row, event->value ? g_variant_print (event->value, FALSE) : g_strdup ("()"));
-      break;
-    case SLUICE_EVENT_ITEM_FAILED:
-      row->state = SLUICE_JOB_FAILED;
-      if (event->error_type != NULL)
-        set_outcome (row, error_text (event));
-      break;
-    case SLUICE_EVENT_DEADLINE_EXCEEDED:
-      /* Translators: in the jobs table: a job dropped from the queue
-       * because its deadline had passed */
-      set_outcome (row, g_strdup (_("shed: its deadline passed in the queue")));
-      break;
-    case SLUICE_EVENT_ITEM_CANCELLED:
-    case SLUICE_EVENT_ITEM_DROPPED:
-      end_cancelled (row, event);
-      break;
-    default:
-      return;
-    }
-
-  row->dirty = TRUE;
-  self->dirty = TRUE;
-}
+/* ---- showing the table's changes ------------------------------------- */
 
 static void
 update_summary (SluiceJobsView *self)
 {
   g_autofree char *text = NULL;
-  guint n = self->rows->len;
+  guint n = n_rows (self);
 
   if (n == 0)
     {
@@ -354,33 +219,35 @@ update_summary (SluiceJobsView *self)
 }
 
 /* One string per new row (its position: the rows are bound from
- * self->rows), in one splice. */
+ * the table), in one splice. */
 static void
 list_new_rows (SluiceJobsView *self,
                guint           listed)
 {
-  g_autoptr(GPtrArray) strings = g_ptr_array_new_full (self->rows->len - listed + 1, g_free);
+  g_autoptr(GPtrArray) strings = g_ptr_array_new_full (n_rows (self) - listed + 1, g_free);
 
-  for (guint i = listed; i < self->rows->len; i++)
-    {
-      g_ptr_array_add (strings, g_strdup_printf ("%u", i));
-      g_array_index (self->rows, JobRow, i).dirty = FALSE;
-    }
+  for (guint i = listed; i < n_rows (self); i++)
+    g_ptr_array_add (strings, g_strdup_printf ("%u", i));
   g_ptr_array_add (strings, NULL);
   gtk_string_list_splice (self->model, listed, 0, (const char * const *) strings->pdata);
 }
 
-/* Shows what the events added since the last flush changed: the rows
- * listed already that changed are bound again, in runs of consecutive
- * rows, and the new rows are listed in one change. */
+static gboolean
+changed_since_shown (SluiceJobsView *self,
+                     guint           position)
+{
+  return sluice_job_table_get_row (self->table, position)->changed > self->shown;
+}
+
+/* Shows what changed since the serial shown: the rows listed already that
+ * changed are bound again, in runs of consecutive rows, and the new rows
+ * are listed in one change. */
 static void
 flush (SluiceJobsView *self)
 {
   guint listed;
 
-  g_return_if_fail (SLUICE_IS_JOBS_VIEW (self));
-
-  if (!self->dirty)
+  if (self->table == NULL || sluice_job_table_get_serial (self->table) == self->shown)
     return;
 
   listed = g_list_model_get_n_items (G_LIST_MODEL (self->model));
@@ -388,19 +255,19 @@ flush (SluiceJobsView *self)
     {
       guint start = i;
 
-      if (!g_array_index (self->rows, JobRow, i).dirty)
+      if (!changed_since_shown (self, i))
         {
           i++;
           continue;
         }
-      while (i < listed && g_array_index (self->rows, JobRow, i).dirty)
-        g_array_index (self->rows, JobRow, i++).dirty = FALSE;
+      while (i < listed && changed_since_shown (self, i))
+        i++;
       g_list_model_items_changed (G_LIST_MODEL (self->model), start, i - start, i - start);
     }
-  if (self->rows->len > listed)
+  if (n_rows (self) > listed)
     list_new_rows (self, listed);
 
-  self->dirty = FALSE;
+  self->shown = sluice_job_table_get_serial (self->table);
   update_summary (self);
   g_signal_emit (self, signals[CHANGED], 0);
 }
@@ -446,9 +313,7 @@ sluice_jobs_view_dispose (GObject *object)
     gtk_widget_unparent (child);
   g_clear_object (&self->selection);
   g_clear_object (&self->model);
-  g_clear_pointer (&self->rows, g_array_unref);
-  g_clear_pointer (&self->positions, g_hash_table_unref);
-  g_clear_object (&self->recorder);
+  g_clear_object (&self->table);
 
   G_OBJECT_CLASS (sluice_jobs_view_parent_class)->dispose (object);
 }
@@ -484,9 +349,6 @@ sluice_jobs_view_init (SluiceJobsView *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
 
-  self->rows = g_array_new (FALSE, TRUE, sizeof (JobRow));
-  g_array_set_clear_func (self->rows, clear_row);
-  self->positions = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   self->model = gtk_string_list_new (NULL);
   self->selection = gtk_single_selection_new (G_LIST_MODEL (g_object_ref (self->model)));
   gtk_single_selection_set_autoselect (self->selection, FALSE);
@@ -520,9 +382,7 @@ static void
 clear (SluiceJobsView *self)
 {
   gtk_string_list_splice (self->model, 0, g_list_model_get_n_items (G_LIST_MODEL (self->model)), NULL);
-  g_array_set_size (self->rows, 0);
-  g_hash_table_remove_all (self->positions);
-  self->dirty = FALSE;
+  self->shown = 0;
   update_summary (self);
   g_signal_emit (self, signals[CHANGED], 0);
 }
@@ -537,7 +397,7 @@ guint
 sluice_jobs_view_get_n_jobs (SluiceJobsView *self)
 {
   g_return_val_if_fail (SLUICE_IS_JOBS_VIEW (self), 0);
-  return self->rows->len;
+  return n_rows (self);
 }
 
 /**
@@ -551,13 +411,9 @@ guint
 sluice_jobs_view_count_state (SluiceJobsView *self,
                               SluiceJobState  state)
 {
-  guint n = 0;
-
   g_return_val_if_fail (SLUICE_IS_JOBS_VIEW (self), 0);
 
-  for (guint i = 0; i < self->rows->len; i++)
-    n += g_array_index (self->rows, JobRow, i).state == state;
-  return n;
+  return self->table != NULL ? sluice_job_table_count_state (self->table, state) : 0;
 }
 
 /**
@@ -572,7 +428,7 @@ SluiceJobState
 sluice_jobs_view_get_state (SluiceJobsView *self,
                             gint64          job_index)
 {
-  JobRow *row;
+  const SluiceJobRow *row;
 
   g_return_val_if_fail (SLUICE_IS_JOBS_VIEW (self), SLUICE_JOB_QUEUED);
 
@@ -594,7 +450,7 @@ sluice_jobs_view_dup_text (SluiceJobsView   *self,
                            gint64            job_index,
                            SluiceJobsColumn  column)
 {
-  JobRow *row;
+  const SluiceJobRow *row;
 
   g_return_val_if_fail (SLUICE_IS_JOBS_VIEW (self), NULL);
   g_return_val_if_fail (column < SLUICE_JOBS_N_COLUMNS, NULL);
@@ -617,9 +473,9 @@ sluice_jobs_view_get_selected_job (SluiceJobsView *self)
   g_return_val_if_fail (SLUICE_IS_JOBS_VIEW (self), -1);
 
   position = gtk_single_selection_get_selected (self->selection);
-  if (position == GTK_INVALID_LIST_POSITION || position >= self->rows->len)
+  if (position == GTK_INVALID_LIST_POSITION || position >= n_rows (self))
     return -1;
-  return g_array_index (self->rows, JobRow, position).index;
+  return sluice_job_table_get_row (self->table, position)->index;
 }
 
 /**
@@ -633,12 +489,12 @@ void
 sluice_jobs_view_select_job (SluiceJobsView *self,
                              gint64          job_index)
 {
-  guint position;
+  gint position;
 
   g_return_if_fail (SLUICE_IS_JOBS_VIEW (self));
 
-  position = GPOINTER_TO_UINT (g_hash_table_lookup (self->positions, &job_index));
-  gtk_single_selection_set_selected (self->selection, position > 0 ? position - 1 : GTK_INVALID_LIST_POSITION);
+  position = self->table != NULL ? sluice_job_table_find (self->table, job_index) : -1;
+  gtk_single_selection_set_selected (self->selection, position >= 0 ? (guint) position : GTK_INVALID_LIST_POSITION);
 }
 
 /**
@@ -756,44 +612,35 @@ sluice_jobs_view_get_behaviour_entry (SluiceJobsView *self)
 }
 
 /**
- * sluice_jobs_view_set_recorder:
+ * sluice_jobs_view_set_table:
  * @self: a #SluiceJobsView
- * @recorder: (nullable): the events of a service run, or %NULL
+ * @table: (nullable): the jobs of a service run (its model's), or %NULL
  *
- * Forgets every job and lists those of @recorder from the next
- * sluice_jobs_view_update(); the entries keep their texts.
+ * Lists @table's jobs; the entries keep their texts.
  */
 void
-sluice_jobs_view_set_recorder (SluiceJobsView *self,
-                               SluiceRecorder *recorder)
+sluice_jobs_view_set_table (SluiceJobsView *self,
+                            SluiceJobTable *table)
 {
   g_return_if_fail (SLUICE_IS_JOBS_VIEW (self));
-  g_return_if_fail (recorder == NULL || SLUICE_IS_RECORDER (recorder));
+  g_return_if_fail (table == NULL || SLUICE_IS_JOB_TABLE (table));
 
-  g_set_object (&self->recorder, recorder);
-  self->n_seen = 0;
+  g_set_object (&self->table, table);
   clear (self);
+  flush (self);
 }
 
 /**
  * sluice_jobs_view_update:
  * @self: a #SluiceJobsView
  *
- * Folds the events recorded since the last update (those the recorder
- * dropped before they were read are gone) and shows what they changed, in
- * one change. Call it once per frame.
+ * Shows what changed in the table since the last update, in one change.
+ * Call it once per frame.
  */
 void
 sluice_jobs_view_update (SluiceJobsView *self)
 {
-  const SluiceEvent *event;
-
   g_return_if_fail (SLUICE_IS_JOBS_VIEW (self));
 
-  if (self->recorder == NULL)
-    return;
-
-  while ((event = sluice_recorder_next (self->recorder, &self->n_seen)) != NULL)
-    add_event (self, event);
   flush (self);
 }

@@ -9,7 +9,7 @@
 #include <sluice.h>
 
 #include "sluice-behaviour.h"
-#include "sluice-recorder.h"
+#include "sluice-job-table.h"
 
 G_BEGIN_DECLS
 
@@ -26,8 +26,8 @@ typedef enum {
 G_DECLARE_FINAL_TYPE (SluiceJobsView, sluice_jobs_view, SLUICE, JOBS_VIEW, GtkWidget)
 
 GtkWidget      *sluice_jobs_view_new               (void);
-void            sluice_jobs_view_set_recorder      (SluiceJobsView    *self,
-                                                    SluiceRecorder    *recorder);
+void            sluice_jobs_view_set_table         (SluiceJobsView    *self,
+                                                    SluiceJobTable    *table);
 void            sluice_jobs_view_update            (SluiceJobsView    *self);
 guint           sluice_jobs_view_get_n_jobs        (SluiceJobsView    *self);
 guint           sluice_jobs_view_count_state       (SluiceJobsView    *self,

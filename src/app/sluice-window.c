@@ -426,7 +426,7 @@ show_model (SluiceWindow *self)
   self->results_row = 0;
   sluice_event_log_set_recorder (self->event_log, recorder);
   sluice_error_group_view_set_group (self->error_group_view, sluice_run_model_get_errors (model));
-  sluice_jobs_view_set_recorder (self->jobs_view, sluice_run_model_get_submit_mode (model) ? recorder : NULL);
+  sluice_jobs_view_set_table (self->jobs_view, sluice_run_model_get_jobs (model));
   on_model_report_changed (self);
 
   g_signal_connect_swapped (model, "notify::report", G_CALLBACK (on_model_report_changed), self);

@@ -15,7 +15,8 @@
  * #SluiceRecorder; sluice_run_model_update() reads the new ones once (a
  * frame calls it) into every fold of the run: the #SluiceTimeline (lanes,
  * queue and lead series, moments), the #SluiceFold of the moment shown,
- * the results handed back, the #SluiceLinter, the #SluiceErrorList, how the run stops and ends
+ * the results handed back, the #SluiceLinter, the #SluiceErrorList, a
+ * service's #SluiceJobTable, how the run stops and ends
  * (#SluiceRunEnd), and the #SluiceLiveStats the counters show. The
  * #SluiceNarrator explains any moment from them. sluice_run_model_seek()
  * moves what is shown to the playhead: a seek, not a replay.
@@ -44,6 +45,7 @@ struct _SluiceRunModel
   SluiceNarrator  *narrator;
   SluiceLinter    *linter;
   SluiceErrorList *errors;
+  SluiceJobTable  *jobs;         /* a service run's, or NULL */
   SluiceLiveStats *stats;
   char            *scenario_text;
   guint            workers;
@@ -166,8 +168,12 @@ read_new_events (SluiceRunModel *self)
     {
       see_event (self, event);
       sluice_error_list_add_event (self->errors, event, self->n_seen - 1);
+      if (self->jobs != NULL)
+        sluice_job_table_add_event (self->jobs, event);
     }
   sluice_error_list_flush (self->errors);
+  if (self->jobs != NULL)
+    sluice_job_table_commit (self->jobs);
   return self->n_seen != seen;
 }
 
@@ -549,6 +555,20 @@ sluice_run_model_get_errors (SluiceRunModel *self)
 }
 
 /**
+ * sluice_run_model_get_jobs:
+ * @self: a #SluiceRunModel
+ *
+ * Returns: (transfer none) (nullable): a service run's jobs, as read so
+ *   far, or %NULL for a stream run
+ */
+SluiceJobTable *
+sluice_run_model_get_jobs (SluiceRunModel *self)
+{
+  g_return_val_if_fail (SLUICE_IS_RUN_MODEL (self), NULL);
+  return self->jobs;
+}
+
+/**
  * sluice_run_model_get_stats:
  * @self: a #SluiceRunModel
  *
@@ -821,6 +841,7 @@ sluice_run_model_finalize (GObject *object)
   g_clear_object (&self->recorder);
   g_clear_object (&self->linter);
   g_clear_object (&self->errors);
+  g_clear_object (&self->jobs);
   g_clear_object (&self->stats);
   g_clear_pointer (&self->scenario_text, g_free);
   g_clear_pointer (&self->results, g_array_unref);
@@ -1007,6 +1028,8 @@ sluice_run_model_new (SluiceScenario *scenario,
   self->fold = sluice_fold_new (recorder);
   self->scenario_text = sluice_scenario_to_data (scenario, NULL);
   self->submit_mode = sluice_scenario_get_mode (scenario) == SLUICE_SCENARIO_MODE_SUBMIT;
+  if (self->submit_mode)
+    self->jobs = sluice_job_table_new ();
   self->can_shed = sluice_scenario_get_item_deadline (scenario) > 0;
   self->can_skip = self->can_shed || sluice_scenario_get_retry_budget (scenario) > 0;
   shutdown_timeout = sluice_time_from_seconds (sluice_scenario_get_shutdown_timeout (scenario));

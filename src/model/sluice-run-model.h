@@ -8,6 +8,7 @@
 
 #include "sluice-error-list.h"
 #include "sluice-fold.h"
+#include "sluice-job-table.h"
 #include "sluice-linter.h"
 #include "sluice-live-stats.h"
 #include "sluice-narrator.h"
@@ -53,6 +54,7 @@ SluiceTimeline     *sluice_run_model_get_timeline      (SluiceRunModel   *self);
 SluiceNarrator     *sluice_run_model_get_narrator      (SluiceRunModel   *self);
 SluiceLinter       *sluice_run_model_get_linter        (SluiceRunModel   *self);
 SluiceErrorList   *sluice_run_model_get_errors        (SluiceRunModel   *self);
+SluiceJobTable     *sluice_run_model_get_jobs          (SluiceRunModel   *self);
 SluiceLiveStats    *sluice_run_model_get_stats         (SluiceRunModel   *self);
 SluiceFold         *sluice_run_model_get_fold          (SluiceRunModel   *self);
 SluiceFold         *sluice_run_model_get_finished_fold (SluiceRunModel *self);

@@ -11,7 +11,7 @@
 #include "sluice-chart-view.h"
 #include "sluice-compare-window.h"
 #include "sluice-accessible.h"
-#include "sluice-fold.h"
+#include "sluice-run-model.h"
 #include "sluice-scrubber.h"
 #include "sluice-theme.h"
 #include "sluice-timeline-view.h"
@@ -56,8 +56,7 @@ struct _SluiceCompareWindow
   SluiceComparison   *comparison;
   GCancellable       *cancellable;
   SluiceViewport     *viewport;
-  SluiceTimeline     *timelines[N_SIDES];
-  SluiceFold         *fold;       /* the longer run's, for the scrubber */
+  SluiceRunModel     *models[N_SIDES]; /* each run's, once it started */
   gboolean            running;
   GPtrArray          *rows;       /* of SluiceComparisonRow, once both ended */
   GtkLabel           *cells[SLUICE_COMPARISON_N_ROWS][N_COLUMNS];
@@ -93,10 +92,10 @@ update_bounds (SluiceCompareWindow *self)
   gint64 start = G_MAXINT64, end = 0;
 
   for (guint side = 0; side < N_SIDES; side++)
-    if (sluice_comparison_get_recorder (self->comparison, side) != NULL)
+    if (self->models[side] != NULL)
       {
-        start = MIN (start, sluice_timeline_get_start_time (self->timelines[side]));
-        end = MAX (end, sluice_timeline_get_end_time (self->timelines[side]));
+        start = MIN (start, sluice_run_model_get_end (self->models[side])->start_time);
+        end = MAX (end, sluice_run_model_get_now (self->models[side]));
       }
   if (start == G_MAXINT64)
     start = 0;
@@ -108,14 +107,14 @@ static void
 show_side (SluiceCompareWindow  *self,
            SluiceComparisonSide  side)
 {
-  SluiceRecorder *recorder = sluice_comparison_get_recorder (self->comparison, side);
+  SluiceRunModel *model = self->models[side];
 
-  if (recorder == NULL)
+  if (model == NULL)
     return;
 
-  sluice_timeline_update (self->timelines[side], recorder);
-  sluice_chart_view_set_now (self->charts[side], sluice_timeline_get_end_time (self->timelines[side]));
-  sluice_timeline_view_set_now (self->lanes[side], sluice_timeline_get_end_time (self->timelines[side]));
+  sluice_run_model_update (model, 0);
+  sluice_chart_view_set_now (self->charts[side], sluice_run_model_get_now (model));
+  sluice_timeline_view_set_now (self->lanes[side], sluice_run_model_get_now (model));
   gtk_widget_queue_draw (GTK_WIDGET (self->charts[side]));
   gtk_widget_queue_draw (GTK_WIDGET (self->lanes[side]));
   update_bounds (self);
@@ -158,14 +157,29 @@ set_scrubber_fold (SluiceCompareWindow *self)
 {
   SluiceComparisonSide longer = SLUICE_COMPARISON_A;
 
-  if (sluice_comparison_get_recorder (self->comparison, SLUICE_COMPARISON_B) != NULL &&
-      sluice_timeline_get_end_time (self->timelines[SLUICE_COMPARISON_B]) >
-        sluice_timeline_get_end_time (self->timelines[SLUICE_COMPARISON_A]))
+  if (self->models[SLUICE_COMPARISON_B] != NULL &&
+      sluice_run_model_get_now (self->models[SLUICE_COMPARISON_B]) >
+        sluice_run_model_get_now (self->models[SLUICE_COMPARISON_A]))
     longer = SLUICE_COMPARISON_B;
 
-  g_clear_object (&self->fold);
-  self->fold = sluice_fold_new (sluice_comparison_get_recorder (self->comparison, longer));
-  sluice_scrubber_set_fold (self->scrubber, self->fold);
+  sluice_scrubber_set_fold (self->scrubber, sluice_run_model_get_fold (self->models[longer]));
+}
+
+/* Each run is a run model, as the main window's: the chart and the lanes
+ * draw its timeline. */
+static void
+create_model (SluiceCompareWindow  *self,
+              SluiceComparisonSide  side)
+{
+  SluiceScenario *scenario = sluice_comparison_get_scenario (self->comparison, side);
+  SluiceRecorder *recorder = sluice_comparison_get_recorder (self->comparison, side);
+  SluiceTimeline *timeline;
+
+  g_clear_object (&self->models[side]);
+  self->models[side] = sluice_run_model_new (scenario, recorder);
+  timeline = sluice_run_model_get_timeline (self->models[side]);
+  sluice_chart_view_set_model (self->charts[side], timeline);
+  sluice_timeline_view_set_model (self->lanes[side], timeline, sluice_run_model_get_workers (self->models[side]));
 }
 
 static void
@@ -175,6 +189,7 @@ on_run_started (SluiceComparison *comparison,
 {
   SluiceCompareWindow *self = user_data;
 
+  create_model (self, side);
   /* The handler tells each item's behaviour in the lanes' tooltips. */
   sluice_timeline_view_set_handler (self->lanes[side], sluice_comparison_get_handler (comparison, side));
   if (side == SLUICE_COMPARISON_B)
@@ -191,7 +206,7 @@ show_end (SluiceCompareWindow *self,
   self->running = FALSE;
   show_side (self, SLUICE_COMPARISON_A);
   show_side (self, SLUICE_COMPARISON_B);
-  if (sluice_comparison_get_recorder (self->comparison, SLUICE_COMPARISON_A) != NULL)
+  if (self->models[SLUICE_COMPARISON_A] != NULL)
     set_scrubber_fold (self);
 
   if (error != NULL)
@@ -252,20 +267,6 @@ set_headings (SluiceCompareWindow *self)
 
   gtk_label_set_text (self->headings[SLUICE_COMPARISON_A], a);
   gtk_label_set_text (self->headings[SLUICE_COMPARISON_B], b);
-}
-
-static void
-create_models (SluiceCompareWindow *self)
-{
-  for (guint side = 0; side < N_SIDES; side++)
-    {
-      SluiceScenario *scenario = sluice_comparison_get_scenario (self->comparison, side);
-      guint workers = (guint) sluice_scenario_get_workers (scenario);
-
-      self->timelines[side] = sluice_timeline_new (workers);
-      sluice_chart_view_set_model (self->charts[side], self->timelines[side]);
-      sluice_timeline_view_set_model (self->lanes[side], self->timelines[side], workers);
-    }
 }
 
 /* The header row and an empty row per #SluiceComparisonRowKind. */
@@ -400,7 +401,6 @@ sluice_compare_window_new (GtkWindow        *parent,
                        NULL);
   self->comparison = g_object_ref (comparison);
   set_headings (self);
-  create_models (self);
   update_bounds (self);
   start (self);
   gtk_window_present (GTK_WINDOW (self));
@@ -571,11 +571,10 @@ sluice_compare_window_dispose (GObject *object)
     g_signal_handlers_disconnect_by_data (self->comparison, self);
   g_clear_object (&self->comparison);
   g_clear_object (&self->cancellable);
-  g_clear_object (&self->fold);
   g_clear_pointer (&self->rows, g_ptr_array_unref);
   g_clear_object (&self->viewport);
   for (guint side = 0; side < N_SIDES; side++)
-    g_clear_object (&self->timelines[side]);
+    g_clear_object (&self->models[side]);
 
   G_OBJECT_CLASS (sluice_compare_window_parent_class)->dispose (object);
 }

@@ -254,6 +254,18 @@ busy_shown (SluiceRunModel *self)
   return n > 0 ? sluice_timeline_get_busy (self->timeline, n - 1) : 0;
 }
 
+/* The queue of the moment shown: the pool's own snapshot while it runs,
+ * else the newest event's count, never more than the queue holds. */
+static guint
+queued_shown (SluiceRunModel *self)
+{
+  guint capacity = self->timeline != NULL ? sluice_timeline_get_queue_capacity (self->timeline) : 0;
+
+  if (self->has_snapshot && self->playhead < 0)
+    return self->queue_depth;
+  return capacity > 0 ? MIN (self->last.queued, capacity) : self->last.queued;
+}
+
 static void
 update_stats (SluiceRunModel *self)
 {
@@ -267,7 +279,7 @@ update_stats (SluiceRunModel *self)
     counts[i] = sluice_fold_get_count (self->fold, i);
 
   values[SLUICE_LIVE_STAT_PULLED] = self->last.pulled;
-  values[SLUICE_LIVE_STAT_QUEUED] = self->has_snapshot && self->playhead < 0 ? self->queue_depth : self->last.queued;
+  values[SLUICE_LIVE_STAT_QUEUED] = queued_shown (self);
   values[SLUICE_LIVE_STAT_IN_FLIGHT] = self->last.in_flight;
   /* Never more busy workers than the pool has, whatever events were lost. */
   values[SLUICE_LIVE_STAT_BUSY] = self->workers > 0 ? MIN (busy_shown (self), self->workers) : busy_shown (self);

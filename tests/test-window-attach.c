@@ -216,7 +216,7 @@ open_dialog (SluiceWindow *window,
 {
   SluiceAttachDialog *dialog;
 
-  g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "attach"));
+  g_assert_true (window_fixture_action_enabled (window, "win.attach"));
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.attach", NULL));
   dialog = sluice_window_get_attach_dialog (window);
   g_assert_nonnull (dialog);
@@ -266,7 +266,9 @@ static gboolean
 action_enabled (SluiceWindow *window,
                 const char   *name)
 {
-  return g_action_group_get_action_enabled (G_ACTION_GROUP (window), name);
+  g_autofree char *action = g_strconcat ("win.", name, NULL);
+
+  return window_fixture_action_enabled (window, action);
 }
 
 /* The clock's pause button, the first of the clock controls. */
@@ -642,7 +644,7 @@ test_dialog_without_bus_says_why (void)
       SPIN_UNTIL (g_strcmp0 (sluice_attach_dialog_get_page (dialog), "no-bus") == 0);
       g_assert_nonnull (strstr (sluice_attach_dialog_get_message (dialog), "session bus"));
       g_assert_null (sluice_attach_dialog_get_pools (dialog));
-      g_assert_false (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "detach"));
+      g_assert_false (window_fixture_action_enabled (window, "win.detach"));
       window_fixture_close (window);
       return;
     }

@@ -140,7 +140,7 @@ test_compare_two_presets (void)
   GtkWidget *scrubber;
   gint64 start;
 
-  g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "compare"));
+  g_assert_true (window_fixture_action_enabled (window, "win.compare"));
   compare = sluice_window_compare_with_file (window, b_path, &error);
   g_assert_no_error (error);
   g_assert_nonnull (compare);
@@ -190,14 +190,14 @@ test_compare_action_enabled (void)
   g_autofree char *b_path = preset_path ("retry-storm");
   g_autoptr(GError) error = NULL;
 
-  g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "compare"));
+  g_assert_true (window_fixture_action_enabled (window, "win.compare"));
   sluice_config_panel_set_field_text (panel, "pool", "workers", "zero");
-  g_assert_false (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "compare"));
+  g_assert_false (window_fixture_action_enabled (window, "win.compare"));
   g_assert_null (sluice_window_compare_with_file (window, b_path, &error));
   g_assert_nonnull (error);
   g_clear_error (&error);
   sluice_config_panel_set_field_text (panel, "pool", "workers", "2");
-  g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "compare"));
+  g_assert_true (window_fixture_action_enabled (window, "win.compare"));
 
   /* A B that is not a scenario: no window, an error. */
   g_assert_null (sluice_window_compare_with_file (window, "/nonexistent/b.pool", &error));

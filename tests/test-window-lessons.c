@@ -24,7 +24,7 @@ panel_of (SluiceWindow *window)
 static gboolean
 run_enabled (SluiceWindow *window)
 {
-  return g_action_group_get_action_enabled (G_ACTION_GROUP (window), "run");
+  return window_fixture_action_enabled (window, "win.run");
 }
 
 static SluiceWindow *

@@ -178,11 +178,9 @@ assert_projector (SluiceWindow *window,
 {
   GtkWidget *chart = window_fixture_find_widget (GTK_WIDGET (window), SLUICE_TYPE_CHART_VIEW);
   GtkWidget *lanes = sluice_window_get_timeline_view (window);
-  g_autoptr(GVariant) state = g_action_group_get_action_state (G_ACTION_GROUP (window), "projector");
 
   g_assert_cmpint (sluice_window_get_projector (window), ==, on);
   g_assert_cmpint (g_settings_get_boolean (settings, "projector"), ==, on);
-  g_assert_cmpint (g_variant_get_boolean (state), ==, on);
   g_assert_cmpint (gtk_widget_has_css_class (GTK_WIDGET (window), "projector"), ==, on);
   g_assert_cmpint (sluice_time_view_get_projector (SLUICE_TIME_VIEW (chart)), ==, on);
   g_assert_cmpint (sluice_time_view_get_projector (SLUICE_TIME_VIEW (lanes)), ==, on);

@@ -105,7 +105,7 @@ record_in_window (const char  *preset,
     }
   else
     window_fixture_run_virtual (window);
-  g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "save-run"));
+  g_assert_true (window_fixture_action_enabled (window, "win.save-run"));
   g_assert_true (sluice_run_controller_save_recording (sluice_window_get_run_controller (window), path, &error));
   g_assert_no_error (error);
   take_shown (window, shown);

@@ -121,7 +121,6 @@ test_window_invalid_field (void)
 {
   SluiceWindow *window = window_fixture_open ("first-look");
   SluiceConfigPanel *panel = SLUICE_CONFIG_PANEL (sluice_window_get_config_panel (window));
-  GActionGroup *actions = G_ACTION_GROUP (window);
   const char *error;
 
   g_assert_true (sluice_config_panel_get_valid (panel));
@@ -133,7 +132,7 @@ test_window_invalid_field (void)
   g_assert_nonnull (error);
   g_assert_nonnull (strstr (error, "out of range"));
   g_assert_false (sluice_config_panel_get_valid (panel));
-  g_assert_false (g_action_group_get_action_enabled (actions, "run"));
+  g_assert_false (window_fixture_action_enabled (window, "win.run"));
 
   sluice_config_panel_set_field_text (panel, "pool", "workers", "many");
   error = sluice_config_panel_get_field_error (panel, "pool", "workers");
@@ -141,7 +140,7 @@ test_window_invalid_field (void)
 
   sluice_config_panel_set_field_text (panel, "pool", "workers", "3");
   g_assert_null (sluice_config_panel_get_field_error (panel, "pool", "workers"));
-  g_assert_true (g_action_group_get_action_enabled (actions, "run"));
+  g_assert_true (window_fixture_action_enabled (window, "win.run"));
 
   /* A bad behaviour names its own field. */
   sluice_config_panel_set_field_text (panel, "handler", "default", "explode");
@@ -255,7 +254,6 @@ test_window_export (void)
 {
   SluiceWindow *window = window_fixture_open ("retries");
   SluiceEventLog *log = SLUICE_EVENT_LOG (sluice_window_get_event_log (window));
-  GActionGroup *actions = G_ACTION_GROUP (window);
   g_autofree char *dir = g_dir_make_tmp ("sluice-export-XXXXXX", NULL);
   g_autofree char *png = g_build_filename (dir, "run.png", NULL);
   g_autofree char *svg = g_build_filename (dir, "run.svg", NULL);
@@ -266,15 +264,15 @@ test_window_export (void)
   guint n_events;
 
   /* Nothing to export before a run. */
-  g_assert_false (g_action_group_get_action_enabled (actions, "export-image"));
-  g_assert_false (g_action_group_get_action_enabled (actions, "export-events"));
+  g_assert_false (window_fixture_action_enabled (window, "win.export-image"));
+  g_assert_false (window_fixture_action_enabled (window, "win.export-events"));
   g_assert_false (sluice_window_export_events (window, csv, &error));
   g_assert_nonnull (error);
   g_clear_error (&error);
 
   window_fixture_run_virtual (window);
-  g_assert_true (g_action_group_get_action_enabled (actions, "export-image"));
-  g_assert_true (g_action_group_get_action_enabled (actions, "export-events"));
+  g_assert_true (window_fixture_action_enabled (window, "win.export-image"));
+  g_assert_true (window_fixture_action_enabled (window, "win.export-events"));
   n_events = sluice_event_log_get_n_events (log);
 
   g_assert_true (sluice_window_export_image (window, png, 640, 360, &error));
@@ -303,7 +301,7 @@ test_window_export (void)
 
   /* A reset forgets the run: nothing to export again. */
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.reset", NULL));
-  g_assert_false (g_action_group_get_action_enabled (actions, "export-image"));
+  g_assert_false (window_fixture_action_enabled (window, "win.export-image"));
 
   g_unlink (png);
   g_unlink (svg);
@@ -321,7 +319,6 @@ test_window_zoom (void)
   SluiceWindow *window = window_fixture_open ("retries");
   SluiceTimelineView *lanes = SLUICE_TIMELINE_VIEW (sluice_window_get_timeline_view (window));
   SluiceViewport *viewport = sluice_timeline_view_get_viewport (lanes);
-  GActionGroup *actions = G_ACTION_GROUP (window);
   gint64 start, end, t0, t1, pointer_time;
   double width, x;
 
@@ -335,7 +332,7 @@ test_window_zoom (void)
   g_assert_true (sluice_viewport_get_fit (viewport));
   g_assert_cmpint (sluice_viewport_get_t0 (viewport), ==, start);
   g_assert_cmpint (sluice_viewport_get_t1 (viewport), ==, end);
-  g_assert_false (g_action_group_get_action_enabled (actions, "zoom-fit"));
+  g_assert_false (window_fixture_action_enabled (window, "win.zoom-fit"));
 
   /* Ctrl+scroll over the lanes: the span shrinks around the pointer's time. */
   width = MAX (gtk_widget_get_width (GTK_WIDGET (lanes)), 400);
@@ -352,7 +349,7 @@ test_window_zoom (void)
   g_assert_cmpint (pointer_time, <=, t1);
   g_assert_cmpint (llabs (sluice_viewport_x_to_time (viewport, width, x) - pointer_time), <=, 2);
   g_assert_false (sluice_viewport_get_fit (viewport));
-  g_assert_true (g_action_group_get_action_enabled (actions, "zoom-fit"));
+  g_assert_true (window_fixture_action_enabled (window, "win.zoom-fit"));
 
   /* Panning moves the span without changing its width, inside the run. */
   sluice_viewport_pan (viewport, -(end - start));
@@ -590,7 +587,6 @@ test_window_stop_button (void)
   SluiceWindow *window = window_fixture_open ("retries");
   SluiceConfigPanel *panel = SLUICE_CONFIG_PANEL (sluice_window_get_config_panel (window));
   GtkWidget *controls = window_fixture_find_widget (GTK_WIDGET (window), SLUICE_TYPE_CLOCK_CONTROLS);
-  GActionGroup *actions = G_ACTION_GROUP (window);
 
   assert_stop_button (window, "win.request-stop", "Request _Stop", "drain");
   g_assert_false (gtk_widget_is_sensitive (find_stop_button (window)));
@@ -603,8 +599,8 @@ test_window_stop_button (void)
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.run", NULL));
   g_assert_true (gtk_widget_activate_action (controls, "clock.pause", NULL));
   g_assert_true (gtk_widget_is_sensitive (find_stop_button (window)));
-  g_assert_true (g_action_group_get_action_enabled (actions, "close-service"));
-  g_assert_true (g_action_group_get_action_enabled (actions, "request-stop"));
+  g_assert_true (window_fixture_action_enabled (window, "win.close-service"));
+  g_assert_true (window_fixture_action_enabled (window, "win.request-stop"));
 
   /* The panel's mode is the next run's: the service keeps its Close. */
   sluice_config_panel_set_field_text (panel, "run", "mode", "stream");
@@ -623,7 +619,7 @@ test_window_stop_button (void)
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.run", NULL));
   g_assert_true (gtk_widget_activate_action (controls, "clock.pause", NULL));
   g_assert_true (gtk_widget_is_sensitive (find_stop_button (window)));
-  g_assert_false (g_action_group_get_action_enabled (actions, "close-service"));
+  g_assert_false (window_fixture_action_enabled (window, "win.close-service"));
   g_signal_emit_by_name (find_stop_button (window), "clicked");
   g_assert_nonnull (strstr (sluice_window_get_banner (window), "Stop requested"));
   g_assert_true (gtk_widget_activate_action (controls, "clock.pause", NULL));
@@ -778,15 +774,14 @@ test_window_invalid_retry_field (void)
 {
   SluiceWindow *window = window_fixture_open ("first-look");
   SluiceConfigPanel *panel = SLUICE_CONFIG_PANEL (sluice_window_get_config_panel (window));
-  GActionGroup *actions = G_ACTION_GROUP (window);
 
   /* A base delay without a backoff. */
   g_assert_nonnull (strstr (set_bad_retry_field (panel, "base", "0.5"), "backoff"));
-  g_assert_false (g_action_group_get_action_enabled (actions, "run"));
+  g_assert_false (window_fixture_action_enabled (window, "win.run"));
   /* With one, it is fine. */
   sluice_config_panel_set_field_text (panel, "retry", "backoff", "exponential");
   g_assert_null (sluice_config_panel_get_field_error (panel, "retry", "base"));
-  g_assert_true (g_action_group_get_action_enabled (actions, "run"));
+  g_assert_true (window_fixture_action_enabled (window, "win.run"));
 
   /* Not a number; out of range. */
   set_bad_retry_field (panel, "deadline", "soon");
@@ -946,7 +941,6 @@ test_window_submit_run (void)
   SluiceConfigPanel *panel = SLUICE_CONFIG_PANEL (sluice_window_get_config_panel (window));
   SluiceJobsView *jobs = SLUICE_JOBS_VIEW (sluice_window_get_jobs_view (window));
   SluiceTimelineView *lanes = SLUICE_TIMELINE_VIEW (sluice_window_get_timeline_view (window));
-  GActionGroup *actions = G_ACTION_GROUP (window);
 
   g_assert_false (gtk_widget_get_visible (GTK_WIDGET (jobs)));
   set_service_fields (panel);
@@ -954,7 +948,7 @@ test_window_submit_run (void)
   sluice_config_panel_set_field_text (panel, "submit", "snapshot-at", "0.1;3");
   g_assert_nonnull (sluice_config_panel_get_scenario (panel));
   g_assert_true (gtk_widget_get_visible (GTK_WIDGET (jobs)));
-  g_assert_false (g_action_group_get_action_enabled (actions, "submit-job"));
+  g_assert_false (window_fixture_action_enabled (window, "win.submit-job"));
   window_fixture_run_virtual (window);
 
   g_assert_cmpuint (sluice_jobs_view_get_n_jobs (jobs), ==, 4);
@@ -992,7 +986,6 @@ test_window_submit_by_hand (void)
   SluiceJobsView *jobs = SLUICE_JOBS_VIEW (sluice_window_get_jobs_view (window));
   SluiceTimelineView *lanes = SLUICE_TIMELINE_VIEW (sluice_window_get_timeline_view (window));
   GtkWidget *controls = window_fixture_find_widget (GTK_WIDGET (window), SLUICE_TYPE_CLOCK_CONTROLS);
-  GActionGroup *actions = G_ACTION_GROUP (window);
   guint timeout_id;
 
   set_service_fields (panel);
@@ -1007,8 +1000,8 @@ test_window_submit_by_hand (void)
   timeout_id = window_fixture_add_timeout ();
   while (sluice_jobs_view_get_n_jobs (jobs) < 4)
     g_main_context_iteration (NULL, TRUE);
-  g_assert_true (g_action_group_get_action_enabled (actions, "submit-job"));
-  g_assert_true (g_action_group_get_action_enabled (actions, "close-service"));
+  g_assert_true (window_fixture_action_enabled (window, "win.submit-job"));
+  g_assert_true (window_fixture_action_enabled (window, "win.close-service"));
 
   /* A behaviour that does not parse is refused under the entries. */
   sluice_jobs_view_set_submission (jobs, "100", "succeed eventually");
@@ -1022,10 +1015,10 @@ test_window_submit_by_hand (void)
   while (sluice_jobs_view_get_n_jobs (jobs) < 5)
     g_main_context_iteration (NULL, TRUE);
   g_assert_cmpint (sluice_jobs_view_get_state (jobs, 3), ==, SLUICE_JOB_QUEUED);
-  g_assert_false (g_action_group_get_action_enabled (actions, "give-up"));
+  g_assert_false (window_fixture_action_enabled (window, "win.give-up"));
   sluice_jobs_view_select_job (jobs, 3);
   g_assert_cmpint (sluice_jobs_view_get_selected_job (jobs), ==, 3);
-  g_assert_true (g_action_group_get_action_enabled (actions, "give-up"));
+  g_assert_true (window_fixture_action_enabled (window, "win.give-up"));
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.give-up", NULL));
   while (sluice_jobs_view_get_state (jobs, 3) != SLUICE_JOB_CANCELLED)
     g_main_context_iteration (NULL, TRUE);
@@ -1041,7 +1034,7 @@ test_window_submit_by_hand (void)
   assert_job (jobs, 4, SLUICE_JOBS_COLUMN_OUTCOME, "100");
   assert_job (jobs, 3, SLUICE_JOBS_COLUMN_OUTCOME, "never ran");
   g_assert_false (has_bar_of (sluice_timeline_view_get_model (lanes), 3));
-  g_assert_false (g_action_group_get_action_enabled (actions, "submit-job"));
+  g_assert_false (window_fixture_action_enabled (window, "win.submit-job"));
 
   window_fixture_close (window);
 }

@@ -183,3 +183,51 @@ window_fixture_wait_for_frames (GtkWidget *widget,
   g_source_remove (timeout_id);
   gtk_widget_remove_tick_callback (widget, tick_id);
 }
+
+/* The parameter type of the window's class action @name, or NULL. */
+static const GVariantType *
+action_parameter_type (SluiceWindow *window,
+                       const char   *name)
+{
+  GtkWidgetClass *klass = GTK_WIDGET_GET_CLASS (window);
+  const char *action_name, *property;
+  const GVariantType *type;
+  GType owner;
+
+  /* GTK 4.8 writes every one of them. */
+  for (guint i = 0; gtk_widget_class_query_action (klass, i, &owner, &action_name, &type, &property); i++)
+    if (g_str_equal (action_name, name))
+      return type;
+  g_error ("the window has no action %s", name);
+  return NULL;
+}
+
+/**
+ * window_fixture_action_enabled:
+ * @window: a window
+ * @name: one of its class's actions, such as "win.run"
+ *
+ * Whether @name is enabled, as a button for it would show: GTK 4.8 has no
+ * getter for a class action's state, so a probe button (in a page of the
+ * window's stack that is never shown) takes the action and its
+ * sensitivity says.
+ *
+ * Returns: whether the action is enabled
+ */
+gboolean
+window_fixture_action_enabled (SluiceWindow *window,
+                               const char   *name)
+{
+  GtkStack *stack = GTK_STACK (gtk_window_get_child (GTK_WINDOW (window)));
+  const GVariantType *type = action_parameter_type (window, name);
+  GtkWidget *probe = gtk_button_new ();
+  gboolean enabled;
+
+  gtk_actionable_set_action_name (GTK_ACTIONABLE (probe), name);
+  if (type != NULL && g_variant_type_equal (type, G_VARIANT_TYPE_STRING))
+    gtk_actionable_set_action_target_value (GTK_ACTIONABLE (probe), g_variant_new_string (""));
+  gtk_stack_add_child (stack, probe);
+  enabled = gtk_widget_get_sensitive (probe);
+  gtk_stack_remove (stack, probe);
+  return enabled;
+}

@@ -13,6 +13,8 @@ guint         window_fixture_add_timeout  (void);
 SluiceWindow *window_fixture_new          (void);
 SluiceWindow *window_fixture_open         (const char    *preset);
 void          window_fixture_close        (SluiceWindow  *window);
+gboolean      window_fixture_action_enabled (SluiceWindow *window,
+                                             const char   *name);
 void          window_fixture_wait_for_end (SluiceWindow  *window);
 void          window_fixture_run_virtual  (SluiceWindow  *window);
 GtkWidget    *window_fixture_find_widget  (GtkWidget     *widget,

@@ -15,11 +15,11 @@
 /* ---- the run ----------------------------------------------------------- */
 
 static void
-run_activated (GSimpleAction *action,
-               GVariant      *parameter,
-               gpointer       user_data)
+run_activated (GtkWidget  *widget,
+              const char *action_name,
+              GVariant   *parameter)
 {
-  SluiceWindow *self = user_data;
+  SluiceWindow *self = SLUICE_WINDOW (widget);
   SluiceScenario *scenario = sluice_config_panel_get_scenario (self->config_panel);
 
   if (sluice_run_controller_get_running (self->run))
@@ -36,27 +36,27 @@ run_activated (GSimpleAction *action,
 }
 
 static void
-request_stop_activated (GSimpleAction *action,
-                        GVariant      *parameter,
-                        gpointer       user_data)
+request_stop_activated (GtkWidget  *widget,
+                       const char *action_name,
+                       GVariant   *parameter)
 {
-  sluice_run_controller_request_stop (SLUICE_WINDOW (user_data)->run);
+  sluice_run_controller_request_stop (SLUICE_WINDOW (widget)->run);
 }
 
 static void
-close_service_activated (GSimpleAction *action,
-                         GVariant      *parameter,
-                         gpointer       user_data)
+close_service_activated (GtkWidget  *widget,
+                        const char *action_name,
+                        GVariant   *parameter)
 {
-  sluice_run_controller_close (SLUICE_WINDOW (user_data)->run);
+  sluice_run_controller_close (SLUICE_WINDOW (widget)->run);
 }
 
 static void
-submit_job_activated (GSimpleAction *action,
-                      GVariant      *parameter,
-                      gpointer       user_data)
+submit_job_activated (GtkWidget  *widget,
+                     const char *action_name,
+                     GVariant   *parameter)
 {
-  SluiceWindow *self = user_data;
+  SluiceWindow *self = SLUICE_WINDOW (widget);
   g_autoptr(GVariant) item = NULL;
   g_autoptr(SluiceBehaviour) behaviour = NULL;
   g_autoptr(GError) error = NULL;
@@ -73,29 +73,29 @@ submit_job_activated (GSimpleAction *action,
 }
 
 static void
-give_up_activated (GSimpleAction *action,
-                   GVariant      *parameter,
-                   gpointer       user_data)
+give_up_activated (GtkWidget  *widget,
+                  const char *action_name,
+                  GVariant   *parameter)
 {
-  SluiceWindow *self = user_data;
+  SluiceWindow *self = SLUICE_WINDOW (widget);
 
   sluice_run_controller_give_up (self->run, sluice_jobs_view_get_selected_job (self->jobs_view));
 }
 
 static void
-cancel_activated (GSimpleAction *action,
-                  GVariant      *parameter,
-                  gpointer       user_data)
+cancel_activated (GtkWidget  *widget,
+                 const char *action_name,
+                 GVariant   *parameter)
 {
-  sluice_run_controller_cancel (SLUICE_WINDOW (user_data)->run);
+  sluice_run_controller_cancel (SLUICE_WINDOW (widget)->run);
 }
 
 static void
-reset_activated (GSimpleAction *action,
-                 GVariant      *parameter,
-                 gpointer       user_data)
+reset_activated (GtkWidget  *widget,
+                const char *action_name,
+                GVariant   *parameter)
 {
-  SluiceWindow *self = user_data;
+  SluiceWindow *self = SLUICE_WINDOW (widget);
 
   _sluice_window_reset_run (self);
   _sluice_window_show_ready (self);
@@ -106,96 +106,96 @@ reset_activated (GSimpleAction *action,
 /* Opening another scenario asks first while this one has unsaved
  * changes. */
 static void
-open_activated (GSimpleAction *action,
-                GVariant      *parameter,
-                gpointer       user_data)
+open_activated (GtkWidget  *widget,
+               const char *action_name,
+               GVariant   *parameter)
 {
-  _sluice_window_ask_first (SLUICE_WINDOW (user_data), PENDING_OPEN_DIALOG, NULL);
+  _sluice_window_ask_first (SLUICE_WINDOW (widget), PENDING_OPEN_DIALOG, NULL);
 }
 
 static void
-save_activated (GSimpleAction *action,
-                GVariant      *parameter,
-                gpointer       user_data)
+save_activated (GtkWidget  *widget,
+               const char *action_name,
+               GVariant   *parameter)
 {
-  _sluice_window_save (SLUICE_WINDOW (user_data));
+  _sluice_window_save (SLUICE_WINDOW (widget));
 }
 
 static void
-save_as_activated (GSimpleAction *action,
-                   GVariant      *parameter,
-                   gpointer       user_data)
+save_as_activated (GtkWidget  *widget,
+                  const char *action_name,
+                  GVariant   *parameter)
 {
-  _sluice_window_save_as (SLUICE_WINDOW (user_data));
+  _sluice_window_save_as (SLUICE_WINDOW (widget));
 }
 
 static void
-export_image_activated (GSimpleAction *action,
-                        GVariant      *parameter,
-                        gpointer       user_data)
+export_image_activated (GtkWidget  *widget,
+                       const char *action_name,
+                       GVariant   *parameter)
 {
-  _sluice_window_choose_file (SLUICE_WINDOW (user_data), SLUICE_FILE_DIALOG_EXPORT_IMAGE);
+  _sluice_window_choose_file (SLUICE_WINDOW (widget), SLUICE_FILE_DIALOG_EXPORT_IMAGE);
 }
 
 static void
-export_events_activated (GSimpleAction *action,
-                         GVariant      *parameter,
-                         gpointer       user_data)
+export_events_activated (GtkWidget  *widget,
+                        const char *action_name,
+                        GVariant   *parameter)
 {
-  _sluice_window_choose_file (SLUICE_WINDOW (user_data), SLUICE_FILE_DIALOG_EXPORT_EVENTS);
+  _sluice_window_choose_file (SLUICE_WINDOW (widget), SLUICE_FILE_DIALOG_EXPORT_EVENTS);
 }
 
 static void
-save_run_activated (GSimpleAction *action,
-                    GVariant      *parameter,
-                    gpointer       user_data)
+save_run_activated (GtkWidget  *widget,
+                   const char *action_name,
+                   GVariant   *parameter)
 {
-  _sluice_window_choose_file (SLUICE_WINDOW (user_data), SLUICE_FILE_DIALOG_SAVE_RUN);
+  _sluice_window_choose_file (SLUICE_WINDOW (widget), SLUICE_FILE_DIALOG_SAVE_RUN);
 }
 
 /* Attaching replaces the scenario shown: asked first while it has unsaved
  * changes, as opening another one is. */
 static void
-attach_activated (GSimpleAction *action,
-                  GVariant      *parameter,
-                  gpointer       user_data)
+attach_activated (GtkWidget  *widget,
+                 const char *action_name,
+                 GVariant   *parameter)
 {
-  SluiceWindow *self = user_data;
+  SluiceWindow *self = SLUICE_WINDOW (widget);
 
   if (!sluice_run_controller_get_running (self->run))
     _sluice_window_ask_first (self, PENDING_ATTACH_DIALOG, NULL);
 }
 
 static void
-detach_activated (GSimpleAction *action,
-                  GVariant      *parameter,
-                  gpointer       user_data)
+detach_activated (GtkWidget  *widget,
+                 const char *action_name,
+                 GVariant   *parameter)
 {
-  sluice_run_controller_detach (SLUICE_WINDOW (user_data)->run);
+  sluice_run_controller_detach (SLUICE_WINDOW (widget)->run);
 }
 
 static void
-compare_activated (GSimpleAction *action,
-                   GVariant      *parameter,
-                   gpointer       user_data)
+compare_activated (GtkWidget  *widget,
+                  const char *action_name,
+                  GVariant   *parameter)
 {
-  _sluice_window_choose_comparison (SLUICE_WINDOW (user_data));
+  _sluice_window_choose_comparison (SLUICE_WINDOW (widget));
 }
 
 static void
-open_store_activated (GSimpleAction *action,
-                      GVariant      *parameter,
-                      gpointer       user_data)
+open_store_activated (GtkWidget  *widget,
+                     const char *action_name,
+                     GVariant   *parameter)
 {
-  _sluice_window_choose_store (SLUICE_WINDOW (user_data));
+  _sluice_window_choose_store (SLUICE_WINDOW (widget));
 }
 
 static void
-open_preset_activated (GSimpleAction *action,
-                       GVariant      *parameter,
-                       gpointer       user_data)
+open_preset_activated (GtkWidget  *widget,
+                      const char *action_name,
+                      GVariant   *parameter)
 {
-  _sluice_window_ask_first (SLUICE_WINDOW (user_data), PENDING_OPEN_PRESET,
+  _sluice_window_ask_first (SLUICE_WINDOW (widget), PENDING_OPEN_PRESET,
                             g_variant_get_string (parameter, NULL));
 }
 
@@ -214,68 +214,57 @@ zoom_by (SluiceWindow *self,
 }
 
 static void
-zoom_in_activated (GSimpleAction *action,
-                   GVariant      *parameter,
-                   gpointer       user_data)
+zoom_in_activated (GtkWidget  *widget,
+                  const char *action_name,
+                  GVariant   *parameter)
 {
-  zoom_by (SLUICE_WINDOW (user_data), 1. / KEY_ZOOM);
+  zoom_by (SLUICE_WINDOW (widget), 1. / KEY_ZOOM);
 }
 
 static void
-zoom_out_activated (GSimpleAction *action,
-                    GVariant      *parameter,
-                    gpointer       user_data)
+zoom_out_activated (GtkWidget  *widget,
+                   const char *action_name,
+                   GVariant   *parameter)
 {
-  zoom_by (SLUICE_WINDOW (user_data), KEY_ZOOM);
+  zoom_by (SLUICE_WINDOW (widget), KEY_ZOOM);
 }
 
 static void
-zoom_fit_activated (GSimpleAction *action,
-                    GVariant      *parameter,
-                    gpointer       user_data)
+zoom_fit_activated (GtkWidget  *widget,
+                   const char *action_name,
+                   GVariant   *parameter)
 {
-  sluice_viewport_fit (sluice_run_controller_get_viewport (SLUICE_WINDOW (user_data)->run));
+  sluice_viewport_fit (sluice_run_controller_get_viewport (SLUICE_WINDOW (widget)->run));
 }
 
-/* ---- projector mode ------------------------------------------------------ */
+/* ---- the actions ------------------------------------------------------ */
 
-/* F5, as a presentation starts: the back row reads the lanes. Toggled by
- * activating it (a boolean state without a parameter); the window sets
- * the state back whenever projector mode changes (sluice-window-projector.c).
- * Not a GPropertyAction on the window: it would keep the window alive. */
-static void
-projector_change_state (GSimpleAction *action,
-                        GVariant      *value,
-                        gpointer       user_data)
-{
-  sluice_window_set_projector (SLUICE_WINDOW (user_data), g_variant_get_boolean (value));
-}
-
-/* ---- the action map ---------------------------------------------------- */
-
-static const GActionEntry win_actions[] = {
-  { "run", run_activated },
-  { "request-stop", request_stop_activated },
-  { "close-service", close_service_activated },
-  { "submit-job", submit_job_activated },
-  { "give-up", give_up_activated },
-  { "cancel", cancel_activated },
-  { "reset", reset_activated },
-  { "open", open_activated },
-  { "save", save_activated },
-  { "save-as", save_as_activated },
-  { "export-image", export_image_activated },
-  { "export-events", export_events_activated },
-  { "save-run", save_run_activated },
-  { "compare", compare_activated },
-  { "attach", attach_activated },
-  { "detach", detach_activated },
-  { "open-store", open_store_activated },
-  { "open-preset", open_preset_activated, "s" },
-  { "zoom-in", zoom_in_activated },
-  { "zoom-out", zoom_out_activated },
-  { "zoom-fit", zoom_fit_activated },
-  { "projector", NULL, NULL, "false", projector_change_state },
+static const struct {
+  const char *name;
+  const char *parameter_type;
+  GtkWidgetActionActivateFunc activate;
+} win_actions[] = {
+  { "win.run", NULL, run_activated },
+  { "win.request-stop", NULL, request_stop_activated },
+  { "win.close-service", NULL, close_service_activated },
+  { "win.submit-job", NULL, submit_job_activated },
+  { "win.give-up", NULL, give_up_activated },
+  { "win.cancel", NULL, cancel_activated },
+  { "win.reset", NULL, reset_activated },
+  { "win.open", NULL, open_activated },
+  { "win.save", NULL, save_activated },
+  { "win.save-as", NULL, save_as_activated },
+  { "win.export-image", NULL, export_image_activated },
+  { "win.export-events", NULL, export_events_activated },
+  { "win.save-run", NULL, save_run_activated },
+  { "win.compare", NULL, compare_activated },
+  { "win.attach", NULL, attach_activated },
+  { "win.detach", NULL, detach_activated },
+  { "win.open-store", NULL, open_store_activated },
+  { "win.open-preset", "s", open_preset_activated },
+  { "win.zoom-in", NULL, zoom_in_activated },
+  { "win.zoom-out", NULL, zoom_out_activated },
+  { "win.zoom-fit", NULL, zoom_fit_activated },
 };
 
 static void
@@ -283,9 +272,7 @@ enable (SluiceWindow *self,
         const char   *name,
         gboolean      enabled)
 {
-  GAction *action = g_action_map_lookup_action (G_ACTION_MAP (self), name);
-
-  g_simple_action_set_enabled (G_SIMPLE_ACTION (action), enabled);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), name, enabled);
 }
 
 /**
@@ -311,46 +298,50 @@ _sluice_window_update_actions (SluiceWindow *self)
   gboolean attached = _sluice_window_get_attached (self);
   SluiceRemotePool *remote = sluice_run_controller_get_remote (self->run);
 
-  enable (self, "run", !running && valid && _sluice_window_lesson_allows_run (self));
-  enable (self, "request-stop", running && (!attached || sluice_remote_pool_get_can_stop (remote)));
-  enable (self, "close-service", service);
-  enable (self, "submit-job", service);
-  enable (self, "give-up", service && selected >= 0 &&
+  enable (self, "win.run", !running && valid && _sluice_window_lesson_allows_run (self));
+  enable (self, "win.request-stop", running && (!attached || sluice_remote_pool_get_can_stop (remote)));
+  enable (self, "win.close-service", service);
+  enable (self, "win.submit-job", service);
+  enable (self, "win.give-up", service && selected >= 0 &&
                            sluice_jobs_view_get_state (self->jobs_view, selected) <= SLUICE_JOB_RUNNING);
-  enable (self, "cancel", running && !attached);
-  enable (self, "reset", !running);
-  enable (self, "save", valid);
-  enable (self, "save-as", valid);
-  enable (self, "export-image", !running && has_events);
-  enable (self, "export-events", !running && has_events);
-  enable (self, "save-run", !running && has_events);
-  enable (self, "compare", !running && valid);
-  enable (self, "attach", !running);
-  enable (self, "detach", attached);
+  enable (self, "win.cancel", running && !attached);
+  enable (self, "win.reset", !running);
+  enable (self, "win.save", valid);
+  enable (self, "win.save-as", valid);
+  enable (self, "win.export-image", !running && has_events);
+  enable (self, "win.export-events", !running && has_events);
+  enable (self, "win.save-run", !running && has_events);
+  enable (self, "win.compare", !running && valid);
+  enable (self, "win.attach", !running);
+  enable (self, "win.detach", attached);
   /* The sidebar shows the attached pool's configuration until it ends. */
-  enable (self, "open", !attached);
-  enable (self, "open-preset", !attached);
-  enable (self, "zoom-in", running || has_events);
-  enable (self, "zoom-out", !fit);
-  enable (self, "zoom-fit", !fit);
+  enable (self, "win.open", !attached);
+  enable (self, "win.open-preset", !attached);
+  enable (self, "win.zoom-in", running || has_events);
+  enable (self, "win.zoom-out", !fit);
+  enable (self, "win.zoom-fit", !fit);
   gtk_widget_set_sensitive (GTK_WIDGET (self->config_panel), !attached);
 }
 
 /**
- * _sluice_window_add_actions:
- * @self: a #SluiceWindow
+ * _sluice_window_class_install_actions:
+ * @widget_class: the window's class
  *
- * Adds the `win.` actions, `win.show-sidebar`, the configuration
- * panel's visibility, and `win.projector`, projector mode.
+ * Installs the `win.` actions on the class, as GNOME Text Editor does:
+ * the run's, the scenario's and the exports', the zoom, and as property
+ * actions `win.projector` (projector mode, F5) and `win.show-sidebar`
+ * (the configuration panel, F9), and the lessons' actions.
  */
 void
-_sluice_window_add_actions (SluiceWindow *self)
+_sluice_window_class_install_actions (GtkWidgetClass *widget_class)
 {
-  g_autoptr(GPropertyAction) sidebar = g_property_action_new ("show-sidebar", self->sidebar, "visible");
-
-  g_action_map_add_action_entries (G_ACTION_MAP (self), win_actions, G_N_ELEMENTS (win_actions), self);
-  _sluice_window_add_lesson_actions (self);
+  for (guint i = 0; i < G_N_ELEMENTS (win_actions); i++)
+    gtk_widget_class_install_action (widget_class, win_actions[i].name, win_actions[i].parameter_type,
+                                     win_actions[i].activate);
+  /* F5, as a presentation starts: the back row reads the lanes. */
+  gtk_widget_class_install_property_action (widget_class, "win.projector", "projector");
   /* The header's toggle and F9: the chart and the lanes get the whole
    * width of a small screen. */
-  g_action_map_add_action (G_ACTION_MAP (self), G_ACTION (sidebar));
+  gtk_widget_class_install_property_action (widget_class, "win.show-sidebar", "show-sidebar");
+  _sluice_window_class_install_lesson_actions (widget_class);
 }

@@ -30,12 +30,17 @@ current_lesson (SluiceWindow *self)
   return sluice_lesson_panel_get_lesson (self->lesson_panel);
 }
 
-static void
-show_page (SluiceWindow *self,
-           gboolean      lessons)
+/**
+ * _sluice_window_show_lessons_page:
+ * @self: a #SluiceWindow
+ * @lessons: whether to show the Lessons page, rather than the playground
+ *
+ * Sets #SluiceWindow:show-lessons (`win.show-lessons`, Ctrl+L).
+ */
+void
+_sluice_window_show_lessons_page (SluiceWindow *self,
+                                  gboolean      lessons)
 {
-  GAction *action = g_action_map_lookup_action (G_ACTION_MAP (self), "show-lessons");
-
   GtkWidget *run_widgets[] = {
     GTK_WIDGET (self->run_button), GTK_WIDGET (self->stop_button), self->cancel_button, self->reset_button,
     GTK_WIDGET (self->clock_controls),
@@ -45,27 +50,21 @@ show_page (SluiceWindow *self,
   /* The run's buttons belong to the playground. */
   for (guint i = 0; i < G_N_ELEMENTS (run_widgets); i++)
     gtk_widget_set_visible (run_widgets[i], !lessons);
-  g_simple_action_set_state (G_SIMPLE_ACTION (action), g_variant_new_boolean (lessons));
   if (lessons)
     gtk_widget_grab_focus (GTK_WIDGET (self->lesson_gallery));
+  g_object_notify (G_OBJECT (self), "show-lessons");
 }
 
-static void
-show_lessons_changed (GSimpleAction *action,
-                      GVariant      *state,
-                      gpointer       user_data)
+/**
+ * _sluice_window_get_lessons_page_shown:
+ * @self: a #SluiceWindow
+ *
+ * Returns: whether the Lessons page is shown (#SluiceWindow:show-lessons)
+ */
+gboolean
+_sluice_window_get_lessons_page_shown (SluiceWindow *self)
 {
-  show_page (SLUICE_WINDOW (user_data), g_variant_get_boolean (state));
-}
-
-static void
-show_lessons_activated (GSimpleAction *action,
-                        GVariant      *parameter,
-                        gpointer       user_data)
-{
-  g_autoptr(GVariant) state = g_action_get_state (G_ACTION (action));
-
-  show_page (SLUICE_WINDOW (user_data), !g_variant_get_boolean (state));
+  return self->main_stack != NULL && g_strcmp0 (gtk_stack_get_visible_child_name (self->main_stack), "lessons") == 0;
 }
 
 /**
@@ -91,37 +90,31 @@ sluice_window_open_lesson (SluiceWindow *self,
   if (path == NULL)
     return FALSE;
 
-  show_page (self, FALSE);
+  _sluice_window_show_lessons_page (self, FALSE);
   sluice_window_open_file_asking (self, path);
   return TRUE;
 }
 
 static void
-open_lesson_activated (GSimpleAction *action,
-                       GVariant      *parameter,
-                       gpointer       user_data)
+open_lesson_activated (GtkWidget  *widget,
+                       const char *action_name,
+                       GVariant   *parameter)
 {
-  sluice_window_open_lesson (SLUICE_WINDOW (user_data), g_variant_get_string (parameter, NULL));
+  sluice_window_open_lesson (SLUICE_WINDOW (widget), g_variant_get_string (parameter, NULL));
 }
 
 static void
-next_lesson_activated (GSimpleAction *action,
-                       GVariant      *parameter,
-                       gpointer       user_data)
+next_lesson_activated (GtkWidget  *widget,
+                       const char *action_name,
+                       GVariant   *parameter)
 {
-  SluiceWindow *self = user_data;
+  SluiceWindow *self = SLUICE_WINDOW (widget);
   SluiceLesson *lesson = current_lesson (self);
 
   if (lesson == NULL || sluice_lesson_get_next (lesson) == NULL ||
       !sluice_window_open_lesson (self, sluice_lesson_get_next (lesson)))
-    show_page (self, TRUE);
+    _sluice_window_show_lessons_page (self, TRUE);
 }
-
-static const GActionEntry lesson_actions[] = {
-  { "show-lessons", show_lessons_activated, NULL, "false", show_lessons_changed },
-  { "open-lesson", open_lesson_activated, "s" },
-  { "next-lesson", next_lesson_activated },
-};
 
 /* ---- the lesson in the playground -------------------------------------- */
 
@@ -368,15 +361,30 @@ _sluice_window_bind_lesson_settings (SluiceWindow *self)
 }
 
 /**
- * _sluice_window_add_lesson_actions:
- * @self: a #SluiceWindow
+ * _sluice_window_class_install_lesson_actions:
+ * @widget_class: the window's class
  *
- * Adds `win.show-lessons`, `win.open-lesson` and `win.next-lesson`.
+ * Installs `win.show-lessons` (a property action),  `win.open-lesson` and
+ * `win.next-lesson`.
  */
 void
-_sluice_window_add_lesson_actions (SluiceWindow *self)
+_sluice_window_class_install_lesson_actions (GtkWidgetClass *widget_class)
 {
-  g_action_map_add_action_entries (G_ACTION_MAP (self), lesson_actions, G_N_ELEMENTS (lesson_actions), self);
+  gtk_widget_class_install_property_action (widget_class, "win.show-lessons", "show-lessons");
+  gtk_widget_class_install_action (widget_class, "win.open-lesson", "s", open_lesson_activated);
+  gtk_widget_class_install_action (widget_class, "win.next-lesson", NULL, next_lesson_activated);
+}
+
+/**
+ * _sluice_window_connect_lesson_panel:
+ * @self: a #SluiceWindow
+ *
+ * Follows the lesson panel: a choice enables Run, and its settings
+ * button shows the configuration.
+ */
+void
+_sluice_window_connect_lesson_panel (SluiceWindow *self)
+{
   g_signal_connect_swapped (self->lesson_panel, "notify::choice", G_CALLBACK (_sluice_window_update_actions), self);
   g_signal_connect_swapped (self->lesson_panel, "notify::show-settings", G_CALLBACK (show_settings), self);
 }
@@ -431,7 +439,7 @@ gboolean
 sluice_window_get_showing_lessons (SluiceWindow *self)
 {
   g_return_val_if_fail (SLUICE_IS_WINDOW (self), FALSE);
-  return g_strcmp0 (gtk_stack_get_visible_child_name (self->main_stack), "lessons") == 0;
+  return self->main_stack != NULL && g_strcmp0 (gtk_stack_get_visible_child_name (self->main_stack), "lessons") == 0;
 }
 
 /**

@@ -123,7 +123,7 @@ void _sluice_window_reset_run      (SluiceWindow         *self);
 void _sluice_window_update_mode    (SluiceWindow         *self);
 
 /* sluice-window-actions.c */
-void _sluice_window_add_actions    (SluiceWindow         *self);
+void _sluice_window_class_install_actions (GtkWidgetClass *widget_class);
 void _sluice_window_update_actions (SluiceWindow         *self);
 
 /* sluice-window-keys.c */
@@ -144,7 +144,11 @@ void     _sluice_window_choose_pool   (SluiceWindow       *self);
 void     _sluice_window_fit_counters         (SluiceWindow   *self);
 
 /* sluice-window-lessons.c */
-void     _sluice_window_add_lesson_actions   (SluiceWindow   *self);
+void     _sluice_window_class_install_lesson_actions (GtkWidgetClass *widget_class);
+void     _sluice_window_connect_lesson_panel (SluiceWindow   *self);
+void     _sluice_window_show_lessons_page    (SluiceWindow   *self,
+                                              gboolean        lessons);
+gboolean _sluice_window_get_lessons_page_shown (SluiceWindow *self);
 void     _sluice_window_bind_lesson_settings (SluiceWindow   *self);
 void     _sluice_window_show_lesson          (SluiceWindow   *self,
                                               SluiceScenario *scenario);

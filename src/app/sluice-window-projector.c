@@ -135,8 +135,6 @@ void
 sluice_window_set_projector (SluiceWindow *self,
                              gboolean      projector)
 {
-  GAction *action;
-
   g_return_if_fail (SLUICE_IS_WINDOW (self));
 
   projector = !!projector;
@@ -154,8 +152,5 @@ sluice_window_set_projector (SluiceWindow *self,
   _sluice_window_fit_counters (self);
   sluice_time_view_set_projector (SLUICE_TIME_VIEW (self->chart_view), projector);
   sluice_time_view_set_projector (SLUICE_TIME_VIEW (self->timeline_view), projector);
-  action = g_action_map_lookup_action (G_ACTION_MAP (self), "projector");
-  if (action != NULL)
-    g_simple_action_set_state (G_SIMPLE_ACTION (action), g_variant_new_boolean (projector));
   g_object_notify (G_OBJECT (self), "projector");
 }

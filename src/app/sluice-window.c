@@ -48,6 +48,8 @@ enum {
   PROP_0,
   PROP_RUNNING,
   PROP_PROJECTOR,
+  PROP_SHOW_SIDEBAR,
+  PROP_SHOW_LESSONS,
   N_PROPS
 };
 
@@ -322,7 +324,11 @@ sluice_window_bind_settings (SluiceWindow *self,
   _sluice_window_bind_lesson_settings (self);
 }
 
-/* ---- GObject ----------------------------------------------------------- */
+static void
+on_sidebar_visible (SluiceWindow *self)
+{
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SHOW_SIDEBAR]);
+}
 
 /* ---- the views of the run's model ------------------------------------ */
 
@@ -565,6 +571,13 @@ sluice_window_get_property (GObject    *object,
     case PROP_PROJECTOR:
       g_value_set_boolean (value, sluice_window_get_projector (self));
       break;
+    case PROP_SHOW_SIDEBAR:
+      /* A property action reads it before the template is built. */
+      g_value_set_boolean (value, self->sidebar != NULL && gtk_widget_get_visible (self->sidebar));
+      break;
+    case PROP_SHOW_LESSONS:
+      g_value_set_boolean (value, _sluice_window_get_lessons_page_shown (self));
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -582,6 +595,12 @@ sluice_window_set_property (GObject      *object,
     {
     case PROP_PROJECTOR:
       sluice_window_set_projector (self, g_value_get_boolean (value));
+      break;
+    case PROP_SHOW_SIDEBAR:
+      gtk_widget_set_visible (self->sidebar, g_value_get_boolean (value));
+      break;
+    case PROP_SHOW_LESSONS:
+      _sluice_window_show_lessons_page (self, g_value_get_boolean (value));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -616,7 +635,26 @@ sluice_window_class_init (SluiceWindowClass *klass)
   properties[PROP_PROJECTOR] =
     g_param_spec_boolean ("projector", NULL, NULL, FALSE,
                           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  /**
+   * SluiceWindow:show-sidebar:
+   *
+   * Whether the sidebar (a lesson's question and the configuration) is
+   * shown (`win.show-sidebar`, F9).
+   */
+  properties[PROP_SHOW_SIDEBAR] =
+    g_param_spec_boolean ("show-sidebar", NULL, NULL, TRUE,
+                          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  /**
+   * SluiceWindow:show-lessons:
+   *
+   * Whether the Lessons page is shown rather than the playground
+   * (`win.show-lessons`, Ctrl+L).
+   */
+  properties[PROP_SHOW_LESSONS] =
+    g_param_spec_boolean ("show-lessons", NULL, NULL, FALSE,
+                          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
   g_object_class_install_properties (object_class, N_PROPS, properties);
+  _sluice_window_class_install_actions (widget_class);
 
   g_type_ensure (SLUICE_TYPE_CLOCK_CONTROLS);
   g_type_ensure (SLUICE_TYPE_CONFIG_PANEL);
@@ -675,7 +713,8 @@ sluice_window_init (SluiceWindow *self)
    * gtk_widget_dispose_template() would unparent behind the window's back. */
   self->main_stack = GTK_STACK (gtk_window_get_child (GTK_WINDOW (self)));
 
-  _sluice_window_add_actions (self);
+  _sluice_window_connect_lesson_panel (self);
+  g_signal_connect_swapped (self->sidebar, "notify::visible", G_CALLBACK (on_sidebar_visible), self);
   _sluice_window_add_run_keys (self);
   g_signal_connect (self, "notify::application", G_CALLBACK (on_application_changed), NULL);
 

@@ -200,7 +200,8 @@ test_lesson_malformed_groups_are_refused (void)
     { "moment", "moment=0.3 thing 2", "[lesson] moment: “0.3 thing 2” is not a moment" },
     { "next", "next=../up", "[lesson] next: “../up” is not a lesson's name" },
     { "hint", "hint=x", "[lesson] hint: unknown key; expected one of: order, next, question, choices, answer, "
-                        "reveal, moment, explain, question[LANG], choices[LANG], explain[LANG]" },
+                        "reveal, moment, explain, result, evidence, mute-lints, question[LANG], choices[LANG], "
+                        "explain[LANG], result[LANG], evidence[LANG]" },
     { "title[de]", "title[de]=x", "[lesson] title[de]: unknown key" },
     { "explain", "explain=bad \\q escape", "[lesson] explain: “\\q” is a bad escape" },
   };

@@ -9,6 +9,7 @@
 #include <glib/gi18n.h>
 #include <string.h>
 
+#include "sluice-lesson-changes.h"
 #include "sluice-lessons.h"
 #include "sluice-window-private.h"
 
@@ -23,6 +24,10 @@
  */
 
 #define DONE_KEY "lessons-done"
+/* The lesson's scenario as its file has it: what its answer is about. */
+#define LESSON_SETTINGS "sluice-lesson-settings"
+/* The speed before a real-clock lesson set 1×, restored after it. */
+#define SPEED_BEFORE "sluice-speed-before-real-time"
 
 static SluiceLesson *
 current_lesson (SluiceWindow *self)
@@ -159,6 +164,29 @@ update_run_button (SluiceWindow *self)
                                       : _("Run the scenario (Ctrl+R)"));
 }
 
+/* A lesson whose handler blocks or uses a thread spends the machine's own
+ * time: at 10× its timers would race a 0.4 s block that stays 0.4 s. It
+ * runs at 1×, and the speed the user had comes back after it. */
+static void
+set_real_time_speed (SluiceWindow *self,
+                     gboolean      real_time)
+{
+  double *before = g_object_get_data (G_OBJECT (self), SPEED_BEFORE);
+
+  if (real_time && before == NULL)
+    {
+      before = g_new (double, 1);
+      *before = sluice_clock_controls_get_speed (self->clock_controls);
+      g_object_set_data_full (G_OBJECT (self), SPEED_BEFORE, before, g_free);
+      sluice_clock_controls_set_speed (self->clock_controls, 1.0);
+    }
+  else if (!real_time && before != NULL)
+    {
+      sluice_clock_controls_set_speed (self->clock_controls, *before);
+      g_object_set_data (G_OBJECT (self), SPEED_BEFORE, NULL);
+    }
+}
+
 /**
  * _sluice_window_show_lesson:
  * @self: a #SluiceWindow
@@ -176,6 +204,9 @@ _sluice_window_show_lesson (SluiceWindow   *self,
 
   sluice_lesson_panel_set_lesson (self->lesson_panel, lesson, sluice_scenario_get_title (scenario),
                                   sluice_scenario_get_description (scenario), next_title);
+  g_object_set_data_full (G_OBJECT (self), LESSON_SETTINGS, lesson != NULL ? g_object_ref (scenario) : NULL,
+                          g_object_unref);
+  set_real_time_speed (self, lesson != NULL && sluice_scenario_needs_real_time (scenario));
   gtk_widget_set_visible (self->lesson_scroller, lesson != NULL);
   _sluice_window_fit_counters (self);
   show_settings (self);
@@ -239,8 +270,7 @@ point_at (SluiceWindow *self,
           SluiceLesson *lesson,
           gint64        moment)
 {
-  /* Translators: a time on the run's clock, in seconds. */
-  g_autofree char *when = g_strdup_printf (_("%.3f s"), (double) moment / G_USEC_PER_SEC);
+  g_autofree char *when = sluice_lesson_format_seconds (moment);
   gint64 index = sluice_lesson_get_target_index (lesson);
   gint64 item;
 
@@ -304,14 +334,32 @@ mark_done (SluiceWindow *self)
     sluice_lesson_gallery_set_done (self->lesson_gallery, (const char * const *) names);
 }
 
+/* The settings in which the run that was made differs from the lesson's
+ * own, or NULL; and whether it ran on the real clock. */
+static char *
+changes_of_this_run (SluiceWindow *self,
+                     gboolean     *real_clock)
+{
+  SluiceScenario *settings = g_object_get_data (G_OBJECT (self), LESSON_SETTINGS);
+  const char *text = sluice_run_controller_get_scenario_text (self->run);
+  g_autoptr(SluiceScenario) ran = NULL;
+
+  if (text != NULL)
+    ran = sluice_scenario_new_from_data (text, -1, NULL, NULL, NULL);
+  if (ran == NULL)
+    ran = g_object_ref (sluice_config_panel_get_scenario (self->config_panel));
+  *real_clock = sluice_scenario_needs_real_time (ran);
+  return settings != NULL ? sluice_lesson_changes_describe (settings, ran) : NULL;
+}
+
 static void
 reveal (SluiceWindow *self,
         JsonNode     *report)
 {
   SluiceLesson *lesson = current_lesson (self);
-  g_autofree char *shown = NULL;
   g_autofree char *pointed_at = NULL;
-  gboolean held;
+  g_autofree char *changes = NULL;
+  gboolean real_clock = FALSE;
   gint64 moment;
 
   if (lesson == NULL || sluice_run_controller_get_running (self->run) ||
@@ -319,7 +367,7 @@ reveal (SluiceWindow *self,
       sluice_lesson_panel_get_revealed (self->lesson_panel))
     return;
 
-  held = sluice_lesson_check_reveal (lesson, report, &shown);
+  changes = changes_of_this_run (self, &real_clock);
   moment = sluice_lesson_get_moment (lesson);
   if (moment < 0)
     moment = sluice_run_controller_get_now (self->run);
@@ -328,7 +376,7 @@ reveal (SluiceWindow *self,
 
   gtk_notebook_set_current_page (self->notebook,
                                  gtk_notebook_page_num (self->notebook, GTK_WIDGET (self->explain_view)));
-  sluice_lesson_panel_reveal (self->lesson_panel, held, shown, pointed_at);
+  sluice_lesson_panel_reveal (self->lesson_panel, report, changes, real_clock, pointed_at);
   mark_done (self);
 }
 

@@ -187,6 +187,18 @@ set_real_time_speed (SluiceWindow *self,
     }
 }
 
+/* The lints @lesson teaches, as sluice_lint_view_set_muted() takes them. */
+static guint
+muted_lints (SluiceLesson *lesson)
+{
+  guint muted = 0;
+
+  for (guint kind = 0; lesson != NULL && kind < SLUICE_LINT_N_KINDS; kind++)
+    if (sluice_lesson_mutes_lint (lesson, kind))
+      muted |= 1u << kind;
+  return muted;
+}
+
 /**
  * _sluice_window_show_lesson:
  * @self: a #SluiceWindow
@@ -207,6 +219,7 @@ _sluice_window_show_lesson (SluiceWindow   *self,
   g_object_set_data_full (G_OBJECT (self), LESSON_SETTINGS, lesson != NULL ? g_object_ref (scenario) : NULL,
                           g_object_unref);
   set_real_time_speed (self, lesson != NULL && sluice_scenario_needs_real_time (scenario));
+  sluice_lint_view_set_muted (self->lint_view, muted_lints (lesson));
   gtk_widget_set_visible (self->lesson_scroller, lesson != NULL);
   _sluice_window_fit_counters (self);
   show_settings (self);

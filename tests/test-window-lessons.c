@@ -395,6 +395,79 @@ test_window_lessons_german_reveal_has_german_numbers (gconstpointer data)
   window_fixture_set_language ("");
 }
 
+/* Whether the window's run keys take @keyval (unmodified) with the focus
+ * where it is, as its capture-phase controller would, before the focus
+ * widget sees the key (GTK 4.8 tests cannot synthesize key events). */
+static gboolean
+window_takes_key (SluiceWindow *window,
+                  guint         keyval)
+{
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (GTK_WIDGET (window));
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr(GtkEventController) controller = g_list_model_get_item (controllers, i);
+
+      /* Those that see the key before the focus widget does; the bubble
+       * phase's (GtkWindow's activate-focus) come after a field typed it. */
+      if (!GTK_IS_SHORTCUT_CONTROLLER (controller) ||
+          gtk_event_controller_get_propagation_phase (controller) != GTK_PHASE_CAPTURE)
+        continue;
+      for (guint k = 0; k < g_list_model_get_n_items (G_LIST_MODEL (controller)); k++)
+        {
+          g_autoptr(GtkShortcut) shortcut = g_list_model_get_item (G_LIST_MODEL (controller), k);
+          GtkShortcutTrigger *trigger = gtk_shortcut_get_trigger (shortcut);
+          g_autofree char *text = gtk_shortcut_trigger_to_string (trigger);
+          g_auto(GStrv) keys = g_strsplit (text, "|", -1);
+
+          if (!g_strv_contains ((const char * const *) keys, gdk_keyval_name (keyval)))
+            continue;
+          if (gtk_shortcut_action_activate (gtk_shortcut_get_action (shortcut), GTK_SHORTCUT_ACTION_EXCLUSIVE,
+                                            gtk_event_controller_get_widget (controller),
+                                            gtk_shortcut_get_arguments (shortcut)))
+            {
+              g_autofree char *action = gtk_shortcut_action_to_string (gtk_shortcut_get_action (shortcut));
+
+              g_test_message ("the window took %s: %s (%s)", gdk_keyval_name (keyval), action,
+                              gtk_event_controller_get_name (controller));
+              return TRUE;
+            }
+        }
+    }
+  return FALSE;
+}
+
+/* Space typed in a lesson's settings stays in the field: it neither
+ * starts the run nor plays it back, before or after the run. */
+static void
+test_window_lessons_space_in_a_text_field_stays_there (void)
+{
+  SluiceWindow *window = open_lesson ("completion-order");
+  SluiceConfigPanel *config = SLUICE_CONFIG_PANEL (sluice_window_get_config_panel (window));
+  GtkWidget *fields[] = {
+    sluice_config_panel_get_field_widget (config, "pool", "retryable"),
+    sluice_config_panel_get_field_widget (config, "pool", "workers"),
+    sluice_config_panel_get_field_widget (config, "handler", "item.*"),
+  };
+
+  g_object_set (panel_of (window), "show-settings", TRUE, NULL);
+  g_assert_true (sluice_window_choose (window, 2));
+  for (guint round = 0; round < 2; round++)
+    {
+      for (guint i = 0; i < G_N_ELEMENTS (fields); i++)
+        {
+          g_assert_nonnull (fields[i]);
+          g_assert_true (gtk_widget_grab_focus (fields[i]));
+          g_test_message ("focus on %s", G_OBJECT_TYPE_NAME (gtk_root_get_focus (GTK_ROOT (window))));
+          g_assert_false (window_takes_key (window, GDK_KEY_space));
+          g_assert_false (sluice_window_get_running (window));
+        }
+      if (round == 0)
+        run_and_reveal (window);
+    }
+  window_fixture_close (window);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -420,6 +493,8 @@ main (int   argc,
   g_test_add_func ("/window-lessons/lead-moment-pins-the-readout", test_window_lessons_lead_moment_pins_the_readout);
   g_test_add_func ("/window-lessons/done-is-kept-in-the-settings", test_window_lessons_done_is_kept_in_the_settings);
   g_test_add_func ("/window-lessons/in-german", test_window_lessons_in_german);
+  g_test_add_func ("/window-lessons/space-in-a-text-field-stays-there",
+                   test_window_lessons_space_in_a_text_field_stays_there);
   g_test_add_data_func ("/window-lessons/german-reveal-has-german-numbers/slow-caller", "slow-caller",
                         test_window_lessons_german_reveal_has_german_numbers);
   g_test_add_data_func ("/window-lessons/german-reveal-has-german-numbers/deadline-shed", "deadline-shed",

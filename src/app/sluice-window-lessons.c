@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "sluice-lesson-changes.h"
+#include "sluice-lesson-plan-window.h"
 #include "sluice-lessons.h"
 #include "sluice-window-private.h"
 
@@ -122,10 +123,70 @@ next_lesson_activated (GSimpleAction *action,
     show_page (self, TRUE);
 }
 
+/* The lesson before the one shown (by order), for a presenter's
+ * Alt+←; before the first, the gallery. */
+static void
+previous_lesson_activated (GSimpleAction *action,
+                           GVariant      *parameter,
+                           gpointer       user_data)
+{
+  SluiceWindow *self = user_data;
+  SluiceLesson *lesson = current_lesson (self);
+  g_autoptr(GPtrArray) lessons = sluice_lessons_list ();
+  g_autofree char *previous = NULL;
+
+  for (guint i = 0; lesson != NULL && i < lessons->len; i++)
+    {
+      SluiceScenario *scenario = g_ptr_array_index (lessons, i);
+
+      if (sluice_lesson_get_order (sluice_scenario_get_lesson (scenario)) + 1 == sluice_lesson_get_order (lesson))
+        previous = sluice_lessons_get_name (scenario);
+    }
+  if (previous == NULL || !sluice_window_open_lesson (self, previous))
+    show_page (self, TRUE);
+}
+
+/* The plan of the workshop, for the teacher: a window of its own beside
+ * the playground, or a message saying why there is none. */
+static void
+show_lesson_plan_activated (GSimpleAction *action,
+                            GVariant      *parameter,
+                            gpointer       user_data)
+{
+  SluiceWindow *self = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SluiceLessonPlan) plan = sluice_lesson_plan_load (&error);
+
+  if (plan == NULL)
+    {
+      _sluice_window_set_banner (self, BANNER_ERROR, error->message);
+      return;
+    }
+  gtk_window_present (GTK_WINDOW (sluice_lesson_plan_window_new (GTK_WINDOW (self), plan)));
+}
+
+/* A new class: no lesson is done. */
+static void
+reset_lesson_progress_activated (GSimpleAction *action,
+                                 GVariant      *parameter,
+                                 gpointer       user_data)
+{
+  SluiceWindow *self = user_data;
+  const char * const none[] = { NULL };
+
+  if (self->settings != NULL)
+    g_settings_set_strv (self->settings, DONE_KEY, none);
+  else
+    sluice_lesson_gallery_set_done (self->lesson_gallery, none);
+}
+
 static const GActionEntry lesson_actions[] = {
   { "show-lessons", show_lessons_activated, NULL, "false", show_lessons_changed },
   { "open-lesson", open_lesson_activated, "s" },
   { "next-lesson", next_lesson_activated },
+  { "previous-lesson", previous_lesson_activated },
+  { "show-lesson-plan", show_lesson_plan_activated },
+  { "reset-lesson-progress", reset_lesson_progress_activated },
 };
 
 /* ---- the lesson in the playground -------------------------------------- */
@@ -433,7 +494,9 @@ _sluice_window_bind_lesson_settings (SluiceWindow *self)
  * _sluice_window_add_lesson_actions:
  * @self: a #SluiceWindow
  *
- * Adds `win.show-lessons`, `win.open-lesson` and `win.next-lesson`.
+ * Adds `win.show-lessons`, `win.open-lesson`, `win.next-lesson`,
+ * `win.previous-lesson`, `win.show-lesson-plan` and
+ * `win.reset-lesson-progress`.
  */
 void
 _sluice_window_add_lesson_actions (SluiceWindow *self)

@@ -10,44 +10,23 @@
 #include <locale.h>
 #include <string.h>
 
+#include "lesson-fixture.h"
 #include "sluice-lint.h"
-#include "sluice-report.h"
-#include "sluice-scenario.h"
-#include "sluice-scenario-runner.h"
-
-static char *
-lessons_dir (void)
-{
-  return g_test_build_filename (G_TEST_DIST, "..", "data", "lessons", NULL);
-}
 
 static GPtrArray *
 list_lessons (void)
 {
-  g_autofree char *dir = lessons_dir ();
-  g_autoptr(GDir) folder = g_dir_open (dir, 0, NULL);
-  GPtrArray *names = g_ptr_array_new_with_free_func (g_free);
-  const char *file;
+  GPtrArray *names = lesson_fixture_list ();
 
-  while (folder != NULL && (file = g_dir_read_name (folder)) != NULL)
-    if (g_str_has_suffix (file, ".pool"))
-      g_ptr_array_add (names, g_strndup (file, strlen (file) - strlen (".pool")));
   g_assert_cmpuint (names->len, >=, 12);
   return names;
 }
 
 static SluiceScenario *
-load_lesson (const char *name,
-             gboolean    virtual_clock)
+load_lesson (const char *name)
 {
-  g_autofree char *dir = lessons_dir ();
-  g_autofree char *file = g_strconcat (name, ".pool", NULL);
-  g_autofree char *path = g_build_filename (dir, file, NULL);
-  const char *virtual[] = { "run.clock=virtual", NULL };
-  g_autoptr(GError) error = NULL;
-  SluiceScenario *scenario = sluice_scenario_new_from_file (path, virtual_clock ? virtual : NULL, &error);
+  SluiceScenario *scenario = lesson_fixture_load (name, FALSE);
 
-  g_assert_no_error (error);
   g_assert_nonnull (sluice_scenario_get_lesson (scenario));
   return scenario;
 }
@@ -70,27 +49,6 @@ speak (const char *language)
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
   textdomain (GETTEXT_PACKAGE);
   return TRUE;
-}
-
-static JsonNode *
-report_of (SluiceScenario *scenario)
-{
-  g_autoptr(SluiceScenarioRunner) runner = sluice_scenario_runner_new (scenario);
-  g_autoptr(GError) error = NULL;
-  g_autoptr(SluiceReport) report = sluice_scenario_runner_run (runner, &error);
-
-  g_assert_no_error (error);
-  return sluice_report_to_json (report);
-}
-
-/* A number with a decimal point between digits: "0.3", not "q + 1." */
-static gboolean
-has_decimal_point (const char *text)
-{
-  for (const char *c = text; c[0] != '\0' && c[1] != '\0'; c++)
-    if (c > text && g_ascii_isdigit (c[-1]) && c[0] == '.' && g_ascii_isdigit (c[1]))
-      return TRUE;
-  return FALSE;
 }
 
 /* Every report key a reveal of data/lessons names, as a word of text. */
@@ -118,7 +76,7 @@ test_lesson_title_names_the_topic_not_the_result (void)
 
   for (guint i = 0; i < names->len; i++)
     {
-      g_autoptr(SluiceScenario) scenario = load_lesson (g_ptr_array_index (names, i), FALSE);
+      g_autoptr(SluiceScenario) scenario = load_lesson (g_ptr_array_index (names, i));
       SluiceLesson *lesson = sluice_scenario_get_lesson (scenario);
       const char *result = sluice_lesson_get_result (lesson);
 
@@ -128,7 +86,7 @@ test_lesson_title_names_the_topic_not_the_result (void)
 
   /* The lesson that gave its answer away in its title. */
   {
-    g_autoptr(SluiceScenario) scenario = load_lesson ("completion-order", FALSE);
+    g_autoptr(SluiceScenario) scenario = load_lesson ("completion-order");
 
     g_assert_null (strstr (sluice_scenario_get_title (scenario), "order they finish"));
     g_assert_cmpstr (sluice_lesson_get_result (sluice_scenario_get_lesson (scenario)), ==,
@@ -150,12 +108,12 @@ test_lesson_reveal_speaks_in_sentences (gconstpointer data)
   for (guint i = 0; i < names->len; i++)
     {
       const char *name = g_ptr_array_index (names, i);
-      g_autoptr(SluiceScenario) probe = load_lesson (name, FALSE);
+      g_autoptr(SluiceScenario) probe = load_lesson (name);
       /* A blocking handler needs real time: those two run on the real
        * clock, short runs. */
-      g_autoptr(SluiceScenario) scenario = load_lesson (name, !sluice_scenario_needs_real_time (probe));
+      g_autoptr(SluiceScenario) scenario = lesson_fixture_load (name, !sluice_scenario_needs_real_time (probe));
       SluiceLesson *lesson = sluice_scenario_get_lesson (scenario);
-      g_autoptr(JsonNode) report = report_of (scenario);
+      g_autoptr(JsonNode) report = lesson_fixture_report (scenario);
       g_autofree char *shown = sluice_lesson_describe (lesson, report);
       g_autofree char *expected = sluice_lesson_describe (lesson, NULL);
 
@@ -163,7 +121,7 @@ test_lesson_reveal_speaks_in_sentences (gconstpointer data)
       g_assert_nonnull (expected);
       assert_no_report_key (name, shown);
       assert_no_report_key (name, expected);
-      if (*language != '\0' && has_decimal_point (shown))
+      if (*language != '\0' && lesson_fixture_has_decimal_point (shown))
         g_error ("%s: a number with a decimal point in German: %s", name, shown);
     }
   speak ("");
@@ -182,13 +140,13 @@ test_lesson_reveal_numbers_follow_the_language (void)
 
   if (!speak ("de"))
     return;
-  scenario = load_lesson ("slow-caller", FALSE);
-  report = report_of (scenario);
+  scenario = load_lesson ("slow-caller");
+  report = lesson_fixture_report (scenario);
   german = sluice_lesson_describe (sluice_scenario_get_lesson (scenario), report);
   moment = sluice_lesson_format_seconds (100000);
   speak ("");
   g_clear_object (&scenario);
-  scenario = load_lesson ("slow-caller", FALSE);
+  scenario = load_lesson ("slow-caller");
   english = sluice_lesson_describe (sluice_scenario_get_lesson (scenario), report);
 
   g_assert_nonnull (strstr (german, "1,800 s"));
@@ -210,7 +168,7 @@ test_lesson_german_texts_use_decimal_commas (void)
   for (guint i = 0; i < names->len; i++)
     {
       const char *name = g_ptr_array_index (names, i);
-      g_autoptr(SluiceScenario) scenario = load_lesson (name, FALSE);
+      g_autoptr(SluiceScenario) scenario = load_lesson (name);
       SluiceLesson *lesson = sluice_scenario_get_lesson (scenario);
       g_autofree char *choices = g_strjoinv ("; ", (char **) sluice_lesson_get_choices (lesson));
       const char *texts[] = {
@@ -224,7 +182,7 @@ test_lesson_german_texts_use_decimal_commas (void)
           g_auto(GStrv) words = g_strsplit (texts[t] != NULL ? texts[t] : "", " ", -1);
 
           for (guint w = 0; words[w] != NULL; w++)
-            if (strchr (words[w], '=') == NULL && has_decimal_point (words[w]))
+            if (strchr (words[w], '=') == NULL && lesson_fixture_has_decimal_point (words[w]))
               g_error ("%s: “%s” in German: %s", name, words[w], texts[t]);
         }
     }
@@ -240,7 +198,7 @@ test_lesson_real_clock_lessons_say_real_time (void)
 
   for (guint i = 0; i < names->len; i++)
     {
-      g_autoptr(SluiceScenario) scenario = load_lesson (g_ptr_array_index (names, i), FALSE);
+      g_autoptr(SluiceScenario) scenario = load_lesson (g_ptr_array_index (names, i));
 
       if (!sluice_scenario_needs_real_time (scenario))
         continue;

@@ -12,7 +12,6 @@
 #include <string.h>
 
 #include "sluice-application.h"
-#include "sluice-lesson-gallery.h"
 #include "sluice-lesson-panel.h"
 #include "sluice-lesson-plan-window.h"
 #include "sluice-lessons.h"
@@ -146,31 +145,6 @@ test_plan_window_opens_lessons (void)
   window_fixture_close (window);
 }
 
-/* Reset Progress: no lesson done, in the settings and in the gallery. */
-static void
-test_reset_progress_forgets_what_is_done (void)
-{
-  g_autoptr(GSettings) settings = g_settings_new ("io.github.sluicepool.Sluice");
-  const char *before[] = { "backpressure", "completion-order", NULL };
-  g_auto(GStrv) done = NULL;
-  SluiceWindow *window;
-  SluiceLessonGallery *gallery;
-
-  g_settings_set_strv (settings, "lessons-done", before);
-  window = g_object_ref (sluice_window_new (NULL));
-  sluice_window_bind_settings (window, settings);
-  gallery = SLUICE_LESSON_GALLERY (sluice_window_get_lesson_gallery (window));
-  g_assert_cmpuint (g_strv_length ((char **) sluice_lesson_gallery_get_done (gallery)), ==, 2);
-
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.reset-lesson-progress", NULL));
-  done = g_settings_get_strv (settings, "lessons-done");
-  g_assert_cmpuint (g_strv_length (done), ==, 0);
-  g_assert_cmpuint (g_strv_length ((char **) sluice_lesson_gallery_get_done (gallery)), ==, 0);
-
-  window_fixture_close (window);
-  g_settings_reset (settings, "lessons-done");
-}
-
 static guint
 shown_order (SluiceWindow *window)
 {
@@ -232,7 +206,6 @@ main (int   argc,
   g_test_add_func ("/window-lesson-plan/errors-name-the-key", test_plan_errors_name_the_key);
   g_test_add_func ("/window-lesson-plan/is-translated", test_plan_is_translated);
   g_test_add_func ("/window-lesson-plan/window-opens-lessons", test_plan_window_opens_lessons);
-  g_test_add_func ("/window-lesson-plan/reset-progress-forgets-what-is-done", test_reset_progress_forgets_what_is_done);
   g_test_add_func ("/window-lesson-plan/previous-lesson-goes-back", test_previous_lesson_goes_back);
   g_test_add_func ("/window-lesson-plan/presenter-keys", test_presenter_keys);
 

@@ -8,6 +8,7 @@
 #include <locale.h>
 #include <string.h>
 
+#include "lesson-fixture.h"
 #include "sluice-chart-view.h"
 #include "sluice-clock-controls.h"
 #include "sluice-config-panel.h"
@@ -298,7 +299,7 @@ test_window_lessons_lead_moment_pins_the_readout (void)
 }
 
 /* A revealed lesson is done in the settings, and the gallery marks what
- * the settings say. */
+ * the settings say; Reset Progress forgets them all. */
 static void
 test_window_lessons_done_is_kept_in_the_settings (void)
 {
@@ -325,6 +326,14 @@ test_window_lessons_done_is_kept_in_the_settings (void)
   g_assert_cmpuint (g_strv_length (done), ==, 2);
   g_assert_true (g_strv_contains (sluice_lesson_gallery_get_done (gallery), "completion-order"));
 
+  /* Reset Progress, for the next class: nothing done, in the settings and
+   * in the gallery. */
+  g_clear_pointer (&done, g_strfreev);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.reset-lesson-progress", NULL));
+  done = g_settings_get_strv (settings, "lessons-done");
+  g_assert_cmpuint (g_strv_length (done), ==, 0);
+  g_assert_cmpuint (g_strv_length ((char **) sluice_lesson_gallery_get_done (gallery)), ==, 0);
+
   window_fixture_close (window);
   g_settings_reset (settings, "lessons-done");
 }
@@ -344,16 +353,6 @@ test_window_lessons_in_german (void)
                    "Diesmal nicht. Die Antwort ist: 4, 1, 0");
   window_fixture_close (window);
   window_fixture_set_language ("");
-}
-
-/* A number with a decimal point between digits. */
-static gboolean
-has_decimal_point (const char *text)
-{
-  for (const char *c = text; c[0] != '\0' && c[1] != '\0'; c++)
-    if (c > text && g_ascii_isdigit (c[-1]) && c[0] == '.' && g_ascii_isdigit (c[1]))
-      return TRUE;
-  return FALSE;
 }
 
 /* Every label of the lesson panel after the reveal, in German: German
@@ -377,7 +376,7 @@ test_window_lessons_german_reveal_has_german_numbers (gconstpointer data)
         {
           const char *text = gtk_label_get_text (GTK_LABEL (w));
 
-          if (has_decimal_point (text) || strstr (text, "_") != NULL)
+          if (lesson_fixture_has_decimal_point (text) || strstr (text, "_") != NULL)
             g_error ("%s: “%s”", name, text);
         }
       /* Depth first through the panel. */

@@ -185,31 +185,6 @@ find_condition (SluiceLesson *self,
   return NULL;
 }
 
-/* The node at @path in @node, or NULL. */
-static JsonNode *
-lookup (JsonNode           *node,
-        const char * const *path)
-{
-  for (guint i = 0; node != NULL && path[i] != NULL; i++)
-    {
-      if (JSON_NODE_HOLDS_OBJECT (node))
-        node = json_object_get_member (json_node_get_object (node), path[i]);
-      else if (JSON_NODE_HOLDS_ARRAY (node))
-        {
-          JsonArray *array = json_node_get_array (node);
-          guint64 index;
-
-          if (!g_ascii_string_to_unsigned (path[i], 10, 0, G_MAXUINT, &index, NULL) ||
-              index >= json_array_get_length (array))
-            return NULL;
-          node = json_array_get_element (array, (guint) index);
-        }
-      else
-        return NULL;
-    }
-  return node;
-}
-
 /* Fills one placeholder's text (between the braces) into @out; with
  * @report NULL, from the reveal's own value. */
 static gboolean
@@ -226,7 +201,10 @@ fill_placeholder (SluiceLesson *self,
   if (condition == NULL)
     return FALSE;
 
-  value = report != NULL ? lookup (report, (const char * const *) condition->path) : condition->value;
+  if (report != NULL)
+    value = _sluice_lesson_lookup_path (report, (const char * const *) condition->path);
+  else
+    value = condition->value;
   if (alternatives[1] != NULL)
     {
       gboolean yes = value != NULL && JSON_NODE_HOLDS_VALUE (value) &&

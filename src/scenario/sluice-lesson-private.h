@@ -42,6 +42,8 @@ struct _SluiceLesson
 SluiceLesson *_sluice_lesson_new             (void);
 GPtrArray    *_sluice_lesson_parse_reveal    (const char  *text,
                                               char       **problem);
+JsonNode     *_sluice_lesson_lookup_path     (JsonNode           *node,
+                                              const char * const *path);
 gboolean      _sluice_lesson_check_evidence  (SluiceLesson *self,
                                               const char   *text,
                                               char        **problem);

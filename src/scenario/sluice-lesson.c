@@ -202,10 +202,11 @@ _sluice_lesson_parse_reveal (const char  *text,
   return g_steal_pointer (&conditions);
 }
 
-/* The node at @path in @node, or NULL. */
-static JsonNode *
-lookup_path (JsonNode           *node,
-             const char * const *path)
+/* The node at @path in @node, or NULL: a reveal condition's value in a
+ * report (here and in sluice-lesson-evidence.c). */
+JsonNode *
+_sluice_lesson_lookup_path (JsonNode           *node,
+                            const char * const *path)
 {
   for (guint i = 0; node != NULL && path[i] != NULL; i++)
     {
@@ -323,7 +324,7 @@ sluice_lesson_check_reveal (SluiceLesson  *self,
   for (guint i = 0; i < self->conditions->len; i++)
     {
       SluiceRevealCondition *condition = g_ptr_array_index (self->conditions, i);
-      JsonNode *actual = lookup_path (report, (const char * const *) condition->path);
+      JsonNode *actual = _sluice_lesson_lookup_path (report, (const char * const *) condition->path);
       g_autofree char *printed = actual != NULL ? json_to_string (actual, FALSE) : NULL;
 
       held = held && actual != NULL && values_equal (actual, condition->value);

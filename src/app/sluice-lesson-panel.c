@@ -8,6 +8,7 @@
 #include <glib/gi18n.h>
 
 #include "sluice-lesson-panel.h"
+#include "sluice-text-label.h"
 
 /**
  * SluiceLessonPanel:
@@ -58,20 +59,12 @@ static GParamSpec *properties[N_PROPS];
 
 G_DEFINE_FINAL_TYPE (SluiceLessonPanel, sluice_lesson_panel, GTK_TYPE_WIDGET)
 
+/* A paragraph of the panel, empty until a lesson fills it. */
 static GtkLabel *
 add_label (GtkBox     *box,
            const char *style)
 {
-  GtkWidget *label = gtk_label_new (NULL);
-
-  gtk_label_set_xalign (GTK_LABEL (label), 0);
-  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
-  gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
-  gtk_label_set_selectable (GTK_LABEL (label), TRUE);
-  if (style != NULL)
-    gtk_widget_add_css_class (label, style);
-  gtk_box_append (box, label);
-  return GTK_LABEL (label);
+  return sluice_text_label_append (box, NULL, style);
 }
 
 static void

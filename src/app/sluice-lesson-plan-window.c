@@ -10,6 +10,7 @@
 #include "sluice-accessible.h"
 #include "sluice-lesson-plan-window.h"
 #include "sluice-lessons.h"
+#include "sluice-text-label.h"
 
 /**
  * SluiceLessonPlanWindow:
@@ -33,23 +34,6 @@ struct _SluiceLessonPlanWindow
 
 G_DEFINE_FINAL_TYPE (SluiceLessonPlanWindow, sluice_lesson_plan_window, GTK_TYPE_WINDOW)
 
-static GtkWidget *
-add_label (GtkBox     *box,
-           const char *text,
-           const char *style)
-{
-  GtkWidget *label = gtk_label_new (text);
-
-  gtk_label_set_xalign (GTK_LABEL (label), 0);
-  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
-  gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
-  gtk_label_set_selectable (GTK_LABEL (label), TRUE);
-  if (style != NULL)
-    gtk_widget_add_css_class (label, style);
-  gtk_box_append (box, label);
-  return label;
-}
-
 /* "Goal: …" with its word in bold, or nothing for no text. */
 static void
 add_field (GtkBox     *box,
@@ -61,7 +45,7 @@ add_field (GtkBox     *box,
   if (text == NULL)
     return;
   markup = g_markup_printf_escaped ("<b>%s</b> %s", name, text);
-  gtk_label_set_markup (GTK_LABEL (add_label (box, NULL, NULL)), markup);
+  gtk_label_set_markup (sluice_text_label_append (box, NULL, NULL), markup);
 }
 
 static void
@@ -98,14 +82,14 @@ add_block (SluiceLessonPlanWindow      *self,
   GtkBox *top = GTK_BOX (gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12));
   g_autofree char *minutes = NULL;
   g_autofree char *heading = block_heading (block, lessons);
-  GtkWidget *title;
+  GtkLabel *title;
 
   /* Translators: a block's place in the workshop, in minutes from its start. */
   minutes = g_strdup_printf (_("%u–%u min"), block->from, block->to);
   gtk_box_append (top, gtk_label_new (minutes));
   gtk_widget_add_css_class (gtk_widget_get_last_child (GTK_WIDGET (top)), "numeric");
-  title = add_label (top, heading, "heading");
-  gtk_widget_set_hexpand (title, TRUE);
+  title = sluice_text_label_append (top, heading, "heading");
+  gtk_widget_set_hexpand (GTK_WIDGET (title), TRUE);
   if (block->lesson != NULL)
     {
       GtkWidget *open = gtk_button_new_with_label (_("Open"));
@@ -136,9 +120,9 @@ fill (SluiceLessonPlanWindow *self)
   for (guint i = 0; i < list->len; i++)
     g_hash_table_insert (lessons, sluice_lessons_get_name (g_ptr_array_index (list, i)), g_ptr_array_index (list, i));
 
-  add_label (self->rows, sluice_lesson_plan_get_title (self->plan), "title-2");
+  sluice_text_label_append (self->rows, sluice_lesson_plan_get_title (self->plan), "title-2");
   if (sluice_lesson_plan_get_comment (self->plan) != NULL)
-    add_label (self->rows, sluice_lesson_plan_get_comment (self->plan), NULL);
+    sluice_text_label_append (self->rows, sluice_lesson_plan_get_comment (self->plan), NULL);
   for (guint i = 0; i < sluice_lesson_plan_get_n_blocks (self->plan); i++)
     {
       gtk_box_append (self->rows, gtk_separator_new (GTK_ORIENTATION_HORIZONTAL));

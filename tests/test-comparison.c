@@ -135,9 +135,10 @@ test_rows_are_each_runs_report (void)
   g_assert_cmpfloat (eb, <, ea);
   g_assert_cmpstr (ea_text, ==, "0.900000 s");
 
-  /* For people, the same values under names for people. */
+  /* For people, the same values under names for people, the figures with
+   * units and a precision a room reads: no "0.900000 s". */
   labelled = sluice_comparison_dup_rows (comparison, TRUE);
-  for (guint i = 0; i < SLUICE_COMPARISON_N_ROWS; i++)
+  for (guint i = SLUICE_COMPARISON_SUCCEEDED; i < SLUICE_COMPARISON_N_ROWS; i++)
     {
       const SluiceComparisonRow *x = g_ptr_array_index (rows, i), *y = g_ptr_array_index (labelled, i);
 
@@ -146,6 +147,16 @@ test_rows_are_each_runs_report (void)
       if (i != SLUICE_COMPARISON_OUTCOME)
         g_assert_cmpstr (x->difference, ==, y->difference);
     }
+  {
+    const SluiceComparisonRow *elapsed = g_ptr_array_index (labelled, SLUICE_COMPARISON_ELAPSED);
+    const SluiceComparisonRow *throughput = g_ptr_array_index (labelled, SLUICE_COMPARISON_THROUGHPUT);
+    g_autofree char *ta_people = g_strdup_printf ("%.1f items/s", sa->succeeded / ea);
+    g_autofree char *people_ratio = g_strdup_printf ("×%.2f", (sb->succeeded / eb) / (sa->succeeded / ea));
+
+    g_assert_cmpstr (elapsed->a, ==, "0.900 s");
+    g_assert_cmpstr (throughput->a, ==, ta_people);
+    g_assert_cmpstr (throughput->difference, ==, people_ratio);
+  }
   g_assert_cmpstr (((SluiceComparisonRow *) g_ptr_array_index (labelled, SLUICE_COMPARISON_MAX_LEAD))->name, ==,
                    "Max lead");
   g_assert_cmpstr (sluice_comparison_get_title (comparison, SLUICE_COMPARISON_B), ==,

@@ -8,6 +8,7 @@
 #include <locale.h>
 #include <string.h>
 
+#include "lesson-fixture.h"
 #include "sluice-report.h"
 #include "sluice-scenario.h"
 #include "sluice-scenario-runner.h"
@@ -81,17 +82,6 @@ lesson_with (const char *key,
     g_string_append_printf (text, "%s\n", line);
 
   return g_string_free (g_steal_pointer (&text), FALSE);
-}
-
-static JsonNode *
-report_of (SluiceScenario *scenario)
-{
-  g_autoptr(SluiceScenarioRunner) runner = sluice_scenario_runner_new (scenario);
-  g_autoptr(GError) error = NULL;
-  g_autoptr(SluiceReport) report = sluice_scenario_runner_run (runner, &error);
-
-  g_assert_no_error (error);
-  return sluice_report_to_json (report);
 }
 
 static void
@@ -200,7 +190,8 @@ test_lesson_malformed_groups_are_refused (void)
     { "moment", "moment=0.3 thing 2", "[lesson] moment: “0.3 thing 2” is not a moment" },
     { "next", "next=../up", "[lesson] next: “../up” is not a lesson's name" },
     { "hint", "hint=x", "[lesson] hint: unknown key; expected one of: order, next, question, choices, answer, "
-                        "reveal, moment, explain, question[LANG], choices[LANG], explain[LANG]" },
+                        "reveal, moment, explain, result, evidence, mute-lints, question[LANG], choices[LANG], "
+                        "explain[LANG], result[LANG], evidence[LANG]" },
     { "title[de]", "title[de]=x", "[lesson] title[de]: unknown key" },
     { "explain", "explain=bad \\q escape", "[lesson] explain: “\\q” is a bad escape" },
   };
@@ -265,7 +256,7 @@ test_lesson_reveal_at_the_depth_limit_is_read (void)
   g_autoptr(JsonNode) report = NULL;
 
   g_assert_no_error (error);
-  report = report_of (scenario);
+  report = lesson_fixture_report (scenario);
   g_assert_false (sluice_lesson_check_reveal (sluice_scenario_get_lesson (scenario), report, NULL));
 }
 
@@ -274,7 +265,7 @@ test_lesson_reveal_holds_in_a_run_that_shows_it (void)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(SluiceScenario) scenario = load (POOL LESSON, &error);
-  g_autoptr(JsonNode) report = report_of (scenario);
+  g_autoptr(JsonNode) report = lesson_fixture_report (scenario);
   g_autofree char *shown = NULL;
   JsonObject *lesson;
 
@@ -323,7 +314,7 @@ test_lesson_reveal_conditions (void)
       gboolean held;
 
       g_assert_no_error (error);
-      report = report_of (scenario);
+      report = lesson_fixture_report (scenario);
       held = sluice_lesson_check_reveal (sluice_scenario_get_lesson (scenario), report, &shown);
       g_test_message ("%s", cases[i].reveal);
       g_assert_cmpint (held, ==, cases[i].held);
@@ -353,42 +344,6 @@ test_lesson_is_kept_when_saved (void)
 
 /* ---- data/lessons ------------------------------------------------------ */
 
-static char *
-lessons_dir (void)
-{
-  return g_test_build_filename (G_TEST_DIST, "..", "data", "lessons", NULL);
-}
-
-static GPtrArray *
-list_lessons (void)
-{
-  g_autofree char *dir = lessons_dir ();
-  g_autoptr(GDir) folder = g_dir_open (dir, 0, NULL);
-  GPtrArray *names = g_ptr_array_new_with_free_func (g_free);
-  const char *file;
-
-  while (folder != NULL && (file = g_dir_read_name (folder)) != NULL)
-    if (g_str_has_suffix (file, ".pool"))
-      g_ptr_array_add (names, g_strndup (file, strlen (file) - strlen (".pool")));
-
-  return names;
-}
-
-static SluiceScenario *
-load_lesson (const char  *name,
-             gboolean     virtual_clock)
-{
-  g_autofree char *dir = lessons_dir ();
-  g_autofree char *file = g_strconcat (name, ".pool", NULL);
-  g_autofree char *path = g_build_filename (dir, file, NULL);
-  const char *virtual[] = { "run.clock=virtual", NULL };
-  g_autoptr(GError) error = NULL;
-  SluiceScenario *scenario = sluice_scenario_new_from_file (path, virtual_clock ? virtual : NULL, &error);
-
-  g_assert_no_error (error);
-  return scenario;
-}
-
 /* Every lesson's reveal holds: on the virtual clock, or, for the lessons
  * whose story needs real time (a handler that blocks the loop or uses a
  * thread cannot run on a virtual clock), on the real clock — short runs. */
@@ -396,10 +351,10 @@ static void
 test_lesson_every_reveal_holds (gconstpointer data)
 {
   const char *name = data;
-  g_autoptr(SluiceScenario) probe = load_lesson (name, FALSE);
+  g_autoptr(SluiceScenario) probe = lesson_fixture_load (name, FALSE);
   gboolean virtual_clock = !sluice_scenario_needs_real_time (probe);
-  g_autoptr(SluiceScenario) scenario = load_lesson (name, virtual_clock);
-  g_autoptr(JsonNode) report = report_of (scenario);
+  g_autoptr(SluiceScenario) scenario = lesson_fixture_load (name, virtual_clock);
+  g_autoptr(JsonNode) report = lesson_fixture_report (scenario);
   g_autofree char *shown = NULL;
 
   g_assert_nonnull (sluice_scenario_get_lesson (scenario));
@@ -413,7 +368,7 @@ test_lesson_every_reveal_holds (gconstpointer data)
 static void
 test_lesson_gallery_is_one_chain (void)
 {
-  g_autoptr(GPtrArray) names = list_lessons ();
+  g_autoptr(GPtrArray) names = lesson_fixture_list ();
   g_autoptr(GHashTable) by_name = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, g_object_unref);
   g_autoptr(GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
   const char *first = NULL;
@@ -422,7 +377,7 @@ test_lesson_gallery_is_one_chain (void)
   g_assert_cmpuint (names->len, >=, 12);
   for (guint i = 0; i < names->len; i++)
     {
-      SluiceScenario *scenario = load_lesson (g_ptr_array_index (names, i), FALSE);
+      SluiceScenario *scenario = lesson_fixture_load (g_ptr_array_index (names, i), FALSE);
       SluiceLesson *lesson = sluice_scenario_get_lesson (scenario);
 
       g_assert_nonnull (lesson);
@@ -470,7 +425,7 @@ main (int   argc,
   g_test_add_func ("/lesson/is-kept-when-saved", test_lesson_is_kept_when_saved);
   g_test_add_func ("/lesson/gallery-is-one-chain", test_lesson_gallery_is_one_chain);
 
-  names = list_lessons ();
+  names = lesson_fixture_list ();
   for (guint i = 0; i < names->len; i++)
     {
       g_autofree char *path = g_strdup_printf ("/lesson/every-reveal-holds/%s",

@@ -88,12 +88,14 @@ assert_table (SluiceCompareWindow *compare,
   const SluiceRunStats *sa = sluice_report_get_stats (a), *sb = sluice_report_get_stats (b);
   double ea = (double) sluice_report_get_elapsed (a) / G_USEC_PER_SEC;
   double eb = (double) sluice_report_get_elapsed (b) / G_USEC_PER_SEC;
-  g_autofree char *ea_text = g_strdup_printf ("%.6f s", ea);
-  g_autofree char *eb_text = g_strdup_printf ("%.6f s", eb);
-  g_autofree char *ed_text = g_strdup_printf ("%+.6f s", eb - ea);
-  g_autofree char *ta_text = g_strdup_printf ("%.3f/s", sa->succeeded / ea);
-  g_autofree char *tb_text = g_strdup_printf ("%.3f/s", sb->succeeded / eb);
-  g_autofree char *ratio = g_strdup_printf ("×%.3f", (sb->succeeded / eb) / (sa->succeeded / ea));
+  /* Units and a precision a room reads: ms for times, a tenth of an item
+   * per second (no "0.850000 s"). */
+  g_autofree char *ea_text = g_strdup_printf ("%.3f s", ea);
+  g_autofree char *eb_text = g_strdup_printf ("%.3f s", eb);
+  g_autofree char *ed_text = g_strdup_printf ("%+.3f s", eb - ea);
+  g_autofree char *ta_text = g_strdup_printf ("%.1f items/s", sa->succeeded / ea);
+  g_autofree char *tb_text = g_strdup_printf ("%.1f items/s", sb->succeeded / eb);
+  g_autofree char *ratio = g_strdup_printf ("×%.2f", (sb->succeeded / eb) / (sa->succeeded / ea));
 
   assert_cells (compare, SLUICE_COMPARISON_ELAPSED, "Elapsed", ea_text, eb_text, ed_text);
   assert_cells (compare, SLUICE_COMPARISON_THROUGHPUT, "Throughput", ta_text, tb_text, ratio);

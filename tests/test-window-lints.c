@@ -176,6 +176,65 @@ test_reset_and_recording (void)
   g_unlink (path);
 }
 
+#define SECONDS(s) ((gint64) ((s) * G_USEC_PER_SEC))
+
+/* No "⚠ 0": between 2.75 s and 40 s of ignores-cancellation no lint is on
+ * (the saturation before went off), and the badge is hidden; where one is
+ * on it shows the number. */
+static void
+test_badge_is_hidden_at_zero (void)
+{
+  SluiceWindow *window = window_fixture_new ();
+  SluiceLintView *view = find_lint_view (window);
+  SluiceViewport *viewport = sluice_window_get_viewport (window);
+  SluiceLinter *linter;
+  GtkLabel *count;
+
+  g_assert_true (sluice_window_open_lesson (window, "ignores-cancellation"));
+  g_assert_true (sluice_window_choose (window, 1));
+  window_fixture_run_virtual (window);
+  /* The run's model's linter: each run has its own. */
+  linter = sluice_lint_view_get_linter (view);
+
+  sluice_viewport_set_playhead (viewport, SECONDS (10));
+  g_assert_cmpuint (sluice_linter_count_by (linter, SECONDS (10)), >, 0);
+  g_assert_cmpuint (sluice_lint_view_get_count (view), ==, 0);
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (view)));
+
+  sluice_viewport_set_playhead (viewport, SECONDS (1.5));
+  g_assert_cmpuint (sluice_lint_view_get_count (view), ==, 1);
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (view)));
+  count = GTK_LABEL (window_fixture_find_widget (GTK_WIDGET (view), GTK_TYPE_LABEL));
+  g_assert_cmpstr (gtk_label_get_text (count), ==, "1");
+
+  window_fixture_close (window);
+}
+
+/* A lint a lesson teaches is its subject: in the backpressure lesson the
+ * pool is saturated on purpose, and "Saturated pool" is not flagged. */
+static void
+test_lesson_mutes_the_lints_it_teaches (void)
+{
+  SluiceWindow *window = window_fixture_new ();
+  SluiceLintView *view = find_lint_view (window);
+  GPtrArray *lints;
+  gboolean saturated = FALSE;
+
+  g_assert_true (sluice_window_open_lesson (window, "backpressure"));
+  g_assert_true (sluice_window_choose (window, 1));
+  window_fixture_run_virtual (window);
+
+  /* The run's model's linter: each run has its own. */
+  lints = sluice_linter_get_lints (sluice_lint_view_get_linter (view));
+  for (guint i = 0; i < lints->len; i++)
+    saturated |= sluice_lint_get_kind (g_ptr_array_index (lints, i)) == SLUICE_LINT_SATURATED;
+  g_assert_true (saturated);
+  g_assert_cmpuint (sluice_lint_view_get_count (view), ==, 0);
+  g_assert_cmpuint (sluice_lint_view_get_n_rows (view), ==, 0);
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (view)));
+  window_fixture_close (window);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -185,6 +244,8 @@ main (int    argc,
   g_test_add_func ("/window-lints/badge-and-rows-after-a-run", test_badge_and_rows_after_a_run);
   g_test_add_func ("/window-lints/no-badge-without-lints", test_no_badge_without_lints);
   g_test_add_func ("/window-lints/reset-and-recording", test_reset_and_recording);
+  g_test_add_func ("/window-lints/badge-is-hidden-at-zero", test_badge_is_hidden_at_zero);
+  g_test_add_func ("/window-lints/lesson-mutes-the-lints-it-teaches", test_lesson_mutes_the_lints_it_teaches);
 
   return g_test_run ();
 }

@@ -70,6 +70,10 @@ static const struct {
   { "win.attach", { "<Shift><Control>a", NULL } },
   { "win.detach", { "<Shift><Control>d", NULL } },
   { "win.show-lessons", { "<Shift><Control>l", NULL } },
+  /* A presenter's keys: a clicker's Page Down/Up with Alt, or Alt+→/←
+   * (plain →/← step and scrub the run). */
+  { "win.next-lesson", { "<Alt>Right", "<Alt>Page_Down", NULL } },
+  { "win.previous-lesson", { "<Alt>Left", "<Alt>Page_Up", NULL } },
   { "win.zoom-in", { "<Control>plus", "<Control>equal", "<Control>KP_Add", NULL } },
   { "win.zoom-out", { "<Control>minus", "<Control>KP_Subtract", NULL } },
   { "win.zoom-fit", { "<Control>0", "<Control>KP_0", NULL } },

@@ -265,6 +265,9 @@ sluice_lesson_gallery_init (SluiceLessonGallery *self)
   GtkWidget *page = gtk_box_new (GTK_ORIENTATION_VERTICAL, 12);
   GtkWidget *header = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
   GtkWidget *back = gtk_button_new_with_mnemonic (_("_Back to the Playground"));
+  GtkWidget *plan = gtk_button_new_with_mnemonic (_("Lesson _Plan"));
+  GtkWidget *reset = gtk_button_new_with_mnemonic (_("_Reset Progress"));
+  GtkWidget *teacher = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
 
   self->card_by_name = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->done_marks = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
@@ -280,6 +283,17 @@ sluice_lesson_gallery_init (SluiceLessonGallery *self)
   gtk_widget_set_valign (back, GTK_ALIGN_CENTER);
   gtk_box_append (GTK_BOX (header), back);
   gtk_box_append (GTK_BOX (page), header);
+
+  /* The teacher's side: the plan of the workshop, and a fresh start for
+   * the next class. A row of their own: beside the title they would widen
+   * the window past 1024 pixels in German with projector mode. */
+  gtk_actionable_set_action_name (GTK_ACTIONABLE (plan), "win.show-lesson-plan");
+  gtk_widget_set_tooltip_text (plan, _("The workshop's plan: time per lesson, goals, what to ask the room, notes"));
+  gtk_actionable_set_action_name (GTK_ACTIONABLE (reset), "win.reset-lesson-progress");
+  gtk_widget_set_tooltip_text (reset, _("Mark every lesson as not done, for the next class"));
+  gtk_box_append (GTK_BOX (teacher), plan);
+  gtk_box_append (GTK_BOX (teacher), reset);
+  gtk_box_append (GTK_BOX (page), teacher);
 
   self->summary = GTK_LABEL (make_label (NULL, NULL, TRUE));
   gtk_box_append (GTK_BOX (page), GTK_WIDGET (self->summary));

@@ -8,6 +8,7 @@
 #include <glib/gi18n.h>
 
 #include "sluice-lesson-panel.h"
+#include "sluice-text-label.h"
 
 /**
  * SluiceLessonPanel:
@@ -41,6 +42,7 @@ struct _SluiceLessonPanel
   GtkWidget    *settings_button;
 
   SluiceLesson *lesson;
+  char         *title;         /* the topic, until the reveal */
   guint         choice;        /* from 1; 0: none yet */
   gboolean      revealed;
 };
@@ -57,20 +59,12 @@ static GParamSpec *properties[N_PROPS];
 
 G_DEFINE_FINAL_TYPE (SluiceLessonPanel, sluice_lesson_panel, GTK_TYPE_WIDGET)
 
+/* A paragraph of the panel, empty until a lesson fills it. */
 static GtkLabel *
 add_label (GtkBox     *box,
            const char *style)
 {
-  GtkWidget *label = gtk_label_new (NULL);
-
-  gtk_label_set_xalign (GTK_LABEL (label), 0);
-  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
-  gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
-  gtk_label_set_selectable (GTK_LABEL (label), TRUE);
-  if (style != NULL)
-    gtk_widget_add_css_class (label, style);
-  gtk_box_append (box, label);
-  return GTK_LABEL (label);
+  return sluice_text_label_append (box, NULL, style);
 }
 
 static void
@@ -119,11 +113,27 @@ fill_choices (SluiceLessonPanel *self)
     }
 }
 
+/* "Lesson N: TITLE": the topic while the class predicts, the lesson's
+ * finding (`result`) once the run has shown it. */
+static void
+set_heading (SluiceLessonPanel *self,
+             gboolean           revealed)
+{
+  const char *result = sluice_lesson_get_result (self->lesson);
+  const char *title = revealed && result != NULL ? result : self->title;
+  g_autofree char *heading = NULL;
+
+  /* Translators: %u is the lesson's place in the gallery, %s its title. */
+  heading = g_strdup_printf (_("Lesson %u: %s"), sluice_lesson_get_order (self->lesson), title != NULL ? title : "");
+  gtk_label_set_text (self->heading, heading);
+}
+
 static void
 set_revealed (SluiceLessonPanel *self,
               gboolean           revealed)
 {
   self->revealed = revealed;
+  set_heading (self, revealed);
   gtk_widget_set_visible (self->answer_box, revealed);
   /* The answer takes the setting's room: on a projector the explanation
    * must be seen without scrolling. */
@@ -155,7 +165,6 @@ sluice_lesson_panel_set_lesson (SluiceLessonPanel *self,
                                 const char        *description,
                                 const char        *next_title)
 {
-  g_autofree char *heading = NULL;
   g_autofree char *next = NULL;
 
   g_return_if_fail (SLUICE_IS_LESSON_PANEL (self));
@@ -168,9 +177,8 @@ sluice_lesson_panel_set_lesson (SluiceLessonPanel *self,
       return;
     }
 
-  /* Translators: %u is the lesson's place in the gallery, %s its title. */
-  heading = g_strdup_printf (_("Lesson %u: %s"), sluice_lesson_get_order (lesson), title != NULL ? title : "");
-  gtk_label_set_text (self->heading, heading);
+  g_free (self->title);
+  self->title = g_strdup (title);
   gtk_label_set_text (self->description, description != NULL ? description : "");
   gtk_label_set_text (self->question, sluice_lesson_get_question (lesson));
   gtk_label_set_text (self->explain, sluice_lesson_get_explain (lesson));
@@ -249,58 +257,131 @@ sluice_lesson_panel_ask (SluiceLessonPanel *self)
     set_revealed (self, FALSE);
 }
 
+/* What the run showed and what the lesson expects, in the lesson's
+ * sentences; a lesson without `evidence` says only whether it came true. */
+static char *
+describe (SluiceLessonPanel *self,
+          JsonNode          *report)
+{
+  char *text = sluice_lesson_describe (self->lesson, report);
+
+  return text != NULL ? text : g_strdup ("");
+}
+
+/* Right or wrong, against the lesson's answer: only when this run had the
+ * lesson's settings, or showed its answer anyway. */
+static char *
+judge (SluiceLessonPanel *self,
+       gboolean           held,
+       const char        *changes)
+{
+  guint answer = sluice_lesson_get_answer (self->lesson);
+  const char *right = sluice_lesson_get_choices (self->lesson)[answer - 1];
+
+  if (changes != NULL && !held)
+    /* Translators: %s lists the changed settings, such as “Workers: 3 → 1”. */
+    return g_strdup_printf (_("You changed the settings (%s): the lesson's answer is about its own settings, "
+                              "so this run cannot say whether your prediction was right."), changes);
+  if (self->choice == answer)
+    /* Translators: %s is the right choice. */
+    return g_strdup_printf (_("Right: %s"), right);
+  /* Translators: %s is the right choice. */
+  return g_strdup_printf (_("Not this time. The answer is: %s"), right);
+}
+
+/* What this run did, against what the lesson expects, and why they may
+ * differ. */
+static char *
+give_evidence (SluiceLessonPanel *self,
+               JsonNode          *report,
+               gboolean           held,
+               const char        *changes,
+               gboolean           real_clock)
+{
+  g_autofree char *shown = describe (self, report);
+  g_autofree char *expected = describe (self, NULL);
+
+  if (held && changes != NULL)
+    /* Translators: %s is what the run did, in the lesson's sentence. */
+    return g_strdup_printf (_("With the changed settings this run still showed the lesson's answer. %s"), shown);
+  if (held)
+    /* Translators: %s is what the run did, in the lesson's sentence, such as “The results came in
+     * the order 4, 1, 0.” */
+    return g_strdup_printf (_("This run showed it. %s"), shown);
+  if (changes != NULL)
+    /* Translators: the first %s is what the run did, the second what the lesson's own settings
+     * give, each in the lesson's sentence. */
+    return g_strdup_printf (_("What this run did: %s With the lesson's settings: %s"), shown, expected);
+  if (real_clock)
+    /* Translators: the first %s is what the run did, the second what the lesson expects. */
+    return g_strdup_printf (_("This run did not show it. %s The lesson expects: %s This lesson runs on the real "
+                              "clock at normal speed: its timers fire only when the machine gets to them, so "
+                              "other programs that keep it busy delay them and change the picture. Close them, "
+                              "then Try Again."), shown, expected);
+  /* Translators: the first %s is what the run did, the second what the lesson expects. */
+  return g_strdup_printf (_("This run did not show it. %s The lesson expects: %s"), shown, expected);
+}
+
 /**
  * sluice_lesson_panel_reveal:
  * @self: a #SluiceLessonPanel with a lesson and a choice
- * @held: whether this run's report showed `reveal`
- * @shown: what the run showed of the values `reveal` names
+ * @report: the report of the run that was made
+ * @changes: (nullable): the settings in which this run differed from the
+ *   lesson's, such as “Workers: 3 → 1”, or %NULL
+ * @real_clock: whether the run was on the real clock
  * @pointed_at: (nullable): what the window highlights, as a sentence
  *
- * Shows the answer: right or wrong, the evidence of this run (honestly
- * when it did not show the answer), and the explanation.
+ * Shows the answer, judging this very run: right or wrong when it had the
+ * lesson's settings (or showed its answer anyway), otherwise what changed;
+ * what this run did in the lesson's sentences (honestly when it did not
+ * show the answer); and the explanation.
  */
 void
 sluice_lesson_panel_reveal (SluiceLessonPanel *self,
-                            gboolean           held,
-                            const char        *shown,
+                            JsonNode          *report,
+                            const char        *changes,
+                            gboolean           real_clock,
                             const char        *pointed_at)
 {
-  guint answer;
-  const char *right;
+  gboolean held;
+  const char *kind;
   g_autofree char *verdict = NULL;
   g_autofree char *evidence = NULL;
 
   g_return_if_fail (SLUICE_IS_LESSON_PANEL (self));
   g_return_if_fail (self->lesson != NULL);
+  g_return_if_fail (report != NULL);
 
-  answer = sluice_lesson_get_answer (self->lesson);
-  right = sluice_lesson_get_choices (self->lesson)[answer - 1];
-  if (self->choice == answer)
-    /* Translators: %s is the right choice. */
-    verdict = g_strdup_printf (_("Right: %s"), right);
+  held = sluice_lesson_check_reveal (self->lesson, report, NULL);
+  verdict = judge (self, held, changes);
+  evidence = give_evidence (self, report, held, changes, real_clock);
+
+  if (changes != NULL && !held)
+    kind = "lesson-changed";
   else
-    /* Translators: %s is the right choice. */
-    verdict = g_strdup_printf (_("Not this time. The answer is: %s"), right);
-
-  if (held)
-    /* Translators: %s is what the run's report showed, such as “result_order=[4,1,0]”. */
-    evidence = g_strdup_printf (_("This run showed it: %s."), shown);
-  else
-    /* Translators: the first %s is what the run's report showed, the second what the lesson
-     * expected, both such as “result_order=[4,1,0]”. */
-    evidence = g_strdup_printf (_("This run did not show it: %s, where the lesson expects %s. Changed "
-                                  "settings, or a busy machine on the real clock, change a run; "
-                                  "Reset and run again."),
-                                shown, sluice_lesson_get_reveal (self->lesson));
-
+    kind = self->choice == sluice_lesson_get_answer (self->lesson) ? "lesson-right" : "lesson-wrong";
   gtk_label_set_text (self->verdict, verdict);
   gtk_widget_remove_css_class (GTK_WIDGET (self->verdict), "lesson-right");
   gtk_widget_remove_css_class (GTK_WIDGET (self->verdict), "lesson-wrong");
-  gtk_widget_add_css_class (GTK_WIDGET (self->verdict), self->choice == answer ? "lesson-right" : "lesson-wrong");
+  gtk_widget_remove_css_class (GTK_WIDGET (self->verdict), "lesson-changed");
+  gtk_widget_add_css_class (GTK_WIDGET (self->verdict), kind);
   gtk_label_set_text (self->evidence, evidence);
   gtk_label_set_text (self->pointer, pointed_at != NULL ? pointed_at : "");
   gtk_widget_set_visible (GTK_WIDGET (self->pointer), pointed_at != NULL);
   set_revealed (self, TRUE);
+}
+
+/**
+ * sluice_lesson_panel_get_heading:
+ * @self: a #SluiceLessonPanel
+ *
+ * Returns: the line with the lesson's number and title
+ */
+const char *
+sluice_lesson_panel_get_heading (SluiceLessonPanel *self)
+{
+  g_return_val_if_fail (SLUICE_IS_LESSON_PANEL (self), NULL);
+  return gtk_label_get_text (self->heading);
 }
 
 /**
@@ -397,6 +478,7 @@ sluice_lesson_panel_dispose (GObject *object)
 
   g_clear_pointer (&self->box, gtk_widget_unparent);
   g_clear_object (&self->lesson);
+  g_clear_pointer (&self->title, g_free);
   G_OBJECT_CLASS (sluice_lesson_panel_parent_class)->dispose (object);
 }
 

@@ -25,9 +25,11 @@ void          sluice_lesson_panel_set_choice      (SluiceLessonPanel *self,
                                                    guint              choice);
 void          sluice_lesson_panel_ask             (SluiceLessonPanel *self);
 void          sluice_lesson_panel_reveal          (SluiceLessonPanel *self,
-                                                   gboolean           held,
-                                                   const char        *shown,
+                                                   JsonNode          *report,
+                                                   const char        *changes,
+                                                   gboolean           real_clock,
                                                    const char        *pointed_at);
+const char   *sluice_lesson_panel_get_heading     (SluiceLessonPanel *self);
 gboolean      sluice_lesson_panel_get_revealed    (SluiceLessonPanel *self);
 const char   *sluice_lesson_panel_get_verdict     (SluiceLessonPanel *self);
 const char   *sluice_lesson_panel_get_evidence    (SluiceLessonPanel *self);

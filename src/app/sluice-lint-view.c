@@ -38,7 +38,8 @@ struct _SluiceLintView
   SluiceLinter   *linter;       /* the run model's */
   gint64          moment;       /* the clock time shown, or -1: the newest */
   gint64          marked_time;  /* the clicked lint's on time, or -1 */
-  guint           count;        /* on at the moment */
+  guint           count;        /* on at the moment, but muted ones */
+  guint           muted;        /* 1 << SluiceLintKind: what the lesson teaches */
   GPtrArray      *shown;        /* SluiceLint: the rows, in order */
   GPtrArray      *texts;        /* char*: what each row says */
   char           *rows_key;     /* what describe_rows() gave for them */
@@ -149,6 +150,38 @@ shown_moment (SluiceLintView *self)
   return self->moment >= 0 ? self->moment : sluice_linter_get_time (self->linter);
 }
 
+/* A lint the lesson on show teaches is its subject, not a warning: the
+ * saturation lesson must not flag "Saturated pool". */
+static gboolean
+is_muted (SluiceLintView   *self,
+          const SluiceLint *lint)
+{
+  guint kind = sluice_lint_get_kind (lint);
+
+  return kind < 32 && (self->muted & (1u << kind)) != 0;
+}
+
+/* The lints on at @moment, and those on by then, muted ones left out. */
+static void
+count_lints (SluiceLintView *self,
+             gint64          moment,
+             guint          *on,
+             guint          *by)
+{
+  GPtrArray *lints = sluice_linter_get_lints (self->linter);
+
+  *on = *by = 0;
+  for (guint i = 0; i < lints->len; i++)
+    {
+      const SluiceLint *lint = g_ptr_array_index (lints, i);
+
+      if (is_muted (self, lint))
+        continue;
+      *on += sluice_lint_is_on_at (lint, moment);
+      *by += sluice_lint_get_on (lint) <= moment;
+    }
+}
+
 /* What the rows would say at @moment: when it is what they say, nothing
  * is rebuilt (once per frame, while the popover may be open). */
 static char *
@@ -163,7 +196,7 @@ describe_rows (SluiceLintView *self,
       const SluiceLint *lint = g_ptr_array_index (lints, i);
       g_autofree char *message = NULL;
 
-      if (sluice_lint_get_on (lint) > moment)
+      if (sluice_lint_get_on (lint) > moment || is_muted (self, lint))
         continue;
       message = sluice_lint_dup_message (lint, TRUE);
       g_string_append_printf (key, "%u %" G_GINT64_FORMAT " %d %s\n", sluice_lint_get_kind (lint),
@@ -188,7 +221,7 @@ rebuild_rows (SluiceLintView *self,
     {
       SluiceLint *lint = g_ptr_array_index (lints, i);
 
-      if (sluice_lint_get_on (lint) > moment)
+      if (sluice_lint_get_on (lint) > moment || is_muted (self, lint))
         continue;
       gtk_list_box_append (self->list, create_row (self, lint, moment));
       g_ptr_array_add (self->shown, sluice_lint_ref (lint));
@@ -199,12 +232,14 @@ static void
 update_badge (SluiceLintView *self,
               gint64          moment)
 {
-  guint by = sluice_linter_count_by (self->linter, moment);
+  guint by;
   g_autofree char *count = NULL;
   g_autofree char *tooltip = NULL;
 
-  self->count = sluice_linter_count_at (self->linter, moment);
-  gtk_widget_set_visible (GTK_WIDGET (self), by > 0);
+  count_lints (self, moment, &self->count, &by);
+  /* A warning sign over "0" warns of nothing: the badge shows only while a
+   * lint is on; the ones before are found by scrubbing to them. */
+  gtk_widget_set_visible (GTK_WIDGET (self), self->count > 0);
 
   /* Once or twice a frame during a run: what did not change is not set
    * again (a tooltip set makes GTK redo its tooltip's state each time). */
@@ -522,6 +557,27 @@ sluice_lint_view_get_linter (SluiceLintView *self)
 {
   g_return_val_if_fail (SLUICE_IS_LINT_VIEW (self), NULL);
   return self->linter;
+}
+
+/**
+ * sluice_lint_view_set_muted:
+ * @self: a #SluiceLintView
+ * @muted: 1 << #SluiceLintKind for each kind not to flag, or 0
+ *
+ * Leaves out the lints a lesson teaches (`mute-lints`): in it they are
+ * the subject, not a warning.
+ */
+void
+sluice_lint_view_set_muted (SluiceLintView *self,
+                            guint           muted)
+{
+  g_return_if_fail (SLUICE_IS_LINT_VIEW (self));
+
+  if (self->muted == muted)
+    return;
+  self->muted = muted;
+  g_clear_pointer (&self->rows_key, g_free);
+  refresh (self);
 }
 
 /**

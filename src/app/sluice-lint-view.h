@@ -25,6 +25,8 @@ gint64        sluice_lint_view_get_moment     (SluiceLintView *self);
 gint64        sluice_lint_view_get_marked_time (SluiceLintView *self);
 SluiceLinter *sluice_lint_view_get_linter     (SluiceLintView *self);
 guint         sluice_lint_view_get_count      (SluiceLintView *self);
+void          sluice_lint_view_set_muted      (SluiceLintView *self,
+                                               guint           muted);
 guint         sluice_lint_view_get_n_rows     (SluiceLintView *self);
 char         *sluice_lint_view_dup_row_text   (SluiceLintView *self,
                                                guint           index);

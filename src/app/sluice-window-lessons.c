@@ -9,6 +9,8 @@
 #include <glib/gi18n.h>
 #include <string.h>
 
+#include "sluice-lesson-changes.h"
+#include "sluice-lesson-plan-window.h"
 #include "sluice-lessons.h"
 #include "sluice-window-private.h"
 
@@ -23,6 +25,10 @@
  */
 
 #define DONE_KEY "lessons-done"
+/* The lesson's scenario as its file has it: what its answer is about. */
+#define LESSON_SETTINGS "sluice-lesson-settings"
+/* The speed before a real-clock lesson set 1×, restored after it. */
+#define SPEED_BEFORE "sluice-speed-before-real-time"
 
 static SluiceLesson *
 current_lesson (SluiceWindow *self)
@@ -116,6 +122,63 @@ next_lesson_activated (GtkWidget  *widget,
     _sluice_window_show_lessons_page (self, TRUE);
 }
 
+/* The lesson before the one shown (by order), for a presenter's
+ * Alt+←; before the first, the gallery. */
+static void
+previous_lesson_activated (GtkWidget  *widget,
+                          const char *action_name,
+                          GVariant   *parameter)
+{
+  SluiceWindow *self = SLUICE_WINDOW (widget);
+  SluiceLesson *lesson = current_lesson (self);
+  g_autoptr(GPtrArray) lessons = sluice_lessons_list ();
+  g_autofree char *previous = NULL;
+
+  for (guint i = 0; lesson != NULL && i < lessons->len; i++)
+    {
+      SluiceScenario *scenario = g_ptr_array_index (lessons, i);
+
+      if (sluice_lesson_get_order (sluice_scenario_get_lesson (scenario)) + 1 == sluice_lesson_get_order (lesson))
+        previous = sluice_lessons_get_name (scenario);
+    }
+  if (previous == NULL || !sluice_window_open_lesson (self, previous))
+    _sluice_window_show_lessons_page (self, TRUE);
+}
+
+/* The plan of the workshop, for the teacher: a window of its own beside
+ * the playground, or a message saying why there is none. */
+static void
+show_lesson_plan_activated (GtkWidget  *widget,
+                           const char *action_name,
+                           GVariant   *parameter)
+{
+  SluiceWindow *self = SLUICE_WINDOW (widget);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SluiceLessonPlan) plan = sluice_lesson_plan_load (&error);
+
+  if (plan == NULL)
+    {
+      _sluice_window_set_banner (self, BANNER_ERROR, error->message);
+      return;
+    }
+  gtk_window_present (GTK_WINDOW (sluice_lesson_plan_window_new (GTK_WINDOW (self), plan)));
+}
+
+/* A new class: no lesson is done. */
+static void
+reset_lesson_progress_activated (GtkWidget  *widget,
+                                const char *action_name,
+                                GVariant   *parameter)
+{
+  SluiceWindow *self = SLUICE_WINDOW (widget);
+  const char * const none[] = { NULL };
+
+  if (self->settings != NULL)
+    g_settings_set_strv (self->settings, DONE_KEY, none);
+  else
+    sluice_lesson_gallery_set_done (self->lesson_gallery, none);
+}
+
 /* ---- the lesson in the playground -------------------------------------- */
 
 static char *
@@ -152,6 +215,41 @@ update_run_button (SluiceWindow *self)
                                       : _("Run the scenario (Ctrl+R)"));
 }
 
+/* A lesson whose handler blocks or uses a thread spends the machine's own
+ * time: at 10× its timers would race a 0.4 s block that stays 0.4 s. It
+ * runs at 1×, and the speed the user had comes back after it. */
+static void
+set_real_time_speed (SluiceWindow *self,
+                     gboolean      real_time)
+{
+  double *before = g_object_get_data (G_OBJECT (self), SPEED_BEFORE);
+
+  if (real_time && before == NULL)
+    {
+      before = g_new (double, 1);
+      *before = sluice_clock_controls_get_speed (self->clock_controls);
+      g_object_set_data_full (G_OBJECT (self), SPEED_BEFORE, before, g_free);
+      sluice_clock_controls_set_speed (self->clock_controls, 1.0);
+    }
+  else if (!real_time && before != NULL)
+    {
+      sluice_clock_controls_set_speed (self->clock_controls, *before);
+      g_object_set_data (G_OBJECT (self), SPEED_BEFORE, NULL);
+    }
+}
+
+/* The lints @lesson teaches, as sluice_lint_view_set_muted() takes them. */
+static guint
+muted_lints (SluiceLesson *lesson)
+{
+  guint muted = 0;
+
+  for (guint kind = 0; lesson != NULL && kind < SLUICE_LINT_N_KINDS; kind++)
+    if (sluice_lesson_mutes_lint (lesson, kind))
+      muted |= 1u << kind;
+  return muted;
+}
+
 /**
  * _sluice_window_show_lesson:
  * @self: a #SluiceWindow
@@ -169,6 +267,10 @@ _sluice_window_show_lesson (SluiceWindow   *self,
 
   sluice_lesson_panel_set_lesson (self->lesson_panel, lesson, sluice_scenario_get_title (scenario),
                                   sluice_scenario_get_description (scenario), next_title);
+  g_object_set_data_full (G_OBJECT (self), LESSON_SETTINGS, lesson != NULL ? g_object_ref (scenario) : NULL,
+                          g_object_unref);
+  set_real_time_speed (self, lesson != NULL && sluice_scenario_needs_real_time (scenario));
+  sluice_lint_view_set_muted (self->lint_view, muted_lints (lesson));
   gtk_widget_set_visible (self->lesson_scroller, lesson != NULL);
   _sluice_window_fit_counters (self);
   show_settings (self);
@@ -232,8 +334,7 @@ point_at (SluiceWindow *self,
           SluiceLesson *lesson,
           gint64        moment)
 {
-  /* Translators: a time on the run's clock, in seconds. */
-  g_autofree char *when = g_strdup_printf (_("%.3f s"), (double) moment / G_USEC_PER_SEC);
+  g_autofree char *when = sluice_lesson_format_seconds (moment);
   gint64 index = sluice_lesson_get_target_index (lesson);
   gint64 item;
 
@@ -297,14 +398,32 @@ mark_done (SluiceWindow *self)
     sluice_lesson_gallery_set_done (self->lesson_gallery, (const char * const *) names);
 }
 
+/* The settings in which the run that was made differs from the lesson's
+ * own, or NULL; and whether it ran on the real clock. */
+static char *
+changes_of_this_run (SluiceWindow *self,
+                     gboolean     *real_clock)
+{
+  SluiceScenario *settings = g_object_get_data (G_OBJECT (self), LESSON_SETTINGS);
+  const char *text = sluice_run_controller_get_scenario_text (self->run);
+  g_autoptr(SluiceScenario) ran = NULL;
+
+  if (text != NULL)
+    ran = sluice_scenario_new_from_data (text, -1, NULL, NULL, NULL);
+  if (ran == NULL)
+    ran = g_object_ref (sluice_config_panel_get_scenario (self->config_panel));
+  *real_clock = sluice_scenario_needs_real_time (ran);
+  return settings != NULL ? sluice_lesson_changes_describe (settings, ran) : NULL;
+}
+
 static void
 reveal (SluiceWindow *self,
         JsonNode     *report)
 {
   SluiceLesson *lesson = current_lesson (self);
-  g_autofree char *shown = NULL;
   g_autofree char *pointed_at = NULL;
-  gboolean held;
+  g_autofree char *changes = NULL;
+  gboolean real_clock = FALSE;
   gint64 moment;
 
   if (lesson == NULL || sluice_run_controller_get_running (self->run) ||
@@ -312,7 +431,7 @@ reveal (SluiceWindow *self,
       sluice_lesson_panel_get_revealed (self->lesson_panel))
     return;
 
-  held = sluice_lesson_check_reveal (lesson, report, &shown);
+  changes = changes_of_this_run (self, &real_clock);
   moment = sluice_lesson_get_moment (lesson);
   if (moment < 0)
     moment = sluice_run_model_get_now (sluice_run_controller_get_model (self->run));
@@ -321,7 +440,7 @@ reveal (SluiceWindow *self,
 
   gtk_notebook_set_current_page (self->notebook,
                                  gtk_notebook_page_num (self->notebook, GTK_WIDGET (self->explain_view)));
-  sluice_lesson_panel_reveal (self->lesson_panel, held, shown, pointed_at);
+  sluice_lesson_panel_reveal (self->lesson_panel, report, changes, real_clock, pointed_at);
   mark_done (self);
 }
 
@@ -364,8 +483,9 @@ _sluice_window_bind_lesson_settings (SluiceWindow *self)
  * _sluice_window_class_install_lesson_actions:
  * @widget_class: the window's class
  *
- * Installs `win.show-lessons` (a property action),  `win.open-lesson` and
- * `win.next-lesson`.
+ * Installs `win.show-lessons` (a property action), `win.open-lesson`,
+ * `win.next-lesson`, `win.previous-lesson`, `win.show-lesson-plan` and
+ * `win.reset-lesson-progress`.
  */
 void
 _sluice_window_class_install_lesson_actions (GtkWidgetClass *widget_class)
@@ -373,6 +493,9 @@ _sluice_window_class_install_lesson_actions (GtkWidgetClass *widget_class)
   gtk_widget_class_install_property_action (widget_class, "win.show-lessons", "show-lessons");
   gtk_widget_class_install_action (widget_class, "win.open-lesson", "s", open_lesson_activated);
   gtk_widget_class_install_action (widget_class, "win.next-lesson", NULL, next_lesson_activated);
+  gtk_widget_class_install_action (widget_class, "win.previous-lesson", NULL, previous_lesson_activated);
+  gtk_widget_class_install_action (widget_class, "win.show-lesson-plan", NULL, show_lesson_plan_activated);
+  gtk_widget_class_install_action (widget_class, "win.reset-lesson-progress", NULL, reset_lesson_progress_activated);
 }
 
 /**

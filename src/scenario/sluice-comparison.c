@@ -545,9 +545,36 @@ count_row (const char *name,
 }
 
 static char *
-format_throughput (double value)
+format_throughput (double   value,
+                   gboolean translated)
 {
-  return value < 0 ? g_strdup ("-") : g_strdup_printf ("%.3f/s", value);
+  if (value < 0)
+    return g_strdup ("-");
+  if (!translated)
+    return g_strdup_printf ("%.3f/s", value);
+  /* Translators: a throughput in the comparison table, such as “12.5 items/s”. */
+  return g_strdup_printf (_("%.1f items/s"), value);
+}
+
+/* Elapsed time: to the µs for scripts, to the ms for people (a projector's
+ * "0.850000 s" is noise), as the narration writes times. */
+static char *
+format_elapsed (double   value,
+                gboolean sign,
+                gboolean translated)
+{
+  if (!translated)
+    return g_strdup_printf (sign ? "%+.6f s" : "%.6f s", value);
+  /* Translators: a time in the comparison table, in seconds, such as “0.850 s”;
+   * the second form is a difference, such as “+0.120 s”. */
+  return g_strdup_printf (sign ? _("%+.3f s") : _("%.3f s"), value);
+}
+
+static char *
+format_ratio (double   value,
+              gboolean translated)
+{
+  return g_strdup_printf (translated ? "×%.2f" : "×%.3f", value);
 }
 
 static double
@@ -611,8 +638,9 @@ outcome_difference (gboolean same,
  * sluice_comparison_dup_rows:
  * @self: a complete #SluiceComparison
  * @translated: whether the names (and the outcome's `same` or `differs`)
- *   are for people, in their language, rather than the fixed words
- *   sluice-run prints for scripts
+ *   are for people, in their language, and the figures rounded for them
+ *   (elapsed to the ms, throughput in items/s to a tenth), rather than
+ *   the fixed words and full precision sluice-run prints for scripts
  *
  * The difference table, one row per #SluiceComparisonRowKind in its
  * order: elapsed, throughput, succeeded, failed, retries, timeouts, max
@@ -646,12 +674,12 @@ sluice_comparison_dup_rows (SluiceComparison *self,
     names[i] = translated ? _(row_labels[i]) : row_names[i];
 
   rows = g_ptr_array_new_with_free_func ((GDestroyNotify) sluice_comparison_row_free);
-  g_ptr_array_add (rows, row_new (names[SLUICE_COMPARISON_ELAPSED], g_strdup_printf ("%.6f s", seconds (ea)),
-                                  g_strdup_printf ("%.6f s", seconds (eb)),
-                                  g_strdup_printf ("%+.6f s", seconds (eb - ea))));
-  g_ptr_array_add (rows, row_new (names[SLUICE_COMPARISON_THROUGHPUT], format_throughput (ta),
-                                  format_throughput (tb),
-                                  ta > 0 && tb >= 0 ? g_strdup_printf ("×%.3f", tb / ta) : g_strdup ("-")));
+  g_ptr_array_add (rows, row_new (names[SLUICE_COMPARISON_ELAPSED], format_elapsed (seconds (ea), FALSE, translated),
+                                  format_elapsed (seconds (eb), FALSE, translated),
+                                  format_elapsed (seconds (eb - ea), TRUE, translated)));
+  g_ptr_array_add (rows, row_new (names[SLUICE_COMPARISON_THROUGHPUT], format_throughput (ta, translated),
+                                  format_throughput (tb, translated),
+                                  ta > 0 && tb >= 0 ? format_ratio (tb / ta, translated) : g_strdup ("-")));
   g_ptr_array_add (rows, count_row (names[SLUICE_COMPARISON_SUCCEEDED], sa->succeeded, sb->succeeded));
   g_ptr_array_add (rows, count_row (names[SLUICE_COMPARISON_FAILED], sa->failed, sb->failed));
   g_ptr_array_add (rows, count_row (names[SLUICE_COMPARISON_RETRIES], sa->retries, sb->retries));

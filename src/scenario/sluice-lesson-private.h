@@ -34,10 +34,18 @@ struct _SluiceLesson
   SluiceLessonTarget  target;
   gint64              target_index;
   char               *explain;
+  char               *result;       /* the finding, for the title after the reveal; or NULL */
+  char               *evidence;     /* a sentence with {PATH} of reveal; or NULL */
+  guint               muted;        /* 1 << SluiceLintKind of the lints it teaches */
 };
 
 SluiceLesson *_sluice_lesson_new             (void);
 GPtrArray    *_sluice_lesson_parse_reveal    (const char  *text,
                                               char       **problem);
+JsonNode     *_sluice_lesson_lookup_path     (JsonNode           *node,
+                                              const char * const *path);
+gboolean      _sluice_lesson_check_evidence  (SluiceLesson *self,
+                                              const char   *text,
+                                              char        **problem);
 
 G_END_DECLS

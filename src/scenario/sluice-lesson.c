@@ -46,6 +46,8 @@ sluice_lesson_finalize (GObject *object)
   g_clear_pointer (&self->reveal, g_free);
   g_clear_pointer (&self->conditions, g_ptr_array_unref);
   g_clear_pointer (&self->explain, g_free);
+  g_clear_pointer (&self->result, g_free);
+  g_clear_pointer (&self->evidence, g_free);
 
   G_OBJECT_CLASS (sluice_lesson_parent_class)->finalize (object);
 }
@@ -200,10 +202,11 @@ _sluice_lesson_parse_reveal (const char  *text,
   return g_steal_pointer (&conditions);
 }
 
-/* The node at @path in @node, or NULL. */
-static JsonNode *
-lookup_path (JsonNode           *node,
-             const char * const *path)
+/* The node at @path in @node, or NULL: a reveal condition's value in a
+ * report (here and in sluice-lesson-evidence.c). */
+JsonNode *
+_sluice_lesson_lookup_path (JsonNode           *node,
+                            const char * const *path)
 {
   for (guint i = 0; node != NULL && path[i] != NULL; i++)
     {
@@ -321,7 +324,7 @@ sluice_lesson_check_reveal (SluiceLesson  *self,
   for (guint i = 0; i < self->conditions->len; i++)
     {
       SluiceRevealCondition *condition = g_ptr_array_index (self->conditions, i);
-      JsonNode *actual = lookup_path (report, (const char * const *) condition->path);
+      JsonNode *actual = _sluice_lesson_lookup_path (report, (const char * const *) condition->path);
       g_autofree char *printed = actual != NULL ? json_to_string (actual, FALSE) : NULL;
 
       held = held && actual != NULL && values_equal (actual, condition->value);
@@ -467,6 +470,36 @@ sluice_lesson_get_target_index (SluiceLesson *self)
 {
   g_return_val_if_fail (SLUICE_IS_LESSON (self), -1);
   return self->target_index;
+}
+
+/**
+ * sluice_lesson_get_result:
+ * @self: a #SluiceLesson
+ *
+ * Returns: (nullable): what the lesson finds (`result`), a title for
+ *   after the reveal: before it the scenario's title names only the topic
+ */
+const char *
+sluice_lesson_get_result (SluiceLesson *self)
+{
+  g_return_val_if_fail (SLUICE_IS_LESSON (self), NULL);
+  return self->result;
+}
+
+/**
+ * sluice_lesson_mutes_lint:
+ * @self: a #SluiceLesson
+ * @kind: a #SluiceLintKind
+ *
+ * Returns: whether the lesson teaches that lint (`mute-lints`): then the
+ *   app does not flag it while the lesson is shown
+ */
+gboolean
+sluice_lesson_mutes_lint (SluiceLesson *self,
+                          guint         kind)
+{
+  g_return_val_if_fail (SLUICE_IS_LESSON (self), FALSE);
+  return kind < 32 && (self->muted & (1u << kind)) != 0;
 }
 
 /**

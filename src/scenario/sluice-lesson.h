@@ -42,8 +42,17 @@ SluiceLessonTarget  sluice_lesson_get_target        (SluiceLesson  *self);
 gint64              sluice_lesson_get_target_index  (SluiceLesson  *self);
 const char         *sluice_lesson_get_explain       (SluiceLesson  *self);
 
+const char         *sluice_lesson_get_result        (SluiceLesson  *self);
+gboolean            sluice_lesson_mutes_lint        (SluiceLesson  *self,
+                                                     guint          kind);
+
 gboolean            sluice_lesson_check_reveal      (SluiceLesson  *self,
                                                      JsonNode      *report,
                                                      char         **shown);
+char               *sluice_lesson_describe          (SluiceLesson  *self,
+                                                     JsonNode      *report);
+char               *sluice_lesson_format_number     (double         value,
+                                                     int            digits);
+char               *sluice_lesson_format_seconds    (gint64         us);
 
 G_END_DECLS

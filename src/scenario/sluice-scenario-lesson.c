@@ -8,6 +8,8 @@
 
 #include <string.h>
 
+#include "sluice-lint.h"
+
 #define MAX_ORDER   10000
 #define MAX_CHOICES 9
 
@@ -16,10 +18,11 @@ typedef SluiceScenarioParser Parser;
 /* The keys of [lesson] (teaching.md); question, choices and explain may be
  * translated (`question[de]`). */
 const char * const _sluice_scenario_lesson_keys[] = {
-  "order", "next", "question", "choices", "answer", "reveal", "moment", "explain", NULL
+  "order", "next", "question", "choices", "answer", "reveal", "moment", "explain", "result", "evidence",
+  "mute-lints", NULL
 };
 const char * const _sluice_scenario_lesson_patterns[] = {
-  "question[LANG]", "choices[LANG]", "explain[LANG]", NULL
+  "question[LANG]", "choices[LANG]", "explain[LANG]", "result[LANG]", "evidence[LANG]", NULL
 };
 
 static const char * const required_keys[] = { "order", "question", "choices", "answer", "reveal", "explain" };
@@ -273,6 +276,71 @@ read_texts (SluiceLesson  *lesson,
   return TRUE;
 }
 
+/* `evidence` and each translation of it name only values of `reveal`;
+ * the locale's translation is the lesson's. */
+static gboolean
+read_evidence (SluiceLesson  *lesson,
+               const Parser  *p,
+               GKeyFile      *keyfile,
+               GError       **error)
+{
+  g_auto(GStrv) keys = g_key_file_get_keys (keyfile, "lesson", NULL, NULL);
+
+  for (guint i = 0; keys != NULL && keys[i] != NULL; i++)
+    {
+      g_autofree char *text = NULL;
+      g_autofree char *problem = NULL;
+
+      if (!g_str_equal (keys[i], "evidence") && !g_str_has_prefix (keys[i], "evidence["))
+        continue;
+      if (!_sluice_scenario_check_escapes (p, keyfile, "lesson", keys[i], error))
+        return FALSE;
+      text = g_key_file_get_string (keyfile, "lesson", keys[i], NULL);
+      if (text != NULL && !_sluice_lesson_check_evidence (lesson, text, &problem))
+        {
+          _sluice_scenario_set_error (p, error, SLUICE_SCENARIO_ERROR_INVALID_VALUE, "lesson", keys[i], "%s",
+                                      problem);
+          return FALSE;
+        }
+    }
+
+  lesson->evidence = g_key_file_get_locale_string (keyfile, "lesson", "evidence", NULL, NULL);
+  lesson->result = g_key_file_get_locale_string (keyfile, "lesson", "result", NULL, NULL);
+  return TRUE;
+}
+
+/* `mute-lints`: the lints the lesson teaches, by name. */
+static gboolean
+read_muted (SluiceLesson  *lesson,
+            const Parser  *p,
+            GKeyFile      *keyfile,
+            GError       **error)
+{
+  g_autofree char *raw = _sluice_scenario_read_raw (keyfile, "lesson", "mute-lints");
+  g_auto(GStrv) names = g_strsplit (raw != NULL ? raw : "", ";", -1);
+
+  for (guint i = 0; names[i] != NULL; i++)
+    {
+      SluiceLintKind kind;
+
+      if (*g_strstrip (names[i]) == '\0')
+        continue;
+      if (!sluice_lint_kind_from_string (names[i], &kind))
+        {
+          _sluice_scenario_set_error (p, error, SLUICE_SCENARIO_ERROR_INVALID_VALUE, "lesson", "mute-lints",
+                                      /* Translators: follows “FILE: [lesson] mute-lints: ”; %s is a
+                                       * word of it. Keep the lint names: they are what users type. */
+                                      _("“%s” is not a lint; expected names separated by “;” from "
+                                        "timeout-below-typical, retry-storm, ignoring-cancel, blocked-loop, "
+                                        "saturated and dominant-error"), names[i]);
+          return FALSE;
+        }
+      lesson->muted |= 1u << kind;
+    }
+
+  return TRUE;
+}
+
 /* Reads and validates [lesson] into @self's lesson; no group, no lesson. */
 gboolean
 _sluice_scenario_load_lesson (SluiceScenario  *self,
@@ -295,7 +363,9 @@ _sluice_scenario_load_lesson (SluiceScenario  *self,
       !_sluice_scenario_read_int (p, keyfile, "lesson", "answer", 1, g_strv_length (lesson->choices),
                                   &answer, error) ||
       !read_reveal (lesson, p, keyfile, error) ||
-      !read_moment (lesson, p, keyfile, error))
+      !read_moment (lesson, p, keyfile, error) ||
+      !read_evidence (lesson, p, keyfile, error) ||
+      !read_muted (lesson, p, keyfile, error))
     return FALSE;
 
   lesson->order = (guint) order;

@@ -195,8 +195,9 @@ test_chart_click_moves_the_playhead_to_the_time_at_x (void)
 
   g_assert_nonnull (model);
   g_assert_cmpint (width, >, 100);
-  sluice_render_chart_get_plot (width, height, model, t0, t1, sluice_time_view_get_now (SLUICE_TIME_VIEW (chart)),
-                                sluice_timeline_get_queue_capacity (model), sluice_timeline_get_lead_bound (model),
+  sluice_render_chart_get_plot (model,
+                                &(SluiceRenderFrame) { width, height, t0, t1, sluice_time_view_get_now (SLUICE_TIME_VIEW (chart)), SLUICE_PALETTE_LIGHT },
+                                &(SluiceChartLimits) { sluice_timeline_get_queue_capacity (model), sluice_timeline_get_lead_bound (model) },
                                 &plot);
   g_assert_cmpfloat (plot.width, >, 50.);
 
@@ -241,8 +242,11 @@ find_bar_point (SluiceTimelineView *lanes,
   sluice_render_timeline_get_plot (model, width, height, &plot);
   *x = plot.x + plot.width * ((double) (bar->start - t0) + (double) (end - bar->start) / 4.) / (double) (t1 - t0);
   for (*y = plot.y; *y < plot.y + plot.height; *y += 1.)
-    if (sluice_render_timeline_hit (model, width, height, t0, t1, *x, *y, &index) && index == bar_index &&
-        !sluice_render_timeline_hit_mark (model, width, height, t0, t1, *x, *y, &index))
+    if (sluice_render_timeline_hit (model, &(SluiceRenderFrame) { width, height, t0, t1, -1, SLUICE_PALETTE_LIGHT },
+                                    *x, *y, &index) && index == bar_index &&
+        !sluice_render_timeline_hit_mark (model,
+                                          &(SluiceRenderFrame) { width, height, t0, t1, -1, SLUICE_PALETTE_LIGHT },
+                                          *x, *y, &index))
       return TRUE;
   return FALSE;
 }

@@ -79,18 +79,17 @@ void         _sluice_chart_get_layout_full  (double             width,
 gboolean     _sluice_chart_shows_waiting    (SluiceTimeline    *model);
 gboolean     _sluice_chart_series_shown     (const SluiceChartPass *pass,
                                              SluiceChartSeries  series);
-void         _sluice_chart_init_pass        (SluiceChartPass   *pass,
-                                             cairo_t           *cr,
-                                             PangoLayout       *layout,
-                                             double             width,
-                                             double             height,
-                                             SluiceTimeline    *model,
-                                             gint64             t0,
-                                             gint64             t1,
-                                             gint64             now,
-                                             guint              queue_capacity,
-                                             guint              lead_bound,
-                                             SluicePaletteFlags palette);
+void         _sluice_chart_init_pass        (SluiceChartPass         *pass,
+                                             cairo_t                 *cr,
+                                             PangoLayout             *layout,
+                                             SluiceTimeline          *model,
+                                             const SluiceRenderFrame *frame,
+                                             const SluiceChartLimits *limits);
+void         _sluice_chart_begin_offline_pass (SluiceChartPass         *pass,
+                                               SluiceTimeline          *model,
+                                               const SluiceRenderFrame *frame,
+                                               const SluiceChartLimits *limits);
+void         _sluice_chart_end_offline_pass (SluiceChartPass   *pass);
 void         _sluice_chart_clear_pass       (SluiceChartPass   *pass);
 double       _sluice_chart_count_to_y       (const SluiceChartLayout *chart,
                                              double             count);
@@ -149,31 +148,16 @@ void         _sluice_chart_draw_readout     (const SluiceChartPass *pass,
 /* For tests: where the moments' markers and labels go (an array of
  * SluiceChartMoment; free with g_array_unref()), and where the readout's
  * box goes for the pointer at @x (width 0 for none). */
-GArray      *_sluice_chart_get_moments      (double             width,
-                                             double             height,
-                                             SluiceTimeline    *model,
-                                             gint64             t0,
-                                             gint64             t1,
-                                             gint64             now,
-                                             guint              queue_capacity,
-                                             guint              lead_bound);
-void         _sluice_chart_get_model_layout (double             width,
-                                             double             height,
-                                             SluiceTimeline    *model,
-                                             gint64             t0,
-                                             gint64             t1,
-                                             gint64             now,
-                                             guint              queue_capacity,
-                                             guint              lead_bound,
-                                             SluiceChartLayout *layout);
-SluiceRect   _sluice_chart_get_readout_rect (double             width,
-                                             double             height,
-                                             SluiceTimeline    *model,
-                                             gint64             t0,
-                                             gint64             t1,
-                                             gint64             now,
-                                             guint              queue_capacity,
-                                             guint              lead_bound,
-                                             double             x);
+GArray      *_sluice_chart_get_moments      (SluiceTimeline          *model,
+                                             const SluiceRenderFrame *frame,
+                                             const SluiceChartLimits *limits);
+void         _sluice_chart_get_model_layout (SluiceTimeline          *model,
+                                             const SluiceRenderFrame *frame,
+                                             const SluiceChartLimits *limits,
+                                             SluiceChartLayout       *layout);
+SluiceRect   _sluice_chart_get_readout_rect (SluiceTimeline          *model,
+                                             const SluiceRenderFrame *frame,
+                                             const SluiceChartLimits *limits,
+                                             double                   x);
 
 G_END_DECLS

@@ -9,6 +9,8 @@
 #include <pango/pangocairo.h>
 
 #include "sluice-palette.h"
+#include "sluice-render-chart.h"
+#include "sluice-render-frame.h"
 #include "sluice-timeline.h"
 
 G_BEGIN_DECLS
@@ -139,17 +141,12 @@ void         _sluice_chart_get_layout     (double             width,
                                            guint              y_max,
                                            gboolean           budget,
                                            SluiceChartLayout *layout);
-void         _sluice_chart_get_labels     (double          width,
-                                           double          height,
-                                           SluiceTimeline *model,
-                                           gint64          t0,
-                                           gint64          t1,
-                                           gint64          now,
-                                           guint           queue_capacity,
-                                           guint           lead_bound,
-                                           SluiceRect     *capacity_rect,
-                                           SluiceRect     *bound_rect,
-                                           SluiceRect     *budget_rect);
+void         _sluice_chart_get_labels     (SluiceTimeline          *model,
+                                           const SluiceRenderFrame *frame,
+                                           const SluiceChartLimits *limits,
+                                           SluiceRect              *capacity_rect,
+                                           SluiceRect              *bound_rect,
+                                           SluiceRect              *budget_rect);
 
 double       _sluice_render_time_to_x     (const SluiceRect  *plot,
                                            gint64             t0,

@@ -533,15 +533,11 @@ draw_policy_marks (const Pass     *pass,
 /**
  * sluice_render_timeline:
  * @cr: the context to draw on
- * @width: the view's width
- * @height: the view's height
  * @model: the run
- * @t0: the time at the left edge of the lanes, in clock microseconds
- * @t1: the time at the right edge
- * @now: the clock's time: running attempts end there and the "now" line is
- *   drawn there; negative for neither (a finished run)
+ * @frame: the view's size, the span of time across the lanes, the clock
+ *   (running attempts end there and the "now" line is drawn there;
+ *   negative for neither: a finished run) and the palette
  * @selected_item: the item whose attempts are highlighted, or -1
- * @palette: the palette: light or dark, normal or high contrast
  *
  * Draws one lane per worker and one bar per attempt, from start to end,
  * coloured by outcome, open (a pale inside, a bold border) while they run,
@@ -557,15 +553,10 @@ draw_policy_marks (const Pass     *pass,
  * %SLUICE_RENDER_BAR_MIN_WIDTH pixels wide, from its start.
  */
 void
-sluice_render_timeline (cairo_t        *cr,
-                        double          width,
-                        double          height,
-                        SluiceTimeline *model,
-                        gint64          t0,
-                        gint64          t1,
-                        gint64          now,
-                        gint64          selected_item,
-                        SluicePaletteFlags palette)
+sluice_render_timeline (cairo_t                 *cr,
+                        SluiceTimeline          *model,
+                        const SluiceRenderFrame *frame,
+                        gint64                   selected_item)
 {
   g_autoptr(PangoLayout) layout = NULL;
   g_autoptr(GArray) problems = NULL;
@@ -574,6 +565,7 @@ sluice_render_timeline (cairo_t        *cr,
 
   g_return_if_fail (cr != NULL);
   g_return_if_fail (SLUICE_IS_TIMELINE (model));
+  g_return_if_fail (frame != NULL);
 
   n_workers = MAX (sluice_timeline_get_n_workers (model), 1);
   layout = _sluice_render_create_layout (cr, FALSE);
@@ -581,16 +573,16 @@ sluice_render_timeline (cairo_t        *cr,
   pass = (Pass) {
     .cr = cr,
     .layout = layout,
-    .palette = sluice_palette_get (palette),
-    .t0 = t0,
-    .t1 = MAX (t1, t0 + 1),
-    .now = now >= 0 ? now : sluice_timeline_get_end_time (model),
+    .palette = sluice_palette_get (frame->palette),
+    .t0 = frame->t0,
+    .t1 = MAX (frame->t1, frame->t0 + 1),
+    .now = frame->now >= 0 ? frame->now : sluice_timeline_get_end_time (model),
     .selected_item = selected_item,
     .problems = problems,
   };
-  _sluice_lanes_get_model_layout (model, width, height, &pass.lanes);
+  _sluice_lanes_get_model_layout (model, frame->width, frame->height, &pass.lanes);
 
-  _sluice_render_begin_view (cr, pass.palette, width, height);
+  _sluice_render_begin_view (cr, pass.palette, frame->width, frame->height);
 
   _sluice_lanes_draw_key (cr, layout, pass.palette, &pass.lanes);
   draw_lanes (&pass, n_workers);
@@ -604,6 +596,6 @@ sluice_render_timeline (cairo_t        *cr,
   draw_policy_marks (&pass, model, n_workers);
   cairo_restore (cr);
 
-  _sluice_render_draw_now (cr, pass.palette, &pass.lanes.plot, pass.t0, pass.t1, now);
+  _sluice_render_draw_now (cr, pass.palette, &pass.lanes.plot, pass.t0, pass.t1, frame->now);
   cairo_restore (cr);
 }

@@ -313,9 +313,8 @@ test_close_moments_keep_their_markers (void)
     { SLUICE_EVENT_RUN_END,           3.2,  0, 0, 0, 0 },
   };
   g_autoptr(SluiceTimeline) model = timeline_of (crowded, G_N_ELEMENTS (crowded));
-  g_autoptr(GArray) moments = _sluice_chart_get_moments (model,
-                                                         &(SluiceRenderFrame) { 400., 120., 0, S (4), -1, SLUICE_PALETTE_LIGHT },
-                                                         &(SluiceChartLimits) { 1, 4 });
+  SluiceRenderFrame frame = { 400., 120., 0, S (4), -1, SLUICE_PALETTE_LIGHT };
+  g_autoptr(GArray) moments = _sluice_chart_get_moments (model, &frame, &(SluiceChartLimits) { 1, 4 });
   gboolean end_labelled = FALSE;
 
   g_assert_cmpuint (moments->len, ==, 5);
@@ -357,6 +356,7 @@ test_export_has_moments (void)
       const SluiceChartMoment *stop;
       gint64 t0 = sluice_timeline_get_start_time (models[k]);
       gint64 t1 = sluice_timeline_get_end_time (models[k]);
+      SluiceRenderFrame frame;
       double chart_height;
       cairo_t *cr;
 
@@ -368,9 +368,8 @@ test_export_has_moments (void)
       /* Where the export puts the stop's marker: its chart spans the run
        * and a fortieth more, above the lanes, which take what they need. */
       chart_height = MAX (160., height - sluice_render_timeline_get_natural_height_for_width (model, width));
-      moments = _sluice_chart_get_moments (model,
-                                           &(SluiceRenderFrame) { width, chart_height, t0, t1 + (t1 - t0) / 40, -1, SLUICE_PALETTE_LIGHT },
-                                           &(SluiceChartLimits) { 1, 4 });
+      frame = (SluiceRenderFrame) { width, chart_height, t0, t1 + (t1 - t0) / 40, -1, SLUICE_PALETTE_LIGHT };
+      moments = _sluice_chart_get_moments (model, &frame, &(SluiceChartLimits) { 1, 4 });
       g_assert_cmpuint (moments->len, >=, 1);
       stop = &g_array_index (moments, SluiceChartMoment, 0);
       ink[k] = count_color (surfaces[k], &stop->marker, &palette->foreground, 0.1);
@@ -631,16 +630,14 @@ check_labels_clear (SluiceTimeline *model,
                     const char     *what)
 {
   gint64 end = sluice_timeline_get_end_time (model);
-  g_autoptr(GArray) moments = _sluice_chart_get_moments (model,
-                                                         &(SluiceRenderFrame) { width, height, 0, end, end, SLUICE_PALETTE_LIGHT },
-                                                         &(SluiceChartLimits) { capacity, bound });
+  SluiceRenderFrame frame = { width, height, 0, end, end, SLUICE_PALETTE_LIGHT };
+  SluiceChartLimits limits = { capacity, bound };
+  g_autoptr(GArray) moments = _sluice_chart_get_moments (model, &frame, &limits);
   SluiceChartLayout chart;
   SluiceRect rects[3];
 
-  _sluice_chart_get_model_layout (model, &(SluiceRenderFrame) { width, height, 0, end, end, SLUICE_PALETTE_LIGHT },
-                                  &(SluiceChartLimits) { capacity, bound }, &chart);
-  _sluice_chart_get_labels (model, &(SluiceRenderFrame) { width, height, 0, end, end, SLUICE_PALETTE_LIGHT },
-                            &(SluiceChartLimits) { capacity, bound }, &rects[0], &rects[1], &rects[2]);
+  _sluice_chart_get_model_layout (model, &frame, &limits, &chart);
+  _sluice_chart_get_labels (model, &frame, &limits, &rects[0], &rects[1], &rects[2]);
   for (guint i = 0; i < G_N_ELEMENTS (rects); i++)
     {
       for (guint j = i + 1; j < G_N_ELEMENTS (rects); j++)

@@ -193,6 +193,7 @@ test_zero_duration_attempt_is_visible (void)
 {
   g_autoptr(SluiceTimeline) model = sluice_timeline_new (2);
   const SluicePalette *palette = sluice_palette_get (FALSE);
+  SluiceRenderFrame frame = { WIDTH, HEIGHT, 0, S (4), -1, SLUICE_PALETTE_LIGHT };
   SluiceLanesLayout lanes;
   double x, y;
 
@@ -241,9 +242,7 @@ test_zero_duration_attempt_is_visible (void)
     {
       guint index = G_MAXUINT;
 
-      g_assert_true (sluice_render_timeline_hit (model,
-                                                 &(SluiceRenderFrame) { WIDTH, HEIGHT, 0, S (4), -1, SLUICE_PALETTE_LIGHT },
-                                                 x + dx + 0.5, y, &index));
+      g_assert_true (sluice_render_timeline_hit (model, &frame, x + dx + 0.5, y, &index));
       g_assert_cmpuint (index, ==, 0);
     }
 }

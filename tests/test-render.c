@@ -1184,6 +1184,7 @@ test_chart_limit_labels (gconstpointer data)
       g_autoptr(SluiceTimeline) model = NULL;
       guint capacity, bound;
       gint64 end;
+      SluiceRenderFrame frame;
       SluiceChartLayout chart;
       SluiceRect capacity_rect, bound_rect;
       cairo_t *drawn, *plain;
@@ -1201,19 +1202,15 @@ test_chart_limit_labels (gconstpointer data)
           g_test_message ("%s never reaches its lead bound: skipped", lc->preset);
           continue;
         }
-      _sluice_chart_get_model_layout (model,
-                                      &(SluiceRenderFrame) { lc->width, lc->height, 0, end, end, SLUICE_PALETTE_LIGHT },
-                                      &(SluiceChartLimits) { capacity, bound }, &chart);
-      _sluice_chart_get_labels (model,
-                                &(SluiceRenderFrame) { lc->width, lc->height, 0, end, end, SLUICE_PALETTE_LIGHT },
-                                &(SluiceChartLimits) { capacity, bound }, &capacity_rect, &bound_rect, NULL);
+      frame = (SluiceRenderFrame) { lc->width, lc->height, 0, end, end, dark };
+      _sluice_chart_get_model_layout (model, &frame, &(SluiceChartLimits) { capacity, bound }, &chart);
+      _sluice_chart_get_labels (model, &frame, &(SluiceChartLimits) { capacity, bound }, &capacity_rect, &bound_rect,
+                                NULL);
 
       drawn = cairo_create (new_surface (lc->width, lc->height));
-      sluice_render_chart (drawn, model, &(SluiceRenderFrame) { lc->width, lc->height, 0, end, end, dark },
-                           &(SluiceChartLimits) { capacity, bound });
+      sluice_render_chart (drawn, model, &frame, &(SluiceChartLimits) { capacity, bound });
       plain = cairo_create (new_surface (lc->width, lc->height));
-      sluice_render_chart (plain, model, &(SluiceRenderFrame) { lc->width, lc->height, 0, end, end, dark },
-                           &(SluiceChartLimits) { 0, 0 });
+      sluice_render_chart (plain, model, &frame, &(SluiceChartLimits) { 0, 0 });
       g_assert_cmpint (cairo_status (drawn), ==, CAIRO_STATUS_SUCCESS);
 
       check_limit_label (drawn, plain, palette, &chart, &capacity_rect, capacity, lc->width, "capacity");
@@ -1518,7 +1515,8 @@ test_lanes_backoff (gconstpointer data)
                                  lanes_x (&gp, 1.5) + 1., gp.lanes.plot.y + gp.lanes.lane_height,
                                  &palette->backoff), ==, 0);
   assert_pixel (without, lanes_x (&gp, 1.25), round (lane_middle_y (&gp, 0)), &palette->background, "no backoff");
-  g_assert_false (sluice_render_timeline_hit_mark (plain, &gp.frame, lanes_x (&gp, 1.25), lane_middle_y (&gp, 0), NULL));
+  g_assert_false (sluice_render_timeline_hit_mark (plain, &gp.frame, lanes_x (&gp, 1.25), lane_middle_y (&gp, 0),
+                                                   NULL));
 
   cairo_surface_destroy (surface);
   cairo_surface_destroy (without);

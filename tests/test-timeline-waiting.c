@@ -235,11 +235,10 @@ draw (SluiceTimeline     *model,
 {
   cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, (int) WIDTH, (int) HEIGHT);
   cairo_t *cr = cairo_create (surface);
+  SluiceRenderFrame frame = { WIDTH, HEIGHT, 0, sluice_timeline_get_end_time (model), -1, flags };
+  SluiceChartLimits limits = sluice_render_chart_get_limits (model);
 
-  sluice_render_chart_with_pointer (cr, model,
-                                    &(SluiceRenderFrame) { WIDTH, HEIGHT, 0, sluice_timeline_get_end_time (model), -1, flags },
-                                    &(SluiceChartLimits) { sluice_timeline_get_queue_capacity (model), sluice_timeline_get_lead_bound (model) },
-                                    pointer_x);
+  sluice_render_chart_with_pointer (cr, model, &frame, &limits, pointer_x);
   g_assert_cmpint (cairo_status (cr), ==, CAIRO_STATUS_SUCCESS);
   cairo_destroy (cr);
   cairo_surface_flush (surface);
@@ -394,15 +393,13 @@ test_slow_caller_legend_fits (void)
   end = sluice_timeline_get_end_time (run.model);
   for (guint i = 0; i < G_N_ELEMENTS (sizes); i++)
     {
+      SluiceRenderFrame frame = { sizes[i][0], sizes[i][1], 0, end, end, SLUICE_PALETTE_LIGHT };
+      SluiceChartLimits limits = { 3, 6 };
       SluiceChartLayout chart;
       SluiceRect labels[3];
 
-      _sluice_chart_get_model_layout (run.model,
-                                      &(SluiceRenderFrame) { sizes[i][0], sizes[i][1], 0, end, end, SLUICE_PALETTE_LIGHT },
-                                      &(SluiceChartLimits) { 3, 6 }, &chart);
-      _sluice_chart_get_labels (run.model,
-                                &(SluiceRenderFrame) { sizes[i][0], sizes[i][1], 0, end, end, SLUICE_PALETTE_LIGHT },
-                                &(SluiceChartLimits) { 3, 6 }, &labels[0], &labels[1], &labels[2]);
+      _sluice_chart_get_model_layout (run.model, &frame, &limits, &chart);
+      _sluice_chart_get_labels (run.model, &frame, &limits, &labels[0], &labels[1], &labels[2]);
       for (guint a = 0; a < SLUICE_CHART_N_LEGEND; a++)
         {
           if (a < SLUICE_CHART_N_SERIES || a == SLUICE_CHART_SERIES_WAITING)
@@ -523,11 +520,11 @@ test_callers_that_keep_up_show_none (void)
     g_autoptr(SluiceTimeline) model = run_fixture_timeline_of ("ok", NULL);
     gint64 end = sluice_timeline_get_end_time (model);
     g_autofree char *readout = sluice_render_chart_get_readout (model, end / 2);
+    SluiceChartLimits limits = sluice_render_chart_get_limits (model);
     SluiceChartLayout chart;
 
     _sluice_chart_get_model_layout (model, &(SluiceRenderFrame) { WIDTH, HEIGHT, 0, end, -1, SLUICE_PALETTE_LIGHT },
-                                    &(SluiceChartLimits) { sluice_timeline_get_queue_capacity (model), sluice_timeline_get_lead_bound (model) },
-                                    &chart);
+                                    &limits, &chart);
     g_assert_cmpfloat (chart.legend[SLUICE_CHART_SERIES_WAITING].width, ==, 0.);
     for (guint s = SLUICE_CHART_N_SERIES; s < SLUICE_CHART_N_LEGEND; s++)
       g_assert_cmpfloat (chart.legend[s].width, ==, 0.);

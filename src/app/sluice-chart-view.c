@@ -60,15 +60,6 @@ get_render_frame (SluiceChartView *self,
   };
 }
 
-/* The limits the run started with (its run-start event). */
-static SluiceChartLimits
-get_limits (SluiceTimeline *model)
-{
-  return (SluiceChartLimits) {
-    sluice_timeline_get_queue_capacity (model), sluice_timeline_get_lead_bound (model),
-  };
-}
-
 /* What of a @width-wide chart the plot does not get: the legend's rows
  * and the time axis (0 without a run). */
 static double
@@ -87,7 +78,7 @@ get_frame_height (SluiceChartView *self,
     return 0.;
 
   frame = get_render_frame (self, width, height);
-  limits = get_limits (model);
+  limits = sluice_render_chart_get_limits (model);
   sluice_render_chart_get_plot (model, &frame, &limits, &plot);
   return height - plot.height;
 }
@@ -116,7 +107,7 @@ pinned_x (SluiceChartView *self,
     return -1.;
 
   frame = get_render_frame (self, width, height);
-  limits = get_limits (model);
+  limits = sluice_render_chart_get_limits (model);
   sluice_render_chart_get_plot (model, &frame, &limits, &plot);
   return plot.x + (double) (self->pinned - t0) / (double) (t1 - t0) * plot.width;
 }
@@ -142,7 +133,7 @@ sluice_chart_view_draw (SluiceTimeView *view,
     }
 
   shown = get_render_frame (self, width, height);
-  limits = get_limits (model);
+  limits = sluice_render_chart_get_limits (model);
   sluice_render_chart_with_pointer (cr, model, &shown, &limits,
                                     self->pointer_x >= 0 ? self->pointer_x : pinned_x (self, width, height));
 }
@@ -155,7 +146,7 @@ sluice_chart_view_get_plot (SluiceTimeView    *view,
 {
   SluiceTimeline *model = sluice_time_view_get_model (view);
   SluiceRenderFrame frame = get_render_frame (SLUICE_CHART_VIEW (view), width, height);
-  SluiceChartLimits limits = get_limits (model);
+  SluiceChartLimits limits = sluice_render_chart_get_limits (model);
 
   sluice_render_chart_get_plot (model, &frame, &limits, plot);
 }

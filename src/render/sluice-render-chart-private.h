@@ -41,6 +41,14 @@ typedef enum {
   SLUICE_CHART_FAILED_PAST_BOUND,
 } SluiceChartFailed;
 
+/* The legend's entries beyond the four series, each only when the run
+ * has it (see SLUICE_CHART_N_LEGEND). */
+typedef struct {
+  gboolean          budget;   /* the retry budget's token level */
+  gboolean          waiting;  /* the results waiting for the caller */
+  SluiceChartFailed failed;   /* what the lead's failed items' entry says */
+} SluiceChartExtras;
+
 /* A run-level moment on the time axis: a marker, and a label unless one
  * more important is in its place. */
 typedef struct {
@@ -72,9 +80,7 @@ typedef struct {
 void         _sluice_chart_get_layout_full  (double             width,
                                              double             height,
                                              guint              y_max,
-                                             gboolean           budget,
-                                             gboolean           waiting,
-                                             SluiceChartFailed  failed,
+                                             const SluiceChartExtras *extras,
                                              SluiceChartLayout *layout);
 gboolean     _sluice_chart_shows_waiting    (SluiceTimeline    *model);
 gboolean     _sluice_chart_series_shown     (const SluiceChartPass *pass,

@@ -35,32 +35,25 @@ typedef struct {
   double x, y_min, y_max;
 } Tick;
 
-static void get_series_labels (const char        *labels[SLUICE_CHART_N_LEGEND],
-                               gboolean           budget,
-                               gboolean           waiting,
-                               SluiceChartFailed  failed);
+static void get_series_labels (const char              *labels[SLUICE_CHART_N_LEGEND],
+                               const SluiceChartExtras *extras);
 
-/* The chart's geometry; @budget: whether the legend has the retry
- * budget's entry; @waiting: whether it has the results waiting's;
- * @failed: what its entry for the lead's failed items says, if it has
- * one. */
+/* The chart's geometry, with the legend's entries for @extras. */
 void
-_sluice_chart_get_layout_full (double             width,
-                               double             height,
-                               guint              y_max,
-                               gboolean           budget,
-                               gboolean           waiting,
-                               SluiceChartFailed  failed,
-                               SluiceChartLayout *layout)
+_sluice_chart_get_layout_full (double                   width,
+                               double                   height,
+                               guint                    y_max,
+                               const SluiceChartExtras *extras,
+                               SluiceChartLayout       *layout)
 {
   const char *labels[SLUICE_CHART_N_LEGEND];
+  SluiceKey key = { labels, SLUICE_CHART_N_LEGEND, LEGEND_SWATCH_SPACE, NULL };
 
   layout->plot.x = SLUICE_RENDER_GUTTER;
   layout->plot.width = MAX (width - SLUICE_RENDER_GUTTER - SLUICE_RENDER_MARGIN, 1.);
 
-  get_series_labels (labels, budget, waiting, failed);
-  layout->legend_height = _sluice_render_layout_key (labels, SLUICE_CHART_N_LEGEND, LEGEND_SWATCH_SPACE,
-                                                     layout->plot.x, layout->plot.x + layout->plot.width,
+  get_series_labels (labels, extras);
+  layout->legend_height = _sluice_render_layout_key (&key, layout->plot.x, layout->plot.x + layout->plot.width,
                                                      layout->legend, &layout->legend_rows);
 
   layout->plot.y = layout->legend_height;
@@ -76,7 +69,9 @@ _sluice_chart_get_layout (double             width,
                           gboolean           budget,
                           SluiceChartLayout *layout)
 {
-  _sluice_chart_get_layout_full (width, height, y_max, budget, FALSE, SLUICE_CHART_FAILED_NONE, layout);
+  SluiceChartExtras extras = { budget, FALSE, SLUICE_CHART_FAILED_NONE };
+
+  _sluice_chart_get_layout_full (width, height, y_max, &extras, layout);
 }
 
 /* Whether the chart draws the results waiting for the caller: only when
@@ -300,20 +295,19 @@ _sluice_chart_series_label (SluiceChartSeries series)
     }
 }
 
-/* The legend's labels; the budget's only with @budget, the results
- * waiting's only with @waiting, the failed items' only when there are
- * some, else NULL. */
+/* The legend's labels: the series', then those of @extras the run has,
+ * NULL for the others. */
 static void
-get_series_labels (const char        *labels[SLUICE_CHART_N_LEGEND],
-                   gboolean           budget,
-                   gboolean           waiting,
-                   SluiceChartFailed  failed)
+get_series_labels (const char              *labels[SLUICE_CHART_N_LEGEND],
+                   const SluiceChartExtras *extras)
 {
   for (SluiceChartSeries s = 0; s < SLUICE_CHART_N_SERIES; s++)
     labels[s] = _sluice_chart_series_label (s);
-  labels[SLUICE_CHART_SERIES_BUDGET] = budget ? _sluice_chart_series_label (SLUICE_CHART_SERIES_BUDGET) : NULL;
-  labels[SLUICE_CHART_SERIES_WAITING] = waiting ? _sluice_chart_series_label (SLUICE_CHART_SERIES_WAITING) : NULL;
-  labels[SLUICE_CHART_LEGEND_FAILED] = _sluice_chart_failed_label (failed);
+  labels[SLUICE_CHART_SERIES_BUDGET] = extras->budget ? _sluice_chart_series_label (SLUICE_CHART_SERIES_BUDGET)
+                                                      : NULL;
+  labels[SLUICE_CHART_SERIES_WAITING] = extras->waiting ? _sluice_chart_series_label (SLUICE_CHART_SERIES_WAITING)
+                                                        : NULL;
+  labels[SLUICE_CHART_LEGEND_FAILED] = _sluice_chart_failed_label (extras->failed);
 }
 
 static void
@@ -563,10 +557,10 @@ static void
 draw_legend (const SluiceChartPass *pass)
 {
   const char *labels[SLUICE_CHART_N_LEGEND];
+  SluiceKey key = { labels, SLUICE_CHART_N_LEGEND, LEGEND_SWATCH_SPACE, draw_legend_swatch };
 
-  get_series_labels (labels, pass->max_tokens >= 0, pass->waiting, pass->failed);
-  _sluice_render_draw_key (pass->cr, pass->layout, pass->palette, labels, pass->chart.legend,
-                           SLUICE_CHART_N_LEGEND, LEGEND_SWATCH_SPACE, draw_legend_swatch);
+  get_series_labels (labels, &(SluiceChartExtras) { pass->max_tokens >= 0, pass->waiting, pass->failed });
+  _sluice_render_draw_key (pass->cr, pass->layout, pass->palette, &key, pass->chart.legend);
 }
 
 /* The scale fits the limits and the highest value in view (of the
@@ -627,7 +621,8 @@ _sluice_chart_init_pass (SluiceChartPass         *pass,
   };
   pass->failed = _sluice_chart_find_failed (model, t0, MIN (pass->last, t1), limits->lead_bound);
   _sluice_chart_get_layout_full (frame->width, frame->height, compute_y_max (model, t0, t1, limits, pass->waiting),
-                                 pass->max_tokens >= 0, pass->waiting, pass->failed, &pass->chart);
+                                 &(SluiceChartExtras) { pass->max_tokens >= 0, pass->waiting, pass->failed },
+                                 &pass->chart);
   pass->moments = _sluice_chart_place_moments (model, layout, &pass->chart.plot, frame->width, t0, t1);
 }
 
@@ -690,6 +685,27 @@ _sluice_chart_get_moments (SluiceTimeline          *model,
   moments = g_steal_pointer (&pass.moments);
   _sluice_chart_end_offline_pass (&pass);
   return moments;
+}
+
+/**
+ * sluice_render_chart_get_limits:
+ * @model: the run
+ *
+ * The limits @model's run started with (from its run-start event), as
+ * the chart view draws them.
+ *
+ * Returns: the queue capacity and the lead bound, 0 for those not known
+ */
+SluiceChartLimits
+sluice_render_chart_get_limits (SluiceTimeline *model)
+{
+  static const SluiceChartLimits none = { 0, 0 };
+
+  g_return_val_if_fail (SLUICE_IS_TIMELINE (model), none);
+
+  return (SluiceChartLimits) {
+    sluice_timeline_get_queue_capacity (model), sluice_timeline_get_lead_bound (model),
+  };
 }
 
 /**

@@ -26,6 +26,8 @@ typedef struct {
   guint lead_bound;
 } SluiceChartLimits;
 
+SluiceChartLimits sluice_render_chart_get_limits (SluiceTimeline *model);
+
 void     sluice_render_chart                 (cairo_t                 *cr,
                                               SluiceTimeline          *model,
                                               const SluiceRenderFrame *frame,

@@ -206,21 +206,24 @@ typedef void (*SluiceKeySwatchFunc) (cairo_t             *cr,
                                      double               x,
                                      double               y);
 
-double       _sluice_render_layout_key    (const char * const *labels,
-                                           guint               n_entries,
-                                           double              swatch_space,
-                                           double              left,
-                                           double              right,
-                                           SluiceRect         *rects,
-                                           guint              *n_rows);
+/* A key's entries: a swatch and a label each. */
+typedef struct {
+  const char * const  *labels;        /* NULL for an entry not shown */
+  guint                n_entries;
+  double               swatch_space;  /* a swatch and the gap before its label */
+  SluiceKeySwatchFunc  draw_swatch;   /* only drawing needs it */
+} SluiceKey;
+
+double       _sluice_render_layout_key    (const SluiceKey     *key,
+                                           double               left,
+                                           double               right,
+                                           SluiceRect          *rects,
+                                           guint               *n_rows);
 void         _sluice_render_draw_key      (cairo_t             *cr,
                                            PangoLayout         *layout,
                                            const SluicePalette *palette,
-                                           const char * const  *labels,
-                                           const SluiceRect    *rects,
-                                           guint                n_entries,
-                                           double               swatch_space,
-                                           SluiceKeySwatchFunc  draw_swatch);
+                                           const SluiceKey     *key,
+                                           const SluiceRect    *rects);
 void         _sluice_lanes_layout_key     (SluiceLanesLayout       *layout,
                                            guint                    mark_kinds,
                                            double                   left,

@@ -192,11 +192,15 @@ draw_problems (const Pass *pass,
       const Problem *problem = &g_array_index (pass->problems, Problem, i);
       double grow = MAX (0., PROBLEM_MIN_WIDTH - (problem->x1 - problem->x0)) / 2.;
 
-      _sluice_render_fill_bar (pass->cr, pass->palette, severity_color (pass->palette, problem->severity),
+      SluiceRect rect = {
+        round (problem->x0 - grow), lane_top (pass, problem->worker) + pass->lanes.bar_inset,
+        round (problem->x1 - problem->x0 + 2. * grow), h,
+      };
+
+      _sluice_render_fill_bar (pass->cr, severity_color (pass->palette, problem->severity),
                                problem->severity == SEVERITY_CANCELLED ? SLUICE_BAR_FILL_DOTTED
                                                                        : SLUICE_BAR_FILL_FLAT,
-                               round (problem->x0 - grow), lane_top (pass, problem->worker) + pass->lanes.bar_inset,
-                               round (problem->x1 - problem->x0 + 2. * grow), h, alpha);
+                               &rect, alpha);
     }
 }
 
@@ -293,19 +297,21 @@ draw_deadline_and_rounds (const Pass              *pass,
     }
 }
 
-/* "item 3 · attempt 2", or shorter forms, or nothing: whichever fits. */
+/* "item 3 · attempt 2", or shorter forms, or nothing: whichever fits in
+ * @rect, filled as @fill says, left of the @reserved room of its marks. */
 static void
 draw_bar_label (const Pass              *pass,
                 const SluiceTimelineBar *bar,
-                double                   x,
-                double                   y,
-                double                   w,
-                double                   h,
+                const SluiceRect        *rect,
                 double                   reserved,
-                const SluiceColor       *color,
-                const SluiceColor       *backing,
+                SluiceBarFill            fill,
                 double                   alpha)
 {
+  double x = rect->x, y = rect->y, w = rect->width, h = rect->height;
+  const SluiceColor *color = _sluice_render_bar_label_color (pass->palette, fill);
+  /* A patterned bar gets a plain patch behind its label: text on dots is
+   * hard to read from the back of a room. */
+  const SluiceColor *backing = fill == SLUICE_BAR_FILL_DOTTED ? bar_color (pass->palette, bar) : NULL;
   g_autofree char *item = NULL;
   g_autofree char *long_label = NULL;
   g_autofree char *short_label = NULL;
@@ -338,8 +344,6 @@ draw_bar_label (const Pass              *pass,
       _sluice_render_get_text_size (pass->layout, labels[i], &tw, &th);
       if (tw + 8. <= w - reserved && th <= h + 2.)
         {
-          /* A patterned bar gets a plain patch behind its label: text on
-           * dots is hard to read from the back of a room. */
           if (backing != NULL)
             {
               _sluice_render_set_source_dimmed (pass->cr, backing, alpha);
@@ -357,12 +361,10 @@ draw_bar_label (const Pass              *pass,
 static void
 draw_marks (const Pass              *pass,
             const SluiceTimelineBar *bar,
-            double                   x,
-            double                   y,
-            double                   w,
-            double                   h,
+            const SluiceRect        *rect,
             double                  *reserved)
 {
+  double x = rect->x, y = rect->y, w = rect->width, h = rect->height;
   double r = _sluice_lanes_mark_radius (&pass->lanes);
   double cx = x + w - r - 3.;
 
@@ -397,6 +399,7 @@ draw_full_bar (const Pass              *pass,
   double h = pass->lanes.lane_height - 2. * pass->lanes.bar_inset;
   double x = round (x0), w = round (x1) - round (x0);
   SluiceBarFill fill = _sluice_render_bar_fill_for_outcome (bar->outcome, bar->end < 0);
+  SluiceRect rect;
   double reserved;
 
   /* A one-pixel gap between back-to-back attempts keeps them apart; an
@@ -405,14 +408,14 @@ draw_full_bar (const Pass              *pass,
     w -= 1.;
   w = MAX (w, SLUICE_RENDER_BAR_MIN_WIDTH);
 
-  _sluice_render_fill_bar (cr, pass->palette, bar_color (pass->palette, bar), fill, x, y, w, h, alpha);
+  rect = (SluiceRect) { x, y, w, h };
+  _sluice_render_fill_bar (cr, bar_color (pass->palette, bar), fill, &rect, alpha);
 
   if (bar->retried)
     _sluice_render_draw_hatching (cr, x, y, w, h);
 
-  draw_marks (pass, bar, x, y, w, h, &reserved);
-  draw_bar_label (pass, bar, x, y, w, h, reserved, _sluice_render_bar_label_color (pass->palette, fill),
-                  fill == SLUICE_BAR_FILL_DOTTED ? bar_color (pass->palette, bar) : NULL, alpha);
+  draw_marks (pass, bar, &rect, &reserved);
+  draw_bar_label (pass, bar, &rect, reserved, fill, alpha);
 
   if (bar->item == pass->selected_item)
     {

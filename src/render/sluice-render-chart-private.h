@@ -77,11 +77,11 @@ typedef struct {
 } SluiceChartPass;
 
 /* sluice-render-chart.c */
-void         _sluice_chart_get_layout_full  (double             width,
-                                             double             height,
-                                             guint              y_max,
+void         _sluice_chart_get_layout_full  (double                   width,
+                                             double                   height,
+                                             guint                    y_max,
                                              const SluiceChartExtras *extras,
-                                             SluiceChartLayout *layout);
+                                             SluiceChartLayout       *layout);
 gboolean     _sluice_chart_shows_waiting    (SluiceTimeline    *model);
 gboolean     _sluice_chart_series_shown     (const SluiceChartPass *pass,
                                              SluiceChartSeries  series);

@@ -197,8 +197,8 @@ draw_chart (SluiceTimeline *model,
   cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, (int) width, (int) height);
   cairo_t *cr = cairo_create (surface);
 
-  sluice_render_chart_with_pointer (cr, width, height, model, 0, t1, -1, queue_capacity, lead_bound, dark,
-                                    pointer_x);
+  sluice_render_chart_with_pointer (cr, model, &(SluiceRenderFrame) { width, height, 0, t1, -1, dark },
+                                    &(SluiceChartLimits) { queue_capacity, lead_bound }, pointer_x);
   g_assert_cmpint (cairo_status (cr), ==, CAIRO_STATUS_SUCCESS);
   cairo_destroy (cr);
   return surface;
@@ -249,8 +249,11 @@ test_stop_request_is_marked (gconstpointer data)
   g_assert_cmpint (sluice_timeline_get_moment (model, 2)->kind, ==, SLUICE_TIMELINE_MOMENT_RUN_END);
   g_assert_cmpuint (sluice_timeline_get_n_moments (plain), ==, 0);
 
-  _sluice_chart_get_model_layout (width, height, model, 0, S (4), -1, 1, 4, &chart);
-  moments = _sluice_chart_get_moments (width, height, model, 0, S (4), -1, 1, 4);
+  _sluice_chart_get_model_layout (model, &(SluiceRenderFrame) { width, height, 0, S (4), -1, SLUICE_PALETTE_LIGHT },
+                                  &(SluiceChartLimits) { 1, 4 }, &chart);
+  moments = _sluice_chart_get_moments (model,
+                                       &(SluiceRenderFrame) { width, height, 0, S (4), -1, SLUICE_PALETTE_LIGHT },
+                                       &(SluiceChartLimits) { 1, 4 });
   /* The stop and its drain share a marker and a label. */
   g_assert_cmpuint (moments->len, ==, 2);
   stop = &g_array_index (moments, SluiceChartMoment, 0);
@@ -310,7 +313,8 @@ test_close_moments_keep_their_markers (void)
     { SLUICE_EVENT_RUN_END,           3.2,  0, 0, 0, 0 },
   };
   g_autoptr(SluiceTimeline) model = timeline_of (crowded, G_N_ELEMENTS (crowded));
-  g_autoptr(GArray) moments = _sluice_chart_get_moments (400., 120., model, 0, S (4), -1, 1, 4);
+  SluiceRenderFrame frame = { 400., 120., 0, S (4), -1, SLUICE_PALETTE_LIGHT };
+  g_autoptr(GArray) moments = _sluice_chart_get_moments (model, &frame, &(SluiceChartLimits) { 1, 4 });
   gboolean end_labelled = FALSE;
 
   g_assert_cmpuint (moments->len, ==, 5);
@@ -352,18 +356,20 @@ test_export_has_moments (void)
       const SluiceChartMoment *stop;
       gint64 t0 = sluice_timeline_get_start_time (models[k]);
       gint64 t1 = sluice_timeline_get_end_time (models[k]);
+      SluiceRenderFrame frame;
       double chart_height;
       cairo_t *cr;
 
       surfaces[k] = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, (int) width, (int) height);
       cr = cairo_create (surfaces[k]);
-      sluice_render_run (cr, width, height, models[k], 1, 4, FALSE);
+      sluice_render_run (cr, models[k], width, height, &(SluiceChartLimits) { 1, 4 }, FALSE);
       cairo_destroy (cr);
 
       /* Where the export puts the stop's marker: its chart spans the run
        * and a fortieth more, above the lanes, which take what they need. */
       chart_height = MAX (160., height - sluice_render_timeline_get_natural_height_for_width (model, width));
-      moments = _sluice_chart_get_moments (width, chart_height, model, t0, t1 + (t1 - t0) / 40, -1, 1, 4);
+      frame = (SluiceRenderFrame) { width, chart_height, t0, t1 + (t1 - t0) / 40, -1, SLUICE_PALETTE_LIGHT };
+      moments = _sluice_chart_get_moments (model, &frame, &(SluiceChartLimits) { 1, 4 });
       g_assert_cmpuint (moments->len, >=, 1);
       stop = &g_array_index (moments, SluiceChartMoment, 0);
       ink[k] = count_color (surfaces[k], &stop->marker, &palette->foreground, 0.1);
@@ -409,8 +415,10 @@ test_failed_items_are_drawn_apart (gconstpointer data)
   g_assert_cmpint (_sluice_chart_find_failed (model, 0, S (0.5), 5), ==, SLUICE_CHART_FAILED_NONE);
   g_assert_cmpint (_sluice_chart_find_failed (plain, 0, S (4), 5), ==, SLUICE_CHART_FAILED_NONE);
 
-  _sluice_chart_get_model_layout (width, height, model, 0, S (4), -1, 2, 5, &chart);
-  _sluice_chart_get_model_layout (width, height, plain, 0, S (4), -1, 2, 5, &plain_chart);
+  _sluice_chart_get_model_layout (model, &(SluiceRenderFrame) { width, height, 0, S (4), -1, SLUICE_PALETTE_LIGHT },
+                                  &(SluiceChartLimits) { 2, 5 }, &chart);
+  _sluice_chart_get_model_layout (plain, &(SluiceRenderFrame) { width, height, 0, S (4), -1, SLUICE_PALETTE_LIGHT },
+                                  &(SluiceChartLimits) { 2, 5 }, &plain_chart);
   g_assert_cmpfloat (chart.legend[SLUICE_CHART_LEGEND_FAILED].width, >, 0.);
   g_assert_cmpfloat (plain_chart.legend[SLUICE_CHART_LEGEND_FAILED].width, ==, 0.);
 
@@ -420,8 +428,10 @@ test_failed_items_are_drawn_apart (gconstpointer data)
   /* The pixels compared without the limits' labels, which differ; with
    * the legend of the failed run, so that the plots line up. */
   drawn = draw_chart (model, width, height, S (4), 0, 0, dark, -1.);
-  _sluice_chart_get_model_layout (width, height, model, 0, S (4), -1, 0, 0, &chart);
-  _sluice_chart_get_model_layout (width, height, plain, 0, S (4), -1, 0, 0, &plain_chart);
+  _sluice_chart_get_model_layout (model, &(SluiceRenderFrame) { width, height, 0, S (4), -1, SLUICE_PALETTE_LIGHT },
+                                  &(SluiceChartLimits) { 0, 0 }, &chart);
+  _sluice_chart_get_model_layout (plain, &(SluiceRenderFrame) { width, height, 0, S (4), -1, SLUICE_PALETTE_LIGHT },
+                                  &(SluiceChartLimits) { 0, 0 }, &plain_chart);
   g_assert_cmpfloat (chart.plot.y, ==, plain_chart.plot.y);
   unfailed = draw_chart (plain, width, height, S (4), 0, 0, dark, -1.);
 
@@ -457,7 +467,8 @@ test_failed_items_are_drawn_apart (gconstpointer data)
 
   /* With the bound drawn, the entry says why the lead is above it: a
    * longer line than the entry alone. */
-  _sluice_chart_get_model_layout (width, height, model, 0, S (4), -1, 2, 5, &bound_chart);
+  _sluice_chart_get_model_layout (model, &(SluiceRenderFrame) { width, height, 0, S (4), -1, SLUICE_PALETTE_LIGHT },
+                                  &(SluiceChartLimits) { 2, 5 }, &bound_chart);
   g_assert_cmpfloat (bound_chart.legend[SLUICE_CHART_LEGEND_FAILED].width, >,
                      chart.legend[SLUICE_CHART_LEGEND_FAILED].width + 50.);
   g_assert_cmpstr (_sluice_chart_failed_label (SLUICE_CHART_FAILED_PAST_BOUND), ==,
@@ -535,7 +546,8 @@ test_hover_readout (gconstpointer data)
   g_assert_null (before);
 
   /* The pointer's x gives the time under it, over the plot only. */
-  _sluice_chart_get_model_layout (width, height, model, 0, S (4), -1, 2, 5, &chart);
+  _sluice_chart_get_model_layout (model, &(SluiceRenderFrame) { width, height, 0, S (4), -1, SLUICE_PALETTE_LIGHT },
+                                  &(SluiceChartLimits) { 2, 5 }, &chart);
   x = round (_sluice_render_time_to_x (&chart.plot, 0, S (4), S (2)));
   g_assert_true (sluice_render_chart_pointer_to_time (width, 0, S (4), x, &time));
   g_assert_cmpint (llabs (time - S (2)), <, S (4) / chart.plot.width);
@@ -545,8 +557,12 @@ test_hover_readout (gconstpointer data)
   still = draw_chart (model, width, height, S (4), 2, 5, dark, -1.);
   save_png (hovered, dark ? "chart-readout-dark.png" : "chart-readout-light.png");
 
-  box = _sluice_chart_get_readout_rect (width, height, model, 0, S (4), -1, 2, 5, x + 0.25);
-  no_box = _sluice_chart_get_readout_rect (width, height, model, 0, S (4), -1, 2, 5, -1.);
+  box = _sluice_chart_get_readout_rect (model,
+                                        &(SluiceRenderFrame) { width, height, 0, S (4), -1, SLUICE_PALETTE_LIGHT },
+                                        &(SluiceChartLimits) { 2, 5 }, x + 0.25);
+  no_box = _sluice_chart_get_readout_rect (model,
+                                           &(SluiceRenderFrame) { width, height, 0, S (4), -1, SLUICE_PALETTE_LIGHT },
+                                           &(SluiceChartLimits) { 2, 5 }, -1.);
   g_assert_cmpfloat (no_box.width, ==, 0.);
   g_assert_cmpfloat (box.width, >, 100.);
   /* Inside the plot, beside the guide line, not over it. */
@@ -568,7 +584,9 @@ test_hover_readout (gconstpointer data)
    * box goes left of the guide, on one line. */
   hovered = draw_chart (model, 624., 110., S (4), 2, 5, dark, 560.);
   save_png (hovered, dark ? "chart-readout-small-dark.png" : "chart-readout-small-light.png");
-  box = _sluice_chart_get_readout_rect (624., 110., model, 0, S (4), -1, 2, 5, 560.);
+  box = _sluice_chart_get_readout_rect (model,
+                                        &(SluiceRenderFrame) { 624., 110., 0, S (4), -1, SLUICE_PALETTE_LIGHT },
+                                        &(SluiceChartLimits) { 2, 5 }, 560.);
   g_assert_cmpfloat (box.x + box.width, <, 560.);
   g_assert_cmpfloat (box.height, <, 20.);
   cairo_surface_destroy (hovered);
@@ -612,12 +630,14 @@ check_labels_clear (SluiceTimeline *model,
                     const char     *what)
 {
   gint64 end = sluice_timeline_get_end_time (model);
-  g_autoptr(GArray) moments = _sluice_chart_get_moments (width, height, model, 0, end, end, capacity, bound);
+  SluiceRenderFrame frame = { width, height, 0, end, end, SLUICE_PALETTE_LIGHT };
+  SluiceChartLimits limits = { capacity, bound };
+  g_autoptr(GArray) moments = _sluice_chart_get_moments (model, &frame, &limits);
   SluiceChartLayout chart;
   SluiceRect rects[3];
 
-  _sluice_chart_get_model_layout (width, height, model, 0, end, end, capacity, bound, &chart);
-  _sluice_chart_get_labels (width, height, model, 0, end, end, capacity, bound, &rects[0], &rects[1], &rects[2]);
+  _sluice_chart_get_model_layout (model, &frame, &limits, &chart);
+  _sluice_chart_get_labels (model, &frame, &limits, &rects[0], &rects[1], &rects[2]);
   for (guint i = 0; i < G_N_ELEMENTS (rects); i++)
     {
       for (guint j = i + 1; j < G_N_ELEMENTS (rects); j++)
@@ -721,7 +741,8 @@ test_marked_time_is_drawn (gconstpointer data)
 
   /* The chart, with the mark drawn over it as the chart view does. */
   surfaces[0] = draw_chart (model, 600, 240, t1, 2, 5, dark, -1.);
-  sluice_render_chart_get_plot (600, 240, model, 0, t1, -1, 2, 5, &chart_plot);
+  sluice_render_chart_get_plot (model, &(SluiceRenderFrame) { 600, 240, 0, t1, -1, SLUICE_PALETTE_LIGHT },
+                                &(SluiceChartLimits) { 2, 5 }, &chart_plot);
   cr = cairo_create (surfaces[0]);
   sluice_render_draw_playhead (cr, &chart_plot, 0, t1, mark, dark);
   cairo_destroy (cr);
@@ -731,7 +752,7 @@ test_marked_time_is_drawn (gconstpointer data)
   /* The lanes, the same way. */
   surfaces[1] = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 600, 200);
   cr = cairo_create (surfaces[1]);
-  sluice_render_timeline (cr, 600, 200, model, 0, t1, -1, -1, dark);
+  sluice_render_timeline (cr, model, &(SluiceRenderFrame) { 600, 200, 0, t1, -1, dark }, -1);
   sluice_render_timeline_get_plot (model, 600, 200, &lanes_plot);
   sluice_render_draw_playhead (cr, &lanes_plot, 0, t1, mark, dark);
   cairo_destroy (cr);
@@ -746,10 +767,10 @@ test_marked_time_is_drawn (gconstpointer data)
     SluiceRect whole = { 0, 0, 600, 200 };
 
     cr = cairo_create (plain);
-    sluice_render_timeline (cr, 600, 200, model, 0, t1, -1, -1, dark);
+    sluice_render_timeline (cr, model, &(SluiceRenderFrame) { 600, 200, 0, t1, -1, dark }, -1);
     cairo_destroy (cr);
     cr = cairo_create (outside);
-    sluice_render_timeline (cr, 600, 200, model, 0, t1, -1, -1, dark);
+    sluice_render_timeline (cr, model, &(SluiceRenderFrame) { 600, 200, 0, t1, -1, dark }, -1);
     sluice_render_draw_playhead (cr, &lanes_plot, 0, t1, t1 + 1, dark);
     sluice_render_draw_playhead (cr, &lanes_plot, 0, t1, -1, dark);
     cairo_destroy (cr);

@@ -78,7 +78,7 @@ render (SluiceTimeline     *model,
   cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, (int) WIDTH, (int) HEIGHT);
   cairo_t *cr = cairo_create (surface);
 
-  sluice_render_timeline (cr, WIDTH, HEIGHT, model, 0, S (4), now, selected_item, palette);
+  sluice_render_timeline (cr, model, &(SluiceRenderFrame) { WIDTH, HEIGHT, 0, S (4), now, palette }, selected_item);
   g_assert_cmpint (cairo_status (cr), ==, CAIRO_STATUS_SUCCESS);
   cairo_destroy (cr);
   cairo_surface_flush (surface);
@@ -193,6 +193,7 @@ test_zero_duration_attempt_is_visible (void)
 {
   g_autoptr(SluiceTimeline) model = sluice_timeline_new (2);
   const SluicePalette *palette = sluice_palette_get (FALSE);
+  SluiceRenderFrame frame = { WIDTH, HEIGHT, 0, S (4), -1, SLUICE_PALETTE_LIGHT };
   SluiceLanesLayout lanes;
   double x, y;
 
@@ -241,7 +242,7 @@ test_zero_duration_attempt_is_visible (void)
     {
       guint index = G_MAXUINT;
 
-      g_assert_true (sluice_render_timeline_hit (model, WIDTH, HEIGHT, 0, S (4), x + dx + 0.5, y, &index));
+      g_assert_true (sluice_render_timeline_hit (model, &frame, x + dx + 0.5, y, &index));
       g_assert_cmpuint (index, ==, 0);
     }
 }

@@ -161,9 +161,9 @@ draw_lanes (Drawn          *drawn,
             gint64          now)
 {
   cairo_t *cr = begin_scaled (drawn, scale, WIDTH, height);
+  SluiceRenderFrame frame = { WIDTH, height, 0, sluice_timeline_get_end_time (model), now, SLUICE_PALETTE_LIGHT };
 
-  sluice_render_timeline (cr, WIDTH, height, model, 0, sluice_timeline_get_end_time (model), now, -1,
-                          SLUICE_PALETTE_LIGHT);
+  sluice_render_timeline (cr, model, &frame, -1);
   end_scaled (drawn, cr);
 }
 
@@ -173,11 +173,23 @@ draw_chart (Drawn          *drawn,
             double          scale)
 {
   cairo_t *cr = begin_scaled (drawn, scale, WIDTH, CHART_HEIGHT);
+  SluiceRenderFrame frame = { WIDTH, CHART_HEIGHT, 0, sluice_timeline_get_end_time (model), -1, SLUICE_PALETTE_LIGHT };
+  SluiceChartLimits limits = sluice_render_chart_get_limits (model);
 
-  sluice_render_chart (cr, WIDTH, CHART_HEIGHT, model, 0, sluice_timeline_get_end_time (model), -1,
-                       sluice_timeline_get_queue_capacity (model), sluice_timeline_get_lead_bound (model),
-                       SLUICE_PALETTE_LIGHT);
+  sluice_render_chart (cr, model, &frame, &limits);
   end_scaled (drawn, cr);
+}
+
+/* The chart's geometry, @width wide, as draw_chart() lays it out. */
+static void
+get_chart_layout (SluiceTimeline    *model,
+                  double             width,
+                  SluiceChartLayout *chart)
+{
+  SluiceRenderFrame frame = { width, CHART_HEIGHT, 0, sluice_timeline_get_end_time (model), -1, SLUICE_PALETTE_LIGHT };
+  SluiceChartLimits limits = sluice_render_chart_get_limits (model);
+
+  _sluice_chart_get_model_layout (model, &frame, &limits, chart);
 }
 
 /* ---- text ----------------------------------------------------------------- */
@@ -217,9 +229,7 @@ test_text_is_half_as_large_again (void)
   cairo_surface_destroy (normal.surface);
   cairo_surface_destroy (projector.surface);
 
-  _sluice_chart_get_model_layout (WIDTH, CHART_HEIGHT, model, 0, sluice_timeline_get_end_time (model), -1,
-                                  sluice_timeline_get_queue_capacity (model),
-                                  sluice_timeline_get_lead_bound (model), &chart);
+  get_chart_layout (model, WIDTH, &chart);
   draw_chart (&normal, model, 1.);
   draw_chart (&projector, model, s);
   /* The count labels, right-aligned in the gutter left of the plot (the
@@ -335,9 +345,7 @@ test_keys_fit_a_small_screen (void)
       for (guint k = 0; k < SLUICE_LANES_N_BASIC_KEYS; k++)
         g_assert_cmpfloat (lanes.key[k].width, >, 0.);
 
-      _sluice_chart_get_model_layout (widths[i], CHART_HEIGHT, model, 0, sluice_timeline_get_end_time (model), -1,
-                                      sluice_timeline_get_queue_capacity (model),
-                                      sluice_timeline_get_lead_bound (model), &chart);
+      get_chart_layout (model, widths[i], &chart);
       assert_apart (chart.legend, SLUICE_CHART_N_LEGEND, widths[i], "chart's legend");
       for (guint k = 0; k < SLUICE_CHART_N_SERIES; k++)
         g_assert_cmpfloat (chart.legend[k].width, >, 0.);

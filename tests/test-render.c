@@ -383,7 +383,14 @@ typedef struct {
   SluiceLanesLayout lanes;
   double width, height;
   gint64 t0, t1;
+  SluiceRenderFrame frame;  /* the above, for hit testing */
 } LanesGeometry;
+
+static void
+lanes_geometry_set_frame (LanesGeometry *g)
+{
+  g->frame = (SluiceRenderFrame) { g->width, g->height, g->t0, g->t1, -1, SLUICE_PALETTE_LIGHT };
+}
 
 static void
 lanes_geometry (SluiceTimeline *model,
@@ -393,6 +400,7 @@ lanes_geometry (SluiceTimeline *model,
   g->height = sluice_render_timeline_get_natural_height (model);
   g->t0 = 0;
   g->t1 = S (4);
+  lanes_geometry_set_frame (g);
   _sluice_lanes_get_layout (g->width, g->height, sluice_timeline_get_n_workers (model), &g->lanes);
 }
 
@@ -435,7 +443,7 @@ test_lanes_pixels (gconstpointer data)
 
   surface = new_surface (g.width, g.height);
   cr = cairo_create (surface);
-  sluice_render_timeline (cr, g.width, g.height, model, g.t0, g.t1, S (3.5), -1, dark);
+  sluice_render_timeline (cr, model, &(SluiceRenderFrame) { g.width, g.height, g.t0, g.t1, S (3.5), dark }, -1);
   g_assert_cmpint (cairo_status (cr), ==, CAIRO_STATUS_SUCCESS);
 
   /* Where an attempt ran: its outcome's colour. */
@@ -495,7 +503,7 @@ test_lanes_selection (void)
   lanes_geometry (model, &g);
   surface = new_surface (g.width, g.height);
   cr = cairo_create (surface);
-  sluice_render_timeline (cr, g.width, g.height, model, g.t0, g.t1, -1, 1, FALSE);
+  sluice_render_timeline (cr, model, &(SluiceRenderFrame) { g.width, g.height, g.t0, g.t1, -1, FALSE }, 1);
 
   faded = blend (&palette->ok, &palette->background, 0.35);
   assert_pixel (surface, lanes_x (&g, 1.5), bar_top_y (&g, 0), &faded, "item 0, not selected");
@@ -517,7 +525,7 @@ test_lanes_hit (void)
   lanes_geometry (model, &g);
 
 #define HIT(seconds, worker) \
-  sluice_render_timeline_hit (model, g.width, g.height, g.t0, g.t1, \
+  sluice_render_timeline_hit (model, &g.frame, \
                               lanes_x (&g, seconds), lane_middle_y (&g, worker), &index)
 
   g_assert_true (HIT (1.5, 0));
@@ -529,15 +537,14 @@ test_lanes_hit (void)
   g_assert_true (HIT (2.5, 0));
   g_assert_cmpuint (index, ==, 3);
   /* A pixel past a bar's end still hits it: thin bars stay hoverable. */
-  g_assert_true (sluice_render_timeline_hit (model, g.width, g.height, g.t0, g.t1,
-                                             lanes_x (&g, 3.) + 1.5, lane_middle_y (&g, 0), &index));
+  g_assert_true (sluice_render_timeline_hit (model, &g.frame, lanes_x (&g, 3.) + 1.5, lane_middle_y (&g, 0), &index));
   g_assert_cmpuint (index, ==, 3);
 
   /* Nothing ran there; outside the lanes. */
   g_assert_false (HIT (3.5, 0));
-  g_assert_false (sluice_render_timeline_hit (model, g.width, g.height, g.t0, g.t1, 10., lane_middle_y (&g, 0), NULL));
-  g_assert_false (sluice_render_timeline_hit (model, g.width, g.height, g.t0, g.t1, lanes_x (&g, 1.), 2., NULL));
-  g_assert_false (sluice_render_timeline_hit (model, g.width, g.height, g.t0, g.t1, lanes_x (&g, 1.), g.height - 1., NULL));
+  g_assert_false (sluice_render_timeline_hit (model, &g.frame, 10., lane_middle_y (&g, 0), NULL));
+  g_assert_false (sluice_render_timeline_hit (model, &g.frame, lanes_x (&g, 1.), 2., NULL));
+  g_assert_false (sluice_render_timeline_hit (model, &g.frame, lanes_x (&g, 1.), g.height - 1., NULL));
 
 #undef HIT
 }
@@ -609,7 +616,7 @@ check_key_drawing (SluiceTimeline *model,
 
   surface = new_surface (width, height);
   cr = cairo_create (surface);
-  sluice_render_timeline (cr, width, height, model, 0, S (4), -1, -1, FALSE);
+  sluice_render_timeline (cr, model, &(SluiceRenderFrame) { width, height, 0, S (4), -1, FALSE }, -1);
   g_assert_cmpint (cairo_status (cr), ==, CAIRO_STATUS_SUCCESS);
   g_assert_cmpint (cairo_surface_write_to_png (surface, path), ==, CAIRO_STATUS_SUCCESS);
 
@@ -654,10 +661,12 @@ test_lanes_key_wraps (void)
   g_assert_cmpuint (assert_key_inside (&tiny, 200.), >=, 1);
 
   /* Hit testing uses the same layout: a lane moved down is still hit. */
-  g_assert_true (sluice_render_timeline_hit (model, 420., 300., 0, S (4),
+  g_assert_true (sluice_render_timeline_hit (model,
+                                             &(SluiceRenderFrame) { 420., 300., 0, S (4), -1, SLUICE_PALETTE_LIGHT },
                                              _sluice_render_time_to_x (&narrow.plot, 0, S (4), S (1.5)),
                                              narrow.plot.y + narrow.lane_height / 2., NULL));
-  g_assert_false (sluice_render_timeline_hit (model, 420., 300., 0, S (4),
+  g_assert_false (sluice_render_timeline_hit (model,
+                                              &(SluiceRenderFrame) { 420., 300., 0, S (4), -1, SLUICE_PALETTE_LIGHT },
                                               _sluice_render_time_to_x (&narrow.plot, 0, S (4), S (1.5)),
                                               narrow.plot.y - 2., NULL));
 }
@@ -726,7 +735,8 @@ test_chart_pixels (gconstpointer data)
 
   surface = new_surface (width, height);
   cr = cairo_create (surface);
-  sluice_render_chart (cr, width, height, model, 0, S (4), S (3.5), KNOWN_QUEUE_SIZE, KNOWN_BOUND, dark);
+  sluice_render_chart (cr, model, &(SluiceRenderFrame) { width, height, 0, S (4), S (3.5), dark },
+                       &(SluiceChartLimits) { KNOWN_QUEUE_SIZE, KNOWN_BOUND });
   g_assert_cmpint (cairo_status (cr), ==, CAIRO_STATUS_SUCCESS);
 
   /* The queue is 1 from 0 to 2 s, a solid line over the capacity line. */
@@ -918,13 +928,15 @@ test_empty (void)
   cairo_surface_t *surface = new_surface (200, 100);
   cairo_t *cr = cairo_create (surface);
 
-  sluice_render_timeline (cr, 200, 100, model, 0, 0, -1, -1, FALSE);
-  sluice_render_chart (cr, 200, 100, model, 0, 0, -1, 0, 0, TRUE);
+  sluice_render_timeline (cr, model, &(SluiceRenderFrame) { 200, 100, 0, 0, -1, FALSE }, -1);
+  sluice_render_chart (cr, model, &(SluiceRenderFrame) { 200, 100, 0, 0, -1, TRUE }, &(SluiceChartLimits) { 0, 0 });
   /* Smaller than the margins. */
-  sluice_render_timeline (cr, 10, 10, model, 0, S (1), 0, -1, TRUE);
-  sluice_render_chart (cr, 10, 10, model, 0, S (1), 0, 2, 5, FALSE);
+  sluice_render_timeline (cr, model, &(SluiceRenderFrame) { 10, 10, 0, S (1), 0, TRUE }, -1);
+  sluice_render_chart (cr, model, &(SluiceRenderFrame) { 10, 10, 0, S (1), 0, FALSE }, &(SluiceChartLimits) { 2, 5 });
   g_assert_cmpint (cairo_status (cr), ==, CAIRO_STATUS_SUCCESS);
-  g_assert_false (sluice_render_timeline_hit (model, 200, 100, 0, S (1), 100, 50, NULL));
+  g_assert_false (sluice_render_timeline_hit (model,
+                                              &(SluiceRenderFrame) { 200, 100, 0, S (1), -1, SLUICE_PALETTE_LIGHT },
+                                              100, 50, NULL));
 
   cairo_destroy (cr);
   cairo_surface_destroy (surface);
@@ -970,7 +982,7 @@ test_many_attempts (void)
   cr = cairo_create (surface);
 
   begin = g_get_monotonic_time ();
-  sluice_render_timeline (cr, width, height, model, 0, end, end, -1, FALSE);
+  sluice_render_timeline (cr, model, &(SluiceRenderFrame) { width, height, 0, end, end, FALSE }, -1);
   elapsed = g_get_monotonic_time () - begin;
   g_test_message ("lanes of 20000 attempts: %" G_GINT64_FORMAT " µs", elapsed);
   g_assert_cmpint (elapsed, <, S (1));
@@ -984,13 +996,14 @@ test_many_attempts (void)
                 lanes.plot.y + lanes.bar_inset + 2., &palette->failed, "failure among merged bars");
 
   begin = g_get_monotonic_time ();
-  sluice_render_chart (cr, width, height, model, 0, end, end, 4, 13, FALSE);
+  sluice_render_chart (cr, model, &(SluiceRenderFrame) { width, height, 0, end, end, FALSE },
+                       &(SluiceChartLimits) { 4, 13 });
   elapsed = g_get_monotonic_time () - begin;
   g_test_message ("chart of 40000 events: %" G_GINT64_FORMAT " µs", elapsed);
   g_assert_cmpint (elapsed, <, S (1));
 
   /* Zoomed in: bars outside the window are skipped, the rest drawn whole. */
-  sluice_render_timeline (cr, width, height, model, S (1), S (1.02), -1, 400, TRUE);
+  sluice_render_timeline (cr, model, &(SluiceRenderFrame) { width, height, S (1), S (1.02), -1, TRUE }, 400);
   g_assert_cmpint (cairo_status (cr), ==, CAIRO_STATUS_SUCCESS);
 
   cairo_destroy (cr);
@@ -1043,7 +1056,8 @@ test_chart_legend_wraps (void)
 
   surface = new_surface (width, height);
   cr = cairo_create (surface);
-  sluice_render_chart (cr, width, height, model, 0, S (4), -1, KNOWN_QUEUE_SIZE, KNOWN_BOUND, FALSE);
+  sluice_render_chart (cr, model, &(SluiceRenderFrame) { width, height, 0, S (4), -1, FALSE },
+                       &(SluiceChartLimits) { KNOWN_QUEUE_SIZE, KNOWN_BOUND });
   g_assert_cmpint (cairo_status (cr), ==, CAIRO_STATUS_SUCCESS);
   g_assert_cmpint (cairo_surface_write_to_png (surface, path), ==, CAIRO_STATUS_SUCCESS);
 
@@ -1170,6 +1184,7 @@ test_chart_limit_labels (gconstpointer data)
       g_autoptr(SluiceTimeline) model = NULL;
       guint capacity, bound;
       gint64 end;
+      SluiceRenderFrame frame;
       SluiceChartLayout chart;
       SluiceRect capacity_rect, bound_rect;
       cairo_t *drawn, *plain;
@@ -1187,14 +1202,15 @@ test_chart_limit_labels (gconstpointer data)
           g_test_message ("%s never reaches its lead bound: skipped", lc->preset);
           continue;
         }
-      _sluice_chart_get_model_layout (lc->width, lc->height, model, 0, end, end, capacity, bound, &chart);
-      _sluice_chart_get_labels (lc->width, lc->height, model, 0, end, end, capacity, bound,
-                                &capacity_rect, &bound_rect, NULL);
+      frame = (SluiceRenderFrame) { lc->width, lc->height, 0, end, end, dark };
+      _sluice_chart_get_model_layout (model, &frame, &(SluiceChartLimits) { capacity, bound }, &chart);
+      _sluice_chart_get_labels (model, &frame, &(SluiceChartLimits) { capacity, bound }, &capacity_rect, &bound_rect,
+                                NULL);
 
       drawn = cairo_create (new_surface (lc->width, lc->height));
-      sluice_render_chart (drawn, lc->width, lc->height, model, 0, end, end, capacity, bound, dark);
+      sluice_render_chart (drawn, model, &frame, &(SluiceChartLimits) { capacity, bound });
       plain = cairo_create (new_surface (lc->width, lc->height));
-      sluice_render_chart (plain, lc->width, lc->height, model, 0, end, end, 0, 0, dark);
+      sluice_render_chart (plain, model, &frame, &(SluiceChartLimits) { 0, 0 });
       g_assert_cmpint (cairo_status (drawn), ==, CAIRO_STATUS_SUCCESS);
 
       check_limit_label (drawn, plain, palette, &chart, &capacity_rect, capacity, lc->width, "capacity");
@@ -1395,11 +1411,12 @@ render_retry_lanes (SluiceTimeline    *model,
   g->height = sluice_render_timeline_get_natural_height_for_width (model, g->width);
   g->t0 = 0;
   g->t1 = S (RETRY_END_S);
+  lanes_geometry_set_frame (g);
   _sluice_lanes_get_model_layout (model, g->width, g->height, &g->lanes);
 
   surface = new_surface (g->width, g->height);
   cr = cairo_create (surface);
-  sluice_render_timeline (cr, g->width, g->height, model, g->t0, g->t1, -1, -1, dark);
+  sluice_render_timeline (cr, model, &(SluiceRenderFrame) { g->width, g->height, g->t0, g->t1, -1, dark }, -1);
   g_assert_cmpint (cairo_status (cr), ==, CAIRO_STATUS_SUCCESS);
   cairo_destroy (cr);
   return surface;
@@ -1472,7 +1489,7 @@ test_lanes_backoff (gconstpointer data)
 
   /* Hit testing: the bracket, the signs, and the bars still. */
 #define HIT_MARK(x, worker) \
-  sluice_render_timeline_hit_mark (model, g.width, g.height, g.t0, g.t1, (x), lane_middle_y (&g, worker), &index)
+  sluice_render_timeline_hit_mark (model, &g.frame, (x), lane_middle_y (&g, worker), &index)
   g_assert_true (HIT_MARK (lanes_x (&g, 1.25), 0));
   g_assert_cmpuint (index, ==, 0);
   g_assert_true (sluice_timeline_get_bar (model, 1)->retry_skipped);
@@ -1480,16 +1497,15 @@ test_lanes_backoff (gconstpointer data)
   g_assert_cmpint (sluice_timeline_get_mark (model, 1)->attempt_start, ==, 0);
   g_assert_true (HIT_MARK (skip_x, 1));
   g_assert_cmpuint (index, ==, 1);
-  g_assert_true (sluice_render_timeline_hit_mark (model, g.width, g.height, g.t0, g.t1, cx + 1., cy, &index));
+  g_assert_true (sluice_render_timeline_hit_mark (model, &g.frame, cx + 1., cy, &index));
   g_assert_cmpuint (index, ==, 2);
   /* Below the shed sign: the lane, no mark. */
-  g_assert_false (sluice_render_timeline_hit_mark (model, g.width, g.height, g.t0, g.t1, cx, cy + 3. * r, NULL));
+  g_assert_false (sluice_render_timeline_hit_mark (model, &g.frame, cx, cy + 3. * r, NULL));
   g_assert_false (HIT_MARK (lanes_x (&g, 0.5), 0));
   g_assert_false (HIT_MARK (lanes_x (&g, 2.), 0));
   g_assert_false (HIT_MARK (lanes_x (&g, 1.25), 1));
 #undef HIT_MARK
-  g_assert_true (sluice_render_timeline_hit (model, g.width, g.height, g.t0, g.t1,
-                                             lanes_x (&g, 2.), lane_middle_y (&g, 0), &index));
+  g_assert_true (sluice_render_timeline_hit (model, &g.frame, lanes_x (&g, 2.), lane_middle_y (&g, 0), &index));
 
   /* Without the backoff: the gap is the background, and the key has no
    * backoff entry. */
@@ -1499,8 +1515,8 @@ test_lanes_backoff (gconstpointer data)
                                  lanes_x (&gp, 1.5) + 1., gp.lanes.plot.y + gp.lanes.lane_height,
                                  &palette->backoff), ==, 0);
   assert_pixel (without, lanes_x (&gp, 1.25), round (lane_middle_y (&gp, 0)), &palette->background, "no backoff");
-  g_assert_false (sluice_render_timeline_hit_mark (plain, gp.width, gp.height, gp.t0, gp.t1,
-                                                   lanes_x (&gp, 1.25), lane_middle_y (&gp, 0), NULL));
+  g_assert_false (sluice_render_timeline_hit_mark (plain, &gp.frame, lanes_x (&gp, 1.25), lane_middle_y (&gp, 0),
+                                                   NULL));
 
   cairo_surface_destroy (surface);
   cairo_surface_destroy (without);
@@ -1533,7 +1549,8 @@ test_chart_budget (gconstpointer data)
 
   surface = new_surface (width, height);
   cr = cairo_create (surface);
-  sluice_render_chart (cr, width, height, model, 0, t1, -1, 1, 4, dark);
+  sluice_render_chart (cr, model, &(SluiceRenderFrame) { width, height, 0, t1, -1, dark },
+                       &(SluiceChartLimits) { 1, 4 });
   g_assert_cmpint (cairo_status (cr), ==, CAIRO_STATUS_SUCCESS);
   cairo_destroy (cr);
   g_assert_cmpint (cairo_surface_write_to_png (surface, path), ==, CAIRO_STATUS_SUCCESS);
@@ -1552,7 +1569,8 @@ test_chart_budget (gconstpointer data)
 #undef CHART_X
 
   /* The level's label, apart from the limits' labels. */
-  _sluice_chart_get_labels (width, height, model, 0, t1, -1, 1, 4, &capacity, &bound, &budget);
+  _sluice_chart_get_labels (model, &(SluiceRenderFrame) { width, height, 0, t1, -1, SLUICE_PALETTE_LIGHT },
+                            &(SluiceChartLimits) { 1, 4 }, &capacity, &bound, &budget);
   g_assert_cmpfloat (budget.width, >, 0.);
   g_assert_cmpfloat (budget.x + budget.width, <=, width - SLUICE_RENDER_MARGIN);
   g_assert_false (budget.x < bound.x + bound.width && bound.x < budget.x + budget.width &&
@@ -1563,10 +1581,12 @@ test_chart_budget (gconstpointer data)
   /* No budget: no line, no entry, no label. */
   without = new_surface (width, height);
   cr = cairo_create (without);
-  sluice_render_chart (cr, width, height, plain, 0, t1, -1, 1, 4, dark);
+  sluice_render_chart (cr, plain, &(SluiceRenderFrame) { width, height, 0, t1, -1, dark },
+                       &(SluiceChartLimits) { 1, 4 });
   cairo_destroy (cr);
   g_assert_cmpuint (count_color (without, 0., 0., width, height, &palette->budget), ==, 0);
-  _sluice_chart_get_labels (width, height, plain, 0, t1, -1, 1, 4, NULL, NULL, &budget);
+  _sluice_chart_get_labels (plain, &(SluiceRenderFrame) { width, height, 0, t1, -1, SLUICE_PALETTE_LIGHT },
+                            &(SluiceChartLimits) { 1, 4 }, NULL, NULL, &budget);
   g_assert_cmpfloat (budget.width, ==, 0.);
 
   cairo_surface_destroy (surface);
@@ -1638,7 +1658,8 @@ test_chart_busy (gconstpointer data)
   _sluice_chart_get_layout (width, height, 5, FALSE, &chart);
   surface = new_surface (width, height);
   cr = cairo_create (surface);
-  sluice_render_chart (cr, width, height, model, 0, t1, -1, 1, 4, dark);
+  sluice_render_chart (cr, model, &(SluiceRenderFrame) { width, height, 0, t1, -1, dark },
+                       &(SluiceChartLimits) { 1, 4 });
   g_assert_cmpint (cairo_status (cr), ==, CAIRO_STATUS_SUCCESS);
   cairo_destroy (cr);
   g_assert_cmpint (cairo_surface_write_to_png (surface, path), ==, CAIRO_STATUS_SUCCESS);

@@ -235,10 +235,10 @@ draw (SluiceTimeline     *model,
 {
   cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, (int) WIDTH, (int) HEIGHT);
   cairo_t *cr = cairo_create (surface);
+  SluiceRenderFrame frame = { WIDTH, HEIGHT, 0, sluice_timeline_get_end_time (model), -1, flags };
+  SluiceChartLimits limits = sluice_render_chart_get_limits (model);
 
-  sluice_render_chart_with_pointer (cr, WIDTH, HEIGHT, model, 0, sluice_timeline_get_end_time (model), -1,
-                                    sluice_timeline_get_queue_capacity (model),
-                                    sluice_timeline_get_lead_bound (model), flags, pointer_x);
+  sluice_render_chart_with_pointer (cr, model, &frame, &limits, pointer_x);
   g_assert_cmpint (cairo_status (cr), ==, CAIRO_STATUS_SUCCESS);
   cairo_destroy (cr);
   cairo_surface_flush (surface);
@@ -332,7 +332,8 @@ test_slow_caller_chart_shows_them (gconstpointer data)
   end = sluice_timeline_get_end_time (run.model);
   g_assert_true (_sluice_chart_shows_waiting (run.model));
 
-  _sluice_chart_get_model_layout (WIDTH, HEIGHT, run.model, 0, end, -1, 3, 6, &chart);
+  _sluice_chart_get_model_layout (run.model, &(SluiceRenderFrame) { WIDTH, HEIGHT, 0, end, -1, SLUICE_PALETTE_LIGHT },
+                                  &(SluiceChartLimits) { 3, 6 }, &chart);
   g_assert_cmpuint (sluice_timeline_get_lead_bound (run.model), ==, 6);
   g_assert_cmpuint (chart.y_max, ==, 11);
   g_assert_cmpfloat (chart.legend[SLUICE_CHART_SERIES_WAITING].width, >, 0.);
@@ -392,12 +393,13 @@ test_slow_caller_legend_fits (void)
   end = sluice_timeline_get_end_time (run.model);
   for (guint i = 0; i < G_N_ELEMENTS (sizes); i++)
     {
+      SluiceRenderFrame frame = { sizes[i][0], sizes[i][1], 0, end, end, SLUICE_PALETTE_LIGHT };
+      SluiceChartLimits limits = { 3, 6 };
       SluiceChartLayout chart;
       SluiceRect labels[3];
 
-      _sluice_chart_get_model_layout (sizes[i][0], sizes[i][1], run.model, 0, end, end, 3, 6, &chart);
-      _sluice_chart_get_labels (sizes[i][0], sizes[i][1], run.model, 0, end, end, 3, 6,
-                                &labels[0], &labels[1], &labels[2]);
+      _sluice_chart_get_model_layout (run.model, &frame, &limits, &chart);
+      _sluice_chart_get_labels (run.model, &frame, &limits, &labels[0], &labels[1], &labels[2]);
       for (guint a = 0; a < SLUICE_CHART_N_LEGEND; a++)
         {
           if (a < SLUICE_CHART_N_SERIES || a == SLUICE_CHART_SERIES_WAITING)
@@ -429,7 +431,8 @@ test_pile_shows_in_grayscale (gconstpointer data)
 
   record ("lessons", "slow-caller", &run);
   end = sluice_timeline_get_end_time (run.model);
-  _sluice_chart_get_model_layout (WIDTH, HEIGHT, run.model, 0, end, -1, 3, 6, &chart);
+  _sluice_chart_get_model_layout (run.model, &(SluiceRenderFrame) { WIDTH, HEIGHT, 0, end, -1, SLUICE_PALETTE_LIGHT },
+                                  &(SluiceChartLimits) { 3, 6 }, &chart);
   surface = draw (run.model, flags, -1.);
 
   /* From 4.4 s to 5.2 s, 7 wait: the middle of the pile, and above it,
@@ -517,10 +520,11 @@ test_callers_that_keep_up_show_none (void)
     g_autoptr(SluiceTimeline) model = run_fixture_timeline_of ("ok", NULL);
     gint64 end = sluice_timeline_get_end_time (model);
     g_autofree char *readout = sluice_render_chart_get_readout (model, end / 2);
+    SluiceChartLimits limits = sluice_render_chart_get_limits (model);
     SluiceChartLayout chart;
 
-    _sluice_chart_get_model_layout (WIDTH, HEIGHT, model, 0, end, -1, sluice_timeline_get_queue_capacity (model),
-                                    sluice_timeline_get_lead_bound (model), &chart);
+    _sluice_chart_get_model_layout (model, &(SluiceRenderFrame) { WIDTH, HEIGHT, 0, end, -1, SLUICE_PALETTE_LIGHT },
+                                    &limits, &chart);
     g_assert_cmpfloat (chart.legend[SLUICE_CHART_SERIES_WAITING].width, ==, 0.);
     for (guint s = SLUICE_CHART_N_SERIES; s < SLUICE_CHART_N_LEGEND; s++)
       g_assert_cmpfloat (chart.legend[s].width, ==, 0.);

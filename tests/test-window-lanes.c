@@ -191,13 +191,17 @@ test_chart_click_moves_the_playhead_to_the_time_at_x (void)
   int width = gtk_widget_get_width (chart);
   int height = gtk_widget_get_height (chart);
   const double fractions[] = { 0.25, 0.75 };
+  SluiceRenderFrame frame;
+  SluiceChartLimits limits;
   cairo_rectangle_t plot;
 
   g_assert_nonnull (model);
   g_assert_cmpint (width, >, 100);
-  sluice_render_chart_get_plot (width, height, model, t0, t1, sluice_time_view_get_now (SLUICE_TIME_VIEW (chart)),
-                                sluice_timeline_get_queue_capacity (model), sluice_timeline_get_lead_bound (model),
-                                &plot);
+  frame = (SluiceRenderFrame) {
+    width, height, t0, t1, sluice_time_view_get_now (SLUICE_TIME_VIEW (chart)), SLUICE_PALETTE_LIGHT,
+  };
+  limits = sluice_render_chart_get_limits (model);
+  sluice_render_chart_get_plot (model, &frame, &limits, &plot);
   g_assert_cmpfloat (plot.width, >, 50.);
 
   for (guint i = 0; i < G_N_ELEMENTS (fractions); i++)
@@ -235,14 +239,15 @@ find_bar_point (SluiceTimelineView *lanes,
   gint64 t0 = sluice_viewport_get_t0 (viewport);
   gint64 t1 = sluice_viewport_get_t1 (viewport);
   gint64 end = bar->end >= 0 ? bar->end : t1;
+  SluiceRenderFrame frame = { width, height, t0, t1, -1, SLUICE_PALETTE_LIGHT };
   cairo_rectangle_t plot;
   guint index;
 
   sluice_render_timeline_get_plot (model, width, height, &plot);
   *x = plot.x + plot.width * ((double) (bar->start - t0) + (double) (end - bar->start) / 4.) / (double) (t1 - t0);
   for (*y = plot.y; *y < plot.y + plot.height; *y += 1.)
-    if (sluice_render_timeline_hit (model, width, height, t0, t1, *x, *y, &index) && index == bar_index &&
-        !sluice_render_timeline_hit_mark (model, width, height, t0, t1, *x, *y, &index))
+    if (sluice_render_timeline_hit (model, &frame, *x, *y, &index) && index == bar_index &&
+        !sluice_render_timeline_hit_mark (model, &frame, *x, *y, &index))
       return TRUE;
   return FALSE;
 }

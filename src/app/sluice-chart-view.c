@@ -45,6 +45,21 @@ G_DEFINE_FINAL_TYPE (SluiceChartView, sluice_chart_view, SLUICE_TYPE_TIME_VIEW)
  * however many rows the legend wraps to (three, at 1024 pixels). */
 #define MINIMUM_PLOT_HEIGHT 40
 
+/* What a @width × @height drawing of the chart shows now. */
+static SluiceRenderFrame
+get_render_frame (SluiceChartView *self,
+                  double           width,
+                  double           height)
+{
+  SluiceTimeView *view = SLUICE_TIME_VIEW (self);
+  SluiceViewport *viewport = sluice_time_view_get_viewport (view);
+
+  return (SluiceRenderFrame) {
+    width, height, sluice_viewport_get_t0 (viewport), sluice_viewport_get_t1 (viewport),
+    sluice_time_view_get_now (view), sluice_time_view_get_palette (view),
+  };
+}
+
 /* What of a @width-wide chart the plot does not get: the legend's rows
  * and the time axis (0 without a run). */
 static double
@@ -55,15 +70,16 @@ get_frame_height (SluiceChartView *self,
   SluiceTimeline *model = sluice_time_view_get_model (view);
   SluiceViewport *viewport = sluice_time_view_get_viewport (view);
   const double height = 1000.;
+  SluiceRenderFrame frame;
+  SluiceChartLimits limits;
   cairo_rectangle_t plot;
 
   if (model == NULL || viewport == NULL || width <= 0)
     return 0.;
 
-  sluice_render_chart_get_plot (width, height, model, sluice_viewport_get_t0 (viewport),
-                                sluice_viewport_get_t1 (viewport), sluice_time_view_get_now (view),
-                                sluice_timeline_get_queue_capacity (model), sluice_timeline_get_lead_bound (model),
-                                &plot);
+  frame = get_render_frame (self, width, height);
+  limits = sluice_render_chart_get_limits (model);
+  sluice_render_chart_get_plot (model, &frame, &limits, &plot);
   return height - plot.height;
 }
 
@@ -77,6 +93,8 @@ pinned_x (SluiceChartView *self,
   SluiceTimeView *view = SLUICE_TIME_VIEW (self);
   SluiceTimeline *model = sluice_time_view_get_model (view);
   SluiceViewport *viewport = sluice_time_view_get_viewport (view);
+  SluiceRenderFrame frame;
+  SluiceChartLimits limits;
   gint64 t0, t1;
   cairo_rectangle_t plot;
 
@@ -88,9 +106,9 @@ pinned_x (SluiceChartView *self,
   if (self->pinned < t0 || self->pinned > t1)
     return -1.;
 
-  sluice_render_chart_get_plot (width, height, model, t0, t1, sluice_time_view_get_now (view),
-                                sluice_timeline_get_queue_capacity (model),
-                                sluice_timeline_get_lead_bound (model), &plot);
+  frame = get_render_frame (self, width, height);
+  limits = sluice_render_chart_get_limits (model);
+  sluice_render_chart_get_plot (model, &frame, &limits, &plot);
   return plot.x + (double) (self->pinned - t0) / (double) (t1 - t0) * plot.width;
 }
 
@@ -102,8 +120,9 @@ sluice_chart_view_draw (SluiceTimeView *view,
 {
   SluiceChartView *self = SLUICE_CHART_VIEW (view);
   SluiceTimeline *model = sluice_time_view_get_model (view);
-  SluiceViewport *viewport = sluice_time_view_get_viewport (view);
   double frame = sluice_time_view_get_projector (view) ? get_frame_height (self, width) : self->frame;
+  SluiceRenderFrame shown;
+  SluiceChartLimits limits;
 
   /* The legend took another row (the failed items came into view): the
    * projector's minimum changes with it, from the next frame on. */
@@ -113,11 +132,9 @@ sluice_chart_view_draw (SluiceTimeView *view,
       gtk_widget_queue_resize (GTK_WIDGET (self));
     }
 
-  sluice_render_chart_with_pointer (cr, width, height, model, sluice_viewport_get_t0 (viewport),
-                                    sluice_viewport_get_t1 (viewport), sluice_time_view_get_now (view),
-                                    sluice_timeline_get_queue_capacity (model),
-                                    sluice_timeline_get_lead_bound (model),
-                                    sluice_time_view_get_palette (view),
+  shown = get_render_frame (self, width, height);
+  limits = sluice_render_chart_get_limits (model);
+  sluice_render_chart_with_pointer (cr, model, &shown, &limits,
                                     self->pointer_x >= 0 ? self->pointer_x : pinned_x (self, width, height));
 }
 
@@ -128,12 +145,10 @@ sluice_chart_view_get_plot (SluiceTimeView    *view,
                             cairo_rectangle_t *plot)
 {
   SluiceTimeline *model = sluice_time_view_get_model (view);
-  SluiceViewport *viewport = sluice_time_view_get_viewport (view);
+  SluiceRenderFrame frame = get_render_frame (SLUICE_CHART_VIEW (view), width, height);
+  SluiceChartLimits limits = sluice_render_chart_get_limits (model);
 
-  sluice_render_chart_get_plot (width, height, model, sluice_viewport_get_t0 (viewport),
-                                sluice_viewport_get_t1 (viewport), sluice_time_view_get_now (view),
-                                sluice_timeline_get_queue_capacity (model),
-                                sluice_timeline_get_lead_bound (model), plot);
+  sluice_render_chart_get_plot (model, &frame, &limits, plot);
 }
 
 /* A click puts the playhead at its time (the chart's layout across does

@@ -49,6 +49,20 @@ enum {
 
 static GParamSpec *properties[N_PROPS];
 
+/* What a @width × @height drawing of the lanes shows now. */
+static SluiceRenderFrame
+get_render_frame (SluiceTimeView *view,
+                  double          width,
+                  double          height)
+{
+  SluiceViewport *viewport = sluice_time_view_get_viewport (view);
+
+  return (SluiceRenderFrame) {
+    width, height, sluice_viewport_get_t0 (viewport), sluice_viewport_get_t1 (viewport),
+    sluice_time_view_get_now (view), sluice_time_view_get_palette (view),
+  };
+}
+
 static void
 sluice_timeline_view_draw (SluiceTimeView *view,
                            cairo_t        *cr,
@@ -56,11 +70,9 @@ sluice_timeline_view_draw (SluiceTimeView *view,
                            double          height)
 {
   SluiceTimelineView *self = SLUICE_TIMELINE_VIEW (view);
-  SluiceViewport *viewport = sluice_time_view_get_viewport (view);
+  SluiceRenderFrame frame = get_render_frame (view, width, height);
 
-  sluice_render_timeline (cr, width, height, sluice_time_view_get_model (view), sluice_viewport_get_t0 (viewport),
-                          sluice_viewport_get_t1 (viewport), sluice_time_view_get_now (view), self->selected_item,
-                          sluice_time_view_get_palette (view));
+  sluice_render_timeline (cr, sluice_time_view_get_model (view), &frame, self->selected_item);
 }
 
 static void
@@ -72,14 +84,11 @@ sluice_timeline_view_get_plot (SluiceTimeView    *view,
   sluice_render_timeline_get_plot (sluice_time_view_get_model (view), width, height, plot);
 }
 
-typedef gboolean (*HitFunc) (SluiceTimeline *model,
-                             double          width,
-                             double          height,
-                             gint64          t0,
-                             gint64          t1,
-                             double          x,
-                             double          y,
-                             guint          *index);
+typedef gboolean (*HitFunc) (SluiceTimeline          *model,
+                             const SluiceRenderFrame *frame,
+                             double                   x,
+                             double                   y,
+                             guint                   *index);
 
 /* What is under a point (in the render layer's units): a mark (drawn on
  * top) or else a bar. */
@@ -93,15 +102,16 @@ hit (SluiceTimelineView *self,
   static const HitFunc funcs[] = { sluice_render_timeline_hit_mark, sluice_render_timeline_hit };
   SluiceTimeline *model = sluice_time_view_get_model (SLUICE_TIME_VIEW (self));
   SluiceViewport *viewport = sluice_time_view_get_viewport (SLUICE_TIME_VIEW (self));
+  SluiceRenderFrame frame;
   double width, height;
 
   if (model == NULL || viewport == NULL)
     return FALSE;
 
   sluice_time_view_get_size (SLUICE_TIME_VIEW (self), &width, &height);
+  frame = get_render_frame (SLUICE_TIME_VIEW (self), width, height);
   for (guint i = 0; i < G_N_ELEMENTS (funcs); i++)
-    if (funcs[i] (model, width, height,
-                  sluice_viewport_get_t0 (viewport), sluice_viewport_get_t1 (viewport), x, y, index))
+    if (funcs[i] (model, &frame, x, y, index))
       {
         *is_mark = i == 0;
         return TRUE;

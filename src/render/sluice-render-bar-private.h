@@ -27,13 +27,9 @@ typedef enum {
 SluiceBarFill _sluice_render_bar_fill_for_outcome (SluiceOutcome        outcome,
                                                    gboolean             running);
 void          _sluice_render_fill_bar             (cairo_t             *cr,
-                                                   const SluicePalette *palette,
                                                    const SluiceColor   *color,
                                                    SluiceBarFill        fill,
-                                                   double               x,
-                                                   double               y,
-                                                   double               w,
-                                                   double               h,
+                                                   const SluiceRect    *bar,
                                                    double               alpha);
 const SluiceColor *_sluice_render_bar_label_color (const SluicePalette *palette,
                                                    SluiceBarFill        fill);

@@ -55,12 +55,11 @@ draw_dots (cairo_t *cr,
 static void
 draw_open (cairo_t           *cr,
            const SluiceColor *color,
-           double             x,
-           double             y,
-           double             w,
-           double             h,
+           const SluiceRect  *bar,
            double             alpha)
 {
+  double x = bar->x, y = bar->y, w = bar->width, h = bar->height;
+
   if (w < 3. * OPEN_BORDER)
     {
       _sluice_render_set_source_dimmed (cr, color, alpha);
@@ -78,30 +77,26 @@ draw_open (cairo_t           *cr,
   cairo_stroke (cr);
 }
 
-/* Fills a bar (or a key's swatch) at (@x, @y, @w, @h) in @color, the way
- * @fill says, at @alpha (dimmed when another item is selected). */
+/* Fills @bar (or a key's swatch) in @color, the way @fill says, at @alpha
+ * (dimmed when another item is selected). */
 void
 _sluice_render_fill_bar (cairo_t             *cr,
-                         const SluicePalette *palette,
                          const SluiceColor   *color,
                          SluiceBarFill        fill,
-                         double               x,
-                         double               y,
-                         double               w,
-                         double               h,
+                         const SluiceRect    *bar,
                          double               alpha)
 {
   if (fill == SLUICE_BAR_FILL_OPEN)
     {
-      draw_open (cr, color, x, y, w, h, alpha);
+      draw_open (cr, color, bar, alpha);
       return;
     }
 
   _sluice_render_set_source_dimmed (cr, color, alpha);
-  cairo_rectangle (cr, x, y, w, h);
+  cairo_rectangle (cr, bar->x, bar->y, bar->width, bar->height);
   cairo_fill (cr);
   if (fill == SLUICE_BAR_FILL_DOTTED)
-    draw_dots (cr, x, y, w, h, alpha);
+    draw_dots (cr, bar->x, bar->y, bar->width, bar->height, alpha);
 }
 
 /* Text inside a bar: dark on the flat and dotted fills, whose colours are

@@ -328,36 +328,23 @@ _sluice_chart_draw_labels (const SluiceChartPass *pass)
 /* Where sluice_render_chart() puts the labels (their patches of
  * background), for tests; width 0 for a limit of 0 or no budget. */
 void
-_sluice_chart_get_labels (double          width,
-                          double          height,
-                          SluiceTimeline *model,
-                          gint64          t0,
-                          gint64          t1,
-                          gint64          now,
-                          guint           queue_capacity,
-                          guint           lead_bound,
-                          SluiceRect     *capacity_rect,
-                          SluiceRect     *bound_rect,
-                          SluiceRect     *budget_rect)
+_sluice_chart_get_labels (SluiceTimeline          *model,
+                          const SluiceRenderFrame *frame,
+                          const SluiceChartLimits *limits,
+                          SluiceRect              *capacity_rect,
+                          SluiceRect              *bound_rect,
+                          SluiceRect              *budget_rect)
 {
-  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 1, 1);
-  cairo_t *cr = cairo_create (surface);
-  g_autoptr(PangoLayout) layout = _sluice_render_create_layout (cr, FALSE);
   SluiceRect *outs[N_LABELS] = { capacity_rect, bound_rect, budget_rect };
   Labels labels;
   SluiceChartPass pass;
 
-  t1 = MAX (t1, t0 + 1);
-  _sluice_chart_init_pass (&pass, cr, layout, width, height, model, t0, t1, now, queue_capacity, lead_bound,
-                           SLUICE_PALETTE_LIGHT);
+  _sluice_chart_begin_offline_pass (&pass, model, frame, limits);
   place_labels (&pass, &labels);
   for (Label l = 0; l < N_LABELS; l++)
     if (outs[l] != NULL)
       *outs[l] = labels.texts[l] != NULL ? labels.rects[l] : (SluiceRect) { 0., 0., 0., 0. };
   clear_labels (&labels);
-  _sluice_chart_clear_pass (&pass);
-
-  cairo_destroy (cr);
-  cairo_surface_destroy (surface);
+  _sluice_chart_end_offline_pass (&pass);
 }
 

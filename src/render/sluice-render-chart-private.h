@@ -41,6 +41,14 @@ typedef enum {
   SLUICE_CHART_FAILED_PAST_BOUND,
 } SluiceChartFailed;
 
+/* The legend's entries beyond the four series, each only when the run
+ * has it (see SLUICE_CHART_N_LEGEND). */
+typedef struct {
+  gboolean          budget;   /* the retry budget's token level */
+  gboolean          waiting;  /* the results waiting for the caller */
+  SluiceChartFailed failed;   /* what the lead's failed items' entry says */
+} SluiceChartExtras;
+
 /* A run-level moment on the time axis: a marker, and a label unless one
  * more important is in its place. */
 typedef struct {
@@ -69,28 +77,25 @@ typedef struct {
 } SluiceChartPass;
 
 /* sluice-render-chart.c */
-void         _sluice_chart_get_layout_full  (double             width,
-                                             double             height,
-                                             guint              y_max,
-                                             gboolean           budget,
-                                             gboolean           waiting,
-                                             SluiceChartFailed  failed,
-                                             SluiceChartLayout *layout);
+void         _sluice_chart_get_layout_full  (double                   width,
+                                             double                   height,
+                                             guint                    y_max,
+                                             const SluiceChartExtras *extras,
+                                             SluiceChartLayout       *layout);
 gboolean     _sluice_chart_shows_waiting    (SluiceTimeline    *model);
 gboolean     _sluice_chart_series_shown     (const SluiceChartPass *pass,
                                              SluiceChartSeries  series);
-void         _sluice_chart_init_pass        (SluiceChartPass   *pass,
-                                             cairo_t           *cr,
-                                             PangoLayout       *layout,
-                                             double             width,
-                                             double             height,
-                                             SluiceTimeline    *model,
-                                             gint64             t0,
-                                             gint64             t1,
-                                             gint64             now,
-                                             guint              queue_capacity,
-                                             guint              lead_bound,
-                                             SluicePaletteFlags palette);
+void         _sluice_chart_init_pass        (SluiceChartPass         *pass,
+                                             cairo_t                 *cr,
+                                             PangoLayout             *layout,
+                                             SluiceTimeline          *model,
+                                             const SluiceRenderFrame *frame,
+                                             const SluiceChartLimits *limits);
+void         _sluice_chart_begin_offline_pass (SluiceChartPass         *pass,
+                                               SluiceTimeline          *model,
+                                               const SluiceRenderFrame *frame,
+                                               const SluiceChartLimits *limits);
+void         _sluice_chart_end_offline_pass (SluiceChartPass   *pass);
 void         _sluice_chart_clear_pass       (SluiceChartPass   *pass);
 double       _sluice_chart_count_to_y       (const SluiceChartLayout *chart,
                                              double             count);
@@ -149,31 +154,16 @@ void         _sluice_chart_draw_readout     (const SluiceChartPass *pass,
 /* For tests: where the moments' markers and labels go (an array of
  * SluiceChartMoment; free with g_array_unref()), and where the readout's
  * box goes for the pointer at @x (width 0 for none). */
-GArray      *_sluice_chart_get_moments      (double             width,
-                                             double             height,
-                                             SluiceTimeline    *model,
-                                             gint64             t0,
-                                             gint64             t1,
-                                             gint64             now,
-                                             guint              queue_capacity,
-                                             guint              lead_bound);
-void         _sluice_chart_get_model_layout (double             width,
-                                             double             height,
-                                             SluiceTimeline    *model,
-                                             gint64             t0,
-                                             gint64             t1,
-                                             gint64             now,
-                                             guint              queue_capacity,
-                                             guint              lead_bound,
-                                             SluiceChartLayout *layout);
-SluiceRect   _sluice_chart_get_readout_rect (double             width,
-                                             double             height,
-                                             SluiceTimeline    *model,
-                                             gint64             t0,
-                                             gint64             t1,
-                                             gint64             now,
-                                             guint              queue_capacity,
-                                             guint              lead_bound,
-                                             double             x);
+GArray      *_sluice_chart_get_moments      (SluiceTimeline          *model,
+                                             const SluiceRenderFrame *frame,
+                                             const SluiceChartLimits *limits);
+void         _sluice_chart_get_model_layout (SluiceTimeline          *model,
+                                             const SluiceRenderFrame *frame,
+                                             const SluiceChartLimits *limits,
+                                             SluiceChartLayout       *layout);
+SluiceRect   _sluice_chart_get_readout_rect (SluiceTimeline          *model,
+                                             const SluiceRenderFrame *frame,
+                                             const SluiceChartLimits *limits,
+                                             double                   x);
 
 G_END_DECLS

@@ -228,30 +228,18 @@ _sluice_chart_draw_readout (const SluiceChartPass *pass,
 
 /* Where the readout's box goes for the pointer at @x, for tests. */
 SluiceRect
-_sluice_chart_get_readout_rect (double          width,
-                                double          height,
-                                SluiceTimeline *model,
-                                gint64          t0,
-                                gint64          t1,
-                                gint64          now,
-                                guint           queue_capacity,
-                                guint           lead_bound,
-                                double          x)
+_sluice_chart_get_readout_rect (SluiceTimeline          *model,
+                                const SluiceRenderFrame *frame,
+                                const SluiceChartLimits *limits,
+                                double                   x)
 {
-  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 1, 1);
-  cairo_t *cr = cairo_create (surface);
-  g_autoptr(PangoLayout) layout = _sluice_render_create_layout (cr, FALSE);
   g_autofree char *text = NULL;
   SluiceRect box = { 0., 0., 0., 0. };
   SluiceChartPass pass;
 
-  _sluice_chart_init_pass (&pass, cr, layout, width, height, model, t0, MAX (t1, t0 + 1), now,
-                           queue_capacity, lead_bound, SLUICE_PALETTE_LIGHT);
+  _sluice_chart_begin_offline_pass (&pass, model, frame, limits);
   if (!layout_readout (&pass, x, &text, &box))
     box = (SluiceRect) { 0., 0., 0., 0. };
-  _sluice_chart_clear_pass (&pass);
-
-  cairo_destroy (cr);
-  cairo_surface_destroy (surface);
+  _sluice_chart_end_offline_pass (&pass);
   return box;
 }

@@ -35,32 +35,25 @@ typedef struct {
   double x, y_min, y_max;
 } Tick;
 
-static void get_series_labels (const char        *labels[SLUICE_CHART_N_LEGEND],
-                               gboolean           budget,
-                               gboolean           waiting,
-                               SluiceChartFailed  failed);
+static void get_series_labels (const char              *labels[SLUICE_CHART_N_LEGEND],
+                               const SluiceChartExtras *extras);
 
-/* The chart's geometry; @budget: whether the legend has the retry
- * budget's entry; @waiting: whether it has the results waiting's;
- * @failed: what its entry for the lead's failed items says, if it has
- * one. */
+/* The chart's geometry, with the legend's entries for @extras. */
 void
-_sluice_chart_get_layout_full (double             width,
-                               double             height,
-                               guint              y_max,
-                               gboolean           budget,
-                               gboolean           waiting,
-                               SluiceChartFailed  failed,
-                               SluiceChartLayout *layout)
+_sluice_chart_get_layout_full (double                   width,
+                               double                   height,
+                               guint                    y_max,
+                               const SluiceChartExtras *extras,
+                               SluiceChartLayout       *layout)
 {
   const char *labels[SLUICE_CHART_N_LEGEND];
+  SluiceKey key = { labels, SLUICE_CHART_N_LEGEND, LEGEND_SWATCH_SPACE, NULL };
 
   layout->plot.x = SLUICE_RENDER_GUTTER;
   layout->plot.width = MAX (width - SLUICE_RENDER_GUTTER - SLUICE_RENDER_MARGIN, 1.);
 
-  get_series_labels (labels, budget, waiting, failed);
-  layout->legend_height = _sluice_render_layout_key (labels, SLUICE_CHART_N_LEGEND, LEGEND_SWATCH_SPACE,
-                                                     layout->plot.x, layout->plot.x + layout->plot.width,
+  get_series_labels (labels, extras);
+  layout->legend_height = _sluice_render_layout_key (&key, layout->plot.x, layout->plot.x + layout->plot.width,
                                                      layout->legend, &layout->legend_rows);
 
   layout->plot.y = layout->legend_height;
@@ -76,7 +69,9 @@ _sluice_chart_get_layout (double             width,
                           gboolean           budget,
                           SluiceChartLayout *layout)
 {
-  _sluice_chart_get_layout_full (width, height, y_max, budget, FALSE, SLUICE_CHART_FAILED_NONE, layout);
+  SluiceChartExtras extras = { budget, FALSE, SLUICE_CHART_FAILED_NONE };
+
+  _sluice_chart_get_layout_full (width, height, y_max, &extras, layout);
 }
 
 /* Whether the chart draws the results waiting for the caller: only when
@@ -300,20 +295,19 @@ _sluice_chart_series_label (SluiceChartSeries series)
     }
 }
 
-/* The legend's labels; the budget's only with @budget, the results
- * waiting's only with @waiting, the failed items' only when there are
- * some, else NULL. */
+/* The legend's labels: the series', then those of @extras the run has,
+ * NULL for the others. */
 static void
-get_series_labels (const char        *labels[SLUICE_CHART_N_LEGEND],
-                   gboolean           budget,
-                   gboolean           waiting,
-                   SluiceChartFailed  failed)
+get_series_labels (const char              *labels[SLUICE_CHART_N_LEGEND],
+                   const SluiceChartExtras *extras)
 {
   for (SluiceChartSeries s = 0; s < SLUICE_CHART_N_SERIES; s++)
     labels[s] = _sluice_chart_series_label (s);
-  labels[SLUICE_CHART_SERIES_BUDGET] = budget ? _sluice_chart_series_label (SLUICE_CHART_SERIES_BUDGET) : NULL;
-  labels[SLUICE_CHART_SERIES_WAITING] = waiting ? _sluice_chart_series_label (SLUICE_CHART_SERIES_WAITING) : NULL;
-  labels[SLUICE_CHART_LEGEND_FAILED] = _sluice_chart_failed_label (failed);
+  labels[SLUICE_CHART_SERIES_BUDGET] = extras->budget ? _sluice_chart_series_label (SLUICE_CHART_SERIES_BUDGET)
+                                                      : NULL;
+  labels[SLUICE_CHART_SERIES_WAITING] = extras->waiting ? _sluice_chart_series_label (SLUICE_CHART_SERIES_WAITING)
+                                                        : NULL;
+  labels[SLUICE_CHART_LEGEND_FAILED] = _sluice_chart_failed_label (extras->failed);
 }
 
 static void
@@ -563,25 +557,24 @@ static void
 draw_legend (const SluiceChartPass *pass)
 {
   const char *labels[SLUICE_CHART_N_LEGEND];
+  SluiceKey key = { labels, SLUICE_CHART_N_LEGEND, LEGEND_SWATCH_SPACE, draw_legend_swatch };
 
-  get_series_labels (labels, pass->max_tokens >= 0, pass->waiting, pass->failed);
-  _sluice_render_draw_key (pass->cr, pass->layout, pass->palette, labels, pass->chart.legend,
-                           SLUICE_CHART_N_LEGEND, LEGEND_SWATCH_SPACE, draw_legend_swatch);
+  get_series_labels (labels, &(SluiceChartExtras) { pass->max_tokens >= 0, pass->waiting, pass->failed });
+  _sluice_render_draw_key (pass->cr, pass->layout, pass->palette, &key, pass->chart.legend);
 }
 
 /* The scale fits the limits and the highest value in view (of the
  * results waiting too, when they are drawn), with room above so that a
  * series at its limit is not drawn on the plot's edge. */
 static guint
-compute_y_max (SluiceTimeline *model,
-               gint64          t0,
-               gint64          t1,
-               guint           queue_capacity,
-               guint           lead_bound,
-               gboolean        waiting)
+compute_y_max (SluiceTimeline          *model,
+               gint64                   t0,
+               gint64                   t1,
+               const SluiceChartLimits *limits,
+               gboolean                 waiting)
 {
   guint n = sluice_timeline_get_n_samples (model);
-  guint top = MAX (queue_capacity, lead_bound);
+  guint top = MAX (limits->queue_capacity, limits->lead_bound);
 
   for (guint i = sluice_timeline_find_sample (model, t0); i < n; i++)
     {
@@ -600,38 +593,37 @@ compute_y_max (SluiceTimeline *model,
   return MAX (top + 1, 2);
 }
 
+/* Lays the chart out for @frame, with its span at least a microsecond
+ * long. */
 void
-_sluice_chart_init_pass (SluiceChartPass *pass,
-                         cairo_t         *cr,
-                         PangoLayout     *layout,
-                         double           width,
-                         double           height,
-                         SluiceTimeline  *model,
-                         gint64           t0,
-                         gint64           t1,
-                         gint64           now,
-                         guint            queue_capacity,
-                         guint            lead_bound,
-                         SluicePaletteFlags palette)
+_sluice_chart_init_pass (SluiceChartPass         *pass,
+                         cairo_t                 *cr,
+                         PangoLayout             *layout,
+                         SluiceTimeline          *model,
+                         const SluiceRenderFrame *frame,
+                         const SluiceChartLimits *limits)
 {
+  gint64 t0 = frame->t0;
+  gint64 t1 = MAX (frame->t1, t0 + 1);
+
   *pass = (SluiceChartPass) {
     .cr = cr,
     .layout = layout,
-    .palette = sluice_palette_get (palette),
+    .palette = sluice_palette_get (frame->palette),
     .model = model,
     .t0 = t0,
     .t1 = t1,
-    .last = now >= 0 ? now : sluice_timeline_get_end_time (model),
+    .last = frame->now >= 0 ? frame->now : sluice_timeline_get_end_time (model),
     .max_tokens = sluice_timeline_get_max_tokens (model),
     .waiting = _sluice_chart_shows_waiting (model),
-    .queue_capacity = queue_capacity,
-    .lead_bound = lead_bound,
+    .queue_capacity = limits->queue_capacity,
+    .lead_bound = limits->lead_bound,
   };
-  pass->failed = _sluice_chart_find_failed (model, t0, MIN (pass->last, t1), lead_bound);
-  _sluice_chart_get_layout_full (width, height,
-                                 compute_y_max (model, t0, t1, queue_capacity, lead_bound, pass->waiting),
-                                 pass->max_tokens >= 0, pass->waiting, pass->failed, &pass->chart);
-  pass->moments = _sluice_chart_place_moments (model, layout, &pass->chart.plot, width, t0, t1);
+  pass->failed = _sluice_chart_find_failed (model, t0, MIN (pass->last, t1), limits->lead_bound);
+  _sluice_chart_get_layout_full (frame->width, frame->height, compute_y_max (model, t0, t1, limits, pass->waiting),
+                                 &(SluiceChartExtras) { pass->max_tokens >= 0, pass->waiting, pass->failed },
+                                 &pass->chart);
+  pass->moments = _sluice_chart_place_moments (model, layout, &pass->chart.plot, frame->width, t0, t1);
 }
 
 void
@@ -641,28 +633,25 @@ _sluice_chart_clear_pass (SluiceChartPass *pass)
 }
 
 /* A pass without a view's cairo_t, for hit testing and tests: its layout
- * measures text as drawing does. Ends with end_offline_pass(). */
-static void
-begin_offline_pass (SluiceChartPass *pass,
-                    double           width,
-                    double           height,
-                    SluiceTimeline  *model,
-                    gint64           t0,
-                    gint64           t1,
-                    gint64           now,
-                    guint            queue_capacity,
-                    guint            lead_bound)
+ * measures text as drawing does, in the light palette (the layout does
+ * not depend on it). Ends with _sluice_chart_end_offline_pass(). */
+void
+_sluice_chart_begin_offline_pass (SluiceChartPass         *pass,
+                                  SluiceTimeline          *model,
+                                  const SluiceRenderFrame *frame,
+                                  const SluiceChartLimits *limits)
 {
   cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 1, 1);
   cairo_t *cr = cairo_create (surface);
+  SluiceRenderFrame light = *frame;
 
   cairo_surface_destroy (surface);
-  _sluice_chart_init_pass (pass, cr, _sluice_render_create_layout (cr, FALSE), width, height, model,
-                           t0, MAX (t1, t0 + 1), now, queue_capacity, lead_bound, SLUICE_PALETTE_LIGHT);
+  light.palette = SLUICE_PALETTE_LIGHT;
+  _sluice_chart_init_pass (pass, cr, _sluice_render_create_layout (cr, FALSE), model, &light, limits);
 }
 
-static void
-end_offline_pass (SluiceChartPass *pass)
+void
+_sluice_chart_end_offline_pass (SluiceChartPass *pass)
 {
   g_object_unref (pass->layout);
   cairo_destroy (pass->cr);
@@ -671,56 +660,62 @@ end_offline_pass (SluiceChartPass *pass)
 
 /* The chart's geometry as sluice_render_chart() lays it out for @model. */
 void
-_sluice_chart_get_model_layout (double             width,
-                                double             height,
-                                SluiceTimeline    *model,
-                                gint64             t0,
-                                gint64             t1,
-                                gint64             now,
-                                guint              queue_capacity,
-                                guint              lead_bound,
-                                SluiceChartLayout *layout)
+_sluice_chart_get_model_layout (SluiceTimeline          *model,
+                                const SluiceRenderFrame *frame,
+                                const SluiceChartLimits *limits,
+                                SluiceChartLayout       *layout)
 {
   SluiceChartPass pass;
 
-  begin_offline_pass (&pass, width, height, model, t0, t1, now, queue_capacity, lead_bound);
+  _sluice_chart_begin_offline_pass (&pass, model, frame, limits);
   *layout = pass.chart;
-  end_offline_pass (&pass);
+  _sluice_chart_end_offline_pass (&pass);
 }
 
 /* Where the moments' markers and labels go. */
 GArray *
-_sluice_chart_get_moments (double          width,
-                           double          height,
-                           SluiceTimeline *model,
-                           gint64          t0,
-                           gint64          t1,
-                           gint64          now,
-                           guint           queue_capacity,
-                           guint           lead_bound)
+_sluice_chart_get_moments (SluiceTimeline          *model,
+                           const SluiceRenderFrame *frame,
+                           const SluiceChartLimits *limits)
 {
   SluiceChartPass pass;
   GArray *moments;
 
-  begin_offline_pass (&pass, width, height, model, t0, t1, now, queue_capacity, lead_bound);
+  _sluice_chart_begin_offline_pass (&pass, model, frame, limits);
   moments = g_steal_pointer (&pass.moments);
-  end_offline_pass (&pass);
+  _sluice_chart_end_offline_pass (&pass);
   return moments;
+}
+
+/**
+ * sluice_render_chart_get_limits:
+ * @model: the run
+ *
+ * The limits @model's run started with (from its run-start event), as
+ * the chart view draws them.
+ *
+ * Returns: the queue capacity and the lead bound, 0 for those not known
+ */
+SluiceChartLimits
+sluice_render_chart_get_limits (SluiceTimeline *model)
+{
+  static const SluiceChartLimits none = { 0, 0 };
+
+  g_return_val_if_fail (SLUICE_IS_TIMELINE (model), none);
+
+  return (SluiceChartLimits) {
+    sluice_timeline_get_queue_capacity (model), sluice_timeline_get_lead_bound (model),
+  };
 }
 
 /**
  * sluice_render_chart:
  * @cr: the context to draw on
- * @width: the view's width
- * @height: the view's height
  * @model: the run
- * @t0: the time at the left edge of the plot, in clock microseconds
- * @t1: the time at the right edge
- * @now: the clock's time: the series run up to it and the "now" line is
- *   drawn there; negative for neither (the series end at the last event)
- * @queue_capacity: the queue size, drawn as a line; 0 for none
- * @lead_bound: `queue-size + workers + 1`, drawn as a line; 0 for none
- * @palette: the palette: light or dark, normal or high contrast
+ * @frame: the view's size, the span of time across the plot, the clock
+ *   (the series run up to it and the "now" line is drawn there; negative
+ *   for neither: the series end at the last event) and the palette
+ * @limits: the pool's limits, drawn as lines
  *
  * Draws the queue depth, the attempts in flight, the items pulled but
  * not yet finished and the busy workers (holding an item) as step lines
@@ -738,32 +733,20 @@ _sluice_chart_get_moments (double          width,
  * the time axis.
  */
 void
-sluice_render_chart (cairo_t        *cr,
-                     double          width,
-                     double          height,
-                     SluiceTimeline *model,
-                     gint64          t0,
-                     gint64          t1,
-                     gint64          now,
-                     guint           queue_capacity,
-                     guint           lead_bound,
-                     SluicePaletteFlags palette)
+sluice_render_chart (cairo_t                 *cr,
+                     SluiceTimeline          *model,
+                     const SluiceRenderFrame *frame,
+                     const SluiceChartLimits *limits)
 {
-  sluice_render_chart_with_pointer (cr, width, height, model, t0, t1, now, queue_capacity, lead_bound, palette, -1.);
+  sluice_render_chart_with_pointer (cr, model, frame, limits, -1.);
 }
 
 /**
  * sluice_render_chart_with_pointer:
  * @cr: the context to draw on
- * @width: the view's width
- * @height: the view's height
  * @model: the run
- * @t0: the time at the left edge of the plot, in clock microseconds
- * @t1: the time at the right edge
- * @now: as for sluice_render_chart()
- * @queue_capacity: the queue size, drawn as a line; 0 for none
- * @lead_bound: `queue-size + workers + 1`, drawn as a line; 0 for none
- * @palette: the palette: light or dark, normal or high contrast
+ * @frame: as for sluice_render_chart()
+ * @limits: as for sluice_render_chart()
  * @pointer_x: where the pointer is, in view coordinates; negative for
  *   nowhere
  *
@@ -772,30 +755,23 @@ sluice_render_chart (cairo_t        *cr,
  * counts there (see sluice_render_chart_get_readout()).
  */
 void
-sluice_render_chart_with_pointer (cairo_t        *cr,
-                                  double          width,
-                                  double          height,
-                                  SluiceTimeline *model,
-                                  gint64          t0,
-                                  gint64          t1,
-                                  gint64          now,
-                                  guint           queue_capacity,
-                                  guint           lead_bound,
-                                  SluicePaletteFlags palette,
-                                  double          pointer_x)
+sluice_render_chart_with_pointer (cairo_t                 *cr,
+                                  SluiceTimeline          *model,
+                                  const SluiceRenderFrame *frame,
+                                  const SluiceChartLimits *limits,
+                                  double                   pointer_x)
 {
   g_autoptr(PangoLayout) layout = NULL;
   SluiceChartPass pass;
 
   g_return_if_fail (cr != NULL);
   g_return_if_fail (SLUICE_IS_TIMELINE (model));
+  g_return_if_fail (frame != NULL && limits != NULL);
 
-  t1 = MAX (t1, t0 + 1);
   layout = _sluice_render_create_layout (cr, FALSE);
-  _sluice_chart_init_pass (&pass, cr, layout, width, height, model, t0, t1, now, queue_capacity, lead_bound,
-                           palette);
+  _sluice_chart_init_pass (&pass, cr, layout, model, frame, limits);
 
-  _sluice_render_begin_view (cr, pass.palette, width, height);
+  _sluice_render_begin_view (cr, pass.palette, frame->width, frame->height);
 
   draw_count_axis (&pass);
   _sluice_chart_draw_time_axis (&pass);
@@ -824,7 +800,7 @@ sluice_render_chart_with_pointer (cairo_t        *cr,
 
   _sluice_chart_draw_moment_marks (&pass);
   _sluice_chart_draw_labels (&pass);
-  _sluice_render_draw_now (cr, pass.palette, &pass.chart.plot, t0, t1, now);
+  _sluice_render_draw_now (cr, pass.palette, &pass.chart.plot, pass.t0, pass.t1, frame->now);
   _sluice_chart_draw_readout (&pass, pointer_x);
   cairo_restore (cr);
   _sluice_chart_clear_pass (&pass);
@@ -832,35 +808,25 @@ sluice_render_chart_with_pointer (cairo_t        *cr,
 
 /**
  * sluice_render_chart_get_plot:
- * @width: the view's width
- * @height: the view's height
  * @model: the run
- * @t0: as for sluice_render_chart()
- * @t1: as for sluice_render_chart()
- * @now: as for sluice_render_chart()
- * @queue_capacity: as for sluice_render_chart()
- * @lead_bound: as for sluice_render_chart()
+ * @frame: as for sluice_render_chart(); its palette does not matter
+ * @limits: as for sluice_render_chart()
  * @plot: (out): where sluice_render_chart() draws the series
  *
  * For layers drawn over the chart, such as sluice_render_draw_playhead().
  */
 void
-sluice_render_chart_get_plot (double             width,
-                              double             height,
-                              SluiceTimeline    *model,
-                              gint64             t0,
-                              gint64             t1,
-                              gint64             now,
-                              guint              queue_capacity,
-                              guint              lead_bound,
-                              cairo_rectangle_t *plot)
+sluice_render_chart_get_plot (SluiceTimeline          *model,
+                              const SluiceRenderFrame *frame,
+                              const SluiceChartLimits *limits,
+                              cairo_rectangle_t       *plot)
 {
   SluiceChartLayout layout;
 
   g_return_if_fail (SLUICE_IS_TIMELINE (model));
+  g_return_if_fail (frame != NULL && limits != NULL);
   g_return_if_fail (plot != NULL);
 
-  _sluice_chart_get_model_layout (width, height, model, t0, MAX (t1, t0 + 1), now, queue_capacity, lead_bound,
-                                  &layout);
+  _sluice_chart_get_model_layout (model, frame, limits, &layout);
   *plot = (cairo_rectangle_t) { layout.plot.x, layout.plot.y, layout.plot.width, layout.plot.height };
 }

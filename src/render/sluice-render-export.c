@@ -19,24 +19,22 @@
 /**
  * sluice_render_run:
  * @cr: the context to draw on
+ * @model: a finished (or paused) run
  * @width: the picture's width
  * @height: the picture's height
- * @model: a finished (or paused) run
- * @queue_capacity: the queue size, for the chart's capacity line
- * @lead_bound: `queue-size + workers + 1`, for the chart's bound line
+ * @limits: the pool's limits, for the chart's lines
  * @dark: whether to use the dark palette
  *
  * Draws the whole run, chart above lanes, sharing one time span so that
  * the two read together.
  */
 void
-sluice_render_run (cairo_t        *cr,
-                   double          width,
-                   double          height,
-                   SluiceTimeline *model,
-                   guint           queue_capacity,
-                   guint           lead_bound,
-                   gboolean        dark)
+sluice_render_run (cairo_t                 *cr,
+                   SluiceTimeline          *model,
+                   double                   width,
+                   double                   height,
+                   const SluiceChartLimits *limits,
+                   gboolean                 dark)
 {
   SluicePaletteFlags palette = dark ? SLUICE_PALETTE_DARK : SLUICE_PALETTE_LIGHT;
   gint64 t0, t1;
@@ -44,6 +42,7 @@ sluice_render_run (cairo_t        *cr,
 
   g_return_if_fail (cr != NULL);
   g_return_if_fail (SLUICE_IS_TIMELINE (model));
+  g_return_if_fail (limits != NULL);
 
   /* An empty or instantaneous run still gets a readable axis; a little
    * room after the last event keeps the marks at the end whole. */
@@ -59,15 +58,14 @@ sluice_render_run (cairo_t        *cr,
   cairo_save (cr);
   sluice_palette_set_source (cr, &sluice_palette_get (palette)->background);
   cairo_paint (cr);
-  sluice_render_chart (cr, width, chart_height, model, t0, t1, -1,
-                       queue_capacity, lead_bound, palette);
+  sluice_render_chart (cr, model, &(SluiceRenderFrame) { width, chart_height, t0, t1, -1, palette }, limits);
   cairo_restore (cr);
 
   cairo_save (cr);
   cairo_translate (cr, 0., chart_height);
   cairo_rectangle (cr, 0., 0., width, lanes_height);
   cairo_clip (cr);
-  sluice_render_timeline (cr, width, lanes_height, model, t0, t1, -1, -1, palette);
+  sluice_render_timeline (cr, model, &(SluiceRenderFrame) { width, lanes_height, t0, t1, -1, palette }, -1);
   cairo_restore (cr);
 }
 
@@ -122,22 +120,27 @@ check_status (cairo_status_t   status,
   return FALSE;
 }
 
+/* What is exported: the whole run, at a size, in a palette. */
+typedef struct {
+  SluiceTimeline    *model;
+  double             width;
+  double             height;
+  SluiceChartLimits  limits;
+  gboolean           dark;
+} Picture;
+
 static cairo_status_t
-export_png (SluiceTimeline *model,
-            Sink           *sink,
-            double          width,
-            double          height,
-            guint           queue_capacity,
-            guint           lead_bound,
-            gboolean        dark)
+export_png (const Picture *picture,
+            Sink          *sink)
 {
   cairo_surface_t *surface;
   cairo_t *cr;
   cairo_status_t status;
 
-  surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, (int) ceil (width), (int) ceil (height));
+  surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, (int) ceil (picture->width),
+                                        (int) ceil (picture->height));
   cr = cairo_create (surface);
-  sluice_render_run (cr, width, height, model, queue_capacity, lead_bound, dark);
+  sluice_render_run (cr, picture->model, picture->width, picture->height, &picture->limits, picture->dark);
   status = cairo_status (cr);
   cairo_destroy (cr);
 
@@ -150,17 +153,12 @@ export_png (SluiceTimeline *model,
 /* SVG and PDF: vector surfaces that write to the sink as they are finished. */
 static cairo_status_t
 export_vector (cairo_surface_t *surface,
-               SluiceTimeline  *model,
-               double           width,
-               double           height,
-               guint            queue_capacity,
-               guint            lead_bound,
-               gboolean         dark)
+               const Picture   *picture)
 {
   cairo_t *cr = cairo_create (surface);
   cairo_status_t status;
 
-  sluice_render_run (cr, width, height, model, queue_capacity, lead_bound, dark);
+  sluice_render_run (cr, picture->model, picture->width, picture->height, &picture->limits, picture->dark);
   status = cairo_status (cr);
   cairo_destroy (cr);
   cairo_surface_finish (surface);
@@ -177,26 +175,21 @@ typedef enum {
 } Format;
 
 static cairo_status_t
-export_format (Format          format,
-               SluiceTimeline *model,
-               Sink           *sink,
-               double          width,
-               double          height,
-               guint           queue_capacity,
-               guint           lead_bound,
-               gboolean        dark)
+export_format (Format         format,
+               const Picture *picture,
+               Sink          *sink)
 {
   switch (format)
     {
     case FORMAT_SVG:
-      return export_vector (cairo_svg_surface_create_for_stream (write_to_sink, sink, width, height),
-                            model, width, height, queue_capacity, lead_bound, dark);
+      return export_vector (cairo_svg_surface_create_for_stream (write_to_sink, sink, picture->width, picture->height),
+                            picture);
     case FORMAT_PDF:
-      return export_vector (cairo_pdf_surface_create_for_stream (write_to_sink, sink, width, height),
-                            model, width, height, queue_capacity, lead_bound, dark);
+      return export_vector (cairo_pdf_surface_create_for_stream (write_to_sink, sink, picture->width, picture->height),
+                            picture);
     case FORMAT_PNG:
     default:
-      return export_png (model, sink, width, height, queue_capacity, lead_bound, dark);
+      return export_png (picture, sink);
     }
 }
 
@@ -231,6 +224,7 @@ sluice_render_export (SluiceTimeline  *model,
   g_autoptr(SluiceFilePart) file = NULL;
   g_autoptr(GError) local_error = NULL;
   g_autofree char *lower = NULL;
+  Picture picture = { model, width, height, { queue_capacity, lead_bound }, dark };
   Sink sink = { NULL, NULL };
   cairo_status_t status;
   Format format;
@@ -265,7 +259,7 @@ sluice_render_export (SluiceTimeline  *model,
       return FALSE;
     }
   sink.stream = _sluice_file_part_get_stream (file);
-  status = export_format (format, model, &sink, width, height, queue_capacity, lead_bound, dark);
+  status = export_format (format, &picture, &sink);
   ok = check_status (status, &sink, path, error);
   g_clear_error (&sink.error);
   if (ok && !_sluice_file_part_commit (file, &local_error))

@@ -6,17 +6,17 @@
 
 #include <cairo.h>
 
+#include "sluice-render-chart.h"
 #include "sluice-timeline.h"
 
 G_BEGIN_DECLS
 
-void     sluice_render_run    (cairo_t         *cr,
-                               double           width,
-                               double           height,
-                               SluiceTimeline  *model,
-                               guint            queue_capacity,
-                               guint            lead_bound,
-                               gboolean         dark);
+void     sluice_render_run    (cairo_t                 *cr,
+                               SluiceTimeline          *model,
+                               double                   width,
+                               double                   height,
+                               const SluiceChartLimits *limits,
+                               gboolean                 dark);
 gboolean sluice_render_export (SluiceTimeline  *model,
                                const char      *path,
                                double           width,

@@ -39,9 +39,7 @@ measure_texts (const char * const *texts,
 
 /**
  * _sluice_render_layout_key:
- * @labels: each entry's label; %NULL for an entry not shown
- * @n_entries: how many entries
- * @swatch_space: the width of a swatch and the gap before its label
+ * @key: the entries
  * @left: where the key starts
  * @right: where it must end
  * @rects: (out caller-allocates): each entry's rectangle
@@ -55,14 +53,14 @@ measure_texts (const char * const *texts,
  * Returns: the key's height, with its padding
  */
 double
-_sluice_render_layout_key (const char * const *labels,
-                           guint               n_entries,
-                           double              swatch_space,
-                           double              left,
-                           double              right,
-                           SluiceRect         *rects,
-                           guint              *n_rows)
+_sluice_render_layout_key (const SluiceKey *key,
+                           double           left,
+                           double           right,
+                           SluiceRect      *rects,
+                           guint           *n_rows)
 {
+  const char * const *labels = key->labels;
+  guint n_entries = key->n_entries;
   g_autofree double *widths = g_new (double, n_entries);
   double one_row = 0.;
   double spacing = KEY_SPACING;
@@ -73,7 +71,7 @@ _sluice_render_layout_key (const char * const *labels,
   for (guint i = 0; i < n_entries; i++)
     if (labels[i] != NULL)
       {
-        widths[i] += swatch_space;
+        widths[i] += key->swatch_space;
         one_row += widths[i];
         n_shown++;
       }
@@ -114,11 +112,9 @@ _sluice_render_layout_key (const char * const *labels,
  * @cr: the context to draw on
  * @layout: the views' text layout
  * @palette: the colours
- * @labels: each entry's label
+ * @key: the entries, as given to _sluice_render_layout_key(), with the
+ *   function that draws their swatches
  * @rects: each entry's rectangle, from _sluice_render_layout_key()
- * @n_entries: how many entries
- * @swatch_space: as given to _sluice_render_layout_key()
- * @draw_swatch: draws an entry's swatch
  *
  * Draws a key where _sluice_render_layout_key() placed it: each entry's
  * swatch, then its label, skipping the entries left out or not shown.
@@ -127,22 +123,19 @@ void
 _sluice_render_draw_key (cairo_t             *cr,
                          PangoLayout         *layout,
                          const SluicePalette *palette,
-                         const char * const  *labels,
-                         const SluiceRect    *rects,
-                         guint                n_entries,
-                         double               swatch_space,
-                         SluiceKeySwatchFunc  draw_swatch)
+                         const SluiceKey     *key,
+                         const SluiceRect    *rects)
 {
-  for (guint i = 0; i < n_entries; i++)
+  for (guint i = 0; i < key->n_entries; i++)
     {
       const SluiceRect *rect = &rects[i];
       double y = rect->y + rect->height / 2. - 1.;
 
       if (rect->width <= 0.)
         continue;
-      draw_swatch (cr, palette, i, rect->x, y);
+      key->draw_swatch (cr, palette, i, rect->x, y);
       sluice_palette_set_source (cr, &palette->foreground);
-      _sluice_render_draw_text (cr, layout, labels[i], rect->x + swatch_space, y, 0., 0.5);
+      _sluice_render_draw_text (cr, layout, key->labels[i], rect->x + key->swatch_space, y, 0., 0.5);
     }
 }
 
@@ -213,11 +206,11 @@ _sluice_lanes_layout_key (SluiceLanesLayout *layout,
                           double             right)
 {
   const char *labels[N_KEYS];
+  SluiceKey key = { labels, N_KEYS, KEY_SWATCH_SPACE, NULL };
 
   layout->mark_kinds = mark_kinds;
   get_key_labels (labels, mark_kinds);
-  layout->key_height = _sluice_render_layout_key (labels, N_KEYS, KEY_SWATCH_SPACE, left, right,
-                                                  layout->key, &layout->key_rows);
+  layout->key_height = _sluice_render_layout_key (&key, left, right, layout->key, &layout->key_rows);
 }
 
 /* A swatch in the key looks like what it explains: the same colours,
@@ -263,11 +256,11 @@ draw_key_swatch (cairo_t             *cr,
     }
 
   /* The same fills as the bars: dotted when cancelled, open while running. */
-  _sluice_render_fill_bar (cr, palette, colors[key],
+  _sluice_render_fill_bar (cr, colors[key],
                            key == KEY_CANCELLED ? SLUICE_BAR_FILL_DOTTED
                            : key == KEY_RUNNING ? SLUICE_BAR_FILL_OPEN
                                                 : SLUICE_BAR_FILL_FLAT,
-                           x, y, w, h, 1.);
+                           &(SluiceRect) { x, y, w, h }, 1.);
   if (key == KEY_RETRIED)
     _sluice_render_draw_hatching (cr, x, y, w, h);
   else if (key == KEY_FAILED)
@@ -285,8 +278,8 @@ _sluice_lanes_draw_key (cairo_t                 *cr,
                         const SluiceLanesLayout *lanes)
 {
   const char *labels[N_KEYS];
+  SluiceKey key = { labels, N_KEYS, KEY_SWATCH_SPACE, draw_key_swatch };
 
   get_key_labels (labels, lanes->mark_kinds);
-  _sluice_render_draw_key (cr, layout, palette, labels, lanes->key, N_KEYS, KEY_SWATCH_SPACE,
-                           draw_key_swatch);
+  _sluice_render_draw_key (cr, layout, palette, &key, lanes->key);
 }

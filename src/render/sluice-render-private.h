@@ -9,6 +9,8 @@
 #include <pango/pangocairo.h>
 
 #include "sluice-palette.h"
+#include "sluice-render-chart.h"
+#include "sluice-render-frame.h"
 #include "sluice-timeline.h"
 
 G_BEGIN_DECLS
@@ -139,17 +141,12 @@ void         _sluice_chart_get_layout     (double             width,
                                            guint              y_max,
                                            gboolean           budget,
                                            SluiceChartLayout *layout);
-void         _sluice_chart_get_labels     (double          width,
-                                           double          height,
-                                           SluiceTimeline *model,
-                                           gint64          t0,
-                                           gint64          t1,
-                                           gint64          now,
-                                           guint           queue_capacity,
-                                           guint           lead_bound,
-                                           SluiceRect     *capacity_rect,
-                                           SluiceRect     *bound_rect,
-                                           SluiceRect     *budget_rect);
+void         _sluice_chart_get_labels     (SluiceTimeline          *model,
+                                           const SluiceRenderFrame *frame,
+                                           const SluiceChartLimits *limits,
+                                           SluiceRect              *capacity_rect,
+                                           SluiceRect              *bound_rect,
+                                           SluiceRect              *budget_rect);
 
 double       _sluice_render_time_to_x     (const SluiceRect  *plot,
                                            gint64             t0,
@@ -209,21 +206,24 @@ typedef void (*SluiceKeySwatchFunc) (cairo_t             *cr,
                                      double               x,
                                      double               y);
 
-double       _sluice_render_layout_key    (const char * const *labels,
-                                           guint               n_entries,
-                                           double              swatch_space,
-                                           double              left,
-                                           double              right,
-                                           SluiceRect         *rects,
-                                           guint              *n_rows);
+/* A key's entries: a swatch and a label each. */
+typedef struct {
+  const char * const  *labels;        /* NULL for an entry not shown */
+  guint                n_entries;
+  double               swatch_space;  /* a swatch and the gap before its label */
+  SluiceKeySwatchFunc  draw_swatch;   /* only drawing needs it */
+} SluiceKey;
+
+double       _sluice_render_layout_key    (const SluiceKey     *key,
+                                           double               left,
+                                           double               right,
+                                           SluiceRect          *rects,
+                                           guint               *n_rows);
 void         _sluice_render_draw_key      (cairo_t             *cr,
                                            PangoLayout         *layout,
                                            const SluicePalette *palette,
-                                           const char * const  *labels,
-                                           const SluiceRect    *rects,
-                                           guint                n_entries,
-                                           double               swatch_space,
-                                           SluiceKeySwatchFunc  draw_swatch);
+                                           const SluiceKey     *key,
+                                           const SluiceRect    *rects);
 void         _sluice_lanes_layout_key     (SluiceLanesLayout       *layout,
                                            guint                    mark_kinds,
                                            double                   left,

@@ -210,40 +210,44 @@ sluice_render_timeline_get_minimum_height_for_width (SluiceTimeline *model,
   return MIN (lanes.key_height, narrow.key_height) + SLUICE_RENDER_AXIS_HEIGHT + MIN_LANE_HEIGHT * n_lanes;
 }
 
-/* The lane and time under a point, and the time a few pixels span; FALSE
- * outside the lanes. */
+/* What is under a point of the lanes. */
+typedef struct {
+  SluiceLanesLayout lanes;
+  gint64            t0, t1;   /* the span across, at least a microsecond */
+  gint              worker;   /* the lane */
+  gint64            time;     /* the time across */
+  gint64            slop;     /* the time a few pixels span */
+} Spot;
+
+/* The lane and time under a point; FALSE outside the lanes. */
 static gboolean
-locate (SluiceTimeline    *model,
-        double             width,
-        double             height,
-        gint64             t0,
-        gint64             t1,
-        double             x,
-        double             y,
-        SluiceLanesLayout *lanes,
-        gint              *worker,
-        gint64            *time,
-        gint64            *slop)
+locate (SluiceTimeline          *model,
+        const SluiceRenderFrame *frame,
+        double                   x,
+        double                   y,
+        Spot                    *spot)
 {
-  _sluice_lanes_get_model_layout (model, width, height, lanes);
+  SluiceLanesLayout *lanes = &spot->lanes;
+
+  _sluice_lanes_get_model_layout (model, frame->width, frame->height, lanes);
+  spot->t0 = frame->t0;
+  spot->t1 = MAX (frame->t1, frame->t0 + 1);
 
   if (x < lanes->plot.x || x > lanes->plot.x + lanes->plot.width ||
       y < lanes->plot.y || y >= lanes->plot.y + lanes->plot.height)
     return FALSE;
 
-  *worker = (gint) floor ((y - lanes->plot.y) / lanes->lane_height);
-  *time = _sluice_render_x_to_time (&lanes->plot, t0, t1, x);
-  *slop = _sluice_render_x_to_time (&lanes->plot, t0, t1, lanes->plot.x + HIT_SLOP) - t0;
+  spot->worker = (gint) floor ((y - lanes->plot.y) / lanes->lane_height);
+  spot->time = _sluice_render_x_to_time (&lanes->plot, spot->t0, spot->t1, x);
+  spot->slop = _sluice_render_x_to_time (&lanes->plot, spot->t0, spot->t1, lanes->plot.x + HIT_SLOP) - spot->t0;
   return TRUE;
 }
 
 /**
  * sluice_render_timeline_hit:
  * @model: the run
- * @width: the view's width, as given to sluice_render_timeline()
- * @height: the view's height
- * @t0: the time at the left edge
- * @t1: the time at the right edge
+ * @frame: the view, as given to sluice_render_timeline(); its clock and
+ *   palette do not matter
  * @x: the pointer's x, in view coordinates
  * @y: the pointer's y
  * @bar_index: (out) (optional): the bar under the point
@@ -255,24 +259,20 @@ locate (SluiceTimeline    *model,
  * Returns: whether a bar is under the point
  */
 gboolean
-sluice_render_timeline_hit (SluiceTimeline *model,
-                            double          width,
-                            double          height,
-                            gint64          t0,
-                            gint64          t1,
-                            double          x,
-                            double          y,
-                            guint          *bar_index)
+sluice_render_timeline_hit (SluiceTimeline          *model,
+                            const SluiceRenderFrame *frame,
+                            double                   x,
+                            double                   y,
+                            guint                   *bar_index)
 {
-  SluiceLanesLayout lanes;
+  Spot spot;
   guint n_bars, best = G_MAXUINT;
-  gint64 time, slop, best_distance = G_MAXINT64, latest;
-  gint worker;
+  gint64 best_distance = G_MAXINT64, latest;
 
   g_return_val_if_fail (SLUICE_IS_TIMELINE (model), FALSE);
+  g_return_val_if_fail (frame != NULL, FALSE);
 
-  t1 = MAX (t1, t0 + 1);
-  if (!locate (model, width, height, t0, t1, x, y, &lanes, &worker, &time, &slop))
+  if (!locate (model, frame, x, y, &spot))
     return FALSE;
   latest = sluice_timeline_get_end_time (model);
   n_bars = sluice_timeline_get_n_bars (model);
@@ -282,12 +282,12 @@ sluice_render_timeline_hit (SluiceTimeline *model,
       const SluiceTimelineBar *bar = sluice_timeline_get_bar (model, i);
       gint64 end = _sluice_lanes_bar_end (bar, latest), distance;
 
-      if (bar->start > time + slop)
+      if (bar->start > spot.time + spot.slop)
         break;
-      if (bar->worker != worker || end < time - slop)
+      if (bar->worker != spot.worker || end < spot.time - spot.slop)
         continue;
 
-      distance = time < bar->start ? bar->start - time : time > end ? time - end : 0;
+      distance = spot.time < bar->start ? bar->start - spot.time : spot.time > end ? spot.time - end : 0;
       /* On a tie (back-to-back bars) the later one wins: it is on top. */
       if (distance <= best_distance)
         {
@@ -306,10 +306,8 @@ sluice_render_timeline_hit (SluiceTimeline *model,
 /**
  * sluice_render_timeline_hit_mark:
  * @model: the run
- * @width: the view's width, as given to sluice_render_timeline()
- * @height: the view's height
- * @t0: the time at the left edge
- * @t1: the time at the right edge
+ * @frame: the view, as given to sluice_render_timeline(); its clock and
+ *   palette do not matter
  * @x: the pointer's x, in view coordinates
  * @y: the pointer's y
  * @mark_index: (out) (optional): the mark under the point
@@ -323,47 +321,44 @@ sluice_render_timeline_hit (SluiceTimeline *model,
  * Returns: whether a mark is under the point
  */
 gboolean
-sluice_render_timeline_hit_mark (SluiceTimeline *model,
-                                 double          width,
-                                 double          height,
-                                 gint64          t0,
-                                 gint64          t1,
-                                 double          x,
-                                 double          y,
-                                 guint          *mark_index)
+sluice_render_timeline_hit_mark (SluiceTimeline          *model,
+                                 const SluiceRenderFrame *frame,
+                                 double                   x,
+                                 double                   y,
+                                 guint                   *mark_index)
 {
-  SluiceLanesLayout lanes;
-  gint64 time, slop;
+  Spot spot;
+  const SluiceRect *plot = &spot.lanes.plot;
   double r;
-  gint worker;
 
   g_return_val_if_fail (SLUICE_IS_TIMELINE (model), FALSE);
+  g_return_val_if_fail (frame != NULL, FALSE);
 
-  t1 = MAX (t1, t0 + 1);
-  if (!locate (model, width, height, t0, t1, x, y, &lanes, &worker, &time, &slop))
+  if (!locate (model, frame, x, y, &spot))
     return FALSE;
-  r = _sluice_lanes_mark_radius (&lanes);
+  r = _sluice_lanes_mark_radius (&spot.lanes);
 
   /* The latest mark under the point wins: it is drawn on top. */
   for (guint i = sluice_timeline_get_n_marks (model); i-- > 0;)
     {
       const SluiceTimelineMark *mark = sluice_timeline_get_mark (model, i);
 
-      if (mark->worker != worker)
+      if (mark->worker != spot.worker)
         continue;
       if (mark->kind == SLUICE_TIMELINE_MARK_BACKOFF)
         {
           /* Inside the wait only: its ends touch the bars. */
-          if (time <= mark->start || time >= mark->end)
+          if (spot.time <= mark->start || spot.time >= mark->end)
             continue;
         }
       else
         {
           double cx, cy;
 
-          _sluice_lanes_place_point_mark (&lanes, mark, _sluice_render_time_to_x (&lanes.plot, t0, t1, mark->start),
+          _sluice_lanes_place_point_mark (&spot.lanes, mark,
+                                          _sluice_render_time_to_x (plot, spot.t0, spot.t1, mark->start),
                                           mark->attempt_start >= 0
-                                            ? _sluice_render_time_to_x (&lanes.plot, t0, t1, mark->attempt_start)
+                                            ? _sluice_render_time_to_x (plot, spot.t0, spot.t1, mark->attempt_start)
                                             : -G_MAXDOUBLE,
                                           &cx, &cy);
           if (fabs (x - cx) > r + HIT_SLOP || fabs (y - cy) > r + HIT_SLOP)

@@ -192,11 +192,15 @@ draw_problems (const Pass *pass,
       const Problem *problem = &g_array_index (pass->problems, Problem, i);
       double grow = MAX (0., PROBLEM_MIN_WIDTH - (problem->x1 - problem->x0)) / 2.;
 
-      _sluice_render_fill_bar (pass->cr, pass->palette, severity_color (pass->palette, problem->severity),
+      SluiceRect rect = {
+        round (problem->x0 - grow), lane_top (pass, problem->worker) + pass->lanes.bar_inset,
+        round (problem->x1 - problem->x0 + 2. * grow), h,
+      };
+
+      _sluice_render_fill_bar (pass->cr, severity_color (pass->palette, problem->severity),
                                problem->severity == SEVERITY_CANCELLED ? SLUICE_BAR_FILL_DOTTED
                                                                        : SLUICE_BAR_FILL_FLAT,
-                               round (problem->x0 - grow), lane_top (pass, problem->worker) + pass->lanes.bar_inset,
-                               round (problem->x1 - problem->x0 + 2. * grow), h, alpha);
+                               &rect, alpha);
     }
 }
 
@@ -293,19 +297,21 @@ draw_deadline_and_rounds (const Pass              *pass,
     }
 }
 
-/* "item 3 · attempt 2", or shorter forms, or nothing: whichever fits. */
+/* "item 3 · attempt 2", or shorter forms, or nothing: whichever fits in
+ * @rect, filled as @fill says, left of the @reserved room of its marks. */
 static void
 draw_bar_label (const Pass              *pass,
                 const SluiceTimelineBar *bar,
-                double                   x,
-                double                   y,
-                double                   w,
-                double                   h,
+                const SluiceRect        *rect,
                 double                   reserved,
-                const SluiceColor       *color,
-                const SluiceColor       *backing,
+                SluiceBarFill            fill,
                 double                   alpha)
 {
+  double x = rect->x, y = rect->y, w = rect->width, h = rect->height;
+  const SluiceColor *color = _sluice_render_bar_label_color (pass->palette, fill);
+  /* A patterned bar gets a plain patch behind its label: text on dots is
+   * hard to read from the back of a room. */
+  const SluiceColor *backing = fill == SLUICE_BAR_FILL_DOTTED ? bar_color (pass->palette, bar) : NULL;
   g_autofree char *item = NULL;
   g_autofree char *long_label = NULL;
   g_autofree char *short_label = NULL;
@@ -338,8 +344,6 @@ draw_bar_label (const Pass              *pass,
       _sluice_render_get_text_size (pass->layout, labels[i], &tw, &th);
       if (tw + 8. <= w - reserved && th <= h + 2.)
         {
-          /* A patterned bar gets a plain patch behind its label: text on
-           * dots is hard to read from the back of a room. */
           if (backing != NULL)
             {
               _sluice_render_set_source_dimmed (pass->cr, backing, alpha);
@@ -357,12 +361,10 @@ draw_bar_label (const Pass              *pass,
 static void
 draw_marks (const Pass              *pass,
             const SluiceTimelineBar *bar,
-            double                   x,
-            double                   y,
-            double                   w,
-            double                   h,
+            const SluiceRect        *rect,
             double                  *reserved)
 {
+  double x = rect->x, y = rect->y, w = rect->width, h = rect->height;
   double r = _sluice_lanes_mark_radius (&pass->lanes);
   double cx = x + w - r - 3.;
 
@@ -397,6 +399,7 @@ draw_full_bar (const Pass              *pass,
   double h = pass->lanes.lane_height - 2. * pass->lanes.bar_inset;
   double x = round (x0), w = round (x1) - round (x0);
   SluiceBarFill fill = _sluice_render_bar_fill_for_outcome (bar->outcome, bar->end < 0);
+  SluiceRect rect;
   double reserved;
 
   /* A one-pixel gap between back-to-back attempts keeps them apart; an
@@ -405,14 +408,14 @@ draw_full_bar (const Pass              *pass,
     w -= 1.;
   w = MAX (w, SLUICE_RENDER_BAR_MIN_WIDTH);
 
-  _sluice_render_fill_bar (cr, pass->palette, bar_color (pass->palette, bar), fill, x, y, w, h, alpha);
+  rect = (SluiceRect) { x, y, w, h };
+  _sluice_render_fill_bar (cr, bar_color (pass->palette, bar), fill, &rect, alpha);
 
   if (bar->retried)
     _sluice_render_draw_hatching (cr, x, y, w, h);
 
-  draw_marks (pass, bar, x, y, w, h, &reserved);
-  draw_bar_label (pass, bar, x, y, w, h, reserved, _sluice_render_bar_label_color (pass->palette, fill),
-                  fill == SLUICE_BAR_FILL_DOTTED ? bar_color (pass->palette, bar) : NULL, alpha);
+  draw_marks (pass, bar, &rect, &reserved);
+  draw_bar_label (pass, bar, &rect, reserved, fill, alpha);
 
   if (bar->item == pass->selected_item)
     {
@@ -533,15 +536,11 @@ draw_policy_marks (const Pass     *pass,
 /**
  * sluice_render_timeline:
  * @cr: the context to draw on
- * @width: the view's width
- * @height: the view's height
  * @model: the run
- * @t0: the time at the left edge of the lanes, in clock microseconds
- * @t1: the time at the right edge
- * @now: the clock's time: running attempts end there and the "now" line is
- *   drawn there; negative for neither (a finished run)
+ * @frame: the view's size, the span of time across the lanes, the clock
+ *   (running attempts end there and the "now" line is drawn there;
+ *   negative for neither: a finished run) and the palette
  * @selected_item: the item whose attempts are highlighted, or -1
- * @palette: the palette: light or dark, normal or high contrast
  *
  * Draws one lane per worker and one bar per attempt, from start to end,
  * coloured by outcome, open (a pale inside, a bold border) while they run,
@@ -557,15 +556,10 @@ draw_policy_marks (const Pass     *pass,
  * %SLUICE_RENDER_BAR_MIN_WIDTH pixels wide, from its start.
  */
 void
-sluice_render_timeline (cairo_t        *cr,
-                        double          width,
-                        double          height,
-                        SluiceTimeline *model,
-                        gint64          t0,
-                        gint64          t1,
-                        gint64          now,
-                        gint64          selected_item,
-                        SluicePaletteFlags palette)
+sluice_render_timeline (cairo_t                 *cr,
+                        SluiceTimeline          *model,
+                        const SluiceRenderFrame *frame,
+                        gint64                   selected_item)
 {
   g_autoptr(PangoLayout) layout = NULL;
   g_autoptr(GArray) problems = NULL;
@@ -574,6 +568,7 @@ sluice_render_timeline (cairo_t        *cr,
 
   g_return_if_fail (cr != NULL);
   g_return_if_fail (SLUICE_IS_TIMELINE (model));
+  g_return_if_fail (frame != NULL);
 
   n_workers = MAX (sluice_timeline_get_n_workers (model), 1);
   layout = _sluice_render_create_layout (cr, FALSE);
@@ -581,16 +576,16 @@ sluice_render_timeline (cairo_t        *cr,
   pass = (Pass) {
     .cr = cr,
     .layout = layout,
-    .palette = sluice_palette_get (palette),
-    .t0 = t0,
-    .t1 = MAX (t1, t0 + 1),
-    .now = now >= 0 ? now : sluice_timeline_get_end_time (model),
+    .palette = sluice_palette_get (frame->palette),
+    .t0 = frame->t0,
+    .t1 = MAX (frame->t1, frame->t0 + 1),
+    .now = frame->now >= 0 ? frame->now : sluice_timeline_get_end_time (model),
     .selected_item = selected_item,
     .problems = problems,
   };
-  _sluice_lanes_get_model_layout (model, width, height, &pass.lanes);
+  _sluice_lanes_get_model_layout (model, frame->width, frame->height, &pass.lanes);
 
-  _sluice_render_begin_view (cr, pass.palette, width, height);
+  _sluice_render_begin_view (cr, pass.palette, frame->width, frame->height);
 
   _sluice_lanes_draw_key (cr, layout, pass.palette, &pass.lanes);
   draw_lanes (&pass, n_workers);
@@ -604,6 +599,6 @@ sluice_render_timeline (cairo_t        *cr,
   draw_policy_marks (&pass, model, n_workers);
   cairo_restore (cr);
 
-  _sluice_render_draw_now (cr, pass.palette, &pass.lanes.plot, pass.t0, pass.t1, now);
+  _sluice_render_draw_now (cr, pass.palette, &pass.lanes.plot, pass.t0, pass.t1, frame->now);
   cairo_restore (cr);
 }

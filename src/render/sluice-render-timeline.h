@@ -7,19 +7,15 @@
 #include <cairo.h>
 
 #include "sluice-palette.h"
+#include "sluice-render-frame.h"
 #include "sluice-timeline.h"
 
 G_BEGIN_DECLS
 
-void     sluice_render_timeline     (cairo_t        *cr,
-                                     double          width,
-                                     double          height,
-                                     SluiceTimeline *model,
-                                     gint64          t0,
-                                     gint64          t1,
-                                     gint64          now,
-                                     gint64          selected_item,
-                                     SluicePaletteFlags palette);
+void     sluice_render_timeline     (cairo_t                 *cr,
+                                     SluiceTimeline          *model,
+                                     const SluiceRenderFrame *frame,
+                                     gint64                   selected_item);
 double   sluice_render_timeline_get_natural_height (SluiceTimeline *model);
 void     sluice_render_get_time_axis (double          view_width,
                                       double         *x,
@@ -36,21 +32,15 @@ double   sluice_render_timeline_get_natural_height_for_width (SluiceTimeline *mo
                                                               double          width);
 double   sluice_render_timeline_get_minimum_height_for_width (SluiceTimeline *model,
                                                               double          width);
-gboolean sluice_render_timeline_hit (SluiceTimeline *model,
-                                     double          width,
-                                     double          height,
-                                     gint64          t0,
-                                     gint64          t1,
-                                     double          x,
-                                     double          y,
-                                     guint          *bar_index);
-gboolean sluice_render_timeline_hit_mark (SluiceTimeline *model,
-                                          double          width,
-                                          double          height,
-                                          gint64          t0,
-                                          gint64          t1,
-                                          double          x,
-                                          double          y,
-                                          guint          *mark_index);
+gboolean sluice_render_timeline_hit (SluiceTimeline          *model,
+                                     const SluiceRenderFrame *frame,
+                                     double                   x,
+                                     double                   y,
+                                     guint                   *bar_index);
+gboolean sluice_render_timeline_hit_mark (SluiceTimeline          *model,
+                                          const SluiceRenderFrame *frame,
+                                          double                   x,
+                                          double                   y,
+                                          guint                   *mark_index);
 
 G_END_DECLS

@@ -255,11 +255,13 @@ render_frame (const ScrubRun  *run,
 
   cairo_set_source_rgb (cr, 1., 1., 1.);
   cairo_paint (cr);
-  sluice_render_chart (cr, w, h, model, t0, t1, run->end, capacity, bound, FALSE);
-  sluice_render_chart_get_plot (w, h, model, t0, t1, run->end, capacity, bound, &plot);
+  sluice_render_chart (cr, model, &(SluiceRenderFrame) { w, h, t0, t1, run->end, FALSE },
+                       &(SluiceChartLimits) { capacity, bound });
+  sluice_render_chart_get_plot (model, &(SluiceRenderFrame) { w, h, t0, t1, run->end, SLUICE_PALETTE_LIGHT },
+                                &(SluiceChartLimits) { capacity, bound }, &plot);
   sluice_render_draw_playhead (cr, &plot, t0, t1, playhead, FALSE);
   cairo_translate (cr, 0., h);
-  sluice_render_timeline (cr, w, h, model, t0, t1, run->end, -1, FALSE);
+  sluice_render_timeline (cr, model, &(SluiceRenderFrame) { w, h, t0, t1, run->end, FALSE }, -1);
   sluice_render_timeline_get_plot (model, w, h, &plot);
   sluice_render_draw_playhead (cr, &plot, t0, t1, playhead, FALSE);
   cairo_destroy (cr);

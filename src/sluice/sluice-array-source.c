@@ -7,16 +7,6 @@
 
 #include "sluice-array-source.h"
 
-/**
- * SECTION:sluice-array-source
- * @Title: SluiceArraySource
- *
- * A #SluiceSource over a fixed list of items, or over a range of
- * integers made as they are read. sluice_source_next_async() completes on
- * a later main-loop iteration, like any real async source;
- * sluice_source_try_next() answers at once.
- */
-
 struct _SluiceArraySource
 {
   GObject    parent_instance;
@@ -42,6 +32,11 @@ static void source_iface_init (SluiceSourceInterface *iface);
  * SluiceArraySource:
  *
  * A #SluiceSource that yields the items of an array of #GVariant.
+ *
+ * A #SluiceSource over a fixed list of items, or over a range of
+ * integers made as they are read. sluice_source_next_async() completes on
+ * a later main-loop iteration, like any real async source;
+ * sluice_source_try_next() answers at once.
  *
  * Since: 0.1
  */

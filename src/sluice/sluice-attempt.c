@@ -10,22 +10,6 @@
 #include "sluice-error.h"
 #include "sluice-timebase-private.h"
 
-/**
- * SECTION:sluice-attempt
- * @Title: SluiceAttempt
- *
- * One call of the handler: the item, its own #GCancellable, a deadline on
- * the pool's clock (the item timeout after its start, or the item's own
- * deadline when that comes first), and a slot for attempt-local data (the
- * seed's contextvars copy).
- *
- * Stopping a late attempt takes up to three rounds: each round requests
- * cancellation (the first cancels the cancellable; every round emits
- * #SluiceAttempt::cancel-requested with its number) and waits up to the
- * item timeout. After the third round the attempt is waited for however
- * long it takes: the pool never abandons a handler that is still running.
- */
-
 #define MAX_CANCEL_ROUNDS 3
 
 struct _SluiceAttempt
@@ -81,6 +65,17 @@ static guint signals[N_SIGNALS];
  * SluiceAttempt:
  *
  * One call of a handler on one item.
+ *
+ * One call of the handler: the item, its own #GCancellable, a deadline on
+ * the pool's clock (the item timeout after its start, or the item's own
+ * deadline when that comes first), and a slot for attempt-local data (the
+ * seed's contextvars copy).
+ *
+ * Stopping a late attempt takes up to three rounds: each round requests
+ * cancellation (the first cancels the cancellable; every round emits
+ * #SluiceAttempt::cancel-requested with its number) and waits up to the
+ * item timeout. After the third round the attempt is waited for however
+ * long it takes: the pool never abandons a handler that is still running.
  *
  * Since: 0.1
  */

@@ -5,10 +5,17 @@
 
 #include "sluice-clock-source-private.h"
 
+G_DEFINE_ENUM_TYPE (SluiceClockKind, sluice_clock_kind,
+  G_DEFINE_ENUM_VALUE (SLUICE_CLOCK_REAL, "real"),
+  G_DEFINE_ENUM_VALUE (SLUICE_CLOCK_SCALED, "scaled"),
+  G_DEFINE_ENUM_VALUE (SLUICE_CLOCK_VIRTUAL, "virtual"),
+  G_DEFINE_ENUM_VALUE (SLUICE_CLOCK_PACED, "paced"))
+
 /**
- * SECTION:sluice-clock
- * @title: SluiceClock
- * @short_description: timers on real, scaled or virtual time
+ * SluiceClock:
+ *
+ * One timer heap under one #GSource, on real, scaled, virtual or paced
+ * time (#SluiceClockKind).
  *
  * A #SluiceClock keeps all of its timers in one binary min-heap ordered by
  * (deadline, id) and drives them from a single #GSource attached to the
@@ -31,19 +38,6 @@
  *
  * A clock is not thread-safe: use it only from the thread owning its main
  * context.
- */
-
-G_DEFINE_ENUM_TYPE (SluiceClockKind, sluice_clock_kind,
-  G_DEFINE_ENUM_VALUE (SLUICE_CLOCK_REAL, "real"),
-  G_DEFINE_ENUM_VALUE (SLUICE_CLOCK_SCALED, "scaled"),
-  G_DEFINE_ENUM_VALUE (SLUICE_CLOCK_VIRTUAL, "virtual"),
-  G_DEFINE_ENUM_VALUE (SLUICE_CLOCK_PACED, "paced"))
-
-/**
- * SluiceClock:
- *
- * One timer heap under one #GSource, on real, scaled, virtual or paced
- * time (#SluiceClockKind).
  *
  * Since: 0.1
  */

@@ -8,17 +8,6 @@
 #include "sluice-error.h"
 
 /**
- * SECTION:sluice-error
- * @Title: Errors
- *
- * Every error the pool records has a type name that users see in reports,
- * metrics and scenario files, after the seed's Python exceptions:
- * `TimeoutError` for a timeout, `RuntimeError` for a handler or source that
- * cancelled itself, and user-chosen names such as `ValueError` for errors in
- * the %SLUICE_NAMED_ERROR domain.
- */
-
-/**
  * sluice_error_quark:
  *
  * The error domain of the pool's own errors; use %SLUICE_ERROR.

@@ -45,6 +45,12 @@ G_BEGIN_DECLS
  *
  * Error codes in the %SLUICE_ERROR domain.
  *
+ * Every error the pool records also has a type name, which users see in
+ * reports, metrics and scenario files, after the seed's Python
+ * exceptions: `TimeoutError` for a timeout, `RuntimeError` for a handler
+ * or source that cancelled itself, and user-chosen names such as
+ * `ValueError` for errors in the %SLUICE_NAMED_ERROR domain.
+ *
  * Since: 0.1
  */
 typedef enum {

@@ -11,17 +11,6 @@
 
 #include "sluice-error.h"
 
-/**
- * SECTION:sluice-event
- * @Title: SluiceEvent
- *
- * The records of a run's event stream. A run gives each one to its
- * #SluiceEventFunc with borrowed strings and value, for the duration of the
- * call; sluice_event_copy() and sluice_event_copy_into() make copies that
- * own theirs, for a recorder, a list model or a binding (#SluiceEvent is a
- * boxed type).
- */
-
 G_DEFINE_BOXED_TYPE (SluiceEvent, sluice_event, sluice_event_copy, sluice_event_free)
 
 G_DEFINE_ENUM_TYPE (SluiceEventKind, sluice_event_kind,

@@ -178,7 +178,8 @@ GType sluice_outcome_get_type (void) G_GNUC_CONST;
  * One record of the event stream. The events a run gives its
  * #SluiceEventFunc borrow their strings and value for the duration of the
  * call: keep a copy, made with sluice_event_copy() or
- * sluice_event_copy_into(), which owns them.
+ * sluice_event_copy_into(), which owns them. A recorder, a list model or
+ * a binding keeps such copies: #SluiceEvent is a boxed type.
  *
  * Which fields an event fills depends on its kind; for item failures
  * @attempt is the number of the attempt that failed for good (0 when the

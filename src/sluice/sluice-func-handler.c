@@ -7,14 +7,6 @@
 
 #include "sluice-func-handler.h"
 
-/**
- * SECTION:sluice-func-handler
- * @Title: SluiceFuncHandler
- *
- * The quickest way to give a pool its work: a function that receives the
- * attempt and a #GTask, and completes the task when the attempt is done.
- */
-
 struct _SluiceFuncHandler
 {
   GObject            parent_instance;
@@ -30,6 +22,9 @@ static void handler_iface_init (SluiceHandlerInterface *iface);
  *
  * A #SluiceHandler that calls a #SluiceHandlerFunc for each attempt, which
  * completes the attempt's #GTask when it is done.
+ *
+ * The quickest way to give a pool its work: a function that receives the
+ * attempt and a #GTask, and completes the task when the attempt is done.
  *
  * Since: 0.1
  */

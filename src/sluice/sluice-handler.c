@@ -8,20 +8,15 @@
 #include "sluice-handler.h"
 
 /**
- * SECTION:sluice-handler
- * @Title: SluiceHandler
+ * SluiceHandler:
+ *
+ * The interface of what handles an item: one asynchronous call per
+ * attempt.
  *
  * What the pool calls for each attempt. A handler runs on the pool's main
  * context, finishes when it is done, and should finish promptly with
  * %G_IO_ERROR_CANCELLED when the attempt's cancellable is cancelled. One
  * that does not is waited for: the pool never abandons an attempt.
- */
-
-/**
- * SluiceHandler:
- *
- * The interface of what handles an item: one asynchronous call per
- * attempt.
  *
  * Since: 0.1
  */

@@ -8,22 +8,6 @@
 #include "sluice-job-private.h"
 #include "sluice-run-private.h"
 
-/**
- * SECTION:sluice-job
- * @Title: SluiceJob
- *
- * One job of a service run (sluice_pool_open()), and the future of its
- * result: sluice_run_submit_async() gives it once the job is queued, and
- * sluice_job_wait_async() waits for its end. A job that fails keeps its
- * error to itself (the pool goes on), except a fatal one, which stops the
- * pool. sluice_job_cancel() gives up on a job: a queued one never reaches
- * a worker, a running one has its attempt stopped.
- *
- * Every job ends exactly once, as %SLUICE_JOB_SUCCEEDED,
- * %SLUICE_JOB_FAILED or %SLUICE_JOB_CANCELLED, also when the pool stops
- * early; #SluiceJob:state says so with a notify.
- */
-
 typedef struct
 {
   SluiceJob           *job;          /* owned while pending */
@@ -72,6 +56,17 @@ G_DEFINE_ENUM_TYPE (SluiceJobState, sluice_job_state,
  *
  * One job of a service run and its future: its state, then its result or
  * error.
+ *
+ * One job of a service run (sluice_pool_open()), and the future of its
+ * result: sluice_run_submit_async() gives it once the job is queued, and
+ * sluice_job_wait_async() waits for its end. A job that fails keeps its
+ * error to itself (the pool goes on), except a fatal one, which stops the
+ * pool. sluice_job_cancel() gives up on a job: a queued one never reaches
+ * a worker, a running one has its attempt stopped.
+ *
+ * Every job ends exactly once, as %SLUICE_JOB_SUCCEEDED,
+ * %SLUICE_JOB_FAILED or %SLUICE_JOB_CANCELLED, also when the pool stops
+ * early; #SluiceJob:state says so with a notify.
  *
  * Since: 0.1
  */

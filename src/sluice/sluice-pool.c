@@ -14,28 +14,6 @@
 #include "sluice-time.h"
 #include "sluice-run-private.h"
 
-/**
- * SECTION:sluice-pool
- * @Title: SluicePool
- *
- * A pool runs a #SluiceHandler on the items of a #SluiceSource, several at
- * a time, and hands back each result as soon as it is ready. It takes its
- * work in through a bounded channel read by exactly #SluicePool:workers
- * workers, gives every handler call (an attempt) a deadline, retries the
- * failures whose type is in #SluicePool:retryable, and on a stop drains
- * what it already took in. A pool runs once: see sluice_pool_run().
- *
- * Build one with g_initable_new(), which checks every option:
- * |[<!-- language="C" -->
- * pool = g_initable_new (SLUICE_TYPE_POOL, NULL, &error,
- *                        "handler", handler,
- *                        "workers", 3,
- *                        "queue-size", 3,
- *                        "item-timeout", 1.0,
- *                        NULL);
- * ]|
- */
-
 enum {
   PROP_0,
   PROP_HANDLER,
@@ -72,6 +50,23 @@ static void initable_iface_init (GInitableIface *iface);
  *
  * A pool of workers that runs a #SluiceHandler over the items of a
  * #SluiceSource, or over jobs submitted to it.
+ *
+ * A pool runs a #SluiceHandler on the items of a #SluiceSource, several at
+ * a time, and hands back each result as soon as it is ready. It takes its
+ * work in through a bounded channel read by exactly #SluicePool:workers
+ * workers, gives every handler call (an attempt) a deadline, retries the
+ * failures whose type is in #SluicePool:retryable, and on a stop drains
+ * what it already took in. A pool runs once: see sluice_pool_run().
+ *
+ * Build one with g_initable_new(), which checks every option:
+ * ```c
+ * pool = g_initable_new (SLUICE_TYPE_POOL, NULL, &error,
+ *                        "handler", handler,
+ *                        "workers", 3,
+ *                        "queue-size", 3,
+ *                        "item-timeout", 1.0,
+ *                        NULL);
+ * ```
  *
  * Since: 0.1
  */

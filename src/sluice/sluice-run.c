@@ -14,8 +14,9 @@
 #include "sluice-snapshot-private.h"
 
 /**
- * SECTION:sluice-run
- * @Title: SluiceRun
+ * SluiceRun:
+ *
+ * One run of a #SluicePool: its results, its errors and its statistics.
  *
  * One run of a #SluicePool, read like an async iterator: call
  * sluice_run_next_async() until it gives %NULL. The first call starts the
@@ -41,12 +42,6 @@
  * sluice_run_close_async(), cancels the driver: queued items are dropped,
  * running attempts are stopped like late ones, and the run still waits for
  * every one of them before it reports %G_IO_ERROR_CANCELLED.
- */
-
-/**
- * SluiceRun:
- *
- * One run of a #SluicePool: its results, its errors and its statistics.
  *
  * Since: 0.1
  */

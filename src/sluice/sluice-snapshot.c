@@ -9,19 +9,6 @@
 
 #include "sluice-snapshot-private.h"
 
-/**
- * SECTION:sluice-snapshot
- * @Title: SluiceSnapshot
- *
- * What a run looks like at one moment, for a monitor that asks "does the
- * pool keep up?" (seed 001's observed pool): the queue depth against its
- * capacity, the busy workers against all of them, the attempts in flight,
- * the outcomes so far by type name, and the attempt durations so far.
- *
- * A snapshot is an immutable copy, taken with sluice_run_get_snapshot(),
- * and cheap enough to take every frame.
- */
-
 struct _SluiceSnapshot
 {
   gatomicrefcount  ref_count;
@@ -48,6 +35,14 @@ struct _SluiceSnapshot
  *
  * An immutable, reference-counted copy of what a run looks like at one
  * moment, taken with sluice_run_get_snapshot().
+ *
+ * What a run looks like at one moment, for a monitor that asks "does the
+ * pool keep up?" (seed 001's observed pool): the queue depth against its
+ * capacity, the busy workers against all of them, the attempts in flight,
+ * the outcomes so far by type name, and the attempt durations so far.
+ *
+ * A snapshot is an immutable copy, taken with sluice_run_get_snapshot(),
+ * and cheap enough to take every frame.
  *
  * Since: 0.1
  */

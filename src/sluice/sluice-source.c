@@ -8,20 +8,15 @@
 #include "sluice-source.h"
 
 /**
- * SECTION:sluice-source
- * @Title: SluiceSource
+ * SluiceSource:
+ *
+ * The interface of what yields the items of a run, one asynchronous read
+ * at a time.
  *
  * The async iterator a pool pulls its items from, one read at a time.
  * The end of input is not an item: sluice_source_next_finish() returns
  * %NULL without an error. Every non-%NULL #GVariant, however empty, is work.
  * The caller owns the source; the pool never closes it.
- */
-
-/**
- * SluiceSource:
- *
- * The interface of what yields the items of a run, one asynchronous read
- * at a time.
  *
  * Since: 0.1
  */

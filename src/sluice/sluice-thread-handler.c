@@ -8,17 +8,6 @@
 #include "sluice-error.h"
 #include "sluice-thread-handler.h"
 
-/**
- * SECTION:sluice-thread-handler
- * @Title: SluiceThreadHandler
- *
- * The fix for a handler that blocks: run it in a thread. The handler owns
- * its own #GThreadPool rather than using GTask's shared one, which stalls
- * once ten of its threads block. A thread cannot be killed, so a cancelled
- * attempt is waited for like any other; the function should check its
- * cancellable where it can.
- */
-
 struct _SluiceThreadHandler
 {
   GObject           parent_instance;
@@ -34,6 +23,12 @@ static void handler_iface_init (SluiceHandlerInterface *iface);
  * SluiceThreadHandler:
  *
  * A #SluiceHandler that calls a #SluiceThreadFunc in a worker thread.
+ *
+ * The fix for a handler that blocks: run it in a thread. The handler owns
+ * its own #GThreadPool rather than using GTask's shared one, which stalls
+ * once ten of its threads block. A thread cannot be killed, so a cancelled
+ * attempt is waited for like any other; the function should check its
+ * cancellable where it can.
  *
  * Since: 0.1
  */

@@ -13,8 +13,9 @@
 #include "sluice-store-source-private.h"
 
 /**
- * SECTION:sluice-store-handler
- * @Title: SluiceStoreHandler
+ * SluiceStoreHandler:
+ *
+ * The handler of a pool that works off a job store.
  *
  * The #SluiceHandler of a pool whose source is a #SluiceStoreSource: it
  * wraps the handler that does the work (#SluiceStoreHandler:inner), which

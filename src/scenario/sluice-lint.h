@@ -1,5 +1,5 @@
 /* sluice-lint.h: one warning about a run, on for an interval of its clock
- * (teaching.md, Lints)
+ * (docs/teaching.md, Lints)
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */

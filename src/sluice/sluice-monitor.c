@@ -284,7 +284,7 @@ add_durations (GVariantBuilder *builder,
   g_variant_builder_add (builder, "{sv}", "duration_max_us", g_variant_new_int64 (max));
 }
 
-/* The snapshot of submit-and-shutdown.md: the run's now, or the pool's
+/* The snapshot of docs/submit-and-shutdown.md: the run's now, or the pool's
  * before it runs; the one taken at the end once it has ended. */
 static GVariant *
 snapshot_to_variant (SluiceMonitor *self)

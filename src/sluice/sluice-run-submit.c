@@ -39,7 +39,7 @@ submission_free (Submission *submission)
 
 /* A submission is a service run's pull: its item counts as pulled from
  * the call on, and the lead is sampled then, as a stream's is each time
- * its source yields (submit-and-shutdown.md: max_lead is computed as in
+ * its source yields (docs/submit-and-shutdown.md: max_lead is computed as in
  * stream mode). A submission waiting for room is the item a producer
  * holds; one refused with %SLUICE_ERROR_CLOSED stays pulled and never
  * succeeds, so it stays in the lead. Counted at admission instead, the

@@ -31,7 +31,7 @@ G_DEFINE_QUARK (sluice-store-error-quark, sluice_store_error)
  *
  * The interface of a durable job store (the seed's `JobStore`).
  *
- * Durable jobs with leases (job-store.md, the seed's `JobStore`): a worker
+ * Durable jobs with leases (docs/job-store.md, the seed's `JobStore`): a worker
  * claims a job with a lease, renews it while it works, and completes or
  * fails it; a crashed worker's lease expires and release_expired() puts
  * its job back.

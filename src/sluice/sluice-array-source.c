@@ -38,7 +38,7 @@ static void source_iface_init (SluiceSourceInterface *iface);
  * a later main-loop iteration, like any real async source;
  * sluice_source_try_next() answers at once.
  *
- * Since: 0.1
+ * Since: 1.0
  */
 G_DEFINE_FINAL_TYPE_WITH_CODE (SluiceArraySource, sluice_array_source, G_TYPE_OBJECT,
                                G_IMPLEMENT_INTERFACE (SLUICE_TYPE_SOURCE, source_iface_init))
@@ -118,7 +118,7 @@ sluice_array_source_init (SluiceArraySource *self)
  *
  * Returns: (transfer full): a new #SluiceSource
  *
- * Since: 0.1
+ * Since: 1.0
  */
 SluiceSource *
 sluice_array_source_new (GVariant * const *items,
@@ -147,7 +147,7 @@ sluice_array_source_new (GVariant * const *items,
  *
  * Returns: (transfer full): a new #SluiceSource
  *
- * Since: 0.1
+ * Since: 1.0
  */
 SluiceSource *
 sluice_array_source_new_range (gint64 count)
@@ -168,7 +168,7 @@ sluice_array_source_new_range (gint64 count)
  *
  * Returns: how many items were read so far
  *
- * Since: 0.1
+ * Since: 1.0
  */
 guint
 sluice_array_source_get_position (SluiceArraySource *self)

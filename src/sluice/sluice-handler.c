@@ -18,7 +18,7 @@
  * %G_IO_ERROR_CANCELLED when the attempt's cancellable is cancelled. One
  * that does not is waited for: the pool never abandons an attempt.
  *
- * Since: 0.1
+ * Since: 1.0
  */
 G_DEFINE_INTERFACE (SluiceHandler, sluice_handler, G_TYPE_OBJECT)
 
@@ -37,7 +37,7 @@ sluice_handler_default_init (SluiceHandlerInterface *iface)
  *
  * Starts one attempt on sluice_attempt_get_item() of @attempt.
  *
- * Since: 0.1
+ * Since: 1.0
  */
 void
 sluice_handler_handle_async (SluiceHandler       *self,
@@ -62,7 +62,7 @@ sluice_handler_handle_async (SluiceHandler       *self,
  *
  * Returns: (transfer full) (nullable): the result, or %NULL with @error set
  *
- * Since: 0.1
+ * Since: 1.0
  */
 GVariant *
 sluice_handler_handle_finish (SluiceHandler  *self,

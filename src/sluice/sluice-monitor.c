@@ -1189,7 +1189,7 @@ _sluice_monitor_export_from_environment (SluicePool *pool)
  * Returns: %TRUE if the pool is exported; %FALSE with @error set if it was
  *   already (%G_IO_ERROR_EXISTS), or @connection is closed
  *
- * Since: 0.1
+ * Since: 1.0
  */
 gboolean
 sluice_pool_export (SluicePool         *pool,
@@ -1232,7 +1232,7 @@ sluice_pool_export (SluicePool         *pool,
  * does not read, on a peer-to-peer connection, delays the call by no
  * more. The pool's main loop does not turn meanwhile.
  *
- * Since: 0.1
+ * Since: 1.0
  */
 void
 sluice_pool_unexport (SluicePool *pool)
@@ -1255,7 +1255,7 @@ sluice_pool_unexport (SluicePool *pool)
  * Returns: (transfer none) (nullable): the object path, or %NULL when the
  *   pool is not exported
  *
- * Since: 0.1
+ * Since: 1.0
  */
 const char *
 sluice_pool_get_object_path (SluicePool *pool)

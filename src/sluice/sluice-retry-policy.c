@@ -38,7 +38,7 @@ G_DEFINE_ENUM_TYPE (SluiceJitter, sluice_jitter,
  *
  * Returns: the bound in microseconds
  *
- * Since: 0.1
+ * Since: 1.0
  */
 gint64
 sluice_backoff_bound_us (double base,
@@ -66,7 +66,7 @@ sluice_backoff_bound_us (double base,
  *
  * Returns: the wait in microseconds
  *
- * Since: 0.1
+ * Since: 1.0
  */
 gint64
 sluice_backoff_jitter_us (gint64  bound_us,

@@ -139,7 +139,7 @@ on_put (gpointer      item,
  * #SluiceRunStats.pulled and the lead from this call on, also when it is
  * refused; a withdrawn one is taken back out of the pulled items.
  *
- * Since: 0.1
+ * Since: 1.0
  */
 void
 sluice_run_submit_async (SluiceRun           *self,
@@ -204,7 +204,7 @@ sluice_run_submit_async (SluiceRun           *self,
  * Returns: (transfer full) (nullable): the queued job, or %NULL with @error
  *   set
  *
- * Since: 0.1
+ * Since: 1.0
  */
 SluiceJob *
 sluice_run_submit_finish (SluiceRun     *self,
@@ -224,7 +224,7 @@ sluice_run_submit_finish (SluiceRun     *self,
  * Returns: whether the run takes submitted jobs (sluice_pool_open()) rather
  *   than a source's items
  *
- * Since: 0.1
+ * Since: 1.0
  */
 gboolean
 sluice_run_is_service (SluiceRun *self)

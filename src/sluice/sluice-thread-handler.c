@@ -30,7 +30,7 @@ static void handler_iface_init (SluiceHandlerInterface *iface);
  * attempt is waited for like any other; the function should check its
  * cancellable where it can.
  *
- * Since: 0.1
+ * Since: 1.0
  */
 G_DEFINE_FINAL_TYPE_WITH_CODE (SluiceThreadHandler, sluice_thread_handler, G_TYPE_OBJECT,
                                G_IMPLEMENT_INTERFACE (SLUICE_TYPE_HANDLER, handler_iface_init))
@@ -137,7 +137,7 @@ sluice_thread_handler_init (SluiceThreadHandler *self)
  *
  * Returns: (transfer full): a new #SluiceHandler
  *
- * Since: 0.1
+ * Since: 1.0
  */
 SluiceHandler *
 sluice_thread_handler_new (SluiceThreadFunc func,

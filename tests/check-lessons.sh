@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Checks every data/lessons/*.pool (teaching.md, "Lessons"):
+# Checks every data/lessons/*.pool (docs/teaching.md, "Lessons"):
 # - the file has [scenario] title and description and a [lesson] group (the
 #   last group) with order, question, choices, answer, reveal, moment and
 #   explain, and the German and Indonesian translation of every text;
@@ -299,7 +299,7 @@ def check_chain(lessons):
 failures = 0
 names = sorted(f for f in os.listdir(lessons_dir) if f.endswith(".pool"))
 if len(names) < 12:
-    print(f"FAIL only {len(names)} lessons in {lessons_dir}; teaching.md asks for at least twelve")
+    print(f"FAIL only {len(names)} lessons in {lessons_dir}; docs/teaching.md asks for at least twelve")
     failures += 1
 lessons = []
 for f in names:

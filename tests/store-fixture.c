@@ -1,6 +1,6 @@
 /* store-fixture.c: the job store protocol's tests, for any SluiceJobStore
  *
- * The rules are job-store.md's and the seed's (JobStore, Worker,
+ * The rules are docs/job-store.md's and the seed's (JobStore, Worker,
  * LeaseHeartbeat): idempotent enqueue by operation key per tenant, claims
  * in available_at order, leases, fencing by lease token, release of
  * expired leases. Every time is a `now` the test passes in: nothing waits

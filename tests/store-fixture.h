@@ -1,5 +1,5 @@
 /* store-fixture.h: the job store protocol's tests, for any SluiceJobStore
- * (job-store.md, seed 002)
+ * (docs/job-store.md, seed 002)
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */

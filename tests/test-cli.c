@@ -864,7 +864,7 @@ test_events_dash_writes_to_stdout (void)
 }
 
 /* A give-up.N that names no job of the source (N >= count) is a scenario
- * error (submit-and-shutdown.md): exit 2, nothing on standard output, a
+ * error (docs/submit-and-shutdown.md): exit 2, nothing on standard output, a
  * message naming the file, the key and the expected form. Also from a
  * --set, named as the --set. */
 static void

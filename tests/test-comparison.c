@@ -1,5 +1,5 @@
 /* test-comparison.c: SluiceComparison, A and B on A's workload and the
- * difference table sluice-run and the app print (teaching.md, A/B)
+ * difference table sluice-run and the app print (docs/teaching.md, A/B)
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */

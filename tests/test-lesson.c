@@ -1,4 +1,4 @@
-/* test-lesson.c: the [lesson] group (teaching.md): reading it, its errors,
+/* test-lesson.c: the [lesson] group (docs/teaching.md): reading it, its errors,
  * reveal against a report, saving it back, and every lesson of
  * data/lessons showing its answer in a run
  *

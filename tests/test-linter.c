@@ -1,7 +1,7 @@
 /* test-linter.c: lints from event streams, with hysteresis: exact on and
  * off times for streams that cross each threshold, one interval for
  * streams that hover around one, and the lints of presets' runs on the
- * virtual clock (teaching.md, Lints; docs/lints.md)
+ * virtual clock (docs/teaching.md, Lints; docs/lints.md)
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */

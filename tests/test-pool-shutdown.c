@@ -1,5 +1,5 @@
 /* test-pool-shutdown.c: fatal errors, the shutdown deadline and snapshots
- * (submit-and-shutdown.md; seeds 001 and 002), on the virtual clock
+ * (docs/submit-and-shutdown.md; seeds 001 and 002), on the virtual clock
  *
  * Expected times are reasoned from the spec and written in seconds; the
  * fixture's scripted handler succeeds with n² after its delay, honours a

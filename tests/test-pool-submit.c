@@ -431,7 +431,7 @@ test_submit_withdrawn_by_its_cancellable (Fixture       *f,
   g_assert_cmpuint (run_stats (f).max_lead, ==, 3);
 }
 
-/* Max lead as in stream mode (submit-and-shutdown.md, scenario-format.md):
+/* Max lead as in stream mode (docs/submit-and-shutdown.md, docs/scenario-format.md):
  * a submission is the service run's pull, so the lead is sampled at each
  * call, with the submission that waits for room counted, like the item a
  * producer holds. W=1, Q=1, three 1-s jobs submitted at 0: at the third
@@ -456,7 +456,7 @@ submit_job_3 (gpointer user_data)
   submit (user_data, 3);
 }
 
-/* Refused submissions stay in the lead (submit-and-shutdown.md: max_lead
+/* Refused submissions stay in the lead (docs/submit-and-shutdown.md: max_lead
  * is computed as in stream mode, refused items staying in the lead): they
  * count as pulled and never succeed. W=1, Q=1, three 1-s jobs at 0, the
  * close at 0.5 refuses job 2's waiting submission, a submission at 0.6 is

@@ -131,7 +131,7 @@ append_pool (GString  *s,
   g_string_append_printf (s, "\nmetrics=%s\nkeep-going=%s\n",
                           PICK (r, metrics), chance (r, 35) || submit ? "true" : "false");
 
-  /* Fatal types (submit-and-shutdown.md), sometimes retryable too. */
+  /* Fatal types (docs/submit-and-shutdown.md), sometimes retryable too. */
   if (chance (r, 25))
     g_string_append_printf (s, "fatal=%s\n", PICK (r, error_types));
   if (chance (r, 30))
@@ -209,7 +209,7 @@ append_handler (GString *s,
     }
 }
 
-/* The retry policy (retry-policy.md), in about half the runs: backoff
+/* The retry policy (docs/retry-policy.md), in about half the runs: backoff
  * with or without jitter, an item deadline, a budget, or several. */
 static void
 append_retry (GString *s,
@@ -950,7 +950,7 @@ service_max_lead_at_least_every_sample (const PropertyRun *r,
  * counts failed, dropped and cancelled items as unfinished, so lead_ok
  * holds whenever no item ended that way. A service samples its lead at
  * each submission, before the admission its pull event reports and also
- * for the refused ones, which have no event (submit-and-shutdown.md): its
+ * for the refused ones, which have no event (docs/submit-and-shutdown.md): its
  * max_lead is at least every admission's lead and at least the last
  * submission's, which had every item pulled and at most the final
  * successes. */

@@ -1,5 +1,5 @@
 /* test-remote-pool.c: the attach client (SluiceRemotePool) against a pool
- * exported in this process (monitoring.md, "Attach (the app)")
+ * exported in this process (docs/monitoring.md, "Attach (the app)")
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *

@@ -2,7 +2,7 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
- * Projector mode (teaching.md) draws the render layer's views on a cairo
+ * Projector mode (docs/teaching.md) draws the render layer's views on a cairo
  * context scaled by SLUICE_RENDER_PROJECTOR_SCALE, laid out for a view that
  * many times smaller, in the high-contrast palette. A preset's run is drawn
  * both ways and the pixels are measured: the text is at least 1.5 times as

@@ -1,5 +1,5 @@
 /* test-retry-policy.c: seed 004's retry policy, rule by rule, on the
- * virtual clock (retry-policy.md): capped exponential backoff, full
+ * virtual clock (docs/retry-policy.md): capped exponential backoff, full
  * jitter from the pool's seeded or an injected generator, one deadline per
  * item, the retry budget, cancellation and stops during a backoff, the
  * options' validation and their defaults.

@@ -1561,7 +1561,7 @@ test_parse_data_at_most_max_size (void)
   g_assert_error (error, SLUICE_SCENARIO_ERROR, SLUICE_SCENARIO_ERROR_IO);
 }
 
-/* ---- the [retry] group (retry-policy.md, issue 9) ---------------------- */
+/* ---- the [retry] group (docs/retry-policy.md, issue 9) ---------------------- */
 
 #define EXPONENTIAL MINIMAL "[retry]\nbackoff=exponential\n"
 
@@ -1716,7 +1716,7 @@ test_retry_malformed_refused (void)
                   "test.pool:5: [retries]", "[retry]", "[pool]", NULL);
 }
 
-/* The conflicts of retry-policy.md: exit 2 like any bad value, naming the
+/* The conflicts of docs/retry-policy.md: exit 2 like any bad value, naming the
  * key and the expected form. */
 static void
 test_retry_conflicts_refused (void)
@@ -2226,7 +2226,7 @@ test_shutdown_malformed_refused (void)
                       NULL);
     }
 
-  /* In stream mode the submitter's keys are a conflict (submit-and-shutdown.md). */
+  /* In stream mode the submitter's keys are a conflict (docs/submit-and-shutdown.md). */
   assert_refused (MINIMAL "[submit]\nsnapshot-at=1\ngive-up-after=0.01\n", -1, SLUICE_SCENARIO_ERROR_CONFLICT,
                   "test.pool:7: [submit] give-up-after", "mode=submit", NULL);
   assert_refused (MINIMAL "[submit]\ngive-up.3=0.01\n", -1, SLUICE_SCENARIO_ERROR_CONFLICT,
@@ -2967,7 +2967,7 @@ test_submit_malformed_refused (void)
 }
 
 /* A give-up.N whose N names no job of the source (N >= count) is a
- * scenario error (submit-and-shutdown.md): a typo would otherwise be
+ * scenario error (docs/submit-and-shutdown.md): a typo would otherwise be
  * silently ignored. The last job is accepted; values count too; an
  * override names the --set. */
 static void
@@ -2999,7 +2999,7 @@ test_submit_give_up_naming_no_job_refused (void)
   g_assert_nonnull (strstr (error->message, "expected give-up.N"));
 }
 
-/* The conflicts of submit-and-shutdown.md. */
+/* The conflicts of docs/submit-and-shutdown.md. */
 static void
 test_submit_conflicts_refused (void)
 {
@@ -3151,7 +3151,7 @@ assert_submit_lead (const char *text,
 }
 
 /* Max lead in submit mode is computed as in stream mode
- * (submit-and-shutdown.md): sampled each time the source yields to the
+ * (docs/submit-and-shutdown.md): sampled each time the source yields to the
  * submitter, its item counted at once, even while its submission waits
  * for room. Seed 001's ten images: W=4, Q=2, ten jobs of 0.1 s, job 3
  * fails after 0.05 and stays in the lead. t=0: items 0-6 (6 waits), lead
@@ -3167,7 +3167,7 @@ test_submit_max_lead_sampled_when_the_source_yields (void)
                       "[run]\nmode=submit\nclock=virtual\n", 10, 8, FALSE, 10 - 9);
 }
 
-/* Refused submissions stay in the lead (submit-and-shutdown.md): W=1, Q=1,
+/* Refused submissions stay in the lead (docs/submit-and-shutdown.md): W=1, Q=1,
  * four jobs of 1 s, the close at 0.5. t=0: items 0, 1, 2 yield with lead 1,
  * 2, 3 (2 waits); t=0.5: 2 is refused and item 3 yields with 4 pulled,
  * none succeeded: max_lead 4 > 3, refused at once. The end at 2.0 (jobs 0
@@ -3187,7 +3187,7 @@ test_submit_refused_submissions_stay_in_max_lead (void)
 /* The submitter goes on to its next item as soon as a submission with
  * room has completed, as a stream's producer does, so the source's
  * interval timer is scheduled before the handler's, and timers due at the
- * same instant fire in the order they were scheduled (scenario-format.md):
+ * same instant fire in the order they were scheduled (docs/scenario-format.md):
  * W=1, Q=1, two jobs of 0.1 s, interval=0.1. Item 1 yields at 0.1 before
  * job 0's end in that instant: 2 pulled, none succeeded, max_lead 2 (as a
  * stream run gives). Waiting for the submission's answer (a main-loop

@@ -1,5 +1,5 @@
 /* test-store-cli.c: sluice-run's job store commands under bad input
- * (job-store.md, "Opening a store" and "Limits"; issue 25)
+ * (docs/job-store.md, "Opening a store" and "Limits"; issue 25)
  *
  * Real `sluice-run` processes (SLUICE_RUN) on a real SQLite file, and on
  * the PostgreSQL server of SLUICE_TEST_PG_URI when it is set (each case a

@@ -1,5 +1,5 @@
 /* test-store-crash.c: worker processes on one job store, one of them
- * killed with SIGKILL (job-store.md, "What must be proven")
+ * killed with SIGKILL (docs/job-store.md, "What must be proven")
  *
  * Real `sluice-run worker` processes on a real SQLite file, and on the
  * PostgreSQL server of SLUICE_TEST_PG_URI when it is set (skipped without

@@ -1,4 +1,4 @@
-/* test-store-pg.c: SluicePgStore against a real PostgreSQL (job-store.md)
+/* test-store-pg.c: SluicePgStore against a real PostgreSQL (docs/job-store.md)
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *

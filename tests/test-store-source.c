@@ -1,5 +1,5 @@
 /* test-store-source.c: SluiceStoreSource and SluiceStoreHandler on a real
- * SQLite file, in one process, on the virtual clock (job-store.md, the
+ * SQLite file, in one process, on the virtual clock (docs/job-store.md, the
  * seed's Worker, LeaseHeartbeat and findings 02 and 03)
  *
  * The pool's clock is virtual and mapped onto wall time at T0, so every

@@ -3,7 +3,7 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
- * monitoring.md: a monitor that falls behind gets a lost count and carries
+ * docs/monitoring.md: a monitor that falls behind gets a lost count and carries
  * on. The recorder keeps where the gap is (sluice_recorder_add_gap()); the
  * timeline resynchronises there: attempts still open end at the gap (an end
  * that comes later still counts), which items the workers hold is learnt

@@ -4,7 +4,7 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
  * Only the input queue is bounded, so a slow caller lets results pile up
- * (the slow-caller lesson, teaching.md). The model counts, per sample, the
+ * (the slow-caller lesson, docs/teaching.md). The model counts, per sample, the
  * item-ok events so far minus the result events so far, as the report's
  * max_buffered does; the chart draws that as its own line over a tint,
  * with a legend entry and a part of the readout, but only when more

@@ -1,5 +1,5 @@
 /* test-window-attach.c: Attach to a Running Pool…: another program's pool,
- * found on the session bus and watched live in the window (monitoring.md,
+ * found on the session bus and watched live in the window (docs/monitoring.md,
  * "Attach (the app)")
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later

@@ -1,5 +1,5 @@
 /* test-window-compare.c: Compare…: the current configuration and a
- * scenario file on one workload, in a window of their own (teaching.md,
+ * scenario file on one workload, in a window of their own (docs/teaching.md,
  * A/B)
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later

@@ -1,5 +1,5 @@
 /* test-window-lessons.c: the Lessons page and a lesson's predict, run and
- * reveal in the window (teaching.md), under Xvfb
+ * reveal in the window (docs/teaching.md), under Xvfb
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */

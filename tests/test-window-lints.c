@@ -1,6 +1,6 @@
 /* test-window-lints.c: the lints' badge and list in the window, after a
  * run of a preset on the virtual clock, at the playhead, after a reset and
- * in an opened recording (teaching.md, Lints)
+ * in an opened recording (docs/teaching.md, Lints)
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */

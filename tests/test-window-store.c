@@ -1,5 +1,5 @@
 /* test-window-store.c: the app's Store view: one job store's jobs by state
- * and its last failures, live (job-store.md, "The app")
+ * and its last failures, live (docs/job-store.md, "The app")
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *

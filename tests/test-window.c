@@ -1088,7 +1088,7 @@ test_window_submit_fields (void)
   sluice_config_panel_set_field_text (panel, "submit", "give-up-after", "0.5");
   sluice_config_panel_set_field_text (panel, "submit", "give-up.*", "3 0.01");
   g_assert_nonnull (strstr (sluice_config_panel_get_field_error (panel, "submit", "give-up.*"), "job index"));
-  /* The source has 3 items: job 3 does not exist (submit-and-shutdown.md). */
+  /* The source has 3 items: job 3 does not exist (docs/submit-and-shutdown.md). */
   sluice_config_panel_set_field_text (panel, "submit", "give-up.*", "3 = 0.01");
   g_assert_false (sluice_config_panel_get_valid (panel));
   g_assert_nonnull (strstr (sluice_config_panel_get_field_error (panel, "submit", "give-up.*"), "no job 3"));

@@ -1,5 +1,5 @@
 /* sluice-compare-window.h: A and B on one workload, side by side on one
- * time axis, and their difference (teaching.md, A/B)
+ * time axis, and their difference (docs/teaching.md, A/B)
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */

@@ -13,7 +13,7 @@
 /**
  * SluiceLessonGallery:
  *
- * The Lessons page (teaching.md): a card per lesson in its order, with
+ * The Lessons page (docs/teaching.md): a card per lesson in its order, with
  * its number, title, one-line question and whether it is done. A card
  * activates `win.open-lesson` with the lesson's name; the window keeps
  * what is done in GSettings and tells the gallery

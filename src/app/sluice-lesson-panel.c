@@ -13,7 +13,7 @@
 /**
  * SluiceLessonPanel:
  *
- * Predict, then reveal (teaching.md): the lesson's question and choices
+ * Predict, then reveal (docs/teaching.md): the lesson's question and choices
  * before the run, and "Run to find out" (`win.run`, which the window
  * enables once a choice is made). After the run the window calls
  * sluice_lesson_panel_reveal(): right or wrong, whether this very run

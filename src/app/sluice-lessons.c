@@ -12,7 +12,7 @@
 
 /*
  * The lessons are the .pool files of data/lessons, scenarios with a
- * [lesson] group (teaching.md). They are found in $SLUICE_LESSONS_DIR (an
+ * [lesson] group (docs/teaching.md). They are found in $SLUICE_LESSONS_DIR (an
  * uninstalled run sets it to the source tree's data/lessons), else where
  * `meson install` put them, like the presets.
  */

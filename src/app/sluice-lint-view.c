@@ -1,5 +1,5 @@
 /* sluice-lint-view.c: the lints of the run at the moment shown, as a badge
- * and a list (teaching.md, Lints)
+ * and a list (docs/teaching.md, Lints)
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */

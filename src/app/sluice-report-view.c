@@ -45,7 +45,7 @@ enum {
 
 static GParamSpec *properties[N_PROPS];
 
-/* The report's keys (scenario-format.md, "The report"), named for people. */
+/* The report's keys (docs/scenario-format.md, "The report"), named for people. */
 static const struct {
   const char *key;
   const char *name;

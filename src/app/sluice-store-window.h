@@ -1,5 +1,5 @@
 /* sluice-store-window.h: one job store, live: its jobs by state and its
- * last failures (job-store.md, the app's Store view)
+ * last failures (docs/job-store.md, the app's Store view)
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */

@@ -15,7 +15,7 @@
 #include "sluice-window-private.h"
 
 /*
- * teaching.md: the gallery of lessons (win.show-lessons, Ctrl+L), a card
+ * docs/teaching.md: the gallery of lessons (win.show-lessons, Ctrl+L), a card
  * opens its lesson (win.open-lesson) in the playground with its question
  * above the configuration. "Run to find out" (win.run) needs a choice.
  * When the run's report comes, the reveal: right or wrong, `reveal`

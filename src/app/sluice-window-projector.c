@@ -1,5 +1,5 @@
 /* sluice-window-projector.c: projector mode, for a room where the back row
- * must read the lanes (teaching.md, Projector mode)
+ * must read the lanes (docs/teaching.md, Projector mode)
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */

@@ -20,7 +20,7 @@
  * (%SLUICE_STORE_ITEM_TYPE) it behaves as the job's payload says, such as
  * `{"behaviour": "fail 2 ConnectionError 0.05", "value": 3}`, through a
  * #SluiceFaultHandler of its own for each attempt (the behaviours of
- * scenario-format.md; `ok` when the payload names none). A success returns
+ * docs/scenario-format.md; `ok` when the payload names none). A success returns
  * the square of an integer `value`, any other value as it is, or null.
  *
  * A payload without `value` succeeds with null.

@@ -1,5 +1,5 @@
 /* sluice-run-compare.c: `sluice-run --compare B.pool A.pool`: two
- * configurations on one workload, and their difference (teaching.md, A/B)
+ * configurations on one workload, and their difference (docs/teaching.md, A/B)
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *

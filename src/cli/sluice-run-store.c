@@ -1,4 +1,4 @@
-/* sluice-run-store.c: sluice-run's job store commands (job-store.md)
+/* sluice-run-store.c: sluice-run's job store commands (docs/job-store.md)
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *

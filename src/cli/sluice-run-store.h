@@ -1,5 +1,5 @@
 /* sluice-run-store.h: sluice-run's job store commands: worker, enqueue,
- * store-status (job-store.md)
+ * store-status (docs/job-store.md)
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */

@@ -1,5 +1,5 @@
 /* sluice-run-worker.c: `sluice-run worker`, a long-lived worker on a job
- * store (job-store.md, the seed's Worker)
+ * store (docs/job-store.md, the seed's Worker)
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *

@@ -532,7 +532,7 @@ lesson_stream (App *app)
   return app->json || app->events_to_stdout ? stderr : stdout;
 }
 
-/* A lesson asks before it runs (teaching.md). */
+/* A lesson asks before it runs (docs/teaching.md). */
 static void
 print_lesson_question (App          *app,
                        SluiceLesson *lesson)

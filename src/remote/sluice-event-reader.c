@@ -179,7 +179,7 @@ read_name (const Field  *field,
 
 /* The item, result or late value: the writer writes an int64 as a number
  * and a string as itself, the only values a scenario's items and results
- * take (scenario-format.md: integers and strings). */
+ * take (docs/scenario-format.md: integers and strings). */
 static gboolean
 read_value (const Field  *field,
             JsonNode     *node,

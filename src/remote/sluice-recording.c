@@ -20,7 +20,7 @@
 /**
  * SluiceRecording:
  *
- * A finished run to replay without an engine (teaching.md, "Every run is a
+ * A finished run to replay without an engine (docs/teaching.md, "Every run is a
  * recording"). The file is JSON Lines: the first line is
  * `{"sluicerun":1,"version":"…","scenario":"…","report":{…}}` (the format,
  * the version of Sluice that wrote it, the text of the scenario as it ran

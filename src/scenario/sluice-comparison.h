@@ -1,5 +1,5 @@
 /* sluice-comparison.h: two configurations run on one workload, and their
- * difference (teaching.md, A/B)
+ * difference (docs/teaching.md, A/B)
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */

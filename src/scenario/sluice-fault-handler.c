@@ -556,7 +556,7 @@ sluice_fault_handler_set_mix (SluiceFaultHandler *self,
       g_ptr_array_add (self->mix, copy);
     }
 
-  /* MT19937 with init_by_array ({seed}), as scenario-format.md specifies:
+  /* MT19937 with init_by_array ({seed}), as docs/scenario-format.md specifies:
    * the same stream as Python's random.Random (seed). */
   self->rand = g_rand_new_with_seed_array (&seed, 1);
 }

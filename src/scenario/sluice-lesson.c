@@ -1,4 +1,4 @@
-/* sluice-lesson.c: the [lesson] group of a scenario (teaching.md)
+/* sluice-lesson.c: the [lesson] group of a scenario (docs/teaching.md)
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */

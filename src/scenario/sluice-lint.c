@@ -1,5 +1,5 @@
 /* sluice-lint.c: one warning about a run, on for an interval of its clock
- * (teaching.md, Lints)
+ * (docs/teaching.md, Lints)
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -8,17 +8,6 @@
 
 #include <glib/gi18n-lib.h>
 #include <locale.h>
-
-/**
- * SECTION:sluice-lint
- * @title: SluiceLint
- *
- * A lint is on from sluice_lint_get_on() to sluice_lint_get_off() (times
- * of the run's clock, in µs) and names the items and workers involved
- * while it was on. Its message and its advice (what to try) come in the
- * user's language for the app, or in their English source form for the
- * JSON report, which scripts read whatever the user's language.
- */
 
 G_DEFINE_BOXED_TYPE (SluiceLint, sluice_lint, sluice_lint_ref, sluice_lint_unref)
 

@@ -1,5 +1,5 @@
 /* sluice-lint.h: one warning about a run, on for an interval of its clock
- * (teaching.md, Lints)
+ * (docs/teaching.md, Lints)
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -46,6 +46,12 @@ typedef enum {
  * reference-counted boxed type; the #SluiceLinter that made it still
  * changes it while it is on (its off time, the items and workers it
  * names, the figures its message gives).
+ *
+ * A lint is on from sluice_lint_get_on() to sluice_lint_get_off() (times
+ * of the run's clock, in µs) and names the items and workers involved
+ * while it was on. Its message and its advice (what to try) come in the
+ * user's language for the app, or in their English source form for the
+ * JSON report, which scripts read whatever the user's language.
  */
 typedef struct _SluiceLint SluiceLint;
 

@@ -1,5 +1,5 @@
 /* sluice-linter-events.c: what each event of the run says to the linter's
- * windows (teaching.md, Lints)
+ * windows (docs/teaching.md, Lints)
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */

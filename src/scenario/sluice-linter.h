@@ -1,5 +1,5 @@
 /* sluice-linter.h: lints computed live from a run's event stream, with
- * hysteresis (teaching.md, Lints)
+ * hysteresis (docs/teaching.md, Lints)
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */

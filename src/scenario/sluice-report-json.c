@@ -1,4 +1,4 @@
-/* sluice-report-json.c: the report as the JSON object of scenario-format.md
+/* sluice-report-json.c: the report as the JSON object of docs/scenario-format.md
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -328,7 +328,7 @@ write_report (SluiceReport     *self,
   write_shutdown (self, w);
   _sluice_json_writer_member (w, "snapshots");
   write_snapshots (self, w);
-  /* Ours (teaching.md's slow caller): the most results waiting at once. */
+  /* Ours (docs/teaching.md's slow caller): the most results waiting at once. */
   if (!self->submit_mode)
     _sluice_json_writer_int_member (w, "max_buffered", self->max_buffered);
 

@@ -13,7 +13,7 @@
  * Collects one run of a scenario — the results in the order they were
  * yielded, the handler calls per item (from the %SLUICE_EVENT_ATTEMPT_START
  * events), the metrics calls, the recorded errors and the run's counters —
- * and builds the report of `scenario-format.md`, key for key: `outcome`,
+ * and builds the report of `docs/scenario-format.md`, key for key: `outcome`,
  * `results`, `result_order`, `attempts`, `pulled`, `max_lead`, `lead_ok`,
  * `group_size`, `group_types`, `group_messages`, `ctx_ok`, `metrics`,
  * `metrics_raised`, `unfinished`, `live_operations`, `elapsed`; then the
@@ -488,7 +488,7 @@ sluice_report_set_submit_mode (SluiceReport *self)
  * @lesson: (nullable): the lesson of the run's scenario
  *
  * Makes the JSON report end with `lesson`: the right answer, `reveal` and
- * whether this run showed it (teaching.md).
+ * whether this run showed it (docs/teaching.md).
  */
 void
 sluice_report_set_lesson (SluiceReport *self,

@@ -15,7 +15,7 @@
 
 typedef SluiceScenarioParser Parser;
 
-/* The keys of [lesson] (teaching.md); question, choices and explain may be
+/* The keys of [lesson] (docs/teaching.md); question, choices and explain may be
  * translated (`question[de]`). */
 const char * const _sluice_scenario_lesson_keys[] = {
   "order", "next", "question", "choices", "answer", "reveal", "moment", "explain", "result", "evidence",

@@ -33,7 +33,7 @@ static const char * const handler_keys[] = { "default", "mix", "seed", NULL };
 static const char * const run_keys[] = {
   "stop-after", "close-after", "cancel-after-seconds", "caller-delay", "clock", "mode", NULL
 };
-/* [submit] (submit-and-shutdown.md), and give-up.N; in stream mode only
+/* [submit] (docs/submit-and-shutdown.md), and give-up.N; in stream mode only
  * snapshot-at. */
 static const char * const submit_keys[] = { "snapshot-at", "give-up-after", "close-after-seconds", NULL };
 
@@ -57,7 +57,7 @@ static const GroupSpec groups[] = {
   { "run", run_keys, no_patterns },
   { "retry", _sluice_scenario_retry_keys, no_patterns }, /* shared with the writer */
   { "submit", submit_keys, submit_patterns },
-  { "lesson", _sluice_scenario_lesson_keys, _sluice_scenario_lesson_patterns }, /* teaching.md */
+  { "lesson", _sluice_scenario_lesson_keys, _sluice_scenario_lesson_patterns }, /* docs/teaching.md */
 };
 
 static const GroupSpec *
@@ -497,7 +497,7 @@ first_submit_only_key (GKeyFile *keyfile)
   return NULL;
 }
 
-/* The conflicts of submit-and-shutdown.md: in submit mode close-after (K
+/* The conflicts of docs/submit-and-shutdown.md: in submit mode close-after (K
  * results), source faults and keep-going=false; in stream mode any [submit]
  * key but snapshot-at. In submit mode keep-going is implied. */
 static gboolean
@@ -571,7 +571,7 @@ check_mode_conflicts (SluiceScenario  *self,
 
 /* A give-up.N names job N, and in sluice-run the jobs are the source's
  * items: an N the source does not have is a typo that would otherwise be
- * silently ignored (submit-and-shutdown.md). Checked in submit mode only:
+ * silently ignored (docs/submit-and-shutdown.md). Checked in submit mode only:
  * a stream run refuses every give-up.N already. */
 static gboolean
 check_give_up_jobs (SluiceScenario  *self,
@@ -660,7 +660,7 @@ retry_has (SluiceScenario *self,
   return (self->retry_given & (1u << key)) != 0;
 }
 
-/* The conflicts of retry-policy.md: what only an exponential backoff or a
+/* The conflicts of docs/retry-policy.md: what only an exponential backoff or a
  * budget uses, given without it, and a cap below the base. */
 static gboolean
 check_retry_conflicts (SluiceScenario  *self,

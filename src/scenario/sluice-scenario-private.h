@@ -52,7 +52,7 @@ struct _SluiceScenario
   double             caller_delay;    /* seconds with each result; 0: none */
   SluiceClockKind    clock_kind;
 
-  /* [retry] (retry-policy.md): the values, defaults when a key is absent,
+  /* [retry] (docs/retry-policy.md): the values, defaults when a key is absent,
    * and which keys were written, so that saving writes those alone. */
   SluiceBackoff      backoff;
   double             backoff_base;
@@ -64,14 +64,14 @@ struct _SluiceScenario
   double             retry_budget_ratio;
   guint              retry_given;     /* bits: 1 << SluiceRetryKey */
 
-  /* [submit] (submit-and-shutdown.md); in stream mode only snapshot-at. */
+  /* [submit] (docs/submit-and-shutdown.md); in stream mode only snapshot-at. */
   GArray            *snapshot_at;     /* double seconds, in the order written */
   SluiceScenarioMode mode;            /* [run] mode */
   GHashTable        *give_up;         /* gint64* job index → double* seconds */
   double             give_up_after;   /* < 0: never */
   double             close_after_seconds; /* < 0: at the source's end */
 
-  SluiceLesson      *lesson;          /* [lesson] (teaching.md), or NULL */
+  SluiceLesson      *lesson;          /* [lesson] (docs/teaching.md), or NULL */
 };
 
 /* The keys of [retry], in the order of the spec's table (and of a saved

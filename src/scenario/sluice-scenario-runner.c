@@ -22,7 +22,7 @@
  * sluice_scenario_runner_request_stop() and sluice_scenario_runner_cancel()
  * are what the first and second SIGINT do.
  *
- * In submit mode (`[run] mode=submit`, submit-and-shutdown.md) the runner
+ * In submit mode (`[run] mode=submit`, docs/submit-and-shutdown.md) the runner
  * opens a service run instead (sluice_pool_open()) and one submitter
  * submits the source's items as jobs, in order, each after the previous
  * submission completed; it gives up on a job after `[submit] give-up.N`

@@ -114,7 +114,7 @@ save_pool (SluiceScenario *self,
   g_key_file_set_value (keyfile, "pool", "metrics", _sluice_scenario_metrics_names[self->metrics]);
   g_key_file_set_value (keyfile, "pool", "keep-going", self->keep_going ? "true" : "false");
 
-  /* The keys of submit-and-shutdown.md only when they are used: a
+  /* The keys of docs/submit-and-shutdown.md only when they are used: a
    * capstone scenario saves as it did. */
   if (self->fatal[0] != NULL)
     {

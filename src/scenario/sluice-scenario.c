@@ -10,7 +10,7 @@
  *
  * One experiment: the pool's options, the source, how the fault-injecting
  * handler behaves for each item and what the caller does. It is read from
- * a `.pool` key file (see `scenario-format.md`), validated as a whole, and
+ * a `.pool` key file (see `docs/scenario-format.md`), validated as a whole, and
  * builds the clock, pool, source and handler of a run.
  *
  * Every error names the file, the group and key (with the line when it is

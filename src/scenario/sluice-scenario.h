@@ -82,7 +82,7 @@ typedef enum {
  * @SLUICE_SCENARIO_MODE_SUBMIT: a service run (sluice_pool_open()): one
  *   submitter submits the source's items as jobs, one after another
  *
- * The `[run] mode` key (submit-and-shutdown.md).
+ * The `[run] mode` key (docs/submit-and-shutdown.md).
  */
 typedef enum {
   SLUICE_SCENARIO_MODE_STREAM,

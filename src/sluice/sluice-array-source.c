@@ -7,16 +7,6 @@
 
 #include "sluice-array-source.h"
 
-/**
- * SECTION:sluice-array-source
- * @Title: SluiceArraySource
- *
- * A #SluiceSource over a fixed list of items, or over a range of
- * integers made as they are read. sluice_source_next_async() completes on
- * a later main-loop iteration, like any real async source;
- * sluice_source_try_next() answers at once.
- */
-
 struct _SluiceArraySource
 {
   GObject    parent_instance;
@@ -43,7 +33,12 @@ static void source_iface_init (SluiceSourceInterface *iface);
  *
  * A #SluiceSource that yields the items of an array of #GVariant.
  *
- * Since: 0.1
+ * A #SluiceSource over a fixed list of items, or over a range of
+ * integers made as they are read. sluice_source_next_async() completes on
+ * a later main-loop iteration, like any real async source;
+ * sluice_source_try_next() answers at once.
+ *
+ * Since: 1.0
  */
 G_DEFINE_FINAL_TYPE_WITH_CODE (SluiceArraySource, sluice_array_source, G_TYPE_OBJECT,
                                G_IMPLEMENT_INTERFACE (SLUICE_TYPE_SOURCE, source_iface_init))
@@ -123,7 +118,7 @@ sluice_array_source_init (SluiceArraySource *self)
  *
  * Returns: (transfer full): a new #SluiceSource
  *
- * Since: 0.1
+ * Since: 1.0
  */
 SluiceSource *
 sluice_array_source_new (GVariant * const *items,
@@ -152,7 +147,7 @@ sluice_array_source_new (GVariant * const *items,
  *
  * Returns: (transfer full): a new #SluiceSource
  *
- * Since: 0.1
+ * Since: 1.0
  */
 SluiceSource *
 sluice_array_source_new_range (gint64 count)
@@ -173,7 +168,7 @@ sluice_array_source_new_range (gint64 count)
  *
  * Returns: how many items were read so far
  *
- * Since: 0.1
+ * Since: 1.0
  */
 guint
 sluice_array_source_get_position (SluiceArraySource *self)

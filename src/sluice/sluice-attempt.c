@@ -10,22 +10,6 @@
 #include "sluice-error.h"
 #include "sluice-timebase-private.h"
 
-/**
- * SECTION:sluice-attempt
- * @Title: SluiceAttempt
- *
- * One call of the handler: the item, its own #GCancellable, a deadline on
- * the pool's clock (the item timeout after its start, or the item's own
- * deadline when that comes first), and a slot for attempt-local data (the
- * seed's contextvars copy).
- *
- * Stopping a late attempt takes up to three rounds: each round requests
- * cancellation (the first cancels the cancellable; every round emits
- * #SluiceAttempt::cancel-requested with its number) and waits up to the
- * item timeout. After the third round the attempt is waited for however
- * long it takes: the pool never abandons a handler that is still running.
- */
-
 #define MAX_CANCEL_ROUNDS 3
 
 struct _SluiceAttempt
@@ -82,7 +66,18 @@ static guint signals[N_SIGNALS];
  *
  * One call of a handler on one item.
  *
- * Since: 0.1
+ * One call of the handler: the item, its own #GCancellable, a deadline on
+ * the pool's clock (the item timeout after its start, or the item's own
+ * deadline when that comes first), and a slot for attempt-local data (the
+ * seed's contextvars copy).
+ *
+ * Stopping a late attempt takes up to three rounds: each round requests
+ * cancellation (the first cancels the cancellable; every round emits
+ * #SluiceAttempt::cancel-requested with its number) and waits up to the
+ * item timeout. After the third round the attempt is waited for however
+ * long it takes: the pool never abandons a handler that is still running.
+ *
+ * Since: 1.0
  */
 G_DEFINE_FINAL_TYPE (SluiceAttempt, sluice_attempt, G_TYPE_OBJECT)
 
@@ -135,7 +130,7 @@ sluice_attempt_class_init (SluiceAttemptClass *klass)
    * cancellable being cancelled; a handler that ignored it sees rounds 2
    * and 3, one item timeout apart.
    *
-   * Since: 0.1
+   * Since: 1.0
    */
   signals[CANCEL_REQUESTED] =
     g_signal_new ("cancel-requested",
@@ -586,7 +581,7 @@ _sluice_attempt_get_n_timers (SluiceAttempt *self)
  *
  * Returns: (transfer none): the item this attempt works on
  *
- * Since: 0.1
+ * Since: 1.0
  */
 GVariant *
 sluice_attempt_get_item (SluiceAttempt *self)
@@ -602,7 +597,7 @@ sluice_attempt_get_item (SluiceAttempt *self)
  *
  * Returns: the item's index in pull order, from 0
  *
- * Since: 0.1
+ * Since: 1.0
  */
 gint64
 sluice_attempt_get_item_index (SluiceAttempt *self)
@@ -618,7 +613,7 @@ sluice_attempt_get_item_index (SluiceAttempt *self)
  *
  * Returns: which attempt at the item this is, from 1
  *
- * Since: 0.1
+ * Since: 1.0
  */
 guint
 sluice_attempt_get_number (SluiceAttempt *self)
@@ -634,7 +629,7 @@ sluice_attempt_get_number (SluiceAttempt *self)
  *
  * Returns: the index of the worker running this attempt, from 0
  *
- * Since: 0.1
+ * Since: 1.0
  */
 guint
 sluice_attempt_get_worker (SluiceAttempt *self)
@@ -650,7 +645,7 @@ sluice_attempt_get_worker (SluiceAttempt *self)
  *
  * Returns: when the attempt started, on the pool's clock (µs)
  *
- * Since: 0.1
+ * Since: 1.0
  */
 gint64
 sluice_attempt_get_started_at (SluiceAttempt *self)
@@ -666,7 +661,7 @@ sluice_attempt_get_started_at (SluiceAttempt *self)
  *
  * Returns: when the attempt times out, on the pool's clock (µs)
  *
- * Since: 0.1
+ * Since: 1.0
  */
 gint64
 sluice_attempt_get_deadline (SluiceAttempt *self)
@@ -683,7 +678,7 @@ sluice_attempt_get_deadline (SluiceAttempt *self)
  * Returns: (transfer none): the cancellable the pool cancels to stop this
  *   attempt
  *
- * Since: 0.1
+ * Since: 1.0
  */
 GCancellable *
 sluice_attempt_get_cancellable (SluiceAttempt *self)
@@ -704,7 +699,7 @@ sluice_attempt_get_cancellable (SluiceAttempt *self)
  *
  * Returns: the priority, or %G_PRIORITY_DEFAULT before the attempt starts
  *
- * Since: 0.1
+ * Since: 1.0
  */
 gint
 sluice_attempt_get_priority (SluiceAttempt *self)
@@ -720,7 +715,7 @@ sluice_attempt_get_priority (SluiceAttempt *self)
  *
  * Returns: how many times the pool has asked this attempt to stop (0–3)
  *
- * Since: 0.1
+ * Since: 1.0
  */
 guint
 sluice_attempt_get_cancel_rounds (SluiceAttempt *self)
@@ -740,7 +735,7 @@ sluice_attempt_get_cancel_rounds (SluiceAttempt *self)
  * Returns: (transfer none) (nullable): the data this attempt's handler
  *   stored with sluice_attempt_set_local()
  *
- * Since: 0.1
+ * Since: 1.0
  */
 gpointer
 sluice_attempt_get_local (SluiceAttempt *self)
@@ -759,7 +754,7 @@ sluice_attempt_get_local (SluiceAttempt *self)
  * Stores data that belongs to this attempt only, like a context variable
  * set inside the seed's attempt task: other attempts never see it.
  *
- * Since: 0.1
+ * Since: 1.0
  */
 void
 sluice_attempt_set_local (SluiceAttempt  *self,

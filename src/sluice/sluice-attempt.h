@@ -14,30 +14,30 @@
 G_BEGIN_DECLS
 
 #define SLUICE_TYPE_ATTEMPT (sluice_attempt_get_type ())
-SLUICE_AVAILABLE_IN_ALL
+SLUICE_AVAILABLE_IN_1_0
 G_DECLARE_FINAL_TYPE (SluiceAttempt, sluice_attempt, SLUICE, ATTEMPT, GObject)
 
-SLUICE_AVAILABLE_IN_ALL
+SLUICE_AVAILABLE_IN_1_0
 GVariant     *sluice_attempt_get_item          (SluiceAttempt  *self);
-SLUICE_AVAILABLE_IN_ALL
+SLUICE_AVAILABLE_IN_1_0
 gint64        sluice_attempt_get_item_index    (SluiceAttempt  *self);
-SLUICE_AVAILABLE_IN_ALL
+SLUICE_AVAILABLE_IN_1_0
 guint         sluice_attempt_get_number        (SluiceAttempt  *self);
-SLUICE_AVAILABLE_IN_ALL
+SLUICE_AVAILABLE_IN_1_0
 guint         sluice_attempt_get_worker        (SluiceAttempt  *self);
-SLUICE_AVAILABLE_IN_ALL
+SLUICE_AVAILABLE_IN_1_0
 gint64        sluice_attempt_get_started_at    (SluiceAttempt  *self);
-SLUICE_AVAILABLE_IN_ALL
+SLUICE_AVAILABLE_IN_1_0
 gint64        sluice_attempt_get_deadline      (SluiceAttempt  *self);
-SLUICE_AVAILABLE_IN_ALL
+SLUICE_AVAILABLE_IN_1_0
 GCancellable *sluice_attempt_get_cancellable   (SluiceAttempt  *self);
-SLUICE_AVAILABLE_IN_ALL
+SLUICE_AVAILABLE_IN_1_0
 guint         sluice_attempt_get_cancel_rounds (SluiceAttempt  *self);
-SLUICE_AVAILABLE_IN_ALL
+SLUICE_AVAILABLE_IN_1_0
 gint          sluice_attempt_get_priority      (SluiceAttempt  *self);
-SLUICE_AVAILABLE_IN_ALL
+SLUICE_AVAILABLE_IN_1_0
 gpointer      sluice_attempt_get_local         (SluiceAttempt  *self);
-SLUICE_AVAILABLE_IN_ALL
+SLUICE_AVAILABLE_IN_1_0
 void          sluice_attempt_set_local         (SluiceAttempt  *self,
                                                 gpointer        data,
                                                 GDestroyNotify  destroy);

@@ -5,10 +5,17 @@
 
 #include "sluice-clock-source-private.h"
 
+G_DEFINE_ENUM_TYPE (SluiceClockKind, sluice_clock_kind,
+  G_DEFINE_ENUM_VALUE (SLUICE_CLOCK_REAL, "real"),
+  G_DEFINE_ENUM_VALUE (SLUICE_CLOCK_SCALED, "scaled"),
+  G_DEFINE_ENUM_VALUE (SLUICE_CLOCK_VIRTUAL, "virtual"),
+  G_DEFINE_ENUM_VALUE (SLUICE_CLOCK_PACED, "paced"))
+
 /**
- * SECTION:sluice-clock
- * @title: SluiceClock
- * @short_description: timers on real, scaled or virtual time
+ * SluiceClock:
+ *
+ * One timer heap under one #GSource, on real, scaled, virtual or paced
+ * time (#SluiceClockKind).
  *
  * A #SluiceClock keeps all of its timers in one binary min-heap ordered by
  * (deadline, id) and drives them from a single #GSource attached to the
@@ -31,21 +38,8 @@
  *
  * A clock is not thread-safe: use it only from the thread owning its main
  * context.
- */
-
-G_DEFINE_ENUM_TYPE (SluiceClockKind, sluice_clock_kind,
-  G_DEFINE_ENUM_VALUE (SLUICE_CLOCK_REAL, "real"),
-  G_DEFINE_ENUM_VALUE (SLUICE_CLOCK_SCALED, "scaled"),
-  G_DEFINE_ENUM_VALUE (SLUICE_CLOCK_VIRTUAL, "virtual"),
-  G_DEFINE_ENUM_VALUE (SLUICE_CLOCK_PACED, "paced"))
-
-/**
- * SluiceClock:
  *
- * One timer heap under one #GSource, on real, scaled, virtual or paced
- * time (#SluiceClockKind).
- *
- * Since: 0.1
+ * Since: 1.0
  */
 G_DEFINE_FINAL_TYPE (SluiceClock, sluice_clock, G_TYPE_OBJECT)
 
@@ -223,7 +217,7 @@ sluice_clock_class_init (SluiceClockClass *klass)
    *
    * How the clock moves, set once when it is made (sluice_clock_new()).
    *
-   * Since: 0.1
+   * Since: 1.0
    */
   properties [PROP_KIND] =
     g_param_spec_enum ("kind", NULL, NULL,
@@ -238,7 +232,7 @@ sluice_clock_class_init (SluiceClockClass *klass)
    * How many clock microseconds pass per real microsecond. Only
    * %SLUICE_CLOCK_SCALED clocks use it.
    *
-   * Since: 0.1
+   * Since: 1.0
    */
   properties [PROP_SPEED] =
     g_param_spec_double ("speed", NULL, NULL,
@@ -252,7 +246,7 @@ sluice_clock_class_init (SluiceClockClass *klass)
    *
    * Whether the clock is stopped. Real clocks cannot be paused.
    *
-   * Since: 0.1
+   * Since: 1.0
    */
   properties [PROP_PAUSED] =
     g_param_spec_boolean ("paused", NULL, NULL,
@@ -275,7 +269,7 @@ sluice_clock_class_init (SluiceClockClass *klass)
    * as a frame clock whose frames take longer than its refresh interval,
    * would starve the pool for ever. Use sluice_clock_new_interactive().
    *
-   * Since: 0.1
+   * Since: 1.0
    */
   properties [PROP_PRIORITY] =
     g_param_spec_int ("priority", NULL, NULL,
@@ -295,7 +289,7 @@ sluice_clock_class_init (SluiceClockClass *klass)
    * a window sets it above %GDK_PRIORITY_REDRAW, so that frames cannot
    * hold time still. Real and scaled clocks do not use it.
    *
-   * Since: 0.1
+   * Since: 1.0
    */
   properties [PROP_ADVANCE_PRIORITY] =
     g_param_spec_int ("advance-priority", NULL, NULL,
@@ -315,7 +309,7 @@ sluice_clock_class_init (SluiceClockClass *klass)
    * of the main loop when both are busy. 0 (the default): it never waits.
    * The outcome of a run does not depend on it, only when it is reached.
    *
-   * Since: 0.1
+   * Since: 1.0
    */
   properties [PROP_SLICE] =
     g_param_spec_int64 ("slice", NULL, NULL,
@@ -335,7 +329,7 @@ sluice_clock_class_init (SluiceClockClass *klass)
    * it can be emitted again after a timer is added or after
    * sluice_clock_hold() or sluice_clock_release().
    *
-   * Since: 0.1
+   * Since: 1.0
    */
   signals [STALLED] =
     g_signal_new ("stalled",
@@ -374,7 +368,7 @@ _sluice_clock_emit_stalled (SluiceClock *self)
  *
  * Returns: (transfer full): a new #SluiceClock
  *
- * Since: 0.1
+ * Since: 1.0
  */
 SluiceClock *
 sluice_clock_new (SluiceClockKind kind)
@@ -395,7 +389,7 @@ sluice_clock_new (SluiceClockKind kind)
  *
  * Returns: (transfer full): a new #SluiceClock
  *
- * Since: 0.1
+ * Since: 1.0
  */
 SluiceClock *
 sluice_clock_new_with_priority (SluiceClockKind kind,
@@ -424,7 +418,7 @@ sluice_clock_new_with_priority (SluiceClockKind kind,
  *
  * Returns: (transfer full): a new #SluiceClock
  *
- * Since: 0.1
+ * Since: 1.0
  */
 SluiceClock *
 sluice_clock_new_interactive (SluiceClockKind kind)
@@ -446,7 +440,7 @@ sluice_clock_new_interactive (SluiceClockKind kind)
  * Returns: the main-loop priority at which a virtual or paced @self moves
  *   time (#SluiceClock:advance-priority)
  *
- * Since: 0.1
+ * Since: 1.0
  */
 gint
 sluice_clock_get_advance_priority (SluiceClock *self)
@@ -464,7 +458,7 @@ sluice_clock_get_advance_priority (SluiceClock *self)
  *   sources run, in wall-clock microseconds (#SluiceClock:slice), 0 for
  *   never
  *
- * Since: 0.1
+ * Since: 1.0
  */
 gint64
 sluice_clock_get_slice (SluiceClock *self)
@@ -480,7 +474,7 @@ sluice_clock_get_slice (SluiceClock *self)
  *
  * Returns: the main-loop priority of the work of pools on @self
  *
- * Since: 0.1
+ * Since: 1.0
  */
 gint
 sluice_clock_get_priority (SluiceClock *self)
@@ -501,7 +495,7 @@ sluice_clock_get_priority (SluiceClock *self)
  *
  * Returns: the largest lateness so far, in the clock's microseconds
  *
- * Since: 0.1
+ * Since: 1.0
  */
 gint64
 sluice_clock_get_max_lateness (SluiceClock *self)
@@ -523,7 +517,7 @@ sluice_clock_get_max_lateness (SluiceClock *self)
  *
  * Returns: the time to show, never before sluice_clock_now()
  *
- * Since: 0.1
+ * Since: 1.0
  */
 gint64
 sluice_clock_get_shown_time (SluiceClock *self)
@@ -548,7 +542,7 @@ sluice_clock_get_shown_time (SluiceClock *self)
  *
  * Returns: the #SluiceClockKind given at construction
  *
- * Since: 0.1
+ * Since: 1.0
  */
 SluiceClockKind
 sluice_clock_get_kind (SluiceClock *self)
@@ -567,7 +561,7 @@ sluice_clock_get_kind (SluiceClock *self)
  *
  * Returns: the current time in microseconds
  *
- * Since: 0.1
+ * Since: 1.0
  */
 gint64
 sluice_clock_now (SluiceClock *self)
@@ -609,7 +603,7 @@ add_timer (SluiceClock     *self,
  *
  * Returns: the id of the timer, never 0
  *
- * Since: 0.1
+ * Since: 1.0
  */
 guint64
 sluice_clock_add_timer (SluiceClock     *self,
@@ -699,7 +693,7 @@ _sluice_clock_remove_timer_node (SluiceClock *self,
  *
  * Returns: the id of the timer, never 0
  *
- * Since: 0.1
+ * Since: 1.0
  */
 guint64
 sluice_clock_add_timeout (SluiceClock     *self,
@@ -725,7 +719,7 @@ sluice_clock_add_timeout (SluiceClock     *self,
  *
  * Returns: %TRUE if the timer was pending
  *
- * Since: 0.1
+ * Since: 1.0
  */
 gboolean
 sluice_clock_remove_timer (SluiceClock *self,
@@ -753,7 +747,7 @@ sluice_clock_remove_timer (SluiceClock *self,
  *
  * Returns: the number of pending timers
  *
- * Since: 0.1
+ * Since: 1.0
  */
 guint
 sluice_clock_get_n_pending (SluiceClock *self)
@@ -771,7 +765,7 @@ sluice_clock_get_n_pending (SluiceClock *self)
  *
  * Returns: the earliest deadline, or %G_MAXINT64 if no timer is pending
  *
- * Since: 0.1
+ * Since: 1.0
  */
 gint64
 sluice_clock_get_next_deadline (SluiceClock *self)
@@ -789,7 +783,7 @@ sluice_clock_get_next_deadline (SluiceClock *self)
  *
  * Returns: the #SluiceClock:speed
  *
- * Since: 0.1
+ * Since: 1.0
  */
 double
 sluice_clock_get_speed (SluiceClock *self)
@@ -807,7 +801,7 @@ sluice_clock_get_speed (SluiceClock *self)
  * Changes the speed of a scaled clock from now on; sluice_clock_now() does
  * not jump. Other kinds store the value but ignore it.
  *
- * Since: 0.1
+ * Since: 1.0
  */
 void
 sluice_clock_set_speed (SluiceClock *self,
@@ -834,7 +828,7 @@ sluice_clock_set_speed (SluiceClock *self,
  *
  * Returns: %TRUE if paused
  *
- * Since: 0.1
+ * Since: 1.0
  */
 gboolean
 sluice_clock_get_paused (SluiceClock *self)
@@ -853,7 +847,7 @@ sluice_clock_get_paused (SluiceClock *self)
  * pause, or stops a virtual clock from jumping to its next timer. Timers
  * still fire through sluice_clock_step(). Real clocks cannot be paused.
  *
- * Since: 0.1
+ * Since: 1.0
  */
 void
 sluice_clock_set_paused (SluiceClock *self,
@@ -889,7 +883,7 @@ sluice_clock_set_paused (SluiceClock *self,
  * Returns: %TRUE if a timer was pending, %FALSE if none was or @self is a
  *   real clock
  *
- * Since: 0.1
+ * Since: 1.0
  */
 gboolean
 sluice_clock_step (SluiceClock *self)
@@ -928,7 +922,7 @@ sluice_clock_step (SluiceClock *self)
  * #SluiceClock::stalled when its main context has nothing else ready and
  * no timer is pending. Pair with sluice_clock_release().
  *
- * Since: 0.1
+ * Since: 1.0
  */
 void
 sluice_clock_hold (SluiceClock *self)
@@ -947,7 +941,7 @@ sluice_clock_hold (SluiceClock *self)
  *
  * Undoes one sluice_clock_hold().
  *
- * Since: 0.1
+ * Since: 1.0
  */
 void
 sluice_clock_release (SluiceClock *self)

@@ -8,24 +8,13 @@
 #include "sluice-error.h"
 
 /**
- * SECTION:sluice-error
- * @Title: Errors
- *
- * Every error the pool records has a type name that users see in reports,
- * metrics and scenario files, after the seed's Python exceptions:
- * `TimeoutError` for a timeout, `RuntimeError` for a handler or source that
- * cancelled itself, and user-chosen names such as `ValueError` for errors in
- * the %SLUICE_NAMED_ERROR domain.
- */
-
-/**
  * sluice_error_quark:
  *
  * The error domain of the pool's own errors; use %SLUICE_ERROR.
  *
  * Returns: the quark of the %SLUICE_ERROR domain
  *
- * Since: 0.1
+ * Since: 1.0
  */
 G_DEFINE_QUARK (sluice-error-quark, sluice_error)
 
@@ -36,7 +25,7 @@ G_DEFINE_QUARK (sluice-error-quark, sluice_error)
  *
  * Returns: the quark of the %SLUICE_NAMED_ERROR domain
  *
- * Since: 0.1
+ * Since: 1.0
  */
 /* Not sluice_named_error_quark(): GObject Introspection takes every
  * *_error_quark() for a domain with an enum of codes, and this domain's
@@ -94,7 +83,7 @@ type_key_equal (gconstpointer a,
  *
  * Returns: the code
  *
- * Since: 0.1
+ * Since: 1.0
  */
 gint
 sluice_named_error_code (const char *type_name)
@@ -130,7 +119,7 @@ sluice_named_error_code (const char *type_name)
  *
  * Returns: (transfer full): a new #GError
  *
- * Since: 0.1
+ * Since: 1.0
  */
 GError *
 sluice_named_error_new (const char *type_name,
@@ -160,7 +149,7 @@ sluice_named_error_new (const char *type_name,
  *
  * Returns: (transfer full): a new #GError
  *
- * Since: 0.1
+ * Since: 1.0
  */
 GError *
 sluice_named_error_new_literal (const char *type_name,
@@ -182,7 +171,7 @@ sluice_named_error_new_literal (const char *type_name,
  * Names an error type of another library, so that it can be listed in
  * #SluicePool:retryable and shows its name in reports. Thread-safe.
  *
- * Since: 0.1
+ * Since: 1.0
  */
 void
 sluice_error_register_type_name (GQuark      domain,
@@ -234,7 +223,7 @@ lookup_registered (const GError *error)
  *
  * Returns: (transfer none): an interned string
  *
- * Since: 0.1
+ * Since: 1.0
  */
 const char *
 sluice_error_type_name (const GError *error)
@@ -293,7 +282,7 @@ sluice_error_type_name (const GError *error)
  *
  * Returns: (transfer full): the quoted text
  *
- * Since: 0.1
+ * Since: 1.0
  */
 char *
 sluice_repr_string (const char *text)
@@ -339,7 +328,7 @@ sluice_repr_string (const char *text)
  *
  * Returns: (transfer full): the text
  *
- * Since: 0.1
+ * Since: 1.0
  */
 char *
 sluice_error_repr (const GError *error)

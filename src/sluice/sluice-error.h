@@ -18,7 +18,7 @@ G_BEGIN_DECLS
  *
  * The error domain of the pool's own errors. Codes are in #SluiceError.
  *
- * Since: 0.1
+ * Since: 1.0
  */
 #define SLUICE_ERROR (sluice_error_quark ())
 
@@ -45,7 +45,13 @@ G_BEGIN_DECLS
  *
  * Error codes in the %SLUICE_ERROR domain.
  *
- * Since: 0.1
+ * Every error the pool records also has a type name, which users see in
+ * reports, metrics and scenario files, after the seed's Python
+ * exceptions: `TimeoutError` for a timeout, `RuntimeError` for a handler
+ * or source that cancelled itself, and user-chosen names such as
+ * `ValueError` for errors in the %SLUICE_NAMED_ERROR domain.
+ *
+ * Since: 1.0
  */
 typedef enum {
   SLUICE_ERROR_FAILED,
@@ -62,7 +68,7 @@ typedef enum {
   SLUICE_ERROR_INVALID_EVENT,
 } SluiceError;
 
-SLUICE_AVAILABLE_IN_ALL
+SLUICE_AVAILABLE_IN_1_0
 GType sluice_error_get_type (void) G_GNUC_CONST;
 #define SLUICE_TYPE_ERROR (sluice_error_get_type ())
 
@@ -73,32 +79,32 @@ GType sluice_error_get_type (void) G_GNUC_CONST;
  * `ValueError` or `ConnectionError` a fault-injecting handler raises. The
  * code of a name is given by sluice_named_error_code().
  *
- * Since: 0.1
+ * Since: 1.0
  */
 #define SLUICE_NAMED_ERROR (sluice_named_error_domain_quark ())
 
-SLUICE_AVAILABLE_IN_ALL
+SLUICE_AVAILABLE_IN_1_0
 GQuark       sluice_error_quark              (void);
-SLUICE_AVAILABLE_IN_ALL
+SLUICE_AVAILABLE_IN_1_0
 GQuark       sluice_named_error_domain_quark (void);
-SLUICE_AVAILABLE_IN_ALL
+SLUICE_AVAILABLE_IN_1_0
 gint         sluice_named_error_code         (const char   *type_name);
-SLUICE_AVAILABLE_IN_ALL
+SLUICE_AVAILABLE_IN_1_0
 GError      *sluice_named_error_new          (const char   *type_name,
                                               const char   *format,
                                               ...) G_GNUC_PRINTF (2, 3);
-SLUICE_AVAILABLE_IN_ALL
+SLUICE_AVAILABLE_IN_1_0
 GError      *sluice_named_error_new_literal  (const char   *type_name,
                                               const char   *message);
-SLUICE_AVAILABLE_IN_ALL
+SLUICE_AVAILABLE_IN_1_0
 void         sluice_error_register_type_name (GQuark        domain,
                                               gint          code,
                                               const char   *type_name);
-SLUICE_AVAILABLE_IN_ALL
+SLUICE_AVAILABLE_IN_1_0
 const char  *sluice_error_type_name          (const GError *error);
-SLUICE_AVAILABLE_IN_ALL
+SLUICE_AVAILABLE_IN_1_0
 char        *sluice_error_repr               (const GError *error);
-SLUICE_AVAILABLE_IN_ALL
+SLUICE_AVAILABLE_IN_1_0
 char        *sluice_repr_string              (const char   *text);
 
 G_END_DECLS

@@ -11,17 +11,6 @@
 
 #include "sluice-error.h"
 
-/**
- * SECTION:sluice-event
- * @Title: SluiceEvent
- *
- * The records of a run's event stream. A run gives each one to its
- * #SluiceEventFunc with borrowed strings and value, for the duration of the
- * call; sluice_event_copy() and sluice_event_copy_into() make copies that
- * own theirs, for a recorder, a list model or a binding (#SluiceEvent is a
- * boxed type).
- */
-
 G_DEFINE_BOXED_TYPE (SluiceEvent, sluice_event, sluice_event_copy, sluice_event_free)
 
 G_DEFINE_ENUM_TYPE (SluiceEventKind, sluice_event_kind,
@@ -105,7 +94,7 @@ static const char * const outcome_names[] = {
  *
  * Returns: (transfer none): the name
  *
- * Since: 0.1
+ * Since: 1.0
  */
 const char *
 sluice_event_kind_to_string (SluiceEventKind kind)
@@ -123,7 +112,7 @@ sluice_event_kind_to_string (SluiceEventKind kind)
  *
  * Returns: (transfer none): the name
  *
- * Since: 0.1
+ * Since: 1.0
  */
 const char *
 sluice_outcome_to_string (SluiceOutcome outcome)
@@ -142,7 +131,7 @@ sluice_outcome_to_string (SluiceOutcome outcome)
  *
  * Returns: whether @name is a kind's name; @kind is left alone when not
  *
- * Since: 0.1
+ * Since: 1.0
  */
 gboolean
 sluice_event_kind_from_string (const char      *name,
@@ -169,7 +158,7 @@ sluice_event_kind_from_string (const char      *name,
  * Returns: whether @name is an outcome's name; @outcome is left alone when
  *   not
  *
- * Since: 0.1
+ * Since: 1.0
  */
 gboolean
 sluice_outcome_from_string (const char    *name,
@@ -197,7 +186,7 @@ sluice_outcome_from_string (const char    *name,
  * #SluiceEvent that is kept, in place (a recorder's array) or on the heap
  * (sluice_event_copy()).
  *
- * Since: 0.1
+ * Since: 1.0
  */
 void
 sluice_event_copy_into (SluiceEvent       *dest,
@@ -216,7 +205,7 @@ sluice_event_copy_into (SluiceEvent       *dest,
  * Frees what @event owns, its strings and value, and leaves them %NULL.
  * Never call it on an event a run gave: those are borrowed.
  *
- * Since: 0.1
+ * Since: 1.0
  */
 void
 sluice_event_clear (SluiceEvent *event)
@@ -236,7 +225,7 @@ sluice_event_clear (SluiceEvent *event)
  *
  * Returns: (transfer full): the copy; free it with sluice_event_free()
  *
- * Since: 0.1
+ * Since: 1.0
  */
 SluiceEvent *
 sluice_event_copy (const SluiceEvent *event)
@@ -256,7 +245,7 @@ sluice_event_copy (const SluiceEvent *event)
  *
  * Frees a copy and everything it owns.
  *
- * Since: 0.1
+ * Since: 1.0
  */
 void
 sluice_event_free (SluiceEvent *event)
@@ -554,7 +543,7 @@ new_from_byte_array (const GVariantType *type,
  *
  * Returns: (transfer none): a floating reference to the dictionary
  *
- * Since: 0.1
+ * Since: 1.0
  */
 GVariant *
 sluice_event_to_variant (const SluiceEvent *event)
@@ -812,7 +801,7 @@ read_key (const Key    *key,
  * Returns: (transfer full) (nullable): the event, which owns its strings
  *   and value (free it with sluice_event_free()), or %NULL with @error set
  *
- * Since: 0.1
+ * Since: 1.0
  */
 SluiceEvent *
 sluice_event_new_from_variant (GVariant  *variant,

@@ -58,7 +58,7 @@ G_BEGIN_DECLS
  *
  * What a #SluiceEvent records.
  *
- * Since: 0.1
+ * Since: 1.0
  */
 typedef enum {
   SLUICE_EVENT_RUN_START,
@@ -94,11 +94,11 @@ typedef enum {
  *
  * The number of #SluiceEventKind values.
  *
- * Since: 0.1
+ * Since: 1.0
  */
 #define SLUICE_EVENT_N_KINDS (SLUICE_EVENT_RUN_END + 1)
 
-SLUICE_AVAILABLE_IN_ALL
+SLUICE_AVAILABLE_IN_1_0
 GType sluice_event_kind_get_type (void) G_GNUC_CONST;
 #define SLUICE_TYPE_EVENT_KIND (sluice_event_kind_get_type ())
 
@@ -112,7 +112,7 @@ GType sluice_event_kind_get_type (void) G_GNUC_CONST;
  *
  * How an attempt ended.
  *
- * Since: 0.1
+ * Since: 1.0
  */
 typedef enum {
   SLUICE_OUTCOME_NONE,
@@ -122,7 +122,7 @@ typedef enum {
   SLUICE_OUTCOME_CANCELLED,
 } SluiceOutcome;
 
-SLUICE_AVAILABLE_IN_ALL
+SLUICE_AVAILABLE_IN_1_0
 GType sluice_outcome_get_type (void) G_GNUC_CONST;
 #define SLUICE_TYPE_OUTCOME (sluice_outcome_get_type ())
 
@@ -178,13 +178,14 @@ GType sluice_outcome_get_type (void) G_GNUC_CONST;
  * One record of the event stream. The events a run gives its
  * #SluiceEventFunc borrow their strings and value for the duration of the
  * call: keep a copy, made with sluice_event_copy() or
- * sluice_event_copy_into(), which owns them.
+ * sluice_event_copy_into(), which owns them. A recorder, a list model or
+ * a binding keeps such copies: #SluiceEvent is a boxed type.
  *
  * Which fields an event fills depends on its kind; for item failures
  * @attempt is the number of the attempt that failed for good (0 when the
  * item was shed before its first attempt).
  *
- * Since: 0.1
+ * Since: 1.0
  */
 typedef struct {
   SluiceEventKind  kind;
@@ -223,39 +224,39 @@ typedef struct {
  *
  * Receives the event stream of a run, on the pool's main context.
  *
- * Since: 0.1
+ * Since: 1.0
  */
 typedef void (*SluiceEventFunc) (const SluiceEvent *event,
                                  gpointer           user_data);
 
-SLUICE_AVAILABLE_IN_ALL
+SLUICE_AVAILABLE_IN_1_0
 GType        sluice_event_get_type         (void) G_GNUC_CONST;
-SLUICE_AVAILABLE_IN_ALL
+SLUICE_AVAILABLE_IN_1_0
 SluiceEvent *sluice_event_copy             (const SluiceEvent *event);
-SLUICE_AVAILABLE_IN_ALL
+SLUICE_AVAILABLE_IN_1_0
 void         sluice_event_free             (SluiceEvent       *event);
-SLUICE_AVAILABLE_IN_ALL
+SLUICE_AVAILABLE_IN_1_0
 void         sluice_event_copy_into        (SluiceEvent       *dest,
                                             const SluiceEvent *src);
-SLUICE_AVAILABLE_IN_ALL
+SLUICE_AVAILABLE_IN_1_0
 void         sluice_event_clear            (SluiceEvent       *event);
 
-SLUICE_AVAILABLE_IN_ALL
+SLUICE_AVAILABLE_IN_1_0
 const char  *sluice_event_kind_to_string   (SluiceEventKind kind);
-SLUICE_AVAILABLE_IN_ALL
+SLUICE_AVAILABLE_IN_1_0
 const char  *sluice_outcome_to_string      (SluiceOutcome   outcome);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SluiceEvent, sluice_event_free)
-SLUICE_AVAILABLE_IN_ALL
+SLUICE_AVAILABLE_IN_1_0
 gboolean    sluice_event_kind_from_string  (const char      *name,
                                             SluiceEventKind *kind);
-SLUICE_AVAILABLE_IN_ALL
+SLUICE_AVAILABLE_IN_1_0
 gboolean    sluice_outcome_from_string     (const char      *name,
                                             SluiceOutcome   *outcome);
 
-SLUICE_AVAILABLE_IN_ALL
+SLUICE_AVAILABLE_IN_1_0
 GVariant    *sluice_event_to_variant       (const SluiceEvent *event);
-SLUICE_AVAILABLE_IN_ALL
+SLUICE_AVAILABLE_IN_1_0
 SluiceEvent *sluice_event_new_from_variant (GVariant          *variant,
                                             GError           **error);
 

@@ -7,14 +7,6 @@
 
 #include "sluice-func-handler.h"
 
-/**
- * SECTION:sluice-func-handler
- * @Title: SluiceFuncHandler
- *
- * The quickest way to give a pool its work: a function that receives the
- * attempt and a #GTask, and completes the task when the attempt is done.
- */
-
 struct _SluiceFuncHandler
 {
   GObject            parent_instance;
@@ -31,7 +23,10 @@ static void handler_iface_init (SluiceHandlerInterface *iface);
  * A #SluiceHandler that calls a #SluiceHandlerFunc for each attempt, which
  * completes the attempt's #GTask when it is done.
  *
- * Since: 0.1
+ * The quickest way to give a pool its work: a function that receives the
+ * attempt and a #GTask, and completes the task when the attempt is done.
+ *
+ * Since: 1.0
  */
 G_DEFINE_FINAL_TYPE_WITH_CODE (SluiceFuncHandler, sluice_func_handler, G_TYPE_OBJECT,
                                G_IMPLEMENT_INTERFACE (SLUICE_TYPE_HANDLER, handler_iface_init))
@@ -109,7 +104,7 @@ sluice_func_handler_init (SluiceFuncHandler *self)
  *
  * Returns: (transfer full): a new #SluiceHandler
  *
- * Since: 0.1
+ * Since: 1.0
  */
 SluiceHandler *
 sluice_func_handler_new (SluiceHandlerFunc func,
@@ -139,7 +134,7 @@ sluice_func_handler_new (SluiceHandlerFunc func,
  * (they cannot pass a pointer with its destroy function). An attempt that
  * fails is completed with g_task_return_error().
  *
- * Since: 0.1
+ * Since: 1.0
  */
 void
 sluice_func_handler_return_result (GTask    *task,

@@ -24,21 +24,21 @@ G_BEGIN_DECLS
  *
  * Starts one attempt. The task's cancellable is the attempt's.
  *
- * Since: 0.1
+ * Since: 1.0
  */
 typedef void (*SluiceHandlerFunc) (SluiceAttempt *attempt,
                                    GTask         *task,
                                    gpointer       user_data);
 
 #define SLUICE_TYPE_FUNC_HANDLER (sluice_func_handler_get_type ())
-SLUICE_AVAILABLE_IN_ALL
+SLUICE_AVAILABLE_IN_1_0
 G_DECLARE_FINAL_TYPE (SluiceFuncHandler, sluice_func_handler, SLUICE, FUNC_HANDLER, GObject)
 
-SLUICE_AVAILABLE_IN_ALL
+SLUICE_AVAILABLE_IN_1_0
 SluiceHandler *sluice_func_handler_new           (SluiceHandlerFunc  func,
                                                   gpointer           user_data,
                                                   GDestroyNotify     destroy);
-SLUICE_AVAILABLE_IN_ALL
+SLUICE_AVAILABLE_IN_1_0
 void           sluice_func_handler_return_result (GTask             *task,
                                                   GVariant          *result);
 

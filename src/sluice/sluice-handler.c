@@ -8,22 +8,17 @@
 #include "sluice-handler.h"
 
 /**
- * SECTION:sluice-handler
- * @Title: SluiceHandler
- *
- * What the pool calls for each attempt. A handler runs on the pool's main
- * context, finishes when it is done, and should finish promptly with
- * %G_IO_ERROR_CANCELLED when the attempt's cancellable is cancelled. One
- * that does not is waited for: the pool never abandons an attempt.
- */
-
-/**
  * SluiceHandler:
  *
  * The interface of what handles an item: one asynchronous call per
  * attempt.
  *
- * Since: 0.1
+ * What the pool calls for each attempt. A handler runs on the pool's main
+ * context, finishes when it is done, and should finish promptly with
+ * %G_IO_ERROR_CANCELLED when the attempt's cancellable is cancelled. One
+ * that does not is waited for: the pool never abandons an attempt.
+ *
+ * Since: 1.0
  */
 G_DEFINE_INTERFACE (SluiceHandler, sluice_handler, G_TYPE_OBJECT)
 
@@ -42,7 +37,7 @@ sluice_handler_default_init (SluiceHandlerInterface *iface)
  *
  * Starts one attempt on sluice_attempt_get_item() of @attempt.
  *
- * Since: 0.1
+ * Since: 1.0
  */
 void
 sluice_handler_handle_async (SluiceHandler       *self,
@@ -67,7 +62,7 @@ sluice_handler_handle_async (SluiceHandler       *self,
  *
  * Returns: (transfer full) (nullable): the result, or %NULL with @error set
  *
- * Since: 0.1
+ * Since: 1.0
  */
 GVariant *
 sluice_handler_handle_finish (SluiceHandler  *self,

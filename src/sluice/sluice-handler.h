@@ -14,7 +14,7 @@
 G_BEGIN_DECLS
 
 #define SLUICE_TYPE_HANDLER (sluice_handler_get_type ())
-SLUICE_AVAILABLE_IN_ALL
+SLUICE_AVAILABLE_IN_1_0
 G_DECLARE_INTERFACE (SluiceHandler, sluice_handler, SLUICE, HANDLER, GObject)
 
 /**
@@ -26,7 +26,7 @@ G_DECLARE_INTERFACE (SluiceHandler, sluice_handler, SLUICE, HANDLER, GObject)
  *
  * The interface of everything the pool can call for an item.
  *
- * Since: 0.1
+ * Since: 1.0
  */
 struct _SluiceHandlerInterface
 {
@@ -42,13 +42,13 @@ struct _SluiceHandlerInterface
                               GError              **error);
 };
 
-SLUICE_AVAILABLE_IN_ALL
+SLUICE_AVAILABLE_IN_1_0
 void      sluice_handler_handle_async  (SluiceHandler        *self,
                                         SluiceAttempt        *attempt,
                                         GCancellable         *cancellable,
                                         GAsyncReadyCallback   callback,
                                         gpointer              user_data);
-SLUICE_AVAILABLE_IN_ALL
+SLUICE_AVAILABLE_IN_1_0
 GVariant *sluice_handler_handle_finish (SluiceHandler        *self,
                                         GAsyncResult         *result,
                                         GError              **error);

@@ -8,22 +8,6 @@
 #include "sluice-job-private.h"
 #include "sluice-run-private.h"
 
-/**
- * SECTION:sluice-job
- * @Title: SluiceJob
- *
- * One job of a service run (sluice_pool_open()), and the future of its
- * result: sluice_run_submit_async() gives it once the job is queued, and
- * sluice_job_wait_async() waits for its end. A job that fails keeps its
- * error to itself (the pool goes on), except a fatal one, which stops the
- * pool. sluice_job_cancel() gives up on a job: a queued one never reaches
- * a worker, a running one has its attempt stopped.
- *
- * Every job ends exactly once, as %SLUICE_JOB_SUCCEEDED,
- * %SLUICE_JOB_FAILED or %SLUICE_JOB_CANCELLED, also when the pool stops
- * early; #SluiceJob:state says so with a notify.
- */
-
 typedef struct
 {
   SluiceJob           *job;          /* owned while pending */
@@ -73,7 +57,18 @@ G_DEFINE_ENUM_TYPE (SluiceJobState, sluice_job_state,
  * One job of a service run and its future: its state, then its result or
  * error.
  *
- * Since: 0.1
+ * One job of a service run (sluice_pool_open()), and the future of its
+ * result: sluice_run_submit_async() gives it once the job is queued, and
+ * sluice_job_wait_async() waits for its end. A job that fails keeps its
+ * error to itself (the pool goes on), except a fatal one, which stops the
+ * pool. sluice_job_cancel() gives up on a job: a queued one never reaches
+ * a worker, a running one has its attempt stopped.
+ *
+ * Every job ends exactly once, as %SLUICE_JOB_SUCCEEDED,
+ * %SLUICE_JOB_FAILED or %SLUICE_JOB_CANCELLED, also when the pool stops
+ * early; #SluiceJob:state says so with a notify.
+ *
+ * Since: 1.0
  */
 G_DEFINE_FINAL_TYPE (SluiceJob, sluice_job, G_TYPE_OBJECT)
 
@@ -126,7 +121,7 @@ sluice_job_class_init (SluiceJobClass *klass)
    *
    * Where the job is: queued, running, or how it ended.
    *
-   * Since: 0.1
+   * Since: 1.0
    */
   properties[PROP_STATE] =
     g_param_spec_enum ("state", NULL, NULL, SLUICE_TYPE_JOB_STATE, SLUICE_JOB_QUEUED,
@@ -323,7 +318,7 @@ _sluice_job_is_given_up (SluiceJob *self)
  *
  * Returns: where the job is
  *
- * Since: 0.1
+ * Since: 1.0
  */
 SluiceJobState
 sluice_job_get_state (SluiceJob *self)
@@ -338,7 +333,7 @@ sluice_job_get_state (SluiceJob *self)
  *
  * Returns: whether the job succeeded, failed or was cancelled
  *
- * Since: 0.1
+ * Since: 1.0
  */
 gboolean
 sluice_job_is_finished (SluiceJob *self)
@@ -353,7 +348,7 @@ sluice_job_is_finished (SluiceJob *self)
  *
  * Returns: (transfer none): the submitted item
  *
- * Since: 0.1
+ * Since: 1.0
  */
 GVariant *
 sluice_job_get_item (SluiceJob *self)
@@ -368,7 +363,7 @@ sluice_job_get_item (SluiceJob *self)
  *
  * Returns: the job's place in submission order, from 0
  *
- * Since: 0.1
+ * Since: 1.0
  */
 gint64
 sluice_job_get_index (SluiceJob *self)
@@ -383,7 +378,7 @@ sluice_job_get_index (SluiceJob *self)
  *
  * Returns: (transfer none) (nullable): the result of a job that succeeded
  *
- * Since: 0.1
+ * Since: 1.0
  */
 GVariant *
 sluice_job_get_result (SluiceJob *self)
@@ -400,7 +395,7 @@ sluice_job_get_result (SluiceJob *self)
  *   original #GError of its last attempt (for a fatal error, the very object
  *   the run's error group holds)
  *
- * Since: 0.1
+ * Since: 1.0
  */
 const GError *
 sluice_job_get_error (SluiceJob *self)
@@ -420,7 +415,7 @@ sluice_job_get_error (SluiceJob *self)
  * wait), or its backoff cancelled, and the job ends cancelled when that is
  * over; it is never retried. A finished job ignores the call.
  *
- * Since: 0.1
+ * Since: 1.0
  */
 void
 sluice_job_cancel (SluiceJob *self)
@@ -444,7 +439,7 @@ sluice_job_cancel (SluiceJob *self)
  *
  * Waits for the job's end. Any number of waits may be pending.
  *
- * Since: 0.1
+ * Since: 1.0
  */
 void
 sluice_job_wait_async (SluiceJob           *self,
@@ -487,7 +482,7 @@ sluice_job_wait_async (SluiceJob           *self,
  *
  * Returns: (transfer full) (nullable): the result, or %NULL with @error set
  *
- * Since: 0.1
+ * Since: 1.0
  */
 GVariant *
 sluice_job_wait_finish (SluiceJob     *self,

@@ -25,7 +25,7 @@ G_BEGIN_DECLS
  *
  * Where a #SluiceJob is. Every job ends in exactly one of the last three.
  *
- * Since: 0.1
+ * Since: 1.0
  */
 typedef enum {
   SLUICE_JOB_QUEUED,
@@ -35,34 +35,34 @@ typedef enum {
   SLUICE_JOB_CANCELLED,
 } SluiceJobState;
 
-SLUICE_AVAILABLE_IN_ALL
+SLUICE_AVAILABLE_IN_1_0
 GType sluice_job_state_get_type (void) G_GNUC_CONST;
 #define SLUICE_TYPE_JOB_STATE (sluice_job_state_get_type ())
 
 #define SLUICE_TYPE_JOB (sluice_job_get_type ())
-SLUICE_AVAILABLE_IN_ALL
+SLUICE_AVAILABLE_IN_1_0
 G_DECLARE_FINAL_TYPE (SluiceJob, sluice_job, SLUICE, JOB, GObject)
 
-SLUICE_AVAILABLE_IN_ALL
+SLUICE_AVAILABLE_IN_1_0
 SluiceJobState  sluice_job_get_state     (SluiceJob            *self);
-SLUICE_AVAILABLE_IN_ALL
+SLUICE_AVAILABLE_IN_1_0
 gboolean        sluice_job_is_finished   (SluiceJob            *self);
-SLUICE_AVAILABLE_IN_ALL
+SLUICE_AVAILABLE_IN_1_0
 GVariant       *sluice_job_get_item      (SluiceJob            *self);
-SLUICE_AVAILABLE_IN_ALL
+SLUICE_AVAILABLE_IN_1_0
 gint64          sluice_job_get_index     (SluiceJob            *self);
-SLUICE_AVAILABLE_IN_ALL
+SLUICE_AVAILABLE_IN_1_0
 GVariant       *sluice_job_get_result    (SluiceJob            *self);
-SLUICE_AVAILABLE_IN_ALL
+SLUICE_AVAILABLE_IN_1_0
 const GError   *sluice_job_get_error     (SluiceJob            *self);
-SLUICE_AVAILABLE_IN_ALL
+SLUICE_AVAILABLE_IN_1_0
 void            sluice_job_cancel        (SluiceJob            *self);
-SLUICE_AVAILABLE_IN_ALL
+SLUICE_AVAILABLE_IN_1_0
 void            sluice_job_wait_async    (SluiceJob            *self,
                                           GCancellable         *cancellable,
                                           GAsyncReadyCallback   callback,
                                           gpointer              user_data);
-SLUICE_AVAILABLE_IN_ALL
+SLUICE_AVAILABLE_IN_1_0
 GVariant       *sluice_job_wait_finish   (SluiceJob            *self,
                                           GAsyncResult         *result,
                                           GError              **error);

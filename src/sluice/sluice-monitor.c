@@ -16,68 +16,8 @@
 #include "sluice-run-private.h"
 #include "sluice-snapshot.h"
 
-/**
- * SECTION:sluice-monitor
- * @Title: Monitoring over D-Bus
- *
- * A pool can be watched from another process, such as the Sluice app,
- * the way tokio-console attaches to a tokio program: sluice_pool_export()
- * publishes it on a #GDBusConnection (the session bus), or the environment
- * variable `SLUICE_MONITOR=session` exports every pool the process makes,
- * with no code change. Without either, the pool touches nothing of D-Bus
- * and costs what it always cost.
- *
- * The process owns the bus name `io.github.sluicepool.Sluice.Pool.p<PID>`
- * and puts each pool at `/io/github/sluicepool/Sluice/Pool/<N>` (N from 1),
- * with the interface `io.github.sluicepool.Sluice.Pool1` (installed as
- * `share/dbus-1/interfaces/io.github.sluicepool.Sluice.Pool1.xml`):
- * properties `Title`, `Program`, `Control`, `Config`, `State` and
- * `Snapshot`; the methods `GetEvents`, `Subscribe`, `Unsubscribe` and
- * `RequestStop`; the signal `Events`.
- *
- * The export keeps the latest #SluicePool:event-capacity events in a ring,
- * numbered from 0. `GetEvents` reads what the ring still holds, and says
- * how many of the asked-for events it no longer holds. Its replies are
- * made one at a time, each once the one before is written out and the
- * export's thread has rested, the callers taking turns; a caller may have
- * 4 calls waiting, all callers 8, and a call past that is refused with
- * `org.freedesktop.DBus.Error.LimitsExceeded`. Any call to the pool's
- * object past 50 a second from one caller, or 1,000 from all, is refused
- * the same way, in GDBus's own thread, before it reaches the pool's main
- * loop: however fast other processes call, the export answers a bounded
- * number of calls and holds a bounded number of replies. `Events` sends the
- * new ones in batches (at most every 50 ms, or sooner when 256 are
- * waiting), only while a monitor has subscribed, and never while its
- * previous batch is still waiting to be written: a slow or stuck monitor
- * costs the pool the ring and nothing more, and learns from the sequence
- * numbers what it missed. The messages are made in a thread of the
- * export's, which spends at most a quarter of a processor's time on the
- * batches (and as much on the replies): events that come faster than that
- * are merged in the ring, not queued. When
- * the run ends (its `run-end` event, `State` `ended`), what waits goes at
- * once, without the 50 ms nor the thread's rest, batch after batch.
- *
- * Nothing of a finished run is lost on the way out as long as the pool is
- * unexported before the process exits: sluice_pool_unexport(), or the
- * pool's finalize, sends what the subscribers were not sent yet and waits
- * until it is written to the connection, at most 1 s. A program whose
- * pools `SLUICE_MONITOR` exports must therefore drop its last reference
- * to each pool (or unexport it) before it exits: one that returns from
- * main() or calls exit() with a pool still alive may take the last events
- * of its run with it, as the messages are made and written in other
- * threads. (There is no flush at exit: atexit() handlers run while other
- * threads, and maybe the pool's own main loop, are still going, where
- * touching GObjects is not safe.)
- *
- * Monitors may only watch, unless the pool was exported with
- * %SLUICE_EXPORT_ALLOW_CONTROL (or `SLUICE_MONITOR=session,control`):
- * then `RequestStop` calls sluice_pool_request_stop(). The environment
- * variable only ever uses the session bus, never the system bus.
- *
- * The export runs in the thread-default main context of the thread that
- * exports the pool, which must be the one that runs it; only the making
- * of its messages runs in a thread of its own.
- */
+/* How the export works, and what it promises a monitor and the pool:
+ * docs/monitoring.md. */
 
 #define INTERFACE_XML "/io/github/sluicepool/libsluice/io.github.sluicepool.Sluice.Pool1.xml"
 
@@ -344,7 +284,7 @@ add_durations (GVariantBuilder *builder,
   g_variant_builder_add (builder, "{sv}", "duration_max_us", g_variant_new_int64 (max));
 }
 
-/* The snapshot of submit-and-shutdown.md: the run's now, or the pool's
+/* The snapshot of docs/submit-and-shutdown.md: the run's now, or the pool's
  * before it runs; the one taken at the end once it has ended. */
 static GVariant *
 snapshot_to_variant (SluiceMonitor *self)
@@ -1249,7 +1189,7 @@ _sluice_monitor_export_from_environment (SluicePool *pool)
  * Returns: %TRUE if the pool is exported; %FALSE with @error set if it was
  *   already (%G_IO_ERROR_EXISTS), or @connection is closed
  *
- * Since: 0.1
+ * Since: 1.0
  */
 gboolean
 sluice_pool_export (SluicePool         *pool,
@@ -1292,7 +1232,7 @@ sluice_pool_export (SluicePool         *pool,
  * does not read, on a peer-to-peer connection, delays the call by no
  * more. The pool's main loop does not turn meanwhile.
  *
- * Since: 0.1
+ * Since: 1.0
  */
 void
 sluice_pool_unexport (SluicePool *pool)
@@ -1315,7 +1255,7 @@ sluice_pool_unexport (SluicePool *pool)
  * Returns: (transfer none) (nullable): the object path, or %NULL when the
  *   pool is not exported
  *
- * Since: 0.1
+ * Since: 1.0
  */
 const char *
 sluice_pool_get_object_path (SluicePool *pool)

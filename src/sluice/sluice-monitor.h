@@ -19,7 +19,7 @@ G_BEGIN_DECLS
  *
  * The D-Bus interface of an exported pool.
  *
- * Since: 0.1
+ * Since: 1.0
  */
 #define SLUICE_MONITOR_INTERFACE "io.github.sluicepool.Sluice.Pool1"
 
@@ -30,7 +30,7 @@ G_BEGIN_DECLS
  * prefix, then `p` and the process id, such as
  * `io.github.sluicepool.Sluice.Pool.p4242`.
  *
- * Since: 0.1
+ * Since: 1.0
  */
 #define SLUICE_MONITOR_BUS_NAME_PREFIX "io.github.sluicepool.Sluice.Pool."
 
@@ -41,7 +41,7 @@ G_BEGIN_DECLS
  * pool's number in its process, from 1, such as
  * `/io/github/sluicepool/Sluice/Pool/1`.
  *
- * Since: 0.1
+ * Since: 1.0
  */
 #define SLUICE_MONITOR_OBJECT_PATH_PREFIX "/io/github/sluicepool/Sluice/Pool/"
 
@@ -53,25 +53,25 @@ G_BEGIN_DECLS
  *
  * What the monitors of an exported pool may do.
  *
- * Since: 0.1
+ * Since: 1.0
  */
 typedef enum /*< flags >*/ {
   SLUICE_EXPORT_READ_ONLY = 0,
   SLUICE_EXPORT_ALLOW_CONTROL = 1 << 0,
 } SluiceExportFlags;
 
-SLUICE_AVAILABLE_IN_ALL
+SLUICE_AVAILABLE_IN_1_0
 GType        sluice_export_flags_get_type  (void) G_GNUC_CONST;
 #define SLUICE_TYPE_EXPORT_FLAGS (sluice_export_flags_get_type ())
 
-SLUICE_AVAILABLE_IN_ALL
+SLUICE_AVAILABLE_IN_1_0
 gboolean     sluice_pool_export            (SluicePool         *pool,
                                             GDBusConnection    *connection,
                                             SluiceExportFlags   flags,
                                             GError            **error);
-SLUICE_AVAILABLE_IN_ALL
+SLUICE_AVAILABLE_IN_1_0
 void         sluice_pool_unexport          (SluicePool         *pool);
-SLUICE_AVAILABLE_IN_ALL
+SLUICE_AVAILABLE_IN_1_0
 const char  *sluice_pool_get_object_path   (SluicePool         *pool);
 
 G_END_DECLS

@@ -14,7 +14,7 @@
  *
  * Returns: (transfer none): the handler
  *
- * Since: 0.1
+ * Since: 1.0
  */
 SluiceHandler *
 sluice_pool_get_handler (SluicePool *self)
@@ -30,7 +30,7 @@ sluice_pool_get_handler (SluicePool *self)
  *
  * Returns: (transfer none): the clock of the pool's timers
  *
- * Since: 0.1
+ * Since: 1.0
  */
 SluiceClock *
 sluice_pool_get_clock (SluicePool *self)
@@ -46,7 +46,7 @@ sluice_pool_get_clock (SluicePool *self)
  *
  * Returns: the number of workers
  *
- * Since: 0.1
+ * Since: 1.0
  */
 gint
 sluice_pool_get_workers (SluicePool *self)
@@ -62,7 +62,7 @@ sluice_pool_get_workers (SluicePool *self)
  *
  * Returns: the capacity of the input channel
  *
- * Since: 0.1
+ * Since: 1.0
  */
 gint
 sluice_pool_get_queue_size (SluicePool *self)
@@ -78,7 +78,7 @@ sluice_pool_get_queue_size (SluicePool *self)
  *
  * Returns: the seconds each attempt may run
  *
- * Since: 0.1
+ * Since: 1.0
  */
 double
 sluice_pool_get_item_timeout (SluicePool *self)
@@ -94,7 +94,7 @@ sluice_pool_get_item_timeout (SluicePool *self)
  *
  * Returns: how many retries an item gets at most
  *
- * Since: 0.1
+ * Since: 1.0
  */
 gint
 sluice_pool_get_max_retries (SluicePool *self)
@@ -110,7 +110,7 @@ sluice_pool_get_max_retries (SluicePool *self)
  *
  * Returns: whether a failed item leaves the pool running
  *
- * Since: 0.1
+ * Since: 1.0
  */
 gboolean
 sluice_pool_get_keep_going (SluicePool *self)
@@ -127,7 +127,7 @@ sluice_pool_get_keep_going (SluicePool *self)
  * Returns: whether a failed item's error is kept for the final error group
  *   (#SluicePool:keep-errors)
  *
- * Since: 0.1
+ * Since: 1.0
  */
 gboolean
 sluice_pool_get_keep_errors (SluicePool *self)
@@ -144,7 +144,7 @@ sluice_pool_get_keep_errors (SluicePool *self)
  * Returns: (transfer none) (nullable) (array zero-terminated=1): the type
  *   names of retryable errors
  *
- * Since: 0.1
+ * Since: 1.0
  */
 const char * const *
 sluice_pool_get_retryable (SluicePool *self)
@@ -165,7 +165,7 @@ sluice_pool_get_retryable (SluicePool *self)
  *
  * Returns: %TRUE if @error is retryable
  *
- * Since: 0.1
+ * Since: 1.0
  */
 gboolean
 sluice_pool_is_retryable (SluicePool   *self,
@@ -189,7 +189,7 @@ sluice_pool_is_retryable (SluicePool   *self,
  * Returns: (transfer none) (nullable) (array zero-terminated=1): the type
  *   names of fatal errors
  *
- * Since: 0.1
+ * Since: 1.0
  */
 const char * const *
 sluice_pool_get_fatal (SluicePool *self)
@@ -209,7 +209,7 @@ sluice_pool_get_fatal (SluicePool *self)
  *
  * Returns: %TRUE if @error is fatal
  *
- * Since: 0.1
+ * Since: 1.0
  */
 gboolean
 sluice_pool_is_fatal (SluicePool   *self,
@@ -231,7 +231,7 @@ sluice_pool_is_fatal (SluicePool   *self,
  *
  * Returns: the seconds a shutdown may take, or 0 for no limit
  *
- * Since: 0.1
+ * Since: 1.0
  */
 double
 sluice_pool_get_shutdown_timeout (SluicePool *self)
@@ -247,7 +247,7 @@ sluice_pool_get_shutdown_timeout (SluicePool *self)
  *
  * Returns: whether and how a retry waits
  *
- * Since: 0.1
+ * Since: 1.0
  */
 SluiceBackoff
 sluice_pool_get_backoff (SluicePool *self)
@@ -263,7 +263,7 @@ sluice_pool_get_backoff (SluicePool *self)
  *
  * Returns: the seconds each item has from its pull, or 0 for no deadline
  *
- * Since: 0.1
+ * Since: 1.0
  */
 double
 sluice_pool_get_item_deadline (SluicePool *self)
@@ -279,7 +279,7 @@ sluice_pool_get_item_deadline (SluicePool *self)
  *
  * Returns: the tokens of the retry budget, or 0 for no budget
  *
- * Since: 0.1
+ * Since: 1.0
  */
 double
 sluice_pool_get_retry_budget (SluicePool *self)

@@ -14,28 +14,6 @@
 #include "sluice-time.h"
 #include "sluice-run-private.h"
 
-/**
- * SECTION:sluice-pool
- * @Title: SluicePool
- *
- * A pool runs a #SluiceHandler on the items of a #SluiceSource, several at
- * a time, and hands back each result as soon as it is ready. It takes its
- * work in through a bounded channel read by exactly #SluicePool:workers
- * workers, gives every handler call (an attempt) a deadline, retries the
- * failures whose type is in #SluicePool:retryable, and on a stop drains
- * what it already took in. A pool runs once: see sluice_pool_run().
- *
- * Build one with g_initable_new(), which checks every option:
- * |[<!-- language="C" -->
- * pool = g_initable_new (SLUICE_TYPE_POOL, NULL, &error,
- *                        "handler", handler,
- *                        "workers", 3,
- *                        "queue-size", 3,
- *                        "item-timeout", 1.0,
- *                        NULL);
- * ]|
- */
-
 enum {
   PROP_0,
   PROP_HANDLER,
@@ -73,7 +51,24 @@ static void initable_iface_init (GInitableIface *iface);
  * A pool of workers that runs a #SluiceHandler over the items of a
  * #SluiceSource, or over jobs submitted to it.
  *
- * Since: 0.1
+ * A pool runs a #SluiceHandler on the items of a #SluiceSource, several at
+ * a time, and hands back each result as soon as it is ready. It takes its
+ * work in through a bounded channel read by exactly #SluicePool:workers
+ * workers, gives every handler call (an attempt) a deadline, retries the
+ * failures whose type is in #SluicePool:retryable, and on a stop drains
+ * what it already took in. A pool runs once: see sluice_pool_run().
+ *
+ * Build one with g_initable_new(), which checks every option:
+ * ```c
+ * pool = g_initable_new (SLUICE_TYPE_POOL, NULL, &error,
+ *                        "handler", handler,
+ *                        "workers", 3,
+ *                        "queue-size", 3,
+ *                        "item-timeout", 1.0,
+ *                        NULL);
+ * ```
+ *
+ * Since: 1.0
  */
 G_DEFINE_FINAL_TYPE_WITH_CODE (SluicePool, sluice_pool, G_TYPE_OBJECT,
                                G_IMPLEMENT_INTERFACE (G_TYPE_INITABLE, initable_iface_init))
@@ -380,7 +375,7 @@ sluice_pool_class_init (SluicePoolClass *klass)
    *
    * What the pool calls for each attempt.
    *
-   * Since: 0.1
+   * Since: 1.0
    */
   properties[PROP_HANDLER] =
     g_param_spec_object ("handler", NULL, NULL, SLUICE_TYPE_HANDLER, flags);
@@ -391,7 +386,7 @@ sluice_pool_class_init (SluicePoolClass *klass)
    * The clock of every timer of the pool. A real clock by default; tests
    * and deterministic runs use a virtual one.
    *
-   * Since: 0.1
+   * Since: 1.0
    */
   properties[PROP_CLOCK] =
     g_param_spec_object ("clock", NULL, NULL, SLUICE_TYPE_CLOCK, flags);
@@ -405,7 +400,7 @@ sluice_pool_class_init (SluicePoolClass *klass)
    * How many workers take items from the input channel; from 1 to
    * %SLUICE_POOL_MAX_WORKERS.
    *
-   * Since: 0.1
+   * Since: 1.0
    */
   properties[PROP_WORKERS] =
     g_param_spec_int ("workers", NULL, NULL, G_MININT, G_MAXINT, 1, flags);
@@ -415,7 +410,7 @@ sluice_pool_class_init (SluicePoolClass *klass)
    *
    * How many items the input channel holds; must be positive.
    *
-   * Since: 0.1
+   * Since: 1.0
    */
   properties[PROP_QUEUE_SIZE] =
     g_param_spec_int ("queue-size", NULL, NULL, G_MININT, G_MAXINT, 1, flags);
@@ -426,7 +421,7 @@ sluice_pool_class_init (SluicePoolClass *klass)
    * Seconds an attempt may run, and the wait of each cancellation round;
    * must be finite and positive.
    *
-   * Since: 0.1
+   * Since: 1.0
    */
   /* Infinite bounds and lax validation let NaN and ±inf through too: with
    * finite bounds GObject would refuse them with a warning and keep the
@@ -440,7 +435,7 @@ sluice_pool_class_init (SluicePoolClass *klass)
    *
    * How many more attempts an item gets after a retryable failure.
    *
-   * Since: 0.1
+   * Since: 1.0
    */
   properties[PROP_MAX_RETRIES] =
     g_param_spec_int ("max-retries", NULL, NULL, G_MININT, G_MAXINT, 0, flags);
@@ -451,7 +446,7 @@ sluice_pool_class_init (SluicePoolClass *klass)
    * If %TRUE, an item that fails for good is recorded but does not stop
    * the pool.
    *
-   * Since: 0.1
+   * Since: 1.0
    */
   properties[PROP_KEEP_GOING] =
     g_param_spec_boolean ("keep-going", NULL, NULL, FALSE, flags);
@@ -466,7 +461,7 @@ sluice_pool_class_init (SluicePoolClass *klass)
    * still an event, but its error is let go of, so memory does not grow
    * with failures. A fatal error is always kept.
    *
-   * Since: 0.1
+   * Since: 1.0
    */
   properties[PROP_KEEP_ERRORS] =
     g_param_spec_boolean ("keep-errors", NULL, NULL, TRUE, flags);
@@ -477,7 +472,7 @@ sluice_pool_class_init (SluicePoolClass *klass)
    * The type names of the errors worth another attempt, such as
    * `TimeoutError` or `ConnectionError`; see sluice_error_type_name().
    *
-   * Since: 0.1
+   * Since: 1.0
    */
   properties[PROP_RETRYABLE] =
     g_param_spec_boxed ("retryable", NULL, NULL, G_TYPE_STRV, flags);
@@ -492,7 +487,7 @@ sluice_pool_class_init (SluicePoolClass *klass)
    * attempt is cancelled and awaited, every backoff cancelled. The run then
    * ends with %SLUICE_ERROR_GROUP. `keep-going` does not prevent it.
    *
-   * Since: 0.1
+   * Since: 1.0
    */
   properties[PROP_FATAL] =
     g_param_spec_boxed ("fatal", NULL, NULL, G_TYPE_STRV, flags);
@@ -506,7 +501,7 @@ sluice_pool_class_init (SluicePoolClass *klass)
    * asked once to stop and then awaited however long it takes, every
    * backoff is cancelled, and those items end cancelled.
    *
-   * Since: 0.1
+   * Since: 1.0
    */
   properties[PROP_SHUTDOWN_TIMEOUT] =
     g_param_spec_double ("shutdown-timeout", NULL, NULL, -INFINITY, INFINITY, 0.0,
@@ -521,7 +516,7 @@ sluice_pool_class_init (SluicePoolClass *klass)
    * Whether a retry waits after the failed attempt: %SLUICE_BACKOFF_NONE
    * (the default: it starts at once) or %SLUICE_BACKOFF_EXPONENTIAL.
    *
-   * Since: 0.1
+   * Since: 1.0
    */
   properties[PROP_BACKOFF] =
     g_param_spec_enum ("backoff", NULL, NULL, SLUICE_TYPE_BACKOFF, SLUICE_BACKOFF_NONE, flags);
@@ -532,7 +527,7 @@ sluice_pool_class_init (SluicePoolClass *klass)
    * Seconds: the bound of the first retry's wait; each later retry doubles
    * it, up to #SluicePool:backoff-cap. Finite and above 0; 0.1 by default.
    *
-   * Since: 0.1
+   * Since: 1.0
    */
   properties[PROP_BACKOFF_BASE] =
     g_param_spec_double ("backoff-base", NULL, NULL, -INFINITY, INFINITY, 0.1,
@@ -544,7 +539,7 @@ sluice_pool_class_init (SluicePoolClass *klass)
    * Seconds: the largest bound of a retry's wait; at least
    * #SluicePool:backoff-base and at most 3600; 10 by default.
    *
-   * Since: 0.1
+   * Since: 1.0
    */
   properties[PROP_BACKOFF_CAP] =
     g_param_spec_double ("backoff-cap", NULL, NULL, -INFINITY, INFINITY, 10.0,
@@ -556,7 +551,7 @@ sluice_pool_class_init (SluicePoolClass *klass)
    * How a wait is drawn below its bound: %SLUICE_JITTER_FULL (the default:
    * uniformly from 0 to the bound) or %SLUICE_JITTER_NONE (the bound).
    *
-   * Since: 0.1
+   * Since: 1.0
    */
   properties[PROP_JITTER] =
     g_param_spec_enum ("jitter", NULL, NULL, SLUICE_TYPE_JITTER, SLUICE_JITTER_FULL, flags);
@@ -567,7 +562,7 @@ sluice_pool_class_init (SluicePoolClass *klass)
    * The seed of the pool's random generator (MT19937 seeded with one
    * word), which draws the jittered waits; 0 by default.
    *
-   * Since: 0.1
+   * Since: 1.0
    */
   properties[PROP_SEED] =
     g_param_spec_uint ("seed", NULL, NULL, 0, G_MAXUINT32, 0, flags);
@@ -581,7 +576,7 @@ sluice_pool_class_init (SluicePoolClass *klass)
    * handler call; an attempt still running at it is stopped; a retry whose
    * wait would end at or after it is skipped.
    *
-   * Since: 0.1
+   * Since: 1.0
    */
   properties[PROP_ITEM_DEADLINE] =
     g_param_spec_double ("item-deadline", NULL, NULL, -INFINITY, INFINITY, 0.0,
@@ -596,7 +591,7 @@ sluice_pool_class_init (SluicePoolClass *klass)
    * back #SluicePool:retry-budget-ratio, and a retry is allowed only while
    * more than half the budget is left.
    *
-   * Since: 0.1
+   * Since: 1.0
    */
   properties[PROP_RETRY_BUDGET] =
     g_param_spec_double ("retry-budget", NULL, NULL, -INFINITY, INFINITY, 0.0,
@@ -608,7 +603,7 @@ sluice_pool_class_init (SluicePoolClass *klass)
    * Tokens a successful attempt gives back to the retry budget (above 0,
    * at most three decimals); 0.1 by default.
    *
-   * Since: 0.1
+   * Since: 1.0
    */
   properties[PROP_RETRY_BUDGET_RATIO] =
     g_param_spec_double ("retry-budget-ratio", NULL, NULL, -INFINITY, INFINITY, 0.1,
@@ -619,7 +614,7 @@ sluice_pool_class_init (SluicePoolClass *klass)
    *
    * Whether sluice_pool_request_stop() was called.
    *
-   * Since: 0.1
+   * Since: 1.0
    */
   properties[PROP_STOP_REQUESTED] =
     g_param_spec_boolean ("stop-requested", NULL, NULL, FALSE,
@@ -632,7 +627,7 @@ sluice_pool_class_init (SluicePoolClass *klass)
    * (the default) for the program's name, g_get_prgname(). See
    * sluice_pool_get_title().
    *
-   * Since: 0.1
+   * Since: 1.0
    */
   properties[PROP_TITLE] =
     g_param_spec_string ("title", NULL, NULL, NULL,
@@ -647,7 +642,7 @@ sluice_pool_class_init (SluicePoolClass *klass)
    * further behind is told how many it lost. The export's memory is
    * bounded by it, however slow its monitors are.
    *
-   * Since: 0.1
+   * Since: 1.0
    */
   properties[PROP_EVENT_CAPACITY] =
     g_param_spec_uint ("event-capacity", NULL, NULL, 0, G_MAXUINT, SLUICE_POOL_DEFAULT_EVENT_CAPACITY, flags);
@@ -678,7 +673,7 @@ sluice_pool_init (SluicePool *self)
  *
  * Returns: (transfer full) (nullable): a new pool, or %NULL with @error set
  *
- * Since: 0.1
+ * Since: 1.0
  */
 SluicePool *
 sluice_pool_new (SluiceHandler  *handler,
@@ -709,7 +704,7 @@ sluice_pool_new (SluiceHandler  *handler,
  * jittered waits. Each jittered wait takes exactly one number, in the order
  * the retries are decided.
  *
- * Since: 0.1
+ * Since: 1.0
  */
 void
 sluice_pool_set_random_func (SluicePool       *self,
@@ -732,7 +727,7 @@ sluice_pool_set_random_func (SluicePool       *self,
  * Sets the metrics callback: one call per item event and for nothing else.
  * A failing callback does not change what the pool does.
  *
- * Since: 0.1
+ * Since: 1.0
  */
 void
 sluice_pool_set_metrics_func (SluicePool        *self,
@@ -760,7 +755,7 @@ sluice_pool_set_metrics_func (SluicePool        *self,
  * Sets the receiver of the structured event stream. Without one, the pool
  * does not build events at all.
  *
- * Since: 0.1
+ * Since: 1.0
  */
 void
 sluice_pool_set_event_func (SluicePool      *self,
@@ -796,7 +791,7 @@ sluice_pool_set_event_func (SluicePool      *self,
  * ends at once without reading the source. Plain, idempotent, and safe
  * from any callback of the pool's main context.
  *
- * Since: 0.1
+ * Since: 1.0
  */
 void
 sluice_pool_request_stop (SluicePool *self)
@@ -820,7 +815,7 @@ sluice_pool_request_stop (SluicePool *self)
  *
  * Names the pool for monitors: the `Title` of its D-Bus export.
  *
- * Since: 0.1
+ * Since: 1.0
  */
 void
 sluice_pool_set_title (SluicePool *self,
@@ -848,7 +843,7 @@ sluice_pool_set_title (SluicePool *self,
  *
  * Returns: (transfer none): the title
  *
- * Since: 0.1
+ * Since: 1.0
  */
 const char *
 sluice_pool_get_title (SluicePool *self)
@@ -869,7 +864,7 @@ sluice_pool_get_title (SluicePool *self)
  *
  * Returns: whether a stop was requested
  *
- * Since: 0.1
+ * Since: 1.0
  */
 gboolean
 sluice_pool_get_stop_requested (SluicePool *self)
@@ -892,7 +887,7 @@ sluice_pool_get_stop_requested (SluicePool *self)
  *
  * Returns: (transfer full) (nullable): the run, or %NULL with @error set
  *
- * Since: 0.1
+ * Since: 1.0
  */
 SluiceRun *
 sluice_pool_run (SluicePool    *self,
@@ -946,7 +941,7 @@ _sluice_pool_take_event_func (SluicePool      *self,
  *
  * Returns: (transfer full) (nullable): the run, or %NULL with @error set
  *
- * Since: 0.1
+ * Since: 1.0
  */
 SluiceRun *
 sluice_pool_open (SluicePool  *self,

@@ -30,7 +30,7 @@ G_BEGIN_DECLS
  *
  * Returns: %FALSE if the backend failed (the pool ignores the failure)
  *
- * Since: 0.1
+ * Since: 1.0
  */
 typedef gboolean (*SluiceMetricsFunc) (const char  *event,
                                        const char  *detail,
@@ -44,7 +44,7 @@ typedef gboolean (*SluiceMetricsFunc) (const char  *event,
  * worker from its start, so an unbounded count would be an unbounded
  * allocation; a million workers take about 50 MB.
  *
- * Since: 0.1
+ * Since: 1.0
  */
 #define SLUICE_POOL_MAX_WORKERS 1000000
 
@@ -54,7 +54,7 @@ typedef gboolean (*SluiceMetricsFunc) (const char  *event,
  * How many events a pool's D-Bus export keeps by default: the default of
  * #SluicePool:event-capacity.
  *
- * Since: 0.1
+ * Since: 1.0
  */
 #define SLUICE_POOL_DEFAULT_EVENT_CAPACITY 10000
 
@@ -64,82 +64,82 @@ typedef gboolean (*SluiceMetricsFunc) (const char  *event,
  * The largest #SluicePool:event-capacity: a million events take about
  * 170 MB.
  *
- * Since: 0.1
+ * Since: 1.0
  */
 #define SLUICE_POOL_MAX_EVENT_CAPACITY 1000000
 
 #define SLUICE_TYPE_POOL (sluice_pool_get_type ())
-SLUICE_AVAILABLE_IN_ALL
+SLUICE_AVAILABLE_IN_1_0
 G_DECLARE_FINAL_TYPE (SluicePool, sluice_pool, SLUICE, POOL, GObject)
 
-SLUICE_AVAILABLE_IN_ALL
+SLUICE_AVAILABLE_IN_1_0
 SluicePool     *sluice_pool_new                (SluiceHandler      *handler,
                                                 gint                workers,
                                                 gint                queue_size,
                                                 double              item_timeout,
                                                 GError            **error);
-SLUICE_AVAILABLE_IN_ALL
+SLUICE_AVAILABLE_IN_1_0
 SluiceHandler  *sluice_pool_get_handler        (SluicePool         *self);
-SLUICE_AVAILABLE_IN_ALL
+SLUICE_AVAILABLE_IN_1_0
 SluiceClock    *sluice_pool_get_clock          (SluicePool         *self);
-SLUICE_AVAILABLE_IN_ALL
+SLUICE_AVAILABLE_IN_1_0
 gint            sluice_pool_get_workers        (SluicePool         *self);
-SLUICE_AVAILABLE_IN_ALL
+SLUICE_AVAILABLE_IN_1_0
 gint            sluice_pool_get_queue_size     (SluicePool         *self);
-SLUICE_AVAILABLE_IN_ALL
+SLUICE_AVAILABLE_IN_1_0
 double          sluice_pool_get_item_timeout   (SluicePool         *self);
-SLUICE_AVAILABLE_IN_ALL
+SLUICE_AVAILABLE_IN_1_0
 gint            sluice_pool_get_max_retries    (SluicePool         *self);
-SLUICE_AVAILABLE_IN_ALL
+SLUICE_AVAILABLE_IN_1_0
 gboolean        sluice_pool_get_keep_going     (SluicePool         *self);
-SLUICE_AVAILABLE_IN_ALL
+SLUICE_AVAILABLE_IN_1_0
 gboolean        sluice_pool_get_keep_errors    (SluicePool         *self);
-SLUICE_AVAILABLE_IN_ALL
+SLUICE_AVAILABLE_IN_1_0
 const char * const *sluice_pool_get_retryable  (SluicePool         *self);
-SLUICE_AVAILABLE_IN_ALL
+SLUICE_AVAILABLE_IN_1_0
 gboolean        sluice_pool_is_retryable       (SluicePool         *self,
                                                 const GError       *error);
-SLUICE_AVAILABLE_IN_ALL
+SLUICE_AVAILABLE_IN_1_0
 const char * const *sluice_pool_get_fatal     (SluicePool         *self);
-SLUICE_AVAILABLE_IN_ALL
+SLUICE_AVAILABLE_IN_1_0
 gboolean        sluice_pool_is_fatal           (SluicePool         *self,
                                                 const GError       *error);
-SLUICE_AVAILABLE_IN_ALL
+SLUICE_AVAILABLE_IN_1_0
 double          sluice_pool_get_shutdown_timeout (SluicePool       *self);
-SLUICE_AVAILABLE_IN_ALL
+SLUICE_AVAILABLE_IN_1_0
 SluiceBackoff   sluice_pool_get_backoff        (SluicePool         *self);
-SLUICE_AVAILABLE_IN_ALL
+SLUICE_AVAILABLE_IN_1_0
 double          sluice_pool_get_item_deadline  (SluicePool         *self);
-SLUICE_AVAILABLE_IN_ALL
+SLUICE_AVAILABLE_IN_1_0
 double          sluice_pool_get_retry_budget   (SluicePool         *self);
-SLUICE_AVAILABLE_IN_ALL
+SLUICE_AVAILABLE_IN_1_0
 void            sluice_pool_set_random_func    (SluicePool         *self,
                                                 SluiceRandomFunc    func,
                                                 gpointer            user_data,
                                                 GDestroyNotify      destroy);
-SLUICE_AVAILABLE_IN_ALL
+SLUICE_AVAILABLE_IN_1_0
 void            sluice_pool_set_metrics_func   (SluicePool         *self,
                                                 SluiceMetricsFunc   func,
                                                 gpointer            user_data,
                                                 GDestroyNotify      destroy);
-SLUICE_AVAILABLE_IN_ALL
+SLUICE_AVAILABLE_IN_1_0
 void            sluice_pool_set_event_func     (SluicePool         *self,
                                                 SluiceEventFunc     func,
                                                 gpointer            user_data,
                                                 GDestroyNotify      destroy);
-SLUICE_AVAILABLE_IN_ALL
+SLUICE_AVAILABLE_IN_1_0
 void            sluice_pool_request_stop       (SluicePool         *self);
-SLUICE_AVAILABLE_IN_ALL
+SLUICE_AVAILABLE_IN_1_0
 gboolean        sluice_pool_get_stop_requested (SluicePool         *self);
-SLUICE_AVAILABLE_IN_ALL
+SLUICE_AVAILABLE_IN_1_0
 void            sluice_pool_set_title          (SluicePool         *self,
                                                 const char         *title);
-SLUICE_AVAILABLE_IN_ALL
+SLUICE_AVAILABLE_IN_1_0
 const char     *sluice_pool_get_title          (SluicePool         *self);
-SLUICE_AVAILABLE_IN_ALL
+SLUICE_AVAILABLE_IN_1_0
 SluiceRun      *sluice_pool_open               (SluicePool         *self,
                                                 GError            **error);
-SLUICE_AVAILABLE_IN_ALL
+SLUICE_AVAILABLE_IN_1_0
 SluiceRun      *sluice_pool_run                (SluicePool         *self,
                                                 SluiceSource       *source,
                                                 GError            **error);

@@ -12,26 +12,7 @@
 #include "sluice-retry-policy-private.h"
 #include "sluice-time.h"
 
-/**
- * SECTION:sluice-retry-policy
- * @Title: Retry policy
- *
- * Beyond the capstone's immediate retries (seed 004), a pool can:
- *
- * - wait before each retry: capped exponential backoff
- *   (#SluicePool:backoff, #SluicePool:backoff-base, #SluicePool:backoff-cap)
- *   with full jitter (#SluicePool:jitter), drawn from the pool's own
- *   generator (#SluicePool:seed, or sluice_pool_set_random_func());
- * - give each item one deadline (#SluicePool:item-deadline) that its queue
- *   wait, its attempts and its backoffs all spend: an item taken after it
- *   is shed without a handler call, an attempt is cut at it, and a retry
- *   whose backoff would end at or after it is skipped;
- * - bound the retry load of the whole pool with a token bucket
- *   (#SluicePool:retry-budget, #SluicePool:retry-budget-ratio), as gRPC's
- *   retry throttling does.
- *
- * All of it is off by default.
- */
+/* What each option does, and the rules they keep: docs/retry-policy.md. */
 
 #define MAX_CAP_S     3600.0
 #define MAX_BUDGET    1000000.0
@@ -57,7 +38,7 @@ G_DEFINE_ENUM_TYPE (SluiceJitter, sluice_jitter,
  *
  * Returns: the bound in microseconds
  *
- * Since: 0.1
+ * Since: 1.0
  */
 gint64
 sluice_backoff_bound_us (double base,
@@ -85,7 +66,7 @@ sluice_backoff_bound_us (double base,
  *
  * Returns: the wait in microseconds
  *
- * Since: 0.1
+ * Since: 1.0
  */
 gint64
 sluice_backoff_jitter_us (gint64  bound_us,

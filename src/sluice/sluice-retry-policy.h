@@ -23,7 +23,7 @@ G_BEGIN_DECLS
  *
  * How long a retry waits after the failed attempt.
  *
- * Since: 0.1
+ * Since: 1.0
  */
 typedef enum {
   SLUICE_BACKOFF_NONE,
@@ -38,7 +38,7 @@ typedef enum {
  *
  * How an exponential backoff's wait is drawn.
  *
- * Since: 0.1
+ * Since: 1.0
  */
 typedef enum {
   SLUICE_JITTER_FULL,
@@ -56,23 +56,23 @@ typedef enum {
  *
  * Returns: the next number
  *
- * Since: 0.1
+ * Since: 1.0
  */
 typedef guint32 (*SluiceRandomFunc) (gpointer user_data);
 
-SLUICE_AVAILABLE_IN_ALL
+SLUICE_AVAILABLE_IN_1_0
 GType   sluice_backoff_get_type   (void) G_GNUC_CONST;
-SLUICE_AVAILABLE_IN_ALL
+SLUICE_AVAILABLE_IN_1_0
 GType   sluice_jitter_get_type    (void) G_GNUC_CONST;
 
 #define SLUICE_TYPE_BACKOFF (sluice_backoff_get_type ())
 #define SLUICE_TYPE_JITTER  (sluice_jitter_get_type ())
 
-SLUICE_AVAILABLE_IN_ALL
+SLUICE_AVAILABLE_IN_1_0
 gint64  sluice_backoff_bound_us   (double base,
                                    double cap,
                                    guint  retry);
-SLUICE_AVAILABLE_IN_ALL
+SLUICE_AVAILABLE_IN_1_0
 gint64  sluice_backoff_jitter_us  (gint64  bound_us,
                                    guint32 u);
 

@@ -416,7 +416,7 @@ begin_next (SluiceRun    *self,
  * completes with %G_IO_ERROR_CANCELLED once every operation of the run has
  * finished; cancelling again does not cut that wait short.
  *
- * Since: 0.1
+ * Since: 1.0
  */
 void
 sluice_run_next_async (SluiceRun           *self,
@@ -455,7 +455,7 @@ sluice_run_next_async (SluiceRun           *self,
  * first call starts the run; cancelling @cancellable cancels the run, as
  * with sluice_run_next_async().
  *
- * Since: 0.1
+ * Since: 1.0
  */
 void
 sluice_run_next_batch_async (SluiceRun           *self,
@@ -487,7 +487,7 @@ sluice_run_next_batch_async (SluiceRun           *self,
  * Returns: (transfer container) (element-type GVariant) (nullable): the
  *   results, at least one, in the order they finished, or %NULL at the end
  *
- * Since: 0.1
+ * Since: 1.0
  */
 GPtrArray *
 sluice_run_next_batch_finish (SluiceRun     *self,
@@ -514,7 +514,7 @@ sluice_run_next_batch_finish (SluiceRun     *self,
  * once; cancelling an ended run, or again, does nothing. Call it from the
  * run's main context.
  *
- * Since: 0.1
+ * Since: 1.0
  */
 void
 sluice_run_cancel (SluiceRun *self)
@@ -545,7 +545,7 @@ sluice_run_cancel (SluiceRun *self)
  *
  * Returns: (transfer full) (nullable): the next result, or %NULL
  *
- * Since: 0.1
+ * Since: 1.0
  */
 GVariant *
 sluice_run_next_finish (SluiceRun     *self,
@@ -573,7 +573,7 @@ sluice_run_next_finish (SluiceRun     *self,
  * operation, then fails with %G_IO_ERROR_CANCELLED. Errors recorded so far
  * stay in sluice_run_get_errors(). Closing an ended run does nothing.
  *
- * Since: 0.1
+ * Since: 1.0
  */
 void
 sluice_run_close_async (SluiceRun           *self,
@@ -623,7 +623,7 @@ sluice_run_close_async (SluiceRun           *self,
  *
  * Returns: %TRUE once the run has ended
  *
- * Since: 0.1
+ * Since: 1.0
  */
 gboolean
 sluice_run_close_finish (SluiceRun     *self,

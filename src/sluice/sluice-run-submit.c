@@ -39,7 +39,7 @@ submission_free (Submission *submission)
 
 /* A submission is a service run's pull: its item counts as pulled from
  * the call on, and the lead is sampled then, as a stream's is each time
- * its source yields (submit-and-shutdown.md: max_lead is computed as in
+ * its source yields (docs/submit-and-shutdown.md: max_lead is computed as in
  * stream mode). A submission waiting for room is the item a producer
  * holds; one refused with %SLUICE_ERROR_CLOSED stays pulled and never
  * succeeds, so it stays in the lead. Counted at admission instead, the
@@ -139,7 +139,7 @@ on_put (gpointer      item,
  * #SluiceRunStats.pulled and the lead from this call on, also when it is
  * refused; a withdrawn one is taken back out of the pulled items.
  *
- * Since: 0.1
+ * Since: 1.0
  */
 void
 sluice_run_submit_async (SluiceRun           *self,
@@ -204,7 +204,7 @@ sluice_run_submit_async (SluiceRun           *self,
  * Returns: (transfer full) (nullable): the queued job, or %NULL with @error
  *   set
  *
- * Since: 0.1
+ * Since: 1.0
  */
 SluiceJob *
 sluice_run_submit_finish (SluiceRun     *self,
@@ -224,7 +224,7 @@ sluice_run_submit_finish (SluiceRun     *self,
  * Returns: whether the run takes submitted jobs (sluice_pool_open()) rather
  *   than a source's items
  *
- * Since: 0.1
+ * Since: 1.0
  */
 gboolean
 sluice_run_is_service (SluiceRun *self)

@@ -14,8 +14,9 @@
 #include "sluice-snapshot-private.h"
 
 /**
- * SECTION:sluice-run
- * @Title: SluiceRun
+ * SluiceRun:
+ *
+ * One run of a #SluicePool: its results, its errors and its statistics.
  *
  * One run of a #SluicePool, read like an async iterator: call
  * sluice_run_next_async() until it gives %NULL. The first call starts the
@@ -41,14 +42,8 @@
  * sluice_run_close_async(), cancels the driver: queued items are dropped,
  * running attempts are stopped like late ones, and the run still waits for
  * every one of them before it reports %G_IO_ERROR_CANCELLED.
- */
-
-/**
- * SluiceRun:
  *
- * One run of a #SluicePool: its results, its errors and its statistics.
- *
- * Since: 0.1
+ * Since: 1.0
  */
 G_DEFINE_FINAL_TYPE (SluiceRun, sluice_run, G_TYPE_OBJECT)
 
@@ -484,7 +479,7 @@ _sluice_run_new (SluicePool   *pool,
  *
  * Returns: (transfer none) (element-type GError): the errors
  *
- * Since: 0.1
+ * Since: 1.0
  */
 GPtrArray *
 sluice_run_get_errors (SluiceRun *self)
@@ -504,7 +499,7 @@ sluice_run_get_errors (SluiceRun *self)
  *
  * Returns: the count
  *
- * Since: 0.1
+ * Since: 1.0
  */
 guint
 sluice_run_get_live_operations (SluiceRun *self)
@@ -528,7 +523,7 @@ sluice_run_get_live_operations (SluiceRun *self)
  *
  * Returns: whether every operation of the run has finished
  *
- * Since: 0.1
+ * Since: 1.0
  */
 gboolean
 sluice_run_is_finished (SluiceRun *self)
@@ -545,7 +540,7 @@ sluice_run_is_finished (SluiceRun *self)
  *
  * Reads the run's counters.
  *
- * Since: 0.1
+ * Since: 1.0
  */
 void
 sluice_run_get_stats (SluiceRun      *self,
@@ -590,7 +585,7 @@ _sluice_run_add_duration (SluiceRun *self,
  *
  * Returns: (transfer full): the snapshot
  *
- * Since: 0.1
+ * Since: 1.0
  */
 SluiceSnapshot *
 sluice_run_get_snapshot (SluiceRun *self)
@@ -618,7 +613,7 @@ sluice_run_get_snapshot (SluiceRun *self)
  *
  * Returns: the clock time just before the first pull (µs)
  *
- * Since: 0.1
+ * Since: 1.0
  */
 gint64
 sluice_run_get_started_at (SluiceRun *self)
@@ -634,7 +629,7 @@ sluice_run_get_started_at (SluiceRun *self)
  *
  * Returns: the clock time when the run ended (µs), or 0 while it runs
  *
- * Since: 0.1
+ * Since: 1.0
  */
 gint64
 sluice_run_get_finished_at (SluiceRun *self)
@@ -653,7 +648,7 @@ sluice_run_get_finished_at (SluiceRun *self)
  *
  * Returns: (transfer full): the description
  *
- * Since: 0.1
+ * Since: 1.0
  */
 char *
 sluice_run_describe_waiting (SluiceRun *self)

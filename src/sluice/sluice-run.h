@@ -50,7 +50,7 @@ G_BEGIN_DECLS
  *
  * Counters of a run, for reports and live views.
  *
- * Since: 0.1
+ * Since: 1.0
  */
 typedef struct {
   guint pulled;
@@ -77,67 +77,67 @@ typedef struct {
 } SluiceRunStats;
 
 #define SLUICE_TYPE_RUN (sluice_run_get_type ())
-SLUICE_AVAILABLE_IN_ALL
+SLUICE_AVAILABLE_IN_1_0
 G_DECLARE_FINAL_TYPE (SluiceRun, sluice_run, SLUICE, RUN, GObject)
 
-SLUICE_AVAILABLE_IN_ALL
+SLUICE_AVAILABLE_IN_1_0
 void        sluice_run_next_async           (SluiceRun            *self,
                                              GCancellable         *cancellable,
                                              GAsyncReadyCallback   callback,
                                              gpointer              user_data);
-SLUICE_AVAILABLE_IN_ALL
+SLUICE_AVAILABLE_IN_1_0
 GVariant   *sluice_run_next_finish          (SluiceRun            *self,
                                              GAsyncResult         *result,
                                              GError              **error);
-SLUICE_AVAILABLE_IN_ALL
+SLUICE_AVAILABLE_IN_1_0
 void        sluice_run_next_batch_async     (SluiceRun            *self,
                                              guint                 max_results,
                                              GCancellable         *cancellable,
                                              GAsyncReadyCallback   callback,
                                              gpointer              user_data);
-SLUICE_AVAILABLE_IN_ALL
+SLUICE_AVAILABLE_IN_1_0
 GPtrArray  *sluice_run_next_batch_finish    (SluiceRun            *self,
                                              GAsyncResult         *result,
                                              GError              **error);
-SLUICE_AVAILABLE_IN_ALL
+SLUICE_AVAILABLE_IN_1_0
 void        sluice_run_close_async          (SluiceRun            *self,
                                              GCancellable         *cancellable,
                                              GAsyncReadyCallback   callback,
                                              gpointer              user_data);
-SLUICE_AVAILABLE_IN_ALL
+SLUICE_AVAILABLE_IN_1_0
 gboolean    sluice_run_close_finish         (SluiceRun            *self,
                                              GAsyncResult         *result,
                                              GError              **error);
-SLUICE_AVAILABLE_IN_ALL
+SLUICE_AVAILABLE_IN_1_0
 GPtrArray  *sluice_run_get_errors           (SluiceRun            *self);
-SLUICE_AVAILABLE_IN_ALL
+SLUICE_AVAILABLE_IN_1_0
 guint       sluice_run_get_live_operations  (SluiceRun            *self);
-SLUICE_AVAILABLE_IN_ALL
+SLUICE_AVAILABLE_IN_1_0
 void        sluice_run_submit_async         (SluiceRun            *self,
                                              GVariant             *item,
                                              GCancellable         *cancellable,
                                              GAsyncReadyCallback   callback,
                                              gpointer              user_data);
-SLUICE_AVAILABLE_IN_ALL
+SLUICE_AVAILABLE_IN_1_0
 SluiceJob  *sluice_run_submit_finish        (SluiceRun            *self,
                                              GAsyncResult         *result,
                                              GError              **error);
-SLUICE_AVAILABLE_IN_ALL
+SLUICE_AVAILABLE_IN_1_0
 gboolean    sluice_run_is_service           (SluiceRun            *self);
-SLUICE_AVAILABLE_IN_ALL
+SLUICE_AVAILABLE_IN_1_0
 void        sluice_run_cancel               (SluiceRun            *self);
-SLUICE_AVAILABLE_IN_ALL
+SLUICE_AVAILABLE_IN_1_0
 gboolean    sluice_run_is_finished          (SluiceRun            *self);
-SLUICE_AVAILABLE_IN_ALL
+SLUICE_AVAILABLE_IN_1_0
 void        sluice_run_get_stats            (SluiceRun            *self,
                                              SluiceRunStats       *stats);
-SLUICE_AVAILABLE_IN_ALL
+SLUICE_AVAILABLE_IN_1_0
 SluiceSnapshot *sluice_run_get_snapshot     (SluiceRun            *self);
-SLUICE_AVAILABLE_IN_ALL
+SLUICE_AVAILABLE_IN_1_0
 gint64      sluice_run_get_started_at       (SluiceRun            *self);
-SLUICE_AVAILABLE_IN_ALL
+SLUICE_AVAILABLE_IN_1_0
 gint64      sluice_run_get_finished_at      (SluiceRun            *self);
-SLUICE_AVAILABLE_IN_ALL
+SLUICE_AVAILABLE_IN_1_0
 char       *sluice_run_describe_waiting     (SluiceRun            *self);
 
 G_END_DECLS

@@ -9,19 +9,6 @@
 
 #include "sluice-snapshot-private.h"
 
-/**
- * SECTION:sluice-snapshot
- * @Title: SluiceSnapshot
- *
- * What a run looks like at one moment, for a monitor that asks "does the
- * pool keep up?" (seed 001's observed pool): the queue depth against its
- * capacity, the busy workers against all of them, the attempts in flight,
- * the outcomes so far by type name, and the attempt durations so far.
- *
- * A snapshot is an immutable copy, taken with sluice_run_get_snapshot(),
- * and cheap enough to take every frame.
- */
-
 struct _SluiceSnapshot
 {
   gatomicrefcount  ref_count;
@@ -49,7 +36,15 @@ struct _SluiceSnapshot
  * An immutable, reference-counted copy of what a run looks like at one
  * moment, taken with sluice_run_get_snapshot().
  *
- * Since: 0.1
+ * What a run looks like at one moment, for a monitor that asks "does the
+ * pool keep up?" (seed 001's observed pool): the queue depth against its
+ * capacity, the busy workers against all of them, the attempts in flight,
+ * the outcomes so far by type name, and the attempt durations so far.
+ *
+ * A snapshot is an immutable copy, taken with sluice_run_get_snapshot(),
+ * and cheap enough to take every frame.
+ *
+ * Since: 1.0
  */
 G_DEFINE_BOXED_TYPE (SluiceSnapshot, sluice_snapshot, sluice_snapshot_ref, sluice_snapshot_unref)
 
@@ -218,7 +213,7 @@ _sluice_snapshot_new (const SluiceSnapshotCounts *fields,
  *
  * Returns: (transfer full): @self
  *
- * Since: 0.1
+ * Since: 1.0
  */
 SluiceSnapshot *
 sluice_snapshot_ref (SluiceSnapshot *self)
@@ -233,7 +228,7 @@ sluice_snapshot_ref (SluiceSnapshot *self)
  * sluice_snapshot_unref:
  * @self: (transfer full): a #SluiceSnapshot
  *
- * Since: 0.1
+ * Since: 1.0
  */
 void
 sluice_snapshot_unref (SluiceSnapshot *self)
@@ -254,7 +249,7 @@ sluice_snapshot_unref (SluiceSnapshot *self)
  *
  * Returns: when it was taken, on the pool's clock (µs)
  *
- * Since: 0.1
+ * Since: 1.0
  */
 gint64
 sluice_snapshot_get_time (const SluiceSnapshot *self)
@@ -269,7 +264,7 @@ sluice_snapshot_get_time (const SluiceSnapshot *self)
  *
  * Returns: the items waiting in the input queue
  *
- * Since: 0.1
+ * Since: 1.0
  */
 guint
 sluice_snapshot_get_queue_depth (const SluiceSnapshot *self)
@@ -284,7 +279,7 @@ sluice_snapshot_get_queue_depth (const SluiceSnapshot *self)
  *
  * Returns: the most items the input queue holds
  *
- * Since: 0.1
+ * Since: 1.0
  */
 guint
 sluice_snapshot_get_queue_capacity (const SluiceSnapshot *self)
@@ -300,7 +295,7 @@ sluice_snapshot_get_queue_capacity (const SluiceSnapshot *self)
  * Returns: the workers holding an item: running an attempt, waiting for a
  *   stopped one, or backing off before a retry
  *
- * Since: 0.1
+ * Since: 1.0
  */
 guint
 sluice_snapshot_get_busy_workers (const SluiceSnapshot *self)
@@ -315,7 +310,7 @@ sluice_snapshot_get_busy_workers (const SluiceSnapshot *self)
  *
  * Returns: the pool's workers
  *
- * Since: 0.1
+ * Since: 1.0
  */
 guint
 sluice_snapshot_get_workers (const SluiceSnapshot *self)
@@ -330,7 +325,7 @@ sluice_snapshot_get_workers (const SluiceSnapshot *self)
  *
  * Returns: the attempts whose handler is still running
  *
- * Since: 0.1
+ * Since: 1.0
  */
 guint
 sluice_snapshot_get_in_flight (const SluiceSnapshot *self)
@@ -349,7 +344,7 @@ sluice_snapshot_get_in_flight (const SluiceSnapshot *self)
  *
  * Returns: (transfer none) (array zero-terminated=1): the names
  *
- * Since: 0.1
+ * Since: 1.0
  */
 const char * const *
 sluice_snapshot_get_outcome_names (const SluiceSnapshot *self)
@@ -365,7 +360,7 @@ sluice_snapshot_get_outcome_names (const SluiceSnapshot *self)
  *
  * Returns: how many items ended so
  *
- * Since: 0.1
+ * Since: 1.0
  */
 guint
 sluice_snapshot_get_outcome_count (const SluiceSnapshot *self,
@@ -387,7 +382,7 @@ sluice_snapshot_get_outcome_count (const SluiceSnapshot *self,
  *
  * Returns: how many attempts have ended
  *
- * Since: 0.1
+ * Since: 1.0
  */
 guint
 sluice_snapshot_get_n_durations (const SluiceSnapshot *self)
@@ -402,7 +397,7 @@ sluice_snapshot_get_n_durations (const SluiceSnapshot *self)
  *
  * Returns: the mean duration of the attempts that ended, in µs (0 if none)
  *
- * Since: 0.1
+ * Since: 1.0
  */
 gint64
 sluice_snapshot_get_duration_mean (const SluiceSnapshot *self)
@@ -418,7 +413,7 @@ sluice_snapshot_get_duration_mean (const SluiceSnapshot *self)
  * Returns: the median duration (nearest rank) of the latest 4096 attempts,
  *   in µs (0 if none)
  *
- * Since: 0.1
+ * Since: 1.0
  */
 gint64
 sluice_snapshot_get_duration_p50 (const SluiceSnapshot *self)
@@ -434,7 +429,7 @@ sluice_snapshot_get_duration_p50 (const SluiceSnapshot *self)
  * Returns: the 95th percentile duration (nearest rank) of the latest 4096
  *   attempts, in µs (0 if none)
  *
- * Since: 0.1
+ * Since: 1.0
  */
 gint64
 sluice_snapshot_get_duration_p95 (const SluiceSnapshot *self)
@@ -449,7 +444,7 @@ sluice_snapshot_get_duration_p95 (const SluiceSnapshot *self)
  *
  * Returns: the longest duration, in µs (0 if none)
  *
- * Since: 0.1
+ * Since: 1.0
  */
 gint64
 sluice_snapshot_get_duration_max (const SluiceSnapshot *self)

@@ -8,22 +8,17 @@
 #include "sluice-source.h"
 
 /**
- * SECTION:sluice-source
- * @Title: SluiceSource
- *
- * The async iterator a pool pulls its items from, one read at a time.
- * The end of input is not an item: sluice_source_next_finish() returns
- * %NULL without an error. Every non-%NULL #GVariant, however empty, is work.
- * The caller owns the source; the pool never closes it.
- */
-
-/**
  * SluiceSource:
  *
  * The interface of what yields the items of a run, one asynchronous read
  * at a time.
  *
- * Since: 0.1
+ * The async iterator a pool pulls its items from, one read at a time.
+ * The end of input is not an item: sluice_source_next_finish() returns
+ * %NULL without an error. Every non-%NULL #GVariant, however empty, is work.
+ * The caller owns the source; the pool never closes it.
+ *
+ * Since: 1.0
  */
 G_DEFINE_INTERFACE (SluiceSource, sluice_source, G_TYPE_OBJECT)
 
@@ -41,7 +36,7 @@ sluice_source_default_init (SluiceSourceInterface *iface)
  *
  * Starts reading the next item. Only one read may be pending at a time.
  *
- * Since: 0.1
+ * Since: 1.0
  */
 void
 sluice_source_next_async (SluiceSource        *self,
@@ -66,7 +61,7 @@ sluice_source_next_async (SluiceSource        *self,
  * Returns: (transfer full) (nullable): the item, or %NULL at the end (with
  *   @error unset) or on error
  *
- * Since: 0.1
+ * Since: 1.0
  */
 GVariant *
 sluice_source_next_finish (SluiceSource  *self,
@@ -99,7 +94,7 @@ sluice_source_next_finish (SluiceSource  *self,
  *   sluice_source_next_async() then. %FALSE with any other error when the
  *   read failed, as sluice_source_next_finish() would have.
  *
- * Since: 0.1
+ * Since: 1.0
  */
 gboolean
 sluice_source_try_next (SluiceSource  *self,

@@ -14,7 +14,7 @@
 G_BEGIN_DECLS
 
 #define SLUICE_TYPE_SOURCE (sluice_source_get_type ())
-SLUICE_AVAILABLE_IN_ALL
+SLUICE_AVAILABLE_IN_1_0
 G_DECLARE_INTERFACE (SluiceSource, sluice_source, SLUICE, SOURCE, GObject)
 
 /**
@@ -28,7 +28,7 @@ G_DECLARE_INTERFACE (SluiceSource, sluice_source, SLUICE, SOURCE, GObject)
  *
  * An async iterator of #GVariant items.
  *
- * Since: 0.1
+ * Since: 1.0
  */
 struct _SluiceSourceInterface
 {
@@ -46,16 +46,16 @@ struct _SluiceSourceInterface
                             GError              **error);
 };
 
-SLUICE_AVAILABLE_IN_ALL
+SLUICE_AVAILABLE_IN_1_0
 void      sluice_source_next_async  (SluiceSource         *self,
                                      GCancellable         *cancellable,
                                      GAsyncReadyCallback   callback,
                                      gpointer              user_data);
-SLUICE_AVAILABLE_IN_ALL
+SLUICE_AVAILABLE_IN_1_0
 GVariant *sluice_source_next_finish (SluiceSource         *self,
                                      GAsyncResult         *result,
                                      GError              **error);
-SLUICE_AVAILABLE_IN_ALL
+SLUICE_AVAILABLE_IN_1_0
 gboolean  sluice_source_try_next    (SluiceSource         *self,
                                      GVariant            **item,
                                      GError              **error);

@@ -8,17 +8,6 @@
 #include "sluice-error.h"
 #include "sluice-thread-handler.h"
 
-/**
- * SECTION:sluice-thread-handler
- * @Title: SluiceThreadHandler
- *
- * The fix for a handler that blocks: run it in a thread. The handler owns
- * its own #GThreadPool rather than using GTask's shared one, which stalls
- * once ten of its threads block. A thread cannot be killed, so a cancelled
- * attempt is waited for like any other; the function should check its
- * cancellable where it can.
- */
-
 struct _SluiceThreadHandler
 {
   GObject           parent_instance;
@@ -35,7 +24,13 @@ static void handler_iface_init (SluiceHandlerInterface *iface);
  *
  * A #SluiceHandler that calls a #SluiceThreadFunc in a worker thread.
  *
- * Since: 0.1
+ * The fix for a handler that blocks: run it in a thread. The handler owns
+ * its own #GThreadPool rather than using GTask's shared one, which stalls
+ * once ten of its threads block. A thread cannot be killed, so a cancelled
+ * attempt is waited for like any other; the function should check its
+ * cancellable where it can.
+ *
+ * Since: 1.0
  */
 G_DEFINE_FINAL_TYPE_WITH_CODE (SluiceThreadHandler, sluice_thread_handler, G_TYPE_OBJECT,
                                G_IMPLEMENT_INTERFACE (SLUICE_TYPE_HANDLER, handler_iface_init))
@@ -142,7 +137,7 @@ sluice_thread_handler_init (SluiceThreadHandler *self)
  *
  * Returns: (transfer full): a new #SluiceHandler
  *
- * Since: 0.1
+ * Since: 1.0
  */
 SluiceHandler *
 sluice_thread_handler_new (SluiceThreadFunc func,

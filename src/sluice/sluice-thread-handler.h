@@ -24,7 +24,7 @@ G_BEGIN_DECLS
  *
  * Returns: (transfer full) (nullable): the result, or %NULL with @error set
  *
- * Since: 0.1
+ * Since: 1.0
  */
 typedef GVariant *(*SluiceThreadFunc) (GVariant      *item,
                                        GCancellable  *cancellable,
@@ -32,10 +32,10 @@ typedef GVariant *(*SluiceThreadFunc) (GVariant      *item,
                                        GError       **error);
 
 #define SLUICE_TYPE_THREAD_HANDLER (sluice_thread_handler_get_type ())
-SLUICE_AVAILABLE_IN_ALL
+SLUICE_AVAILABLE_IN_1_0
 G_DECLARE_FINAL_TYPE (SluiceThreadHandler, sluice_thread_handler, SLUICE, THREAD_HANDLER, GObject)
 
-SLUICE_AVAILABLE_IN_ALL
+SLUICE_AVAILABLE_IN_1_0
 SluiceHandler *sluice_thread_handler_new (SluiceThreadFunc func,
                                           gpointer         user_data,
                                           GDestroyNotify   destroy,

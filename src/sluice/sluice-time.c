@@ -27,7 +27,7 @@
  *
  * Returns: @seconds in whole microseconds
  *
- * Since: 0.1
+ * Since: 1.0
  */
 gint64
 sluice_time_from_seconds (double seconds)

@@ -13,7 +13,7 @@
 
 G_BEGIN_DECLS
 
-SLUICE_AVAILABLE_IN_ALL
+SLUICE_AVAILABLE_IN_1_0
 gint64 sluice_time_from_seconds (double seconds);
 
 G_END_DECLS

@@ -16,10 +16,22 @@
 #include "sluice-sqlite-store.h"
 
 /**
- * SECTION:sluice-job-store
- * @Title: SluiceJobStore
+ * sluice_store_error_quark:
  *
- * Durable jobs with leases (job-store.md, the seed's `JobStore`): a worker
+ * The error domain of job stores; use %SLUICE_STORE_ERROR.
+ *
+ * Returns: the quark of the %SLUICE_STORE_ERROR domain
+ */
+G_DEFINE_QUARK (sluice-store-error-quark, sluice_store_error)
+
+/* ---- the interface ------------------------------------------------------- */
+
+/**
+ * SluiceJobStore:
+ *
+ * The interface of a durable job store (the seed's `JobStore`).
+ *
+ * Durable jobs with leases (docs/job-store.md, the seed's `JobStore`): a worker
  * claims a job with a lease, renews it while it works, and completes or
  * fails it; a crashed worker's lease expires and release_expired() puts
  * its job back.
@@ -50,23 +62,6 @@
  * the store. A failure's texts are made valid UTF-8 on the way in. An implementation
  * therefore never sees them, and must not tag its own tasks with the
  * wrappers' functions (the _finish wrappers take such a task for theirs).
- */
-
-/**
- * sluice_store_error_quark:
- *
- * The error domain of job stores; use %SLUICE_STORE_ERROR.
- *
- * Returns: the quark of the %SLUICE_STORE_ERROR domain
- */
-G_DEFINE_QUARK (sluice-store-error-quark, sluice_store_error)
-
-/* ---- the interface ------------------------------------------------------- */
-
-/**
- * SluiceJobStore:
- *
- * The interface of a durable job store (the seed's `JobStore`).
  */
 G_DEFINE_INTERFACE (SluiceJobStore, sluice_job_store, G_TYPE_OBJECT)
 

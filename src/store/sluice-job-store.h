@@ -1,4 +1,4 @@
-/* sluice-job-store.h: durable jobs with leases (job-store.md, seed 002)
+/* sluice-job-store.h: durable jobs with leases (docs/job-store.md, seed 002)
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */

@@ -1,4 +1,4 @@
-/* sluice-pg-store.c: the job store on PostgreSQL (job-store.md)
+/* sluice-pg-store.c: the job store on PostgreSQL (docs/job-store.md)
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */

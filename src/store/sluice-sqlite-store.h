@@ -1,4 +1,4 @@
-/* sluice-sqlite-store.h: the job store in a SQLite file (job-store.md)
+/* sluice-sqlite-store.h: the job store in a SQLite file (docs/job-store.md)
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */

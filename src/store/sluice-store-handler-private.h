@@ -35,7 +35,7 @@ struct _SluiceStoreHandler
 
 
 /* Without heartbeats an attempt slower than the lease loses it: the case
- * the tests must be able to make (job-store.md). */
+ * the tests must be able to make (docs/job-store.md). */
 void _sluice_store_handler_set_heartbeat_enabled (SluiceStoreHandler *self,
                                                   gboolean            enabled);
 

@@ -1,5 +1,5 @@
 /* sluice-store-handler.c: the attempt of a stored job: heartbeat, lease,
- * outcome back to the store (job-store.md, the seed's Worker._execute)
+ * outcome back to the store (docs/job-store.md, the seed's Worker._execute)
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -13,8 +13,9 @@
 #include "sluice-store-source-private.h"
 
 /**
- * SECTION:sluice-store-handler
- * @Title: SluiceStoreHandler
+ * SluiceStoreHandler:
+ *
+ * The handler of a pool that works off a job store.
  *
  * The #SluiceHandler of a pool whose source is a #SluiceStoreSource: it
  * wraps the handler that does the work (#SluiceStoreHandler:inner), which

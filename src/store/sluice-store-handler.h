@@ -1,5 +1,5 @@
 /* sluice-store-handler.h: the attempt of a stored job: heartbeat, lease,
- * outcome back to the store (job-store.md, the seed's Worker._execute)
+ * outcome back to the store (docs/job-store.md, the seed's Worker._execute)
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */

@@ -1,5 +1,5 @@
 /* sluice-store-source.c: a pool's source that claims jobs from a job store
- * (job-store.md, the seed's Worker._poll)
+ * (docs/job-store.md, the seed's Worker._poll)
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -10,8 +10,9 @@
 #include <math.h>
 
 /**
- * SECTION:sluice-store-source
- * @Title: SluiceStoreSource
+ * SluiceStoreSource:
+ *
+ * The source of a pool that works off a job store.
  *
  * A #SluiceSource for a pool that works off a #SluiceJobStore (the seed's
  * `Worker._poll`): each read claims one job of the tenant with a lease and

@@ -1,5 +1,5 @@
 /* sluice-store-source.h: a pool's source that claims jobs from a job store
- * (job-store.md, the seed's Worker._poll)
+ * (docs/job-store.md, the seed's Worker._poll)
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """asyncio_pool.py: seed 000's WorkerPool in plain asyncio, for the benchmark.
 
-Written here from the seed (shared/seeds/000_*.txt) so that bench-pool can
-compare Sluice with the pool the engine translates. Standard library only.
+Written here from the seed (the capstone pool that docs/engine-contract.md
+translates into GLib) so that bench-pool can compare Sluice with it. Standard library only.
 
     python3 asyncio_pool.py --items 50000     # throughput, one JSON line
     python3 asyncio_pool.py --check           # the seed's example: 4, 1, 0

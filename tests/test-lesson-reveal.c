@@ -1,4 +1,4 @@
-/* test-lesson-reveal.c: honest lessons (teaching.md, issue 26): a title
+/* test-lesson-reveal.c: honest lessons (docs/teaching.md, issue 26): a title
  * that names the topic until the reveal, a reveal in sentences with the
  * language's numbers and never a report key, German numbers in German
  * texts, the real-clock lessons saying what real time does

@@ -1,5 +1,5 @@
 /* test-window-lesson-plan.c: the teacher's side of the Lessons page
- * (teaching.md, issue 26): the workshop plan read from data/lessons and
+ * (docs/teaching.md, issue 26): the workshop plan read from data/lessons and
  * translated, its window, Reset Progress, and the presenter's keys for the
  * next and the previous lesson, under Xvfb
  *

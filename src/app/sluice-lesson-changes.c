@@ -13,7 +13,7 @@
 
 /*
  * A lesson's answer is about its own settings. When the class changed one
- * and ran again (teaching.md: "change one field and run again"), the
+ * and ran again (docs/teaching.md: "change one field and run again"), the
  * verdict must judge the run that was made: it names what changed, as the
  * configuration's labels say it, such as “Queue size: 3 → 1”.
  */

@@ -13,7 +13,7 @@
 /**
  * SluiceLessonPlan:
  *
- * The teacher's side of the Lessons page (teaching.md: "a teacher must be
+ * The teacher's side of the Lessons page (docs/teaching.md: "a teacher must be
  * able to run 90 minutes from the app alone"): the blocks of a workshop
  * in order, each with its minutes, its lesson, its goal, what to ask the
  * room and notes. It is data, `workshop-plan.desktop` beside the lessons,

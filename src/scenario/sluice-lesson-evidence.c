@@ -11,7 +11,7 @@
 
 /*
  * A lesson's `evidence` is a sentence in the lesson's language with
- * placeholders for the values its `reveal` names (teaching.md: the reveal
+ * placeholders for the values its `reveal` names (docs/teaching.md: the reveal
  * speaks in sentences, never in report keys):
  *
  *   {PATH}          the value, numbers in the language's format

@@ -22,10 +22,12 @@
  * Stop in stream mode and Close (the service's graceful close) in submit
  * mode: both drain, and two buttons side by side squeezed the title.
  *
- * The window wires its template, actions, shortcuts and dialogs; the run
- * itself (runner, clock, recorder, per-frame updates, exports) belongs to
- * a #SluiceRunController, and the time span the chart and the lanes share
- * to its #SluiceViewport.
+ * The window wires its template, actions (installed on its class),
+ * shortcuts and dialogs; the run itself (runner, clock, per-frame updates,
+ * exports) belongs to a #SluiceRunController, and the time span the chart
+ * and the lanes share to its #SluiceViewport. Each run, reset, lesson,
+ * recording and attach is a new #SluiceRunModel: the window rebinds every
+ * view to it (show_model()), so none shows a run before it.
  *
  * The keys of a run (Ctrl+R, Space, →, + and −, Escape, Ctrl+.,
  * Ctrl+Backspace) work wherever the focus is; the window's size and

@@ -557,7 +557,6 @@ sluice_lesson_panel_init (SluiceLessonPanel *self)
   gtk_widget_set_parent (self->box, GTK_WIDGET (self));
 
   self->heading = add_label (box, "heading");
-  self->description = add_label (box, "scenario-description");
   self->question = add_label (box, "lesson-question");
   choose = GTK_WIDGET (add_label (box, "dim-label"));
   gtk_label_set_text (GTK_LABEL (choose), _("What do you predict? Choose, then run."));
@@ -582,6 +581,10 @@ sluice_lesson_panel_init (SluiceLessonPanel *self)
   gtk_box_append (answer, GTK_WIDGET (buttons));
   gtk_box_append (box, self->answer_box);
   gtk_widget_set_visible (self->answer_box, FALSE);
+  /* The lesson's setting comes after its question, its choices and the
+   * run button: on a 1024×768 projector those must show without
+   * scrolling, and the question says what the class needs to predict. */
+  self->description = add_label (box, "scenario-description");
 
   /* The lesson's pool, changeable: a teacher's "what if". */
   self->settings_button = gtk_toggle_button_new_with_mnemonic (_("Show the _Settings"));

@@ -41,6 +41,26 @@ fit_tabs (SluiceWindow *self,
     gtk_widget_set_size_request (GTK_WIDGET (self->notebook), -1, self->tabs_height);
 }
 
+/* On a projector the chart is at least this high, before the lanes take
+ * their natural height: the back row reads its lines (issue 26). The
+ * lanes give up room first, down to their own least. */
+#define PROJECTOR_MIN_CHART_HEIGHT 200
+
+/* A lesson's least width on a projector: its text is 1.6 times as large,
+ * and its question, its choices and Run to Find Out must show whole at 768
+ * pixels, in German too; the run keeps the rest of 1024 pixels (its
+ * headings' least, about 580). Only a lesson asks for it: the
+ * configuration alone leaves the run more room. */
+#define PROJECTOR_LESSON_WIDTH 420
+
+static void
+fit_chart (SluiceWindow *self,
+           gboolean      projector)
+{
+  gtk_widget_set_size_request (GTK_WIDGET (self->chart_view), -1, projector ? PROJECTOR_MIN_CHART_HEIGHT : -1);
+  gtk_widget_set_size_request (self->lesson_scroller, projector ? PROJECTOR_LESSON_WIDTH : -1, -1);
+}
+
 /* GTK sizes a window's height for its narrowest width, where the big
  * text wraps into more lines than at the width it is shown at: a
  * projector's window is at least this wide (a projector is at least
@@ -52,9 +72,10 @@ fit_width (SluiceWindow *self,
            gboolean      projector)
 {
   gtk_widget_set_size_request (GTK_WIDGET (self->main_stack), projector ? PROJECTOR_MIN_WIDTH : -1, -1);
-  /* Three lines of big German text would make the window taller than a
-   * projector: two, and the rest in the banner's tooltip. */
-  gtk_label_set_lines (self->banner_label, projector ? 2 : -1);
+  /* Two lines of big German text would leave the chart less than 200
+   * pixels above a lesson's lanes at 768 pixels: one, and the rest in the
+   * banner's tooltip (a lesson's sidebar says what the room must read). */
+  gtk_label_set_lines (self->banner_label, projector ? 1 : -1);
   gtk_label_set_ellipsize (self->banner_label, projector ? PANGO_ELLIPSIZE_END : PANGO_ELLIPSIZE_NONE);
 }
 
@@ -148,6 +169,7 @@ sluice_window_set_projector (SluiceWindow *self,
     gtk_widget_remove_css_class (GTK_WIDGET (self), "projector");
   fit_header_bar (self, projector);
   fit_tabs (self, projector);
+  fit_chart (self, projector);
   fit_width (self, projector);
   _sluice_window_fit_counters (self);
   sluice_time_view_set_projector (SLUICE_TIME_VIEW (self->chart_view), projector);

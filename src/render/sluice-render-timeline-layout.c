@@ -12,7 +12,7 @@
 
 #define MAX_LANE_HEIGHT  40.
 #define MIN_LANE_HEIGHT  20.  /* a lane's name and its bars' labels still fit */
-#define MIN_FULL_LANES   4    /* more lanes share the room of four */
+#define MIN_FULL_LANES   3    /* more lanes share the room of three: a projector at 1024×768 keeps its chart 200 pixels high above ten lanes */
 #define MIN_VIEW_WIDTH   400. /* the narrowest view a minimum height answers for */
 #define HIT_SLOP         3.   /* pixels: thin bars stay easy to hover */
 
@@ -183,8 +183,8 @@ sluice_render_timeline_get_plot (SluiceTimeline    *model,
  * @width: the view's width, or -1 for any width
  *
  * The least height a view should give the lanes at @width: the key as it
- * wraps there, the axis, and up to four lanes at a height where each is
- * named and its bars are labelled; more lanes share the room of four (and
+ * wraps there, the axis, and up to three lanes at a height where each is
+ * named and its bars are labelled; more lanes share the room of three (and
  * are named every second, fourth… lane). Below it lanes lose their names
  * and the bars their labels. It is never more than at -1, which answers
  * for a view 400 pixels wide, so that a narrow window

@@ -172,6 +172,28 @@ test_window_lessons_reveal_says_right (void)
   window_fixture_close (window);
 }
 
+/* Neither the virtual clock (a screenshot's, a test's) nor a default the
+ * lesson's file spells out (`jitter=full`, which the configuration leaves
+ * out) is a changed setting. */
+static void
+test_window_lessons_defaults_and_clock_are_not_changes (void)
+{
+  SluiceWindow *window = open_lesson ("retry-storm-jitter");
+  guint timeout_id;
+
+  g_assert_true (sluice_window_choose (window, sluice_lesson_get_answer (sluice_lesson_panel_get_lesson (panel_of (window)))));
+  window_fixture_run_virtual (window);
+  timeout_id = window_fixture_add_timeout ();
+  while (!sluice_lesson_panel_get_revealed (panel_of (window)))
+    g_main_context_iteration (NULL, TRUE);
+  g_source_remove (timeout_id);
+
+  g_assert_true (g_str_has_prefix (sluice_lesson_panel_get_verdict (panel_of (window)), "Right"));
+  g_assert_true (g_str_has_prefix (sluice_lesson_panel_get_evidence (panel_of (window)), "This run showed it."));
+
+  window_fixture_close (window);
+}
+
 /* The verdict judges this run: with one worker instead of the lesson's
  * three, the lesson's answer is not this run's; the reveal says what
  * changed and what this run did, against what the lesson's settings give,
@@ -480,6 +502,7 @@ main (int   argc,
   g_test_add_func ("/window-lessons/reveal-says-wrong-and-moves-the-scrubber",
                    test_window_lessons_reveal_says_wrong_and_moves_the_scrubber);
   g_test_add_func ("/window-lessons/reveal-says-right", test_window_lessons_reveal_says_right);
+  g_test_add_func ("/window-lessons/defaults-and-clock-are-not-changes", test_window_lessons_defaults_and_clock_are_not_changes);
   g_test_add_func ("/window-lessons/verdict-judges-this-run-after-a-change",
                    test_window_lessons_verdict_judges_this_run_after_a_change);
   g_test_add_func ("/window-lessons/verdict-after-a-change-that-keeps-the-answer",

@@ -50,8 +50,14 @@ value_of (GKeyFile   *keyfile,
           const char *key)
 {
   g_autofree char *value = g_key_file_get_value (keyfile, group, key, NULL);
+  gint field = _sluice_config_find_field (group, key);
   GString *text;
 
+  /* A choice the configuration leaves out at its default (its first), as
+   * the window writes `jitter`: a lesson's file may spell it out. */
+  if (value == NULL && field >= 0 && _sluice_config_fields[field].omit_default &&
+      _sluice_config_fields[field].choices != NULL)
+    value = g_strdup (_sluice_config_fields[field].choices[0]);
   if (value == NULL)
     return g_strdup ("—");
 
@@ -122,6 +128,14 @@ sluice_lesson_changes_describe (SluiceScenario *lesson,
 
   before = sluice_scenario_to_keyfile (lesson);
   after = sluice_scenario_to_keyfile (ran);
+  /* A simulated run does the same on any clock (the window plays it on a
+   * paced one, a screenshot on the virtual one): the clock is not a
+   * setting that changes what the lesson shows. */
+  if (!sluice_scenario_needs_real_time (lesson) && !sluice_scenario_needs_real_time (ran))
+    {
+      g_key_file_remove_key (before, "run", "clock", NULL);
+      g_key_file_remove_key (after, "run", "clock", NULL);
+    }
   for (guint i = 0; setting_groups[i] != NULL; i++)
     add_changes_of_group (out, before, after, setting_groups[i]);
 

@@ -463,26 +463,11 @@ test_fits_1024x768 (gconstpointer data)
   int done = 0, rows = 0;
   double last_y = -1.;
 
-  if (g_getenv ("SLUICE_LOCALEDIR") == NULL)
-    {
-      g_test_skip ("SLUICE_LOCALEDIR is not set");
-      return;
-    }
-  window_fixture_set_language (language->language);
-  if (!g_str_equal (gettext ("Pulled"), language->pulled))
-    {
-      window_fixture_set_language ("");
-      g_test_skip ("the build tree has no catalogue for this language");
-      return;
-    }
+  if (!window_fixture_try_language (language->language, language->pulled))
+    return;
 
   css = window_fixture_add_app_style ();
-  g_settings_set_int (settings, "window-width", 1024);
-  g_settings_set_int (settings, "window-height", 768);
-  g_settings_set_boolean (settings, "projector", TRUE);
-  window = g_object_ref (sluice_window_new (NULL));
-  sluice_window_bind_settings (window, settings);
-  g_assert_true (sluice_window_get_projector (window));
+  window = window_fixture_new_projector (settings);
   g_assert_true (sluice_window_open_preset (window, "retry-storm", NULL));
   sluice_window_run_and_export (window, png, NULL, NULL, on_screenshot, &done);
   gtk_window_present (GTK_WINDOW (window));

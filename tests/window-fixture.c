@@ -231,3 +231,53 @@ window_fixture_action_enabled (SluiceWindow *window,
   gtk_stack_remove (stack, probe);
   return enabled;
 }
+
+/**
+ * window_fixture_try_language:
+ * @language: a language code, or "" for English
+ * @pulled: "Pulled" in that language
+ *
+ * Switches the windows' language to @language when the build tree's
+ * catalogue has it; else marks the test skipped.
+ *
+ * Returns: whether the test goes on in @language
+ */
+gboolean
+window_fixture_try_language (const char *language,
+                             const char *pulled)
+{
+  if (g_getenv ("SLUICE_LOCALEDIR") == NULL)
+    {
+      g_test_skip ("SLUICE_LOCALEDIR is not set");
+      return FALSE;
+    }
+  window_fixture_set_language (language);
+  if (!g_str_equal (gettext ("Pulled"), pulled))
+    {
+      window_fixture_set_language ("");
+      g_test_skip ("the build tree has no catalogue for this language");
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/**
+ * window_fixture_new_projector:
+ * @settings: the application's settings (a memory backend's)
+ *
+ * Returns: (transfer full): a window of 1024×768 in projector mode, its
+ *   size and mode kept in @settings, not yet shown
+ */
+SluiceWindow *
+window_fixture_new_projector (GSettings *settings)
+{
+  SluiceWindow *window;
+
+  g_settings_set_int (settings, "window-width", 1024);
+  g_settings_set_int (settings, "window-height", 768);
+  g_settings_set_boolean (settings, "projector", TRUE);
+  window = g_object_ref (sluice_window_new (NULL));
+  sluice_window_bind_settings (window, settings);
+  g_assert_true (sluice_window_get_projector (window));
+  return window;
+}

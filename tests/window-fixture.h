@@ -22,6 +22,9 @@ GtkWidget    *window_fixture_find_widget  (GtkWidget     *widget,
 GtkWidget    *window_fixture_find_actionable (GtkWidget  *widget,
                                            const char    *action_name);
 void          window_fixture_set_language (const char    *language);
+gboolean      window_fixture_try_language (const char    *language,
+                                           const char    *pulled);
+SluiceWindow *window_fixture_new_projector (GSettings    *settings);
 GtkCssProvider *window_fixture_add_app_style (void);
 void          window_fixture_remove_app_style (GtkCssProvider *css);
 void          window_fixture_wait_for_frames (GtkWidget    *widget,

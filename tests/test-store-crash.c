@@ -1107,7 +1107,7 @@ test_sigterm_hands_back_the_claims_it_never_ran (void)
   g_autoptr(JsonObject) report = NULL;
   g_autoptr(SluiceStoreStatus) status = NULL;
   guint unclaimed, running;
-  gint64 completed;
+  gint64 completed, released;
 
   /* Two running, four queued, and the producer's next claim (held for
    * room in the queue, or on its way) when the signal comes. */
@@ -1122,10 +1122,14 @@ test_sigterm_hands_back_the_claims_it_never_ran (void)
    * goes back to the store, not to its lease: nothing is left running. */
   report = worker_report (w);
   completed = json_object_get_int_member (report, "completed");
-  g_assert_cmpint (json_object_get_int_member (report, "released"), ==, 1);
+  released = json_object_get_int_member (report, "released");
+  /* At least the producer's claim; at most what the worker may hold
+   * unfinished (its lead bound, 4 + 2 + 1: claims are taken ahead). */
+  g_assert_cmpint (released, >=, 1);
+  g_assert_cmpint (released, <=, 7);
   g_assert_cmpint (json_object_get_int_member (report, "abandoned"), ==, 0);
   g_assert_cmpint (json_object_get_int_member (report, "unfinished_claims"), ==, 0);
-  g_assert_cmpint (json_object_get_int_member (report, "claims"), ==, completed + 1);
+  g_assert_cmpint (json_object_get_int_member (report, "claims"), ==, completed + released);
   g_assert_cmpint (completed, >=, 2);
 
   status = status_of (p);

@@ -31,6 +31,8 @@ struct _SluiceStoreSource
   GHashTable     *claims;           /* "ID#ATTEMPT" → SluiceJobClaim*, yielded and unfinished */
   GHashTable     *running;          /* the keys of those whose attempt started */
   guint           max_claims;
+  guint           claim_ahead;      /* the most unfinished claims held; 1: one per read */
+  GQueue          buffered;         /* keys of claims taken ahead, not yet yielded */
   guint           n_claimed;        /* every claim the store gave, yielded or not */
   guint           n_released;       /* handed back unrun */
   guint           n_release_failed; /* unrun, but the store refused or failed the release */

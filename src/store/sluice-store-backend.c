@@ -247,12 +247,10 @@ sluice_store_backend_announce (SluiceStoreBackend *self,
 
 /* ---- the thread ------------------------------------------------------------- */
 
-/* On the caller's context: the callback runs from here, and the task's
- * reference (and with it one to the store) is dropped here. */
-static gboolean
-return_answer (gpointer data)
+/* On the caller's context: the callback runs from here. */
+static void
+return_answer (GTask *task)
 {
-  GTask *task = data;
   SluiceStoreRequest *r = g_task_get_task_data (task);
 
   if (r->error != NULL)
@@ -264,7 +262,39 @@ return_answer (gpointer data)
     g_task_return_boolean (task, TRUE);
   else
     g_task_return_pointer (task, g_steal_pointer (&r->value), r->value_free);
+}
+
+/* The answers of one batch for one main context, in order: one wake-up
+ * of that context for all of them. */
+static gboolean
+return_answers (gpointer data)
+{
+  GPtrArray *tasks = data;
+
+  for (guint i = 0; i < tasks->len; i++)
+    return_answer (g_ptr_array_index (tasks, i));
+  /* The tasks' references, let go of here. */
+  g_ptr_array_set_size (tasks, 0);
   return G_SOURCE_REMOVE;
+}
+
+/* Sends the answers of @tasks back, one idle source per run of tasks of
+ * one main context. */
+static void
+send_answers (GTask **tasks,
+              guint   n)
+{
+  for (guint i = 0; i < n;)
+    {
+      GMainContext *context = g_task_get_context (tasks[i]);
+      /* Tasks not answered (a quit before the idle ran) are let go of. */
+      GPtrArray *run = g_ptr_array_new_with_free_func (g_object_unref);
+
+      for (; i < n && g_task_get_context (tasks[i]) == context; i++)
+        g_ptr_array_add (run, tasks[i]);
+      attach_idle (context, return_answers, run, (GDestroyNotify) g_ptr_array_unref,
+                   "[sluice] job store answers");
+    }
 }
 
 /* Runs one batch of @n requests of one group (or one request alone). */
@@ -332,9 +362,7 @@ run_tasks (SluiceStoreBackend  *self,
   for (guint i = 0; i < n_run; i++)
     if (requests[i]->wake && requests[i]->error == NULL)
       sluice_store_backend_announce (self, requests[i]->tenant);
-  for (guint i = 0; i < n; i++)
-    attach_idle (g_task_get_context (tasks[i]), return_answer, tasks[i], g_object_unref,
-                 "[sluice] job store answer");
+  send_answers (tasks, n);
 }
 
 /* On the store's thread: everything queued so far, in batches. */

@@ -275,6 +275,7 @@ sluice_store_source_forget_claim (SluiceStoreSource    *self,
   key = _sluice_store_source_claim_key (claim->job->id, claim->job->attempts);
   g_hash_table_remove (self->claims, key);
   g_hash_table_remove (self->running, key);
+  _sluice_store_source_room_freed (self);
 }
 
 /**

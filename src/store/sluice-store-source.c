@@ -105,6 +105,8 @@ enum {
 static guint signals [N_SIGNALS];
 
 static void claim_next       (SluiceStoreSource *self);
+static void watch_cancel     (SluiceStoreSource *self,
+                              GCancellable      *cancellable);
 static void schedule_release (SluiceStoreSource *self);
 static void stop_releasing   (SluiceStoreSource *self);
 
@@ -163,6 +165,7 @@ static GTask *
 take_read (SluiceStoreSource *self)
 {
   stop_waiting (self);
+  self->deferred = FALSE;
   return g_steal_pointer (&self->read);
 }
 
@@ -256,6 +259,14 @@ wait_for (SluiceStoreSource *self,
   self->wake = FALSE;
 
   self->poll_timer = sluice_clock_add_timeout (self->clock, MAX (delay, 1), on_poll, self, NULL);
+  watch_cancel (self, cancellable);
+}
+
+/* A cancel of the read, while it waits, ends it. */
+static void
+watch_cancel (SluiceStoreSource *self,
+              GCancellable      *cancellable)
+{
   if (cancellable != NULL)
     {
       /* Dispatched from the main context: a cancel never finishes the
@@ -535,6 +546,19 @@ claim_next (SluiceStoreSource *self)
                                 g_object_ref (self));
 }
 
+/* Whether the next claim should wait for more room: with claims taken
+ * ahead, one claim asks for half the claims the source may hold, not for
+ * the one a finished job just made room for, while that many are still
+ * unfinished (the pool has work queued meanwhile). */
+static gboolean
+wants_more_room (SluiceStoreSource *self)
+{
+  guint held = g_hash_table_size (self->claims);
+  guint batch = MAX (self->claim_ahead / 2, 1);
+
+  return self->claim_ahead > 1 && held >= batch && self->claim_ahead - MIN (held, self->claim_ahead) < batch;
+}
+
 /* After a read took a claim from those taken ahead: when none is left,
  * the next claim goes out while the jobs run, so that the next read finds
  * its claims waiting. */
@@ -542,9 +566,21 @@ static void
 claim_ahead (SluiceStoreSource *self)
 {
   if (self->claim_ahead > 1 && g_queue_is_empty (&self->buffered) && !self->calling &&
-      !self->releasing && !self->stopped && !self->closed && !self->ended &&
-      g_hash_table_size (self->claims) < self->claim_ahead)
+      !self->releasing && !self->stopped && !self->closed && !self->ended && !wants_more_room (self))
     claim_next (self);
+}
+
+void
+_sluice_store_source_room_freed (SluiceStoreSource *self)
+{
+  if (self->deferred && self->read != NULL && !wants_more_room (self))
+    {
+      self->deferred = FALSE;
+      stop_waiting (self);
+      claim_next (self);
+    }
+  else if (self->read == NULL)
+    claim_ahead (self);
 }
 
 static void
@@ -706,6 +742,12 @@ sluice_store_source_next_async (SluiceSource        *source,
     }
   if (self->calling)
     return;
+  if (wants_more_room (self))
+    {
+      self->deferred = TRUE;
+      watch_cancel (self, cancellable);
+      return;
+    }
   claim_next (self);
 }
 

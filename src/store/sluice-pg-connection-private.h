@@ -45,6 +45,7 @@ gboolean            sluice_pg_connection_open   (SluicePgConnection  *self,
 void                sluice_pg_jobs_class_init   (SluiceStoreBackendClass *klass);
 
 /* sluice-pg-store.c: the connection, for the store's thread */
-SluicePgConnection *sluice_pg_store_get_connection (SluicePgStore *self);
+SluicePgConnection *sluice_pg_store_get_connection (SluicePgStore *self,
+                                                    guint          lane);
 
 G_END_DECLS

@@ -935,17 +935,20 @@ sluice_pg_connection_get_status (SluicePgConnection  *self,
 
 /* ---- batches: SluiceStoreBackend's virtuals ----------------------------------- */
 
+/* The connection of the lane a request runs on. */
 static SluicePgConnection *
-connection_of (SluiceStoreBackend *backend)
+connection_of (SluiceStoreBackend       *backend,
+               const SluiceStoreRequest *request)
 {
-  return sluice_pg_store_get_connection (SLUICE_PG_STORE (backend));
+  return sluice_pg_store_get_connection (SLUICE_PG_STORE (backend), request->lane);
 }
 
 static gboolean
 pg_open (SluiceStoreBackend  *backend,
+         guint                lane,
          GError             **error)
 {
-  return sluice_pg_connection_open (connection_of (backend), error);
+  return sluice_pg_connection_open (sluice_pg_store_get_connection (SLUICE_PG_STORE (backend), lane), error);
 }
 
 /* Each enqueue on its own (a commit each): one that fails, as on a full
@@ -959,7 +962,7 @@ pg_enqueue (SluiceStoreBackend  *backend,
     {
       SluiceStoreRequest *r = requests[i];
 
-      r->value = sluice_pg_connection_enqueue (connection_of (backend), r->tenant, r->operation_key,
+      r->value = sluice_pg_connection_enqueue (connection_of (backend, r), r->tenant, r->operation_key,
                                                r->text, r->count, r->now, &r->created, &r->error);
       r->value_free = (GDestroyNotify) sluice_stored_job_free;
     }
@@ -970,7 +973,7 @@ static void
 pg_claim (SluiceStoreBackend *backend,
           SluiceStoreRequest *r)
 {
-  SluicePgConnection *self = connection_of (backend);
+  SluicePgConnection *self = connection_of (backend, r);
   Number at, length, most;
   const char *params[] = { r->tenant, r->owner, number (&at, r->now), number (&length, r->lease),
                            number (&most, MAX (r->count, 1)) };
@@ -1022,7 +1025,7 @@ pg_renew (SluiceStoreBackend  *backend,
           guint                n)
 {
   for (guint i = 0; i < n; i++)
-    sluice_pg_connection_renew (connection_of (backend), requests[i]->claim, requests[i]->lease,
+    sluice_pg_connection_renew (connection_of (backend, requests[i]), requests[i]->claim, requests[i]->lease,
                                 requests[i]->now, &requests[i]->error);
 }
 
@@ -1113,7 +1116,7 @@ pg_finish (SluiceStoreBackend  *backend,
            SluiceStoreRequest **requests,
            guint                n)
 {
-  SluicePgConnection *self = connection_of (backend);
+  SluicePgConnection *self = connection_of (backend, requests[0]);
   g_autoptr(GPtrArray) completions = g_ptr_array_new ();
 
   for (guint i = 0; i < n; i++)
@@ -1141,7 +1144,7 @@ static void
 pg_release_expired (SluiceStoreBackend *backend,
                     SluiceStoreRequest *r)
 {
-  r->number = sluice_pg_connection_release_expired (connection_of (backend), r->tenant, r->now,
+  r->number = sluice_pg_connection_release_expired (connection_of (backend, r), r->tenant, r->now,
                                                     r->count, &r->error);
 }
 
@@ -1149,7 +1152,7 @@ static void
 pg_get_status (SluiceStoreBackend *backend,
                SluiceStoreRequest *r)
 {
-  r->value = sluice_pg_connection_get_status (connection_of (backend), r->tenant, r->count, &r->error);
+  r->value = sluice_pg_connection_get_status (connection_of (backend, r), r->tenant, r->count, &r->error);
   r->value_free = (GDestroyNotify) sluice_store_status_free;
 }
 

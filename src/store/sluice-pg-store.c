@@ -57,7 +57,9 @@ struct _SluicePgStore
   SluiceStoreBackend  parent_instance;
 
   char               *description;
-  SluicePgConnection *connection;  /* the store's thread's */
+  /* One per lane: claims and reads on the first, completions and the
+   * rest on the second (SluiceStoreBackend), each its lane's thread's. */
+  SluicePgConnection *connections[SLUICE_STORE_BACKEND_MAX_LANES];
 };
 
 G_DEFINE_FINAL_TYPE (SluicePgStore, sluice_pg_store, SLUICE_TYPE_STORE_BACKEND)
@@ -77,7 +79,8 @@ sluice_pg_store_finalize (GObject *object)
   SluicePgStore *self = SLUICE_PG_STORE (object);
 
   /* The store's thread has ended (SluiceStoreBackend's dispose). */
-  g_clear_pointer (&self->connection, sluice_pg_connection_free);
+  for (guint i = 0; i < G_N_ELEMENTS (self->connections); i++)
+    g_clear_pointer (&self->connections[i], sluice_pg_connection_free);
   g_free (self->description);
   G_OBJECT_CLASS (sluice_pg_store_parent_class)->finalize (object);
 }
@@ -95,9 +98,10 @@ sluice_pg_store_init (SluicePgStore *self)
 }
 
 SluicePgConnection *
-sluice_pg_store_get_connection (SluicePgStore *self)
+sluice_pg_store_get_connection (SluicePgStore *self,
+                                guint          lane)
 {
-  return self->connection;
+  return self->connections[lane];
 }
 
 /**
@@ -137,8 +141,10 @@ sluice_pg_store_open (const char          *uri,
 
   self = g_object_new (SLUICE_TYPE_PG_STORE, NULL);
   self->description = sluice_job_store_describe_uri (uri);
-  self->connection = sluice_pg_connection_new (uri, mode, on_notification, self);
-  if (!sluice_store_backend_start (SLUICE_STORE_BACKEND (self), self->description, error))
+  for (guint i = 0; i < G_N_ELEMENTS (self->connections); i++)
+    self->connections[i] = sluice_pg_connection_new (uri, mode, on_notification, self);
+  if (!sluice_store_backend_start (SLUICE_STORE_BACKEND (self), self->description,
+                                   G_N_ELEMENTS (self->connections), error))
     return NULL;
   return SLUICE_JOB_STORE (g_steal_pointer (&self));
 }

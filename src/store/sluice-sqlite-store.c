@@ -76,7 +76,7 @@ sluice_sqlite_store_init_backend (GInitable     *initable,
   self->conn = sluice_sqlite_connection_open (self->path, self->mode, error);
   if (self->conn == NULL)
     return FALSE;
-  if (!sluice_store_backend_start (SLUICE_STORE_BACKEND (self), self->path, error))
+  if (!sluice_store_backend_start (SLUICE_STORE_BACKEND (self), self->path, 1, error))
     {
       g_clear_pointer (&self->conn, sluice_sqlite_connection_free);
       return FALSE;

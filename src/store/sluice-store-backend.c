@@ -51,18 +51,26 @@ typedef struct
   GHashTable   *pending;
 } Shared;
 
+/* A thread of the store's, with its queue. */
+typedef struct
+{
+  SluiceStoreBackend *owner;
+  guint               index;
+  GMainContext       *context;
+  GMainLoop          *loop;
+  GThread            *thread;
+
+  GMutex              lock;
+  GQueue              queue;      /* GTask, under the lock */
+  gboolean            scheduled;  /* a run of the queue is on its way to the thread */
+} Lane;
+
 typedef struct
 {
   char         *description;
   Shared       *shared;
-
-  GMainContext *thread_context;
-  GMainLoop    *loop;
-  GThread      *thread;
-
-  GMutex        lock;
-  GQueue        queue;      /* GTask, under the lock */
-  gboolean      scheduled;  /* a run of the queue is on its way to the thread */
+  Lane          lanes[SLUICE_STORE_BACKEND_MAX_LANES];
+  guint         n_lanes;    /* started */
 } SluiceStoreBackendPrivate;
 
 static void sluice_store_backend_job_store_init (SluiceJobStoreInterface *iface);
@@ -306,7 +314,7 @@ run_batch (SluiceStoreBackend  *self,
   SluiceStoreBackendClass *klass = SLUICE_STORE_BACKEND_GET_CLASS (self);
   g_autoptr(GError) error = NULL;
 
-  if (klass->open != NULL && !klass->open (self, &error))
+  if (klass->open != NULL && !klass->open (self, requests[0]->lane, &error))
     {
       sluice_store_requests_fail_all (requests, n, error);
       return;
@@ -365,20 +373,19 @@ run_tasks (SluiceStoreBackend  *self,
   send_answers (tasks, n);
 }
 
-/* On the store's thread: everything queued so far, in batches. */
+/* On a thread of the store's: everything queued there so far, in batches. */
 static gboolean
 run_queue (gpointer data)
 {
-  SluiceStoreBackend *self = data;
-  SluiceStoreBackendPrivate *priv = sluice_store_backend_get_instance_private (self);
+  Lane *lane = data;
   GQueue queue = G_QUEUE_INIT;
   GTask *batch[MAX_BATCH];
 
-  g_mutex_lock (&priv->lock);
-  queue = priv->queue;
-  g_queue_init (&priv->queue);
-  priv->scheduled = FALSE;
-  g_mutex_unlock (&priv->lock);
+  g_mutex_lock (&lane->lock);
+  queue = lane->queue;
+  g_queue_init (&lane->queue);
+  lane->scheduled = FALSE;
+  g_mutex_unlock (&lane->lock);
 
   while (!g_queue_is_empty (&queue))
     {
@@ -390,7 +397,7 @@ run_queue (gpointer data)
       while (group >= 0 && n < MAX_BATCH && !g_queue_is_empty (&queue) &&
              request_group (g_task_get_task_data (g_queue_peek_head (&queue))) == group)
         batch[n++] = g_queue_pop_head (&queue);
-      run_tasks (self, batch, n);
+      run_tasks (lane->owner, batch, n);
     }
   return G_SOURCE_REMOVE;
 }
@@ -398,11 +405,11 @@ run_queue (gpointer data)
 static gpointer
 thread_main (gpointer data)
 {
-  SluiceStoreBackendPrivate *priv = data;
+  Lane *lane = data;
 
-  g_main_context_push_thread_default (priv->thread_context);
-  g_main_loop_run (priv->loop);
-  g_main_context_pop_thread_default (priv->thread_context);
+  g_main_context_push_thread_default (lane->context);
+  g_main_loop_run (lane->loop);
+  g_main_context_pop_thread_default (lane->context);
   return NULL;
 }
 
@@ -413,8 +420,21 @@ quit_loop (gpointer data)
   return G_SOURCE_REMOVE;
 }
 
-/* Hands @r (taken) to the store's thread as a task; the task's reference
- * goes with it and comes back with the answer. */
+/* The lane of a request: with two, claims (and the reads of the store)
+ * go on the first and everything else on the second, so that the next
+ * claim is in flight while completions commit. */
+static guint
+request_lane (SluiceStoreBackendPrivate *priv,
+              const SluiceStoreRequest  *r)
+{
+  if (priv->n_lanes < 2)
+    return 0;
+  return r->op == SLUICE_STORE_OP_CLAIM || r->op == SLUICE_STORE_OP_RELEASE_EXPIRED ||
+         r->op == SLUICE_STORE_OP_STATUS ? 0 : 1;
+}
+
+/* Hands @r (taken) to a thread of the store's as a task; the task's
+ * reference goes with it and comes back with the answer. */
 static void
 submit (SluiceStoreBackend  *self,
         SluiceStoreRequest  *r,
@@ -426,12 +446,13 @@ submit (SluiceStoreBackend  *self,
   SluiceStoreBackendPrivate *priv = sluice_store_backend_get_instance_private (self);
   GTask *task = g_task_new (self, cancellable, callback, user_data);
   gboolean schedule;
+  Lane *lane;
 
   g_task_set_source_tag (task, source_tag);
   g_task_set_task_data (task, r, request_free);
   /* Cancelled while its batch runs, a request still reports what it did. */
   g_task_set_check_cancellable (task, FALSE);
-  if (priv->thread == NULL)
+  if (priv->n_lanes == 0)
     {
       g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CLOSED,
                                /* Translators: %s names the store */
@@ -440,36 +461,52 @@ submit (SluiceStoreBackend  *self,
       g_object_unref (task);
       return;
     }
-  g_mutex_lock (&priv->lock);
-  g_queue_push_tail (&priv->queue, task);
-  schedule = !priv->scheduled;
-  priv->scheduled = TRUE;
-  g_mutex_unlock (&priv->lock);
+  r->lane = request_lane (priv, r);
+  lane = &priv->lanes[r->lane];
+  g_mutex_lock (&lane->lock);
+  g_queue_push_tail (&lane->queue, task);
+  schedule = !lane->scheduled;
+  lane->scheduled = TRUE;
+  g_mutex_unlock (&lane->lock);
   if (schedule)
-    attach_idle (priv->thread_context, run_queue, self, NULL, "[sluice] job store requests");
+    attach_idle (lane->context, run_queue, lane, NULL, "[sluice] job store requests");
 }
 
 /**
  * sluice_store_backend_start: (skip)
  *
- * Starts the store's thread; the main context of the call is where
- * "jobs-available" is emitted.
+ * Starts the store's threads (@n_lanes, at most
+ * %SLUICE_STORE_BACKEND_MAX_LANES, each with its own connection of the
+ * backend: SluiceStoreRequest's lane); the main context of the call is
+ * where "jobs-available" is emitted.
  */
 gboolean
 sluice_store_backend_start (SluiceStoreBackend  *self,
                             const char          *description,
+                            guint                n_lanes,
                             GError             **error)
 {
   SluiceStoreBackendPrivate *priv = sluice_store_backend_get_instance_private (self);
 
-  g_return_val_if_fail (priv->thread == NULL, FALSE);
+  g_return_val_if_fail (priv->n_lanes == 0, FALSE);
+  g_return_val_if_fail (n_lanes >= 1 && n_lanes <= SLUICE_STORE_BACKEND_MAX_LANES, FALSE);
 
   g_free (priv->description);
   priv->description = g_strdup (description);
-  priv->thread_context = g_main_context_new ();
-  priv->loop = g_main_loop_new (priv->thread_context, FALSE);
-  priv->thread = g_thread_try_new ("sluice-store", thread_main, priv, error);
-  return priv->thread != NULL;
+  for (guint i = 0; i < n_lanes; i++)
+    {
+      Lane *lane = &priv->lanes[i];
+
+      lane->owner = self;
+      lane->index = i;
+      lane->context = g_main_context_new ();
+      lane->loop = g_main_loop_new (lane->context, FALSE);
+      lane->thread = g_thread_try_new ("sluice-store", thread_main, lane, error);
+      if (lane->thread == NULL)
+        break;
+      priv->n_lanes = i + 1;
+    }
+  return priv->n_lanes == n_lanes;
 }
 
 /* ---- the GObject -------------------------------------------------------------- */
@@ -480,18 +517,21 @@ sluice_store_backend_dispose (GObject *object)
   SluiceStoreBackend *self = SLUICE_STORE_BACKEND (object);
   SluiceStoreBackendPrivate *priv = sluice_store_backend_get_instance_private (self);
 
-  if (priv->thread != NULL)
+  for (guint i = 0; i < priv->n_lanes; i++)
     {
+      Lane *lane = &priv->lanes[i];
+
       /* An idle source, not g_main_loop_quit() here: a loop that has not
        * started running yet would miss the quit and run forever. Every
        * request holds a reference: none is queued any more. */
-      attach_idle (priv->thread_context, quit_loop, g_main_loop_ref (priv->loop),
+      attach_idle (lane->context, quit_loop, g_main_loop_ref (lane->loop),
                    (GDestroyNotify) g_main_loop_unref, "[sluice] job store quit");
-      if (g_thread_self () != priv->thread)
-        g_thread_join (g_steal_pointer (&priv->thread));
+      if (g_thread_self () != lane->thread)
+        g_thread_join (g_steal_pointer (&lane->thread));
       else
-        g_clear_pointer (&priv->thread, g_thread_unref);
+        g_clear_pointer (&lane->thread, g_thread_unref);
     }
+  priv->n_lanes = 0;
   G_OBJECT_CLASS (sluice_store_backend_parent_class)->dispose (object);
 }
 
@@ -501,10 +541,13 @@ sluice_store_backend_finalize (GObject *object)
   SluiceStoreBackend *self = SLUICE_STORE_BACKEND (object);
   SluiceStoreBackendPrivate *priv = sluice_store_backend_get_instance_private (self);
 
-  g_clear_pointer (&priv->loop, g_main_loop_unref);
-  g_clear_pointer (&priv->thread_context, g_main_context_unref);
+  for (guint i = 0; i < SLUICE_STORE_BACKEND_MAX_LANES; i++)
+    {
+      g_clear_pointer (&priv->lanes[i].loop, g_main_loop_unref);
+      g_clear_pointer (&priv->lanes[i].context, g_main_context_unref);
+      g_mutex_clear (&priv->lanes[i].lock);
+    }
   shared_unref (priv->shared);
-  g_mutex_clear (&priv->lock);
   g_free (priv->description);
   G_OBJECT_CLASS (sluice_store_backend_parent_class)->finalize (object);
 }
@@ -523,8 +566,11 @@ sluice_store_backend_init (SluiceStoreBackend *self)
 {
   SluiceStoreBackendPrivate *priv = sluice_store_backend_get_instance_private (self);
 
-  g_mutex_init (&priv->lock);
-  g_queue_init (&priv->queue);
+  for (guint i = 0; i < SLUICE_STORE_BACKEND_MAX_LANES; i++)
+    {
+      g_mutex_init (&priv->lanes[i].lock);
+      g_queue_init (&priv->lanes[i].queue);
+    }
   priv->shared = g_atomic_rc_box_new0 (Shared);
   g_weak_ref_init (&priv->shared->store, self);
   priv->shared->context = g_main_context_ref_thread_default ();

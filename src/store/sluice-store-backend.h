@@ -71,16 +71,20 @@ typedef struct
   gint64            number;
   gboolean          created;
   gboolean          wake;
+  guint             lane;  /* the thread (and the backend's connection) it runs on */
 } SluiceStoreRequest;
+
+/* The most threads a store runs its requests on, each with a connection. */
+#define SLUICE_STORE_BACKEND_MAX_LANES 2
 
 #define SLUICE_TYPE_STORE_BACKEND (sluice_store_backend_get_type ())
 G_DECLARE_DERIVABLE_TYPE (SluiceStoreBackend, sluice_store_backend, SLUICE, STORE_BACKEND, GObject)
 
 /*
  * SluiceStoreBackendClass:
- * @open: (nullable): makes the backend ready (connects, checks the
- *   schema); called on the store's thread before each batch of requests;
- *   its error becomes every request's of the batch
+ * @open: (nullable): makes the backend's connection of @lane ready
+ *   (connects, checks the schema); called on that lane's thread before
+ *   each batch of requests; its error becomes every request's of the batch
  * @enqueue: enqueues @n requests, in one transaction (one fsync)
  * @claim: claims up to request->count jobs in one round trip
  * @renew: extends the leases of @n claims
@@ -99,6 +103,7 @@ struct _SluiceStoreBackendClass
   GObjectClass parent_class;
 
   gboolean (*open)            (SluiceStoreBackend  *self,
+                               guint                lane,
                                GError             **error);
   void     (*enqueue)         (SluiceStoreBackend  *self,
                                SluiceStoreRequest **requests,
@@ -117,11 +122,13 @@ struct _SluiceStoreBackendClass
                                SluiceStoreRequest  *request);
 };
 
-/* Starts the store's thread; @description names the store in messages
- * (never with a password). Called once by a subclass when its backend can
- * run. */
+/* Starts the store's threads, @n_lanes of them (1 or 2; with 2, claims
+ * and the store's reads run on lane 0, the rest on lane 1, each lane on a
+ * connection of its own); @description names the store in messages (never
+ * with a password). Called once by a subclass when its backend can run. */
 gboolean sluice_store_backend_start       (SluiceStoreBackend  *self,
                                            const char          *description,
+                                           guint                n_lanes,
                                            GError             **error);
 /* From the store's thread (a notification): "jobs-available" for
  * @tenant on the store's main context; a burst for one tenant is one

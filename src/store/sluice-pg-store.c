@@ -141,6 +141,9 @@ sluice_pg_store_open (const char          *uri,
 
   self = g_object_new (SLUICE_TYPE_PG_STORE, NULL);
   self->description = sluice_job_store_describe_uri (uri);
+  /* Both LISTEN: whichever lane connects first hears the NOTIFYs from
+   * then on (the other may not connect for a while); the emissions of
+   * one tenant that are still on their way are one. */
   for (guint i = 0; i < G_N_ELEMENTS (self->connections); i++)
     self->connections[i] = sluice_pg_connection_new (uri, mode, on_notification, self);
   if (!sluice_store_backend_start (SLUICE_STORE_BACKEND (self), self->description,

@@ -63,6 +63,7 @@ typedef struct
   GMutex              lock;
   GQueue              queue;      /* GTask, under the lock */
   gboolean            scheduled;  /* a run of the queue is on its way to the thread */
+  gboolean            flushing;   /* a flush is on its way to a caller's context */
 } Lane;
 
 typedef struct
@@ -420,6 +421,42 @@ quit_loop (gpointer data)
   return G_SOURCE_REMOVE;
 }
 
+/* On a caller's context, at the end of the turn of its loop that made a
+ * request: the requests made in that turn (the completions of the jobs
+ * that ended together) go to the lane's thread together, one batch. */
+static void
+send_lane (Lane *lane)
+{
+  gboolean schedule;
+
+  g_mutex_lock (&lane->lock);
+  schedule = !lane->scheduled && !g_queue_is_empty (&lane->queue);
+  lane->scheduled = lane->scheduled || schedule;
+  g_mutex_unlock (&lane->lock);
+  if (schedule)
+    attach_idle (lane->context, run_queue, lane, NULL, "[sluice] job store requests");
+}
+
+static gboolean
+flush_lane (gpointer data)
+{
+  Lane *lane = data;
+
+  g_mutex_lock (&lane->lock);
+  lane->flushing = FALSE;
+  g_mutex_unlock (&lane->lock);
+  /* Disposed meanwhile: the dispose sent the queue already. */
+  if (lane->thread != NULL)
+    send_lane (lane);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+unref_owner (gpointer data)
+{
+  g_object_unref (((Lane *) data)->owner);
+}
+
 /* The lane of a request: with two, claims (and the reads of the store)
  * go on the first and everything else on the second, so that the next
  * claim is in flight while completions commit. */
@@ -465,11 +502,17 @@ submit (SluiceStoreBackend  *self,
   lane = &priv->lanes[r->lane];
   g_mutex_lock (&lane->lock);
   g_queue_push_tail (&lane->queue, task);
-  schedule = !lane->scheduled;
-  lane->scheduled = TRUE;
+  schedule = !lane->scheduled && !lane->flushing;
+  lane->flushing = lane->flushing || schedule;
   g_mutex_unlock (&lane->lock);
   if (schedule)
-    attach_idle (lane->context, run_queue, lane, NULL, "[sluice] job store requests");
+    {
+      g_autoptr(GMainContext) context = g_main_context_ref_thread_default ();
+
+      /* The flush keeps the store (and its lanes) until it has run. */
+      g_object_ref (self);
+      attach_idle (context, flush_lane, lane, unref_owner, "[sluice] job store flush");
+    }
 }
 
 /**
@@ -521,9 +564,10 @@ sluice_store_backend_dispose (GObject *object)
     {
       Lane *lane = &priv->lanes[i];
 
-      /* An idle source, not g_main_loop_quit() here: a loop that has not
-       * started running yet would miss the quit and run forever. Every
-       * request holds a reference: none is queued any more. */
+      /* What is queued and not flushed yet runs first; then the quit. An
+       * idle source, not g_main_loop_quit() here: a loop that has not
+       * started running yet would miss the quit and run forever. */
+      send_lane (lane);
       attach_idle (lane->context, quit_loop, g_main_loop_ref (lane->loop),
                    (GDestroyNotify) g_main_loop_unref, "[sluice] job store quit");
       if (g_thread_self () != lane->thread)

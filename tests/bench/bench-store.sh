@@ -10,7 +10,9 @@
 #    its start-up not counted). CPU per job = the worker process's CPU
 #    plus the PostgreSQL server's (its backends, measured through the
 #    postmaster's children) during the drain, over JOBS. Medians of ROUNDS
-#    rounds, the two alternating, and the ratios of the medians.
+#    rounds, the two alternating, and the ratios of the medians. Before each
+#    PostgreSQL drain the database is vacuumed, so that the dead rows of
+#    one drain are not an autovacuum counted in the next.
 # 2. SQLite, concurrency 1 and 4, the same drains.
 # 3. Scaling across processes (job-store.md): 1, 2 and 4 worker processes
 #    on one store, each with 4 workers, JOBS / 10 jobs.
@@ -53,6 +55,13 @@ pg_cpu_us () {
   echo $((total * 1000000 / ticks))
 }
 
+# Before each PostgreSQL drain: the dead rows of the drains before it
+# vacuumed now, so that an autovacuum of one peer's tables is not counted
+# in the next peer's drain (the server's CPU is the postmaster's children).
+settle_pg () {
+  [ -n "$pg_uri" ] && psql "$pg_uri" -qXc 'VACUUM' >/dev/null 2>&1 || true
+}
+
 median () { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 
 # sluice_drain STORE TENANT CONCURRENCY: "jobs/s cpu_us_per_job"
@@ -60,6 +69,7 @@ sluice_drain () {
   local store=$1 tenant=$2 c=$3 pg_before=0 pg_after=0 times
   "$run" enqueue --store "$store" --tenant "$tenant" --count "$jobs" --behaviour ok \
     --key-prefix "$tenant" >/dev/null
+  [[ $store == postgresql* ]] && settle_pg
   [ -n "$pg_dir" ] && [[ $store == postgresql* ]] && pg_before=$(pg_cpu_us)
   /usr/bin/time -f '%e %U %S' -o "$scratch/time" \
     "$run" worker --store "$store" --tenant "$tenant" --workers "$c" --until-empty >/dev/null 2>&1
@@ -73,6 +83,7 @@ sluice_drain () {
 graphile_drain () {
   local c=$1 pg_before pg_after out
   node "$graphile/drain.js" enqueue "$pg_uri" "$jobs" "$c" >/dev/null
+  settle_pg
   pg_before=$(pg_cpu_us)
   out=$(node "$graphile/drain.js" drain "$pg_uri" "$jobs" "$c")
   pg_after=$(pg_cpu_us)

@@ -388,6 +388,134 @@ test_claim_takes_oldest_available_at_first (SluiceJobStore *store,
   assert_nothing_claimable (store, "tenant-a", T0 + 1000);
 }
 
+/* claim_async of up to @max_jobs jobs, waited for. */
+static GPtrArray *
+claim_several (SluiceJobStore *store,
+               guint           max_jobs,
+               gint64          now)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  GPtrArray *claims;
+
+  sluice_job_store_claim_async (store, "tenant-a", "worker-1", LEASE, now, max_jobs, NULL,
+                                on_ready, &result);
+  claims = sluice_job_store_claim_finish (store, wait_for (&result), &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (claims);
+  return claims;
+}
+
+static void
+test_claim_takes_several_in_claim_order (SluiceJobStore *store,
+                                         const char     *uri)
+{
+  const char *keys[] = { "third", "first", "second", "fourth", "fifth" };
+  const gint64 at[] = { T0 + 300, T0 + 100, T0 + 200, T0 + 400, T0 + 400 };
+  const char *expected[] = { "first", "second", "third" };
+  g_autoptr(GPtrArray) three = NULL;
+  g_autoptr(GPtrArray) rest = NULL;
+  g_autoptr(GPtrArray) none = NULL;
+  g_autoptr(GHashTable) tokens = g_hash_table_new (g_str_hash, g_str_equal);
+
+  for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
+    sluice_stored_job_free (enqueue_ok (store, "tenant-a", keys[i], 3, at[i]));
+  sluice_stored_job_free (enqueue_ok (store, "tenant-a", "later", 3, T0 + 5000));
+
+  /* One round trip, three jobs, as three claim_next would take them. */
+  three = claim_several (store, 3, T0 + 1000);
+  g_assert_cmpuint (three->len, ==, 3);
+  for (guint i = 0; i < three->len; i++)
+    {
+      const SluiceJobClaim *claim = g_ptr_array_index (three, i);
+      g_autoptr(SluiceStoredJob) kept = store_fixture_peek (store, "tenant-a", claim->job->operation_key);
+
+      g_assert_cmpstr (claim->job->operation_key, ==, expected[i]);
+      g_assert_cmpint (claim->job->state, ==, SLUICE_STORED_JOB_RUNNING);
+      g_assert_cmpuint (claim->job->attempts, ==, 1);
+      g_assert_cmpstr (claim->owner, ==, "worker-1");
+      g_assert_cmpint (claim->job->lease_expires_at, ==, T0 + 1000 + LEASE);
+      /* Each its own lease token, the one the store keeps. */
+      g_assert_cmpstr (kept->lease_token, ==, claim->token);
+      g_assert_true (g_hash_table_add (tokens, claim->token));
+    }
+
+  /* Asked for more than there are: those available, in order. */
+  rest = claim_several (store, 10, T0 + 1000);
+  g_assert_cmpuint (rest->len, ==, 2);
+  g_assert_cmpstr (((SluiceJobClaim *) g_ptr_array_index (rest, 0))->job->operation_key, ==, "fourth");
+  g_assert_cmpstr (((SluiceJobClaim *) g_ptr_array_index (rest, 1))->job->operation_key, ==, "fifth");
+  none = claim_several (store, 10, T0 + 1000);
+  g_assert_cmpuint (none->len, ==, 0);
+  assert_counts (store, "tenant-a", 1, 5, 0, 0, 0);
+}
+
+typedef struct
+{
+  guint   n_left;
+  GError *errors[3];
+} Completions;
+
+typedef struct
+{
+  Completions *completions;
+  guint        index;
+} CompletionSlot;
+
+static void
+on_slot_completed (GObject      *object,
+                   GAsyncResult *result,
+                   gpointer      user_data)
+{
+  CompletionSlot *slot = user_data;
+
+  sluice_job_store_complete_finish (SLUICE_JOB_STORE (object), result,
+                                    &slot->completions->errors[slot->index]);
+  slot->completions->n_left--;
+}
+
+/* Completions made together go to the store together (one batch, one
+ * commit); the one whose token is stale is refused alone. */
+static void
+test_completions_together_are_fenced_each (SluiceJobStore *store,
+                                           const char     *uri)
+{
+  g_autoptr(GPtrArray) claims = NULL;
+  g_autoptr(SluiceJobClaim) stale = NULL;
+  Completions c = { 3, { NULL, NULL, NULL } };
+  CompletionSlot slots[3];
+  const char *keys[] = { "a", "b", "c" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
+    sluice_stored_job_free (enqueue_ok (store, "tenant-a", keys[i], 3, T0 + i));
+  claims = claim_several (store, 3, T0 + 10);
+  g_assert_cmpuint (claims->len, ==, 3);
+  stale = sluice_job_claim_copy (g_ptr_array_index (claims, 1));
+  g_free (stale->token);
+  stale->token = g_strdup ("00000000-0000-4000-8000-000000000000");
+
+  for (guint i = 0; i < 3; i++)
+    {
+      slots[i].completions = &c;
+      slots[i].index = i;
+      sluice_job_store_complete_async (store, i == 1 ? stale : g_ptr_array_index (claims, i),
+                                       "{\"done\": true}", T0 + 20, NULL, on_slot_completed, &slots[i]);
+    }
+  while (c.n_left > 0)
+    g_main_context_iteration (g_main_context_get_thread_default (), TRUE);
+
+  g_assert_no_error (c.errors[0]);
+  assert_lease_lost (c.errors[1]);
+  g_assert_no_error (c.errors[2]);
+  for (guint i = 0; i < 3; i++)
+    {
+      g_autoptr(SluiceStoredJob) job = store_fixture_peek (store, "tenant-a", keys[i]);
+
+      g_assert_cmpint (job->state, ==, i == 1 ? SLUICE_STORED_JOB_RUNNING : SLUICE_STORED_JOB_SUCCEEDED);
+      g_clear_error (&c.errors[i]);
+    }
+}
+
 static void
 test_claim_waits_for_available_at (SluiceJobStore *store,
                                    const char     *uri)
@@ -1298,6 +1426,8 @@ store_fixture_add_tests (const char          *prefix,
     { "fail/failure-texts-are-made-valid-utf8", test_failure_texts_are_made_valid_utf8 },
     { "claim/oldest-available-at-first", test_claim_takes_oldest_available_at_first },
     { "claim/waits-for-available-at", test_claim_waits_for_available_at },
+    { "claim/several-at-once-in-claim-order", test_claim_takes_several_in_claim_order },
+    { "complete/together-each-fenced-alone", test_completions_together_are_fenced_each },
     { "claim/counts-attempt-and-sets-lease", test_claim_counts_attempt_and_sets_lease },
     { "claim/two-connections-claim-each-job-once", test_two_connections_claim_each_job_once },
     { "renew/extends-lease", test_renew_extends_lease },

@@ -420,9 +420,12 @@ count_outcomes (Fixture            *f,
 
 /* ---- the lead bound ----------------------------------------------------- */
 
+/* Forty quick jobs through a pool of 2 workers and a queue of 3, the
+ * source taking @claim_ahead claims ahead: all succeed, and the claims
+ * held never exceed the lead bound q + w + 1. */
 static void
-test_claims_never_exceed_the_lead_bound (Fixture       *f,
-                                         gconstpointer  data)
+run_forty_within_the_lead_bound (Fixture *f,
+                                 guint    claim_ahead)
 {
   Options o = DEFAULT_OPTIONS;
   g_autoptr(SluiceStoreStatus) status = NULL;
@@ -431,6 +434,7 @@ test_claims_never_exceed_the_lead_bound (Fixture       *f,
   o.workers = 2;
   o.queue_size = 3;
   fixture_build (f, &o);
+  sluice_store_source_set_claim_ahead (f->source, claim_ahead);
   for (guint i = 0; i < 40; i++)
     {
       g_autofree char *key = g_strdup_printf ("job-%u", i);
@@ -440,15 +444,35 @@ test_claims_never_exceed_the_lead_bound (Fixture       *f,
   run_pool (f);
   g_assert_no_error (f->run_error);
 
-  /* One claim per read: the pool's lead bound q + w + 1 is the claims'. */
-  g_assert_cmpuint (sluice_store_source_get_max_claims (f->source), ==, 3 + 2 + 1);
+  g_assert_cmpuint (sluice_store_source_get_max_claims (f->source), <=, 3 + 2 + 1);
   g_assert_cmpuint (f->most_claims, <=, 3 + 2 + 1);
   g_assert_cmpuint (sluice_store_source_get_n_claimed (f->source), ==, 40);
+  g_assert_cmpuint (sluice_store_source_get_n_released (f->source), ==, 0);
   g_assert_cmpuint (sluice_store_source_get_n_claims (f->source), ==, 0);
+  g_assert_cmpuint (count_outcomes (f, SLUICE_STORE_OUTCOME_SUCCEEDED), ==, 40);
 
   status = store_fixture_status (f->store, TENANT, 0, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (status->counts[SLUICE_STORED_JOB_SUCCEEDED], ==, 40);
+}
+
+static void
+test_claims_never_exceed_the_lead_bound (Fixture       *f,
+                                         gconstpointer  data)
+{
+  run_forty_within_the_lead_bound (f, 1);
+  /* One claim per read: the pool's lead bound is the claims'. */
+  g_assert_cmpuint (sluice_store_source_get_max_claims (f->source), ==, 3 + 2 + 1);
+}
+
+/* Claims taken ahead (sluice-run worker's setting: the lead bound): a
+ * claim asks for several jobs, the reads take them from the source, and
+ * the claims held still never exceed the bound. */
+static void
+test_claims_taken_ahead_stay_within_the_lead_bound (Fixture       *f,
+                                                    gconstpointer  data)
+{
+  run_forty_within_the_lead_bound (f, 3 + 2 + 1);
 }
 
 /* ---- outcomes ------------------------------------------------------------ */
@@ -1348,6 +1372,7 @@ main (int    argc,
   g_test_add ("/store/source/" path, Fixture, NULL, fixture_setup, func, fixture_teardown)
 
   ADD ("claims-never-exceed-the-lead-bound", test_claims_never_exceed_the_lead_bound);
+  ADD ("claims-taken-ahead-stay-within-the-lead-bound", test_claims_taken_ahead_stay_within_the_lead_bound);
   ADD ("success-completes-the-job", test_success_completes_the_job);
   ADD ("retryable-failure-waits-for-its-backoff", test_retryable_failure_waits_for_its_backoff);
   ADD ("not-retryable-failure-is-dead", test_not_retryable_failure_is_dead);

@@ -402,6 +402,9 @@ build (Worker  *w,
                             NULL);
   if (w->pool == NULL)
     return FALSE;
+  /* As many claims per round trip as the pool may hold unfinished (its
+   * lead bound), the next claim out while the jobs run. */
+  sluice_store_source_set_claim_ahead (w->source, (guint) (w->queue_size + w->workers + 1));
 
   g_signal_connect (w->handler, "job-started", G_CALLBACK (on_job_started), w);
   g_signal_connect (w->handler, "job-finished", G_CALLBACK (on_job_finished), w);

@@ -464,6 +464,104 @@ sluice_job_store_claim_next_finish (SluiceJobStore  *self,
   return SLUICE_JOB_STORE_GET_IFACE (self)->claim_next_finish (self, result, error);
 }
 
+static void
+on_claimed_one (GObject      *object,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  g_autoptr(GError) error = NULL;
+  SluiceJobClaim *claim = sluice_job_store_claim_next_finish (SLUICE_JOB_STORE (object), result, &error);
+  GPtrArray *claims;
+
+  if (error != NULL)
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+  claims = g_ptr_array_new_with_free_func ((GDestroyNotify) sluice_job_claim_free);
+  if (claim != NULL)
+    g_ptr_array_add (claims, claim);
+  g_task_return_pointer (task, claims, (GDestroyNotify) g_ptr_array_unref);
+}
+
+/**
+ * sluice_job_store_claim_async:
+ * @self: a store
+ * @tenant: the tenant whose jobs to claim
+ * @owner: the worker that claims them
+ * @lease: the length of the leases, µs (more than 0)
+ * @now: the time of the call, µs since the Unix epoch
+ * @max_jobs: the most jobs to claim in this one round trip (0 counts as 1)
+ * @cancellable: (nullable): cancels the call before the store starts it
+ * @callback: called with the claims
+ * @user_data: data for @callback
+ *
+ * Claims up to @max_jobs jobs at once, each as claim_next() would, in
+ * the order claim_next() would take them: a worker with several free
+ * slots fills them with one round trip to the store. A store that cannot
+ * claim several at once claims one.
+ */
+void
+sluice_job_store_claim_async (SluiceJobStore      *self,
+                              const char          *tenant,
+                              const char          *owner,
+                              gint64               lease,
+                              gint64               now,
+                              guint                max_jobs,
+                              GCancellable        *cancellable,
+                              GAsyncReadyCallback  callback,
+                              gpointer             user_data)
+{
+  SluiceJobStoreInterface *iface;
+  GError *error = NULL;
+  GTask *task;
+
+  g_return_if_fail (SLUICE_IS_JOB_STORE (self));
+  g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
+
+  if (!check_name (NAME_TENANT, tenant, &error) ||
+      !check_name (NAME_OWNER, owner, &error) ||
+      !check_lease (lease, &error))
+    {
+      report_invalid (self, sluice_job_store_claim_async, callback, user_data, error);
+      return;
+    }
+  iface = SLUICE_JOB_STORE_GET_IFACE (self);
+  if (iface->claim_async != NULL)
+    {
+      iface->claim_async (self, tenant, owner, lease, now, MAX (max_jobs, 1), cancellable,
+                          callback, user_data);
+      return;
+    }
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, sluice_job_store_claim_async);
+  g_task_set_check_cancellable (task, FALSE);
+  iface->claim_next_async (self, tenant, owner, lease, now, cancellable, on_claimed_one, task);
+}
+
+/**
+ * sluice_job_store_claim_finish:
+ * @self: a store
+ * @result: the result given to the callback
+ * @error: set on failure
+ *
+ * Returns: (transfer full) (element-type SluiceJobClaim): the claims,
+ *   oldest available_at first, empty if no job was claimable; %NULL with
+ *   @error set on failure
+ */
+GPtrArray *
+sluice_job_store_claim_finish (SluiceJobStore  *self,
+                               GAsyncResult    *result,
+                               GError         **error)
+{
+  g_return_val_if_fail (SLUICE_IS_JOB_STORE (self), NULL);
+
+  if (g_async_result_is_tagged (result, sluice_job_store_claim_async))
+    return g_task_propagate_pointer (G_TASK (result), error);
+  return SLUICE_JOB_STORE_GET_IFACE (self)->claim_finish (self, result, error);
+}
+
 /**
  * sluice_job_store_renew_async:
  * @self: a store

@@ -339,6 +339,19 @@ struct _SluiceJobStoreInterface
   SluiceStoreStatus *(*get_status_finish)     (SluiceJobStore          *self,
                                                GAsyncResult            *result,
                                                GError                 **error);
+  /* Optional: without them, claim_async() is one claim_next. */
+  void               (*claim_async)           (SluiceJobStore          *self,
+                                               const char              *tenant,
+                                               const char              *owner,
+                                               gint64                   lease,
+                                               gint64                   now,
+                                               guint                    max_jobs,
+                                               GCancellable            *cancellable,
+                                               GAsyncReadyCallback      callback,
+                                               gpointer                 user_data);
+  GPtrArray         *(*claim_finish)          (SluiceJobStore          *self,
+                                               GAsyncResult            *result,
+                                               GError                 **error);
 };
 
 /*
@@ -385,6 +398,18 @@ void               sluice_job_store_claim_next_async (SluiceJobStore     *self,
                                                   GAsyncReadyCallback     callback,
                                                   gpointer                user_data);
 SluiceJobClaim    *sluice_job_store_claim_next_finish (SluiceJobStore    *self,
+                                                  GAsyncResult           *result,
+                                                  GError                **error);
+void               sluice_job_store_claim_async  (SluiceJobStore         *self,
+                                                  const char             *tenant,
+                                                  const char             *owner,
+                                                  gint64                  lease,
+                                                  gint64                  now,
+                                                  guint                   max_jobs,
+                                                  GCancellable           *cancellable,
+                                                  GAsyncReadyCallback     callback,
+                                                  gpointer                user_data);
+GPtrArray         *sluice_job_store_claim_finish (SluiceJobStore         *self,
                                                   GAsyncResult           *result,
                                                   GError                **error);
 void               sluice_job_store_renew_async  (SluiceJobStore         *self,

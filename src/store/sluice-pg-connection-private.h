@@ -6,7 +6,7 @@
  */
 #pragma once
 
-#include "sluice-job-store.h"
+#include "sluice-pg-store.h"
 
 G_BEGIN_DECLS
 
@@ -41,48 +41,11 @@ void                sluice_pg_connection_free   (SluicePgConnection  *self);
 gboolean            sluice_pg_connection_open   (SluicePgConnection  *self,
                                                  GError             **error);
 
-SluiceStoredJob    *sluice_pg_connection_enqueue (SluicePgConnection *self,
-                                                 const char          *tenant,
-                                                 const char          *operation_key,
-                                                 const char          *payload,
-                                                 guint                max_attempts,
-                                                 gint64               now,
-                                                 gboolean            *created,
-                                                 GError             **error);
-SluiceJobClaim     *sluice_pg_connection_claim_next (SluicePgConnection *self,
-                                                 const char          *tenant,
-                                                 const char          *owner,
-                                                 gint64               lease,
-                                                 gint64               now,
-                                                 GError             **error);
-gboolean            sluice_pg_connection_renew  (SluicePgConnection  *self,
-                                                 const SluiceJobClaim *claim,
-                                                 gint64               lease,
-                                                 gint64               now,
-                                                 GError             **error);
-gboolean            sluice_pg_connection_complete (SluicePgConnection *self,
-                                                 const SluiceJobClaim *claim,
-                                                 const char          *result_json,
-                                                 gint64               now,
-                                                 GError             **error);
-gboolean            sluice_pg_connection_fail   (SluicePgConnection  *self,
-                                                 const SluiceJobClaim *claim,
-                                                 const SluiceJobFailure *failure,
-                                                 gint64               available_at,
-                                                 gint64               now,
-                                                 GError             **error);
-gboolean            sluice_pg_connection_release (SluicePgConnection *self,
-                                                 const SluiceJobClaim *claim,
-                                                 gint64               now,
-                                                 GError             **error);
-gint64              sluice_pg_connection_release_expired (SluicePgConnection *self,
-                                                 const char          *tenant,
-                                                 gint64               now,
-                                                 guint                limit,
-                                                 GError             **error);
-SluiceStoreStatus  *sluice_pg_connection_get_status (SluicePgConnection *self,
-                                                 const char          *tenant,
-                                                 guint                n_failures,
-                                                 GError             **error);
+/* The protocol: SluiceStoreBackend's virtuals for SluicePgStore. */
+void                sluice_pg_jobs_class_init   (SluiceStoreBackendClass *klass);
+
+/* sluice-pg-store.c: the connection, for the store's thread */
+SluicePgConnection *sluice_pg_store_get_connection (SluicePgStore *self,
+                                                    guint          lane);
 
 G_END_DECLS

@@ -17,6 +17,7 @@
  */
 
 #include "sluice-pg-connection-private.h"
+#include "sluice-pg-store.h"
 
 #include <glib/gi18n-lib.h>
 #include <glib-unix.h>
@@ -106,16 +107,26 @@ static const Statement statements[] = {
     " SELECT inserted.*, pg_notify('" SLUICE_PG_CHANNEL "', inserted.tenant) FROM inserted" },
   { "sluice_find",
     "SELECT " JOB_COLUMNS " FROM sluice_jobs WHERE tenant = $1::text AND operation_key = $2::text" },
-  { "sluice_claim",
+  /* Up to $5 jobs at once, each with a lease token of its own; the rows
+   * come back in no order, and are sorted as the claim would take them. */
+  { "sluice_claim_batch",
     "UPDATE sluice_jobs SET state = 'running', attempts = attempts + 1,"
-    "  lease_owner = $2::text, lease_token = $3::uuid,"
-    "  lease_expires_at = $4::bigint + $5::bigint, updated_at = $4::bigint"
-    " WHERE id = (SELECT id FROM sluice_jobs"
-    "             WHERE tenant = $1::text AND state IN ('pending', 'retry_wait')"
-    "               AND available_at <= $4::bigint"
-    "             ORDER BY available_at, created_seq"
-    "             LIMIT 1 FOR UPDATE SKIP LOCKED)"
-    " RETURNING " JOB_COLUMNS },
+    "  lease_owner = $2::text, lease_token = gen_random_uuid(),"
+    "  lease_expires_at = $3::bigint + $4::bigint, updated_at = $3::bigint"
+    " WHERE id IN (SELECT id FROM sluice_jobs"
+    "              WHERE tenant = $1::text AND state IN ('pending', 'retry_wait')"
+    "                AND available_at <= $3::bigint"
+    "              ORDER BY available_at, created_seq"
+    "              LIMIT $5::bigint FOR UPDATE SKIP LOCKED)"
+    " RETURNING " JOB_COLUMNS ", created_seq" },
+  /* Completions of one batch, one statement: the rows that come back are
+   * the claims whose token was still the job's. */
+  { "sluice_complete_batch",
+    "UPDATE sluice_jobs AS j SET state = 'succeeded', result = r.result::json,"
+    "  lease_owner = NULL, lease_token = NULL, lease_expires_at = NULL, updated_at = r.now"
+    " FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::bigint[]) AS r (id, token, result, now)"
+    " WHERE j.id = r.id AND j.lease_token = r.token AND j.state = 'running'"
+    " RETURNING r.id, r.token" },
   { "sluice_renew",
     "UPDATE sluice_jobs SET lease_expires_at = $3::bigint + $4::bigint, updated_at = $3::bigint"
     " WHERE id = $1::uuid AND lease_token = $2::uuid AND state = 'running'" },
@@ -668,7 +679,7 @@ number (Number *buffer,
  * A concurrent insert of the same key makes ours wait for its commit, so
  * the read after it finds the row.
  */
-SluiceStoredJob *
+static SluiceStoredJob *
 sluice_pg_connection_enqueue (SluicePgConnection  *self,
                               const char          *tenant,
                               const char          *operation_key,
@@ -712,37 +723,6 @@ sluice_pg_connection_enqueue (SluicePgConnection  *self,
   return job;
 }
 
-SluiceJobClaim *
-sluice_pg_connection_claim_next (SluicePgConnection  *self,
-                                 const char          *tenant,
-                                 const char          *owner,
-                                 gint64               lease,
-                                 gint64               now,
-                                 GError             **error)
-{
-  g_autofree char *token = g_uuid_string_random ();
-  Number at, length;
-  const char *params[] = { tenant, owner, token, number (&at, now), number (&length, lease) };
-  SluiceJobClaim *claim = NULL;
-  PGresult *result;
-
-  if (!sluice_pg_connection_open (self, error))
-    return NULL;
-
-  result = exec_prepared (self, "sluice_claim", G_N_ELEMENTS (params), params, PGRES_TUPLES_OK, error);
-  if (result == NULL)
-    return NULL;
-  if (PQntuples (result) == 1)
-    {
-      claim = g_new0 (SluiceJobClaim, 1);
-      claim->job = job_from_row (result, 0);
-      claim->owner = g_strdup (owner);
-      claim->token = g_strdup (claim->job->lease_token);
-    }
-  PQclear (result);
-  return claim;
-}
-
 /* Fencing: the claim's token must be a UUID to be the job's (the column's
  * type); one that is not cannot match, and is refused as a lost lease
  * rather than as the server's cast error. */
@@ -781,7 +761,7 @@ fenced (const SluiceJobClaim  *claim,
   return changed;
 }
 
-gboolean
+static gboolean
 sluice_pg_connection_renew (SluicePgConnection    *self,
                             const SluiceJobClaim  *claim,
                             gint64                 lease,
@@ -799,7 +779,7 @@ sluice_pg_connection_renew (SluicePgConnection    *self,
                                        PGRES_COMMAND_OK, error), error);
 }
 
-gboolean
+static gboolean
 sluice_pg_connection_complete (SluicePgConnection    *self,
                                const SluiceJobClaim  *claim,
                                const char            *result_json,
@@ -817,7 +797,7 @@ sluice_pg_connection_complete (SluicePgConnection    *self,
                                        PGRES_COMMAND_OK, error), error);
 }
 
-gboolean
+static gboolean
 sluice_pg_connection_fail (SluicePgConnection      *self,
                            const SluiceJobClaim    *claim,
                            const SluiceJobFailure  *failure,
@@ -869,7 +849,7 @@ sluice_pg_connection_fail (SluicePgConnection      *self,
 
 /* The UPDATE's RETURNING sends the NOTIFY, in the same transaction: the
  * other workers hear of the job only once it is claimable. */
-gboolean
+static gboolean
 sluice_pg_connection_release (SluicePgConnection    *self,
                               const SluiceJobClaim  *claim,
                               gint64                 now,
@@ -887,7 +867,7 @@ sluice_pg_connection_release (SluicePgConnection    *self,
   return fenced (claim, result, error);
 }
 
-gint64
+static gint64
 sluice_pg_connection_release_expired (SluicePgConnection  *self,
                                       const char          *tenant,
                                       gint64               now,
@@ -913,7 +893,7 @@ sluice_pg_connection_release_expired (SluicePgConnection  *self,
   return released;
 }
 
-SluiceStoreStatus *
+static SluiceStoreStatus *
 sluice_pg_connection_get_status (SluicePgConnection  *self,
                                  const char          *tenant,
                                  guint                n_failures,
@@ -951,4 +931,239 @@ sluice_pg_connection_get_status (SluicePgConnection  *self,
     g_ptr_array_add (status->failures, job_from_row (result, row));
   PQclear (result);
   return g_steal_pointer (&status);
+}
+
+/* ---- batches: SluiceStoreBackend's virtuals ----------------------------------- */
+
+/* The connection of the lane a request runs on. */
+static SluicePgConnection *
+connection_of (SluiceStoreBackend       *backend,
+               const SluiceStoreRequest *request)
+{
+  return sluice_pg_store_get_connection (SLUICE_PG_STORE (backend), request->lane);
+}
+
+static gboolean
+pg_open (SluiceStoreBackend  *backend,
+         guint                lane,
+         GError             **error)
+{
+  return sluice_pg_connection_open (sluice_pg_store_get_connection (SLUICE_PG_STORE (backend), lane), error);
+}
+
+/* Each enqueue on its own (a commit each): one that fails, as on a full
+ * disk, fails alone. */
+static void
+pg_enqueue (SluiceStoreBackend  *backend,
+            SluiceStoreRequest **requests,
+            guint                n)
+{
+  for (guint i = 0; i < n; i++)
+    {
+      SluiceStoreRequest *r = requests[i];
+
+      r->value = sluice_pg_connection_enqueue (connection_of (backend, r), r->tenant, r->operation_key,
+                                               r->text, r->count, r->now, &r->created, &r->error);
+      r->value_free = (GDestroyNotify) sluice_stored_job_free;
+    }
+}
+
+/* Up to r->count claims in one statement. */
+static void
+pg_claim (SluiceStoreBackend *backend,
+          SluiceStoreRequest *r)
+{
+  SluicePgConnection *self = connection_of (backend, r);
+  Number at, length, most;
+  const char *params[] = { r->tenant, r->owner, number (&at, r->now), number (&length, r->lease),
+                           number (&most, MAX (r->count, 1)) };
+  g_autoptr(GArray) order = NULL;
+  GPtrArray *claims;
+  PGresult *result;
+  int n_rows;
+
+  result = exec_prepared (self, "sluice_claim_batch", G_N_ELEMENTS (params), params,
+                          PGRES_TUPLES_OK, &r->error);
+  if (result == NULL)
+    return;
+  n_rows = PQntuples (result);
+  /* Sorted by (available_at, created_seq): the rows as the claim took them. */
+  order = g_array_sized_new (FALSE, FALSE, sizeof (int), n_rows);
+  for (int row = 0; row < n_rows; row++)
+    {
+      int j = (int) order->len;
+
+      while (j > 0)
+        {
+          int other = g_array_index (order, int, j - 1);
+          gint64 a = int_at (result, other, 7), b = int_at (result, row, 7);
+
+          if (a < b || (a == b && int_at (result, other, 17) < int_at (result, row, 17)))
+            break;
+          j--;
+        }
+      g_array_insert_val (order, j, row);
+    }
+  claims = g_ptr_array_new_full (n_rows, (GDestroyNotify) sluice_job_claim_free);
+  for (guint i = 0; i < order->len; i++)
+    {
+      SluiceJobClaim *claim = g_new0 (SluiceJobClaim, 1);
+
+      claim->job = job_from_row (result, g_array_index (order, int, i));
+      claim->owner = g_strdup (r->owner);
+      claim->token = g_strdup (claim->job->lease_token);
+      g_ptr_array_add (claims, claim);
+    }
+  PQclear (result);
+  r->value = claims;
+  r->value_free = (GDestroyNotify) g_ptr_array_unref;
+}
+
+static void
+pg_renew (SluiceStoreBackend  *backend,
+          SluiceStoreRequest **requests,
+          guint                n)
+{
+  for (guint i = 0; i < n; i++)
+    sluice_pg_connection_renew (connection_of (backend, requests[i]), requests[i]->claim, requests[i]->lease,
+                                requests[i]->now, &requests[i]->error);
+}
+
+/* An element of a PostgreSQL array literal: quoted, or NULL. */
+static void
+append_element (GString    *array,
+                const char *text)
+{
+  if (array->len > 1)
+    g_string_append_c (array, ',');
+  if (text == NULL)
+    {
+      g_string_append (array, "NULL");
+      return;
+    }
+  g_string_append_c (array, '"');
+  for (const char *c = text; *c != '\0'; c++)
+    {
+      if (*c == '"' || *c == '\\')
+        g_string_append_c (array, '\\');
+      g_string_append_c (array, *c);
+    }
+  g_string_append_c (array, '"');
+}
+
+/* The completions of a batch in one statement: one round trip, one
+ * commit. Those whose token is not a UUID are fenced out before. */
+static void
+complete_batch (SluicePgConnection  *self,
+                SluiceStoreRequest **requests,
+                guint                n)
+{
+  g_autoptr(GString) ids = g_string_new ("{");
+  g_autoptr(GString) tokens = g_string_new ("{");
+  g_autoptr(GString) results = g_string_new ("{");
+  g_autoptr(GString) times = g_string_new ("{");
+  g_autoptr(GHashTable) done = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  const char *params[4];
+  GError *error = NULL;
+  PGresult *result;
+
+  for (guint i = 0; i < n; i++)
+    {
+      Number at;
+
+      if (!check_claim (self, requests[i]->claim, &requests[i]->error))
+        continue;
+      append_element (ids, requests[i]->claim->job->id);
+      append_element (tokens, requests[i]->claim->token);
+      append_element (results, requests[i]->text);
+      append_element (times, number (&at, requests[i]->now));
+    }
+  g_string_append_c (ids, '}');
+  g_string_append_c (tokens, '}');
+  g_string_append_c (results, '}');
+  g_string_append_c (times, '}');
+  params[0] = ids->str;
+  params[1] = tokens->str;
+  params[2] = results->str;
+  params[3] = times->str;
+  result = exec_prepared (self, "sluice_complete_batch", 4, params, PGRES_TUPLES_OK, &error);
+  if (result == NULL)
+    {
+      for (guint i = 0; i < n; i++)
+        if (requests[i]->error == NULL)
+          requests[i]->error = g_error_copy (error);
+      g_error_free (error);
+      return;
+    }
+  for (int row = 0; row < PQntuples (result); row++)
+    g_hash_table_add (done, g_strconcat (PQgetvalue (result, row, 0), "#", PQgetvalue (result, row, 1), NULL));
+  PQclear (result);
+  for (guint i = 0; i < n; i++)
+    {
+      g_autofree char *key = NULL;
+
+      if (requests[i]->error != NULL)
+        continue;
+      key = g_strconcat (requests[i]->claim->job->id, "#", requests[i]->claim->token, NULL);
+      if (!g_hash_table_contains (done, key))
+        sluice_store_request_lease_lost (requests[i]);
+    }
+}
+
+/* Completions together; failures and releases (rare) one by one. */
+static void
+pg_finish (SluiceStoreBackend  *backend,
+           SluiceStoreRequest **requests,
+           guint                n)
+{
+  SluicePgConnection *self = connection_of (backend, requests[0]);
+  g_autoptr(GPtrArray) completions = g_ptr_array_new ();
+
+  for (guint i = 0; i < n; i++)
+    {
+      SluiceStoreRequest *r = requests[i];
+
+      if (r->op == SLUICE_STORE_OP_COMPLETE)
+        g_ptr_array_add (completions, r);
+      else if (r->op == SLUICE_STORE_OP_FAIL)
+        sluice_pg_connection_fail (self, r->claim, r->failure, r->available_at, r->now, &r->error);
+      else
+        sluice_pg_connection_release (self, r->claim, r->now, &r->error);
+    }
+  if (completions->len == 1)
+    {
+      SluiceStoreRequest *r = g_ptr_array_index (completions, 0);
+
+      sluice_pg_connection_complete (self, r->claim, r->text, r->now, &r->error);
+    }
+  else if (completions->len > 1)
+    complete_batch (self, (SluiceStoreRequest **) completions->pdata, completions->len);
+}
+
+static void
+pg_release_expired (SluiceStoreBackend *backend,
+                    SluiceStoreRequest *r)
+{
+  r->number = sluice_pg_connection_release_expired (connection_of (backend, r), r->tenant, r->now,
+                                                    r->count, &r->error);
+}
+
+static void
+pg_get_status (SluiceStoreBackend *backend,
+               SluiceStoreRequest *r)
+{
+  r->value = sluice_pg_connection_get_status (connection_of (backend, r), r->tenant, r->count, &r->error);
+  r->value_free = (GDestroyNotify) sluice_store_status_free;
+}
+
+void
+sluice_pg_jobs_class_init (SluiceStoreBackendClass *klass)
+{
+  klass->open = pg_open;
+  klass->enqueue = pg_enqueue;
+  klass->claim = pg_claim;
+  klass->renew = pg_renew;
+  klass->finish = pg_finish;
+  klass->release_expired = pg_release_expired;
+  klass->get_status = pg_get_status;
 }

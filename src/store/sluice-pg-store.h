@@ -4,12 +4,12 @@
  */
 #pragma once
 
-#include "sluice-job-store.h"
+#include "sluice-store-backend.h"
 
 G_BEGIN_DECLS
 
 #define SLUICE_TYPE_PG_STORE (sluice_pg_store_get_type ())
-G_DECLARE_FINAL_TYPE (SluicePgStore, sluice_pg_store, SLUICE, PG_STORE, GObject)
+G_DECLARE_FINAL_TYPE (SluicePgStore, sluice_pg_store, SLUICE, PG_STORE, SluiceStoreBackend)
 
 SluiceJobStore *sluice_pg_store_new             (const char    *uri,
                                                  GError       **error);

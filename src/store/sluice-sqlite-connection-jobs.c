@@ -1,16 +1,18 @@
 /* sluice-sqlite-connection-jobs.c: the job store protocol in SQL, each
- * call one transaction on SluiceSqliteStore's connection
+ * batch of requests one transaction on SluiceSqliteStore's connection
  *
  * Every write begins with BEGIN IMMEDIATE (sluice-sqlite-store.c says
- * why); a claim is one UPDATE of the first claimable row, so that two
- * connections never take the same job; renew, complete, fail and release
- * are fenced: their UPDATE names the claim's token, and no row changed means
- * the lease is lost.
+ * why); a claim is one UPDATE of the first claimable row, repeated in one
+ * transaction for a claim of several, so that two connections never take
+ * the same job; renew, complete, fail and release are fenced: their
+ * UPDATE names the claim's token, and no row changed means the lease is
+ * lost. A batch is one transaction: one commit, one write of the WAL.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 
 #include "sluice-sqlite-connection-private.h"
+#include "sluice-sqlite-store.h"
 
 #include <glib/gi18n-lib.h>
 
@@ -80,15 +82,48 @@ static const char sql_failures[] =
   " WHERE last_failure_type IS NOT NULL AND (?1 IS NULL OR tenant = ?1)"
   " ORDER BY updated_at DESC, created_seq DESC LIMIT ?2";
 
-static void
-set_lease_lost (const char  *job_id,
-                GError     **error)
+
+/* ---- transactions ---------------------------------------------------------- */
+
+/* A statement without parameters, prepared once (BEGIN, COMMIT, …). */
+static gboolean
+run_cached (SluiceSqliteConnection  *self,
+            const char              *sql,
+            GError                 **error)
 {
-  g_set_error (error, SLUICE_STORE_ERROR, SLUICE_STORE_ERROR_LEASE_LOST,
-               /* Translators: %s is a job's id */
-               _("Job %s: its lease is no longer this claim's (it expired and "
-                 "was released, or the job ended)"), job_id);
+  sqlite3_stmt *stmt = sluice_sqlite_connection_prepare (self, sql, error);
+
+  return stmt != NULL && sluice_sqlite_connection_step (self, stmt, error);
 }
+
+static gboolean
+begin_write (SluiceSqliteConnection  *self,
+             GError                 **error)
+{
+  return run_cached (self, "BEGIN IMMEDIATE", error);
+}
+
+/* Ends a batch's transaction: COMMIT if @ok, else ROLLBACK; when the
+ * batch is not committed, every request of it fails with the error. */
+static void
+end_batch (SluiceSqliteConnection  *self,
+           gboolean                 ok,
+           GError                  *error,
+           SluiceStoreRequest     **requests,
+           guint                    n)
+{
+  g_autoptr(GError) local_error = error;
+
+  if (ok && run_cached (self, "COMMIT", &local_error))
+    return;
+  if (!sqlite3_get_autocommit (self->db))
+    sqlite3_exec (self->db, "ROLLBACK", NULL, NULL, NULL);
+  if (local_error == NULL)
+    sluice_sqlite_connection_set_error (self, &local_error);
+  sluice_store_requests_fail_all (requests, n, local_error);
+}
+
+/* ---- enqueue ------------------------------------------------------------------- */
 
 static SluiceStoredJob *
 find_job (SluiceSqliteConnection  *self,
@@ -117,45 +152,71 @@ find_job (SluiceSqliteConnection  *self,
   return job;
 }
 
-/* The new job, or the one the tenant has with @operation_key already
- * (then @created is FALSE and nothing changes). */
-SluiceStoredJob *
-sluice_sqlite_connection_enqueue (SluiceSqliteConnection  *self,
-                                  const char              *tenant,
-                                  const char              *operation_key,
-                                  const char              *payload,
-                                  guint                    max_attempts,
-                                  gint64                   now,
-                                  gboolean                *created,
-                                  GError                 **error)
+/* One enqueue inside the batch's transaction. */
+static gboolean
+enqueue_one (SluiceSqliteConnection  *self,
+             SluiceStoreRequest      *r,
+             GError                 **error)
 {
   g_autofree char *id = g_uuid_string_random ();
-  g_autoptr(SluiceStoredJob) job = NULL;
-  sqlite3_stmt *stmt = NULL;
-  gboolean ok;
+  sqlite3_stmt *stmt = sluice_sqlite_connection_prepare (self, sql_insert, error);
+  gboolean created;
 
-  *created = FALSE;
-  ok = sluice_sqlite_connection_exec (self, "BEGIN IMMEDIATE", error) &&
-       (stmt = sluice_sqlite_connection_prepare (self, sql_insert, error)) != NULL;
-  if (ok)
-    {
-      sluice_sqlite_bind_text (stmt, 1, id);
-      sluice_sqlite_bind_text (stmt, 2, tenant);
-      sluice_sqlite_bind_text (stmt, 3, operation_key);
-      sluice_sqlite_bind_text (stmt, 4, payload);
-      sqlite3_bind_int64 (stmt, 5, max_attempts);
-      sqlite3_bind_int64 (stmt, 6, now);
-      ok = sluice_sqlite_connection_step (self, stmt, error);
-      *created = ok && sqlite3_changes (self->db) == 1;
-      ok = ok && (job = find_job (self, tenant, operation_key, error)) != NULL;
-    }
-  if (!sluice_sqlite_connection_end (self, ok, error))
-    {
-      *created = FALSE;
-      return NULL;
-    }
-  return g_steal_pointer (&job);
+  if (stmt == NULL)
+    return FALSE;
+  sluice_sqlite_bind_text (stmt, 1, id);
+  sluice_sqlite_bind_text (stmt, 2, r->tenant);
+  sluice_sqlite_bind_text (stmt, 3, r->operation_key);
+  sluice_sqlite_bind_text (stmt, 4, r->text);
+  sqlite3_bind_int64 (stmt, 5, r->count);
+  sqlite3_bind_int64 (stmt, 6, r->now);
+  if (!sluice_sqlite_connection_step (self, stmt, error))
+    return FALSE;
+  created = sqlite3_changes (self->db) == 1;
+  r->value = find_job (self, r->tenant, r->operation_key, error);
+  r->value_free = (GDestroyNotify) sluice_stored_job_free;
+  r->created = created && r->value != NULL;
+  r->wake = r->created;
+  return r->value != NULL;
 }
+
+/* The new jobs, or those the tenants have with the keys already (created
+ * FALSE, nothing changed). Each enqueue has a savepoint of its own: one
+ * that fails (a full disk) is undone alone and the others are committed,
+ * with one fsync for all (synchronous=FULL while an enqueue commits: an
+ * answered enqueue survives a power cut). */
+static void
+sqlite_enqueue (SluiceStoreBackend  *backend,
+                SluiceStoreRequest **requests,
+                guint                n)
+{
+  SluiceSqliteConnection *self = sluice_sqlite_store_get_connection (SLUICE_SQLITE_STORE (backend));
+  GError *error = NULL;
+  /* Outside a transaction: SQLite refuses to change it inside one. */
+  gboolean ok = run_cached (self, "PRAGMA synchronous = FULL", &error) && begin_write (self, &error);
+
+  for (guint i = 0; ok && i < n; i++)
+    {
+      SluiceStoreRequest *r = requests[i];
+
+      ok = run_cached (self, "SAVEPOINT sluice_enqueue", &error);
+      if (ok && !enqueue_one (self, r, &r->error))
+        {
+          r->created = r->wake = FALSE;
+          if (sqlite3_get_autocommit (self->db))
+            ok = FALSE;  /* SQLite undid the whole transaction */
+          else
+            ok = run_cached (self, "ROLLBACK TO sluice_enqueue", &error);
+        }
+      ok = ok && run_cached (self, "RELEASE sluice_enqueue", &error);
+      if (!ok && error == NULL && r->error != NULL)
+        error = g_error_copy (r->error);
+    }
+  end_batch (self, ok, error, requests, n);
+  run_cached (self, "PRAGMA synchronous = NORMAL", NULL);
+}
+
+/* ---- claim ----------------------------------------------------------------------- */
 
 static SluiceJobClaim *
 claim_new (SluiceStoredJob *job,
@@ -170,158 +231,139 @@ claim_new (SluiceStoredJob *job,
   return claim;
 }
 
-SluiceJobClaim *
-sluice_sqlite_connection_claim_next (SluiceSqliteConnection  *self,
-                                     const char              *tenant,
-                                     const char              *owner,
-                                     gint64                   lease,
-                                     gint64                   now,
-                                     GError                 **error)
+/* One claim inside the transaction: the claim, or NULL (with @error set
+ * when it failed). */
+static SluiceJobClaim *
+claim_one (SluiceSqliteConnection  *self,
+           SluiceStoreRequest      *r,
+           GError                 **error)
 {
   g_autofree char *token = g_uuid_string_random ();
-  g_autoptr(SluiceStoredJob) job = NULL;
-  sqlite3_stmt *stmt = NULL;
-  gboolean ok;
+  sqlite3_stmt *stmt = sluice_sqlite_connection_prepare (self, sql_claim, error);
+  SluiceStoredJob *job = NULL;
   int rc;
 
-  ok = sluice_sqlite_connection_exec (self, "BEGIN IMMEDIATE", error) &&
-       (stmt = sluice_sqlite_connection_prepare (self, sql_claim, error)) != NULL;
-  if (ok)
-    {
-      sluice_sqlite_bind_text (stmt, 1, tenant);
-      sqlite3_bind_int64 (stmt, 2, now);
-      sluice_sqlite_bind_text (stmt, 3, owner);
-      sluice_sqlite_bind_text (stmt, 4, token);
-      sqlite3_bind_int64 (stmt, 5, now + lease);
-      rc = sqlite3_step (stmt);
-      if (rc == SQLITE_ROW)
-        job = sluice_sqlite_job_from_row (stmt);
-      else if (rc != SQLITE_DONE)
-        {
-          sluice_sqlite_connection_set_error (self, error);
-          ok = FALSE;
-        }
-      sqlite3_reset (stmt);
-    }
-  if (!sluice_sqlite_connection_end (self, ok, error) || job == NULL)
+  if (stmt == NULL)
     return NULL;
-  return claim_new (g_steal_pointer (&job), owner, token);
+  sluice_sqlite_bind_text (stmt, 1, r->tenant);
+  sqlite3_bind_int64 (stmt, 2, r->now);
+  sluice_sqlite_bind_text (stmt, 3, r->owner);
+  sluice_sqlite_bind_text (stmt, 4, token);
+  sqlite3_bind_int64 (stmt, 5, r->now + r->lease);
+  rc = sqlite3_step (stmt);
+  if (rc == SQLITE_ROW)
+    job = sluice_sqlite_job_from_row (stmt);
+  else if (rc != SQLITE_DONE)
+    sluice_sqlite_connection_set_error (self, error);
+  sqlite3_reset (stmt);
+  return job != NULL ? claim_new (job, r->owner, token) : NULL;
 }
 
-/* BEGIN IMMEDIATE, then @sql prepared with the fencing parameters bound:
- * ?1 the job's id, ?2 the claim's token. */
-static sqlite3_stmt *
-begin_fenced (SluiceSqliteConnection  *self,
-              const char              *sql,
-              const char              *job_id,
-              const char              *token,
-              GError                 **error)
+/* Up to r->count claims, in one transaction. */
+static void
+sqlite_claim (SluiceStoreBackend *backend,
+              SluiceStoreRequest *r)
 {
+  SluiceSqliteConnection *self = sluice_sqlite_store_get_connection (SLUICE_SQLITE_STORE (backend));
+  GPtrArray *claims = g_ptr_array_new_with_free_func ((GDestroyNotify) sluice_job_claim_free);
+  GError *error = NULL;
+  gboolean ok = begin_write (self, &error);
+
+  r->value = claims;
+  r->value_free = (GDestroyNotify) g_ptr_array_unref;
+  while (ok && claims->len < r->count)
+    {
+      SluiceJobClaim *claim = claim_one (self, r, &error);
+
+      if (claim == NULL)
+        {
+          ok = error == NULL;
+          break;
+        }
+      g_ptr_array_add (claims, claim);
+    }
+  end_batch (self, ok, error, &r, 1);
+}
+
+/* ---- renew, complete, fail, release ----------------------------------------- */
+
+/* Binds a fenced statement's ?1 (the job's id) and ?2 (the token) and the
+ * rest of @r's arguments. */
+static sqlite3_stmt *
+prepare_fenced (SluiceSqliteConnection  *self,
+                SluiceStoreRequest      *r,
+                GError                 **error)
+{
+  const char *sql = NULL;
   sqlite3_stmt *stmt;
 
-  if (!sluice_sqlite_connection_exec (self, "BEGIN IMMEDIATE", error))
-    return NULL;
+  switch (r->op)
+    {
+    case SLUICE_STORE_OP_RENEW: sql = sql_renew; break;
+    case SLUICE_STORE_OP_COMPLETE: sql = sql_complete; break;
+    case SLUICE_STORE_OP_FAIL: sql = sql_fail; break;
+    case SLUICE_STORE_OP_RELEASE: sql = sql_release_claim; break;
+    default: g_assert_not_reached ();
+    }
   stmt = sluice_sqlite_connection_prepare (self, sql, error);
   if (stmt == NULL)
     return NULL;
-  sluice_sqlite_bind_text (stmt, 1, job_id);
-  sluice_sqlite_bind_text (stmt, 2, token);
+  sluice_sqlite_bind_text (stmt, 1, r->claim->job->id);
+  sluice_sqlite_bind_text (stmt, 2, r->claim->token);
+  switch (r->op)
+    {
+    case SLUICE_STORE_OP_RENEW:
+      sqlite3_bind_int64 (stmt, 3, r->now + r->lease);
+      sqlite3_bind_int64 (stmt, 4, r->now);
+      break;
+    case SLUICE_STORE_OP_COMPLETE:
+      sluice_sqlite_bind_text (stmt, 3, r->text);
+      sqlite3_bind_int64 (stmt, 4, r->now);
+      break;
+    case SLUICE_STORE_OP_FAIL:
+      sluice_sqlite_bind_text (stmt, 3, sluice_stored_job_state_to_string (
+                                 r->available_at >= 0 ? SLUICE_STORED_JOB_RETRY_WAIT : SLUICE_STORED_JOB_DEAD));
+      sqlite3_bind_int64 (stmt, 4, r->available_at);
+      sluice_sqlite_bind_text (stmt, 5, r->failure->type_name != NULL ? r->failure->type_name : "");
+      sluice_sqlite_bind_text (stmt, 6, r->failure->message != NULL ? r->failure->message : "");
+      sluice_sqlite_bind_text (stmt, 7, r->failure->code != NULL ? r->failure->code : "");
+      sqlite3_bind_int (stmt, 8, r->failure->retryable ? 1 : 0);
+      sqlite3_bind_int64 (stmt, 9, r->now);
+      break;
+    default:
+      sqlite3_bind_int64 (stmt, 3, r->now);
+      break;
+    }
   return stmt;
 }
 
-/* Runs the fenced UPDATE @stmt (NULL: begin_fenced failed) and ends its
- * transaction; no row changed is a lost lease. */
-static gboolean
-end_fenced (SluiceSqliteConnection  *self,
-            sqlite3_stmt            *stmt,
-            const char              *job_id,
-            GError                 **error)
+/* Renews, completes, fails and releases, in one transaction: each request
+ * whose token is not its job's any more fails alone with a lost lease. */
+static void
+sqlite_fenced (SluiceStoreBackend  *backend,
+               SluiceStoreRequest **requests,
+               guint                n)
 {
-  gboolean ok = stmt != NULL && sluice_sqlite_connection_step (self, stmt, error);
-  gboolean changed = ok && sqlite3_changes (self->db) == 1;
+  SluiceSqliteConnection *self = sluice_sqlite_store_get_connection (SLUICE_SQLITE_STORE (backend));
+  GError *error = NULL;
+  gboolean ok = begin_write (self, &error);
 
-  if (!sluice_sqlite_connection_end (self, ok, error))
-    return FALSE;
-  if (!changed)
-    set_lease_lost (job_id, error);
-  return changed;
-}
-
-gboolean
-sluice_sqlite_connection_renew (SluiceSqliteConnection  *self,
-                                const char              *job_id,
-                                const char              *token,
-                                gint64                   lease,
-                                gint64                   now,
-                                GError                 **error)
-{
-  sqlite3_stmt *stmt = begin_fenced (self, sql_renew, job_id, token, error);
-
-  if (stmt != NULL)
+  for (guint i = 0; ok && i < n; i++)
     {
-      sqlite3_bind_int64 (stmt, 3, now + lease);
-      sqlite3_bind_int64 (stmt, 4, now);
+      SluiceStoreRequest *r = requests[i];
+      sqlite3_stmt *stmt = prepare_fenced (self, r, &error);
+
+      ok = stmt != NULL && sluice_sqlite_connection_step (self, stmt, &error);
+      if (ok && sqlite3_changes (self->db) != 1)
+        sluice_store_request_lease_lost (r);
+      else if (ok)
+        r->wake = r->op == SLUICE_STORE_OP_RELEASE ||
+                  (r->op == SLUICE_STORE_OP_FAIL && r->available_at >= 0);
     }
-  return end_fenced (self, stmt, job_id, error);
+  end_batch (self, ok, error, requests, n);
 }
 
-gboolean
-sluice_sqlite_connection_complete (SluiceSqliteConnection  *self,
-                                   const char              *job_id,
-                                   const char              *token,
-                                   const char              *result_json,
-                                   gint64                   now,
-                                   GError                 **error)
-{
-  sqlite3_stmt *stmt = begin_fenced (self, sql_complete, job_id, token, error);
-
-  if (stmt != NULL)
-    {
-      sluice_sqlite_bind_text (stmt, 3, result_json);
-      sqlite3_bind_int64 (stmt, 4, now);
-    }
-  return end_fenced (self, stmt, job_id, error);
-}
-
-/* @available_at ≥ 0: retry_wait until then; -1: dead. */
-gboolean
-sluice_sqlite_connection_fail (SluiceSqliteConnection  *self,
-                               const char              *job_id,
-                               const char              *token,
-                               const SluiceJobFailure  *failure,
-                               gint64                   available_at,
-                               gint64                   now,
-                               GError                 **error)
-{
-  sqlite3_stmt *stmt = begin_fenced (self, sql_fail, job_id, token, error);
-  SluiceStoredJobState state = available_at >= 0 ? SLUICE_STORED_JOB_RETRY_WAIT : SLUICE_STORED_JOB_DEAD;
-
-  if (stmt != NULL)
-    {
-      sluice_sqlite_bind_text (stmt, 3, sluice_stored_job_state_to_string (state));
-      sqlite3_bind_int64 (stmt, 4, available_at);
-      sluice_sqlite_bind_text (stmt, 5, failure->type_name != NULL ? failure->type_name : "");
-      sluice_sqlite_bind_text (stmt, 6, failure->message != NULL ? failure->message : "");
-      sluice_sqlite_bind_text (stmt, 7, failure->code != NULL ? failure->code : "");
-      sqlite3_bind_int (stmt, 8, failure->retryable ? 1 : 0);
-      sqlite3_bind_int64 (stmt, 9, now);
-    }
-  return end_fenced (self, stmt, job_id, error);
-}
-
-gboolean
-sluice_sqlite_connection_release (SluiceSqliteConnection  *self,
-                                  const char              *job_id,
-                                  const char              *token,
-                                  gint64                   now,
-                                  GError                 **error)
-{
-  sqlite3_stmt *stmt = begin_fenced (self, sql_release_claim, job_id, token, error);
-
-  if (stmt != NULL)
-    sqlite3_bind_int64 (stmt, 3, now);
-  return end_fenced (self, stmt, job_id, error);
-}
+/* ---- release_expired, status --------------------------------------------------- */
 
 /* Steps the release's UPDATE … RETURNING: the jobs released, the tenants
  * of those put back to pending into @woken. */
@@ -348,43 +390,38 @@ step_release (SluiceSqliteConnection  *self,
   return rc == SQLITE_DONE;
 }
 
-/* @tenant NULL: every tenant's. */
-gint64
-sluice_sqlite_connection_release_expired (SluiceSqliteConnection  *self,
-                                          const char              *tenant,
-                                          gint64                   now,
-                                          guint                    limit,
-                                          GPtrArray              **woken,
-                                          GError                 **error)
+/* r->tenant NULL: every tenant's. The tenants of the jobs put back to
+ * pending are told, each once. */
+static void
+sqlite_release_expired (SluiceStoreBackend *backend,
+                        SluiceStoreRequest *r)
 {
+  SluiceStoreBackend *store = backend;
+  SluiceSqliteConnection *self = sluice_sqlite_store_get_connection (SLUICE_SQLITE_STORE (backend));
   g_autoptr(GHashTable) tenants = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   sqlite3_stmt *stmt = NULL;
-  gint64 released = 0;
+  GError *error = NULL;
   gboolean ok;
 
-  *woken = NULL;
-  ok = sluice_sqlite_connection_exec (self, "BEGIN IMMEDIATE", error) &&
-       (stmt = sluice_sqlite_connection_prepare (self, sql_release, error)) != NULL;
+  ok = begin_write (self, &error) &&
+       (stmt = sluice_sqlite_connection_prepare (self, sql_release, &error)) != NULL;
   if (ok)
     {
-      sqlite3_bind_int64 (stmt, 1, now);
-      sluice_sqlite_bind_text (stmt, 2, tenant);
-      sqlite3_bind_int64 (stmt, 3, limit);
-      ok = step_release (self, stmt, &released, tenants, error);
+      sqlite3_bind_int64 (stmt, 1, r->now);
+      sluice_sqlite_bind_text (stmt, 2, r->tenant);
+      sqlite3_bind_int64 (stmt, 3, r->count);
+      ok = step_release (self, stmt, &r->number, tenants, &error);
     }
-  if (!sluice_sqlite_connection_end (self, ok, error))
-    return -1;
-  if (g_hash_table_size (tenants) > 0)
+  end_batch (self, ok, error, &r, 1);
+  if (r->error == NULL)
     {
       GHashTableIter iter;
       gpointer name;
 
-      *woken = g_ptr_array_new_with_free_func (g_free);
       g_hash_table_iter_init (&iter, tenants);
       while (g_hash_table_iter_next (&iter, &name, NULL))
-        g_ptr_array_add (*woken, g_strdup (name));
+        sluice_store_backend_announce (store, name);
     }
-  return released;
 }
 
 static gboolean
@@ -431,22 +468,33 @@ read_failures (SluiceSqliteConnection  *self,
   return rc == SQLITE_DONE;
 }
 
-/* @tenant NULL: every tenant. */
-SluiceStoreStatus *
-sluice_sqlite_connection_get_status (SluiceSqliteConnection  *self,
-                                     const char              *tenant,
-                                     guint                    n_failures,
-                                     GError                 **error)
+/* r->tenant NULL: every tenant. One read transaction: the counts and the
+ * failures of one moment. */
+static void
+sqlite_get_status (SluiceStoreBackend *backend,
+                   SluiceStoreRequest *r)
 {
-  g_autoptr(SluiceStoreStatus) status = g_new0 (SluiceStoreStatus, 1);
+  SluiceSqliteConnection *self = sluice_sqlite_store_get_connection (SLUICE_SQLITE_STORE (backend));
+  SluiceStoreStatus *status = g_new0 (SluiceStoreStatus, 1);
+  GError *error = NULL;
   gboolean ok;
 
   status->failures = g_ptr_array_new_with_free_func ((GDestroyNotify) sluice_stored_job_free);
-  /* One read transaction: the counts and the failures of one moment. */
-  ok = sluice_sqlite_connection_exec (self, "BEGIN", error) &&
-       read_counts (self, tenant, status, error) &&
-       read_failures (self, tenant, n_failures, status, error);
-  if (!sluice_sqlite_connection_end (self, ok, error))
-    return NULL;
-  return g_steal_pointer (&status);
+  r->value = status;
+  r->value_free = (GDestroyNotify) sluice_store_status_free;
+  ok = run_cached (self, "BEGIN", &error) &&
+       read_counts (self, r->tenant, status, &error) &&
+       read_failures (self, r->tenant, r->count, status, &error);
+  end_batch (self, ok, error, &r, 1);
+}
+
+void
+sluice_sqlite_jobs_class_init (SluiceStoreBackendClass *klass)
+{
+  klass->enqueue = sqlite_enqueue;
+  klass->claim = sqlite_claim;
+  klass->renew = sqlite_fenced;
+  klass->finish = sqlite_fenced;
+  klass->release_expired = sqlite_release_expired;
+  klass->get_status = sqlite_get_status;
 }

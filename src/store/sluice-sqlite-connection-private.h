@@ -7,7 +7,7 @@
 
 #include <sqlite3.h>
 
-#include "sluice-job-store.h"
+#include "sluice-sqlite-store.h"
 
 G_BEGIN_DECLS
 
@@ -51,60 +51,12 @@ SluiceStoredJob        *sluice_sqlite_job_from_row         (sqlite3_stmt        
   "last_failure_type, last_failure_message, last_failure_code, last_failure_retryable, " \
   "result, updated_at"
 
-/* sluice-sqlite-connection-jobs.c: the protocol, one transaction each. A
- * fenced call that finds the claim's token gone fails with
- * SLUICE_STORE_ERROR_LEASE_LOST and changes nothing. */
-SluiceStoredJob        *sluice_sqlite_connection_enqueue   (SluiceSqliteConnection  *self,
-                                                            const char              *tenant,
-                                                            const char              *operation_key,
-                                                            const char              *payload,
-                                                            guint                    max_attempts,
-                                                            gint64                   now,
-                                                            gboolean                *created,
-                                                            GError                 **error);
-/* %NULL without @error set: no job to claim. */
-SluiceJobClaim         *sluice_sqlite_connection_claim_next (SluiceSqliteConnection *self,
-                                                            const char              *tenant,
-                                                            const char              *owner,
-                                                            gint64                   lease,
-                                                            gint64                   now,
-                                                            GError                 **error);
-gboolean                sluice_sqlite_connection_renew     (SluiceSqliteConnection  *self,
-                                                            const char              *job_id,
-                                                            const char              *token,
-                                                            gint64                   lease,
-                                                            gint64                   now,
-                                                            GError                 **error);
-gboolean                sluice_sqlite_connection_complete  (SluiceSqliteConnection  *self,
-                                                            const char              *job_id,
-                                                            const char              *token,
-                                                            const char              *result_json,
-                                                            gint64                   now,
-                                                            GError                 **error);
-gboolean                sluice_sqlite_connection_fail      (SluiceSqliteConnection  *self,
-                                                            const char              *job_id,
-                                                            const char              *token,
-                                                            const SluiceJobFailure  *failure,
-                                                            gint64                   available_at,
-                                                            gint64                   now,
-                                                            GError                 **error);
-/* Fenced: pending again, the claim's attempt not counted. */
-gboolean                sluice_sqlite_connection_release   (SluiceSqliteConnection  *self,
-                                                            const char              *job_id,
-                                                            const char              *token,
-                                                            gint64                   now,
-                                                            GError                 **error);
-/* @woken: (out): the tenants of the jobs put back to pending, each once */
-gint64                  sluice_sqlite_connection_release_expired (SluiceSqliteConnection *self,
-                                                            const char              *tenant,
-                                                            gint64                   now,
-                                                            guint                    limit,
-                                                            GPtrArray              **woken,
-                                                            GError                 **error);
-SluiceStoreStatus      *sluice_sqlite_connection_get_status (SluiceSqliteConnection *self,
-                                                            const char              *tenant,
-                                                            guint                    n_failures,
-                                                            GError                 **error);
+/* sluice-sqlite-connection-jobs.c: the protocol, SluiceStoreBackend's
+ * virtuals for SluiceSqliteStore, one transaction per batch. */
+void                    sluice_sqlite_jobs_class_init      (SluiceStoreBackendClass *klass);
+
+/* sluice-sqlite-store.c */
+SluiceSqliteConnection *sluice_sqlite_store_get_connection (SluiceSqliteStore       *self);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SluiceSqliteConnection, sluice_sqlite_connection_free)
 

@@ -467,7 +467,7 @@ sluice_sqlite_connection_open (const char          *path,
   if (self == NULL || !check_schema (self, mode, error))
     return NULL;
   if (mode != SLUICE_JOB_STORE_OPEN_READ_ONLY &&
-      (!use_wal (self, error) || !sluice_sqlite_connection_exec (self, "PRAGMA synchronous = FULL", error)))
+      (!use_wal (self, error) || !sluice_sqlite_connection_exec (self, "PRAGMA synchronous = NORMAL", error)))
     return NULL;
   return g_steal_pointer (&self);
 }

@@ -4,12 +4,12 @@
  */
 #pragma once
 
-#include "sluice-job-store.h"
+#include "sluice-store-backend.h"
 
 G_BEGIN_DECLS
 
 #define SLUICE_TYPE_SQLITE_STORE (sluice_sqlite_store_get_type ())
-G_DECLARE_FINAL_TYPE (SluiceSqliteStore, sluice_sqlite_store, SLUICE, SQLITE_STORE, GObject)
+G_DECLARE_FINAL_TYPE (SluiceSqliteStore, sluice_sqlite_store, SLUICE, SQLITE_STORE, SluiceStoreBackend)
 
 /**
  * SLUICE_SQLITE_STORE_SCHEMA_VERSION:

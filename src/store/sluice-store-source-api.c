@@ -171,6 +171,25 @@ sluice_store_source_set_until_empty (SluiceStoreSource *self,
 }
 
 /**
+ * sluice_store_source_set_claim_ahead:
+ * @self: a #SluiceStoreSource
+ * @claim_ahead: the most unfinished claims the source may hold (its pool's
+ *   lead bound, `queue-size + workers + 1`); 0 or 1: one claim per read
+ *
+ * Lets one round trip to the store claim several jobs: a claim asks for
+ * as many as the source may still hold, keeps those the read does not
+ * take for the next reads, and once they are taken the next claim goes
+ * out while the jobs run. The claims held never exceed @claim_ahead.
+ */
+void
+sluice_store_source_set_claim_ahead (SluiceStoreSource *self,
+                                     guint              claim_ahead)
+{
+  g_return_if_fail (SLUICE_IS_STORE_SOURCE (self));
+  self->claim_ahead = MAX (claim_ahead, 1);
+}
+
+/**
  * sluice_store_source_set_epoch:
  * @self: a #SluiceStoreSource
  * @epoch: the wall-clock time, µs since the Unix epoch, of the clock's
@@ -256,6 +275,7 @@ sluice_store_source_forget_claim (SluiceStoreSource    *self,
   key = _sluice_store_source_claim_key (claim->job->id, claim->job->attempts);
   g_hash_table_remove (self->claims, key);
   g_hash_table_remove (self->running, key);
+  _sluice_store_source_room_freed (self);
 }
 
 /**

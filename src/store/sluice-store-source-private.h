@@ -31,6 +31,9 @@ struct _SluiceStoreSource
   GHashTable     *claims;           /* "ID#ATTEMPT" → SluiceJobClaim*, yielded and unfinished */
   GHashTable     *running;          /* the keys of those whose attempt started */
   guint           max_claims;
+  guint           claim_ahead;      /* the most unfinished claims held; 1: one per read */
+  GQueue          buffered;         /* keys of claims taken ahead, not yet yielded */
+  gboolean        deferred;         /* the read waits for room for a batch of claims */
   guint           n_claimed;        /* every claim the store gave, yielded or not */
   guint           n_released;       /* handed back unrun */
   guint           n_release_failed; /* unrun, but the store refused or failed the release */
@@ -79,6 +82,9 @@ char  *_sluice_store_source_claim_key  (const char        *job_id,
 void   _sluice_store_source_claim_started (SluiceStoreSource    *self,
                                            const SluiceJobClaim *claim);
 
+/* sluice-store-source.c: a claim is finished or handed back; a read that
+ * waits for room may claim now. */
+void   _sluice_store_source_room_freed    (SluiceStoreSource *self);
 /* sluice-store-source.c: hands @claim (taken) back to the store, unrun. */
 void   _sluice_store_source_release_claim (SluiceStoreSource *self,
                                            SluiceJobClaim    *claim);

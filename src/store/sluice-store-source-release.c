@@ -86,6 +86,7 @@ release_unstarted (SluiceStoreSource *self,
     return FALSE;
   g_free (stolen_key);
   _sluice_store_source_release_claim (self, claim);
+  _sluice_store_source_room_freed (self);
   return TRUE;
 }
 

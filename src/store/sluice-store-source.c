@@ -106,6 +106,8 @@ enum {
 static guint signals [N_SIGNALS];
 
 static void claim_next       (SluiceStoreSource *self);
+static void watch_cancel     (SluiceStoreSource *self,
+                              GCancellable      *cancellable);
 static void schedule_release (SluiceStoreSource *self);
 static void stop_releasing   (SluiceStoreSource *self);
 
@@ -164,6 +166,7 @@ static GTask *
 take_read (SluiceStoreSource *self)
 {
   stop_waiting (self);
+  self->deferred = FALSE;
   return g_steal_pointer (&self->read);
 }
 
@@ -257,6 +260,14 @@ wait_for (SluiceStoreSource *self,
   self->wake = FALSE;
 
   self->poll_timer = sluice_clock_add_timeout (self->clock, MAX (delay, 1), on_poll, self, NULL);
+  watch_cancel (self, cancellable);
+}
+
+/* A cancel of the read, while it waits, ends it. */
+static void
+watch_cancel (SluiceStoreSource *self,
+              GCancellable      *cancellable)
+{
   if (cancellable != NULL)
     {
       /* Dispatched from the main context: a cancel never finishes the
@@ -414,30 +425,101 @@ item_for_claim (const SluiceJobClaim *claim)
                                             job->attempts, job->payload));
 }
 
+/* The next claim taken ahead that is still the source's (close may have
+ * handed it back meanwhile), yielded to the read. */
+static gboolean
+yield_buffered (SluiceStoreSource *self)
+{
+  char *key;
+
+  while ((key = g_queue_pop_head (&self->buffered)) != NULL)
+    {
+      g_autofree char *owned = key;
+      const SluiceJobClaim *claim = g_hash_table_lookup (self->claims, owned);
+
+      if (claim != NULL)
+        {
+          return_item (self, item_for_claim (claim));
+          return TRUE;
+        }
+    }
+  return FALSE;
+}
+
+/* Claims taken ahead that nobody will read: handed back. */
+static void
+release_buffered (SluiceStoreSource *self)
+{
+  char *key;
+
+  while ((key = g_queue_pop_head (&self->buffered)) != NULL)
+    {
+      gpointer stolen_key = NULL;
+      gpointer claim = NULL;
+
+      if (g_hash_table_steal_extended (self->claims, key, &stolen_key, &claim))
+        {
+          g_free (stolen_key);
+          _sluice_store_source_release_claim (self, claim);
+        }
+      g_free (key);
+    }
+}
+
+/* How many jobs the next claim asks for: as many as the source may still
+ * hold, at least one. */
+static guint
+claim_room (SluiceStoreSource *self)
+{
+  guint held = g_hash_table_size (self->claims);
+
+  return self->claim_ahead > held ? self->claim_ahead - held : 1;
+}
+
+static void
+keep_claims (SluiceStoreSource *self,
+             GPtrArray         *claims)
+{
+  for (guint i = 0; i < claims->len; i++)
+    {
+      SluiceJobClaim *claim = g_ptr_array_index (claims, i);
+      char *key = _sluice_store_source_claim_key (claim->job->id, claim->job->attempts);
+
+      g_hash_table_replace (self->claims, g_strdup (key), sluice_job_claim_copy (claim));
+      g_queue_push_tail (&self->buffered, key);
+    }
+  self->max_claims = MAX (self->max_claims, g_hash_table_size (self->claims));
+}
+
 static void
 on_claimed (GObject      *object,
             GAsyncResult *result,
             gpointer      user_data)
 {
   g_autoptr(SluiceStoreSource) self = user_data;
-  g_autoptr(SluiceJobClaim) claim = NULL;
+  g_autoptr(GPtrArray) claims = NULL;
   g_autoptr(GError) error = NULL;
 
-  claim = sluice_job_store_claim_next_finish (self->store, result, &error);
+  claims = sluice_job_store_claim_finish (self->store, result, &error);
   self->calling = FALSE;
-  if (claim != NULL)
-    self->n_claimed++;
-
-  /* A claim nobody reads any more is handed back: nothing will run it.
-   * Before the end of this call, so that a close waits for it too. */
-  if (self->read == NULL || read_cancelled (self))
+  if (claims != NULL)
     {
-      if (claim != NULL)
-        _sluice_store_source_release_claim (self, g_steal_pointer (&claim));
+      self->n_claimed += claims->len;
+      keep_claims (self, claims);
+    }
+
+  /* Claims nobody reads any more are handed back: nothing will run them.
+   * Before the end of this call, so that a close waits for them too. A
+   * claim taken ahead (no read yet) is kept for the next read. */
+  if (self->stopped || self->closed || (self->read != NULL && read_cancelled (self)))
+    {
+      release_buffered (self);
       _sluice_store_source_end_call (self);
       return;
     }
   _sluice_store_source_end_call (self);
+  if (self->read == NULL)
+    return;
 
   if (error != NULL)
     {
@@ -446,17 +528,12 @@ on_claimed (GObject      *object,
     }
   store_answered (self);
 
-  if (claim == NULL)
+  if (!yield_buffered (self))
     {
       found_nothing (self);
       return;
     }
-
   self->wake = FALSE;
-  g_hash_table_replace (self->claims, _sluice_store_source_claim_key (claim->job->id, claim->job->attempts),
-                        sluice_job_claim_copy (claim));
-  self->max_claims = MAX (self->max_claims, g_hash_table_size (self->claims));
-  return_item (self, item_for_claim (claim));
 }
 
 static void
@@ -465,9 +542,46 @@ claim_next (SluiceStoreSource *self)
   self->wake = FALSE;
   self->calling = TRUE;
   _sluice_store_source_begin_call (self);
-  sluice_job_store_claim_next_async (self->store, self->tenant, self->owner, self->lease_us,
-                                     sluice_store_source_now (self), NULL, on_claimed,
-                                     g_object_ref (self));
+  sluice_job_store_claim_async (self->store, self->tenant, self->owner, self->lease_us,
+                                sluice_store_source_now (self), claim_room (self), NULL, on_claimed,
+                                g_object_ref (self));
+}
+
+/* Whether the next claim should wait for more room: with claims taken
+ * ahead, one claim asks for half the claims the source may hold, not for
+ * the one a finished job just made room for, while that many are still
+ * unfinished (the pool has work queued meanwhile). */
+static gboolean
+wants_more_room (SluiceStoreSource *self)
+{
+  guint held = g_hash_table_size (self->claims);
+  guint batch = MAX (self->claim_ahead / 2, 1);
+
+  return self->claim_ahead > 1 && held >= batch && self->claim_ahead - MIN (held, self->claim_ahead) < batch;
+}
+
+/* After a read took a claim from those taken ahead: when none is left,
+ * the next claim goes out while the jobs run, so that the next read finds
+ * its claims waiting. */
+static void
+claim_ahead (SluiceStoreSource *self)
+{
+  if (self->claim_ahead > 1 && g_queue_is_empty (&self->buffered) && !self->calling &&
+      !self->releasing && !self->stopped && !self->closed && !self->ended && !wants_more_room (self))
+    claim_next (self);
+}
+
+void
+_sluice_store_source_room_freed (SluiceStoreSource *self)
+{
+  if (self->deferred && self->read != NULL && !wants_more_room (self))
+    {
+      self->deferred = FALSE;
+      stop_waiting (self);
+      claim_next (self);
+    }
+  else if (self->read == NULL)
+    claim_ahead (self);
 }
 
 static void
@@ -620,6 +734,21 @@ sluice_store_source_next_async (SluiceSource        *source,
       return;
     }
 
+  /* A claim taken ahead answers at once; a claim in flight answers this
+   * read when it comes back. */
+  if (yield_buffered (self))
+    {
+      claim_ahead (self);
+      return;
+    }
+  if (self->calling)
+    return;
+  if (wants_more_room (self))
+    {
+      self->deferred = TRUE;
+      watch_cancel (self, cancellable);
+      return;
+    }
   claim_next (self);
 }
 
@@ -731,6 +860,7 @@ sluice_store_source_finalize (GObject *object)
   g_clear_pointer (&self->owner, g_free);
   g_clear_pointer (&self->claims, g_hash_table_unref);
   g_clear_pointer (&self->running, g_hash_table_unref);
+  g_queue_clear_full (&self->buffered, g_free);
 
   G_OBJECT_CLASS (sluice_store_source_parent_class)->finalize (object);
 }
@@ -922,6 +1052,8 @@ sluice_store_source_init (SluiceStoreSource *self)
   self->lease = 30.0;
   self->poll_interval = 0.25;
   self->store_error_timeout = 60.0;
+  self->claim_ahead = 1;
+  g_queue_init (&self->buffered);
   self->running = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->claims = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
                                         (GDestroyNotify) sluice_job_claim_free);

@@ -48,6 +48,8 @@ void                  sluice_store_source_forget_claim      (SluiceStoreSource *
                                                              const SluiceJobClaim *claim);
 guint                 sluice_store_source_get_n_claims      (SluiceStoreSource *self);
 guint                 sluice_store_source_get_max_claims    (SluiceStoreSource *self);
+void                  sluice_store_source_set_claim_ahead   (SluiceStoreSource *self,
+                                                             guint              claim_ahead);
 guint                 sluice_store_source_get_n_claimed     (SluiceStoreSource *self);
 guint                 sluice_store_source_get_n_released    (SluiceStoreSource *self);
 guint                 sluice_store_source_get_n_release_failed (SluiceStoreSource *self);

@@ -1,6 +1,6 @@
 /* sluice-store-backend.h: the one synchronous interface of a job store's
  * backend (SQLite, PostgreSQL), and the adaptor that runs it on a thread
- * of its own and offers #SluiceJobStore's asynchronous API (job-store.md;
+ * of its own and offers #SluiceJobStore's asynchronous API (docs/job-store.md;
  * GIO's GInputStream pattern: sync virtuals, async wrappers written once)
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later

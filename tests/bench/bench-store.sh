@@ -14,7 +14,7 @@
 #    PostgreSQL drain the database is vacuumed, so that the dead rows of
 #    one drain are not an autovacuum counted in the next.
 # 2. SQLite, concurrency 1 and 4, the same drains.
-# 3. Scaling across processes (job-store.md): 1, 2 and 4 worker processes
+# 3. Scaling across processes (docs/job-store.md): 1, 2 and 4 worker processes
 #    on one store, each with 4 workers, JOBS / 10 jobs.
 #
 # graphile-worker is installed with npm into tests/bench/graphile (git-

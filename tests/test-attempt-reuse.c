@@ -68,6 +68,20 @@ on_next (GObject      *object,
     sluice_run_next_batch_async (SLUICE_RUN (object), 0, NULL, on_next, user_data);
 }
 
+static void
+on_next_one (GObject      *object,
+             GAsyncResult *res,
+             gpointer      user_data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GVariant) value = sluice_run_next_finish (SLUICE_RUN (object), res, &error);
+
+  if (value != NULL)
+    sluice_run_next_async (SLUICE_RUN (object), NULL, on_next_one, user_data);
+  else
+    *(gboolean *) user_data = TRUE;
+}
+
 /* Reuse must not be seen: an attempt whose handler keeps a reference to
  * it keeps its own values after later attempts ran. */
 static GPtrArray *kept;
@@ -174,6 +188,83 @@ test_attempt_held_by_handler_is_not_reused (void)
   g_clear_pointer (&kept, g_ptr_array_unref);
 }
 
+/* A handler that hears the pool's cancellation through the attempt's
+ * cancel function, and ends cancelled there. */
+typedef struct {
+  guint calls;
+  guint refused;
+  guint rounds_seen;
+} Heard;
+
+static void
+on_cancel_func (SluiceAttempt *attempt,
+                gpointer       user_data)
+{
+  GTask *task = user_data;
+  Heard *heard = g_task_get_task_data (task);
+
+  heard->calls++;
+  heard->rounds_seen += sluice_attempt_get_cancel_rounds (attempt);
+  g_assert_true (g_cancellable_is_cancelled (sluice_attempt_get_cancellable (attempt)));
+  g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CANCELLED, "cancelled");
+  g_object_unref (task);
+}
+
+static void
+other_cancel_func (SluiceAttempt *attempt,
+                   gpointer       user_data)
+{
+  g_assert_not_reached ();
+}
+
+static void
+hang_until_cancel_func (SluiceAttempt *attempt,
+                        GTask         *task,
+                        gpointer       user_data)
+{
+  Heard *heard = user_data;
+
+  g_task_set_task_data (task, heard, NULL);
+  g_assert_true (sluice_attempt_set_cancel_func (attempt, on_cancel_func, task));
+  /* One function per attempt: a second is refused and changes nothing. */
+  if (!sluice_attempt_set_cancel_func (attempt, other_cancel_func, NULL))
+    heard->refused++;
+}
+
+/* The rule: an attempt's cancel function is called once, at the pool's
+ * first cancellation request, after the cancellable was cancelled; a
+ * handler that ends there ends the attempt at its deadline (four hangs on
+ * two workers, a timeout of 1 s: 2 s in all). */
+static void
+test_attempt_cancel_func_hears_first_request (void)
+{
+  Heard heard = { 0, 0, 0 };
+  g_autoptr(SluiceHandler) handler = sluice_func_handler_new (hang_until_cancel_func, &heard, NULL);
+  g_autoptr(SluiceClock) clock = sluice_clock_new (SLUICE_CLOCK_VIRTUAL);
+  g_autoptr(SluiceSource) source = sluice_array_source_new_range (4);
+  g_autoptr(SluicePool) pool = NULL;
+  g_autoptr(SluiceRun) run = NULL;
+  g_autoptr(GError) error = NULL;
+  gint64 start = sluice_clock_now (clock);
+  gboolean ended = FALSE;
+
+  pool = g_initable_new (SLUICE_TYPE_POOL, NULL, &error, "handler", handler, "clock", clock,
+                         "workers", 2, "queue-size", 2, "item-timeout", 1.0, "keep-going", TRUE, NULL);
+  g_assert_no_error (error);
+  run = sluice_pool_run (pool, source, &error);
+  g_assert_no_error (error);
+  sluice_run_next_async (run, NULL, on_next_one, &ended);
+  while (!ended)
+    g_main_context_iteration (NULL, TRUE);
+
+  g_assert_cmpuint (heard.calls, ==, 4);
+  g_assert_cmpuint (heard.rounds_seen, ==, 4);
+  g_assert_cmpuint (heard.refused, ==, 4);
+  g_assert_cmpint (sluice_clock_now (clock) - start, ==, 2 * G_USEC_PER_SEC);
+  g_assert_cmpuint (sluice_run_get_errors (run)->len, ==, 4);
+  g_assert_cmpuint (sluice_run_get_live_operations (run), ==, 0);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -182,6 +273,7 @@ main (int   argc,
 
   g_test_add_func ("/attempt/object-and-cancellable-are-reused", test_attempt_object_and_cancellable_are_reused);
   g_test_add_func ("/attempt/held-by-handler-is-not-reused", test_attempt_held_by_handler_is_not_reused);
+  g_test_add_func ("/attempt/cancel-func-hears-first-request", test_attempt_cancel_func_hears_first_request);
 
   return g_test_run ();
 }

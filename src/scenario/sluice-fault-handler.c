@@ -65,7 +65,7 @@ call_detach (SluiceFaultCall *call,
 static void
 call_free (SluiceFaultCall *call)
 {
-  g_assert (call->cancellable == NULL);
+  g_assert (call->cancellable == NULL && !call->hooked);
   g_clear_object (&call->attempt);
   g_free (call);
 }

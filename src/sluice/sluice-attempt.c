@@ -52,6 +52,9 @@ struct _SluiceAttempt
   SluiceAttemptNotify  notify;
   gpointer             notify_data;
 
+  SluiceAttemptCancelFunc cancel_func;  /* the handler's, instead of a */
+  gpointer             cancel_data;     /* connection to the cancellable */
+
   SluiceOutcome        outcome;
   GVariant            *result;
   GError              *error;
@@ -219,6 +222,8 @@ reset (SluiceAttempt *self)
   self->cancel_rounds = 0;
   self->notify = NULL;
   self->notify_data = NULL;
+  self->cancel_func = NULL;
+  self->cancel_data = NULL;
   self->outcome = 0;
   self->running = FALSE;
   self->finished = FALSE;
@@ -315,7 +320,11 @@ request_cancel_round (SluiceAttempt *self)
   /* A handler that honours cancellation may finish right here, from inside
    * g_cancellable_cancel(): then there is nothing left to wait for. */
   if (self->cancel_rounds == 1)
-    g_cancellable_cancel (self->cancellable);
+    {
+      g_cancellable_cancel (self->cancellable);
+      if (self->cancel_func != NULL && !self->finished)
+        self->cancel_func (self, self->cancel_data);
+    }
   if (!self->finished)
     g_signal_emit (self, signals[CANCEL_REQUESTED], 0, self->cancel_rounds);
   if (!self->finished && !self->single_round)
@@ -411,6 +420,8 @@ on_handled (GObject      *object,
 
   self->running = FALSE;
   self->finished = TRUE;
+  self->cancel_func = NULL;
+  self->cancel_data = NULL;
   remove_timer (self, &self->deadline_timer);
   remove_timer (self, &self->round_timer);
 
@@ -773,4 +784,46 @@ sluice_attempt_set_local (SluiceAttempt  *self,
 
   self->local = data;
   self->local_destroy = destroy;
+}
+
+/**
+ * sluice_attempt_set_cancel_func: (skip)
+ * @self: a #SluiceAttempt that has not finished
+ * @func: (nullable): called when the pool cancels the attempt's
+ *   cancellable, or %NULL to remove the function set
+ * @user_data: data for @func
+ *
+ * A cheaper way for a handler written in C to hear that the pool asks the
+ * attempt to stop than connecting to sluice_attempt_get_cancellable():
+ * g_cancellable_connect() and g_cancellable_disconnect() take a lock and
+ * make a closure for every attempt, and a cancellable something is still
+ * connected to cannot be given to the next attempt. @func is called in the
+ * pool's thread right after the pool cancelled that cancellable (the first
+ * cancellation request), where a handler connected to it would have run.
+ * Only the pool cancels an attempt's cancellable; @func does not hear
+ * anyone else doing so.
+ *
+ * @func is never called for a request made before it was set (check
+ * g_cancellable_is_cancelled() then), nor once the attempt has finished:
+ * the attempt forgets it as its handler returns. An attempt keeps one
+ * function: when another one is set already, nothing changes and this
+ * returns %FALSE; connect to the cancellable instead.
+ *
+ * Returns: %TRUE if @func was set (always, for %NULL)
+ *
+ * Since: 0.1
+ */
+gboolean
+sluice_attempt_set_cancel_func (SluiceAttempt           *self,
+                                SluiceAttemptCancelFunc  func,
+                                gpointer                 user_data)
+{
+  g_return_val_if_fail (SLUICE_IS_ATTEMPT (self), FALSE);
+
+  if (func != NULL && (self->cancel_func != NULL || self->finished))
+    return FALSE;
+
+  self->cancel_func = func;
+  self->cancel_data = func != NULL ? user_data : NULL;
+  return TRUE;
 }

@@ -11,6 +11,8 @@
 
 #include <sluice.h>
 
+#include "sluice-channel-private.h"
+
 extern void *__libc_malloc (size_t size);
 extern void *__libc_calloc (size_t n, size_t size);
 extern void *__libc_realloc (void *p, size_t size);
@@ -265,6 +267,34 @@ test_attempt_cancel_func_hears_first_request (void)
   g_assert_cmpuint (sluice_run_get_live_operations (run), ==, 0);
 }
 
+/* Puts @n items into @channel, then gets them back, in order. */
+static void
+put_and_get (SluiceChannel *channel,
+             guint          n)
+{
+  for (guint i = 1; i <= n; i++)
+    g_assert_true (sluice_channel_try_put (channel, GUINT_TO_POINTER (i), NULL));
+  for (guint i = 1; i <= n; i++)
+    g_assert_cmpuint (GPOINTER_TO_UINT (sluice_channel_try_get (channel, NULL)), ==, i);
+}
+
+/* The rule (issue 29): an item costs a channel no allocation once the
+ * channel has held as many at once before; a GAsyncQueue made and freed a
+ * list node for every item, twice per item of a run (input and results). */
+static void
+test_channel_item_allocates_nothing (void)
+{
+  g_autoptr(SluiceChannel) channel = sluice_channel_new (0, NULL);
+  gsize before;
+
+  put_and_get (channel, 1000);
+  before = n_allocs;
+  put_and_get (channel, 1000);
+  put_and_get (channel, 700);
+  g_assert_cmpuint (n_allocs - before, ==, 0);
+  g_assert_cmpuint (sluice_channel_get_length (channel), ==, 0);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -274,6 +304,7 @@ main (int   argc,
   g_test_add_func ("/attempt/object-and-cancellable-are-reused", test_attempt_object_and_cancellable_are_reused);
   g_test_add_func ("/attempt/held-by-handler-is-not-reused", test_attempt_held_by_handler_is_not_reused);
   g_test_add_func ("/attempt/cancel-func-hears-first-request", test_attempt_cancel_func_hears_first_request);
+  g_test_add_func ("/channel/item-allocates-nothing", test_channel_item_allocates_nothing);
 
   return g_test_run ();
 }

@@ -299,6 +299,32 @@ peek_live (SluiceChannel *self,
   return w;
 }
 
+/* Doubles the ring, its items kept in order from index 0. */
+static void
+grow_ring (SluiceChannel *self)
+{
+  guint size = MAX (self->ring_size * 2, 16);
+  gpointer *ring = g_new (gpointer, size);
+
+  for (guint i = 0; i < self->n_stored; i++)
+    ring[i] = self->ring[(self->head + i) & (self->ring_size - 1)];
+  g_free (self->ring);
+  self->ring = ring;
+  self->ring_size = size;
+  self->head = 0;
+}
+
+/* Takes the oldest stored item; there must be one. */
+gpointer
+_sluice_channel_pop_stored (SluiceChannel *self)
+{
+  gpointer item = self->ring[self->head];
+
+  self->head = (self->head + 1) & (self->ring_size - 1);
+  self->n_stored--;
+  return item;
+}
+
 /* Stores @item if the channel is open and has room. */
 gboolean
 _sluice_channel_try_enqueue (SluiceChannel *self,
@@ -308,7 +334,9 @@ _sluice_channel_try_enqueue (SluiceChannel *self,
       (self->capacity != 0 && self->n_stored >= self->capacity))
     return FALSE;
 
-  g_async_queue_push (self->queue, item);
+  if (self->n_stored == self->ring_size)
+    grow_ring (self);
+  self->ring[(self->head + self->n_stored) & (self->ring_size - 1)] = item;
   self->n_stored++;
   return TRUE;
 }
@@ -320,8 +348,7 @@ pop_item (SluiceChannel *self)
   if (self->n_stored == 0)
     return NULL;
 
-  self->n_stored--;
-  return g_async_queue_try_pop (self->queue);
+  return _sluice_channel_pop_stored (self);
 }
 
 /* Tells a put's accept func, once, that its item went in. The func may

@@ -295,6 +295,71 @@ test_channel_item_allocates_nothing (void)
   g_assert_cmpuint (sluice_channel_get_length (channel), ==, 0);
 }
 
+/* A handler that holds its attempt and task, deaf to cancellation. */
+static SluiceAttempt *held_attempt;
+static GTask *held_task;
+
+static void
+hold_deaf (SluiceAttempt *attempt,
+           GTask         *task,
+           gpointer       user_data)
+{
+  held_attempt = g_object_ref (attempt);
+  held_task = task;
+}
+
+static void
+on_closed (GObject      *object,
+           GAsyncResult *res,
+           gpointer      user_data)
+{
+  g_assert_true (sluice_run_close_finish (SLUICE_RUN (object), res, NULL));
+  *(gboolean *) user_data = TRUE;
+}
+
+/* The rule (issue 29): an attempt keeps one timer on the clock, its
+ * deadline and then its cancel rounds; a caller's cancel before the
+ * deadline replaces the deadline with the round, rather than adding a
+ * second timer (56 bytes and a heap slot per attempt in flight). */
+static void
+test_attempt_keeps_one_timer (void)
+{
+  g_autoptr(SluiceHandler) handler = sluice_func_handler_new (hold_deaf, NULL, NULL);
+  g_autoptr(SluiceClock) clock = sluice_clock_new (SLUICE_CLOCK_VIRTUAL);
+  g_autoptr(SluiceSource) source = sluice_array_source_new_range (1);
+  g_autoptr(SluicePool) pool = NULL;
+  g_autoptr(SluiceRun) run = NULL;
+  g_autoptr(GError) error = NULL;
+  gboolean closed = FALSE;
+  gboolean ended = FALSE;
+
+  pool = g_initable_new (SLUICE_TYPE_POOL, NULL, &error, "handler", handler, "clock", clock,
+                         "workers", 1, "queue-size", 1, "item-timeout", 10.0, NULL);
+  g_assert_no_error (error);
+  run = sluice_pool_run (pool, source, &error);
+  g_assert_no_error (error);
+  sluice_run_next_async (run, NULL, on_next_one, &ended);
+  while (held_task == NULL && !ended)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_cmpint (sluice_clock_now (clock), ==, 0);
+  sluice_run_close_async (run, NULL, on_closed, &closed);
+  while (held_attempt != NULL && sluice_attempt_get_cancel_rounds (held_attempt) == 0)
+    g_main_context_iteration (NULL, TRUE);
+
+  g_assert_nonnull (held_task);
+  g_assert_cmpuint (sluice_attempt_get_cancel_rounds (held_attempt), ==, 1);
+  g_assert_cmpint (sluice_clock_now (clock), <, sluice_attempt_get_deadline (held_attempt));
+  g_assert_cmpuint (sluice_clock_get_n_pending (clock), ==, 1);
+
+  g_task_return_new_error (held_task, G_IO_ERROR, G_IO_ERROR_CANCELLED, "cancelled");
+  g_clear_object (&held_task);
+  while (!closed || !ended)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_cmpuint (sluice_clock_get_n_pending (clock), ==, 0);
+  g_assert_cmpuint (sluice_run_get_live_operations (run), ==, 0);
+  g_clear_object (&held_attempt);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -304,6 +369,7 @@ main (int   argc,
   g_test_add_func ("/attempt/object-and-cancellable-are-reused", test_attempt_object_and_cancellable_are_reused);
   g_test_add_func ("/attempt/held-by-handler-is-not-reused", test_attempt_held_by_handler_is_not_reused);
   g_test_add_func ("/attempt/cancel-func-hears-first-request", test_attempt_cancel_func_hears_first_request);
+  g_test_add_func ("/attempt/keeps-one-timer", test_attempt_keeps_one_timer);
   g_test_add_func ("/channel/item-allocates-nothing", test_channel_item_allocates_nothing);
 
   return g_test_run ();

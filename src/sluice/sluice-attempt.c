@@ -47,7 +47,6 @@ struct _SluiceAttempt
    * nothing: only a caller's cancel starts rounds before it). Two nodes
    * were 56 bytes more per attempt in flight, and two heap slots. */
   SluiceTimer          timer;
-  guint                cancel_rounds;
 
   gpointer             local;
   GDestroyNotify       local_destroy;
@@ -58,10 +57,14 @@ struct _SluiceAttempt
   SluiceAttemptCancelFunc cancel_func;  /* the handler's, instead of a */
   gpointer             cancel_data;     /* connection to the cancellable */
 
-  SluiceOutcome        outcome;
+  /* The value the handler returned: the result, or, when the outcome is a
+   * timeout, what came too late and is kept only for the attempt-end
+   * event. */
   GVariant            *result;
   GError              *error;
 
+  guint                cancel_rounds;
+  SluiceOutcome        outcome;
   guint                running : 1;
   guint                finished : 1;
   guint                stopping : 1;
@@ -72,8 +75,6 @@ struct _SluiceAttempt
 
   GError              *handler_error;  /* what a cancelled attempt's handler
                                         * returned instead, if anything */
-  GVariant            *late_result;    /* what a timed-out attempt's handler
-                                        * returned after all, thrown away */
 };
 
 enum {
@@ -113,7 +114,6 @@ sluice_attempt_finalize (GObject *object)
 
   g_clear_pointer (&self->item, g_variant_unref);
   g_clear_pointer (&self->result, g_variant_unref);
-  g_clear_pointer (&self->late_result, g_variant_unref);
   g_clear_error (&self->error);
   g_clear_error (&self->handler_error);
   g_clear_object (&self->cancellable);
@@ -208,7 +208,6 @@ reset (SluiceAttempt *self)
   self->local_destroy = NULL;
   g_clear_pointer (&self->item, g_variant_unref);
   g_clear_pointer (&self->result, g_variant_unref);
-  g_clear_pointer (&self->late_result, g_variant_unref);
   g_clear_error (&self->error);
   g_clear_error (&self->handler_error);
 
@@ -385,7 +384,7 @@ settle_outcome (SluiceAttempt *self,
                                                                    : "item timed out");
       /* Kept for the attempt-end event only: a view can then say the
        * value came, too late, and was thrown away. */
-      self->late_result = g_steal_pointer (&result);
+      self->result = g_steal_pointer (&result);
     }
   else if (error != NULL && g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     {
@@ -583,13 +582,13 @@ _sluice_attempt_steal_error (SluiceAttempt *self)
 GVariant *
 _sluice_attempt_steal_result (SluiceAttempt *self)
 {
-  return g_steal_pointer (&self->result);
+  return self->outcome == SLUICE_OUTCOME_TIMED_OUT ? NULL : g_steal_pointer (&self->result);
 }
 
 GVariant *
 _sluice_attempt_get_late_result (SluiceAttempt *self)
 {
-  return self->late_result;
+  return self->outcome == SLUICE_OUTCOME_TIMED_OUT ? self->result : NULL;
 }
 
 guint

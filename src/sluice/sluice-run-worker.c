@@ -136,7 +136,11 @@ retire_attempt (SluiceRun     *self,
     }
   if (worker->spare != NULL)
     keep_in_ring (self, g_steal_pointer (&worker->spare));
-  worker->spare = attempt;
+  /* A worker that has exited takes no more items. */
+  if (worker->state == WORKER_DONE)
+    keep_in_ring (self, attempt);
+  else
+    worker->spare = attempt;
 }
 
 void
@@ -169,6 +173,11 @@ worker_exit (SluiceWorker *worker)
   SluiceRun *self = worker->run;
 
   worker->state = WORKER_DONE;
+  /* Its last attempt goes where the other workers can have it, and is let
+   * go with the ring's oldest: held by each worker, the attempts of a run
+   * with many workers would outlast their work. */
+  if (worker->spare != NULL)
+    keep_in_ring (self, g_steal_pointer (&worker->spare));
   self->workers_alive--;
   _sluice_run_maybe_finish (self);
 }

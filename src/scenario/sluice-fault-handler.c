@@ -607,7 +607,8 @@ sluice_fault_handler_get_behaviour (SluiceFaultHandler *self,
         g_array_append_val (self->draws, entry);
       }
 
-  own = g_hash_table_lookup (self->items, &item_index);
+  /* Most scenarios name no item: no hash and lookup per attempt then. */
+  own = g_hash_table_size (self->items) > 0 ? g_hash_table_lookup (self->items, &item_index) : NULL;
   if (own != NULL)
     return own;
 

@@ -406,6 +406,48 @@ test_attempt_keeps_one_timer (void)
   g_clear_object (&held_attempt);
 }
 
+static void
+on_waited (gpointer      item,
+           const GError *error,
+           gpointer      user_data)
+{
+  g_assert_no_error (error);
+  g_assert_nonnull (item);
+  (*(guint *) user_data)++;
+}
+
+/* Gets from empty @channel, so that the get waits, @n times; each is
+ * served by a put and completes on the main loop. */
+static void
+wait_and_serve (SluiceChannel *channel,
+                guint          n)
+{
+  guint done = 0;
+
+  for (guint i = 1; i <= n; i++)
+    {
+      _sluice_channel_get_with_func (channel, NULL, on_waited, &done);
+      g_assert_true (sluice_channel_try_put (channel, GUINT_TO_POINTER (i), NULL));
+      while (done < i)
+        g_main_context_iteration (NULL, TRUE);
+    }
+}
+
+/* The rule (issue 29): a get that waits costs the channel no allocation
+ * once it has completed as many waits before; each waiter was made and
+ * freed for the one wait. */
+static void
+test_channel_wait_allocates_nothing (void)
+{
+  g_autoptr(SluiceChannel) channel = sluice_channel_new (0, NULL);
+  gsize before;
+
+  wait_and_serve (channel, 10);
+  before = n_allocs;
+  wait_and_serve (channel, 100);
+  g_assert_cmpuint (n_allocs - before, ==, 0);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -418,6 +460,7 @@ main (int   argc,
   g_test_add_func ("/attempt/cancel-func-hears-first-request", test_attempt_cancel_func_hears_first_request);
   g_test_add_func ("/attempt/keeps-one-timer", test_attempt_keeps_one_timer);
   g_test_add_func ("/channel/item-allocates-nothing", test_channel_item_allocates_nothing);
+  g_test_add_func ("/channel/wait-allocates-nothing", test_channel_wait_allocates_nothing);
 
   return g_test_run ();
 }

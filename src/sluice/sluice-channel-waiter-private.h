@@ -56,6 +56,10 @@ struct _SluiceChannel
   GQueue          putters;
 
   GQueue          completed;     /* of SluiceWaiter, to be returned in this order */
+  /* Completed waiters kept for the next waits (linked by link.next): a
+   * wait cost an allocation and a free of its own. */
+  SluiceWaiter   *spare_waiters;
+  guint           n_spare_waiters;
   GSource        *flush_source;  /* owned: calls the completed operations' funcs */
   GHashTable     *watches;       /* GCancellable* → SluiceCancelWatch* */
 };

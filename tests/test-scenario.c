@@ -2836,6 +2836,31 @@ on_pool_next (GObject      *object,
     *(gboolean *) user_data = TRUE;
 }
 
+/* Runs six items (0 to 5, from a fault source) through @handler on three
+ * workers, a queue of one, keep-going, to the run's end. */
+static SluiceRun *
+run_six_items_on_three (SluiceClock   *clock,
+                        SluiceHandler *handler,
+                        double         item_timeout)
+{
+  g_autoptr(SluiceFaultSource) source = sluice_fault_source_new_range (clock, 6, 0);
+  g_autoptr(SluicePool) pool = NULL;
+  g_autoptr(GError) error = NULL;
+  SluiceRun *run;
+  gboolean ended = FALSE;
+
+  pool = g_initable_new (SLUICE_TYPE_POOL, NULL, &error, "handler", handler, "clock", clock,
+                         "workers", 3, "queue-size", 1, "item-timeout", item_timeout, "keep-going", TRUE, NULL);
+  g_assert_no_error (error);
+  run = sluice_pool_run (pool, SLUICE_SOURCE (source), &error);
+  g_assert_no_error (error);
+
+  sluice_run_next_async (run, NULL, on_pool_next, &ended);
+  while (!ended)
+    g_main_context_iteration (NULL, TRUE);
+  return run;
+}
+
 /* A cancellable that fires in another thread ends the attempts that
  * honour it (hang) from the main context, never inside the call that
  * started them, also those started once it had fired. */
@@ -2848,21 +2873,8 @@ test_fault_handler_cancelled_from_thread (void)
   g_autoptr(GCancellable) cancellable = g_cancellable_new ();
   Forwarder forwarder = { SLUICE_HANDLER (faults), cancellable, NULL, 0, 0, FALSE, FALSE };
   g_autoptr(SluiceHandler) handler = sluice_func_handler_new (forward_attempt, &forwarder, NULL);
-  g_autoptr(SluiceFaultSource) source = sluice_fault_source_new_range (clock, 6, 0);
-  g_autoptr(SluicePool) pool = NULL;
-  g_autoptr(SluiceRun) run = NULL;
-  g_autoptr(GError) error = NULL;
-  gboolean ended = FALSE;
+  g_autoptr(SluiceRun) run = run_six_items_on_three (clock, handler, 100.0);
 
-  pool = g_initable_new (SLUICE_TYPE_POOL, NULL, &error, "handler", handler, "clock", clock,
-                         "workers", 3, "queue-size", 1, "item-timeout", 100.0, "keep-going", TRUE, NULL);
-  g_assert_no_error (error);
-  run = sluice_pool_run (pool, SLUICE_SOURCE (source), &error);
-  g_assert_no_error (error);
-
-  sluice_run_next_async (run, NULL, on_pool_next, &ended);
-  while (!ended)
-    g_main_context_iteration (NULL, TRUE);
   g_thread_join (forwarder.thread);
 
   g_assert_cmpuint (forwarder.started, ==, 6);
@@ -2924,22 +2936,8 @@ test_fault_handler_hears_cancel_without_connecting (void)
   g_autoptr(SluiceFaultHandler) faults = sluice_fault_handler_new (clock, hang);
   Watched watched = { SLUICE_HANDLER (faults), 0, 0 };
   g_autoptr(SluiceHandler) handler = sluice_func_handler_new (watch_attempt, &watched, NULL);
-  g_autoptr(SluiceFaultSource) source = sluice_fault_source_new_range (clock, 6, 0);
-  g_autoptr(SluicePool) pool = NULL;
-  g_autoptr(SluiceRun) run = NULL;
-  g_autoptr(GError) error = NULL;
   gint64 start = sluice_clock_now (clock);
-  gboolean ended = FALSE;
-
-  pool = g_initable_new (SLUICE_TYPE_POOL, NULL, &error, "handler", handler, "clock", clock,
-                         "workers", 3, "queue-size", 1, "item-timeout", 1.0, "keep-going", TRUE, NULL);
-  g_assert_no_error (error);
-  run = sluice_pool_run (pool, SLUICE_SOURCE (source), &error);
-  g_assert_no_error (error);
-
-  sluice_run_next_async (run, NULL, on_pool_next, &ended);
-  while (!ended)
-    g_main_context_iteration (NULL, TRUE);
+  g_autoptr(SluiceRun) run = run_six_items_on_three (clock, handler, 1.0);
 
   g_assert_cmpuint (watched.started, ==, 6);
   g_assert_cmpuint (watched.connected, ==, 0);

@@ -9,7 +9,8 @@ timeout 10 s):
                  the median of --rounds rounds whose order alternates
   instr/item     instructions per item under valgrind (cachegrind, no cache
                  simulation): the difference of two runs (N and 2N items),
-                 so that starting up counts for nothing
+                 so that starting up counts for nothing (for Go, whose
+                 runtime makes one pair vary twofold, the median of five)
   allocs/item    heap allocations per item, the same difference: memcheck's
                  count (G_SLICE=always-malloc, PYTHONMALLOC=malloc); Go's
                  runtime.MemStats.Mallocs, which the Go peer prints itself
@@ -59,13 +60,14 @@ class Impl:
     """One implementation: how to run its throughput and in-flight cases."""
 
     def __init__(self, name: str, throughput, in_flight, env: dict[str, str] | None = None,
-                 own_mallocs: bool = False, valgrind_items: int = 10_000):
+                 own_mallocs: bool = False, valgrind_items: int = 10_000, valgrind_pairs: int = 1):
         self.name = name
         self.throughput = throughput      # items -> argv
         self.in_flight = in_flight        # workers -> argv
         self.env = env or {}
         self.own_mallocs = own_mallocs    # the Go peer counts its own allocations
         self.valgrind_items = valgrind_items
+        self.valgrind_pairs = valgrind_pairs  # pairs of runs whose median is taken
         self.figures: dict[str, float] = {}
 
     def environ(self, extra: dict[str, str] | None = None) -> dict[str, str]:
@@ -99,9 +101,12 @@ def cachegrind(argv: list[str], env: dict[str, str], cache_sim: bool) -> dict[st
 
 def instructions_per_item(impl: Impl) -> float:
     n = impl.valgrind_items
-    small = cachegrind(impl.throughput(n), impl.environ(), False)["Ir"]
-    big = cachegrind(impl.throughput(2 * n), impl.environ(), False)["Ir"]
-    return (big - small) / n
+    per_item = []
+    for _ in range(impl.valgrind_pairs):
+        small = cachegrind(impl.throughput(n), impl.environ(), False)["Ir"]
+        big = cachegrind(impl.throughput(2 * n), impl.environ(), False)["Ir"]
+        per_item.append((big - small) / n)
+    return statistics.median(per_item)
 
 
 def memcheck_allocs(argv: list[str], env: dict[str, str]) -> int:
@@ -141,10 +146,12 @@ def scale_case(bench_pool: str, quick: bool) -> dict[str, dict[str, float]]:
         small = cachegrind(argv(n), dict(os.environ), True)
         big = cachegrind(argv(2 * n), dict(os.environ), True)
         per = {k: (big[k] - small[k]) / n for k in ("Ir", "D1mr", "D1mw", "DLmr", "DLmw")}
+        # Misses that do not grow with the items come out as a tiny
+        # negative difference: none per item.
         out[str(workers)] = {
             "instructions": per["Ir"],
-            "d1_misses": per["D1mr"] + per["D1mw"],
-            "ll_misses": per["DLmr"] + per["DLmw"],
+            "d1_misses": max(0.0, per["D1mr"] + per["D1mw"]),
+            "ll_misses": max(0.0, per["DLmr"] + per["DLmw"]),
         }
     return out
 
@@ -182,7 +189,10 @@ def main() -> int:
         impls.append(Impl("Go peer",
                           lambda n: [args.go, "-items", str(n)],
                           lambda w: [args.go, "-items", str(w), "-workers", str(w), "-delay", "1"],
-                          env={"GOMAXPROCS": os.environ.get("GOMAXPROCS", "2")}, own_mallocs=True))
+                          env={"GOMAXPROCS": os.environ.get("GOMAXPROCS", "2")}, own_mallocs=True,
+                          # Go's scheduler and collector make one pair of
+                          # runs under valgrind vary twofold: the median of 5.
+                          valgrind_pairs=5))
     else:
         print("side-by-side: the Go peer was not built (golang-go): its column is skipped", file=sys.stderr)
     impls.append(Impl("asyncio",

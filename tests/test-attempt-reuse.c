@@ -97,6 +97,29 @@ keep_and_return (SluiceAttempt *attempt,
   return_item (attempt, task, user_data);
 }
 
+/* A started run of the items 0 … @items - 1 through @handler, keep-going. */
+static SluiceRun *
+start_run (SluiceHandler *handler,
+           SluiceClock   *clock,
+           gint64         items,
+           guint          workers,
+           guint          queue_size,
+           double         item_timeout)
+{
+  g_autoptr(SluiceSource) source = sluice_array_source_new_range (items);
+  g_autoptr(SluicePool) pool = NULL;
+  g_autoptr(GError) error = NULL;
+  SluiceRun *run;
+
+  pool = g_initable_new (SLUICE_TYPE_POOL, NULL, &error, "handler", handler, "clock", clock,
+                         "workers", workers, "queue-size", queue_size, "item-timeout", item_timeout,
+                         "keep-going", TRUE, NULL);
+  g_assert_no_error (error);
+  run = sluice_pool_run (pool, source, &error);
+  g_assert_no_error (error);
+  return run;
+}
+
 /* Allocations of a run of @items items on @workers workers once it runs,
  * with @func (given the clock). */
 static gsize
@@ -106,18 +129,9 @@ allocations_of_run_on (SluiceHandlerFunc func,
 {
   g_autoptr(SluiceClock) clock = sluice_clock_new (SLUICE_CLOCK_VIRTUAL);
   g_autoptr(SluiceHandler) handler = sluice_func_handler_new (func, clock, NULL);
-  g_autoptr(SluiceSource) source = sluice_array_source_new_range (items);
-  g_autoptr(SluicePool) pool = NULL;
-  g_autoptr(SluiceRun) run = NULL;
-  g_autoptr(GError) error = NULL;
+  g_autoptr(SluiceRun) run = start_run (handler, clock, items, workers, 8, 10.0);
   gboolean ended = FALSE;
   gsize before;
-
-  pool = g_initable_new (SLUICE_TYPE_POOL, NULL, &error, "handler", handler, "clock", clock,
-                         "workers", workers, "queue-size", 8, "item-timeout", 10.0, NULL);
-  g_assert_no_error (error);
-  run = sluice_pool_run (pool, source, &error);
-  g_assert_no_error (error);
 
   before = n_allocs;
   sluice_run_next_batch_async (run, 0, NULL, on_next, &ended);
@@ -206,19 +220,11 @@ test_attempt_held_by_handler_is_not_reused (void)
 {
   g_autoptr(SluiceHandler) handler = sluice_func_handler_new (keep_and_return, NULL, NULL);
   g_autoptr(SluiceClock) clock = sluice_clock_new (SLUICE_CLOCK_VIRTUAL);
-  g_autoptr(SluiceSource) source = sluice_array_source_new_range (200);
-  g_autoptr(SluicePool) pool = NULL;
-  g_autoptr(SluiceRun) run = NULL;
-  g_autoptr(GError) error = NULL;
+  g_autoptr(SluiceRun) run = start_run (handler, clock, 200, 2, 4, 10.0);
   g_autoptr(GHashTable) indexes = g_hash_table_new (NULL, NULL);
   gboolean ended = FALSE;
 
   kept = g_ptr_array_new_with_free_func (g_object_unref);
-  pool = g_initable_new (SLUICE_TYPE_POOL, NULL, &error, "handler", handler, "clock", clock,
-                         "workers", 2, "queue-size", 4, "item-timeout", 10.0, NULL);
-  g_assert_no_error (error);
-  run = sluice_pool_run (pool, source, &error);
-  g_assert_no_error (error);
   sluice_run_next_batch_async (run, 0, NULL, on_next, &ended);
   while (!ended)
     g_main_context_iteration (NULL, TRUE);
@@ -289,18 +295,10 @@ test_attempt_cancel_func_hears_first_request (void)
   Heard heard = { 0, 0, 0 };
   g_autoptr(SluiceHandler) handler = sluice_func_handler_new (hang_until_cancel_func, &heard, NULL);
   g_autoptr(SluiceClock) clock = sluice_clock_new (SLUICE_CLOCK_VIRTUAL);
-  g_autoptr(SluiceSource) source = sluice_array_source_new_range (4);
-  g_autoptr(SluicePool) pool = NULL;
-  g_autoptr(SluiceRun) run = NULL;
-  g_autoptr(GError) error = NULL;
   gint64 start = sluice_clock_now (clock);
+  g_autoptr(SluiceRun) run = start_run (handler, clock, 4, 2, 2, 1.0);
   gboolean ended = FALSE;
 
-  pool = g_initable_new (SLUICE_TYPE_POOL, NULL, &error, "handler", handler, "clock", clock,
-                         "workers", 2, "queue-size", 2, "item-timeout", 1.0, "keep-going", TRUE, NULL);
-  g_assert_no_error (error);
-  run = sluice_pool_run (pool, source, &error);
-  g_assert_no_error (error);
   sluice_run_next_async (run, NULL, on_next_one, &ended);
   while (!ended)
     g_main_context_iteration (NULL, TRUE);
@@ -381,18 +379,10 @@ test_attempt_keeps_one_timer (void)
 {
   g_autoptr(SluiceHandler) handler = sluice_func_handler_new (hold_deaf, NULL, NULL);
   g_autoptr(SluiceClock) clock = sluice_clock_new (SLUICE_CLOCK_VIRTUAL);
-  g_autoptr(SluiceSource) source = sluice_array_source_new_range (1);
-  g_autoptr(SluicePool) pool = NULL;
-  g_autoptr(SluiceRun) run = NULL;
-  g_autoptr(GError) error = NULL;
+  g_autoptr(SluiceRun) run = start_run (handler, clock, 1, 1, 1, 10.0);
   gboolean closed = FALSE;
   gboolean ended = FALSE;
 
-  pool = g_initable_new (SLUICE_TYPE_POOL, NULL, &error, "handler", handler, "clock", clock,
-                         "workers", 1, "queue-size", 1, "item-timeout", 10.0, NULL);
-  g_assert_no_error (error);
-  run = sluice_pool_run (pool, source, &error);
-  g_assert_no_error (error);
   sluice_run_next_async (run, NULL, on_next_one, &ended);
   while (held_task == NULL && !ended)
     g_main_context_iteration (NULL, TRUE);

@@ -2836,6 +2836,31 @@ on_pool_next (GObject      *object,
     *(gboolean *) user_data = TRUE;
 }
 
+/* Runs six items (0 to 5, from a fault source) through @handler on three
+ * workers, a queue of one, keep-going, to the run's end. */
+static SluiceRun *
+run_six_items_on_three (SluiceClock   *clock,
+                        SluiceHandler *handler,
+                        double         item_timeout)
+{
+  g_autoptr(SluiceFaultSource) source = sluice_fault_source_new_range (clock, 6, 0);
+  g_autoptr(SluicePool) pool = NULL;
+  g_autoptr(GError) error = NULL;
+  SluiceRun *run;
+  gboolean ended = FALSE;
+
+  pool = g_initable_new (SLUICE_TYPE_POOL, NULL, &error, "handler", handler, "clock", clock,
+                         "workers", 3, "queue-size", 1, "item-timeout", item_timeout, "keep-going", TRUE, NULL);
+  g_assert_no_error (error);
+  run = sluice_pool_run (pool, SLUICE_SOURCE (source), &error);
+  g_assert_no_error (error);
+
+  sluice_run_next_async (run, NULL, on_pool_next, &ended);
+  while (!ended)
+    g_main_context_iteration (NULL, TRUE);
+  return run;
+}
+
 /* A cancellable that fires in another thread ends the attempts that
  * honour it (hang) from the main context, never inside the call that
  * started them, also those started once it had fired. */
@@ -2848,26 +2873,76 @@ test_fault_handler_cancelled_from_thread (void)
   g_autoptr(GCancellable) cancellable = g_cancellable_new ();
   Forwarder forwarder = { SLUICE_HANDLER (faults), cancellable, NULL, 0, 0, FALSE, FALSE };
   g_autoptr(SluiceHandler) handler = sluice_func_handler_new (forward_attempt, &forwarder, NULL);
-  g_autoptr(SluiceFaultSource) source = sluice_fault_source_new_range (clock, 6, 0);
-  g_autoptr(SluicePool) pool = NULL;
-  g_autoptr(SluiceRun) run = NULL;
-  g_autoptr(GError) error = NULL;
-  gboolean ended = FALSE;
+  g_autoptr(SluiceRun) run = run_six_items_on_three (clock, handler, 100.0);
 
-  pool = g_initable_new (SLUICE_TYPE_POOL, NULL, &error, "handler", handler, "clock", clock,
-                         "workers", 3, "queue-size", 1, "item-timeout", 100.0, "keep-going", TRUE, NULL);
-  g_assert_no_error (error);
-  run = sluice_pool_run (pool, SLUICE_SOURCE (source), &error);
-  g_assert_no_error (error);
-
-  sluice_run_next_async (run, NULL, on_pool_next, &ended);
-  while (!ended)
-    g_main_context_iteration (NULL, TRUE);
   g_thread_join (forwarder.thread);
 
   g_assert_cmpuint (forwarder.started, ==, 6);
   g_assert_cmpuint (forwarder.cancelled, ==, 6);
   g_assert_false (forwarder.completed_in_call);
+  g_assert_cmpuint (sluice_fault_handler_get_n_active (faults), ==, 0);
+  g_assert_cmpuint (sluice_run_get_live_operations (run), ==, 0);
+}
+
+/* Forwards each attempt to the fault handler with the attempt's own
+ * cancellable and counts the attempts during which something is connected
+ * to that cancellable. */
+typedef struct {
+  SluiceHandler *faults;
+  guint          started;
+  guint          connected;
+} Watched;
+
+static void
+on_watched_done (GObject      *object,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  GTask *task = user_data;
+  GError *error = NULL;
+  GVariant *value = sluice_handler_handle_finish (SLUICE_HANDLER (object), result, &error);
+
+  if (value != NULL)
+    g_task_return_pointer (task, value, (GDestroyNotify) g_variant_unref);
+  else
+    g_task_return_error (task, error);
+  g_object_unref (task);
+}
+
+static void
+watch_attempt (SluiceAttempt *attempt,
+               GTask         *task,
+               gpointer       user_data)
+{
+  Watched *watched = user_data;
+  GCancellable *cancellable = sluice_attempt_get_cancellable (attempt);
+
+  sluice_handler_handle_async (watched->faults, attempt, cancellable, on_watched_done, task);
+  watched->started++;
+  if (g_signal_has_handler_pending (cancellable, g_signal_lookup ("cancelled", G_TYPE_CANCELLABLE), 0, TRUE))
+    watched->connected++;
+}
+
+/* The fault handler hears the pool's cancellation of an attempt without
+ * connecting to the attempt's cancellable (issue 29: a connection made and
+ * dropped per attempt was a tenth of the runner's time): hangs still end at
+ * their first cancellation request, so six hangs on three workers with a
+ * timeout of 1 s end after 2 s, not after their three rounds. */
+static void
+test_fault_handler_hears_cancel_without_connecting (void)
+{
+  g_autoptr(SluiceClock) clock = sluice_clock_new (SLUICE_CLOCK_VIRTUAL);
+  g_autoptr(SluiceBehaviour) hang = sluice_behaviour_new (SLUICE_BEHAVIOUR_HANG, 0);
+  g_autoptr(SluiceFaultHandler) faults = sluice_fault_handler_new (clock, hang);
+  Watched watched = { SLUICE_HANDLER (faults), 0, 0 };
+  g_autoptr(SluiceHandler) handler = sluice_func_handler_new (watch_attempt, &watched, NULL);
+  gint64 start = sluice_clock_now (clock);
+  g_autoptr(SluiceRun) run = run_six_items_on_three (clock, handler, 1.0);
+
+  g_assert_cmpuint (watched.started, ==, 6);
+  g_assert_cmpuint (watched.connected, ==, 0);
+  g_assert_cmpint (sluice_clock_now (clock) - start, ==, 2 * G_USEC_PER_SEC);
+  g_assert_cmpuint (sluice_run_get_errors (run)->len, ==, 6);
   g_assert_cmpuint (sluice_fault_handler_get_n_active (faults), ==, 0);
   g_assert_cmpuint (sluice_run_get_live_operations (run), ==, 0);
 }
@@ -3276,6 +3351,8 @@ main (int   argc,
   g_test_add_func ("/scenario/report/streamed-as-json-glib", test_report_streamed_as_json_glib);
   g_test_add_func ("/scenario/report/counts-and-results", test_report_counts_and_results);
   g_test_add_func ("/scenario/fault-handler/cancelled-from-thread", test_fault_handler_cancelled_from_thread);
+  g_test_add_func ("/scenario/fault-handler/hears-cancel-without-connecting",
+                   test_fault_handler_hears_cancel_without_connecting);
   g_test_add_func ("/scenario/parse/overrides", test_parse_overrides);
   g_test_add_func ("/scenario/parse/translations", test_parse_translations);
   g_test_add_func ("/scenario/parse/bad-escape-refused", test_parse_bad_escape_refused);

@@ -47,8 +47,9 @@ typedef struct {
   const SluiceBehaviour *behaviour;    /* owned by the handler */
   gpointer               token;        /* also the order the attempts started in */
   guint64                timer_id;
-  GCancellable          *cancellable;  /* watched, with cancel_id */
+  GCancellable          *cancellable;  /* watched, with cancel_id, or NULL */
   gulong                 cancel_id;
+  gboolean               hooked;       /* watched with the attempt's cancel function */
   GList                  cancel_link;  /* in self->cancelled while queued */
   gboolean               queued;
   GSource               *idle_source;

@@ -10,12 +10,19 @@
  * cancelled once its cancellable fires. A g_cancellable_source_new() per
  * attempt did that, but every main-loop turn walks every attached source:
  * at 10,000 attempts in flight each turn cost 10,000 checks. Instead each
- * attempt connects to its cancellable; the handler, which fires in any
- * thread (and at once inside g_cancellable_connect() for a cancellable
- * already cancelled), queues the call; one source of the handler's takes
- * the queue when the main loop prepares or checks it, exactly when the
- * attempts' own sources would have been found ready, and ends those calls
- * in the order the attempts started, the order their sources had. */
+ * attempt hears its cancellation; the handler, which may run in any thread
+ * (and at once for a cancellable already cancelled), queues the call; one
+ * source of the handler's takes the queue when the main loop prepares or
+ * checks it, exactly when the attempts' own sources would have been found
+ * ready, and ends those calls in the order the attempts started, the order
+ * their sources had.
+ *
+ * The attempt's own cancellable, which only the pool cancels, is heard
+ * through the attempt's cancel function (sluice_attempt_set_cancel_func()):
+ * two stores per attempt. A connection to it, its lock and closure made and
+ * dropped for every attempt, was a tenth of the runner's time, and left the
+ * cancellable unfit for the next attempt. Any other cancellable a caller
+ * gives is connected to. */
 
 void
 _sluice_fault_handler_init_watches (SluiceFaultHandler *self)
@@ -48,14 +55,27 @@ _sluice_fault_handler_unwatch (SluiceFaultCall *call)
   SluiceFaultHandler *self = call->self;
   g_autoptr(GTask) watching = NULL;
 
-  if (call->cancellable == NULL)
+  if (call->hooked)
+    {
+      sluice_attempt_set_cancel_func (call->attempt, NULL, NULL);
+      call->hooked = FALSE;
+      /* Only this thread queues a hooked call: no lock to see it is not. */
+      if (!call->queued)
+        {
+          watching = call->task;
+          return;
+        }
+    }
+  else if (call->cancellable != NULL)
+    {
+      /* Waits for a handler running in another thread; the lock is not
+       * held, so that handler can finish. */
+      g_cancellable_disconnect (call->cancellable, call->cancel_id);
+      call->cancel_id = 0;
+      g_clear_object (&call->cancellable);
+    }
+  else
     return;
-
-  /* Waits for a handler running in another thread; the lock is not held,
-   * so that handler can finish. */
-  g_cancellable_disconnect (call->cancellable, call->cancel_id);
-  call->cancel_id = 0;
-  g_clear_object (&call->cancellable);
 
   g_mutex_lock (&self->cancel_lock);
   if (call->queued)
@@ -70,15 +90,11 @@ _sluice_fault_handler_unwatch (SluiceFaultCall *call)
   watching = call->task;
 }
 
-/* The cancellable's handler: in any thread, and at once inside
- * g_cancellable_connect() when it is already cancelled. It only queues the
- * call: ending it here would complete the task inside the pool's own
- * g_cancellable_cancel(). */
+/* Queues @call to end cancelled: in any thread, also inside the pool's
+ * own g_cancellable_cancel(), where ending it would complete its task. */
 static void
-on_cancellable_cancelled (GCancellable *cancellable,
-                          gpointer      user_data)
+queue_cancelled (SluiceFaultCall *call)
 {
-  SluiceFaultCall *call = user_data;
   SluiceFaultHandler *self = call->self;
 
   g_mutex_lock (&self->cancel_lock);
@@ -94,6 +110,24 @@ on_cancellable_cancelled (GCancellable *cancellable,
    * poll needs waking, which the owner thread's never is while it runs. */
   if (!g_main_context_is_owner (self->context))
     g_main_context_wakeup (self->context);
+}
+
+/* A foreign cancellable's handler: in any thread, and at once inside
+ * g_cancellable_connect() when it is already cancelled. */
+static void
+on_cancellable_cancelled (GCancellable *cancellable,
+                          gpointer      user_data)
+{
+  queue_cancelled (user_data);
+}
+
+/* The attempt's cancel function: in the pool's thread, right after the
+ * pool cancelled the attempt's own cancellable. */
+static void
+on_attempt_cancelled (SluiceAttempt *attempt,
+                      gpointer       user_data)
+{
+  queue_cancelled (user_data);
 }
 
 /* Takes the queued calls for this turn's dispatch, as the attempts' own
@@ -216,6 +250,18 @@ _sluice_fault_handler_watch (GTask        *task,
   /* A hang has nothing else that keeps its task: the watch does, until
    * call_unwatch(). */
   g_object_ref (task);
+
+  if (cancellable == sluice_attempt_get_cancellable (call->attempt) &&
+      sluice_attempt_set_cancel_func (call->attempt, on_attempt_cancelled, call))
+    {
+      call->hooked = TRUE;
+      /* A request made before the watch, as g_cancellable_connect() would
+       * have heard it at once. */
+      if (g_cancellable_is_cancelled (cancellable))
+        queue_cancelled (call);
+      return;
+    }
+
   call->cancellable = g_object_ref (cancellable);
   /* No destroy notify: call_unwatch() disconnects before the call goes. */
   call->cancel_id = g_cancellable_connect (cancellable, G_CALLBACK (on_cancellable_cancelled), call, NULL);

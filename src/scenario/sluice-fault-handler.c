@@ -65,7 +65,7 @@ call_detach (SluiceFaultCall *call,
 static void
 call_free (SluiceFaultCall *call)
 {
-  g_assert (call->cancellable == NULL);
+  g_assert (call->cancellable == NULL && !call->hooked);
   g_clear_object (&call->attempt);
   g_free (call);
 }
@@ -607,7 +607,8 @@ sluice_fault_handler_get_behaviour (SluiceFaultHandler *self,
         g_array_append_val (self->draws, entry);
       }
 
-  own = g_hash_table_lookup (self->items, &item_index);
+  /* Most scenarios name no item: no hash and lookup per attempt then. */
+  own = g_hash_table_size (self->items) > 0 ? g_hash_table_lookup (self->items, &item_index) : NULL;
   if (own != NULL)
     return own;
 

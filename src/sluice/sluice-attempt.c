@@ -26,9 +26,11 @@ struct _SluiceAttempt
   gint64               started_at;
   gint64               deadline;
   gint64               timeout;
-  SluiceTimer          deadline_timer;  /* nodes on the clock's heap */
-  SluiceTimer          round_timer;
-  guint                cancel_rounds;
+  /* One node on the clock's heap: the deadline, then each cancel round
+   * (a round replaces a deadline that has not come, which would change
+   * nothing: only a caller's cancel starts rounds before it). Two nodes
+   * were 56 bytes more per attempt in flight, and two heap slots. */
+  SluiceTimer          timer;
 
   gpointer             local;
   GDestroyNotify       local_destroy;
@@ -36,10 +38,17 @@ struct _SluiceAttempt
   SluiceAttemptNotify  notify;
   gpointer             notify_data;
 
-  SluiceOutcome        outcome;
+  SluiceAttemptCancelFunc cancel_func;  /* the handler's, instead of a */
+  gpointer             cancel_data;     /* connection to the cancellable */
+
+  /* The value the handler returned: the result, or, when the outcome is a
+   * timeout, what came too late and is kept only for the attempt-end
+   * event. */
   GVariant            *result;
   GError              *error;
 
+  guint                cancel_rounds;
+  SluiceOutcome        outcome;
   guint                running : 1;
   guint                finished : 1;
   guint                stopping : 1;
@@ -50,8 +59,6 @@ struct _SluiceAttempt
 
   GError              *handler_error;  /* what a cancelled attempt's handler
                                         * returned instead, if anything */
-  GVariant            *late_result;    /* what a timed-out attempt's handler
-                                        * returned after all, thrown away */
 };
 
 enum {
@@ -98,12 +105,10 @@ sluice_attempt_finalize (GObject *object)
 {
   SluiceAttempt *self = SLUICE_ATTEMPT (object);
 
-  g_assert (!_sluice_timer_is_pending (&self->deadline_timer) &&
-            !_sluice_timer_is_pending (&self->round_timer));
+  g_assert (!_sluice_timer_is_pending (&self->timer));
 
   g_clear_pointer (&self->item, g_variant_unref);
   g_clear_pointer (&self->result, g_variant_unref);
-  g_clear_pointer (&self->late_result, g_variant_unref);
   g_clear_error (&self->error);
   g_clear_error (&self->handler_error);
   g_clear_object (&self->cancellable);
@@ -188,8 +193,7 @@ cancellable_is_reusable (GCancellable *cancellable)
 static void
 reset (SluiceAttempt *self)
 {
-  g_assert (!_sluice_timer_is_pending (&self->deadline_timer) &&
-            !_sluice_timer_is_pending (&self->round_timer));
+  g_assert (!_sluice_timer_is_pending (&self->timer));
 
   /* What finalize would have done: handlers, local data, values. */
   g_signal_handlers_destroy (self);
@@ -199,7 +203,6 @@ reset (SluiceAttempt *self)
   self->local_destroy = NULL;
   g_clear_pointer (&self->item, g_variant_unref);
   g_clear_pointer (&self->result, g_variant_unref);
-  g_clear_pointer (&self->late_result, g_variant_unref);
   g_clear_error (&self->error);
   g_clear_error (&self->handler_error);
 
@@ -214,6 +217,8 @@ reset (SluiceAttempt *self)
   self->cancel_rounds = 0;
   self->notify = NULL;
   self->notify_data = NULL;
+  self->cancel_func = NULL;
+  self->cancel_data = NULL;
   self->outcome = 0;
   self->running = FALSE;
   self->finished = FALSE;
@@ -310,13 +315,22 @@ request_cancel_round (SluiceAttempt *self)
   /* A handler that honours cancellation may finish right here, from inside
    * g_cancellable_cancel(): then there is nothing left to wait for. */
   if (self->cancel_rounds == 1)
-    g_cancellable_cancel (self->cancellable);
+    {
+      g_cancellable_cancel (self->cancellable);
+      if (self->cancel_func != NULL && !self->finished)
+        self->cancel_func (self, self->cancel_data);
+    }
   if (!self->finished)
     g_signal_emit (self, signals[CANCEL_REQUESTED], 0, self->cancel_rounds);
   if (!self->finished && !self->single_round)
-    _sluice_clock_add_timer_node (self->clock, &self->round_timer,
-                                  _sluice_time_add (sluice_clock_now (self->clock), self->timeout),
-                                  on_round_elapsed, self);
+    {
+      /* Only a caller's cancel comes before the deadline, and then the
+       * deadline would change nothing: the outcome is the cancel's. */
+      remove_timer (self, &self->timer);
+      _sluice_clock_add_timer_node (self->clock, &self->timer,
+                                    _sluice_time_add (sluice_clock_now (self->clock), self->timeout),
+                                    on_round_elapsed, self);
+    }
 }
 
 static void
@@ -365,7 +379,7 @@ settle_outcome (SluiceAttempt *self,
                                                                    : "item timed out");
       /* Kept for the attempt-end event only: a view can then say the
        * value came, too late, and was thrown away. */
-      self->late_result = g_steal_pointer (&result);
+      self->result = g_steal_pointer (&result);
     }
   else if (error != NULL && g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     {
@@ -406,8 +420,9 @@ on_handled (GObject      *object,
 
   self->running = FALSE;
   self->finished = TRUE;
-  remove_timer (self, &self->deadline_timer);
-  remove_timer (self, &self->round_timer);
+  self->cancel_func = NULL;
+  self->cancel_data = NULL;
+  remove_timer (self, &self->timer);
 
   settle_outcome (self, result, error);
   self->notify (self, SLUICE_ATTEMPT_ENDED, self->notify_data);
@@ -463,7 +478,7 @@ _sluice_attempt_start (SluiceAttempt       *self,
 
   /* Scheduled before the handler starts, so that on equal times the
    * deadline fires first. */
-  _sluice_clock_add_timer_node (self->clock, &self->deadline_timer, self->deadline, on_deadline, self);
+  _sluice_clock_add_timer_node (self->clock, &self->timer, self->deadline, on_deadline, self);
 
   sluice_handler_handle_async (handler, self, self->cancellable,
                                on_handled, g_object_ref (self));
@@ -510,7 +525,9 @@ _sluice_attempt_cancel_once (SluiceAttempt *self)
   if (!self->running)
     return;
 
-  remove_timer (self, &self->round_timer);
+  /* The rounds, or the deadline not come yet, which the cancel's outcome
+   * makes moot. */
+  remove_timer (self, &self->timer);
   self->stopping = TRUE;
   request_cancel_round (self);
 }
@@ -560,19 +577,19 @@ _sluice_attempt_steal_error (SluiceAttempt *self)
 GVariant *
 _sluice_attempt_steal_result (SluiceAttempt *self)
 {
-  return g_steal_pointer (&self->result);
+  return self->outcome == SLUICE_OUTCOME_TIMED_OUT ? NULL : g_steal_pointer (&self->result);
 }
 
 GVariant *
 _sluice_attempt_get_late_result (SluiceAttempt *self)
 {
-  return self->late_result;
+  return self->outcome == SLUICE_OUTCOME_TIMED_OUT ? self->result : NULL;
 }
 
 guint
 _sluice_attempt_get_n_timers (SluiceAttempt *self)
 {
-  return _sluice_timer_is_pending (&self->deadline_timer) + _sluice_timer_is_pending (&self->round_timer);
+  return _sluice_timer_is_pending (&self->timer);
 }
 
 /**
@@ -768,4 +785,46 @@ sluice_attempt_set_local (SluiceAttempt  *self,
 
   self->local = data;
   self->local_destroy = destroy;
+}
+
+/**
+ * sluice_attempt_set_cancel_func: (skip)
+ * @self: a #SluiceAttempt that has not finished
+ * @func: (nullable): called when the pool cancels the attempt's
+ *   cancellable, or %NULL to remove the function set
+ * @user_data: data for @func
+ *
+ * A cheaper way for a handler written in C to hear that the pool asks the
+ * attempt to stop than connecting to sluice_attempt_get_cancellable():
+ * g_cancellable_connect() and g_cancellable_disconnect() take a lock and
+ * make a closure for every attempt, and a cancellable something is still
+ * connected to cannot be given to the next attempt. @func is called in the
+ * pool's thread right after the pool cancelled that cancellable (the first
+ * cancellation request), where a handler connected to it would have run.
+ * Only the pool cancels an attempt's cancellable; @func does not hear
+ * anyone else doing so.
+ *
+ * @func is never called for a request made before it was set (check
+ * g_cancellable_is_cancelled() then), nor once the attempt has finished:
+ * the attempt forgets it as its handler returns. An attempt keeps one
+ * function: when another one is set already, nothing changes and this
+ * returns %FALSE; connect to the cancellable instead.
+ *
+ * Returns: %TRUE if @func was set (always, for %NULL)
+ *
+ * Since: 1.0
+ */
+gboolean
+sluice_attempt_set_cancel_func (SluiceAttempt           *self,
+                                SluiceAttemptCancelFunc  func,
+                                gpointer                 user_data)
+{
+  g_return_val_if_fail (SLUICE_IS_ATTEMPT (self), FALSE);
+
+  if (func != NULL && (self->cancel_func != NULL || self->finished))
+    return FALSE;
+
+  self->cancel_func = func;
+  self->cancel_data = func != NULL ? user_data : NULL;
+  return TRUE;
 }

@@ -17,6 +17,19 @@ G_BEGIN_DECLS
 SLUICE_AVAILABLE_IN_1_0
 G_DECLARE_FINAL_TYPE (SluiceAttempt, sluice_attempt, SLUICE, ATTEMPT, GObject)
 
+/**
+ * SluiceAttemptCancelFunc:
+ * @attempt: the attempt whose cancellation the pool requested
+ * @user_data: the data given to sluice_attempt_set_cancel_func()
+ *
+ * Called in the pool's thread right after the pool cancelled the
+ * attempt's own cancellable.
+ *
+ * Since: 1.0
+ */
+typedef void (*SluiceAttemptCancelFunc) (SluiceAttempt *attempt,
+                                         gpointer       user_data);
+
 SLUICE_AVAILABLE_IN_1_0
 GVariant     *sluice_attempt_get_item          (SluiceAttempt  *self);
 SLUICE_AVAILABLE_IN_1_0
@@ -41,5 +54,9 @@ SLUICE_AVAILABLE_IN_1_0
 void          sluice_attempt_set_local         (SluiceAttempt  *self,
                                                 gpointer        data,
                                                 GDestroyNotify  destroy);
+SLUICE_AVAILABLE_IN_1_0
+gboolean      sluice_attempt_set_cancel_func   (SluiceAttempt           *self,
+                                                SluiceAttemptCancelFunc  func,
+                                                gpointer                 user_data);
 
 G_END_DECLS

@@ -39,12 +39,15 @@ struct _SluiceChannel
 
   GMainContext   *context;
   gint            priority;      /* of its completions and cancel watches */
-  /* The stored items, oldest first, in a GAsyncQueue as the engine's
-   * contract has it; only the channel's context touches it, so its lock
-   * is never contended. */
-  GAsyncQueue    *queue;
-  guint           n_stored;      /* its length, read without its lock
-                                  * (every event reports it) */
+  /* The stored items, oldest first, in a ring that grows by doubling:
+   * ring[head], ring[head + 1], … modulo ring_size (a power of two, or 0).
+   * Only the channel's context touches it. It was a GAsyncQueue, whose
+   * lock nobody contended and whose list node, made and freed for every
+   * item, was two allocations per item of a run (input and results). */
+  gpointer       *ring;
+  guint           ring_size;
+  guint           head;
+  guint           n_stored;      /* how many items it holds */
   guint           capacity;      /* 0: unbounded */
   GDestroyNotify  item_free;
   gboolean        shutdown;
@@ -53,10 +56,15 @@ struct _SluiceChannel
   GQueue          putters;
 
   GQueue          completed;     /* of SluiceWaiter, to be returned in this order */
+  /* Completed waiters kept for the next waits (linked by link.next): a
+   * wait cost an allocation and a free of its own. */
+  SluiceWaiter   *spare_waiters;
+  guint           n_spare_waiters;
   GSource        *flush_source;  /* owned: calls the completed operations' funcs */
   GHashTable     *watches;       /* GCancellable* → SluiceCancelWatch* */
 };
 
+G_GNUC_INTERNAL gpointer      _sluice_channel_pop_stored       (SluiceChannel       *self);
 G_GNUC_INTERNAL void          _sluice_channel_waiters_init     (SluiceChannel       *self);
 G_GNUC_INTERNAL void          _sluice_channel_waiters_finalize (SluiceChannel       *self);
 

@@ -6,6 +6,8 @@
 #include "sluice-channel-waiter-private.h"
 #include "sluice-error.h"
 
+#include <string.h>
+
 /* One cancellable source per (channel, cancellable), shared by every waiter
  * with that cancellable: a source per waiter made every main-loop turn cost
  * O(waiting workers). */
@@ -25,6 +27,25 @@ typedef struct
   SluiceChannel *channel;       /* unowned: the channel destroys the source */
 } SluiceFlushSource;
 
+/* How many completed waiters a channel keeps: as many as wait at once in
+ * the usual run (a worker each), within reason. */
+#define SPARE_WAITERS 256
+
+/* Keeps a completed waiter for a later wait, or frees it. */
+static void
+release_waiter (SluiceChannel *self,
+                SluiceWaiter  *w)
+{
+  if (self->n_spare_waiters >= SPARE_WAITERS)
+    {
+      g_free (w);
+      return;
+    }
+  w->link.next = (GList *) self->spare_waiters;
+  self->spare_waiters = w;
+  self->n_spare_waiters++;
+}
+
 static gboolean
 flush_completed_cb (gpointer user_data)
 {
@@ -40,7 +61,7 @@ flush_completed_cb (gpointer user_data)
       w->func (g_steal_pointer (&w->item), w->error, w->func_data);
       g_clear_error (&w->error);
       g_clear_object (&w->cancellable);
-      g_free (w);
+      release_waiter (self, w);
       /* The waiter's own ref. */
       g_object_unref (self);
     }
@@ -113,6 +134,15 @@ _sluice_channel_waiters_finalize (SluiceChannel *self)
 
   g_assert (g_hash_table_size (self->watches) == 0);
   g_clear_pointer (&self->watches, g_hash_table_unref);
+
+  while (self->spare_waiters != NULL)
+    {
+      SluiceWaiter *w = self->spare_waiters;
+
+      self->spare_waiters = (SluiceWaiter *) w->link.next;
+      g_free (w);
+    }
+  self->n_spare_waiters = 0;
 }
 
 /* ---- waiters ----------------------------------------------------------- */
@@ -127,7 +157,16 @@ _sluice_waiter_new (SluiceChannel        *self,
                     SluiceChannelGetFunc  func,
                     gpointer              func_data)
 {
-  SluiceWaiter *w = g_new0 (SluiceWaiter, 1);
+  SluiceWaiter *w = self->spare_waiters;
+
+  if (w != NULL)
+    {
+      self->spare_waiters = (SluiceWaiter *) w->link.next;
+      self->n_spare_waiters--;
+      memset (w, 0, sizeof *w);
+    }
+  else
+    w = g_new0 (SluiceWaiter, 1);
 
   g_object_ref (self);
   w->link.data = w;
@@ -299,6 +338,32 @@ peek_live (SluiceChannel *self,
   return w;
 }
 
+/* Doubles the ring, its items kept in order from index 0. */
+static void
+grow_ring (SluiceChannel *self)
+{
+  guint size = MAX (self->ring_size * 2, 16);
+  gpointer *ring = g_new (gpointer, size);
+
+  for (guint i = 0; i < self->n_stored; i++)
+    ring[i] = self->ring[(self->head + i) & (self->ring_size - 1)];
+  g_free (self->ring);
+  self->ring = ring;
+  self->ring_size = size;
+  self->head = 0;
+}
+
+/* Takes the oldest stored item; there must be one. */
+gpointer
+_sluice_channel_pop_stored (SluiceChannel *self)
+{
+  gpointer item = self->ring[self->head];
+
+  self->head = (self->head + 1) & (self->ring_size - 1);
+  self->n_stored--;
+  return item;
+}
+
 /* Stores @item if the channel is open and has room. */
 gboolean
 _sluice_channel_try_enqueue (SluiceChannel *self,
@@ -308,7 +373,9 @@ _sluice_channel_try_enqueue (SluiceChannel *self,
       (self->capacity != 0 && self->n_stored >= self->capacity))
     return FALSE;
 
-  g_async_queue_push (self->queue, item);
+  if (self->n_stored == self->ring_size)
+    grow_ring (self);
+  self->ring[(self->head + self->n_stored) & (self->ring_size - 1)] = item;
   self->n_stored++;
   return TRUE;
 }
@@ -320,8 +387,7 @@ pop_item (SluiceChannel *self)
   if (self->n_stored == 0)
     return NULL;
 
-  self->n_stored--;
-  return g_async_queue_try_pop (self->queue);
+  return _sluice_channel_pop_stored (self);
 }
 
 /* Tells a put's accept func, once, that its item went in. The func may

@@ -9,7 +9,7 @@
 /*
  * SluiceChannel:
  *
- * A first-in first-out channel of items on a #GAsyncQueue, modelled on
+ * A first-in first-out channel of items (a ring of pointers), modelled on
  * Python's `asyncio.Queue` with `shutdown()`: a run's input (its producer puts the
  * items it pulls, its workers get them) and its results. Private to the
  * engine: see sluice-channel-private.h.
@@ -39,7 +39,14 @@ sluice_channel_finalize (GObject *object)
   _sluice_channel_waiters_finalize (self);
 
   /* Frees the items left over with item_free. */
-  g_clear_pointer (&self->queue, g_async_queue_unref);
+  while (self->n_stored > 0)
+    {
+      gpointer item = _sluice_channel_pop_stored (self);
+
+      if (self->item_free != NULL)
+        self->item_free (item);
+    }
+  g_clear_pointer (&self->ring, g_free);
   g_clear_pointer (&self->context, g_main_context_unref);
 
   G_OBJECT_CLASS (sluice_channel_parent_class)->finalize (object);
@@ -85,7 +92,6 @@ sluice_channel_new (guint          capacity,
   self = g_object_new (SLUICE_TYPE_CHANNEL, NULL);
   self->capacity = capacity;
   self->item_free = item_free;
-  self->queue = g_async_queue_new_full (item_free);
 
   return self;
 }
@@ -376,12 +382,9 @@ sluice_channel_shutdown (SluiceChannel *self,
    * state is settled by then. */
   if (immediate)
     {
-      gpointer item;
-
       dropped = g_ptr_array_new_with_free_func (self->item_free);
-      while ((item = g_async_queue_try_pop (self->queue)) != NULL)
-        g_ptr_array_add (dropped, item);
-      self->n_stored = 0;
+      while (self->n_stored > 0)
+        g_ptr_array_add (dropped, _sluice_channel_pop_stored (self));
     }
 
   while ((w = g_queue_peek_head (&self->putters)) != NULL)

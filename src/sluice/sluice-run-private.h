@@ -68,13 +68,17 @@ struct _SluicePulledItem
 typedef struct
 {
   SluiceRun         *run;
-  guint              index;
-  SluiceWorkerState  state;
   SluicePulledItem  *item;
-  guint              attempt_number;
   SluiceAttempt     *attempt;
+  /* The worker's last finished attempt, for its next one: with many
+   * workers, attempts end and start in bursts that the run's ring of
+   * SLUICE_RUN_SPARE_ATTEMPTS cannot bridge. */
+  SluiceAttempt     *spare;
   guint64            backoff_timer;  /* a retry waits for it */
   GError            *backoff_error;  /* the error that caused that retry */
+  guint              index;
+  SluiceWorkerState  state;
+  guint              attempt_number;
   guint              taking : 1;
   guint              take_again : 1;
 } SluiceWorker;

@@ -65,43 +65,15 @@ emit_metrics_for_error (SluiceRun    *self,
 /* }}} */
 /* Attempts kept for reuse {{{ */
 
-/* A new attempt, made from the oldest finished one when that can be
- * reused: an attempt then costs no object of its own. */
-static SluiceAttempt *
-take_attempt (SluiceRun        *self,
-              SluicePulledItem *item,
-              guint             number,
-              guint             worker)
-{
-  if (self->n_spare_attempts > 0)
-    {
-      SluiceAttempt *oldest = self->spare_attempts[self->spare_first];
-
-      if (_sluice_attempt_recycle (oldest, item->value, item->index, number, worker))
-        {
-          self->spare_attempts[self->spare_first] = NULL;
-          self->spare_first = (self->spare_first + 1) % SLUICE_RUN_SPARE_ATTEMPTS;
-          self->n_spare_attempts--;
-          return oldest;
-        }
-    }
-  return _sluice_attempt_new (item->value, item->index, number, worker);
-}
-
-/* Keeps a finished attempt for a later one, or lets it go once the run has
- * ended. When the ring is full its oldest goes: someone else still holds
- * it (its last holder frees it), or it has data attached. */
+/* Puts a finished attempt in the run's ring, the oldest going when it is
+ * full: someone else still holds it (its last holder frees it), or it has
+ * data attached. */
 static void
-retire_attempt (SluiceRun     *self,
-                SluiceAttempt *attempt)
+keep_in_ring (SluiceRun     *self,
+              SluiceAttempt *attempt)
 {
   guint slot;
 
-  if (self->state == RUN_FINISHED)
-    {
-      g_object_unref (attempt);
-      return;
-    }
   if (self->n_spare_attempts == SLUICE_RUN_SPARE_ATTEMPTS)
     {
       g_object_unref (self->spare_attempts[self->spare_first]);
@@ -114,9 +86,73 @@ retire_attempt (SluiceRun     *self,
   self->n_spare_attempts++;
 }
 
+/* A new attempt for @worker, made from a finished one when that can be
+ * reused: the worker's own last one, else the oldest of the run's ring.
+ * An attempt then costs no object of its own. The worker's last one, not
+ * free yet (its handler's task still holds it while the next attempt
+ * starts from inside its callback), goes to the ring. */
+static SluiceAttempt *
+take_attempt (SluiceRun        *self,
+              SluiceWorker     *worker,
+              SluicePulledItem *item,
+              guint             number)
+{
+  SluiceAttempt *spare = g_steal_pointer (&worker->spare);
+  SluiceAttempt *attempt = NULL;
+
+  if (spare != NULL && _sluice_attempt_recycle (spare, item->value, item->index, number, worker->index))
+    return spare;
+
+  if (self->n_spare_attempts > 0)
+    {
+      SluiceAttempt *oldest = self->spare_attempts[self->spare_first];
+
+      if (_sluice_attempt_recycle (oldest, item->value, item->index, number, worker->index))
+        {
+          self->spare_attempts[self->spare_first] = NULL;
+          self->spare_first = (self->spare_first + 1) % SLUICE_RUN_SPARE_ATTEMPTS;
+          self->n_spare_attempts--;
+          attempt = oldest;
+        }
+    }
+  if (spare != NULL)
+    keep_in_ring (self, spare);
+  if (attempt == NULL)
+    attempt = _sluice_attempt_new (item->value, item->index, number, worker->index);
+  return attempt;
+}
+
+/* Keeps @worker's finished attempt for its next one (the one it kept
+ * before goes to the run's ring), or lets it go once the run has ended. */
+static void
+retire_attempt (SluiceRun     *self,
+                SluiceWorker  *worker,
+                SluiceAttempt *attempt)
+{
+  if (self->state == RUN_FINISHED)
+    {
+      g_object_unref (attempt);
+      return;
+    }
+  if (worker->spare != NULL)
+    keep_in_ring (self, g_steal_pointer (&worker->spare));
+  /* A worker that has exited takes no more items. */
+  if (worker->state == WORKER_DONE)
+    keep_in_ring (self, attempt);
+  else
+    worker->spare = attempt;
+}
+
 void
 _sluice_run_free_spare_attempts (SluiceRun *self)
 {
+  for (guint i = 0; i < self->n_workers; i++)
+    {
+      /* Unlinked first: the last unref may run a handler's code. */
+      SluiceAttempt *attempt = g_steal_pointer (&self->workers[i].spare);
+
+      g_clear_object (&attempt);
+    }
   while (self->n_spare_attempts > 0)
     {
       /* Unlinked first: the last unref may run a handler's code. */
@@ -137,6 +173,11 @@ worker_exit (SluiceWorker *worker)
   SluiceRun *self = worker->run;
 
   worker->state = WORKER_DONE;
+  /* Its last attempt goes where the other workers can have it, and is let
+   * go with the ring's oldest: held by each worker, the attempts of a run
+   * with many workers would outlast their work. */
+  if (worker->spare != NULL)
+    keep_in_ring (self, g_steal_pointer (&worker->spare));
   self->workers_alive--;
   _sluice_run_maybe_finish (self);
 }
@@ -162,7 +203,7 @@ worker_attempt (SluiceWorker *worker)
   _sluice_run_step_begin (self);
   worker->state = WORKER_RUNNING;
   worker->attempt_number++;
-  worker->attempt = take_attempt (self, worker->item, worker->attempt_number, worker->index);
+  worker->attempt = take_attempt (self, worker, worker->item, worker->attempt_number);
   self->stats.attempts++;
   self->stats.in_flight++;
   self->live_operations++;
@@ -503,7 +544,7 @@ on_attempt_end (SluiceWorker *worker)
   SluiceAttempt *attempt = g_steal_pointer (&worker->attempt);
 
   on_attempt_outcome (worker, attempt);
-  retire_attempt (self, attempt);
+  retire_attempt (self, worker, attempt);
 }
 
 /* What follows an attempt's end: its item's outcome or its retry. */

@@ -281,10 +281,18 @@ async def ok0(item: int) -> int:
     return item
 
 
+def ok_after(delay: float) -> Callable[[int], Awaitable[int]]:
+    """`ok DELAY`: the item back after delay seconds."""
+    async def handler(item: int) -> int:
+        await asyncio.sleep(delay)
+        return item
+    return handler
+
+
 async def throughput(items: int, workers: int, queue_size: int, timeout: float,
-                     event_loop: str) -> dict[str, object]:
-    pool: WorkerPool[int, int] = WorkerPool(ok0, workers=workers, queue_size=queue_size,
-                                            item_timeout=timeout)
+                     event_loop: str, delay: float = 0.0) -> dict[str, object]:
+    pool: WorkerPool[int, int] = WorkerPool(ok_after(delay) if delay > 0 else ok0, workers=workers,
+                                            queue_size=queue_size, item_timeout=timeout)
     count = 0
     started = time.perf_counter()
     cpu_started = time.process_time()
@@ -350,6 +358,8 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=64)
     parser.add_argument("--queue-size", type=int, default=256)
     parser.add_argument("--timeout", type=float, default=10.0, help="item timeout in seconds")
+    parser.add_argument("--delay", type=float, default=0.0,
+                        help="the handler's delay in seconds (ok DELAY; 0: ok 0)")
     parser.add_argument("--uvloop", action="store_true",
                         help="run on uvloop's event loop (exit status 3 when it cannot be imported)")
     parser.add_argument("--check", action="store_true", help="run the seed's example and exit")
@@ -361,7 +371,7 @@ def main() -> None:
         asyncio.run(check())
         return
     result = asyncio.run(throughput(args.items, args.workers, args.queue_size, args.timeout,
-                                    event_loop))
+                                    event_loop, args.delay))
     json.dump(result, sys.stdout)
     sys.stdout.write("\n")
 

@@ -135,9 +135,10 @@ parse_options (int    *argc,
   GOptionEntry entries[] = {
     { "only", 0, 0, G_OPTION_ARG_STRING, &bench_opt.only,
       "Run one measurement: dispatch, throughput, asyncio, uvloop, go, scaling-virtual, scaling-hang, "
-      "memory, precision, cli-throughput, cli-scaling, cli-memory, app, scrub, app-scrub, window, window-models, monitor; or a child: mem-inflight, mem-items, "
+      "memory, precision, cli-throughput, cli-scaling, cli-memory, app, scrub, app-scrub, window, window-models, monitor; or a child: mem-inflight, mem-items, inflight (--workers, --items), "
       "profile (the throughput case alone)", "NAME" },
     { "items", 0, 0, G_OPTION_ARG_INT64, &bench_opt.items, "Items for throughput and the children", "N" },
+    { "workers", 0, 0, G_OPTION_ARG_INT64, &bench_opt.workers, "Workers for the inflight child (default 10)", "N" },
     { "asyncio-items", 0, 0, G_OPTION_ARG_INT64, &bench_opt.asyncio_items,
       "Items for the Python runs and sluice-run against them (default 50000)", "N" },
     { "asyncio", 0, 0, G_OPTION_ARG_FILENAME, &bench_opt.asyncio, "Path of asyncio_pool.py", "FILE" },
@@ -179,6 +180,9 @@ run_as_child (void)
     obj = child_mem_inflight (bench_opt.items > 0 ? bench_opt.items : 100000);
   else if (g_strcmp0 (bench_opt.only, "mem-items") == 0)
     obj = child_mem_items (bench_opt.items > 0 ? bench_opt.items : 100000, 16);
+  else if (g_strcmp0 (bench_opt.only, "inflight") == 0)
+    obj = child_in_flight (bench_opt.workers > 0 ? bench_opt.workers : 10,
+                           bench_opt.items > 0 ? bench_opt.items : 20000);
   else if (g_strcmp0 (bench_opt.only, "profile") == 0)
     obj = child_mem_items (bench_opt.items > 0 ? bench_opt.items : 20000, 256);
   else

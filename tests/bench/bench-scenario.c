@@ -25,7 +25,6 @@ typedef struct {
   Script        *script;
   GTask         *task;      /* owned */
   SluiceAttempt *attempt;   /* the task's data */
-  gulong         cancel_id;
 } Call;
 
 static void
@@ -34,8 +33,7 @@ call_return (Call     *call,
              GError   *error)
 {
   call->script->concurrent--;
-  if (call->cancel_id != 0)
-    g_signal_handler_disconnect (sluice_attempt_get_cancellable (call->attempt), call->cancel_id);
+  sluice_attempt_set_cancel_func (call->attempt, NULL, NULL);
   if (error != NULL)
     g_task_return_error (call->task, error);
   else
@@ -58,11 +56,15 @@ on_hang_cancel_timer (gpointer data)
   call_return (data, NULL, g_error_new_literal (G_IO_ERROR, G_IO_ERROR_CANCELLED, "cancelled"));
 }
 
-/* Inside g_cancellable_cancel(): finish on the next turn, through the clock. */
+/* Inside the pool's cancellation request: finish on the next turn,
+ * through the clock. The attempt's cancel function rather than a
+ * connection to its cancellable, as a handler in C would (issue 29). */
 static void
-on_hang_cancelled (GCancellable *cancellable,
-                   Call         *call)
+on_hang_cancelled (SluiceAttempt *attempt,
+                   gpointer       user_data)
 {
+  Call *call = user_data;
+
   sluice_clock_add_timeout (call->script->clock, 0, on_hang_cancel_timer, call, NULL);
 }
 
@@ -93,8 +95,7 @@ script_handle (SluiceAttempt *attempt,
   if (script->doing == DO_OK)
     sluice_clock_add_timeout (script->clock, script->delay, on_ok_timer, call, NULL);
   else
-    call->cancel_id = g_signal_connect (sluice_attempt_get_cancellable (attempt), "cancelled",
-                                        G_CALLBACK (on_hang_cancelled), call);
+    sluice_attempt_set_cancel_func (attempt, on_hang_cancelled, call);
 }
 
 /* }}} */

@@ -29,6 +29,7 @@
 typedef struct {
   const char *only;
   gint64      items;          /* throughput and mem-items; 0: the default */
+  gint64      workers;        /* the inflight child's; 0: the default */
   gint64      asyncio_items;
   const char *json;
   const char *asyncio;        /* asyncio_pool.py */
@@ -155,6 +156,7 @@ void bench_precision (void);
 void bench_memory (void);            /* bench-memory.c */
 JsonObject *child_mem_inflight (gint64 in_flight);
 JsonObject *child_mem_items (gint64 items, gint queue_size);
+JsonObject *child_in_flight (gint64 workers, gint64 items);
 void bench_asyncio (void);           /* bench-peers.c */
 void bench_uvloop (void);
 void bench_go (void);

@@ -2,6 +2,7 @@
 // pool.go, the Go peer of tests/bench/asyncio_pool.py.
 //
 //	gopool -items 200000    # throughput, one JSON line
+//	gopool -items 100000 -workers 100000 -delay 1   # every attempt in flight at once
 //	gopool -check           # the seed's example: 4, 1, 0; timeouts; a cancel
 //
 // The scenario is bench-pool's: an `ok 0` handler (returns at once), 64
@@ -50,6 +51,8 @@ type report struct {
 	ItemsPerS      float64 `json:"items_per_s"`
 	USPerItem      float64 `json:"us_per_item"`
 	CPUUSPerItem   float64 `json:"cpu_us_per_item"`
+	Delay          float64 `json:"delay"`
+	Mallocs        uint64  `json:"mallocs"` // heap objects allocated during the run
 }
 
 // cpuSeconds is the process's user + system time, all threads.
@@ -61,11 +64,27 @@ func cpuSeconds() float64 {
 	return float64(ru.Utime.Nano()+ru.Stime.Nano()) / 1e9
 }
 
-func throughput(items, workers, queueSize int, timeout time.Duration) (report, error) {
-	pool, err := NewPool[int, int](ok0, Options{Workers: workers, QueueSize: queueSize, ItemTimeout: timeout})
+// okAfter is `ok DELAY`: the item back after delay, or the context's error.
+func okAfter(delay time.Duration) func(context.Context, int) (int, error) {
+	return func(ctx context.Context, item int) (int, error) {
+		if err := sleepOrDone(ctx, delay); err != nil {
+			return 0, err
+		}
+		return item, nil
+	}
+}
+
+func throughput(items, workers, queueSize int, timeout, delay time.Duration) (report, error) {
+	handler := ok0
+	if delay > 0 {
+		handler = okAfter(delay)
+	}
+	pool, err := NewPool[int, int](handler, Options{Workers: workers, QueueSize: queueSize, ItemTimeout: timeout})
 	if err != nil {
 		return report{}, err
 	}
+	var memBefore, memAfter runtime.MemStats
+	runtime.ReadMemStats(&memBefore)
 	started, cpuStarted := time.Now(), cpuSeconds()
 	run, err := pool.Run(context.Background(), &numbers{count: items})
 	if err != nil {
@@ -79,6 +98,7 @@ func throughput(items, workers, queueSize int, timeout time.Duration) (report, e
 		return report{}, err
 	}
 	seconds, cpu := time.Since(started).Seconds(), cpuSeconds()-cpuStarted
+	runtime.ReadMemStats(&memAfter)
 	if count != items {
 		return report{}, fmt.Errorf("%d results of %d items", count, items)
 	}
@@ -87,6 +107,7 @@ func throughput(items, workers, queueSize int, timeout time.Duration) (report, e
 		Items: items, Workers: workers, QueueSize: queueSize, ItemTimeout: timeout.Seconds(),
 		Seconds: seconds, CPUSeconds: cpu, ItemsPerS: float64(items) / seconds,
 		USPerItem: seconds * 1e6 / float64(items), CPUUSPerItem: cpu * 1e6 / float64(items),
+		Delay: delay.Seconds(), Mallocs: memAfter.Mallocs - memBefore.Mallocs,
 	}, nil
 }
 
@@ -185,6 +206,7 @@ func main() {
 	workers := flag.Int("workers", 64, "workers")
 	queueSize := flag.Int("queue-size", 256, "queue size")
 	timeout := flag.Float64("timeout", 10, "item timeout in seconds")
+	delay := flag.Float64("delay", 0, "the handler's delay in seconds (ok DELAY; 0: ok 0)")
 	checkOnly := flag.Bool("check", false, "run the seed's example and exit")
 	flag.Parse()
 	if *checkOnly {
@@ -194,7 +216,8 @@ func main() {
 		}
 		return
 	}
-	r, err := throughput(*items, *workers, *queueSize, time.Duration(*timeout*float64(time.Second)))
+	r, err := throughput(*items, *workers, *queueSize, time.Duration(*timeout*float64(time.Second)),
+		time.Duration(*delay*float64(time.Second)))
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "gopool:", err)
 		os.Exit(1)

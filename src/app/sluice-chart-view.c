@@ -45,21 +45,6 @@ G_DEFINE_FINAL_TYPE (SluiceChartView, sluice_chart_view, SLUICE_TYPE_TIME_VIEW)
  * however many rows the legend wraps to (three, at 1024 pixels). */
 #define MINIMUM_PLOT_HEIGHT 40
 
-/* What a @width × @height drawing of the chart shows now. */
-static SluiceRenderFrame
-get_render_frame (SluiceChartView *self,
-                  double           width,
-                  double           height)
-{
-  SluiceTimeView *view = SLUICE_TIME_VIEW (self);
-  SluiceViewport *viewport = sluice_time_view_get_viewport (view);
-
-  return (SluiceRenderFrame) {
-    width, height, sluice_viewport_get_t0 (viewport), sluice_viewport_get_t1 (viewport),
-    sluice_time_view_get_now (view), sluice_time_view_get_palette (view),
-  };
-}
-
 /* What of a @width-wide chart the plot does not get: the legend's rows
  * and the time axis (0 without a run). */
 static double
@@ -77,7 +62,7 @@ get_frame_height (SluiceChartView *self,
   if (model == NULL || viewport == NULL || width <= 0)
     return 0.;
 
-  frame = get_render_frame (self, width, height);
+  frame = sluice_time_view_get_render_frame (SLUICE_TIME_VIEW (self), width, height);
   limits = sluice_render_chart_get_limits (model);
   sluice_render_chart_get_plot (model, &frame, &limits, &plot);
   return height - plot.height;
@@ -106,7 +91,7 @@ pinned_x (SluiceChartView *self,
   if (self->pinned < t0 || self->pinned > t1)
     return -1.;
 
-  frame = get_render_frame (self, width, height);
+  frame = sluice_time_view_get_render_frame (SLUICE_TIME_VIEW (self), width, height);
   limits = sluice_render_chart_get_limits (model);
   sluice_render_chart_get_plot (model, &frame, &limits, &plot);
   return plot.x + (double) (self->pinned - t0) / (double) (t1 - t0) * plot.width;
@@ -132,7 +117,7 @@ sluice_chart_view_draw (SluiceTimeView *view,
       gtk_widget_queue_resize (GTK_WIDGET (self));
     }
 
-  shown = get_render_frame (self, width, height);
+  shown = sluice_time_view_get_render_frame (SLUICE_TIME_VIEW (self), width, height);
   limits = sluice_render_chart_get_limits (model);
   sluice_render_chart_with_pointer (cr, model, &shown, &limits,
                                     self->pointer_x >= 0 ? self->pointer_x : pinned_x (self, width, height));
@@ -145,7 +130,7 @@ sluice_chart_view_get_plot (SluiceTimeView    *view,
                             cairo_rectangle_t *plot)
 {
   SluiceTimeline *model = sluice_time_view_get_model (view);
-  SluiceRenderFrame frame = get_render_frame (SLUICE_CHART_VIEW (view), width, height);
+  SluiceRenderFrame frame = sluice_time_view_get_render_frame (view, width, height);
   SluiceChartLimits limits = sluice_render_chart_get_limits (model);
 
   sluice_render_chart_get_plot (model, &frame, &limits, plot);

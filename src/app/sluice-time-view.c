@@ -468,3 +468,25 @@ sluice_time_view_get_palette (SluiceTimeView *self)
     flags |= SLUICE_PALETTE_HIGH_CONTRAST;
   return flags;
 }
+
+/**
+ * sluice_time_view_get_render_frame:
+ * @self: a #SluiceTimeView
+ * @width: the drawing's width, in the render layer's units
+ * @height: its height
+ *
+ * Returns: what a @width × @height drawing of the view shows now: the
+ *   viewport's span, the now line and the palette
+ */
+SluiceRenderFrame
+sluice_time_view_get_render_frame (SluiceTimeView *self,
+                                   double          width,
+                                   double          height)
+{
+  SluiceViewport *viewport = sluice_time_view_get_viewport (self);
+
+  return (SluiceRenderFrame) {
+    width, height, sluice_viewport_get_t0 (viewport), sluice_viewport_get_t1 (viewport),
+    sluice_time_view_get_now (self), sluice_time_view_get_palette (self),
+  };
+}

@@ -7,6 +7,7 @@
 #include <gtk/gtk.h>
 
 #include "sluice-palette.h"
+#include "sluice-render-frame.h"
 #include "sluice-timeline.h"
 #include "sluice-viewport.h"
 
@@ -74,5 +75,8 @@ void            sluice_time_view_get_size     (SluiceTimeView *self,
                                                double         *width,
                                                double         *height);
 SluicePaletteFlags sluice_time_view_get_palette (SluiceTimeView *self);
+SluiceRenderFrame sluice_time_view_get_render_frame (SluiceTimeView *self,
+                                                    double          width,
+                                                    double          height);
 
 G_END_DECLS

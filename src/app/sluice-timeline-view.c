@@ -49,19 +49,6 @@ enum {
 
 static GParamSpec *properties[N_PROPS];
 
-/* What a @width × @height drawing of the lanes shows now. */
-static SluiceRenderFrame
-get_render_frame (SluiceTimeView *view,
-                  double          width,
-                  double          height)
-{
-  SluiceViewport *viewport = sluice_time_view_get_viewport (view);
-
-  return (SluiceRenderFrame) {
-    width, height, sluice_viewport_get_t0 (viewport), sluice_viewport_get_t1 (viewport),
-    sluice_time_view_get_now (view), sluice_time_view_get_palette (view),
-  };
-}
 
 static void
 sluice_timeline_view_draw (SluiceTimeView *view,
@@ -70,7 +57,7 @@ sluice_timeline_view_draw (SluiceTimeView *view,
                            double          height)
 {
   SluiceTimelineView *self = SLUICE_TIMELINE_VIEW (view);
-  SluiceRenderFrame frame = get_render_frame (view, width, height);
+  SluiceRenderFrame frame = sluice_time_view_get_render_frame (view, width, height);
 
   sluice_render_timeline (cr, sluice_time_view_get_model (view), &frame, self->selected_item);
 }
@@ -109,7 +96,7 @@ hit (SluiceTimelineView *self,
     return FALSE;
 
   sluice_time_view_get_size (SLUICE_TIME_VIEW (self), &width, &height);
-  frame = get_render_frame (SLUICE_TIME_VIEW (self), width, height);
+  frame = sluice_time_view_get_render_frame (SLUICE_TIME_VIEW (self), width, height);
   for (guint i = 0; i < G_N_ELEMENTS (funcs); i++)
     if (funcs[i] (model, &frame, x, y, index))
       {

@@ -170,9 +170,8 @@ read_scenario (Load    *load,
     {
       g_autofree char *uri = g_file_get_uri (load->file);
 
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
-                   /* Translators: %s is a file's address */
-                   _("%s: cannot open the scenario: choose a local file."), uri);
+      /* The file dialog's own message, after the file's address. */
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED, "%s: %s", uri, _("Choose a local file."));
       return FALSE;
     }
 

@@ -190,17 +190,26 @@ sluice_window_open_last (SluiceWindow *self)
   sluice_window_open_preset (self, "first-look", NULL);
 }
 
+/* A save under way: what waits for it (a #SluiceWindowGoOn) goes with
+ * it, so that a second Ctrl+S meanwhile takes nothing from the first. */
+typedef struct {
+  SluiceWindow     *window;
+  SluiceWindowGoOn  then;
+} Saving;
+
 static void
 on_saved (GObject      *source,
           GAsyncResult *result,
           gpointer      user_data)
 {
-  g_autoptr(SluiceWindow) self = user_data;
-  SluiceWindowGoOn then = g_steal_pointer (&self->after_save);
+  Saving *saving = user_data;
+  g_autoptr(SluiceWindow) self = saving->window;
+  SluiceWindowGoOn then = saving->then;
   g_autoptr(GError) error = NULL;
   g_autofree char *base = NULL;
   g_autofree char *text = NULL;
 
+  g_free (saving);
   if (!sluice_document_save_finish (SLUICE_DOCUMENT (source), result, &error))
     {
       _sluice_window_set_banner (self, BANNER_ERROR, error->message);
@@ -224,9 +233,11 @@ save_to (SluiceWindow     *self,
          SluiceWindowGoOn  then)
 {
   g_autoptr(GFile) file = path != NULL ? g_file_new_for_path (path) : NULL;
+  Saving *saving = g_new0 (Saving, 1);
 
-  self->after_save = then;
-  sluice_document_save_async (self->document, file, NULL, on_saved, g_object_ref (self));
+  saving->window = g_object_ref (self);
+  saving->then = then;
+  sluice_document_save_async (self->document, file, NULL, on_saved, saving);
 }
 
 /* ---- exports ---------------------------------------------------------- */
@@ -375,7 +386,7 @@ on_file_chosen (GtkWindow            *parent,
     save_run_to (self, path);
   else if (kind == SLUICE_FILE_DIALOG_SAVE)
     /* Saved from "Save the changes?": then what waited for it. */
-    save_to (self, path, self->after_save);
+    save_to (self, path, g_steal_pointer (&self->after_save));
   else
     export_to (self, path, kind == SLUICE_FILE_DIALOG_EXPORT_IMAGE);
 }
@@ -436,6 +447,7 @@ _sluice_window_save (SluiceWindow     *self,
   if (!check_valid (self))
     return;
 
+  self->after_save = NULL;
   if (is_own_file (self))
     save_to (self, NULL, then);
   else

@@ -277,6 +277,8 @@ on_document_loaded (SluiceWindow *self)
 static void
 on_panel_changed (SluiceWindow *self)
 {
+  if (self->document == NULL)
+    return;   /* disposed: the panel goes after the document */
   sluice_document_set_scenario (self->document, sluice_config_panel_get_scenario (self->config_panel));
   _sluice_window_update_mode (self);
 }
@@ -284,6 +286,8 @@ on_panel_changed (SluiceWindow *self)
 static void
 on_panel_edited (SluiceWindow *self)
 {
+  if (self->document == NULL)
+    return;
   sluice_document_set_dirty (self->document, TRUE);
 }
 
@@ -380,6 +384,15 @@ sluice_window_dispose (GObject *object)
   g_clear_weak_pointer (&self->attach_dialog);
   if (self->clock_controls != NULL)
     g_signal_handlers_disconnect_by_data (self->clock_controls, self);
+  /* The document first: the controller's reset below publishes a model
+   * no view is to show. */
+  if (self->document != NULL)
+    {
+      for (guint i = 0; i < self->document_bindings->len; i++)
+        g_binding_unbind (g_ptr_array_index (self->document_bindings, i));
+      g_signal_handlers_disconnect_by_data (self->document, self);
+    }
+  g_clear_pointer (&self->document_bindings, g_ptr_array_unref);
   /* The views hold the run's models (nothing to let go of first); a run
    * still going on is cancelled and let go of, as the window that paces it
    * goes. */
@@ -392,13 +405,6 @@ sluice_window_dispose (GObject *object)
     }
   g_clear_object (&self->run);
   let_go_of_model (self);
-  if (self->document != NULL)
-    {
-      for (guint i = 0; i < self->document_bindings->len; i++)
-        g_binding_unbind (g_ptr_array_index (self->document_bindings, i));
-      g_signal_handlers_disconnect_by_data (self->document, self);
-    }
-  g_clear_pointer (&self->document_bindings, g_ptr_array_unref);
   g_clear_object (&self->document);
   g_clear_pointer (&self->model_bindings, g_ptr_array_unref);
   g_clear_object (&self->result_list);

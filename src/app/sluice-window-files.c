@@ -208,9 +208,13 @@ on_saved (GObject      *source,
   g_autoptr(GError) error = NULL;
   g_autofree char *base = NULL;
   g_autofree char *text = NULL;
+  gboolean ok = sluice_document_save_finish (SLUICE_DOCUMENT (source), result, &error);
 
   g_free (saving);
-  if (!sluice_document_save_finish (SLUICE_DOCUMENT (source), result, &error))
+  /* A window closed meanwhile (destroyed, so disposed) says nothing. */
+  if (self->document == NULL)
+    return;
+  if (!ok)
     {
       _sluice_window_set_banner (self, BANNER_ERROR, error->message);
       return;
@@ -232,9 +236,21 @@ save_to (SluiceWindow     *self,
          const char       *path,
          SluiceWindowGoOn  then)
 {
+  SluiceScenario *scenario = sluice_config_panel_get_scenario (self->config_panel);
   g_autoptr(GFile) file = path != NULL ? g_file_new_for_path (path) : NULL;
-  Saving *saving = g_new0 (Saving, 1);
+  Saving *saving;
 
+  /* A field may have turned invalid while Save As asked where. */
+  if (scenario == NULL)
+    {
+      _sluice_window_set_banner (self, BANNER_ERROR,
+                                 _("The configuration has an error: fix the field marked in red, then save."));
+      return;
+    }
+  /* The document follows the panel (SluiceConfigPanel::changed): this
+   * only makes sure. */
+  sluice_document_set_scenario (self->document, scenario);
+  saving = g_new0 (Saving, 1);
   saving->window = g_object_ref (self);
   saving->then = then;
   sluice_document_save_async (self->document, file, NULL, on_saved, saving);
@@ -341,8 +357,11 @@ on_opened (GObject      *source,
   g_autoptr(SluiceWindow) self = user_data;
   g_autoptr(GError) error = NULL;
   g_autofree char *text = NULL;
+  gboolean ok = sluice_document_load_finish (SLUICE_DOCUMENT (source), result, &error);
 
-  if (sluice_document_load_finish (SLUICE_DOCUMENT (source), result, &error))
+  if (self->document == NULL)
+    return;   /* the window was closed meanwhile */
+  if (ok)
     {
       remember (self, sluice_document_get_path (self->document));
       return;

@@ -304,6 +304,8 @@ bind_document (SluiceWindow *self)
   g_signal_connect_swapped (self->document, "loaded", G_CALLBACK (on_document_loaded), self);
   g_signal_connect_swapped (self->config_panel, "changed", G_CALLBACK (on_panel_changed), self);
   g_signal_connect_swapped (self->config_panel, "edited", G_CALLBACK (on_panel_edited), self);
+  /* The panel's defaults, before any file. */
+  sluice_document_set_scenario (self->document, sluice_config_panel_get_scenario (self->config_panel));
   show_title (self);
 }
 

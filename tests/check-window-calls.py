@@ -17,6 +17,10 @@ import os
 import re
 import sys
 
+# The leaves: every flow calls them, so they call no other window file.
+LEAVES = {'sluice-window-state.c', 'sluice-window-banner.c', 'sluice-window-projector.c',
+          'sluice-window-keys.c'}
+
 DEFINITION = re.compile(r'^(_?sluice_window_\w+)\s*\(', re.M)
 CALL = re.compile(r'\b(_?sluice_window_\w+)\b')
 COMMENT = re.compile(r'/\*.*?\*/|//[^\n]*', re.S)
@@ -81,6 +85,17 @@ def main():
         if v not in index:
             visit(v)
 
+    status = 0
+    for leaf in sorted(LEAVES):
+        if leaf not in edges:
+            print('error: %s is gone: update LEAVES here and sluice-window-private.h' % leaf, file=sys.stderr)
+            status = 1
+        elif edges[leaf]:
+            print('error: %s is a leaf, yet calls %s' % (short(leaf), ', '.join(
+                '%s (%s)' % (short(b), ', '.join(sorted(edges[leaf][b]))) for b in sorted(edges[leaf]))),
+                file=sys.stderr)
+            status = 1
+
     for component in circles:
         print('error: these window files call each other round a circle:', file=sys.stderr)
         for a in component:
@@ -88,7 +103,7 @@ def main():
                 if b in edges[a]:
                     print('  %s -> %s (%s)' % (short(a), short(b), ', '.join(sorted(edges[a][b]))),
                           file=sys.stderr)
-    return 1 if circles else 0
+    return 1 if circles else status
 
 
 if __name__ == '__main__':

@@ -22,19 +22,21 @@ run_activated (GtkWidget  *widget,
               GVariant   *parameter)
 {
   SluiceWindow *self = SLUICE_WINDOW (widget);
-  SluiceScenario *scenario = sluice_config_panel_get_scenario (self->config_panel);
 
   if (sluice_run_controller_get_running (self->run))
     return;
 
-  if (scenario == NULL)
+  /* The document keeps the last valid scenario: a field in red is not
+   * run with the values before it. */
+  if (!sluice_config_panel_get_valid (self->config_panel))
     {
       _sluice_window_set_banner (self, BANNER_ERROR,
                                  _("The configuration has an error: fix the field marked in red, then run again."));
       return;
     }
 
-  sluice_run_controller_start (self->run, scenario);
+  /* action → document → controller → a new model → the views */
+  sluice_run_controller_start (self->run, sluice_document_get_scenario (self->document));
 }
 
 static void

@@ -1,4 +1,4 @@
-/* sluice-run.c: runs a scenario file and prints its report
+/* sluice-run-main.c: runs a scenario file and prints its report
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
@@ -7,7 +7,7 @@
  * sluice-run --compare B.pool A.pool [--json] [--clock …] [--set …]
  *   (sluice-run-compare.c)
  * sluice-run worker|enqueue|store-status --store URI …
- *   the job store's commands (sluice-run-store.c, sluice-run-worker.c)
+ *   the job store's commands (sluice-run-store.c, sluice-run-store-worker.c)
  *
  * `--events -` writes the events to standard output; the summary then goes
  * to standard error, and --json (which needs standard output) is refused.

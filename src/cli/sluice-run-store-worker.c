@@ -1,4 +1,4 @@
-/* sluice-run-worker.c: `sluice-run worker`, a long-lived worker on a job
+/* sluice-run-store-worker.c: `sluice-run worker`, a long-lived worker on a job
  * store (docs/job-store.md, the seed's Worker)
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later

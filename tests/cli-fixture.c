@@ -32,3 +32,19 @@ write_temp (const char *text)
   g_assert_no_error (error);
   return path;
 }
+
+/* Runs sluice-run with @args (NULL-terminated, without the program) to its
+ * end: its exit status, standard output and standard error. */
+gint
+cli_run_to_end (const char * const  *args,
+                char               **out,
+                char               **err)
+{
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+
+  g_ptr_array_add (argv, (gpointer) sluice_run_path ());
+  for (guint i = 0; args[i] != NULL; i++)
+    g_ptr_array_add (argv, (gpointer) args[i]);
+  g_ptr_array_add (argv, NULL);
+  return sluice_test_run_to_end ((const char * const *) argv->pdata, out, err);
+}

@@ -6,9 +6,14 @@
 
 #include <glib.h>
 
+#include "test-helpers.h"
+
 G_BEGIN_DECLS
 
 const char *sluice_run_path (void);
 char       *write_temp      (const char *text);
+gint        cli_run_to_end  (const char * const  *args,
+                             char               **out,
+                             char               **err);
 
 G_END_DECLS

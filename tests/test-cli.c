@@ -90,19 +90,7 @@ cli_wait_for_line (Cli        *cli,
 {
   if (cli->err_lines == NULL)
     cli->err_lines = g_data_input_stream_new (g_subprocess_get_stderr_pipe (cli->process));
-
-  for (;;)
-    {
-      g_autoptr(GError) error = NULL;
-      g_autofree char *line = g_data_input_stream_read_line_utf8 (cli->err_lines, NULL, NULL, &error);
-
-      g_assert_no_error (error);
-      if (line == NULL)
-        g_error ("sluice-run closed standard error before printing “%s”", needle);
-      g_test_message ("sluice-run: %s", line);
-      if (strstr (line, needle) != NULL)
-        return;
-    }
+  sluice_test_wait_for_line (cli->err_lines, needle, "sluice-run");
 }
 
 static char *

@@ -14,15 +14,6 @@
 #include <malloc.h>
 #endif
 
-/* AddressSanitizer maps terabytes of shadow memory: no address-space limit under it. */
-#if defined(__SANITIZE_ADDRESS__)
-#define UNDER_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define UNDER_ASAN 1
-#endif
-#endif
-
 #include "cli-fixture.h"
 #include "sluice-scenario.h"
 #define GETTEXT_PACKAGE "sluice"   /* for the private header's gi18n-lib.h */
@@ -451,9 +442,6 @@ test_save_translations (void)
 
 /* ---- reports ----------------------------------------------------------- */
 
-static GSubprocess *spawn (const char * const *argv);
-static gint finish_process (GSubprocess *process, char **out, char **err);
-
 static JsonNode *
 run_scenario (SluiceScenario *scenario)
 {
@@ -594,14 +582,12 @@ test_report (gconstpointer data)
     {
       gint64 status = json_object_get_int_member (expected, "_exit_status");
       const char *argv[] = { sluice_run_path (), pool_path, "--json", NULL };
-      g_autoptr(GSubprocess) process = NULL;
       g_autofree char *out = NULL, *err = NULL;
 
       if (argv[0] == NULL)
         return;
 
-      process = spawn (argv);
-      g_assert_cmpint (finish_process (process, &out, &err), ==, status);
+      g_assert_cmpint (sluice_test_run_to_end (argv, &out, &err), ==, status);
       if (status != 0)
         {
           g_assert_cmpstr (out, ==, "");
@@ -710,30 +696,6 @@ test_behaviour_strings (void)
 
 /* ---- sluice-run -------------------------------------------------------- */
 
-static GSubprocess *
-spawn (const char * const *argv)
-{
-  g_autoptr(GError) error = NULL;
-  GSubprocess *process;
-
-  process = g_subprocess_newv (argv, G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE, &error);
-  g_assert_no_error (error);
-  return process;
-}
-
-static gint
-finish_process (GSubprocess  *process,
-                char        **out,
-                char        **err)
-{
-  g_autoptr(GError) error = NULL;
-
-  g_subprocess_communicate_utf8 (process, NULL, NULL, out, err, &error);
-  g_assert_no_error (error);
-  g_assert_true (g_subprocess_get_if_exited (process));
-  return g_subprocess_get_exit_status (process);
-}
-
 static gint
 run_cli (const char  *text,
          const char  *extra,
@@ -742,8 +704,7 @@ run_cli (const char  *text,
 {
   g_autofree char *path = write_temp (text);
   const char *argv[] = { sluice_run_path (), path, "--json", extra, NULL };
-  g_autoptr(GSubprocess) process = spawn (argv);
-  gint status = finish_process (process, out, err);
+  gint status = sluice_test_run_to_end (argv, out, err);
 
   g_unlink (path);
   return status;
@@ -1449,24 +1410,6 @@ test_source_range_made_when_pulled (void)
   assert_item_int (values, 2, 2);
 }
 
-static char *
-temp_path (const char *name)
-{
-  g_autofree char *dir = g_dir_make_tmp ("sluice-test-XXXXXX", NULL);
-
-  g_assert_nonnull (dir);
-  return g_build_filename (dir, name, NULL);
-}
-
-static void
-remove_temp (const char *path)
-{
-  g_autofree char *dir = g_path_get_dirname (path);
-
-  g_unlink (path);
-  g_rmdir (dir);
-}
-
 static void
 assert_file_refused (const char *path,
                      const char *word)
@@ -1490,9 +1433,9 @@ test_file_only_regular (void)
 {
   if (g_test_subprocess ())
     {
-      g_autofree char *fifo = temp_path ("fifo.pool");
+      g_autofree char *fifo = sluice_test_temp_path ("fifo.pool");
       g_autofree char *dir = g_path_get_dirname (fifo);
-#if !defined(UNDER_ASAN)
+#if !defined(SLUICE_TEST_UNDER_ASAN)
       struct rlimit limit = { 1024 * 1024 * 1024, 1024 * 1024 * 1024 };
 
       /* Without the check, /dev/zero is read until memory runs out. */
@@ -1502,7 +1445,7 @@ test_file_only_regular (void)
       assert_file_refused ("/dev/zero", "not a regular file");
       g_assert_cmpint (mkfifo (fifo, 0600), ==, 0);
       assert_file_refused (fifo, "not a regular file");
-      remove_temp (fifo);
+      sluice_test_remove_temp (fifo);
       return;
     }
 
@@ -1515,7 +1458,7 @@ test_file_only_regular (void)
 static void
 test_file_at_most_max_size (void)
 {
-  g_autofree char *path = temp_path ("large.pool");
+  g_autofree char *path = sluice_test_temp_path ("large.pool");
   GString *text = g_string_new (MINIMAL "#");
   g_autoptr(SluiceScenario) scenario = NULL;
   g_autoptr(GError) error = NULL;
@@ -1535,7 +1478,7 @@ test_file_at_most_max_size (void)
   assert_file_refused (path, "1048576 bytes");
   assert_file_refused (path, "limit");
 
-  remove_temp (path);
+  sluice_test_remove_temp (path);
   g_string_free (text, TRUE);
 }
 

@@ -476,17 +476,6 @@ run_jobs (MonitorFixture *m,
   SLUICE_TEST_SPIN_UNTIL (succeeded (m) == target);
 }
 
-static void
-on_closed (GObject      *object,
-           GAsyncResult *result,
-           gpointer      user_data)
-{
-  g_autoptr(GError) error = NULL;
-
-  g_assert_true (sluice_run_close_finish (SLUICE_RUN (object), result, &error));
-  g_assert_no_error (error);
-}
-
 /* }}} */
 /* Tests {{{ */
 
@@ -821,7 +810,7 @@ test_events_only_while_subscribed (MonitorFixture *m,
   end_before = r.end;
   batches_before = r.n_batches;
   run_jobs (m, 5);
-  sluice_run_close_async (m->f.run, NULL, on_closed, NULL);
+  sluice_run_close_async (m->f.run, NULL, assert_closed, NULL);
   SLUICE_TEST_SPIN_UNTIL (g_strcmp0 (last_state (&r), "ended") == 0);
   g_assert_cmpuint (r.end, ==, end_before);
   g_assert_cmpuint (r.n_batches, ==, batches_before);
@@ -863,7 +852,7 @@ test_subscriber_that_leaves_is_dropped (MonitorFixture *m,
   run_jobs (m, 3);
   SLUICE_TEST_SPIN_UNTIL (monitor_stats (m->f.pool).n_batches > 0);
 
-  sluice_run_close_async (m->f.run, NULL, on_closed, NULL);
+  sluice_run_close_async (m->f.run, NULL, assert_closed, NULL);
   SLUICE_TEST_SPIN_UNTIL (sluice_run_is_finished (m->f.run));
 }
 
@@ -1336,7 +1325,7 @@ test_unexport_delivers_the_pending_events (MonitorFixture *m,
     assert_event_equals_own (m, g_ptr_array_index (r.events, i), subscribed_at + i);
 
   receiver_clear (&r);
-  sluice_run_close_async (m->f.run, NULL, on_closed, NULL);
+  sluice_run_close_async (m->f.run, NULL, assert_closed, NULL);
   SLUICE_TEST_SPIN_UNTIL (sluice_run_is_finished (m->f.run));
 }
 

@@ -2005,48 +2005,65 @@ test_retry_defaults_keep_reports (void)
   g_assert_cmpuint (for_each_virtual_scenario (check_retry_defaults), >, 20);
 }
 
-/* The fuzz target's property on the inputs of its seed corpus that have
- * one of the words of @data (a NULL-terminated array), without the fuzzer:
- * refused with a scenario error naming the file, or loaded, saved and
- * loaded back equal to the same text. */
+/* The seed folders of fuzz-scenario (tests/fuzz/meson.build): its own
+ * corpus, and the scenarios, presets and lessons it reads in place. */
+static const char * const fuzz_seed_folders[][3] = {
+  { "fuzz", "corpus", NULL },
+  { "scenarios", NULL, NULL },
+  { "scenarios", "bad", NULL },
+  { "..", "data", "presets" },
+  { "..", "data", "lessons" },
+};
+
+/* The fuzz target's property on the .pool inputs of its seed folders that
+ * have one of the words of @data (a NULL-terminated array), without the
+ * fuzzer: refused with a scenario error naming the file, or loaded, saved
+ * and loaded back equal to the same text. */
 static void
 test_fuzz_corpus_round_trip (gconstpointer data)
 {
   const char * const *words = data;
-  g_autofree char *dir_path = g_test_build_filename (G_TEST_DIST, "fuzz", "corpus", NULL);
-  g_autoptr(GDir) dir = g_dir_open (dir_path, 0, NULL);
-  const char *file;
   guint loaded = 0, refused = 0;
 
-  g_assert_nonnull (dir);
-  while ((file = g_dir_read_name (dir)) != NULL)
+  for (gsize d = 0; d < G_N_ELEMENTS (fuzz_seed_folders); d++)
     {
-      g_autofree char *path = g_build_filename (dir_path, file, NULL);
-      g_autofree char *text = NULL;
-      g_autoptr(SluiceScenario) scenario = NULL;
-      g_autoptr(GError) error = NULL;
-      gsize length = 0;
-      gboolean has_word = FALSE;
+      const char * const *parts = fuzz_seed_folders[d];
+      g_autofree char *dir_path = g_test_build_filename (G_TEST_DIST, parts[0], parts[1], parts[2], NULL);
+      g_autoptr(GDir) dir = g_dir_open (dir_path, 0, NULL);
+      const char *file;
 
-      g_assert_true (g_file_get_contents (path, &text, &length, NULL));
-      for (guint w = 0; words[w] != NULL; w++)
-        has_word |= strstr (text, words[w]) != NULL;
-      if (!has_word)
-        continue;
-
-      g_test_message ("%s", file);
-      scenario = sluice_scenario_new_from_data (text, (gssize) length, "fuzz.pool", NULL, &error);
-      if (scenario == NULL)
+      g_assert_nonnull (dir);
+      while ((file = g_dir_read_name (dir)) != NULL)
         {
-          g_assert_nonnull (error);
-          g_assert_true (error->domain == SLUICE_SCENARIO_ERROR);
-          g_assert_true (g_str_has_prefix (error->message, "fuzz.pool:"));
-          refused++;
-          continue;
-        }
+          g_autofree char *path = g_build_filename (dir_path, file, NULL);
+          g_autofree char *text = NULL;
+          g_autoptr(SluiceScenario) scenario = NULL;
+          g_autoptr(GError) error = NULL;
+          gsize length = 0;
+          gboolean has_word = FALSE;
 
-      g_object_unref (assert_round_trip (text));
-      loaded++;
+          if (!g_str_has_suffix (file, ".pool"))
+            continue;
+          g_assert_true (g_file_get_contents (path, &text, &length, NULL));
+          for (guint w = 0; words[w] != NULL; w++)
+            has_word |= strstr (text, words[w]) != NULL;
+          if (!has_word)
+            continue;
+
+          g_test_message ("%s", path);
+          scenario = sluice_scenario_new_from_data (text, (gssize) length, "fuzz.pool", NULL, &error);
+          if (scenario == NULL)
+            {
+              g_assert_nonnull (error);
+              g_assert_true (error->domain == SLUICE_SCENARIO_ERROR);
+              g_assert_true (g_str_has_prefix (error->message, "fuzz.pool:"));
+              refused++;
+              continue;
+            }
+
+          g_object_unref (assert_round_trip (text));
+          loaded++;
+        }
     }
 
   g_assert_cmpuint (loaded, >=, 5);

@@ -48,3 +48,16 @@ cli_run_to_end (const char * const  *args,
   g_ptr_array_add (argv, NULL);
   return sluice_test_run_to_end ((const char * const *) argv->pdata, out, err);
 }
+
+/* @text, a JSON object (sluice-run's report, a line of --events): the
+ * object. */
+JsonObject *
+parse_report (const char *text)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) node = json_from_string (text, &error);
+
+  g_assert_no_error (error);
+  g_assert_true (JSON_NODE_HOLDS_OBJECT (node));
+  return json_object_ref (json_node_get_object (node));
+}

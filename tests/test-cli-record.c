@@ -19,17 +19,6 @@
 #define MINIMAL "[pool]\nworkers=2\nqueue-size=2\nitem-timeout=1\n"
 #define VIRTUAL "[run]\nclock=virtual\n"
 
-static JsonObject *
-parse_object (const char *text)
-{
-  g_autoptr(GError) error = NULL;
-  g_autoptr(JsonNode) node = json_from_string (text, &error);
-
-  g_assert_no_error (error);
-  g_assert_true (JSON_NODE_HOLDS_OBJECT (node));
-  return json_object_ref (json_node_get_object (node));
-}
-
 static char *
 read_text (const char *path)
 {
@@ -67,7 +56,7 @@ test_record_writes_the_run (void)
   newline = strchr (recorded, '\n');
   g_assert_nonnull (newline);
   *newline = '\0';
-  header = parse_object (recorded);
+  header = parse_report (recorded);
   g_assert_cmpint (json_object_get_int_member (header, "sluicerun"), ==, 1);
   g_assert_cmpstr (json_object_get_string_member (header, "version"), ==, SLUICE_PACKAGE_VERSION);
   g_assert_cmpstr (json_object_get_string_member (header, "scenario"), ==, pool_text);
@@ -97,9 +86,9 @@ test_record_carries_the_report (void)
   g_assert_cmpint (cli_run_to_end (args, &out, &err), ==, 0);
   recorded = read_text (record);
   *strchr (recorded, '\n') = '\0';
-  header = parse_object (recorded);
+  header = parse_report (recorded);
   g_assert_true (json_object_has_member (header, "report"));
-  report = parse_object (out);
+  report = parse_report (out);
   {
     g_autoptr(JsonNode) a = json_node_init_object (json_node_alloc (), report);
 
@@ -130,7 +119,7 @@ test_record_holds_the_overrides (void)
   g_assert_cmpint (cli_run_to_end (args, &out, &err), ==, 0);
   recorded = read_text (record);
   *strchr (recorded, '\n') = '\0';
-  header = parse_object (recorded);
+  header = parse_report (recorded);
   scenario = json_object_get_string_member (header, "scenario");
   g_assert_nonnull (strstr (scenario, "workers=1\n"));
   g_assert_null (strstr (scenario, "workers=2"));
@@ -313,7 +302,7 @@ test_compare_runs_b_on_a_workload (void)
     return;
 
   g_assert_cmpint (cli_run_to_end (args, &out, &err), ==, 0);
-  json = parse_object (out);
+  json = parse_report (out);
   a = json_object_get_object_member (json, "a");
   b = json_object_get_object_member (json, "b");
   difference = json_object_get_object_member (json, "difference");

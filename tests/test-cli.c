@@ -142,17 +142,6 @@ cli_finish (Cli   *cli,
 
 #define PIPES (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE)
 
-static JsonObject *
-parse_report (const char *out)
-{
-  g_autoptr(GError) error = NULL;
-  g_autoptr(JsonNode) node = json_from_string (out, &error);
-
-  g_assert_no_error (error);
-  g_assert_nonnull (node);
-  return json_object_ref (json_node_get_object (node));
-}
-
 /* Runs @text with the arguments that follow (up to NULL) and asserts the
  * exit status, an empty standard output, and a standard error that holds
  * @message. */

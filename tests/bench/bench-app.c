@@ -106,35 +106,13 @@ app_run (const char  *dir,
   return TRUE;
 }
 
-/* sluice-run PRESET --clock virtual, a whole process, wall seconds. */
-static double
-headless_run (const char *preset)
-{
-  const char *argv[] = { bench_opt.sluice_run, preset, "--clock", "virtual", NULL };
-  Child child;
-  double seconds;
-
-  child_run (argv, NULL, APP_LIMIT, &child);
-  if (!child_exited_ok (&child))
-    g_error ("sluice-run %s failed: %s", preset, child.err);
-  seconds = child.wall;
-  child_clear (&child);
-  return seconds;
-}
-
 /* The preset, the statistics and the screenshot, and DIR. */
 static void
 remove_dir (const char *dir)
 {
   const char *names[] = { APP_PRESET ".pool", "stats.json", "screenshot.png" };
 
-  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
-    {
-      g_autofree char *path = g_build_filename (dir, names[i], NULL);
-
-      g_unlink (path);
-    }
-  g_rmdir (dir);
+  remove_in_dir (dir, names, G_N_ELEMENTS (names));
 }
 
 static void
@@ -186,7 +164,7 @@ bench_app (void)
     {
       AppRun run;
 
-      headless[i] = headless_run (preset);
+      headless[i] = headless_run (preset, APP_LIMIT);
       if (!app_run (dir, &run, &why))
         {
           skip (why);
@@ -286,13 +264,7 @@ remove_scrub_dir (const char *dir)
 {
   const char *names[] = { SCRUB_PRESET ".pool", "scrub.json", "screenshot.png" };
 
-  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
-    {
-      g_autofree char *path = g_build_filename (dir, names[i], NULL);
-
-      g_unlink (path);
-    }
-  g_rmdir (dir);
+  remove_in_dir (dir, names, G_N_ELEMENTS (names));
 }
 
 static void

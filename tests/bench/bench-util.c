@@ -12,6 +12,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <glib/gstdio.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -355,3 +356,33 @@ run_self (const char *only,
 }
 
 /* }}} */
+
+double
+headless_run (const char *pool,
+              double      limit)
+{
+  const char *argv[] = { bench_opt.sluice_run, pool, "--clock", "virtual", NULL };
+  Child child;
+  double seconds;
+
+  child_run (argv, NULL, limit, &child);
+  if (!child_exited_ok (&child))
+    g_error ("sluice-run %s failed: %s", pool, child.err);
+  seconds = child.wall;
+  child_clear (&child);
+  return seconds;
+}
+
+void
+remove_in_dir (const char         *dir,
+               const char * const *names,
+               gsize               n_names)
+{
+  for (gsize i = 0; i < n_names; i++)
+    {
+      g_autofree char *path = g_build_filename (dir, names[i], NULL);
+
+      g_remove (path);
+    }
+  g_rmdir (dir);
+}

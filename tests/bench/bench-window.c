@@ -155,35 +155,13 @@ window_run (const char      *dir,
   return read_stats (stats, run, why);
 }
 
-/* sluice-run POOL --clock virtual, a whole process, wall seconds. */
-static double
-headless_run (const char *pool)
-{
-  const char *argv[] = { bench_opt.sluice_run, pool, "--clock", "virtual", NULL };
-  Child child;
-  double seconds;
-
-  child_run (argv, NULL, WINDOW_LIMIT, &child);
-  if (!child_exited_ok (&child))
-    g_error ("sluice-run %s failed: %s", pool, child.err);
-  seconds = child.wall;
-  child_clear (&child);
-  return seconds;
-}
-
 static void
 remove_dir (const char *dir)
 {
   const char *names[] = { "stats.json", "screenshot.png", "glib-2.0/settings/keyfile", "glib-2.0/settings",
                           "glib-2.0" };
 
-  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
-    {
-      g_autofree char *path = g_build_filename (dir, names[i], NULL);
-
-      g_remove (path);
-    }
-  g_rmdir (dir);
+  remove_in_dir (dir, names, G_N_ELEMENTS (names));
 }
 
 static char *
@@ -311,7 +289,7 @@ bench_window (void)
         {
           g_autofree char *why = NULL;
 
-          headless[i] = headless_run (pool);
+          headless[i] = headless_run (pool, WINDOW_LIMIT);
           if (!window_run (dir, pool, &renderers[r], &runs[i], &why))
             {
               skip (why, r);

@@ -78,6 +78,11 @@ void        child_clear (Child *child);
 gboolean    child_exited_ok (const Child *child);
 char       *child_first_error_line (const Child *child);
 JsonObject *child_json (const Child *child, const char *what);
+/* sluice-run POOL --clock virtual, a whole process within LIMIT seconds:
+ * its wall seconds. */
+double      headless_run (const char *pool, double limit);
+/* Removes DIR's files and folders NAMES (the innermost first), then DIR. */
+void        remove_in_dir (const char *dir, const char * const *names, gsize n_names);
 JsonObject *run_child_json (const char * const *argv, const char * const *env);
 JsonObject *run_self (const char *only, gint64 items);
 int         bench_spawn_main (int argc, char **argv);   /* `--spawn LIMIT -- PATH ARG...` */

@@ -386,3 +386,42 @@ remove_in_dir (const char         *dir,
     }
   g_rmdir (dir);
 }
+
+JsonObject *
+app_run_stats (const char * const  *argv,
+               const char * const  *env,
+               double               limit,
+               const char          *stats,
+               const char          *what,
+               char               **why)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+  Child child;
+
+  g_unlink (stats);
+  child_run (argv, env, limit, &child);
+  if (!child_exited_ok (&child))
+    {
+      *why = g_strdup_printf ("the app failed: %s", child.err != NULL ? g_strstrip (child.err) : "");
+      child_clear (&child);
+      return NULL;
+    }
+  child_clear (&child);
+
+  if (!json_parser_load_from_file (parser, stats, &error) || !JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
+    {
+      *why = g_strdup_printf ("the app wrote no %s: %s", what, error != NULL ? error->message : "not an object");
+      return NULL;
+    }
+  return json_object_ref (json_node_get_object (json_parser_get_root (parser)));
+}
+
+double
+stats_member (JsonObject *stats,
+              const char *name)
+{
+  if (!json_object_has_member (stats, name))
+    g_error ("the app's statistics have no %s", name);
+  return json_object_get_double_member (stats, name);
+}

@@ -1079,15 +1079,15 @@ test_save_round_trip_keeps_escapes (void)
   g_assert_cmpstr (sluice_scenario_get_description (texts), ==, " C:\\new");
 }
 
-/* Every scenario of the tests and every preset loads back equal from what
- * it saves. */
-static void
-test_save_round_trip_every_file (void)
+/* The paths of the .pool files in @dirs, folders of the tests' source
+ * (G_TEST_DIST). */
+static GPtrArray *
+pool_files (const char * const *dirs,
+            gsize               n_dirs)
 {
-  const char * const dirs[] = { "scenarios", "scenarios/bad", "../data/presets" };
-  guint n = 0;
+  GPtrArray *paths = g_ptr_array_new_with_free_func (g_free);
 
-  for (guint d = 0; d < G_N_ELEMENTS (dirs); d++)
+  for (gsize d = 0; d < n_dirs; d++)
     {
       g_autofree char *dir_path = g_test_build_filename (G_TEST_DIST, dirs[d], NULL);
       g_autoptr(GDir) dir = g_dir_open (dir_path, 0, NULL);
@@ -1095,24 +1095,36 @@ test_save_round_trip_every_file (void)
 
       g_assert_nonnull (dir);
       while ((file = g_dir_read_name (dir)) != NULL)
-        {
-          g_autofree char *path = g_build_filename (dir_path, file, NULL);
-          g_autofree char *text = NULL;
-          g_autoptr(SluiceScenario) loaded = NULL;
-          g_autoptr(SluiceScenario) scenario = NULL;
+        if (g_str_has_suffix (file, ".pool"))
+          g_ptr_array_add (paths, g_build_filename (dir_path, file, NULL));
+    }
+  return paths;
+}
 
-          if (!g_str_has_suffix (file, ".pool"))
-            continue;
+/* Every scenario of the tests and every preset loads back equal from what
+ * it saves. */
+static void
+test_save_round_trip_every_file (void)
+{
+  const char * const dirs[] = { "scenarios", "scenarios/bad", "../data/presets" };
+  g_autoptr(GPtrArray) paths = pool_files (dirs, G_N_ELEMENTS (dirs));
+  guint n = 0;
 
-          g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
-          loaded = parse (text, NULL);
-          if (loaded == NULL)
-            continue;   /* a bad file: refused, nothing to save */
+  for (guint i = 0; i < paths->len; i++)
+    {
+      const char *path = g_ptr_array_index (paths, i);
+      g_autofree char *text = NULL;
+      g_autoptr(SluiceScenario) loaded = NULL;
+      g_autoptr(SluiceScenario) scenario = NULL;
 
-          g_test_message ("%s", path);
-          scenario = assert_round_trip (text);
-          n++;
-        }
+      g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+      loaded = parse (text, NULL);
+      if (loaded == NULL)
+        continue;   /* a bad file: refused, nothing to save */
+
+      g_test_message ("%s", path);
+      scenario = assert_round_trip (text);
+      n++;
     }
 
   g_assert_cmpuint (n, >, 20);
@@ -2007,12 +2019,8 @@ test_retry_defaults_keep_reports (void)
 
 /* The seed folders of fuzz-scenario (tests/fuzz/meson.build): its own
  * corpus, and the scenarios, presets and lessons it reads in place. */
-static const char * const fuzz_seed_folders[][3] = {
-  { "fuzz", "corpus", NULL },
-  { "scenarios", NULL, NULL },
-  { "scenarios", "bad", NULL },
-  { "..", "data", "presets" },
-  { "..", "data", "lessons" },
+static const char * const fuzz_seed_folders[] = {
+  "fuzz/corpus", "scenarios", "scenarios/bad", "../data/presets", "../data/lessons",
 };
 
 /* The fuzz target's property on the .pool inputs of its seed folders that
@@ -2023,47 +2031,37 @@ static void
 test_fuzz_corpus_round_trip (gconstpointer data)
 {
   const char * const *words = data;
+  g_autoptr(GPtrArray) paths = pool_files (fuzz_seed_folders, G_N_ELEMENTS (fuzz_seed_folders));
   guint loaded = 0, refused = 0;
 
-  for (gsize d = 0; d < G_N_ELEMENTS (fuzz_seed_folders); d++)
+  for (guint i = 0; i < paths->len; i++)
     {
-      const char * const *parts = fuzz_seed_folders[d];
-      g_autofree char *dir_path = g_test_build_filename (G_TEST_DIST, parts[0], parts[1], parts[2], NULL);
-      g_autoptr(GDir) dir = g_dir_open (dir_path, 0, NULL);
-      const char *file;
+      const char *path = g_ptr_array_index (paths, i);
+      g_autofree char *text = NULL;
+      g_autoptr(SluiceScenario) scenario = NULL;
+      g_autoptr(GError) error = NULL;
+      gsize length = 0;
+      gboolean has_word = FALSE;
 
-      g_assert_nonnull (dir);
-      while ((file = g_dir_read_name (dir)) != NULL)
+      g_assert_true (g_file_get_contents (path, &text, &length, NULL));
+      for (guint w = 0; words[w] != NULL; w++)
+        has_word |= strstr (text, words[w]) != NULL;
+      if (!has_word)
+        continue;
+
+      g_test_message ("%s", path);
+      scenario = sluice_scenario_new_from_data (text, (gssize) length, "fuzz.pool", NULL, &error);
+      if (scenario == NULL)
         {
-          g_autofree char *path = g_build_filename (dir_path, file, NULL);
-          g_autofree char *text = NULL;
-          g_autoptr(SluiceScenario) scenario = NULL;
-          g_autoptr(GError) error = NULL;
-          gsize length = 0;
-          gboolean has_word = FALSE;
-
-          if (!g_str_has_suffix (file, ".pool"))
-            continue;
-          g_assert_true (g_file_get_contents (path, &text, &length, NULL));
-          for (guint w = 0; words[w] != NULL; w++)
-            has_word |= strstr (text, words[w]) != NULL;
-          if (!has_word)
-            continue;
-
-          g_test_message ("%s", path);
-          scenario = sluice_scenario_new_from_data (text, (gssize) length, "fuzz.pool", NULL, &error);
-          if (scenario == NULL)
-            {
-              g_assert_nonnull (error);
-              g_assert_true (error->domain == SLUICE_SCENARIO_ERROR);
-              g_assert_true (g_str_has_prefix (error->message, "fuzz.pool:"));
-              refused++;
-              continue;
-            }
-
-          g_object_unref (assert_round_trip (text));
-          loaded++;
+          g_assert_nonnull (error);
+          g_assert_true (error->domain == SLUICE_SCENARIO_ERROR);
+          g_assert_true (g_str_has_prefix (error->message, "fuzz.pool:"));
+          refused++;
+          continue;
         }
+
+      g_object_unref (assert_round_trip (text));
+      loaded++;
     }
 
   g_assert_cmpuint (loaded, >=, 5);

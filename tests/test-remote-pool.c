@@ -16,6 +16,7 @@
 
 #include <unistd.h>
 
+#include "echo-handler.h"
 #include "sluice-monitor-private.h"
 #include "sluice-monitor-requests-private.h"
 #include "sluice-remote-pool.h"
@@ -25,23 +26,12 @@ static GTestDBus *test_bus;
 
 /* The exported pool {{{ */
 
-static gboolean
-finish_item (gpointer user_data)
-{
-  GTask *task = user_data;
-
-  g_task_return_pointer (task, g_variant_ref (g_task_get_task_data (task)), (GDestroyNotify) g_variant_unref);
-  g_object_unref (task);
-  return G_SOURCE_REMOVE;
-}
-
 static void
 handle (SluiceAttempt *attempt,
         GTask         *task,
         gpointer       user_data)
 {
-  g_task_set_task_data (task, g_variant_ref (sluice_attempt_get_item (attempt)), (GDestroyNotify) g_variant_unref);
-  g_idle_add (finish_item, task);
+  echo_item_later (attempt, task, 0);
 }
 
 static void

@@ -16,10 +16,16 @@
 #include "sluice-config-panel.h"
 #include "sluice-lesson-panel.h"
 #include "sluice-lessons.h"
+#include "sluice-render-chart.h"
+#include "sluice-time-view.h"
+#include "sluice-viewport.h"
 #include "window-fixture.h"
 
 /* The chart's least height on a projector: the back row reads its lines. */
 #define MIN_CHART_HEIGHT 200
+/* What of it the plot keeps: the legend and the readout share one row
+ * above it, the time axis is below. */
+#define MIN_PLOT_HEIGHT 120
 
 typedef struct {
   const char *language;
@@ -84,6 +90,40 @@ assert_choices_on_screen (GtkWidget    *panel,
   g_assert_cmpuint (n, >=, 2);
 }
 
+/* The chart as drawn now: its plot at least MIN_PLOT_HEIGHT pixels high,
+ * and the readout a lesson pins after its reveal (at its moment; for a
+ * lesson that points at the lanes, the pointer's at the playhead) above
+ * the plot, never over the series. */
+static void
+assert_chart_readable (GtkWidget *chart)
+{
+  SluiceTimeView *view = SLUICE_TIME_VIEW (chart);
+  SluiceTimeline *model = sluice_time_view_get_model (view);
+  double scale = sluice_time_view_get_scale (view);
+  double width, height;
+  SluiceRenderFrame frame;
+  SluiceChartLimits limits;
+  cairo_rectangle_t plot, readout;
+  gint64 pinned = sluice_chart_view_get_pinned_readout (SLUICE_CHART_VIEW (chart));
+
+  sluice_time_view_get_size (view, &width, &height);
+  frame = sluice_time_view_get_render_frame (view, width, height);
+  limits = sluice_render_chart_get_limits (model);
+  sluice_render_chart_get_plot (model, &frame, &limits, &plot);
+  g_test_message ("the chart's plot: %.0f of %d pixels high", plot.height * scale, gtk_widget_get_height (chart));
+  g_assert_cmpfloat (plot.height * scale, >=, MIN_PLOT_HEIGHT);
+
+  if (pinned < 0)
+    pinned = sluice_viewport_get_playhead (sluice_time_view_get_viewport (view));
+  g_assert_cmpint (pinned, >=, 0);
+  sluice_render_chart_get_readout_rect (model, &frame, &limits,
+                                        plot.x + (double) (pinned - frame.t0) / MAX (frame.t1 - frame.t0, 1) * plot.width,
+                                        &readout);
+  g_assert_cmpfloat (readout.width, >, 0.);
+  g_assert_cmpfloat (readout.y + readout.height, <=, plot.y);
+  g_assert_cmpfloat (readout.x + readout.width, <=, width);
+}
+
 static void
 check_lesson (SluiceWindow *window,
               const char   *name)
@@ -125,6 +165,7 @@ check_lesson (SluiceWindow *window,
   assert_on_screen (find_labelled (panel, sluice_lesson_panel_get_verdict (SLUICE_LESSON_PANEL (panel))), viewport,
                     window, "the verdict");
   g_assert_cmpint (gtk_widget_get_height (chart), >=, MIN_CHART_HEIGHT);
+  assert_chart_readable (chart);
 }
 
 static void

@@ -1,5 +1,6 @@
 /* test-window-dialogs-fit.c: the Shortcuts window and every dialog fit a
- * 1024×768 projector (issue 26, item 1), in English and in German
+ * 1024×768 projector (issue 26, item 1), in English and in German (the
+ * Shortcuts window in Indonesian too)
  *
  * With the playground window in projector mode, each window it opens
  * (the Shortcuts window, the file choosers for Open, Save, Save Run and
@@ -30,6 +31,7 @@ typedef struct {
 static const Language languages[] = {
   { "", "Pulled" },
   { "de", "Abgerufen" },
+  { "id", "Ditarik" },
 };
 
 /* The toplevel windows other than @window and those in @before. */
@@ -281,6 +283,8 @@ main (int   argc,
   g_test_add_data_func ("/window/dialogs-fit/shortcuts/1024x768-projector/en", &languages[0],
                         test_shortcuts_window_fits);
   g_test_add_data_func ("/window/dialogs-fit/shortcuts/1024x768-projector/de", &languages[1],
+                        test_shortcuts_window_fits);
+  g_test_add_data_func ("/window/dialogs-fit/shortcuts/1024x768-projector/id", &languages[2],
                         test_shortcuts_window_fits);
   g_test_add_data_func ("/window/dialogs-fit/dialogs/1024x768-projector/en", &languages[0], test_dialogs_fit);
   g_test_add_data_func ("/window/dialogs-fit/dialogs/1024x768-projector/de", &languages[1], test_dialogs_fit);

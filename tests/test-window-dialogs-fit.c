@@ -260,6 +260,7 @@ test_dialogs_fit (gconstpointer data)
    * GTK's own (as under Xvfb), which takes projector mode's text. */
   check_action (window, "win.open", TRUE);
   check_action (window, "win.save-as", TRUE);
+  check_action (window, "win.compare", TRUE);
 
   window_fixture_run_virtual (window);
   check_action (window, "win.save-run", TRUE);

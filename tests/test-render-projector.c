@@ -12,6 +12,8 @@
  * high-contrast palettes keep their promises.
  */
 
+#include <glib/gi18n.h>
+#include <locale.h>
 #include <math.h>
 
 #include "run-fixture.h"
@@ -400,16 +402,145 @@ test_high_contrast_palettes (void)
     }
 }
 
+/* ---- the chart's plot and readout on a 1024×768 projector ----------------- */
+
+/* The window's chart on a 1024×768 projector, as wide as the window gives
+ * it with a lesson beside it and without; the window keeps it 200 pixels
+ * high (test-window-lesson-fit.c). */
+#define PROJECTOR_CHART_HEIGHT 200.
+#define MIN_PROJECTOR_PLOT     120.  /* of its 200 pixels, in screen pixels */
+#define MIN_PLOT               150.  /* the same chart without projector mode */
+
+typedef struct {
+  const char *language;
+  const char *queued;   /* "queued" in it: the catalogue is in use */
+} Language;
+
+static const Language languages[] = {
+  { "", "queued" },
+  { "de", "wartend" },
+};
+
+static gboolean
+try_language (const Language *language)
+{
+  if (*language->language != '\0' && g_getenv ("SLUICE_LOCALEDIR") == NULL)
+    {
+      g_test_skip ("SLUICE_LOCALEDIR is not set");
+      return FALSE;
+    }
+  setlocale (LC_MESSAGES, *language->language != '\0' ? "C.UTF-8" : "C");
+  g_setenv ("LANGUAGE", language->language, TRUE);
+  if (g_getenv ("SLUICE_LOCALEDIR") != NULL)
+    bindtextdomain ("sluice", g_getenv ("SLUICE_LOCALEDIR"));
+  bind_textdomain_codeset ("sluice", "UTF-8");
+  textdomain ("sluice");
+  if (!g_str_equal (_("queued"), language->queued))
+    {
+      g_test_skip ("the build tree has no catalogue for this language");
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* The legend and the readout of @model's chart at @width × @height in the
+ * render layer's units, drawn at @scale: the legend on one row with every
+ * series, the plot at least @min_plot screen pixels high, and the readout,
+ * wherever the pointer is over the plot, on the legend's row, inside the
+ * view and clear of the plot, with every series' value. */
+static void
+check_chart (SluiceTimeline *model,
+             double          width,
+             double          height,
+             double          scale,
+             double          min_plot)
+{
+  SluiceRenderFrame frame = { width, height, 0, sluice_timeline_get_end_time (model), -1, SLUICE_PALETTE_LIGHT };
+  SluiceChartLimits limits = sluice_render_chart_get_limits (model);
+  SluiceChartLayout chart;
+
+  _sluice_chart_get_model_layout (model, &frame, &limits, &chart);
+  g_test_message ("%.0f × %.0f at %.1f: legend %.0f high in form %d, plot %.0f pixels high", width, height, scale,
+                  chart.legend_height, chart.legend_form, chart.plot.height * scale);
+  g_assert_cmpuint (chart.legend_rows, ==, 1);
+  assert_apart (chart.legend, SLUICE_CHART_N_LEGEND, width, "chart's legend");
+  for (guint k = 0; k < SLUICE_CHART_N_SERIES; k++)
+    g_assert_cmpfloat (chart.legend[k].width, >, 0.);
+  g_assert_cmpfloat (chart.plot.height * scale, >=, min_plot);
+
+  for (double f = 0.; f <= 1.; f += 0.125)
+    {
+      double x = chart.plot.x + f * chart.plot.width;
+      SluiceRect box = _sluice_chart_get_readout_rect (model, &frame, &limits, x);
+      SluiceRect entries[SLUICE_CHART_N_LEGEND];
+      cairo_rectangle_t public_box;
+
+      g_assert_cmpfloat (box.width, >, 0.);
+      g_assert_false (rects_overlap (&box, &chart.plot));
+      g_assert_cmpfloat (box.x, >=, 0.);
+      g_assert_cmpfloat (box.x + box.width, <=, width - SLUICE_RENDER_MARGIN + 0.001);
+      g_assert_cmpfloat (box.y + box.height, <=, chart.plot.y);
+      _sluice_chart_get_readout_layout (model, &frame, &limits, x, entries);
+      assert_apart (entries, SLUICE_CHART_N_LEGEND, width, "readout");
+      for (guint k = 0; k < SLUICE_CHART_N_SERIES; k++)
+        g_assert_cmpfloat (entries[k].width, >, 0.);
+
+      sluice_render_chart_get_readout_rect (model, &frame, &limits, x, &public_box);
+      g_assert_cmpfloat (public_box.y + public_box.height, <=, chart.plot.y);
+    }
+}
+
+/* Issue 26: on a projector the chart is at least 200 pixels high "with
+ * readouts that never cover the data". Its legend keeps one row (short
+ * labels when the full ones do not fit), so most of the 200 pixels are
+ * the plot's, and the readout takes the legend's row, so the series stay
+ * in view wherever the pointer or a lesson's pinned time is; for each
+ * run kind (a retry budget, failed items past the bound, the results
+ * waiting piling up) and in English and German. */
+static void
+test_chart_plot_keeps_its_height_and_readout_stays_off_it (gconstpointer data)
+{
+  const char *presets[] = { "retries", "retry-storm", "keep-going", "retry-budget" };
+  const double s = SLUICE_RENDER_PROJECTOR_SCALE;
+  /* The chart's width in the window at 1024 pixels: without and with a
+   * lesson's sidebar of 420 pixels beside it (its margins and the window's
+   * are the rest). */
+  const double widths[] = { 1024. - 24., 1024. - 420. - 44. };
+
+  if (!try_language (data))
+    return;
+
+  for (guint p = 0; p < G_N_ELEMENTS (presets); p++)
+    {
+      g_autoptr(SluiceTimeline) model = run_fixture_timeline_of (presets[p], NULL);
+
+      g_test_message ("%s", presets[p]);
+      for (guint i = 0; i < G_N_ELEMENTS (widths); i++)
+        {
+          check_chart (model, widths[i] / s, PROJECTOR_CHART_HEIGHT / s, s, MIN_PROJECTOR_PLOT);
+          check_chart (model, widths[i], PROJECTOR_CHART_HEIGHT, 1., MIN_PLOT);
+        }
+    }
+  setlocale (LC_MESSAGES, "C");
+  g_setenv ("LANGUAGE", "", TRUE);
+  textdomain ("sluice");
+}
+
 int
 main (int   argc,
       char *argv[])
 {
+  setlocale (LC_ALL, "");
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/render/projector/text-is-half-as-large-again", test_text_is_half_as_large_again);
   g_test_add_func ("/render/projector/lines-are-thicker", test_lines_are_thicker);
   g_test_add_func ("/render/projector/keys-fit-a-small-screen", test_keys_fit_a_small_screen);
   g_test_add_func ("/render/projector/high-contrast-palettes", test_high_contrast_palettes);
+  g_test_add_data_func ("/render/projector/chart-plot-keeps-its-height-and-readout-stays-off-it/en", &languages[0],
+                        test_chart_plot_keeps_its_height_and_readout_stays_off_it);
+  g_test_add_data_func ("/render/projector/chart-plot-keeps-its-height-and-readout-stays-off-it/de", &languages[1],
+                        test_chart_plot_keeps_its_height_and_readout_stays_off_it);
 
   return g_test_run ();
 }

@@ -8,6 +8,7 @@
 #include <glib/gi18n.h>
 
 #include "sluice-application.h"
+#include "sluice-help-overlay.h"
 #include "sluice-run-controller.h"
 #include "sluice-presets.h"
 #include "sluice-store-dialog.h"
@@ -140,14 +141,38 @@ shortcuts_activated (GSimpleAction *action,
 }
 
 static void
-about_activated (GSimpleAction *action,
-                 GVariant      *parameter,
-                 gpointer       user_data)
+forget_about_dialog (GObject *parent)
+{
+  g_object_set_data (parent, "sluice-about-dialog", NULL);
+}
+
+/**
+ * sluice_application_show_about:
+ * @parent: (nullable): the window it is about, whose projector mode it
+ *   takes
+ *
+ * Shows the About dialog (app.about).
+ *
+ * Returns: (transfer none): the dialog
+ */
+GtkWindow *
+sluice_application_show_about (GtkWindow *parent)
 {
   static const char *authors[] = { "The Sluice authors", NULL };
-  GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (user_data));
+  GtkWidget *dialog = parent != NULL ? g_object_get_data (G_OBJECT (parent), "sluice-about-dialog") : NULL;
 
-  gtk_show_about_dialog (window,
+  /* One per window, as gtk_show_about_dialog() keeps it. */
+  if (dialog != NULL)
+    {
+      gtk_window_present (GTK_WINDOW (dialog));
+      return GTK_WINDOW (dialog);
+    }
+
+  dialog = g_object_new (GTK_TYPE_ABOUT_DIALOG,
+                         "transient-for", parent,
+                         "modal", parent != NULL,
+                         "destroy-with-parent", TRUE,
+                         "hide-on-close", parent != NULL,
                          "program-name", _("Sluice"),
                          "logo-icon-name", APPLICATION_ID,
                          "version", PACKAGE_VERSION,
@@ -156,6 +181,26 @@ about_activated (GSimpleAction *action,
                          "authors", authors,
                          "translator-credits", _("translator-credits"),
                          NULL);
+
+  /* GTK keeps the dialog until it is destroyed; the window forgets it then. */
+  if (parent != NULL)
+    {
+      g_object_set_data (G_OBJECT (parent), "sluice-about-dialog", dialog);
+      g_signal_connect_object (dialog, "destroy", G_CALLBACK (forget_about_dialog), parent, G_CONNECT_SWAPPED);
+    }
+  /* Projector mode's larger text, as its window has it. */
+  if (parent != NULL && gtk_widget_has_css_class (GTK_WIDGET (parent), "projector"))
+    gtk_widget_add_css_class (dialog, "projector");
+  gtk_window_present (GTK_WINDOW (dialog));
+  return GTK_WINDOW (dialog);
+}
+
+static void
+about_activated (GSimpleAction *action,
+                 GVariant      *parameter,
+                 gpointer       user_data)
+{
+  sluice_application_show_about (gtk_application_get_active_window (GTK_APPLICATION (user_data)));
 }
 
 static const GActionEntry app_actions[] = {
@@ -566,17 +611,48 @@ sluice_application_dispose (GObject *object)
   G_OBJECT_CLASS (sluice_application_parent_class)->dispose (object);
 }
 
+/* The Shortcuts window follows its window's projector mode
+ * (sluice_help_overlay_set_projector()). */
+static void
+fit_help_overlay (GtkWindow *window)
+{
+  GtkShortcutsWindow *overlay = gtk_application_window_get_help_overlay (GTK_APPLICATION_WINDOW (window));
+  gboolean projector = FALSE;
+
+  if (overlay == NULL)
+    return;
+  if (g_object_class_find_property (G_OBJECT_GET_CLASS (window), "projector") != NULL)
+    g_object_get (window, "projector", &projector, NULL);
+  sluice_help_overlay_set_projector (GTK_WINDOW (overlay), projector);
+}
+
+static void
+sluice_application_window_added (GtkApplication *application,
+                                 GtkWindow      *window)
+{
+  /* GtkApplication gives the window its Shortcuts window here. */
+  GTK_APPLICATION_CLASS (sluice_application_parent_class)->window_added (application, window);
+
+  if (!GTK_IS_APPLICATION_WINDOW (window))
+    return;
+  fit_help_overlay (window);
+  if (g_object_class_find_property (G_OBJECT_GET_CLASS (window), "projector") != NULL)
+    g_signal_connect (window, "notify::projector", G_CALLBACK (fit_help_overlay), NULL);
+}
+
 static void
 sluice_application_class_init (SluiceApplicationClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GApplicationClass *app_class = G_APPLICATION_CLASS (klass);
+  GtkApplicationClass *gtk_app_class = GTK_APPLICATION_CLASS (klass);
 
   object_class->dispose = sluice_application_dispose;
   app_class->startup = sluice_application_startup;
   app_class->activate = sluice_application_activate;
   app_class->open = sluice_application_open;
   app_class->handle_local_options = sluice_application_handle_local_options;
+  gtk_app_class->window_added = sluice_application_window_added;
 }
 
 static void

@@ -14,5 +14,6 @@ G_DECLARE_FINAL_TYPE (SluiceApplication, sluice_application, SLUICE, APPLICATION
 SluiceApplication *sluice_application_new             (void);
 GSettings         *sluice_application_get_settings    (SluiceApplication *self);
 int                sluice_application_get_exit_status (SluiceApplication *self);
+GtkWindow         *sluice_application_show_about      (GtkWindow         *parent);
 
 G_END_DECLS

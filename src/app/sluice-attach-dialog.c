@@ -387,11 +387,16 @@ sluice_attach_dialog_init (SluiceAttachDialog *self)
 SluiceAttachDialog *
 sluice_attach_dialog_new (GtkWindow *parent)
 {
-  return g_object_new (SLUICE_TYPE_ATTACH_DIALOG,
-                       "transient-for", parent,
-                       "modal", TRUE,
-                       "destroy-with-parent", TRUE,
-                       NULL);
+  SluiceAttachDialog *self = g_object_new (SLUICE_TYPE_ATTACH_DIALOG,
+                                           "transient-for", parent,
+                                           "modal", TRUE,
+                                           "destroy-with-parent", TRUE,
+                                           NULL);
+
+  /* Projector mode's larger text, as its window has it. */
+  if (parent != NULL && gtk_widget_has_css_class (GTK_WIDGET (parent), "projector"))
+    gtk_widget_add_css_class (GTK_WIDGET (self), "projector");
+  return self;
 }
 
 /**

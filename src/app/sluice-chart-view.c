@@ -19,7 +19,8 @@
  * has them from the run's run-start event). It only
  * draws: the window updates the shared #SluiceTimeline and the time range
  * once per frame. With the pointer over it, it asks the render layer for
- * the readout at the pointer's time. The model, the "now" line, the
+ * the readout at the pointer's time, which takes the legend's row above
+ * the plot, never covering the series. The model, the "now" line, the
  * viewport, the playhead and clicks are #SluiceTimeView's.
  */
 
@@ -41,8 +42,8 @@ G_DEFINE_FINAL_TYPE (SluiceChartView, sluice_chart_view, SLUICE_TYPE_TIME_VIEW)
 /* The chart would like twice its minimum: on a short screen it and the
  * lanes share what is left, rather than the lanes taking all of it. */
 #define NATURAL_HEIGHT 200
-/* In projector mode the plot keeps at least this much under the legend,
- * however many rows the legend wraps to (three, at 1024 pixels). */
+/* In projector mode the plot keeps at least this much under the legend
+ * (which keeps one row, in short labels if need be). */
 #define MINIMUM_PLOT_HEIGHT 40
 
 /* What of a @width-wide chart the plot does not get: the legend's rows

@@ -215,6 +215,30 @@ sluice_file_dialog_init (SluiceFileDialog *self)
 {
 }
 
+#define PROJECTOR_DIALOG_WIDTH  980
+#define PROJECTOR_DIALOG_HEIGHT 640
+
+/* Without a file chooser portal, GtkFileChooserNative shows GTK's own
+ * dialog, a window of the app's: it takes projector mode's larger text as
+ * the app's dialogs do. A portal's dialog is the desktop's. */
+static void
+style_fallback_dialog (GtkWindow *parent)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GtkWindow) window = g_list_model_get_item (toplevels, i);
+
+      if (GTK_IS_FILE_CHOOSER_DIALOG (window) && gtk_window_get_transient_for (window) == parent)
+        {
+          gtk_widget_add_css_class (GTK_WIDGET (window), "projector");
+          /* Room for its larger text, within a 1024×768 screen. */
+          gtk_window_set_default_size (window, PROJECTOR_DIALOG_WIDTH, PROJECTOR_DIALOG_HEIGHT);
+        }
+    }
+}
+
 /**
  * sluice_file_dialog_show:
  * @parent: the window the dialog is modal for
@@ -310,4 +334,6 @@ sluice_file_dialog_show (GtkWindow            *parent,
   g_signal_connect (self->native, "response", G_CALLBACK (on_response), self);
   gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (self->native), TRUE);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->native));
+  if (parent != NULL && gtk_widget_has_css_class (GTK_WIDGET (parent), "projector"))
+    style_fallback_dialog (parent);
 }

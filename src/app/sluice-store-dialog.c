@@ -296,12 +296,18 @@ sluice_store_dialog_init (SluiceStoreDialog *self)
 SluiceStoreDialog *
 sluice_store_dialog_new (GtkWindow *parent)
 {
+  SluiceStoreDialog *self;
+
   g_return_val_if_fail (parent == NULL || GTK_IS_WINDOW (parent), NULL);
 
-  return g_object_new (SLUICE_TYPE_STORE_DIALOG,
+  self = g_object_new (SLUICE_TYPE_STORE_DIALOG,
                        "transient-for", parent,
                        "destroy-with-parent", TRUE,
                        NULL);
+  /* Projector mode's larger text, as its window has it. */
+  if (parent != NULL && gtk_widget_has_css_class (GTK_WIDGET (parent), "projector"))
+    gtk_widget_add_css_class (GTK_WIDGET (self), "projector");
+  return self;
 }
 
 /**

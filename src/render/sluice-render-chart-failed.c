@@ -277,10 +277,11 @@ void
 _sluice_chart_draw_failed_swatch (cairo_t             *cr,
                                   const SluicePalette *palette,
                                   double               x,
-                                  double               y)
+                                  double               y,
+                                  double               length)
 {
   cairo_save (cr);
-  cairo_rectangle (cr, x, y - 4.5, 22., 10.);
-  fill_hatched (cr, palette, x, y - 4.5, x + 22., y + 5.5);
+  cairo_rectangle (cr, x, y - 4.5, length, 10.);
+  fill_hatched (cr, palette, x, y - 4.5, x + length, y + 5.5);
   cairo_restore (cr);
 }

@@ -59,6 +59,10 @@ typedef struct {
   char                    *text;    /* its label: the kinds here, joined */
 } SluiceChartMoment;
 
+/* Where the legend in short labels and the readout start: over the count
+ * axis's gutter, which has nothing at the legend's height. */
+#define SLUICE_CHART_STRIP_LEFT 4.
+
 /* Everything one drawing pass needs. */
 typedef struct {
   cairo_t             *cr;
@@ -113,6 +117,20 @@ double       _sluice_chart_sample_value     (const SluiceChartPass *pass,
 double       _sluice_chart_limit_y          (const SluiceChartPass *pass,
                                              guint              value);
 const char  *_sluice_chart_series_label     (SluiceChartSeries  series);
+void         _sluice_chart_get_legend_labels (const char              *labels[SLUICE_CHART_N_LEGEND],
+                                              const SluiceChartExtras *extras,
+                                              SluiceChartLegendForm    form);
+double       _sluice_chart_swatch_space     (SluiceChartLegendForm form);
+gboolean     _sluice_chart_layout_strip     (const char * const *labels,
+                                             double              swatch_space,
+                                             double              left,
+                                             double              right,
+                                             SluiceRect         *rects,
+                                             double             *height);
+void         _sluice_chart_draw_strip       (const SluiceChartPass *pass,
+                                             const char * const    *labels,
+                                             SluiceChartLegendForm  form,
+                                             const SluiceRect      *rects);
 double       _sluice_chart_series_reach     (SluiceChartSeries  series);
 
 /* sluice-render-chart-failed.c */
@@ -125,7 +143,8 @@ void         _sluice_chart_draw_failed      (const SluiceChartPass *pass);
 void         _sluice_chart_draw_failed_swatch (cairo_t         *cr,
                                                const SluicePalette *palette,
                                                double           x,
-                                               double           y);
+                                               double           y,
+                                               double           length);
 gboolean     _sluice_chart_failed_in_rect   (const SluiceChartPass *pass,
                                              const SluiceRect  *rect);
 
@@ -148,12 +167,14 @@ gboolean     _sluice_chart_series_in_rect   (const SluiceChartPass *pass,
                                              const SluiceRect  *rect);
 
 /* sluice-render-chart-readout.c */
+gboolean     _sluice_chart_draw_readout_strip (const SluiceChartPass *pass,
+                                               double             x);
 void         _sluice_chart_draw_readout     (const SluiceChartPass *pass,
                                              double             x);
 
 /* For tests: where the moments' markers and labels go (an array of
- * SluiceChartMoment; free with g_array_unref()), and where the readout's
- * box goes for the pointer at @x (width 0 for none). */
+ * SluiceChartMoment; free with g_array_unref()), where the readout goes
+ * for the pointer at @x (width 0 for none), and its form and entries. */
 GArray      *_sluice_chart_get_moments      (SluiceTimeline          *model,
                                              const SluiceRenderFrame *frame,
                                              const SluiceChartLimits *limits);
@@ -165,5 +186,10 @@ SluiceRect   _sluice_chart_get_readout_rect (SluiceTimeline          *model,
                                              const SluiceRenderFrame *frame,
                                              const SluiceChartLimits *limits,
                                              double                   x);
+SluiceChartLegendForm _sluice_chart_get_readout_layout (SluiceTimeline          *model,
+                                                        const SluiceRenderFrame *frame,
+                                                        const SluiceChartLimits *limits,
+                                                        double                   x,
+                                                        SluiceRect               rects[SLUICE_CHART_N_LEGEND]);
 
 G_END_DECLS

@@ -5,12 +5,12 @@
  */
 
 #include <glib/gi18n.h>
+#include <string.h>
 
 #include "sluice-render-chart.h"
 #include "sluice-render-chart-private.h"
 
-#define BOX_PAD      4.   /* inside the readout's box */
-#define BOX_OFFSET   8.   /* between the guide line and the box */
+#define TIME_SPACING 12.  /* between the readout's time and its first entry */
 
 static void
 append_part (GString    *text,
@@ -125,79 +125,164 @@ sluice_render_chart_pointer_to_time (double  width,
   return TRUE;
 }
 
-/* Measures @text in @layout wrapped at @max_width (no wrapping for -1). */
+/* The readout at one time: on the legend's row, in its place, the time
+ * and each entry of the legend with its value there. */
+typedef struct {
+  char                 *time;                          /* "0.300 s" */
+  SluiceRect            time_rect;
+  char                 *entries[SLUICE_CHART_N_LEGEND]; /* NULL: not in this run */
+  SluiceRect            rects[SLUICE_CHART_N_LEGEND];
+  SluiceChartLegendForm form;
+  SluiceRect            box;                           /* all of it */
+} Readout;
+
 static void
-measure (PangoLayout *layout,
-         const char  *text,
-         double       max_width,
-         double      *w,
-         double      *h)
+readout_clear (Readout *readout)
 {
-  pango_layout_set_width (layout, max_width > 0. ? (int) (max_width * PANGO_SCALE) : -1);
-  pango_layout_set_wrap (layout, PANGO_WRAP_WORD);
-  _sluice_render_get_text_size (layout, text, w, h);
+  g_clear_pointer (&readout->time, g_free);
+  for (guint i = 0; i < SLUICE_CHART_N_LEGEND; i++)
+    g_clear_pointer (&readout->entries[i], g_free);
 }
 
-/* The readout's time for the pointer at @x (the series stop at the last
- * event, or now), its text and its box, with the layout set up to draw
- * it; FALSE for no readout. The box goes right of the guide line, else
- * left of it, on one line; when neither side has room for that, wrapped
- * on the wider side if the plot is tall enough, else on one line over
- * the guide's top. */
+/* The value of the legend's entry @entry in @v. */
+static char *
+format_value (const SluiceTimelineValues *v,
+              guint                       entry)
+{
+  switch (entry)
+    {
+    case SLUICE_CHART_SERIES_QUEUE:     return g_strdup_printf ("%u", v->queued);
+    case SLUICE_CHART_SERIES_IN_FLIGHT: return g_strdup_printf ("%u", v->in_flight);
+    case SLUICE_CHART_SERIES_LEAD:      return g_strdup_printf ("%u", v->lead);
+    case SLUICE_CHART_SERIES_BUSY:      return g_strdup_printf ("%u", v->busy);
+    case SLUICE_CHART_SERIES_BUDGET:    return _sluice_chart_format_tokens (MAX (v->tokens, 0));
+    case SLUICE_CHART_SERIES_WAITING:   return g_strdup_printf ("%u", v->waiting);
+    case SLUICE_CHART_LEGEND_FAILED:
+    default:                            return g_strdup_printf ("%u", v->failed);
+    }
+}
+
+/* The entries' texts in @form: the legend's label and the value, or the
+ * value alone. */
+static void
+format_entries (const SluiceChartPass      *pass,
+                const SluiceTimelineValues *v,
+                SluiceChartLegendForm       form,
+                char                       *entries[SLUICE_CHART_N_LEGEND])
+{
+  const char *labels[SLUICE_CHART_N_LEGEND];
+
+  _sluice_chart_get_legend_labels (labels, &(SluiceChartExtras) { pass->max_tokens >= 0, pass->waiting, pass->failed },
+                                   form == SLUICE_CHART_LEGEND_FULL ? SLUICE_CHART_LEGEND_FULL
+                                                                    : SLUICE_CHART_LEGEND_SHORT);
+  /* The failed items' full entry explains the hatching; with a number,
+   * the short one says it. */
+  if (labels[SLUICE_CHART_LEGEND_FAILED] != NULL)
+    labels[SLUICE_CHART_LEGEND_FAILED] = C_("chart legend, short", "failed");
+  for (guint i = 0; i < SLUICE_CHART_N_LEGEND; i++)
+    {
+      g_autofree char *value = NULL;
+
+      g_clear_pointer (&entries[i], g_free);
+      if (labels[i] == NULL)
+        continue;
+      value = format_value (v, i);
+      /* Translators: the chart's readout, in the legend's place: a
+       * legend's entry and its value at the pointer's time, such as
+       * "queued 3" */
+      entries[i] = form == SLUICE_CHART_LEGEND_VALUES ? g_steal_pointer (&value)
+                                                      : g_strdup_printf (C_("chart readout", "%s %s"), labels[i], value);
+    }
+}
+
+/* The ways the readout tries to fit its row, from the most it says: the
+ * time and the entries in full, the time and short entries, short entries
+ * without the time (the time axis and a lesson's playhead give it), the
+ * time and the values by their swatches alone. */
+static const struct {
+  SluiceChartLegendForm form;
+  gboolean              time;
+} attempts[] = {
+  { SLUICE_CHART_LEGEND_FULL, TRUE },
+  { SLUICE_CHART_LEGEND_SHORT, TRUE },
+  { SLUICE_CHART_LEGEND_SHORT, FALSE },
+  { SLUICE_CHART_LEGEND_VALUES, TRUE },
+};
+
+/* The readout for the pointer at @x (the series stop at the last event,
+ * or now), laid out on the legend's row in the first of attempts[] that
+ * fits it (in the last, entries that do not fit are left out); FALSE for
+ * none. */
 static gboolean
 layout_readout (const SluiceChartPass *pass,
                 double                 x,
-                char                 **text,
-                SluiceRect            *box)
+                Readout               *readout)
 {
   const SluiceRect *plot = &pass->chart.plot;
-  double right = plot->x + plot->width - (x + BOX_OFFSET) - 2. * BOX_PAD;
-  double left = x - BOX_OFFSET - plot->x - 2. * BOX_PAD;
-  double w, h;
+  double right = plot->x + plot->width;
+  SluiceTimelineValues v;
+  double time_width;
   gint64 time;
 
+  *readout = (Readout) { NULL, };
   if (x < plot->x || x > plot->x + plot->width)
     return FALSE;
   time = MIN (_sluice_render_x_to_time (plot, pass->t0, pass->t1, x), pass->last);
-  *text = sluice_render_chart_get_readout (pass->model, time);
-  if (*text == NULL)
+  if (!sluice_timeline_get_values_at (pass->model, time, &v))
     return FALSE;
 
-  measure (pass->layout, *text, -1., &w, &h);
-  if (w > right && w > left)
+  readout->time = g_strdup_printf (C_("chart readout", "%.3f s"), v.time / (double) G_USEC_PER_SEC);
+  _sluice_render_get_text_size (pass->layout, readout->time, &time_width, NULL);
+  for (guint i = 0; i < G_N_ELEMENTS (attempts); i++)
     {
-      double one_line = h;
+      double left = SLUICE_CHART_STRIP_LEFT + (attempts[i].time ? time_width + TIME_SPACING : 0.);
 
-      measure (pass->layout, *text, MAX (right, left), &w, &h);
-      if (h + 2. > plot->height / 2. || MAX (right, left) < 80.)
-        {
-          measure (pass->layout, *text, MAX (plot->width - 2. * BOX_PAD, 20.), &w, &h);
-          h = MAX (h, one_line);
-        }
+      readout->form = attempts[i].form;
+      readout->time_rect = (SluiceRect) { SLUICE_CHART_STRIP_LEFT, pass->chart.legend[0].y,
+                                          attempts[i].time ? time_width : 0., SLUICE_RENDER_KEY_ROW_HEIGHT };
+      format_entries (pass, &v, readout->form, readout->entries);
+      if (_sluice_chart_layout_strip ((const char * const *) readout->entries,
+                                      _sluice_chart_swatch_space (readout->form), left, right, readout->rects, NULL))
+        break;
     }
-  box->width = w + 2. * BOX_PAD;
-  box->height = h + 2.;
-  box->y = plot->y + 2.;
-  box->x = w <= right || (w > left && right >= left) ? x + BOX_OFFSET : x - BOX_OFFSET - box->width;
-  box->x = CLAMP (box->x, plot->x, MAX (plot->x, plot->x + plot->width - box->width));
+
+  readout->box = (SluiceRect) { 0., 0., readout->time_rect.x + readout->time_rect.width, pass->chart.legend_height };
+  for (guint i = 0; i < SLUICE_CHART_N_LEGEND; i++)
+    if (readout->rects[i].width > 0.)
+      readout->box.width = MAX (readout->box.width, readout->rects[i].x + readout->rects[i].width);
   return TRUE;
 }
 
-static void
-reset_layout (PangoLayout *layout)
+/* The readout in the legend's place, for the pointer at @x: the legend's
+ * entries with their values at the pointer's time. Returns FALSE, drawing
+ * nothing, when there is none (the legend is drawn instead). */
+gboolean
+_sluice_chart_draw_readout_strip (const SluiceChartPass *pass,
+                                  double                 x)
 {
-  pango_layout_set_width (layout, -1);
+  Readout readout;
+
+  if (!layout_readout (pass, x, &readout))
+    return FALSE;
+
+  sluice_palette_set_source (pass->cr, &pass->palette->foreground);
+  if (readout.time_rect.width > 0.)
+    _sluice_render_draw_text (pass->cr, pass->layout, readout.time, readout.time_rect.x,
+                              readout.time_rect.y + readout.time_rect.height / 2. - 1., 0., 0.5);
+  _sluice_chart_draw_strip (pass, (const char * const *) readout.entries, readout.form, readout.rects);
+  readout_clear (&readout);
+  return TRUE;
 }
 
-/* The guide line at the pointer's time and the readout's box. */
+/* The guide line at the pointer's time, over the plot; the readout is on
+ * the legend's row (_sluice_chart_draw_readout_strip()), so it never
+ * covers the series. */
 void
 _sluice_chart_draw_readout (const SluiceChartPass *pass,
                             double                 x)
 {
   cairo_t *cr = pass->cr;
   const SluiceRect *plot = &pass->chart.plot;
-  g_autofree char *text = NULL;
-  SluiceRect box;
   double gx = round (x) + 0.5;
 
   if (x < plot->x || x > plot->x + plot->width)
@@ -209,37 +294,73 @@ _sluice_chart_draw_readout (const SluiceChartPass *pass,
   cairo_move_to (cr, gx, plot->y);
   cairo_line_to (cr, gx, plot->y + plot->height);
   cairo_stroke (cr);
-
-  if (layout_readout (pass, x, &text, &box))
-    {
-      sluice_palette_set_source (cr, &pass->palette->background);
-      cairo_rectangle (cr, box.x, box.y, box.width, box.height);
-      cairo_fill_preserve (cr);
-      sluice_palette_set_source (cr, &pass->palette->muted);
-      cairo_rectangle (cr, round (box.x) + 0.5, round (box.y) + 0.5, round (box.width) - 1., round (box.height) - 1.);
-      cairo_stroke (cr);
-      sluice_palette_set_source (cr, &pass->palette->foreground);
-      cairo_move_to (cr, round (box.x + BOX_PAD), round (box.y + 1.));
-      pango_cairo_show_layout (cr, pass->layout);
-    }
-  reset_layout (pass->layout);
   cairo_restore (cr);
 }
 
-/* Where the readout's box goes for the pointer at @x, for tests. */
+/**
+ * sluice_render_chart_get_readout_rect:
+ * @model: the run
+ * @frame: as for sluice_render_chart(); its palette does not matter
+ * @limits: as for sluice_render_chart()
+ * @pointer_x: where the pointer is, as for sluice_render_chart_with_pointer()
+ * @readout: (out): where the readout goes; width 0 for none
+ *
+ * Where sluice_render_chart_with_pointer() puts the readout for the
+ * pointer at @pointer_x: on the legend's row, above the plot
+ * (sluice_render_chart_get_plot()), never over it.
+ */
+void
+sluice_render_chart_get_readout_rect (SluiceTimeline          *model,
+                                      const SluiceRenderFrame *frame,
+                                      const SluiceChartLimits *limits,
+                                      double                   pointer_x,
+                                      cairo_rectangle_t       *readout)
+{
+  SluiceRect box = _sluice_chart_get_readout_rect (model, frame, limits, pointer_x);
+
+  g_return_if_fail (readout != NULL);
+  *readout = (cairo_rectangle_t) { box.x, box.y, box.width, box.height };
+}
+
+/* Where the readout goes for the pointer at @x, for tests. */
 SluiceRect
 _sluice_chart_get_readout_rect (SluiceTimeline          *model,
                                 const SluiceRenderFrame *frame,
                                 const SluiceChartLimits *limits,
                                 double                   x)
 {
-  g_autofree char *text = NULL;
   SluiceRect box = { 0., 0., 0., 0. };
   SluiceChartPass pass;
+  Readout readout;
 
   _sluice_chart_begin_offline_pass (&pass, model, frame, limits);
-  if (!layout_readout (&pass, x, &text, &box))
-    box = (SluiceRect) { 0., 0., 0., 0. };
+  if (layout_readout (&pass, x, &readout))
+    box = readout.box;
+  readout_clear (&readout);
   _sluice_chart_end_offline_pass (&pass);
   return box;
+}
+
+/* The form the readout takes for the pointer at @x, and its entries'
+ * places, for tests. */
+SluiceChartLegendForm
+_sluice_chart_get_readout_layout (SluiceTimeline          *model,
+                                  const SluiceRenderFrame *frame,
+                                  const SluiceChartLimits *limits,
+                                  double                   x,
+                                  SluiceRect               rects[SLUICE_CHART_N_LEGEND])
+{
+  SluiceChartLegendForm form = SLUICE_CHART_LEGEND_VALUES;
+  SluiceChartPass pass;
+  Readout readout;
+
+  _sluice_chart_begin_offline_pass (&pass, model, frame, limits);
+  if (layout_readout (&pass, x, &readout))
+    {
+      form = readout.form;
+      memcpy (rects, readout.rects, sizeof readout.rects);
+    }
+  readout_clear (&readout);
+  _sluice_chart_end_offline_pass (&pass);
+  return form;
 }

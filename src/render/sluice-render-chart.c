@@ -13,7 +13,9 @@
 
 #include "sluice-render-chart-private.h"
 
-#define LEGEND_SWATCH_SPACE 28.  /* a line sample and the gap before its label */
+#define LEGEND_SWATCH_SPACE  28.  /* a line sample and the gap before its label */
+#define COMPACT_SWATCH_SPACE 15.  /* the same with short labels */
+#define COMPACT_SPACING       6.  /* between entries with short labels */
 
 /* A step line under construction. Samples that fall in one pixel column
  * collapse: the line goes through each column's last value only, so it
@@ -35,10 +37,34 @@ typedef struct {
   double x, y_min, y_max;
 } Tick;
 
-static void get_series_labels (const char              *labels[SLUICE_CHART_N_LEGEND],
-                               const SluiceChartExtras *extras);
+/* Lays out @labels on the legend's one row from @left; whether every
+ * entry that has a label got its place. */
+gboolean
+_sluice_chart_layout_strip (const char * const *labels,
+                            double              swatch_space,
+                            double              left,
+                            double              right,
+                            SluiceRect         *rects,
+                            double             *height)
+{
+  SluiceKey key = {
+    labels, SLUICE_CHART_N_LEGEND, swatch_space, NULL, 1, swatch_space < LEGEND_SWATCH_SPACE ? COMPACT_SPACING : 0.,
+  };
+  guint n_rows;
+  double h = _sluice_render_layout_key (&key, left, right, rects, &n_rows);
 
-/* The chart's geometry, with the legend's entries for @extras. */
+  if (height != NULL)
+    *height = h;
+  for (guint i = 0; i < SLUICE_CHART_N_LEGEND; i++)
+    if (labels[i] != NULL && rects[i].width <= 0.)
+      return FALSE;
+  return TRUE;
+}
+
+/* The chart's geometry, with the legend's entries for @extras: on one
+ * row, in full from the plot's left edge when that is wide enough, else
+ * in short labels and smaller swatches from the view's (those that still
+ * do not fit are left out, the run's extras first). */
 void
 _sluice_chart_get_layout_full (double                   width,
                                double                   height,
@@ -47,14 +73,23 @@ _sluice_chart_get_layout_full (double                   width,
                                SluiceChartLayout       *layout)
 {
   const char *labels[SLUICE_CHART_N_LEGEND];
-  SluiceKey key = { labels, SLUICE_CHART_N_LEGEND, LEGEND_SWATCH_SPACE, NULL };
+  double right;
 
   layout->plot.x = SLUICE_RENDER_GUTTER;
   layout->plot.width = MAX (width - SLUICE_RENDER_GUTTER - SLUICE_RENDER_MARGIN, 1.);
+  right = layout->plot.x + layout->plot.width;
 
-  get_series_labels (labels, extras);
-  layout->legend_height = _sluice_render_layout_key (&key, layout->plot.x, layout->plot.x + layout->plot.width,
-                                                     layout->legend, &layout->legend_rows);
+  layout->legend_form = SLUICE_CHART_LEGEND_FULL;
+  _sluice_chart_get_legend_labels (labels, extras, layout->legend_form);
+  if (!_sluice_chart_layout_strip (labels, _sluice_chart_swatch_space (layout->legend_form), layout->plot.x, right,
+                                   layout->legend, &layout->legend_height))
+    {
+      layout->legend_form = SLUICE_CHART_LEGEND_SHORT;
+      _sluice_chart_get_legend_labels (labels, extras, layout->legend_form);
+      _sluice_chart_layout_strip (labels, _sluice_chart_swatch_space (layout->legend_form), SLUICE_CHART_STRIP_LEFT, right,
+                                  layout->legend, &layout->legend_height);
+    }
+  layout->legend_rows = 1;
 
   layout->plot.y = layout->legend_height;
   layout->plot.height = MAX (height - layout->legend_height - SLUICE_RENDER_AXIS_HEIGHT, 1.);
@@ -295,19 +330,64 @@ _sluice_chart_series_label (SluiceChartSeries series)
     }
 }
 
-/* The legend's labels: the series', then those of @extras the run has,
- * NULL for the others. */
-static void
-get_series_labels (const char              *labels[SLUICE_CHART_N_LEGEND],
-                   const SluiceChartExtras *extras)
+/* The legend's short labels, for a chart too narrow for the full ones. */
+static const char *
+series_short_label (SluiceChartSeries series)
+{
+  switch (series)
+    {
+    /* Translators: the chart's legend when it is narrow (a projector's
+     * large text): as short as you can, one word if possible */
+    case SLUICE_CHART_SERIES_QUEUE:     return C_("chart legend, short", "queued");
+    /* Translators: the chart's legend when it is narrow: attempts running */
+    case SLUICE_CHART_SERIES_IN_FLIGHT: return C_("chart legend, short", "in flight");
+    /* Translators: the chart's legend when it is narrow: the retry
+     * budget's tokens */
+    case SLUICE_CHART_SERIES_BUDGET:    return C_("chart legend, short", "budget");
+    /* Translators: the chart's legend when it is narrow: busy workers */
+    case SLUICE_CHART_SERIES_BUSY:      return C_("chart legend, short", "busy");
+    /* Translators: the chart's legend when it is narrow: results waiting
+     * for the caller */
+    case SLUICE_CHART_SERIES_WAITING:   return C_("chart legend, short", "waiting");
+    /* Translators: the chart's legend when it is narrow: the items pulled
+     * and not finished (the lead) */
+    case SLUICE_CHART_SERIES_LEAD:
+    default:                            return C_("chart legend, short", "lead");
+    }
+}
+
+static const char *
+legend_label (SluiceChartSeries     series,
+              SluiceChartLegendForm form)
+{
+  return form == SLUICE_CHART_LEGEND_FULL ? _sluice_chart_series_label (series) : series_short_label (series);
+}
+
+/* The legend's labels in @form: the series', then those of @extras the
+ * run has, NULL for the others. In SLUICE_CHART_LEGEND_VALUES, the short
+ * ones (the readout replaces them by its values). */
+void
+_sluice_chart_get_legend_labels (const char              *labels[SLUICE_CHART_N_LEGEND],
+                                 const SluiceChartExtras *extras,
+                                 SluiceChartLegendForm    form)
 {
   for (SluiceChartSeries s = 0; s < SLUICE_CHART_N_SERIES; s++)
-    labels[s] = _sluice_chart_series_label (s);
-  labels[SLUICE_CHART_SERIES_BUDGET] = extras->budget ? _sluice_chart_series_label (SLUICE_CHART_SERIES_BUDGET)
-                                                      : NULL;
-  labels[SLUICE_CHART_SERIES_WAITING] = extras->waiting ? _sluice_chart_series_label (SLUICE_CHART_SERIES_WAITING)
-                                                        : NULL;
-  labels[SLUICE_CHART_LEGEND_FAILED] = _sluice_chart_failed_label (extras->failed);
+    labels[s] = legend_label (s, form);
+  labels[SLUICE_CHART_SERIES_BUDGET] = extras->budget ? legend_label (SLUICE_CHART_SERIES_BUDGET, form) : NULL;
+  labels[SLUICE_CHART_SERIES_WAITING] = extras->waiting ? legend_label (SLUICE_CHART_SERIES_WAITING, form) : NULL;
+  labels[SLUICE_CHART_LEGEND_FAILED] = form == SLUICE_CHART_LEGEND_FULL || extras->failed == SLUICE_CHART_FAILED_NONE
+                                         ? _sluice_chart_failed_label (extras->failed)
+                                         /* Translators: the chart's legend when it is narrow: the
+                                          * lead's items that failed for good */
+                                         : C_("chart legend, short", "failed");
+}
+
+/* The room a legend entry in @form gives its swatch and the gap after it:
+ * a shorter sample of the line when the labels are short. */
+double
+_sluice_chart_swatch_space (SluiceChartLegendForm form)
+{
+  return form == SLUICE_CHART_LEGEND_FULL ? LEGEND_SWATCH_SPACE : COMPACT_SWATCH_SPACE;
 }
 
 static void
@@ -523,8 +603,35 @@ draw_count_axis (const SluiceChartPass *pass)
     }
 }
 
-/* A legend entry's swatch: a sample of its series' line, or of the
- * failed items' band. */
+/* A legend entry's swatch, @length long: a sample of its series' line,
+ * or of the failed items' band. */
+static void
+draw_swatch (cairo_t             *cr,
+             const SluicePalette *palette,
+             guint                series,
+             double               x,
+             double               y,
+             double               length)
+{
+  if (series == SLUICE_CHART_LEGEND_FAILED)
+    {
+      _sluice_chart_draw_failed_swatch (cr, palette, x, y, length);
+      return;
+    }
+  if (series == SLUICE_CHART_SERIES_WAITING)
+    {
+      /* The tint under the line, as in the plot. */
+      set_waiting_tint (cr, palette);
+      cairo_rectangle (cr, x, y + 0.5, length, 5.);
+      cairo_fill (cr);
+    }
+  set_series_style (cr, palette, series, FALSE);
+  cairo_move_to (cr, x, y + 0.5);
+  cairo_line_to (cr, x + length, y + 0.5);
+  cairo_stroke (cr);
+  cairo_set_dash (cr, NULL, 0, 0.);
+}
+
 static void
 draw_legend_swatch (cairo_t             *cr,
                     const SluicePalette *palette,
@@ -532,35 +639,44 @@ draw_legend_swatch (cairo_t             *cr,
                     double               x,
                     double               y)
 {
-  if (series == SLUICE_CHART_LEGEND_FAILED)
-    {
-      _sluice_chart_draw_failed_swatch (cr, palette, x, y);
-      return;
-    }
-  if (series == SLUICE_CHART_SERIES_WAITING)
-    {
-      /* The tint under the line, as in the plot. */
-      set_waiting_tint (cr, palette);
-      cairo_rectangle (cr, x, y + 0.5, 22., 5.);
-      cairo_fill (cr);
-    }
-  set_series_style (cr, palette, series, FALSE);
-  cairo_move_to (cr, x, y + 0.5);
-  cairo_line_to (cr, x + 22., y + 0.5);
-  cairo_stroke (cr);
-  cairo_set_dash (cr, NULL, 0, 0.);
+  draw_swatch (cr, palette, series, x, y, LEGEND_SWATCH_SPACE - 6.);
 }
 
-/* The legend along the top, where _sluice_chart_get_layout() placed it: on
- * one row, or wrapped when the view is narrow or the labels long. */
+static void
+draw_compact_swatch (cairo_t             *cr,
+                     const SluicePalette *palette,
+                     guint                series,
+                     double               x,
+                     double               y)
+{
+  draw_swatch (cr, palette, series, x, y, COMPACT_SWATCH_SPACE - 4.);
+}
+
+/* Draws the legend's (or the readout's) entries in @labels where @rects
+ * places them, with the swatches of @form. */
+void
+_sluice_chart_draw_strip (const SluiceChartPass *pass,
+                          const char * const    *labels,
+                          SluiceChartLegendForm  form,
+                          const SluiceRect      *rects)
+{
+  SluiceKey key = {
+    labels, SLUICE_CHART_N_LEGEND, _sluice_chart_swatch_space (form),
+    form == SLUICE_CHART_LEGEND_FULL ? draw_legend_swatch : draw_compact_swatch, 1,
+  };
+
+  _sluice_render_draw_key (pass->cr, pass->layout, pass->palette, &key, rects);
+}
+
+/* The legend along the top, where _sluice_chart_get_layout() placed it. */
 static void
 draw_legend (const SluiceChartPass *pass)
 {
   const char *labels[SLUICE_CHART_N_LEGEND];
-  SluiceKey key = { labels, SLUICE_CHART_N_LEGEND, LEGEND_SWATCH_SPACE, draw_legend_swatch };
 
-  get_series_labels (labels, &(SluiceChartExtras) { pass->max_tokens >= 0, pass->waiting, pass->failed });
-  _sluice_render_draw_key (pass->cr, pass->layout, pass->palette, &key, pass->chart.legend);
+  _sluice_chart_get_legend_labels (labels, &(SluiceChartExtras) { pass->max_tokens >= 0, pass->waiting, pass->failed },
+                                   pass->chart.legend_form);
+  _sluice_chart_draw_strip (pass, labels, pass->chart.legend_form, pass->chart.legend);
 }
 
 /* The scale fits the limits and the highest value in view (of the
@@ -751,8 +867,10 @@ sluice_render_chart (cairo_t                 *cr,
  *   nowhere
  *
  * Draws the chart as sluice_render_chart() does and, with the pointer
- * over the plot, a guide line at the pointer's time and a readout of the
- * counts there (see sluice_render_chart_get_readout()).
+ * over the plot, a guide line at the pointer's time and, in the legend's
+ * place on its row above the plot, the legend's entries with their counts
+ * there and the time (see sluice_render_chart_get_readout_rect()): the
+ * readout never covers the series.
  */
 void
 sluice_render_chart_with_pointer (cairo_t                 *cr,
@@ -775,7 +893,9 @@ sluice_render_chart_with_pointer (cairo_t                 *cr,
 
   draw_count_axis (&pass);
   _sluice_chart_draw_time_axis (&pass);
-  draw_legend (&pass);
+  /* With the pointer over the plot, the readout takes the legend's row. */
+  if (!_sluice_chart_draw_readout_strip (&pass, pointer_x))
+    draw_legend (&pass);
 
   cairo_save (cr);
   /* Room for half a line width outside the plot: a series at 0 sits on

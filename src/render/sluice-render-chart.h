@@ -49,5 +49,10 @@ void     sluice_render_chart_get_plot        (SluiceTimeline          *model,
                                               const SluiceRenderFrame *frame,
                                               const SluiceChartLimits *limits,
                                               cairo_rectangle_t       *plot);
+void     sluice_render_chart_get_readout_rect (SluiceTimeline          *model,
+                                               const SluiceRenderFrame *frame,
+                                               const SluiceChartLimits *limits,
+                                               double                   pointer_x,
+                                               cairo_rectangle_t       *readout);
 
 G_END_DECLS

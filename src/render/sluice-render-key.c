@@ -47,8 +47,9 @@ measure_texts (const char * const *texts,
  *
  * Places a key's entries (a swatch and a label each) from @left to @right:
  * on one row if they fit there (with less space between them if need be),
- * else wrapped onto up to four rows. An entry that fits nowhere is left
- * out (width 0), and the ones after it still get their chance.
+ * else wrapped onto up to four rows (or @key's max_rows). An entry that
+ * fits nowhere is left out (width 0), and the ones after it still get
+ * their chance.
  *
  * Returns: the key's height, with its padding
  */
@@ -65,6 +66,7 @@ _sluice_render_layout_key (const SluiceKey *key,
   double one_row = 0.;
   double spacing = KEY_SPACING;
   double x = left;
+  guint max_rows = key->max_rows > 0 ? key->max_rows : KEY_MAX_ROWS;
   guint row = 0, n_shown = 0;
 
   measure_texts (labels, n_entries, widths);
@@ -76,9 +78,11 @@ _sluice_render_layout_key (const SluiceKey *key,
         n_shown++;
       }
 
-  if (n_shown > 0 &&
-      left + one_row + (n_shown - 1) * KEY_SPACING > right &&
-      left + one_row + (n_shown - 1) * KEY_SPACING_TIGHT <= right)
+  if (key->spacing > 0.)
+    spacing = key->spacing;
+  else if (n_shown > 0 &&
+           left + one_row + (n_shown - 1) * KEY_SPACING > right &&
+           left + one_row + (n_shown - 1) * KEY_SPACING_TIGHT <= right)
     spacing = KEY_SPACING_TIGHT;
 
   *n_rows = 0;
@@ -94,7 +98,7 @@ _sluice_render_layout_key (const SluiceKey *key,
           row++;
           x = left;
         }
-      if (row >= KEY_MAX_ROWS || x + w > right)
+      if (row >= max_rows || x + w > right)
         continue;
 
       rects[i] = (SluiceRect) {

@@ -47,16 +47,28 @@ typedef struct {
 #define SLUICE_CHART_N_SERIES       4
 #define SLUICE_CHART_N_LEGEND       (SLUICE_CHART_N_SERIES + 3)
 
+/* What a legend entry of the chart says, from most to least: its full
+ * label ("pulled, unfinished (lead)"), a short one ("lead"), or, in the
+ * readout only, nothing but the value by its swatch. */
+typedef enum {
+  SLUICE_CHART_LEGEND_FULL,
+  SLUICE_CHART_LEGEND_SHORT,
+  SLUICE_CHART_LEGEND_VALUES,
+} SluiceChartLegendForm;
+
 /* The chart view's geometry. */
 typedef struct {
   SluiceRect plot;          /* the series area, without legend and axes */
   guint      y_max;         /* the count at the top of @plot */
-  /* The legend above the plot, laid out like the lanes' key: one
-   * rectangle per series, wrapped to more rows when one is not wide
-   * enough; width 0 for an entry there is no room for at all. */
+  /* The legend above the plot, on one row (a projector's text leaves a
+   * short chart no room for more): one rectangle per series, with full
+   * labels from the plot's left edge when they fit, else short ones from
+   * the view's, width 0 for an entry there is no room for at all. The
+   * readout takes the legend's row (sluice-render-chart-readout.c). */
   SluiceRect legend[SLUICE_CHART_N_LEGEND];
   guint      legend_rows;
   double     legend_height;
+  SluiceChartLegendForm legend_form;  /* full or short labels */
 } SluiceChartLayout;
 
 /* A key (legend) along the top of a view: one row of SLUICE_RENDER_KEY_HEIGHT,
@@ -212,6 +224,8 @@ typedef struct {
   guint                n_entries;
   double               swatch_space;  /* a swatch and the gap before its label */
   SluiceKeySwatchFunc  draw_swatch;   /* only drawing needs it */
+  guint                max_rows;      /* 0: up to four rows */
+  double               spacing;       /* between entries; 0: the keys' own */
 } SluiceKey;
 
 double       _sluice_render_layout_key    (const SluiceKey     *key,

@@ -70,7 +70,8 @@ G_DEFINE_ENUM_TYPE (SluiceStoreOutcome, sluice_store_outcome,
                     G_DEFINE_ENUM_VALUE (SLUICE_STORE_OUTCOME_DEAD, "dead"),
                     G_DEFINE_ENUM_VALUE (SLUICE_STORE_OUTCOME_LEASE_LOST, "lease-lost"),
                     G_DEFINE_ENUM_VALUE (SLUICE_STORE_OUTCOME_ABANDONED, "abandoned"),
-                    G_DEFINE_ENUM_VALUE (SLUICE_STORE_OUTCOME_STORE_ERROR, "store-error"))
+                    G_DEFINE_ENUM_VALUE (SLUICE_STORE_OUTCOME_STORE_ERROR, "store-error"),
+                    G_DEFINE_ENUM_VALUE (SLUICE_STORE_OUTCOME_CANCELLED, "cancelled"))
 
 enum {
   PROP_0,
@@ -119,6 +120,7 @@ typedef struct {
   gint64              renew_now;
   gint64              lease_expires_at;
   gboolean            lost;
+  gboolean            cancel_requested;  /* an operator cancelled the job */
   StopReason          stop;
   gboolean            inner_done;
   GVariant           *result;
@@ -277,7 +279,8 @@ on_failed (GObject      *object,
   _sluice_store_source_end_call (call->self->source);
 
   if (error == NULL)
-    finish (task, call->available_at >= 0 ? SLUICE_STORE_OUTCOME_RETRY : SLUICE_STORE_OUTCOME_DEAD,
+    finish (task, call->cancel_requested ? SLUICE_STORE_OUTCOME_CANCELLED
+                  : call->available_at >= 0 ? SLUICE_STORE_OUTCOME_RETRY : SLUICE_STORE_OUTCOME_DEAD,
             NULL, g_steal_pointer (&call->error));
   else if (g_error_matches (error, SLUICE_STORE_ERROR, SLUICE_STORE_ERROR_LEASE_LOST))
     {
@@ -302,7 +305,7 @@ write_failure (GTask *task)
   gboolean retry;
   gint64 now = call_now (call);
 
-  retry = self->retryable != NULL &&
+  retry = self->retryable != NULL && !call->cancel_requested &&
           !g_error_matches (call->error, G_IO_ERROR, G_IO_ERROR_CANCELLED) &&
           g_strv_contains ((const char * const *) self->retryable, type_name) &&
           job->attempts < job->max_attempts;
@@ -329,6 +332,17 @@ maybe_settle (GTask *task)
   if (call->lost)
     finish (task, SLUICE_STORE_OUTCOME_LEASE_LOST, NULL,
             lease_lost_error (call, _("a renew of its lease was refused")));
+  else if (call->cancel_requested)
+    {
+      /* Cancelled by an operator: the failure says so, and the store
+       * records the job (and the attempt) cancelled. */
+      g_clear_pointer (&call->result, g_variant_unref);
+      g_clear_error (&call->error);
+      call->error = sluice_named_error_new (SLUICE_CANCELLED_ERROR,
+                                            /* Translators: %s is a job's id */
+                                            _("Job %s was cancelled by an operator"), call->claim->job->id);
+      write_failure (task);
+    }
   else if (call->stop == STOP_SHUTDOWN && call->error != NULL)
     {
       /* Finding 03: no failure is written on a shutdown; the lease expires. */
@@ -400,6 +414,15 @@ on_renewed (GObject      *object,
     call->lease_expires_at = call->renew_now + _sluice_store_source_get_lease_us (call->self->source);
   else if (g_error_matches (error, SLUICE_STORE_ERROR, SLUICE_STORE_ERROR_LEASE_LOST))
     lose_lease (call);
+  else if (g_error_matches (error, SLUICE_STORE_ERROR, SLUICE_STORE_ERROR_CANCEL_REQUESTED))
+    {
+      /* The renew kept the lease: the attempt is cancelled, awaited, and
+       * its failure written as ours. */
+      call->lease_expires_at = call->renew_now + _sluice_store_source_get_lease_us (call->self->source);
+      call->cancel_requested = TRUE;
+      if (!call->inner_done)
+        g_cancellable_cancel (call->inner_cancellable);
+    }
   else
     {
       /* The store could not say: try again at the next beat, while the
@@ -409,7 +432,7 @@ on_renewed (GObject      *object,
         lose_lease (call);
     }
 
-  if (!call->inner_done && !call->lost)
+  if (!call->inner_done && !call->lost && !call->cancel_requested)
     start_heartbeat (task);
   maybe_settle (task);
 }

@@ -384,8 +384,11 @@ apply_verb (SluicePgConnection           *self,
       sql = g_strdup_printf ("WITH changed AS ("
                              " UPDATE sluice_jobs SET"
                              "  state = CASE WHEN state = 'running' THEN state ELSE 'cancelled' END,"
-                             "  cancel_requested = state = 'running', updated_at = %s%s RETURNING id)"
-                             " SELECT count(*) FROM changed", now, where);
+                             "  cancel_requested = state = 'running', updated_at = %s%s"
+                             " RETURNING id, cancel_requested)"
+                             /* The running ones' workers hear it now (docs/store-admin.md). */
+                             " SELECT count(*), (SELECT count(pg_notify('" SLUICE_PG_CANCEL_CHANNEL "', c.id::text))"
+                             "   FROM changed AS c WHERE c.cancel_requested) FROM changed", now, where);
       break;
     case SLUICE_STORE_ADMIN_DISCARD:
       /* The attempts go with their job (ON DELETE CASCADE). */

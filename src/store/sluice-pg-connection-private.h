@@ -25,16 +25,22 @@ G_BEGIN_DECLS
 /* The channel of LISTEN/NOTIFY; a notification's payload is the tenant. */
 #define SLUICE_PG_CHANNEL "sluice_jobs"
 
+/* The channel of operators' cancels of running jobs; the payload is the
+ * job's id (docs/store-admin.md). */
+#define SLUICE_PG_CANCEL_CHANNEL "sluice_cancel"
+
 typedef struct _SluicePgConnection SluicePgConnection;
 
 /*
  * SluicePgNotifyFunc:
- * @tenant: the tenant a NOTIFY named
+ * @channel: the channel (SLUICE_PG_CHANNEL or SLUICE_PG_CANCEL_CHANNEL)
+ * @payload: what the NOTIFY said: a tenant, or a job's id
  * @user_data: the data given to sluice_pg_connection_new()
  *
  * Called on the connection's thread for each notification that arrives.
  */
-typedef void (*SluicePgNotifyFunc) (const char *tenant,
+typedef void (*SluicePgNotifyFunc) (const char *channel,
+                                    const char *payload,
                                     gpointer    user_data);
 
 gboolean            sluice_pg_check_uri         (const char          *uri,

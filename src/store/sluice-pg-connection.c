@@ -367,9 +367,10 @@ deliver_notifications (SluicePgConnection *self)
 
   while ((notification = PQnotifies (self->conn)) != NULL)
     {
-      if (g_strcmp0 (notification->relname, SLUICE_PG_CHANNEL) == 0 &&
+      if ((g_strcmp0 (notification->relname, SLUICE_PG_CHANNEL) == 0 ||
+           g_strcmp0 (notification->relname, SLUICE_PG_CANCEL_CHANNEL) == 0) &&
           notification->extra != NULL && notification->extra[0] != '\0')
-        self->notify (notification->extra, self->notify_data);
+        self->notify (notification->relname, notification->extra, self->notify_data);
       PQfreemem (notification);
     }
 }
@@ -671,7 +672,8 @@ sluice_pg_connection_open (SluicePgConnection  *self,
 
   if (!(self->mode == SLUICE_JOB_STORE_OPEN_READ_ONLY ? check_read_only (self, error) : migrate (self, error)) ||
       !prepare_statements (self, error) ||
-      !run (self, "LISTEN " SLUICE_PG_CHANNEL, error))
+      !run (self, "LISTEN " SLUICE_PG_CHANNEL, error) ||
+      !run (self, "LISTEN " SLUICE_PG_CANCEL_CHANNEL, error))
     {
       g_clear_pointer (&self->conn, PQfinish);
       return FALSE;

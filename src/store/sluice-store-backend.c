@@ -290,6 +290,31 @@ sluice_store_backend_announce (SluiceStoreBackend *self,
                "[sluice] jobs-available");
 }
 
+static gboolean
+emit_cancel_requested (gpointer data)
+{
+  Emission *emission = data;
+  g_autoptr(GObject) store = g_weak_ref_get (&emission->shared->store);
+
+  if (store != NULL)
+    g_signal_emit_by_name (store, "cancel-requested", emission->tenant);
+  return G_SOURCE_REMOVE;
+}
+
+void
+sluice_store_backend_announce_cancel (SluiceStoreBackend *self,
+                                      const char         *job_id)
+{
+  SluiceStoreBackendPrivate *priv = sluice_store_backend_get_instance_private (self);
+  Emission *emission = g_new0 (Emission, 1);
+
+  /* Rare: one emission each (the tenant field holds the job's id). */
+  emission->shared = g_atomic_rc_box_acquire (priv->shared);
+  emission->tenant = g_strdup (job_id);
+  attach_idle (priv->shared->context, emit_cancel_requested, emission, emission_free,
+               "[sluice] cancel-requested");
+}
+
 /* ---- the thread ------------------------------------------------------------- */
 
 /* On the caller's context: the callback runs from here. */

@@ -145,6 +145,10 @@ gboolean sluice_store_backend_start       (SluiceStoreBackend  *self,
  * emission. */
 void     sluice_store_backend_announce    (SluiceStoreBackend  *self,
                                            const char          *tenant);
+/* From the store's thread: "cancel-requested" for @job_id on the store's
+ * main context. */
+void     sluice_store_backend_announce_cancel (SluiceStoreBackend *self,
+                                           const char          *job_id);
 
 /* For backends: every request of a batch fails with (a copy of) @error. */
 void     sluice_store_requests_fail_all   (SluiceStoreRequest **requests,

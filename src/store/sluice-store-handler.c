@@ -174,6 +174,8 @@ finish (GTask              *task,
   SluiceStoreHandler *self = call->self;
 
   g_clear_signal_handler (&call->cancelled_id, call->attempt_cancellable);
+  if (g_hash_table_lookup (self->calls, call->claim->job->id) == task)
+    g_hash_table_remove (self->calls, call->claim->job->id);
   sluice_store_source_forget_claim (self->source, call->claim);
   g_signal_emit (self, signals[JOB_FINISHED], 0, call->claim, outcome, error, call->available_at);
 
@@ -467,6 +469,29 @@ start_heartbeat (GTask *task)
                                                     g_object_ref (task), g_object_unref);
 }
 
+/* An operator cancelled a running job (a NOTIFY, on PostgreSQL): the
+ * claim is renewed now, and the renew's answer cancels the attempt. */
+static void
+on_cancel_requested (SluiceJobStore *store,
+                     const char     *job_id,
+                     gpointer        user_data)
+{
+  SluiceStoreHandler *self = user_data;
+  GTask *task = g_hash_table_lookup (self->calls, job_id);
+  Call *call;
+
+  if (task == NULL)
+    return;
+  call = g_task_get_task_data (task);
+  if (call->inner_done || call->lost || call->cancel_requested || call->renewing || !self->heartbeat_enabled)
+    return;
+  /* The timer's reference goes; the inner attempt's keeps the task. */
+  if (call->heartbeat_timer != 0)
+    sluice_clock_remove_timer (sluice_store_source_get_clock (self->source), call->heartbeat_timer);
+  call->heartbeat_timer = 0;
+  on_heartbeat (task);
+}
+
 /* The pool cancels an attempt at its deadline, or for a shutdown. A plain
  * signal handler, not g_cancellable_connect(): the attempt may end, and
  * this handler be disconnected, from inside the emission. */
@@ -527,6 +552,7 @@ sluice_store_handler_handle_async (SluiceHandler       *handler,
   call->available_at = -1;
   g_task_set_task_data (task, call, (GDestroyNotify) call_free);
 
+  g_hash_table_replace (self->calls, g_strdup (call->claim->job->id), task);
   g_signal_emit (self, signals[JOB_STARTED], 0, call->claim);
 
   if (g_cancellable_is_cancelled (call->attempt_cancellable))
@@ -634,6 +660,10 @@ sluice_store_handler_initable_init (GInitable     *initable,
     return FALSE;
 
   self->heartbeat_us = sluice_time_from_seconds (self->heartbeat);
+  self->calls = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->store = g_object_ref (sluice_store_source_get_store (self->source));
+  self->cancel_requested_id = g_signal_connect (self->store, "cancel-requested",
+                                                G_CALLBACK (on_cancel_requested), self);
   self->rand = g_rand_new_with_seed_array ((const guint32 *) &self->seed, 1);
   return TRUE;
 }
@@ -654,6 +684,10 @@ sluice_store_handler_finalize (GObject *object)
   if (self->random_destroy != NULL)
     self->random_destroy (self->random_data);
   g_clear_pointer (&self->rand, g_rand_free);
+  if (self->store != NULL)
+    g_clear_signal_handler (&self->cancel_requested_id, self->store);
+  g_clear_object (&self->store);
+  g_clear_pointer (&self->calls, g_hash_table_unref);
   g_clear_object (&self->source);
   g_clear_object (&self->inner);
   g_clear_pointer (&self->retryable, g_strfreev);

@@ -648,8 +648,8 @@ report_change (Admin                       *a,
   if (unconfirmed)
     {
       /* Translators: the verb, then how many jobs it would change. */
-      g_printerr (_("sluice-run store %s: this would change %" G_GUINT64_FORMAT " jobs: nothing was changed; "
-                    "add --yes to change them\n"), a->verb, reply->matched);
+      g_printerr (_("sluice-run store %s: this would change %llu jobs: nothing was changed; "
+                    "add --yes to change them\n"), a->verb, (unsigned long long) reply->matched);
       status = SLUICE_RUN_EXIT_USAGE;
     }
 
@@ -681,7 +681,7 @@ report_change (Admin                       *a,
       return print_json (b, status);
     }
   /* Translators: the verb (retry, cancel, discard), then how many jobs it changed. */
-  printf (_("%s: changed %" G_GUINT64_FORMAT " jobs\n"), a->verb, reply->changed);
+  printf (_("%s: changed %llu jobs\n"), a->verb, (unsigned long long) reply->changed);
   for (guint i = 0; i < reply->items->len; i++)
     {
       const SluiceStoreAdminItem *item = g_ptr_array_index (reply->items, i);
@@ -852,8 +852,8 @@ tenant_main (Admin              *a,
     }
   if (tenant != NULL && tenant->concurrency >= 0)
     /* Translators: a tenant, paused or running, then its limit. */
-    printf (_("tenant %s: %s, at most %" G_GINT64_FORMAT " running\n"), a->args[0],
-            tenant->paused ? _("paused") : _("active"), tenant->concurrency);
+    printf (_("tenant %s: %s, at most %lld running\n"), a->args[0],
+            tenant->paused ? _("paused") : _("active"), (long long) tenant->concurrency);
   else
     /* Translators: a tenant, then paused or active. */
     printf (_("tenant %s: %s, no limit\n"), a->args[0], tenant != NULL && tenant->paused ? _("paused") : _("active"));
@@ -954,9 +954,9 @@ workers_main (Admin  *a,
 
       /* Translators: id, host, pid, uptime, last heartbeat's age, lost or alive,
        * tenants, done, failed, claims held. */
-      printf (_("%s  %s pid %" G_GINT64_FORMAT "  up %s  beat %s ago  %s  tenants %s  done %" G_GUINT64_FORMAT
-                "  failed %" G_GUINT64_FORMAT "  holds %u\n"),
-              w->id, w->host, w->pid, up, beat, w->lost ? _("LOST") : _("alive"), w->tenants, w->done, w->failed,
+      printf (_("%s  %s pid %lld  up %s  beat %s ago  %s  tenants %s  done %llu  failed %llu  holds %u\n"),
+              w->id, w->host, (long long) w->pid, up, beat, w->lost ? _("LOST") : _("alive"), w->tenants,
+              (unsigned long long) w->done, (unsigned long long) w->failed,
               w->claims != NULL ? w->claims->len : 0);
       for (guint j = 0; w->claims != NULL && j < w->claims->len; j++)
         {
@@ -1026,7 +1026,7 @@ sluice_run_store_admin_add_status (SluiceJobStore  *store,
           printf ("%s %s%s", _("tenant"), t->name, t->paused ? _(" (paused)") : "");
           if (t->concurrency >= 0)
             /* Translators: the tenant's concurrency limit. */
-            printf (_(", at most %" G_GINT64_FORMAT " running"), t->concurrency);
+            printf (_(", at most %lld running"), (long long) t->concurrency);
           printf (":");
           for (guint s = 0; s < SLUICE_STORED_JOB_N_STATES; s++)
             printf (" %s %" G_GUINT64_FORMAT, sluice_stored_job_state_to_string (s), t->counts[s]);

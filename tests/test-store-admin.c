@@ -17,7 +17,10 @@
  *   worker, within one heartbeat (PostgreSQL: at once, by a NOTIFY), its
  *   attempt recorded cancelled;
  * - a worker killed with SIGKILL: its attempt is recorded lease_lost when
- *   the lease is reclaimed; the worker is lost after 3 leases, and pruned.
+ *   the lease is reclaimed; the worker is lost after 3 leases, and pruned;
+ * - the history keeps the last 25 attempts and counts the older ones;
+ * - export writes a scenario that replays the attempts on the virtual
+ *   clock (their count, their errors, their timeouts and backoff).
  * Workers are waited for by their lines (ready, a job started, a job's
  * outcome), never by a sleep.
  *
@@ -1040,6 +1043,124 @@ test_pg_history_keeps_the_last_attempts (void)
   history_keeps_the_last_attempts (STORE_PG);
 }
 
+/* ---- export: a scenario that replays the attempts --------------------------------------- */
+
+/* Runs @scenario with sluice-run --json: its report. */
+static JsonObject *
+run_scenario (const char *scenario)
+{
+  g_autoptr(JsonObject) report = NULL;
+
+  g_assert_cmpint (RUN (&report, scenario, "--json"), ==, 0);
+  return json_object_ref (report);
+}
+
+static JsonObject *
+export_and_run (Place      *p,
+                const char *id,
+                const char *name)
+{
+  g_autofree char *file = NULL;
+  g_autofree char *scenario = NULL;
+  JsonObject *report;
+
+  file = g_strdup_printf ("%s-%d.pool", name, (int) getpid ());
+  scenario = g_build_filename (p->dir != NULL ? p->dir : g_get_tmp_dir (), file, NULL);
+  g_assert_cmpint (RUN (NULL, "store", "export", id, "--scenario", scenario, "--store", p->uri), ==, 0);
+  report = run_scenario (scenario);
+  g_unlink (scenario);
+  return report;
+}
+
+static gint64
+attempts_of_item (JsonObject *report)
+{
+  return json_object_get_int_member (json_object_get_object_member (report, "attempts"), "0");
+}
+
+static void
+exported_scenario_replays_the_attempts (StoreKind kind)
+{
+  PLACE_OR_SKIP (p, kind);
+  g_autoptr(SluiceJobFailure) retried = sluice_job_failure_new ("ValueError", "attempt 1 failed", "VALUE_ERROR", TRUE);
+  g_autoptr(SluiceJobFailure) last = sluice_job_failure_new ("ValueError", "attempt 2 failed", "VALUE_ERROR", FALSE);
+  g_autoptr(SluiceJobFailure) slow = sluice_job_failure_new ("TimeoutError", "item timed out", "ATTEMPT_TIMEOUT", TRUE);
+  g_autoptr(SluiceJobFailure) slow_last = sluice_job_failure_new ("TimeoutError", "item timed out", "ATTEMPT_TIMEOUT",
+                                                                  FALSE);
+  g_autoptr(SluiceStoredJob) dead = enqueue (p, "t", "dead", "{}", 2, 1000);
+  g_autoptr(SluiceStoredJob) lucky = enqueue (p, "u", "lucky", "{\"behaviour\": \"fail 1 ConnectionError\"}", 3, 1000);
+  g_autoptr(SluiceStoredJob) hung = enqueue (p, "v", "hung", "{}", 2, 1000);
+  g_autoptr(SluiceJobFailure) connection = sluice_job_failure_new ("ConnectionError", "attempt 1 failed",
+                                                                   "CONNECTION_ERROR", TRUE);
+  g_autoptr(JsonObject) report = NULL;
+  g_autoptr(GError) error = NULL;
+  const gint64 t0 = 10 * SECOND;
+
+  /* Dead after two ValueErrors (the first retried 0.2 s later). */
+  for (guint i = 0; i < 2; i++)
+    {
+      g_autoptr(SluiceJobClaim) c = claim (p, "t", t0 + i * SECOND / 5 * 2);
+
+      store_fixture_fail (p->store, c, i == 0 ? retried : last, i == 0 ? t0 + SECOND / 5 * 2 : -1,
+                          t0 + i * SECOND / 5 * 2 + SECOND / 10, &error);
+      g_assert_no_error (error);
+    }
+  report = export_and_run (p, dead->id, "dead");
+  g_assert_cmpint (attempts_of_item (report), ==, 2);
+  g_assert_cmpstr (json_array_get_string_element (json_object_get_array_member (report, "group_types"), 0), ==,
+                   "ValueError");
+  g_clear_pointer (&report, json_object_unref);
+
+  /* One ConnectionError, then a success: its payload's behaviour. */
+  {
+    g_autoptr(SluiceJobClaim) first = claim (p, "u", t0);
+    g_autoptr(SluiceJobClaim) second = NULL;
+
+    store_fixture_fail (p->store, first, connection, t0 + SECOND, t0 + SECOND / 10, &error);
+    g_assert_no_error (error);
+    second = claim (p, "u", t0 + SECOND);
+    store_fixture_complete (p->store, second, "{}", t0 + SECOND + SECOND / 10, &error);
+    g_assert_no_error (error);
+  }
+  report = export_and_run (p, lucky->id, "lucky");
+  g_assert_cmpint (attempts_of_item (report), ==, 2);
+  g_assert_cmpint (json_array_get_length (json_object_get_array_member (report, "results")), ==, 1);
+  g_assert_cmpint (json_array_get_length (json_object_get_array_member (report, "group_types")), ==, 0);
+  g_clear_pointer (&report, json_object_unref);
+
+  /* Two timeouts of 0.5 s: a hang, with that timeout. */
+  for (guint i = 0; i < 2; i++)
+    {
+      g_autoptr(SluiceJobClaim) c = claim (p, "v", t0 + i * SECOND);
+
+      store_fixture_fail (p->store, c, i == 0 ? slow : slow_last, i == 0 ? t0 + SECOND : -1,
+                          t0 + i * SECOND + SECOND / 2, &error);
+      g_assert_no_error (error);
+    }
+  report = export_and_run (p, hung->id, "hung");
+  g_assert_cmpint (attempts_of_item (report), ==, 2);
+  g_assert_cmpstr (json_array_get_string_element (json_object_get_array_member (report, "group_types"), 0), ==,
+                   "TimeoutError");
+  /* On the virtual clock: two timeouts of 0.5 s and a 0.5 s backoff. */
+  g_assert_cmpfloat_with_epsilon (json_object_get_double_member (report, "elapsed"), 1.5, 1e-6);
+  g_clear_pointer (&report, json_object_unref);
+
+  g_assert_cmpint (RUN (NULL, "store", "export", dead->id, "--store", p->uri), ==, 2);
+  g_assert_cmpint (RUN (NULL, "store", "export", "no-such-job", "--scenario", "/dev/null", "--store", p->uri), ==, 1);
+}
+
+static void
+test_sqlite_exported_scenario_replays_the_attempts (void)
+{
+  exported_scenario_replays_the_attempts (STORE_SQLITE);
+}
+
+static void
+test_pg_exported_scenario_replays_the_attempts (void)
+{
+  exported_scenario_replays_the_attempts (STORE_PG);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -1070,5 +1191,9 @@ main (int    argc,
   g_test_add_func ("/store/admin/sqlite/history-keeps-the-last-attempts",
                    test_sqlite_history_keeps_the_last_attempts);
   g_test_add_func ("/store/admin/pg/history-keeps-the-last-attempts", test_pg_history_keeps_the_last_attempts);
+  g_test_add_func ("/store/admin/sqlite/exported-scenario-replays-the-attempts",
+                   test_sqlite_exported_scenario_replays_the_attempts);
+  g_test_add_func ("/store/admin/pg/exported-scenario-replays-the-attempts",
+                   test_pg_exported_scenario_replays_the_attempts);
   return g_test_run ();
 }

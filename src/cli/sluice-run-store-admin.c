@@ -9,6 +9,7 @@
  * sluice-run store retry|cancel|discard …   changes jobs, by id or by filter
  * sluice-run store pause|resume T, limit T N   tenant controls
  * sluice-run store workers [--prune]        the fleet and the claims it holds
+ * sluice-run store export ID --scenario F   a scenario replaying its attempts
  *
  * Exit status: 0 when the verb did what was asked; 1 when a job named
  * does not exist or is in a state the verb does not apply to (each id is
@@ -46,6 +47,7 @@ typedef struct {
   char       *older_than;
   gboolean    reset_attempts;
   gboolean    prune;
+  char       *scenario;
   char      **args;       /* the positional arguments */
   char       *described;
 } Admin;
@@ -60,6 +62,7 @@ admin_clear (Admin *a)
   g_free (a->search);
   g_free (a->after);
   g_free (a->older_than);
+  g_free (a->scenario);
   g_strfreev (a->args);
   g_free (a->described);
 }
@@ -972,6 +975,67 @@ workers_main (Admin  *a,
   return fflush (stdout) == 0 ? SLUICE_RUN_EXIT_OK : SLUICE_RUN_EXIT_INTERNAL;
 }
 
+/* ---- export ------------------------------------------------------------------------------- */
+
+static int
+export_main (Admin  *a,
+             int     argc,
+             char  **argv)
+{
+  GOptionEntry entries[] = {
+    { "scenario", 0, 0, G_OPTION_ARG_FILENAME, &a->scenario, N_("The scenario file to write"), N_("FILE.pool") },
+    { NULL }
+  };
+  g_autoptr(SluiceJobStore) store = NULL;
+  g_autoptr(SluiceStoreAdminQuery) query = sluice_store_admin_query_new (SLUICE_STORE_ADMIN_SHOW);
+  g_autoptr(SluiceStoreAdminReply) reply = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *text = NULL;
+  int status = SLUICE_RUN_EXIT_OK;
+
+  if (!parse (a, "ID", _("Writes a scenario whose one item replays the job's recorded attempts on the virtual "
+                         "clock (its behaviour, retries and backoff), to open in the playground."),
+              entries, argc, argv))
+    return SLUICE_RUN_EXIT_USAGE;
+  if (a->args[0] == NULL || a->args[1] != NULL)
+    return usage (a, _("expected one job id"));
+  if (a->scenario == NULL)
+    return usage (a, _("--scenario FILE.pool is required"));
+
+  store = open_store (a, FALSE, &status);
+  if (store == NULL)
+    return status;
+  query->ids = g_strdupv ((char *[]) { a->args[0], NULL });
+  reply = ask (store, query, &error);
+  if (reply == NULL)
+    return store_failed (a, error);
+  if (reply->jobs->len == 0)
+    {
+      g_printerr (_("sluice-run store %s: %s: no such job\n"), a->verb, a->args[0]);
+      return SLUICE_RUN_EXIT_INTERNAL;
+    }
+  text = sluice_run_store_export_scenario (g_ptr_array_index (reply->jobs, 0), reply->attempts, a->described);
+  if (!g_file_set_contents (a->scenario, text, -1, &error))
+    {
+      g_printerr ("sluice-run store %s: %s\n", a->verb, error->message);
+      return SLUICE_RUN_EXIT_INTERNAL;
+    }
+  if (a->json)
+    {
+      g_autoptr(JsonBuilder) b = begin_json (a);
+
+      add_string (b, "id", a->args[0]);
+      add_string (b, "scenario", a->scenario);
+      add_int (b, "attempts", reply->attempts->len);
+      json_builder_end_object (b);
+      return print_json (b, SLUICE_RUN_EXIT_OK);
+    }
+  /* Translators: the scenario file, then how many attempts it replays. */
+  printf (_("wrote %s: %u attempts to replay (sluice-run %s, or open it in the playground)\n"), a->scenario,
+          reply->attempts->len, a->scenario);
+  return fflush (stdout) == 0 ? SLUICE_RUN_EXIT_OK : SLUICE_RUN_EXIT_INTERNAL;
+}
+
 /* ---- status: the tenants and workers it adds ------------------------------------------- */
 
 /**
@@ -1115,11 +1179,13 @@ sluice_run_store_admin_main (int    argc,
     status = tenant_main (&a, SLUICE_STORE_ADMIN_LIMIT, argc, argv);
   else if (g_str_equal (a.verb, "workers"))
     status = workers_main (&a, argc, argv);
+  else if (g_str_equal (a.verb, "export"))
+    status = export_main (&a, argc, argv);
   else
     {
       /* Translators: %s is what was given as the verb. */
       g_printerr (_("sluice-run store: unknown verb “%s”: expected status, jobs, show, retry, cancel, discard, "
-                    "pause, resume, limit or workers\n"), a.verb);
+                    "pause, resume, limit, workers or export\n"), a.verb);
       status = SLUICE_RUN_EXIT_USAGE;
     }
   admin_clear (&a);

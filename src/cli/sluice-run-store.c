@@ -53,7 +53,7 @@ sluice_run_store_describe (void)
            "  sluice-run worker --store sqlite:FILE|postgresql://… [OPTION…]\n"
            "  sluice-run enqueue --store … [--init] [--count N] [--behaviour B] [OPTION…]\n"
            "  sluice-run store-status --store … [--tenant T] [--json]\n"
-           "  sluice-run store status|jobs|show|retry|cancel|discard|pause|resume|limit|workers --store … "
+           "  sluice-run store status|jobs|show|retry|cancel|discard|pause|resume|limit|workers|export --store … "
            "(docs/store-admin.md)");
 }
 
@@ -750,7 +750,7 @@ sluice_run_store_main (int    argc,
       if (argc < 2)
         {
           g_printerr ("sluice-run store: %s\n", _("expected a verb: status, jobs, show, retry, cancel, discard, "
-                                                  "pause, resume, limit or workers"));
+                                                  "pause, resume, limit, workers or export"));
           return SLUICE_RUN_EXIT_USAGE;
         }
       /* `store status` is store-status; the verb takes the place of the program's name. */

@@ -1043,6 +1043,68 @@ test_pg_history_keeps_the_last_attempts (void)
   history_keeps_the_last_attempts (STORE_PG);
 }
 
+/* ---- a cancel meets a claim handed back, or a completion ---------------------------------- */
+
+static SluiceStoreAdminReply *
+cancel_ids (Place      *p,
+            const char *id)
+{
+  g_autoptr(SluiceStoreAdminQuery) query = sluice_store_admin_query_new (SLUICE_STORE_ADMIN_CANCEL);
+
+  query->ids = g_strdupv ((char *[]) { (char *) id, NULL });
+  query->now = 3000;
+  return admin (p, query);
+}
+
+static void
+cancel_ends_a_claim_handed_back_and_not_a_completed_job (StoreKind kind)
+{
+  PLACE_OR_SKIP (p, kind);
+  g_autoptr(SluiceStoredJob) unrun = enqueue (p, "t", "unrun", "{}", 3, 1000);
+  g_autoptr(SluiceStoredJob) done = enqueue (p, "t", "done", "{}", 3, 1001);
+  g_autoptr(SluiceJobClaim) first = claim (p, "t", 2000);
+  g_autoptr(SluiceJobClaim) second = claim (p, "t", 2000);
+  g_autoptr(SluiceStoreAdminReply) asked = NULL;
+  g_autoptr(SluiceStoreAdminReply) asked_too = NULL;
+  g_autoptr(JsonObject) shown = NULL;
+  g_autoptr(JsonObject) history = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_assert_cmpstr (first->job->id, ==, unrun->id);
+  asked = cancel_ids (p, unrun->id);
+  asked_too = cancel_ids (p, done->id);
+  g_assert_cmpint (((SluiceStoreAdminItem *) g_ptr_array_index (asked->items, 0))->change, ==,
+                   SLUICE_STORE_ADMIN_REQUESTED);
+
+  /* Handed back unrun: cancelled, not claimable again, no attempt left. */
+  g_assert_true (store_fixture_release_claim (p->store, first, 3100, &error));
+  g_assert_no_error (error);
+  shown = show (p, unrun->id, 0);
+  g_assert_cmpstr (state_of (shown), ==, "cancelled");
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (shown, "history")), ==, 0);
+  g_assert_null (claim (p, "t", 4000));
+
+  /* Completed before its worker heard: succeeded, the cancel moot. */
+  g_assert_true (store_fixture_complete (p->store, second, "{}", 3200, &error));
+  g_assert_no_error (error);
+  history = show (p, done->id, 0);
+  g_assert_cmpstr (state_of (history), ==, "succeeded");
+  g_assert_false (json_object_get_boolean_member (json_object_get_object_member (history, "job"), "cancel_requested"));
+  g_assert_cmpstr (json_object_get_string_member (history_at (history, 0), "outcome"), ==, "succeeded");
+}
+
+static void
+test_sqlite_cancel_ends_a_claim_handed_back_and_not_a_completed_job (void)
+{
+  cancel_ends_a_claim_handed_back_and_not_a_completed_job (STORE_SQLITE);
+}
+
+static void
+test_pg_cancel_ends_a_claim_handed_back_and_not_a_completed_job (void)
+{
+  cancel_ends_a_claim_handed_back_and_not_a_completed_job (STORE_PG);
+}
+
 /* ---- export: a scenario that replays the attempts --------------------------------------- */
 
 /* Runs @scenario with sluice-run --json: its report. */
@@ -1191,6 +1253,10 @@ main (int    argc,
   g_test_add_func ("/store/admin/sqlite/history-keeps-the-last-attempts",
                    test_sqlite_history_keeps_the_last_attempts);
   g_test_add_func ("/store/admin/pg/history-keeps-the-last-attempts", test_pg_history_keeps_the_last_attempts);
+  g_test_add_func ("/store/admin/sqlite/cancel-ends-a-claim-handed-back-and-not-a-completed-job",
+                   test_sqlite_cancel_ends_a_claim_handed_back_and_not_a_completed_job);
+  g_test_add_func ("/store/admin/pg/cancel-ends-a-claim-handed-back-and-not-a-completed-job",
+                   test_pg_cancel_ends_a_claim_handed_back_and_not_a_completed_job);
   g_test_add_func ("/store/admin/sqlite/exported-scenario-replays-the-attempts",
                    test_sqlite_exported_scenario_replays_the_attempts);
   g_test_add_func ("/store/admin/pg/exported-scenario-replays-the-attempts",

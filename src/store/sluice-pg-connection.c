@@ -190,7 +190,7 @@ static const Statement statements[] = {
    * the claims whose token was still the job's. */
   { "sluice_complete_batch",
     "WITH done AS ("
-    " UPDATE sluice_jobs AS j SET state = 'succeeded', result = r.result::json,"
+    " UPDATE sluice_jobs AS j SET state = 'succeeded', result = r.result::json, cancel_requested = false,"
     "  lease_owner = NULL, lease_token = NULL, lease_expires_at = NULL, updated_at = r.now"
     " FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::bigint[]) AS r (id, token, result, now)"
     " WHERE j.id = r.id AND j.lease_token = r.token AND j.state = 'running'"
@@ -206,7 +206,7 @@ static const Statement statements[] = {
     " RETURNING cancel_requested" },
   { "sluice_complete",
     "WITH done AS ("
-    " UPDATE sluice_jobs SET state = 'succeeded', result = $3::json,"
+    " UPDATE sluice_jobs SET state = 'succeeded', result = $3::json, cancel_requested = false,"
     "  lease_owner = NULL, lease_token = NULL, lease_expires_at = NULL, updated_at = $4::bigint"
     " WHERE id = $1::uuid AND lease_token = $2::uuid AND state = 'running' RETURNING id),"
     " ended AS ("
@@ -238,7 +238,8 @@ static const Statement statements[] = {
    * the other workers told. */
   { "sluice_release_claim",
     "WITH released AS ("
-    " UPDATE sluice_jobs SET state = 'pending', attempts = attempts - 1,"
+    " UPDATE sluice_jobs SET state = CASE WHEN cancel_requested THEN 'cancelled' ELSE 'pending' END,"
+    "  attempts = attempts - 1,"
     "  lease_owner = NULL, lease_token = NULL, lease_expires_at = NULL, updated_at = $3::bigint"
     " WHERE id = $1::uuid AND lease_token = $2::uuid AND state = 'running' AND attempts > 0"
     " RETURNING id, tenant),"

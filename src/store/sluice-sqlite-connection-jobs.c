@@ -41,8 +41,9 @@ static const char sql_renew[] =
   " WHERE id = ?1 AND state = 'running' AND lease_token = ?2"
   " RETURNING cancel_requested";
 
+/* A cancel asked of a job that completed anyway is moot. */
 static const char sql_complete[] =
-  "UPDATE sluice_jobs SET state = 'succeeded', result = ?3,"
+  "UPDATE sluice_jobs SET state = 'succeeded', result = ?3, cancel_requested = 0,"
   "  lease_owner = NULL, lease_token = NULL, lease_expires_at = NULL, updated_at = ?4"
   " WHERE id = ?1 AND state = 'running' AND lease_token = ?2";
 
@@ -57,9 +58,10 @@ static const char sql_fail[] =
 
 /* A claim handed back unrun: as before the claim, but available_at (not
  * touched by the claim, so it keeps the job's place among the others) and
- * updated_at. */
+ * updated_at; cancelled if an operator cancelled it meanwhile. */
 static const char sql_release_claim[] =
-  "UPDATE sluice_jobs SET state = 'pending', attempts = attempts - 1,"
+  "UPDATE sluice_jobs SET state = CASE WHEN cancel_requested <> 0 THEN 'cancelled' ELSE 'pending' END,"
+  "  attempts = attempts - 1,"
   "  lease_owner = NULL, lease_token = NULL, lease_expires_at = NULL, updated_at = ?3"
   " WHERE id = ?1 AND state = 'running' AND lease_token = ?2 AND attempts > 0";
 

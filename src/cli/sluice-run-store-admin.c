@@ -94,20 +94,22 @@ parse (Admin         *a,
     { "json", 0, 0, G_OPTION_ARG_NONE, &a->json, N_("Print one JSON object"), NULL },
     { NULL }
   };
-  g_auto(GStrv) copy = g_strdupv (argv);
-  char **args = copy;
+  /* parse_strv() frees what it takes out of the copy (parse() would
+   * leave it to us, and a g_strfreev() would stop at the new end). */
+  g_auto(GStrv) args = g_strdupv (argv);
 
   g_set_prgname (prgname);
   g_option_context_set_summary (context, summary);
   g_option_context_add_main_entries (context, common, GETTEXT_PACKAGE);
   if (entries != NULL)
     g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
-  if (!g_option_context_parse (context, &argc, &args, &error))
+  if (!g_option_context_parse_strv (context, &args, &error))
     {
       usage (a, error->message);
       return FALSE;
     }
-  a->args = g_new0 (char *, argc);
+  argc = (int) g_strv_length (args);
+  a->args = g_new0 (char *, MAX (argc, 1));
   for (int i = 1; i < argc; i++)
     a->args[i - 1] = g_strdup (args[i]);
   if (a->uri == NULL)

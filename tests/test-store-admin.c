@@ -37,6 +37,7 @@
 
 #include "sluice-job-store.h"
 #include "sluice-store-admin.h"
+#include "sluice-store-jobs-model.h"
 #include "store-fixture.h"
 
 #define WATCHDOG_SECONDS 60
@@ -1105,6 +1106,98 @@ test_pg_cancel_ends_a_claim_handed_back_and_not_a_completed_job (void)
   cancel_ends_a_claim_handed_back_and_not_a_completed_job (STORE_PG);
 }
 
+/* ---- the jobs as a paginated list model --------------------------------------------------- */
+
+static void
+wait_loaded (SluiceStoreJobsModel *model)
+{
+  guint watchdog = g_timeout_add_seconds (WATCHDOG_SECONDS, on_watchdog, (gpointer) "a page of the model");
+
+  while (sluice_store_jobs_model_get_loading (model))
+    g_main_context_iteration (NULL, TRUE);
+  g_source_remove (watchdog);
+}
+
+static const char *
+model_key (SluiceStoreJobsModel *model,
+           guint                 position)
+{
+  g_autoptr(SluiceStoreJobItem) item = g_list_model_get_item (G_LIST_MODEL (model), position);
+
+  g_assert_nonnull (item);
+  /* The item's job lives as long as the model holds the item. */
+  return sluice_store_job_item_get_job (item)->operation_key;
+}
+
+static void
+on_items_changed (GListModel *model,
+                  guint       position,
+                  guint       removed,
+                  guint       added,
+                  gpointer    user_data)
+{
+  guint *counts = user_data;
+
+  counts[0] += added;
+  counts[1] += removed;
+}
+
+static void
+jobs_model_reads_pages_on_demand (StoreKind kind)
+{
+  PLACE_OR_SKIP (p, kind);
+  g_autoptr(SluiceStoreAdminQuery) filter = sluice_store_admin_query_new (SLUICE_STORE_ADMIN_LIST_JOBS);
+  g_autoptr(SluiceStoreJobsModel) model = NULL;
+  guint changed[2] = { 0, 0 };
+
+  for (guint i = 0; i < 7; i++)
+    {
+      g_autofree char *key = g_strdup_printf ("m-%u", i);
+
+      sluice_stored_job_free (enqueue (p, "m", key, "{}", 3, 1000 + i));
+    }
+  sluice_stored_job_free (enqueue (p, "other", "o-0", "{}", 3, 5000));
+  filter->tenant = g_strdup ("m");
+
+  model = sluice_store_jobs_model_new (p->store, filter, 3);
+  g_signal_connect (model, "items-changed", G_CALLBACK (on_items_changed), changed);
+  g_assert_true (sluice_store_jobs_model_get_loading (model));
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (model)), ==, 0);  /* never waits for the store */
+  wait_loaded (model);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (model)), ==, 3);
+  g_assert_cmpstr (model_key (model, 0), ==, "m-6");
+  g_assert_true (sluice_store_jobs_model_get_has_more (model));
+
+  sluice_store_jobs_model_load_more (model);
+  wait_loaded (model);
+  sluice_store_jobs_model_load_more (model);
+  wait_loaded (model);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (model)), ==, 7);
+  g_assert_cmpstr (model_key (model, 6), ==, "m-0");
+  g_assert_false (sluice_store_jobs_model_get_has_more (model));
+  g_assert_cmpuint (changed[0], ==, 7);
+
+  /* A new job: a reload starts again from the newest. */
+  sluice_stored_job_free (enqueue (p, "m", "m-7", "{}", 3, 9000));
+  sluice_store_jobs_model_reload (model);
+  g_assert_cmpuint (changed[1], ==, 7);
+  wait_loaded (model);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (model)), ==, 3);
+  g_assert_cmpstr (model_key (model, 0), ==, "m-7");
+}
+
+static void
+test_sqlite_jobs_model_reads_pages_on_demand (void)
+{
+  jobs_model_reads_pages_on_demand (STORE_SQLITE);
+}
+
+static void
+test_pg_jobs_model_reads_pages_on_demand (void)
+{
+  jobs_model_reads_pages_on_demand (STORE_PG);
+}
+
 /* ---- export: a scenario that replays the attempts --------------------------------------- */
 
 /* Runs @scenario with sluice-run --json: its report. */
@@ -1257,6 +1350,8 @@ main (int    argc,
                    test_sqlite_cancel_ends_a_claim_handed_back_and_not_a_completed_job);
   g_test_add_func ("/store/admin/pg/cancel-ends-a-claim-handed-back-and-not-a-completed-job",
                    test_pg_cancel_ends_a_claim_handed_back_and_not_a_completed_job);
+  g_test_add_func ("/store/admin/sqlite/jobs-model-reads-pages-on-demand", test_sqlite_jobs_model_reads_pages_on_demand);
+  g_test_add_func ("/store/admin/pg/jobs-model-reads-pages-on-demand", test_pg_jobs_model_reads_pages_on_demand);
   g_test_add_func ("/store/admin/sqlite/exported-scenario-replays-the-attempts",
                    test_sqlite_exported_scenario_replays_the_attempts);
   g_test_add_func ("/store/admin/pg/exported-scenario-replays-the-attempts",

@@ -828,11 +828,11 @@ tenant_main (Admin              *a,
   if (store == NULL)
     return status;
   query->tenant = g_strdup (a->args[0]);
-  g_clear_pointer (&reply, sluice_store_admin_reply_free);
   reply = ask (store, query, &error);
   if (reply == NULL)
     return store_failed (a, error);
-  sluice_store_admin_reply_free (g_steal_pointer (&reply));
+  /* The tenant as it is now, for the report. */
+  g_clear_pointer (&reply, sluice_store_admin_reply_free);
   read->tenant = g_strdup (a->args[0]);
   reply = ask (store, read, &error);
   if (reply == NULL)

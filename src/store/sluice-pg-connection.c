@@ -88,9 +88,10 @@ static const char *const schema_v2[] = {
   "  CHECK (state IN ('pending', 'running', 'retry_wait', 'succeeded', 'dead', 'cancelled'))",
   "ALTER TABLE sluice_jobs ADD COLUMN cancel_requested boolean NOT NULL DEFAULT false",
   "ALTER TABLE sluice_jobs ADD COLUMN attempts_dropped integer NOT NULL DEFAULT 0",
+  /* The job lists' order (keyset pages). One index more for every update
+   * of a job's state: the workers' claims are found through
+   * sluice_jobs_leased, the counts by tenant by a scan, as before. */
   "CREATE INDEX sluice_jobs_newest ON sluice_jobs (created_seq)",
-  "CREATE INDEX sluice_jobs_states ON sluice_jobs (tenant, state)",
-  "CREATE INDEX sluice_jobs_owners ON sluice_jobs (lease_owner) WHERE state = 'running'",
   "CREATE TABLE sluice_attempts ("
   "  job_id uuid NOT NULL REFERENCES sluice_jobs (id) ON DELETE CASCADE,"
   "  attempt integer NOT NULL,"
@@ -104,6 +105,10 @@ static const char *const schema_v2[] = {
   "  error_code text,"
   "  error_retryable boolean,"
   "  PRIMARY KEY (job_id, attempt))",
+  /* The attempts running, which complete, fail and release_expired end:
+   * without it the planner scans the whole history (its statistics lag
+   * behind a table that grows by a row a claim). */
+  "CREATE INDEX sluice_attempts_open ON sluice_attempts (job_id) WHERE ended_at IS NULL",
   "CREATE TABLE sluice_workers ("
   "  id text PRIMARY KEY,"
   "  host text NOT NULL,"

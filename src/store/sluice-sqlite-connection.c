@@ -90,8 +90,6 @@ static const char *const migrations[] = {
   "CREATE INDEX sluice_jobs_states ON sluice_jobs (tenant, state);"
   "CREATE INDEX sluice_jobs_failed ON sluice_jobs (updated_at)"
   "  WHERE last_failure_type IS NOT NULL;"
-  "CREATE INDEX sluice_jobs_owners ON sluice_jobs (lease_owner)"
-  "  WHERE state = 'running';"
   "CREATE TABLE sluice_attempts ("
   "  job_id TEXT NOT NULL,"
   "  attempt INTEGER NOT NULL,"

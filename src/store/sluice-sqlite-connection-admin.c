@@ -20,22 +20,20 @@
 
 /* ---- the attempts' history (called inside the protocol's transactions) --- */
 
-/* Makes room for one more attempt: past the kept ones, the oldest goes
- * and is counted. */
-static const char sql_trim[] =
-  "WITH kept AS (SELECT count(*) AS n, min(attempt) AS oldest FROM sluice_attempts WHERE job_id = ?1)"
-  " DELETE FROM sluice_attempts WHERE job_id = ?1"
-  "   AND attempt = (SELECT oldest FROM kept) AND (SELECT n FROM kept) >= ?2";
+/* What the history of a job holds: how many attempts, the oldest, the
+ * newest. */
+static const char sql_history[] =
+  "SELECT count(*), coalesce(min(attempt), 0), coalesce(max(attempt), 0) FROM sluice_attempts WHERE job_id = ?1";
+
+/* Past the kept ones, the oldest goes and is counted. */
+static const char sql_drop_oldest[] =
+  "DELETE FROM sluice_attempts WHERE job_id = ?1 AND attempt = ?2";
 
 static const char sql_count_dropped[] =
-  "UPDATE sluice_jobs SET attempts_dropped = attempts_dropped + ?2 WHERE id = ?1";
+  "UPDATE sluice_jobs SET attempts_dropped = attempts_dropped + 1 WHERE id = ?1";
 
 static const char sql_begin_attempt[] =
-  "INSERT INTO sluice_attempts (job_id, attempt, worker, lease_token, started_at)"
-  " VALUES (?1, (SELECT coalesce(max(attempt), 0) + 1 FROM sluice_attempts WHERE job_id = ?1)"
-  "             + CASE WHEN EXISTS (SELECT 1 FROM sluice_attempts WHERE job_id = ?1) THEN 0"
-  "                    ELSE (SELECT attempts_dropped FROM sluice_jobs WHERE id = ?1) END,"
-  "         ?2, ?3, ?4)";
+  "INSERT INTO sluice_attempts (job_id, attempt, worker, lease_token, started_at) VALUES (?1, ?2, ?3, ?4, ?5)";
 
 /* The open attempt of a job ends; with no @outcome, a failure's: a job
  * an operator cancelled ends cancelled, a timeout timed out, a lost lease
@@ -68,27 +66,54 @@ step_one (SluiceSqliteConnection  *self,
   return sluice_sqlite_connection_step (self, stmt, error);
 }
 
+/* The history's count, oldest and newest attempt numbers. */
+static gboolean
+read_history (SluiceSqliteConnection  *self,
+              const char              *id,
+              gint64                   values[3],
+              GError                 **error)
+{
+  sqlite3_stmt *stmt = sluice_sqlite_connection_prepare (self, sql_history, error);
+  int rc;
+
+  if (stmt == NULL)
+    return FALSE;
+  sluice_sqlite_bind_text (stmt, 1, id);
+  rc = sqlite3_step (stmt);
+  if (rc == SQLITE_ROW)
+    for (int i = 0; i < 3; i++)
+      values[i] = sqlite3_column_int64 (stmt, i);
+  else
+    sluice_sqlite_connection_set_error (self, error);
+  sqlite3_reset (stmt);
+  return rc == SQLITE_ROW;
+}
+
+/* A claim begins an attempt, numbered after the newest. (An empty history
+ * has dropped none: once it dropped one it holds 24 or 25.) */
 gboolean
 sluice_sqlite_attempt_begin (SluiceSqliteConnection  *self,
                              const SluiceStoredJob   *job,
                              gint64                   now,
                              GError                 **error)
 {
+  gint64 history[3] = { 0, 0, 0 };
   sqlite3_stmt *stmt;
-  int dropped;
 
-  if (!step_one (self, sql_trim, job->id, SLUICE_STORE_ADMIN_MAX_ATTEMPTS_KEPT, error))
+  if (!read_history (self, job->id, history, error))
     return FALSE;
-  dropped = sqlite3_changes (self->db);
-  if (dropped > 0 && !step_one (self, sql_count_dropped, job->id, dropped, error))
+  if (history[0] >= SLUICE_STORE_ADMIN_MAX_ATTEMPTS_KEPT &&
+      (!step_one (self, sql_drop_oldest, job->id, history[1], error) ||
+       !step_one (self, sql_count_dropped, job->id, -1, error)))
     return FALSE;
   stmt = sluice_sqlite_connection_prepare (self, sql_begin_attempt, error);
   if (stmt == NULL)
     return FALSE;
   sluice_sqlite_bind_text (stmt, 1, job->id);
-  sluice_sqlite_bind_text (stmt, 2, job->lease_owner);
-  sluice_sqlite_bind_text (stmt, 3, job->lease_token);
-  sqlite3_bind_int64 (stmt, 4, now);
+  sqlite3_bind_int64 (stmt, 2, history[2] + 1);
+  sluice_sqlite_bind_text (stmt, 3, job->lease_owner);
+  sluice_sqlite_bind_text (stmt, 4, job->lease_token);
+  sqlite3_bind_int64 (stmt, 5, now);
   return sluice_sqlite_connection_step (self, stmt, error);
 }
 

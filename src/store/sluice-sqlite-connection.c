@@ -103,7 +103,7 @@ static const char *const migrations[] = {
   "  error_code TEXT,"
   "  error_retryable INTEGER,"
   "  PRIMARY KEY (job_id, attempt)"
-  ");"
+  ") WITHOUT ROWID;"
   "CREATE TABLE sluice_workers ("
   "  id TEXT PRIMARY KEY,"
   "  host TEXT NOT NULL,"

@@ -42,6 +42,8 @@
 #include <gio/gunixinputstream.h>
 #include <sluice.h>
 
+#include "echo-handler.h"
+
 typedef struct
 {
   GMainLoop        *loop;
@@ -65,16 +67,6 @@ count_event (const SluiceEvent *event,
   child->n_events++;
 }
 
-static gboolean
-finish_item (gpointer user_data)
-{
-  GTask *task = user_data;
-
-  g_task_return_pointer (task, g_variant_ref (g_task_get_task_data (task)), (GDestroyNotify) g_variant_unref);
-  g_object_unref (task);
-  return G_SOURCE_REMOVE;
-}
-
 static void
 handle (SluiceAttempt *attempt,
         GTask         *task,
@@ -82,8 +74,7 @@ handle (SluiceAttempt *attempt,
 {
   Child *child = user_data;
 
-  g_task_set_task_data (task, g_variant_ref (sluice_attempt_get_item (attempt)), (GDestroyNotify) g_variant_unref);
-  g_timeout_add (child->item_ms, finish_item, task);
+  echo_item_later (attempt, task, child->item_ms);
 }
 
 static void

@@ -1031,3 +1031,16 @@ assert_accounted (Fixture *f)
 }
 
 /* }}} */
+
+/* A GAsyncReadyCallback for sluice_run_close_async() whose close must
+ * succeed. */
+void
+assert_closed (GObject      *run,
+               GAsyncResult *result,
+               gpointer      user_data)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (sluice_run_close_finish (SLUICE_RUN (run), result, &error));
+  g_assert_no_error (error);
+}

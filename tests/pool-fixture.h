@@ -224,6 +224,9 @@ void          spin_until        (Fixture       *f,
                                  gboolean      *flag);
 void          ask_next          (Fixture       *f);
 void          close_run         (Fixture       *f);
+void          assert_closed     (GObject       *run,
+                                 GAsyncResult  *result,
+                                 gpointer       user_data);
 void          at                (Fixture       *f,
                                  double         seconds,
                                  Action         action);

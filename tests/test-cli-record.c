@@ -13,65 +13,11 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/wait.h>
 
 #include "cli-fixture.h"
 
 #define MINIMAL "[pool]\nworkers=2\nqueue-size=2\nitem-timeout=1\n"
 #define VIRTUAL "[run]\nclock=virtual\n"
-
-/* Runs sluice-run with @args (NULL-terminated, without the program) and
- * gives its exit status, standard output and standard error. */
-static int
-run_cli (const char * const  *args,
-         char               **out,
-         char               **err)
-{
-  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
-  g_autoptr(GError) error = NULL;
-  int wait_status = 0;
-
-  g_ptr_array_add (argv, (gpointer) sluice_run_path ());
-  for (guint i = 0; args[i] != NULL; i++)
-    g_ptr_array_add (argv, (gpointer) args[i]);
-  g_ptr_array_add (argv, NULL);
-
-  g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL, out, err,
-                &wait_status, &error);
-  g_assert_no_error (error);
-  g_test_message ("sluice-run: %s", *err);
-  g_assert_true (WIFEXITED (wait_status));
-  return WEXITSTATUS (wait_status);
-}
-
-static char *
-temp_path (const char *name)
-{
-  g_autofree char *dir = g_dir_make_tmp ("sluice-cli-XXXXXX", NULL);
-
-  g_assert_nonnull (dir);
-  return g_build_filename (dir, name, NULL);
-}
-
-static void
-remove_temp (const char *path)
-{
-  g_autofree char *dir = g_path_get_dirname (path);
-
-  g_unlink (path);
-  g_rmdir (dir);
-}
-
-static JsonObject *
-parse_object (const char *text)
-{
-  g_autoptr(GError) error = NULL;
-  g_autoptr(JsonNode) node = json_from_string (text, &error);
-
-  g_assert_no_error (error);
-  g_assert_true (JSON_NODE_HOLDS_OBJECT (node));
-  return json_object_ref (json_node_get_object (node));
-}
 
 static char *
 read_text (const char *path)
@@ -92,8 +38,8 @@ static void
 test_record_writes_the_run (void)
 {
   g_autofree char *pool = write_temp (MINIMAL "[source]\ncount=5\n" VIRTUAL);
-  g_autofree char *record = temp_path ("run.sluicerun");
-  g_autofree char *events = temp_path ("run.jsonl");
+  g_autofree char *record = sluice_test_temp_path ("run.sluicerun");
+  g_autofree char *events = sluice_test_temp_path ("run.jsonl");
   g_autofree char *out = NULL, *err = NULL, *recorded = NULL, *events_text = NULL, *pool_text = NULL;
   g_autoptr(JsonObject) header = NULL;
   const char *args[] = { pool, "--record", record, "--events", events, NULL };
@@ -102,7 +48,7 @@ test_record_writes_the_run (void)
   if (sluice_run_path () == NULL)
     return;
 
-  g_assert_cmpint (run_cli (args, &out, &err), ==, 0);
+  g_assert_cmpint (cli_run_to_end (args, &out, &err), ==, 0);
   recorded = read_text (record);
   events_text = read_text (events);
   pool_text = read_text (pool);
@@ -110,7 +56,7 @@ test_record_writes_the_run (void)
   newline = strchr (recorded, '\n');
   g_assert_nonnull (newline);
   *newline = '\0';
-  header = parse_object (recorded);
+  header = parse_report (recorded);
   g_assert_cmpint (json_object_get_int_member (header, "sluicerun"), ==, 1);
   g_assert_cmpstr (json_object_get_string_member (header, "version"), ==, SLUICE_PACKAGE_VERSION);
   g_assert_cmpstr (json_object_get_string_member (header, "scenario"), ==, pool_text);
@@ -118,8 +64,8 @@ test_record_writes_the_run (void)
   g_assert_cmpstr (newline + 1, ==, events_text);
   g_assert_cmpuint (strlen (events_text), >, 0);
 
-  remove_temp (record);
-  remove_temp (events);
+  sluice_test_remove_temp (record);
+  sluice_test_remove_temp (events);
   g_unlink (pool);
 }
 
@@ -128,7 +74,7 @@ static void
 test_record_carries_the_report (void)
 {
   g_autofree char *pool = write_temp (MINIMAL "[source]\ncount=5\n[handler]\ndefault=ok 0.1\nitem.2=fail 1 ConnectionError 0.1\n" VIRTUAL);
-  g_autofree char *record = temp_path ("run.sluicerun");
+  g_autofree char *record = sluice_test_temp_path ("run.sluicerun");
   g_autofree char *out = NULL, *err = NULL, *recorded = NULL, *printed = NULL, *carried = NULL;
   g_autoptr(JsonObject) header = NULL;
   g_autoptr(JsonObject) report = NULL;
@@ -137,12 +83,12 @@ test_record_carries_the_report (void)
   if (sluice_run_path () == NULL)
     return;
 
-  g_assert_cmpint (run_cli (args, &out, &err), ==, 0);
+  g_assert_cmpint (cli_run_to_end (args, &out, &err), ==, 0);
   recorded = read_text (record);
   *strchr (recorded, '\n') = '\0';
-  header = parse_object (recorded);
+  header = parse_report (recorded);
   g_assert_true (json_object_has_member (header, "report"));
-  report = parse_object (out);
+  report = parse_report (out);
   {
     g_autoptr(JsonNode) a = json_node_init_object (json_node_alloc (), report);
 
@@ -152,7 +98,7 @@ test_record_carries_the_report (void)
   g_assert_cmpstr (carried, ==, printed);
   g_assert_cmpint (json_object_get_int_member (report, "pulled"), ==, 5);
 
-  remove_temp (record);
+  sluice_test_remove_temp (record);
   g_unlink (pool);
 }
 
@@ -161,7 +107,7 @@ static void
 test_record_holds_the_overrides (void)
 {
   g_autofree char *pool = write_temp ("# two workers\n" MINIMAL "[source]\ncount=3\n" VIRTUAL);
-  g_autofree char *record = temp_path ("run.sluicerun");
+  g_autofree char *record = sluice_test_temp_path ("run.sluicerun");
   g_autofree char *out = NULL, *err = NULL, *recorded = NULL;
   g_autoptr(JsonObject) header = NULL;
   const char *args[] = { pool, "--record", record, "--set", "pool.workers=1", "--json", NULL };
@@ -170,16 +116,16 @@ test_record_holds_the_overrides (void)
   if (sluice_run_path () == NULL)
     return;
 
-  g_assert_cmpint (run_cli (args, &out, &err), ==, 0);
+  g_assert_cmpint (cli_run_to_end (args, &out, &err), ==, 0);
   recorded = read_text (record);
   *strchr (recorded, '\n') = '\0';
-  header = parse_object (recorded);
+  header = parse_report (recorded);
   scenario = json_object_get_string_member (header, "scenario");
   g_assert_nonnull (strstr (scenario, "workers=1\n"));
   g_assert_null (strstr (scenario, "workers=2"));
   g_assert_true (g_str_has_prefix (scenario, "# two workers\n"));  /* the file's text, edited */
 
-  remove_temp (record);
+  sluice_test_remove_temp (record);
   g_unlink (pool);
 }
 
@@ -190,7 +136,7 @@ assert_refused (int         status,
 {
   g_autofree char *out = NULL, *err = NULL;
 
-  g_assert_cmpint (run_cli (args, &out, &err), ==, status);
+  g_assert_cmpint (cli_run_to_end (args, &out, &err), ==, status);
   g_assert_cmpstr (out, ==, "");
   g_assert_nonnull (strstr (err, message));
 }
@@ -280,7 +226,7 @@ summary_of (const char *path,
   g_autofree char *out = NULL, *err = NULL;
   const char *args[] = { path, "--clock", "virtual", NULL };
 
-  g_assert_cmpint (run_cli (args, &out, &err), ==, 0);
+  g_assert_cmpint (cli_run_to_end (args, &out, &err), ==, 0);
   parse_summary (out, n);
 }
 
@@ -303,7 +249,7 @@ test_compare_table_matches_each_run (void)
 
   summary_of (a_path, &a);
   summary_of (b_path, &b);
-  g_assert_cmpint (run_cli (args, &out, &err), ==, 0);
+  g_assert_cmpint (cli_run_to_end (args, &out, &err), ==, 0);
   g_test_message ("%s", out);
 
   elapsed = table_row (out, "elapsed");
@@ -355,8 +301,8 @@ test_compare_runs_b_on_a_workload (void)
   if (sluice_run_path () == NULL)
     return;
 
-  g_assert_cmpint (run_cli (args, &out, &err), ==, 0);
-  json = parse_object (out);
+  g_assert_cmpint (cli_run_to_end (args, &out, &err), ==, 0);
+  json = parse_report (out);
   a = json_object_get_object_member (json, "a");
   b = json_object_get_object_member (json, "b");
   difference = json_object_get_object_member (json, "difference");

@@ -90,19 +90,7 @@ cli_wait_for_line (Cli        *cli,
 {
   if (cli->err_lines == NULL)
     cli->err_lines = g_data_input_stream_new (g_subprocess_get_stderr_pipe (cli->process));
-
-  for (;;)
-    {
-      g_autoptr(GError) error = NULL;
-      g_autofree char *line = g_data_input_stream_read_line_utf8 (cli->err_lines, NULL, NULL, &error);
-
-      g_assert_no_error (error);
-      if (line == NULL)
-        g_error ("sluice-run closed standard error before printing “%s”", needle);
-      g_test_message ("sluice-run: %s", line);
-      if (strstr (line, needle) != NULL)
-        return;
-    }
+  sluice_test_wait_for_line (cli->err_lines, needle, "sluice-run");
 }
 
 static char *
@@ -153,17 +141,6 @@ cli_finish (Cli   *cli,
 }
 
 #define PIPES (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE)
-
-static JsonObject *
-parse_report (const char *out)
-{
-  g_autoptr(GError) error = NULL;
-  g_autoptr(JsonNode) node = json_from_string (out, &error);
-
-  g_assert_no_error (error);
-  g_assert_nonnull (node);
-  return json_object_ref (json_node_get_object (node));
-}
 
 /* Runs @text with the arguments that follow (up to NULL) and asserts the
  * exit status, an empty standard output, and a standard error that holds

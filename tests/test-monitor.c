@@ -13,21 +13,12 @@
  *
  * Every wait turns the main context until a condition holds; the wall
  * clock only bounds those waits, so that a broken test fails instead of
- * hanging (WAIT_LIMIT_US).
+ * hanging (SLUICE_TEST_SPIN_UNTIL, test-helpers.h).
  */
 
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
-
-/* AddressSanitizer's quarantine keeps freed memory: no memory bound under it. */
-#if defined(__SANITIZE_ADDRESS__)
-#define UNDER_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define UNDER_ASAN 1
-#endif
-#endif
 
 #include <gio/gio.h>
 #include <gio/gunixinputstream.h>
@@ -36,6 +27,7 @@
 #include <glib/gstdio.h>
 
 #include "pool-fixture.h"
+#include "test-helpers.h"
 #include "sluice-monitor-gate-private.h"
 #include "sluice-monitor-private.h"
 #include "sluice-monitor-requests-private.h"
@@ -44,48 +36,12 @@
 
 static GTestDBus *test_bus;
 
-#define WAIT_LIMIT_US (60 * G_USEC_PER_SEC)
-
-/* Wakes the main context now and then while a test waits, only so that
- * the wait's limit is checked even when nothing happens. */
-static gboolean
-wake_up (gpointer user_data)
-{
-  return G_SOURCE_CONTINUE;
-}
-
-#define SPIN_UNTIL(cond) G_STMT_START {                                    \
-    gint64 spin_limit_ = g_get_monotonic_time () + WAIT_LIMIT_US;           \
-    guint spin_wake_ = g_timeout_add (250, wake_up, NULL);                  \
-    while (!(cond))                                                         \
-      {                                                                     \
-        if (g_get_monotonic_time () > spin_limit_)                          \
-          g_error ("%s:%d: still waiting for %s", __FILE__, __LINE__, #cond); \
-        g_main_context_iteration (NULL, TRUE);                              \
-      }                                                                     \
-    g_source_remove (spin_wake_);                                           \
-  } G_STMT_END
-
 /* D-Bus helpers {{{ */
 
 static char *
 process_bus_name (pid_t pid)
 {
   return g_strdup_printf (SLUICE_MONITOR_BUS_NAME_PREFIX "p%ld", (long) pid);
-}
-
-static GDBusConnection *
-bus_connection_new (void)
-{
-  g_autoptr(GError) error = NULL;
-  GDBusConnection *connection;
-
-  connection = g_dbus_connection_new_for_address_sync (g_test_dbus_get_bus_address (test_bus),
-                                                       G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT |
-                                                       G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION,
-                                                       NULL, NULL, &error);
-  g_assert_no_error (error);
-  return connection;
 }
 
 typedef struct
@@ -122,7 +78,7 @@ call (GDBusConnection     *connection,
 
   g_dbus_connection_call (connection, destination, path, interface, method, parameters, reply_type,
                           G_DBUS_CALL_FLAGS_NO_AUTO_START, -1, NULL, on_call_done, &c);
-  SPIN_UNTIL (c.done);
+  SLUICE_TEST_SPIN_UNTIL (c.done);
   if (c.error != NULL)
     g_propagate_error (error, c.error);
   return c.reply;
@@ -227,7 +183,7 @@ wait_for_name (GDBusConnection *connection,
   guint watch = g_bus_watch_name_on_connection (connection, name, G_BUS_NAME_WATCHER_FLAGS_NONE,
                                                 on_name_appeared, on_name_vanished, &state, NULL);
 
-  SPIN_UNTIL (state.known && state.present == present);
+  SLUICE_TEST_SPIN_UNTIL (state.known && state.present == present);
   g_bus_unwatch_name (watch);
 }
 
@@ -402,8 +358,8 @@ monitor_setup (MonitorFixture *m,
                gconstpointer   data)
 {
   fixture_setup (&m->f, data);
-  m->exporter = bus_connection_new ();
-  m->peer = bus_connection_new ();
+  m->exporter = sluice_test_bus_connection_new (test_bus);
+  m->peer = sluice_test_bus_connection_new (test_bus);
   m->name = process_bus_name (getpid ());
   m->own = g_ptr_array_new_with_free_func ((GDestroyNotify) sluice_event_free);
   m->jobs = g_ptr_array_new_with_free_func (g_object_unref);
@@ -517,18 +473,7 @@ run_jobs (MonitorFixture *m,
 
   for (guint i = 0; i < n; i++)
     sluice_run_submit_async (m->f.run, g_variant_new_int64 (i), NULL, on_submitted, m);
-  SPIN_UNTIL (succeeded (m) == target);
-}
-
-static void
-on_closed (GObject      *object,
-           GAsyncResult *result,
-           gpointer      user_data)
-{
-  g_autoptr(GError) error = NULL;
-
-  g_assert_true (sluice_run_close_finish (SLUICE_RUN (object), result, &error));
-  g_assert_no_error (error);
+  SLUICE_TEST_SPIN_UNTIL (succeeded (m) == target);
 }
 
 /* }}} */
@@ -678,7 +623,7 @@ test_properties (MonitorFixture *m,
 
   /* A new title is announced. */
   sluice_pool_set_title (m->f.pool, "thumbnails");
-  SPIN_UNTIL (g_strcmp0 (r.title, "thumbnails") == 0);
+  SLUICE_TEST_SPIN_UNTIL (g_strcmp0 (r.title, "thumbnails") == 0);
   g_clear_pointer (&title, g_free);
   title = get_string_property (m->peer, m->name, path, "Title");
   g_assert_cmpstr (title, ==, "thumbnails");
@@ -686,7 +631,7 @@ test_properties (MonitorFixture *m,
   drive (&m->f, range (10));
 
   /* Each change of State once, in order, ending with ended. */
-  SPIN_UNTIL (g_strcmp0 (last_state (&r), "ended") == 0);
+  SLUICE_TEST_SPIN_UNTIL (g_strcmp0 (last_state (&r), "ended") == 0);
   for (guint i = 0; i < r.states->len; i++)
     {
       const char *s = g_ptr_array_index (r.states, i);
@@ -717,7 +662,7 @@ test_properties (MonitorFixture *m,
 
   /* No title of its own: the program's name again. */
   sluice_pool_set_title (m->f.pool, NULL);
-  SPIN_UNTIL (g_strcmp0 (r.title, g_get_prgname ()) == 0);
+  SLUICE_TEST_SPIN_UNTIL (g_strcmp0 (r.title, g_get_prgname ()) == 0);
 
   receiver_clear (&r);
 }
@@ -832,7 +777,7 @@ test_events_only_while_subscribed (MonitorFixture *m,
   /* Not subscribed: events happen, no signal carries them. A call's reply
    * comes after every signal sent before it. */
   run_jobs (m, 5);
-  SPIN_UNTIL (g_strcmp0 (last_state (&r), "running") == 0);
+  SLUICE_TEST_SPIN_UNTIL (g_strcmp0 (last_state (&r), "running") == 0);
   reply = call_monitor (m->peer, m->name, path, "GetEvents", g_variant_new ("(t)", (guint64) 0), NULL);
   g_clear_pointer (&reply, g_variant_unref);
   g_assert_cmpuint (r.n_batches, ==, 0);
@@ -846,7 +791,7 @@ test_events_only_while_subscribed (MonitorFixture *m,
   g_assert_cmpuint (subscribed_at, ==, m->own->len);
 
   run_jobs (m, 300);
-  SPIN_UNTIL (r.end == m->own->len);
+  SLUICE_TEST_SPIN_UNTIL (r.end == m->own->len);
   g_assert_cmpuint (r.first, ==, subscribed_at);
   g_assert_cmpuint (r.gaps, ==, 0);
   g_assert_cmpuint (r.events->len, ==, m->own->len - subscribed_at);
@@ -865,8 +810,8 @@ test_events_only_while_subscribed (MonitorFixture *m,
   end_before = r.end;
   batches_before = r.n_batches;
   run_jobs (m, 5);
-  sluice_run_close_async (m->f.run, NULL, on_closed, NULL);
-  SPIN_UNTIL (g_strcmp0 (last_state (&r), "ended") == 0);
+  sluice_run_close_async (m->f.run, NULL, assert_closed, NULL);
+  SLUICE_TEST_SPIN_UNTIL (g_strcmp0 (last_state (&r), "ended") == 0);
   g_assert_cmpuint (r.end, ==, end_before);
   g_assert_cmpuint (r.n_batches, ==, batches_before);
 
@@ -879,7 +824,7 @@ static void
 test_subscriber_that_leaves_is_dropped (MonitorFixture *m,
                                         gconstpointer   data)
 {
-  g_autoptr(GDBusConnection) leaving = bus_connection_new ();
+  g_autoptr(GDBusConnection) leaving = sluice_test_bus_connection_new (test_bus);
   g_autoptr(GError) error = NULL;
   g_autoptr(GVariant) reply = NULL;
   const char *path;
@@ -901,14 +846,14 @@ test_subscriber_that_leaves_is_dropped (MonitorFixture *m,
 
   g_dbus_connection_close_sync (leaving, NULL, &error);
   g_assert_no_error (error);
-  SPIN_UNTIL (monitor_stats (m->f.pool).n_subscribers == 1);
+  SLUICE_TEST_SPIN_UNTIL (monitor_stats (m->f.pool).n_subscribers == 1);
 
   /* Its batches stop; the other subscriber's go on. */
   run_jobs (m, 3);
-  SPIN_UNTIL (monitor_stats (m->f.pool).n_batches > 0);
+  SLUICE_TEST_SPIN_UNTIL (monitor_stats (m->f.pool).n_batches > 0);
 
-  sluice_run_close_async (m->f.run, NULL, on_closed, NULL);
-  SPIN_UNTIL (sluice_run_is_finished (m->f.run));
+  sluice_run_close_async (m->f.run, NULL, assert_closed, NULL);
+  SLUICE_TEST_SPIN_UNTIL (sluice_run_is_finished (m->f.run));
 }
 
 /* A stream whose reads can be held: the monitor that stops reading. {{{ */
@@ -1026,7 +971,7 @@ peer_pair_new (GDBusConnection **server,
                          NULL, NULL, on_connection_ready, server);
   g_dbus_connection_new (client_stream, NULL, G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT,
                          NULL, NULL, on_connection_ready, client);
-  SPIN_UNTIL (*server != NULL && *client != NULL);
+  SLUICE_TEST_SPIN_UNTIL (*server != NULL && *client != NULL);
 }
 
 /* }}} */
@@ -1080,7 +1025,7 @@ test_stuck_subscriber_costs_at_most_the_ring (MonitorFixture *m,
 
   /* Reading again, it catches up with a gap where the ring dropped. */
   pausable_set_paused (TEST_PAUSABLE_STREAM (paused_input), FALSE);
-  SPIN_UNTIL (r.end == m->own->len);
+  SLUICE_TEST_SPIN_UNTIL (r.end == m->own->len);
   stats = monitor_stats (m->f.pool);
   g_assert_cmpuint (r.gaps, >, 0);
   g_assert_cmpuint (r.gaps, ==, stats.n_skipped);
@@ -1161,7 +1106,7 @@ test_request_stop (MonitorFixture *m,
   export (m, control ? SLUICE_EXPORT_ALLOW_CONTROL : SLUICE_EXPORT_READ_ONLY);
   path = path_of (m);
   start_run (&m->f, SLUICE_SOURCE (source));
-  SPIN_UNTIL (succeeded (m) == 3);
+  SLUICE_TEST_SPIN_UNTIL (succeeded (m) == 3);
   state = get_string_property (m->peer, m->name, path, "State");
   g_assert_cmpstr (state, ==, "running");
 
@@ -1186,7 +1131,7 @@ test_request_stop (MonitorFixture *m,
       sluice_pool_request_stop (m->f.pool);
     }
 
-  SPIN_UNTIL (m->f.ended);
+  SLUICE_TEST_SPIN_UNTIL (m->f.ended);
   g_assert_no_error (m->f.end_error);
   g_clear_pointer (&state, g_free);
   state = get_string_property (m->peer, m->name, path, "State");
@@ -1325,8 +1270,8 @@ test_run_end_goes_at_once (MonitorFixture *m,
       g_assert_true (w.at_end.urgent);
     }
   g_assert_false (w.at_end.timer_armed);
-  SPIN_UNTIL (has_run_end (r.events));
-  SPIN_UNTIL (g_strcmp0 (last_state (&r), "ended") == 0);
+  SLUICE_TEST_SPIN_UNTIL (has_run_end (r.events));
+  SLUICE_TEST_SPIN_UNTIL (g_strcmp0 (last_state (&r), "ended") == 0);
 
   receiver_clear (&r);
 }
@@ -1380,8 +1325,8 @@ test_unexport_delivers_the_pending_events (MonitorFixture *m,
     assert_event_equals_own (m, g_ptr_array_index (r.events, i), subscribed_at + i);
 
   receiver_clear (&r);
-  sluice_run_close_async (m->f.run, NULL, on_closed, NULL);
-  SPIN_UNTIL (sluice_run_is_finished (m->f.run));
+  sluice_run_close_async (m->f.run, NULL, assert_closed, NULL);
+  SLUICE_TEST_SPIN_UNTIL (sluice_run_is_finished (m->f.run));
 }
 
 /* A pool that is finalized withdraws its export, and the name goes with
@@ -1585,7 +1530,7 @@ test_child_process (gconstpointer data)
   g_autoptr(GSubprocessLauncher) launcher = NULL;
   g_autoptr(GSubprocess) child = NULL;
   g_autoptr(GDataInputStream) out = NULL;
-  g_autoptr(GDBusConnection) monitor = bus_connection_new ();
+  g_autoptr(GDBusConnection) monitor = sluice_test_bus_connection_new (test_bus);
   g_autoptr(GError) error = NULL;
   g_autoptr(GVariant) reply = NULL;
   g_autoptr(GVariant) config = NULL;
@@ -1593,7 +1538,6 @@ test_child_process (gconstpointer data)
   g_autoptr(GVariant) snapshot = NULL;
   g_autoptr(GVariant) outcomes = NULL;
   g_autoptr(GPtrArray) events = NULL;
-  g_autofree char *line = NULL;
   g_autofree char *expected_name = NULL;
   g_autofree char *title = NULL;
   g_autofree char *program = NULL;
@@ -1615,12 +1559,7 @@ test_child_process (gconstpointer data)
   out = g_data_input_stream_new (g_subprocess_get_stdout_pipe (child));
 
   /* Its readiness line, once its name is on the bus. */
-  line = g_data_input_stream_read_line_utf8 (out, NULL, NULL, &error);
-  g_assert_no_error (error);
-  g_assert_nonnull (line);
-  words = g_strsplit (line, " ", -1);
-  g_assert_cmpuint (g_strv_length (words), ==, 3);
-  g_assert_cmpstr (words[0], ==, "ready");
+  words = sluice_test_read_words (out, "ready", 3);
   name = g_strdup (words[1]);
   path = g_strdup (words[2]);
   expected_name = g_strdup_printf (SLUICE_MONITOR_BUS_NAME_PREFIX "p%s", g_subprocess_get_identifier (child));
@@ -1658,14 +1597,8 @@ test_child_process (gconstpointer data)
     }
 
   /* Its report at the run's end. */
-  g_clear_pointer (&line, g_free);
   g_clear_pointer (&words, g_strfreev);
-  line = g_data_input_stream_read_line_utf8 (out, NULL, NULL, &error);
-  g_assert_no_error (error);
-  g_assert_nonnull (line);
-  words = g_strsplit (line, " ", -1);
-  g_assert_cmpuint (g_strv_length (words), ==, 3);
-  g_assert_cmpstr (words[0], ==, "done");
+  words = sluice_test_read_words (out, "done", 3);
   n_events = g_ascii_strtoull (words[1], NULL, 10);
   n_succeeded = g_ascii_strtoull (words[2], NULL, 10);
   g_assert_cmpuint (n_events, >, 0);
@@ -1675,7 +1608,7 @@ test_child_process (gconstpointer data)
   events = get_all_events (monitor, name, path, 0, &lost);
   g_assert_cmpuint (lost, ==, 0);
   g_assert_cmpuint (events->len, ==, n_events);
-  SPIN_UNTIL (r.end == n_events);
+  SLUICE_TEST_SPIN_UNTIL (r.end == n_events);
   g_assert_cmpuint (r.gaps, ==, 0);
   for (guint i = 0; i < r.events->len; i++)
     g_assert_true (g_variant_equal (g_ptr_array_index (r.events, i), g_ptr_array_index (events, r.first + i)));
@@ -1691,7 +1624,7 @@ test_child_process (gconstpointer data)
   g_assert_nonnull (last);
   g_assert_cmpuint (last->succeeded, ==, n_succeeded);
 
-  SPIN_UNTIL (g_strcmp0 (last_state (&r), "ended") == 0);
+  SLUICE_TEST_SPIN_UNTIL (g_strcmp0 (last_state (&r), "ended") == 0);
   snapshot = get_property (monitor, name, path, "Snapshot");
   outcomes = g_variant_lookup_value (snapshot, "outcomes", G_VARIANT_TYPE ("a{su}"));
   ok = 0;
@@ -1758,10 +1691,9 @@ test_child_exits_at_run_end (void)
   g_autoptr(GSubprocessLauncher) launcher = NULL;
   g_autoptr(GSubprocess) child = NULL;
   g_autoptr(GDataInputStream) out = NULL;
-  g_autoptr(GDBusConnection) monitor = bus_connection_new ();
+  g_autoptr(GDBusConnection) monitor = sluice_test_bus_connection_new (test_bus);
   g_autoptr(GError) error = NULL;
   g_autoptr(GVariant) reply = NULL;
-  g_autofree char *line = NULL;
   g_auto(GStrv) words = NULL;
   Departure d = { 0 };
   guint64 n_events;
@@ -1774,18 +1706,13 @@ test_child_exits_at_run_end (void)
   g_assert_no_error (error);
   out = g_data_input_stream_new (g_subprocess_get_stdout_pipe (child));
 
-  line = g_data_input_stream_read_line_utf8 (out, NULL, NULL, &error);
-  g_assert_no_error (error);
-  g_assert_nonnull (line);
-  words = g_strsplit (line, " ", -1);
-  g_assert_cmpuint (g_strv_length (words), ==, 3);
-  g_assert_cmpstr (words[0], ==, "ready");
+  words = sluice_test_read_words (out, "ready", 3);
 
   receiver_init (&r, monitor, words[1], words[2]);
   d.receiver = &r;
   watch = g_bus_watch_name_on_connection (monitor, words[1], G_BUS_NAME_WATCHER_FLAGS_NONE,
                                           on_child_name_appeared, on_child_name_vanished, &d, NULL);
-  SPIN_UNTIL (d.known);
+  SLUICE_TEST_SPIN_UNTIL (d.known);
   g_assert_true (d.present);
   reply = call_monitor (monitor, words[1], words[2], "Subscribe", NULL, G_VARIANT_TYPE_UNIT);
   g_clear_pointer (&reply, g_variant_unref);
@@ -1793,20 +1720,14 @@ test_child_exits_at_run_end (void)
   /* Stopped, it ends its run and exits at once. */
   g_assert_true (g_output_stream_write_all (g_subprocess_get_stdin_pipe (child), "stop\n", 5, NULL, NULL, &error));
   g_assert_no_error (error);
-  g_clear_pointer (&line, g_free);
   g_clear_pointer (&words, g_strfreev);
-  line = g_data_input_stream_read_line_utf8 (out, NULL, NULL, &error);
-  g_assert_no_error (error);
-  g_assert_nonnull (line);
-  words = g_strsplit (line, " ", -1);
-  g_assert_cmpuint (g_strv_length (words), ==, 3);
-  g_assert_cmpstr (words[0], ==, "done");
+  words = sluice_test_read_words (out, "done", 3);
   n_events = g_ascii_strtoull (words[1], NULL, 10);
   g_assert_cmpuint (n_events, >, 0);
   g_assert_true (g_subprocess_wait_check (child, NULL, &error));
   g_assert_no_error (error);
 
-  SPIN_UNTIL (d.known && !d.present);
+  SLUICE_TEST_SPIN_UNTIL (d.known && !d.present);
   g_assert_true (d.run_end_before_vanished);
   /* All of them, the results read after the end too. */
   g_assert_cmpuint (d.received_before_vanished, ==, n_events);
@@ -1968,7 +1889,7 @@ test_callers_calls_past_its_limit_are_refused (MonitorFixture *m,
   tally_init (&t);
   for (guint i = 0; i < n; i++)
     tally_get_events (&t, m->peer, m, 0, i);
-  SPIN_UNTIL (t.n_done == n);
+  SLUICE_TEST_SPIN_UNTIL (t.n_done == n);
 
   g_assert_cmpstr (t.unexpected, ==, NULL);
   g_assert_cmpuint (t.replies->len + t.n_refused, ==, n);
@@ -1977,7 +1898,7 @@ test_callers_calls_past_its_limit_are_refused (MonitorFixture *m,
   assert_whole_runs (m, &t);
   /* The last reply counts as waiting until the monitor hears it was
    * written out, which may come after the caller read it. */
-  SPIN_UNTIL (monitor_stats (m->f.pool).n_calls_waiting == 0);
+  SLUICE_TEST_SPIN_UNTIL (monitor_stats (m->f.pool).n_calls_waiting == 0);
   stats = monitor_stats (m->f.pool);
   g_assert_cmpuint (stats.n_calls_refused, ==, t.n_refused);
   g_assert_cmpuint (stats.n_calls_waiting, ==, 0);
@@ -2000,11 +1921,11 @@ test_calls_past_the_total_are_refused (MonitorFixture *m,
   export_ended_run (m);
   tally_init (&t);
   for (guint c = 0; c < n_callers; c++)
-    g_ptr_array_add (callers, bus_connection_new ());
+    g_ptr_array_add (callers, sluice_test_bus_connection_new (test_bus));
   for (guint c = 0; c < n_callers; c++)
     for (guint i = 0; i < SLUICE_MONITOR_PEER_CALLS_MAX; i++)
       tally_get_events (&t, g_ptr_array_index (callers, c), m, 0, c);
-  SPIN_UNTIL (t.n_done == t.n_sent);
+  SLUICE_TEST_SPIN_UNTIL (t.n_done == t.n_sent);
 
   g_assert_cmpstr (t.unexpected, ==, NULL);
   g_assert_cmpuint (t.n_refused, >, 0);
@@ -2028,7 +1949,7 @@ static void
 test_callers_take_turns (MonitorFixture *m,
                          gconstpointer   data)
 {
-  g_autoptr(GDBusConnection) second = bus_connection_new ();
+  g_autoptr(GDBusConnection) second = sluice_test_bus_connection_new (test_bus);
   guint position = G_MAXUINT;
   Tally t;
 
@@ -2038,7 +1959,7 @@ test_callers_take_turns (MonitorFixture *m,
     tally_get_events (&t, m->peer, m, 0, 1);
   round_trip (m, m->peer);
   tally_get_events (&t, second, m, 0, 2);
-  SPIN_UNTIL (t.n_done == t.n_sent);
+  SLUICE_TEST_SPIN_UNTIL (t.n_done == t.n_sent);
 
   g_assert_cmpstr (t.unexpected, ==, NULL);
   g_assert_cmpuint (t.n_refused, ==, 0);
@@ -2067,7 +1988,7 @@ test_unexport_answers_the_waiting_calls (MonitorFixture *m,
   round_trip (m, m->peer);
   g_assert_cmpuint (monitor_stats (m->f.pool).n_calls_waiting, >, 1);
   sluice_pool_unexport (m->f.pool);
-  SPIN_UNTIL (t.n_done == t.n_sent);
+  SLUICE_TEST_SPIN_UNTIL (t.n_done == t.n_sent);
 
   /* The one being made was sent; the others were told why not. */
   g_assert_cmpuint (t.replies->len, >=, 1);
@@ -2143,7 +2064,7 @@ test_calls_past_a_callers_rate_are_refused (MonitorFixture *m,
    * expected are those past the burst, less what the rate lets through
    * while the calls come (they come in far less than a second). */
   start = g_get_monotonic_time ();
-  limit = start + WAIT_LIMIT_US;
+  limit = start + SLUICE_TEST_WAIT_LIMIT_US;
   expected = f.n - SLUICE_MONITOR_PEER_BURST - SLUICE_MONITOR_PEER_CALLS_PER_S / 2;
   thread = g_thread_new ("flood", flood_thread, &f);
   g_mutex_lock (&f.lock);
@@ -2153,7 +2074,7 @@ test_calls_past_a_callers_rate_are_refused (MonitorFixture *m,
   g_mutex_unlock (&f.lock);
 
   /* Then the others are answered, by the main loop. */
-  SPIN_UNTIL (g_atomic_int_get (&f.finished));
+  SLUICE_TEST_SPIN_UNTIL (g_atomic_int_get (&f.finished));
   g_thread_join (thread);
   took = g_get_monotonic_time () - start;
   g_assert_cmpstr (f.tally.unexpected, ==, NULL);
@@ -2359,10 +2280,9 @@ test_flood_is_bounded (void)
   g_autoptr(GSubprocessLauncher) launcher = NULL;
   g_autoptr(GSubprocess) child = NULL;
   g_autoptr(GDataInputStream) out = NULL;
-  g_autoptr(GDBusConnection) monitor = bus_connection_new ();
+  g_autoptr(GDBusConnection) monitor = sluice_test_bus_connection_new (test_bus);
   g_autoptr(GPtrArray) events = NULL;
   g_autoptr(GError) error = NULL;
-  g_autofree char *line = NULL;
   g_autofree char *unexpected = NULL;
   g_auto(GStrv) words = NULL;
   g_auto(GStrv) report = NULL;
@@ -2384,19 +2304,14 @@ test_flood_is_bounded (void)
   pid = g_subprocess_get_identifier (child);
   out = g_data_input_stream_new (g_subprocess_get_stdout_pipe (child));
 
-  line = g_data_input_stream_read_line_utf8 (out, NULL, NULL, &error);
-  g_assert_no_error (error);
-  g_assert_nonnull (line);
-  words = g_strsplit (line, " ", -1);
-  g_assert_cmpuint (g_strv_length (words), ==, 3);
-  g_assert_cmpstr (words[0], ==, "ready");
+  words = sluice_test_read_words (out, "ready", 3);
   ready_kb = process_memory_kb (pid, "VmRSS");
   started = g_get_monotonic_time ();
 
   g_data_input_stream_read_line_async (out, G_PRIORITY_DEFAULT, NULL, on_child_line, &done);
   for (guint i = 0; i < FLOOD_CONNECTIONS; i++)
     {
-      flooders[i].connection = bus_connection_new ();
+      flooders[i].connection = sluice_test_bus_connection_new (test_bus);
       flooders[i].name = words[1];
       flooders[i].path = words[2];
       flooders[i].stop = &stop;
@@ -2405,11 +2320,11 @@ test_flood_is_bounded (void)
     }
 
   /* Until the run's end, then until every call is answered. */
-  SPIN_UNTIL (done.done);
+  SLUICE_TEST_SPIN_UNTIL (done.done);
   ended = g_get_monotonic_time ();
   stop = TRUE;
   for (guint i = 0; i < FLOOD_CONNECTIONS; i++)
-    SPIN_UNTIL (flooders[i].in_flight == 0);
+    SLUICE_TEST_SPIN_UNTIL (flooders[i].in_flight == 0);
   peak_kb = process_memory_kb (pid, "VmHWM");
 
   for (guint i = 0; i < FLOOD_CONNECTIONS; i++)
@@ -2440,7 +2355,7 @@ test_flood_is_bounded (void)
   g_assert_cmpstr (report[3], ==, "0");
   g_assert_cmpstr (report[4], ==, "0");
 
-#if defined(UNDER_ASAN)
+#if defined(SLUICE_TEST_UNDER_ASAN)
   /* Its quarantine keeps what is freed: the peak says nothing here. */
   g_test_message ("under AddressSanitizer: the memory bound is not checked");
 #else

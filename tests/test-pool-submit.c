@@ -112,22 +112,11 @@ wait_for_end (Service *s)
 }
 
 static void
-on_closed (GObject      *object,
-           GAsyncResult *result,
-           gpointer      user_data)
-{
-  g_autoptr(GError) error = NULL;
-
-  g_assert_true (sluice_run_close_finish (SLUICE_RUN (object), result, &error));
-  g_assert_no_error (error);
-}
-
-static void
 close_now (gpointer user_data)
 {
   Service *s = user_data;
 
-  sluice_run_close_async (s->f->run, NULL, on_closed, s);
+  sluice_run_close_async (s->f->run, NULL, assert_closed, s);
 }
 
 static SluiceJob *

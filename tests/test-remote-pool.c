@@ -10,73 +10,28 @@
  * so everything the monitor gets comes from GetEvents.
  *
  * Every wait turns the main context until a condition holds; the wall
- * clock only bounds those waits (WAIT_LIMIT_US), so that a broken test
+ * clock only bounds those waits (SLUICE_TEST_SPIN_UNTIL, test-helpers.h), so that a broken test
  * fails instead of hanging.
  */
 
 #include <unistd.h>
 
+#include "echo-handler.h"
 #include "sluice-monitor-private.h"
 #include "sluice-monitor-requests-private.h"
 #include "sluice-remote-pool.h"
+#include "test-helpers.h"
 
 static GTestDBus *test_bus;
 
-#define WAIT_LIMIT_US (60 * G_USEC_PER_SEC)
-
-/* Wakes the main context now and then while a test waits, only so that
- * the wait's limit is checked even when nothing happens. */
-static gboolean
-wake_up (gpointer user_data)
-{
-  return G_SOURCE_CONTINUE;
-}
-
-#define SPIN_UNTIL(cond) G_STMT_START {                                    \
-    gint64 spin_limit_ = g_get_monotonic_time () + WAIT_LIMIT_US;           \
-    guint spin_wake_ = g_timeout_add (250, wake_up, NULL);                  \
-    while (!(cond))                                                         \
-      {                                                                     \
-        if (g_get_monotonic_time () > spin_limit_)                          \
-          g_error ("%s:%d: still waiting for %s", __FILE__, __LINE__, #cond); \
-        g_main_context_iteration (NULL, TRUE);                              \
-      }                                                                     \
-    g_source_remove (spin_wake_);                                           \
-  } G_STMT_END
-
-static GDBusConnection *
-bus_connection_new (void)
-{
-  g_autoptr(GError) error = NULL;
-  GDBusConnection *connection;
-
-  connection = g_dbus_connection_new_for_address_sync (g_test_dbus_get_bus_address (test_bus),
-                                                       G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT |
-                                                       G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION,
-                                                       NULL, NULL, &error);
-  g_assert_no_error (error);
-  return connection;
-}
-
 /* The exported pool {{{ */
-
-static gboolean
-finish_item (gpointer user_data)
-{
-  GTask *task = user_data;
-
-  g_task_return_pointer (task, g_variant_ref (g_task_get_task_data (task)), (GDestroyNotify) g_variant_unref);
-  g_object_unref (task);
-  return G_SOURCE_REMOVE;
-}
 
 static void
 handle (SluiceAttempt *attempt,
         GTask         *task,
         gpointer       user_data)
 {
-  g_task_set_task_data (task, g_variant_ref (sluice_attempt_get_item (attempt)), (GDestroyNotify) g_variant_unref);
-  g_idle_add (finish_item, task);
+  echo_item_later (attempt, task, 0);
 }
 
 static void
@@ -147,13 +102,13 @@ ended_pool_new (GDBusConnection *exporter,
   g_assert_no_error (error);
   watch = g_bus_watch_name_on_connection (watcher, name, G_BUS_NAME_WATCHER_FLAGS_NONE, on_name_appeared, NULL,
                                           &present, NULL);
-  SPIN_UNTIL (present.present);
+  SLUICE_TEST_SPIN_UNTIL (present.present);
   g_bus_unwatch_name (watch);
 
   reader.run = sluice_pool_run (pool, source, &error);
   g_assert_no_error (error);
   sluice_run_next_async (reader.run, NULL, on_next, &reader);
-  SPIN_UNTIL (reader.ended);
+  SLUICE_TEST_SPIN_UNTIL (reader.ended);
   g_object_unref (reader.run);
   return pool;
 }
@@ -181,7 +136,7 @@ remote_pool_new (GDBusConnection *connection,
 
   sluice_remote_pool_new_async (connection, name, sluice_pool_get_object_path (pool), NULL, on_remote_pool,
                                 &remote);
-  SPIN_UNTIL (remote != NULL);
+  SLUICE_TEST_SPIN_UNTIL (remote != NULL);
   return remote;
 }
 
@@ -205,8 +160,8 @@ on_get_events (GObject      *object,
 static void
 test_attach_pages_through_the_ring (void)
 {
-  g_autoptr(GDBusConnection) exporter = bus_connection_new ();
-  g_autoptr(GDBusConnection) monitor = bus_connection_new ();
+  g_autoptr(GDBusConnection) exporter = sluice_test_bus_connection_new (test_bus);
+  g_autoptr(GDBusConnection) monitor = sluice_test_bus_connection_new (test_bus);
   g_autoptr(SluiceRecorder) recorder = sluice_recorder_new (8 * SLUICE_MONITOR_REPLY_MAX);
   g_autoptr(SluicePool) pool = NULL;
   g_autoptr(SluiceRemotePool) remote = NULL;
@@ -217,7 +172,7 @@ test_attach_pages_through_the_ring (void)
 
   remote = remote_pool_new (monitor, pool);
   sluice_remote_pool_attach (remote, recorder);
-  SPIN_UNTIL (sluice_remote_pool_get_caught_up (remote));
+  SLUICE_TEST_SPIN_UNTIL (sluice_remote_pool_get_caught_up (remote));
   g_assert_cmpuint (sluice_recorder_get_n_events (recorder), ==, n_events);
   g_assert_cmpuint (sluice_remote_pool_get_n_lost (remote), ==, 0);
 
@@ -233,8 +188,8 @@ test_attach_pages_through_the_ring (void)
 static void
 test_attach_asks_again_when_refused (void)
 {
-  g_autoptr(GDBusConnection) exporter = bus_connection_new ();
-  g_autoptr(GDBusConnection) monitor = bus_connection_new ();
+  g_autoptr(GDBusConnection) exporter = sluice_test_bus_connection_new (test_bus);
+  g_autoptr(GDBusConnection) monitor = sluice_test_bus_connection_new (test_bus);
   g_autoptr(SluiceRecorder) recorder = sluice_recorder_new (8 * SLUICE_MONITOR_REPLY_MAX);
   g_autoptr(SluicePool) pool = NULL;
   g_autoptr(SluiceRemotePool) remote = NULL;
@@ -253,8 +208,8 @@ test_attach_asks_again_when_refused (void)
                             G_VARIANT_TYPE ("(taa{sv}t)"), G_DBUS_CALL_FLAGS_NONE, -1, NULL, on_get_events,
                             &n_answered);
   sluice_remote_pool_attach (remote, recorder);
-  SPIN_UNTIL (sluice_remote_pool_get_caught_up (remote));
-  SPIN_UNTIL (n_answered == SLUICE_MONITOR_PEER_CALLS_MAX);
+  SLUICE_TEST_SPIN_UNTIL (sluice_remote_pool_get_caught_up (remote));
+  SLUICE_TEST_SPIN_UNTIL (n_answered == SLUICE_MONITOR_PEER_CALLS_MAX);
 
   _sluice_monitor_get_stats (pool->monitor, &stats);
   g_assert_cmpuint (stats.n_calls_refused, >=, 1);

@@ -14,15 +14,6 @@
 #include <malloc.h>
 #endif
 
-/* AddressSanitizer maps terabytes of shadow memory: no address-space limit under it. */
-#if defined(__SANITIZE_ADDRESS__)
-#define UNDER_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define UNDER_ASAN 1
-#endif
-#endif
-
 #include "cli-fixture.h"
 #include "sluice-scenario.h"
 #define GETTEXT_PACKAGE "sluice"   /* for the private header's gi18n-lib.h */
@@ -451,9 +442,6 @@ test_save_translations (void)
 
 /* ---- reports ----------------------------------------------------------- */
 
-static GSubprocess *spawn (const char * const *argv);
-static gint finish_process (GSubprocess *process, char **out, char **err);
-
 static JsonNode *
 run_scenario (SluiceScenario *scenario)
 {
@@ -594,14 +582,12 @@ test_report (gconstpointer data)
     {
       gint64 status = json_object_get_int_member (expected, "_exit_status");
       const char *argv[] = { sluice_run_path (), pool_path, "--json", NULL };
-      g_autoptr(GSubprocess) process = NULL;
       g_autofree char *out = NULL, *err = NULL;
 
       if (argv[0] == NULL)
         return;
 
-      process = spawn (argv);
-      g_assert_cmpint (finish_process (process, &out, &err), ==, status);
+      g_assert_cmpint (sluice_test_run_to_end (argv, &out, &err), ==, status);
       if (status != 0)
         {
           g_assert_cmpstr (out, ==, "");
@@ -710,30 +696,6 @@ test_behaviour_strings (void)
 
 /* ---- sluice-run -------------------------------------------------------- */
 
-static GSubprocess *
-spawn (const char * const *argv)
-{
-  g_autoptr(GError) error = NULL;
-  GSubprocess *process;
-
-  process = g_subprocess_newv (argv, G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE, &error);
-  g_assert_no_error (error);
-  return process;
-}
-
-static gint
-finish_process (GSubprocess  *process,
-                char        **out,
-                char        **err)
-{
-  g_autoptr(GError) error = NULL;
-
-  g_subprocess_communicate_utf8 (process, NULL, NULL, out, err, &error);
-  g_assert_no_error (error);
-  g_assert_true (g_subprocess_get_if_exited (process));
-  return g_subprocess_get_exit_status (process);
-}
-
 static gint
 run_cli (const char  *text,
          const char  *extra,
@@ -742,8 +704,7 @@ run_cli (const char  *text,
 {
   g_autofree char *path = write_temp (text);
   const char *argv[] = { sluice_run_path (), path, "--json", extra, NULL };
-  g_autoptr(GSubprocess) process = spawn (argv);
-  gint status = finish_process (process, out, err);
+  gint status = sluice_test_run_to_end (argv, out, err);
 
   g_unlink (path);
   return status;
@@ -1118,15 +1079,15 @@ test_save_round_trip_keeps_escapes (void)
   g_assert_cmpstr (sluice_scenario_get_description (texts), ==, " C:\\new");
 }
 
-/* Every scenario of the tests and every preset loads back equal from what
- * it saves. */
-static void
-test_save_round_trip_every_file (void)
+/* The paths of the .pool files in @dirs, folders of the tests' source
+ * (G_TEST_DIST). */
+static GPtrArray *
+pool_files (const char * const *dirs,
+            gsize               n_dirs)
 {
-  const char * const dirs[] = { "scenarios", "scenarios/bad", "../data/presets" };
-  guint n = 0;
+  GPtrArray *paths = g_ptr_array_new_with_free_func (g_free);
 
-  for (guint d = 0; d < G_N_ELEMENTS (dirs); d++)
+  for (gsize d = 0; d < n_dirs; d++)
     {
       g_autofree char *dir_path = g_test_build_filename (G_TEST_DIST, dirs[d], NULL);
       g_autoptr(GDir) dir = g_dir_open (dir_path, 0, NULL);
@@ -1134,24 +1095,36 @@ test_save_round_trip_every_file (void)
 
       g_assert_nonnull (dir);
       while ((file = g_dir_read_name (dir)) != NULL)
-        {
-          g_autofree char *path = g_build_filename (dir_path, file, NULL);
-          g_autofree char *text = NULL;
-          g_autoptr(SluiceScenario) loaded = NULL;
-          g_autoptr(SluiceScenario) scenario = NULL;
+        if (g_str_has_suffix (file, ".pool"))
+          g_ptr_array_add (paths, g_build_filename (dir_path, file, NULL));
+    }
+  return paths;
+}
 
-          if (!g_str_has_suffix (file, ".pool"))
-            continue;
+/* Every scenario of the tests and every preset loads back equal from what
+ * it saves. */
+static void
+test_save_round_trip_every_file (void)
+{
+  const char * const dirs[] = { "scenarios", "scenarios/bad", "../data/presets" };
+  g_autoptr(GPtrArray) paths = pool_files (dirs, G_N_ELEMENTS (dirs));
+  guint n = 0;
 
-          g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
-          loaded = parse (text, NULL);
-          if (loaded == NULL)
-            continue;   /* a bad file: refused, nothing to save */
+  for (guint i = 0; i < paths->len; i++)
+    {
+      const char *path = g_ptr_array_index (paths, i);
+      g_autofree char *text = NULL;
+      g_autoptr(SluiceScenario) loaded = NULL;
+      g_autoptr(SluiceScenario) scenario = NULL;
 
-          g_test_message ("%s", path);
-          scenario = assert_round_trip (text);
-          n++;
-        }
+      g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+      loaded = parse (text, NULL);
+      if (loaded == NULL)
+        continue;   /* a bad file: refused, nothing to save */
+
+      g_test_message ("%s", path);
+      scenario = assert_round_trip (text);
+      n++;
     }
 
   g_assert_cmpuint (n, >, 20);
@@ -1449,24 +1422,6 @@ test_source_range_made_when_pulled (void)
   assert_item_int (values, 2, 2);
 }
 
-static char *
-temp_path (const char *name)
-{
-  g_autofree char *dir = g_dir_make_tmp ("sluice-test-XXXXXX", NULL);
-
-  g_assert_nonnull (dir);
-  return g_build_filename (dir, name, NULL);
-}
-
-static void
-remove_temp (const char *path)
-{
-  g_autofree char *dir = g_path_get_dirname (path);
-
-  g_unlink (path);
-  g_rmdir (dir);
-}
-
 static void
 assert_file_refused (const char *path,
                      const char *word)
@@ -1490,9 +1445,9 @@ test_file_only_regular (void)
 {
   if (g_test_subprocess ())
     {
-      g_autofree char *fifo = temp_path ("fifo.pool");
+      g_autofree char *fifo = sluice_test_temp_path ("fifo.pool");
       g_autofree char *dir = g_path_get_dirname (fifo);
-#if !defined(UNDER_ASAN)
+#if !defined(SLUICE_TEST_UNDER_ASAN)
       struct rlimit limit = { 1024 * 1024 * 1024, 1024 * 1024 * 1024 };
 
       /* Without the check, /dev/zero is read until memory runs out. */
@@ -1502,7 +1457,7 @@ test_file_only_regular (void)
       assert_file_refused ("/dev/zero", "not a regular file");
       g_assert_cmpint (mkfifo (fifo, 0600), ==, 0);
       assert_file_refused (fifo, "not a regular file");
-      remove_temp (fifo);
+      sluice_test_remove_temp (fifo);
       return;
     }
 
@@ -1515,7 +1470,7 @@ test_file_only_regular (void)
 static void
 test_file_at_most_max_size (void)
 {
-  g_autofree char *path = temp_path ("large.pool");
+  g_autofree char *path = sluice_test_temp_path ("large.pool");
   GString *text = g_string_new (MINIMAL "#");
   g_autoptr(SluiceScenario) scenario = NULL;
   g_autoptr(GError) error = NULL;
@@ -1535,7 +1490,7 @@ test_file_at_most_max_size (void)
   assert_file_refused (path, "1048576 bytes");
   assert_file_refused (path, "limit");
 
-  remove_temp (path);
+  sluice_test_remove_temp (path);
   g_string_free (text, TRUE);
 }
 
@@ -2062,23 +2017,26 @@ test_retry_defaults_keep_reports (void)
   g_assert_cmpuint (for_each_virtual_scenario (check_retry_defaults), >, 20);
 }
 
-/* The fuzz target's property on the inputs of its seed corpus that have
- * one of the words of @data (a NULL-terminated array), without the fuzzer:
- * refused with a scenario error naming the file, or loaded, saved and
- * loaded back equal to the same text. */
+/* The seed folders of fuzz-scenario (tests/fuzz/meson.build): its own
+ * corpus, and the scenarios, presets and lessons it reads in place. */
+static const char * const fuzz_seed_folders[] = {
+  "fuzz/corpus", "scenarios", "scenarios/bad", "../data/presets", "../data/lessons",
+};
+
+/* The fuzz target's property on the .pool inputs of its seed folders that
+ * have one of the words of @data (a NULL-terminated array), without the
+ * fuzzer: refused with a scenario error naming the file, or loaded, saved
+ * and loaded back equal to the same text. */
 static void
 test_fuzz_corpus_round_trip (gconstpointer data)
 {
   const char * const *words = data;
-  g_autofree char *dir_path = g_test_build_filename (G_TEST_DIST, "fuzz", "corpus", NULL);
-  g_autoptr(GDir) dir = g_dir_open (dir_path, 0, NULL);
-  const char *file;
+  g_autoptr(GPtrArray) paths = pool_files (fuzz_seed_folders, G_N_ELEMENTS (fuzz_seed_folders));
   guint loaded = 0, refused = 0;
 
-  g_assert_nonnull (dir);
-  while ((file = g_dir_read_name (dir)) != NULL)
+  for (guint i = 0; i < paths->len; i++)
     {
-      g_autofree char *path = g_build_filename (dir_path, file, NULL);
+      const char *path = g_ptr_array_index (paths, i);
       g_autofree char *text = NULL;
       g_autoptr(SluiceScenario) scenario = NULL;
       g_autoptr(GError) error = NULL;
@@ -2091,7 +2049,7 @@ test_fuzz_corpus_round_trip (gconstpointer data)
       if (!has_word)
         continue;
 
-      g_test_message ("%s", file);
+      g_test_message ("%s", path);
       scenario = sluice_scenario_new_from_data (text, (gssize) length, "fuzz.pool", NULL, &error);
       if (scenario == NULL)
         {

@@ -88,6 +88,35 @@ answer (SluiceWindow *window,
   g_assert_null (sluice_window_get_question (window));
 }
 
+static void
+set_true (gboolean *flag)
+{
+  *flag = TRUE;
+}
+
+/* Save writes without blocking the window (sluice_document_save_async()):
+ * until the document has the text written. */
+static void
+wait_until_saved (SluiceWindow *window)
+{
+  SluiceDocument *document = sluice_window_get_document (window);
+  guint timeout_id = window_fixture_add_timeout ();
+  gboolean saved = FALSE;
+  gulong handler = g_signal_connect_swapped (document, "notify::text", G_CALLBACK (set_true), &saved);
+
+  while (!saved)
+    g_main_context_iteration (NULL, TRUE);
+  g_signal_handler_disconnect (document, handler);
+  g_source_remove (timeout_id);
+}
+
+static void
+save (SluiceWindow *window)
+{
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.save", NULL));
+  wait_until_saved (window);
+}
+
 /* Lets the frame clock lay the window out. */
 static void
 let_it_draw (void)
@@ -112,11 +141,58 @@ test_an_edit_marks_the_title (void)
   g_assert_true (sluice_window_get_modified (window));
   g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (window)), ==, "• Two items");
 
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.save", NULL));
+  save (window);
   g_assert_false (sluice_window_get_modified (window));
   g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (window)), ==, "Two items");
 
   g_unlink (path);
+  window_fixture_close (window);
+}
+
+/* The window's title follows the document: its mark of unsaved changes,
+ * a file it loads (however it is loaded), and the views show the
+ * document's model, the run controller's for each run. */
+static void
+test_title_follows_the_document (void)
+{
+  g_autofree char *path = NULL;
+  SluiceWindow *window = open_commented (&path);
+  SluiceDocument *document = sluice_window_get_document (window);
+  SluiceRunController *run = sluice_window_get_run_controller (window);
+  g_autoptr(GString) renamed = g_string_new (COMMENTED);
+  g_autofree char *other = NULL;
+  g_autoptr(GFile) file = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SluiceRunModel) before = NULL;
+
+  g_assert_cmpstr (sluice_document_get_title (document), ==, "Two items");
+  sluice_document_set_dirty (document, TRUE);
+  g_assert_true (sluice_window_get_modified (window));
+  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (window)), ==, "• Two items");
+  sluice_document_set_dirty (document, FALSE);
+  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (window)), ==, "Two items");
+
+  g_string_replace (renamed, "title=Two items", "title=Three workers", 1);
+  g_string_replace (renamed, "workers = 1", "workers = 3", 1);
+  other = write_pool ("sluice-files-renamed.pool", renamed->str);
+  file = g_file_new_for_path (other);
+  g_assert_true (sluice_document_load (document, file, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (window)), ==, "Three workers");
+  g_assert_cmpstr (sluice_window_get_file (window), ==, other);
+  g_assert_cmpint (sluice_scenario_get_workers (sluice_config_panel_get_scenario (panel_of (window))), ==, 3);
+
+  g_assert_true (sluice_document_get_model (document) == sluice_run_controller_get_model (run));
+  /* Held: a new model cannot take its address. */
+  before = g_object_ref (sluice_document_get_model (document));
+  window_fixture_run_virtual (window);
+  g_assert_true (sluice_document_get_model (document) == sluice_run_controller_get_model (run));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.reset", NULL));
+  g_assert_true (sluice_document_get_model (document) == sluice_run_controller_get_model (run));
+  g_assert_true (sluice_document_get_model (document) != before);
+
+  g_unlink (path);
+  g_unlink (other);
   window_fixture_close (window);
 }
 
@@ -132,7 +208,7 @@ test_save_keeps_the_files_comments (void)
 
   sluice_config_panel_set_field_text (panel_of (window), "pool", "queue-size", "4");
   sluice_config_panel_set_field_text (panel_of (window), "pool", "keep-going", "true");
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.save", NULL));
+  save (window);
   g_assert_null (sluice_window_get_question (window));
 
   text = read_text (path);
@@ -216,6 +292,7 @@ test_choosing_a_preset_while_changed_asks_first (void)
   g_assert_cmpstr (sluice_window_get_file (window), ==, path);
 
   answer (window, GTK_RESPONSE_ACCEPT);
+  wait_until_saved (window);
   text = read_text (path);
   g_assert_nonnull (strstr (text, "# one at a time\nworkers = 5\n"));
   g_assert_true (g_str_has_suffix (sluice_window_get_file (window), "retries.pool"));
@@ -266,7 +343,7 @@ test_title_and_description_are_editable (void)
   g_assert_cmpstr (sluice_scenario_get_title (scenario), ==, "Two slow items");
   g_assert_cmpstr (sluice_scenario_get_description (scenario), ==, "Each item waits.");
 
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.save", NULL));
+  save (window);
   text = read_text (path);
   g_assert_true (g_str_has_prefix (text, "# Written by hand: keep this comment.\n[scenario]\n"
                                          "title=Two slow items\ndescription=Each item waits.\n\n[pool]\n"));
@@ -400,6 +477,7 @@ main (int   argc,
   gtk_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/window/files/an-edit-marks-the-title", test_an_edit_marks_the_title);
+  g_test_add_func ("/window/files/title-follows-the-document", test_title_follows_the_document);
   g_test_add_func ("/window/files/save-run-names-the-file-once", test_save_run_names_the_file_once);
   g_test_add_func ("/window/files/save-keeps-the-files-comments", test_save_keeps_the_files_comments);
   g_test_add_func ("/window/files/closing-a-changed-file-asks-first", test_closing_a_changed_file_asks_first);

@@ -1,5 +1,7 @@
-/* sluice-window-actions.c: the window's `win.` actions and when they are
- * enabled
+/* sluice-window-actions.c: the window's `win.` actions: each goes to the
+ * document (through the files and the question before unsaved changes are
+ * lost) or to the run controller; when they are enabled is
+ * sluice-window-state.c's
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -20,19 +22,21 @@ run_activated (GtkWidget  *widget,
               GVariant   *parameter)
 {
   SluiceWindow *self = SLUICE_WINDOW (widget);
-  SluiceScenario *scenario = sluice_config_panel_get_scenario (self->config_panel);
 
   if (sluice_run_controller_get_running (self->run))
     return;
 
-  if (scenario == NULL)
+  /* The document keeps the last valid scenario: a field in red is not
+   * run with the values before it. */
+  if (!sluice_config_panel_get_valid (self->config_panel))
     {
       _sluice_window_set_banner (self, BANNER_ERROR,
                                  _("The configuration has an error: fix the field marked in red, then run again."));
       return;
     }
 
-  sluice_run_controller_start (self->run, scenario);
+  /* action → document → controller → a new model → the views */
+  sluice_run_controller_start (self->run, sluice_document_get_scenario (self->document));
 }
 
 static void
@@ -90,6 +94,23 @@ cancel_activated (GtkWidget  *widget,
   sluice_run_controller_cancel (SLUICE_WINDOW (widget)->run);
 }
 
+/**
+ * _sluice_window_reset_run:
+ * @self: a #SluiceWindow
+ *
+ * Lets go of the run on show (the controller publishes a new, empty
+ * model, which the views follow through the document) and asks a
+ * lesson's question again.
+ */
+void
+_sluice_window_reset_run (SluiceWindow *self)
+{
+  sluice_run_controller_reset (self->run);
+  _sluice_window_ask_lesson_again (self);
+  _sluice_window_update_mode (self);
+  _sluice_window_update_actions (self);
+}
+
 static void
 reset_activated (GtkWidget  *widget,
                 const char *action_name,
@@ -103,6 +124,28 @@ reset_activated (GtkWidget  *widget,
 
 /* ---- scenarios and exports --------------------------------------------- */
 
+/* What waits for "Save the changes?": each a #SluiceWindowGoOn. */
+static void
+choose_file_to_open (SluiceWindow *self,
+                     const char   *arg)
+{
+  _sluice_window_choose_file (self, SLUICE_FILE_DIALOG_OPEN);
+}
+
+static void
+open_preset_now (SluiceWindow *self,
+                 const char   *name)
+{
+  sluice_window_open_preset (self, name, NULL);
+}
+
+static void
+choose_pool_now (SluiceWindow *self,
+                 const char   *arg)
+{
+  _sluice_window_choose_pool (self);
+}
+
 /* Opening another scenario asks first while this one has unsaved
  * changes. */
 static void
@@ -110,7 +153,7 @@ open_activated (GtkWidget  *widget,
                const char *action_name,
                GVariant   *parameter)
 {
-  _sluice_window_ask_first (SLUICE_WINDOW (widget), PENDING_OPEN_DIALOG, NULL);
+  _sluice_window_ask_first (SLUICE_WINDOW (widget), choose_file_to_open, NULL);
 }
 
 static void
@@ -118,7 +161,7 @@ save_activated (GtkWidget  *widget,
                const char *action_name,
                GVariant   *parameter)
 {
-  _sluice_window_save (SLUICE_WINDOW (widget));
+  _sluice_window_save (SLUICE_WINDOW (widget), NULL);
 }
 
 static void
@@ -163,7 +206,7 @@ attach_activated (GtkWidget  *widget,
   SluiceWindow *self = SLUICE_WINDOW (widget);
 
   if (!sluice_run_controller_get_running (self->run))
-    _sluice_window_ask_first (self, PENDING_ATTACH_DIALOG, NULL);
+    _sluice_window_ask_first (self, choose_pool_now, NULL);
 }
 
 static void
@@ -195,8 +238,7 @@ open_preset_activated (GtkWidget  *widget,
                       const char *action_name,
                       GVariant   *parameter)
 {
-  _sluice_window_ask_first (SLUICE_WINDOW (widget), PENDING_OPEN_PRESET,
-                            g_variant_get_string (parameter, NULL));
+  _sluice_window_ask_first (SLUICE_WINDOW (widget), open_preset_now, g_variant_get_string (parameter, NULL));
 }
 
 /* ---- zoom -------------------------------------------------------------- */
@@ -266,62 +308,6 @@ static const struct {
   { "win.zoom-out", NULL, zoom_out_activated },
   { "win.zoom-fit", NULL, zoom_fit_activated },
 };
-
-static void
-enable (SluiceWindow *self,
-        const char   *name,
-        gboolean      enabled)
-{
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), name, enabled);
-}
-
-/**
- * _sluice_window_update_actions:
- * @self: a #SluiceWindow
- *
- * Enables the actions that make sense now: those of the run while it
- * goes on, the exports once it recorded something, and so on. Attached to
- * another program's pool, the run is that program's: it cannot be
- * cancelled from here, and stopped only when the program allows it; the
- * configuration is shown read-only, and no other scenario is opened over
- * it.
- */
-void
-_sluice_window_update_actions (SluiceWindow *self)
-{
-  gboolean valid = sluice_config_panel_get_valid (self->config_panel);
-  gboolean running = sluice_run_controller_get_running (self->run);
-  gboolean has_events = sluice_run_controller_get_has_events (self->run);
-  gboolean fit = sluice_viewport_get_fit (sluice_run_controller_get_viewport (self->run));
-  gboolean service = running && sluice_run_controller_get_submit_mode (self->run);
-  gint64 selected = sluice_jobs_view_get_selected_job (self->jobs_view);
-  gboolean attached = _sluice_window_get_attached (self);
-  SluiceRemotePool *remote = sluice_run_controller_get_remote (self->run);
-
-  enable (self, "win.run", !running && valid && _sluice_window_lesson_allows_run (self));
-  enable (self, "win.request-stop", running && (!attached || sluice_remote_pool_get_can_stop (remote)));
-  enable (self, "win.close-service", service);
-  enable (self, "win.submit-job", service);
-  enable (self, "win.give-up", service && selected >= 0 &&
-                           sluice_jobs_view_get_state (self->jobs_view, selected) <= SLUICE_JOB_RUNNING);
-  enable (self, "win.cancel", running && !attached);
-  enable (self, "win.reset", !running);
-  enable (self, "win.save", valid);
-  enable (self, "win.save-as", valid);
-  enable (self, "win.export-image", !running && has_events);
-  enable (self, "win.export-events", !running && has_events);
-  enable (self, "win.save-run", !running && has_events);
-  enable (self, "win.compare", !running && valid);
-  enable (self, "win.attach", !running);
-  enable (self, "win.detach", attached);
-  /* The sidebar shows the attached pool's configuration until it ends. */
-  enable (self, "win.open", !attached);
-  enable (self, "win.open-preset", !attached);
-  enable (self, "win.zoom-in", running || has_events);
-  enable (self, "win.zoom-out", !fit);
-  enable (self, "win.zoom-fit", !fit);
-  gtk_widget_set_sensitive (GTK_WIDGET (self->config_panel), !attached);
-}
 
 /**
  * _sluice_window_class_install_actions:

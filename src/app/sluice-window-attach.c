@@ -23,18 +23,6 @@
  * exited or the window detached, the window is the playground again, with
  * what came in the views, to scrub, save and export. */
 
-/**
- * _sluice_window_get_attached:
- * @self: a #SluiceWindow
- *
- * Returns: whether the window watches another program's pool live now
- */
-gboolean
-_sluice_window_get_attached (SluiceWindow *self)
-{
-  return sluice_run_controller_get_running (self->run) && sluice_run_controller_get_remote (self->run) != NULL;
-}
-
 /* The configuration of the pool as the scenario shown: a new one, from no
  * file, under the program's name. */
 static void
@@ -54,12 +42,6 @@ show_remote_scenario (SluiceWindow     *self,
   /* The controller parsed the same text: it cannot fail here. */
   g_return_if_fail (scenario != NULL);
 
-  g_clear_pointer (&self->file, g_free);
-  g_free (self->file_text);
-  self->file_text = g_strdup (text);
-  g_clear_pointer (&self->title, g_free);
-  sluice_config_panel_set_scenario (self->config_panel, scenario);
-
   /* The title is the pool's, its program's name unless it has its own. */
   if (title == NULL || *title == '\0' || g_strcmp0 (title, program) == 0)
     /* Translators: the window's subtitle while attached; %u is a process id */
@@ -69,8 +51,8 @@ show_remote_scenario (SluiceWindow     *self,
      * name, %u its process id */
     subtitle = g_strdup_printf (_("%s, process %u"), program != NULL ? program : "?",
                                 sluice_remote_pool_get_pid (pool));
-  gtk_label_set_text (self->subtitle_label, subtitle);
-  _sluice_window_set_dirty (self, FALSE);
+  /* The views follow the document's SluiceDocument::loaded. */
+  sluice_document_replace (self->document, scenario, text, subtitle);
 }
 
 /**

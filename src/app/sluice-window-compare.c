@@ -54,7 +54,7 @@ sluice_window_compare_with_file (SluiceWindow  *self,
   b = sluice_scenario_new_from_file (path, NULL, error);
   if (b == NULL)
     return NULL;
-  comparison = sluice_comparison_new (a, self->file, b, path, error);
+  comparison = sluice_comparison_new (a, sluice_document_get_path (self->document), b, path, error);
   if (comparison == NULL)
     return NULL;
 
@@ -96,5 +96,6 @@ on_file_chosen (GtkWindow            *parent,
 void
 _sluice_window_choose_comparison (SluiceWindow *self)
 {
-  sluice_file_dialog_show (GTK_WINDOW (self), SLUICE_FILE_DIALOG_COMPARE, self->file, on_file_chosen, NULL);
+  sluice_file_dialog_show (GTK_WINDOW (self), SLUICE_FILE_DIALOG_COMPARE, sluice_document_get_path (self->document),
+                           on_file_chosen, NULL);
 }

@@ -9,6 +9,7 @@
 #include <glib/gi18n.h>
 
 #include "sluice-presets.h"
+#include "sluice-theme.h"
 #include "sluice-window-private.h"
 
 static void
@@ -20,32 +21,6 @@ remember (SluiceWindow *self,
 
   if (settings != NULL)
     g_settings_set_string (settings, "last-scenario", path);
-}
-
-/* @text is the file's, kept so that Save edits it rather than writing a
- * new one: its comments and order stay. */
-static void
-show_scenario (SluiceWindow   *self,
-               SluiceScenario *scenario,
-               const char     *path,
-               char           *text)
-{
-  g_autofree char *base = g_path_get_basename (path);
-
-  if (!sluice_run_controller_get_running (self->run))
-    _sluice_window_reset_run (self);
-
-  g_free (self->file);
-  self->file = g_strdup (path);
-  g_free (self->file_text);
-  self->file_text = text;
-  g_clear_pointer (&self->title, g_free);
-
-  sluice_config_panel_set_scenario (self->config_panel, scenario);
-  _sluice_window_show_lesson (self, scenario);
-  gtk_label_set_text (self->subtitle_label, base);
-  _sluice_window_set_dirty (self, FALSE);
-  _sluice_window_show_ready (self);
 }
 
 /* What was not valid in a recording: the first problems, and how many. */
@@ -79,6 +54,7 @@ load_recording (SluiceWindow  *self,
                 GError       **error)
 {
   g_autoptr(SluiceRecording) recording = NULL;
+  g_autofree char *base = NULL;
 
   if (sluice_run_controller_get_running (self->run))
     {
@@ -90,9 +66,9 @@ load_recording (SluiceWindow  *self,
   if (recording == NULL)
     return FALSE;
 
-  show_scenario (self, sluice_recording_get_scenario (recording), path,
-                 g_strdup (sluice_recording_get_scenario_text (recording)));
-  g_clear_pointer (&self->file, g_free);
+  base = g_path_get_basename (path);
+  sluice_document_replace (self->document, sluice_recording_get_scenario (recording),
+                           sluice_recording_get_scenario_text (recording), base);
   sluice_run_controller_show_recording (self->run, recording);
   show_problems (self, recording);
   remember (self, path);
@@ -115,8 +91,7 @@ sluice_window_load_file (SluiceWindow  *self,
                          const char    *path,
                          GError       **error)
 {
-  g_autoptr(SluiceScenario) scenario = NULL;
-  char *text = NULL;
+  g_autoptr(GFile) file = NULL;
 
   g_return_val_if_fail (SLUICE_IS_WINDOW (self), FALSE);
   g_return_val_if_fail (path != NULL, FALSE);
@@ -124,15 +99,10 @@ sluice_window_load_file (SluiceWindow  *self,
   if (g_str_has_suffix (path, ".sluicerun"))
     return load_recording (self, path, error);
 
-  scenario = sluice_scenario_new_from_file (path, NULL, error);
-  if (scenario == NULL)
+  /* The views follow the document's SluiceDocument::loaded. */
+  file = g_file_new_for_path (path);
+  if (!sluice_document_load (self->document, file, NULL, error))
     return FALSE;
-
-  /* Read again, the text alone: a file that changed meanwhile is saved
-   * without it (sluice_scenario_update_data() checks what it reads as). */
-  if (!g_file_get_contents (path, &text, NULL, NULL))
-    text = NULL;
-  show_scenario (self, scenario, path, text);
   remember (self, path);
   return TRUE;
 }
@@ -164,25 +134,6 @@ sluice_window_open_file (SluiceWindow  *self,
   _sluice_window_set_banner (self, BANNER_ERROR, text);
   g_propagate_error (error, g_steal_pointer (&local_error));
   return FALSE;
-}
-
-/**
- * sluice_window_open_file_asking:
- * @self: a #SluiceWindow
- * @path: a `.pool` file
- *
- * Opens @path as sluice_window_open_file() does, once "Save the changes?"
- * is answered when the scenario shown has unsaved changes (`sluice
- * FILE.pool` while the window is open).
- */
-void
-sluice_window_open_file_asking (SluiceWindow *self,
-                                const char   *path)
-{
-  g_return_if_fail (SLUICE_IS_WINDOW (self));
-  g_return_if_fail (path != NULL);
-
-  _sluice_window_ask_first (self, PENDING_OPEN_FILE, path);
 }
 
 /**
@@ -239,37 +190,119 @@ sluice_window_open_last (SluiceWindow *self)
   sluice_window_open_preset (self, "first-look", NULL);
 }
 
-/* Over the text of the file the scenario came from (a preset's too, for
- * Save As): the comments, blank lines and order of keys stay. */
-static gboolean
-save_to (SluiceWindow *self,
-         const char   *path)
-{
-  SluiceScenario *scenario = sluice_config_panel_get_scenario (self->config_panel);
-  g_autoptr(GError) error = NULL;
-  g_autofree char *base = g_path_get_basename (path);
-  g_autofree char *text = NULL;
-  char *written;
+/* A save under way: what waits for it (a #SluiceWindowGoOn) goes with
+ * it, so that a second Ctrl+S meanwhile takes nothing from the first. */
+typedef struct {
+  SluiceWindow     *window;
+  SluiceWindowGoOn  then;
+} Saving;
 
-  written = scenario ? sluice_scenario_save_over_data (scenario, self->file_text, path, &error) : NULL;
-  if (written == NULL)
+static void
+on_saved (GObject      *source,
+          GAsyncResult *result,
+          gpointer      user_data)
+{
+  Saving *saving = user_data;
+  g_autoptr(SluiceWindow) self = saving->window;
+  SluiceWindowGoOn then = saving->then;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *base = NULL;
+  g_autofree char *text = NULL;
+  gboolean ok = sluice_document_save_finish (SLUICE_DOCUMENT (source), result, &error);
+
+  g_free (saving);
+  /* A window closed meanwhile (destroyed, so disposed) says nothing. */
+  if (self->document == NULL)
+    return;
+  if (!ok)
     {
-      _sluice_window_set_banner (self, BANNER_ERROR,
-                                 error ? error->message
-                                       : _("The configuration has an error: fix the field marked in red, then save."));
-      return FALSE;
+      _sluice_window_set_banner (self, BANNER_ERROR, error->message);
+      return;
     }
 
+  base = g_path_get_basename (sluice_document_get_path (self->document));
   text = g_strdup_printf (_("Saved as %s."), base);
-  g_free (self->file);
-  self->file = g_strdup (path);
-  g_free (self->file_text);
-  self->file_text = written;
-  gtk_label_set_text (self->subtitle_label, base);
-  remember (self, path);
-  _sluice_window_set_dirty (self, FALSE);
+  remember (self, sluice_document_get_path (self->document));
   _sluice_window_set_banner (self, BANNER_INFO, text);
-  return TRUE;
+  if (then != NULL)
+    then (self, NULL);
+}
+
+/* Over the text of the file the scenario came from (a preset's too, for
+ * Save As): the comments, blank lines and order of keys stay. @then
+ * waits for it, once written. */
+static void
+save_to (SluiceWindow     *self,
+         const char       *path,
+         SluiceWindowGoOn  then)
+{
+  SluiceScenario *scenario = sluice_config_panel_get_scenario (self->config_panel);
+  g_autoptr(GFile) file = path != NULL ? g_file_new_for_path (path) : NULL;
+  Saving *saving;
+
+  /* A field may have turned invalid while Save As asked where. */
+  if (scenario == NULL)
+    {
+      _sluice_window_set_banner (self, BANNER_ERROR,
+                                 _("The configuration has an error: fix the field marked in red, then save."));
+      return;
+    }
+  /* The document follows the panel (SluiceConfigPanel::changed): this
+   * only makes sure. */
+  sluice_document_set_scenario (self->document, scenario);
+  saving = g_new0 (Saving, 1);
+  saving->window = g_object_ref (self);
+  saving->then = then;
+  sluice_document_save_async (self->document, file, NULL, on_saved, saving);
+}
+
+/* ---- exports ---------------------------------------------------------- */
+
+/**
+ * sluice_window_export_image:
+ * @self: a #SluiceWindow
+ * @path: the file to write; `.png`, `.svg` or `.pdf` picks the format
+ * @width: the width of the image, in pixels or points
+ * @height: the height of the image
+ * @error: return location for an error
+ *
+ * Draws the queue chart above the worker lanes of the last run, with the
+ * run's queue capacity and lead bound and the window's dark or light look.
+ *
+ * Returns: whether the file was written
+ */
+gboolean
+sluice_window_export_image (SluiceWindow  *self,
+                            const char    *path,
+                            double         width,
+                            double         height,
+                            GError       **error)
+{
+  g_return_val_if_fail (SLUICE_IS_WINDOW (self), FALSE);
+
+  return sluice_run_controller_export_image (self->run, path, width, height,
+                                             sluice_widget_is_dark (GTK_WIDGET (self->chart_view)), error);
+}
+
+/**
+ * sluice_window_export_events:
+ * @self: a #SluiceWindow
+ * @path: the file to write; `.csv` writes CSV, `.jsonl`, `.ndjson` or
+ *   `.json` JSON Lines
+ * @error: return location for an error
+ *
+ * Writes the events the last run recorded.
+ *
+ * Returns: whether the file was written
+ */
+gboolean
+sluice_window_export_events (SluiceWindow  *self,
+                             const char    *path,
+                             GError       **error)
+{
+  g_return_val_if_fail (SLUICE_IS_WINDOW (self), FALSE);
+
+  return sluice_run_controller_export_events (self->run, path, error);
 }
 
 static void
@@ -317,6 +350,44 @@ save_run_to (SluiceWindow *self,
 }
 
 static void
+on_opened (GObject      *source,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  g_autoptr(SluiceWindow) self = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *text = NULL;
+  gboolean ok = sluice_document_load_finish (SLUICE_DOCUMENT (source), result, &error);
+
+  if (self->document == NULL)
+    return;   /* the window was closed meanwhile */
+  if (ok)
+    {
+      remember (self, sluice_document_get_path (self->document));
+      return;
+    }
+  text = g_strdup_printf (_("Cannot open the scenario: %s"), error->message);
+  _sluice_window_set_banner (self, BANNER_ERROR, text);
+}
+
+/* File → Open: a scenario is read without blocking the window (a slow
+ * disk, a network folder); a recording as sluice_window_open_file() does. */
+static void
+open_chosen (SluiceWindow *self,
+             const char   *path)
+{
+  g_autoptr(GFile) file = NULL;
+
+  if (g_str_has_suffix (path, ".sluicerun"))
+    {
+      sluice_window_open_file (self, path, NULL);
+      return;
+    }
+  file = g_file_new_for_path (path);
+  sluice_document_load_async (self->document, file, NULL, on_opened, g_object_ref (self));
+}
+
+static void
 on_file_chosen (GtkWindow            *parent,
                 SluiceFileDialogKind  kind,
                 const char           *path,
@@ -329,15 +400,12 @@ on_file_chosen (GtkWindow            *parent,
                                kind != SLUICE_FILE_DIALOG_EXPORT_IMAGE && kind != SLUICE_FILE_DIALOG_EXPORT_EVENTS
                                  ? _("Choose a local file.") : _("Cannot export: choose a local file."));
   else if (kind == SLUICE_FILE_DIALOG_OPEN)
-    sluice_window_open_file (self, path, NULL);
+    open_chosen (self, path);
   else if (kind == SLUICE_FILE_DIALOG_SAVE_RUN)
     save_run_to (self, path);
   else if (kind == SLUICE_FILE_DIALOG_SAVE)
-    {
-      /* Saved from "Save the changes?": then what waited for it. */
-      if (save_to (self, path) && user_data != NULL)
-        _sluice_window_do_pending (self);
-    }
+    /* Saved from "Save the changes?": then what waited for it. */
+    save_to (self, path, g_steal_pointer (&self->after_save));
   else
     export_to (self, path, kind == SLUICE_FILE_DIALOG_EXPORT_IMAGE);
 }
@@ -354,7 +422,7 @@ void
 _sluice_window_choose_file (SluiceWindow         *self,
                             SluiceFileDialogKind  kind)
 {
-  sluice_file_dialog_show (GTK_WINDOW (self), kind, self->file, on_file_chosen, NULL);
+  sluice_file_dialog_show (GTK_WINDOW (self), kind, sluice_document_get_path (self->document), on_file_chosen, NULL);
 }
 
 static gboolean
@@ -373,7 +441,8 @@ check_valid (SluiceWindow *self)
 static gboolean
 is_own_file (SluiceWindow *self)
 {
-  g_autofree char *dir = self->file ? g_path_get_dirname (self->file) : NULL;
+  const char *path = sluice_document_get_path (self->document);
+  g_autofree char *dir = path != NULL ? g_path_get_dirname (path) : NULL;
   g_autoptr(GFile) folder = dir ? g_file_new_for_path (dir) : NULL;
   const char *presets_dir = sluice_presets_get_dir ();
   g_autoptr(GFile) presets = presets_dir ? g_file_new_for_path (presets_dir) : NULL;
@@ -384,20 +453,28 @@ is_own_file (SluiceWindow *self)
 /**
  * _sluice_window_save:
  * @self: a #SluiceWindow
+ * @then: (nullable): what waits for it: called once saved, not when the
+ *   save fails or its file dialog is cancelled
  *
- * Saves the configuration over its file, or asks where for a preset;
- * unless it has an error.
+ * Saves the configuration over its file, or asks where for a preset or a
+ * new scenario; unless it has an error.
  */
 void
-_sluice_window_save (SluiceWindow *self)
+_sluice_window_save (SluiceWindow     *self,
+                     SluiceWindowGoOn  then)
 {
   if (!check_valid (self))
     return;
 
+  self->after_save = NULL;
   if (is_own_file (self))
-    save_to (self, self->file);
+    save_to (self, NULL, then);
   else
-    _sluice_window_choose_file (self, SLUICE_FILE_DIALOG_SAVE);
+    {
+      self->after_save = then;
+      sluice_file_dialog_show (GTK_WINDOW (self), SLUICE_FILE_DIALOG_SAVE, sluice_document_get_path (self->document),
+                               on_file_chosen, NULL);
+    }
 }
 
 /**
@@ -409,27 +486,22 @@ _sluice_window_save (SluiceWindow *self)
 void
 _sluice_window_save_as (SluiceWindow *self)
 {
-  if (check_valid (self))
-    _sluice_window_choose_file (self, SLUICE_FILE_DIALOG_SAVE);
+  if (!check_valid (self))
+    return;
+  self->after_save = NULL;
+  _sluice_window_choose_file (self, SLUICE_FILE_DIALOG_SAVE);
 }
 
 /**
- * _sluice_window_save_then_go_on:
+ * sluice_window_get_file:
  * @self: a #SluiceWindow
  *
- * Save in "Save the changes?": saves as _sluice_window_save() does, then
- * does what waited for the answer; nothing more when the save fails or
- * its file dialog is cancelled.
+ * Returns: (nullable): the file of the scenario shown (a preset's too), or
+ *   %NULL
  */
-void
-_sluice_window_save_then_go_on (SluiceWindow *self)
+const char *
+sluice_window_get_file (SluiceWindow *self)
 {
-  if (!check_valid (self))
-    return;
-
-  if (!is_own_file (self))
-    sluice_file_dialog_show (GTK_WINDOW (self), SLUICE_FILE_DIALOG_SAVE, self->file, on_file_chosen,
-                             GINT_TO_POINTER (TRUE));
-  else if (save_to (self, self->file))
-    _sluice_window_do_pending (self);
+  g_return_val_if_fail (SLUICE_IS_WINDOW (self), NULL);
+  return sluice_document_get_path (self->document);
 }

@@ -279,19 +279,6 @@ _sluice_window_show_lesson (SluiceWindow   *self,
 }
 
 /**
- * _sluice_window_lesson_allows_run:
- * @self: a #SluiceWindow
- *
- * Returns: whether the run may start: always, but for a lesson not
- *   answered yet ("Run to find out" needs a choice)
- */
-gboolean
-_sluice_window_lesson_allows_run (SluiceWindow *self)
-{
-  return current_lesson (self) == NULL || sluice_lesson_panel_get_choice (self->lesson_panel) > 0;
-}
-
-/**
  * _sluice_window_ask_lesson_again:
  * @self: a #SluiceWindow
  *
@@ -372,7 +359,8 @@ mark_done (SluiceWindow *self)
   g_auto(GStrv) done = NULL;
   g_autoptr(GStrvBuilder) builder = NULL;
   g_auto(GStrv) names = NULL;
-  g_autofree char *base = self->file != NULL ? g_path_get_basename (self->file) : NULL;
+  const char *path = sluice_document_get_path (self->document);
+  g_autofree char *base = path != NULL ? g_path_get_basename (path) : NULL;
 
   if (base == NULL || !g_str_has_suffix (base, ".pool"))
     return;

@@ -10,6 +10,7 @@
 #include "sluice-clock-controls.h"
 #include "sluice-config-panel.h"
 #include "sluice-counters.h"
+#include "sluice-document.h"
 #include "sluice-error-group-view.h"
 #include "sluice-event-log.h"
 #include "sluice-explain-view.h"
@@ -28,26 +29,34 @@
 
 G_BEGIN_DECLS
 
-/* The window is one object in four units: sluice-window.c (the object,
- * its banner, the run's state, its settings and the API),
- * sluice-window-actions.c (the `win.` actions and when they are enabled),
- * sluice-window-keys.c (the run's keys, wherever the focus is),
- * sluice-window-files.c (scenario files, presets, the last session's
- * scenario, saving and exporting), sluice-window-unsaved.c (the mark of
- * unsaved changes in the title, and the question before they are lost),
- * sluice-window-compare.c (Compare…), sluice-window-attach.c (Attach to
- * a Running Pool…) and sluice-window-store.c (Open Job Store…).
- * They share the struct and the functions below. */
+/* The window is one object (the template, its views and its actions) over
+ * a #SluiceDocument (the scenario, its file, the current run's model) and
+ * a #SluiceRunController (the run). Its files call one way, from the top:
+ *
+ *   sluice-window.c          the object: template, properties, wiring of
+ *                            the document and the controller to the views
+ *    └ sluice-window-actions.c  the `win.` actions (action → document or
+ *       │                       controller), and Reset
+ *       ├ sluice-window-lessons.c  the Lessons page, a lesson's question
+ *       │                          and reveal, and their actions
+ *       ├ sluice-window-unsaved.c  "Save the changes?" before what would
+ *       │                          lose them
+ *       │  └ sluice-window-files.c  open, save (through the document),
+ *       │                           export
+ *       ├ sluice-window-attach.c, -compare.c, -store.c: one dialog each
+ *    leaves, called from above and calling no other window file:
+ *       sluice-window-state.c      what is enabled and shown for the run's
+ *                                  and the document's state now
+ *       sluice-window-banner.c     the banner's one line
+ *       sluice-window-projector.c  projector mode
+ *       sluice-window-keys.c       the run's keys
+ *
+ * tests/check-window-calls.py checks that no call goes back up. */
 
-/* What waits for the answer to "Save the changes?". */
-typedef enum {
-  PENDING_NONE,
-  PENDING_CLOSE,
-  PENDING_OPEN_DIALOG,
-  PENDING_OPEN_PRESET,
-  PENDING_OPEN_FILE,
-  PENDING_ATTACH_DIALOG,
-} PendingKind;
+/* What waits for the answer to "Save the changes?" (with its argument:
+ * a preset's name, a file's path), or what to do once saved. */
+typedef void (*SluiceWindowGoOn) (SluiceWindow *self,
+                                  const char   *arg);
 
 struct _SluiceWindow
 {
@@ -90,15 +99,13 @@ struct _SluiceWindow
   SluiceLessonPanel    *lesson_panel;
 
   SluiceRunController  *run;
-  char                 *file;       /* the scenario's file, or NULL */
-  char                 *file_text;  /* its text as loaded or last saved: Save
-                                     * edits it, keeping its comments */
-  char                 *title;      /* the scenario's last valid title */
-  gboolean              dirty;      /* changes not saved */
+  SluiceDocument       *document;   /* the scenario, its file, the run's model */
+  GPtrArray            *document_bindings; /* GBinding: the header's to it */
   gboolean              closing;    /* asked, or nothing to ask: close */
   GtkWidget            *question;   /* "Save the changes?" while it asks */
-  PendingKind           pending;    /* what waits for its answer */
+  SluiceWindowGoOn      pending;    /* what waits for its answer */
   char                 *pending_arg; /* the preset or file to open */
+  SluiceWindowGoOn      after_save; /* what waits for Save As's file */
   SluiceBatch          *batch;      /* --screenshot and --export-* */
   GSettings            *settings;   /* bound: size, sidebar, speed, projector */
   char                 *banner_text; /* the banner's line, without "Paused" */
@@ -114,63 +121,61 @@ typedef enum {
   BANNER_ERROR,
 } BannerKind;
 
-/* sluice-window.c */
-void _sluice_window_set_banner     (SluiceWindow         *self,
-                                    BannerKind            kind,
-                                    const char           *text);
-void _sluice_window_show_ready     (SluiceWindow         *self);
-void _sluice_window_reset_run      (SluiceWindow         *self);
-void _sluice_window_update_mode    (SluiceWindow         *self);
+/* sluice-window-banner.c */
+void     _sluice_window_set_banner        (SluiceWindow         *self,
+                                           BannerKind            kind,
+                                           const char           *text);
+void     _sluice_window_show_ready        (SluiceWindow         *self);
+void     _sluice_window_connect_banner    (SluiceWindow         *self);
+
+/* sluice-window-state.c */
+void     _sluice_window_update_actions    (SluiceWindow         *self);
+void     _sluice_window_update_mode       (SluiceWindow         *self);
+gboolean _sluice_window_get_attached      (SluiceWindow         *self);
+gboolean _sluice_window_lesson_allows_run (SluiceWindow         *self);
 
 /* sluice-window-actions.c */
-void _sluice_window_class_install_actions (GtkWidgetClass *widget_class);
-void _sluice_window_update_actions (SluiceWindow         *self);
+void     _sluice_window_class_install_actions (GtkWidgetClass   *widget_class);
+void     _sluice_window_reset_run         (SluiceWindow         *self);
 
 /* sluice-window-keys.c */
-void _sluice_window_add_run_keys   (SluiceWindow         *self);
+void     _sluice_window_add_run_keys      (SluiceWindow         *self);
 
 /* sluice-window-files.c */
-void _sluice_window_choose_file    (SluiceWindow         *self,
-                                    SluiceFileDialogKind  kind);
-void _sluice_window_save           (SluiceWindow         *self);
-void _sluice_window_save_as        (SluiceWindow         *self);
-void _sluice_window_save_then_go_on (SluiceWindow        *self);
+void     _sluice_window_choose_file       (SluiceWindow         *self,
+                                           SluiceFileDialogKind  kind);
+void     _sluice_window_save              (SluiceWindow         *self,
+                                           SluiceWindowGoOn      then);
+void     _sluice_window_save_as           (SluiceWindow         *self);
 
 /* sluice-window-attach.c */
-gboolean _sluice_window_get_attached  (SluiceWindow       *self);
-void     _sluice_window_choose_pool   (SluiceWindow       *self);
+void     _sluice_window_choose_pool       (SluiceWindow         *self);
 
 /* sluice-window-projector.c */
-void     _sluice_window_fit_counters         (SluiceWindow   *self);
+void     _sluice_window_fit_counters      (SluiceWindow         *self);
 
 /* sluice-window-lessons.c */
 void     _sluice_window_class_install_lesson_actions (GtkWidgetClass *widget_class);
-void     _sluice_window_connect_lesson_panel (SluiceWindow   *self);
-void     _sluice_window_show_lessons_page    (SluiceWindow   *self,
-                                              gboolean        lessons);
-gboolean _sluice_window_get_lessons_page_shown (SluiceWindow *self);
-void     _sluice_window_bind_lesson_settings (SluiceWindow   *self);
-void     _sluice_window_show_lesson          (SluiceWindow   *self,
-                                              SluiceScenario *scenario);
-gboolean _sluice_window_lesson_allows_run    (SluiceWindow   *self);
-void     _sluice_window_ask_lesson_again     (SluiceWindow   *self);
-void     _sluice_window_connect_lesson_run   (SluiceWindow   *self);
+void     _sluice_window_connect_lesson_panel (SluiceWindow      *self);
+void     _sluice_window_show_lessons_page (SluiceWindow         *self,
+                                           gboolean              lessons);
+gboolean _sluice_window_get_lessons_page_shown (SluiceWindow    *self);
+void     _sluice_window_bind_lesson_settings (SluiceWindow      *self);
+void     _sluice_window_show_lesson       (SluiceWindow         *self,
+                                           SluiceScenario       *scenario);
+void     _sluice_window_ask_lesson_again  (SluiceWindow         *self);
+void     _sluice_window_connect_lesson_run (SluiceWindow        *self);
 
 /* sluice-window-compare.c */
-void _sluice_window_choose_comparison (SluiceWindow       *self);
+void     _sluice_window_choose_comparison (SluiceWindow         *self);
 
 /* sluice-window-store.c */
-void _sluice_window_choose_store      (SluiceWindow       *self);
+void     _sluice_window_choose_store      (SluiceWindow         *self);
 
 /* sluice-window-unsaved.c */
-void     _sluice_window_update_title      (SluiceWindow *self);
-void     _sluice_window_set_dirty         (SluiceWindow *self,
-                                           gboolean      dirty);
-void     _sluice_window_on_edited         (SluiceWindow *self);
-void     _sluice_window_ask_first         (SluiceWindow *self,
-                                           PendingKind   kind,
-                                           const char   *arg);
-void     _sluice_window_do_pending        (SluiceWindow *self);
-gboolean _sluice_window_on_close_request  (SluiceWindow *self);
+void     _sluice_window_ask_first         (SluiceWindow         *self,
+                                           SluiceWindowGoOn      go_on,
+                                           const char           *arg);
+gboolean _sluice_window_on_close_request  (SluiceWindow         *self);
 
 G_END_DECLS

@@ -1,5 +1,5 @@
-/* sluice-window-unsaved.c: the window's unsaved changes: the mark in the
- * title, and the question before they would be lost
+/* sluice-window-unsaved.c: the question before unsaved changes would be
+ * lost
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -10,109 +10,30 @@
 
 #include "sluice-window-private.h"
 
-/* "• " before the title while there are unsaved changes, as GNOME Text
- * Editor marks a changed document. */
-#define MODIFIED_MARK "• "
+/* Whether there are unsaved changes is the document's
+ * (SluiceDocument:dirty, which the title shows, sluice-window.c); this file
+ * asks about them before what would lose them: it is given what to do
+ * next (a #SluiceWindowGoOn), so it knows none of the flows that ask. */
 
-static const char *
-scenario_title (SluiceWindow *self)
+static void
+close_now (SluiceWindow *self,
+           const char   *arg)
 {
-  SluiceScenario *scenario = sluice_config_panel_get_scenario (self->config_panel);
-  const char *title = scenario ? sluice_scenario_get_title (scenario) : NULL;
-
-  if (title == NULL && self->title != NULL)
-    return self->title;   /* the last valid one, while a field is invalid */
-  return title;
+  self->closing = TRUE;
+  gtk_window_close (GTK_WINDOW (self));
 }
 
-/**
- * _sluice_window_update_title:
- * @self: a #SluiceWindow
- *
- * The window's and the header's title: the scenario's (as edited), else
- * its file's name, after "• " while there are unsaved changes.
- */
-void
-_sluice_window_update_title (SluiceWindow *self)
+/* Does what waited for the question, once it is answered with Discard or
+ * the changes are saved. */
+static void
+do_pending (SluiceWindow *self,
+            const char   *unused)
 {
-  const char *title = scenario_title (self);
-  g_autofree char *base = self->file ? g_path_get_basename (self->file) : NULL;
-  g_autofree char *shown = NULL;
-
-  if (title != NULL && title != self->title)
-    {
-      g_free (self->title);
-      self->title = g_strdup (title);
-    }
-  if (title == NULL)
-    title = base ? base : _("Untitled scenario");
-
-  shown = g_strconcat (self->dirty ? MODIFIED_MARK : "", title, NULL);
-  gtk_label_set_text (self->title_label, shown);
-  gtk_window_set_title (GTK_WINDOW (self), shown);
-}
-
-/**
- * _sluice_window_set_dirty:
- * @self: a #SluiceWindow
- * @dirty: whether there are changes that are not saved
- */
-void
-_sluice_window_set_dirty (SluiceWindow *self,
-                          gboolean      dirty)
-{
-  self->dirty = dirty;
-  _sluice_window_update_title (self);
-}
-
-/**
- * _sluice_window_on_edited:
- * @self: a #SluiceWindow
- *
- * A person changed the configuration: it has unsaved changes.
- */
-void
-_sluice_window_on_edited (SluiceWindow *self)
-{
-  _sluice_window_set_dirty (self, TRUE);
-}
-
-/**
- * _sluice_window_do_pending:
- * @self: a #SluiceWindow
- *
- * Does what waited for the question, once it is answered with Discard or
- * the changes are saved.
- */
-void
-_sluice_window_do_pending (SluiceWindow *self)
-{
-  PendingKind kind = self->pending;
+  SluiceWindowGoOn go_on = g_steal_pointer (&self->pending);
   g_autofree char *arg = g_steal_pointer (&self->pending_arg);
 
-  self->pending = PENDING_NONE;
-  switch (kind)
-    {
-    case PENDING_CLOSE:
-      self->closing = TRUE;
-      gtk_window_close (GTK_WINDOW (self));
-      break;
-    case PENDING_OPEN_DIALOG:
-      _sluice_window_choose_file (self, SLUICE_FILE_DIALOG_OPEN);
-      break;
-    case PENDING_OPEN_PRESET:
-      sluice_window_open_preset (self, arg, NULL);
-      break;
-    case PENDING_OPEN_FILE:
-      sluice_window_open_file (self, arg, NULL);
-      break;
-    case PENDING_ATTACH_DIALOG:
-      _sluice_window_choose_pool (self);
-      break;
-    case PENDING_NONE:
-    default:
-      break;
-    }
+  if (go_on != NULL)
+    go_on (self, arg);
 }
 
 static void
@@ -124,14 +45,16 @@ on_answer (GtkDialog    *dialog,
   gtk_window_destroy (GTK_WINDOW (dialog));
 
   if (response == GTK_RESPONSE_ACCEPT)
-    _sluice_window_save_then_go_on (self);
+    /* Once saved; nothing more when the save fails or its file dialog
+     * is cancelled. */
+    _sluice_window_save (self, do_pending);
   else if (response == GTK_RESPONSE_REJECT)
     /* Still changed: an Open that is cancelled keeps them; a file that
      * opens, or the window closing, lets go of them. */
-    _sluice_window_do_pending (self);
+    do_pending (self, NULL);
   else
     {
-      self->pending = PENDING_NONE;
+      self->pending = NULL;
       g_clear_pointer (&self->pending_arg, g_free);
     }
 }
@@ -139,14 +62,13 @@ on_answer (GtkDialog    *dialog,
 static GtkWidget *
 create_question (SluiceWindow *self)
 {
-  const char *title = scenario_title (self);
   GtkWidget *dialog;
   GtkWidget *button;
 
   dialog = gtk_message_dialog_new (GTK_WINDOW (self), GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
                                    GTK_MESSAGE_QUESTION, GTK_BUTTONS_NONE,
                                    /* Translators: %s is the scenario's title */
-                                   _("Save the changes to “%s”?"), title ? title : _("Untitled scenario"));
+                                   _("Save the changes to “%s”?"), sluice_document_get_title (self->document));
   gtk_message_dialog_format_secondary_text (GTK_MESSAGE_DIALOG (dialog), "%s",
                                             _("Changes that are not saved are lost."));
   gtk_dialog_add_button (GTK_DIALOG (dialog), _("_Cancel"), GTK_RESPONSE_CANCEL);
@@ -162,25 +84,25 @@ create_question (SluiceWindow *self)
 /**
  * _sluice_window_ask_first:
  * @self: a #SluiceWindow
- * @kind: what to do
- * @arg: (nullable): the preset's name or the file's path
+ * @go_on: what to do
+ * @arg: (nullable): the preset's name or the file's path, for @go_on
  *
- * Does @kind now when there are no unsaved changes; else asks "Save the
+ * Does @go_on now when there are no unsaved changes; else asks "Save the
  * changes?" first, and does it after Save (once saved) or Discard, not
  * after Cancel.
  */
 void
-_sluice_window_ask_first (SluiceWindow *self,
-                          PendingKind   kind,
-                          const char   *arg)
+_sluice_window_ask_first (SluiceWindow     *self,
+                          SluiceWindowGoOn  go_on,
+                          const char       *arg)
 {
   g_free (self->pending_arg);
-  self->pending = kind;
+  self->pending = go_on;
   self->pending_arg = g_strdup (arg);
 
-  if (!self->dirty)
+  if (!sluice_document_get_dirty (self->document))
     {
-      _sluice_window_do_pending (self);
+      do_pending (self, NULL);
       return;
     }
 
@@ -201,11 +123,37 @@ _sluice_window_ask_first (SluiceWindow *self,
 gboolean
 _sluice_window_on_close_request (SluiceWindow *self)
 {
-  if (self->closing || !self->dirty)
+  if (self->closing || !sluice_document_get_dirty (self->document))
     return FALSE;
 
-  _sluice_window_ask_first (self, PENDING_CLOSE, NULL);
+  _sluice_window_ask_first (self, close_now, NULL);
   return TRUE;
+}
+
+static void
+open_file_now (SluiceWindow *self,
+               const char   *path)
+{
+  sluice_window_open_file (self, path, NULL);
+}
+
+/**
+ * sluice_window_open_file_asking:
+ * @self: a #SluiceWindow
+ * @path: a `.pool` file
+ *
+ * Opens @path as sluice_window_open_file() does, once "Save the changes?"
+ * is answered when the scenario shown has unsaved changes (`sluice
+ * FILE.pool` while the window is open, a lesson's card).
+ */
+void
+sluice_window_open_file_asking (SluiceWindow *self,
+                                const char   *path)
+{
+  g_return_if_fail (SLUICE_IS_WINDOW (self));
+  g_return_if_fail (path != NULL);
+
+  _sluice_window_ask_first (self, open_file_now, path);
 }
 
 /**
@@ -218,7 +166,7 @@ gboolean
 sluice_window_get_modified (SluiceWindow *self)
 {
   g_return_val_if_fail (SLUICE_IS_WINDOW (self), FALSE);
-  return self->dirty;
+  return sluice_document_get_dirty (self->document);
 }
 
 /**
@@ -236,18 +184,4 @@ sluice_window_get_question (SluiceWindow *self)
 {
   g_return_val_if_fail (SLUICE_IS_WINDOW (self), NULL);
   return self->question;
-}
-
-/**
- * sluice_window_get_file:
- * @self: a #SluiceWindow
- *
- * Returns: (nullable): the file of the scenario shown (a preset's too), or
- *   %NULL
- */
-const char *
-sluice_window_get_file (SluiceWindow *self)
-{
-  g_return_val_if_fail (SLUICE_IS_WINDOW (self), NULL);
-  return self->file;
 }

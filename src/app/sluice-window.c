@@ -22,12 +22,14 @@
  * Stop in stream mode and Close (the service's graceful close) in submit
  * mode: both drain, and two buttons side by side squeezed the title.
  *
- * The window wires its template, actions (installed on its class),
- * shortcuts and dialogs; the run itself (runner, clock, per-frame updates,
- * exports) belongs to a #SluiceRunController, and the time span the chart
- * and the lanes share to its #SluiceViewport. Each run, reset, lesson,
- * recording and attach is a new #SluiceRunModel: the window rebinds every
- * view to it (show_model()), so none shows a run before it.
+ * The window is a view of its #SluiceDocument (the scenario, its file,
+ * the current run's #SluiceRunModel) with actions installed on its class,
+ * as GNOME Text Editor's window is: an action loads, saves or edits the
+ * document, or starts, steers or resets the run through a
+ * #SluiceRunController; the controller publishes a new model for each
+ * run, reset, lesson, recording and attach, the document holds it, and
+ * the views follow the document (show_model(), show_title(),
+ * on_document_loaded()), so none shows a run before it.
  *
  * The keys of a run (Ctrl+R, Space, →, + and −, Escape, Ctrl+.,
  * Ctrl+Backspace) work wherever the focus is; the window's size and
@@ -36,12 +38,9 @@
  * thicker lines, the high-contrast palette) are kept in the application's
  * settings.
  *
- * This file holds the object, the banner, the run's state, the settings
- * and the API; sluice-window-actions.c the `win.` actions,
- * sluice-window-keys.c the run's keys, sluice-window-files.c the
- * scenarios' files, presets and exports, sluice-window-attach.c the
- * pool of another program, attached, and sluice-window-projector.c
- * projector mode (see sluice-window-private.h).
+ * This file holds the object, its wiring of the document and the
+ * controller to the views, the settings and the API; the other
+ * sluice-window-*.c files call one way below it (sluice-window-private.h).
  */
 
 G_DEFINE_FINAL_TYPE (SluiceWindow, sluice_window, GTK_TYPE_APPLICATION_WINDOW)
@@ -57,91 +56,7 @@ enum {
 
 static GParamSpec *properties[N_PROPS];
 
-/* ---- the banner -------------------------------------------------------- */
-
-static void
-show_banner (SluiceWindow *self,
-             BannerKind    kind,
-             const char   *text)
-{
-  /* The banner's row, with the lints' badge in it, takes its colour. */
-  GtkWidget *banner = gtk_widget_get_parent (GTK_WIDGET (self->banner_label));
-
-  gtk_label_set_text (self->banner_label, text);
-  /* On a projector the banner keeps to two lines: the whole line is its
-   * tooltip. */
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->banner_label), text);
-  gtk_widget_remove_css_class (banner, "banner-ok");
-  gtk_widget_remove_css_class (banner, "banner-error");
-  if (kind == BANNER_OK)
-    gtk_widget_add_css_class (banner, "banner-ok");
-  else if (kind == BANNER_ERROR)
-    gtk_widget_add_css_class (banner, "banner-error");
-}
-
-static gboolean
-is_paused (SluiceWindow *self)
-{
-  return sluice_clock_controls_get_paused (self->clock_controls);
-}
-
-/**
- * _sluice_window_set_banner:
- * @self: a #SluiceWindow
- * @kind: how the line looks
- * @text: the line
- *
- * Says what is going on, or how the run ended; while the run's clock is
- * paused, after "Paused —", so that the banner keeps saying that the run
- * stands still.
- */
-void
-_sluice_window_set_banner (SluiceWindow *self,
-                           BannerKind    kind,
-                           const char   *text)
-{
-  g_autofree char *paused = NULL;
-
-  g_free (self->banner_text);
-  self->banner_text = g_strdup (text);
-  self->banner_kind = kind;
-
-  if (!is_paused (self))
-    {
-      show_banner (self, kind, text);
-      return;
-    }
-
-  /* Translators: the banner when something happens while the run's clock
-   * is paused, such as a stop request; %s says what happened */
-  paused = g_strdup_printf (_("Paused — %s"), text);
-  show_banner (self, kind, paused);
-}
-
-/* "Paused" while the run's clock stands still; what was said last once it
- * goes on. */
-static void
-on_paused_changed (SluiceWindow *self)
-{
-  if (is_paused (self))
-    show_banner (self, BANNER_INFO,
-                 _("Paused: Space resumes, → steps to the next timer, Escape requests a stop."));
-  else if (self->banner_text != NULL)
-    show_banner (self, self->banner_kind, self->banner_text);
-}
-
-/**
- * _sluice_window_show_ready:
- * @self: a #SluiceWindow
- *
- * Says how to start, for a new scenario or after a reset.
- */
-void
-_sluice_window_show_ready (SluiceWindow *self)
-{
-  _sluice_window_set_banner (self, BANNER_INFO,
-                             _("Ready: press Run (Ctrl+R) to start, or change the configuration on the left."));
-}
+/* ---- the run ----------------------------------------------------------- */
 
 static void
 on_run_status (SluiceWindow *self,
@@ -158,57 +73,6 @@ is_running (SluiceWindow *self)
   return sluice_run_controller_get_running (self->run);
 }
 
-/* ---- exports ---------------------------------------------------------- */
-
-/**
- * sluice_window_export_image:
- * @self: a #SluiceWindow
- * @path: the file to write; `.png`, `.svg` or `.pdf` picks the format
- * @width: the width of the image, in pixels or points
- * @height: the height of the image
- * @error: return location for an error
- *
- * Draws the queue chart above the worker lanes of the last run, with the
- * run's queue capacity and lead bound and the window's dark or light look.
- *
- * Returns: whether the file was written
- */
-gboolean
-sluice_window_export_image (SluiceWindow  *self,
-                            const char    *path,
-                            double         width,
-                            double         height,
-                            GError       **error)
-{
-  g_return_val_if_fail (SLUICE_IS_WINDOW (self), FALSE);
-
-  return sluice_run_controller_export_image (self->run, path, width, height,
-                                             sluice_widget_is_dark (GTK_WIDGET (self->chart_view)), error);
-}
-
-/**
- * sluice_window_export_events:
- * @self: a #SluiceWindow
- * @path: the file to write; `.csv` writes CSV, `.jsonl`, `.ndjson` or
- *   `.json` JSON Lines
- * @error: return location for an error
- *
- * Writes the events the last run recorded.
- *
- * Returns: whether the file was written
- */
-gboolean
-sluice_window_export_events (SluiceWindow  *self,
-                             const char    *path,
-                             GError       **error)
-{
-  g_return_val_if_fail (SLUICE_IS_WINDOW (self), FALSE);
-
-  return sluice_run_controller_export_events (self->run, path, error);
-}
-
-/* ---- the run ----------------------------------------------------------- */
-
 static void
 on_running_changed (SluiceWindow *self)
 {
@@ -219,82 +83,6 @@ on_running_changed (SluiceWindow *self)
                                    gtk_notebook_page_num (self->notebook, GTK_WIDGET (self->jobs_view)));
   _sluice_window_update_actions (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_RUNNING]);
-}
-
-/**
- * _sluice_window_reset_run:
- * @self: a #SluiceWindow
- *
- * Lets go of the run on show and clears the views.
- */
-void
-_sluice_window_reset_run (SluiceWindow *self)
-{
-  sluice_run_controller_reset (self->run);
-  _sluice_window_ask_lesson_again (self);
-  _sluice_window_update_mode (self);
-  _sluice_window_update_actions (self);
-}
-
-/* ---- stream or submit mode -------------------------------------------- */
-
-/* One button, so that the header bar leaves the title its room: in submit
- * mode a stop request and a close both drain the service, and the button
- * offers the service's own word, Close (win.close-service, Ctrl+L);
- * win.request-stop stays an action in both modes. */
-static void
-update_stop_button (SluiceWindow *self,
-                    gboolean      submit)
-{
-  if (submit)
-    {
-      /* Translators: closes a running service (submit mode) gracefully */
-      gtk_button_set_label (self->stop_button, _("C_lose"));
-      gtk_widget_set_tooltip_text (GTK_WIDGET (self->stop_button),
-                                   _("Close the service: no more jobs are admitted, the queued and running ones still finish (Ctrl+L)"));
-      gtk_actionable_set_action_name (GTK_ACTIONABLE (self->stop_button), "win.close-service");
-    }
-  else
-    {
-      SluiceRemotePool *remote = _sluice_window_get_attached (self) ? sluice_run_controller_get_remote (self->run)
-                                                                    : NULL;
-
-      gtk_button_set_label (self->stop_button, _("Request _Stop"));
-      if (remote != NULL && !sluice_remote_pool_get_can_stop (remote))
-        gtk_widget_set_tooltip_text (GTK_WIDGET (self->stop_button),
-                                     _("The program exported its pool read-only: it can be watched, not stopped "
-                                       "from here. Started with SLUICE_MONITOR=session,control, it allows a stop."));
-      else if (remote != NULL)
-        gtk_widget_set_tooltip_text (GTK_WIDGET (self->stop_button),
-                                     _("Ask the program's pool to pull nothing more and drain what it has (Escape)"));
-      else
-        gtk_widget_set_tooltip_text (GTK_WIDGET (self->stop_button),
-                                     _("Pull nothing more and let the workers drain what is queued"));
-      gtk_actionable_set_action_name (GTK_ACTIONABLE (self->stop_button), "win.request-stop");
-    }
-}
-
-/**
- * _sluice_window_update_mode:
- * @self: a #SluiceWindow
- *
- * The jobs tab and the stop button's Close belong to service runs: they
- * show while the configuration is one, or the run on show is. A run that
- * goes on keeps the stop button of its own mode, whatever the panel says
- * now.
- */
-void
-_sluice_window_update_mode (SluiceWindow *self)
-{
-  SluiceScenario *scenario = sluice_config_panel_get_scenario (self->config_panel);
-  gboolean service_run = sluice_run_controller_get_submit_mode (self->run);
-  gboolean submit = service_run ||
-                    (scenario != NULL && sluice_scenario_get_mode (scenario) == SLUICE_SCENARIO_MODE_SUBMIT);
-
-  gtk_widget_set_visible (GTK_WIDGET (self->jobs_view), submit);
-  update_stop_button (self, is_running (self) ? service_run : submit);
-  sluice_run_controller_set_configured_workers (self->run,
-                                                scenario != NULL ? (guint) sluice_scenario_get_workers (scenario) : 0);
 }
 
 /* ---- settings ---------------------------------------------------------- */
@@ -409,7 +197,7 @@ let_go_of_model (SluiceWindow *self)
 static void
 show_model (SluiceWindow *self)
 {
-  SluiceRunModel *model = sluice_run_controller_get_model (self->run);
+  SluiceRunModel *model = sluice_document_get_model (self->document);
   SluiceRecorder *recorder;
 
   let_go_of_model (self);
@@ -449,6 +237,78 @@ on_run_handler_changed (SluiceWindow *self)
   sluice_timeline_view_set_handler (self->timeline_view, sluice_run_controller_get_handler (self->run));
 }
 
+/* ---- the document ----------------------------------------------------- */
+
+/* "• " before the title while there are unsaved changes, as GNOME Text
+ * Editor marks a changed document. */
+#define MODIFIED_MARK "• "
+
+/* The window's and the header's title: the document's, after "• " while
+ * it has unsaved changes. */
+static void
+show_title (SluiceWindow *self)
+{
+  g_autofree char *shown = g_strconcat (sluice_document_get_dirty (self->document) ? MODIFIED_MARK : "",
+                                        sluice_document_get_title (self->document), NULL);
+
+  gtk_label_set_text (self->title_label, shown);
+  gtk_window_set_title (GTK_WINDOW (self), shown);
+}
+
+/* A new scenario (a file, a preset, a recording's, an attached pool's):
+ * the panel, the lesson and the banner show it, and the run before it
+ * goes (a run going on stays). */
+static void
+on_document_loaded (SluiceWindow *self)
+{
+  SluiceScenario *scenario = sluice_document_get_scenario (self->document);
+  gboolean running = is_running (self);
+
+  if (!running)
+    _sluice_window_reset_run (self);
+  sluice_config_panel_set_scenario (self->config_panel, scenario);
+  _sluice_window_show_lesson (self, scenario);
+  if (!running)
+    _sluice_window_show_ready (self);
+}
+
+/* The panel edits the document's scenario: valid, it is the document's
+ * (and its title the window's); a person's change is unsaved. */
+static void
+on_panel_changed (SluiceWindow *self)
+{
+  if (self->document == NULL)
+    return;   /* disposed: the panel goes after the document */
+  sluice_document_set_scenario (self->document, sluice_config_panel_get_scenario (self->config_panel));
+  _sluice_window_update_mode (self);
+}
+
+static void
+on_panel_edited (SluiceWindow *self)
+{
+  if (self->document == NULL)
+    return;
+  sluice_document_set_dirty (self->document, TRUE);
+}
+
+static void
+bind_document (SluiceWindow *self)
+{
+  self->document = sluice_document_new ();
+  self->document_bindings = g_ptr_array_new_with_free_func (g_object_unref);
+  g_ptr_array_add (self->document_bindings,
+                   g_object_ref (g_object_bind_property (self->document, "subtitle", self->subtitle_label, "label",
+                                                         G_BINDING_SYNC_CREATE)));
+  g_signal_connect_swapped (self->document, "notify::title", G_CALLBACK (show_title), self);
+  g_signal_connect_swapped (self->document, "notify::dirty", G_CALLBACK (show_title), self);
+  g_signal_connect_swapped (self->document, "loaded", G_CALLBACK (on_document_loaded), self);
+  g_signal_connect_swapped (self->config_panel, "changed", G_CALLBACK (on_panel_changed), self);
+  g_signal_connect_swapped (self->config_panel, "edited", G_CALLBACK (on_panel_edited), self);
+  /* The panel's defaults, before any file. */
+  sluice_document_set_scenario (self->document, sluice_config_panel_get_scenario (self->config_panel));
+  show_title (self);
+}
+
 /* ---- the results ------------------------------------------------------ */
 
 /* A GtkListView makes a row (up to two hundred) for each item that comes
@@ -484,8 +344,9 @@ bind_results (SluiceWindow *self)
   g_signal_connect_object (self->results_view, "unmap", G_CALLBACK (on_results_unmapped), self, G_CONNECT_SWAPPED);
 }
 
-/* The views show the run controller's model, and rebind to each new one:
- * the views hold the model, the controller knows no view. */
+/* The views show the document's model, and rebind to each new one: the
+ * run controller publishes a model for each run, the document holds it,
+ * the views read it; the controller knows no view. */
 static void
 bind_run_views (SluiceWindow *self)
 {
@@ -495,7 +356,10 @@ bind_run_views (SluiceWindow *self)
   self->result_list = sluice_result_list_new ();
   sluice_chart_view_set_viewport (self->chart_view, viewport);
   sluice_timeline_view_set_viewport (self->timeline_view, viewport);
-  g_signal_connect_swapped (self->run, "notify::model", G_CALLBACK (show_model), self);
+  g_ptr_array_add (self->document_bindings,
+                   g_object_ref (g_object_bind_property (self->run, "model", self->document, "model",
+                                                         G_BINDING_SYNC_CREATE)));
+  g_signal_connect_swapped (self->document, "notify::model", G_CALLBACK (show_model), self);
   show_model (self);
   g_signal_connect_swapped (self->run, "notify::handler", G_CALLBACK (on_run_handler_changed), self);
 }
@@ -522,6 +386,15 @@ sluice_window_dispose (GObject *object)
   g_clear_weak_pointer (&self->attach_dialog);
   if (self->clock_controls != NULL)
     g_signal_handlers_disconnect_by_data (self->clock_controls, self);
+  /* The document first: the controller's reset below publishes a model
+   * no view is to show. */
+  if (self->document != NULL)
+    {
+      for (guint i = 0; i < self->document_bindings->len; i++)
+        g_binding_unbind (g_ptr_array_index (self->document_bindings, i));
+      g_signal_handlers_disconnect_by_data (self->document, self);
+    }
+  g_clear_pointer (&self->document_bindings, g_ptr_array_unref);
   /* The views hold the run's models (nothing to let go of first); a run
    * still going on is cancelled and let go of, as the window that paces it
    * goes. */
@@ -534,6 +407,7 @@ sluice_window_dispose (GObject *object)
     }
   g_clear_object (&self->run);
   let_go_of_model (self);
+  g_clear_object (&self->document);
   g_clear_pointer (&self->model_bindings, g_ptr_array_unref);
   g_clear_object (&self->result_list);
 
@@ -548,9 +422,6 @@ sluice_window_finalize (GObject *object)
 {
   SluiceWindow *self = SLUICE_WINDOW (object);
 
-  g_free (self->file);
-  g_free (self->file_text);
-  g_free (self->title);
   g_free (self->pending_arg);
   g_free (self->banner_text);
 
@@ -721,6 +592,7 @@ sluice_window_init (SluiceWindow *self)
   g_signal_connect (self, "notify::application", G_CALLBACK (on_application_changed), NULL);
 
   self->run = sluice_run_controller_new (GTK_WIDGET (self));
+  bind_document (self);
   bind_run_views (self);
   _sluice_window_connect_lesson_run (self);
   g_signal_connect_swapped (self->run, "status", G_CALLBACK (on_run_status), self);
@@ -740,11 +612,8 @@ sluice_window_init (SluiceWindow *self)
                             G_CALLBACK (_sluice_window_update_actions), self);
 
   sluice_clock_controls_set_run_controller (self->clock_controls, self->run);
-  g_signal_connect_swapped (self->clock_controls, "notify::paused", G_CALLBACK (on_paused_changed), self);
+  _sluice_window_connect_banner (self);
   bind_results (self);
-  g_signal_connect_swapped (self->config_panel, "changed", G_CALLBACK (_sluice_window_update_mode), self);
-  g_signal_connect_swapped (self->config_panel, "changed", G_CALLBACK (_sluice_window_update_title), self);
-  g_signal_connect_swapped (self->config_panel, "edited", G_CALLBACK (_sluice_window_on_edited), self);
   g_signal_connect (self, "close-request", G_CALLBACK (_sluice_window_on_close_request), NULL);
   g_signal_connect_swapped (self->jobs_view, "changed", G_CALLBACK (_sluice_window_update_actions), self);
   sluice_presets_fill_menu (self->presets_menu, "win.open-preset");
@@ -935,19 +804,6 @@ sluice_window_get_counter_shown (SluiceWindow  *self,
 }
 
 /**
- * sluice_window_get_banner:
- * @self: a #SluiceWindow
- *
- * Returns: the one line that says what is going on or how the run ended
- */
-const char *
-sluice_window_get_banner (SluiceWindow *self)
-{
-  g_return_val_if_fail (SLUICE_IS_WINDOW (self), NULL);
-  return gtk_label_get_text (self->banner_label);
-}
-
-/**
  * sluice_window_get_n_results:
  * @self: a #SluiceWindow
  *
@@ -985,6 +841,20 @@ sluice_window_get_run_controller (SluiceWindow *self)
 {
   g_return_val_if_fail (SLUICE_IS_WINDOW (self), NULL);
   return self->run;
+}
+
+/**
+ * sluice_window_get_document:
+ * @self: a #SluiceWindow
+ *
+ * Returns: (transfer none): the scenario shown, its file and the current
+ *   run's model
+ */
+SluiceDocument *
+sluice_window_get_document (SluiceWindow *self)
+{
+  g_return_val_if_fail (SLUICE_IS_WINDOW (self), NULL);
+  return self->document;
 }
 
 /**

@@ -10,6 +10,7 @@
 #include "sluice-attach-dialog.h"
 #include "sluice-compare-window.h"
 #include "sluice-counters.h"
+#include "sluice-document.h"
 #include "sluice-run-controller.h"
 #include "sluice-viewport.h"
 #include "sluice-scenario.h"
@@ -82,6 +83,7 @@ guint         sluice_window_get_n_results      (SluiceWindow         *self);
 GListModel   *sluice_window_get_results        (SluiceWindow         *self);
 SluiceRunController *sluice_window_get_run_controller (SluiceWindow  *self);
 SluiceViewport *sluice_window_get_viewport     (SluiceWindow         *self);
+SluiceDocument *sluice_window_get_document     (SluiceWindow         *self);
 SluiceCompareWindow *sluice_window_compare_with_file (SluiceWindow   *self,
                                                 const char           *path,
                                                 GError              **error);

@@ -2,7 +2,7 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
- * sluice-run worker --store URI …        a long-lived worker (sluice-run-worker.c)
+ * sluice-run worker --store URI …        a long-lived worker (sluice-run-store-worker.c)
  * sluice-run enqueue --store URI …       adds jobs, idempotent by operation key
  * sluice-run store-status --store URI …  counts by state and the last failures
  *

@@ -24,7 +24,7 @@ int             sluice_run_store_main       (int          argc,
                                              char       **argv);
 const char     *sluice_run_store_describe   (void);
 
-/* Shared by the commands (sluice-run-store.c, sluice-run-worker.c). */
+/* Shared by the commands (sluice-run-store.c, sluice-run-store-worker.c). */
 int             sluice_run_worker_main      (int          argc,
                                              char       **argv);
 SluiceJobStore *sluice_run_store_open       (const char  *uri,

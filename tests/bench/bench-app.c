@@ -54,15 +54,6 @@ write_preset (const char *dir)
   return path;
 }
 
-static double
-member_double (JsonObject *obj,
-               const char *name)
-{
-  if (!json_object_has_member (obj, name))
-    g_error ("SLUICE_FRAME_STATS has no %s", name);
-  return json_object_get_double_member (obj, name);
-}
-
 /* One run in the window; FALSE with *WHY when the app could not run. */
 static gboolean
 app_run (const char  *dir,
@@ -78,48 +69,15 @@ app_run (const char  *dir,
                          "--preset", APP_PRESET, "--speed", "1", "--screenshot", shot, NULL };
   const char *env[] = { env_stats, env_presets, env_schemas, "GSETTINGS_BACKEND=memory", "GSK_RENDERER=cairo",
                         "NO_AT_BRIDGE=1", "GTK_A11Y=none", NULL };
-  g_autoptr(JsonParser) parser = json_parser_new ();
-  g_autoptr(GError) error = NULL;
-  JsonObject *obj;
-  Child child;
+  g_autoptr(JsonObject) obj = app_run_stats (argv, env, APP_LIMIT, stats, "frame statistics", why);
 
-  g_unlink (stats);
-  child_run (argv, env, APP_LIMIT, &child);
-  if (!child_exited_ok (&child))
-    {
-      *why = g_strdup_printf ("the app failed: %s", child.err != NULL ? g_strstrip (child.err) : "");
-      child_clear (&child);
-      return FALSE;
-    }
-  child_clear (&child);
-
-  if (!json_parser_load_from_file (parser, stats, &error) || !JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
-    {
-      *why = g_strdup_printf ("the app wrote no frame statistics: %s", error != NULL ? error->message : "not an object");
-      return FALSE;
-    }
-  obj = json_node_get_object (json_parser_get_root (parser));
-  run->frames = member_double (obj, "frames");
-  run->fps = member_double (obj, "fps");
-  run->run_seconds = member_double (obj, "run_seconds");
-  run->catch_up_seconds = member_double (obj, "catch_up_seconds");
+  if (obj == NULL)
+    return FALSE;
+  run->frames = stats_member (obj, "frames");
+  run->fps = stats_member (obj, "fps");
+  run->run_seconds = stats_member (obj, "run_seconds");
+  run->catch_up_seconds = stats_member (obj, "catch_up_seconds");
   return TRUE;
-}
-
-/* sluice-run PRESET --clock virtual, a whole process, wall seconds. */
-static double
-headless_run (const char *preset)
-{
-  const char *argv[] = { bench_opt.sluice_run, preset, "--clock", "virtual", NULL };
-  Child child;
-  double seconds;
-
-  child_run (argv, NULL, APP_LIMIT, &child);
-  if (!child_exited_ok (&child))
-    g_error ("sluice-run %s failed: %s", preset, child.err);
-  seconds = child.wall;
-  child_clear (&child);
-  return seconds;
 }
 
 /* The preset, the statistics and the screenshot, and DIR. */
@@ -128,13 +86,7 @@ remove_dir (const char *dir)
 {
   const char *names[] = { APP_PRESET ".pool", "stats.json", "screenshot.png" };
 
-  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
-    {
-      g_autofree char *path = g_build_filename (dir, names[i], NULL);
-
-      g_unlink (path);
-    }
-  g_rmdir (dir);
+  remove_in_dir (dir, names, G_N_ELEMENTS (names));
 }
 
 static void
@@ -186,7 +138,7 @@ bench_app (void)
     {
       AppRun run;
 
-      headless[i] = headless_run (preset);
+      headless[i] = headless_run (preset, APP_LIMIT);
       if (!app_run (dir, &run, &why))
         {
           skip (why);
@@ -249,35 +201,17 @@ app_scrub_run (const char  *dir,
                          "--preset", SCRUB_PRESET, "--screenshot", shot, NULL };
   const char *env[] = { env_stats, env_presets, env_schemas, "GSETTINGS_BACKEND=memory", "GSK_RENDERER=cairo",
                         "NO_AT_BRIDGE=1", "GTK_A11Y=none", NULL };
-  g_autoptr(JsonParser) parser = json_parser_new ();
-  g_autoptr(GError) error = NULL;
-  JsonObject *obj;
-  Child child;
+  g_autoptr(JsonObject) obj = app_run_stats (argv, env, APP_LIMIT, stats, "scrubbing statistics", why);
 
-  g_unlink (stats);
-  child_run (argv, env, APP_LIMIT, &child);
-  if (!child_exited_ok (&child))
-    {
-      *why = g_strdup_printf ("the app failed: %s", child.err != NULL ? g_strstrip (child.err) : "");
-      child_clear (&child);
-      return FALSE;
-    }
-  child_clear (&child);
-
-  if (!json_parser_load_from_file (parser, stats, &error) || !JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
-    {
-      *why = g_strdup_printf ("the app wrote no scrubbing statistics: %s",
-                              error != NULL ? error->message : "not an object");
-      return FALSE;
-    }
-  obj = json_node_get_object (json_parser_get_root (parser));
-  run->events = member_double (obj, "events");
-  run->fps = member_double (obj, "fps");
-  run->frame_p50 = member_double (obj, "frame_p50_ms");
-  run->frame_p95 = member_double (obj, "frame_p95_ms");
-  run->frame_max = member_double (obj, "frame_max_ms");
-  run->work_p50 = member_double (obj, "work_p50_ms");
-  run->work_p95 = member_double (obj, "work_p95_ms");
+  if (obj == NULL)
+    return FALSE;
+  run->events = stats_member (obj, "events");
+  run->fps = stats_member (obj, "fps");
+  run->frame_p50 = stats_member (obj, "frame_p50_ms");
+  run->frame_p95 = stats_member (obj, "frame_p95_ms");
+  run->frame_max = stats_member (obj, "frame_max_ms");
+  run->work_p50 = stats_member (obj, "work_p50_ms");
+  run->work_p95 = stats_member (obj, "work_p95_ms");
   return TRUE;
 }
 
@@ -286,13 +220,7 @@ remove_scrub_dir (const char *dir)
 {
   const char *names[] = { SCRUB_PRESET ".pool", "scrub.json", "screenshot.png" };
 
-  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
-    {
-      g_autofree char *path = g_build_filename (dir, names[i], NULL);
-
-      g_unlink (path);
-    }
-  g_rmdir (dir);
+  remove_in_dir (dir, names, G_N_ELEMENTS (names));
 }
 
 static void

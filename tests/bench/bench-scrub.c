@@ -152,6 +152,19 @@ typedef struct {
   double chars;
 } Figure;
 
+/* Seeks @fold to @time: how many events it moved over. */
+static guint64
+seek_counting (SluiceFold *fold,
+               gint64      time)
+{
+  guint64 before = sluice_fold_get_position (fold);
+  guint64 after;
+
+  sluice_fold_seek_time (fold, time);
+  after = sluice_fold_get_position (fold);
+  return before > after ? before - after : after - before;
+}
+
 /* Drags: the playhead from the end to the start in 1% steps and back,
  * as many sweeps as the budget holds. */
 static Figure
@@ -166,12 +179,9 @@ measure_drag (const ScrubRun *run)
   do
     for (int i = 199; i >= 0; i--)
       {
-        guint64 before = sluice_fold_get_position (fold);
         int step = i >= 100 ? i - 100 : 100 - i;   /* 99 ... 0, then 0 ... 100 */
 
-        sluice_fold_seek_time (fold, run->start + (run->end - run->start) * step / 100);
-        moved += before > sluice_fold_get_position (fold) ? before - sluice_fold_get_position (fold)
-                                                          : sluice_fold_get_position (fold) - before;
+        moved += seek_counting (fold, run->start + (run->end - run->start) * step / 100);
         moves++;
       }
   while ((elapsed = wall_now () - t0) < SCRUB_BUDGET);
@@ -190,11 +200,7 @@ measure_jump (const ScrubRun *run,
   do
     for (int i = 0; i < 50; i++)
       {
-        guint64 before = sluice_fold_get_position (fold);
-
-        sluice_fold_seek_time (fold, random_time (run, rand));
-        moved += before > sluice_fold_get_position (fold) ? before - sluice_fold_get_position (fold)
-                                                          : sluice_fold_get_position (fold) - before;
+        moved += seek_counting (fold, random_time (run, rand));
         moves++;
       }
   while ((elapsed = wall_now () - t0) < SCRUB_BUDGET);

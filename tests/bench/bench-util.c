@@ -12,6 +12,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <glib/gstdio.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -355,3 +356,72 @@ run_self (const char *only,
 }
 
 /* }}} */
+
+double
+headless_run (const char *pool,
+              double      limit)
+{
+  const char *argv[] = { bench_opt.sluice_run, pool, "--clock", "virtual", NULL };
+  Child child;
+  double seconds;
+
+  child_run (argv, NULL, limit, &child);
+  if (!child_exited_ok (&child))
+    g_error ("sluice-run %s failed: %s", pool, child.err);
+  seconds = child.wall;
+  child_clear (&child);
+  return seconds;
+}
+
+void
+remove_in_dir (const char         *dir,
+               const char * const *names,
+               gsize               n_names)
+{
+  for (gsize i = 0; i < n_names; i++)
+    {
+      g_autofree char *path = g_build_filename (dir, names[i], NULL);
+
+      g_remove (path);
+    }
+  g_rmdir (dir);
+}
+
+JsonObject *
+app_run_stats (const char * const  *argv,
+               const char * const  *env,
+               double               limit,
+               const char          *stats,
+               const char          *what,
+               char               **why)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+  Child child;
+
+  g_unlink (stats);
+  child_run (argv, env, limit, &child);
+  if (!child_exited_ok (&child))
+    {
+      *why = g_strdup_printf ("the app failed: %s", child.err != NULL ? g_strstrip (child.err) : "");
+      child_clear (&child);
+      return NULL;
+    }
+  child_clear (&child);
+
+  if (!json_parser_load_from_file (parser, stats, &error) || !JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
+    {
+      *why = g_strdup_printf ("the app wrote no %s: %s", what, error != NULL ? error->message : "not an object");
+      return NULL;
+    }
+  return json_object_ref (json_node_get_object (json_parser_get_root (parser)));
+}
+
+double
+stats_member (JsonObject *stats,
+              const char *name)
+{
+  if (!json_object_has_member (stats, name))
+    g_error ("the app's statistics have no %s", name);
+  return json_object_get_double_member (stats, name);
+}

@@ -83,38 +83,18 @@ write_settings (const char *dir)
     g_error ("%s: %s", path, error->message);
 }
 
-static double
-member (JsonObject *obj,
-        const char *name)
+/* The statistics the app wrote (@obj) into @run. */
+static void
+read_stats (JsonObject *obj,
+            WindowRun  *run)
 {
-  if (!json_object_has_member (obj, name))
-    g_error ("SLUICE_FRAME_STATS has no %s", name);
-  return json_object_get_double_member (obj, name);
-}
-
-static gboolean
-read_stats (const char  *path,
-            WindowRun   *run,
-            char       **why)
-{
-  g_autoptr(JsonParser) parser = json_parser_new ();
-  g_autoptr(GError) error = NULL;
-  JsonObject *obj;
-
-  if (!json_parser_load_from_file (parser, path, &error) || !JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
-    {
-      *why = g_strdup_printf ("the app wrote no frame statistics: %s", error != NULL ? error->message : "not an object");
-      return FALSE;
-    }
-  obj = json_node_get_object (json_parser_get_root (parser));
-  run->frames = member (obj, "frames");
-  run->fps = member (obj, "fps");
-  run->run_seconds = member (obj, "run_seconds");
-  run->catch_up_seconds = member (obj, "catch_up_seconds");
-  run->gap_p50 = member (obj, "gap_p50_seconds");
-  run->gap_p95 = member (obj, "gap_p95_seconds");
-  run->gap_max = member (obj, "gap_max_seconds");
-  return TRUE;
+  run->frames = stats_member (obj, "frames");
+  run->fps = stats_member (obj, "fps");
+  run->run_seconds = stats_member (obj, "run_seconds");
+  run->catch_up_seconds = stats_member (obj, "catch_up_seconds");
+  run->gap_p50 = stats_member (obj, "gap_p50_seconds");
+  run->gap_p95 = stats_member (obj, "gap_p95_seconds");
+  run->gap_max = stats_member (obj, "gap_max_seconds");
 }
 
 /* One run in the window under @renderer; FALSE with *WHY when the app
@@ -141,34 +121,12 @@ window_run (const char      *dir,
   /* The presets and lessons as installed, for a window as a person has it. */
   const char *env[] = { env_stats, env_config, env_schemas, env_presets, env_lessons, "GSETTINGS_BACKEND=keyfile",
                         "NO_AT_BRIDGE=1", "GTK_A11Y=none", NULL };
-  Child child;
+  g_autoptr(JsonObject) obj = app_run_stats (argv, env, WINDOW_LIMIT, stats, "frame statistics", why);
 
-  g_unlink (stats);
-  child_run (argv, env, WINDOW_LIMIT, &child);
-  if (!child_exited_ok (&child))
-    {
-      *why = g_strdup_printf ("the app failed: %s", child.err != NULL ? g_strstrip (child.err) : "");
-      child_clear (&child);
-      return FALSE;
-    }
-  child_clear (&child);
-  return read_stats (stats, run, why);
-}
-
-/* sluice-run POOL --clock virtual, a whole process, wall seconds. */
-static double
-headless_run (const char *pool)
-{
-  const char *argv[] = { bench_opt.sluice_run, pool, "--clock", "virtual", NULL };
-  Child child;
-  double seconds;
-
-  child_run (argv, NULL, WINDOW_LIMIT, &child);
-  if (!child_exited_ok (&child))
-    g_error ("sluice-run %s failed: %s", pool, child.err);
-  seconds = child.wall;
-  child_clear (&child);
-  return seconds;
+  if (obj == NULL)
+    return FALSE;
+  read_stats (obj, run);
+  return TRUE;
 }
 
 static void
@@ -177,13 +135,7 @@ remove_dir (const char *dir)
   const char *names[] = { "stats.json", "screenshot.png", "glib-2.0/settings/keyfile", "glib-2.0/settings",
                           "glib-2.0" };
 
-  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
-    {
-      g_autofree char *path = g_build_filename (dir, names[i], NULL);
-
-      g_remove (path);
-    }
-  g_rmdir (dir);
+  remove_in_dir (dir, names, G_N_ELEMENTS (names));
 }
 
 static char *
@@ -311,7 +263,7 @@ bench_window (void)
         {
           g_autofree char *why = NULL;
 
-          headless[i] = headless_run (pool);
+          headless[i] = headless_run (pool, WINDOW_LIMIT);
           if (!window_run (dir, pool, &renderers[r], &runs[i], &why))
             {
               skip (why, r);

@@ -78,6 +78,18 @@ void        child_clear (Child *child);
 gboolean    child_exited_ok (const Child *child);
 char       *child_first_error_line (const Child *child);
 JsonObject *child_json (const Child *child, const char *what);
+/* sluice-run POOL --clock virtual, a whole process within LIMIT seconds:
+ * its wall seconds. */
+double      headless_run (const char *pool, double limit);
+/* Runs the app (ARGV, ENV as child_run's) within LIMIT seconds, and reads
+ * the JSON object it wrote to STATS (removed first); NULL with *WHY when
+ * the app failed or wrote no WHAT. */
+JsonObject *app_run_stats (const char * const *argv, const char * const *env, double limit,
+                           const char *stats, const char *what, char **why);
+/* Member NAME of the app's statistics, a number (it must be there). */
+double      stats_member (JsonObject *stats, const char *name);
+/* Removes DIR's files and folders NAMES (the innermost first), then DIR. */
+void        remove_in_dir (const char *dir, const char * const *names, gsize n_names);
 JsonObject *run_child_json (const char * const *argv, const char * const *env);
 JsonObject *run_self (const char *only, gint64 items);
 int         bench_spawn_main (int argc, char **argv);   /* `--spawn LIMIT -- PATH ARG...` */

@@ -19,39 +19,18 @@
 
 #include <gio/gio.h>
 #include <json-glib/json-glib.h>
-#include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "fuzz-common.h"
 #include "sluice-json-limits-private.h"
-
-int LLVMFuzzerInitialize (int *argc, char ***argv);
-int LLVMFuzzerTestOneInput (const guint8 *data, size_t size);
-
-/* A warning or critical (g_variant_new_string() on bytes that are not
- * UTF-8, say) aborts, so that libFuzzer keeps the input: a fatal log
- * alone would end in SIGTRAP, which it does not catch. */
-static GLogWriterOutput
-fatal_writer (GLogLevelFlags   log_level,
-              const GLogField *fields,
-              gsize            n_fields,
-              gpointer         user_data)
-{
-  GLogWriterOutput output = g_log_writer_standard_streams (log_level, fields, n_fields, user_data);
-
-  if (log_level & (G_LOG_LEVEL_ERROR | G_LOG_LEVEL_CRITICAL | G_LOG_LEVEL_WARNING | G_LOG_FLAG_FATAL))
-    abort ();
-  return output;
-}
 
 int
 LLVMFuzzerInitialize (int    *argc,
                       char ***argv)
 {
-  setlocale (LC_ALL, "C.UTF-8");
-  g_log_set_always_fatal (G_LOG_FATAL_MASK | G_LOG_LEVEL_WARNING | G_LOG_LEVEL_CRITICAL);
-  g_log_set_writer_func (fatal_writer, NULL, NULL);
+  fuzz_init ();
   return 0;
 }
 

@@ -12,22 +12,18 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 
-#include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "fuzz-common.h"
 #include "sluice-recording.h"
-
-int LLVMFuzzerInitialize (int *argc, char ***argv);
-int LLVMFuzzerTestOneInput (const guint8 *data, size_t size);
 
 int
 LLVMFuzzerInitialize (int    *argc,
                       char ***argv)
 {
-  setlocale (LC_ALL, "C.UTF-8");
-  g_log_set_always_fatal (G_LOG_FATAL_MASK | G_LOG_LEVEL_WARNING | G_LOG_LEVEL_CRITICAL);
+  fuzz_init ();
   return 0;
 }
 

@@ -7,45 +7,24 @@
  * warning or critical aborts.
  *
  * Built with -Dfuzzing=true and clang (see tests/fuzz/meson.build);
- * scripts/fuzz runs it over the seed corpus tests/fuzz/corpus.
+ * scripts/fuzz runs it over the seed corpus tests/fuzz/corpus, tests/scenarios,
+ * data/presets and data/lessons.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 
-#include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "fuzz-common.h"
 #include "sluice-scenario.h"
 #include "sluice-scenario-private.h"
-
-int LLVMFuzzerInitialize (int *argc, char ***argv);
-int LLVMFuzzerTestOneInput (const guint8 *data, size_t size);
-
-/* Every message of GLib or of Sluice at warning level or above is a bug
- * here, as under G_DEBUG=fatal-warnings: print it and abort, so that
- * libFuzzer keeps the input. */
-static GLogWriterOutput
-fatal_writer (GLogLevelFlags   log_level,
-              const GLogField *fields,
-              gsize            n_fields,
-              gpointer         user_data)
-{
-  GLogWriterOutput output = g_log_writer_standard_streams (log_level, fields, n_fields, user_data);
-
-  if (log_level & (G_LOG_LEVEL_ERROR | G_LOG_LEVEL_CRITICAL | G_LOG_LEVEL_WARNING | G_LOG_FLAG_FATAL))
-    abort ();
-
-  return output;
-}
 
 int
 LLVMFuzzerInitialize (int    *argc,
                       char ***argv)
 {
-  setlocale (LC_ALL, "C.UTF-8");
-  g_log_set_always_fatal (G_LOG_FATAL_MASK | G_LOG_LEVEL_WARNING | G_LOG_LEVEL_CRITICAL);
-  g_log_set_writer_func (fatal_writer, NULL, NULL);
+  fuzz_init ();
   return 0;
 }
 

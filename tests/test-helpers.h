@@ -1,0 +1,67 @@
+/* test-helpers.h: what the suites share that is no fixture of one layer:
+ * waiting on the main context with a bound, a private message bus's
+ * connections, a child's readiness lines, running a program to its end,
+ * scratch files
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * Time in the suites is virtual; the wall clock here only bounds a wait
+ * (SLUICE_TEST_WAIT_LIMIT_US), so that a broken test fails instead of
+ * hanging, and a child is waited for by the line it prints when ready,
+ * never by a sleep.
+ */
+#pragma once
+
+#include <gio/gio.h>
+
+G_BEGIN_DECLS
+
+/* AddressSanitizer keeps freed memory in quarantine and maps terabytes of
+ * shadow memory: no memory or address-space bound is measured under it. */
+#if defined(__SANITIZE_ADDRESS__)
+#define SLUICE_TEST_UNDER_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define SLUICE_TEST_UNDER_ASAN 1
+#endif
+#endif
+
+/* How long a wait for a condition may last before the test fails. */
+#define SLUICE_TEST_WAIT_LIMIT_US (60 * G_USEC_PER_SEC)
+
+gboolean sluice_test_wake_up (gpointer user_data);
+
+/* Turns the thread-default main context until @cond holds; fails the
+ * test with the condition's text after SLUICE_TEST_WAIT_LIMIT_US. A
+ * timeout wakes the context now and then only so that the limit is
+ * checked even when nothing happens. */
+#define SLUICE_TEST_SPIN_UNTIL(cond) G_STMT_START {                                \
+    gint64 spin_limit_ = g_get_monotonic_time () + SLUICE_TEST_WAIT_LIMIT_US;      \
+    guint spin_wake_ = g_timeout_add (250, sluice_test_wake_up, NULL);             \
+    while (!(cond))                                                                \
+      {                                                                            \
+        if (g_get_monotonic_time () > spin_limit_)                                 \
+          g_error ("%s:%d: still waiting for %s", __FILE__, __LINE__, #cond);      \
+        g_main_context_iteration (NULL, TRUE);                                     \
+      }                                                                            \
+    g_source_remove (spin_wake_);                                                  \
+  } G_STMT_END
+
+GDBusConnection *sluice_test_bus_connection_new (GTestDBus *bus);
+
+char            *sluice_test_read_line          (GDataInputStream *lines);
+GStrv            sluice_test_read_words         (GDataInputStream *lines,
+                                                 const char       *first,
+                                                 guint             n_words);
+void             sluice_test_wait_for_line      (GDataInputStream *lines,
+                                                 const char       *needle,
+                                                 const char       *who);
+
+gint             sluice_test_run_to_end         (const char * const *argv,
+                                                 char              **out,
+                                                 char              **err);
+
+char            *sluice_test_temp_path          (const char *name);
+void             sluice_test_remove_temp        (const char *path);
+
+G_END_DECLS

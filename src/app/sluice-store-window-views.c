@@ -30,6 +30,8 @@ static const char * const state_titles[N_STATES] = {
   [SLUICE_STORED_JOB_SUCCEEDED] = N_("Succeeded"),
   /* Translators: a count's title: jobs that failed for good */
   [SLUICE_STORED_JOB_DEAD] = N_("Dead"),
+  /* Translators: a count's title: jobs an operator cancelled */
+  [SLUICE_STORED_JOB_CANCELLED] = N_("Cancelled"),
 };
 
 static const char * const state_tooltips[N_STATES] = {
@@ -38,6 +40,7 @@ static const char * const state_tooltips[N_STATES] = {
   [SLUICE_STORED_JOB_RETRY_WAIT] = N_("Jobs that failed and wait for their retry at their available time (state retry_wait)."),
   [SLUICE_STORED_JOB_SUCCEEDED] = N_("Jobs completed with a result (state succeeded)."),
   [SLUICE_STORED_JOB_DEAD] = N_("Jobs that failed for good: not retryable, out of attempts, or their last lease expired (state dead)."),
+  [SLUICE_STORED_JOB_CANCELLED] = N_("Jobs an operator cancelled (state cancelled)."),
 };
 
 static const char * const state_names[N_STATES] = {
@@ -47,6 +50,7 @@ static const char * const state_names[N_STATES] = {
   [SLUICE_STORED_JOB_RETRY_WAIT] = NC_("stored job state", "retry wait"),
   [SLUICE_STORED_JOB_SUCCEEDED] = NC_("stored job state", "succeeded"),
   [SLUICE_STORED_JOB_DEAD] = NC_("stored job state", "dead"),
+  [SLUICE_STORED_JOB_CANCELLED] = NC_("stored job state", "cancelled"),
 };
 
 static const char * const column_titles[SLUICE_STORE_N_COLUMNS] = {

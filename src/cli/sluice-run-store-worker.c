@@ -25,6 +25,7 @@
 #include "sluice-run-store.h"
 #include "sluice-store-handler.h"
 #include "sluice-store-source.h"
+#include "sluice-store-worker-beat.h"
 
 typedef struct {
   /* options */
@@ -66,6 +67,7 @@ typedef struct {
   guint64             outcomes[SLUICE_STORE_N_OUTCOMES];
   guint64             store_retries;
   gint64              started_at;
+  SluiceStoreWorkerBeat *beat;        /* the worker's row in the store (docs/store-admin.md) */
 } Worker;
 
 static void
@@ -75,6 +77,7 @@ worker_clear (Worker *w)
   g_clear_handle_id (&w->sigterm_id, g_source_remove);
   /* The pool last but for the store: dropping it unexports it, which
    * flushes what its monitors were not sent yet. */
+  g_clear_pointer (&w->beat, sluice_store_worker_beat_free);
   g_clear_object (&w->run);
   g_clear_object (&w->pool);
   g_clear_object (&w->handler);
@@ -231,6 +234,8 @@ describe_outcome (SluiceStoreOutcome  outcome,
       return g_strdup_printf (_("lease lost: %s"), repr);
     case SLUICE_STORE_OUTCOME_ABANDONED:
       return g_strdup (_("stopped by the shutdown, left to its lease"));
+    case SLUICE_STORE_OUTCOME_CANCELLED:
+      return g_strdup (_("cancelled by an operator"));
     case SLUICE_STORE_OUTCOME_STORE_ERROR:
     default:
       return g_strdup_printf (_("not recorded, left to its lease: %s"), repr);
@@ -249,6 +254,9 @@ on_job_finished (SluiceStoreHandler   *handler,
   g_autofree char *what = NULL;
 
   w->outcomes[outcome]++;
+  if (w->beat != NULL && outcome != SLUICE_STORE_OUTCOME_ABANDONED && outcome != SLUICE_STORE_OUTCOME_LEASE_LOST &&
+      outcome != SLUICE_STORE_OUTCOME_STORE_ERROR)
+    sluice_store_worker_beat_count (w->beat, outcome == SLUICE_STORE_OUTCOME_SUCCEEDED);
   if (!w->verbose)
     return;
   what = describe_outcome (outcome, error, available_at);
@@ -483,6 +491,8 @@ print_report (Worker *w)
       json_builder_add_int_value (b, (gint64) o[SLUICE_STORE_OUTCOME_ABANDONED]);
       json_builder_set_member_name (b, "store_errors");
       json_builder_add_int_value (b, (gint64) o[SLUICE_STORE_OUTCOME_STORE_ERROR]);
+      json_builder_set_member_name (b, "cancelled");
+      json_builder_add_int_value (b, (gint64) o[SLUICE_STORE_OUTCOME_CANCELLED]);
       /* Claimed, never run and handed back for another worker. */
       json_builder_set_member_name (b, "released");
       json_builder_add_int_value (b, sluice_store_source_get_n_released (w->source));
@@ -560,6 +570,22 @@ sluice_run_worker_main (int    argc,
       status = sluice_run_store_status_for (error);
       worker_clear (&w);
       return status;
+    }
+
+  /* The worker's row, there before it says it is ready; its heartbeat
+   * comes as often as a lease's. */
+  if (sluice_store_admin_supported (w.store))
+    {
+      w.beat = sluice_store_worker_beat_new (w.store, w.worker_id, w.tenant,
+                                             (gint64) (w.lease * G_USEC_PER_SEC),
+                                             (guint) MAX (w.heartbeat * 1000, 1));
+      if (!sluice_store_worker_beat_register (w.beat, &error))
+        {
+          g_printerr ("sluice-run worker: %s\n", error->message);
+          status = sluice_run_store_status_for (error);
+          worker_clear (&w);
+          return status;
+        }
     }
 
   w.started_at = g_get_monotonic_time ();

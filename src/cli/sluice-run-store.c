@@ -38,7 +38,7 @@ gboolean
 sluice_run_store_is_command (const char *name)
 {
   return g_strcmp0 (name, "worker") == 0 || g_strcmp0 (name, "enqueue") == 0 ||
-         g_strcmp0 (name, "store-status") == 0;
+         g_strcmp0 (name, "store-status") == 0 || g_strcmp0 (name, "store") == 0;
 }
 
 /**
@@ -52,7 +52,9 @@ sluice_run_store_describe (void)
   return _("Job store commands (each has its own --help):\n"
            "  sluice-run worker --store sqlite:FILE|postgresql://… [OPTION…]\n"
            "  sluice-run enqueue --store … [--init] [--count N] [--behaviour B] [OPTION…]\n"
-           "  sluice-run store-status --store … [--tenant T] [--json]");
+           "  sluice-run store-status --store … [--tenant T] [--json]\n"
+           "  sluice-run store status|jobs|show|retry|cancel|discard|pause|resume|limit|workers|export --store … "
+           "(docs/store-admin.md)");
 }
 
 /**
@@ -572,9 +574,11 @@ total_of (const SluiceStoreStatus *status)
 }
 
 static gboolean
-print_status_json (const SluiceStoreStatus *status,
+print_status_json (SluiceJobStore          *store,
+                   const SluiceStoreStatus *status,
                    const char              *described,
-                   const char              *tenant)
+                   const char              *tenant,
+                   GError                 **error)
 {
   g_autoptr(JsonBuilder) builder = json_builder_new_immutable ();
   g_autoptr(JsonNode) root = NULL;
@@ -607,6 +611,8 @@ print_status_json (const SluiceStoreStatus *status,
         add_failure (builder, job);
     }
   json_builder_end_array (builder);
+  if (!sluice_run_store_admin_add_status (store, tenant, builder, error))
+    return FALSE;
   json_builder_end_object (builder);
 
   root = json_builder_get_root (builder);
@@ -614,9 +620,11 @@ print_status_json (const SluiceStoreStatus *status,
 }
 
 static gboolean
-print_status_text (const SluiceStoreStatus *status,
+print_status_text (SluiceJobStore          *store,
+                   const SluiceStoreStatus *status,
                    const char              *described,
-                   const char              *tenant)
+                   const char              *tenant,
+                   GError                 **error)
 {
   if (tenant != NULL)
     /* Translators: the store, then the tenant. */
@@ -646,6 +654,8 @@ print_status_text (const SluiceStoreStatus *status,
               sluice_stored_job_state_to_string (job->state), job->attempts, job->max_attempts,
               f->type_name, f->message, f->code);
     }
+  if (!sluice_run_store_admin_add_status (store, tenant, NULL, error))
+    return FALSE;
   return fflush (stdout) == 0;
 }
 
@@ -700,8 +710,15 @@ status_main (int    argc,
     }
 
   described = sluice_job_store_describe_uri (uri);
-  if (!(json ? print_status_json (status, described, tenant) : print_status_text (status, described, tenant)))
-    return SLUICE_RUN_EXIT_INTERNAL;
+  g_clear_error (&error);
+  if (!(json ? print_status_json (store, status, described, tenant, &error)
+             : print_status_text (store, status, described, tenant, &error)))
+    {
+      if (error == NULL)
+        return SLUICE_RUN_EXIT_INTERNAL;
+      g_printerr ("sluice-run store-status: %s\n", error->message);
+      return sluice_run_store_status_for (error);
+    }
   return exit_status;
 }
 
@@ -728,5 +745,18 @@ sluice_run_store_main (int    argc,
     return sluice_run_worker_main (argc, argv);
   if (g_str_equal (command, "enqueue"))
     return enqueue_main (argc, argv);
+  if (g_str_equal (command, "store"))
+    {
+      if (argc < 2)
+        {
+          g_printerr ("sluice-run store: %s\n", _("expected a verb: status, jobs, show, retry, cancel, discard, "
+                                                  "pause, resume, limit, workers or export"));
+          return SLUICE_RUN_EXIT_USAGE;
+        }
+      /* `store status` is store-status; the verb takes the place of the program's name. */
+      if (g_str_equal (argv[1], "status"))
+        return status_main (argc - 1, argv + 1);
+      return sluice_run_store_admin_main (argc - 1, argv + 1);
+    }
   return status_main (argc, argv);
 }

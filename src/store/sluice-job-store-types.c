@@ -128,6 +128,7 @@ static const char *const state_names[SLUICE_STORED_JOB_N_STATES] = {
   [SLUICE_STORED_JOB_RETRY_WAIT] = "retry_wait",
   [SLUICE_STORED_JOB_SUCCEEDED] = "succeeded",
   [SLUICE_STORED_JOB_DEAD] = "dead",
+  [SLUICE_STORED_JOB_CANCELLED] = "cancelled",
 };
 
 /**

@@ -87,6 +87,24 @@ sluice_job_store_default_init (SluiceJobStoreInterface *iface)
                 NULL, NULL,
                 NULL,
                 G_TYPE_NONE, 1, G_TYPE_STRING);
+
+  /**
+   * SluiceJobStore::cancel-requested:
+   * @store: the store
+   * @job_id: the job an operator cancelled while it runs
+   *
+   * An operator cancelled a running job (docs/store-admin.md): its worker
+   * renews the claim at once rather than at its next heartbeat, and the
+   * renew says to cancel. PostgreSQL: any process's cancel, through
+   * NOTIFY; SQLite has none (the next heartbeat tells the worker).
+   */
+  g_signal_new ("cancel-requested",
+                G_TYPE_FROM_INTERFACE (iface),
+                G_SIGNAL_RUN_LAST,
+                0,
+                NULL, NULL,
+                NULL,
+                G_TYPE_NONE, 1, G_TYPE_STRING);
 }
 
 /* ---- argument checks shared by every store ---------------------------- */

@@ -36,6 +36,9 @@ G_BEGIN_DECLS
  *   `sluice_schema`; opened for writing without
  *   %SLUICE_JOB_STORE_OPEN_INIT, a database that has other tables and no
  *   job store
+ * @SLUICE_STORE_ERROR_CANCEL_REQUESTED: a renew that kept the lease, of a
+ *   job an operator cancelled (docs/store-admin.md): the worker cancels the
+ *   attempt and fails it, and the store records it `cancelled`
  *
  * Error codes in the %SLUICE_STORE_ERROR domain.
  */
@@ -46,6 +49,7 @@ typedef enum {
   SLUICE_STORE_ERROR_SCHEMA,
   SLUICE_STORE_ERROR_INVALID_ARGUMENT,
   SLUICE_STORE_ERROR_NOT_A_STORE,
+  SLUICE_STORE_ERROR_CANCEL_REQUESTED,
 } SluiceStoreError;
 
 /**
@@ -109,9 +113,11 @@ typedef enum {
  * @SLUICE_STORED_JOB_SUCCEEDED: completed, with its result
  * @SLUICE_STORED_JOB_DEAD: failed for good (not retryable, or out of
  *   attempts)
+ * @SLUICE_STORED_JOB_CANCELLED: cancelled by an operator (final): at once
+ *   when it was waiting, at the end of its attempt when it was running
  *
  * A stored job's state; the names in the stores and in `store-status` are
- * `pending`, `running`, `retry_wait`, `succeeded` and `dead`.
+ * `pending`, `running`, `retry_wait`, `succeeded`, `dead` and `cancelled`.
  */
 typedef enum {
   SLUICE_STORED_JOB_PENDING,
@@ -119,9 +125,10 @@ typedef enum {
   SLUICE_STORED_JOB_RETRY_WAIT,
   SLUICE_STORED_JOB_SUCCEEDED,
   SLUICE_STORED_JOB_DEAD,
+  SLUICE_STORED_JOB_CANCELLED,
 } SluiceStoredJobState;
 
-#define SLUICE_STORED_JOB_N_STATES 5
+#define SLUICE_STORED_JOB_N_STATES 6
 
 /**
  * SluiceJobFailure:
@@ -156,6 +163,9 @@ typedef struct {
  * @last_failure: (nullable): the last failure recorded
  * @result: (nullable): the result of a succeeded job, JSON text
  * @updated_at: when it last changed, µs since the epoch
+ * @created_at: when it was enqueued, µs since the epoch
+ * @cancel_requested: an operator cancelled it while it ran: its worker
+ *   is told at its next renew
  *
  * A job as the store keeps it (the seed's `Job`). Times are the wall
  * clock's (µs since the Unix epoch): workers in several processes and on
@@ -177,6 +187,8 @@ typedef struct {
   SluiceJobFailure     *last_failure;
   char                 *result;
   gint64                updated_at;
+  gint64                created_at;
+  gboolean              cancel_requested;
 } SluiceStoredJob;
 
 /**

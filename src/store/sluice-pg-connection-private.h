@@ -6,26 +6,41 @@
  */
 #pragma once
 
+#include <libpq-fe.h>
+
 #include "sluice-pg-store.h"
 
 G_BEGIN_DECLS
 
 /* The schema version this program makes and knows (sluice_schema.version). */
-#define SLUICE_PG_SCHEMA_VERSION 1
+#define SLUICE_PG_SCHEMA_VERSION 2
+
+/* The columns of a job, in the order sluice_pg_job_from_row() reads them. */
+#define SLUICE_PG_JOB_COLUMNS \
+  "id, tenant, operation_key, payload, state, attempts, max_attempts, " \
+  "available_at, lease_owner, lease_token, lease_expires_at, " \
+  "last_failure_type, last_failure_message, last_failure_code, " \
+  "last_failure_retryable, result, updated_at, created_at, cancel_requested"
 
 /* The channel of LISTEN/NOTIFY; a notification's payload is the tenant. */
 #define SLUICE_PG_CHANNEL "sluice_jobs"
+
+/* The channel of operators' cancels of running jobs; the payload is the
+ * job's id (docs/store-admin.md). */
+#define SLUICE_PG_CANCEL_CHANNEL "sluice_cancel"
 
 typedef struct _SluicePgConnection SluicePgConnection;
 
 /*
  * SluicePgNotifyFunc:
- * @tenant: the tenant a NOTIFY named
+ * @channel: the channel (SLUICE_PG_CHANNEL or SLUICE_PG_CANCEL_CHANNEL)
+ * @payload: what the NOTIFY said: a tenant, or a job's id
  * @user_data: the data given to sluice_pg_connection_new()
  *
  * Called on the connection's thread for each notification that arrives.
  */
-typedef void (*SluicePgNotifyFunc) (const char *tenant,
+typedef void (*SluicePgNotifyFunc) (const char *channel,
+                                    const char *payload,
                                     gpointer    user_data);
 
 gboolean            sluice_pg_check_uri         (const char          *uri,
@@ -43,6 +58,16 @@ gboolean            sluice_pg_connection_open   (SluicePgConnection  *self,
 
 /* The protocol: SluiceStoreBackend's virtuals for SluicePgStore. */
 void                sluice_pg_jobs_class_init   (SluiceStoreBackendClass *klass);
+
+/* For the admin queries (sluice-pg-connection-admin.c), on the store's
+ * thread, after sluice_pg_connection_open(). */
+PGconn             *sluice_pg_connection_get_conn  (SluicePgConnection  *self);
+void                sluice_pg_connection_set_error (SluicePgConnection  *self,
+                                                    const char          *libpq_message,
+                                                    GError             **error);
+SluiceStoredJob    *sluice_pg_job_from_row         (const PGresult      *result,
+                                                    int                  row);
+void                sluice_pg_admin_class_init     (SluiceStoreBackendClass *klass);
 
 /* sluice-pg-store.c: the connection, for the store's thread */
 SluicePgConnection *sluice_pg_store_get_connection (SluicePgStore *self,

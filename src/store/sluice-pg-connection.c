@@ -38,11 +38,7 @@ struct _SluicePgConnection
 };
 
 /* The columns of a job, in the order job_from_row() reads them. */
-#define JOB_COLUMNS \
-  "id, tenant, operation_key, payload, state, attempts, max_attempts, " \
-  "available_at, lease_owner, lease_token, lease_expires_at, " \
-  "last_failure_type, last_failure_message, last_failure_code, " \
-  "last_failure_retryable, result, updated_at"
+#define JOB_COLUMNS SLUICE_PG_JOB_COLUMNS
 
 /* The schema, version 1. created_seq orders jobs that became available at
  * the same µs by their creation. The partial indexes serve the claim
@@ -82,8 +78,57 @@ static const char *const schema_v1[] = {
 /* The migrations, in order: migrations[i] makes version i + 1 from
  * version i. A later version adds its statements here and raises
  * SLUICE_PG_SCHEMA_VERSION. */
+/* Version 2 (docs/store-admin.md): the state cancelled, a cancel asked
+ * of a running job, the attempts' history (the last 25 of each job, the
+ * older ones counted), the workers with their heartbeats, and the
+ * tenants' pause and concurrency limit. */
+static const char *const schema_v2[] = {
+  "ALTER TABLE sluice_jobs DROP CONSTRAINT sluice_jobs_state_check",
+  "ALTER TABLE sluice_jobs ADD CONSTRAINT sluice_jobs_state_check"
+  "  CHECK (state IN ('pending', 'running', 'retry_wait', 'succeeded', 'dead', 'cancelled'))",
+  "ALTER TABLE sluice_jobs ADD COLUMN cancel_requested boolean NOT NULL DEFAULT false",
+  "ALTER TABLE sluice_jobs ADD COLUMN attempts_dropped integer NOT NULL DEFAULT 0",
+  /* The job lists' order (keyset pages). One index more for every update
+   * of a job's state: the workers' claims are found through
+   * sluice_jobs_leased, the counts by tenant by a scan, as before. */
+  "CREATE INDEX sluice_jobs_newest ON sluice_jobs (created_seq)",
+  "CREATE TABLE sluice_attempts ("
+  "  job_id uuid NOT NULL REFERENCES sluice_jobs (id) ON DELETE CASCADE,"
+  "  attempt integer NOT NULL,"
+  "  worker text,"
+  "  lease_token uuid,"
+  "  started_at bigint NOT NULL,"
+  "  ended_at bigint,"
+  "  outcome text CHECK (outcome IN ('succeeded', 'failed', 'timed_out', 'lease_lost', 'cancelled')),"
+  "  error_type text,"
+  "  error_message text,"
+  "  error_code text,"
+  "  error_retryable boolean,"
+  "  PRIMARY KEY (job_id, attempt))",
+  /* The attempts running, which complete, fail and release_expired end:
+   * without it the planner scans the whole history (its statistics lag
+   * behind a table that grows by a row a claim). */
+  "CREATE INDEX sluice_attempts_open ON sluice_attempts (job_id) WHERE ended_at IS NULL",
+  "CREATE TABLE sluice_workers ("
+  "  id text PRIMARY KEY,"
+  "  host text NOT NULL,"
+  "  pid bigint NOT NULL,"
+  "  started_at bigint NOT NULL,"
+  "  heartbeat_at bigint NOT NULL,"
+  "  lease bigint NOT NULL,"
+  "  tenants text NOT NULL,"
+  "  done bigint NOT NULL DEFAULT 0,"
+  "  failed bigint NOT NULL DEFAULT 0)",
+  "CREATE TABLE sluice_tenants ("
+  "  tenant text PRIMARY KEY,"
+  "  paused boolean NOT NULL DEFAULT false,"
+  "  concurrency_limit integer)",
+  NULL
+};
+
 static const char *const *const migrations[] = {
   schema_v1,
+  schema_v2,
 };
 
 G_STATIC_ASSERT (G_N_ELEMENTS (migrations) == SLUICE_PG_SCHEMA_VERSION);
@@ -109,48 +154,103 @@ static const Statement statements[] = {
     "SELECT " JOB_COLUMNS " FROM sluice_jobs WHERE tenant = $1::text AND operation_key = $2::text" },
   /* Up to $5 jobs at once, each with a lease token of its own; the rows
    * come back in no order, and are sorted as the claim would take them. */
+  /* A paused tenant's jobs are not claimed, nor more than its limit
+   * (counted as the statement starts: claims of other workers at the
+   * same moment may each see room for the last one). Each claim begins an
+   * attempt in the history, which keeps the last 25 (the oldest goes, and
+   * is counted, when there are 25 already). */
   { "sluice_claim_batch",
-    "UPDATE sluice_jobs SET state = 'running', attempts = attempts + 1,"
-    "  lease_owner = $2::text, lease_token = gen_random_uuid(),"
-    "  lease_expires_at = $3::bigint + $4::bigint, updated_at = $3::bigint"
-    " WHERE id IN (SELECT id FROM sluice_jobs"
-    "              WHERE tenant = $1::text AND state IN ('pending', 'retry_wait')"
-    "                AND available_at <= $3::bigint"
-    "              ORDER BY available_at, created_seq"
-    "              LIMIT $5::bigint FOR UPDATE SKIP LOCKED)"
-    " RETURNING " JOB_COLUMNS ", created_seq" },
+    "WITH control AS ("
+    "  SELECT coalesce(bool_or(paused), false) AS paused,"
+    "         min(concurrency_limit) AS most FROM sluice_tenants WHERE tenant = $1::text),"
+    " room AS ("
+    "  SELECT CASE WHEN control.paused THEN 0"
+    "              WHEN control.most IS NULL THEN $5::bigint"
+    "              ELSE greatest(0, least($5::bigint, control.most - (SELECT count(*) FROM sluice_jobs"
+    "                     WHERE tenant = $1::text AND state = 'running'))) END AS n FROM control),"
+    " claimed AS ("
+    "  UPDATE sluice_jobs SET state = 'running', attempts = attempts + 1,"
+    "    lease_owner = $2::text, lease_token = gen_random_uuid(),"
+    "    lease_expires_at = $3::bigint + $4::bigint, updated_at = $3::bigint,"
+    "    attempts_dropped = attempts_dropped + CASE WHEN (SELECT count(*) FROM sluice_attempts a"
+    "      WHERE a.job_id = sluice_jobs.id) >= " G_STRINGIFY (SLUICE_STORE_ADMIN_MAX_ATTEMPTS_KEPT) " THEN 1 ELSE 0 END"
+    "  WHERE id IN (SELECT id FROM sluice_jobs"
+    "               WHERE tenant = $1::text AND state IN ('pending', 'retry_wait')"
+    "                 AND available_at <= $3::bigint"
+    "               ORDER BY available_at, created_seq"
+    "               LIMIT (SELECT n FROM room) FOR UPDATE SKIP LOCKED)"
+    "  RETURNING " JOB_COLUMNS ", created_seq, attempts_dropped),"
+    " trimmed AS ("
+    "  DELETE FROM sluice_attempts a USING claimed c"
+    "  WHERE a.job_id = c.id"
+    "    AND a.attempt = (SELECT min(b.attempt) FROM sluice_attempts b WHERE b.job_id = c.id)"
+    "    AND (SELECT count(*) FROM sluice_attempts b WHERE b.job_id = c.id) >= "
+    G_STRINGIFY (SLUICE_STORE_ADMIN_MAX_ATTEMPTS_KEPT) "),"
+    " begun AS ("
+    "  INSERT INTO sluice_attempts (job_id, attempt, worker, lease_token, started_at)"
+    "  SELECT c.id, coalesce((SELECT max(b.attempt) FROM sluice_attempts b WHERE b.job_id = c.id), c.attempts_dropped) + 1,"
+    "         c.lease_owner, c.lease_token, $3::bigint FROM claimed c)"
+    " SELECT " JOB_COLUMNS ", created_seq FROM claimed" },
   /* Completions of one batch, one statement: the rows that come back are
    * the claims whose token was still the job's. */
   { "sluice_complete_batch",
-    "UPDATE sluice_jobs AS j SET state = 'succeeded', result = r.result::json,"
+    "WITH done AS ("
+    " UPDATE sluice_jobs AS j SET state = 'succeeded', result = r.result::json, cancel_requested = false,"
     "  lease_owner = NULL, lease_token = NULL, lease_expires_at = NULL, updated_at = r.now"
     " FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::bigint[]) AS r (id, token, result, now)"
     " WHERE j.id = r.id AND j.lease_token = r.token AND j.state = 'running'"
-    " RETURNING r.id, r.token" },
+    " RETURNING r.id, r.token, r.now),"
+    " ended AS ("
+    "  UPDATE sluice_attempts AS a SET ended_at = done.now, outcome = 'succeeded'"
+    "  FROM done WHERE a.job_id = done.id AND a.ended_at IS NULL)"
+    " SELECT id, token FROM done" },
+  /* A renew says whether an operator cancelled the job. */
   { "sluice_renew",
     "UPDATE sluice_jobs SET lease_expires_at = $3::bigint + $4::bigint, updated_at = $3::bigint"
-    " WHERE id = $1::uuid AND lease_token = $2::uuid AND state = 'running'" },
+    " WHERE id = $1::uuid AND lease_token = $2::uuid AND state = 'running'"
+    " RETURNING cancel_requested" },
   { "sluice_complete",
-    "UPDATE sluice_jobs SET state = 'succeeded', result = $3::json,"
+    "WITH done AS ("
+    " UPDATE sluice_jobs SET state = 'succeeded', result = $3::json, cancel_requested = false,"
     "  lease_owner = NULL, lease_token = NULL, lease_expires_at = NULL, updated_at = $4::bigint"
-    " WHERE id = $1::uuid AND lease_token = $2::uuid AND state = 'running'" },
+    " WHERE id = $1::uuid AND lease_token = $2::uuid AND state = 'running' RETURNING id),"
+    " ended AS ("
+    "  UPDATE sluice_attempts SET ended_at = $4::bigint, outcome = 'succeeded'"
+    "  WHERE job_id IN (SELECT id FROM done) AND ended_at IS NULL)"
+    " SELECT id FROM done" },
+  /* A job an operator cancelled while it ran ends cancelled, whatever its
+   * failure; its attempt too. */
   { "sluice_fail",
-    "UPDATE sluice_jobs SET"
-    "  state = CASE WHEN $3::bigint >= 0 THEN 'retry_wait' ELSE 'dead' END,"
+    "WITH failed AS ("
+    " UPDATE sluice_jobs SET"
+    "  state = CASE WHEN cancel_requested THEN 'cancelled' WHEN $3::bigint >= 0 THEN 'retry_wait' ELSE 'dead' END,"
     "  available_at = CASE WHEN $3::bigint >= 0 THEN $3::bigint ELSE available_at END,"
     "  last_failure_type = $4::text, last_failure_message = $5::text,"
     "  last_failure_code = $6::text, last_failure_retryable = $7::boolean,"
     "  lease_owner = NULL, lease_token = NULL, lease_expires_at = NULL, updated_at = $8::bigint"
     " WHERE id = $1::uuid AND lease_token = $2::uuid AND state = 'running'"
-    " RETURNING tenant, state" },
+    " RETURNING id, tenant, state),"
+    " ended AS ("
+    "  UPDATE sluice_attempts AS a SET ended_at = $8::bigint,"
+    "   outcome = CASE WHEN f.state = 'cancelled' THEN 'cancelled'"
+    "                  WHEN $6::text = 'ATTEMPT_TIMEOUT' THEN 'timed_out'"
+    "                  WHEN $6::text = 'LEASE_LOST' THEN 'lease_lost' ELSE 'failed' END,"
+    "   error_type = $4::text, error_message = $5::text, error_code = $6::text, error_retryable = $7::boolean"
+    "  FROM failed f WHERE a.job_id = f.id AND a.ended_at IS NULL)"
+    " SELECT tenant, state FROM failed" },
   /* A claim handed back unrun: pending again, its attempt not counted,
    * available_at untouched (the claim did not change it either), and
    * the other workers told. */
   { "sluice_release_claim",
-    "UPDATE sluice_jobs SET state = 'pending', attempts = attempts - 1,"
+    "WITH released AS ("
+    " UPDATE sluice_jobs SET state = CASE WHEN cancel_requested THEN 'cancelled' ELSE 'pending' END,"
+    "  attempts = attempts - 1,"
     "  lease_owner = NULL, lease_token = NULL, lease_expires_at = NULL, updated_at = $3::bigint"
     " WHERE id = $1::uuid AND lease_token = $2::uuid AND state = 'running' AND attempts > 0"
-    " RETURNING pg_notify('" SLUICE_PG_CHANNEL "', tenant)" },
+    " RETURNING id, tenant),"
+    " forgotten AS ("
+    "  DELETE FROM sluice_attempts WHERE job_id IN (SELECT id FROM released) AND ended_at IS NULL)"
+    " SELECT pg_notify('" SLUICE_PG_CHANNEL "', tenant) FROM released" },
   { "sluice_notify",
     "SELECT pg_notify('" SLUICE_PG_CHANNEL "', $1::text)" },
   /* A job out of attempts becomes dead with a LeaseExpired failure; one
@@ -162,9 +262,11 @@ static const Statement statements[] = {
     "  WHERE state = 'running' AND lease_expires_at <= $2::bigint"
     "    AND ($1::text IS NULL OR tenant = $1::text)"
     "  ORDER BY lease_expires_at, created_seq"
-    "  LIMIT $3::bigint FOR UPDATE SKIP LOCKED)"
+    "  LIMIT $3::bigint FOR UPDATE SKIP LOCKED),"
+    " released AS ("
     " UPDATE sluice_jobs AS j SET"
-    "  state = CASE WHEN j.attempts >= j.max_attempts THEN 'dead' ELSE 'pending' END,"
+    "  state = CASE WHEN j.cancel_requested THEN 'cancelled'"
+    "               WHEN j.attempts >= j.max_attempts THEN 'dead' ELSE 'pending' END,"
     "  available_at = CASE WHEN j.attempts >= j.max_attempts THEN j.available_at ELSE $2::bigint END,"
     "  last_failure_type = CASE WHEN j.attempts >= j.max_attempts"
     "                      THEN 'LeaseExpired' ELSE j.last_failure_type END,"
@@ -175,7 +277,14 @@ static const Statement statements[] = {
     "  last_failure_retryable = CASE WHEN j.attempts >= j.max_attempts"
     "                           THEN false ELSE j.last_failure_retryable END,"
     "  lease_owner = NULL, lease_token = NULL, lease_expires_at = NULL, updated_at = $2::bigint"
-    " FROM expired WHERE j.id = expired.id" },
+    " FROM expired WHERE j.id = expired.id RETURNING j.id),"
+    /* The attempts of the released jobs were lost with their leases. */
+    " ended AS ("
+    "  UPDATE sluice_attempts AS a SET ended_at = $2::bigint, outcome = 'lease_lost',"
+    "   error_type = 'LeaseExpired', error_message = 'the lease expired', error_code = 'LEASE_EXPIRED',"
+    "   error_retryable = true"
+    "  FROM released r WHERE a.job_id = r.id AND a.ended_at IS NULL)"
+    " SELECT id FROM released" },
   { "sluice_counts",
     "SELECT state, count(*) FROM sluice_jobs"
     " WHERE $1::text IS NULL OR tenant = $1::text GROUP BY state" },
@@ -264,9 +373,10 @@ deliver_notifications (SluicePgConnection *self)
 
   while ((notification = PQnotifies (self->conn)) != NULL)
     {
-      if (g_strcmp0 (notification->relname, SLUICE_PG_CHANNEL) == 0 &&
+      if ((g_strcmp0 (notification->relname, SLUICE_PG_CHANNEL) == 0 ||
+           g_strcmp0 (notification->relname, SLUICE_PG_CANCEL_CHANNEL) == 0) &&
           notification->extra != NULL && notification->extra[0] != '\0')
-        self->notify (notification->extra, self->notify_data);
+        self->notify (notification->relname, notification->extra, self->notify_data);
       PQfreemem (notification);
     }
 }
@@ -568,7 +678,8 @@ sluice_pg_connection_open (SluicePgConnection  *self,
 
   if (!(self->mode == SLUICE_JOB_STORE_OPEN_READ_ONLY ? check_read_only (self, error) : migrate (self, error)) ||
       !prepare_statements (self, error) ||
-      !run (self, "LISTEN " SLUICE_PG_CHANNEL, error))
+      !run (self, "LISTEN " SLUICE_PG_CHANNEL, error) ||
+      !run (self, "LISTEN " SLUICE_PG_CANCEL_CHANNEL, error))
     {
       g_clear_pointer (&self->conn, PQfinish);
       return FALSE;
@@ -627,9 +738,9 @@ int_at (const PGresult *result,
   return g_ascii_strtoll (PQgetvalue (result, row, column), NULL, 10);
 }
 
-static SluiceStoredJob *
-job_from_row (const PGresult *result,
-              int             row)
+SluiceStoredJob *
+sluice_pg_job_from_row (const PGresult *result,
+                        int             row)
 {
   SluiceStoredJob *job = g_new0 (SluiceStoredJob, 1);
   g_autofree char *state = text_at (result, row, 4);
@@ -653,6 +764,8 @@ job_from_row (const PGresult *result,
                                                 g_strcmp0 (PQgetvalue (result, row, 14), "t") == 0);
   job->result = text_at (result, row, 15);
   job->updated_at = int_at (result, row, 16);
+  job->created_at = int_at (result, row, 17);
+  job->cancel_requested = g_strcmp0 (PQgetvalue (result, row, 18), "t") == 0;
   return job;
 }
 
@@ -705,7 +818,7 @@ sluice_pg_connection_enqueue (SluicePgConnection  *self,
     return NULL;
   *created = PQntuples (result) == 1;
   if (*created)
-    job = job_from_row (result, 0);
+    job = sluice_pg_job_from_row (result, 0);
   PQclear (result);
   if (job != NULL)
     return job;
@@ -715,7 +828,7 @@ sluice_pg_connection_enqueue (SluicePgConnection  *self,
   if (result == NULL)
     return NULL;
   if (PQntuples (result) == 1)
-    job = job_from_row (result, 0);
+    job = sluice_pg_job_from_row (result, 0);
   else
     /* Translators: follows "The job store %s failed: ". */
     set_error (self, error, SLUICE_STORE_ERROR_BACKEND, _("the job that enqueue found is gone"));
@@ -773,10 +886,20 @@ sluice_pg_connection_renew (SluicePgConnection    *self,
 
   if (!check_claim (self, claim, error) || !sluice_pg_connection_open (self, error))
     return FALSE;
+  PGresult *result;
+  gboolean cancel;
+
   params[0] = claim->job->id;
   params[1] = claim->token;
-  return fenced (claim, exec_prepared (self, "sluice_renew", G_N_ELEMENTS (params), params,
-                                       PGRES_COMMAND_OK, error), error);
+  result = exec_prepared (self, "sluice_renew", G_N_ELEMENTS (params), params, PGRES_TUPLES_OK, error);
+  cancel = result != NULL && PQntuples (result) == 1 && g_strcmp0 (PQgetvalue (result, 0, 0), "t") == 0;
+  if (!fenced (claim, result, error))
+    return FALSE;
+  if (cancel)
+    g_set_error (error, SLUICE_STORE_ERROR, SLUICE_STORE_ERROR_CANCEL_REQUESTED,
+                 /* Translators: %s is a job's id (a UUID) */
+                 _("Job %s was cancelled by an operator: its attempt is to be cancelled"), claim->job->id);
+  return !cancel;
 }
 
 static gboolean
@@ -794,7 +917,7 @@ sluice_pg_connection_complete (SluicePgConnection    *self,
   params[0] = claim->job->id;
   params[1] = claim->token;
   return fenced (claim, exec_prepared (self, "sluice_complete", G_N_ELEMENTS (params), params,
-                                       PGRES_COMMAND_OK, error), error);
+                                       PGRES_TUPLES_OK, error), error);
 }
 
 static gboolean
@@ -885,10 +1008,10 @@ sluice_pg_connection_release_expired (SluicePgConnection  *self,
 
   if (!sluice_pg_connection_open (self, error))
     return -1;
-  result = exec_prepared (self, "sluice_release", G_N_ELEMENTS (params), params, PGRES_COMMAND_OK, error);
+  result = exec_prepared (self, "sluice_release", G_N_ELEMENTS (params), params, PGRES_TUPLES_OK, error);
   if (result == NULL)
     return -1;
-  released = g_ascii_strtoll (PQcmdTuples (result), NULL, 10);
+  released = PQntuples (result);
   PQclear (result);
   return released;
 }
@@ -928,9 +1051,26 @@ sluice_pg_connection_get_status (SluicePgConnection  *self,
   if (result == NULL)
     return NULL;
   for (int row = 0; row < PQntuples (result); row++)
-    g_ptr_array_add (status->failures, job_from_row (result, row));
+    g_ptr_array_add (status->failures, sluice_pg_job_from_row (result, row));
   PQclear (result);
   return g_steal_pointer (&status);
+}
+
+/* ---- for sluice-pg-connection-admin.c -------------------------------------- */
+
+PGconn *
+sluice_pg_connection_get_conn (SluicePgConnection *self)
+{
+  return self->conn;
+}
+
+void
+sluice_pg_connection_set_error (SluicePgConnection  *self,
+                                const char          *libpq_message,
+                                GError             **error)
+{
+  set_error (self, error, SLUICE_STORE_ERROR_BACKEND, libpq_message);
+  forget_if_broken (self);
 }
 
 /* ---- batches: SluiceStoreBackend's virtuals ----------------------------------- */
@@ -998,7 +1138,7 @@ pg_claim (SluiceStoreBackend *backend,
           int other = g_array_index (order, int, j - 1);
           gint64 a = int_at (result, other, 7), b = int_at (result, row, 7);
 
-          if (a < b || (a == b && int_at (result, other, 17) < int_at (result, row, 17)))
+          if (a < b || (a == b && int_at (result, other, 19) < int_at (result, row, 19)))
             break;
           j--;
         }
@@ -1009,7 +1149,7 @@ pg_claim (SluiceStoreBackend *backend,
     {
       SluiceJobClaim *claim = g_new0 (SluiceJobClaim, 1);
 
-      claim->job = job_from_row (result, g_array_index (order, int, i));
+      claim->job = sluice_pg_job_from_row (result, g_array_index (order, int, i));
       claim->owner = g_strdup (r->owner);
       claim->token = g_strdup (claim->job->lease_token);
       g_ptr_array_add (claims, claim);
@@ -1166,4 +1306,5 @@ sluice_pg_jobs_class_init (SluiceStoreBackendClass *klass)
   klass->finish = pg_finish;
   klass->release_expired = pg_release_expired;
   klass->get_status = pg_get_status;
+  sluice_pg_admin_class_init (klass);
 }

@@ -67,10 +67,14 @@ G_DEFINE_FINAL_TYPE (SluicePgStore, sluice_pg_store, SLUICE_TYPE_STORE_BACKEND)
 /* On the store's thread: a NOTIFY. The store is alive while its thread
  * runs (its dispose stops the thread). */
 static void
-on_notification (const char *tenant,
+on_notification (const char *channel,
+                 const char *payload,
                  gpointer    user_data)
 {
-  sluice_store_backend_announce (SLUICE_STORE_BACKEND (user_data), tenant);
+  if (g_str_equal (channel, SLUICE_PG_CANCEL_CHANNEL))
+    sluice_store_backend_announce_cancel (SLUICE_STORE_BACKEND (user_data), payload);
+  else
+    sluice_store_backend_announce (SLUICE_STORE_BACKEND (user_data), payload);
 }
 
 static void

@@ -30,20 +30,27 @@ static const char sql_claim[] =
   "  lease_owner = ?3, lease_token = ?4, lease_expires_at = ?5, updated_at = ?2"
   " WHERE created_seq = (SELECT created_seq FROM sluice_jobs"
   "              WHERE tenant = ?1 AND state IN ('pending', 'retry_wait') AND available_at <= ?2"
+  "                AND NOT EXISTS (SELECT 1 FROM sluice_tenants t WHERE t.tenant = ?1"
+  "                  AND (t.paused <> 0 OR (t.concurrency_limit IS NOT NULL AND t.concurrency_limit <="
+  "                       (SELECT count(*) FROM sluice_jobs r WHERE r.tenant = ?1 AND r.state = 'running'))))"
   "              ORDER BY available_at, created_seq LIMIT 1)"
   " RETURNING " SLUICE_SQLITE_JOB_COLUMNS;
 
 static const char sql_renew[] =
   "UPDATE sluice_jobs SET lease_expires_at = ?3, updated_at = ?4"
-  " WHERE id = ?1 AND state = 'running' AND lease_token = ?2";
+  " WHERE id = ?1 AND state = 'running' AND lease_token = ?2"
+  " RETURNING cancel_requested";
 
+/* A cancel asked of a job that completed anyway is moot. */
 static const char sql_complete[] =
-  "UPDATE sluice_jobs SET state = 'succeeded', result = ?3,"
+  "UPDATE sluice_jobs SET state = 'succeeded', result = ?3, cancel_requested = 0,"
   "  lease_owner = NULL, lease_token = NULL, lease_expires_at = NULL, updated_at = ?4"
   " WHERE id = ?1 AND state = 'running' AND lease_token = ?2";
 
+/* A job an operator cancelled while it ran ends cancelled, whatever its
+ * failure. */
 static const char sql_fail[] =
-  "UPDATE sluice_jobs SET state = ?3,"
+  "UPDATE sluice_jobs SET state = CASE WHEN cancel_requested <> 0 THEN 'cancelled' ELSE ?3 END,"
   "  available_at = CASE WHEN ?4 >= 0 THEN ?4 ELSE available_at END,"
   "  last_failure_type = ?5, last_failure_message = ?6, last_failure_code = ?7, last_failure_retryable = ?8,"
   "  lease_owner = NULL, lease_token = NULL, lease_expires_at = NULL, updated_at = ?9"
@@ -51,9 +58,10 @@ static const char sql_fail[] =
 
 /* A claim handed back unrun: as before the claim, but available_at (not
  * touched by the claim, so it keeps the job's place among the others) and
- * updated_at. */
+ * updated_at; cancelled if an operator cancelled it meanwhile. */
 static const char sql_release_claim[] =
-  "UPDATE sluice_jobs SET state = 'pending', attempts = attempts - 1,"
+  "UPDATE sluice_jobs SET state = CASE WHEN cancel_requested <> 0 THEN 'cancelled' ELSE 'pending' END,"
+  "  attempts = attempts - 1,"
   "  lease_owner = NULL, lease_token = NULL, lease_expires_at = NULL, updated_at = ?3"
   " WHERE id = ?1 AND state = 'running' AND lease_token = ?2 AND attempts > 0";
 
@@ -61,7 +69,8 @@ static const char sql_release_claim[] =
  * seed's Worker would have recorded had it lived. */
 static const char sql_release[] =
   "UPDATE sluice_jobs SET"
-  "  state = CASE WHEN attempts >= max_attempts THEN 'dead' ELSE 'pending' END,"
+  "  state = CASE WHEN cancel_requested <> 0 THEN 'cancelled'"
+  "               WHEN attempts >= max_attempts THEN 'dead' ELSE 'pending' END,"
   "  available_at = CASE WHEN attempts >= max_attempts THEN available_at ELSE ?1 END,"
   "  last_failure_type = CASE WHEN attempts >= max_attempts THEN 'LeaseExpired' ELSE last_failure_type END,"
   "  last_failure_message = CASE WHEN attempts >= max_attempts THEN 'the lease expired' ELSE last_failure_message END,"
@@ -72,7 +81,7 @@ static const char sql_release[] =
   "               WHERE state = 'running' AND lease_expires_at <= ?1"
   "                 AND (?2 IS NULL OR tenant = ?2)"
   "               ORDER BY lease_expires_at, created_seq LIMIT ?3)"
-  " RETURNING tenant, state";
+  " RETURNING tenant, state, id";
 
 static const char sql_count[] =
   "SELECT state, count(*) FROM sluice_jobs WHERE (?1 IS NULL OR tenant = ?1) GROUP BY state";
@@ -256,6 +265,8 @@ claim_one (SluiceSqliteConnection  *self,
   else if (rc != SQLITE_DONE)
     sluice_sqlite_connection_set_error (self, error);
   sqlite3_reset (stmt);
+  if (job != NULL && !sluice_sqlite_attempt_begin (self, job, r->now, error))
+    g_clear_pointer (&job, sluice_stored_job_free);
   return job != NULL ? claim_new (job, r->owner, token) : NULL;
 }
 
@@ -337,6 +348,61 @@ prepare_fenced (SluiceSqliteConnection  *self,
   return stmt;
 }
 
+/* The attempt's history follows its job: ended, or forgotten when the
+ * claim was handed back unrun. */
+static gboolean
+record_attempt (SluiceSqliteConnection  *self,
+                SluiceStoreRequest      *r,
+                GError                 **error)
+{
+  const char *id = r->claim->job->id;
+
+  switch (r->op)
+    {
+    case SLUICE_STORE_OP_COMPLETE:
+      return sluice_sqlite_attempt_end (self, id, "succeeded", NULL, r->now, error);
+    case SLUICE_STORE_OP_FAIL:
+      return sluice_sqlite_attempt_end (self, id, NULL, r->failure, r->now, error);
+    case SLUICE_STORE_OP_RELEASE:
+      return sluice_sqlite_attempt_forget (self, id, error);
+    default:
+      return TRUE;
+    }
+}
+
+/* Steps a fenced statement: no row changed is a lost lease; a renew of a
+ * job an operator cancelled keeps the lease and says so. */
+static gboolean
+step_fenced (SluiceSqliteConnection  *self,
+             sqlite3_stmt            *stmt,
+             SluiceStoreRequest      *r,
+             GError                 **error)
+{
+  int rc = sqlite3_step (stmt);
+  gboolean cancel = FALSE;
+  int changes;
+
+  if (rc == SQLITE_ROW && r->op == SLUICE_STORE_OP_RENEW)
+    cancel = sqlite3_column_int (stmt, 0) != 0;
+  if (rc == SQLITE_ROW)
+    rc = sqlite3_step (stmt);
+  if (rc != SQLITE_DONE)
+    {
+      sluice_sqlite_connection_set_error (self, error);
+      sqlite3_reset (stmt);
+      return FALSE;
+    }
+  changes = sqlite3_changes (self->db);
+  sqlite3_reset (stmt);
+  if (changes != 1)
+    sluice_store_request_lease_lost (r);
+  else if (cancel)
+    sluice_store_request_cancel_requested (r);
+  else
+    r->wake = r->op == SLUICE_STORE_OP_RELEASE || (r->op == SLUICE_STORE_OP_FAIL && r->available_at >= 0);
+  return TRUE;
+}
+
 /* Renews, completes, fails and releases, in one transaction: each request
  * whose token is not its job's any more fails alone with a lost lease. */
 static void
@@ -353,12 +419,9 @@ sqlite_fenced (SluiceStoreBackend  *backend,
       SluiceStoreRequest *r = requests[i];
       sqlite3_stmt *stmt = prepare_fenced (self, r, &error);
 
-      ok = stmt != NULL && sluice_sqlite_connection_step (self, stmt, &error);
-      if (ok && sqlite3_changes (self->db) != 1)
-        sluice_store_request_lease_lost (r);
-      else if (ok)
-        r->wake = r->op == SLUICE_STORE_OP_RELEASE ||
-                  (r->op == SLUICE_STORE_OP_FAIL && r->available_at >= 0);
+      ok = stmt != NULL && step_fenced (self, stmt, r, &error);
+      if (ok && r->error == NULL)
+        ok = record_attempt (self, r, &error);
     }
   end_batch (self, ok, error, requests, n);
 }
@@ -372,6 +435,7 @@ step_release (SluiceSqliteConnection  *self,
               sqlite3_stmt            *stmt,
               gint64                  *released,
               GHashTable              *woken,
+              GPtrArray               *ids,
               GError                 **error)
 {
   int rc;
@@ -381,6 +445,7 @@ step_release (SluiceSqliteConnection  *self,
       const char *state = (const char *) sqlite3_column_text (stmt, 1);
 
       ++*released;
+      g_ptr_array_add (ids, sluice_sqlite_column_text (stmt, 2));
       if (g_strcmp0 (state, "pending") == 0)
         g_hash_table_add (woken, sluice_sqlite_column_text (stmt, 0));
     }
@@ -399,6 +464,9 @@ sqlite_release_expired (SluiceStoreBackend *backend,
   SluiceStoreBackend *store = backend;
   SluiceSqliteConnection *self = sluice_sqlite_store_get_connection (SLUICE_SQLITE_STORE (backend));
   g_autoptr(GHashTable) tenants = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr(GPtrArray) ids = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(SluiceJobFailure) lost = sluice_job_failure_new ("LeaseExpired", "the lease expired",
+                                                              "LEASE_EXPIRED", TRUE);
   sqlite3_stmt *stmt = NULL;
   GError *error = NULL;
   gboolean ok;
@@ -410,8 +478,11 @@ sqlite_release_expired (SluiceStoreBackend *backend,
       sqlite3_bind_int64 (stmt, 1, r->now);
       sluice_sqlite_bind_text (stmt, 2, r->tenant);
       sqlite3_bind_int64 (stmt, 3, r->count);
-      ok = step_release (self, stmt, &r->number, tenants, &error);
+      ok = step_release (self, stmt, &r->number, tenants, ids, &error);
     }
+  /* The attempts of the released jobs were lost with their workers' leases. */
+  for (guint i = 0; ok && i < ids->len; i++)
+    ok = sluice_sqlite_attempt_end (self, g_ptr_array_index (ids, i), "lease_lost", lost, r->now, &error);
   end_batch (self, ok, error, &r, 1);
   if (r->error == NULL)
     {
@@ -497,4 +568,5 @@ sluice_sqlite_jobs_class_init (SluiceStoreBackendClass *klass)
   klass->finish = sqlite_fenced;
   klass->release_expired = sqlite_release_expired;
   klass->get_status = sqlite_get_status;
+  sluice_sqlite_admin_class_init (klass);
 }

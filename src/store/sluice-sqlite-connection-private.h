@@ -49,11 +49,28 @@ SluiceStoredJob        *sluice_sqlite_job_from_row         (sqlite3_stmt        
   "id, tenant, operation_key, payload, state, attempts, max_attempts, available_at, " \
   "lease_owner, lease_token, lease_expires_at, " \
   "last_failure_type, last_failure_message, last_failure_code, last_failure_retryable, " \
-  "result, updated_at"
+  "result, updated_at, created_at, cancel_requested"
 
 /* sluice-sqlite-connection-jobs.c: the protocol, SluiceStoreBackend's
  * virtuals for SluiceSqliteStore, one transaction per batch. */
 void                    sluice_sqlite_jobs_class_init      (SluiceStoreBackendClass *klass);
+
+/* sluice-sqlite-connection-admin.c: the admin queries (docs/store-admin.md)
+ * and the attempts' history the protocol keeps. */
+void                    sluice_sqlite_admin_class_init     (SluiceStoreBackendClass *klass);
+gboolean                sluice_sqlite_attempt_begin        (SluiceSqliteConnection  *self,
+                                                            const SluiceStoredJob   *job,
+                                                            gint64                   now,
+                                                            GError                 **error);
+gboolean                sluice_sqlite_attempt_end          (SluiceSqliteConnection  *self,
+                                                            const char              *job_id,
+                                                            const char              *outcome,
+                                                            const SluiceJobFailure  *failure,
+                                                            gint64                   now,
+                                                            GError                 **error);
+gboolean                sluice_sqlite_attempt_forget       (SluiceSqliteConnection  *self,
+                                                            const char              *job_id,
+                                                            GError                 **error);
 
 /* sluice-sqlite-store.c */
 SluiceSqliteConnection *sluice_sqlite_store_get_connection (SluiceSqliteStore       *self);

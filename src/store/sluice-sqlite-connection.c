@@ -46,6 +46,80 @@ static const char *const migrations[] = {
   "CREATE INDEX sluice_jobs_states ON sluice_jobs (tenant, state);"
   "CREATE INDEX sluice_jobs_failed ON sluice_jobs (updated_at)"
   "  WHERE last_failure_type IS NOT NULL;",
+
+  /* 2 (docs/store-admin.md): the state cancelled (SQLite changes a CHECK
+   * only by making the table again), a cancel asked of a running job, the
+   * count of attempts older than the history keeps; the attempts'
+   * history, the workers and the tenants' controls. */
+  "CREATE TABLE sluice_jobs_2 ("
+  "  created_seq INTEGER PRIMARY KEY,"
+  "  id TEXT NOT NULL UNIQUE,"
+  "  tenant TEXT NOT NULL CHECK (tenant <> ''),"
+  "  operation_key TEXT NOT NULL CHECK (operation_key <> ''),"
+  "  payload TEXT NOT NULL,"
+  "  state TEXT NOT NULL CHECK (state IN ('pending', 'running', 'retry_wait', 'succeeded', 'dead', 'cancelled')),"
+  "  attempts INTEGER NOT NULL DEFAULT 0 CHECK (attempts >= 0),"
+  "  max_attempts INTEGER NOT NULL CHECK (max_attempts >= 1),"
+  "  available_at INTEGER NOT NULL,"
+  "  lease_owner TEXT,"
+  "  lease_token TEXT,"
+  "  lease_expires_at INTEGER,"
+  "  last_failure_type TEXT,"
+  "  last_failure_message TEXT,"
+  "  last_failure_code TEXT,"
+  "  last_failure_retryable INTEGER,"
+  "  result TEXT,"
+  "  created_at INTEGER NOT NULL,"
+  "  updated_at INTEGER NOT NULL,"
+  "  cancel_requested INTEGER NOT NULL DEFAULT 0,"
+  "  attempts_dropped INTEGER NOT NULL DEFAULT 0,"
+  "  UNIQUE (tenant, operation_key)"
+  ");"
+  "INSERT INTO sluice_jobs_2 (created_seq, id, tenant, operation_key, payload, state, attempts, max_attempts,"
+  "  available_at, lease_owner, lease_token, lease_expires_at, last_failure_type, last_failure_message,"
+  "  last_failure_code, last_failure_retryable, result, created_at, updated_at)"
+  " SELECT created_seq, id, tenant, operation_key, payload, state, attempts, max_attempts,"
+  "  available_at, lease_owner, lease_token, lease_expires_at, last_failure_type, last_failure_message,"
+  "  last_failure_code, last_failure_retryable, result, created_at, updated_at FROM sluice_jobs;"
+  "DROP TABLE sluice_jobs;"
+  "ALTER TABLE sluice_jobs_2 RENAME TO sluice_jobs;"
+  "CREATE INDEX sluice_jobs_claimable ON sluice_jobs (tenant, available_at, created_seq)"
+  "  WHERE state IN ('pending', 'retry_wait');"
+  "CREATE INDEX sluice_jobs_leased ON sluice_jobs (lease_expires_at)"
+  "  WHERE state = 'running';"
+  "CREATE INDEX sluice_jobs_states ON sluice_jobs (tenant, state);"
+  "CREATE INDEX sluice_jobs_failed ON sluice_jobs (updated_at)"
+  "  WHERE last_failure_type IS NOT NULL;"
+  "CREATE TABLE sluice_attempts ("
+  "  job_id TEXT NOT NULL,"
+  "  attempt INTEGER NOT NULL,"
+  "  worker TEXT,"
+  "  lease_token TEXT,"
+  "  started_at INTEGER NOT NULL,"
+  "  ended_at INTEGER,"
+  "  outcome TEXT CHECK (outcome IN ('succeeded', 'failed', 'timed_out', 'lease_lost', 'cancelled')),"
+  "  error_type TEXT,"
+  "  error_message TEXT,"
+  "  error_code TEXT,"
+  "  error_retryable INTEGER,"
+  "  PRIMARY KEY (job_id, attempt)"
+  ") WITHOUT ROWID;"
+  "CREATE TABLE sluice_workers ("
+  "  id TEXT PRIMARY KEY,"
+  "  host TEXT NOT NULL,"
+  "  pid INTEGER NOT NULL,"
+  "  started_at INTEGER NOT NULL,"
+  "  heartbeat_at INTEGER NOT NULL,"
+  "  lease INTEGER NOT NULL,"
+  "  tenants TEXT NOT NULL,"
+  "  done INTEGER NOT NULL DEFAULT 0,"
+  "  failed INTEGER NOT NULL DEFAULT 0"
+  ");"
+  "CREATE TABLE sluice_tenants ("
+  "  tenant TEXT PRIMARY KEY,"
+  "  paused INTEGER NOT NULL DEFAULT 0,"
+  "  concurrency_limit INTEGER"
+  ");",
 };
 
 G_STATIC_ASSERT (G_N_ELEMENTS (migrations) == SLUICE_SQLITE_STORE_SCHEMA_VERSION);
@@ -55,7 +129,7 @@ enum {
   COL_ID, COL_TENANT, COL_OPERATION_KEY, COL_PAYLOAD, COL_STATE, COL_ATTEMPTS,
   COL_MAX_ATTEMPTS, COL_AVAILABLE_AT, COL_LEASE_OWNER, COL_LEASE_TOKEN,
   COL_LEASE_EXPIRES_AT, COL_FAILURE_TYPE, COL_FAILURE_MESSAGE, COL_FAILURE_CODE,
-  COL_FAILURE_RETRYABLE, COL_RESULT, COL_UPDATED_AT,
+  COL_FAILURE_RETRYABLE, COL_RESULT, COL_UPDATED_AT, COL_CREATED_AT, COL_CANCEL_REQUESTED,
 };
 
 static void
@@ -178,7 +252,7 @@ sluice_sqlite_job_from_row (sqlite3_stmt *stmt)
   job->payload = sluice_sqlite_column_text (stmt, COL_PAYLOAD);
   if (!sluice_stored_job_state_from_string ((const char *) sqlite3_column_text (stmt, COL_STATE),
                                             &job->state))
-    job->state = SLUICE_STORED_JOB_DEAD;
+    job->state = SLUICE_STORED_JOB_DEAD;  /* cannot be: the table's CHECK */
   job->attempts = (guint) sqlite3_column_int64 (stmt, COL_ATTEMPTS);
   job->max_attempts = (guint) sqlite3_column_int64 (stmt, COL_MAX_ATTEMPTS);
   job->available_at = sqlite3_column_int64 (stmt, COL_AVAILABLE_AT);
@@ -192,6 +266,8 @@ sluice_sqlite_job_from_row (sqlite3_stmt *stmt)
                                                 sqlite3_column_int (stmt, COL_FAILURE_RETRYABLE) != 0);
   job->result = sluice_sqlite_column_text (stmt, COL_RESULT);
   job->updated_at = sqlite3_column_int64 (stmt, COL_UPDATED_AT);
+  job->created_at = sqlite3_column_int64 (stmt, COL_CREATED_AT);
+  job->cancel_requested = sqlite3_column_int (stmt, COL_CANCEL_REQUESTED) != 0;
   return job;
 }
 

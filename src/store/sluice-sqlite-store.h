@@ -17,7 +17,7 @@ G_DECLARE_FINAL_TYPE (SluiceSqliteStore, sluice_sqlite_store, SLUICE, SQLITE_STO
  * The schema version this program writes into `sluice_schema`; a file with
  * a newer one is refused with %SLUICE_STORE_ERROR_SCHEMA.
  */
-#define SLUICE_SQLITE_STORE_SCHEMA_VERSION 1
+#define SLUICE_SQLITE_STORE_SCHEMA_VERSION 2
 
 SluiceJobStore *sluice_sqlite_store_new      (const char        *path,
                                               GError           **error);

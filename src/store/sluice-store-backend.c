@@ -111,6 +111,7 @@ request_free (gpointer data)
   g_free (r->owner);
   g_clear_pointer (&r->claim, sluice_job_claim_free);
   g_clear_pointer (&r->failure, sluice_job_failure_free);
+  g_clear_pointer (&r->admin, sluice_store_admin_query_free);
   if (r->value != NULL && r->value_free != NULL)
     r->value_free (r->value);
   g_clear_error (&r->error);
@@ -161,6 +162,41 @@ sluice_store_request_lease_lost (SluiceStoreRequest *request)
                /* Translators: %s is a job's id (a UUID) */
                _("The lease of job %s was lost: it expired and was released, or the job ended"),
                request->claim->job->id);
+}
+
+void
+sluice_store_request_cancel_requested (SluiceStoreRequest *request)
+{
+  g_clear_error (&request->error);
+  g_set_error (&request->error, SLUICE_STORE_ERROR, SLUICE_STORE_ERROR_CANCEL_REQUESTED,
+               /* Translators: %s is a job's id (a UUID) */
+               _("Job %s was cancelled by an operator: its attempt is to be cancelled"),
+               request->claim->job->id);
+}
+
+#define STATE_BIT(s) (1u << (SLUICE_STORED_JOB_ ## s))
+
+guint
+sluice_store_admin_verb_states (const SluiceStoreAdminQuery *query)
+{
+  guint applicable;
+
+  switch (query->op)
+    {
+    case SLUICE_STORE_ADMIN_RETRY:
+      applicable = STATE_BIT (DEAD) | STATE_BIT (RETRY_WAIT) | STATE_BIT (CANCELLED);
+      break;
+    case SLUICE_STORE_ADMIN_CANCEL:
+      applicable = STATE_BIT (PENDING) | STATE_BIT (RETRY_WAIT) | STATE_BIT (RUNNING);
+      break;
+    case SLUICE_STORE_ADMIN_DISCARD:
+      applicable = STATE_BIT (PENDING) | STATE_BIT (RETRY_WAIT) | STATE_BIT (DEAD) |
+                   STATE_BIT (CANCELLED) | STATE_BIT (SUCCEEDED);
+      break;
+    default:
+      return query->states;
+    }
+  return query->states != 0 ? query->states & applicable : applicable;
 }
 
 /* The group a request is batched with its neighbours in; -1: alone. */
@@ -254,6 +290,31 @@ sluice_store_backend_announce (SluiceStoreBackend *self,
                "[sluice] jobs-available");
 }
 
+static gboolean
+emit_cancel_requested (gpointer data)
+{
+  Emission *emission = data;
+  g_autoptr(GObject) store = g_weak_ref_get (&emission->shared->store);
+
+  if (store != NULL)
+    g_signal_emit_by_name (store, "cancel-requested", emission->tenant);
+  return G_SOURCE_REMOVE;
+}
+
+void
+sluice_store_backend_announce_cancel (SluiceStoreBackend *self,
+                                      const char         *job_id)
+{
+  SluiceStoreBackendPrivate *priv = sluice_store_backend_get_instance_private (self);
+  Emission *emission = g_new0 (Emission, 1);
+
+  /* Rare: one emission each (the tenant field holds the job's id). */
+  emission->shared = g_atomic_rc_box_acquire (priv->shared);
+  emission->tenant = g_strdup (job_id);
+  attach_idle (priv->shared->context, emit_cancel_requested, emission, emission_free,
+               "[sluice] cancel-requested");
+}
+
 /* ---- the thread ------------------------------------------------------------- */
 
 /* On the caller's context: the callback runs from here. */
@@ -341,6 +402,9 @@ run_batch (SluiceStoreBackend  *self,
       break;
     case SLUICE_STORE_OP_STATUS:
       klass->get_status (self, requests[0]);
+      break;
+    case SLUICE_STORE_OP_ADMIN:
+      klass->admin (self, requests[0]);
       break;
     default:
       g_assert_not_reached ();
@@ -467,7 +531,7 @@ request_lane (SluiceStoreBackendPrivate *priv,
   if (priv->n_lanes < 2)
     return 0;
   return r->op == SLUICE_STORE_OP_CLAIM || r->op == SLUICE_STORE_OP_RELEASE_EXPIRED ||
-         r->op == SLUICE_STORE_OP_STATUS ? 0 : 1;
+         r->op == SLUICE_STORE_OP_STATUS || r->op == SLUICE_STORE_OP_ADMIN ? 0 : 1;
 }
 
 /* Hands @r (taken) to a thread of the store's as a task; the task's
@@ -839,6 +903,60 @@ backend_get_status_async (SluiceJobStore      *store,
 
 static SluiceStoreStatus *
 backend_get_status_finish (SluiceJobStore  *store,
+                           GAsyncResult    *result,
+                           GError         **error)
+{
+  return backend_propagate_pointer (store, result, error);
+}
+
+/* ---- admin queries, once for every backend ------------------------------------- */
+
+/**
+ * sluice_store_admin_supported:
+ * @store: a job store
+ *
+ * Returns: whether @store answers admin queries (the SQLite and
+ *   PostgreSQL stores do)
+ */
+gboolean
+sluice_store_admin_supported (SluiceJobStore *store)
+{
+  return SLUICE_IS_STORE_BACKEND (store) && SLUICE_STORE_BACKEND_GET_CLASS (store)->admin != NULL;
+}
+
+/**
+ * sluice_store_admin_async:
+ * @store: a job store (sluice_store_admin_supported())
+ * @query: what is asked (copied)
+ *
+ * Runs @query on the store's thread, in one transaction
+ * (docs/store-admin.md).
+ */
+void
+sluice_store_admin_async (SluiceJobStore              *store,
+                          const SluiceStoreAdminQuery *query,
+                          GCancellable                *cancellable,
+                          GAsyncReadyCallback          callback,
+                          gpointer                     user_data)
+{
+  SluiceStoreRequest *r;
+
+  g_return_if_fail (sluice_store_admin_supported (store));
+  g_return_if_fail (query != NULL);
+
+  r = request_new (SLUICE_STORE_OP_ADMIN, query->now);
+  r->admin = sluice_store_admin_query_copy (query);
+  r->tenant = g_strdup (query->tenant);
+  submit (SLUICE_STORE_BACKEND (store), r, sluice_store_admin_async, cancellable, callback, user_data);
+}
+
+/**
+ * sluice_store_admin_finish:
+ *
+ * Returns: (transfer full): the reply, or %NULL with @error set
+ */
+SluiceStoreAdminReply *
+sluice_store_admin_finish (SluiceJobStore  *store,
                            GAsyncResult    *result,
                            GError         **error)
 {

@@ -8,6 +8,7 @@
 #pragma once
 
 #include "sluice-job-store.h"
+#include "sluice-store-admin.h"
 
 G_BEGIN_DECLS
 
@@ -26,6 +27,7 @@ typedef enum {
   SLUICE_STORE_OP_RELEASE,
   SLUICE_STORE_OP_RELEASE_EXPIRED,
   SLUICE_STORE_OP_STATUS,
+  SLUICE_STORE_OP_ADMIN,
 } SluiceStoreOp;
 
 /*
@@ -46,6 +48,9 @@ typedef enum {
  *   → number
  * - status: tenant (NULL: every tenant), count (the failures) → value
  *   (SluiceStoreStatus)
+ * - admin: admin (the query, its own now) → value (SluiceStoreAdminReply)
+ * A fenced call (renew) of a job an operator cancelled keeps the lease and
+ * sets error to %SLUICE_STORE_ERROR_CANCEL_REQUESTED.
  * A fenced call (renew, complete, fail, release) whose token is not the
  * job's sets error to %SLUICE_STORE_ERROR_LEASE_LOST and changes nothing.
  * A backend adds to wake the tenants whose jobs it made claimable (SQLite;
@@ -64,6 +69,7 @@ typedef struct
   gint64            lease;
   gint64            now;
   gint64            available_at;
+  SluiceStoreAdminQuery *admin;
 
   GError           *error;
   gpointer          value;
@@ -92,6 +98,8 @@ G_DECLARE_DERIVABLE_TYPE (SluiceStoreBackend, sluice_store_backend, SLUICE, STOR
  *   any mix, committed together as far as the backend can
  * @release_expired: puts expired leases back
  * @get_status: counts by state and the last failures
+ * @admin: answers an admin query (docs/store-admin.md), in one
+ *   transaction
  *
  * The sync virtuals, called on the store's thread only, one batch at a
  * time, in the order the requests were made (a batch is a run of
@@ -120,6 +128,8 @@ struct _SluiceStoreBackendClass
                                SluiceStoreRequest  *request);
   void     (*get_status)      (SluiceStoreBackend  *self,
                                SluiceStoreRequest  *request);
+  void     (*admin)           (SluiceStoreBackend  *self,
+                               SluiceStoreRequest  *request);
 };
 
 /* Starts the store's threads, @n_lanes of them (1 or 2; with 2, claims
@@ -135,11 +145,19 @@ gboolean sluice_store_backend_start       (SluiceStoreBackend  *self,
  * emission. */
 void     sluice_store_backend_announce    (SluiceStoreBackend  *self,
                                            const char          *tenant);
+/* From the store's thread: "cancel-requested" for @job_id on the store's
+ * main context. */
+void     sluice_store_backend_announce_cancel (SluiceStoreBackend *self,
+                                           const char          *job_id);
 
 /* For backends: every request of a batch fails with (a copy of) @error. */
 void     sluice_store_requests_fail_all   (SluiceStoreRequest **requests,
                                            guint                n,
                                            const GError        *error);
 void     sluice_store_request_lease_lost  (SluiceStoreRequest  *request);
+void     sluice_store_request_cancel_requested (SluiceStoreRequest *request);
+/* For backends: the 1 << state bits of @query's filter, with every state
+ * the verb applies to when the query names none (a verb by ids). */
+guint    sluice_store_admin_verb_states   (const SluiceStoreAdminQuery *query);
 
 G_END_DECLS

@@ -27,6 +27,12 @@ struct _SluiceStoreHandler
   SluiceJitter       jitter;
   guint              seed;
 
+  /* The attempts running, by job id (the tasks, not referenced): an
+   * operator's cancel (SluiceJobStore::cancel-requested) renews at once. */
+  GHashTable        *calls;
+  SluiceJobStore    *store;
+  gulong             cancel_requested_id;
+
   GRand             *rand;
   SluiceRandomFunc   random_func;
   gpointer           random_data;

@@ -70,7 +70,8 @@ G_DEFINE_ENUM_TYPE (SluiceStoreOutcome, sluice_store_outcome,
                     G_DEFINE_ENUM_VALUE (SLUICE_STORE_OUTCOME_DEAD, "dead"),
                     G_DEFINE_ENUM_VALUE (SLUICE_STORE_OUTCOME_LEASE_LOST, "lease-lost"),
                     G_DEFINE_ENUM_VALUE (SLUICE_STORE_OUTCOME_ABANDONED, "abandoned"),
-                    G_DEFINE_ENUM_VALUE (SLUICE_STORE_OUTCOME_STORE_ERROR, "store-error"))
+                    G_DEFINE_ENUM_VALUE (SLUICE_STORE_OUTCOME_STORE_ERROR, "store-error"),
+                    G_DEFINE_ENUM_VALUE (SLUICE_STORE_OUTCOME_CANCELLED, "cancelled"))
 
 enum {
   PROP_0,
@@ -119,6 +120,7 @@ typedef struct {
   gint64              renew_now;
   gint64              lease_expires_at;
   gboolean            lost;
+  gboolean            cancel_requested;  /* an operator cancelled the job */
   StopReason          stop;
   gboolean            inner_done;
   GVariant           *result;
@@ -172,6 +174,8 @@ finish (GTask              *task,
   SluiceStoreHandler *self = call->self;
 
   g_clear_signal_handler (&call->cancelled_id, call->attempt_cancellable);
+  if (g_hash_table_lookup (self->calls, call->claim->job->id) == task)
+    g_hash_table_remove (self->calls, call->claim->job->id);
   sluice_store_source_forget_claim (self->source, call->claim);
   g_signal_emit (self, signals[JOB_FINISHED], 0, call->claim, outcome, error, call->available_at);
 
@@ -277,7 +281,8 @@ on_failed (GObject      *object,
   _sluice_store_source_end_call (call->self->source);
 
   if (error == NULL)
-    finish (task, call->available_at >= 0 ? SLUICE_STORE_OUTCOME_RETRY : SLUICE_STORE_OUTCOME_DEAD,
+    finish (task, call->cancel_requested ? SLUICE_STORE_OUTCOME_CANCELLED
+                  : call->available_at >= 0 ? SLUICE_STORE_OUTCOME_RETRY : SLUICE_STORE_OUTCOME_DEAD,
             NULL, g_steal_pointer (&call->error));
   else if (g_error_matches (error, SLUICE_STORE_ERROR, SLUICE_STORE_ERROR_LEASE_LOST))
     {
@@ -302,7 +307,7 @@ write_failure (GTask *task)
   gboolean retry;
   gint64 now = call_now (call);
 
-  retry = self->retryable != NULL &&
+  retry = self->retryable != NULL && !call->cancel_requested &&
           !g_error_matches (call->error, G_IO_ERROR, G_IO_ERROR_CANCELLED) &&
           g_strv_contains ((const char * const *) self->retryable, type_name) &&
           job->attempts < job->max_attempts;
@@ -329,6 +334,17 @@ maybe_settle (GTask *task)
   if (call->lost)
     finish (task, SLUICE_STORE_OUTCOME_LEASE_LOST, NULL,
             lease_lost_error (call, _("a renew of its lease was refused")));
+  else if (call->cancel_requested)
+    {
+      /* Cancelled by an operator: the failure says so, and the store
+       * records the job (and the attempt) cancelled. */
+      g_clear_pointer (&call->result, g_variant_unref);
+      g_clear_error (&call->error);
+      call->error = sluice_named_error_new (SLUICE_CANCELLED_ERROR,
+                                            /* Translators: %s is a job's id */
+                                            _("Job %s was cancelled by an operator"), call->claim->job->id);
+      write_failure (task);
+    }
   else if (call->stop == STOP_SHUTDOWN && call->error != NULL)
     {
       /* Finding 03: no failure is written on a shutdown; the lease expires. */
@@ -400,6 +416,15 @@ on_renewed (GObject      *object,
     call->lease_expires_at = call->renew_now + _sluice_store_source_get_lease_us (call->self->source);
   else if (g_error_matches (error, SLUICE_STORE_ERROR, SLUICE_STORE_ERROR_LEASE_LOST))
     lose_lease (call);
+  else if (g_error_matches (error, SLUICE_STORE_ERROR, SLUICE_STORE_ERROR_CANCEL_REQUESTED))
+    {
+      /* The renew kept the lease: the attempt is cancelled, awaited, and
+       * its failure written as ours. */
+      call->lease_expires_at = call->renew_now + _sluice_store_source_get_lease_us (call->self->source);
+      call->cancel_requested = TRUE;
+      if (!call->inner_done)
+        g_cancellable_cancel (call->inner_cancellable);
+    }
   else
     {
       /* The store could not say: try again at the next beat, while the
@@ -409,7 +434,7 @@ on_renewed (GObject      *object,
         lose_lease (call);
     }
 
-  if (!call->inner_done && !call->lost)
+  if (!call->inner_done && !call->lost && !call->cancel_requested)
     start_heartbeat (task);
   maybe_settle (task);
 }
@@ -442,6 +467,29 @@ start_heartbeat (GTask *task)
   call->heartbeat_timer = sluice_clock_add_timeout (sluice_store_source_get_clock (call->self->source),
                                                     call->self->heartbeat_us, on_heartbeat,
                                                     g_object_ref (task), g_object_unref);
+}
+
+/* An operator cancelled a running job (a NOTIFY, on PostgreSQL): the
+ * claim is renewed now, and the renew's answer cancels the attempt. */
+static void
+on_cancel_requested (SluiceJobStore *store,
+                     const char     *job_id,
+                     gpointer        user_data)
+{
+  SluiceStoreHandler *self = user_data;
+  GTask *task = g_hash_table_lookup (self->calls, job_id);
+  Call *call;
+
+  if (task == NULL)
+    return;
+  call = g_task_get_task_data (task);
+  if (call->inner_done || call->lost || call->cancel_requested || call->renewing || !self->heartbeat_enabled)
+    return;
+  /* The timer's reference goes; the inner attempt's keeps the task. */
+  if (call->heartbeat_timer != 0)
+    sluice_clock_remove_timer (sluice_store_source_get_clock (self->source), call->heartbeat_timer);
+  call->heartbeat_timer = 0;
+  on_heartbeat (task);
 }
 
 /* The pool cancels an attempt at its deadline, or for a shutdown. A plain
@@ -504,6 +552,7 @@ sluice_store_handler_handle_async (SluiceHandler       *handler,
   call->available_at = -1;
   g_task_set_task_data (task, call, (GDestroyNotify) call_free);
 
+  g_hash_table_replace (self->calls, g_strdup (call->claim->job->id), task);
   g_signal_emit (self, signals[JOB_STARTED], 0, call->claim);
 
   if (g_cancellable_is_cancelled (call->attempt_cancellable))
@@ -611,6 +660,10 @@ sluice_store_handler_initable_init (GInitable     *initable,
     return FALSE;
 
   self->heartbeat_us = sluice_time_from_seconds (self->heartbeat);
+  self->calls = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->store = g_object_ref (sluice_store_source_get_store (self->source));
+  self->cancel_requested_id = g_signal_connect (self->store, "cancel-requested",
+                                                G_CALLBACK (on_cancel_requested), self);
   self->rand = g_rand_new_with_seed_array ((const guint32 *) &self->seed, 1);
   return TRUE;
 }
@@ -631,6 +684,10 @@ sluice_store_handler_finalize (GObject *object)
   if (self->random_destroy != NULL)
     self->random_destroy (self->random_data);
   g_clear_pointer (&self->rand, g_rand_free);
+  if (self->store != NULL)
+    g_clear_signal_handler (&self->cancel_requested_id, self->store);
+  g_clear_object (&self->store);
+  g_clear_pointer (&self->calls, g_hash_table_unref);
   g_clear_object (&self->source);
   g_clear_object (&self->inner);
   g_clear_pointer (&self->retryable, g_strfreev);

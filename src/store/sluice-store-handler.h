@@ -35,6 +35,9 @@ G_BEGIN_DECLS
  *   was written, the lease expires and the job is claimed again
  * @SLUICE_STORE_OUTCOME_STORE_ERROR: the store failed to take the outcome;
  *   the lease expires and the job is claimed again
+ * @SLUICE_STORE_OUTCOME_CANCELLED: an operator cancelled the job while it
+ *   ran (a renew said so): the attempt was cancelled and awaited, and the
+ *   store recorded the job cancelled (docs/store-admin.md)
  *
  * What became of one claim of a stored job.
  */
@@ -45,9 +48,18 @@ typedef enum {
   SLUICE_STORE_OUTCOME_LEASE_LOST,
   SLUICE_STORE_OUTCOME_ABANDONED,
   SLUICE_STORE_OUTCOME_STORE_ERROR,
+  SLUICE_STORE_OUTCOME_CANCELLED,
 } SluiceStoreOutcome;
 
-#define SLUICE_STORE_N_OUTCOMES 6
+#define SLUICE_STORE_N_OUTCOMES 7
+
+/**
+ * SLUICE_CANCELLED_ERROR:
+ *
+ * The type name of the failure a worker writes for an attempt it
+ * cancelled because an operator cancelled its job: `CancelledError`.
+ */
+#define SLUICE_CANCELLED_ERROR "CancelledError"
 
 GType       sluice_store_outcome_get_type  (void) G_GNUC_CONST;
 #define SLUICE_TYPE_STORE_OUTCOME (sluice_store_outcome_get_type ())

@@ -55,10 +55,12 @@ push_attempt (SluiceLinter *self,
     }
   marks_push (&self->attempts, mark);
   self->n_timed_out += mark->value != 0;
-  /* An attempt that did not time out cannot make the condition true
-   * (fewer of them time out, of as many or more): while it is false,
-   * nothing to evaluate. */
-  if (mark->value != 0 || self->states[SLUICE_LINT_TIMEOUT_BELOW_TYPICAL].cond)
+  /* An attempt that did not time out cannot make the condition true once
+   * there are enough to judge (fewer of them time out, of as many or
+   * more): while it is false, nothing to evaluate. The one that makes
+   * enough can. */
+  if (mark->value != 0 || self->states[SLUICE_LINT_TIMEOUT_BELOW_TYPICAL].cond ||
+      marks_len (&self->attempts) <= SLUICE_LINT_MIN_RECENT)
     self->dirty |= LINT_DIRTY (SLUICE_LINT_TIMEOUT_BELOW_TYPICAL);
 }
 

@@ -253,6 +253,49 @@ test_retry_storm_needs_more_retries_than_successes (void)
   assert_none (few, SLUICE_LINT_RETRY_STORM);
 }
 
+/* Successes count while they are in the last window: ten at 0 s outnumber
+ * six retries at 0.5 s until they leave it at 1 s, when the storm's
+ * condition starts to hold (on 0.2 s later); the retries leave at 1.5 s
+ * (off 0.5 s later). The successes leave the window by themselves while
+ * there are too few retries for a storm: five retries at 2.5 s, long
+ * after the ten successes of 1.2 s left, make one at once (on at 2.7 s). */
+static void
+test_retry_storm_successes_leave_the_window (void)
+{
+  g_autoptr(SluiceLinter) outnumbered = sluice_linter_new ();
+  g_autoptr(SluiceLinter) later = sluice_linter_new ();
+  g_autoptr(GPtrArray) storms = NULL;
+  g_autofree char *message = NULL;
+  SluiceLint *lint;
+
+  run_start (outnumbered, 10, 10, 1);
+  for (gint64 i = 0; i < 10; i++)
+    attempt_end (outnumbered, 0, i + 10, 0, SLUICE_OUTCOME_OK, NULL);
+  for (gint64 i = 0; i < 6; i++)
+    retry (outnumbered, 0.5, i);
+  run_end (outnumbered, 3);
+  lint = assert_one_interval (outnumbered, SLUICE_LINT_RETRY_STORM, S (1.2), S (2.0));
+  message = sluice_lint_dup_message (lint, FALSE);
+  g_assert_cmpstr (message, ==, "6 retries in the last 1.000 s, more than the attempts that succeeded (0). "
+                                "Items: 0, 1, 2, 3, 4, 5.");
+
+  run_start (later, 10, 10, 1);
+  retry (later, 0.1, 100);
+  for (gint64 i = 0; i < 10; i++)
+    attempt_end (later, 1.2, i + 10, 0, SLUICE_OUTCOME_OK, NULL);
+  for (gint64 i = 0; i < SLUICE_LINT_MIN_RETRIES; i++)
+    retry (later, 2.5, i);
+  run_end (later, 5);
+  storms = lints_of (later, SLUICE_LINT_RETRY_STORM);
+  g_assert_cmpuint (storms->len, ==, 1);
+  lint = g_ptr_array_index (storms, 0);
+  g_assert_cmpint (sluice_lint_get_on (lint), ==, S (2.7));
+  g_clear_pointer (&message, g_free);
+  message = sluice_lint_dup_message (lint, FALSE);
+  g_assert_cmpstr (message, ==, "5 retries in the last 1.000 s, more than the attempts that succeeded (0). "
+                                "Items: 0, 1, 2, 3, 4.");
+}
+
 /* A storm that 5 successes end at 0.25 s held only 0.15 s: no lint. */
 static void
 test_hysteresis_short_condition_never_turns_on (void)
@@ -524,6 +567,33 @@ test_blocked_loop_late_deadline (void)
   message = sluice_lint_dup_message (lint, FALSE);
   g_assert_cmpstr (message, ==, "A timer fired 0.060 s late: something held the main loop, such as a blocking "
                                 "call in a handler. Items running then: 0, 1. Workers: 0, 1.");
+}
+
+/* Many attempts running, some ended: a late timer names those still
+ * running since before it was due, whichever ended around them (200
+ * attempts, the even ones ended before the odd item 1 times out late). */
+static void
+test_blocked_loop_names_the_running_among_many (void)
+{
+  g_autoptr(SluiceLinter) linter = sluice_linter_new ();
+  g_autoptr(GArray) expected = g_array_new (FALSE, FALSE, sizeof (gint64));
+  SluiceLint *lint;
+
+  run_start (linter, 1, 200, 0.2);
+  for (gint64 i = 0; i < 200; i++)
+    attempt_start (linter, 0, i, (gint) i, 0.2);
+  for (gint64 i = 0; i < 200; i += 2)
+    attempt_end (linter, 0.1, i, (gint) i, SLUICE_OUTCOME_OK, NULL);
+  /* One more that started after the deadline was due is not named. */
+  attempt_start (linter, 0.25, 1000, 0, 1.25);
+  attempt_end (linter, 0.3, 1, 1, SLUICE_OUTCOME_TIMED_OUT, "TimeoutError");
+  run_end (linter, 3);
+
+  for (gint64 i = 1; i < 200; i += 2)
+    g_array_append_val (expected, i);
+  lint = assert_one_interval (linter, SLUICE_LINT_BLOCKED_LOOP, S (0.3),
+                              S (0.3) + SLUICE_LINT_WINDOW_US + SLUICE_LINT_OFF_AFTER_US);
+  assert_items (lint, (const gint64 *) (gpointer) expected->data, expected->len);
 }
 
 /* 50 ms late is within the threshold; a timed-out end without a request
@@ -858,6 +928,7 @@ main (int    argc,
   g_test_add_func ("/linter/retry-storm/needs-more-retries-than-successes",
                    test_retry_storm_needs_more_retries_than_successes);
   g_test_add_func ("/linter/retry-storm/preset", test_retry_storm_preset);
+  g_test_add_func ("/linter/retry-storm/successes-leave-the-window", test_retry_storm_successes_leave_the_window);
   g_test_add_func ("/linter/hysteresis/short-condition-never-turns-on", test_hysteresis_short_condition_never_turns_on);
   g_test_add_func ("/linter/hysteresis/hovering-condition-gives-one-interval",
                    test_hysteresis_hovering_condition_gives_one_interval);
@@ -873,6 +944,7 @@ main (int    argc,
                    test_ignoring_cancel_back_to_back_gives_one_interval);
   g_test_add_func ("/linter/ignoring-cancel/preset-late", test_ignoring_cancel_preset_late);
   g_test_add_func ("/linter/blocked-loop/late-deadline", test_blocked_loop_late_deadline);
+  g_test_add_func ("/linter/blocked-loop/names-the-running-among-many", test_blocked_loop_names_the_running_among_many);
   g_test_add_func ("/linter/blocked-loop/threshold-and-other-timers", test_blocked_loop_threshold_and_other_timers);
   g_test_add_func ("/linter/blocked-loop/never-on-the-virtual-clock", test_blocked_loop_never_on_the_virtual_clock);
   g_test_add_func ("/linter/saturated/most-of-the-window", test_saturated_most_of_the_window);

@@ -471,6 +471,45 @@ test_snapshot_during_and_after (Fixture       *f,
   g_clear_pointer (&snapshot_during, sluice_snapshot_unref);
 }
 
+static GPtrArray *snapshots_taken;
+
+static void
+keep_snapshot (gpointer data)
+{
+  Fixture *f = data;
+
+  g_ptr_array_add (snapshots_taken, sluice_run_get_snapshot (f->run));
+}
+
+/* Each snapshot counts every success so far, those before an earlier
+ * snapshot too: the same pool, three ok by 0.35 s, five (item 4 failed)
+ * by 0.65 s, eleven at the end. */
+static void
+test_snapshot_counts_successes_since_the_last (Fixture       *f,
+                                               gconstpointer  data)
+{
+  g_autoptr(SluiceSnapshot) after = NULL;
+  static const guint expected[] = { 3, 5 };
+
+  snapshots_taken = g_ptr_array_new_with_free_func ((GDestroyNotify) sluice_snapshot_unref);
+  make_pool_props (f, 3, 4, 10.0, 0, NULL, "keep-going", TRUE, NULL);
+  f->script->fallback.delay = S (0.3);
+  script_set (f->script, 4, DO_FAIL_ALWAYS, 0.3, 0, "ValueError");
+  sluice_clock_add_timer (f->clock, S (0.35), keep_snapshot, f, NULL);
+  sluice_clock_add_timer (f->clock, S (0.65), keep_snapshot, f, NULL);
+  drive (f, SLUICE_SOURCE (test_source_new (12)));
+
+  g_assert_cmpuint (snapshots_taken->len, ==, G_N_ELEMENTS (expected));
+  for (guint i = 0; i < G_N_ELEMENTS (expected); i++)
+    g_assert_cmpuint (sluice_snapshot_get_outcome_count (g_ptr_array_index (snapshots_taken, i), "ok"), ==,
+                      expected[i]);
+  after = sluice_run_get_snapshot (f->run);
+  g_assert_cmpuint (sluice_snapshot_get_outcome_count (after, "ok"), ==, 11);
+  g_assert_cmpuint (sluice_snapshot_get_outcome_count (after, "ValueError"), ==, 1);
+
+  g_clear_pointer (&snapshots_taken, g_ptr_array_unref);
+}
+
 static void
 test_snapshot_counts_dropped_as_cancelled (Fixture       *f,
                                            gconstpointer  data)
@@ -537,6 +576,7 @@ main (int   argc,
   ADD ("keep-errors/off-keeps-no-error", test_keep_errors_off_keeps_no_error);
   ADD ("keep-errors/on-by-default", test_keep_errors_on_by_default);
   ADD ("snapshot/during-and-after", test_snapshot_during_and_after);
+  ADD ("snapshot/counts-successes-since-the-last", test_snapshot_counts_successes_since_the_last);
   ADD ("snapshot/counts-dropped-as-cancelled", test_snapshot_counts_dropped_as_cancelled);
   ADD ("snapshot/durations-past-the-window", test_snapshot_durations_past_the_window);
 

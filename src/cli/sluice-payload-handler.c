@@ -173,7 +173,9 @@ sluice_payload_handler_handle_async (SluiceHandler       *handler,
   guint number;
 
   task = g_task_new (self, NULL, callback, user_data);
-  g_task_set_source_tag (task, sluice_payload_handler_handle_async);
+  /* The function, not GLib's macro, which also copies the tag's name into
+   * the task: a string allocated for every attempt. */
+  (g_task_set_source_tag) (task, sluice_payload_handler_handle_async);
   g_task_set_priority (task, sluice_attempt_get_priority (attempt));
 
   if (!g_variant_is_of_type (item, SLUICE_STORE_ITEM_TYPE))

@@ -316,7 +316,9 @@ sluice_fault_handler_handle_async (SluiceHandler       *handler,
   /* No cancellable on the task: `late` and `stubborn` return results even
    * after a cancellation request, and the pool decides what they mean. */
   task = g_task_new (self, NULL, callback, user_data);
-  g_task_set_source_tag (task, sluice_fault_handler_handle_async);
+  /* The function, not GLib's macro, which also copies the tag's name into
+   * the task: a string allocated for every attempt. */
+  (g_task_set_source_tag) (task, sluice_fault_handler_handle_async);
   g_task_set_priority (task, sluice_attempt_get_priority (attempt));
 
   call = g_new0 (SluiceFaultCall, 1);

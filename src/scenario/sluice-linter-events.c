@@ -55,7 +55,13 @@ push_attempt (SluiceLinter *self,
     }
   marks_push (&self->attempts, mark);
   self->n_timed_out += mark->value != 0;
-  self->dirty |= LINT_DIRTY (SLUICE_LINT_TIMEOUT_BELOW_TYPICAL);
+  /* An attempt that did not time out cannot make the condition true once
+   * there are enough to judge (fewer of them time out, of as many or
+   * more): while it is false, nothing to evaluate. The one that makes
+   * enough can. */
+  if (mark->value != 0 || self->states[SLUICE_LINT_TIMEOUT_BELOW_TYPICAL].cond ||
+      marks_len (&self->attempts) <= SLUICE_LINT_MIN_RECENT)
+    self->dirty |= LINT_DIRTY (SLUICE_LINT_TIMEOUT_BELOW_TYPICAL);
 }
 
 void
@@ -83,20 +89,17 @@ see_timer (SluiceLinter *self,
            gint64        time)
 {
   Mark mark = { .time = time, .item = item, .worker = worker, .value = time - due };
-  GHashTableIter iter;
-  gpointer value;
 
   if (due < 0 || time - due <= SLUICE_LINT_LATE_US)
     return;
 
   marks_push (&self->late, &mark);
   self->dirty |= LINT_DIRTY (SLUICE_LINT_BLOCKED_LOOP);
-  g_hash_table_iter_init (&iter, self->running);
-  while (g_hash_table_iter_next (&iter, NULL, &value))
+  for (guint i = 0; i <= self->running.mask; i++)
     {
-      const Running *running = value;
+      const Running *running = self->running.slots[i];
 
-      if (running->start > due || running->item == item)
+      if (running == NULL || running->start > due || running->item == item)
         continue;
       mark.item = running->item;
       mark.worker = running->worker;
@@ -108,9 +111,25 @@ static Running *
 lookup_running (SluiceLinter      *self,
                 const SluiceEvent *event)
 {
-  Running *running = g_hash_table_lookup (self->running, &event->item);
+  Running *running = _sluice_running_table_lookup (&self->running, event->item);
 
   return running != NULL && running->attempt == event->attempt ? running : NULL;
+}
+
+/* Takes @event's attempt out of running, for its end: NULL when it is not
+ * there (another attempt of its item is, or none). */
+static Running *
+steal_running (SluiceLinter      *self,
+               const SluiceEvent *event)
+{
+  Running *running = _sluice_running_table_steal (&self->running, event->item);
+
+  if (running != NULL && running->attempt != event->attempt)
+    {
+      _sluice_running_table_insert (&self->running, running);
+      return NULL;
+    }
+  return running;
 }
 
 static void
@@ -118,15 +137,20 @@ see_attempt_start (SluiceLinter      *self,
                    const SluiceEvent *event,
                    gint64             time)
 {
-  Running *running = g_new0 (Running, 1);
+  /* An attempt whose end was never seen gives its record to this one. */
+  Running *running = _sluice_running_table_lookup (&self->running, event->item);
+  gboolean known = running != NULL;
 
+  if (!known)
+    running = _sluice_running_table_take (&self->running);
   running->item = event->item;
   running->attempt = event->attempt;
   running->worker = event->worker;
   running->start = time;
   running->deadline = event->deadline;
   running->last_round = -1;
-  g_hash_table_replace (self->running, &running->item, running);
+  if (!known)
+    _sluice_running_table_insert (&self->running, running);
 }
 
 /* A round-1 request is due at the attempt's deadline, a later one (and
@@ -202,15 +226,18 @@ see_attempt_end (SluiceLinter      *self,
                  gint64             time)
 {
   Mark mark = { .time = time, .item = event->item, .worker = event->worker };
-  const Running *running = lookup_running (self, event);
+  Running *running = steal_running (self, event);
 
   /* An attempt that times out without a request to stop ended in the
-   * same turn of the loop as its deadline's timer fired. */
+   * same turn of the loop as its deadline's timer fired (see_timer()
+   * names the other attempts running: this one is out of running
+   * already). */
   if (running != NULL && event->outcome == SLUICE_OUTCOME_TIMED_OUT && running->last_round < 0)
     see_timer (self, event->item, event->worker, running->deadline, time);
   if (running != NULL)
-    g_hash_table_remove (self->running, &event->item);
-  stop_ignoring (self, event);
+    _sluice_running_table_give (&self->running, running);
+  if (self->ignoring->len > 0)
+    stop_ignoring (self, event);
 
   /* A caller's cancel says nothing of how long attempts take. */
   if (event->outcome == SLUICE_OUTCOME_CANCELLED || event->outcome == SLUICE_OUTCOME_NONE)
@@ -219,8 +246,13 @@ see_attempt_end (SluiceLinter      *self,
   push_attempt (self, &mark);
   if (event->outcome == SLUICE_OUTCOME_OK)
     {
-      marks_push (&self->successes, &mark);
-      self->dirty |= LINT_DIRTY (SLUICE_LINT_RETRY_STORM);
+      /* A success cannot make a retry storm: while there is none, only
+       * the window's next expiry may change. */
+      tallies_expire (&self->successes, time);
+      if (tallies_push (&self->successes, time))
+        self->next_stale = TRUE;
+      if (self->states[SLUICE_LINT_RETRY_STORM].cond)
+        self->dirty |= LINT_DIRTY (SLUICE_LINT_RETRY_STORM);
     }
   else
     add_failure (self, event, time);

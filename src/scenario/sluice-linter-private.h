@@ -27,19 +27,43 @@ typedef struct {
 } Marks;
 
 /* A handler call going on. */
-typedef struct {
+typedef struct _Running Running;
+struct _Running {
   gint64 item;
   guint  attempt;
   gint   worker;
   gint64 start;
   gint64 deadline;
   gint64 last_round;       /* when it was last asked to stop, or -1 */
-} Running;
+  Running *next_spare;     /* in RunningTable.spare */
+};
+
+/* The attempts running, by item (sluice-linter-running.c). */
+typedef struct {
+  Running **slots;
+  guint     mask;          /* slots - 1, a power of two less one */
+  guint     len;
+  Running  *spare;         /* records for the next attempts */
+} RunningTable;
 
 typedef struct {
   gint64 item;
   gint64 due;
 } Backoff;
+
+/* The successes of the last window: only how many and when the oldest
+ * leave it count, so the successes of one instant share one entry (a
+ * run's many successes cost 12 bytes an instant, not a mark each). */
+typedef struct {
+  gint64 time;
+  guint  count;
+} Tally;
+
+typedef struct {
+  GArray *tallies;         /* Tally, oldest first */
+  guint   head;
+  guint   total;           /* the successes they hold */
+} Tallies;
 
 typedef struct {
   gboolean    cond;
@@ -63,7 +87,7 @@ struct _SluiceLinter
   GPtrArray  *lints;       /* SluiceLint*, by on time */
 
   Marks       retries;     /* the last window's */
-  Marks       successes;   /* the last window's */
+  Tallies     successes;   /* the last window's */
   Marks       late;        /* the last window's late timers: one mark per
                             * item involved, value the lateness */
   Marks       attempts;    /* the last SLUICE_LINT_RECENT that ended */
@@ -73,15 +97,21 @@ struct _SluiceLinter
                             * while it lasts */
   gint64      closed_busy; /* the closed segments' length, summed */
   gboolean    saturated;
-  GHashTable *running;     /* item → Running */
+  RunningTable running;
   GHashTable *backoffs;    /* item → Backoff */
   GHashTable *shed;        /* items shed past their deadline */
   GArray     *ignoring;    /* Running: attempts past three rounds */
   guint       dirty;       /* 1 << kind: the conditions whose windows
                             * changed since they were last evaluated */
+  gint64      next;        /* next_change(), while !next_stale: nothing
+                            * it reads changed since it was computed, and
+                            * what it computes does not move with now
+                            * (see next_change()) */
+  gboolean    next_stale;
 };
 
 #define LINT_NEVER G_MAXINT64
+
 
 #define LINT_DIRTY(kind) (1u << (kind))
 
@@ -186,6 +216,100 @@ marks_next_expiry (const Marks *marks)
 {
   return marks_len (marks) > 0 ? marks_get (marks, 0)->time + SLUICE_LINT_WINDOW_US : LINT_NEVER;
 }
+
+/* ---- tallies ----------------------------------------------------------- */
+
+static inline void
+tallies_init (Tallies *tallies)
+{
+  tallies->tallies = g_array_new (FALSE, FALSE, sizeof (Tally));
+  tallies->head = 0;
+  tallies->total = 0;
+}
+
+static inline void
+tallies_clear (Tallies *tallies)
+{
+  g_clear_pointer (&tallies->tallies, g_array_unref);
+}
+
+static inline void
+tallies_reset (Tallies *tallies)
+{
+  g_array_set_size (tallies->tallies, 0);
+  tallies->head = 0;
+  tallies->total = 0;
+}
+
+/* Returns: whether it was empty (its next expiry changed) */
+static inline gboolean
+tallies_push (Tallies *tallies,
+              gint64   time)
+{
+  GArray *array = tallies->tallies;
+  gboolean was_empty = tallies->total == 0;
+
+  if (!was_empty && g_array_index (array, Tally, array->len - 1).time == time)
+    g_array_index (array, Tally, array->len - 1).count++;
+  else
+    {
+      Tally tally = { .time = time, .count = 1 };
+
+      g_array_append_val (array, tally);
+    }
+  tallies->total++;
+  return was_empty;
+}
+
+/* As marks_expire(): drops what left the last window, (now - window, now].
+ * Returns: whether it dropped any */
+static inline gboolean
+tallies_expire (Tallies *tallies,
+                gint64   now)
+{
+  GArray *array = tallies->tallies;
+  gboolean dropped = FALSE;
+
+  while (tallies->head < array->len &&
+         g_array_index (array, Tally, tallies->head).time + SLUICE_LINT_WINDOW_US <= now)
+    {
+      tallies->total -= g_array_index (array, Tally, tallies->head).count;
+      tallies->head++;
+      dropped = TRUE;
+    }
+  if (tallies->head == array->len)
+    {
+      g_array_set_size (array, 0);
+      tallies->head = 0;
+    }
+  else if (tallies->head >= 64 && tallies->head * 2 >= array->len)
+    {
+      g_array_remove_range (array, 0, tallies->head);
+      tallies->head = 0;
+    }
+  return dropped;
+}
+
+static inline gint64
+tallies_next_expiry (const Tallies *tallies)
+{
+  return tallies->total > 0 ? g_array_index (tallies->tallies, Tally, tallies->head).time + SLUICE_LINT_WINDOW_US
+                            : LINT_NEVER;
+}
+
+/* sluice-linter-running.c */
+void     _sluice_running_table_init       (RunningTable       *table);
+void     _sluice_running_table_clear      (RunningTable       *table);
+void     _sluice_running_table_remove_all (RunningTable       *table);
+Running *_sluice_running_table_take       (RunningTable       *table);
+void     _sluice_running_table_give       (RunningTable       *table,
+                                           Running            *running);
+Running *_sluice_running_table_lookup     (const RunningTable *table,
+                                           gint64              item);
+void     _sluice_running_table_insert     (RunningTable       *table,
+                                           Running            *running);
+Running *_sluice_running_table_steal      (RunningTable       *table,
+                                           gint64              item);
 
 /* sluice-linter-events.c */
 void _sluice_linter_start (SluiceLinter      *self,

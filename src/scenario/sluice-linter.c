@@ -226,7 +226,7 @@ involve (SluiceLinter *self,
       if (marks_len (&self->retries) > lint->count)
         {
           lint->count = marks_len (&self->retries);
-          lint->total = marks_len (&self->successes);
+          lint->total = self->successes.total;
         }
       lint->span = SLUICE_LINT_WINDOW_US;
       break;
@@ -295,8 +295,11 @@ condition (SluiceLinter   *self,
       n = marks_len (&self->attempts);
       return n >= SLUICE_LINT_MIN_RECENT && self->n_timed_out * 2 > n;
     case SLUICE_LINT_RETRY_STORM:
+      /* The successes leave their window unseen while there are too few
+       * retries for a storm (next_change()). */
+      tallies_expire (&self->successes, now);
       n = marks_len (&self->retries);
-      return n >= SLUICE_LINT_MIN_RETRIES && n > marks_len (&self->successes);
+      return n >= SLUICE_LINT_MIN_RETRIES && n > self->successes.total;
     case SLUICE_LINT_IGNORING_CANCEL:
       return self->ignoring->len > 0;
     case SLUICE_LINT_BLOCKED_LOOP:
@@ -388,7 +391,7 @@ expire (SluiceLinter *self,
 {
   if (marks_expire (&self->retries, now))
     self->dirty |= LINT_DIRTY (SLUICE_LINT_RETRY_STORM);
-  if (marks_expire (&self->successes, now))
+  if (tallies_expire (&self->successes, now))
     self->dirty |= LINT_DIRTY (SLUICE_LINT_RETRY_STORM);
   if (marks_expire (&self->late, now))
     self->dirty |= LINT_DIRTY (SLUICE_LINT_BLOCKED_LOOP);
@@ -396,18 +399,37 @@ expire (SluiceLinter *self,
   self->dirty |= LINT_DIRTY (SLUICE_LINT_SATURATED);
 }
 
-/* The next time something changes with no event. */
+/* The next time something changes with no event. Until then it is the
+ * same whenever it is asked: the windows' expiries and the lints'
+ * deadlines are fixed times, and the time saturated crosses its share at
+ * a fixed time too (see saturated_next_change()), so advance() keeps it
+ * until an event or a change touches what it reads (next_stale). */
 static gint64
 next_change (SluiceLinter *self)
 {
   gint64 next = saturated_next_change (self);
 
   next = MIN (next, marks_next_expiry (&self->retries));
-  next = MIN (next, marks_next_expiry (&self->successes));
+  /* Successes leaving the window change nothing while the retries are
+   * too few for a storm: they are dropped when they are counted (see
+   * condition()), or as others come (see_attempt_end()). */
+  if (marks_len (&self->retries) >= SLUICE_LINT_MIN_RETRIES)
+    next = MIN (next, tallies_next_expiry (&self->successes));
   next = MIN (next, marks_next_expiry (&self->late));
   for (SluiceLintKind k = 0; k < SLUICE_LINT_N_KINDS; k++)
     next = MIN (next, state_deadline (&self->states[k], k));
   return next;
+}
+
+static gint64
+cached_next_change (SluiceLinter *self)
+{
+  if (self->next_stale)
+    {
+      self->next = next_change (self);
+      self->next_stale = FALSE;
+    }
+  return self->next;
 }
 
 /* Moves the evaluation to @time, through every change before it. */
@@ -417,7 +439,7 @@ advance (SluiceLinter *self,
 {
   gint64 next;
 
-  while ((next = next_change (self)) <= time)
+  while ((next = cached_next_change (self)) <= time)
     {
       /* Each change is after now: fire_due() leaves no deadline at or
        * before it, and the windows no mark that has left them. */
@@ -428,6 +450,7 @@ advance (SluiceLinter *self,
           break;
         }
       self->now = next;
+      self->next_stale = TRUE;
       fire_due (self, next);
       expire (self, next);
       evaluate (self, next);
@@ -466,8 +489,15 @@ sluice_linter_add_event (SluiceLinter      *self,
   time = MAX (event->time, self->now);
   advance (self, time);
   _sluice_linter_apply (self, event, time);
-  evaluate (self, time);
-  fire_due (self, time);
+  /* Most events change no window (a pull, a result, a success while
+   * there is no retry storm): no condition to evaluate then, and no
+   * lint due, as advance() turned on or off every lint due by @time. */
+  if (self->dirty != 0)
+    {
+      self->next_stale = TRUE;
+      evaluate (self, time);
+      fire_due (self, time);
+    }
   if (event->kind == SLUICE_EVENT_RUN_END)
     self->ended = TRUE;
 }
@@ -495,12 +525,12 @@ sluice_linter_finalize (GObject *object)
 
   g_clear_pointer (&self->lints, g_ptr_array_unref);
   marks_clear (&self->retries);
-  marks_clear (&self->successes);
+  tallies_clear (&self->successes);
   marks_clear (&self->late);
   marks_clear (&self->attempts);
   marks_clear (&self->failures);
   marks_clear (&self->segments);
-  g_clear_pointer (&self->running, g_hash_table_unref);
+  _sluice_running_table_clear (&self->running);
   g_clear_pointer (&self->backoffs, g_hash_table_unref);
   g_clear_pointer (&self->shed, g_hash_table_unref);
   g_clear_pointer (&self->ignoring, g_array_unref);
@@ -519,16 +549,17 @@ sluice_linter_init (SluiceLinter *self)
 {
   self->lints = g_ptr_array_new_with_free_func ((GDestroyNotify) sluice_lint_unref);
   marks_init (&self->retries);
-  marks_init (&self->successes);
+  tallies_init (&self->successes);
   marks_init (&self->late);
   marks_init (&self->attempts);
   marks_init (&self->failures);
   marks_init (&self->segments);
-  self->running = g_hash_table_new_full (g_int64_hash, g_int64_equal, NULL, g_free);
+  _sluice_running_table_init (&self->running);
   self->backoffs = g_hash_table_new_full (g_int64_hash, g_int64_equal, NULL, g_free);
   self->shed = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   self->ignoring = g_array_new (FALSE, FALSE, sizeof (Running));
   self->start_time = -1;
+  self->next_stale = TRUE;
 }
 
 /* ---- API --------------------------------------------------------------- */
@@ -565,7 +596,7 @@ sluice_linter_reset (SluiceLinter *self)
   memset (self->states, 0, sizeof self->states);
   g_ptr_array_set_size (self->lints, 0);
   marks_reset (&self->retries);
-  marks_reset (&self->successes);
+  tallies_reset (&self->successes);
   marks_reset (&self->late);
   marks_reset (&self->attempts);
   self->n_timed_out = 0;
@@ -573,11 +604,12 @@ sluice_linter_reset (SluiceLinter *self)
   marks_reset (&self->segments);
   self->closed_busy = 0;
   self->saturated = FALSE;
-  g_hash_table_remove_all (self->running);
+  _sluice_running_table_remove_all (&self->running);
   g_hash_table_remove_all (self->backoffs);
   g_hash_table_remove_all (self->shed);
   g_array_set_size (self->ignoring, 0);
   self->dirty = 0;
+  self->next_stale = TRUE;
 }
 
 /**

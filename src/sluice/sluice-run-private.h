@@ -95,6 +95,12 @@ struct _SluiceRun
   SluiceSource        *source;
   gint                 priority;             /* of its idles and channels: its clock's */
   gboolean             source_has_try_next;  /* reads at once when it can */
+  /* The source's synchronous read, called without the public wrapper's
+   * interface checks (two type lookups per item): the source was checked
+   * when the run was made. NULL when it has none. */
+  gboolean           (*source_try_next) (SluiceSource  *source,
+                                         GVariant     **item,
+                                         GError       **error);
   SluiceClock         *clock;
   GMainContext        *context;
   gint64               timeout;
@@ -128,6 +134,9 @@ struct _SluiceRun
   GPtrArray           *errors;
   SluiceRunStats       stats;
   GHashTable          *outcomes;    /* interned name → count, for snapshots */
+  guint                ok_pending;  /* successes not yet in outcomes: a
+                                     * counter per success, the table's
+                                     * string hash only per snapshot */
   SluiceDurations     *durations;   /* of the attempts that ended, in constant memory */
   gint64               started_at;
   gint64               finished_at;

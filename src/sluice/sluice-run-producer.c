@@ -280,7 +280,7 @@ pull_at_hand (SluiceRun *self)
           return FALSE;
         }
 
-      if (!sluice_source_try_next (self->source, &value, &error))
+      if (!self->source_try_next (self->source, &value, &error))
         {
           if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_WOULD_BLOCK))
             return take_read (self, NULL, error);

@@ -439,7 +439,8 @@ _sluice_run_new (SluicePool   *pool,
   self = g_object_new (SLUICE_TYPE_RUN, NULL);
   self->pool = g_object_ref (pool);
   self->source = source != NULL ? g_object_ref (source) : NULL;
-  self->source_has_try_next = source != NULL && SLUICE_SOURCE_GET_IFACE (source)->try_next != NULL;
+  self->source_try_next = source != NULL ? SLUICE_SOURCE_GET_IFACE (source)->try_next : NULL;
+  self->source_has_try_next = self->source_try_next != NULL;
   self->clock = g_object_ref (sluice_pool_get_clock (pool));
   self->context = g_main_context_ref_thread_default ();
   self->timeout = _sluice_pool_get_timeout_us (pool);
@@ -601,6 +602,14 @@ sluice_run_get_snapshot (SluiceRun *self)
   counts.in_flight = self->stats.in_flight;
   for (guint i = 0; i < self->n_workers; i++)
     counts.busy_workers += self->workers[i].item != NULL;
+
+  if (self->ok_pending > 0)
+    {
+      guint ok = GPOINTER_TO_UINT (g_hash_table_lookup (self->outcomes, "ok"));
+
+      g_hash_table_insert (self->outcomes, (gpointer) "ok", GUINT_TO_POINTER (ok + self->ok_pending));
+      self->ok_pending = 0;
+    }
 
   return _sluice_snapshot_new (&counts, self->outcomes, self->durations);
 }

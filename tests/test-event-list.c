@@ -220,12 +220,21 @@ test_event_list_ring_buffer (void)
  * their items while the tail moves (a view its widgets); the rows above
  * the tail come back when it goes, the rows of the tail keep their place. */
 static void
+count_notify (guint *count)
+{
+  (*count)++;
+}
+
+static void
 test_event_list_tail_lists_only_the_newest_rows (void)
 {
   g_autoptr(SluiceRecorder) recorder = sluice_recorder_new (0);
   g_autoptr(SluiceEventList) list = sluice_event_list_new ();
+  g_autoptr(SluiceEventItem) first = NULL;
+  g_autoptr(SluiceEventItem) again = NULL;
   GListModel *model = G_LIST_MODEL (list);
   Changes changes = { 0 };
+  guint notified = 0;
 
   g_signal_connect (list, "items-changed", G_CALLBACK (on_items_changed), &changes);
   sluice_event_list_set_recorder (list, recorder);
@@ -262,16 +271,24 @@ test_event_list_tail_lists_only_the_newest_rows (void)
   assert_item (model, 1, 10, SLUICE_EVENT_ATTEMPT_END);
   assert_item (model, 2, 11, SLUICE_EVENT_ATTEMPT_END);
 
-  /* More new events than the tail holds: every row in one change. */
+  /* More new events than the tail holds: every row replaced at once. The
+   * rows keep their items, which hold the newest events instead, so that a
+   * view keeps its row widgets (GTK 4.8's make new ones for new items, nine
+   * labels a row, five times a second in a fast run): no change of the
+   * list, each item tells its new position. */
+  first = g_list_model_get_item (model, 0);
+  g_signal_connect_swapped (first, "notify::position", G_CALLBACK (count_notify), &notified);
   for (gint64 i = 12; i < 20; i++)
     add_event (recorder, SLUICE_EVENT_ATTEMPT_START, i, NULL);
   changes.n_changes = 0;
   g_assert_true (sluice_event_list_update (list));
-  g_assert_cmpuint (changes.n_changes, ==, 1);
-  g_assert_cmpuint (changes.position, ==, 0);
-  g_assert_cmpuint (changes.removed, ==, 3);
-  g_assert_cmpuint (changes.added, ==, 3);
+  g_assert_cmpuint (changes.n_changes, ==, 0);
+  g_assert_cmpuint (notified, ==, 1);
+  g_assert_cmpuint (g_list_model_get_n_items (model), ==, 3);
+  again = g_list_model_get_item (model, 0);
+  g_assert_true (again == first);
   assert_item (model, 0, 17, SLUICE_EVENT_ATTEMPT_START);
+  assert_item (model, 1, 18, SLUICE_EVENT_ATTEMPT_START);
   assert_item (model, 2, 19, SLUICE_EVENT_ATTEMPT_START);
 
   /* Filtered, the tail is the newest rows that match. */

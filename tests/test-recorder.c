@@ -171,6 +171,38 @@ test_find_time_gives_a_position (void)
   g_assert_cmpuint (sluice_recorder_find_time (recorder, G_MAXINT64), ==, 10);
 }
 
+/* An event held stays where it is while more are recorded: the views read
+ * a run's events by pointer while it grows (and the recorder no longer
+ * moves every event it holds, twice over, as its storage doubles). Across
+ * a ring's wrap too, positions map to the same events as before. */
+static void
+test_events_stay_put_while_the_recorder_grows (void)
+{
+  g_autoptr(SluiceRecorder) recorder = sluice_recorder_new (0);
+  g_autoptr(SluiceRecorder) ring = sluice_recorder_new (10000);
+  const SluiceEvent *first, *middle;
+
+  add_items (recorder, 0, 1);
+  first = sluice_recorder_get_event (recorder, 0);
+  add_items (recorder, 1, 4999);
+  middle = sluice_recorder_get_event (recorder, 4999);
+  add_items (recorder, 5000, 95000);
+
+  g_assert_true (sluice_recorder_get_event (recorder, 0) == first);
+  g_assert_true (sluice_recorder_get_event (recorder, 4999) == middle);
+  g_assert_cmpint (first->item, ==, 0);
+  g_assert_cmpint (middle->item, ==, 4999);
+  for (guint i = 0; i < 100000; i += 997)
+    g_assert_cmpint (sluice_recorder_get_event (recorder, i)->item, ==, (gint64) i);
+
+  add_items (ring, 0, 25001);
+  g_assert_cmpuint (sluice_recorder_get_n_events (ring), ==, 10000);
+  g_assert_cmpuint (sluice_recorder_get_first_position (ring), ==, 15001);
+  for (guint64 p = 15001; p < 25001; p++)
+    g_assert_cmpint (sluice_recorder_lookup (ring, p)->item, ==, (gint64) p);
+  g_assert_cmpint (sluice_recorder_get_event (ring, 0)->item, ==, 15001);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -189,6 +221,8 @@ main (int   argc,
                    test_clear_starts_positions_at_zero_again);
   g_test_add_func ("/recorder/find-time-gives-a-position-counting-the-dropped",
                    test_find_time_gives_a_position);
+  g_test_add_func ("/recorder/events-stay-put-while-the-recorder-grows",
+                   test_events_stay_put_while_the_recorder_grows);
 
   return g_test_run ();
 }

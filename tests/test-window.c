@@ -3,6 +3,7 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 
+#include <epoxy/gl.h>
 #include <glib/gstdio.h>
 #include <gtk/gtk.h>
 #include <json-glib/json-glib.h>
@@ -22,6 +23,7 @@
 #include "sluice-explain-view.h"
 #include "sluice-jobs-view.h"
 #include "sluice-presets.h"
+#include "sluice-renderer.h"
 #include "sluice-render-timeline.h"
 #include "sluice-scrubber.h"
 #include "sluice-report-view.h"
@@ -2378,6 +2380,62 @@ test_window_scrub_error_group (void)
   window_fixture_close (window);
 }
 
+/* GTK 4.8's GL renderer draws the whole window at each frame: in software
+ * (llvmpipe, as under Xvfb) 50-150 ms a frame, too slow for a live run.
+ * Unless GSK_RENDERER says otherwise, the app draws with cairo there. */
+static void
+test_window_software_gl_draws_with_cairo (void)
+{
+  GdkDisplay *display = gdk_display_get_default ();
+  g_autofree char *chosen = g_strdup (g_getenv ("GSK_RENDERER"));
+  g_autoptr(GdkGLContext) context = NULL;
+  const char *gl_renderer;
+
+  g_assert_true (sluice_renderer_gl_is_software ("llvmpipe (LLVM 15.0.6, 256 bits)"));
+  g_assert_true (sluice_renderer_gl_is_software ("softpipe"));
+  g_assert_true (sluice_renderer_gl_is_software ("Software Rasterizer"));
+  g_assert_false (sluice_renderer_gl_is_software ("Mesa Intel(R) UHD Graphics 620 (KBL GT2)"));
+  g_assert_false (sluice_renderer_gl_is_software ("AMD Radeon RX 6600 (navi23, LLVM 15.0.6, DRM 3.49)"));
+  g_assert_false (sluice_renderer_gl_is_software (NULL));
+
+  /* A person's choice stands. */
+  g_setenv ("GSK_RENDERER", "gl", TRUE);
+  g_assert_null (sluice_renderer_choose (display));
+  g_assert_cmpstr (g_getenv ("GSK_RENDERER"), ==, "gl");
+
+  /* Without one: cairo exactly where this display's GL is software. */
+  g_unsetenv ("GSK_RENDERER");
+  if (!gdk_display_prepare_gl (display, NULL))
+    {
+      g_assert_null (sluice_renderer_choose (display));
+      g_test_skip ("no OpenGL on this display");
+    }
+  else
+    {
+      context = gdk_display_create_gl_context (display, NULL);
+      g_assert_nonnull (context);
+      g_assert_true (gdk_gl_context_realize (context, NULL));
+      gdk_gl_context_make_current (context);
+      gl_renderer = (const char *) glGetString (GL_RENDERER);
+      if (sluice_renderer_gl_is_software (gl_renderer))
+        {
+          g_assert_cmpstr (sluice_renderer_choose (display), ==, "cairo");
+          g_assert_cmpstr (g_getenv ("GSK_RENDERER"), ==, "cairo");
+        }
+      else
+        {
+          g_assert_null (sluice_renderer_choose (display));
+          g_assert_null (g_getenv ("GSK_RENDERER"));
+        }
+      gdk_gl_context_clear_current ();
+    }
+
+  if (chosen != NULL)
+    g_setenv ("GSK_RENDERER", chosen, TRUE);
+  else
+    g_unsetenv ("GSK_RENDERER");
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -2426,6 +2484,7 @@ main (int   argc,
   g_test_add_func ("/window/event-log/clicked-row-marks-its-time-in-chart-and-lanes",
                    test_window_event_row_marks_its_time);
   g_test_add_func ("/window/report/cuts-long-lists-and-says-how-long", test_report_view_cuts_long_lists);
+  g_test_add_func ("/window/software-gl-draws-with-cairo", test_window_software_gl_draws_with_cairo);
   g_test_add_data_func ("/window/screenshot/1024x768/de", &screens[0], test_window_screenshot);
   g_test_add_data_func ("/window/screenshot/1024x768/id", &screens[1], test_window_screenshot);
   g_test_add_data_func ("/window/screenshot/1280x720/de", &screens[2], test_window_screenshot);

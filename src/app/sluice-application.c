@@ -9,6 +9,7 @@
 
 #include "sluice-application.h"
 #include "sluice-help-overlay.h"
+#include "sluice-renderer.h"
 #include "sluice-run-controller.h"
 #include "sluice-presets.h"
 #include "sluice-store-dialog.h"
@@ -226,6 +227,9 @@ sluice_application_startup (GApplication *app)
   SluiceApplication *self = SLUICE_APPLICATION (app);
 
   G_APPLICATION_CLASS (sluice_application_parent_class)->startup (app);
+  /* Before any window: cairo where OpenGL is done in software. */
+  if (gdk_display_get_default () != NULL)
+    sluice_renderer_choose (gdk_display_get_default ());
 
   g_action_map_add_action_entries (G_ACTION_MAP (self), app_actions,
                                    G_N_ELEMENTS (app_actions), self);

@@ -30,7 +30,13 @@
  * of those: a view keeps a widget for every row it lists, up to a couple
  * of hundred (GtkListView's own limit), and binds each anew when a fast
  * run moves its tail, so a log that follows a live run lists no more rows
- * than it shows.
+ * than it shows. A move that replaces every row listed (a fast run) keeps
+ * the rows' items and makes them hold the new events
+ * (sluice_event_item_set()) without a change of the list: GTK 4.8's list
+ * views destroy the widgets of the rows removed and make new ones for the
+ * rows added, nine labels a row, five times a second (7–30 ms a move on a
+ * loaded machine, the longest frames of a fast run); a view updates its
+ * cells when an item's #SluiceEventItem:position changes.
  */
 
 struct _SluiceEventList
@@ -49,6 +55,9 @@ struct _SluiceEventList
   guint            tail;       /* list only the newest this many rows; 0: all */
   guint            limit;      /* list no row from this one on (G_MAXUINT: none): while a
                                 * change is told in two steps, the first step's rows */
+  GPtrArray       *handed;     /* with a tail: the item handed out for each row listed
+                                * (NULL: not asked for), valid while its length is that
+                                * of the rows listed */
 };
 
 /* The rows listed, as run positions: @n of them from @first_position on,
@@ -139,6 +148,70 @@ get_shown (SluiceEventList *self)
   return shown;
 }
 
+static void
+unref_item (gpointer item)
+{
+  if (item != NULL)
+    g_object_unref (item);
+}
+
+/* Tells the views of a change of the rows listed, and keeps the items
+ * handed out at their rows. */
+static void
+items_changed (SluiceEventList *self,
+               guint            position,
+               guint            removed,
+               guint            added)
+{
+  guint now = n_listed (self);
+  guint old = now - added + removed;
+
+  if (self->tail > 0 && self->handed->len == old && position + removed <= old)
+    {
+      g_ptr_array_remove_range (self->handed, position, removed);
+      g_ptr_array_set_size (self->handed, now);
+      memmove (&self->handed->pdata[position + added], &self->handed->pdata[position],
+               (old - removed - position) * sizeof (gpointer));
+      memset (&self->handed->pdata[position], 0, added * sizeof (gpointer));
+    }
+  else
+    {
+      g_ptr_array_set_size (self->handed, 0);
+      if (self->tail > 0)
+        g_ptr_array_set_size (self->handed, now);
+    }
+  g_list_model_items_changed (G_LIST_MODEL (self), position, removed, added);
+}
+
+/* Every row listed replaced by as many new ones: the items handed out
+ * hold the new rows' events instead, and the list does not change.
+ * Returns whether it could (a tail, its items known). */
+static gboolean
+repoint_items (SluiceEventList *self,
+               const Shown     *before,
+               guint            offset,
+               guint            stop)
+{
+  static const SluiceEvent gone = { .item = -1, .worker = -1, .delay = -1, .tokens = -1,
+                                    .deadline = -1, .item_timeout = -1 };
+
+  if (self->tail == 0 || before->n == 0 || before->n != stop - offset || self->handed->len != before->n)
+    return FALSE;
+
+  for (guint i = 0; i < self->handed->len; i++)
+    {
+      SluiceEventItem *item = g_ptr_array_index (self->handed, i);
+      guint64 position = row_position (self, offset + i);
+      const SluiceEvent *event;
+
+      if (item == NULL)
+        continue;
+      event = sluice_recorder_lookup (self->recorder, position);
+      sluice_event_item_set (item, event != NULL ? event : &gone, position);
+    }
+  return TRUE;
+}
+
 /* Tells the views how the rows listed went from @before to now: the rows
  * listed both times keep their items (and a view its widgets for them);
  * those gone went at the start, new ones came before and after them. In
@@ -156,8 +229,10 @@ emit_changes (SluiceEventList *self,
 
   if (kept == 0)
     {
+      if (repoint_items (self, before, offset, stop))
+        return;
       if (before->n > 0 || stop > offset)
-        g_list_model_items_changed (G_LIST_MODEL (self), 0, before->n, stop - offset);
+        items_changed (self, 0, before->n, stop - offset);
       return;
     }
 
@@ -167,11 +242,11 @@ emit_changes (SluiceEventList *self,
     {
       /* First the old rows only: the new ones come in the second step. */
       self->limit = high;
-      g_list_model_items_changed (G_LIST_MODEL (self), 0, before->n - kept, inserted);
+      items_changed (self, 0, before->n - kept, inserted);
       self->limit = G_MAXUINT;
     }
   if (appended > 0)
-    g_list_model_items_changed (G_LIST_MODEL (self), inserted + kept, 0, appended);
+    items_changed (self, inserted + kept, 0, appended);
 }
 
 /* ---- GListModel -------------------------------------------------------- */
@@ -196,6 +271,7 @@ sluice_event_list_get_item (GListModel *model,
   static const SluiceEvent gone = { .item = -1, .worker = -1, .delay = -1, .tokens = -1,
                                     .deadline = -1, .item_timeout = -1 };
   const SluiceEvent *event;
+  SluiceEventItem *item;
   guint64 position;
   guint start, stop;
 
@@ -203,12 +279,18 @@ sluice_event_list_get_item (GListModel *model,
   if (i >= stop - start)
     return NULL;
 
+  if (self->tail > 0 && self->handed->len == stop - start && g_ptr_array_index (self->handed, i) != NULL)
+    return g_object_ref (g_ptr_array_index (self->handed, i));
+
   position = row_position (self, start + i);
   event = sluice_recorder_lookup (self->recorder, position);
 
   /* Dropped by the ring buffer between two updates: a blank row until the
    * next update removes it. */
-  return sluice_event_item_new (event != NULL ? event : &gone, position);
+  item = sluice_event_item_new (event != NULL ? event : &gone, position);
+  if (self->tail > 0 && self->handed->len == stop - start)
+    g_ptr_array_index (self->handed, i) = g_object_ref (item);
+  return item;
 }
 
 static void
@@ -291,7 +373,7 @@ remove_all (SluiceEventList *self)
   self->first = 0;
   self->end = 0;
   if (n > 0)
-    g_list_model_items_changed (G_LIST_MODEL (self), 0, n, 0);
+    items_changed (self, 0, n, 0);
 }
 
 /**
@@ -387,7 +469,7 @@ sluice_event_list_set_filter (SluiceEventList *self,
     filter_range (self, self->first, self->end);
 
   if (before > 0 || n_listed (self) > 0)
-    g_list_model_items_changed (G_LIST_MODEL (self), 0, before, n_listed (self));
+    items_changed (self, 0, before, n_listed (self));
 }
 
 /**
@@ -487,6 +569,7 @@ sluice_event_list_finalize (GObject *object)
   g_clear_object (&self->recorder);
   g_clear_pointer (&self->rows, g_array_unref);
   g_clear_pointer (&self->texts, g_ptr_array_unref);
+  g_clear_pointer (&self->handed, g_ptr_array_unref);
   g_free (self->needle);
 
   G_OBJECT_CLASS (sluice_event_list_parent_class)->finalize (object);
@@ -505,6 +588,7 @@ sluice_event_list_init (SluiceEventList *self)
   self->limit = G_MAXUINT;
   self->rows = g_array_new (FALSE, FALSE, sizeof (guint64));
   self->texts = g_ptr_array_new_with_free_func (g_free);
+  self->handed = g_ptr_array_new_with_free_func (unref_item);
 }
 
 /**

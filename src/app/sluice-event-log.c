@@ -166,7 +166,28 @@ setup_cell (GtkSignalListItemFactory *factory,
 
   if (column == COLUMN_DETAIL)
     sluice_cell_label_show_text_as_tooltip (label);
+  g_object_set_data (G_OBJECT (label), "sluice-column", GUINT_TO_POINTER (column));
   gtk_list_item_set_child (list_item, label);
+}
+
+static void
+show_cell (SluiceEventItem *item,
+           GtkWidget       *label)
+{
+  Column column = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (label), "sluice-column"));
+  g_autofree char *text = format_cell (item, column);
+
+  gtk_label_set_text (GTK_LABEL (label), text);
+}
+
+/* The row's item holds another event: the tail of a fast run moved
+ * (sluice_event_list_update() keeps the items of the rows). */
+static void
+on_item_moved (SluiceEventItem *item,
+               GParamSpec      *pspec,
+               GtkWidget       *label)
+{
+  show_cell (item, label);
 }
 
 static void
@@ -175,10 +196,21 @@ bind_cell (GtkSignalListItemFactory *factory,
            gpointer                  user_data)
 {
   SluiceEventItem *item = gtk_list_item_get_item (list_item);
-  g_autofree char *text = format_cell (item, GPOINTER_TO_UINT (user_data));
   GtkWidget *label = gtk_list_item_get_child (list_item);
 
-  gtk_label_set_text (GTK_LABEL (label), text);
+  show_cell (item, label);
+  g_signal_connect_object (item, "notify::position", G_CALLBACK (on_item_moved), label, 0);
+}
+
+static void
+unbind_cell (GtkSignalListItemFactory *factory,
+             GtkListItem              *list_item,
+             gpointer                  user_data)
+{
+  SluiceEventItem *item = gtk_list_item_get_item (list_item);
+
+  if (item != NULL)
+    g_signal_handlers_disconnect_by_func (item, on_item_moved, gtk_list_item_get_child (list_item));
 }
 
 static void
@@ -191,6 +223,7 @@ add_columns (SluiceEventLog *self)
 
       g_signal_connect (factory, "setup", G_CALLBACK (setup_cell), GUINT_TO_POINTER (c));
       g_signal_connect (factory, "bind", G_CALLBACK (bind_cell), GUINT_TO_POINTER (c));
+      g_signal_connect (factory, "unbind", G_CALLBACK (unbind_cell), GUINT_TO_POINTER (c));
 
       column = gtk_column_view_column_new (_(columns[c].title), factory);
       gtk_column_view_column_set_resizable (column, TRUE);

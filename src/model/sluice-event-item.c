@@ -27,6 +27,14 @@ struct _SluiceEventItem
 
 G_DEFINE_FINAL_TYPE (SluiceEventItem, sluice_event_item, G_TYPE_OBJECT)
 
+enum {
+  PROP_0,
+  PROP_POSITION,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
 /* ---- names shown to users ---------------------------------------------- */
 
 /* What the event log shows for each kind. The stable names of
@@ -168,9 +176,41 @@ sluice_event_item_finalize (GObject *object)
 }
 
 static void
+sluice_event_item_get_property (GObject    *object,
+                                guint       prop_id,
+                                GValue     *value,
+                                GParamSpec *pspec)
+{
+  SluiceEventItem *self = SLUICE_EVENT_ITEM (object);
+
+  switch (prop_id)
+    {
+    case PROP_POSITION:
+      g_value_set_uint64 (value, self->position);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
 sluice_event_item_class_init (SluiceEventItemClass *klass)
 {
-  G_OBJECT_CLASS (klass)->finalize = sluice_event_item_finalize;
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->finalize = sluice_event_item_finalize;
+  object_class->get_property = sluice_event_item_get_property;
+
+  /**
+   * SluiceEventItem:position:
+   *
+   * The event's number in the run; notified when the item is made to hold
+   * another event (sluice_event_item_set()).
+   */
+  properties[PROP_POSITION] =
+    g_param_spec_uint64 ("position", NULL, NULL, 0, G_MAXUINT64, 0,
+                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
 }
 
 static void
@@ -224,6 +264,30 @@ sluice_event_item_get_position (SluiceEventItem *self)
 {
   g_return_val_if_fail (SLUICE_IS_EVENT_ITEM (self), 0);
   return self->position;
+}
+
+/**
+ * sluice_event_item_set:
+ * @self: a #SluiceEventItem
+ * @event: another event; it is copied
+ * @position: its number in the run
+ *
+ * Makes @self hold @event, and notifies #SluiceEventItem:position: a list
+ * whose every row changes at once (the tail of a fast run's log) keeps
+ * its items, and a view its row widgets, instead of replacing them.
+ */
+void
+sluice_event_item_set (SluiceEventItem   *self,
+                       const SluiceEvent *event,
+                       guint64            position)
+{
+  g_return_if_fail (SLUICE_IS_EVENT_ITEM (self));
+  g_return_if_fail (event != NULL);
+
+  sluice_event_clear (&self->event);
+  sluice_event_copy_into (&self->event, event);
+  self->position = position;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_POSITION]);
 }
 
 /* Seconds from microseconds, as the event log shows times. */

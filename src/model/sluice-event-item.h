@@ -15,6 +15,9 @@ SluiceEventItem   *sluice_event_item_new          (const SluiceEvent *event,
                                                    guint64            position);
 const SluiceEvent *sluice_event_item_get_event    (SluiceEventItem   *self);
 guint64            sluice_event_item_get_position (SluiceEventItem   *self);
+void               sluice_event_item_set          (SluiceEventItem   *self,
+                                                   const SluiceEvent *event,
+                                                   guint64            position);
 char              *sluice_event_item_dup_detail   (SluiceEventItem   *self);
 
 gboolean           sluice_event_items_flush       (GListStore        *store,

@@ -15,8 +15,10 @@
  *        the activation to running false, against the same file headless,
  *        `sluice-run FILE --clock virtual` as a whole process (start-up and
  *        report included; target <= 1.5x). One row each under
- *        GSK_RENDERER=cairo and under the default renderer (GL on Xvfb:
- *        Mesa's llvmpipe).
+ *        GSK_RENDERER=cairo, under the default renderer (the app's
+ *        choice: cairo where OpenGL is done in software, as with Xvfb's
+ *        llvmpipe; sluice-renderer.c) and under GSK_RENDERER=gl (GL
+ *        forced, llvmpipe on Xvfb), the last for the record.
  *
  *   window-models  what the window's models cost per event, headless: the
  *        same file run once on the virtual clock into a recorder, then
@@ -57,8 +59,9 @@ typedef struct {
 } Renderer;
 
 static const Renderer renderers[] = {
-  { "cairo", "GSK_RENDERER=cairo" },
-  { "gl",    "-uGSK_RENDERER" },
+  { "cairo",   "GSK_RENDERER=cairo" },
+  { "default", "-uGSK_RENDERER" },
+  { "gl",      "GSK_RENDERER=gl" },
 };
 
 typedef struct {

@@ -29,10 +29,6 @@ LEAVES = {'sluice-window-state.c', 'sluice-window-banner.c', 'sluice-window-proj
 # Circles not undone yet, each with why it stays: one that is gone must
 # leave this list too, so that it only shrinks.
 KNOWN = {
-    # The batch and the application read the window back.
-    frozenset({'sluice-application.c', 'sluice-batch.c', 'sluice-window.c', 'sluice-window-actions.c',
-               'sluice-window-files.c', 'sluice-window-lessons.c', 'sluice-window-unsaved.c'}):
-        'the window, its batch and the application',
     # The viewport asks the chart or lanes view it drives for its scale.
     frozenset({'sluice-time-view.c', 'sluice-viewport.c'}):
         'the viewport and its views',

@@ -381,6 +381,11 @@ present_window (SluiceApplication *self,
       g_autoptr(GError) error = NULL;
       gboolean loaded = TRUE;
 
+      /* The window keeps its size, its look and the last scenario in the
+       * settings it is given: it does not reach back for them. */
+      if (self->settings != NULL)
+        sluice_window_bind_settings (sw, self->settings);
+
       /* A later `sluice FILE.pool` comes to this window, --preset or not. */
       self->preset_given = FALSE;
       /* Without settings to keep it, --projector is for this window. */

@@ -9,8 +9,8 @@
 
 #include "sluice-batch.h"
 #include "sluice-fold.h"
-#include "sluice-run-controller.h"
 #include "sluice-scrub-stats.h"
+#include "sluice-theme.h"
 
 /**
  * SluiceBatch:
@@ -21,7 +21,10 @@
  * write the exports, then save the window as a PNG right after a paint a
  * few frames later, and call back.
  *
- * The window owns it; it holds the window weakly.
+ * It knows the window as a widget only: it runs the scenario through the
+ * window's action (`win.run`), follows the run controller it is given and
+ * exports from it, and asks the window nothing back but through
+ * #SluiceBatch::skip-run. The window owns it; it holds the window weakly.
  */
 
 #define SCREENSHOT_FRAMES 5
@@ -33,12 +36,14 @@ struct _SluiceBatch
 {
   GObject               parent_instance;
 
-  SluiceWindow         *window;     /* weak */
+  GtkWidget            *window;     /* weak */
+  SluiceRunController  *run;
+  GtkWidget            *look;       /* weak: the exported image takes its dark or light look */
   gboolean              attached;   /* the window watched another program's pool when made */
   char                 *screenshot;
   char                 *export_image;
   char                 *export_events;
-  SluiceScreenshotFunc  func;
+  SluiceBatchFunc       func;
   gpointer              user_data;
   guint                 frames;
   guint                 tick_id;
@@ -64,6 +69,13 @@ struct _SluiceBatch
 
 G_DEFINE_FINAL_TYPE (SluiceBatch, sluice_batch, G_TYPE_OBJECT)
 
+enum {
+  SKIP_RUN,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
 static void
 report (SluiceBatch *self,
         gboolean     ok)
@@ -72,7 +84,7 @@ report (SluiceBatch *self,
     return;
 
   self->done = TRUE;
-  self->func (self->window, ok, self->user_data);
+  self->func (self, ok, self->user_data);
 }
 
 /* The window's paintable draws its client-side frame too (the resize
@@ -83,7 +95,7 @@ static gboolean
 save_screenshot (SluiceBatch  *self,
                  GError      **error)
 {
-  GtkWidget *widget = GTK_WIDGET (self->window);
+  GtkWidget *widget = self->window;
   int width = gtk_widget_get_width (widget);
   int height = gtk_widget_get_height (widget);
   g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (widget);
@@ -162,8 +174,9 @@ export_file (SluiceBatch *self,
   if (path == NULL)
     return TRUE;
 
-  ok = image ? sluice_window_export_image (self->window, path, EXPORT_WIDTH, EXPORT_HEIGHT, &error)
-             : sluice_window_export_events (self->window, path, &error);
+  ok = image ? sluice_run_controller_export_image (self->run, path, EXPORT_WIDTH, EXPORT_HEIGHT,
+                                                   self->look != NULL && sluice_widget_is_dark (self->look), &error)
+             : sluice_run_controller_export_events (self->run, path, &error);
   if (!ok)
     g_printerr ("sluice: %s\n", error->message);
 
@@ -267,8 +280,7 @@ start_stats (SluiceBatch   *self,
   self->gaps = g_array_new (FALSE, FALSE, sizeof (gint64));
   g_set_weak_pointer (&self->frame_clock, frame_clock);
   g_signal_connect (frame_clock, "after-paint", G_CALLBACK (on_stats_paint), self);
-  g_signal_connect_object (sluice_window_get_run_controller (self->window), "notify::running",
-                           G_CALLBACK (on_stats_running), self, 0);
+  g_signal_connect_object (self->run, "notify::running", G_CALLBACK (on_stats_running), self, 0);
 }
 
 /* ---- the run ----------------------------------------------------------- */
@@ -289,7 +301,7 @@ finish (gpointer user_data)
     }
 
   self->frames = 0;
-  self->tick_id = gtk_widget_add_tick_callback (GTK_WIDGET (self->window), on_screenshot_tick, self, NULL);
+  self->tick_id = gtk_widget_add_tick_callback (self->window, on_screenshot_tick, self, NULL);
 }
 
 /* After the run: the exports, the drag of SLUICE_SCRUB_STATS if asked
@@ -297,7 +309,6 @@ finish (gpointer user_data)
 static void
 on_run_finished (SluiceBatch *self)
 {
-  SluiceRunController *run;
   g_autoptr(SluiceFold) fold = NULL;
   gboolean image_ok, events_ok;
 
@@ -317,11 +328,21 @@ on_run_finished (SluiceBatch *self)
     }
 
   /* The batch outlives the drag: the window owns it. */
-  run = sluice_window_get_run_controller (self->window);
-  fold = sluice_run_model_get_fold (sluice_run_controller_get_model (run));
-  sluice_scrub_stats_run (GTK_WIDGET (self->window), sluice_run_controller_get_viewport (run),
+  fold = sluice_run_model_get_fold (sluice_run_controller_get_model (self->run));
+  sluice_scrub_stats_run (self->window, sluice_run_controller_get_viewport (self->run),
                           fold != NULL ? sluice_fold_get_end_position (fold) : 0, SCRUB_SECONDS,
                           self->scrub_file, finish, self);
+}
+
+/* Whether the window shows something with nothing to run, as the
+ * window says (#SluiceBatch::skip-run). */
+static gboolean
+skip_run (SluiceBatch *self)
+{
+  gboolean skip = FALSE;
+
+  g_signal_emit (self, signals[SKIP_RUN], 0, &skip);
+  return skip;
 }
 
 /* Starts once the window is shown: the first frames of a new window can
@@ -338,20 +359,19 @@ on_start_tick (GtkWidget     *widget,
 
   self->tick_id = 0;
   /* An attached pool runs in its own program: its end ends the batch. */
-  if (self->attached && sluice_window_get_running (self->window))
+  if (self->attached && sluice_run_controller_get_running (self->run))
     return G_SOURCE_REMOVE;
   /* A recorded run (`sluice FILE.sluicerun`), or an attached one that
    * already ended, is shown, not run again; a lesson's question before
    * its answer and the Lessons page are shown as they are. */
-  if (self->attached || sluice_run_controller_get_has_events (sluice_window_get_run_controller (self->window)) ||
-      sluice_window_get_asking (self->window))
+  if (self->attached || sluice_run_controller_get_has_events (self->run) || skip_run (self))
     {
       on_run_finished (self);
       return G_SOURCE_REMOVE;
     }
   start_stats (self, frame_clock);
   gtk_widget_activate_action (widget, "win.run", NULL);
-  if (!sluice_window_get_running (self->window))
+  if (!sluice_run_controller_get_running (self->run))
     report (self, FALSE);
 
   return G_SOURCE_REMOVE;
@@ -370,7 +390,7 @@ sluice_batch_start (SluiceBatch *self)
   g_return_if_fail (self->window != NULL);
 
   self->frames = 0;
-  self->tick_id = gtk_widget_add_tick_callback (GTK_WIDGET (self->window), on_start_tick, self, NULL);
+  self->tick_id = gtk_widget_add_tick_callback (self->window, on_start_tick, self, NULL);
 }
 
 static void
@@ -379,12 +399,14 @@ sluice_batch_dispose (GObject *object)
   SluiceBatch *self = SLUICE_BATCH (object);
 
   if (self->tick_id != 0 && self->window != NULL)
-    gtk_widget_remove_tick_callback (GTK_WIDGET (self->window), self->tick_id);
+    gtk_widget_remove_tick_callback (self->window, self->tick_id);
   self->tick_id = 0;
   if (self->frame_clock != NULL)
     g_signal_handlers_disconnect_by_func (self->frame_clock, on_stats_paint, self);
   g_clear_weak_pointer (&self->frame_clock);
   g_clear_weak_pointer (&self->window);
+  g_clear_weak_pointer (&self->look);
+  g_clear_object (&self->run);
 
   G_OBJECT_CLASS (sluice_batch_parent_class)->dispose (object);
 }
@@ -411,6 +433,20 @@ sluice_batch_class_init (SluiceBatchClass *klass)
 
   object_class->dispose = sluice_batch_dispose;
   object_class->finalize = sluice_batch_finalize;
+
+  /**
+   * SluiceBatch::skip-run:
+   * @self: the batch
+   *
+   * Asked once the window is shown, before the batch runs its scenario:
+   * a handler that returns %TRUE has the batch take the window as it is,
+   * without a run (a lesson's question before its answer, the Lessons
+   * page).
+   *
+   * Returns: whether there is nothing to run
+   */
+  signals[SKIP_RUN] = g_signal_new ("skip-run", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
+                                    g_signal_accumulator_true_handled, NULL, NULL, G_TYPE_BOOLEAN, 0);
 }
 
 static void
@@ -420,7 +456,9 @@ sluice_batch_init (SluiceBatch *self)
 
 /**
  * sluice_batch_new:
- * @window: the window, with its scenario loaded
+ * @window: the window, with its scenario loaded and its `win.run` action
+ * @run: the window's run controller
+ * @look: the widget whose dark or light look the exported image takes
  * @screenshot: (nullable): the PNG file of the window to write
  * @image: (nullable): the image of the chart and lanes to write (PNG, SVG
  *   or PDF by its extension)
@@ -432,22 +470,28 @@ sluice_batch_init (SluiceBatch *self)
  * Returns: (transfer full): a batch for sluice_batch_start()
  */
 SluiceBatch *
-sluice_batch_new (SluiceWindow         *window,
-                  const char           *screenshot,
-                  const char           *image,
-                  const char           *events,
-                  SluiceScreenshotFunc  func,
-                  gpointer              user_data)
+sluice_batch_new (GtkWidget           *window,
+                  SluiceRunController *run,
+                  GtkWidget           *look,
+                  const char          *screenshot,
+                  const char          *image,
+                  const char          *events,
+                  SluiceBatchFunc      func,
+                  gpointer             user_data)
 {
   SluiceBatch *self;
 
-  g_return_val_if_fail (SLUICE_IS_WINDOW (window), NULL);
+  g_return_val_if_fail (GTK_IS_WIDGET (window), NULL);
+  g_return_val_if_fail (SLUICE_IS_RUN_CONTROLLER (run), NULL);
+  g_return_val_if_fail (GTK_IS_WIDGET (look), NULL);
   g_return_val_if_fail (func != NULL, NULL);
 
   self = g_object_new (SLUICE_TYPE_BATCH, NULL);
   g_set_weak_pointer (&self->window, window);
+  g_set_weak_pointer (&self->look, look);
+  self->run = g_object_ref (run);
   /* A window attached to another program's pool shows that run. */
-  self->attached = sluice_window_get_running (window);
+  self->attached = sluice_run_controller_get_running (run);
   self->screenshot = g_strdup (screenshot);
   self->export_image = g_strdup (image);
   self->export_events = g_strdup (events);
@@ -456,7 +500,6 @@ sluice_batch_new (SluiceWindow         *window,
   self->func = func;
   self->user_data = user_data;
 
-  g_signal_connect_object (sluice_window_get_run_controller (window), "finished",
-                           G_CALLBACK (on_run_finished), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (run, "finished", G_CALLBACK (on_run_finished), self, G_CONNECT_SWAPPED);
   return self;
 }

@@ -6,19 +6,33 @@
 
 #include <gtk/gtk.h>
 
-#include "sluice-window.h"
+#include "sluice-run-controller.h"
 
 G_BEGIN_DECLS
 
 #define SLUICE_TYPE_BATCH (sluice_batch_get_type ())
 G_DECLARE_FINAL_TYPE (SluiceBatch, sluice_batch, SLUICE, BATCH, GObject)
 
-SluiceBatch *sluice_batch_new   (SluiceWindow         *window,
-                                 const char           *screenshot,
-                                 const char           *image,
-                                 const char           *events,
-                                 SluiceScreenshotFunc  func,
-                                 gpointer              user_data);
-void         sluice_batch_start (SluiceBatch          *self);
+/**
+ * SluiceBatchFunc:
+ * @batch: the batch
+ * @ok: whether the PNG and the exports were saved
+ * @user_data: the data given to sluice_batch_new()
+ *
+ * Called once the screenshot and the exports are saved or one failed.
+ */
+typedef void (*SluiceBatchFunc) (SluiceBatch *batch,
+                                 gboolean     ok,
+                                 gpointer     user_data);
+
+SluiceBatch *sluice_batch_new   (GtkWidget           *window,
+                                 SluiceRunController *run,
+                                 GtkWidget           *look,
+                                 const char          *screenshot,
+                                 const char          *image,
+                                 const char          *events,
+                                 SluiceBatchFunc      func,
+                                 gpointer             user_data);
+void         sluice_batch_start (SluiceBatch         *self);
 
 G_END_DECLS

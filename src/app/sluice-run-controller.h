@@ -12,23 +12,10 @@
 #include "sluice-remote-pool.h"
 #include "sluice-scenario.h"
 #include "sluice-run-model.h"
+#include "sluice-run-status.h"
 #include "sluice-viewport.h"
 
 G_BEGIN_DECLS
-
-/**
- * SluiceRunStatus:
- * @SLUICE_RUN_STATUS_INFO: what is going on
- * @SLUICE_RUN_STATUS_OK: the run ended well
- * @SLUICE_RUN_STATUS_ERROR: the run ended with an error, or could not start
- *
- * The kind of a #SluiceRunController::status line.
- */
-typedef enum {
-  SLUICE_RUN_STATUS_INFO,
-  SLUICE_RUN_STATUS_OK,
-  SLUICE_RUN_STATUS_ERROR,
-} SluiceRunStatus;
 
 #define SLUICE_TYPE_RUN_CONTROLLER (sluice_run_controller_get_type ())
 G_DECLARE_FINAL_TYPE (SluiceRunController, sluice_run_controller, SLUICE, RUN_CONTROLLER, GObject)

@@ -16,11 +16,8 @@ static void
 remember (SluiceWindow *self,
           const char   *path)
 {
-  GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
-  GSettings *settings = app ? sluice_application_get_settings (SLUICE_APPLICATION (app)) : NULL;
-
-  if (settings != NULL)
-    g_settings_set_string (settings, "last-scenario", path);
+  if (self->settings != NULL)
+    g_settings_set_string (self->settings, "last-scenario", path);
 }
 
 /* What was not valid in a recording: the first problems, and how many. */
@@ -178,9 +175,7 @@ sluice_window_open_preset (SluiceWindow  *self,
 void
 sluice_window_open_last (SluiceWindow *self)
 {
-  GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
-  GSettings *settings = app ? sluice_application_get_settings (SLUICE_APPLICATION (app)) : NULL;
-  g_autofree char *last = settings ? g_settings_get_string (settings, "last-scenario") : NULL;
+  g_autofree char *last = self->settings ? g_settings_get_string (self->settings, "last-scenario") : NULL;
 
   g_return_if_fail (SLUICE_IS_WINDOW (self));
 

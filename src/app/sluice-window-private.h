@@ -107,6 +107,8 @@ struct _SluiceWindow
   char                 *pending_arg; /* the preset or file to open */
   SluiceWindowGoOn      after_save; /* what waits for Save As's file */
   SluiceBatch          *batch;      /* --screenshot and --export-* */
+  SluiceScreenshotFunc  batch_func; /* called back when the batch is done */
+  gpointer              batch_data;
   GSettings            *settings;   /* bound: size, sidebar, speed, projector */
   char                 *banner_text; /* the banner's line, without "Paused" */
   guint                 banner_kind; /* a BannerKind */

@@ -94,8 +94,9 @@ on_running_changed (SluiceWindow *self)
  *
  * Keeps the window's size and maximised state, whether the configuration
  * sidebar is shown, the clock's speed and projector mode in @settings, and
- * takes them from there now. A window does this itself with its
- * application's settings.
+ * takes them from there now; File → Open and Save remember the last
+ * scenario there (sluice_window_open_last()). The application gives each
+ * window its settings: a window without them remembers nothing.
  */
 void
 sluice_window_bind_settings (SluiceWindow *self,
@@ -364,18 +365,6 @@ bind_run_views (SluiceWindow *self)
   g_signal_connect_swapped (self->run, "notify::handler", G_CALLBACK (on_run_handler_changed), self);
 }
 
-/* The application's settings, once the window has its application (set
- * after construction). */
-static void
-on_application_changed (SluiceWindow *self)
-{
-  GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
-  GSettings *settings = app != NULL ? sluice_application_get_settings (SLUICE_APPLICATION (app)) : NULL;
-
-  if (settings != NULL && self->settings == NULL)
-    sluice_window_bind_settings (self, settings);
-}
-
 static void
 sluice_window_dispose (GObject *object)
 {
@@ -589,7 +578,6 @@ sluice_window_init (SluiceWindow *self)
   _sluice_window_connect_lesson_panel (self);
   g_signal_connect_swapped (self->sidebar, "notify::visible", G_CALLBACK (on_sidebar_visible), self);
   _sluice_window_add_run_keys (self);
-  g_signal_connect (self, "notify::application", G_CALLBACK (on_application_changed), NULL);
 
   self->run = sluice_run_controller_new (GTK_WIDGET (self));
   bind_document (self);
@@ -648,6 +636,16 @@ sluice_window_get_running (SluiceWindow *self)
   return is_running (self);
 }
 
+static void
+on_batch_done (SluiceBatch *batch,
+               gboolean     ok,
+               gpointer     user_data)
+{
+  SluiceWindow *self = user_data;
+
+  self->batch_func (self, ok, self->batch_data);
+}
+
 /**
  * sluice_window_run_and_export:
  * @self: a #SluiceWindow
@@ -675,7 +673,11 @@ sluice_window_run_and_export (SluiceWindow         *self,
   g_return_if_fail (func != NULL);
 
   g_clear_object (&self->batch);
-  self->batch = sluice_batch_new (self, screenshot, image, events, func, user_data);
+  self->batch_func = func;
+  self->batch_data = user_data;
+  self->batch = sluice_batch_new (GTK_WIDGET (self), self->run, GTK_WIDGET (self->chart_view), screenshot, image,
+                                  events, on_batch_done, self);
+  g_signal_connect_object (self->batch, "skip-run", G_CALLBACK (sluice_window_get_asking), self, G_CONNECT_SWAPPED);
   sluice_batch_start (self->batch);
 }
 

@@ -16,6 +16,7 @@
 #include "sluice-render-export.h"
 #include "sluice-render-timeline.h"
 #include "sluice-timeline.h"
+#include "test-helpers.h"
 
 #define S(seconds) sluice_time_from_seconds (seconds)
 
@@ -204,15 +205,6 @@ draw_chart (SluiceTimeline *model,
   return surface;
 }
 
-static void
-save_png (cairo_surface_t *surface,
-          const char      *name)
-{
-  g_autofree char *path = g_test_build_filename (G_TEST_BUILT, name, NULL);
-
-  g_assert_cmpint (cairo_surface_write_to_png (surface, path), ==, CAIRO_STATUS_SUCCESS);
-}
-
 static gboolean
 rects_overlap (const SluiceRect *a,
                const SluiceRect *b)
@@ -264,7 +256,7 @@ test_stop_request_is_marked (gconstpointer data)
 
   drawn = draw_chart (model, width, height, S (4), 1, 4, dark, -1.);
   unmarked = draw_chart (plain, width, height, S (4), 1, 4, dark, -1.);
-  save_png (drawn, dark ? "chart-moments-dark.png" : "chart-moments-light.png");
+  sluice_test_save_png (drawn, dark ? "chart-moments-dark.png" : "chart-moments-light.png");
 
   base = round (chart.plot.y + chart.plot.height) + 1.;
   for (guint i = 0; i < moments->len; i++)
@@ -423,7 +415,7 @@ test_failed_items_are_drawn_apart (gconstpointer data)
   g_assert_cmpfloat (plain_chart.legend[SLUICE_CHART_LEGEND_FAILED].width, ==, 0.);
 
   drawn = draw_chart (model, width, height, S (4), 2, 5, dark, -1.);
-  save_png (drawn, dark ? "chart-failed-dark.png" : "chart-failed-light.png");
+  sluice_test_save_png (drawn, dark ? "chart-failed-dark.png" : "chart-failed-light.png");
   cairo_surface_destroy (drawn);
   /* The pixels compared without the limits' labels, which differ; with
    * the legend of the failed run, so that the plots line up. */
@@ -555,7 +547,7 @@ test_hover_readout (gconstpointer data)
 
   hovered = draw_chart (model, width, height, S (4), 2, 5, dark, x + 0.25);
   still = draw_chart (model, width, height, S (4), 2, 5, dark, -1.);
-  save_png (hovered, dark ? "chart-readout-dark.png" : "chart-readout-light.png");
+  sluice_test_save_png (hovered, dark ? "chart-readout-dark.png" : "chart-readout-light.png");
 
   box = _sluice_chart_get_readout_rect (model,
                                         &(SluiceRenderFrame) { width, height, 0, S (4), -1, SLUICE_PALETTE_LIGHT },
@@ -583,7 +575,7 @@ test_hover_readout (gconstpointer data)
   /* At the app's size at 1024×768, the pointer near the right end: the
    * box goes left of the guide, on one line. */
   hovered = draw_chart (model, 624., 110., S (4), 2, 5, dark, 560.);
-  save_png (hovered, dark ? "chart-readout-small-dark.png" : "chart-readout-small-light.png");
+  sluice_test_save_png (hovered, dark ? "chart-readout-small-dark.png" : "chart-readout-small-light.png");
   box = _sluice_chart_get_readout_rect (model,
                                         &(SluiceRenderFrame) { 624., 110., 0, S (4), -1, SLUICE_PALETTE_LIGHT },
                                         &(SluiceChartLimits) { 2, 5 }, 560.);
@@ -758,7 +750,7 @@ test_marked_time_is_drawn (gconstpointer data)
   cairo_destroy (cr);
   x = round (lanes_plot.x + lanes_plot.width * mark / t1);
   assert_marked_column (surfaces[1], &lanes_plot, x, &palette->selection, 0.45);
-  save_png (surfaces[1], dark ? "lanes-marked-dark.png" : "lanes-marked-light.png");
+  sluice_test_save_png (surfaces[1], dark ? "lanes-marked-dark.png" : "lanes-marked-light.png");
 
   /* Outside the span shown, or none: nothing is drawn. */
   {

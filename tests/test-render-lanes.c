@@ -16,6 +16,7 @@
 #include "sluice-render-private.h"
 #include "sluice-render-timeline.h"
 #include "sluice-timeline.h"
+#include "test-helpers.h"
 
 #define S(seconds) sluice_time_from_seconds (seconds)
 
@@ -322,10 +323,8 @@ test_cancelled_and_running_differ_in_grayscale (void)
       Luma running = measure_bar_inside (surface, &lanes, 2);
       Luma border = measure_bar_border (surface, &lanes, 2);
       g_autofree char *name = g_strdup_printf ("lanes-outcomes-%s.png", palette_names[palette]);
-      g_autofree char *path = g_test_build_filename (G_TEST_BUILT, name, NULL);
 
-      /* To look at, in the build directory. */
-      g_assert_cmpint (cairo_surface_write_to_png (surface, path), ==, CAIRO_STATUS_SUCCESS);
+      sluice_test_save_png (surface, name);
 
       g_test_message ("%s: ok %.3f±%.3f, cancelled %.3f±%.3f, running %.3f±%.3f, its border %.3f",
                       palette_names[palette], ok.mean, ok.deviation, cancelled.mean, cancelled.deviation,

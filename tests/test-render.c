@@ -22,6 +22,7 @@
 #include "sluice-render-private.h"
 #include "sluice-render-timeline.h"
 #include "sluice-timeline.h"
+#include "test-helpers.h"
 
 #define S(seconds) sluice_time_from_seconds (seconds)
 
@@ -605,7 +606,6 @@ check_key_drawing (SluiceTimeline *model,
     [0] = &palette->ok,
   };
   double height = sluice_render_timeline_get_natural_height_for_width (model, width);
-  g_autofree char *path = g_test_build_filename (G_TEST_BUILT, png_name, NULL);
   SluiceLanesLayout lanes;
   cairo_surface_t *surface;
   cairo_t *cr;
@@ -618,7 +618,7 @@ check_key_drawing (SluiceTimeline *model,
   cr = cairo_create (surface);
   sluice_render_timeline (cr, model, &(SluiceRenderFrame) { width, height, 0, S (4), -1, FALSE }, -1);
   g_assert_cmpint (cairo_status (cr), ==, CAIRO_STATUS_SUCCESS);
-  g_assert_cmpint (cairo_surface_write_to_png (surface, path), ==, CAIRO_STATUS_SUCCESS);
+  sluice_test_save_png (surface, png_name);
 
   for (guint i = 0; i < SLUICE_LANES_N_KEYS; i++)
     if (plain[i] != NULL && lanes.key[i].width > 0.)
@@ -1023,7 +1023,6 @@ test_chart_legend_wraps (void)
   SluiceChartLayout wide, narrow;
   cairo_surface_t *surface;
   cairo_t *cr;
-  g_autofree char *path = g_test_build_filename (G_TEST_BUILT, "chart-legend-narrow.png", NULL);
 
   _sluice_chart_get_layout (1200., height, KNOWN_BOUND + 1, FALSE, &wide);
   g_assert_cmpuint (wide.legend_rows, ==, 1);
@@ -1059,7 +1058,7 @@ test_chart_legend_wraps (void)
   sluice_render_chart (cr, model, &(SluiceRenderFrame) { width, height, 0, S (4), -1, FALSE },
                        &(SluiceChartLimits) { KNOWN_QUEUE_SIZE, KNOWN_BOUND });
   g_assert_cmpint (cairo_status (cr), ==, CAIRO_STATUS_SUCCESS);
-  g_assert_cmpint (cairo_surface_write_to_png (surface, path), ==, CAIRO_STATUS_SUCCESS);
+  sluice_test_save_png (surface, "chart-legend-narrow.png");
 
   /* The line samples where the layout put them (the lead's is translucent). */
   for (guint i = 0; i < SLUICE_CHART_N_SERIES; i++)
@@ -1223,9 +1222,8 @@ test_chart_limit_labels (gconstpointer data)
       if (g_str_equal (lc->preset, "mix") && lc->width == 880.)
         {
           g_autofree char *name = g_strdup_printf ("chart-mix-%s.png", dark ? "dark" : "light");
-          g_autofree char *path = g_test_build_filename (G_TEST_BUILT, name, NULL);
 
-          g_assert_cmpint (cairo_surface_write_to_png (cairo_get_target (drawn), path), ==, CAIRO_STATUS_SUCCESS);
+          sluice_test_save_png (cairo_get_target (drawn), name);
         }
 
       cairo_surface_destroy (cairo_get_target (drawn));
@@ -1434,14 +1432,13 @@ test_lanes_backoff (gconstpointer data)
   const SluicePalette *palette = sluice_palette_get (dark);
   g_autoptr(SluiceTimeline) model = retry_timeline (TRUE, FALSE);
   g_autoptr(SluiceTimeline) plain = retry_timeline (FALSE, FALSE);
-  g_autofree char *path = g_test_build_filename (G_TEST_BUILT, dark ? "lanes-backoff-dark.png" : "lanes-backoff-light.png", NULL);
   cairo_surface_t *surface, *without;
   LanesGeometry g, gp;
   double x0, x1, cy, r, cx, skip_x, skip_y;
   guint index = G_MAXUINT;
 
   surface = render_retry_lanes (model, dark, &g);
-  g_assert_cmpint (cairo_surface_write_to_png (surface, path), ==, CAIRO_STATUS_SUCCESS);
+  sluice_test_save_png (surface, dark ? "lanes-backoff-dark.png" : "lanes-backoff-light.png");
   x0 = lanes_x (&g, 1.);
   x1 = lanes_x (&g, 1.5);
   cy = round (lane_middle_y (&g, 0));
@@ -1532,7 +1529,6 @@ test_chart_budget (gconstpointer data)
   const SluicePalette *palette = sluice_palette_get (dark);
   g_autoptr(SluiceTimeline) model = retry_timeline (TRUE, TRUE);
   g_autoptr(SluiceTimeline) plain = retry_timeline (TRUE, FALSE);
-  g_autofree char *path = g_test_build_filename (G_TEST_BUILT, dark ? "chart-budget-dark.png" : "chart-budget-light.png", NULL);
   double width = 600., height = 200.;
   gint64 t1 = S (RETRY_END_S);
   SluiceChartLayout chart, plain_chart;
@@ -1553,7 +1549,7 @@ test_chart_budget (gconstpointer data)
                        &(SluiceChartLimits) { 1, 4 });
   g_assert_cmpint (cairo_status (cr), ==, CAIRO_STATUS_SUCCESS);
   cairo_destroy (cr);
-  g_assert_cmpint (cairo_surface_write_to_png (surface, path), ==, CAIRO_STATUS_SUCCESS);
+  sluice_test_save_png (surface, dark ? "chart-budget-dark.png" : "chart-budget-light.png");
 
   /* 3 of 5 tokens from 1 s to 2.5 s: 60 % of the plot's height. */
 #define CHART_X(seconds) _sluice_render_time_to_x (&chart.plot, 0, t1, S (seconds))
@@ -1627,7 +1623,6 @@ test_chart_busy (gconstpointer data)
   gboolean dark = GPOINTER_TO_INT (data);
   const SluicePalette *palette = sluice_palette_get (dark);
   g_autoptr(SluiceTimeline) model = sluice_timeline_new (2);
-  g_autofree char *path = g_test_build_filename (G_TEST_BUILT, dark ? "chart-busy-dark.png" : "chart-busy-light.png", NULL);
   double width = 600., height = 200.;
   gint64 t1 = S (4);
   SluiceChartLayout chart;
@@ -1662,7 +1657,7 @@ test_chart_busy (gconstpointer data)
                        &(SluiceChartLimits) { 1, 4 });
   g_assert_cmpint (cairo_status (cr), ==, CAIRO_STATUS_SUCCESS);
   cairo_destroy (cr);
-  g_assert_cmpint (cairo_surface_write_to_png (surface, path), ==, CAIRO_STATUS_SUCCESS);
+  sluice_test_save_png (surface, dark ? "chart-busy-dark.png" : "chart-busy-light.png");
 
 #define CHART_X(seconds) _sluice_render_time_to_x (&chart.plot, 0, t1, S (seconds))
   y1 = round (chart.plot.y + chart.plot.height * (1. - 1. / 5.));

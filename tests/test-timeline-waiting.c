@@ -25,6 +25,7 @@
 #include "sluice-render-chart-private.h"
 #include "sluice-scenario-runner.h"
 #include "sluice-timeline.h"
+#include "test-helpers.h"
 
 #define S(seconds) sluice_time_from_seconds (seconds)
 
@@ -246,15 +247,6 @@ draw (SluiceTimeline     *model,
 }
 
 static void
-save_png (cairo_surface_t *surface,
-          const char      *name)
-{
-  g_autofree char *path = g_test_build_filename (G_TEST_BUILT, name, NULL);
-
-  g_assert_cmpint (cairo_surface_write_to_png (surface, path), ==, CAIRO_STATUS_SUCCESS);
-}
-
-static void
 get_pixel (cairo_surface_t *surface,
            double           x,
            double           y,
@@ -342,7 +334,7 @@ test_slow_caller_chart_shows_them (gconstpointer data)
     g_assert_cmpfloat (chart.legend[s].width, >, 0.);
 
   surface = draw (run.model, flags, -1.);
-  save_png (surface, name);
+  sluice_test_save_png (surface, name);
 #define CHART_X(seconds) _sluice_render_time_to_x (&chart.plot, 0, end, S (seconds))
   y10 = _sluice_chart_count_to_y (&chart, 10.);
   y1 = _sluice_chart_count_to_y (&chart, 1.);

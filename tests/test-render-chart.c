@@ -16,6 +16,7 @@
 #include "sluice-render-export.h"
 #include "sluice-render-timeline.h"
 #include "sluice-timeline.h"
+#include "pixel-fixture.h"
 #include "test-helpers.h"
 
 #define S(seconds) sluice_time_from_seconds (seconds)
@@ -98,39 +99,6 @@ timeline_of (const Step *steps,
 
 /* ---- pixels -------------------------------------------------------------- */
 
-static void
-get_pixel (cairo_surface_t *surface,
-           double           x,
-           double           y,
-           SluiceColor     *color)
-{
-  const guint8 *data;
-  guint32 pixel;
-  int ix = (int) floor (x), iy = (int) floor (y);
-
-  cairo_surface_flush (surface);
-  g_assert_cmpint (ix, >=, 0);
-  g_assert_cmpint (iy, >=, 0);
-  g_assert_cmpint (ix, <, cairo_image_surface_get_width (surface));
-  g_assert_cmpint (iy, <, cairo_image_surface_get_height (surface));
-
-  data = cairo_image_surface_get_data (surface);
-  pixel = *(const guint32 *) (data + iy * cairo_image_surface_get_stride (surface) + ix * 4);
-  *color = (SluiceColor) {
-    ((pixel >> 16) & 0xff) / 255., ((pixel >> 8) & 0xff) / 255., (pixel & 0xff) / 255., 1.
-  };
-}
-
-static gboolean
-color_near (const SluiceColor *a,
-            const SluiceColor *b,
-            double             tolerance)
-{
-  return fabs (a->red - b->red) <= tolerance &&
-         fabs (a->green - b->green) <= tolerance &&
-         fabs (a->blue - b->blue) <= tolerance;
-}
-
 /* The pixels in a rectangle that are @color (within a tolerance). */
 static guint
 count_color (cairo_surface_t   *surface,
@@ -145,8 +113,8 @@ count_color (cairo_surface_t   *surface,
       {
         SluiceColor c;
 
-        get_pixel (surface, x, y, &c);
-        n += color_near (&c, color, tolerance);
+        pixel_fixture_get (surface, x, y, &c);
+        n += pixel_fixture_color_near (&c, color, tolerance);
       }
   return n;
 }
@@ -178,9 +146,9 @@ count_changed (cairo_surface_t  *a,
       {
         SluiceColor ca, cb;
 
-        get_pixel (a, x, y, &ca);
-        get_pixel (b, x, y, &cb);
-        n += !color_near (&ca, &cb, 0.1);
+        pixel_fixture_get (a, x, y, &ca);
+        pixel_fixture_get (b, x, y, &cb);
+        n += !pixel_fixture_color_near (&ca, &cb, 0.1);
       }
   return n;
 }
@@ -281,8 +249,8 @@ test_stop_request_is_marked (gconstpointer data)
       g_assert_cmpuint (count_ink (unmarked, &m->label, palette), <, count_ink (drawn, &m->label, palette));
 
       /* The dashed line up the plot at its time. */
-      get_pixel (unmarked, round (m->x), chart.plot.y + 2., &c);
-      g_assert_true (color_near (&c, &palette->background, 0.02) || color_near (&c, &palette->grid, 0.02));
+      pixel_fixture_get (unmarked, round (m->x), chart.plot.y + 2., &c);
+      g_assert_true (pixel_fixture_color_near (&c, &palette->background, 0.02) || pixel_fixture_color_near (&c, &palette->grid, 0.02));
     }
   g_assert_false (rects_overlap (&stop->label, &end->label));
 

@@ -22,6 +22,7 @@
 #include "sluice-render-private.h"
 #include "sluice-render-timeline.h"
 #include "sluice-timeline.h"
+#include "pixel-fixture.h"
 #include "test-helpers.h"
 
 #define S(seconds) sluice_time_from_seconds (seconds)
@@ -150,40 +151,6 @@ new_surface (double width,
   return cairo_image_surface_create (CAIRO_FORMAT_ARGB32, (int) width, (int) height);
 }
 
-static void
-get_pixel (cairo_surface_t *surface,
-           int              x,
-           int              y,
-           SluiceColor     *color)
-{
-  const guint8 *data;
-  guint32 pixel;
-
-  cairo_surface_flush (surface);
-  g_assert_cmpint (x, >=, 0);
-  g_assert_cmpint (y, >=, 0);
-  g_assert_cmpint (x, <, cairo_image_surface_get_width (surface));
-  g_assert_cmpint (y, <, cairo_image_surface_get_height (surface));
-
-  data = cairo_image_surface_get_data (surface);
-  pixel = *(const guint32 *) (data + y * cairo_image_surface_get_stride (surface) + x * 4);
-  /* Everything is drawn on an opaque background: no premultiplication
-   * to undo. */
-  *color = (SluiceColor) {
-    ((pixel >> 16) & 0xff) / 255., ((pixel >> 8) & 0xff) / 255., (pixel & 0xff) / 255., 1.
-  };
-}
-
-static gboolean
-color_near (const SluiceColor *a,
-            const SluiceColor *b,
-            double             tolerance)
-{
-  return fabs (a->red - b->red) <= tolerance &&
-         fabs (a->green - b->green) <= tolerance &&
-         fabs (a->blue - b->blue) <= tolerance;
-}
-
 /* @color drawn with @alpha over @background. */
 static SluiceColor
 blend (const SluiceColor *color,
@@ -207,8 +174,8 @@ assert_pixel (cairo_surface_t   *surface,
 {
   SluiceColor actual;
 
-  get_pixel (surface, (int) floor (x), (int) floor (y), &actual);
-  if (!color_near (&actual, expected, 3. / 255.))
+  pixel_fixture_get (surface, (int) floor (x), (int) floor (y), &actual);
+  if (!pixel_fixture_color_near (&actual, expected, 3. / 255.))
     g_error ("%s at (%d, %d): expected #%02x%02x%02x, got #%02x%02x%02x", what,
              (int) floor (x), (int) floor (y),
              (int) round (expected->red * 255), (int) round (expected->green * 255),
@@ -466,8 +433,8 @@ test_lanes_pixels (gconstpointer data)
     {
       SluiceColor c;
 
-      get_pixel (surface, (int) x, (int) bar_top_y (&g, 1), &c);
-      if (color_near (&c, &palette->retried, 3. / 255.))
+      pixel_fixture_get (surface, (int) x, (int) bar_top_y (&g, 1), &c);
+      if (pixel_fixture_color_near (&c, &palette->retried, 3. / 255.))
         plain++;
       else if (sluice_color_get_luminance (&c) < sluice_color_get_luminance (&palette->retried) * 0.8)
         hatch++;
@@ -481,7 +448,7 @@ test_lanes_pixels (gconstpointer data)
       {
         SluiceColor c;
 
-        get_pixel (surface, (int) x, (int) y, &c);
+        pixel_fixture_get (surface, (int) x, (int) y, &c);
         clock_face |= c.red > 0.85 && c.green > 0.85 && c.blue > 0.85;
       }
   g_assert_true (clock_face);
@@ -752,8 +719,8 @@ test_chart_pixels (gconstpointer data)
     {
       SluiceColor c;
 
-      get_pixel (surface, (int) x, (int) round (CHART_Y (1)), &c);
-      dashes += color_near (&c, &palette->capacity, 3. / 255.);
+      pixel_fixture_get (surface, (int) x, (int) round (CHART_Y (1)), &c);
+      dashes += pixel_fixture_color_near (&c, &palette->capacity, 3. / 255.);
     }
   g_assert_cmpuint (dashes, >, 10);
 
@@ -1137,14 +1104,14 @@ check_limit_label (cairo_t                 *drawn,
       {
         SluiceColor c;
 
-        get_pixel (cairo_get_target (plain), (int) x, (int) y, &c);
-        if (!color_near (&c, &palette->background, 3. / 255.) && !color_near (&c, &palette->grid, 3. / 255.))
+        pixel_fixture_get (cairo_get_target (plain), (int) x, (int) y, &c);
+        if (!pixel_fixture_color_near (&c, &palette->background, 3. / 255.) && !pixel_fixture_color_near (&c, &palette->grid, 3. / 255.))
           g_error ("%s label at (%d, %d): the chart draws #%02x%02x%02x there", what, (int) x, (int) y,
                    (int) round (c.red * 255), (int) round (c.green * 255), (int) round (c.blue * 255));
 
-        get_pixel (cairo_get_target (drawn), (int) x, (int) y, &c);
+        pixel_fixture_get (cairo_get_target (drawn), (int) x, (int) y, &c);
         g_assert_true (is_text_or_background (&c, palette));
-        text += !color_near (&c, &palette->background, 0.2);
+        text += !pixel_fixture_color_near (&c, &palette->background, 0.2);
       }
   g_assert_cmpuint (text, >, 20);
 }
@@ -1391,8 +1358,8 @@ count_color (cairo_surface_t   *surface,
       {
         SluiceColor c;
 
-        get_pixel (surface, (int) x, (int) y, &c);
-        n += color_near (&c, color, 3. / 255.);
+        pixel_fixture_get (surface, (int) x, (int) y, &c);
+        n += pixel_fixture_color_near (&c, color, 3. / 255.);
       }
   return n;
 }

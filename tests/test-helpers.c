@@ -120,3 +120,14 @@ sluice_test_remove_temp (const char *path)
   g_unlink (path);
   g_rmdir (dir);
 }
+
+/* Saves @surface as @name in the build directory, for a person to look at
+ * what a render test drew. */
+void
+sluice_test_save_png (cairo_surface_t *surface,
+                      const char      *name)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_BUILT, name, NULL);
+
+  g_assert_cmpint (cairo_surface_write_to_png (surface, path), ==, CAIRO_STATUS_SUCCESS);
+}

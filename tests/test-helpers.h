@@ -12,6 +12,7 @@
  */
 #pragma once
 
+#include <cairo.h>
 #include <gio/gio.h>
 
 G_BEGIN_DECLS
@@ -63,5 +64,8 @@ gint             sluice_test_run_to_end         (const char * const *argv,
 
 char            *sluice_test_temp_path          (const char *name);
 void             sluice_test_remove_temp        (const char *path);
+
+void             sluice_test_save_png           (cairo_surface_t *surface,
+                                                 const char      *name);
 
 G_END_DECLS

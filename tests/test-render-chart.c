@@ -16,6 +16,8 @@
 #include "sluice-render-export.h"
 #include "sluice-render-timeline.h"
 #include "sluice-timeline.h"
+#include "pixel-fixture.h"
+#include "test-helpers.h"
 
 #define S(seconds) sluice_time_from_seconds (seconds)
 
@@ -97,39 +99,6 @@ timeline_of (const Step *steps,
 
 /* ---- pixels -------------------------------------------------------------- */
 
-static void
-get_pixel (cairo_surface_t *surface,
-           double           x,
-           double           y,
-           SluiceColor     *color)
-{
-  const guint8 *data;
-  guint32 pixel;
-  int ix = (int) floor (x), iy = (int) floor (y);
-
-  cairo_surface_flush (surface);
-  g_assert_cmpint (ix, >=, 0);
-  g_assert_cmpint (iy, >=, 0);
-  g_assert_cmpint (ix, <, cairo_image_surface_get_width (surface));
-  g_assert_cmpint (iy, <, cairo_image_surface_get_height (surface));
-
-  data = cairo_image_surface_get_data (surface);
-  pixel = *(const guint32 *) (data + iy * cairo_image_surface_get_stride (surface) + ix * 4);
-  *color = (SluiceColor) {
-    ((pixel >> 16) & 0xff) / 255., ((pixel >> 8) & 0xff) / 255., (pixel & 0xff) / 255., 1.
-  };
-}
-
-static gboolean
-color_near (const SluiceColor *a,
-            const SluiceColor *b,
-            double             tolerance)
-{
-  return fabs (a->red - b->red) <= tolerance &&
-         fabs (a->green - b->green) <= tolerance &&
-         fabs (a->blue - b->blue) <= tolerance;
-}
-
 /* The pixels in a rectangle that are @color (within a tolerance). */
 static guint
 count_color (cairo_surface_t   *surface,
@@ -144,8 +113,8 @@ count_color (cairo_surface_t   *surface,
       {
         SluiceColor c;
 
-        get_pixel (surface, x, y, &c);
-        n += color_near (&c, color, tolerance);
+        pixel_fixture_get (surface, x, y, &c);
+        n += pixel_fixture_color_near (&c, color, tolerance);
       }
   return n;
 }
@@ -177,9 +146,9 @@ count_changed (cairo_surface_t  *a,
       {
         SluiceColor ca, cb;
 
-        get_pixel (a, x, y, &ca);
-        get_pixel (b, x, y, &cb);
-        n += !color_near (&ca, &cb, 0.1);
+        pixel_fixture_get (a, x, y, &ca);
+        pixel_fixture_get (b, x, y, &cb);
+        n += !pixel_fixture_color_near (&ca, &cb, 0.1);
       }
   return n;
 }
@@ -202,15 +171,6 @@ draw_chart (SluiceTimeline *model,
   g_assert_cmpint (cairo_status (cr), ==, CAIRO_STATUS_SUCCESS);
   cairo_destroy (cr);
   return surface;
-}
-
-static void
-save_png (cairo_surface_t *surface,
-          const char      *name)
-{
-  g_autofree char *path = g_test_build_filename (G_TEST_BUILT, name, NULL);
-
-  g_assert_cmpint (cairo_surface_write_to_png (surface, path), ==, CAIRO_STATUS_SUCCESS);
 }
 
 static gboolean
@@ -264,7 +224,7 @@ test_stop_request_is_marked (gconstpointer data)
 
   drawn = draw_chart (model, width, height, S (4), 1, 4, dark, -1.);
   unmarked = draw_chart (plain, width, height, S (4), 1, 4, dark, -1.);
-  save_png (drawn, dark ? "chart-moments-dark.png" : "chart-moments-light.png");
+  sluice_test_save_png (drawn, dark ? "chart-moments-dark.png" : "chart-moments-light.png");
 
   base = round (chart.plot.y + chart.plot.height) + 1.;
   for (guint i = 0; i < moments->len; i++)
@@ -289,8 +249,8 @@ test_stop_request_is_marked (gconstpointer data)
       g_assert_cmpuint (count_ink (unmarked, &m->label, palette), <, count_ink (drawn, &m->label, palette));
 
       /* The dashed line up the plot at its time. */
-      get_pixel (unmarked, round (m->x), chart.plot.y + 2., &c);
-      g_assert_true (color_near (&c, &palette->background, 0.02) || color_near (&c, &palette->grid, 0.02));
+      pixel_fixture_get (unmarked, round (m->x), chart.plot.y + 2., &c);
+      g_assert_true (pixel_fixture_color_near (&c, &palette->background, 0.02) || pixel_fixture_color_near (&c, &palette->grid, 0.02));
     }
   g_assert_false (rects_overlap (&stop->label, &end->label));
 
@@ -423,7 +383,7 @@ test_failed_items_are_drawn_apart (gconstpointer data)
   g_assert_cmpfloat (plain_chart.legend[SLUICE_CHART_LEGEND_FAILED].width, ==, 0.);
 
   drawn = draw_chart (model, width, height, S (4), 2, 5, dark, -1.);
-  save_png (drawn, dark ? "chart-failed-dark.png" : "chart-failed-light.png");
+  sluice_test_save_png (drawn, dark ? "chart-failed-dark.png" : "chart-failed-light.png");
   cairo_surface_destroy (drawn);
   /* The pixels compared without the limits' labels, which differ; with
    * the legend of the failed run, so that the plots line up. */
@@ -555,7 +515,7 @@ test_hover_readout (gconstpointer data)
 
   hovered = draw_chart (model, width, height, S (4), 2, 5, dark, x + 0.25);
   still = draw_chart (model, width, height, S (4), 2, 5, dark, -1.);
-  save_png (hovered, dark ? "chart-readout-dark.png" : "chart-readout-light.png");
+  sluice_test_save_png (hovered, dark ? "chart-readout-dark.png" : "chart-readout-light.png");
 
   box = _sluice_chart_get_readout_rect (model,
                                         &(SluiceRenderFrame) { width, height, 0, S (4), -1, SLUICE_PALETTE_LIGHT },
@@ -582,7 +542,7 @@ test_hover_readout (gconstpointer data)
   /* At the app's size at 1024×768, the pointer near the right end: the
    * readout keeps the legend's one row, above the plot. */
   hovered = draw_chart (model, 624., 110., S (4), 2, 5, dark, 560.);
-  save_png (hovered, dark ? "chart-readout-small-dark.png" : "chart-readout-small-light.png");
+  sluice_test_save_png (hovered, dark ? "chart-readout-small-dark.png" : "chart-readout-small-light.png");
   _sluice_chart_get_model_layout (model, &(SluiceRenderFrame) { 624., 110., 0, S (4), -1, SLUICE_PALETTE_LIGHT },
                                   &(SluiceChartLimits) { 2, 5 }, &chart);
   box = _sluice_chart_get_readout_rect (model,
@@ -760,7 +720,7 @@ test_marked_time_is_drawn (gconstpointer data)
   cairo_destroy (cr);
   x = round (lanes_plot.x + lanes_plot.width * mark / t1);
   assert_marked_column (surfaces[1], &lanes_plot, x, &palette->selection, 0.45);
-  save_png (surfaces[1], dark ? "lanes-marked-dark.png" : "lanes-marked-light.png");
+  sluice_test_save_png (surfaces[1], dark ? "lanes-marked-dark.png" : "lanes-marked-light.png");
 
   /* Outside the span shown, or none: nothing is drawn. */
   {

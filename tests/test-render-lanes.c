@@ -16,6 +16,11 @@
 #include "sluice-render-private.h"
 #include "sluice-render-timeline.h"
 #include "sluice-timeline.h"
+#include "pixel-fixture.h"
+#include "test-helpers.h"
+
+/* How far a drawn colour may be from the palette's (cairo's rounding). */
+#define LANES_TOLERANCE (3. / 255.)
 
 #define S(seconds) sluice_time_from_seconds (seconds)
 
@@ -85,36 +90,6 @@ render (SluiceTimeline     *model,
   return surface;
 }
 
-static SluiceColor
-get_pixel (cairo_surface_t *surface,
-           int              x,
-           int              y)
-{
-  const guint8 *data = cairo_image_surface_get_data (surface);
-  guint32 pixel;
-
-  g_assert_cmpint (x, >=, 0);
-  g_assert_cmpint (y, >=, 0);
-  g_assert_cmpint (x, <, cairo_image_surface_get_width (surface));
-  g_assert_cmpint (y, <, cairo_image_surface_get_height (surface));
-
-  pixel = *(const guint32 *) (gconstpointer) (data + y * cairo_image_surface_get_stride (surface) + x * 4);
-  /* Drawn on an opaque background: no premultiplication to undo. */
-  return (SluiceColor) {
-    ((pixel >> 16) & 0xff) / 255., ((pixel >> 8) & 0xff) / 255., (pixel & 0xff) / 255., 1.
-  };
-}
-
-static gboolean
-color_near (const SluiceColor *a,
-            const SluiceColor *b)
-{
-  double tolerance = 3. / 255.;
-
-  return fabs (a->red - b->red) <= tolerance && fabs (a->green - b->green) <= tolerance &&
-         fabs (a->blue - b->blue) <= tolerance;
-}
-
 /* What a grayscale conversion keeps of a pixel (Rec. 601 luma, as PIL's
  * "L" mode and most printers' drivers compute it). */
 static double
@@ -141,8 +116,11 @@ measure (cairo_surface_t *surface,
   for (int py = (int) ceil (y); py < (int) floor (y + h); py++)
     for (int px = (int) ceil (x); px < (int) floor (x + w); px++)
       {
-        SluiceColor color = get_pixel (surface, px, py);
-        double l = gray (&color);
+        SluiceColor color;
+        double l;
+
+        pixel_fixture_get (surface, px, py, &color);
+        l = gray (&color);
 
         sum += l;
         sum2 += l * l;
@@ -208,8 +186,10 @@ test_zero_duration_attempt_is_visible (void)
   for (gint64 selected = -1; selected <= 0; selected++)
     {
       cairo_surface_t *surface = render (model, -1, selected, FALSE);
-      SluiceColor before = get_pixel (surface, (int) x - 3, (int) y);
+      SluiceColor before;
       int first = -1, n_ok = 0;
+
+      pixel_fixture_get (surface, (int) x - 3, (int) y, &before);
 
       g_test_message ("selected item %" G_GINT64_FORMAT, selected);
       /* The bar starts at its instant's pixel, or the next one (a full
@@ -217,24 +197,26 @@ test_zero_duration_attempt_is_visible (void)
        * outline), and is at least 3 pixels wide. */
       for (int px = (int) x; px <= (int) x + 1 && first < 0; px++)
         {
-          SluiceColor pixel = get_pixel (surface, px, (int) y);
+          SluiceColor pixel;
 
-          if (color_near (&pixel, &palette->ok))
+          pixel_fixture_get (surface, px, (int) y, &pixel);
+          if (pixel_fixture_color_near (&pixel, &palette->ok, LANES_TOLERANCE))
             first = px;
         }
       g_assert_cmpint (first, >=, 0);
       for (int px = first; px < first + 10; px++)
         {
-          SluiceColor pixel = get_pixel (surface, px, (int) y);
+          SluiceColor pixel;
 
-          if (!color_near (&pixel, &palette->ok))
+          pixel_fixture_get (surface, px, (int) y, &pixel);
+          if (!pixel_fixture_color_near (&pixel, &palette->ok, LANES_TOLERANCE))
             break;
           n_ok++;
         }
       g_assert_cmpint (n_ok, >=, 3);
       /* From its instant on: nothing before it (but the selection's
        * outline). */
-      g_assert_false (color_near (&before, &palette->ok));
+      g_assert_false (pixel_fixture_color_near (&before, &palette->ok, LANES_TOLERANCE));
       cairo_surface_destroy (surface);
     }
 
@@ -322,10 +304,8 @@ test_cancelled_and_running_differ_in_grayscale (void)
       Luma running = measure_bar_inside (surface, &lanes, 2);
       Luma border = measure_bar_border (surface, &lanes, 2);
       g_autofree char *name = g_strdup_printf ("lanes-outcomes-%s.png", palette_names[palette]);
-      g_autofree char *path = g_test_build_filename (G_TEST_BUILT, name, NULL);
 
-      /* To look at, in the build directory. */
-      g_assert_cmpint (cairo_surface_write_to_png (surface, path), ==, CAIRO_STATUS_SUCCESS);
+      sluice_test_save_png (surface, name);
 
       g_test_message ("%s: ok %.3f±%.3f, cancelled %.3f±%.3f, running %.3f±%.3f, its border %.3f",
                       palette_names[palette], ok.mean, ok.deviation, cancelled.mean, cancelled.deviation,

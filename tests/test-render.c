@@ -22,6 +22,8 @@
 #include "sluice-render-private.h"
 #include "sluice-render-timeline.h"
 #include "sluice-timeline.h"
+#include "pixel-fixture.h"
+#include "test-helpers.h"
 
 #define S(seconds) sluice_time_from_seconds (seconds)
 
@@ -149,40 +151,6 @@ new_surface (double width,
   return cairo_image_surface_create (CAIRO_FORMAT_ARGB32, (int) width, (int) height);
 }
 
-static void
-get_pixel (cairo_surface_t *surface,
-           int              x,
-           int              y,
-           SluiceColor     *color)
-{
-  const guint8 *data;
-  guint32 pixel;
-
-  cairo_surface_flush (surface);
-  g_assert_cmpint (x, >=, 0);
-  g_assert_cmpint (y, >=, 0);
-  g_assert_cmpint (x, <, cairo_image_surface_get_width (surface));
-  g_assert_cmpint (y, <, cairo_image_surface_get_height (surface));
-
-  data = cairo_image_surface_get_data (surface);
-  pixel = *(const guint32 *) (data + y * cairo_image_surface_get_stride (surface) + x * 4);
-  /* Everything is drawn on an opaque background: no premultiplication
-   * to undo. */
-  *color = (SluiceColor) {
-    ((pixel >> 16) & 0xff) / 255., ((pixel >> 8) & 0xff) / 255., (pixel & 0xff) / 255., 1.
-  };
-}
-
-static gboolean
-color_near (const SluiceColor *a,
-            const SluiceColor *b,
-            double             tolerance)
-{
-  return fabs (a->red - b->red) <= tolerance &&
-         fabs (a->green - b->green) <= tolerance &&
-         fabs (a->blue - b->blue) <= tolerance;
-}
-
 /* @color drawn with @alpha over @background. */
 static SluiceColor
 blend (const SluiceColor *color,
@@ -206,8 +174,8 @@ assert_pixel (cairo_surface_t   *surface,
 {
   SluiceColor actual;
 
-  get_pixel (surface, (int) floor (x), (int) floor (y), &actual);
-  if (!color_near (&actual, expected, 3. / 255.))
+  pixel_fixture_get (surface, (int) floor (x), (int) floor (y), &actual);
+  if (!pixel_fixture_color_near (&actual, expected, 3. / 255.))
     g_error ("%s at (%d, %d): expected #%02x%02x%02x, got #%02x%02x%02x", what,
              (int) floor (x), (int) floor (y),
              (int) round (expected->red * 255), (int) round (expected->green * 255),
@@ -465,8 +433,8 @@ test_lanes_pixels (gconstpointer data)
     {
       SluiceColor c;
 
-      get_pixel (surface, (int) x, (int) bar_top_y (&g, 1), &c);
-      if (color_near (&c, &palette->retried, 3. / 255.))
+      pixel_fixture_get (surface, (int) x, (int) bar_top_y (&g, 1), &c);
+      if (pixel_fixture_color_near (&c, &palette->retried, 3. / 255.))
         plain++;
       else if (sluice_color_get_luminance (&c) < sluice_color_get_luminance (&palette->retried) * 0.8)
         hatch++;
@@ -480,7 +448,7 @@ test_lanes_pixels (gconstpointer data)
       {
         SluiceColor c;
 
-        get_pixel (surface, (int) x, (int) y, &c);
+        pixel_fixture_get (surface, (int) x, (int) y, &c);
         clock_face |= c.red > 0.85 && c.green > 0.85 && c.blue > 0.85;
       }
   g_assert_true (clock_face);
@@ -605,7 +573,6 @@ check_key_drawing (SluiceTimeline *model,
     [0] = &palette->ok,
   };
   double height = sluice_render_timeline_get_natural_height_for_width (model, width);
-  g_autofree char *path = g_test_build_filename (G_TEST_BUILT, png_name, NULL);
   SluiceLanesLayout lanes;
   cairo_surface_t *surface;
   cairo_t *cr;
@@ -618,7 +585,7 @@ check_key_drawing (SluiceTimeline *model,
   cr = cairo_create (surface);
   sluice_render_timeline (cr, model, &(SluiceRenderFrame) { width, height, 0, S (4), -1, FALSE }, -1);
   g_assert_cmpint (cairo_status (cr), ==, CAIRO_STATUS_SUCCESS);
-  g_assert_cmpint (cairo_surface_write_to_png (surface, path), ==, CAIRO_STATUS_SUCCESS);
+  sluice_test_save_png (surface, png_name);
 
   for (guint i = 0; i < SLUICE_LANES_N_KEYS; i++)
     if (plain[i] != NULL && lanes.key[i].width > 0.)
@@ -752,8 +719,8 @@ test_chart_pixels (gconstpointer data)
     {
       SluiceColor c;
 
-      get_pixel (surface, (int) x, (int) round (CHART_Y (1)), &c);
-      dashes += color_near (&c, &palette->capacity, 3. / 255.);
+      pixel_fixture_get (surface, (int) x, (int) round (CHART_Y (1)), &c);
+      dashes += pixel_fixture_color_near (&c, &palette->capacity, 3. / 255.);
     }
   g_assert_cmpuint (dashes, >, 10);
 
@@ -1024,7 +991,6 @@ test_chart_legend_keeps_one_row (void)
   SluiceChartLayout wide, narrow;
   cairo_surface_t *surface;
   cairo_t *cr;
-  g_autofree char *path = g_test_build_filename (G_TEST_BUILT, "chart-legend-narrow.png", NULL);
 
   _sluice_chart_get_layout (1200., height, KNOWN_BOUND + 1, FALSE, &wide);
   g_assert_cmpuint (wide.legend_rows, ==, 1);
@@ -1055,7 +1021,7 @@ test_chart_legend_keeps_one_row (void)
   sluice_render_chart (cr, model, &(SluiceRenderFrame) { width, height, 0, S (4), -1, FALSE },
                        &(SluiceChartLimits) { KNOWN_QUEUE_SIZE, KNOWN_BOUND });
   g_assert_cmpint (cairo_status (cr), ==, CAIRO_STATUS_SUCCESS);
-  g_assert_cmpint (cairo_surface_write_to_png (surface, path), ==, CAIRO_STATUS_SUCCESS);
+  sluice_test_save_png (surface, "chart-legend-narrow.png");
 
   /* The line samples where the layout put them (the lead's is translucent). */
   for (guint i = 0; i < SLUICE_CHART_N_SERIES; i++)
@@ -1134,14 +1100,14 @@ check_limit_label (cairo_t                 *drawn,
       {
         SluiceColor c;
 
-        get_pixel (cairo_get_target (plain), (int) x, (int) y, &c);
-        if (!color_near (&c, &palette->background, 3. / 255.) && !color_near (&c, &palette->grid, 3. / 255.))
+        pixel_fixture_get (cairo_get_target (plain), (int) x, (int) y, &c);
+        if (!pixel_fixture_color_near (&c, &palette->background, 3. / 255.) && !pixel_fixture_color_near (&c, &palette->grid, 3. / 255.))
           g_error ("%s label at (%d, %d): the chart draws #%02x%02x%02x there", what, (int) x, (int) y,
                    (int) round (c.red * 255), (int) round (c.green * 255), (int) round (c.blue * 255));
 
-        get_pixel (cairo_get_target (drawn), (int) x, (int) y, &c);
+        pixel_fixture_get (cairo_get_target (drawn), (int) x, (int) y, &c);
         g_assert_true (is_text_or_background (&c, palette));
-        text += !color_near (&c, &palette->background, 0.2);
+        text += !pixel_fixture_color_near (&c, &palette->background, 0.2);
       }
   g_assert_cmpuint (text, >, 20);
 }
@@ -1219,9 +1185,8 @@ test_chart_limit_labels (gconstpointer data)
       if (g_str_equal (lc->preset, "mix") && lc->width == 880.)
         {
           g_autofree char *name = g_strdup_printf ("chart-mix-%s.png", dark ? "dark" : "light");
-          g_autofree char *path = g_test_build_filename (G_TEST_BUILT, name, NULL);
 
-          g_assert_cmpint (cairo_surface_write_to_png (cairo_get_target (drawn), path), ==, CAIRO_STATUS_SUCCESS);
+          sluice_test_save_png (cairo_get_target (drawn), name);
         }
 
       cairo_surface_destroy (cairo_get_target (drawn));
@@ -1389,8 +1354,8 @@ count_color (cairo_surface_t   *surface,
       {
         SluiceColor c;
 
-        get_pixel (surface, (int) x, (int) y, &c);
-        n += color_near (&c, color, 3. / 255.);
+        pixel_fixture_get (surface, (int) x, (int) y, &c);
+        n += pixel_fixture_color_near (&c, color, 3. / 255.);
       }
   return n;
 }
@@ -1430,14 +1395,13 @@ test_lanes_backoff (gconstpointer data)
   const SluicePalette *palette = sluice_palette_get (dark);
   g_autoptr(SluiceTimeline) model = retry_timeline (TRUE, FALSE);
   g_autoptr(SluiceTimeline) plain = retry_timeline (FALSE, FALSE);
-  g_autofree char *path = g_test_build_filename (G_TEST_BUILT, dark ? "lanes-backoff-dark.png" : "lanes-backoff-light.png", NULL);
   cairo_surface_t *surface, *without;
   LanesGeometry g, gp;
   double x0, x1, cy, r, cx, skip_x, skip_y;
   guint index = G_MAXUINT;
 
   surface = render_retry_lanes (model, dark, &g);
-  g_assert_cmpint (cairo_surface_write_to_png (surface, path), ==, CAIRO_STATUS_SUCCESS);
+  sluice_test_save_png (surface, dark ? "lanes-backoff-dark.png" : "lanes-backoff-light.png");
   x0 = lanes_x (&g, 1.);
   x1 = lanes_x (&g, 1.5);
   cy = round (lane_middle_y (&g, 0));
@@ -1528,7 +1492,6 @@ test_chart_budget (gconstpointer data)
   const SluicePalette *palette = sluice_palette_get (dark);
   g_autoptr(SluiceTimeline) model = retry_timeline (TRUE, TRUE);
   g_autoptr(SluiceTimeline) plain = retry_timeline (TRUE, FALSE);
-  g_autofree char *path = g_test_build_filename (G_TEST_BUILT, dark ? "chart-budget-dark.png" : "chart-budget-light.png", NULL);
   double width = 600., height = 200.;
   gint64 t1 = S (RETRY_END_S);
   SluiceChartLayout chart, plain_chart;
@@ -1549,7 +1512,7 @@ test_chart_budget (gconstpointer data)
                        &(SluiceChartLimits) { 1, 4 });
   g_assert_cmpint (cairo_status (cr), ==, CAIRO_STATUS_SUCCESS);
   cairo_destroy (cr);
-  g_assert_cmpint (cairo_surface_write_to_png (surface, path), ==, CAIRO_STATUS_SUCCESS);
+  sluice_test_save_png (surface, dark ? "chart-budget-dark.png" : "chart-budget-light.png");
 
   /* 3 of 5 tokens from 1 s to 2.5 s: 60 % of the plot's height. */
 #define CHART_X(seconds) _sluice_render_time_to_x (&chart.plot, 0, t1, S (seconds))
@@ -1623,7 +1586,6 @@ test_chart_busy (gconstpointer data)
   gboolean dark = GPOINTER_TO_INT (data);
   const SluicePalette *palette = sluice_palette_get (dark);
   g_autoptr(SluiceTimeline) model = sluice_timeline_new (2);
-  g_autofree char *path = g_test_build_filename (G_TEST_BUILT, dark ? "chart-busy-dark.png" : "chart-busy-light.png", NULL);
   double width = 600., height = 200.;
   gint64 t1 = S (4);
   SluiceChartLayout chart;
@@ -1658,7 +1620,7 @@ test_chart_busy (gconstpointer data)
                        &(SluiceChartLimits) { 1, 4 });
   g_assert_cmpint (cairo_status (cr), ==, CAIRO_STATUS_SUCCESS);
   cairo_destroy (cr);
-  g_assert_cmpint (cairo_surface_write_to_png (surface, path), ==, CAIRO_STATUS_SUCCESS);
+  sluice_test_save_png (surface, dark ? "chart-busy-dark.png" : "chart-busy-light.png");
 
 #define CHART_X(seconds) _sluice_render_time_to_x (&chart.plot, 0, t1, S (seconds))
   y1 = round (chart.plot.y + chart.plot.height * (1. - 1. / 5.));

@@ -69,19 +69,12 @@ sync_handle_async (SluiceHandler       *handler,
   callback (G_OBJECT (self), G_ASYNC_RESULT (task), user_data);
 }
 
-static GVariant *
-sync_handle_finish (SluiceHandler  *handler,
-                    GAsyncResult   *result,
-                    GError        **error)
-{
-  return g_task_propagate_pointer (G_TASK (result), error);
-}
-
 static void
 handler_iface_init (SluiceHandlerInterface *iface)
 {
+  /* No handle_finish: the interface's default propagates the task's
+   * pointer, which is what this handler returns. */
   iface->handle_async = sync_handle_async;
-  iface->handle_finish = sync_handle_finish;
 }
 
 static void
@@ -156,6 +149,30 @@ test_completes_inside_handle_async (void)
   g_assert_cmpuint (sluice_run_get_live_operations (run), ==, 0);
 }
 
+/* A handler that completes a GTask of its own needs no handle_finish: the
+ * interface's default hands back the task's value, or its error. */
+static void
+test_default_finish_propagates_task (void)
+{
+  g_autoptr(TestSyncHandler) handler = g_object_new (TEST_TYPE_SYNC_HANDLER, NULL);
+  g_autoptr(GTask) ok = g_task_new (handler, NULL, NULL, NULL);
+  g_autoptr(GTask) failed = g_task_new (handler, NULL, NULL, NULL);
+  g_autoptr(GVariant) value = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_task_return_pointer (ok, g_variant_ref_sink (g_variant_new_int64 (42)),
+                         (GDestroyNotify) g_variant_unref);
+  value = sluice_handler_handle_finish (SLUICE_HANDLER (handler), G_ASYNC_RESULT (ok), &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (value);
+  g_assert_cmpint (g_variant_get_int64 (value), ==, 42);
+
+  g_task_return_new_error (failed, G_IO_ERROR, G_IO_ERROR_TIMED_OUT, "too slow");
+  g_assert_null (sluice_handler_handle_finish (SLUICE_HANDLER (handler),
+                                               G_ASYNC_RESULT (failed), &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_TIMED_OUT);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -164,6 +181,8 @@ main (int   argc,
 
   g_test_add_func ("/pool/handler/completes-inside-handle-async",
                    test_completes_inside_handle_async);
+  g_test_add_func ("/handler/default-finish-propagates-task",
+                   test_default_finish_propagates_task);
 
   return g_test_run ();
 }

@@ -25,6 +25,8 @@
 #include "sluice-render-chart-private.h"
 #include "sluice-scenario-runner.h"
 #include "sluice-timeline.h"
+#include "pixel-fixture.h"
+#include "test-helpers.h"
 
 #define S(seconds) sluice_time_from_seconds (seconds)
 
@@ -245,47 +247,11 @@ draw (SluiceTimeline     *model,
   return surface;
 }
 
-static void
-save_png (cairo_surface_t *surface,
-          const char      *name)
-{
-  g_autofree char *path = g_test_build_filename (G_TEST_BUILT, name, NULL);
-
-  g_assert_cmpint (cairo_surface_write_to_png (surface, path), ==, CAIRO_STATUS_SUCCESS);
-}
-
-static void
-get_pixel (cairo_surface_t *surface,
-           double           x,
-           double           y,
-           SluiceColor     *color)
-{
-  const guint8 *data = cairo_image_surface_get_data (surface);
-  int ix = (int) floor (x), iy = (int) floor (y);
-  guint32 pixel;
-
-  g_assert_cmpint (ix, >=, 0);
-  g_assert_cmpint (iy, >=, 0);
-  g_assert_cmpint (ix, <, cairo_image_surface_get_width (surface));
-  g_assert_cmpint (iy, <, cairo_image_surface_get_height (surface));
-  pixel = *(const guint32 *) (gconstpointer) (data + iy * cairo_image_surface_get_stride (surface) + ix * 4);
-  *color = (SluiceColor) { ((pixel >> 16) & 0xff) / 255., ((pixel >> 8) & 0xff) / 255., (pixel & 0xff) / 255., 1. };
-}
-
 /* What a grayscale conversion keeps of a colour (Rec. 601 luma). */
 static double
 gray_of (const SluiceColor *color)
 {
   return 0.299 * color->red + 0.587 * color->green + 0.114 * color->blue;
-}
-
-static gboolean
-color_near (const SluiceColor *a,
-            const SluiceColor *b,
-            double             tolerance)
-{
-  return fabs (a->red - b->red) <= tolerance && fabs (a->green - b->green) <= tolerance &&
-         fabs (a->blue - b->blue) <= tolerance;
 }
 
 /* The pixels of @color in a band of rows around @y, from @x0 to @x1. */
@@ -304,8 +270,8 @@ count_color (cairo_surface_t   *surface,
       {
         SluiceColor c;
 
-        get_pixel (surface, px, py, &c);
-        n += color_near (&c, color, 0.08);
+        pixel_fixture_get (surface, px, py, &c);
+        n += pixel_fixture_color_near (&c, color, 0.08);
       }
   return n;
 }
@@ -342,7 +308,7 @@ test_slow_caller_chart_shows_them (gconstpointer data)
     g_assert_cmpfloat (chart.legend[s].width, >, 0.);
 
   surface = draw (run.model, flags, -1.);
-  save_png (surface, name);
+  sluice_test_save_png (surface, name);
 #define CHART_X(seconds) _sluice_render_time_to_x (&chart.plot, 0, end, S (seconds))
   y10 = _sluice_chart_count_to_y (&chart, 10.);
   y1 = _sluice_chart_count_to_y (&chart, 1.);
@@ -442,8 +408,8 @@ test_pile_shows_in_grayscale (gconstpointer data)
       double x = _sluice_render_time_to_x (&chart.plot, 0, end, S (t));
       SluiceColor under, over;
 
-      get_pixel (surface, x, _sluice_chart_count_to_y (&chart, 4.5), &under);
-      get_pixel (surface, x, _sluice_chart_count_to_y (&chart, 9.), &over);
+      pixel_fixture_get (surface, x, _sluice_chart_count_to_y (&chart, 4.5), &under);
+      pixel_fixture_get (surface, x, _sluice_chart_count_to_y (&chart, 9.), &over);
       if (fabs (gray_of (&under) - background) < 0.03)
         g_error ("at %.1f s the pile is %.3f in grey, the background %.3f", t, gray_of (&under), background);
       g_assert_cmpfloat (fabs (gray_of (&over) - background), <, 0.01);
@@ -470,7 +436,7 @@ test_palettes_have_a_waiting_colour (void)
       g_assert_cmpfloat (palette->waiting.alpha, ==, 1.);
       g_assert_cmpfloat (sluice_color_get_contrast (&palette->waiting, &palette->background), >=, needed);
       for (guint i = 0; i < G_N_ELEMENTS (others); i++)
-        if (color_near (&palette->waiting, others[i], 0.15))
+        if (pixel_fixture_color_near (&palette->waiting, others[i], 0.15))
           g_error ("palette %d: the waiting colour is too near series colour %u", flags, i);
     }
 }

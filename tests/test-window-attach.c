@@ -28,18 +28,10 @@
 #include "sluice-attach-dialog.h"
 #include "sluice-clock-controls.h"
 #include "sluice-config-panel.h"
+#include "test-helpers.h"
 #include "window-fixture.h"
 
 static GTestDBus *test_bus;
-
-/* Turns the main context until @cond holds, or fails the test after
- * window_fixture_add_timeout()'s limit. */
-#define SPIN_UNTIL(cond) G_STMT_START {                 \
-    guint spin_timeout_ = window_fixture_add_timeout (); \
-    while (!(cond))                                      \
-      g_main_context_iteration (NULL, TRUE);             \
-    g_source_remove (spin_timeout_);                     \
-  } G_STMT_END
 
 /* ---- the child ------------------------------------------------------------ */
 
@@ -83,7 +75,7 @@ child_read_words (Child      *child,
   char **words;
 
   g_data_input_stream_read_line_async (child->out, G_PRIORITY_DEFAULT, NULL, on_line, &read);
-  SPIN_UNTIL (read.done);
+  SLUICE_TEST_SPIN_UNTIL (read.done);
   g_assert_nonnull (read.line);
   words = g_strsplit (read.line, " ", -1);
   g_free (read.line);
@@ -168,7 +160,7 @@ child_exit (Child *child)
   g_assert_true (g_output_stream_close (g_subprocess_get_stdin_pipe (child->process), NULL, &error));
   g_assert_no_error (error);
   g_subprocess_wait_async (child->process, NULL, on_exited, child);
-  SPIN_UNTIL (child->exited);
+  SLUICE_TEST_SPIN_UNTIL (child->exited);
   if (child->n_events > 0)
     g_assert_true (g_subprocess_get_successful (child->process));
 }
@@ -222,7 +214,7 @@ open_dialog (SluiceWindow *window,
   g_assert_nonnull (dialog);
   g_assert_true (gtk_window_get_modal (GTK_WINDOW (dialog)));
   g_assert_true (gtk_window_get_transient_for (GTK_WINDOW (dialog)) == GTK_WINDOW (window));
-  SPIN_UNTIL (find_row (dialog, child) >= 0);
+  SLUICE_TEST_SPIN_UNTIL (find_row (dialog, child) >= 0);
   g_assert_cmpstr (sluice_attach_dialog_get_page (dialog), ==, "list");
   return dialog;
 }
@@ -345,8 +337,8 @@ test_dialog_lists_the_child_until_it_exits (void)
   child_write (&child, "stop\n");
   child_wait_for_done (&child);
   child_exit (&child);
-  SPIN_UNTIL (find_row (dialog, &child) < 0);
-  SPIN_UNTIL (g_strcmp0 (sluice_attach_dialog_get_page (dialog), "empty") == 0);
+  SLUICE_TEST_SPIN_UNTIL (find_row (dialog, &child) < 0);
+  SLUICE_TEST_SPIN_UNTIL (g_strcmp0 (sluice_attach_dialog_get_page (dialog), "empty") == 0);
   g_assert_nonnull (strstr (sluice_attach_dialog_get_message (dialog), "SLUICE_MONITOR=session PROGRAM"));
   g_assert_nonnull (strstr (sluice_attach_dialog_get_message (dialog), "sluice_pool_export()"));
   g_assert_null (sluice_attach_dialog_get_selected (dialog));
@@ -379,14 +371,14 @@ test_counts_reach_the_childs (void)
   g_assert_nonnull (strstr (sluice_window_get_banner (window), "sluice-monitor-child"));
 
   /* Live: some items succeed while it runs. */
-  SPIN_UNTIL (counter_value (window, SLUICE_COUNTER_SUCCEEDED) >= 10);
+  SLUICE_TEST_SPIN_UNTIL (counter_value (window, SLUICE_COUNTER_SUCCEEDED) >= 10);
   g_assert_true (sluice_window_get_running (window));
 
   child_write (&child, "stop\n");
   child_wait_for_done (&child);
-  SPIN_UNTIL (!sluice_window_get_running (window));
+  SLUICE_TEST_SPIN_UNTIL (!sluice_window_get_running (window));
   /* Results the child read after its run's end still come. */
-  SPIN_UNTIL (n_recorded (window) + sluice_run_controller_get_remote_lost (run) >= child.n_events);
+  SLUICE_TEST_SPIN_UNTIL (n_recorded (window) + sluice_run_controller_get_remote_lost (run) >= child.n_events);
 
   g_assert_cmpuint (sluice_run_controller_get_remote_lost (run), ==, 0);
   g_assert_cmpuint (n_recorded (window), ==, child.n_events);
@@ -396,7 +388,7 @@ test_counts_reach_the_childs (void)
   assert_playground_controls (window);
 
   child_exit (&child);
-  SPIN_UNTIL (sluice_run_controller_get_remote (run) == NULL);
+  SLUICE_TEST_SPIN_UNTIL (sluice_run_controller_get_remote (run) == NULL);
   g_assert_cmpuint (n_recorded (window), ==, child.n_events);
 
   child_clear (&child);
@@ -439,8 +431,8 @@ test_lost_events_shown_live (void)
   child_start_with (&child, "session", "--event-capacity=64");
   attach_through_dialog (window, &child);
 
-  SPIN_UNTIL (sluice_run_controller_get_remote_lost (run) > 0 &&
-              counter_value (window, SLUICE_COUNTER_SUCCEEDED) >= 10);
+  SLUICE_TEST_SPIN_UNTIL (sluice_run_controller_get_remote_lost (run) > 0 &&
+                          counter_value (window, SLUICE_COUNTER_SUCCEEDED) >= 10);
   window_fixture_wait_for_frames (GTK_WIDGET (window), 2);
   g_assert_true (sluice_window_get_running (window));
   g_test_message ("banner while running: %s", sluice_window_get_banner (window));
@@ -456,13 +448,13 @@ test_lost_events_shown_live (void)
 
   child_write (&child, "stop\n");
   child_wait_for_done (&child);
-  SPIN_UNTIL (!sluice_window_get_running (window));
+  SLUICE_TEST_SPIN_UNTIL (!sluice_window_get_running (window));
   window_fixture_wait_for_frames (GTK_WIDGET (window), 2);
   g_assert_cmpuint (busy_workers (window), <=, 2);
   g_assert_cmpuint (n_open_bars (window), ==, 0);
 
   child_exit (&child);
-  SPIN_UNTIL (sluice_run_controller_get_remote (run) == NULL);
+  SLUICE_TEST_SPIN_UNTIL (sluice_run_controller_get_remote (run) == NULL);
   child_clear (&child);
   window_fixture_close (window);
 }
@@ -487,7 +479,7 @@ test_request_stop_off_when_read_only (void)
 
   child_write (&child, "stop\n");
   child_wait_for_done (&child);
-  SPIN_UNTIL (!sluice_window_get_running (window));
+  SLUICE_TEST_SPIN_UNTIL (!sluice_window_get_running (window));
   child_exit (&child);
 
   child_clear (&child);
@@ -504,13 +496,13 @@ test_request_stop_stops_the_child_with_control (void)
 
   child_start (&child, "session,control");
   attach_through_dialog (window, &child);
-  SPIN_UNTIL (counter_value (window, SLUICE_COUNTER_SUCCEEDED) >= 1);
+  SLUICE_TEST_SPIN_UNTIL (counter_value (window, SLUICE_COUNTER_SUCCEEDED) >= 1);
 
   g_assert_true (action_enabled (window, "request-stop"));
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.request-stop", NULL));
   child_wait_for_done (&child);
-  SPIN_UNTIL (!sluice_window_get_running (window));
-  SPIN_UNTIL (n_recorded (window) >= child.n_events);
+  SLUICE_TEST_SPIN_UNTIL (!sluice_window_get_running (window));
+  SLUICE_TEST_SPIN_UNTIL (n_recorded (window) >= child.n_events);
   g_assert_cmpuint (counter_value (window, SLUICE_COUNTER_SUCCEEDED), ==, child.n_succeeded);
   child_exit (&child);
 
@@ -529,7 +521,7 @@ test_detach_keeps_what_came (void)
 
   child_start (&child, "session");
   attach_through_dialog (window, &child);
-  SPIN_UNTIL (counter_value (window, SLUICE_COUNTER_SUCCEEDED) >= 5);
+  SLUICE_TEST_SPIN_UNTIL (counter_value (window, SLUICE_COUNTER_SUCCEEDED) >= 5);
 
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.detach", NULL));
   g_assert_null (sluice_run_controller_get_remote (run));
@@ -560,12 +552,12 @@ test_exit_mid_run_keeps_what_came (void)
 
   child_start (&child, "session");
   attach_through_dialog (window, &child);
-  SPIN_UNTIL (counter_value (window, SLUICE_COUNTER_SUCCEEDED) >= 5);
+  SLUICE_TEST_SPIN_UNTIL (counter_value (window, SLUICE_COUNTER_SUCCEEDED) >= 5);
 
   /* No stop: the end of its input ends it at once (how it exits, with
    * its run going on, is its own business: a crash is the same here). */
   child_exit (&child);
-  SPIN_UNTIL (!sluice_window_get_running (window));
+  SLUICE_TEST_SPIN_UNTIL (!sluice_window_get_running (window));
   g_assert_null (sluice_run_controller_get_remote (run));
   g_assert_nonnull (strstr (sluice_window_get_banner (window), "sluice-monitor-child exited before its run ended"));
   g_assert_cmpuint (n_recorded (window), >, 0);
@@ -593,14 +585,14 @@ test_saved_after_exit_opens_again (void)
   g_assert_no_error (error);
   child_start (&child, "session");
   attach_through_dialog (window, &child);
-  SPIN_UNTIL (counter_value (window, SLUICE_COUNTER_SUCCEEDED) >= 5);
+  SLUICE_TEST_SPIN_UNTIL (counter_value (window, SLUICE_COUNTER_SUCCEEDED) >= 5);
   child_write (&child, "stop\n");
   child_wait_for_done (&child);
   /* Its last batch of events first: the exporter sends one at most every
    * 50 ms, and a program that exits sooner takes the rest with it. */
-  SPIN_UNTIL (n_recorded (window) >= child.n_events);
+  SLUICE_TEST_SPIN_UNTIL (n_recorded (window) >= child.n_events);
   child_exit (&child);
-  SPIN_UNTIL (sluice_run_controller_get_remote (run) == NULL);
+  SLUICE_TEST_SPIN_UNTIL (sluice_run_controller_get_remote (run) == NULL);
   g_assert_false (sluice_window_get_running (window));
   g_assert_cmpuint (n_recorded (window), ==, child.n_events);
 
@@ -641,7 +633,7 @@ test_dialog_without_bus_says_why (void)
 
       g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.attach", NULL));
       dialog = sluice_window_get_attach_dialog (window);
-      SPIN_UNTIL (g_strcmp0 (sluice_attach_dialog_get_page (dialog), "no-bus") == 0);
+      SLUICE_TEST_SPIN_UNTIL (g_strcmp0 (sluice_attach_dialog_get_page (dialog), "no-bus") == 0);
       g_assert_nonnull (strstr (sluice_attach_dialog_get_message (dialog), "session bus"));
       g_assert_null (sluice_attach_dialog_get_pools (dialog));
       g_assert_false (window_fixture_action_enabled (window, "win.detach"));

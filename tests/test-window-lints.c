@@ -40,9 +40,6 @@ maybe_save_popover (SluiceLintView *view)
   const char *path = g_getenv ("SLUICE_TEST_POPOVER_PNG");
   GtkWidget *button = window_fixture_find_widget (GTK_WIDGET (view), GTK_TYPE_MENU_BUTTON);
   GtkPopover *popover;
-  g_autoptr(GdkPaintable) paintable = NULL;
-  g_autoptr(GtkSnapshot) snapshot = NULL;
-  g_autoptr(GskRenderNode) node = NULL;
   g_autoptr(GdkTexture) texture = NULL;
   guint timeout_id;
 
@@ -56,13 +53,7 @@ maybe_save_popover (SluiceLintView *view)
     g_main_context_iteration (NULL, !gtk_widget_get_mapped (GTK_WIDGET (popover)));
   g_source_remove (timeout_id);
 
-  paintable = gtk_widget_paintable_new (GTK_WIDGET (popover));
-  snapshot = gtk_snapshot_new ();
-  gdk_paintable_snapshot (paintable, snapshot, gdk_paintable_get_intrinsic_width (paintable),
-                          gdk_paintable_get_intrinsic_height (paintable));
-  node = gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
-  g_assert_nonnull (node);
-  texture = gsk_renderer_render_texture (gtk_native_get_renderer (GTK_NATIVE (popover)), node, NULL);
+  texture = window_fixture_draw_widget (GTK_WIDGET (popover));
   g_assert_true (gdk_texture_save_to_png (texture, path));
   gtk_menu_button_popdown (GTK_MENU_BUTTON (button));
 }

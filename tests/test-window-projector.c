@@ -70,29 +70,12 @@ find_menu_button (GtkWidget *widget)
 
 /* ---- pixels -------------------------------------------------------------- */
 
-/* @widget as it draws itself, in a cairo image surface of its size (the
- * tests run GTK with the cairo renderer). */
+/* @widget as it draws itself, in a cairo image surface of its size. */
 static cairo_surface_t *
 render_widget (GtkWidget *widget)
 {
-  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (widget);
-  g_autoptr(GtkSnapshot) snapshot = gtk_snapshot_new ();
-  g_autoptr(GskRenderNode) node = NULL;
-  g_autoptr(GskRenderer) renderer = gsk_cairo_renderer_new ();
-  g_autoptr(GdkTexture) texture = NULL;
-  g_autoptr(GError) error = NULL;
-  int width = gtk_widget_get_width (widget), height = gtk_widget_get_height (widget);
+  g_autoptr(GdkTexture) texture = window_fixture_draw_widget (widget);
   cairo_surface_t *surface;
-
-  g_assert_cmpint (width, >, 0);
-  g_assert_cmpint (height, >, 0);
-  gdk_paintable_snapshot (paintable, snapshot, width, height);
-  node = gtk_snapshot_to_node (snapshot);
-  g_assert_nonnull (node);
-  g_assert_true (gsk_renderer_realize (renderer, NULL, &error));
-  g_assert_no_error (error);
-  texture = gsk_renderer_render_texture (renderer, node, &GRAPHENE_RECT_INIT (0, 0, width, height));
-  gsk_renderer_unrealize (renderer);
 
   surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, gdk_texture_get_width (texture),
                                         gdk_texture_get_height (texture));

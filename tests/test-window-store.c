@@ -20,21 +20,13 @@
 
 #include "sluice-store-dialog.h"
 #include "sluice-store-window.h"
+#include "test-helpers.h"
 #include "window-fixture.h"
 
 /* 2023-11-14 22:13:20 UTC: the jobs' times, in µs. */
 #define T0 G_GINT64_CONSTANT (1700000000000000)
 #define SECOND G_GINT64_CONSTANT (1000000)
 #define LEASE (3600 * SECOND)
-
-/* Turns the main context until @cond holds, or fails the test after
- * window_fixture_add_timeout()'s limit. */
-#define SPIN_UNTIL(cond) G_STMT_START {                 \
-    guint spin_timeout_ = window_fixture_add_timeout (); \
-    while (!(cond))                                      \
-      g_main_context_iteration (NULL, TRUE);             \
-    g_source_remove (spin_timeout_);                     \
-  } G_STMT_END
 
 /* ---- the store, synchronously -------------------------------------------- */
 
@@ -55,7 +47,7 @@ on_done (GObject      *object,
 static GAsyncResult *
 wait_for (Wait *wait)
 {
-  SPIN_UNTIL (wait->result != NULL);
+  SLUICE_TEST_SPIN_UNTIL (wait->result != NULL);
   return wait->result;
 }
 
@@ -232,7 +224,7 @@ static void
 wait_for_update_after (SluiceStoreWindow *window,
                        guint              n_updates)
 {
-  SPIN_UNTIL (sluice_store_window_get_n_updates (window) > n_updates);
+  SLUICE_TEST_SPIN_UNTIL (sluice_store_window_get_n_updates (window) > n_updates);
 }
 
 static void
@@ -345,7 +337,7 @@ test_counts_and_failures_newest_first (void)
 
   window = open_window (uri, NULL);
   g_assert_cmpstr (sluice_store_window_get_count_text (window, SLUICE_STORED_JOB_PENDING), ==, "–");
-  SPIN_UNTIL (sluice_store_window_get_has_status (window));
+  SLUICE_TEST_SPIN_UNTIL (sluice_store_window_get_has_status (window));
   g_assert_null (sluice_store_window_get_error (window));
   /* Every tenant: the mail tenant's pending job too. */
   assert_counts (window, "3", "1", "1", "3", "2");
@@ -387,7 +379,7 @@ test_enqueue_elsewhere_shows_at_next_refresh (void)
 
   g_assert_no_error (error);
   window = open_window (uri, NULL);
-  SPIN_UNTIL (sluice_store_window_get_has_status (window));
+  SLUICE_TEST_SPIN_UNTIL (sluice_store_window_get_has_status (window));
   assert_counts (window, "0", "0", "0", "0", "0");
   g_assert_cmpuint (sluice_store_window_get_n_failures (window), ==, 0);
 
@@ -398,7 +390,7 @@ test_enqueue_elsewhere_shows_at_next_refresh (void)
   g_assert_no_error (error);
   n = sluice_store_window_get_n_updates (window);
   enqueue (other, "images", "late-1", 3, T0);
-  SPIN_UNTIL (g_strcmp0 (sluice_store_window_get_count_text (window, SLUICE_STORED_JOB_PENDING), "1") == 0);
+  SLUICE_TEST_SPIN_UNTIL (g_strcmp0 (sluice_store_window_get_count_text (window, SLUICE_STORED_JOB_PENDING), "1") == 0);
   g_assert_cmpuint (sluice_store_window_get_n_updates (window), >, n);
 
   close_window (window);
@@ -466,7 +458,7 @@ test_missing_file_not_made_then_found (void)
   store = sluice_job_store_new_for_uri (uri, &error);
   g_assert_no_error (error);
   enqueue (store, "images", "first", 3, T0);
-  SPIN_UNTIL (sluice_store_window_get_has_status (window));
+  SLUICE_TEST_SPIN_UNTIL (sluice_store_window_get_has_status (window));
   g_assert_null (sluice_store_window_get_error (window));
   assert_counts (window, "1", "0", "0", "0", "0");
 
@@ -552,7 +544,7 @@ test_silent_server_said_in_banner (void)
                          g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (bound)));
 
   window = open_window (uri, NULL);
-  SPIN_UNTIL (sluice_store_window_get_error (window) != NULL);
+  SLUICE_TEST_SPIN_UNTIL (sluice_store_window_get_error (window) != NULL);
   g_test_message ("the banner: %s", sluice_store_window_get_error (window));
   g_assert_nonnull (strstr (sluice_store_window_get_error (window), "has not answered"));
   g_assert_nonnull (strstr (sluice_store_window_get_error (window), uri));
@@ -564,7 +556,7 @@ test_silent_server_said_in_banner (void)
   g_socket_listener_close (G_SOCKET_LISTENER (service));
   for (guint i = 0; i < connections->len; i++)
     g_io_stream_close (g_ptr_array_index (connections, i), NULL, NULL);
-  SPIN_UNTIL (strstr (sluice_store_window_get_error (window), "has not answered") == NULL);
+  SLUICE_TEST_SPIN_UNTIL (strstr (sluice_store_window_get_error (window), "has not answered") == NULL);
   g_test_message ("then: %s", sluice_store_window_get_error (window));
   g_assert_nonnull (strstr (sluice_store_window_get_error (window), "trying again"));
 
@@ -596,14 +588,14 @@ test_pg_counts_and_failures (void)
   fill_store (store, tenant);
 
   window = open_window (base_uri, tenant);
-  SPIN_UNTIL (sluice_store_window_get_has_status (window));
+  SLUICE_TEST_SPIN_UNTIL (sluice_store_window_get_has_status (window));
   g_assert_null (sluice_store_window_get_error (window));
   assert_counts (window, "2", "1", "1", "3", "2");
   assert_failures (window, tenant);
 
   /* An enqueue through another store: NOTIFY, or the next read. */
   enqueue (store, tenant, "late-1", 3, T0 + 50 * SECOND);
-  SPIN_UNTIL (g_strcmp0 (sluice_store_window_get_count_text (window, SLUICE_STORED_JOB_PENDING), "3") == 0);
+  SLUICE_TEST_SPIN_UNTIL (g_strcmp0 (sluice_store_window_get_count_text (window, SLUICE_STORED_JOB_PENDING), "3") == 0);
 
   close_window (window);
 }
@@ -720,7 +712,7 @@ test_open_store_action (void)
   g_object_ref (window);
   g_assert_true (gtk_window_get_transient_for (GTK_WINDOW (window)) == GTK_WINDOW (main_window));
   g_assert_cmpstr (sluice_store_window_get_description (window), ==, uri);
-  SPIN_UNTIL (sluice_store_window_get_has_status (window));
+  SLUICE_TEST_SPIN_UNTIL (sluice_store_window_get_has_status (window));
   assert_counts (window, "1", "0", "0", "0", "0");
 
   /* Projector mode follows the playground's, both ways (F5 in either). */
@@ -755,7 +747,7 @@ test_closed_while_reading (void)
   close_window (window);
 
   window = open_window (uri, NULL);
-  SPIN_UNTIL (sluice_store_window_get_has_status (window));
+  SLUICE_TEST_SPIN_UNTIL (sluice_store_window_get_has_status (window));
   sluice_store_window_set_tenant (window, "images");
   close_window (window);
 

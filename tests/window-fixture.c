@@ -281,3 +281,29 @@ window_fixture_new_projector (GSettings *settings)
   g_assert_true (sluice_window_get_projector (window));
   return window;
 }
+
+/* @widget as it draws itself (its CSS included), at its own size, with
+ * the cairo renderer whatever GSK_RENDERER says: the same pixels under
+ * every variant of a test. */
+GdkTexture *
+window_fixture_draw_widget (GtkWidget *widget)
+{
+  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (widget);
+  g_autoptr(GtkSnapshot) snapshot = gtk_snapshot_new ();
+  g_autoptr(GskRenderNode) node = NULL;
+  g_autoptr(GskRenderer) renderer = gsk_cairo_renderer_new ();
+  g_autoptr(GError) error = NULL;
+  int width = gtk_widget_get_width (widget), height = gtk_widget_get_height (widget);
+  GdkTexture *texture;
+
+  g_assert_cmpint (width, >, 0);
+  g_assert_cmpint (height, >, 0);
+  gdk_paintable_snapshot (paintable, snapshot, width, height);
+  node = gtk_snapshot_to_node (snapshot);
+  g_assert_nonnull (node);
+  g_assert_true (gsk_renderer_realize (renderer, NULL, &error));
+  g_assert_no_error (error);
+  texture = gsk_renderer_render_texture (renderer, node, &GRAPHENE_RECT_INIT (0, 0, width, height));
+  gsk_renderer_unrealize (renderer);
+  return texture;
+}

@@ -29,5 +29,6 @@ GtkCssProvider *window_fixture_add_app_style (void);
 void          window_fixture_remove_app_style (GtkCssProvider *css);
 void          window_fixture_wait_for_frames (GtkWidget    *widget,
                                            guint          n);
+GdkTexture   *window_fixture_draw_widget  (GtkWidget     *widget);
 
 G_END_DECLS

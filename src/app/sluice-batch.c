@@ -11,6 +11,7 @@
 #include "sluice-fold.h"
 #include "sluice-scrub-stats.h"
 #include "sluice-theme.h"
+#include "sluice-window-png.h"
 
 /**
  * SluiceBatch:
@@ -87,46 +88,6 @@ report (SluiceBatch *self,
   self->func (self, ok, self->user_data);
 }
 
-/* The window's paintable draws its client-side frame too (the resize
- * border around the content): drawn at the paintable's own size, the
- * content keeps its pixels, and the picture is cut to the window's
- * size, so a pixel of the PNG is that point of the window. */
-static gboolean
-save_screenshot (SluiceBatch  *self,
-                 GError      **error)
-{
-  GtkWidget *widget = self->window;
-  int width = gtk_widget_get_width (widget);
-  int height = gtk_widget_get_height (widget);
-  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (widget);
-  GtkSnapshot *snapshot = gtk_snapshot_new ();
-  g_autoptr(GskRenderNode) node = NULL;
-  g_autoptr(GdkTexture) texture = NULL;
-  g_autoptr(GBytes) png = NULL;
-  GskRenderer *renderer = gtk_native_get_renderer (GTK_NATIVE (widget));
-  graphene_rect_t frame;
-
-  if (!gtk_widget_compute_bounds (widget, widget, &frame))
-    frame = GRAPHENE_RECT_INIT (0, 0, width, height);
-  gdk_paintable_snapshot (paintable, GDK_SNAPSHOT (snapshot), frame.size.width, frame.size.height);
-  node = gtk_snapshot_free_to_node (snapshot);
-  if (node == NULL || renderer == NULL)
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, _("the window drew nothing"));
-      return FALSE;
-    }
-
-  texture = gsk_renderer_render_texture (renderer, node,
-                                         &GRAPHENE_RECT_INIT (-frame.origin.x, -frame.origin.y, width, height));
-  png = gdk_texture_save_to_png_bytes (texture);
-  /* Written whole under another name and renamed: a killed run never
-   * leaves half a picture under this name. */
-  if (!g_file_set_contents (self->screenshot, g_bytes_get_data (png, NULL), (gssize) g_bytes_get_size (png), error))
-    return FALSE;
-
-  return TRUE;
-}
-
 static void
 on_after_paint (GdkFrameClock *frame_clock,
                 SluiceBatch   *self)
@@ -138,7 +99,7 @@ on_after_paint (GdkFrameClock *frame_clock,
   if (self->window == NULL)
     return;
 
-  ok = save_screenshot (self, &error);
+  ok = sluice_window_save_png (GTK_WIDGET (self->window), self->screenshot, &error);
   if (!ok)
     g_printerr ("sluice: %s\n", error->message);
 

@@ -706,15 +706,8 @@ sluice_compare_window_set_projector (SluiceCompareWindow *self,
 {
   g_return_if_fail (SLUICE_IS_COMPARE_WINDOW (self));
 
-  projector = !!projector;
-  if (self->projector == projector)
+  if (!sluice_window_switch_projector (GTK_WIDGET (self), &self->projector, projector))
     return;
-
-  self->projector = projector;
-  if (projector)
-    gtk_widget_add_css_class (GTK_WIDGET (self), "projector");
-  else
-    gtk_widget_remove_css_class (GTK_WIDGET (self), "projector");
   /* The table, 1.6 times wider, would leave the runs a strip: it goes
    * under them, and they get the window's width. */
   gtk_orientable_set_orientation (GTK_ORIENTABLE (gtk_window_get_child (GTK_WINDOW (self))),

@@ -9,6 +9,7 @@
 #include <glib/gi18n.h>
 
 #include "sluice-store-window-private.h"
+#include "sluice-window-png.h"
 
 #define SCREENSHOT_FRAMES 5
 
@@ -25,44 +26,6 @@ screenshot_free (Screenshot *shot)
   g_free (shot);
 }
 
-/* As sluice-batch.c saves the playground: the window's paintable drawn at
- * its own size (with the client-side frame), cut to the window. */
-static gboolean
-save_png (SluiceStoreWindow  *self,
-          const char         *path,
-          GError            **error)
-{
-  GtkWidget *widget = GTK_WIDGET (self);
-  int width = gtk_widget_get_width (widget);
-  int height = gtk_widget_get_height (widget);
-  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (widget);
-  GtkSnapshot *snapshot = gtk_snapshot_new ();
-  g_autoptr(GskRenderNode) node = NULL;
-  g_autoptr(GdkTexture) texture = NULL;
-  g_autoptr(GBytes) png = NULL;
-  GskRenderer *renderer = gtk_native_get_renderer (GTK_NATIVE (widget));
-  graphene_rect_t frame;
-
-  if (!gtk_widget_compute_bounds (widget, widget, &frame))
-    frame = GRAPHENE_RECT_INIT (0, 0, width, height);
-  gdk_paintable_snapshot (paintable, GDK_SNAPSHOT (snapshot), frame.size.width, frame.size.height);
-  node = gtk_snapshot_free_to_node (snapshot);
-  if (node == NULL || renderer == NULL)
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, _("the window drew nothing"));
-      return FALSE;
-    }
-
-  texture = gsk_renderer_render_texture (renderer, node,
-                                         &GRAPHENE_RECT_INIT (-frame.origin.x, -frame.origin.y, width, height));
-  png = gdk_texture_save_to_png_bytes (texture);
-  /* Written whole under another name and renamed: a killed run never
-   * leaves half a picture under this name. */
-  if (!g_file_set_contents (path, g_bytes_get_data (png, NULL), (gssize) g_bytes_get_size (png), error))
-    return FALSE;
-  return TRUE;
-}
-
 static void
 on_screenshot_paint (GdkFrameClock *frame_clock,
                      GTask         *task)
@@ -72,7 +35,7 @@ on_screenshot_paint (GdkFrameClock *frame_clock,
   GError *error = NULL;
 
   g_signal_handlers_disconnect_by_func (frame_clock, on_screenshot_paint, task);
-  if (!save_png (self, shot->path, &error))
+  if (!sluice_window_save_png (GTK_WIDGET (self), shot->path, &error))
     g_task_return_error (task, error);
   else if (self->status == NULL && self->error_text != NULL)
     g_task_return_new_error (task, SLUICE_STORE_ERROR, SLUICE_STORE_ERROR_BACKEND, "%s", self->error_text);

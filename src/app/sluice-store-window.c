@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "sluice-store-window-private.h"
+#include "sluice-theme.h"
 
 /**
  * SluiceStoreWindow:
@@ -808,15 +809,8 @@ sluice_store_window_set_projector (SluiceStoreWindow *self,
 {
   g_return_if_fail (SLUICE_IS_STORE_WINDOW (self));
 
-  projector = !!projector;
-  if (self->projector == projector)
+  if (!sluice_window_switch_projector (GTK_WIDGET (self), &self->projector, projector))
     return;
-
-  self->projector = projector;
-  if (projector)
-    gtk_widget_add_css_class (GTK_WIDGET (self), "projector");
-  else
-    gtk_widget_remove_css_class (GTK_WIDGET (self), "projector");
   _sluice_store_window_fit_projector (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PROJECTOR]);
 }

@@ -115,3 +115,35 @@ sluice_cell_label_show_text_as_tooltip (GtkWidget *label)
   gtk_widget_set_has_tooltip (label, TRUE);
   g_signal_connect (label, "query-tooltip", G_CALLBACK (on_query_tooltip), NULL);
 }
+
+/**
+ * sluice_window_switch_projector:
+ * @window: the playground's, the comparison's or the job store's window
+ * @current: (inout): the window's projector flag
+ * @projector: whether the window is to be shown for a projector
+ *
+ * The part of projector mode that every window shares: the flag, and the
+ * `projector` CSS class that makes its text %SLUICE_RENDER_PROJECTOR_SCALE
+ * times larger (ui/style.css). The window fits the rest of itself, and
+ * notifies its property, only when this returns %TRUE.
+ *
+ * Returns: whether @projector changed the mode
+ */
+gboolean
+sluice_window_switch_projector (GtkWidget *window,
+                                gboolean  *current,
+                                gboolean   projector)
+{
+  g_return_val_if_fail (GTK_IS_WINDOW (window), FALSE);
+
+  projector = !!projector;
+  if (*current == projector)
+    return FALSE;
+
+  *current = projector;
+  if (projector)
+    gtk_widget_add_css_class (window, "projector");
+  else
+    gtk_widget_remove_css_class (window, "projector");
+  return TRUE;
+}

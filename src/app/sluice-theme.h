@@ -10,6 +10,9 @@ G_BEGIN_DECLS
 
 gboolean   sluice_widget_is_dark (GtkWidget *widget);
 gboolean   sluice_widget_is_high_contrast (GtkWidget *widget);
+gboolean   sluice_window_switch_projector (GtkWidget *window,
+                                           gboolean  *current,
+                                           gboolean   projector);
 GtkWidget *sluice_cell_label_new (gboolean   numeric);
 void       sluice_cell_label_show_text_as_tooltip (GtkWidget *label);
 

@@ -7,6 +7,7 @@
 #include "config-app.h"
 
 #include "sluice-window-private.h"
+#include "sluice-theme.h"
 
 /* Two halves, one switch: the widgets' text grows by the `projector` CSS
  * class on the window (ui/style.css: every label, entry, button, header,
@@ -158,15 +159,8 @@ sluice_window_set_projector (SluiceWindow *self,
 {
   g_return_if_fail (SLUICE_IS_WINDOW (self));
 
-  projector = !!projector;
-  if (self->projector == projector)
+  if (!sluice_window_switch_projector (GTK_WIDGET (self), &self->projector, projector))
     return;
-
-  self->projector = projector;
-  if (projector)
-    gtk_widget_add_css_class (GTK_WIDGET (self), "projector");
-  else
-    gtk_widget_remove_css_class (GTK_WIDGET (self), "projector");
   fit_header_bar (self, projector);
   fit_tabs (self, projector);
   fit_chart (self, projector);

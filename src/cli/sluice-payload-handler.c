@@ -207,21 +207,10 @@ sluice_payload_handler_handle_async (SluiceHandler       *handler,
                                g_steal_pointer (&task));
 }
 
-static GVariant *
-sluice_payload_handler_handle_finish (SluiceHandler  *handler,
-                                      GAsyncResult   *result,
-                                      GError        **error)
-{
-  g_return_val_if_fail (g_task_is_valid (result, handler), NULL);
-
-  return g_task_propagate_pointer (G_TASK (result), error);
-}
-
 static void
 handler_iface_init (SluiceHandlerInterface *iface)
 {
   iface->handle_async = sluice_payload_handler_handle_async;
-  iface->handle_finish = sluice_payload_handler_handle_finish;
 }
 
 static void

@@ -340,21 +340,10 @@ sluice_fault_handler_handle_async (SluiceHandler       *handler,
   start_behaviour (self, task, cancellable);
 }
 
-static GVariant *
-sluice_fault_handler_handle_finish (SluiceHandler  *handler,
-                                    GAsyncResult   *result,
-                                    GError        **error)
-{
-  g_return_val_if_fail (g_task_is_valid (result, handler), NULL);
-
-  return g_task_propagate_pointer (G_TASK (result), error);
-}
-
 static void
 handler_iface_init (SluiceHandlerInterface *iface)
 {
   iface->handle_async = sluice_fault_handler_handle_async;
-  iface->handle_finish = sluice_fault_handler_handle_finish;
 }
 
 /* ---- GObject ----------------------------------------------------------- */

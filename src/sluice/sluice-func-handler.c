@@ -6,6 +6,7 @@
 #include "config-engine.h"
 
 #include "sluice-func-handler.h"
+#include "sluice-handler-private.h"
 
 struct _SluiceFuncHandler
 {
@@ -39,36 +40,16 @@ sluice_func_handler_handle_async (SluiceHandler       *handler,
                                   gpointer             user_data)
 {
   SluiceFuncHandler *self = SLUICE_FUNC_HANDLER (handler);
-  GTask *task;
-
-  task = g_task_new (self, cancellable, callback, user_data);
-  /* The function, not GLib's macro, which also copies the tag's name into
-   * the task: a string allocated for every attempt. */
-  (g_task_set_source_tag) (task, sluice_func_handler_handle_async);
-  g_task_set_priority (task, sluice_attempt_get_priority (attempt));
-  g_task_set_task_data (task, g_object_ref (attempt), g_object_unref);
-  /* The pool decides what a cancelled attempt means; the function's own
-   * return value must reach it unchanged. */
-  g_task_set_check_cancellable (task, FALSE);
+  GTask *task = _sluice_handler_task_new (handler, attempt, cancellable, callback, user_data,
+                                          sluice_func_handler_handle_async);
 
   self->func (attempt, task, self->user_data);
-}
-
-static GVariant *
-sluice_func_handler_handle_finish (SluiceHandler  *handler,
-                                   GAsyncResult   *result,
-                                   GError        **error)
-{
-  g_return_val_if_fail (g_task_is_valid (result, handler), NULL);
-
-  return g_task_propagate_pointer (G_TASK (result), error);
 }
 
 static void
 handler_iface_init (SluiceHandlerInterface *iface)
 {
   iface->handle_async = sluice_func_handler_handle_async;
-  iface->handle_finish = sluice_func_handler_handle_finish;
 }
 
 static void

@@ -22,7 +22,10 @@ G_DECLARE_INTERFACE (SluiceHandler, sluice_handler, SLUICE, HANDLER, GObject)
  * @handle_async: start one attempt on sluice_attempt_get_item(); finish it
  *   when done or when @cancellable is cancelled (a handler may ignore
  *   cancellation, and the pool then waits for it)
- * @handle_finish: return the result (transfer full), or %NULL and an error
+ * @handle_finish: return the result (transfer full), or %NULL and an error;
+ *   the default, for a handler that completes a #GTask of its own (source
+ *   object the handler) with g_task_return_pointer() of a #GVariant, is
+ *   g_task_propagate_pointer()
  *
  * The interface of everything the pool can call for an item.
  *

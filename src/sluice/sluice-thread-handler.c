@@ -6,6 +6,7 @@
 #include "config-engine.h"
 
 #include "sluice-error.h"
+#include "sluice-handler-private.h"
 #include "sluice-thread-handler.h"
 
 struct _SluiceThreadHandler
@@ -69,32 +70,16 @@ sluice_thread_handler_handle_async (SluiceHandler       *handler,
                                     gpointer             user_data)
 {
   SluiceThreadHandler *self = SLUICE_THREAD_HANDLER (handler);
-  GTask *task;
-
-  task = g_task_new (self, cancellable, callback, user_data);
-  g_task_set_source_tag (task, sluice_thread_handler_handle_async);
-  g_task_set_priority (task, sluice_attempt_get_priority (attempt));
-  g_task_set_task_data (task, g_object_ref (attempt), g_object_unref);
-  g_task_set_check_cancellable (task, FALSE);
+  GTask *task = _sluice_handler_task_new (handler, attempt, cancellable, callback, user_data,
+                                          sluice_thread_handler_handle_async);
 
   g_thread_pool_push (self->threads, task, NULL);
-}
-
-static GVariant *
-sluice_thread_handler_handle_finish (SluiceHandler  *handler,
-                                     GAsyncResult   *result,
-                                     GError        **error)
-{
-  g_return_val_if_fail (g_task_is_valid (result, handler), NULL);
-
-  return g_task_propagate_pointer (G_TASK (result), error);
 }
 
 static void
 handler_iface_init (SluiceHandlerInterface *iface)
 {
   iface->handle_async = sluice_thread_handler_handle_async;
-  iface->handle_finish = sluice_thread_handler_handle_finish;
 }
 
 static void

@@ -29,9 +29,6 @@ LEAVES = {'sluice-window-state.c', 'sluice-window-banner.c', 'sluice-window-proj
 # Circles not undone yet, each with why it stays: one that is gone must
 # leave this list too, so that it only shrinks.
 KNOWN = {
-    # The viewport asks the chart or lanes view it drives for its scale.
-    frozenset({'sluice-time-view.c', 'sluice-viewport.c'}):
-        'the viewport and its views',
 }
 
 DEFINITION = re.compile(r'^(_?sluice_\w+)\s*\(', re.M)

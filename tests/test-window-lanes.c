@@ -9,14 +9,17 @@
  */
 
 #include <gtk/gtk.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "sluice-chart-view.h"
 #include "sluice-config-panel.h"
 #include "sluice-render-chart.h"
+#include "sluice-render-projector.h"
 #include "sluice-render-timeline.h"
 #include "sluice-timeline.h"
+#include "sluice-time-view.h"
 #include "sluice-timeline-view.h"
 #include "sluice-window.h"
 #include "window-fixture.h"
@@ -339,6 +342,46 @@ test_press_that_turns_into_a_drag_does_not_move_the_playhead (void)
   window_fixture_close (window);
 }
 
+/* Projector mode draws the views larger: a drag pans by the pointer's
+ * distance over the plot's width in the view's own pixels, so the time
+ * under the pointer stays under it. The view tells the viewport its scale
+ * when projector mode changes (sluice_viewport_set_view_scale()). */
+static void
+test_drag_in_projector_mode_pans_by_the_plot_width_in_pixels (void)
+{
+  SluiceWindow *window = open_finished_run ("first-look");
+  SluiceViewport *viewport = sluice_window_get_viewport (window);
+  GtkWidget *view = window_fixture_find_widget (GTK_WIDGET (window), SLUICE_TYPE_CHART_VIEW);
+  GtkEventController *drag = find_controller (view, GTK_TYPE_GESTURE_DRAG);
+
+  for (guint projector = 0; projector < 2; projector++)
+    {
+      double scale = projector ? SLUICE_RENDER_PROJECTOR_SCALE : 1.;
+      double plot_units, plot_pixels;
+      gint64 t0, span, expected;
+
+      sluice_time_view_set_projector (SLUICE_TIME_VIEW (view), projector);
+      sluice_viewport_fit (viewport);
+      sluice_viewport_zoom (viewport, (sluice_viewport_get_t0 (viewport) + sluice_viewport_get_t1 (viewport)) / 2,
+                            0.25);
+      t0 = sluice_viewport_get_t0 (viewport);
+      span = sluice_viewport_get_t1 (viewport) - t0;
+      sluice_render_get_time_axis (gtk_widget_get_width (view) / scale, NULL, &plot_units);
+      plot_pixels = plot_units * scale;
+      expected = t0 - (gint64) llround (40. / plot_pixels * (double) span);
+
+      g_signal_emit_by_name (drag, "drag-begin", 100., 20.);
+      g_signal_emit_by_name (drag, "drag-update", 40., 0.);
+      g_signal_emit_by_name (drag, "drag-end", 40., 0.);
+
+      g_test_message ("projector %u: t0 %" G_GINT64_FORMAT " → %" G_GINT64_FORMAT " (expected %" G_GINT64_FORMAT ")",
+                      projector, t0, sluice_viewport_get_t0 (viewport), expected);
+      g_assert_cmpint (sluice_viewport_get_t0 (viewport), ==, expected);
+    }
+
+  window_fixture_close (window);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -357,6 +400,8 @@ main (int   argc,
                    test_lanes_click_on_a_bar_moves_the_playhead_to_its_start);
   g_test_add_func ("/window/playhead/press-that-turns-into-a-drag-does-not-move-it",
                    test_press_that_turns_into_a_drag_does_not_move_the_playhead);
+  g_test_add_func ("/window/viewport/drag-in-projector-mode-pans-by-the-plot-width-in-pixels",
+                   test_drag_in_projector_mode_pans_by_the_plot_width_in_pixels);
 
   return g_test_run ();
 }

@@ -369,7 +369,7 @@ sluice_time_view_set_viewport (SluiceTimeView *self,
   g_return_if_fail (priv->viewport == NULL);
 
   priv->viewport = g_object_ref (viewport);
-  sluice_viewport_attach_view (viewport, GTK_WIDGET (self));
+  sluice_viewport_attach_view (viewport, GTK_WIDGET (self), sluice_time_view_get_scale (self));
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_VIEWPORT]);
 }
 
@@ -412,6 +412,8 @@ sluice_time_view_set_projector (SluiceTimeView *self,
     return;
 
   priv->projector = projector;
+  if (priv->viewport != NULL)
+    sluice_viewport_set_view_scale (priv->viewport, GTK_WIDGET (self), sluice_time_view_get_scale (self));
   gtk_widget_queue_resize (GTK_WIDGET (self));
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PROJECTOR]);
 }

@@ -8,7 +8,6 @@
 #include <math.h>
 
 #include "sluice-render-timeline.h"
-#include "sluice-time-view.h"
 #include "sluice-viewport.h"
 
 /**
@@ -415,7 +414,7 @@ sluice_viewport_set_range (SluiceViewport *self,
  * sluice_viewport_x_to_time:
  * @self: a #SluiceViewport
  * @view_width: the width of the chart or lanes view, in the render
- *   layer's units (sluice_time_view_get_size())
+ *   layer's units (SluiceTimeView's size)
  * @x: a position in the view, in the same units
  *
  * Returns: the clock time drawn at @x, in µs
@@ -434,7 +433,7 @@ sluice_viewport_x_to_time (SluiceViewport *self,
  * sluice_viewport_zoom_at:
  * @self: a #SluiceViewport
  * @view_width: the width of the chart or lanes view, in the render
- *   layer's units (sluice_time_view_get_size())
+ *   layer's units (SluiceTimeView's size)
  * @x: the pointer's position in the view, in the same units
  * @factor: the new span over the old one: below 1 zooms in
  *
@@ -456,6 +455,7 @@ sluice_viewport_zoom_at (SluiceViewport *self,
 typedef struct {
   SluiceViewport *viewport;
   GtkWidget      *view;       /* not owned: the state lives on it */
+  double          scale;      /* the view's pixels per unit of the render layer */
   double          pointer_x;
   gint64          drag_t0;
   gboolean        dragging;
@@ -471,11 +471,12 @@ view_state_free (gpointer data)
 }
 
 /* How many of the view's pixels a unit of the render layer takes: more
- * than one in projector mode. */
+ * than one in projector mode. The view says so (attach_view and
+ * set_view_scale), so that the viewport needs to know nothing of it. */
 static double
 view_scale (ViewState *state)
 {
-  return SLUICE_IS_TIME_VIEW (state->view) ? sluice_time_view_get_scale (SLUICE_TIME_VIEW (state->view)) : 1.;
+  return state->scale;
 }
 
 /* The time axis' width, in the view's pixels. */
@@ -565,6 +566,8 @@ on_drag_update (GtkGestureDrag *drag,
  * sluice_viewport_attach_view:
  * @self: a #SluiceViewport
  * @view: the chart or lanes view that shows @self
+ * @scale: how many of @view's pixels a unit of the render layer takes
+ *   (sluice_viewport_set_view_scale() changes it)
  *
  * Redraws @view whenever @self changes (its span or its playhead), and
  * lets @view zoom and pan @self: Ctrl+scroll zooms around the pointer,
@@ -572,7 +575,8 @@ on_drag_update (GtkGestureDrag *drag,
  */
 void
 sluice_viewport_attach_view (SluiceViewport *self,
-                             GtkWidget      *view)
+                             GtkWidget      *view,
+                             double          scale)
 {
   ViewState *state;
   GtkEventController *motion, *scroll;
@@ -584,6 +588,7 @@ sluice_viewport_attach_view (SluiceViewport *self,
   state = g_new0 (ViewState, 1);
   state->viewport = g_object_ref (self);
   state->view = view;
+  state->scale = scale;
   g_object_set_data_full (G_OBJECT (view), "sluice-viewport-state", state, view_state_free);
   g_signal_connect_object (self, "changed", G_CALLBACK (gtk_widget_queue_draw), view, G_CONNECT_SWAPPED);
 
@@ -600,4 +605,29 @@ sluice_viewport_attach_view (SluiceViewport *self,
   g_signal_connect (drag, "drag-begin", G_CALLBACK (on_drag_begin), state);
   g_signal_connect (drag, "drag-update", G_CALLBACK (on_drag_update), state);
   gtk_widget_add_controller (view, GTK_EVENT_CONTROLLER (drag));
+}
+
+/**
+ * sluice_viewport_set_view_scale:
+ * @self: a #SluiceViewport
+ * @view: a view attached to @self (sluice_viewport_attach_view())
+ * @scale: how many of @view's pixels a unit of the render layer takes now
+ *
+ * Tells @self that @view is drawn at another scale (projector mode on or
+ * off), so that its gestures keep the time under the pointer.
+ */
+void
+sluice_viewport_set_view_scale (SluiceViewport *self,
+                                GtkWidget      *view,
+                                double          scale)
+{
+  ViewState *state;
+
+  g_return_if_fail (SLUICE_IS_VIEWPORT (self));
+  g_return_if_fail (GTK_IS_WIDGET (view));
+  g_return_if_fail (scale > 0);
+
+  state = g_object_get_data (G_OBJECT (view), "sluice-viewport-state");
+  g_return_if_fail (state != NULL && state->viewport == self);
+  state->scale = scale;
 }

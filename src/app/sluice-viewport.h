@@ -40,6 +40,10 @@ void            sluice_viewport_zoom_at         (SluiceViewport *self,
                                                  double          x,
                                                  double          factor);
 void            sluice_viewport_attach_view     (SluiceViewport *self,
-                                                 GtkWidget      *view);
+                                                 GtkWidget      *view,
+                                                 double          scale);
+void            sluice_viewport_set_view_scale  (SluiceViewport *self,
+                                                 GtkWidget      *view,
+                                                 double          scale);
 
 G_END_DECLS

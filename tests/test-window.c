@@ -1556,6 +1556,70 @@ put_focus (SluiceWindow *window,
     g_assert_true (gtk_root_get_focus (GTK_ROOT (window)) == focus);
 }
 
+static gboolean
+hold_screen_shown (SluiceWindow *window)
+{
+  GtkStack *stack = GTK_STACK (gtk_window_get_child (GTK_WINDOW (window)));
+  gboolean held = FALSE;
+
+  g_object_get (window, "hold-screen", &held, NULL);
+  g_assert_cmpint (held, ==, g_strcmp0 (gtk_stack_get_visible_child_name (stack), "hold") == 0);
+  return held;
+}
+
+/* B holds the screen, as a presentation blanks it while the room talks:
+ * the window shows its title only, the run goes on behind it and ends; B
+ * again (or the hold screen's button) shows the page it covered; Ctrl+L
+ * ends the hold too. In an edited text field B is typed. */
+static void
+test_window_b_holds_the_screen_while_the_run_goes_on (void)
+{
+  SluiceWindow *window = window_fixture_open ("first-look");
+  SluiceConfigPanel *panel = SLUICE_CONFIG_PANEL (sluice_window_get_config_panel (window));
+  GtkStack *stack = GTK_STACK (gtk_window_get_child (GTK_WINDOW (window)));
+  GtkLabel *title;
+
+  sluice_config_panel_set_field_text (panel, "run", "clock", "virtual");
+  g_assert_false (hold_screen_shown (window));
+
+  /* Typed into a field, B is the field's. */
+  g_assert_true (gtk_widget_grab_focus (sluice_config_panel_get_field_widget (panel, "pool", "workers")));
+  g_assert_false (press_key (window, GDK_KEY_b, 0));
+  g_assert_false (hold_screen_shown (window));
+
+  /* Anywhere else, B is the window's. */
+  g_assert_true (gtk_widget_grab_focus (sluice_window_get_timeline_view (window)));
+  g_assert_true (press_key (window, GDK_KEY_r, GDK_CONTROL_MASK));
+  g_assert_true (sluice_window_get_running (window));
+  g_assert_true (press_key (window, GDK_KEY_b, 0));
+  g_assert_true (hold_screen_shown (window));
+  window_fixture_wait_for_end (window);
+  g_assert_true (hold_screen_shown (window));
+  g_assert_cmpuint (sluice_window_get_n_results (window), >, 0);
+  /* The scenario's title, without the window title's unsaved mark. */
+  title = GTK_LABEL (gtk_widget_get_first_child (gtk_stack_get_child_by_name (stack, "hold")));
+  g_assert_cmpstr (gtk_label_get_text (title), ==, "First look");
+  g_assert_nonnull (strstr (gtk_window_get_title (GTK_WINDOW (window)), "First look"));
+
+  g_assert_true (press_key (window, GDK_KEY_b, 0));
+  g_assert_false (hold_screen_shown (window));
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (stack), ==, "playground");
+
+  /* Held over the Lessons page, it comes back to the Lessons page. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.show-lessons", NULL));
+  g_assert_true (press_key (window, GDK_KEY_b, 0));
+  g_assert_true (hold_screen_shown (window));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.hold-screen", NULL));
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (stack), ==, "lessons");
+
+  /* Ctrl+L from the hold screen shows the page asked for. */
+  g_assert_true (press_key (window, GDK_KEY_b, 0));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.show-lessons", NULL));
+  g_assert_false (hold_screen_shown (window));
+
+  window_fixture_close (window);
+}
+
 /* Ctrl+R, Space, →, + and −, Escape, Ctrl+., Ctrl+Backspace and F9 through
  * the window's controller, with the focus in @data's place: Space, →, +
  * and − are a text field's own while it is edited; every other key is the
@@ -2473,6 +2537,8 @@ main (int   argc,
   g_test_add_func ("/window/decimal-comma", test_window_decimal_comma);
   g_test_add_func ("/app/opens-file-argument", test_app_opens_file_argument);
   g_test_add_data_func ("/window/keys/text-field", "text-field", test_window_keys);
+  g_test_add_func ("/window/keys/b-holds-the-screen-while-the-run-goes-on",
+                   test_window_b_holds_the_screen_while_the_run_goes_on);
   g_test_add_data_func ("/window/keys/after-menu", "menu", test_window_keys);
   g_test_add_data_func ("/window/keys/after-header-button", "header-button", test_window_keys);
   g_test_add_func ("/window/settings", test_window_settings);

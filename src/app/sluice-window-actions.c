@@ -315,8 +315,9 @@ static const struct {
  *
  * Installs the `win.` actions on the class, as GNOME Text Editor does:
  * the run's, the scenario's and the exports', the zoom, and as property
- * actions `win.projector` (projector mode, F5) and `win.show-sidebar`
- * (the configuration panel, F9), and the lessons' actions.
+ * actions `win.projector` (projector mode, F5), `win.show-sidebar`
+ * (the configuration panel, F9) and `win.hold-screen` (B), and the
+ * lessons' actions.
  */
 void
 _sluice_window_class_install_actions (GtkWidgetClass *widget_class)
@@ -329,5 +330,7 @@ _sluice_window_class_install_actions (GtkWidgetClass *widget_class)
   /* The header's toggle and F9: the chart and the lanes get the whole
    * width of a small screen. */
   gtk_widget_class_install_property_action (widget_class, "win.show-sidebar", "show-sidebar");
+  /* B, as a presentation blanks the screen while the room talks. */
+  gtk_widget_class_install_property_action (widget_class, "win.hold-screen", "hold-screen");
   _sluice_window_class_install_lesson_actions (widget_class);
 }

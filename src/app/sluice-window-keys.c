@@ -57,6 +57,7 @@ static const RunKey run_keys[] = {
   { "<Control>period", "win.cancel", KEY_ALWAYS },
   { "<Control>BackSpace", "win.reset", KEY_ALWAYS },
   { "F9", "win.show-sidebar", KEY_ALWAYS },
+  { "b", "win.hold-screen", KEY_TYPED | KEY_MENU },
 };
 
 static gboolean

@@ -91,6 +91,8 @@ struct _SluiceWindow
   GtkButton            *run_button;
   GtkWidget            *cancel_button;
   GtkWidget            *reset_button;
+  GtkWidget            *hold_resume_button; /* the hold screen's way back */
+  GtkLabel             *hold_title; /* the hold screen's title */
   GtkWidget            *sidebar;      /* the lesson's question and the configuration */
   GtkStack             *main_stack;   /* the playground, the Lessons page */
   SluiceLessonGallery  *lesson_gallery;
@@ -114,6 +116,7 @@ struct _SluiceWindow
   guint                 banner_kind; /* a BannerKind */
   GtkWidget            *attach_dialog; /* weak: while it is open */
   gboolean              projector;  /* sluice-window-projector.c */
+  const char           *held_page;  /* the page the hold screen covers, or NULL */
   int                   tabs_height; /* the tabs' height request, as the template has it */
 };
 
@@ -155,6 +158,9 @@ void     _sluice_window_choose_pool       (SluiceWindow         *self);
 
 /* sluice-window-projector.c */
 void     _sluice_window_fit_counters      (SluiceWindow         *self);
+void     _sluice_window_hold_screen       (SluiceWindow         *self,
+                                           gboolean              hold);
+gboolean _sluice_window_get_screen_held   (SluiceWindow         *self);
 
 /* sluice-window-lessons.c */
 void     _sluice_window_class_install_lesson_actions (GtkWidgetClass *widget_class);

@@ -170,3 +170,51 @@ sluice_window_set_projector (SluiceWindow *self,
   sluice_time_view_set_projector (SLUICE_TIME_VIEW (self->timeline_view), projector);
   g_object_notify (G_OBJECT (self), "projector");
 }
+
+/* ---- the hold screen ----------------------------------------------------
+ * A presenter blanks the projector while the room predicts or talks
+ * (PowerPoint's and Impress' B key): the window shows only its title, large,
+ * and a button back. The run goes on behind it; B again, the button or
+ * any other page shown (Ctrl+L) ends the hold. */
+
+/**
+ * _sluice_window_hold_screen:
+ * @self: a #SluiceWindow
+ * @hold: whether to cover the window with the hold screen
+ *
+ * Sets #SluiceWindow:hold-screen (`win.hold-screen`, B).
+ */
+void
+_sluice_window_hold_screen (SluiceWindow *self,
+                            gboolean      hold)
+{
+  if (hold == _sluice_window_get_screen_held (self))
+    return;
+
+  if (hold)
+    {
+      /* Names from the template: static strings. */
+      self->held_page = g_strcmp0 (gtk_stack_get_visible_child_name (self->main_stack), "lessons") == 0
+                        ? "lessons" : "playground";
+      gtk_stack_set_visible_child_name (self->main_stack, "hold");
+      gtk_widget_grab_focus (GTK_WIDGET (self->hold_resume_button));
+    }
+  else
+    {
+      gtk_stack_set_visible_child_name (self->main_stack, self->held_page);
+      self->held_page = NULL;
+    }
+}
+
+/**
+ * _sluice_window_get_screen_held:
+ * @self: a #SluiceWindow
+ *
+ * Returns: whether the hold screen covers the window
+ *   (#SluiceWindow:hold-screen)
+ */
+gboolean
+_sluice_window_get_screen_held (SluiceWindow *self)
+{
+  return self->main_stack != NULL && g_strcmp0 (gtk_stack_get_visible_child_name (self->main_stack), "hold") == 0;
+}

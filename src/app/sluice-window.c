@@ -51,6 +51,7 @@ enum {
   PROP_PROJECTOR,
   PROP_SHOW_SIDEBAR,
   PROP_SHOW_LESSONS,
+  PROP_HOLD_SCREEN,
   N_PROPS
 };
 
@@ -113,6 +114,17 @@ sluice_window_bind_settings (SluiceWindow *self,
   g_settings_bind (settings, "speed", self->clock_controls, "speed", G_SETTINGS_BIND_DEFAULT);
   g_settings_bind (settings, "projector", self, "projector", G_SETTINGS_BIND_DEFAULT);
   _sluice_window_bind_lesson_settings (self);
+}
+
+/* The hold screen ends when another page is shown (Ctrl+L): the actions'
+ * states follow the page. */
+static void
+on_page_shown (SluiceWindow *self)
+{
+  if (!_sluice_window_get_screen_held (self))
+    self->held_page = NULL;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_HOLD_SCREEN]);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SHOW_LESSONS]);
 }
 
 static void
@@ -300,6 +312,10 @@ bind_document (SluiceWindow *self)
   g_ptr_array_add (self->document_bindings,
                    g_object_ref (g_object_bind_property (self->document, "subtitle", self->subtitle_label, "label",
                                                          G_BINDING_SYNC_CREATE)));
+  /* The hold screen shows the title without the unsaved mark. */
+  g_ptr_array_add (self->document_bindings,
+                   g_object_ref (g_object_bind_property (self->document, "title", self->hold_title, "label",
+                                                         G_BINDING_SYNC_CREATE)));
   g_signal_connect_swapped (self->document, "notify::title", G_CALLBACK (show_title), self);
   g_signal_connect_swapped (self->document, "notify::dirty", G_CALLBACK (show_title), self);
   g_signal_connect_swapped (self->document, "loaded", G_CALLBACK (on_document_loaded), self);
@@ -440,6 +456,9 @@ sluice_window_get_property (GObject    *object,
     case PROP_SHOW_LESSONS:
       g_value_set_boolean (value, _sluice_window_get_lessons_page_shown (self));
       break;
+    case PROP_HOLD_SCREEN:
+      g_value_set_boolean (value, _sluice_window_get_screen_held (self));
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -463,6 +482,9 @@ sluice_window_set_property (GObject      *object,
       break;
     case PROP_SHOW_LESSONS:
       _sluice_window_show_lessons_page (self, g_value_get_boolean (value));
+      break;
+    case PROP_HOLD_SCREEN:
+      _sluice_window_hold_screen (self, g_value_get_boolean (value));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -515,6 +537,15 @@ sluice_window_class_init (SluiceWindowClass *klass)
   properties[PROP_SHOW_LESSONS] =
     g_param_spec_boolean ("show-lessons", NULL, NULL, FALSE,
                           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  /**
+   * SluiceWindow:hold-screen:
+   *
+   * Whether the hold screen covers the window: its title only, for a
+   * projector while the room talks (`win.hold-screen`, B).
+   */
+  properties[PROP_HOLD_SCREEN] =
+    g_param_spec_boolean ("hold-screen", NULL, NULL, FALSE,
+                          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
   g_object_class_install_properties (object_class, N_PROPS, properties);
   _sluice_window_class_install_actions (widget_class);
 
@@ -557,6 +588,8 @@ sluice_window_class_init (SluiceWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, SluiceWindow, run_button);
   gtk_widget_class_bind_template_child (widget_class, SluiceWindow, cancel_button);
   gtk_widget_class_bind_template_child (widget_class, SluiceWindow, reset_button);
+  gtk_widget_class_bind_template_child (widget_class, SluiceWindow, hold_resume_button);
+  gtk_widget_class_bind_template_child (widget_class, SluiceWindow, hold_title);
   gtk_widget_class_bind_template_child (widget_class, SluiceWindow, sidebar);
   gtk_widget_class_bind_template_child (widget_class, SluiceWindow, lesson_gallery);
   gtk_widget_class_bind_template_child (widget_class, SluiceWindow, lesson_scroller);
@@ -574,6 +607,7 @@ sluice_window_init (SluiceWindow *self)
   /* Not a bound template child: the window's own child, which
    * gtk_widget_dispose_template() would unparent behind the window's back. */
   self->main_stack = GTK_STACK (gtk_window_get_child (GTK_WINDOW (self)));
+  g_signal_connect_swapped (self->main_stack, "notify::visible-child", G_CALLBACK (on_page_shown), self);
 
   _sluice_window_connect_lesson_panel (self);
   g_signal_connect_swapped (self->sidebar, "notify::visible", G_CALLBACK (on_sidebar_visible), self);

@@ -31,6 +31,9 @@ G_BEGIN_DECLS
 #define SLUICE_TEST_WAIT_LIMIT_US (60 * G_USEC_PER_SEC)
 
 gboolean sluice_test_wake_up (gpointer user_data);
+void     sluice_test_wait_for_flag (const gboolean *flag,
+                                    guint           seconds,
+                                    const char     *what);
 
 /* Turns the thread-default main context until @cond holds; fails the
  * test with the condition's text after SLUICE_TEST_WAIT_LIMIT_US. A

@@ -39,6 +39,7 @@
 #include "sluice-store-admin.h"
 #include "sluice-store-jobs-model.h"
 #include "store-fixture.h"
+#include "test-helpers.h"
 
 #define WATCHDOG_SECONDS 60
 #define SECOND G_USEC_PER_SEC
@@ -864,11 +865,7 @@ static void
 wait_until (const gboolean *flag,
             const char     *what)
 {
-  guint watchdog = g_timeout_add_seconds (WATCHDOG_SECONDS, on_watchdog, (gpointer) what);
-
-  while (!*flag)
-    g_main_context_iteration (NULL, TRUE);
-  g_source_remove (watchdog);
+  sluice_test_wait_for_flag (flag, WATCHDOG_SECONDS, what);
 }
 
 /* ---- cancel of a running job from another process ----------------------------------------- */

@@ -29,6 +29,7 @@
 
 #include "sluice-job-store.h"
 #include "store-fixture.h"
+#include "test-helpers.h"
 
 #define WATCHDOG_SECONDS 120
 
@@ -271,11 +272,7 @@ static void
 wait_until (const gboolean *flag,
             const char     *what)
 {
-  guint watchdog = g_timeout_add_seconds (WATCHDOG_SECONDS, on_watchdog, (gpointer) what);
-
-  while (!*flag)
-    g_main_context_iteration (NULL, TRUE);
-  g_source_remove (watchdog);
+  sluice_test_wait_for_flag (flag, WATCHDOG_SECONDS, what);
 }
 
 static void
@@ -1467,8 +1464,6 @@ run_command (char **out,
              ...)
 {
   g_autoptr(GPtrArray) argv = g_ptr_array_new ();
-  g_autoptr(GSubprocess) process = NULL;
-  g_autoptr(GError) error = NULL;
   const char *arg;
   va_list args;
 
@@ -1478,15 +1473,7 @@ run_command (char **out,
     g_ptr_array_add (argv, (gpointer) arg);
   va_end (args);
   g_ptr_array_add (argv, NULL);
-
-  process = g_subprocess_newv ((const char * const *) argv->pdata,
-                               G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE, &error);
-  g_assert_no_error (error);
-  g_subprocess_communicate_utf8 (process, NULL, NULL, out, err, &error);
-  g_assert_no_error (error);
-  g_test_message ("exit %d; out: %s; err: %s", g_subprocess_get_exit_status (process), *out, *err);
-  g_assert_true (g_subprocess_get_if_exited (process));
-  return g_subprocess_get_exit_status (process);
+  return sluice_test_run_to_end ((const char * const *) argv->pdata, out, err);
 }
 
 static void

@@ -16,28 +16,13 @@ sluice_test_wake_up (gpointer user_data)
   return G_SOURCE_CONTINUE;
 }
 
-static gboolean
-on_watchdog (gpointer data)
+/* The watchdog of SLUICE_TEST_SPIN_WITHIN(): fails the test with the
+ * message it was given. */
+gboolean
+sluice_test_fail_watchdog (gpointer message)
 {
-  g_error ("%s", (const char *) data);
+  g_error ("%s", (const char *) message);
   return G_SOURCE_REMOVE;
-}
-
-/* Iterates the main context until *@flag is set (a subprocess's or a
- * store call's answer); a watchdog of @seconds fails the test with @what
- * instead of waiting for ever. Each suite gives its own time, long enough
- * for its slowest answer on a loaded machine. */
-void
-sluice_test_wait_for_flag (const gboolean *flag,
-                           guint           seconds,
-                           const char     *what)
-{
-  g_autofree char *message = g_strdup_printf ("%s: not within %u s", what, seconds);
-  guint watchdog = g_timeout_add_seconds (seconds, on_watchdog, message);
-
-  while (!*flag)
-    g_main_context_iteration (NULL, TRUE);
-  g_source_remove (watchdog);
 }
 
 /* A connection to @bus's message bus, as another process would open it. */

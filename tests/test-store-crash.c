@@ -260,19 +260,12 @@ worker_start (const char *uri,
   return w;
 }
 
-static gboolean
-on_watchdog (gpointer data)
-{
-  g_error ("%s: not within %d s", (const char *) data, WATCHDOG_SECONDS);
-  return G_SOURCE_REMOVE;
-}
-
 /* Iterates the main context until *@flag is set (a worker's state). */
 static void
 wait_until (const gboolean *flag,
             const char     *what)
 {
-  sluice_test_wait_for_flag (flag, WATCHDOG_SECONDS, what);
+  SLUICE_TEST_SPIN_WITHIN (WATCHDOG_SECONDS, what, *flag);
 }
 
 static void
@@ -280,11 +273,7 @@ wait_for_count (const guint *count,
                 guint        at_least,
                 const char  *what)
 {
-  guint watchdog = g_timeout_add_seconds (WATCHDOG_SECONDS, on_watchdog, (gpointer) what);
-
-  while (*count < at_least)
-    g_main_context_iteration (NULL, TRUE);
-  g_source_remove (watchdog);
+  SLUICE_TEST_SPIN_WITHIN (WATCHDOG_SECONDS, what, *count >= at_least);
 }
 
 static void
@@ -293,11 +282,7 @@ wait_for_sum (const guint *one,
               guint        at_least,
               const char  *what)
 {
-  guint watchdog = g_timeout_add_seconds (WATCHDOG_SECONDS, on_watchdog, (gpointer) what);
-
-  while (*one + *other < at_least)
-    g_main_context_iteration (NULL, TRUE);
-  g_source_remove (watchdog);
+  SLUICE_TEST_SPIN_WITHIN (WATCHDOG_SECONDS, what, *one + *other >= at_least);
 }
 
 /* SIGKILL: no handler runs, nothing is written, the leases just stop. */

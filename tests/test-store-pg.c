@@ -138,7 +138,7 @@ static void
 wait_for (const gboolean *flag,
           const char     *what)
 {
-  sluice_test_wait_for_flag (flag, WATCHDOG_SECONDS, what);
+  SLUICE_TEST_SPIN_WITHIN (WATCHDOG_SECONDS, what, *flag);
 }
 
 static void

@@ -1448,3 +1448,18 @@ store_fixture_add_tests (const char          *prefix,
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     add_case (prefix, cases[i].name, factory, cases[i].func);
 }
+
+char *
+store_fixture_pg_value (PGconn     *conn,
+                        const char *sql)
+{
+  PGresult *result = PQexec (conn, sql);
+  char *value = NULL;
+
+  if (PQresultStatus (result) != PGRES_TUPLES_OK)
+    g_error ("%s: %s", sql, PQresultErrorMessage (result));
+  if (PQntuples (result) > 0 && !PQgetisnull (result, 0, 0))
+    value = g_strdup (PQgetvalue (result, 0, 0));
+  PQclear (result);
+  return value;
+}

@@ -5,6 +5,8 @@
  */
 #pragma once
 
+#include <libpq-fe.h>
+
 #include "sluice-job-store.h"
 
 G_BEGIN_DECLS
@@ -89,5 +91,11 @@ SluiceStoreStatus *store_fixture_status   (SluiceJobStore         *store,
 SluiceStoredJob   *store_fixture_peek     (SluiceJobStore         *store,
                                            const char             *tenant,
                                            const char             *operation_key);
+
+/* The first column of the first row of @sql's result on @conn, or NULL:
+ * what a case reads of a PostgreSQL store's tables behind its back. A
+ * failed query fails the case. */
+char              *store_fixture_pg_value (PGconn                 *conn,
+                                           const char             *sql);
 
 G_END_DECLS

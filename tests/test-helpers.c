@@ -16,6 +16,15 @@ sluice_test_wake_up (gpointer user_data)
   return G_SOURCE_CONTINUE;
 }
 
+/* The watchdog of SLUICE_TEST_SPIN_WITHIN(): fails the test with the
+ * message it was given. */
+gboolean
+sluice_test_fail_watchdog (gpointer message)
+{
+  g_error ("%s", (const char *) message);
+  return G_SOURCE_REMOVE;
+}
+
 /* A connection to @bus's message bus, as another process would open it. */
 GDBusConnection *
 sluice_test_bus_connection_new (GTestDBus *bus)

@@ -31,6 +31,7 @@ G_BEGIN_DECLS
 #define SLUICE_TEST_WAIT_LIMIT_US (60 * G_USEC_PER_SEC)
 
 gboolean sluice_test_wake_up (gpointer user_data);
+gboolean sluice_test_fail_watchdog (gpointer message);
 
 /* Turns the thread-default main context until @cond holds; fails the
  * test with the condition's text after SLUICE_TEST_WAIT_LIMIT_US. A
@@ -46,6 +47,21 @@ gboolean sluice_test_wake_up (gpointer user_data);
         g_main_context_iteration (NULL, TRUE);                                     \
       }                                                                            \
     g_source_remove (spin_wake_);                                                  \
+  } G_STMT_END
+
+/* Turns the thread-default main context until @cond holds (a subprocess's
+ * or a store call's answer); a watchdog of @seconds fails the test with
+ * @what instead of waiting for ever. For a suite whose slowest answer on
+ * a loaded machine wants a time of its own, not SLUICE_TEST_WAIT_LIMIT_US. */
+#define SLUICE_TEST_SPIN_WITHIN(seconds, what, cond) G_STMT_START {                 \
+    g_autofree char *spin_message_ = g_strdup_printf ("%s: not within %u s",       \
+                                                      (what), (guint) (seconds));  \
+    guint spin_watchdog_ = g_timeout_add_seconds ((seconds),                       \
+                                                  sluice_test_fail_watchdog,       \
+                                                  spin_message_);                  \
+    while (!(cond))                                                                \
+      g_main_context_iteration (NULL, TRUE);                                       \
+    g_source_remove (spin_watchdog_);                                              \
   } G_STMT_END
 
 GDBusConnection *sluice_test_bus_connection_new (GTestDBus *bus);

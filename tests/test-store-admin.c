@@ -39,6 +39,7 @@
 #include "sluice-store-admin.h"
 #include "sluice-store-jobs-model.h"
 #include "store-fixture.h"
+#include "test-helpers.h"
 
 #define WATCHDOG_SECONDS 60
 #define SECOND G_USEC_PER_SEC
@@ -853,22 +854,11 @@ worker_start (Place      *p,
   return w;
 }
 
-static gboolean
-on_watchdog (gpointer data)
-{
-  g_error ("%s: not within %d s", (const char *) data, WATCHDOG_SECONDS);
-  return G_SOURCE_REMOVE;
-}
-
 static void
 wait_until (const gboolean *flag,
             const char     *what)
 {
-  guint watchdog = g_timeout_add_seconds (WATCHDOG_SECONDS, on_watchdog, (gpointer) what);
-
-  while (!*flag)
-    g_main_context_iteration (NULL, TRUE);
-  g_source_remove (watchdog);
+  SLUICE_TEST_SPIN_WITHIN (WATCHDOG_SECONDS, what, *flag);
 }
 
 /* ---- cancel of a running job from another process ----------------------------------------- */
@@ -1111,11 +1101,8 @@ test_pg_cancel_ends_a_claim_handed_back_and_not_a_completed_job (void)
 static void
 wait_loaded (SluiceStoreJobsModel *model)
 {
-  guint watchdog = g_timeout_add_seconds (WATCHDOG_SECONDS, on_watchdog, (gpointer) "a page of the model");
-
-  while (sluice_store_jobs_model_get_loading (model))
-    g_main_context_iteration (NULL, TRUE);
-  g_source_remove (watchdog);
+  SLUICE_TEST_SPIN_WITHIN (WATCHDOG_SECONDS, "a page of the model",
+                           !sluice_store_jobs_model_get_loading (model));
 }
 
 static const char *

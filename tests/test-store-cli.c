@@ -27,6 +27,7 @@
 
 #include "sluice-job-store.h"
 #include "store-fixture.h"
+#include "test-helpers.h"
 
 typedef enum {
   STORE_SQLITE,
@@ -52,22 +53,12 @@ run_argv (const char * const *args,
           char              **err)
 {
   g_autoptr(GPtrArray) argv = g_ptr_array_new ();
-  g_autoptr(GSubprocess) process = NULL;
-  g_autoptr(GError) error = NULL;
 
   g_ptr_array_add (argv, (gpointer) sluice_run ());
   for (const char * const *a = args; *a != NULL; a++)
     g_ptr_array_add (argv, (gpointer) *a);
   g_ptr_array_add (argv, NULL);
-
-  process = g_subprocess_newv ((const char * const *) argv->pdata,
-                               G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE, &error);
-  g_assert_no_error (error);
-  g_subprocess_communicate_utf8 (process, NULL, NULL, out, err, &error);
-  g_assert_no_error (error);
-  g_test_message ("exit %d; out: %.2000s; err: %.2000s", g_subprocess_get_exit_status (process), *out, *err);
-  g_assert_true (g_subprocess_get_if_exited (process));
-  return g_subprocess_get_exit_status (process);
+  return sluice_test_run_to_end ((const char * const *) argv->pdata, out, err);
 }
 
 #define RUN(out, err, ...) run_argv ((const char * const[]) { __VA_ARGS__, NULL }, out, err)
@@ -152,17 +143,11 @@ pg_value (const char *schema,
 {
   PGconn *conn = PQconnectdb (g_getenv ("SLUICE_TEST_PG_URI"));
   g_autofree char *path = g_strdup_printf ("SET search_path TO %s", schema);
-  PGresult *result;
-  char *value = NULL;
+  char *value;
 
   g_assert_cmpint (PQstatus (conn), ==, CONNECTION_OK);
   PQclear (PQexec (conn, path));
-  result = PQexec (conn, sql);
-  if (PQresultStatus (result) != PGRES_TUPLES_OK)
-    g_error ("%s: %s", sql, PQresultErrorMessage (result));
-  if (PQntuples (result) > 0 && !PQgetisnull (result, 0, 0))
-    value = g_strdup (PQgetvalue (result, 0, 0));
-  PQclear (result);
+  value = store_fixture_pg_value (conn, sql);
   PQfinish (conn);
   return value;
 }

@@ -29,6 +29,7 @@
 
 #include "sluice-job-store.h"
 #include "store-fixture.h"
+#include "test-helpers.h"
 
 #define WATCHDOG_SECONDS 120
 
@@ -259,23 +260,12 @@ worker_start (const char *uri,
   return w;
 }
 
-static gboolean
-on_watchdog (gpointer data)
-{
-  g_error ("%s: not within %d s", (const char *) data, WATCHDOG_SECONDS);
-  return G_SOURCE_REMOVE;
-}
-
 /* Iterates the main context until *@flag is set (a worker's state). */
 static void
 wait_until (const gboolean *flag,
             const char     *what)
 {
-  guint watchdog = g_timeout_add_seconds (WATCHDOG_SECONDS, on_watchdog, (gpointer) what);
-
-  while (!*flag)
-    g_main_context_iteration (NULL, TRUE);
-  g_source_remove (watchdog);
+  SLUICE_TEST_SPIN_WITHIN (WATCHDOG_SECONDS, what, *flag);
 }
 
 static void
@@ -283,11 +273,7 @@ wait_for_count (const guint *count,
                 guint        at_least,
                 const char  *what)
 {
-  guint watchdog = g_timeout_add_seconds (WATCHDOG_SECONDS, on_watchdog, (gpointer) what);
-
-  while (*count < at_least)
-    g_main_context_iteration (NULL, TRUE);
-  g_source_remove (watchdog);
+  SLUICE_TEST_SPIN_WITHIN (WATCHDOG_SECONDS, what, *count >= at_least);
 }
 
 static void
@@ -296,11 +282,7 @@ wait_for_sum (const guint *one,
               guint        at_least,
               const char  *what)
 {
-  guint watchdog = g_timeout_add_seconds (WATCHDOG_SECONDS, on_watchdog, (gpointer) what);
-
-  while (*one + *other < at_least)
-    g_main_context_iteration (NULL, TRUE);
-  g_source_remove (watchdog);
+  SLUICE_TEST_SPIN_WITHIN (WATCHDOG_SECONDS, what, *one + *other >= at_least);
 }
 
 /* SIGKILL: no handler runs, nothing is written, the leases just stop. */
@@ -1467,8 +1449,6 @@ run_command (char **out,
              ...)
 {
   g_autoptr(GPtrArray) argv = g_ptr_array_new ();
-  g_autoptr(GSubprocess) process = NULL;
-  g_autoptr(GError) error = NULL;
   const char *arg;
   va_list args;
 
@@ -1478,15 +1458,7 @@ run_command (char **out,
     g_ptr_array_add (argv, (gpointer) arg);
   va_end (args);
   g_ptr_array_add (argv, NULL);
-
-  process = g_subprocess_newv ((const char * const *) argv->pdata,
-                               G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE, &error);
-  g_assert_no_error (error);
-  g_subprocess_communicate_utf8 (process, NULL, NULL, out, err, &error);
-  g_assert_no_error (error);
-  g_test_message ("exit %d; out: %s; err: %s", g_subprocess_get_exit_status (process), *out, *err);
-  g_assert_true (g_subprocess_get_if_exited (process));
-  return g_subprocess_get_exit_status (process);
+  return sluice_test_run_to_end ((const char * const *) argv->pdata, out, err);
 }
 
 static void

@@ -15,6 +15,7 @@
 
 #include "sluice-pg-store.h"
 #include "store-fixture.h"
+#include "test-helpers.h"
 
 /* The most a case waits for the server or a notification: a watchdog that
  * fails the case, not a sleep. */
@@ -70,15 +71,8 @@ query_value (const char *uri,
              const char *sql)
 {
   PGconn *conn = connect_to (uri);
-  PGresult *result;
-  char *value = NULL;
+  char *value = store_fixture_pg_value (conn, sql);
 
-  result = PQexec (conn, sql);
-  if (PQresultStatus (result) != PGRES_TUPLES_OK)
-    g_error ("%s: %s", sql, PQresultErrorMessage (result));
-  if (PQntuples (result) > 0 && !PQgetisnull (result, 0, 0))
-    value = g_strdup (PQgetvalue (result, 0, 0));
-  PQclear (result);
   PQfinish (conn);
   return value;
 }
@@ -140,22 +134,11 @@ store_on (const char *uri)
 
 /* Waits until @flag is set, iterating the main context; a watchdog fails
  * the case instead of waiting for ever. */
-static gboolean
-on_watchdog (gpointer data)
-{
-  g_error ("%s: nothing came within %d s", (const char *) data, WATCHDOG_SECONDS);
-  return G_SOURCE_REMOVE;
-}
-
 static void
 wait_for (const gboolean *flag,
           const char     *what)
 {
-  guint watchdog = g_timeout_add_seconds (WATCHDOG_SECONDS, on_watchdog, (gpointer) what);
-
-  while (!*flag)
-    g_main_context_iteration (NULL, TRUE);
-  g_source_remove (watchdog);
+  SLUICE_TEST_SPIN_WITHIN (WATCHDOG_SECONDS, what, *flag);
 }
 
 static void

@@ -177,21 +177,8 @@ bind_cell (GtkSignalListItemFactory *factory,
 static void
 add_columns (SluiceErrorGroupView *self)
 {
-  for (guint c = 0; c < N_COLUMNS; c++)
-    {
-      GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
-      GtkColumnViewColumn *column;
-
-      g_object_set_data (G_OBJECT (factory), "view", self);
-      g_signal_connect (factory, "setup", G_CALLBACK (setup_cell), GUINT_TO_POINTER (c));
-      g_signal_connect (factory, "bind", G_CALLBACK (bind_cell), GUINT_TO_POINTER (c));
-
-      column = gtk_column_view_column_new (_(column_titles[c]), factory);
-      gtk_column_view_column_set_resizable (column, TRUE);
-      gtk_column_view_column_set_expand (column, c == COLUMN_MESSAGE);
-      gtk_column_view_append_column (self->column_view, column);
-      g_object_unref (column);
-    }
+  sluice_column_view_add_columns (self->column_view, column_titles, N_COLUMNS, COLUMN_MESSAGE,
+                                  G_CALLBACK (setup_cell), G_CALLBACK (bind_cell), self);
 }
 
 /* Rebinds the group row, whose text depends on the count of all errors

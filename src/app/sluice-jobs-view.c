@@ -173,21 +173,9 @@ bind_cell (GtkSignalListItemFactory *factory,
 static void
 add_columns (SluiceJobsView *self)
 {
-  for (guint c = 0; c < SLUICE_JOBS_N_COLUMNS; c++)
-    {
-      GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
-      GtkColumnViewColumn *column;
-
-      g_object_set_data (G_OBJECT (factory), "view", self);
-      g_signal_connect (factory, "setup", G_CALLBACK (setup_cell), GUINT_TO_POINTER (c));
-      g_signal_connect (factory, "bind", G_CALLBACK (bind_cell), GUINT_TO_POINTER (c));
-
-      column = gtk_column_view_column_new (_(column_titles[c]), factory);
-      gtk_column_view_column_set_resizable (column, TRUE);
-      gtk_column_view_column_set_expand (column, c == SLUICE_JOBS_COLUMN_OUTCOME);
-      gtk_column_view_append_column (self->column_view, column);
-      g_object_unref (column);
-    }
+  sluice_column_view_add_columns (self->column_view, column_titles,
+                                  SLUICE_JOBS_N_COLUMNS, SLUICE_JOBS_COLUMN_OUTCOME,
+                                  G_CALLBACK (setup_cell), G_CALLBACK (bind_cell), self);
 }
 
 /* ---- showing the table's changes ------------------------------------- */

@@ -3,6 +3,10 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 
+#include "config-app.h"
+
+#include <glib/gi18n.h>
+
 #include "sluice-theme.h"
 
 /**
@@ -114,6 +118,49 @@ sluice_cell_label_show_text_as_tooltip (GtkWidget *label)
 
   gtk_widget_set_has_tooltip (label, TRUE);
   g_signal_connect (label, "query-tooltip", G_CALLBACK (on_query_tooltip), NULL);
+}
+
+/**
+ * sluice_column_view_add_columns:
+ * @column_view: a table
+ * @titles: (array length=n_columns): the columns' titles, untranslated
+ *   (`N_()`)
+ * @n_columns: how many columns
+ * @expand_column: the column that takes the width left over
+ * @setup: the factories' `setup` handler
+ * @bind: the factories' `bind` handler
+ * @view: the table's owner, the factories' `view` data for the handlers
+ *
+ * Appends @n_columns resizable columns, each with a signal factory whose
+ * handlers get the column's number as their user data and find @view
+ * with `g_object_get_data (factory, "view")`.
+ */
+void
+sluice_column_view_add_columns (GtkColumnView      *column_view,
+                                const char * const *titles,
+                                guint               n_columns,
+                                guint               expand_column,
+                                GCallback           setup,
+                                GCallback           bind,
+                                gpointer            view)
+{
+  g_return_if_fail (GTK_IS_COLUMN_VIEW (column_view));
+
+  for (guint c = 0; c < n_columns; c++)
+    {
+      GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
+      GtkColumnViewColumn *column;
+
+      g_object_set_data (G_OBJECT (factory), "view", view);
+      g_signal_connect (factory, "setup", setup, GUINT_TO_POINTER (c));
+      g_signal_connect (factory, "bind", bind, GUINT_TO_POINTER (c));
+
+      column = gtk_column_view_column_new (_(titles[c]), factory);
+      gtk_column_view_column_set_resizable (column, TRUE);
+      gtk_column_view_column_set_expand (column, c == expand_column);
+      gtk_column_view_append_column (column_view, column);
+      g_object_unref (column);
+    }
 }
 
 /**

@@ -15,5 +15,12 @@ gboolean   sluice_window_switch_projector (GtkWidget *window,
                                            gboolean   projector);
 GtkWidget *sluice_cell_label_new (gboolean   numeric);
 void       sluice_cell_label_show_text_as_tooltip (GtkWidget *label);
+void       sluice_column_view_add_columns (GtkColumnView      *column_view,
+                                           const char * const *titles,
+                                           guint               n_columns,
+                                           guint               expand_column,
+                                           GCallback           setup,
+                                           GCallback           bind,
+                                           gpointer            view);
 
 G_END_DECLS

@@ -332,6 +332,28 @@ report_invalid (SluiceJobStore      *self,
   g_task_report_error (self, callback, user_data, source_tag, error);
 }
 
+/* A tenant filter a call was given: a bad one is refused through the
+ * callback (FALSE); an empty one becomes NULL, "every tenant", the one
+ * form a store is given. */
+static gboolean
+take_tenant_filter (SluiceJobStore       *self,
+                    gpointer              source_tag,
+                    const char          **tenant,
+                    GAsyncReadyCallback   callback,
+                    gpointer              user_data)
+{
+  GError *error = NULL;
+
+  if (!check_tenant_filter (*tenant, &error))
+    {
+      report_invalid (self, source_tag, callback, user_data, error);
+      return FALSE;
+    }
+  if (*tenant != NULL && **tenant == '\0')
+    *tenant = NULL;
+  return TRUE;
+}
+
 /**
  * sluice_job_store_enqueue_async:
  * @self: a store
@@ -866,18 +888,11 @@ sluice_job_store_release_expired_async (SluiceJobStore      *self,
                                         GAsyncReadyCallback  callback,
                                         gpointer             user_data)
 {
-  GError *error = NULL;
-
   g_return_if_fail (SLUICE_IS_JOB_STORE (self));
   g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
 
-  if (!check_tenant_filter (tenant, &error))
-    {
-      report_invalid (self, sluice_job_store_release_expired_async, callback, user_data, error);
-      return;
-    }
-  if (tenant != NULL && *tenant == '\0')
-    tenant = NULL;
+  if (!take_tenant_filter (self, sluice_job_store_release_expired_async, &tenant, callback, user_data))
+    return;
   SLUICE_JOB_STORE_GET_IFACE (self)->release_expired_async (self, tenant, now, limit,
                                                             cancellable, callback, user_data);
 }
@@ -922,18 +937,11 @@ sluice_job_store_get_status_async (SluiceJobStore      *self,
                                    GAsyncReadyCallback  callback,
                                    gpointer             user_data)
 {
-  GError *error = NULL;
-
   g_return_if_fail (SLUICE_IS_JOB_STORE (self));
   g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
 
-  if (!check_tenant_filter (tenant, &error))
-    {
-      report_invalid (self, sluice_job_store_get_status_async, callback, user_data, error);
-      return;
-    }
-  if (tenant != NULL && *tenant == '\0')
-    tenant = NULL;
+  if (!take_tenant_filter (self, sluice_job_store_get_status_async, &tenant, callback, user_data))
+    return;
   SLUICE_JOB_STORE_GET_IFACE (self)->get_status_async (self, tenant, n_failures,
                                                        cancellable, callback, user_data);
 }

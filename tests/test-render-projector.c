@@ -328,7 +328,7 @@ assert_apart (const SluiceRect *rects,
 /* The window's chart and lanes at 1024 pixels, with the configuration shown
  * or hidden, in the render layer's units for a projector: the lanes' key and
  * the chart's legend keep their entries apart and inside the view, on more
- * rows if need be, and every basic entry of the lanes' key is shown. */
+ * rows if need be, and every entry the run's lanes have is in the key. */
 static void
 test_keys_fit_a_small_screen (void)
 {
@@ -344,8 +344,9 @@ test_keys_fit_a_small_screen (void)
 
       _sluice_lanes_get_model_layout (model, widths[i], height, &lanes);
       assert_apart (lanes.key, SLUICE_LANES_N_KEYS, widths[i], "lanes' key");
-      for (guint k = 0; k < SLUICE_LANES_N_BASIC_KEYS; k++)
-        g_assert_cmpfloat (lanes.key[k].width, >, 0.);
+      g_assert_cmpuint (lanes.key_kinds, !=, 0);
+      for (guint k = 0; k < SLUICE_LANES_N_KEYS; k++)
+        g_assert_cmpfloat (lanes.key[k].width > 0., ==, (lanes.key_kinds & (1u << k)) != 0);
 
       get_chart_layout (model, widths[i], &chart);
       assert_apart (chart.legend, SLUICE_CHART_N_LEGEND, widths[i], "chart's legend");
@@ -526,6 +527,120 @@ test_chart_plot_keeps_its_height_and_readout_stays_off_it (gconstpointer data)
   textdomain ("sluice");
 }
 
+/* ---- the lanes and the limits' labels on a 1024×768 projector -------------- */
+
+/* The runs the projector tests draw: the presets with retries, failed
+ * items past the bound and a retry budget, and two lessons' runs (the
+ * backpressure lesson's lead at its bound, the jittered retry storm). */
+static const char * const projector_runs[] = {
+  "retries", "retry-storm", "keep-going", "retry-budget", "../lessons/backpressure", "../lessons/retry-storm-jitter",
+};
+
+/* The lanes' view in the window on a 1024×768 projector, beside a lesson:
+ * as wide as the chart above it and about 220 pixels high
+ * (the screenshots in docs/classroom). */
+#define PROJECTOR_LANES_WIDTH  (1024. - 420. - 44.)
+#define PROJECTOR_LANES_HEIGHT 220.
+#define MIN_PROJECTOR_LANES    110.  /* the lanes themselves, in screen pixels (two rows of key leave 118) */
+
+/* Issue 26: on a projector the lanes get the room, not their key. The key
+ * explains only what the run's lanes show, on one row or two (it wrapped to
+ * four and left the lanes ~60 of their 220 pixels, so that only every
+ * fourth lane had its name), with each of those entries in view. */
+static void
+test_lanes_key_keeps_to_two_rows (gconstpointer data)
+{
+  const double s = SLUICE_RENDER_PROJECTOR_SCALE;
+  const double width = PROJECTOR_LANES_WIDTH / s;
+
+  if (!try_language (data))
+    return;
+
+  for (guint p = 0; p < G_N_ELEMENTS (projector_runs); p++)
+    {
+      g_autoptr(SluiceTimeline) model = run_fixture_timeline_of (projector_runs[p], NULL);
+      SluiceLanesLayout lanes;
+
+      _sluice_lanes_get_model_layout (model, width, PROJECTOR_LANES_HEIGHT / s, &lanes);
+      g_test_message ("%s: key of %u rows (entries 0x%x), lanes %.0f pixels high", projector_runs[p], lanes.key_rows,
+                      lanes.key_kinds, lanes.plot.height * s);
+      g_assert_cmpuint (lanes.key_rows, >=, 1);
+      g_assert_cmpuint (lanes.key_rows, <=, 2);
+      g_assert_cmpfloat (lanes.plot.height * s, >=, MIN_PROJECTOR_LANES);
+      assert_apart (lanes.key, SLUICE_LANES_N_KEYS, width, "lanes' key");
+      for (guint k = 0; k < SLUICE_LANES_N_KEYS; k++)
+        if ((lanes.key_kinds & (1u << k)) != 0)
+          g_assert_cmpfloat (lanes.key[k].width, >, 0.);
+    }
+  setlocale (LC_MESSAGES, "C");
+  g_setenv ("LANGUAGE", "", TRUE);
+  textdomain ("sluice");
+}
+
+/* Whether @label covers a series of @model's chart; its name for the
+ * message. */
+static void
+assert_label_clear (SluiceTimeline          *model,
+                    const SluiceRenderFrame *frame,
+                    const SluiceChartLimits *limits,
+                    const SluiceRect        *label,
+                    const char              *what)
+{
+  guint series;
+
+  if (label->width <= 0.)
+    return;
+  series = _sluice_chart_get_series_in_rect (model, frame, limits, label);
+  if (series != 0)
+    g_error ("%s at %.0f,%.0f %.0f × %.0f covers series 0x%x", what, label->x, label->y, label->width, label->height,
+             series);
+}
+
+/* Issue 26: the chart's labels never cover the data. The queue capacity's
+ * and the lead bound's labels go where no series is drawn, in short form
+ * where the full one finds no such place ("Vorlaufgrenze 6" sat on the
+ * lead line at 6, "Kapazität der Warteschlange 3" over the in-flight line
+ * in the German backpressure lesson), or not at all. */
+static void
+test_limit_labels_stay_off_the_series (gconstpointer data)
+{
+  const double s = SLUICE_RENDER_PROJECTOR_SCALE;
+  const double widths[] = { 1024. - 24., 1024. - 420. - 44. };
+  guint n_shown = 0;
+
+  if (!try_language (data))
+    return;
+
+  for (guint p = 0; p < G_N_ELEMENTS (projector_runs); p++)
+    {
+      g_autoptr(SluiceTimeline) model = run_fixture_timeline_of (projector_runs[p], NULL);
+      SluiceChartLimits limits = sluice_render_chart_get_limits (model);
+
+      for (guint i = 0; i < G_N_ELEMENTS (widths); i++)
+        for (guint projector = 0; projector <= 1; projector++)
+          {
+            double scale = projector ? s : 1.;
+            SluiceRenderFrame frame = {
+              widths[i] / scale, PROJECTOR_CHART_HEIGHT / scale, 0, sluice_timeline_get_end_time (model), -1,
+              SLUICE_PALETTE_LIGHT,
+            };
+            SluiceRect capacity, bound;
+
+            _sluice_chart_get_labels (model, &frame, &limits, &capacity, &bound, NULL);
+            g_test_message ("%s at %.0f × %.0f: capacity %.0f wide, bound %.0f wide", projector_runs[p],
+                            frame.width, frame.height, capacity.width, bound.width);
+            assert_label_clear (model, &frame, &limits, &capacity, "the capacity's label");
+            assert_label_clear (model, &frame, &limits, &bound, "the bound's label");
+            n_shown += (capacity.width > 0.) + (bound.width > 0.);
+          }
+    }
+  /* Not by leaving them all out. */
+  g_assert_cmpuint (n_shown, >, 0);
+  setlocale (LC_MESSAGES, "C");
+  g_setenv ("LANGUAGE", "", TRUE);
+  textdomain ("sluice");
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -541,6 +656,14 @@ main (int   argc,
                         test_chart_plot_keeps_its_height_and_readout_stays_off_it);
   g_test_add_data_func ("/render/projector/chart-plot-keeps-its-height-and-readout-stays-off-it/de", &languages[1],
                         test_chart_plot_keeps_its_height_and_readout_stays_off_it);
+  g_test_add_data_func ("/render/projector/lanes-key-keeps-to-two-rows/en", &languages[0],
+                        test_lanes_key_keeps_to_two_rows);
+  g_test_add_data_func ("/render/projector/lanes-key-keeps-to-two-rows/de", &languages[1],
+                        test_lanes_key_keeps_to_two_rows);
+  g_test_add_data_func ("/render/projector/limit-labels-stay-off-the-series/en", &languages[0],
+                        test_limit_labels_stay_off_the_series);
+  g_test_add_data_func ("/render/projector/limit-labels-stay-off-the-series/de", &languages[1],
+                        test_limit_labels_stay_off_the_series);
 
   return g_test_run ();
 }

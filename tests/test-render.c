@@ -369,7 +369,7 @@ lanes_geometry (SluiceTimeline *model,
   g->t0 = 0;
   g->t1 = S (4);
   lanes_geometry_set_frame (g);
-  _sluice_lanes_get_layout (g->width, g->height, sluice_timeline_get_n_workers (model), &g->lanes);
+  _sluice_lanes_get_model_layout (model, g->width, g->height, &g->lanes);
 }
 
 static double
@@ -577,7 +577,7 @@ check_key_drawing (SluiceTimeline *model,
   cairo_surface_t *surface;
   cairo_t *cr;
 
-  _sluice_lanes_get_layout (width, height, sluice_timeline_get_n_workers (model), &lanes);
+  _sluice_lanes_get_model_layout (model, width, height, &lanes);
   /* The natural height makes room for every row of the key. */
   g_assert_cmpfloat (lanes.lane_height, ==, 40.);
 
@@ -627,7 +627,9 @@ test_lanes_key_wraps (void)
   _sluice_lanes_get_layout (200., 300., KNOWN_WORKERS, &tiny);
   g_assert_cmpuint (assert_key_inside (&tiny, 200.), >=, 1);
 
-  /* Hit testing uses the same layout: a lane moved down is still hit. */
+  /* Hit testing uses the layout drawing does (the run's own key): a lane
+   * moved down is still hit. */
+  _sluice_lanes_get_model_layout (model, 420., 300., &narrow);
   g_assert_true (sluice_render_timeline_hit (model,
                                              &(SluiceRenderFrame) { 420., 300., 0, S (4), -1, SLUICE_PALETTE_LIGHT },
                                              _sluice_render_time_to_x (&narrow.plot, 0, S (4), S (1.5)),
@@ -955,7 +957,7 @@ test_many_attempts (void)
   g_assert_cmpint (elapsed, <, S (1));
 
   /* The merged marks still show where work was done… */
-  _sluice_lanes_get_layout (width, height, 8, &lanes);
+  _sluice_lanes_get_model_layout (model, width, height, &lanes);
   assert_pixel (surface, _sluice_render_time_to_x (&lanes.plot, 0, end, end / 3),
                 lanes.plot.y + lanes.bar_inset + 2., &palette->ok, "merged bars");
   /* …and a failure among them is not lost: item 9000 ran on worker 0. */

@@ -37,10 +37,12 @@ typedef enum {
   N_LABELS
 } Label;
 
-/* The labels of one chart: their texts (NULL for a line not drawn), the y
- * of their lines, and where they go once placed (width 0: nowhere). */
+/* The labels of one chart: their texts (NULL for a line not drawn), the
+ * shorter ones tried where the full ones would cover a series (NULL: none),
+ * the y of their lines, and where they go once placed (width 0: nowhere). */
 typedef struct {
   char       *texts[N_LABELS];
+  char       *short_texts[N_LABELS];
   double      line_y[N_LABELS];
   SluiceRect  rects[N_LABELS];
 } Labels;
@@ -152,25 +154,25 @@ label_cost (const SluiceChartPass *pass,
   return cost;
 }
 
-/* The first place in order of preference that hides nothing, or the one
- * that hides least. A series that runs along the line itself (the lead's
- * wide band, say) pushes the label a little further off it. A label that
- * could only go over other text is left out: on a short chart two close
- * lines may leave room for one label only. */
-static void
-place_label (const SluiceChartPass *pass,
-             Labels     *labels,
-             Label       label)
+/* The first place in order of preference that hides nothing for @text,
+ * or the one that hides least, in @out; what it hides (see COST_TEXT). A
+ * series that runs along the line itself (the lead's wide band, say)
+ * pushes the label a little further off it. */
+static double
+find_place (const SluiceChartPass *pass,
+            const Labels          *labels,
+            Label                  label,
+            const char            *text,
+            SluiceRect            *out)
 {
   static const double gaps[] = { LABEL_GAP, LABEL_GAP_WIDE };
   const SluiceRect *plot = &pass->chart.plot;
   double line_y = labels->line_y[label];
   double text_width, text_height, w, right, left;
   double best_cost = G_MAXDOUBLE;
-  SluiceRect *out = &labels->rects[label];
   guint n_slides = 16;
 
-  _sluice_render_get_text_size (pass->layout, labels->texts[label], &text_width, &text_height);
+  _sluice_render_get_text_size (pass->layout, text, &text_width, &text_height);
   w = text_width + 2. * LABEL_PAD_X;
   /* Clear of the right edge, where a live view's "now" line usually is. */
   right = plot->x + plot->width - 14. - w;
@@ -205,10 +207,39 @@ place_label (const SluiceChartPass *pass,
                 *out = rect;
               }
             if (cost == 0.)
-              return;
+              return 0.;
           }
       }
-  if (best_cost >= COST_TEXT)
+  return best_cost;
+}
+
+/* Places a label where it covers no series and no text: its full text if
+ * there is such a place, else its short one ("Grenze 6" for "Vorlaufgrenze
+ * 6" on a projector's short German chart), else nowhere. Issue 26: the
+ * readouts never cover the data; a label over the lead line hid the very
+ * line a lesson asks the room to look at. */
+static void
+place_label (const SluiceChartPass *pass,
+             Labels                *labels,
+             Label                  label)
+{
+  SluiceRect *out = &labels->rects[label];
+
+  double cost = find_place (pass, labels, label, labels->texts[label], out);
+
+  if (cost < COST_SERIES)
+    return;
+  if (labels->short_texts[label] != NULL &&
+      find_place (pass, labels, label, labels->short_texts[label], out) < COST_SERIES)
+    {
+      g_free (labels->texts[label]);
+      labels->texts[label] = g_steal_pointer (&labels->short_texts[label]);
+      return;
+    }
+  /* The budget's label, which has no short form, says the level the line
+   * shows and keeps the place that hides least; only text over text is
+   * left out. */
+  if (labels->short_texts[label] != NULL || cost >= COST_TEXT)
     out->width = 0.;
 }
 
@@ -270,17 +301,23 @@ place_labels (const SluiceChartPass *pass,
   gboolean budget = pass->max_tokens >= 0 && sluice_timeline_get_n_token_samples (pass->model) > 0 &&
                     MIN (pass->last, pass->t1) >= pass->t0;
 
-  *labels = (Labels) { { NULL }, { -1., -1., -1. } };
+  *labels = (Labels) { { NULL }, { NULL }, { -1., -1., -1. } };
   if (queue_capacity > 0)
     {
       /* Translators: the chart's queue capacity line; %u is the queue size */
       labels->texts[LABEL_CAPACITY] = g_strdup_printf (_("queue capacity %u"), queue_capacity);
+      /* Translators: the same, short, for a chart with no room for the
+       * full label clear of its lines: one short word if you can */
+      labels->short_texts[LABEL_CAPACITY] = g_strdup_printf (C_("chart limit, short", "capacity %u"), queue_capacity);
       labels->line_y[LABEL_CAPACITY] = _sluice_chart_limit_y (pass, queue_capacity);
     }
   if (lead_bound > 0)
     {
       /* Translators: the chart's line at queue-size + workers + 1 */
       labels->texts[LABEL_BOUND] = g_strdup_printf (_("lead bound %u"), lead_bound);
+      /* Translators: the same, short, for a chart with no room for the
+       * full label clear of its lines: one short word if you can */
+      labels->short_texts[LABEL_BOUND] = g_strdup_printf (C_("chart limit, short", "bound %u"), lead_bound);
       labels->line_y[LABEL_BOUND] = _sluice_chart_limit_y (pass, lead_bound);
     }
   if (budget)
@@ -300,7 +337,10 @@ static void
 clear_labels (Labels *labels)
 {
   for (Label l = 0; l < N_LABELS; l++)
-    g_clear_pointer (&labels->texts[l], g_free);
+    {
+      g_clear_pointer (&labels->texts[l], g_free);
+      g_clear_pointer (&labels->short_texts[l], g_free);
+    }
 }
 
 void
@@ -348,3 +388,24 @@ _sluice_chart_get_labels (SluiceTimeline          *model,
   _sluice_chart_end_offline_pass (&pass);
 }
 
+
+/* The series drawn in @rect (1 << SluiceChartSeries each; 1 <<
+ * SLUICE_CHART_N_LEGEND for the lead's failed items), for tests. */
+guint
+_sluice_chart_get_series_in_rect (SluiceTimeline          *model,
+                                  const SluiceRenderFrame *frame,
+                                  const SluiceChartLimits *limits,
+                                  const SluiceRect        *rect)
+{
+  SluiceChartPass pass;
+  guint in_rect = 0;
+
+  _sluice_chart_begin_offline_pass (&pass, model, frame, limits);
+  for (SluiceChartSeries s = 0; s <= SLUICE_CHART_SERIES_WAITING; s++)
+    if (_sluice_chart_series_shown (&pass, s) && _sluice_chart_series_in_rect (&pass, s, rect))
+      in_rect |= 1u << s;
+  if (_sluice_chart_failed_in_rect (&pass, rect))
+    in_rect |= 1u << SLUICE_CHART_N_LEGEND;
+  _sluice_chart_end_offline_pass (&pass);
+  return in_rect;
+}

@@ -186,6 +186,10 @@ SluiceRect   _sluice_chart_get_readout_rect (SluiceTimeline          *model,
                                              const SluiceRenderFrame *frame,
                                              const SluiceChartLimits *limits,
                                              double                   x);
+guint        _sluice_chart_get_series_in_rect (SluiceTimeline          *model,
+                                               const SluiceRenderFrame *frame,
+                                               const SluiceChartLimits *limits,
+                                               const SluiceRect        *rect);
 SluiceChartLegendForm _sluice_chart_get_readout_layout (SluiceTimeline          *model,
                                                         const SluiceRenderFrame *frame,
                                                         const SluiceChartLimits *limits,

@@ -14,6 +14,11 @@
 #define KEY_SPACING       16.  /* between entries */
 #define KEY_SPACING_TIGHT 8.   /* between entries, when that keeps them on one row */
 #define KEY_SWATCH_SPACE  24.  /* the lanes' key: a swatch and the gap before its label */
+/* The lanes' key takes at most two rows: at a projector's 1024 pixels a
+ * key of every kind wrapped to four and left the lanes a third of their
+ * view. It explains the kinds the run has, so two rows hold them. */
+#define LANES_KEY_MAX_ROWS 2
+#define LANES_KEY_WIDE_LEFT 4.  /* where it starts when the lanes' edge leaves too little room */
 
 /* Measures @texts without the view's cairo_t, so that a layout computed
  * for hit testing or by a test (which have none) is the one drawing uses. */
@@ -164,6 +169,29 @@ typedef enum {
 G_STATIC_ASSERT (N_KEYS == SLUICE_LANES_N_KEYS);
 G_STATIC_ASSERT (KEY_BACKOFF == SLUICE_LANES_N_BASIC_KEYS);
 G_STATIC_ASSERT (KEY_BACKOFF + SLUICE_TIMELINE_MARK_SHED == KEY_SHED);
+G_STATIC_ASSERT (SLUICE_LANES_BASIC_KEYS == (1u << KEY_BACKOFF) - 1);
+
+/* The short labels, for a key that needs them to keep to two rows (a
+ * projector's large German text); NULL where the full one is short. */
+static const char *
+key_short_label (Key key)
+{
+  switch (key)
+    {
+    /* Translators: the lanes' key in short form, when the full labels take
+     * more than two rows (a projector's large text): one short word each */
+    case KEY_RETRIED:        return C_("lanes key, short", "retried");
+    /* Translators: see "retried": an item that failed for good */
+    case KEY_FAILED:         return C_("lanes key, short", "failed");
+    /* Translators: see "retried": an attempt that timed out */
+    case KEY_TIMED_OUT:      return C_("lanes key, short", "timeout");
+    /* Translators: see "retried": the pool asked an attempt to stop */
+    case KEY_CANCEL_REQUEST: return C_("lanes key, short", "cancel");
+    /* Translators: see "retried": the retry policy refused a retry */
+    case KEY_RETRY_SKIPPED:  return C_("lanes key, short", "skipped");
+    default:                 return NULL;
+    }
+}
 
 static const char *
 key_label (Key key)
@@ -191,30 +219,119 @@ key_label (Key key)
     }
 }
 
-/* The labels of the entries shown: the basic ones, and those of the marks
- * in @mark_kinds (1 << SluiceTimelineMarkKind for each); NULL for others. */
+/* The labels of the entries in @kinds (1 << Key each), short ones if
+ * @short_form; NULL for others. */
 static void
 get_key_labels (const char *labels[N_KEYS],
-                guint       mark_kinds)
+                guint       kinds,
+                gboolean    short_form)
 {
   for (Key key = 0; key < N_KEYS; key++)
-    labels[key] = key < KEY_BACKOFF || (mark_kinds & (1u << (key - KEY_BACKOFF))) != 0
-                    ? key_label (key) : NULL;
+    {
+      const char *short_label = short_form ? key_short_label (key) : NULL;
+
+      labels[key] = (kinds & (1u << key)) == 0 ? NULL : short_label != NULL ? short_label : key_label (key);
+    }
 }
 
-/* Places the lanes' key from @left to @right, wrapped if need be. */
+/* The entry a bar is drawn as, by its outcome (see the lanes' bar_color()). */
+static Key
+bar_key (const SluiceTimelineBar *bar)
+{
+  switch (bar->outcome)
+    {
+    case SLUICE_OUTCOME_OK:        return KEY_OK;
+    case SLUICE_OUTCOME_FAILED:    return bar->retried ? KEY_RETRIED : KEY_FAILED;
+    case SLUICE_OUTCOME_TIMED_OUT: return KEY_TIMED_OUT;
+    case SLUICE_OUTCOME_CANCELLED: return KEY_CANCELLED;
+    case SLUICE_OUTCOME_NONE:
+    default:                       return KEY_RUNNING;
+    }
+}
+
+/**
+ * _sluice_lanes_get_key_kinds:
+ * @model: the run
+ *
+ * The entries the lanes' key explains: what @model's lanes show (the bars'
+ * outcomes, the deadlines drawn, the cancel requests, the retry policy's
+ * marks), so that the key keeps to a row or two and the lanes get the
+ * room.
+ *
+ * Returns: 1 << the key's entry, for each entry shown; 0 for a run without
+ *   bars yet (see _sluice_lanes_layout_key())
+ */
+guint
+_sluice_lanes_get_key_kinds (SluiceTimeline *model)
+{
+  guint n_bars = sluice_timeline_get_n_bars (model);
+  guint kinds = 0;
+
+  if (n_bars == 0)
+    return 0;
+  for (guint i = 0; i < n_bars; i++)
+    {
+      const SluiceTimelineBar *bar = sluice_timeline_get_bar (model, i);
+
+      kinds |= 1u << bar_key (bar);
+      /* The lanes draw a deadline where the attempt runs or reached it. */
+      if (bar->deadline >= 0 && (bar->end < 0 || bar->deadline <= bar->end))
+        kinds |= 1u << KEY_DEADLINE;
+      if (bar->n_rounds > 0)
+        kinds |= 1u << KEY_CANCEL_REQUEST;
+    }
+  for (SluiceTimelineMarkKind kind = SLUICE_TIMELINE_MARK_BACKOFF; kind <= SLUICE_TIMELINE_MARK_SHED; kind++)
+    if (sluice_timeline_has_mark_kind (model, kind))
+      kinds |= 1u << (KEY_BACKOFF + kind);
+  return kinds;
+}
+
+/* Whether every entry with a label got its place. */
+static gboolean
+all_placed (const char * const *labels,
+            const SluiceRect   *rects)
+{
+  for (guint i = 0; i < N_KEYS; i++)
+    if (labels[i] != NULL && rects[i].width <= 0.)
+      return FALSE;
+  return TRUE;
+}
+
+/* Places the lanes' key from @left to @right: the entries in @key_kinds on
+ * up to two rows, from the view's left edge (over the lanes' names) and
+ * closer together when that is what keeps them all, in short labels when
+ * even that does not (those that still do not fit are left out); or, for 0 (no run, or
+ * no bars yet), the basic entries, which say what is to come, on up to
+ * four: empty lanes lose nothing to them, and the first bar brings the
+ * run's own key. */
 void
 _sluice_lanes_layout_key (SluiceLanesLayout *layout,
-                          guint              mark_kinds,
+                          guint              key_kinds,
                           double             left,
                           double             right)
 {
   const char *labels[N_KEYS];
-  SluiceKey key = { labels, N_KEYS, KEY_SWATCH_SPACE, NULL };
+  SluiceKey key = { labels, N_KEYS, KEY_SWATCH_SPACE, NULL, key_kinds != 0 ? LANES_KEY_MAX_ROWS : 0, 0. };
 
-  layout->mark_kinds = mark_kinds;
-  get_key_labels (labels, mark_kinds);
+  if (key_kinds == 0)
+    key_kinds = SLUICE_LANES_BASIC_KEYS;
+  layout->key_kinds = key_kinds;
+  layout->key_short = FALSE;
+  get_key_labels (labels, key_kinds, FALSE);
   layout->key_height = _sluice_render_layout_key (&key, left, right, layout->key, &layout->key_rows);
+  if (key.max_rows == LANES_KEY_MAX_ROWS && !all_placed (labels, layout->key))
+    {
+      key.spacing = KEY_SPACING_TIGHT;
+      layout->key_height = _sluice_render_layout_key (&key, LANES_KEY_WIDE_LEFT, right, layout->key,
+                                                      &layout->key_rows);
+    }
+  if (key.max_rows == LANES_KEY_MAX_ROWS && !all_placed (labels, layout->key))
+    {
+      layout->key_short = TRUE;
+      get_key_labels (labels, key_kinds, TRUE);
+      layout->key_height = _sluice_render_layout_key (&key, LANES_KEY_WIDE_LEFT, right, layout->key,
+                                                      &layout->key_rows);
+    }
 }
 
 /* A swatch in the key looks like what it explains: the same colours,
@@ -284,6 +401,6 @@ _sluice_lanes_draw_key (cairo_t                 *cr,
   const char *labels[N_KEYS];
   SluiceKey key = { labels, N_KEYS, KEY_SWATCH_SPACE, draw_key_swatch };
 
-  get_key_labels (labels, lanes->mark_kinds);
+  get_key_labels (labels, lanes->key_kinds, lanes->key_short);
   _sluice_render_draw_key (cr, layout, palette, &key, lanes->key);
 }

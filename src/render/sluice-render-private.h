@@ -20,11 +20,13 @@ typedef struct {
   double x, y, width, height;
 } SluiceRect;
 
-/* The entries of the lanes' key (the legend above the lanes): the first
- * SLUICE_LANES_N_BASIC_KEYS always, then the retry policy's marks (backoff,
- * retry skipped, shed), each only when the run has one. */
+/* The entries of the lanes' key (the legend above the lanes): the
+ * SLUICE_LANES_N_BASIC_KEYS bars and marks of any run, then the retry
+ * policy's marks (backoff, retry skipped, shed); each only when the run
+ * has it (_sluice_lanes_get_key_kinds()). */
 #define SLUICE_LANES_N_KEYS         11
 #define SLUICE_LANES_N_BASIC_KEYS   8
+#define SLUICE_LANES_BASIC_KEYS     ((1u << SLUICE_LANES_N_BASIC_KEYS) - 1)
 
 /* The lanes view's geometry: shared by drawing, hit testing and tests. */
 typedef struct {
@@ -32,12 +34,14 @@ typedef struct {
   double     lane_height;
   double     bar_inset;     /* space above and below a bar in its lane */
   /* The key above the lanes: one rectangle per entry (swatch and label),
-   * in order of importance, wrapped to more rows when one is not wide
-   * enough; width 0 for an entry there is no room for at all. */
+   * in order of importance, wrapped to a second row when one is not wide
+   * enough; width 0 for an entry the run does not have or there is no
+   * room for. */
   SluiceRect key[SLUICE_LANES_N_KEYS];
   guint      key_rows;
   double     key_height;    /* the key's rows, with their padding */
-  guint      mark_kinds;    /* 1 << SluiceTimelineMarkKind: the marks in the key */
+  guint      key_kinds;     /* 1 << the key's entry, for each entry it explains */
+  gboolean   key_short;     /* in short labels, to keep to two rows */
 } SluiceLanesLayout;
 
 /* The series of the chart, in the order of its legend; the legend has
@@ -238,8 +242,9 @@ void         _sluice_render_draw_key      (cairo_t             *cr,
                                            const SluicePalette *palette,
                                            const SluiceKey     *key,
                                            const SluiceRect    *rects);
+guint        _sluice_lanes_get_key_kinds  (SluiceTimeline          *model);
 void         _sluice_lanes_layout_key     (SluiceLanesLayout       *layout,
-                                           guint                    mark_kinds,
+                                           guint                    key_kinds,
                                            double                   left,
                                            double                   right);
 void         _sluice_lanes_draw_key       (cairo_t                 *cr,

@@ -20,14 +20,14 @@ static void
 get_layout (double             width,
             double             height,
             guint              n_workers,
-            guint              mark_kinds,
+            guint              key_kinds,
             SluiceLanesLayout *layout)
 {
   double available;
 
   layout->plot.x = SLUICE_RENDER_GUTTER;
   layout->plot.width = MAX (width - SLUICE_RENDER_GUTTER - SLUICE_RENDER_MARGIN, 1.);
-  _sluice_lanes_layout_key (layout, mark_kinds, layout->plot.x, layout->plot.x + layout->plot.width);
+  _sluice_lanes_layout_key (layout, key_kinds, layout->plot.x, layout->plot.x + layout->plot.width);
 
   available = MAX (height - layout->key_height - SLUICE_RENDER_AXIS_HEIGHT, 1.);
   layout->lane_height = MIN (MAX_LANE_HEIGHT, available / MAX (n_workers, 1));
@@ -36,8 +36,8 @@ get_layout (double             width,
   layout->bar_inset = layout->lane_height >= 8. ? round (layout->lane_height * 0.15) : 0.;
 }
 
-/* The lanes' geometry in a view of @width × @height, for a run without
- * retry-policy marks (the key has its basic entries only). */
+/* The lanes' geometry in a view of @width × @height, for a run not known
+ * (the key has its basic entries). */
 void
 _sluice_lanes_get_layout (double             width,
                           double             height,
@@ -48,21 +48,16 @@ _sluice_lanes_get_layout (double             width,
 }
 
 /* The lanes' geometry for @model in a view of @width × @height: the one
- * drawing, hit testing and the tests all see. The key explains the marks
- * the run has. */
+ * drawing, hit testing and the tests all see. The key explains what the
+ * run's lanes show. */
 void
 _sluice_lanes_get_model_layout (SluiceTimeline    *model,
                                 double             width,
                                 double             height,
                                 SluiceLanesLayout *layout)
 {
-  guint mark_kinds = 0;
-
-  for (SluiceTimelineMarkKind kind = SLUICE_TIMELINE_MARK_BACKOFF; kind <= SLUICE_TIMELINE_MARK_SHED; kind++)
-    if (sluice_timeline_has_mark_kind (model, kind))
-      mark_kinds |= 1u << kind;
-
-  get_layout (width, height, MAX (sluice_timeline_get_n_workers (model), 1), mark_kinds, layout);
+  get_layout (width, height, MAX (sluice_timeline_get_n_workers (model), 1), _sluice_lanes_get_key_kinds (model),
+              layout);
 }
 
 /**

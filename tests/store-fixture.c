@@ -11,7 +11,10 @@
 
 #include "store-fixture.h"
 
+#include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
+#include <string.h>
+#include <unistd.h>
 
 /* An instant of the wall clock, in µs since the epoch, and a 30 s lease. */
 #define T0 G_GINT64_CONSTANT (1700000000000000)
@@ -1462,4 +1465,90 @@ store_fixture_pg_value (PGconn     *conn,
     value = g_strdup (PQgetvalue (result, 0, 0));
   PQclear (result);
   return value;
+}
+
+gboolean
+store_fixture_pg_available (void)
+{
+  const char *uri = g_getenv ("SLUICE_TEST_PG_URI");
+
+  if (uri != NULL && uri[0] != '\0')
+    return TRUE;
+  if (g_strcmp0 (g_getenv ("CI"), "true") == 0 || g_strcmp0 (g_getenv ("SLUICE_REQUIRE_PG"), "1") == 0)
+    g_test_fail_printf ("SLUICE_TEST_PG_URI is not set, and CI=true or SLUICE_REQUIRE_PG=1 needs "
+                        "the PostgreSQL tests: scripts/test starts the server (tests/pg-server.sh)");
+  else
+    g_test_skip ("SLUICE_TEST_PG_URI is not set: scripts/test starts a server (tests/pg-server.sh)");
+  return FALSE;
+}
+
+void
+store_fixture_pg_exec (const char *sql)
+{
+  PGconn *conn = PQconnectdb (g_getenv ("SLUICE_TEST_PG_URI"));
+  PGresult *result;
+
+  g_assert_cmpint (PQstatus (conn), ==, CONNECTION_OK);
+  result = PQexec (conn, sql);
+  if (PQresultStatus (result) != PGRES_COMMAND_OK && PQresultStatus (result) != PGRES_TUPLES_OK)
+    g_error ("%s: %s", sql, PQresultErrorMessage (result));
+  PQclear (result);
+  PQfinish (conn);
+}
+
+char *
+store_fixture_new_place (gboolean     sqlite,
+                         const char  *prefix,
+                         char       **dir,
+                         char       **path,
+                         char       **schema)
+{
+  static guint counter;
+  g_autoptr(GError) error = NULL;
+
+  if (sqlite)
+    {
+      g_autofree char *template = g_strdup_printf ("sluice-store-%s-XXXXXX", prefix);
+
+      *dir = g_dir_make_tmp (template, &error);
+      g_assert_no_error (error);
+      *path = g_build_filename (*dir, "jobs.db", NULL);
+      return g_strconcat ("sqlite:", *path, NULL);
+    }
+  else
+    {
+      const char *base = g_getenv ("SLUICE_TEST_PG_URI");
+      g_autofree char *create = NULL;
+
+      *schema = g_strdup_printf ("sluice_%s_%d_%u", prefix, (int) getpid (), ++counter);
+      create = g_strdup_printf ("CREATE SCHEMA %s", *schema);
+      store_fixture_pg_exec (create);
+      return g_strdup_printf ("%s%coptions=-csearch_path%%3D%s", base, strchr (base, '?') != NULL ? '&' : '?',
+                              *schema);
+    }
+}
+
+void
+store_fixture_remove_place (const char *dir,
+                            const char *schema)
+{
+  if (dir != NULL)
+    {
+      g_autoptr(GDir) folder = g_dir_open (dir, 0, NULL);
+      const char *name;
+
+      while (folder != NULL && (name = g_dir_read_name (folder)) != NULL)
+        {
+          g_autofree char *file = g_build_filename (dir, name, NULL);
+
+          g_unlink (file);
+        }
+      g_rmdir (dir);
+    }
+  if (schema != NULL)
+    {
+      g_autofree char *drop = g_strdup_printf ("SET client_min_messages = warning; DROP SCHEMA %s CASCADE", schema);
+
+      store_fixture_pg_exec (drop);
+    }
 }

@@ -98,4 +98,22 @@ SluiceStoredJob   *store_fixture_peek     (SluiceJobStore         *store,
 char              *store_fixture_pg_value (PGconn                 *conn,
                                            const char             *sql);
 
+/* The PostgreSQL server of the tests (SLUICE_TEST_PG_URI): whether it is
+ * there. Without it a case is skipped, or fails under CI=true or
+ * SLUICE_REQUIRE_PG=1 (scripts/test starts one: tests/pg-server.sh). */
+gboolean           store_fixture_pg_available (void);
+/* Runs @sql on the tests' server; a failure fails the case. */
+void               store_fixture_pg_exec  (const char             *sql);
+/* A fresh, empty place for a store, as a URI: a new SQLite file in a
+ * temporary folder (@dir, @path), or a new schema on the tests' server
+ * (@schema) named after @prefix. store_fixture_remove_place() takes it away. */
+char              *store_fixture_new_place (gboolean               sqlite,
+                                            const char            *prefix,
+                                            char                 **dir,
+                                            char                 **path,
+                                            char                 **schema);
+/* Removes a SQLite store's folder and its files, or drops a schema. */
+void               store_fixture_remove_place (const char         *dir,
+                                               const char         *schema);
+
 G_END_DECLS

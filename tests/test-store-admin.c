@@ -111,43 +111,10 @@ typedef struct {
 } Place;
 
 static void
-pg_exec (const char *sql)
-{
-  PGconn *conn = PQconnectdb (g_getenv ("SLUICE_TEST_PG_URI"));
-  PGresult *result;
-
-  g_assert_cmpint (PQstatus (conn), ==, CONNECTION_OK);
-  result = PQexec (conn, sql);
-  if (PQresultStatus (result) != PGRES_COMMAND_OK && PQresultStatus (result) != PGRES_TUPLES_OK)
-    g_error ("%s: %s", sql, PQresultErrorMessage (result));
-  PQclear (result);
-  PQfinish (conn);
-}
-
-static void
 place_free (Place *p)
 {
   g_clear_object (&p->store);
-  if (p->dir != NULL)
-    {
-      g_autoptr(GDir) dir = g_dir_open (p->dir, 0, NULL);
-      const char *name;
-
-      while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-        {
-          g_autofree char *file = g_build_filename (p->dir, name, NULL);
-
-          g_unlink (file);
-        }
-      g_rmdir (p->dir);
-    }
-  if (p->schema != NULL)
-    {
-      g_autofree char *drop = g_strdup_printf ("SET client_min_messages = warning; DROP SCHEMA %s CASCADE",
-                                               p->schema);
-
-      pg_exec (drop);
-    }
+  store_fixture_remove_place (p->dir, p->schema);
   g_free (p->dir);
   g_free (p->path);
   g_free (p->schema);
@@ -157,48 +124,14 @@ place_free (Place *p)
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (Place, place_free)
 
-static gboolean
-pg_available (void)
-{
-  const char *uri = g_getenv ("SLUICE_TEST_PG_URI");
-
-  if (uri != NULL && uri[0] != '\0')
-    return TRUE;
-  if (g_strcmp0 (g_getenv ("CI"), "true") == 0 || g_strcmp0 (g_getenv ("SLUICE_REQUIRE_PG"), "1") == 0)
-    g_test_fail_printf ("SLUICE_TEST_PG_URI is not set, and CI=true or SLUICE_REQUIRE_PG=1 needs "
-                        "the PostgreSQL tests: scripts/test starts the server (tests/pg-server.sh)");
-  else
-    g_test_skip ("SLUICE_TEST_PG_URI is not set: scripts/test starts a server (tests/pg-server.sh)");
-  return FALSE;
-}
-
 /* A fresh place with nothing in it (no store opened yet). */
 static Place *
 place_new_empty (StoreKind kind)
 {
-  static guint counter;
-  g_autoptr(GError) error = NULL;
   Place *p = g_new0 (Place, 1);
 
   p->kind = kind;
-  if (kind == STORE_SQLITE)
-    {
-      p->dir = g_dir_make_tmp ("sluice-store-admin-XXXXXX", &error);
-      g_assert_no_error (error);
-      p->path = g_build_filename (p->dir, "jobs.db", NULL);
-      p->uri = g_strconcat ("sqlite:", p->path, NULL);
-    }
-  else
-    {
-      const char *base = g_getenv ("SLUICE_TEST_PG_URI");
-      g_autofree char *create = NULL;
-
-      p->schema = g_strdup_printf ("sluice_admin_%d_%u", (int) getpid (), ++counter);
-      create = g_strdup_printf ("CREATE SCHEMA %s", p->schema);
-      pg_exec (create);
-      p->uri = g_strdup_printf ("%s%coptions=-csearch_path%%3D%s", base, strchr (base, '?') != NULL ? '&' : '?',
-                                p->schema);
-    }
+  p->uri = store_fixture_new_place (kind == STORE_SQLITE, "admin", &p->dir, &p->path, &p->schema);
   return p;
 }
 
@@ -214,9 +147,9 @@ place_new (StoreKind kind)
   return p;
 }
 
-/* Skips a PostgreSQL case without a server (see pg_available()). */
+/* Skips a PostgreSQL case without a server (see store_fixture_pg_available()). */
 #define PLACE_OR_SKIP(p, kind) \
-  if ((kind) == STORE_PG && !pg_available ()) \
+  if ((kind) == STORE_PG && !store_fixture_pg_available ()) \
     return; \
   g_autoptr(Place) p = place_new (kind)
 
@@ -369,7 +302,7 @@ make_schema_1 (Place *p)
     {
       g_autofree char *sql = g_strdup_printf ("SET search_path TO %s; %s", p->schema, pg_schema_1);
 
-      pg_exec (sql);
+      store_fixture_pg_exec (sql);
     }
 }
 
@@ -383,7 +316,7 @@ schema_1_store_is_migrated (StoreKind kind)
   g_autoptr(SluiceStoredJob) job = NULL;
   g_autoptr(GError) error = NULL;
 
-  if (kind == STORE_PG && !pg_available ())
+  if (kind == STORE_PG && !store_fixture_pg_available ())
     return;
   p = place_new_empty (kind);
   make_schema_1 (p);

@@ -76,28 +76,7 @@ typedef struct {
 static void
 place_free (Place *p)
 {
-  if (p->dir != NULL)
-    {
-      g_autoptr(GDir) dir = g_dir_open (p->dir, 0, NULL);
-      const char *name;
-
-      while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-        {
-          g_autofree char *file = g_build_filename (p->dir, name, NULL);
-
-          g_unlink (file);
-        }
-      g_rmdir (p->dir);
-    }
-  if (p->schema != NULL)
-    {
-      PGconn *conn = PQconnectdb (g_getenv ("SLUICE_TEST_PG_URI"));
-      g_autofree char *drop = g_strdup_printf ("SET client_min_messages = warning; DROP SCHEMA %s CASCADE",
-                                               p->schema);
-
-      PQclear (PQexec (conn, drop));
-      PQfinish (conn);
-    }
+  store_fixture_remove_place (p->dir, p->schema);
   g_free (p->dir);
   g_free (p->path);
   g_free (p->schema);
@@ -106,35 +85,6 @@ place_free (Place *p)
 }
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (Place, place_free)
-
-static gboolean
-pg_available (void)
-{
-  const char *uri = g_getenv ("SLUICE_TEST_PG_URI");
-
-  if (uri != NULL && uri[0] != '\0')
-    return TRUE;
-  if (g_strcmp0 (g_getenv ("CI"), "true") == 0 || g_strcmp0 (g_getenv ("SLUICE_REQUIRE_PG"), "1") == 0)
-    g_test_fail_printf ("SLUICE_TEST_PG_URI is not set, and CI=true or SLUICE_REQUIRE_PG=1 needs "
-                        "the PostgreSQL tests: scripts/test starts the server (tests/pg-server.sh)");
-  else
-    g_test_skip ("SLUICE_TEST_PG_URI is not set: scripts/test starts a server (tests/pg-server.sh)");
-  return FALSE;
-}
-
-static void
-pg_exec (const char *sql)
-{
-  PGconn *conn = PQconnectdb (g_getenv ("SLUICE_TEST_PG_URI"));
-  PGresult *result;
-
-  g_assert_cmpint (PQstatus (conn), ==, CONNECTION_OK);
-  result = PQexec (conn, sql);
-  if (PQresultStatus (result) != PGRES_COMMAND_OK && PQresultStatus (result) != PGRES_TUPLES_OK)
-    g_error ("%s: %s", sql, PQresultErrorMessage (result));
-  PQclear (result);
-  PQfinish (conn);
-}
 
 /* The first value of @sql, run with @schema as the search path. */
 static char *
@@ -184,29 +134,10 @@ sqlite_value (const char *path,
 static Place *
 place_new (StoreKind kind)
 {
-  static guint counter;
-  g_autoptr(GError) error = NULL;
   Place *p = g_new0 (Place, 1);
 
   p->kind = kind;
-  if (kind == STORE_SQLITE)
-    {
-      p->dir = g_dir_make_tmp ("sluice-store-cli-XXXXXX", &error);
-      g_assert_no_error (error);
-      p->path = g_build_filename (p->dir, "jobs.db", NULL);
-      p->uri = g_strconcat ("sqlite:", p->path, NULL);
-    }
-  else
-    {
-      const char *base = g_getenv ("SLUICE_TEST_PG_URI");
-      g_autofree char *create = NULL;
-
-      p->schema = g_strdup_printf ("sluice_cli_%d_%u", (int) getpid (), ++counter);
-      create = g_strdup_printf ("CREATE SCHEMA %s", p->schema);
-      pg_exec (create);
-      p->uri = g_strdup_printf ("%s%coptions=-csearch_path%%3D%s", base, strchr (base, '?') != NULL ? '&' : '?',
-                                p->schema);
-    }
+  p->uri = store_fixture_new_place (kind == STORE_SQLITE, "cli", &p->dir, &p->path, &p->schema);
   return p;
 }
 
@@ -223,7 +154,7 @@ add_foreign_table (Place *p)
                                               "INSERT INTO %s.orders (item) VALUES ('tea')",
                                               p->schema, p->schema);
 
-      pg_exec (sql);
+      store_fixture_pg_exec (sql);
     }
 }
 
@@ -323,7 +254,7 @@ test_sqlite_status_never_makes_or_converts_a_store (void)
 static void
 test_pg_status_never_makes_a_store (void)
 {
-  if (pg_available ())
+  if (store_fixture_pg_available ())
     status_never_makes_or_converts_a_store (STORE_PG);
 }
 
@@ -391,7 +322,7 @@ test_sqlite_writers_need_init_for_a_foreign_database (void)
 static void
 test_pg_writers_need_init_for_a_foreign_database (void)
 {
-  if (pg_available ())
+  if (store_fixture_pg_available ())
     writers_need_init_for_a_foreign_database (STORE_PG);
 }
 
@@ -437,7 +368,7 @@ test_sqlite_names_over_the_limit_are_bad_arguments (void)
 static void
 test_pg_names_over_the_limit_are_bad_arguments (void)
 {
-  if (pg_available ())
+  if (store_fixture_pg_available ())
     names_over_the_limit_are_bad_arguments (STORE_PG);
 }
 
@@ -477,7 +408,7 @@ fill_up_after (Place *p,
   if (p->kind == STORE_SQLITE)
     sqlite_exec (p->path, sql);
   else
-    pg_exec (sql);
+    store_fixture_pg_exec (sql);
 }
 
 static void
@@ -527,7 +458,7 @@ test_sqlite_enqueue_failing_part_way_says_what_was_stored (void)
 static void
 test_pg_enqueue_failing_part_way_says_what_was_stored (void)
 {
-  if (pg_available ())
+  if (store_fixture_pg_available ())
     enqueue_failing_part_way_says_what_was_stored (STORE_PG);
 }
 

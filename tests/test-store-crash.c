@@ -506,21 +506,6 @@ audit_jobs (Place          *p,
     }
 }
 
-static gboolean
-pg_available (void)
-{
-  const char *uri = g_getenv ("SLUICE_TEST_PG_URI");
-
-  if (uri != NULL && *uri != '\0')
-    return TRUE;
-  if (g_strcmp0 (g_getenv ("CI"), "true") == 0 || g_strcmp0 (g_getenv ("SLUICE_REQUIRE_PG"), "1") == 0)
-    g_test_fail_printf ("SLUICE_TEST_PG_URI is not set, and CI=true or SLUICE_REQUIRE_PG=1 needs the "
-                        "PostgreSQL crash tests: scripts/test starts the server (tests/pg-server.sh)");
-  else
-    g_test_skip ("SLUICE_TEST_PG_URI is not set: scripts/test starts a server (tests/pg-server.sh)");
-  return FALSE;
-}
-
 /* ---- the cases ---------------------------------------------------------- */
 
 #define N_OK 800
@@ -539,7 +524,7 @@ kill_during_the_run (StoreKind kind)
   g_autoptr(GError) error = NULL;
   Audit audit = { { 0 } };
 
-  if (kind == STORE_PG && !pg_available ())
+  if (kind == STORE_PG && !store_fixture_pg_available ())
     return;
   p = place_new (kind);
 
@@ -602,7 +587,7 @@ kill_during_a_backoff (StoreKind kind)
   g_autoptr(GError) error = NULL;
   Audit audit = { { 0 } };
 
-  if (kind == STORE_PG && !pg_available ())
+  if (kind == STORE_PG && !store_fixture_pg_available ())
     return;
   p = place_new (kind);
 
@@ -769,7 +754,7 @@ workers_killed_and_restarted (StoreKind kind)
   Worker *last;
   guint n_started = 0;
 
-  if (kind == STORE_PG && !pg_available ())
+  if (kind == STORE_PG && !store_fixture_pg_available ())
     return;
   p = place_new (kind);
   enqueue (p, "chaos", N_CHAOS, "ok 0.01", N_CHAOS);

@@ -1033,7 +1033,7 @@ assert_accounted (Fixture *f)
 /* }}} */
 
 /* A GAsyncReadyCallback for sluice_run_close_async() whose close must
- * succeed. */
+ * succeed; @user_data, if not %NULL, is a gboolean set when it has. */
 void
 assert_closed (GObject      *run,
                GAsyncResult *result,
@@ -1043,4 +1043,6 @@ assert_closed (GObject      *run,
 
   g_assert_true (sluice_run_close_finish (SLUICE_RUN (run), result, &error));
   g_assert_no_error (error);
+  if (user_data != NULL)
+    *(gboolean *) user_data = TRUE;
 }

@@ -107,3 +107,21 @@ run_fixture_random_scenario (GRand *rand)
   g_string_append (text, "\n[run]\nclock=virtual\n");
   return g_string_free (text, FALSE);
 }
+
+/* The scenario file at @path run alone on the virtual clock, as
+ * `sluice-run --clock virtual` and the compare window run it. */
+SluiceReport *
+run_fixture_run_file (const char *path)
+{
+  const char * const overrides[] = { "run.clock=virtual", NULL };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SluiceScenario) scenario = sluice_scenario_new_from_file (path, overrides, &error);
+  g_autoptr(SluiceScenarioRunner) runner = NULL;
+  SluiceReport *report;
+
+  g_assert_no_error (error);
+  runner = sluice_scenario_runner_new (scenario);
+  report = sluice_scenario_runner_run (runner, &error);
+  g_assert_no_error (error);
+  return report;
+}

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "sluice-recorder.h"
+#include "sluice-report.h"
 #include "sluice-scenario.h"
 #include "sluice-timeline.h"
 
@@ -17,5 +18,6 @@ SluiceRecorder *run_fixture_record_preset (const char          *name,
 SluiceTimeline *run_fixture_timeline_of   (const char          *name,
                                            SluiceScenario     **scenario_out);
 char           *run_fixture_random_scenario (GRand              *rand);
+SluiceReport   *run_fixture_run_file        (const char         *path);
 
 G_END_DECLS

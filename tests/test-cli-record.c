@@ -15,20 +15,10 @@
 #include <string.h>
 
 #include "cli-fixture.h"
+#include "test-helpers.h"
 
 #define MINIMAL "[pool]\nworkers=2\nqueue-size=2\nitem-timeout=1\n"
 #define VIRTUAL "[run]\nclock=virtual\n"
-
-static char *
-read_text (const char *path)
-{
-  g_autoptr(GError) error = NULL;
-  char *text = NULL;
-
-  g_file_get_contents (path, &text, NULL, &error);
-  g_assert_no_error (error);
-  return text;
-}
 
 /* ---- --record ----------------------------------------------------------- */
 
@@ -49,9 +39,9 @@ test_record_writes_the_run (void)
     return;
 
   g_assert_cmpint (cli_run_to_end (args, &out, &err), ==, 0);
-  recorded = read_text (record);
-  events_text = read_text (events);
-  pool_text = read_text (pool);
+  recorded = sluice_test_read_text (record);
+  events_text = sluice_test_read_text (events);
+  pool_text = sluice_test_read_text (pool);
 
   newline = strchr (recorded, '\n');
   g_assert_nonnull (newline);
@@ -84,7 +74,7 @@ test_record_carries_the_report (void)
     return;
 
   g_assert_cmpint (cli_run_to_end (args, &out, &err), ==, 0);
-  recorded = read_text (record);
+  recorded = sluice_test_read_text (record);
   *strchr (recorded, '\n') = '\0';
   header = parse_report (recorded);
   g_assert_true (json_object_has_member (header, "report"));
@@ -117,7 +107,7 @@ test_record_holds_the_overrides (void)
     return;
 
   g_assert_cmpint (cli_run_to_end (args, &out, &err), ==, 0);
-  recorded = read_text (record);
+  recorded = sluice_test_read_text (record);
   *strchr (recorded, '\n') = '\0';
   header = parse_report (recorded);
   scenario = json_object_get_string_member (header, "scenario");

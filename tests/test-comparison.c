@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "sluice-comparison.h"
+#include "run-fixture.h"
 
 static char *
 preset_path (const char *name)
@@ -38,22 +39,6 @@ run_comparison (SluiceComparison  *comparison,
   while (result == NULL)
     g_main_context_iteration (NULL, TRUE);
   return sluice_comparison_run_finish (comparison, result, error);
-}
-
-/* @path run alone on the virtual clock, as `sluice-run --clock virtual`. */
-static SluiceReport *
-run_alone (const char *path)
-{
-  g_autoptr(GError) error = NULL;
-  g_autoptr(SluiceScenario) scenario = sluice_scenario_new_from_file (path, virtual_clock, &error);
-  g_autoptr(SluiceScenarioRunner) runner = NULL;
-  SluiceReport *report;
-
-  g_assert_no_error (error);
-  runner = sluice_scenario_runner_new (scenario);
-  report = sluice_scenario_runner_run (runner, &error);
-  g_assert_no_error (error);
-  return report;
 }
 
 static void
@@ -95,8 +80,8 @@ test_rows_are_each_runs_report (void)
   g_autofree char *b_path = preset_path ("retry-storm-jitter");
   g_autoptr(GError) error = NULL;
   g_autoptr(SluiceComparison) comparison = sluice_comparison_new_from_files (a_path, b_path, virtual_clock, &error);
-  g_autoptr(SluiceReport) a = run_alone (a_path);
-  g_autoptr(SluiceReport) b = run_alone (b_path);
+  g_autoptr(SluiceReport) a = run_fixture_run_file (a_path);
+  g_autoptr(SluiceReport) b = run_fixture_run_file (b_path);
   g_autoptr(GPtrArray) rows = NULL;
   g_autoptr(GPtrArray) labelled = NULL;
   const SluiceRunStats *sa = sluice_report_get_stats (a), *sb = sluice_report_get_stats (b);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "sluice-document.h"
+#include "test-helpers.h"
 
 #define COMMENTED \
   "# Written by hand: keep this comment.\n" \
@@ -138,15 +139,6 @@ count (guint *n)
   (*n)++;
 }
 
-static char *
-read_text (const char *path)
-{
-  char *text = NULL;
-
-  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
-  return text;
-}
-
 /* The scenario as a person edited it in the panel. */
 static SluiceScenario *
 edited (const char *from,
@@ -219,7 +211,7 @@ test_dirty_follows_edit_save_and_load (Fixture       *f,
   g_assert_no_error (error);
   g_assert_false (sluice_document_get_dirty (document));
   g_assert_cmpuint (dirties, ==, 2);
-  written = read_text (f->path);
+  written = sluice_test_read_text (f->path);
   g_assert_nonnull (strstr (written, "# Written by hand: keep this comment.\n"));
   g_assert_nonnull (strstr (written, "# one at a time\nworkers = 2\n"));
   g_assert_cmpstr (sluice_document_get_text (document), ==, written);
@@ -305,8 +297,8 @@ test_save_as_names_the_file_once (Fixture       *f,
   g_assert_cmpstr (g_ptr_array_index (names, 0), ==, "copy.pool");
   g_assert_cmpstr (g_ptr_array_index (names, 1), ==, "two.pool");
   {
-    g_autofree char *original = read_text (f->path);
-    g_autofree char *written = read_text (copy);
+    g_autofree char *original = sluice_test_read_text (f->path);
+    g_autofree char *written = sluice_test_read_text (copy);
 
     g_assert_cmpstr (original, ==, COMMENTED);
     g_assert_cmpstr (written, ==, COMMENTED);

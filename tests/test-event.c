@@ -239,15 +239,6 @@ on_submitted (GObject      *object,
 }
 
 static void
-on_closed (GObject      *object,
-           GAsyncResult *res,
-           gpointer      user_data)
-{
-  g_assert_true (sluice_run_close_finish (SLUICE_RUN (object), res, NULL));
-  *(gboolean *) user_data = TRUE;
-}
-
-static void
 test_run_start_of_a_service_has_the_same_bound (Fixture       *f,
                                                 gconstpointer  data)
 {
@@ -260,7 +251,7 @@ test_run_start_of_a_service_has_the_same_bound (Fixture       *f,
   f->run = sluice_pool_open (f->pool, NULL);
   g_assert_nonnull (f->run);
   sluice_run_submit_async (f->run, g_variant_new_int64 (0), NULL, on_submitted, NULL);
-  sluice_run_close_async (f->run, NULL, on_closed, &closed);
+  sluice_run_close_async (f->run, NULL, assert_closed, &closed);
   spin_until (f, &closed);
 
   start = find_event (events, SLUICE_EVENT_RUN_START, -1, 0);

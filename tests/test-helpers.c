@@ -110,6 +110,18 @@ sluice_test_run_to_end (const char * const  *argv,
   return g_subprocess_get_exit_status (process);
 }
 
+/* The whole of the file at @path, which must be readable. */
+char *
+sluice_test_read_text (const char *path)
+{
+  g_autoptr(GError) error = NULL;
+  char *text = NULL;
+
+  g_file_get_contents (path, &text, NULL, &error);
+  g_assert_no_error (error);
+  return text;
+}
+
 /* A path named @name in a new scratch folder of its own;
  * sluice_test_remove_temp() removes both. */
 char *

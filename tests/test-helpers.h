@@ -78,6 +78,7 @@ gint             sluice_test_run_to_end         (const char * const *argv,
                                                  char              **out,
                                                  char              **err);
 
+char            *sluice_test_read_text          (const char *path);
 char            *sluice_test_temp_path          (const char *name);
 void             sluice_test_remove_temp        (const char *path);
 

@@ -116,7 +116,7 @@ close_now (gpointer user_data)
 {
   Service *s = user_data;
 
-  sluice_run_close_async (s->f->run, NULL, assert_closed, s);
+  sluice_run_close_async (s->f->run, NULL, assert_closed, NULL);
 }
 
 static SluiceJob *

@@ -15,6 +15,7 @@
 #include "sluice-config-panel.h"
 #include "sluice-timeline-view.h"
 #include "window-fixture.h"
+#include "run-fixture.h"
 
 static char *
 preset_path (const char *name)
@@ -22,23 +23,6 @@ preset_path (const char *name)
   g_autofree char *file = g_strconcat (name, ".pool", NULL);
 
   return g_test_build_filename (G_TEST_DIST, "..", "data", "presets", file, NULL);
-}
-
-/* @path run alone, as the compare window runs it: on the virtual clock. */
-static SluiceReport *
-run_alone (const char *path)
-{
-  const char * const overrides[] = { "run.clock=virtual", NULL };
-  g_autoptr(GError) error = NULL;
-  g_autoptr(SluiceScenario) scenario = sluice_scenario_new_from_file (path, overrides, &error);
-  g_autoptr(SluiceScenarioRunner) runner = NULL;
-  SluiceReport *report;
-
-  g_assert_no_error (error);
-  runner = sluice_scenario_runner_new (scenario);
-  report = sluice_scenario_runner_run (runner, &error);
-  g_assert_no_error (error);
-  return report;
 }
 
 static void
@@ -134,8 +118,8 @@ test_compare_two_presets (void)
   SluiceWindow *window = window_fixture_open ("retry-storm");
   g_autofree char *a_path = preset_path ("retry-storm");
   g_autofree char *b_path = preset_path ("retry-storm-jitter");
-  g_autoptr(SluiceReport) a = run_alone (a_path);
-  g_autoptr(SluiceReport) b = run_alone (b_path);
+  g_autoptr(SluiceReport) a = run_fixture_run_file (a_path);
+  g_autoptr(SluiceReport) b = run_fixture_run_file (b_path);
   g_autoptr(GError) error = NULL;
   SluiceCompareWindow *compare;
   SluiceViewport *viewport;

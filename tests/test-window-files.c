@@ -16,6 +16,7 @@
 #include "sluice-scenario-header.h"
 #include "sluice-window.h"
 #include "window-fixture.h"
+#include "test-helpers.h"
 
 #define COMMENTED \
   "# Written by hand: keep this comment.\n" \
@@ -65,15 +66,6 @@ static SluiceConfigPanel *
 panel_of (SluiceWindow *window)
 {
   return SLUICE_CONFIG_PANEL (sluice_window_get_config_panel (window));
-}
-
-static char *
-read_text (const char *path)
-{
-  char *text = NULL;
-
-  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
-  return text;
 }
 
 static void
@@ -211,7 +203,7 @@ test_save_keeps_the_files_comments (void)
   save (window);
   g_assert_null (sluice_window_get_question (window));
 
-  text = read_text (path);
+  text = sluice_test_read_text (path);
   g_string_replace (expected, "queue-size=1\nitem-timeout=1\n", "queue-size=4\nitem-timeout=1\nkeep-going=true\n", 1);
   g_assert_cmpstr (text, ==, expected->str);
 
@@ -257,7 +249,7 @@ test_closing_a_changed_file_asks_first (void)
   g_assert_false (is_open (window));
   /* Discarded: the file is as it was. */
   {
-    g_autofree char *text = read_text (path);
+    g_autofree char *text = sluice_test_read_text (path);
     g_assert_cmpstr (text, ==, COMMENTED);
   }
 
@@ -293,7 +285,7 @@ test_choosing_a_preset_while_changed_asks_first (void)
 
   answer (window, GTK_RESPONSE_ACCEPT);
   wait_until_saved (window);
-  text = read_text (path);
+  text = sluice_test_read_text (path);
   g_assert_nonnull (strstr (text, "# one at a time\nworkers = 5\n"));
   g_assert_true (g_str_has_suffix (sluice_window_get_file (window), "retries.pool"));
   g_assert_false (sluice_window_get_modified (window));
@@ -344,7 +336,7 @@ test_title_and_description_are_editable (void)
   g_assert_cmpstr (sluice_scenario_get_description (scenario), ==, "Each item waits.");
 
   save (window);
-  text = read_text (path);
+  text = sluice_test_read_text (path);
   g_assert_true (g_str_has_prefix (text, "# Written by hand: keep this comment.\n[scenario]\n"
                                          "title=Two slow items\ndescription=Each item waits.\n\n[pool]\n"));
 

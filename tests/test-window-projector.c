@@ -393,15 +393,6 @@ static const Language languages[] = {
   { "de", "Abgerufen" },
 };
 
-static void
-on_screenshot (SluiceWindow *window,
-               gboolean      ok,
-               gpointer      user_data)
-{
-  int *done = user_data;
-
-  *done = ok ? 1 : 2;
-}
 
 static graphene_rect_t
 bounds_in (GtkWidget    *widget,
@@ -413,19 +404,6 @@ bounds_in (GtkWidget    *widget,
   return bounds;
 }
 
-/* A view got at least its minimum height: the window did not clip it. */
-static void
-assert_not_clipped (GtkWidget *widget)
-{
-  graphene_rect_t box;
-  int minimum;
-
-  g_assert_true (gtk_widget_compute_bounds (widget, widget, &box));
-  gtk_widget_measure (widget, GTK_ORIENTATION_VERTICAL, (int) box.size.width, &minimum, NULL, NULL, NULL);
-  g_test_message ("%s: %.0f × %.0f, at least %d high", G_OBJECT_TYPE_NAME (widget), box.size.width,
-                  box.size.height, minimum);
-  g_assert_cmpfloat (box.size.height, >=, minimum);
-}
 
 /* `sluice --projector --screenshot` of the preset with ten workers, in a
  * window of 1024×768 with the configuration shown: the window keeps that
@@ -443,7 +421,7 @@ test_fits_1024x768 (gconstpointer data)
   GtkCssProvider *css;
   GtkWidget *counters, *flow;
   SluiceWindow *window;
-  int done = 0, rows = 0;
+  int rows = 0;
   double last_y = -1.;
 
   if (!window_fixture_try_language (language->language, language->pulled))
@@ -452,18 +430,7 @@ test_fits_1024x768 (gconstpointer data)
   css = window_fixture_add_app_style ();
   window = window_fixture_new_projector (settings);
   g_assert_true (sluice_window_open_preset (window, "retry-storm", NULL));
-  sluice_window_run_and_export (window, png, NULL, NULL, on_screenshot, &done);
-  gtk_window_present (GTK_WINDOW (window));
-  {
-    guint timeout_id = window_fixture_add_timeout ();
-
-    while (done == 0)
-      g_main_context_iteration (NULL, TRUE);
-    g_source_remove (timeout_id);
-  }
-  g_assert_cmpint (done, ==, 1);
-  g_test_message ("%s: %d × %d", png, gtk_widget_get_width (GTK_WIDGET (window)),
-                  gtk_widget_get_height (GTK_WIDGET (window)));
+  window_fixture_screenshot (window, png);
 
   g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (window)), <=, 1024);
   g_assert_cmpint (gtk_widget_get_height (GTK_WIDGET (window)), <=, 768);
@@ -496,7 +463,7 @@ test_fits_1024x768 (gconstpointer data)
       g_assert_cmpfloat (bounds.origin.x, >=, 0.);
       g_assert_cmpfloat (bounds.origin.x + bounds.size.width, <=, gtk_widget_get_width (GTK_WIDGET (window)));
       g_assert_cmpfloat (bounds.origin.y + bounds.size.height, <=, gtk_widget_get_height (GTK_WIDGET (window)));
-      assert_not_clipped (view);
+      window_fixture_assert_not_clipped (view);
     }
 
   window_fixture_close (window);

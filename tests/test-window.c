@@ -1777,15 +1777,6 @@ static const Screen screens[] = {
   { "id", "Ditarik", 1024, 768, TRUE },
 };
 
-static void
-on_screenshot (SluiceWindow *window,
-               gboolean      ok,
-               gpointer      user_data)
-{
-  int *done = user_data;
-
-  *done = ok ? 1 : 2;
-}
 
 static double
 luminance (GdkPixbuf *pixbuf,
@@ -1925,19 +1916,6 @@ collect_cut_labels (GtkWidget *widget,
     collect_cut_labels (child, cut);
 }
 
-/* A view got at least its minimum height: the window did not clip it. */
-static void
-assert_not_clipped (GtkWidget *widget)
-{
-  graphene_rect_t box;
-  int minimum;
-
-  /* Both with the CSS border and padding. */
-  g_assert_true (gtk_widget_compute_bounds (widget, widget, &box));
-  gtk_widget_measure (widget, GTK_ORIENTATION_VERTICAL, (int) box.size.width, &minimum, NULL, NULL, NULL);
-  g_test_message ("%s: %.0f high, at least %d", G_OBJECT_TYPE_NAME (widget), box.size.height, minimum);
-  g_assert_cmpfloat (box.size.height, >=, minimum);
-}
 
 /* `sluice --screenshot` of the preset with the most counters, in a window
  * of the size in the settings, the configuration shown: the window keeps
@@ -1949,7 +1927,7 @@ test_window_screenshot (gconstpointer data)
 {
   const Screen *screen = data;
   g_autoptr(GSettings) settings = g_settings_new ("io.github.sluicepool.Sluice");
-  g_autoptr(GtkCssProvider) css = gtk_css_provider_new ();
+  GtkCssProvider *css;
   g_autofree char *name = g_strdup_printf ("screenshot-%dx%d-%s%s.png", screen->width, screen->height,
                                            screen->language, screen->dark ? "-dark" : "");
   g_autofree char *png = g_test_build_filename (G_TEST_BUILT, name, NULL);
@@ -1958,26 +1936,14 @@ test_window_screenshot (gconstpointer data)
   g_autoptr(GError) error = NULL;
   GtkWidget *counters, *flow, *last = NULL;
   SluiceWindow *window;
-  int done = 0, rows = 0;
+  int rows = 0;
   double last_y = -1.;
 
-  if (g_getenv ("SLUICE_LOCALEDIR") == NULL)
-    {
-      g_test_skip ("SLUICE_LOCALEDIR is not set");
-      return;
-    }
-  window_fixture_set_language (screen->language);
-  if (!g_str_equal (gettext ("Pulled"), screen->pulled))
-    {
-      window_fixture_set_language ("");
-      g_test_skip ("the build tree has no catalogue for this language");
-      return;
-    }
+  if (!window_fixture_try_language (screen->language, screen->pulled))
+    return;
 
   /* As the app looks: its style sheet, the theme it is asked for. */
-  gtk_css_provider_load_from_resource (css, "/io/github/sluicepool/Sluice/style.css");
-  gtk_style_context_add_provider_for_display (gdk_display_get_default (), GTK_STYLE_PROVIDER (css),
-                                              GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
+  css = window_fixture_add_app_style ();
   g_object_set (gtk_settings_get_default (), "gtk-application-prefer-dark-theme", screen->dark, NULL);
   g_settings_set_int (settings, "window-width", screen->width);
   g_settings_set_int (settings, "window-height", screen->height);
@@ -1985,17 +1951,7 @@ test_window_screenshot (gconstpointer data)
   window = g_object_ref (sluice_window_new (NULL));
   sluice_window_bind_settings (window, settings);
   g_assert_true (sluice_window_open_preset (window, "deadline-shed", NULL));
-  sluice_window_run_and_export (window, png, NULL, NULL, on_screenshot, &done);
-  gtk_window_present (GTK_WINDOW (window));
-  {
-    guint timeout_id = window_fixture_add_timeout ();
-
-    while (done == 0)
-      g_main_context_iteration (NULL, TRUE);
-    g_source_remove (timeout_id);
-  }
-  g_assert_cmpint (done, ==, 1);
-  g_test_message ("%s", png);
+  window_fixture_screenshot (window, png);
 
   pixbuf = gdk_pixbuf_new_from_file (png, &error);
   g_assert_no_error (error);
@@ -2049,9 +2005,9 @@ test_window_screenshot (gconstpointer data)
    * their axis. */
   assert_end_shown (pixbuf, window, window_fixture_find_widget (GTK_WIDGET (window), SLUICE_TYPE_CHART_VIEW), 0.4, 0.75);
   assert_end_shown (pixbuf, window, sluice_window_get_timeline_view (window), 0.6, 0.8);
-  assert_not_clipped (window_fixture_find_widget (GTK_WIDGET (window), SLUICE_TYPE_CHART_VIEW));
-  assert_not_clipped (sluice_window_get_timeline_view (window));
-  assert_not_clipped (window_fixture_find_widget (GTK_WIDGET (window), GTK_TYPE_NOTEBOOK));
+  window_fixture_assert_not_clipped (window_fixture_find_widget (GTK_WIDGET (window), SLUICE_TYPE_CHART_VIEW));
+  window_fixture_assert_not_clipped (sluice_window_get_timeline_view (window));
+  window_fixture_assert_not_clipped (window_fixture_find_widget (GTK_WIDGET (window), GTK_TYPE_NOTEBOOK));
 
   collect_cut_labels (GTK_WIDGET (window), cut);
   for (guint i = 0; i < cut->len; i++)
@@ -2062,7 +2018,7 @@ test_window_screenshot (gconstpointer data)
   g_settings_reset (settings, "window-width");
   g_settings_reset (settings, "window-height");
   g_object_set (gtk_settings_get_default (), "gtk-application-prefer-dark-theme", FALSE, NULL);
-  gtk_style_context_remove_provider_for_display (gdk_display_get_default (), GTK_STYLE_PROVIDER (css));
+  window_fixture_remove_app_style (css);
   window_fixture_set_language ("");
 }
 

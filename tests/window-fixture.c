@@ -307,3 +307,48 @@ window_fixture_draw_widget (GtkWidget *widget)
   gsk_renderer_unrealize (renderer);
   return texture;
 }
+
+static void
+on_screenshot (SluiceWindow *window,
+               gboolean      ok,
+               gpointer      user_data)
+{
+  int *done = user_data;
+
+  *done = ok ? 1 : 2;
+}
+
+/* What `sluice --screenshot PNG` does: runs the window's scenario to its
+ * end, shown, and writes the window's picture to @png. */
+void
+window_fixture_screenshot (SluiceWindow *window,
+                           const char   *png)
+{
+  int done = 0;
+  guint timeout_id;
+
+  sluice_window_run_and_export (window, png, NULL, NULL, on_screenshot, &done);
+  gtk_window_present (GTK_WINDOW (window));
+  timeout_id = window_fixture_add_timeout ();
+  while (done == 0)
+    g_main_context_iteration (NULL, TRUE);
+  g_source_remove (timeout_id);
+  g_assert_cmpint (done, ==, 1);
+  g_test_message ("%s: %d × %d", png, gtk_widget_get_width (GTK_WIDGET (window)),
+                  gtk_widget_get_height (GTK_WIDGET (window)));
+}
+
+/* @widget got at least its minimum height (with its CSS border and
+ * padding): the window did not clip it. */
+void
+window_fixture_assert_not_clipped (GtkWidget *widget)
+{
+  graphene_rect_t box;
+  int minimum;
+
+  g_assert_true (gtk_widget_compute_bounds (widget, widget, &box));
+  gtk_widget_measure (widget, GTK_ORIENTATION_VERTICAL, (int) box.size.width, &minimum, NULL, NULL, NULL);
+  g_test_message ("%s: %.0f × %.0f, at least %d high", G_OBJECT_TYPE_NAME (widget), box.size.width,
+                  box.size.height, minimum);
+  g_assert_cmpfloat (box.size.height, >=, minimum);
+}

@@ -30,5 +30,8 @@ void          window_fixture_remove_app_style (GtkCssProvider *css);
 void          window_fixture_wait_for_frames (GtkWidget    *widget,
                                            guint          n);
 GdkTexture   *window_fixture_draw_widget  (GtkWidget     *widget);
+void          window_fixture_screenshot   (SluiceWindow  *window,
+                                           const char    *png);
+void          window_fixture_assert_not_clipped (GtkWidget *widget);
 
 G_END_DECLS

@@ -17,12 +17,7 @@
 #include <stdio.h>
 
 #include "sluice-comparison.h"
-
-enum {
-  EXIT_RAN = 0,
-  EXIT_INTERNAL = 1,
-  EXIT_USAGE = 2,
-};
+#include "sluice-run-exit.h"
 
 /* Column width of the table, in characters. */
 #define COLUMN 16
@@ -134,15 +129,6 @@ on_run_done (GObject      *object,
 }
 
 static int
-exit_status_for (const GError *error)
-{
-  if (error->domain == SLUICE_SCENARIO_ERROR ||
-      g_error_matches (error, SLUICE_ERROR, SLUICE_ERROR_INVALID_CONFIG))
-    return EXIT_USAGE;
-  return EXIT_INTERNAL;
-}
-
-static int
 run_both (Compare  *compare,
           gboolean  keep_details)
 {
@@ -157,9 +143,9 @@ run_both (Compare  *compare,
   if (!sluice_comparison_run_finish (compare->comparison, compare->result, &error))
     {
       g_printerr ("sluice-run: %s\n", error->message);
-      return exit_status_for (error);
+      return sluice_run_exit_status_for (error);
     }
-  return EXIT_RAN;
+  return SLUICE_RUN_EXIT_OK;
 }
 
 /* ---- printing ----------------------------------------------------------- */
@@ -234,9 +220,9 @@ print_difference (SluiceComparison *comparison,
       fflush (stdout) == EOF || ferror (stdout))
     {
       g_printerr (_("sluice-run: cannot write the comparison to standard output\n"));
-      return EXIT_INTERNAL;
+      return SLUICE_RUN_EXIT_INTERNAL;
     }
-  return EXIT_RAN;
+  return SLUICE_RUN_EXIT_OK;
 }
 
 /**
@@ -266,19 +252,19 @@ sluice_run_compare (const char         *b_path,
   if (comparison == NULL)
     {
       g_printerr ("sluice-run: %s\n", error->message);
-      return EXIT_USAGE;
+      return SLUICE_RUN_EXIT_USAGE;
     }
 
   sigint_id = g_unix_signal_add (SIGINT, on_signal, &compare);
   sigterm_id = g_unix_signal_add (SIGTERM, on_signal, &compare);
 
   status = run_both (&compare, json);
-  if (status == EXIT_RAN && compare.n_signals > 0)
+  if (status == SLUICE_RUN_EXIT_OK && compare.n_signals > 0)
     {
       g_printerr (_("sluice-run: the comparison was interrupted by a signal\n"));
-      status = EXIT_INTERNAL;
+      status = SLUICE_RUN_EXIT_INTERNAL;
     }
-  if (status == EXIT_RAN)
+  if (status == SLUICE_RUN_EXIT_OK)
     status = print_difference (comparison, json);
 
   g_source_remove (sigint_id);

@@ -39,15 +39,10 @@
 #include "sluice-recording.h"
 #include "sluice-report.h"
 #include "sluice-run-compare.h"
+#include "sluice-run-exit.h"
 #include "sluice-run-store.h"
 #include "sluice-scenario.h"
 #include "sluice-scenario-runner.h"
-
-enum {
-  EXIT_RAN = 0,
-  EXIT_INTERNAL = 1,
-  EXIT_USAGE = 2,
-};
 
 typedef struct {
   /* options */
@@ -581,16 +576,6 @@ print_lesson_reveal (App            *app,
   fflush (out);
 }
 
-static int
-exit_status_for (const GError *error)
-{
-  if (error->domain == SLUICE_SCENARIO_ERROR || error->domain == G_OPTION_ERROR ||
-      g_error_matches (error, SLUICE_ERROR, SLUICE_ERROR_INVALID_CONFIG))
-    return EXIT_USAGE;
-
-  return EXIT_INTERNAL;
-}
-
 static void
 on_run_done (GObject      *object,
              GAsyncResult *result,
@@ -657,14 +642,14 @@ run_scenario (App            *app,
 
   if (report != NULL)
     {
-      status = print_report (app, scenario, report, &output_error) ? EXIT_RAN : EXIT_INTERNAL;
-      if (status == EXIT_RAN && sluice_scenario_get_lesson (scenario) != NULL)
+      status = print_report (app, scenario, report, &output_error) ? SLUICE_RUN_EXIT_OK : SLUICE_RUN_EXIT_INTERNAL;
+      if (status == SLUICE_RUN_EXIT_OK && sluice_scenario_get_lesson (scenario) != NULL)
         print_lesson_reveal (app, scenario, report, sluice_scenario_get_lesson (scenario));
     }
   else
     {
       g_printerr ("sluice-run: %s\n", error->message);
-      status = exit_status_for (error);
+      status = sluice_run_exit_status_for (error);
     }
 
   if (output_error != NULL)
@@ -677,15 +662,15 @@ run_scenario (App            *app,
     {
       g_printerr ("sluice-run: %s\n", output_error->message);
       g_clear_error (&output_error);
-      if (status == EXIT_RAN)
-        status = EXIT_INTERNAL;
+      if (status == SLUICE_RUN_EXIT_OK)
+        status = SLUICE_RUN_EXIT_INTERNAL;
     }
 
   if (app->record_file != NULL && !write_record (app, scenario, report, recorder, &output_error))
     {
       g_printerr ("sluice-run: %s\n", output_error->message);
-      if (status == EXIT_RAN)
-        status = EXIT_INTERNAL;
+      if (status == SLUICE_RUN_EXIT_OK)
+        status = SLUICE_RUN_EXIT_INTERNAL;
     }
 
   return status;
@@ -720,7 +705,7 @@ main (int   argc,
       g_printerr ("sluice-run: %s\n", error->message);
       g_printerr (_("Try “sluice-run --help” for more information.\n"));
       app_clear (&app);
-      return EXIT_USAGE;
+      return SLUICE_RUN_EXIT_USAGE;
     }
 
   /* Two runs, with their own signal handling. */
@@ -752,21 +737,21 @@ main (int   argc,
     {
       g_printerr ("sluice-run: %s\n", error->message);
       app_clear (&app);
-      return EXIT_USAGE;
+      return SLUICE_RUN_EXIT_USAGE;
     }
 
   if (!check_stdout (&app, &error))
     {
       g_printerr ("sluice-run: %s\n", error->message);
       app_clear (&app);
-      return EXIT_INTERNAL;
+      return SLUICE_RUN_EXIT_INTERNAL;
     }
 
   if (!open_events (&app, &error) || !open_record (&app, &error))
     {
       g_printerr ("sluice-run: %s\n", error->message);
       app_clear (&app);
-      return EXIT_USAGE;
+      return SLUICE_RUN_EXIT_USAGE;
     }
 
   status = run_scenario (&app, scenario);

@@ -9,15 +9,9 @@
 #include <sluice.h>
 
 #include "sluice-job-store.h"
+#include "sluice-run-exit.h"
 
 G_BEGIN_DECLS
-
-/* sluice-run's exit statuses, as its manual page says. */
-enum {
-  SLUICE_RUN_EXIT_OK = 0,
-  SLUICE_RUN_EXIT_INTERNAL = 1,
-  SLUICE_RUN_EXIT_USAGE = 2,
-};
 
 gboolean        sluice_run_store_is_command (const char  *name);
 int             sluice_run_store_main       (int          argc,

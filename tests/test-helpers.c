@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include <glib/gstdio.h>
+#include <libintl.h>
+#include <locale.h>
 
 #include "test-helpers.h"
 
@@ -108,6 +110,55 @@ sluice_test_run_to_end (const char * const  *argv,
                   out != NULL ? *out : "", err != NULL ? *err : "");
   g_assert_true (g_subprocess_get_if_exited (process));
   return g_subprocess_get_exit_status (process);
+}
+
+const SluiceTestLanguage sluice_test_languages[3] = {
+  { "", "Pulled" },
+  { "de", "Abgerufen" },
+  { "id", "Ditarik" },
+};
+
+/* The app's messages in @language from the catalogues of the build tree
+ * ($SLUICE_LOCALEDIR): the messages' category goes to C.UTF-8 for a
+ * language, back to C for none (""). The tests' binaries bind the app's
+ * text domain here. */
+void
+sluice_test_set_language (const char *language)
+{
+  setlocale (LC_MESSAGES, *language != '\0' ? "C.UTF-8" : "C");
+  g_setenv ("LANGUAGE", language, TRUE);
+  if (g_getenv ("SLUICE_LOCALEDIR") != NULL)
+    bindtextdomain ("sluice", g_getenv ("SLUICE_LOCALEDIR"));
+  bind_textdomain_codeset ("sluice", "UTF-8");
+  /* Also forgets the translations looked up so far. */
+  textdomain ("sluice");
+}
+
+/* Switches to @language, one of sluice_test_languages; FALSE, the test
+ * skipped and the messages as written again, when the build tree has no
+ * catalogue for it. */
+gboolean
+sluice_test_try_language (const char *language)
+{
+  const char *pulled = NULL;
+
+  for (guint i = 0; i < G_N_ELEMENTS (sluice_test_languages); i++)
+    if (g_str_equal (sluice_test_languages[i].language, language))
+      pulled = sluice_test_languages[i].pulled;
+  g_assert_nonnull (pulled);
+  if (*language != '\0' && g_getenv ("SLUICE_LOCALEDIR") == NULL)
+    {
+      g_test_skip ("SLUICE_LOCALEDIR is not set");
+      return FALSE;
+    }
+  sluice_test_set_language (language);
+  if (!g_str_equal (dgettext ("sluice", "Pulled"), pulled))
+    {
+      sluice_test_set_language ("");
+      g_test_skip ("the build tree has no catalogue for this language");
+      return FALSE;
+    }
+  return TRUE;
 }
 
 /* The whole of the file at @path, which must be readable. */

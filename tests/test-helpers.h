@@ -78,6 +78,20 @@ gint             sluice_test_run_to_end         (const char * const *argv,
                                                  char              **out,
                                                  char              **err);
 
+/* A language the tests switch the app's messages to, and "Pulled" in it:
+ * a test asks sluice_test_try_language() and is skipped where the build
+ * tree has no catalogue for it. */
+typedef struct {
+  const char *language;   /* "" for none: the messages as written */
+  const char *pulled;
+} SluiceTestLanguage;
+
+/* "", "de", "id" */
+extern const SluiceTestLanguage sluice_test_languages[3];
+
+void             sluice_test_set_language       (const char *language);
+gboolean         sluice_test_try_language       (const char *language);
+
 char            *sluice_test_read_text          (const char *path);
 char            *sluice_test_temp_path          (const char *name);
 void             sluice_test_remove_temp        (const char *path);

@@ -22,6 +22,7 @@
 #include "sluice-render-chart.h"
 #include "sluice-render-projector.h"
 #include "sluice-render-timeline.h"
+#include "test-helpers.h"
 
 #define WIDTH 600.
 #define CHART_HEIGHT 200.
@@ -412,38 +413,6 @@ test_high_contrast_palettes (void)
 #define MIN_PROJECTOR_PLOT     120.  /* of its 200 pixels, in screen pixels */
 #define MIN_PLOT               150.  /* the same chart without projector mode */
 
-typedef struct {
-  const char *language;
-  const char *queued;   /* "queued" in it: the catalogue is in use */
-} Language;
-
-static const Language languages[] = {
-  { "", "queued" },
-  { "de", "wartend" },
-};
-
-static gboolean
-try_language (const Language *language)
-{
-  if (*language->language != '\0' && g_getenv ("SLUICE_LOCALEDIR") == NULL)
-    {
-      g_test_skip ("SLUICE_LOCALEDIR is not set");
-      return FALSE;
-    }
-  setlocale (LC_MESSAGES, *language->language != '\0' ? "C.UTF-8" : "C");
-  g_setenv ("LANGUAGE", language->language, TRUE);
-  if (g_getenv ("SLUICE_LOCALEDIR") != NULL)
-    bindtextdomain ("sluice", g_getenv ("SLUICE_LOCALEDIR"));
-  bind_textdomain_codeset ("sluice", "UTF-8");
-  textdomain ("sluice");
-  if (!g_str_equal (_("queued"), language->queued))
-    {
-      g_test_skip ("the build tree has no catalogue for this language");
-      return FALSE;
-    }
-  return TRUE;
-}
-
 /* The legend and the readout of @model's chart at @width × @height in the
  * render layer's units, drawn at @scale: the legend on one row with every
  * series, the plot at least @min_plot screen pixels high, and the readout,
@@ -508,7 +477,7 @@ test_chart_plot_keeps_its_height_and_readout_stays_off_it (gconstpointer data)
    * are the rest). */
   const double widths[] = { 1024. - 24., 1024. - 420. - 44. };
 
-  if (!try_language (data))
+  if (!sluice_test_try_language (((const SluiceTestLanguage *) data)->language))
     return;
 
   for (guint p = 0; p < G_N_ELEMENTS (presets); p++)
@@ -553,7 +522,7 @@ test_lanes_key_keeps_to_two_rows (gconstpointer data)
   const double s = SLUICE_RENDER_PROJECTOR_SCALE;
   const double width = PROJECTOR_LANES_WIDTH / s;
 
-  if (!try_language (data))
+  if (!sluice_test_try_language (((const SluiceTestLanguage *) data)->language))
     return;
 
   for (guint p = 0; p < G_N_ELEMENTS (projector_runs); p++)
@@ -608,7 +577,7 @@ test_limit_labels_stay_off_the_series (gconstpointer data)
   const double widths[] = { 1024. - 24., 1024. - 420. - 44. };
   guint n_shown = 0;
 
-  if (!try_language (data))
+  if (!sluice_test_try_language (((const SluiceTestLanguage *) data)->language))
     return;
 
   for (guint p = 0; p < G_N_ELEMENTS (projector_runs); p++)
@@ -652,17 +621,17 @@ main (int   argc,
   g_test_add_func ("/render/projector/lines-are-thicker", test_lines_are_thicker);
   g_test_add_func ("/render/projector/keys-fit-a-small-screen", test_keys_fit_a_small_screen);
   g_test_add_func ("/render/projector/high-contrast-palettes", test_high_contrast_palettes);
-  g_test_add_data_func ("/render/projector/chart-plot-keeps-its-height-and-readout-stays-off-it/en", &languages[0],
+  g_test_add_data_func ("/render/projector/chart-plot-keeps-its-height-and-readout-stays-off-it/en", &sluice_test_languages[0],
                         test_chart_plot_keeps_its_height_and_readout_stays_off_it);
-  g_test_add_data_func ("/render/projector/chart-plot-keeps-its-height-and-readout-stays-off-it/de", &languages[1],
+  g_test_add_data_func ("/render/projector/chart-plot-keeps-its-height-and-readout-stays-off-it/de", &sluice_test_languages[1],
                         test_chart_plot_keeps_its_height_and_readout_stays_off_it);
-  g_test_add_data_func ("/render/projector/lanes-key-keeps-to-two-rows/en", &languages[0],
+  g_test_add_data_func ("/render/projector/lanes-key-keeps-to-two-rows/en", &sluice_test_languages[0],
                         test_lanes_key_keeps_to_two_rows);
-  g_test_add_data_func ("/render/projector/lanes-key-keeps-to-two-rows/de", &languages[1],
+  g_test_add_data_func ("/render/projector/lanes-key-keeps-to-two-rows/de", &sluice_test_languages[1],
                         test_lanes_key_keeps_to_two_rows);
-  g_test_add_data_func ("/render/projector/limit-labels-stay-off-the-series/en", &languages[0],
+  g_test_add_data_func ("/render/projector/limit-labels-stay-off-the-series/en", &sluice_test_languages[0],
                         test_limit_labels_stay_off_the_series);
-  g_test_add_data_func ("/render/projector/limit-labels-stay-off-the-series/de", &languages[1],
+  g_test_add_data_func ("/render/projector/limit-labels-stay-off-the-series/de", &sluice_test_languages[1],
                         test_limit_labels_stay_off_the_series);
 
   return g_test_run ();

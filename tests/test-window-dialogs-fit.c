@@ -19,20 +19,10 @@
 #include "sluice-compare-window.h"
 #include "sluice-help-overlay.h"
 #include "window-fixture.h"
+#include "test-helpers.h"
 
 #define SCREEN_WIDTH  1024
 #define SCREEN_HEIGHT 768
-
-typedef struct {
-  const char *language;
-  const char *pulled;   /* "Pulled" in it: the catalogue is in use */
-} Language;
-
-static const Language languages[] = {
-  { "", "Pulled" },
-  { "de", "Abgerufen" },
-  { "id", "Ditarik" },
-};
 
 /* The toplevel windows other than @window and those in @before. */
 static GtkWindow *
@@ -204,12 +194,12 @@ open_projector_window (GSettings *settings)
 static void
 test_shortcuts_window_fits (gconstpointer data)
 {
-  const Language *language = data;
+  const SluiceTestLanguage *language = data;
   g_autoptr(GtkBuilder) builder = NULL;
   GtkCssProvider *css;
   GtkWindow *overlay;
 
-  if (!window_fixture_try_language (language->language, language->pulled))
+  if (!sluice_test_try_language (language->language))
     return;
   /* GTK 4.8's own GtkShortcutsWindow warns "GtkLabel … reported min width
    * -4" while it measures (a GTK bug, not the app's): warnings are not
@@ -233,7 +223,7 @@ test_shortcuts_window_fits (gconstpointer data)
   gtk_window_destroy (overlay);
   g_object_unref (overlay);
   window_fixture_remove_app_style (css);
-  window_fixture_set_language ("");
+  sluice_test_set_language ("");
   g_log_set_always_fatal (G_LOG_FATAL_MASK | G_LOG_LEVEL_WARNING | G_LOG_LEVEL_CRITICAL);
 }
 
@@ -241,12 +231,12 @@ test_shortcuts_window_fits (gconstpointer data)
 static void
 test_dialogs_fit (gconstpointer data)
 {
-  const Language *language = data;
+  const SluiceTestLanguage *language = data;
   g_autoptr(GSettings) settings = g_settings_new ("io.github.sluicepool.Sluice");
   GtkCssProvider *css;
   SluiceWindow *window;
 
-  if (!window_fixture_try_language (language->language, language->pulled))
+  if (!sluice_test_try_language (language->language))
     return;
 
   css = window_fixture_add_app_style ();
@@ -270,7 +260,7 @@ test_dialogs_fit (gconstpointer data)
 
   window_fixture_close (window);
   window_fixture_remove_app_style (css);
-  window_fixture_set_language ("");
+  sluice_test_set_language ("");
 }
 
 int
@@ -281,13 +271,13 @@ main (int   argc,
   /* Every window measured, even after one that does not fit. */
   g_test_set_nonfatal_assertions ();
 
-  g_test_add_data_func ("/window/dialogs-fit/shortcuts/1024x768-projector/en", &languages[0],
+  g_test_add_data_func ("/window/dialogs-fit/shortcuts/1024x768-projector/en", &sluice_test_languages[0],
                         test_shortcuts_window_fits);
-  g_test_add_data_func ("/window/dialogs-fit/shortcuts/1024x768-projector/de", &languages[1],
+  g_test_add_data_func ("/window/dialogs-fit/shortcuts/1024x768-projector/de", &sluice_test_languages[1],
                         test_shortcuts_window_fits);
-  g_test_add_data_func ("/window/dialogs-fit/shortcuts/1024x768-projector/id", &languages[2],
+  g_test_add_data_func ("/window/dialogs-fit/shortcuts/1024x768-projector/id", &sluice_test_languages[2],
                         test_shortcuts_window_fits);
-  g_test_add_data_func ("/window/dialogs-fit/dialogs/1024x768-projector/en", &languages[0], test_dialogs_fit);
-  g_test_add_data_func ("/window/dialogs-fit/dialogs/1024x768-projector/de", &languages[1], test_dialogs_fit);
+  g_test_add_data_func ("/window/dialogs-fit/dialogs/1024x768-projector/en", &sluice_test_languages[0], test_dialogs_fit);
+  g_test_add_data_func ("/window/dialogs-fit/dialogs/1024x768-projector/de", &sluice_test_languages[1], test_dialogs_fit);
   return g_test_run ();
 }

@@ -23,22 +23,13 @@
 #include "sluice-time-view.h"
 #include "sluice-viewport.h"
 #include "window-fixture.h"
+#include "test-helpers.h"
 
 /* The chart's least height on a projector: the back row reads its lines. */
 #define MIN_CHART_HEIGHT 200
 /* What of it the plot keeps: the legend and the readout share one row
  * above it, the time axis is below. */
 #define MIN_PLOT_HEIGHT 120
-
-typedef struct {
-  const char *language;
-  const char *pulled;   /* "Pulled" in it: the catalogue is in use */
-} Language;
-
-static const Language languages[] = {
-  { "", "Pulled" },
-  { "de", "Abgerufen" },
-};
 
 /* Whether @widget is whole inside @viewport (a scrolled window as it is
  * scrolled now) and inside the window. */
@@ -223,13 +214,13 @@ check_lesson (SluiceWindow *window,
 static void
 test_every_lesson_fits (gconstpointer data)
 {
-  const Language *language = data;
+  const SluiceTestLanguage *language = data;
   g_autoptr(GSettings) settings = g_settings_new ("io.github.sluicepool.Sluice");
   g_autoptr(GPtrArray) lessons = NULL;
   GtkCssProvider *css;
   SluiceWindow *window;
 
-  if (!window_fixture_try_language (language->language, language->pulled))
+  if (!sluice_test_try_language (language->language))
     return;
 
   css = window_fixture_add_app_style ();
@@ -250,7 +241,7 @@ test_every_lesson_fits (gconstpointer data)
 
   window_fixture_close (window);
   window_fixture_remove_app_style (css);
-  window_fixture_set_language ("");
+  sluice_test_set_language ("");
 }
 
 int
@@ -259,7 +250,7 @@ main (int   argc,
 {
   gtk_test_init (&argc, &argv, NULL);
 
-  g_test_add_data_func ("/window/lesson-fit/1024x768-projector/en", &languages[0], test_every_lesson_fits);
-  g_test_add_data_func ("/window/lesson-fit/1024x768-projector/de", &languages[1], test_every_lesson_fits);
+  g_test_add_data_func ("/window/lesson-fit/1024x768-projector/en", &sluice_test_languages[0], test_every_lesson_fits);
+  g_test_add_data_func ("/window/lesson-fit/1024x768-projector/de", &sluice_test_languages[1], test_every_lesson_fits);
   return g_test_run ();
 }

@@ -16,6 +16,7 @@
 #include "sluice-lesson-plan-window.h"
 #include "sluice-lessons.h"
 #include "window-fixture.h"
+#include "test-helpers.h"
 
 static SluiceLessonPlan *
 load_plan (void)
@@ -90,9 +91,9 @@ test_plan_is_translated (void)
   g_autoptr(SluiceLessonPlan) german = NULL;
   const SluiceLessonPlanBlock *block;
 
-  window_fixture_set_language ("de");
+  sluice_test_set_language ("de");
   german = load_plan ();
-  window_fixture_set_language ("");
+  sluice_test_set_language ("");
 
   g_assert_cmpstr (sluice_lesson_plan_get_title (german), !=, sluice_lesson_plan_get_title (english));
   for (guint i = 0; i < sluice_lesson_plan_get_n_blocks (german); i++)

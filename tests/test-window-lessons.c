@@ -17,6 +17,7 @@
 #include "sluice-lessons.h"
 #include "sluice-timeline-view.h"
 #include "window-fixture.h"
+#include "test-helpers.h"
 
 static SluiceLessonPanel *
 panel_of (SluiceWindow *window)
@@ -366,7 +367,7 @@ test_window_lessons_in_german (void)
 {
   SluiceWindow *window;
 
-  window_fixture_set_language ("de");
+  sluice_test_set_language ("de");
   window = open_lesson ("completion-order");
   g_assert_true (sluice_window_choose (window, 1));
   run_and_reveal (window);
@@ -374,7 +375,7 @@ test_window_lessons_in_german (void)
   g_assert_cmpstr (sluice_lesson_panel_get_verdict (panel_of (window)), ==,
                    "Diesmal nicht. Die Antwort ist: 4, 1, 0");
   window_fixture_close (window);
-  window_fixture_set_language ("");
+  sluice_test_set_language ("");
 }
 
 /* Every label of the lesson panel after the reveal, in German: German
@@ -386,7 +387,7 @@ test_window_lessons_german_reveal_has_german_numbers (gconstpointer data)
   SluiceWindow *window;
   GtkWidget *panel;
 
-  window_fixture_set_language ("de");
+  sluice_test_set_language ("de");
   window = open_lesson (name);
   g_assert_true (sluice_window_choose (window, 1));
   run_and_reveal (window);
@@ -413,7 +414,7 @@ test_window_lessons_german_reveal_has_german_numbers (gconstpointer data)
     }
   g_assert_nonnull (strstr (sluice_lesson_panel_get_evidence (panel_of (window)), ","));
   window_fixture_close (window);
-  window_fixture_set_language ("");
+  sluice_test_set_language ("");
 }
 
 /* Whether the window's run keys take @keyval (unmodified) with the focus

@@ -24,6 +24,7 @@
 #include "sluice-viewport.h"
 #include "run-fixture.h"
 #include "window-fixture.h"
+#include "test-helpers.h"
 
 /* A run that does not end within this much wall time has stalled: the
  * presets below play in well under a second at their speed. */
@@ -491,7 +492,7 @@ main (int   argc,
       char *argv[])
 {
   gtk_test_init (&argc, &argv, NULL);
-  window_fixture_set_language ("");
+  sluice_test_set_language ("");
 
   g_test_add_func ("/window-live/run-reset-run-again", test_window_live_run_reset_run_again);
   g_test_add_func ("/window-live/run-again-without-reset", test_window_live_run_again_without_reset);

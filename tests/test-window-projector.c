@@ -26,6 +26,7 @@
 #include "sluice-render-timeline.h"
 #include "sluice-timeline-view.h"
 #include "window-fixture.h"
+#include "test-helpers.h"
 
 /* ---- the app's look -------------------------------------------------------- */
 
@@ -383,16 +384,6 @@ test_drawn_text_and_lines_are_larger (void)
 
 /* ---- 1024×768 ------------------------------------------------------------------ */
 
-typedef struct {
-  const char *language;
-  const char *pulled;   /* "Pulled" in it: the catalogue is in use */
-} Language;
-
-static const Language languages[] = {
-  { "", "Pulled" },
-  { "de", "Abgerufen" },
-};
-
 
 static graphene_rect_t
 bounds_in (GtkWidget    *widget,
@@ -413,7 +404,7 @@ bounds_in (GtkWidget    *widget,
 static void
 test_fits_1024x768 (gconstpointer data)
 {
-  const Language *language = data;
+  const SluiceTestLanguage *language = data;
   g_autoptr(GSettings) settings = g_settings_new ("io.github.sluicepool.Sluice");
   g_autofree char *name = g_strdup_printf ("projector-1024x768%s%s.png", *language->language ? "-" : "",
                                            language->language);
@@ -424,7 +415,7 @@ test_fits_1024x768 (gconstpointer data)
   int rows = 0;
   double last_y = -1.;
 
-  if (!window_fixture_try_language (language->language, language->pulled))
+  if (!sluice_test_try_language (language->language))
     return;
 
   css = window_fixture_add_app_style ();
@@ -471,7 +462,7 @@ test_fits_1024x768 (gconstpointer data)
   g_settings_reset (settings, "window-height");
   g_settings_reset (settings, "projector");
   window_fixture_remove_app_style (css);
-  window_fixture_set_language ("");
+  sluice_test_set_language ("");
 }
 
 /* ---- the compare window --------------------------------------------------------- */
@@ -631,8 +622,8 @@ main (int   argc,
   g_test_add_func ("/window/projector/action-and-setting", test_action_and_setting);
   g_test_add_func ("/window/projector/widget-text-is-larger", test_widget_text_is_larger);
   g_test_add_func ("/window/projector/drawn-text-and-lines-are-larger", test_drawn_text_and_lines_are_larger);
-  g_test_add_data_func ("/window/projector/fits-1024x768/en", &languages[0], test_fits_1024x768);
-  g_test_add_data_func ("/window/projector/fits-1024x768/de", &languages[1], test_fits_1024x768);
+  g_test_add_data_func ("/window/projector/fits-1024x768/en", &sluice_test_languages[0], test_fits_1024x768);
+  g_test_add_data_func ("/window/projector/fits-1024x768/de", &sluice_test_languages[1], test_fits_1024x768);
   g_test_add_func ("/window/projector/compare-window-follows", test_compare_window_follows);
   g_test_add_func ("/window/projector/command-line", test_command_line);
 

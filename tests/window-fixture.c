@@ -124,20 +124,6 @@ window_fixture_find_actionable (GtkWidget  *widget,
   return NULL;
 }
 
-/* gtk_test_init() keeps the C locale, where gettext ignores LANGUAGE: the
- * messages' category goes to C.UTF-8 for a language, back to C for none
- * ("" ). The tests' binaries bind the app's text domain here. */
-void
-window_fixture_set_language (const char *language)
-{
-  setlocale (LC_MESSAGES, *language != '\0' ? "C.UTF-8" : "C");
-  g_setenv ("LANGUAGE", language, TRUE);
-  bindtextdomain ("sluice", g_getenv ("SLUICE_LOCALEDIR"));
-  bind_textdomain_codeset ("sluice", "UTF-8");
-  /* Also forgets the translations looked up so far. */
-  textdomain ("sluice");
-}
-
 /* As the app looks: its style sheet on the display, until removed with
  * window_fixture_remove_app_style(). */
 GtkCssProvider *
@@ -230,35 +216,6 @@ window_fixture_action_enabled (SluiceWindow *window,
   enabled = gtk_widget_get_sensitive (probe);
   gtk_stack_remove (stack, probe);
   return enabled;
-}
-
-/**
- * window_fixture_try_language:
- * @language: a language code, or "" for English
- * @pulled: "Pulled" in that language
- *
- * Switches the windows' language to @language when the build tree's
- * catalogue has it; else marks the test skipped.
- *
- * Returns: whether the test goes on in @language
- */
-gboolean
-window_fixture_try_language (const char *language,
-                             const char *pulled)
-{
-  if (g_getenv ("SLUICE_LOCALEDIR") == NULL)
-    {
-      g_test_skip ("SLUICE_LOCALEDIR is not set");
-      return FALSE;
-    }
-  window_fixture_set_language (language);
-  if (!g_str_equal (gettext ("Pulled"), pulled))
-    {
-      window_fixture_set_language ("");
-      g_test_skip ("the build tree has no catalogue for this language");
-      return FALSE;
-    }
-  return TRUE;
 }
 
 /**

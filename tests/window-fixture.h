@@ -21,9 +21,6 @@ GtkWidget    *window_fixture_find_widget  (GtkWidget     *widget,
                                            GType          type);
 GtkWidget    *window_fixture_find_actionable (GtkWidget  *widget,
                                            const char    *action_name);
-void          window_fixture_set_language (const char    *language);
-gboolean      window_fixture_try_language (const char    *language,
-                                           const char    *pulled);
 SluiceWindow *window_fixture_new_projector (GSettings    *settings);
 GtkCssProvider *window_fixture_add_app_style (void);
 void          window_fixture_remove_app_style (GtkCssProvider *css);

@@ -17,6 +17,7 @@
 #include "window-fixture.h"
 #include "run-fixture.h"
 #include "test-helpers.h"
+#include "sluice-time-view.h"
 
 static char *
 preset_path (const char *name)
@@ -104,8 +105,8 @@ assert_views_share (SluiceCompareWindow *compare)
       SluiceChartView *chart = SLUICE_CHART_VIEW (sluice_compare_window_get_chart_view (compare, side));
       SluiceTimelineView *lanes = SLUICE_TIMELINE_VIEW (sluice_compare_window_get_timeline_view (compare, side));
 
-      g_assert_true (sluice_chart_view_get_viewport (chart) == viewport);
-      g_assert_true (sluice_timeline_view_get_viewport (lanes) == viewport);
+      g_assert_true (sluice_time_view_get_viewport (SLUICE_TIME_VIEW (chart)) == viewport);
+      g_assert_true (sluice_time_view_get_viewport (SLUICE_TIME_VIEW (lanes)) == viewport);
       g_assert_cmpuint (sluice_timeline_get_n_bars (sluice_timeline_view_get_model (lanes)), >, 0);
     }
 }

@@ -235,7 +235,7 @@ find_bar_point (SluiceTimelineView *lanes,
                 double             *y)
 {
   SluiceTimeline *model = sluice_timeline_view_get_model (lanes);
-  SluiceViewport *viewport = sluice_timeline_view_get_viewport (lanes);
+  SluiceViewport *viewport = sluice_time_view_get_viewport (SLUICE_TIME_VIEW (lanes));
   const SluiceTimelineBar *bar = sluice_timeline_get_bar (model, bar_index);
   int width = gtk_widget_get_width (GTK_WIDGET (lanes));
   int height = gtk_widget_get_height (GTK_WIDGET (lanes));

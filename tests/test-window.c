@@ -32,6 +32,7 @@
 #include "sluice-window.h"
 #include "window-fixture.h"
 #include "test-helpers.h"
+#include "sluice-time-view.h"
 
 static void
 assert_counter (SluiceWindow  *window,
@@ -321,7 +322,7 @@ test_window_zoom (void)
 {
   SluiceWindow *window = window_fixture_open ("retries");
   SluiceTimelineView *lanes = SLUICE_TIMELINE_VIEW (sluice_window_get_timeline_view (window));
-  SluiceViewport *viewport = sluice_timeline_view_get_viewport (lanes);
+  SluiceViewport *viewport = sluice_time_view_get_viewport (SLUICE_TIME_VIEW (lanes));
   gint64 start, end, t0, t1, pointer_time;
   double width, x;
 

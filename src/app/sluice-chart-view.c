@@ -272,54 +272,6 @@ sluice_chart_view_set_model (SluiceChartView *self,
 }
 
 /**
- * sluice_chart_view_set_now:
- * @self: a #SluiceChartView
- * @now: the clock time of the "now" line, in µs
- *
- * Moves the "now" line and queues a redraw (at most once per frame): sets
- * #SluiceTimeView:now.
- */
-void
-sluice_chart_view_set_now (SluiceChartView *self,
-                           gint64           now)
-{
-  g_return_if_fail (SLUICE_IS_CHART_VIEW (self));
-
-  sluice_time_view_set_now (SLUICE_TIME_VIEW (self), now);
-}
-
-/**
- * sluice_chart_view_get_viewport:
- * @self: a #SluiceChartView
- *
- * Returns: (transfer none): the time span it shows, shared with the other
- *   view of the window
- */
-SluiceViewport *
-sluice_chart_view_get_viewport (SluiceChartView *self)
-{
-  g_return_val_if_fail (SLUICE_IS_CHART_VIEW (self), NULL);
-  return sluice_time_view_get_viewport (SLUICE_TIME_VIEW (self));
-}
-
-/**
- * sluice_chart_view_set_viewport:
- * @self: a #SluiceChartView
- * @viewport: the time span to show; zooming and panning the view change it
- *
- * Shows @viewport and redraws when it changes: sets
- * #SluiceTimeView:viewport, once.
- */
-void
-sluice_chart_view_set_viewport (SluiceChartView *self,
-                                SluiceViewport  *viewport)
-{
-  g_return_if_fail (SLUICE_IS_CHART_VIEW (self));
-
-  sluice_time_view_set_viewport (SLUICE_TIME_VIEW (self), viewport);
-}
-
-/**
  * sluice_chart_view_pin_readout:
  * @self: a #SluiceChartView
  * @time: a time on the run's clock, or -1 for none

@@ -18,13 +18,8 @@ G_DECLARE_FINAL_TYPE (SluiceChartView, sluice_chart_view, SLUICE, CHART_VIEW, Sl
 GtkWidget *sluice_chart_view_new       (void);
 void       sluice_chart_view_set_model (SluiceChartView *self,
                                         SluiceTimeline  *model);
-void       sluice_chart_view_set_now   (SluiceChartView *self,
-                                        gint64           now);
-SluiceViewport *sluice_chart_view_get_viewport (SluiceChartView *self);
 void       sluice_chart_view_pin_readout (SluiceChartView *self,
                                           gint64           time);
 gint64     sluice_chart_view_get_pinned_readout (SluiceChartView *self);
-void       sluice_chart_view_set_viewport (SluiceChartView *self,
-                                           SluiceViewport  *viewport);
 
 G_END_DECLS

@@ -15,6 +15,7 @@
 #include "sluice-scrubber.h"
 #include "sluice-theme.h"
 #include "sluice-timeline-view.h"
+#include "sluice-time-view.h"
 
 /**
  * SluiceCompareWindow:
@@ -113,8 +114,8 @@ show_side (SluiceCompareWindow  *self,
     return;
 
   sluice_run_model_update (model, 0);
-  sluice_chart_view_set_now (self->charts[side], sluice_run_model_get_now (model));
-  sluice_timeline_view_set_now (self->lanes[side], sluice_run_model_get_now (model));
+  sluice_time_view_set_now (SLUICE_TIME_VIEW (self->charts[side]), sluice_run_model_get_now (model));
+  sluice_time_view_set_now (SLUICE_TIME_VIEW (self->lanes[side]), sluice_run_model_get_now (model));
   gtk_widget_queue_draw (GTK_WIDGET (self->charts[side]));
   gtk_widget_queue_draw (GTK_WIDGET (self->lanes[side]));
   update_bounds (self);
@@ -669,8 +670,8 @@ sluice_compare_window_init (SluiceCompareWindow *self)
   self->viewport = sluice_viewport_new ();
   for (guint side = 0; side < N_SIDES; side++)
     {
-      sluice_chart_view_set_viewport (self->charts[side], self->viewport);
-      sluice_timeline_view_set_viewport (self->lanes[side], self->viewport);
+      sluice_time_view_set_viewport (SLUICE_TIME_VIEW (self->charts[side]), self->viewport);
+      sluice_time_view_set_viewport (SLUICE_TIME_VIEW (self->lanes[side]), self->viewport);
     }
   sluice_scrubber_set_viewport (self->scrubber, self->viewport);
   create_table (self);

@@ -447,54 +447,6 @@ sluice_timeline_view_get_n_lanes (SluiceTimelineView *self)
 }
 
 /**
- * sluice_timeline_view_set_now:
- * @self: a #SluiceTimelineView
- * @now: the clock time of the "now" line, in µs
- *
- * Moves the "now" line and queues a redraw (at most once per frame): sets
- * #SluiceTimeView:now.
- */
-void
-sluice_timeline_view_set_now (SluiceTimelineView *self,
-                              gint64              now)
-{
-  g_return_if_fail (SLUICE_IS_TIMELINE_VIEW (self));
-
-  sluice_time_view_set_now (SLUICE_TIME_VIEW (self), now);
-}
-
-/**
- * sluice_timeline_view_get_viewport:
- * @self: a #SluiceTimelineView
- *
- * Returns: (transfer none): the time span it shows, shared with the other
- *   view of the window
- */
-SluiceViewport *
-sluice_timeline_view_get_viewport (SluiceTimelineView *self)
-{
-  g_return_val_if_fail (SLUICE_IS_TIMELINE_VIEW (self), NULL);
-  return sluice_time_view_get_viewport (SLUICE_TIME_VIEW (self));
-}
-
-/**
- * sluice_timeline_view_set_viewport:
- * @self: a #SluiceTimelineView
- * @viewport: the time span to show; zooming and panning the view change it
- *
- * Shows @viewport and redraws when it changes: sets
- * #SluiceTimeView:viewport, once.
- */
-void
-sluice_timeline_view_set_viewport (SluiceTimelineView *self,
-                                   SluiceViewport     *viewport)
-{
-  g_return_if_fail (SLUICE_IS_TIMELINE_VIEW (self));
-
-  sluice_time_view_set_viewport (SLUICE_TIME_VIEW (self), viewport);
-}
-
-/**
  * sluice_timeline_view_get_selected_item:
  * @self: a #SluiceTimelineView
  *

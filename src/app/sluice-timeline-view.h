@@ -24,11 +24,6 @@ SluiceTimeline *sluice_timeline_view_get_model (SluiceTimelineView *self);
 void       sluice_timeline_view_set_handler       (SluiceTimelineView *self,
                                                    SluiceFaultHandler *handler);
 guint      sluice_timeline_view_get_n_lanes       (SluiceTimelineView *self);
-void       sluice_timeline_view_set_now           (SluiceTimelineView *self,
-                                                   gint64              now);
-SluiceViewport *sluice_timeline_view_get_viewport (SluiceTimelineView *self);
-void       sluice_timeline_view_set_viewport      (SluiceTimelineView *self,
-                                                   SluiceViewport     *viewport);
 gint64     sluice_timeline_view_get_selected_item (SluiceTimelineView *self);
 void       sluice_timeline_view_set_selected_item (SluiceTimelineView *self,
                                                    gint64              item);

@@ -11,6 +11,7 @@
 #include "sluice-presets.h"
 #include "sluice-theme.h"
 #include "sluice-window-private.h"
+#include "sluice-time-view.h"
 
 /**
  * SluiceWindow:
@@ -371,8 +372,8 @@ bind_run_views (SluiceWindow *self)
 
   self->model_bindings = g_ptr_array_new_with_free_func (g_object_unref);
   self->result_list = sluice_result_list_new ();
-  sluice_chart_view_set_viewport (self->chart_view, viewport);
-  sluice_timeline_view_set_viewport (self->timeline_view, viewport);
+  sluice_time_view_set_viewport (SLUICE_TIME_VIEW (self->chart_view), viewport);
+  sluice_time_view_set_viewport (SLUICE_TIME_VIEW (self->timeline_view), viewport);
   g_ptr_array_add (self->document_bindings,
                    g_object_ref (g_object_bind_property (self->run, "model", self->document, "model",
                                                          G_BINDING_SYNC_CREATE)));

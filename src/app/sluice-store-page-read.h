@@ -9,7 +9,7 @@
 
 #include <gtk/gtk.h>
 
-#include "sluice-clock.h"
+#include "sluice.h"
 #include "sluice-store-admin.h"
 
 G_BEGIN_DECLS

@@ -580,7 +580,7 @@ void
 sluice_store_queues_page_set_store (SluiceStoreQueuesPage *self,
                                     SluiceJobStore        *store)
 {
-  g_autoptr(GPtrArray) rows = NULL;
+  GList *rows;
 
   g_return_if_fail (SLUICE_IS_STORE_QUEUES_PAGE (self));
   g_return_if_fail (store == NULL || SLUICE_IS_JOB_STORE (store));
@@ -588,9 +588,10 @@ sluice_store_queues_page_set_store (SluiceStoreQueuesPage *self,
   if (self->read.store == store)
     return;
   sluice_store_page_read_set_store (&self->read, store);
-  rows = g_hash_table_get_values_as_ptr_array (self->rows);
-  for (guint i = 0; i < rows->len; i++)
-    remove_row (self, g_ptr_array_index (rows, i));
+  rows = g_hash_table_get_values (self->rows);
+  for (GList *l = rows; l != NULL; l = l->next)
+    remove_row (self, l->data);
+  g_list_free (rows);
   gtk_label_set_text (GTK_LABEL (self->status), store != NULL ? _("Reading the store…") : _("No store is open."));
   gtk_widget_set_visible (self->status, TRUE);
 }

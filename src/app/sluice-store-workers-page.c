@@ -181,10 +181,13 @@ describe_worker (const SluiceStoreWorker *w,
   g_autofree char *up = sluice_store_page_format_duration (now - w->started_at);
   g_autofree char *beat = sluice_store_page_format_duration (now - w->heartbeat_at);
 
-  /* Translators: a worker's host, process id, uptime and last heartbeat */
-  return g_strdup_printf (_("%s · pid %" G_GINT64_FORMAT " · up %s · last heartbeat %s ago · %" G_GUINT64_FORMAT
-                            " done, %" G_GUINT64_FORMAT " failed"),
-                          w->host, w->pid, up, beat, w->done, w->failed);
+  g_autofree char *done = g_strdup_printf ("%" G_GUINT64_FORMAT, w->done);
+  g_autofree char *failed = g_strdup_printf ("%" G_GUINT64_FORMAT, w->failed);
+
+  /* Translators: a worker's host, process id, uptime, last heartbeat, and
+   * the jobs it completed and failed since it started */
+  return g_strdup_printf (_("%s · pid %d · up %s · last heartbeat %s ago · %s done, %s failed"),
+                          w->host, (int) w->pid, up, beat, done, failed);
 }
 
 static GtkWidget *

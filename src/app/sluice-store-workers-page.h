@@ -9,7 +9,7 @@
 
 #include <gtk/gtk.h>
 
-#include "sluice-clock.h"
+#include "sluice.h"
 #include "sluice-job-store.h"
 
 G_BEGIN_DECLS

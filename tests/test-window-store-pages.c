@@ -314,6 +314,7 @@ queues_page_shows_and_pauses_tenants (gboolean sqlite)
   g_autoptr(Place) p = NULL;
   g_autoptr(SluiceClock) clock = new_clock ();
   g_autoptr(SluiceJobClaim) running = NULL;
+  g_autofree char *long_tenant = NULL;
   g_autoptr(SluiceStoreTenant) mail = NULL;
   g_autoptr(SluiceStoreTenant) billing = NULL;
   GtkCssProvider *css = window_fixture_add_app_style ();
@@ -337,6 +338,9 @@ queues_page_shows_and_pauses_tenants (gboolean sqlite)
       enqueue (p->store, "mail", key, T0 + i);
     }
   enqueue (p->store, "billing", "invoice-1", T0 + 5);
+  /* A tenant's name may be 255 bytes long: it must not widen the page. */
+  long_tenant = g_strnfill (200, 'r');
+  enqueue (p->store, long_tenant, "nightly", T0 + 6);
   running = claim (p->store, "mail", "w-1", 60 * SECOND, T0 + 10);
 
   sluice_store_queues_page_set_clock (SLUICE_STORE_QUEUES_PAGE (page), clock, T0 + 20 * SECOND);
@@ -426,15 +430,16 @@ test_queues_page_drops_the_answer_of_a_replaced_store (void)
   sluice_store_queues_page_set_store (SLUICE_STORE_QUEUES_PAGE (page), a->store);
   sluice_store_queues_page_refresh (SLUICE_STORE_QUEUES_PAGE (page));
   sluice_store_queues_page_set_store (SLUICE_STORE_QUEUES_PAGE (page), b->store);
-  sluice_store_queues_page_refresh (SLUICE_STORE_QUEUES_PAGE (page));
-  SLUICE_TEST_SPIN_UNTIL (find_label (page, "from-b") != NULL);
   /* A read of a's after the page's: a store answers its calls in order,
-   * so the page's answer from a has come (and was dropped) by then. */
+   * so the page's answer from a has come by then, and was dropped. */
   query = sluice_store_admin_query_new (SLUICE_STORE_ADMIN_TENANTS);
   reply = admin (a->store, query);
   g_assert_cmpuint (reply->tenants->len, ==, 1);
   g_assert_null (find_label (page, "from-a"));
-  g_assert_nonnull (find_label (page, "from-b"));
+  /* b's own read is not refused as one in flight. */
+  sluice_store_queues_page_refresh (SLUICE_STORE_QUEUES_PAGE (page));
+  SLUICE_TEST_SPIN_UNTIL (find_label (page, "from-b") != NULL);
+  g_assert_null (find_label (page, "from-a"));
   gtk_window_destroy (GTK_WINDOW (window));
 }
 

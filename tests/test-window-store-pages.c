@@ -443,6 +443,37 @@ test_queues_page_drops_the_answer_of_a_replaced_store (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* How wide the lease's bar is drawn in @lane, in pixels: the run of
+ * blue along a row below the text. */
+static int
+lease_bar_width (GtkWidget *lane)
+{
+  g_autoptr(GdkTexture) texture = NULL;
+  int width;
+  int height;
+  g_autofree guchar *pixels = NULL;
+  const guchar *row;
+  int n = 0;
+
+  /* As the last frame showed it: a lane not redrawn keeps its drawing. */
+  window_fixture_wait_for_frames (lane, 1);
+  texture = window_fixture_draw_widget (lane);
+  width = gdk_texture_get_width (texture);
+  height = gdk_texture_get_height (texture);
+  pixels = g_malloc ((gsize) width * height * 4);
+  gdk_texture_download (texture, pixels, (gsize) width * 4);
+  row = pixels + (gsize) (height - 3) * width * 4;
+  for (int x = 0; x < width; x++)
+    {
+      /* Cairo's ARGB32, little-endian: B, G, R, A. */
+      const guchar *px = row + x * 4;
+
+      if (px[0] > px[2] + 40)
+        n++;
+    }
+  return n;
+}
+
 /* ---- Workers ------------------------------------------------------------------------ */
 
 static void
@@ -460,6 +491,7 @@ test_workers_page_marks_lost_workers_and_counts_leases_down (void)
   GtkWidget *lost;
   GtkWidget *lane;
   GtkWidget *prune;
+  int bar;
 
   /* At T0 + 100 s: w-alive beat 10 s ago (lease 30 s), w-gone 100 s ago
    * (lease 10 s: lost after 30 s). */
@@ -484,11 +516,20 @@ test_workers_page_marks_lost_workers_and_counts_leases_down (void)
   /* The lane of w-alive's claim, its lease counting down. */
   lane = window_fixture_find_widget (alive, GTK_TYPE_DRAWING_AREA);
   gtk_test_accessible_assert_property (lane, GTK_ACCESSIBLE_PROPERTY_LABEL, "Holds 1 claim: send-1, lease 20 s left;");
-  advance (clock, 5 * SECOND);
+  window_fixture_wait_for_frames (lane, 2);
+  bar = lease_bar_width (lane);
+  /* 20 s left of a 30 s lease: two thirds of the lane. */
+  g_assert_cmpint (ABS (bar - (gtk_widget_get_width (lane) - 2) * 2 / 3), <=, 2);
+  /* Between two reads the bar shrinks on the page's own timer: its
+   * redraw is what the wait waits for (a few times a second of the wall
+   * clock), the lease's time is the virtual clock's. */
+  advance (clock, 10 * SECOND);
+  SLUICE_TEST_SPIN_UNTIL (lease_bar_width (lane) < bar);
+  g_assert_cmpint (ABS (lease_bar_width (lane) - (gtk_widget_get_width (lane) - 2) / 3), <=, 2);
   sluice_store_workers_page_refresh (SLUICE_STORE_WORKERS_PAGE (page));
-  SLUICE_TEST_SPIN_UNTIL (find_label (page, "last heartbeat 15 s ago") != NULL);
+  SLUICE_TEST_SPIN_UNTIL (find_label (page, "last heartbeat 20 s ago") != NULL);
   lane = window_fixture_find_widget (find_row (page, "w-alive"), GTK_TYPE_DRAWING_AREA);
-  gtk_test_accessible_assert_property (lane, GTK_ACCESSIBLE_PROPERTY_LABEL, "Holds 1 claim: send-1, lease 15 s left;");
+  gtk_test_accessible_assert_property (lane, GTK_ACCESSIBLE_PROPERTY_LABEL, "Holds 1 claim: send-1, lease 10 s left;");
   g_assert_cmpint (natural_width (page), <=, 1024);
   assert_named_as_read (page);
 
@@ -497,7 +538,7 @@ test_workers_page_marks_lost_workers_and_counts_leases_down (void)
   g_assert_cmpstr (gtk_button_get_label (GTK_BUTTON (prune)), ==, "Forget Lost Workers");
   g_signal_emit_by_name (prune, "clicked");
   SLUICE_TEST_SPIN_UNTIL (find_label (page, "w-gone") == NULL);
-  query->now = T0 + 105 * SECOND;
+  query->now = T0 + 110 * SECOND;
   reply = admin (p->store, query);
   g_assert_cmpuint (reply->workers->len, ==, 1);
   g_assert_cmpstr (((SluiceStoreWorker *) g_ptr_array_index (reply->workers, 0))->id, ==, "w-alive");

@@ -301,6 +301,8 @@ remove_row (SluiceStoreQueuesPage *self,
   g_ptr_array_remove (self->controls, row->toggle);
   g_ptr_array_remove (self->controls, row->limit_label);
   g_ptr_array_remove (self->controls, row->limit);
+  /* The spin button may outlive the row (a reference elsewhere). */
+  g_clear_signal_handler (&row->limit_handler, row->limit);
   gtk_box_remove (GTK_BOX (self->rows_box), row->box);
   g_hash_table_remove (self->rows, row->tenant);
 }

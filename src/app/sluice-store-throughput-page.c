@@ -44,7 +44,10 @@ struct _SluiceStoreThroughputPage
   GtkWidget           *wait_chart;
   SecondBucket         seconds[SLUICE_STORE_THROUGHPUT_SPAN_S];
   MinuteBucket         minutes[N_MINUTES];
-  gint64               since;     /* the end of the newest completion counted */
+  /* The end of the newest completion counted; the next read asks for
+   * those after it. (An attempt that ended in the same µs but committed
+   * after that read is missed: one in a chart of an hour.) */
+  gint64               since;
   SluiceStorePageRead  read;
   SluiceClock         *clock;
   gint64               origin;

@@ -5,8 +5,8 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
  * Each page sits alone in a window under Xvfb, on a SQLite file in a
- * temporary folder (and the queues' case on the PostgreSQL server of
- * SLUICE_TEST_PG_URI too, skipped without one). Jobs and workers are made
+ * temporary folder, and each page's case on the PostgreSQL server of
+ * SLUICE_TEST_PG_URI too (skipped without one). Jobs and workers are made
  * through the store API with the tests' own times; the pages read their
  * now from a virtual SluiceClock whose 0 is T0. The waits turn the main
  * context until the page shows what they wait for (a store answers on its
@@ -477,9 +477,9 @@ lease_bar_width (GtkWidget *lane)
 /* ---- Workers ------------------------------------------------------------------------ */
 
 static void
-test_workers_page_marks_lost_workers_and_counts_leases_down (void)
+workers_page_marks_lost_workers_and_counts_leases_down (gboolean sqlite)
 {
-  g_autoptr(Place) p = place_new (TRUE);
+  g_autoptr(Place) p = NULL;
   g_autoptr(SluiceClock) clock = new_clock ();
   g_autoptr(SluiceJobClaim) held = NULL;
   g_autoptr(SluiceStoreAdminQuery) query = sluice_store_admin_query_new (SLUICE_STORE_ADMIN_WORKERS);
@@ -493,6 +493,13 @@ test_workers_page_marks_lost_workers_and_counts_leases_down (void)
   GtkWidget *prune;
   int bar;
 
+  if (!sqlite && !store_fixture_pg_available ())
+    {
+      gtk_window_destroy (GTK_WINDOW (window));
+      window_fixture_remove_app_style (css);
+      return;
+    }
+  p = place_new (sqlite);
   /* At T0 + 100 s: w-alive beat 10 s ago (lease 30 s), w-gone 100 s ago
    * (lease 10 s: lost after 30 s). */
   beat (p->store, "w-alive", 30 * SECOND, T0, T0 + 90 * SECOND);
@@ -551,6 +558,18 @@ test_workers_page_marks_lost_workers_and_counts_leases_down (void)
   window_fixture_remove_app_style (css);
 }
 
+static void
+test_sqlite_workers_page_marks_lost_workers_and_counts_leases_down (void)
+{
+  workers_page_marks_lost_workers_and_counts_leases_down (TRUE);
+}
+
+static void
+test_pg_workers_page_marks_lost_workers_and_counts_leases_down (void)
+{
+  workers_page_marks_lost_workers_and_counts_leases_down (FALSE);
+}
+
 /* ---- Throughput --------------------------------------------------------------------- */
 
 static void
@@ -577,9 +596,9 @@ totals_are (GtkWidget *page,
 }
 
 static void
-test_throughput_page_series_grow_with_completions (void)
+throughput_page_series_grow_with_completions (gboolean sqlite)
 {
-  g_autoptr(Place) p = place_new (TRUE);
+  g_autoptr(Place) p = NULL;
   g_autoptr(SluiceClock) clock = new_clock ();
   g_autoptr(SluiceJobClaim) failing = NULL;
   g_autoptr(SluiceJobFailure) failure = sluice_job_failure_new ("IOError", "down", NULL, FALSE);
@@ -587,6 +606,13 @@ test_throughput_page_series_grow_with_completions (void)
   GtkWidget *page = sluice_store_throughput_page_new ();
   GtkWidget *window = page_window (page, TRUE);
 
+  if (!sqlite && !store_fixture_pg_available ())
+    {
+      gtk_window_destroy (GTK_WINDOW (window));
+      window_fixture_remove_app_style (css);
+      return;
+    }
+  p = place_new (sqlite);
   /* Waits of 2, 4 and 10 s; two done, one failed. */
   enqueue (p->store, "mail", "a", T0);
   enqueue (p->store, "mail", "b", T0 + 1);
@@ -627,6 +653,18 @@ test_throughput_page_series_grow_with_completions (void)
   window_fixture_remove_app_style (css);
 }
 
+static void
+test_sqlite_throughput_page_series_grow_with_completions (void)
+{
+  throughput_page_series_grow_with_completions (TRUE);
+}
+
+static void
+test_pg_throughput_page_series_grow_with_completions (void)
+{
+  throughput_page_series_grow_with_completions (FALSE);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -641,9 +679,13 @@ main (int   argc,
                    test_pg_queues_page_shows_and_pauses_tenants);
   g_test_add_func ("/window/store-pages/queues-page-drops-the-answer-of-a-replaced-store",
                    test_queues_page_drops_the_answer_of_a_replaced_store);
-  g_test_add_func ("/window/store-pages/workers-page-marks-lost-workers-and-counts-leases-down",
-                   test_workers_page_marks_lost_workers_and_counts_leases_down);
-  g_test_add_func ("/window/store-pages/throughput-page-series-grow-with-completions",
-                   test_throughput_page_series_grow_with_completions);
+  g_test_add_func ("/window/store-pages/sqlite/workers-page-marks-lost-workers-and-counts-leases-down",
+                   test_sqlite_workers_page_marks_lost_workers_and_counts_leases_down);
+  g_test_add_func ("/window/store-pages/pg/workers-page-marks-lost-workers-and-counts-leases-down",
+                   test_pg_workers_page_marks_lost_workers_and_counts_leases_down);
+  g_test_add_func ("/window/store-pages/sqlite/throughput-page-series-grow-with-completions",
+                   test_sqlite_throughput_page_series_grow_with_completions);
+  g_test_add_func ("/window/store-pages/pg/throughput-page-series-grow-with-completions",
+                   test_pg_throughput_page_series_grow_with_completions);
   return g_test_run ();
 }

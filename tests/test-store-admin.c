@@ -967,6 +967,73 @@ test_pg_history_keeps_the_last_attempts (void)
   history_keeps_the_last_attempts (STORE_PG);
 }
 
+/* ---- completions: the attempts that ended, for the throughput charts ------------------------ */
+
+/* Each ended attempt after `since`, oldest first, with how long its job
+ * waited: from its enqueue (a first attempt) or its previous attempt's end. */
+static void
+completions_read_ended_attempts_with_their_wait (StoreKind kind)
+{
+  PLACE_OR_SKIP (p, kind);
+  g_autoptr(SluiceStoredJob) a = enqueue (p, "t", "a", "{}", 3, 1000);
+  g_autoptr(SluiceStoredJob) b = NULL;
+  g_autoptr(SluiceJobFailure) failure = sluice_job_failure_new ("IOError", "down", NULL, TRUE);
+  g_autoptr(SluiceStoreAdminQuery) query = sluice_store_admin_query_new (SLUICE_STORE_ADMIN_COMPLETIONS);
+  g_autoptr(SluiceStoreAdminReply) reply = NULL;
+  g_autoptr(SluiceStoreAdminReply) later = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SluiceJobClaim) c1 = claim (p, "t", 4000);    /* a, waited 3000 */
+  g_autoptr(SluiceJobClaim) c2 = NULL;
+  g_autoptr(SluiceJobClaim) c3 = NULL;
+  SluiceStoreCompletion *e;
+
+  g_assert_cmpstr (c1->job->id, ==, a->id);
+  store_fixture_fail (p->store, c1, failure, 4100, 4500, &error);    /* ends 4500 */
+  g_assert_no_error (error);
+  c2 = claim (p, "t", 5000);                                      /* a again, 500 after its end */
+  g_assert_cmpstr (c2->job->id, ==, a->id);
+  store_fixture_complete (p->store, c2, NULL, 5200, &error);
+  g_assert_no_error (error);
+  b = enqueue (p, "t", "b", "{}", 3, 5300);
+  c3 = claim (p, "t", 6000);                                      /* b, waited 700 */
+  g_assert_cmpstr (c3->job->id, ==, b->id);
+  store_fixture_complete (p->store, c3, NULL, 6100, &error);
+  g_assert_no_error (error);
+
+  query->since = 4500;    /* after: the failure at 4500 is not read again */
+  query->limit = 10;
+  reply = admin (p, query);
+  g_assert_cmpuint (reply->completions->len, ==, 2);
+  e = &g_array_index (reply->completions, SluiceStoreCompletion, 0);
+  g_assert_cmpint (e->ended_at, ==, 5200);
+  g_assert_cmpint (e->outcome, ==, SLUICE_STORE_ATTEMPT_SUCCEEDED);
+  g_assert_cmpint (e->waited, ==, 500);
+  e = &g_array_index (reply->completions, SluiceStoreCompletion, 1);
+  g_assert_cmpint (e->ended_at, ==, 6100);
+  g_assert_cmpint (e->waited, ==, 700);
+
+  query->since = 0;
+  query->limit = 1;
+  later = admin (p, query);
+  g_assert_cmpuint (later->completions->len, ==, 1);
+  e = &g_array_index (later->completions, SluiceStoreCompletion, 0);
+  g_assert_cmpint (e->ended_at, ==, 4500);
+  g_assert_cmpint (e->outcome, ==, SLUICE_STORE_ATTEMPT_FAILED);
+  g_assert_cmpint (e->waited, ==, 3000);
+}
+
+static void
+test_sqlite_completions_read_ended_attempts_with_their_wait (void)
+{
+  completions_read_ended_attempts_with_their_wait (STORE_SQLITE);
+}
+
+static void
+test_pg_completions_read_ended_attempts_with_their_wait (void)
+{
+  completions_read_ended_attempts_with_their_wait (STORE_PG);
+}
+
 /* ---- a cancel meets a claim handed back, or a completion ---------------------------------- */
 
 static SluiceStoreAdminReply *
@@ -1270,6 +1337,10 @@ main (int    argc,
                    test_sqlite_cancel_ends_a_claim_handed_back_and_not_a_completed_job);
   g_test_add_func ("/store/admin/pg/cancel-ends-a-claim-handed-back-and-not-a-completed-job",
                    test_pg_cancel_ends_a_claim_handed_back_and_not_a_completed_job);
+  g_test_add_func ("/store/admin/sqlite/completions-read-ended-attempts-with-their-wait",
+                   test_sqlite_completions_read_ended_attempts_with_their_wait);
+  g_test_add_func ("/store/admin/pg/completions-read-ended-attempts-with-their-wait",
+                   test_pg_completions_read_ended_attempts_with_their_wait);
   g_test_add_func ("/store/admin/sqlite/jobs-model-reads-pages-on-demand", test_sqlite_jobs_model_reads_pages_on_demand);
   g_test_add_func ("/store/admin/pg/jobs-model-reads-pages-on-demand", test_pg_jobs_model_reads_pages_on_demand);
   g_test_add_func ("/store/admin/sqlite/exported-scenario-replays-the-attempts",

@@ -677,6 +677,43 @@ beat_worker (SluicePgConnection           *self,
   return exec_done (self, sql->str, &p, error);
 }
 
+/* The attempts that ended after @since (see the SQLite store's). */
+static gboolean
+list_completions (SluicePgConnection           *self,
+                  const SluiceStoreAdminQuery  *q,
+                  SluiceStoreAdminReply        *reply,
+                  GError                      **error)
+{
+  g_auto(Params) p = { NULL };
+  g_autoptr(GString) sql = g_string_new ("SELECT a.ended_at, a.outcome,"
+                                         "       a.started_at - COALESCE (p.ended_at, j.created_at, a.started_at)"
+                                         " FROM sluice_attempts a"
+                                         " LEFT JOIN sluice_jobs j ON j.id = a.job_id"
+                                         " LEFT JOIN sluice_attempts p ON p.job_id = a.job_id"
+                                         "   AND p.attempt = a.attempt - 1"
+                                         " WHERE a.ended_at IS NOT NULL AND a.ended_at > ");
+  PGresult *result;
+
+  params_init (&p);
+  param_int (sql, &p, q->since);
+  g_string_append (sql, " ORDER BY a.ended_at LIMIT ");
+  param_int (sql, &p, q->limit);
+  result = exec (self, sql->str, &p, error);
+  if (result == NULL)
+    return FALSE;
+  for (int row = 0; row < PQntuples (result); row++)
+    {
+      SluiceStoreCompletion c;
+
+      c.ended_at = int_of (result, row, 0);
+      c.outcome = sluice_store_attempt_outcome_from_string (PQgetvalue (result, row, 1));
+      c.waited = int_of (result, row, 2);
+      g_array_append_val (reply->completions, c);
+    }
+  PQclear (result);
+  return TRUE;
+}
+
 static gboolean
 answer (SluicePgConnection           *self,
         const SluiceStoreAdminQuery  *q,
@@ -704,6 +741,8 @@ answer (SluicePgConnection           *self,
       return list_workers (self, q, reply, q->op == SLUICE_STORE_ADMIN_PRUNE_WORKERS, error);
     case SLUICE_STORE_ADMIN_WORKER_BEAT:
       return beat_worker (self, q, error);
+    case SLUICE_STORE_ADMIN_COMPLETIONS:
+      return list_completions (self, q, reply, error);
     default:
       g_assert_not_reached ();
     }

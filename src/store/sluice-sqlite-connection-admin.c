@@ -297,6 +297,7 @@ bind_filter (sqlite3_stmt                *stmt,
         }
     }
   bind_named_int (stmt, ":older", q->older_than);
+  bind_named_int (stmt, ":since", q->since);
   bind_named_text (stmt, ":after", q->after);
   bind_named_int (stmt, ":now", q->now);
   bind_named_int (stmt, ":limit", q->limit);
@@ -767,11 +768,44 @@ beat_worker (SluiceSqliteConnection       *self,
   return ok;
 }
 
+static void
+add_completion_row (sqlite3_stmt *stmt,
+                    gpointer      data)
+{
+  SluiceStoreCompletion c;
+  g_autofree char *outcome = sluice_sqlite_column_text (stmt, 1);
+
+  c.ended_at = sqlite3_column_int64 (stmt, 0);
+  c.outcome = sluice_store_attempt_outcome_from_string (outcome);
+  c.waited = sqlite3_column_int64 (stmt, 2);
+  g_array_append_val (data, c);
+}
+
+/* The attempts that ended after :since; a job discarded since keeps no
+ * time of its own: its attempt then waited 0 (a first attempt) or from
+ * its previous one. */
+static gboolean
+list_completions (SluiceSqliteConnection       *self,
+                  const SluiceStoreAdminQuery  *q,
+                  SluiceStoreAdminReply        *reply,
+                  GError                      **error)
+{
+  return run_once (self, "SELECT a.ended_at, a.outcome,"
+                         "       a.started_at - COALESCE (p.ended_at, j.created_at, a.started_at)"
+                         " FROM sluice_attempts a"
+                         " LEFT JOIN sluice_jobs j ON j.id = a.job_id"
+                         " LEFT JOIN sluice_attempts p ON p.job_id = a.job_id AND p.attempt = a.attempt - 1"
+                         " WHERE a.ended_at IS NOT NULL AND a.ended_at > :since"
+                         " ORDER BY a.ended_at LIMIT :limit",
+                   q, NULL, add_completion_row, reply->completions, error);
+}
+
 static gboolean
 is_write (SluiceStoreAdminOp op)
 {
   return op != SLUICE_STORE_ADMIN_LIST_JOBS && op != SLUICE_STORE_ADMIN_SHOW &&
-         op != SLUICE_STORE_ADMIN_TENANTS && op != SLUICE_STORE_ADMIN_WORKERS;
+         op != SLUICE_STORE_ADMIN_TENANTS && op != SLUICE_STORE_ADMIN_WORKERS &&
+         op != SLUICE_STORE_ADMIN_COMPLETIONS;
 }
 
 static gboolean
@@ -805,6 +839,8 @@ answer (SluiceSqliteConnection       *self,
       return list_workers (self, q, reply, q->op == SLUICE_STORE_ADMIN_PRUNE_WORKERS, error);
     case SLUICE_STORE_ADMIN_WORKER_BEAT:
       return beat_worker (self, q, error);
+    case SLUICE_STORE_ADMIN_COMPLETIONS:
+      return list_completions (self, q, reply, error);
     default:
       g_assert_not_reached ();
     }

@@ -57,6 +57,7 @@ sluice_store_admin_reply_new (void)
   reply->items = g_ptr_array_new_with_free_func ((GDestroyNotify) sluice_store_admin_item_free);
   reply->tenants = g_ptr_array_new_with_free_func ((GDestroyNotify) sluice_store_tenant_free);
   reply->workers = g_ptr_array_new_with_free_func ((GDestroyNotify) sluice_store_worker_free);
+  reply->completions = g_array_new (FALSE, FALSE, sizeof (SluiceStoreCompletion));
   return reply;
 }
 
@@ -71,6 +72,7 @@ sluice_store_admin_reply_free (SluiceStoreAdminReply *reply)
   g_ptr_array_unref (reply->items);
   g_ptr_array_unref (reply->tenants);
   g_ptr_array_unref (reply->workers);
+  g_array_unref (reply->completions);
   g_free (reply);
 }
 

@@ -47,6 +47,9 @@ G_BEGIN_DECLS
  * @SLUICE_STORE_ADMIN_PRUNE_WORKERS: deletes the lost workers' rows
  * @SLUICE_STORE_ADMIN_WORKER_BEAT: registers @worker or renews its
  *   heartbeat
+ * @SLUICE_STORE_ADMIN_COMPLETIONS: the attempts that ended after @since,
+ *   oldest first, at most @limit: when each ended, how, and how long its
+ *   job waited before it started (the store window's throughput charts)
  *
  * The kinds of #SluiceStoreAdminQuery.
  */
@@ -63,6 +66,7 @@ typedef enum {
   SLUICE_STORE_ADMIN_WORKERS,
   SLUICE_STORE_ADMIN_PRUNE_WORKERS,
   SLUICE_STORE_ADMIN_WORKER_BEAT,
+  SLUICE_STORE_ADMIN_COMPLETIONS,
 } SluiceStoreAdminOp;
 
 /**
@@ -98,6 +102,22 @@ typedef struct {
   SluiceStoreAttemptOutcome  outcome;
   SluiceJobFailure          *error;
 } SluiceStoreAttempt;
+
+/**
+ * SluiceStoreCompletion:
+ * @ended_at: when the attempt ended, µs since the epoch
+ * @outcome: how it ended
+ * @waited: how long the job waited before the attempt started, µs: from
+ *   when it was enqueued (a first attempt) or its previous attempt ended
+ *   (a retry: the backoff included)
+ *
+ * One ended attempt, as %SLUICE_STORE_ADMIN_COMPLETIONS reads it.
+ */
+typedef struct {
+  gint64                     ended_at;
+  SluiceStoreAttemptOutcome  outcome;
+  gint64                     waited;
+} SluiceStoreCompletion;
 
 /**
  * SluiceStoreWorker:
@@ -190,6 +210,8 @@ typedef struct {
  * @concurrency: (limit) the limit, or -1 for none
  * @worker: (nullable): (beat) the worker
  * @now: the time of the query, µs since the epoch
+ * @since: (completions) only attempts that ended after this time, µs
+ *   since the epoch
  */
 typedef struct {
   SluiceStoreAdminOp  op;
@@ -206,6 +228,7 @@ typedef struct {
   gint64              concurrency;
   SluiceStoreWorker  *worker;
   gint64              now;
+  gint64              since;
 } SluiceStoreAdminQuery;
 
 /**
@@ -222,6 +245,7 @@ typedef struct {
  * @changed: (verbs) the jobs it changed (0 when it needed confirmation)
  * @tenants: (element-type SluiceStoreTenant): (tenants)
  * @workers: (element-type SluiceStoreWorker): (workers; prune: the pruned)
+ * @completions: (element-type SluiceStoreCompletion): (completions)
  */
 typedef struct {
   GPtrArray *jobs;
@@ -233,6 +257,7 @@ typedef struct {
   guint64    changed;
   GPtrArray *tenants;
   GPtrArray *workers;
+  GArray    *completions;
 } SluiceStoreAdminReply;
 
 SluiceStoreAdminQuery *sluice_store_admin_query_new    (SluiceStoreAdminOp            op);

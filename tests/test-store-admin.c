@@ -21,6 +21,9 @@
  * - the history keeps the last 25 attempts and counts the older ones;
  * - export writes a scenario that replays the attempts on the virtual
  *   clock (their count, their errors, their timeouts and backoff).
+ * - a scheduled job (enqueue --delay, --at) is `scheduled` until its time
+ *   (listed, filtered, counted so), never claimed before it, claimed at
+ *   it; bad --delay or --at values exit 2.
  * Workers are waited for by their lines (ready, a job started, a job's
  * outcome), never by a sleep.
  *
@@ -1118,6 +1121,187 @@ test_pg_jobs_model_reads_pages_on_demand (void)
   jobs_model_reads_pages_on_demand (STORE_PG);
 }
 
+/* ---- scheduled jobs: enqueue --delay, --at ------------------------------------------------ */
+
+static SluiceStoredJob *
+enqueue_at (Place      *p,
+            const char *tenant,
+            const char *key,
+            gint64      now,
+            gint64      available_at)
+{
+  g_autoptr(GError) error = NULL;
+  Wait wait = { NULL };
+  SluiceStoredJob *job;
+
+  sluice_store_enqueue_at_async (p->store, tenant, key, "{}", 3, now, available_at, NULL, on_ready, &wait);
+  while (wait.result == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  job = sluice_job_store_enqueue_finish (p->store, wait.result, NULL, &error);
+  g_object_unref (wait.result);
+  g_assert_no_error (error);
+  g_assert_nonnull (job);
+  return job;
+}
+
+/* The jobs of @tenant in @state at @now, by the admin query. */
+static guint
+count_listed (Place                *p,
+              const char           *tenant,
+              SluiceStoredJobState  state,
+              gint64                now)
+{
+  g_autoptr(SluiceStoreAdminQuery) query = sluice_store_admin_query_new (SLUICE_STORE_ADMIN_LIST_JOBS);
+  g_autoptr(SluiceStoreAdminReply) reply = NULL;
+
+  query->tenant = g_strdup (tenant);
+  query->states = 1u << state;
+  query->now = now;
+  reply = admin (p, query);
+  for (guint i = 0; i < reply->jobs->len; i++)
+    g_assert_cmpint (((SluiceStoredJob *) g_ptr_array_index (reply->jobs, i))->state, ==, state);
+  return reply->jobs->len;
+}
+
+static guint64
+tenant_count (Place                *p,
+              const char           *tenant,
+              SluiceStoredJobState  state,
+              gint64                now)
+{
+  g_autoptr(SluiceStoreAdminQuery) query = sluice_store_admin_query_new (SLUICE_STORE_ADMIN_TENANTS);
+  g_autoptr(SluiceStoreAdminReply) reply = NULL;
+
+  query->tenant = g_strdup (tenant);
+  query->now = now;
+  reply = admin (p, query);
+  g_assert_cmpuint (reply->tenants->len, ==, 1);
+  return ((SluiceStoreTenant *) g_ptr_array_index (reply->tenants, 0))->counts[state];
+}
+
+/* On the store's own times (every call takes its now): scheduled until
+ * its time, listed and counted so, not claimed; then pending and
+ * claimed. */
+static void
+scheduled_job_is_not_claimed_before_its_time (StoreKind kind)
+{
+  PLACE_OR_SKIP (p, kind);
+  const gint64 t0 = 1000 * SECOND;
+  g_autoptr(SluiceStoredJob) later = enqueue_at (p, "s", "later", t0, t0 + 60 * SECOND);
+  g_autoptr(SluiceStoredJob) again = enqueue_at (p, "s", "later", t0, t0 + 5 * SECOND);
+  g_autoptr(SluiceStoredJob) now_one = enqueue_at (p, "s", "now", t0, t0);
+  g_autoptr(SluiceJobClaim) first = NULL;
+  g_autoptr(SluiceJobClaim) early = NULL;
+  g_autoptr(SluiceJobClaim) due = NULL;
+
+  g_assert_cmpstr (sluice_stored_job_state_to_string (later->state), ==, "scheduled");
+  g_assert_cmpint (later->available_at, ==, t0 + 60 * SECOND);
+  g_assert_cmpint (again->available_at, ==, t0 + 60 * SECOND);  /* idempotent: the time too */
+  g_assert_cmpstr (sluice_stored_job_state_to_string (now_one->state), ==, "pending");
+
+  g_assert_cmpuint (count_listed (p, "s", SLUICE_STORED_JOB_SCHEDULED, t0 + 10 * SECOND), ==, 1);
+  g_assert_cmpuint (count_listed (p, "s", SLUICE_STORED_JOB_PENDING, t0 + 10 * SECOND), ==, 1);
+  g_assert_cmpuint (tenant_count (p, "s", SLUICE_STORED_JOB_SCHEDULED, t0 + 10 * SECOND), ==, 1);
+  g_assert_cmpuint (tenant_count (p, "s", SLUICE_STORED_JOB_PENDING, t0 + 10 * SECOND), ==, 1);
+
+  first = claim (p, "s", t0 + 10 * SECOND);
+  g_assert_nonnull (first);
+  g_assert_cmpstr (first->job->operation_key, ==, "now");
+  early = claim (p, "s", t0 + 59 * SECOND);
+  g_assert_null (early);
+
+  /* Its time: pending, and claimed. */
+  g_assert_cmpuint (count_listed (p, "s", SLUICE_STORED_JOB_SCHEDULED, t0 + 60 * SECOND), ==, 0);
+  g_assert_cmpuint (count_listed (p, "s", SLUICE_STORED_JOB_PENDING, t0 + 60 * SECOND), ==, 1);
+  g_assert_cmpuint (tenant_count (p, "s", SLUICE_STORED_JOB_SCHEDULED, t0 + 60 * SECOND), ==, 0);
+  due = claim (p, "s", t0 + 60 * SECOND);
+  g_assert_nonnull (due);
+  g_assert_cmpstr (due->job->id, ==, later->id);
+}
+
+static void
+test_sqlite_scheduled_job_is_not_claimed_before_its_time (void)
+{
+  scheduled_job_is_not_claimed_before_its_time (STORE_SQLITE);
+}
+
+static void
+test_pg_scheduled_job_is_not_claimed_before_its_time (void)
+{
+  scheduled_job_is_not_claimed_before_its_time (STORE_PG);
+}
+
+/* The command line: --delay and --at schedule, shown by status, jobs
+ * --state scheduled and show; cancel takes a scheduled job; bad values
+ * exit 2 naming the option. */
+static void
+enqueue_delay_and_at_schedule_jobs (StoreKind kind)
+{
+  PLACE_OR_SKIP (p, kind);
+  g_autoptr(JsonObject) listed = NULL;
+  g_autoptr(JsonObject) status = NULL;
+  g_autoptr(JsonObject) past = NULL;
+  g_autoptr(JsonObject) cancelled = NULL;
+  g_autoptr(SluiceJobClaim) none = NULL;
+  JsonArray *jobs;
+  JsonObject *counts;
+  const char *id;
+
+  g_assert_cmpint (RUN (NULL, "enqueue", "--store", p->uri, "--tenant", "c", "--key-prefix", "later",
+                        "--count", "2", "--delay", "3600"), ==, 0);
+  g_assert_cmpint (RUN (NULL, "enqueue", "--store", p->uri, "--tenant", "c", "--key-prefix", "xmas",
+                        "--at", "2999-12-24T18:00:00+01:00"), ==, 0);
+  g_assert_cmpint (RUN (NULL, "enqueue", "--store", p->uri, "--tenant", "c", "--key-prefix", "past",
+                        "--at", "2001-01-01T00:00:00"), ==, 0);
+
+  g_assert_cmpint (RUN (&listed, "store", "jobs", "--store", p->uri, "--state", "scheduled", "--json"), ==, 0);
+  jobs = json_object_get_array_member (listed, "jobs");
+  g_assert_cmpuint (json_array_get_length (jobs), ==, 3);
+  for (guint i = 0; i < 3; i++)
+    g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (jobs, i), "state"), ==,
+                     "scheduled");
+  /* Newest first: the one --at, at its time (µs since the epoch). */
+  g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (jobs, 0), "operation_key"), ==,
+                   "xmas-0");
+  g_assert_cmpint (json_object_get_int_member (json_array_get_object_element (jobs, 0), "available_at"), ==,
+                   G_GINT64_CONSTANT (32503050000) * SECOND);
+
+  g_assert_cmpint (RUN (&status, "store", "status", "--store", p->uri, "--json"), ==, 0);
+  counts = json_object_get_object_member (status, "counts");
+  g_assert_cmpint (json_object_get_int_member (counts, "scheduled"), ==, 3);
+  g_assert_cmpint (json_object_get_int_member (counts, "pending"), ==, 1);  /* the one in the past */
+
+  none = claim (p, "c", g_get_real_time ());
+  g_assert_nonnull (none);
+  g_assert_cmpstr (none->job->operation_key, ==, "past-0");
+  g_clear_pointer (&none, sluice_job_claim_free);
+  none = claim (p, "c", g_get_real_time ());
+  g_assert_null (none);
+
+  id = json_object_get_string_member (json_array_get_object_element (jobs, 0), "id");
+  g_assert_cmpint (RUN (&cancelled, "store", "cancel", id, "--store", p->uri, "--json"), ==, 0);
+  g_assert_cmpint (json_object_get_int_member (cancelled, "changed"), ==, 1);
+  past = show (p, id, 0);
+  g_assert_cmpstr (state_of (past), ==, "cancelled");
+
+  g_assert_cmpint (RUN (NULL, "enqueue", "--store", p->uri, "--delay", "soon"), ==, 2);
+  g_assert_cmpint (RUN (NULL, "enqueue", "--store", p->uri, "--delay", "-5"), ==, 2);
+  g_assert_cmpint (RUN (NULL, "enqueue", "--store", p->uri, "--at", "tomorrow"), ==, 2);
+  g_assert_cmpint (RUN (NULL, "enqueue", "--store", p->uri, "--at", "2999-01-01T00:00:00Z", "--delay", "5"), ==, 2);
+}
+
+static void
+test_sqlite_enqueue_delay_and_at_schedule_jobs (void)
+{
+  enqueue_delay_and_at_schedule_jobs (STORE_SQLITE);
+}
+
+static void
+test_pg_enqueue_delay_and_at_schedule_jobs (void)
+{
+  enqueue_delay_and_at_schedule_jobs (STORE_PG);
+}
+
 /* ---- export: a scenario that replays the attempts --------------------------------------- */
 
 /* Runs @scenario with sluice-run --json: its report. */
@@ -1270,6 +1454,13 @@ main (int    argc,
                    test_sqlite_cancel_ends_a_claim_handed_back_and_not_a_completed_job);
   g_test_add_func ("/store/admin/pg/cancel-ends-a-claim-handed-back-and-not-a-completed-job",
                    test_pg_cancel_ends_a_claim_handed_back_and_not_a_completed_job);
+  g_test_add_func ("/store/admin/sqlite/scheduled-job-is-not-claimed-before-its-time",
+                   test_sqlite_scheduled_job_is_not_claimed_before_its_time);
+  g_test_add_func ("/store/admin/pg/scheduled-job-is-not-claimed-before-its-time",
+                   test_pg_scheduled_job_is_not_claimed_before_its_time);
+  g_test_add_func ("/store/admin/sqlite/enqueue-delay-and-at-schedule-jobs",
+                   test_sqlite_enqueue_delay_and_at_schedule_jobs);
+  g_test_add_func ("/store/admin/pg/enqueue-delay-and-at-schedule-jobs", test_pg_enqueue_delay_and_at_schedule_jobs);
   g_test_add_func ("/store/admin/sqlite/jobs-model-reads-pages-on-demand", test_sqlite_jobs_model_reads_pages_on_demand);
   g_test_add_func ("/store/admin/pg/jobs-model-reads-pages-on-demand", test_pg_jobs_model_reads_pages_on_demand);
   g_test_add_func ("/store/admin/sqlite/exported-scenario-replays-the-attempts",

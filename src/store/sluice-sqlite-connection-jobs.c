@@ -19,7 +19,7 @@
 static const char sql_insert[] =
   "INSERT INTO sluice_jobs (id, tenant, operation_key, payload, state, attempts,"
   "                         max_attempts, available_at, created_at, updated_at)"
-  " VALUES (?1, ?2, ?3, ?4, 'pending', 0, ?5, ?6, ?6, ?6)"
+  " VALUES (?1, ?2, ?3, ?4, 'pending', 0, ?5, ?7, ?6, ?6)"
   " ON CONFLICT (tenant, operation_key) DO NOTHING";
 
 static const char sql_find[] =
@@ -83,8 +83,10 @@ static const char sql_release[] =
   "               ORDER BY lease_expires_at, created_seq LIMIT ?3)"
   " RETURNING tenant, state, id";
 
+/* A pending job whose time is ahead is counted scheduled. */
 static const char sql_count[] =
-  "SELECT state, count(*) FROM sluice_jobs WHERE (?1 IS NULL OR tenant = ?1) GROUP BY state";
+  "SELECT CASE WHEN state = 'pending' AND attempts = 0 AND available_at > ?2 THEN 'scheduled' ELSE state END AS shown,"
+  "  count(*) FROM sluice_jobs WHERE (?1 IS NULL OR tenant = ?1) GROUP BY shown";
 
 static const char sql_failures[] =
   "SELECT " SLUICE_SQLITE_JOB_COLUMNS " FROM sluice_jobs"
@@ -179,6 +181,7 @@ enqueue_one (SluiceSqliteConnection  *self,
   sluice_sqlite_bind_text (stmt, 4, r->text);
   sqlite3_bind_int64 (stmt, 5, r->count);
   sqlite3_bind_int64 (stmt, 6, r->now);
+  sqlite3_bind_int64 (stmt, 7, r->available_at);  /* later than now: scheduled */
   if (!sluice_sqlite_connection_step (self, stmt, error))
     return FALSE;
   created = sqlite3_changes (self->db) == 1;
@@ -498,6 +501,7 @@ sqlite_release_expired (SluiceStoreBackend *backend,
 static gboolean
 read_counts (SluiceSqliteConnection  *self,
              const char              *tenant,
+             gint64                   now,
              SluiceStoreStatus       *status,
              GError                 **error)
 {
@@ -508,6 +512,7 @@ read_counts (SluiceSqliteConnection  *self,
   if (stmt == NULL)
     return FALSE;
   sluice_sqlite_bind_text (stmt, 1, tenant);
+  sqlite3_bind_int64 (stmt, 2, now);
   while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
     if (sluice_stored_job_state_from_string ((const char *) sqlite3_column_text (stmt, 0), &state))
       status->counts[state] = (guint64) sqlite3_column_int64 (stmt, 1);
@@ -554,7 +559,7 @@ sqlite_get_status (SluiceStoreBackend *backend,
   r->value = status;
   r->value_free = (GDestroyNotify) sluice_store_status_free;
   ok = run_cached (self, "BEGIN", &error) &&
-       read_counts (self, r->tenant, status, &error) &&
+       read_counts (self, r->tenant, r->now, status, &error) &&
        read_failures (self, r->tenant, r->count, status, &error);
   end_batch (self, ok, error, &r, 1);
 }

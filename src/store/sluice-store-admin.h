@@ -249,6 +249,17 @@ const char            *sluice_store_attempt_outcome_to_string (SluiceStoreAttemp
 SluiceStoreAttemptOutcome sluice_store_attempt_outcome_from_string (const char        *name);
 const char            *sluice_store_admin_change_to_string (SluiceStoreAdminChange    change);
 
+void                   sluice_store_enqueue_at_async   (SluiceJobStore               *store,
+                                                        const char                   *tenant,
+                                                        const char                   *operation_key,
+                                                        const char                   *payload,
+                                                        guint                         max_attempts,
+                                                        gint64                        now,
+                                                        gint64                        available_at,
+                                                        GCancellable                 *cancellable,
+                                                        GAsyncReadyCallback           callback,
+                                                        gpointer                      user_data);
+
 /* Whether @store answers admin queries (the SQLite and PostgreSQL stores). */
 gboolean               sluice_store_admin_supported    (SluiceJobStore               *store);
 void                   sluice_store_admin_async        (SluiceJobStore               *store,

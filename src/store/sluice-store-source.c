@@ -685,6 +685,7 @@ _sluice_store_source_shut (SluiceStoreSource *self)
 {
   self->closed = TRUE;
   stop_releasing (self);
+  _sluice_store_source_stop_worker (self, TRUE);
   if (self->read != NULL)
     return_error (self, g_error_new_literal (G_IO_ERROR, G_IO_ERROR_CLOSED,
                                              _("The store source was closed")));
@@ -729,6 +730,8 @@ sluice_store_source_next_async (SluiceSource        *source,
 
   if (!self->started)
     {
+      /* A worker of the store from its first read (docs/store-admin.md). */
+      _sluice_store_source_start_worker (self);
       if (!self->releasing)
         release_expired (self);
       return;
@@ -844,6 +847,7 @@ sluice_store_source_dispose (GObject *object)
    * holds one too. */
   stop_waiting (self);
   stop_releasing (self);
+  _sluice_store_source_stop_worker (self, FALSE);
   g_clear_signal_handler (&self->jobs_available_id, self->store);
 
   G_OBJECT_CLASS (sluice_store_source_parent_class)->dispose (object);

@@ -23,7 +23,9 @@
  *   clock (their count, their errors, their timeouts and backoff).
  * - a scheduled job (enqueue --delay, --at) is `scheduled` until its time
  *   (listed, filtered, counted so), never claimed before it, claimed at
- *   it; bad --delay or --at values exit 2.
+ *   it; bad --delay or --at values exit 2;
+ * - a store says whether it may be written (opened read-only, or a
+ *   PostgreSQL user without the privileges: not).
  * Workers are waited for by their lines (ready, a job started, a job's
  * outcome), never by a sleep.
  *
@@ -1302,6 +1304,96 @@ test_pg_enqueue_delay_and_at_schedule_jobs (void)
   enqueue_delay_and_at_schedule_jobs (STORE_PG);
 }
 
+/* ---- read-only: may this store be written? ------------------------------------------- */
+
+static gboolean
+writable_of (SluiceJobStore *store)
+{
+  g_autoptr(SluiceStoreAdminQuery) query = sluice_store_admin_query_new (SLUICE_STORE_ADMIN_WRITABLE);
+  g_autoptr(SluiceStoreAdminReply) reply = NULL;
+  g_autoptr(GError) error = NULL;
+  Wait wait = { NULL };
+
+  sluice_store_admin_async (store, query, NULL, on_ready, &wait);
+  while (wait.result == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  reply = sluice_store_admin_finish (store, wait.result, &error);
+  g_object_unref (wait.result);
+  g_assert_no_error (error);
+  return reply->writable;
+}
+
+/* @uri with its user= replaced by @user. */
+static char *
+uri_as_user (const char *uri,
+             const char *user)
+{
+  g_autoptr(GRegex) regex = g_regex_new ("user=[^&]*", 0, 0, NULL);
+  g_autofree char *replacement = g_strdup_printf ("user=%s", user);
+
+  g_assert_nonnull (strstr (uri, "user="));
+  return g_regex_replace_literal (regex, uri, -1, 0, replacement, 0, NULL);
+}
+
+/* The window asks before it shows its actions: a store opened for
+ * writing may be written; one opened read-only may not; on PostgreSQL
+ * neither may a user without the privileges on the jobs. */
+static void
+store_says_whether_it_may_be_written (StoreKind kind)
+{
+  PLACE_OR_SKIP (p, kind);
+  g_autoptr(SluiceJobStore) read_only = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (writable_of (p->store));
+  read_only = sluice_job_store_open_for_uri (p->uri, SLUICE_JOB_STORE_OPEN_READ_ONLY, &error);
+  g_assert_no_error (error);
+  g_assert_false (writable_of (read_only));
+
+  if (kind == STORE_SQLITE && geteuid () != 0)
+    {
+      g_autoptr(SluiceJobStore) denied = NULL;
+
+      /* (root may write a file whatever its mode: not checked then) */
+      g_clear_object (&p->store);
+      g_clear_object (&read_only);
+      g_assert_cmpint (g_chmod (p->path, 0444), ==, 0);
+      denied = sluice_job_store_open_for_uri (p->uri, SLUICE_JOB_STORE_OPEN_READ_ONLY, &error);
+      g_assert_no_error (error);
+      g_assert_false (writable_of (denied));
+      g_assert_cmpint (g_chmod (p->path, 0644), ==, 0);
+    }
+  if (kind == STORE_PG)
+    {
+      g_autofree char *role = g_strdup_printf ("sluice_reader_%d", (int) getpid ());
+      g_autofree char *grant = g_strdup_printf ("CREATE ROLE %s LOGIN; GRANT USAGE ON SCHEMA %s TO %s;"
+                                                " GRANT SELECT ON ALL TABLES IN SCHEMA %s TO %s",
+                                                role, p->schema, role, p->schema, role);
+      g_autofree char *drop = g_strdup_printf ("DROP OWNED BY %s; DROP ROLE %s", role, role);
+      g_autofree char *uri = uri_as_user (p->uri, role);
+      g_autoptr(SluiceJobStore) reader = NULL;
+
+      store_fixture_pg_exec (grant);
+      reader = sluice_job_store_open_for_uri (uri, SLUICE_JOB_STORE_OPEN_READ_WRITE, &error);
+      g_assert_no_error (error);
+      g_assert_false (writable_of (reader));
+      g_clear_object (&reader);
+      store_fixture_pg_exec (drop);
+    }
+}
+
+static void
+test_sqlite_store_says_whether_it_may_be_written (void)
+{
+  store_says_whether_it_may_be_written (STORE_SQLITE);
+}
+
+static void
+test_pg_store_says_whether_it_may_be_written (void)
+{
+  store_says_whether_it_may_be_written (STORE_PG);
+}
+
 /* ---- export: a scenario that replays the attempts --------------------------------------- */
 
 /* Runs @scenario with sluice-run --json: its report. */
@@ -1461,6 +1553,10 @@ main (int    argc,
   g_test_add_func ("/store/admin/sqlite/enqueue-delay-and-at-schedule-jobs",
                    test_sqlite_enqueue_delay_and_at_schedule_jobs);
   g_test_add_func ("/store/admin/pg/enqueue-delay-and-at-schedule-jobs", test_pg_enqueue_delay_and_at_schedule_jobs);
+  g_test_add_func ("/store/admin/sqlite/store-says-whether-it-may-be-written",
+                   test_sqlite_store_says_whether_it_may_be_written);
+  g_test_add_func ("/store/admin/pg/store-says-whether-it-may-be-written",
+                   test_pg_store_says_whether_it_may_be_written);
   g_test_add_func ("/store/admin/sqlite/jobs-model-reads-pages-on-demand", test_sqlite_jobs_model_reads_pages_on_demand);
   g_test_add_func ("/store/admin/pg/jobs-model-reads-pages-on-demand", test_pg_jobs_model_reads_pages_on_demand);
   g_test_add_func ("/store/admin/sqlite/exported-scenario-replays-the-attempts",

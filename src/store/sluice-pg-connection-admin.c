@@ -689,6 +689,27 @@ beat_worker (SluicePgConnection           *self,
   return exec_done (self, sql->str, &p, error);
 }
 
+/* The session may write (not read-only, as a store opened read-only
+ * makes it, nor on a standby) and the user holds the privileges that the
+ * verbs need on the jobs (has_table_privilege() of a list is "any of"). */
+static gboolean
+writable (SluicePgConnection     *self,
+          SluiceStoreAdminReply  *reply,
+          GError                **error)
+{
+  PGresult *result = exec (self, "SELECT current_setting ('transaction_read_only') = 'off'"
+                                 " AND NOT pg_is_in_recovery ()"
+                                 " AND has_table_privilege ('sluice_jobs', 'INSERT')"
+                                 " AND has_table_privilege ('sluice_jobs', 'UPDATE')"
+                                 " AND has_table_privilege ('sluice_jobs', 'DELETE')", NULL, error);
+
+  if (result == NULL)
+    return FALSE;
+  reply->writable = PQntuples (result) == 1 && g_str_equal (PQgetvalue (result, 0, 0), "t");
+  PQclear (result);
+  return TRUE;
+}
+
 static gboolean
 answer (SluicePgConnection           *self,
         const SluiceStoreAdminQuery  *q,
@@ -716,6 +737,8 @@ answer (SluicePgConnection           *self,
       return list_workers (self, q, reply, q->op == SLUICE_STORE_ADMIN_PRUNE_WORKERS, error);
     case SLUICE_STORE_ADMIN_WORKER_BEAT:
       return beat_worker (self, q, error);
+    case SLUICE_STORE_ADMIN_WRITABLE:
+      return writable (self, reply, error);
     default:
       g_assert_not_reached ();
     }

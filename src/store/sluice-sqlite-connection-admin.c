@@ -16,7 +16,9 @@
 #include "sluice-sqlite-store.h"
 
 #include <glib/gi18n-lib.h>
+#include <glib/gstdio.h>
 #include <string.h>
+#include <unistd.h>
 
 /* ---- the attempts' history (called inside the protocol's transactions) --- */
 
@@ -775,7 +777,23 @@ static gboolean
 is_write (SluiceStoreAdminOp op)
 {
   return op != SLUICE_STORE_ADMIN_LIST_JOBS && op != SLUICE_STORE_ADMIN_SHOW &&
-         op != SLUICE_STORE_ADMIN_TENANTS && op != SLUICE_STORE_ADMIN_WORKERS;
+         op != SLUICE_STORE_ADMIN_TENANTS && op != SLUICE_STORE_ADMIN_WORKERS &&
+         op != SLUICE_STORE_ADMIN_WRITABLE;
+}
+
+/* Opened for writing (SQLite falls back to read-only, silently, for a
+ * file it may not write), and the file and its folder (the journal's
+ * files are made there) writable: access() also says EROFS for a
+ * read-only file system. */
+static gboolean
+writable (SluiceSqliteConnection *self,
+          SluiceStoreAdminReply  *reply)
+{
+  g_autofree char *folder = g_path_get_dirname (self->path);
+
+  reply->writable = sqlite3_db_readonly (self->db, "main") == 0 &&
+                    g_access (self->path, W_OK) == 0 && g_access (folder, W_OK) == 0;
+  return TRUE;
 }
 
 static gboolean
@@ -809,6 +827,8 @@ answer (SluiceSqliteConnection       *self,
       return list_workers (self, q, reply, q->op == SLUICE_STORE_ADMIN_PRUNE_WORKERS, error);
     case SLUICE_STORE_ADMIN_WORKER_BEAT:
       return beat_worker (self, q, error);
+    case SLUICE_STORE_ADMIN_WRITABLE:
+      return writable (self, reply);
     default:
       g_assert_not_reached ();
     }

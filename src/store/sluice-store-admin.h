@@ -47,6 +47,9 @@ G_BEGIN_DECLS
  * @SLUICE_STORE_ADMIN_PRUNE_WORKERS: deletes the lost workers' rows
  * @SLUICE_STORE_ADMIN_WORKER_BEAT: registers @worker or renews its
  *   heartbeat
+ * @SLUICE_STORE_ADMIN_WRITABLE: whether the store may be written through
+ *   this connection (SluiceStoreAdminReply:writable): a window hides its
+ *   actions when not (docs/store-admin.md, "read-only")
  *
  * The kinds of #SluiceStoreAdminQuery.
  */
@@ -63,6 +66,7 @@ typedef enum {
   SLUICE_STORE_ADMIN_WORKERS,
   SLUICE_STORE_ADMIN_PRUNE_WORKERS,
   SLUICE_STORE_ADMIN_WORKER_BEAT,
+  SLUICE_STORE_ADMIN_WRITABLE,
 } SluiceStoreAdminOp;
 
 /**
@@ -222,6 +226,11 @@ typedef struct {
  * @changed: (verbs) the jobs it changed (0 when it needed confirmation)
  * @tenants: (element-type SluiceStoreTenant): (tenants)
  * @workers: (element-type SluiceStoreWorker): (workers; prune: the pruned)
+ * @writable: (writable) the store may be written: SQLite, the file was
+ *   opened for writing (not read-only, nor fallen back to read-only) and
+ *   the file and its folder are writable by this process; PostgreSQL, the
+ *   session is not read-only, the server is no standby, and the user may
+ *   insert, update and delete the jobs
  */
 typedef struct {
   GPtrArray *jobs;
@@ -233,6 +242,7 @@ typedef struct {
   guint64    changed;
   GPtrArray *tenants;
   GPtrArray *workers;
+  gboolean   writable;
 } SluiceStoreAdminReply;
 
 SluiceStoreAdminQuery *sluice_store_admin_query_new    (SluiceStoreAdminOp            op);

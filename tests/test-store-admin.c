@@ -25,7 +25,9 @@
  *   (listed, filtered, counted so), never claimed before it, claimed at
  *   it; bad --delay or --at values exit 2;
  * - a store says whether it may be written (opened read-only, or a
- *   PostgreSQL user without the privileges: not).
+ *   PostgreSQL user without the privileges: not);
+ * - the jobs model follows another process's changes: on PostgreSQL by
+ *   NOTIFY with polling off, on SQLite by its poll.
  * Workers are waited for by their lines (ready, a job started, a job's
  * outcome), never by a sleep.
  *
@@ -1085,6 +1087,9 @@ jobs_model_reads_pages_on_demand (StoreKind kind)
   filter->tenant = g_strdup ("m");
 
   model = sluice_store_jobs_model_new (p->store, filter, 3);
+  /* Pages only: no refresh by a notification of the enqueues above, nor
+   * by a poll (live: jobs_model_follows_...). */
+  sluice_store_jobs_model_stop_live (model);
   g_signal_connect (model, "items-changed", G_CALLBACK (on_items_changed), changed);
   g_assert_true (sluice_store_jobs_model_get_loading (model));
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (model)), ==, 0);  /* never waits for the store */
@@ -1394,6 +1399,49 @@ test_pg_store_says_whether_it_may_be_written (void)
   store_says_whether_it_may_be_written (STORE_PG);
 }
 
+/* Live: another process's change reaches the model by itself. On
+ * PostgreSQL by the NOTIFY of its enqueue, with polling off; on SQLite,
+ * whose other processes tell nothing, by the poll (its interval a
+ * property: a short one here, on the wall clock, since the change is made
+ * by another process in real time). */
+static void
+jobs_model_follows_another_process (StoreKind kind)
+{
+  PLACE_OR_SKIP (p, kind);
+  g_autoptr(SluiceStoreAdminQuery) filter = sluice_store_admin_query_new (SLUICE_STORE_ADMIN_LIST_JOBS);
+  g_autoptr(SluiceStoreJobsModel) model = NULL;
+  guint changed[2] = { 0, 0 };
+
+  sluice_stored_job_free (enqueue (p, "live", "mine-0", "{}", 3, 1000));
+  sluice_stored_job_free (enqueue (p, "live", "mine-1", "{}", 3, 1001));
+  filter->tenant = g_strdup ("live");
+  model = sluice_store_jobs_model_new (p->store, filter, 10);
+  g_assert_cmpfloat (sluice_store_jobs_model_get_poll_interval (model), ==, kind == STORE_PG ? 10.0 : 1.0);
+  sluice_store_jobs_model_set_poll_interval (model, kind == STORE_PG ? 0 : 0.05);
+  wait_loaded (model);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (model)), ==, 2);
+  g_signal_connect (model, "items-changed", G_CALLBACK (on_items_changed), changed);
+
+  g_assert_cmpint (RUN (NULL, "enqueue", "--store", p->uri, "--tenant", "live", "--key-prefix", "theirs"), ==, 0);
+  SLUICE_TEST_SPIN_WITHIN (10, "the model following another process's enqueue",
+                           g_list_model_get_n_items (G_LIST_MODEL (model)) == 3);
+  g_assert_cmpstr (model_key (model, 0), ==, "theirs-0");
+  g_assert_cmpstr (model_key (model, 2), ==, "mine-0");
+  g_assert_cmpuint (changed[0], >=, 3);  /* one change that replaced the items */
+}
+
+static void
+test_sqlite_jobs_model_follows_another_process (void)
+{
+  jobs_model_follows_another_process (STORE_SQLITE);
+}
+
+static void
+test_pg_jobs_model_follows_another_process (void)
+{
+  jobs_model_follows_another_process (STORE_PG);
+}
+
 /* ---- export: a scenario that replays the attempts --------------------------------------- */
 
 /* Runs @scenario with sluice-run --json: its report. */
@@ -1557,6 +1605,9 @@ main (int    argc,
                    test_sqlite_store_says_whether_it_may_be_written);
   g_test_add_func ("/store/admin/pg/store-says-whether-it-may-be-written",
                    test_pg_store_says_whether_it_may_be_written);
+  g_test_add_func ("/store/admin/sqlite/jobs-model-follows-another-process",
+                   test_sqlite_jobs_model_follows_another_process);
+  g_test_add_func ("/store/admin/pg/jobs-model-follows-another-process", test_pg_jobs_model_follows_another_process);
   g_test_add_func ("/store/admin/sqlite/jobs-model-reads-pages-on-demand", test_sqlite_jobs_model_reads_pages_on_demand);
   g_test_add_func ("/store/admin/pg/jobs-model-reads-pages-on-demand", test_pg_jobs_model_reads_pages_on_demand);
   g_test_add_func ("/store/admin/sqlite/exported-scenario-replays-the-attempts",

@@ -780,10 +780,10 @@ backend_enqueue_finish (SluiceJobStore  *store,
   r = g_task_get_task_data (G_TASK (result));
   job = g_task_propagate_pointer (G_TASK (result), error);
   if (created != NULL)
-    *created = job != NULL && r != NULL && r->created;
+    *created = job != NULL && r != NULL && r->created;  /* r: none for a refused call */
   /* (only a scheduling enqueue: one with available_at past its now) */
   if (job != NULL && r != NULL && r->available_at > r->now)
-    sluice_stored_job_show_state (job, r->now);  /* r: none for a refused call */
+    sluice_stored_job_show_state (job, r->now);
   return job;
 }
 

@@ -1420,6 +1420,41 @@ test_source_registers_its_worker_row (Fixture       *f,
   g_assert_false (worker->lost);
 }
 
+/* ---- scheduled jobs -------------------------------------------------------- */
+
+/* A job scheduled for later is work to do: a source that runs until the
+ * tenant is empty waits for it and runs it at its time, not before. (The
+ * store's times are mapped far ahead of the wall clock, so that the
+ * store's counts, which take the wall clock's now, see it scheduled.) */
+static void
+test_until_empty_waits_for_a_scheduled_job (Fixture       *f,
+                                            gconstpointer  data)
+{
+  const gint64 far = G_GINT64_CONSTANT (4102444800000000);  /* 2100-01-01 */
+  Options o = DEFAULT_OPTIONS;
+  g_autoptr(SluiceStoredJob) job = NULL;
+  g_autoptr(GError) error = NULL;
+  const Record *started;
+  Wait wait = { NULL };
+
+  fixture_build (f, &o);
+  sluice_store_source_set_epoch (f->source, far);
+  sluice_store_enqueue_at_async (f->store, TENANT, "later", "{\"behaviour\": \"ok 0.1\", \"value\": 1}", 3,
+                                 far, far + S (5), NULL, on_waited, &wait);
+  while (wait.result == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  job = sluice_job_store_enqueue_finish (f->store, wait.result, NULL, &error);
+  g_object_unref (wait.result);
+  g_assert_no_error (error);
+  g_assert_cmpint (job->state, ==, SLUICE_STORED_JOB_SCHEDULED);
+
+  run_pool (f);
+  g_assert_no_error (f->run_error);
+  started = find_record (f, "later", 1, FALSE);
+  g_assert_cmpint (started->at, >=, S (5));
+  g_assert_cmpint (find_record (f, "later", 1, TRUE)->outcome, ==, SLUICE_STORE_OUTCOME_SUCCEEDED);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -1431,6 +1466,7 @@ main (int    argc,
 
   ADD ("claims-never-exceed-the-lead-bound", test_claims_never_exceed_the_lead_bound);
   ADD ("source-registers-its-worker-row", test_source_registers_its_worker_row);
+  ADD ("until-empty-waits-for-a-scheduled-job", test_until_empty_waits_for_a_scheduled_job);
   ADD ("claims-taken-ahead-stay-within-the-lead-bound", test_claims_taken_ahead_stay_within_the_lead_bound);
   ADD ("success-completes-the-job", test_success_completes_the_job);
   ADD ("retryable-failure-waits-for-its-backoff", test_retryable_failure_waits_for_its_backoff);

@@ -21,6 +21,13 @@
  * - the history keeps the last 25 attempts and counts the older ones;
  * - export writes a scenario that replays the attempts on the virtual
  *   clock (their count, their errors, their timeouts and backoff).
+ * - a scheduled job (enqueue --delay, --at) is `scheduled` until its time
+ *   (listed, filtered, counted so), never claimed before it, claimed at
+ *   it; bad --delay or --at values exit 2;
+ * - a store says whether it may be written (opened read-only, or a
+ *   PostgreSQL user without the privileges: not);
+ * - the jobs model follows another process's changes: on PostgreSQL by
+ *   NOTIFY with polling off, on SQLite by its poll.
  * Workers are waited for by their lines (ready, a job started, a job's
  * outcome), never by a sleep.
  *
@@ -1147,6 +1154,9 @@ jobs_model_reads_pages_on_demand (StoreKind kind)
   filter->tenant = g_strdup ("m");
 
   model = sluice_store_jobs_model_new (p->store, filter, 3);
+  /* Pages only: no refresh by a notification of the enqueues above, nor
+   * by a poll (live: jobs_model_follows_...). */
+  sluice_store_jobs_model_stop_live (model);
   g_signal_connect (model, "items-changed", G_CALLBACK (on_items_changed), changed);
   g_assert_true (sluice_store_jobs_model_get_loading (model));
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (model)), ==, 0);  /* never waits for the store */
@@ -1183,6 +1193,320 @@ static void
 test_pg_jobs_model_reads_pages_on_demand (void)
 {
   jobs_model_reads_pages_on_demand (STORE_PG);
+}
+
+/* ---- scheduled jobs: enqueue --delay, --at ------------------------------------------------ */
+
+static SluiceStoredJob *
+enqueue_at (Place      *p,
+            const char *tenant,
+            const char *key,
+            gint64      now,
+            gint64      available_at)
+{
+  g_autoptr(GError) error = NULL;
+  Wait wait = { NULL };
+  SluiceStoredJob *job;
+
+  sluice_store_enqueue_at_async (p->store, tenant, key, "{}", 3, now, available_at, NULL, on_ready, &wait);
+  while (wait.result == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  job = sluice_job_store_enqueue_finish (p->store, wait.result, NULL, &error);
+  g_object_unref (wait.result);
+  g_assert_no_error (error);
+  g_assert_nonnull (job);
+  return job;
+}
+
+/* The jobs of @tenant in @state at @now, by the admin query. */
+static guint
+count_listed (Place                *p,
+              const char           *tenant,
+              SluiceStoredJobState  state,
+              gint64                now)
+{
+  g_autoptr(SluiceStoreAdminQuery) query = sluice_store_admin_query_new (SLUICE_STORE_ADMIN_LIST_JOBS);
+  g_autoptr(SluiceStoreAdminReply) reply = NULL;
+
+  query->tenant = g_strdup (tenant);
+  query->states = 1u << state;
+  query->now = now;
+  reply = admin (p, query);
+  for (guint i = 0; i < reply->jobs->len; i++)
+    g_assert_cmpint (((SluiceStoredJob *) g_ptr_array_index (reply->jobs, i))->state, ==, state);
+  return reply->jobs->len;
+}
+
+static guint64
+tenant_count (Place                *p,
+              const char           *tenant,
+              SluiceStoredJobState  state,
+              gint64                now)
+{
+  g_autoptr(SluiceStoreAdminQuery) query = sluice_store_admin_query_new (SLUICE_STORE_ADMIN_TENANTS);
+  g_autoptr(SluiceStoreAdminReply) reply = NULL;
+
+  query->tenant = g_strdup (tenant);
+  query->now = now;
+  reply = admin (p, query);
+  g_assert_cmpuint (reply->tenants->len, ==, 1);
+  return ((SluiceStoreTenant *) g_ptr_array_index (reply->tenants, 0))->counts[state];
+}
+
+/* On the store's own times (every call takes its now): scheduled until
+ * its time, listed and counted so, not claimed; then pending and
+ * claimed. */
+static void
+scheduled_job_is_not_claimed_before_its_time (StoreKind kind)
+{
+  PLACE_OR_SKIP (p, kind);
+  const gint64 t0 = 1000 * SECOND;
+  g_autoptr(SluiceStoredJob) later = enqueue_at (p, "s", "later", t0, t0 + 60 * SECOND);
+  g_autoptr(SluiceStoredJob) again = enqueue_at (p, "s", "later", t0, t0 + 5 * SECOND);
+  g_autoptr(SluiceStoredJob) now_one = enqueue_at (p, "s", "now", t0, t0);
+  g_autoptr(SluiceJobClaim) first = NULL;
+  g_autoptr(SluiceJobClaim) early = NULL;
+  g_autoptr(SluiceJobClaim) due = NULL;
+
+  g_assert_cmpstr (sluice_stored_job_state_to_string (later->state), ==, "scheduled");
+  g_assert_cmpint (later->available_at, ==, t0 + 60 * SECOND);
+  g_assert_cmpint (again->available_at, ==, t0 + 60 * SECOND);  /* idempotent: the time too */
+  g_assert_cmpstr (sluice_stored_job_state_to_string (now_one->state), ==, "pending");
+
+  g_assert_cmpuint (count_listed (p, "s", SLUICE_STORED_JOB_SCHEDULED, t0 + 10 * SECOND), ==, 1);
+  g_assert_cmpuint (count_listed (p, "s", SLUICE_STORED_JOB_PENDING, t0 + 10 * SECOND), ==, 1);
+  g_assert_cmpuint (tenant_count (p, "s", SLUICE_STORED_JOB_SCHEDULED, t0 + 10 * SECOND), ==, 1);
+  g_assert_cmpuint (tenant_count (p, "s", SLUICE_STORED_JOB_PENDING, t0 + 10 * SECOND), ==, 1);
+
+  first = claim (p, "s", t0 + 10 * SECOND);
+  g_assert_nonnull (first);
+  g_assert_cmpstr (first->job->operation_key, ==, "now");
+  early = claim (p, "s", t0 + 59 * SECOND);
+  g_assert_null (early);
+
+  /* Its time: pending, and claimed. */
+  g_assert_cmpuint (count_listed (p, "s", SLUICE_STORED_JOB_SCHEDULED, t0 + 60 * SECOND), ==, 0);
+  g_assert_cmpuint (count_listed (p, "s", SLUICE_STORED_JOB_PENDING, t0 + 60 * SECOND), ==, 1);
+  g_assert_cmpuint (tenant_count (p, "s", SLUICE_STORED_JOB_SCHEDULED, t0 + 60 * SECOND), ==, 0);
+  due = claim (p, "s", t0 + 60 * SECOND);
+  g_assert_nonnull (due);
+  g_assert_cmpstr (due->job->id, ==, later->id);
+}
+
+static void
+test_sqlite_scheduled_job_is_not_claimed_before_its_time (void)
+{
+  scheduled_job_is_not_claimed_before_its_time (STORE_SQLITE);
+}
+
+static void
+test_pg_scheduled_job_is_not_claimed_before_its_time (void)
+{
+  scheduled_job_is_not_claimed_before_its_time (STORE_PG);
+}
+
+/* The command line: --delay and --at schedule, shown by status, jobs
+ * --state scheduled and show; cancel takes a scheduled job; bad values
+ * exit 2 naming the option. */
+static void
+enqueue_delay_and_at_schedule_jobs (StoreKind kind)
+{
+  PLACE_OR_SKIP (p, kind);
+  g_autoptr(JsonObject) listed = NULL;
+  g_autoptr(JsonObject) status = NULL;
+  g_autoptr(JsonObject) past = NULL;
+  g_autoptr(JsonObject) cancelled = NULL;
+  g_autoptr(SluiceJobClaim) none = NULL;
+  JsonArray *jobs;
+  JsonObject *counts;
+  const char *id;
+
+  g_assert_cmpint (RUN (NULL, "enqueue", "--store", p->uri, "--tenant", "c", "--key-prefix", "later",
+                        "--count", "2", "--delay", "3600"), ==, 0);
+  g_assert_cmpint (RUN (NULL, "enqueue", "--store", p->uri, "--tenant", "c", "--key-prefix", "xmas",
+                        "--at", "2999-12-24T18:00:00+01:00"), ==, 0);
+  g_assert_cmpint (RUN (NULL, "enqueue", "--store", p->uri, "--tenant", "c", "--key-prefix", "past",
+                        "--at", "2001-01-01T00:00:00"), ==, 0);
+
+  g_assert_cmpint (RUN (&listed, "store", "jobs", "--store", p->uri, "--state", "scheduled", "--json"), ==, 0);
+  jobs = json_object_get_array_member (listed, "jobs");
+  g_assert_cmpuint (json_array_get_length (jobs), ==, 3);
+  for (guint i = 0; i < 3; i++)
+    g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (jobs, i), "state"), ==,
+                     "scheduled");
+  /* Newest first: the one --at, at its time (µs since the epoch). */
+  g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (jobs, 0), "operation_key"), ==,
+                   "xmas-0");
+  g_assert_cmpint (json_object_get_int_member (json_array_get_object_element (jobs, 0), "available_at"), ==,
+                   G_GINT64_CONSTANT (32503050000) * SECOND);
+
+  g_assert_cmpint (RUN (&status, "store", "status", "--store", p->uri, "--json"), ==, 0);
+  counts = json_object_get_object_member (status, "counts");
+  g_assert_cmpint (json_object_get_int_member (counts, "scheduled"), ==, 3);
+  g_assert_cmpint (json_object_get_int_member (counts, "pending"), ==, 1);  /* the one in the past */
+
+  none = claim (p, "c", g_get_real_time ());
+  g_assert_nonnull (none);
+  g_assert_cmpstr (none->job->operation_key, ==, "past-0");
+  g_clear_pointer (&none, sluice_job_claim_free);
+  none = claim (p, "c", g_get_real_time ());
+  g_assert_null (none);
+
+  id = json_object_get_string_member (json_array_get_object_element (jobs, 0), "id");
+  g_assert_cmpint (RUN (&cancelled, "store", "cancel", id, "--store", p->uri, "--json"), ==, 0);
+  g_assert_cmpint (json_object_get_int_member (cancelled, "changed"), ==, 1);
+  past = show (p, id, 0);
+  g_assert_cmpstr (state_of (past), ==, "cancelled");
+
+  g_assert_cmpint (RUN (NULL, "enqueue", "--store", p->uri, "--delay", "soon"), ==, 2);
+  g_assert_cmpint (RUN (NULL, "enqueue", "--store", p->uri, "--delay", "-5"), ==, 2);
+  g_assert_cmpint (RUN (NULL, "enqueue", "--store", p->uri, "--at", "tomorrow"), ==, 2);
+  g_assert_cmpint (RUN (NULL, "enqueue", "--store", p->uri, "--at", "2999-01-01T00:00:00Z", "--delay", "5"), ==, 2);
+}
+
+static void
+test_sqlite_enqueue_delay_and_at_schedule_jobs (void)
+{
+  enqueue_delay_and_at_schedule_jobs (STORE_SQLITE);
+}
+
+static void
+test_pg_enqueue_delay_and_at_schedule_jobs (void)
+{
+  enqueue_delay_and_at_schedule_jobs (STORE_PG);
+}
+
+/* ---- read-only: may this store be written? ------------------------------------------- */
+
+static gboolean
+writable_of (SluiceJobStore *store)
+{
+  g_autoptr(SluiceStoreAdminQuery) query = sluice_store_admin_query_new (SLUICE_STORE_ADMIN_WRITABLE);
+  g_autoptr(SluiceStoreAdminReply) reply = NULL;
+  g_autoptr(GError) error = NULL;
+  Wait wait = { NULL };
+
+  sluice_store_admin_async (store, query, NULL, on_ready, &wait);
+  while (wait.result == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  reply = sluice_store_admin_finish (store, wait.result, &error);
+  g_object_unref (wait.result);
+  g_assert_no_error (error);
+  return reply->writable;
+}
+
+/* @uri with its user= replaced by @user. */
+static char *
+uri_as_user (const char *uri,
+             const char *user)
+{
+  g_autoptr(GRegex) regex = g_regex_new ("user=[^&]*", 0, 0, NULL);
+  g_autofree char *replacement = g_strdup_printf ("user=%s", user);
+
+  g_assert_nonnull (strstr (uri, "user="));
+  return g_regex_replace_literal (regex, uri, -1, 0, replacement, 0, NULL);
+}
+
+/* The window asks before it shows its actions: a store opened for
+ * writing may be written; one opened read-only may not; on PostgreSQL
+ * neither may a user without the privileges on the jobs. */
+static void
+store_says_whether_it_may_be_written (StoreKind kind)
+{
+  PLACE_OR_SKIP (p, kind);
+  g_autoptr(SluiceJobStore) read_only = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (writable_of (p->store));
+  read_only = sluice_job_store_open_for_uri (p->uri, SLUICE_JOB_STORE_OPEN_READ_ONLY, &error);
+  g_assert_no_error (error);
+  g_assert_false (writable_of (read_only));
+
+  if (kind == STORE_SQLITE && geteuid () != 0)
+    {
+      g_autoptr(SluiceJobStore) denied = NULL;
+
+      /* (root may write a file whatever its mode: not checked then) */
+      g_clear_object (&p->store);
+      g_clear_object (&read_only);
+      g_assert_cmpint (g_chmod (p->path, 0444), ==, 0);
+      denied = sluice_job_store_open_for_uri (p->uri, SLUICE_JOB_STORE_OPEN_READ_ONLY, &error);
+      g_assert_no_error (error);
+      g_assert_false (writable_of (denied));
+      g_assert_cmpint (g_chmod (p->path, 0644), ==, 0);
+    }
+  if (kind == STORE_PG)
+    {
+      g_autofree char *role = g_strdup_printf ("sluice_reader_%d", (int) getpid ());
+      g_autofree char *grant = g_strdup_printf ("CREATE ROLE %s LOGIN; GRANT USAGE ON SCHEMA %s TO %s;"
+                                                " GRANT SELECT ON ALL TABLES IN SCHEMA %s TO %s",
+                                                role, p->schema, role, p->schema, role);
+      g_autofree char *drop = g_strdup_printf ("DROP OWNED BY %s; DROP ROLE %s", role, role);
+      g_autofree char *uri = uri_as_user (p->uri, role);
+      g_autoptr(SluiceJobStore) reader = NULL;
+
+      store_fixture_pg_exec (grant);
+      reader = sluice_job_store_open_for_uri (uri, SLUICE_JOB_STORE_OPEN_READ_WRITE, &error);
+      g_assert_no_error (error);
+      g_assert_false (writable_of (reader));
+      g_clear_object (&reader);
+      store_fixture_pg_exec (drop);
+    }
+}
+
+static void
+test_sqlite_store_says_whether_it_may_be_written (void)
+{
+  store_says_whether_it_may_be_written (STORE_SQLITE);
+}
+
+static void
+test_pg_store_says_whether_it_may_be_written (void)
+{
+  store_says_whether_it_may_be_written (STORE_PG);
+}
+
+/* Live: another process's change reaches the model by itself. On
+ * PostgreSQL by the NOTIFY of its enqueue, with polling off; on SQLite,
+ * whose other processes tell nothing, by the poll (its interval a
+ * property: a short one here, on the wall clock, since the change is made
+ * by another process in real time). */
+static void
+jobs_model_follows_another_process (StoreKind kind)
+{
+  PLACE_OR_SKIP (p, kind);
+  g_autoptr(SluiceStoreAdminQuery) filter = sluice_store_admin_query_new (SLUICE_STORE_ADMIN_LIST_JOBS);
+  g_autoptr(SluiceStoreJobsModel) model = NULL;
+  guint changed[2] = { 0, 0 };
+
+  sluice_stored_job_free (enqueue (p, "live", "mine-0", "{}", 3, 1000));
+  sluice_stored_job_free (enqueue (p, "live", "mine-1", "{}", 3, 1001));
+  filter->tenant = g_strdup ("live");
+  model = sluice_store_jobs_model_new (p->store, filter, 10);
+  g_assert_cmpfloat (sluice_store_jobs_model_get_poll_interval (model), ==, kind == STORE_PG ? 10.0 : 1.0);
+  sluice_store_jobs_model_set_poll_interval (model, kind == STORE_PG ? 0 : 0.05);
+  wait_loaded (model);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (model)), ==, 2);
+  g_signal_connect (model, "items-changed", G_CALLBACK (on_items_changed), changed);
+
+  g_assert_cmpint (RUN (NULL, "enqueue", "--store", p->uri, "--tenant", "live", "--key-prefix", "theirs"), ==, 0);
+  SLUICE_TEST_SPIN_WITHIN (10, "the model following another process's enqueue",
+                           g_list_model_get_n_items (G_LIST_MODEL (model)) == 3);
+  g_assert_cmpstr (model_key (model, 0), ==, "theirs-0");
+  g_assert_cmpstr (model_key (model, 2), ==, "mine-0");
+  g_assert_cmpuint (changed[0], >=, 3);  /* one change that replaced the items */
+}
+
+static void
+test_sqlite_jobs_model_follows_another_process (void)
+{
+  jobs_model_follows_another_process (STORE_SQLITE);
+}
+
+static void
+test_pg_jobs_model_follows_another_process (void)
+{
+  jobs_model_follows_another_process (STORE_PG);
 }
 
 /* ---- export: a scenario that replays the attempts --------------------------------------- */
@@ -1341,6 +1665,20 @@ main (int    argc,
                    test_sqlite_completions_read_ended_attempts_with_their_wait);
   g_test_add_func ("/store/admin/pg/completions-read-ended-attempts-with-their-wait",
                    test_pg_completions_read_ended_attempts_with_their_wait);
+  g_test_add_func ("/store/admin/sqlite/scheduled-job-is-not-claimed-before-its-time",
+                   test_sqlite_scheduled_job_is_not_claimed_before_its_time);
+  g_test_add_func ("/store/admin/pg/scheduled-job-is-not-claimed-before-its-time",
+                   test_pg_scheduled_job_is_not_claimed_before_its_time);
+  g_test_add_func ("/store/admin/sqlite/enqueue-delay-and-at-schedule-jobs",
+                   test_sqlite_enqueue_delay_and_at_schedule_jobs);
+  g_test_add_func ("/store/admin/pg/enqueue-delay-and-at-schedule-jobs", test_pg_enqueue_delay_and_at_schedule_jobs);
+  g_test_add_func ("/store/admin/sqlite/store-says-whether-it-may-be-written",
+                   test_sqlite_store_says_whether_it_may_be_written);
+  g_test_add_func ("/store/admin/pg/store-says-whether-it-may-be-written",
+                   test_pg_store_says_whether_it_may_be_written);
+  g_test_add_func ("/store/admin/sqlite/jobs-model-follows-another-process",
+                   test_sqlite_jobs_model_follows_another_process);
+  g_test_add_func ("/store/admin/pg/jobs-model-follows-another-process", test_pg_jobs_model_follows_another_process);
   g_test_add_func ("/store/admin/sqlite/jobs-model-reads-pages-on-demand", test_sqlite_jobs_model_reads_pages_on_demand);
   g_test_add_func ("/store/admin/pg/jobs-model-reads-pages-on-demand", test_pg_jobs_model_reads_pages_on_demand);
   g_test_add_func ("/store/admin/sqlite/exported-scenario-replays-the-attempts",

@@ -15,10 +15,12 @@
 #include <json-glib/json-glib.h>
 #include <sqlite3.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "flaky-store.h"
 #include "sluice-json-limits-private.h"
 #include "sluice-payload-handler.h"
+#include "sluice-store-admin.h"
 #include "sluice-store-handler-private.h"
 #include "sluice-store-source.h"
 #include "store-fixture.h"
@@ -1362,6 +1364,97 @@ test_heartbeat_must_be_below_half_the_lease (Fixture       *f,
   g_assert_nonnull (strstr (error->message, "lease"));
 }
 
+/* ---- the worker's row ---------------------------------------------------- */
+
+typedef struct {
+  GAsyncResult *result;
+} Wait;
+
+static void
+on_waited (GObject      *object,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  ((Wait *) user_data)->result = g_object_ref (result);
+}
+
+/* Any program that works off a store through the source is one of its
+ * workers (docs/store-admin.md, "Workers"), not only `sluice-run worker`:
+ * this process's pool registers a row at its first read, with its owner,
+ * host, pid, tenant and lease, and its close writes the jobs done and
+ * failed. */
+static void
+test_source_registers_its_worker_row (Fixture       *f,
+                                      gconstpointer  data)
+{
+  Options o = DEFAULT_OPTIONS;
+  g_autoptr(SluiceStoreAdminQuery) query = sluice_store_admin_query_new (SLUICE_STORE_ADMIN_WORKERS);
+  g_autoptr(SluiceStoreAdminReply) reply = NULL;
+  g_autoptr(GError) error = NULL;
+  SluiceStoreWorker *worker;
+  Wait wait = { NULL };
+
+  fixture_build (f, &o);
+  enqueue (f, "good-0", "ok 0.1", 0, 3);
+  enqueue (f, "good-1", "ok 0.1", 1, 3);
+  enqueue (f, "bad", "fail-always ValueError 0.1", 2, 1);
+  run_pool (f);
+
+  /* Admin queries run in the order they were made: the close's last beat
+   * first. */
+  sluice_store_admin_async (f->store, query, NULL, on_waited, &wait);
+  while (wait.result == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  reply = sluice_store_admin_finish (f->store, wait.result, &error);
+  g_object_unref (wait.result);
+  g_assert_no_error (error);
+  g_assert_cmpuint (reply->workers->len, ==, 1);
+  worker = g_ptr_array_index (reply->workers, 0);
+  g_assert_cmpstr (worker->id, ==, OWNER);
+  g_assert_cmpstr (worker->host, ==, g_get_host_name ());
+  g_assert_cmpint (worker->pid, ==, getpid ());
+  g_assert_cmpstr (worker->tenants, ==, TENANT);
+  g_assert_cmpint (worker->lease, ==, S (o.lease));
+  g_assert_cmpuint (worker->done, ==, 2);
+  g_assert_cmpuint (worker->failed, ==, 1);
+  g_assert_false (worker->lost);
+}
+
+/* ---- scheduled jobs -------------------------------------------------------- */
+
+/* A job scheduled for later is work to do: a source that runs until the
+ * tenant is empty waits for it and runs it at its time, not before. (The
+ * store's times are mapped far ahead of the wall clock, so that the
+ * store's counts, which take the wall clock's now, see it scheduled.) */
+static void
+test_until_empty_waits_for_a_scheduled_job (Fixture       *f,
+                                            gconstpointer  data)
+{
+  const gint64 far = G_GINT64_CONSTANT (4102444800000000);  /* 2100-01-01 */
+  Options o = DEFAULT_OPTIONS;
+  g_autoptr(SluiceStoredJob) job = NULL;
+  g_autoptr(GError) error = NULL;
+  const Record *started;
+  Wait wait = { NULL };
+
+  fixture_build (f, &o);
+  sluice_store_source_set_epoch (f->source, far);
+  sluice_store_enqueue_at_async (f->store, TENANT, "later", "{\"behaviour\": \"ok 0.1\", \"value\": 1}", 3,
+                                 far, far + S (5), NULL, on_waited, &wait);
+  while (wait.result == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  job = sluice_job_store_enqueue_finish (f->store, wait.result, NULL, &error);
+  g_object_unref (wait.result);
+  g_assert_no_error (error);
+  g_assert_cmpint (job->state, ==, SLUICE_STORED_JOB_SCHEDULED);
+
+  run_pool (f);
+  g_assert_no_error (f->run_error);
+  started = find_record (f, "later", 1, FALSE);
+  g_assert_cmpint (started->at, >=, S (5));
+  g_assert_cmpint (find_record (f, "later", 1, TRUE)->outcome, ==, SLUICE_STORE_OUTCOME_SUCCEEDED);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -1372,6 +1465,8 @@ main (int    argc,
   g_test_add ("/store/source/" path, Fixture, NULL, fixture_setup, func, fixture_teardown)
 
   ADD ("claims-never-exceed-the-lead-bound", test_claims_never_exceed_the_lead_bound);
+  ADD ("source-registers-its-worker-row", test_source_registers_its_worker_row);
+  ADD ("until-empty-waits-for-a-scheduled-job", test_until_empty_waits_for_a_scheduled_job);
   ADD ("claims-taken-ahead-stay-within-the-lead-bound", test_claims_taken_ahead_stay_within_the_lead_bound);
   ADD ("success-completes-the-job", test_success_completes_the_job);
   ADD ("retryable-failure-waits-for-its-backoff", test_retryable_failure_waits_for_its_backoff);

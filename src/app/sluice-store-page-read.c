@@ -18,6 +18,7 @@ static const char * const state_names[SLUICE_STORED_JOB_N_STATES] = {
   [SLUICE_STORED_JOB_SUCCEEDED] = NC_("stored job state", "succeeded"),
   [SLUICE_STORED_JOB_DEAD] = NC_("stored job state", "dead"),
   [SLUICE_STORED_JOB_CANCELLED] = NC_("stored job state", "cancelled"),
+  [SLUICE_STORED_JOB_SCHEDULED] = NC_("stored job state", "scheduled"),
 };
 
 typedef struct {

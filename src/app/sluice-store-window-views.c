@@ -32,6 +32,8 @@ static const char * const state_titles[N_STATES] = {
   [SLUICE_STORED_JOB_DEAD] = N_("Dead"),
   /* Translators: a count's title: jobs an operator cancelled */
   [SLUICE_STORED_JOB_CANCELLED] = N_("Cancelled"),
+  /* Translators: a count's title: jobs enqueued to run later */
+  [SLUICE_STORED_JOB_SCHEDULED] = N_("Scheduled"),
 };
 
 static const char * const state_tooltips[N_STATES] = {
@@ -41,6 +43,7 @@ static const char * const state_tooltips[N_STATES] = {
   [SLUICE_STORED_JOB_SUCCEEDED] = N_("Jobs completed with a result (state succeeded)."),
   [SLUICE_STORED_JOB_DEAD] = N_("Jobs that failed for good: not retryable, out of attempts, or their last lease expired (state dead)."),
   [SLUICE_STORED_JOB_CANCELLED] = N_("Jobs an operator cancelled (state cancelled)."),
+  [SLUICE_STORED_JOB_SCHEDULED] = N_("Jobs enqueued to run later, not available to workers before their time (state scheduled)."),
 };
 
 static const char * const state_names[N_STATES] = {
@@ -51,6 +54,7 @@ static const char * const state_names[N_STATES] = {
   [SLUICE_STORED_JOB_SUCCEEDED] = NC_("stored job state", "succeeded"),
   [SLUICE_STORED_JOB_DEAD] = NC_("stored job state", "dead"),
   [SLUICE_STORED_JOB_CANCELLED] = NC_("stored job state", "cancelled"),
+  [SLUICE_STORED_JOB_SCHEDULED] = NC_("stored job state", "scheduled"),
 };
 
 static const char * const column_titles[SLUICE_STORE_N_COLUMNS] = {

@@ -25,7 +25,6 @@
 #include "sluice-run-store.h"
 #include "sluice-store-handler.h"
 #include "sluice-store-source.h"
-#include "sluice-store-worker-beat.h"
 
 typedef struct {
   /* options */
@@ -67,7 +66,6 @@ typedef struct {
   guint64             outcomes[SLUICE_STORE_N_OUTCOMES];
   guint64             store_retries;
   gint64              started_at;
-  SluiceStoreWorkerBeat *beat;        /* the worker's row in the store (docs/store-admin.md) */
 } Worker;
 
 static void
@@ -77,7 +75,6 @@ worker_clear (Worker *w)
   g_clear_handle_id (&w->sigterm_id, g_source_remove);
   /* The pool last but for the store: dropping it unexports it, which
    * flushes what its monitors were not sent yet. */
-  g_clear_pointer (&w->beat, sluice_store_worker_beat_free);
   g_clear_object (&w->run);
   g_clear_object (&w->pool);
   g_clear_object (&w->handler);
@@ -254,9 +251,6 @@ on_job_finished (SluiceStoreHandler   *handler,
   g_autofree char *what = NULL;
 
   w->outcomes[outcome]++;
-  if (w->beat != NULL && outcome != SLUICE_STORE_OUTCOME_ABANDONED && outcome != SLUICE_STORE_OUTCOME_LEASE_LOST &&
-      outcome != SLUICE_STORE_OUTCOME_STORE_ERROR)
-    sluice_store_worker_beat_count (w->beat, outcome == SLUICE_STORE_OUTCOME_SUCCEEDED);
   if (!w->verbose)
     return;
   what = describe_outcome (outcome, error, available_at);
@@ -372,6 +366,10 @@ build (Worker  *w,
                               "until-empty", w->until_empty,
                               NULL);
   if (w->source == NULL)
+    return FALSE;
+  /* The worker's row, there before it says it is ready; it beats as
+   * often as the heartbeat (the source keeps it, docs/store-admin.md). */
+  if (!sluice_store_source_register_worker (w->source, w->heartbeat, error))
     return FALSE;
 
   payload = sluice_payload_handler_new (w->clock);
@@ -570,22 +568,6 @@ sluice_run_worker_main (int    argc,
       status = sluice_run_store_status_for (error);
       worker_clear (&w);
       return status;
-    }
-
-  /* The worker's row, there before it says it is ready; its heartbeat
-   * comes as often as a lease's. */
-  if (sluice_store_admin_supported (w.store))
-    {
-      w.beat = sluice_store_worker_beat_new (w.store, w.worker_id, w.tenant,
-                                             (gint64) (w.lease * G_USEC_PER_SEC),
-                                             (guint) MAX (w.heartbeat * 1000, 1));
-      if (!sluice_store_worker_beat_register (w.beat, &error))
-        {
-          g_printerr ("sluice-run worker: %s\n", error->message);
-          status = sluice_run_store_status_for (error);
-          worker_clear (&w);
-          return status;
-        }
     }
 
   w.started_at = g_get_monotonic_time ();

@@ -18,10 +18,12 @@
  */
 
 #include <glib/gi18n.h>
+#include <math.h>
 #include <stdio.h>
 
 #include "sluice-behaviour.h"
 #include "sluice-run-store.h"
+#include "sluice-store-admin.h"
 
 /* Enqueues in flight at once: the store queues them on its connection. */
 #define ENQUEUE_WINDOW 64
@@ -51,7 +53,7 @@ sluice_run_store_describe (void)
 {
   return _("Job store commands (each has its own --help):\n"
            "  sluice-run worker --store sqlite:FILE|postgresql://… [OPTION…]\n"
-           "  sluice-run enqueue --store … [--init] [--count N] [--behaviour B] [OPTION…]\n"
+           "  sluice-run enqueue --store … [--init] [--count N] [--behaviour B] [--delay S|--at TIME] [OPTION…]\n"
            "  sluice-run store-status --store … [--tenant T] [--json]\n"
            "  sluice-run store status|jobs|show|retry|cancel|discard|pause|resume|limit|workers|export --store … "
            "(docs/store-admin.md)");
@@ -186,6 +188,11 @@ typedef struct {
   guint           created;
   guint           existing;
   guint8         *stored;     /* [count]: whether job I was stored (created or existing) */
+  char           *delay;      /* --delay S, as given */
+  char           *at;         /* --at TIME, as given */
+  gint64          delay_us;   /* from --delay: 0 with neither */
+  GDateTime      *at_time;    /* from --at */
+  gint64          at_us;      /* the same, µs since the epoch */
   GError         *error;      /* the first failure */
 } Enqueue;
 
@@ -223,6 +230,24 @@ on_enqueued (GObject      *object,
   enqueue_more (e);
 }
 
+/* One job, available now or later (--delay, --at: scheduled). */
+static void
+enqueue_one (Enqueue    *e,
+             const char *key,
+             const char *text,
+             Call       *call)
+{
+  gint64 now = g_get_real_time ();
+
+  if (e->delay == NULL && e->at == NULL)
+    sluice_job_store_enqueue_async (e->store, e->tenant, key, text, (guint) e->max_attempts,
+                                    now, NULL, on_enqueued, call);
+  else
+    sluice_store_enqueue_at_async (e->store, e->tenant, key, text, (guint) e->max_attempts, now,
+                                   e->at_time != NULL ? e->at_us : now + e->delay_us,
+                                   NULL, on_enqueued, call);
+}
+
 /* After a failure no more are started: those in flight still finish, and
  * the report says which jobs were not stored. */
 static void
@@ -248,8 +273,7 @@ enqueue_more (Enqueue *e)
       call->e = e;
       call->index = e->next++;
       e->in_flight++;
-      sluice_job_store_enqueue_async (e->store, e->tenant, key, text, (guint) e->max_attempts,
-                                      g_get_real_time (), NULL, on_enqueued, call);
+      enqueue_one (e, key, text, call);
     }
 }
 
@@ -273,6 +297,52 @@ check_names (Enqueue  *e,
       g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, _("--key-prefix: the key %s: %s"),
                    last_key, local_error->message);
       return FALSE;
+    }
+  return TRUE;
+}
+
+/* --delay S (seconds, 0 or more) and --at TIME (ISO 8601), not both. */
+static gboolean
+check_schedule (Enqueue  *e,
+                GError  **error)
+{
+  if (e->delay != NULL && e->at != NULL)
+    {
+      g_set_error_literal (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                           _("--delay and --at: give one of them, not both"));
+      return FALSE;
+    }
+  if (e->delay != NULL)
+    {
+      char *end = NULL;
+      double seconds = g_ascii_strtod (e->delay, &end);
+
+      if (e->delay[0] == '\0' || *end != '\0' || !isfinite (seconds) || seconds < 0 ||
+          seconds > (double) G_MAXINT64 / G_USEC_PER_SEC / 2)
+        {
+          g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                       /* Translators: %s is the value given */
+                       _("--delay: expected seconds, a number of 0 or more (such as 30 or 1.5), not “%s”"),
+                       e->delay);
+          return FALSE;
+        }
+      e->delay_us = (gint64) (seconds * G_USEC_PER_SEC);
+    }
+  if (e->at != NULL)
+    {
+      g_autoptr(GTimeZone) utc = g_time_zone_new_utc ();
+
+      e->at_time = g_date_time_new_from_iso8601 (e->at, utc);
+      if (e->at_time == NULL)
+        {
+          g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                       /* Translators: %s is the value given */
+                       _("--at: expected a time in ISO 8601, such as 2026-12-24T18:00:00Z "
+                         "(without a zone: UTC), not “%s”"), e->at);
+          return FALSE;
+        }
+      /* (g_date_time_to_unix_usec() is GLib 2.80's) */
+      e->at_us = g_date_time_to_unix (e->at_time) * G_USEC_PER_SEC + g_date_time_get_microsecond (e->at_time);
     }
   return TRUE;
 }
@@ -302,7 +372,7 @@ check_enqueue (Enqueue  *e,
                            _("--key-prefix and --tenant must not be empty"));
       return FALSE;
     }
-  if (!check_names (e, error))
+  if (!check_names (e, error) || !check_schedule (e, error))
     return FALSE;
   behaviour = sluice_behaviour_parse (e->behaviour, &local_error);
   if (behaviour == NULL)
@@ -483,6 +553,10 @@ enqueue_main (int    argc,
     { "key-prefix", 0, 0, G_OPTION_ARG_STRING, &e.key_prefix,
       N_("The jobs' operation keys are P-0 … P-(N-1): enqueueing one twice adds nothing (default: job)"), N_("P") },
     { "max-attempts", 0, 0, G_OPTION_ARG_INT, &e.max_attempts, N_("The most attempts of each job (default: 3)"), N_("K") },
+    { "delay", 0, 0, G_OPTION_ARG_STRING, &e.delay,
+      N_("The jobs are scheduled: claimed no sooner than S seconds from now"), N_("S") },
+    { "at", 0, 0, G_OPTION_ARG_STRING, &e.at,
+      N_("The jobs are scheduled: claimed no sooner than TIME (ISO 8601; without a zone, UTC)"), N_("TIME") },
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print the counts as JSON"), NULL },
     { NULL }
   };
@@ -528,6 +602,9 @@ enqueue_main (int    argc,
   g_free (e.tenant);
   g_free (e.key_prefix);
   g_free (e.behaviour);
+  g_free (e.delay);
+  g_free (e.at);
+  g_clear_pointer (&e.at_time, g_date_time_unref);
   return status;
 }
 

@@ -129,6 +129,7 @@ static const char *const state_names[SLUICE_STORED_JOB_N_STATES] = {
   [SLUICE_STORED_JOB_SUCCEEDED] = "succeeded",
   [SLUICE_STORED_JOB_DEAD] = "dead",
   [SLUICE_STORED_JOB_CANCELLED] = "cancelled",
+  [SLUICE_STORED_JOB_SCHEDULED] = "scheduled",
 };
 
 /**

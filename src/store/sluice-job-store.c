@@ -14,6 +14,7 @@
 #include "sluice-json-limits-private.h"
 #include "sluice-pg-store.h"
 #include "sluice-sqlite-store.h"
+#include "sluice-store-backend.h"
 
 /**
  * sluice_store_error_quark:
@@ -354,6 +355,28 @@ take_tenant_filter (SluiceJobStore       *self,
   return TRUE;
 }
 
+/* The checks of an enqueue's arguments, before a store sees them (also
+ * sluice_store_enqueue_at_async()'s). */
+gboolean
+sluice_job_store_check_enqueue (const char  *tenant,
+                                const char  *operation_key,
+                                const char  *payload,
+                                guint        max_attempts,
+                                GError     **error)
+{
+  if (!check_name (NAME_TENANT, tenant, error) ||
+      !check_name (NAME_OPERATION_KEY, operation_key, error) ||
+      !check_payload (payload, error))
+    return FALSE;
+  if (max_attempts == 0)
+    {
+      g_set_error_literal (error, SLUICE_STORE_ERROR, SLUICE_STORE_ERROR_INVALID_ARGUMENT,
+                           _("A job needs at least one attempt"));
+      return FALSE;
+    }
+  return TRUE;
+}
+
 /**
  * sluice_job_store_enqueue_async:
  * @self: a store
@@ -390,17 +413,8 @@ sluice_job_store_enqueue_async (SluiceJobStore      *self,
   g_return_if_fail (payload != NULL);
   g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
 
-  if (!check_name (NAME_TENANT, tenant, &error) ||
-      !check_name (NAME_OPERATION_KEY, operation_key, &error) ||
-      !check_payload (payload, &error))
+  if (!sluice_job_store_check_enqueue (tenant, operation_key, payload, max_attempts, &error))
     {
-      report_invalid (self, sluice_job_store_enqueue_async, callback, user_data, error);
-      return;
-    }
-  if (max_attempts == 0)
-    {
-      error = g_error_new_literal (SLUICE_STORE_ERROR, SLUICE_STORE_ERROR_INVALID_ARGUMENT,
-                                   _("A job needs at least one attempt"));
       report_invalid (self, sluice_job_store_enqueue_async, callback, user_data, error);
       return;
     }

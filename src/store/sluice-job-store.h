@@ -115,9 +115,14 @@ typedef enum {
  *   attempts)
  * @SLUICE_STORED_JOB_CANCELLED: cancelled by an operator (final): at once
  *   when it was waiting, at the end of its attempt when it was running
+ * @SLUICE_STORED_JOB_SCHEDULED: enqueued to be available later (`enqueue
+ *   --delay`, `--at`) and not available yet: the store keeps it pending,
+ *   never claimed, with its available_at ahead, and reports it scheduled
+ *   while available_at is after the query's now (docs/store-admin.md)
  *
  * A stored job's state; the names in the stores and in `store-status` are
- * `pending`, `running`, `retry_wait`, `succeeded`, `dead` and `cancelled`.
+ * `pending`, `running`, `retry_wait`, `succeeded`, `dead`, `cancelled` and
+ * `scheduled`.
  */
 typedef enum {
   SLUICE_STORED_JOB_PENDING,
@@ -126,9 +131,10 @@ typedef enum {
   SLUICE_STORED_JOB_SUCCEEDED,
   SLUICE_STORED_JOB_DEAD,
   SLUICE_STORED_JOB_CANCELLED,
+  SLUICE_STORED_JOB_SCHEDULED,
 } SluiceStoredJobState;
 
-#define SLUICE_STORED_JOB_N_STATES 6
+#define SLUICE_STORED_JOB_N_STATES 7
 
 /**
  * SluiceJobFailure:

@@ -151,13 +151,19 @@ split_field (const char  *search,
   return TRUE;
 }
 
+/* The states of @states (bits), as an operator sees them: a pending job
+ * whose time is ahead of @now is scheduled (docs/store-admin.md). */
 static void
 append_states (GString *sql,
-               guint    states)
+               Params  *p,
+               guint    states,
+               gint64   now)
 {
   gboolean first = TRUE;
 
-  g_string_append (sql, " AND state IN (");
+  g_string_append (sql, " AND (CASE WHEN state = 'pending' AND attempts = 0 AND available_at > ");
+  param_int (sql, p, now);
+  g_string_append (sql, " THEN 'scheduled' ELSE state END) IN (");
   for (guint s = 0; s < SLUICE_STORED_JOB_N_STATES; s++)
     if (states & (1u << s))
       {
@@ -189,7 +195,7 @@ append_filter (GString                     *sql,
       param (sql, p, q->tenant, "text");
     }
   if (states != 0)
-    append_states (sql, states);
+    append_states (sql, p, states, q->now);
   if (q->key_prefix != NULL)
     {
       g_autofree char *prefix = like_pattern (q->key_prefix, TRUE);
@@ -418,7 +424,7 @@ verb_by_ids (SluicePgConnection           *self,
     {
       SluiceStoreAdminItem *item = g_new0 (SluiceStoreAdminItem, 1);
       g_auto(Params) p = { NULL };
-      g_autoptr(GString) sql = g_string_new ("SELECT state FROM sluice_jobs WHERE id::text = ");
+      g_autoptr(GString) sql = g_string_new ("SELECT CASE WHEN state = 'pending' AND attempts = 0 AND available_at > ");
       PGresult *result;
       SluiceStoredJobState state = SLUICE_STORED_JOB_PENDING;
       gboolean found;
@@ -426,6 +432,8 @@ verb_by_ids (SluicePgConnection           *self,
       item->id = g_strdup (q->ids[i]);
       g_ptr_array_add (reply->items, item);
       params_init (&p);
+      param_int (sql, &p, q->now);
+      g_string_append (sql, " THEN 'scheduled' ELSE state END FROM sluice_jobs WHERE id::text = ");
       param (sql, &p, q->ids[i], "text");
       g_string_append (sql, " FOR UPDATE");
       result = exec (self, sql->str, &p, error);
@@ -456,7 +464,7 @@ verb_by_ids (SluicePgConnection           *self,
       if (item->change != SLUICE_STORE_ADMIN_CHANGED && item->change != SLUICE_STORE_ADMIN_REQUESTED)
         continue;
       params_init (&p);
-      append_filter (where, &p, &(SluiceStoreAdminQuery) { .op = q->op }, states, item->id);
+      append_filter (where, &p, &(SluiceStoreAdminQuery) { .op = q->op, .now = q->now }, states, item->id);
       if (!apply_verb (self, q, where->str, &p, &reply->changed, error))
         return FALSE;
     }
@@ -559,8 +567,11 @@ list_tenants (SluicePgConnection           *self,
 
   params_init (&p);
   g_ptr_array_add (p.values, g_strdup (q->tenant));
-  result = exec (self, "SELECT tenant, state, count(*) FROM sluice_jobs"
-                       " WHERE $1::text IS NULL OR tenant = $1::text GROUP BY tenant, state", &p, error);
+  g_ptr_array_add (p.values, g_strdup_printf ("%" G_GINT64_FORMAT, q->now));
+  /* A pending job whose time is ahead is counted scheduled. */
+  result = exec (self, "SELECT tenant, CASE WHEN state = 'pending' AND attempts = 0 AND available_at > $2::bigint"
+                       " THEN 'scheduled' ELSE state END AS shown, count(*) FROM sluice_jobs"
+                       " WHERE $1::text IS NULL OR tenant = $1::text GROUP BY tenant, shown", &p, error);
   if (result == NULL)
     return FALSE;
   for (int row = 0; row < PQntuples (result); row++)
@@ -572,6 +583,7 @@ list_tenants (SluicePgConnection           *self,
         tenant->counts[state] = (guint64) int_of (result, row, 2);
     }
   PQclear (result);
+  g_ptr_array_set_size (p.values, 1);  /* the tenant only: a parameter unused is an error */
   result = exec (self, "SELECT tenant, paused, concurrency_limit FROM sluice_tenants"
                        " WHERE $1::text IS NULL OR tenant = $1::text", &p, error);
   if (result == NULL)
@@ -714,6 +726,27 @@ list_completions (SluicePgConnection           *self,
   return TRUE;
 }
 
+/* The session may write (not read-only, as a store opened read-only
+ * makes it, nor on a standby) and the user holds the privileges that the
+ * verbs need on the jobs (has_table_privilege() of a list is "any of"). */
+static gboolean
+writable (SluicePgConnection     *self,
+          SluiceStoreAdminReply  *reply,
+          GError                **error)
+{
+  PGresult *result = exec (self, "SELECT current_setting ('transaction_read_only') = 'off'"
+                                 " AND NOT pg_is_in_recovery ()"
+                                 " AND has_table_privilege ('sluice_jobs', 'INSERT')"
+                                 " AND has_table_privilege ('sluice_jobs', 'UPDATE')"
+                                 " AND has_table_privilege ('sluice_jobs', 'DELETE')", NULL, error);
+
+  if (result == NULL)
+    return FALSE;
+  reply->writable = PQntuples (result) == 1 && g_str_equal (PQgetvalue (result, 0, 0), "t");
+  PQclear (result);
+  return TRUE;
+}
+
 static gboolean
 answer (SluicePgConnection           *self,
         const SluiceStoreAdminQuery  *q,
@@ -743,6 +776,8 @@ answer (SluicePgConnection           *self,
       return beat_worker (self, q, error);
     case SLUICE_STORE_ADMIN_COMPLETIONS:
       return list_completions (self, q, reply, error);
+    case SLUICE_STORE_ADMIN_WRITABLE:
+      return writable (self, reply, error);
     default:
       g_assert_not_reached ();
     }

@@ -146,7 +146,7 @@ static const Statement statements[] = {
     "  INSERT INTO sluice_jobs (id, tenant, operation_key, payload, state, attempts,"
     "                           max_attempts, available_at, created_at, updated_at)"
     "  VALUES ($1::uuid, $2::text, $3::text, $4::json, 'pending', 0,"
-    "          $5::integer, $6::bigint, $6::bigint, $6::bigint)"
+    "          $5::integer, $7::bigint, $6::bigint, $6::bigint)"
     "  ON CONFLICT (tenant, operation_key) DO NOTHING"
     "  RETURNING " JOB_COLUMNS ")"
     " SELECT inserted.*, pg_notify('" SLUICE_PG_CHANNEL "', inserted.tenant) FROM inserted" },
@@ -285,9 +285,11 @@ static const Statement statements[] = {
     "   error_retryable = true"
     "  FROM released r WHERE a.job_id = r.id AND a.ended_at IS NULL)"
     " SELECT id FROM released" },
+  /* A pending job whose time is ahead is counted scheduled. */
   { "sluice_counts",
-    "SELECT state, count(*) FROM sluice_jobs"
-    " WHERE $1::text IS NULL OR tenant = $1::text GROUP BY state" },
+    "SELECT CASE WHEN state = 'pending' AND attempts = 0 AND available_at > $2::bigint THEN 'scheduled' ELSE state END AS shown,"
+    "  count(*) FROM sluice_jobs"
+    " WHERE $1::text IS NULL OR tenant = $1::text GROUP BY shown" },
   { "sluice_failures",
     "SELECT " JOB_COLUMNS " FROM sluice_jobs"
     " WHERE last_failure_type IS NOT NULL AND ($1::text IS NULL OR tenant = $1::text)"
@@ -799,13 +801,16 @@ sluice_pg_connection_enqueue (SluicePgConnection  *self,
                               const char          *payload,
                               guint                max_attempts,
                               gint64               now,
+                              gint64               available_at,
                               gboolean            *created,
                               GError             **error)
 {
   g_autofree char *id = g_uuid_string_random ();
-  Number attempts, at;
+  Number attempts, at, available;
+  /* available_at later than now: a scheduled job */
   const char *params[] = { id, tenant, operation_key, payload,
-                           number (&attempts, max_attempts), number (&at, now) };
+                           number (&attempts, max_attempts), number (&at, now),
+                           number (&available, available_at) };
   const char *find_params[] = { tenant, operation_key };
   SluiceStoredJob *job = NULL;
   PGresult *result;
@@ -1020,18 +1025,21 @@ static SluiceStoreStatus *
 sluice_pg_connection_get_status (SluicePgConnection  *self,
                                  const char          *tenant,
                                  guint                n_failures,
+                                 gint64               now,
                                  GError             **error)
 {
-  Number most;
+  Number most, at;
   const char *params[] = { tenant != NULL && tenant[0] != '\0' ? tenant : NULL,
                            number (&most, n_failures) };
+  const char *count_params[] = { params[0], number (&at, now) };
   g_autoptr (SluiceStoreStatus) status = NULL;
   PGresult *result;
 
   if (!sluice_pg_connection_open (self, error))
     return NULL;
 
-  result = exec_prepared (self, "sluice_counts", 1, params, PGRES_TUPLES_OK, error);
+  result = exec_prepared (self, "sluice_counts", G_N_ELEMENTS (count_params), count_params,
+                          PGRES_TUPLES_OK, error);
   if (result == NULL)
     return NULL;
   status = g_new0 (SluiceStoreStatus, 1);
@@ -1103,7 +1111,8 @@ pg_enqueue (SluiceStoreBackend  *backend,
       SluiceStoreRequest *r = requests[i];
 
       r->value = sluice_pg_connection_enqueue (connection_of (backend, r), r->tenant, r->operation_key,
-                                               r->text, r->count, r->now, &r->created, &r->error);
+                                               r->text, r->count, r->now, r->available_at,
+                                               &r->created, &r->error);
       r->value_free = (GDestroyNotify) sluice_stored_job_free;
     }
 }
@@ -1292,7 +1301,8 @@ static void
 pg_get_status (SluiceStoreBackend *backend,
                SluiceStoreRequest *r)
 {
-  r->value = sluice_pg_connection_get_status (connection_of (backend, r), r->tenant, r->count, &r->error);
+  r->value = sluice_pg_connection_get_status (connection_of (backend, r), r->tenant, r->count, r->now,
+                                              &r->error);
   r->value_free = (GDestroyNotify) sluice_store_status_free;
 }
 

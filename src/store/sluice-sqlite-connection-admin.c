@@ -16,7 +16,9 @@
 #include "sluice-sqlite-store.h"
 
 #include <glib/gi18n-lib.h>
+#include <glib/gstdio.h>
 #include <string.h>
+#include <unistd.h>
 
 /* ---- the attempts' history (called inside the protocol's transactions) --- */
 
@@ -226,6 +228,10 @@ split_field (const char  *search,
   return TRUE;
 }
 
+/* A job's state as an operator sees it: a pending job whose time is
+ * ahead of the query's now is scheduled (docs/store-admin.md). */
+#define SHOWN_STATE "(CASE WHEN state = 'pending' AND attempts = 0 AND available_at > :now THEN 'scheduled' ELSE state END)"
+
 /* The conditions of @q's filter, for a WHERE, with the states @states
  * (bits); parameters bound by bind_filter(). */
 static void
@@ -242,7 +248,7 @@ append_filter (GString                     *sql,
     {
       gboolean first = TRUE;
 
-      g_string_append (sql, " AND state IN (");
+      g_string_append (sql, " AND " SHOWN_STATE " IN (");
       for (guint s = 0; s < SLUICE_STORED_JOB_N_STATES; s++)
         if (states & (1u << s))
           {
@@ -501,7 +507,7 @@ verb_by_ids (SluiceSqliteConnection       *self,
 
       item->id = g_strdup (q->ids[i]);
       g_ptr_array_add (reply->items, item);
-      if (!run_once (self, "SELECT state, tenant FROM sluice_jobs WHERE id = :id", q, q->ids[i],
+      if (!run_once (self, "SELECT " SHOWN_STATE ", tenant FROM sluice_jobs WHERE id = :id", q, q->ids[i],
                      read_state_row, &found, error))
         return FALSE;
       item->state = found.state;
@@ -522,7 +528,7 @@ verb_by_ids (SluiceSqliteConnection       *self,
   if (reply->matched > 1 && !q->confirmed)
     return TRUE;
 
-  g_string_append (where, " WHERE id = :id AND state IN (");
+  g_string_append (where, " WHERE id = :id AND " SHOWN_STATE " IN (");
   for (guint s = 0, first = 1; s < SLUICE_STORED_JOB_N_STATES; s++)
     if (states & (1u << s))
       {
@@ -672,8 +678,8 @@ list_tenants (SluiceSqliteConnection       *self,
   g_autoptr(GHashTable) by_name = g_hash_table_new (g_str_hash, g_str_equal);
   Tenants t = { by_name, reply->tenants };
 
-  if (!run_once (self, "SELECT tenant, state, count(*) FROM sluice_jobs"
-                       " WHERE (:tenant IS NULL OR tenant = :tenant) GROUP BY tenant, state",
+  if (!run_once (self, "SELECT tenant, " SHOWN_STATE " AS shown, count(*) FROM sluice_jobs"
+                       " WHERE (:tenant IS NULL OR tenant = :tenant) GROUP BY tenant, shown",
                  q, NULL, add_count_row, &t, error) ||
       !run_once (self, "SELECT tenant, paused, concurrency_limit FROM sluice_tenants"
                        " WHERE (:tenant IS NULL OR tenant = :tenant)",
@@ -805,7 +811,23 @@ is_write (SluiceStoreAdminOp op)
 {
   return op != SLUICE_STORE_ADMIN_LIST_JOBS && op != SLUICE_STORE_ADMIN_SHOW &&
          op != SLUICE_STORE_ADMIN_TENANTS && op != SLUICE_STORE_ADMIN_WORKERS &&
-         op != SLUICE_STORE_ADMIN_COMPLETIONS;
+         op != SLUICE_STORE_ADMIN_COMPLETIONS &&
+         op != SLUICE_STORE_ADMIN_WRITABLE;
+}
+
+/* Opened for writing (SQLite falls back to read-only, silently, for a
+ * file it may not write), and the file and its folder (the journal's
+ * files are made there) writable: access() also says EROFS for a
+ * read-only file system. */
+static gboolean
+writable (SluiceSqliteConnection *self,
+          SluiceStoreAdminReply  *reply)
+{
+  g_autofree char *folder = g_path_get_dirname (self->path);
+
+  reply->writable = sqlite3_db_readonly (self->db, "main") == 0 &&
+                    g_access (self->path, W_OK) == 0 && g_access (folder, W_OK) == 0;
+  return TRUE;
 }
 
 static gboolean
@@ -841,6 +863,8 @@ answer (SluiceSqliteConnection       *self,
       return beat_worker (self, q, error);
     case SLUICE_STORE_ADMIN_COMPLETIONS:
       return list_completions (self, q, reply, error);
+    case SLUICE_STORE_ADMIN_WRITABLE:
+      return writable (self, reply);
     default:
       g_assert_not_reached ();
     }

@@ -16,6 +16,8 @@ sluice_store_admin_query_new (SluiceStoreAdminOp op)
   query->op = op;
   query->concurrency = -1;
   query->limit = 50;
+  /* Whether a pending job is still scheduled depends on it. */
+  query->now = g_get_real_time ();
   return query;
 }
 

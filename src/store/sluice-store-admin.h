@@ -50,6 +50,9 @@ G_BEGIN_DECLS
  * @SLUICE_STORE_ADMIN_COMPLETIONS: the attempts that ended after @since,
  *   oldest first, at most @limit: when each ended, how, and how long its
  *   job waited before it started (the store window's throughput charts)
+ * @SLUICE_STORE_ADMIN_WRITABLE: whether the store may be written through
+ *   this connection (SluiceStoreAdminReply:writable): a window hides its
+ *   actions when not (docs/store-admin.md, "read-only")
  *
  * The kinds of #SluiceStoreAdminQuery.
  */
@@ -67,6 +70,7 @@ typedef enum {
   SLUICE_STORE_ADMIN_PRUNE_WORKERS,
   SLUICE_STORE_ADMIN_WORKER_BEAT,
   SLUICE_STORE_ADMIN_COMPLETIONS,
+  SLUICE_STORE_ADMIN_WRITABLE,
 } SluiceStoreAdminOp;
 
 /**
@@ -246,6 +250,11 @@ typedef struct {
  * @tenants: (element-type SluiceStoreTenant): (tenants)
  * @workers: (element-type SluiceStoreWorker): (workers; prune: the pruned)
  * @completions: (element-type SluiceStoreCompletion): (completions)
+ * @writable: (writable) the store may be written: SQLite, the file was
+ *   opened for writing (not read-only, nor fallen back to read-only) and
+ *   the file and its folder are writable by this process; PostgreSQL, the
+ *   session is not read-only, the server is no standby, and the user may
+ *   insert, update and delete the jobs
  */
 typedef struct {
   GPtrArray *jobs;
@@ -258,6 +267,7 @@ typedef struct {
   GPtrArray *tenants;
   GPtrArray *workers;
   GArray    *completions;
+  gboolean   writable;
 } SluiceStoreAdminReply;
 
 SluiceStoreAdminQuery *sluice_store_admin_query_new    (SluiceStoreAdminOp            op);
@@ -273,6 +283,17 @@ void                   sluice_store_admin_item_free    (SluiceStoreAdminItem    
 const char            *sluice_store_attempt_outcome_to_string (SluiceStoreAttemptOutcome outcome);
 SluiceStoreAttemptOutcome sluice_store_attempt_outcome_from_string (const char        *name);
 const char            *sluice_store_admin_change_to_string (SluiceStoreAdminChange    change);
+
+void                   sluice_store_enqueue_at_async   (SluiceJobStore               *store,
+                                                        const char                   *tenant,
+                                                        const char                   *operation_key,
+                                                        const char                   *payload,
+                                                        guint                         max_attempts,
+                                                        gint64                        now,
+                                                        gint64                        available_at,
+                                                        GCancellable                 *cancellable,
+                                                        GAsyncReadyCallback           callback,
+                                                        gpointer                      user_data);
 
 /* Whether @store answers admin queries (the SQLite and PostgreSQL stores). */
 gboolean               sluice_store_admin_supported    (SluiceJobStore               *store);

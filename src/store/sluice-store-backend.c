@@ -187,10 +187,10 @@ sluice_store_admin_verb_states (const SluiceStoreAdminQuery *query)
       applicable = STATE_BIT (DEAD) | STATE_BIT (RETRY_WAIT) | STATE_BIT (CANCELLED);
       break;
     case SLUICE_STORE_ADMIN_CANCEL:
-      applicable = STATE_BIT (PENDING) | STATE_BIT (RETRY_WAIT) | STATE_BIT (RUNNING);
+      applicable = STATE_BIT (PENDING) | STATE_BIT (SCHEDULED) | STATE_BIT (RETRY_WAIT) | STATE_BIT (RUNNING);
       break;
     case SLUICE_STORE_ADMIN_DISCARD:
-      applicable = STATE_BIT (PENDING) | STATE_BIT (RETRY_WAIT) | STATE_BIT (DEAD) |
+      applicable = STATE_BIT (PENDING) | STATE_BIT (SCHEDULED) | STATE_BIT (RETRY_WAIT) | STATE_BIT (DEAD) |
                    STATE_BIT (CANCELLED) | STATE_BIT (SUCCEEDED);
       break;
     default:
@@ -705,7 +705,65 @@ backend_enqueue_async (SluiceJobStore      *store,
   r->operation_key = g_strdup (operation_key);
   r->text = g_strdup (payload);
   r->count = max_attempts;
+  r->available_at = now;
   submit (SLUICE_STORE_BACKEND (store), r, backend_enqueue_async, cancellable, callback, user_data);
+}
+
+/**
+ * sluice_store_enqueue_at_async:
+ * @store: a job store (sluice_store_admin_supported())
+ * @available_at: when the job may be claimed first, µs since the epoch;
+ *   until then it is `scheduled` (at or before @now: at once, as
+ *   sluice_job_store_enqueue_async())
+ *
+ * sluice_job_store_enqueue_async() of a scheduled job (`enqueue --delay`,
+ * `--at`; docs/store-admin.md); finished by
+ * sluice_job_store_enqueue_finish(). An existing job of the operation key
+ * is returned unchanged, its time too.
+ */
+void
+sluice_store_enqueue_at_async (SluiceJobStore      *store,
+                               const char          *tenant,
+                               const char          *operation_key,
+                               const char          *payload,
+                               guint                max_attempts,
+                               gint64               now,
+                               gint64               available_at,
+                               GCancellable        *cancellable,
+                               GAsyncReadyCallback  callback,
+                               gpointer             user_data)
+{
+  SluiceStoreRequest *r;
+  GError *error = NULL;
+
+  g_return_if_fail (sluice_store_admin_supported (store));
+  g_return_if_fail (payload != NULL);
+
+  /* The checks of the interface's enqueue (names, payload) first. */
+  if (!sluice_job_store_check_enqueue (tenant, operation_key, payload, max_attempts, &error))
+    {
+      g_task_report_error (store, callback, user_data, backend_enqueue_async, error);
+      return;
+    }
+  r = request_new (SLUICE_STORE_OP_ENQUEUE, now);
+  r->tenant = g_strdup (tenant);
+  r->operation_key = g_strdup (operation_key);
+  r->text = g_strdup (payload);
+  r->count = max_attempts;
+  r->available_at = MAX (available_at, now);
+  submit (SLUICE_STORE_BACKEND (store), r, backend_enqueue_async, cancellable, callback, user_data);
+}
+
+/* A scheduled job is kept pending, never claimed yet, its time ahead:
+ * shown scheduled until @now reaches that time (docs/store-admin.md). A
+ * job put back (its lease expired, or handed back) has had a claim, and
+ * is not scheduled whatever the time it was put back at. */
+static void
+sluice_stored_job_show_state (SluiceStoredJob *job,
+                              gint64           now)
+{
+  if (job->state == SLUICE_STORED_JOB_PENDING && job->attempts == 0 && job->available_at > now)
+    job->state = SLUICE_STORED_JOB_SCHEDULED;
 }
 
 static SluiceStoredJob *
@@ -722,7 +780,10 @@ backend_enqueue_finish (SluiceJobStore  *store,
   r = g_task_get_task_data (G_TASK (result));
   job = g_task_propagate_pointer (G_TASK (result), error);
   if (created != NULL)
-    *created = job != NULL && r->created;
+    *created = job != NULL && r != NULL && r->created;  /* r: none for a refused call */
+  /* (only a scheduling enqueue: one with available_at past its now) */
+  if (job != NULL && r != NULL && r->available_at > r->now)
+    sluice_stored_job_show_state (job, r->now);
   return job;
 }
 
@@ -894,7 +955,9 @@ backend_get_status_async (SluiceJobStore      *store,
                           GAsyncReadyCallback  callback,
                           gpointer             user_data)
 {
-  SluiceStoreRequest *r = request_new (SLUICE_STORE_OP_STATUS, 0);
+  /* The counts tell scheduled jobs from pending ones by the wall clock
+   * (the call takes no now). */
+  SluiceStoreRequest *r = request_new (SLUICE_STORE_OP_STATUS, g_get_real_time ());
 
   r->tenant = tenant != NULL && tenant[0] != '\0' ? g_strdup (tenant) : NULL;
   r->count = n_failures;
@@ -960,7 +1023,18 @@ sluice_store_admin_finish (SluiceJobStore  *store,
                            GAsyncResult    *result,
                            GError         **error)
 {
-  return backend_propagate_pointer (store, result, error);
+  SluiceStoreRequest *r;
+  SluiceStoreAdminReply *reply;
+
+  g_return_val_if_fail (g_task_is_valid (result, store), NULL);
+
+  r = g_task_get_task_data (G_TASK (result));
+  reply = backend_propagate_pointer (store, result, error);
+  /* A store keeps a scheduled job pending, its time ahead (see
+   * sluice_stored_job_show_state()). */
+  for (guint i = 0; reply != NULL && reply->jobs != NULL && i < reply->jobs->len; i++)
+    sluice_stored_job_show_state (g_ptr_array_index (reply->jobs, i), r->admin->now);
+  return reply;
 }
 
 static void

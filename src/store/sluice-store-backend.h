@@ -150,6 +150,14 @@ void     sluice_store_backend_announce    (SluiceStoreBackend  *self,
 void     sluice_store_backend_announce_cancel (SluiceStoreBackend *self,
                                            const char          *job_id);
 
+/* The checks of sluice_job_store_enqueue_async()'s arguments (in
+ * sluice-job-store.c), for the other ways in. */
+gboolean sluice_job_store_check_enqueue  (const char          *tenant,
+                                          const char          *operation_key,
+                                          const char          *payload,
+                                          guint                max_attempts,
+                                          GError             **error);
+
 /* For backends: every request of a batch fails with (a copy of) @error. */
 void     sluice_store_requests_fail_all   (SluiceStoreRequest **requests,
                                            guint                n,

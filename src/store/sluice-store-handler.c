@@ -177,6 +177,12 @@ finish (GTask              *task,
   if (g_hash_table_lookup (self->calls, call->claim->job->id) == task)
     g_hash_table_remove (self->calls, call->claim->job->id);
   sluice_store_source_forget_claim (self->source, call->claim);
+  /* The worker's row counts what the store took as done or failed. */
+  if (outcome == SLUICE_STORE_OUTCOME_SUCCEEDED)
+    _sluice_store_source_count_job (self->source, TRUE);
+  else if (outcome == SLUICE_STORE_OUTCOME_RETRY || outcome == SLUICE_STORE_OUTCOME_DEAD ||
+           outcome == SLUICE_STORE_OUTCOME_CANCELLED)
+    _sluice_store_source_count_job (self->source, FALSE);
   g_signal_emit (self, signals[JOB_FINISHED], 0, call->claim, outcome, error, call->available_at);
 
   if (error != NULL)

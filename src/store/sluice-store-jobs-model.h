@@ -21,5 +21,10 @@ gboolean              sluice_store_jobs_model_get_has_more   (SluiceStoreJobsMod
 gboolean              sluice_store_jobs_model_get_loading    (SluiceStoreJobsModel        *self);
 void                  sluice_store_jobs_model_load_more      (SluiceStoreJobsModel        *self);
 void                  sluice_store_jobs_model_reload         (SluiceStoreJobsModel        *self);
+void                  sluice_store_jobs_model_refresh        (SluiceStoreJobsModel        *self);
+void                  sluice_store_jobs_model_stop_live      (SluiceStoreJobsModel        *self);
+double                sluice_store_jobs_model_get_poll_interval (SluiceStoreJobsModel     *self);
+void                  sluice_store_jobs_model_set_poll_interval (SluiceStoreJobsModel     *self,
+                                                              double                       seconds);
 
 G_END_DECLS

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "sluice-store-source.h"
+#include "sluice-store-worker-beat.h"
 
 G_BEGIN_DECLS
 
@@ -63,6 +64,8 @@ struct _SluiceStoreSource
   guint           n_calls;          /* store calls in flight */
   gboolean        paused_clock;     /* we paused the virtual clock for them */
 
+  SluiceStoreWorkerBeat *beat;      /* the worker's row in the store, from the first read */
+
   GTask          *close;            /* sluice_store_source_close_async(), until n_calls is 0 */
   gboolean        closed;           /* no more calls: the pool's run has ended */
 };
@@ -94,5 +97,15 @@ void   _sluice_store_source_shut          (SluiceStoreSource *self);
 /* sluice-store-source-release.c: a close waits for n_calls to reach 0;
  * every end of a call asks. */
 void   _sluice_store_source_maybe_closed  (SluiceStoreSource *self);
+
+/* sluice-store-source-worker.c: the worker's row (docs/store-admin.md,
+ * "Workers"): registered at the first read unless the program did it
+ * before; the handler counts each job done or failed; stopped when the
+ * source is closed (after a last beat) or disposed. */
+void   _sluice_store_source_start_worker  (SluiceStoreSource *self);
+void   _sluice_store_source_count_job     (SluiceStoreSource *self,
+                                           gboolean           done);
+void   _sluice_store_source_stop_worker   (SluiceStoreSource *self,
+                                           gboolean           last);
 
 G_END_DECLS

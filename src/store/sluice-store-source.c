@@ -31,8 +31,8 @@
  * source never ends by itself: a worker lives until it is stopped. With
  * #SluiceStoreSource:until-empty (tests, benchmarks) the read that finds
  * nothing while no claim of this source is unfinished and the tenant has no
- * job pending, running or waiting for a retry is the end: the tenant's work
- * is done, by this worker or by others.
+ * job pending, scheduled, running or waiting for a retry is the end: the
+ * tenant's work is done, by this worker or by others.
  *
  * Expired leases (of a worker that crashed, or of this one before it was
  * restarted) are put back by release_expired: once before the first claim,
@@ -380,9 +380,11 @@ on_status (GObject      *object,
     }
   store_answered (self);
 
-  /* Jobs came while we asked: they may not be counted. */
+  /* Jobs came while we asked: they may not be counted. A job scheduled
+   * for later is work to do as a retry is. */
   if (!self->wake &&
       status->counts[SLUICE_STORED_JOB_PENDING] == 0 &&
+      status->counts[SLUICE_STORED_JOB_SCHEDULED] == 0 &&
       status->counts[SLUICE_STORED_JOB_RUNNING] == 0 &&
       status->counts[SLUICE_STORED_JOB_RETRY_WAIT] == 0 &&
       g_hash_table_size (self->claims) == 0)
@@ -685,6 +687,7 @@ _sluice_store_source_shut (SluiceStoreSource *self)
 {
   self->closed = TRUE;
   stop_releasing (self);
+  _sluice_store_source_stop_worker (self, TRUE);
   if (self->read != NULL)
     return_error (self, g_error_new_literal (G_IO_ERROR, G_IO_ERROR_CLOSED,
                                              _("The store source was closed")));
@@ -729,6 +732,8 @@ sluice_store_source_next_async (SluiceSource        *source,
 
   if (!self->started)
     {
+      /* A worker of the store from its first read (docs/store-admin.md). */
+      _sluice_store_source_start_worker (self);
       if (!self->releasing)
         release_expired (self);
       return;
@@ -844,6 +849,7 @@ sluice_store_source_dispose (GObject *object)
    * holds one too. */
   stop_waiting (self);
   stop_releasing (self);
+  _sluice_store_source_stop_worker (self, FALSE);
   g_clear_signal_handler (&self->jobs_available_id, self->store);
 
   G_OBJECT_CLASS (sluice_store_source_parent_class)->dispose (object);

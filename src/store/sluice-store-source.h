@@ -56,6 +56,9 @@ guint                 sluice_store_source_get_n_release_failed (SluiceStoreSourc
 double                sluice_store_source_get_store_error_timeout (SluiceStoreSource *self);
 void                  sluice_store_source_item_dropped      (SluiceStoreSource *self,
                                                              GVariant          *item);
+gboolean              sluice_store_source_register_worker   (SluiceStoreSource *self,
+                                                             double             heartbeat,
+                                                             GError           **error);
 void                  sluice_store_source_close_async       (SluiceStoreSource *self,
                                                              GCancellable      *cancellable,
                                                              GAsyncReadyCallback callback,

@@ -24,8 +24,9 @@ struct _SluiceStoreWorkerBeat
   GCancellable      *cancellable;
 };
 
-static SluiceStoreAdminQuery *
-beat_query (SluiceStoreWorkerBeat *self)
+/* The query of a beat now: the row with the counts so far. */
+SluiceStoreAdminQuery *
+sluice_store_worker_beat_query (SluiceStoreWorkerBeat *self)
 {
   SluiceStoreAdminQuery *query = sluice_store_admin_query_new (SLUICE_STORE_ADMIN_WORKER_BEAT);
 
@@ -109,19 +110,19 @@ on_timer (gpointer user_data)
   beat->self = self;
   beat->cancellable = g_object_ref (self->cancellable);
   self->beating = TRUE;
-  query = beat_query (self);
+  query = sluice_store_worker_beat_query (self);
   sluice_store_admin_async (self->store, query, self->cancellable, on_beaten, beat);
   return G_SOURCE_CONTINUE;
 }
 
-/* The first beat, waited for (iterating the thread-default main
- * context): the row is there when the worker says it is ready. Then the
- * timer. */
+/* A beat, waited for (iterating the thread-default main context): the
+ * row is there when the worker says it is ready. Then the timer, unless
+ * it runs already. */
 gboolean
 sluice_store_worker_beat_register (SluiceStoreWorkerBeat  *self,
                                    GError                **error)
 {
-  g_autoptr(SluiceStoreAdminQuery) query = beat_query (self);
+  g_autoptr(SluiceStoreAdminQuery) query = sluice_store_worker_beat_query (self);
   g_autoptr(SluiceStoreAdminReply) reply = NULL;
   Wait wait = { NULL };
 
@@ -132,8 +133,21 @@ sluice_store_worker_beat_register (SluiceStoreWorkerBeat  *self,
   g_object_unref (wait.result);
   if (reply == NULL)
     return FALSE;
-  self->timer = g_timeout_add (self->interval_ms, on_timer, self);
+  if (self->timer == 0)
+    self->timer = g_timeout_add (self->interval_ms, on_timer, self);
   return TRUE;
+}
+
+/* The first beat without waiting for it, then the timer: for a program
+ * that has no "ready" to say (the store source's own registration). A
+ * failed first beat is retried by the timer. */
+void
+sluice_store_worker_beat_start (SluiceStoreWorkerBeat *self)
+{
+  g_return_if_fail (self->timer == 0);
+
+  on_timer (self);
+  self->timer = g_timeout_add (self->interval_ms, on_timer, self);
 }
 
 void

@@ -18,6 +18,8 @@ SluiceStoreWorkerBeat *sluice_store_worker_beat_new    (SluiceJobStore         *
                                                         guint                   interval_ms);
 gboolean               sluice_store_worker_beat_register (SluiceStoreWorkerBeat *self,
                                                         GError                **error);
+void                   sluice_store_worker_beat_start  (SluiceStoreWorkerBeat  *self);
+SluiceStoreAdminQuery *sluice_store_worker_beat_query  (SluiceStoreWorkerBeat  *self);
 void                   sluice_store_worker_beat_count  (SluiceStoreWorkerBeat  *self,
                                                         gboolean                done);
 void                   sluice_store_worker_beat_free   (SluiceStoreWorkerBeat  *self);

@@ -722,6 +722,7 @@ pg_admin (SluiceStoreBackend *backend,
 
   r->value = reply;
   r->value_free = (GDestroyNotify) sluice_store_admin_reply_free;
+  sluice_pg_connection_plan_per_values (self);
   ok = exec_done (self, "BEGIN", NULL, &r->error) && answer (self, r->admin, reply, &r->error);
   keep = ok && !(reply->matched > 1 && !r->admin->confirmed);
   if (sluice_pg_connection_get_conn (self) == NULL)

@@ -62,6 +62,7 @@ void                sluice_pg_jobs_class_init   (SluiceStoreBackendClass *klass)
 /* For the admin queries (sluice-pg-connection-admin.c), on the store's
  * thread, after sluice_pg_connection_open(). */
 PGconn             *sluice_pg_connection_get_conn  (SluicePgConnection  *self);
+void                sluice_pg_connection_plan_per_values (SluicePgConnection *self);
 void                sluice_pg_connection_set_error (SluicePgConnection  *self,
                                                     const char          *libpq_message,
                                                     GError             **error);

@@ -25,6 +25,22 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* How the server plans a prepared statement's executions (its
+ * plan_cache_mode). PostgreSQL plans each of the first executions for
+ * its parameters, then keeps the generic plan only when that looks no
+ * dearer, which the protocol's statements (CTEs, a LIMIT from a
+ * parameter, arrays) never do: the claim and the batch of completions
+ * were planned again at every call, more CPU than running them
+ * (issue 27). Their generic plans use the same indexes, so the
+ * protocol's statements run with generic plans. A statement whose plan
+ * depends on a parameter (`$1 IS NULL OR tenant = $1`: every tenant or
+ * one) and the admin queries keep being planned for their values. */
+typedef enum {
+  PLAN_UNKNOWN,  /* a new session (the server's default), or after an error */
+  PLAN_AUTO,
+  PLAN_GENERIC,
+} PlanMode;
+
 struct _SluicePgConnection
 {
   char               *uri;
@@ -35,6 +51,7 @@ struct _SluicePgConnection
 
   PGconn             *conn;
   GSource            *watch;
+  PlanMode            plan_mode;  /* the session's plan_cache_mode, as far as we know */
 };
 
 /* The columns of a job, in the order job_from_row() reads them. */
@@ -137,6 +154,7 @@ typedef struct
 {
   const char *name;
   const char *sql;
+  gboolean    per_values;  /* planned for its parameters' values (see PlanMode) */
 } Statement;
 
 /* Prepared once per connection. */
@@ -284,14 +302,14 @@ static const Statement statements[] = {
     "   error_type = 'LeaseExpired', error_message = 'the lease expired', error_code = 'LEASE_EXPIRED',"
     "   error_retryable = true"
     "  FROM released r WHERE a.job_id = r.id AND a.ended_at IS NULL)"
-    " SELECT id FROM released" },
+    " SELECT id FROM released", TRUE },
   { "sluice_counts",
     "SELECT state, count(*) FROM sluice_jobs"
-    " WHERE $1::text IS NULL OR tenant = $1::text GROUP BY state" },
+    " WHERE $1::text IS NULL OR tenant = $1::text GROUP BY state", TRUE },
   { "sluice_failures",
     "SELECT " JOB_COLUMNS " FROM sluice_jobs"
     " WHERE last_failure_type IS NOT NULL AND ($1::text IS NULL OR tenant = $1::text)"
-    " ORDER BY updated_at DESC, created_seq DESC LIMIT $2::bigint" },
+    " ORDER BY updated_at DESC, created_seq DESC LIMIT $2::bigint", TRUE },
 };
 
 /* ---- the connection ------------------------------------------------------- */
@@ -321,6 +339,7 @@ connection_close (SluicePgConnection *self)
       g_clear_pointer (&self->watch, g_source_unref);
     }
   g_clear_pointer (&self->conn, PQfinish);
+  self->plan_mode = PLAN_UNKNOWN;
 }
 
 void
@@ -692,6 +711,33 @@ sluice_pg_connection_open (SluicePgConnection  *self,
   return TRUE;
 }
 
+/* Sets the session's plan_cache_mode to @mode, if it is not that already
+ * and no transaction is open (a SET in a transaction that rolls back
+ * would be undone behind our back). A failure only costs speed: the
+ * mode is then unknown, and set again next time. */
+static void
+use_plans (SluicePgConnection *self,
+           PlanMode            mode)
+{
+  PGresult *result;
+
+  if (self->plan_mode == mode || PQtransactionStatus (self->conn) != PQTRANS_IDLE)
+    return;
+  result = PQexec (self->conn, mode == PLAN_GENERIC ? "SET plan_cache_mode = force_generic_plan"
+                                                    : "SET plan_cache_mode = auto");
+  self->plan_mode = PQresultStatus (result) == PGRES_COMMAND_OK ? mode : PLAN_UNKNOWN;
+  PQclear (result);
+}
+
+static gboolean
+planned_per_values (const char *name)
+{
+  for (gsize i = 0; i < G_N_ELEMENTS (statements); i++)
+    if (strcmp (statements[i].name, name) == 0)
+      return statements[i].per_values;
+  g_return_val_if_reached (TRUE);
+}
+
 /* Runs a prepared statement; on a result other than @expected sets @error
  * and returns %NULL. Notifications that came with the result are
  * delivered. */
@@ -703,12 +749,16 @@ exec_prepared (SluicePgConnection  *self,
                ExecStatusType       expected,
                GError             **error)
 {
-  PGresult *result = PQexecPrepared (self->conn, name, n_params, params, NULL, NULL, 0);
+  PGresult *result;
+
+  use_plans (self, planned_per_values (name) ? PLAN_AUTO : PLAN_GENERIC);
+  result = PQexecPrepared (self->conn, name, n_params, params, NULL, NULL, 0);
 
   if (PQresultStatus (result) != expected)
     {
       set_error (self, error, SLUICE_STORE_ERROR_BACKEND, PQresultErrorMessage (result));
       PQclear (result);
+      self->plan_mode = PLAN_UNKNOWN;
       forget_if_broken (self);
       return NULL;
     }
@@ -1062,6 +1112,15 @@ PGconn *
 sluice_pg_connection_get_conn (SluicePgConnection *self)
 {
   return self->conn;
+}
+
+/* Before a query whose plan should fit its values (the admin queries,
+ * written for each call): see PlanMode. */
+void
+sluice_pg_connection_plan_per_values (SluicePgConnection *self)
+{
+  if (self->conn != NULL)
+    use_plans (self, PLAN_AUTO);
 }
 
 void

@@ -31,8 +31,13 @@
  * dearer, which the protocol's statements (CTEs, a LIMIT from a
  * parameter, arrays) never do: the claim and the batch of completions
  * were planned again at every call, more CPU than running them
- * (issue 27). Their generic plans use the same indexes, so the
- * protocol's statements run with generic plans. A statement whose plan
+ * (issue 27). So the protocol's statements run with generic plans. A
+ * generic plan is made once, at the first call, from the statistics of
+ * that moment: those of a store just made (no rows, never analyzed) made
+ * it scan sluice_attempts whole for every job, and the plan stayed. Every
+ * row these statements touch has an index to it, so they run with
+ * enable_seqscan off: their generic plan takes the indexes whatever the
+ * statistics say. A statement whose plan
  * depends on a parameter (`$1 IS NULL OR tenant = $1`: every tenant or
  * one) and the admin queries keep being planned for their values. */
 typedef enum {
@@ -723,8 +728,9 @@ use_plans (SluicePgConnection *self,
 
   if (self->plan_mode == mode || PQtransactionStatus (self->conn) != PQTRANS_IDLE)
     return;
-  result = PQexec (self->conn, mode == PLAN_GENERIC ? "SET plan_cache_mode = force_generic_plan"
-                                                    : "SET plan_cache_mode = auto");
+  result = PQexec (self->conn, mode == PLAN_GENERIC
+                                ? "SET plan_cache_mode = force_generic_plan; SET enable_seqscan = off"
+                                : "SET plan_cache_mode = auto; RESET enable_seqscan");
   self->plan_mode = PQresultStatus (result) == PGRES_COMMAND_OK ? mode : PLAN_UNKNOWN;
   PQclear (result);
 }

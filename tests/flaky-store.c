@@ -24,7 +24,31 @@ struct _FlakyStore
   GArray         *failed;    /* gint64 clock times */
   GArray         *answered;
   gulong          wake_id;
+  guint           hold;      /* completions held until this many are */
+  GPtrArray      *held;      /* of Held */
+  guint           most_held;
 };
+
+/* A completion held back: the call as it came. */
+typedef struct {
+  SluiceJobClaim      *claim;
+  char                *result_json;
+  gint64               now;
+  GCancellable        *cancellable;
+  GAsyncReadyCallback  callback;
+  gpointer             user_data;
+} Held;
+
+static void
+held_free (gpointer data)
+{
+  Held *h = data;
+
+  sluice_job_claim_free (h->claim);
+  g_free (h->result_json);
+  g_clear_object (&h->cancellable);
+  g_free (h);
+}
 
 static void job_store_iface_init (SluiceJobStoreInterface *iface);
 
@@ -119,13 +143,44 @@ flaky_renew_finish (SluiceJobStore *store, GAsyncResult *result, GError **error)
   return sluice_job_store_renew_finish (FLAKY_STORE (store)->inner, result, error);
 }
 
+/* Held (flaky_store_hold_completions()) until the last one comes, then
+ * all passed on, in the order they came. */
 static void
 flaky_complete_async (SluiceJobStore *store, const SluiceJobClaim *claim, const char *result_json,
                       gint64 now, GCancellable *cancellable, GAsyncReadyCallback callback,
                       gpointer user_data)
 {
-  sluice_job_store_complete_async (FLAKY_STORE (store)->inner, claim, result_json, now, cancellable,
-                                   callback, user_data);
+  FlakyStore *self = FLAKY_STORE (store);
+  g_autoptr(GPtrArray) held = NULL;
+  Held *h;
+
+  if (self->hold == 0)
+    {
+      sluice_job_store_complete_async (self->inner, claim, result_json, now, cancellable,
+                                       callback, user_data);
+      return;
+    }
+  h = g_new0 (Held, 1);
+  h->claim = sluice_job_claim_copy (claim);
+  h->result_json = g_strdup (result_json);
+  h->now = now;
+  h->cancellable = cancellable != NULL ? g_object_ref (cancellable) : NULL;
+  h->callback = callback;
+  h->user_data = user_data;
+  g_ptr_array_add (self->held, h);
+  self->most_held = MAX (self->most_held, self->held->len);
+  if (self->held->len < self->hold)
+    return;
+
+  self->hold = 0;
+  held = g_steal_pointer (&self->held);
+  self->held = g_ptr_array_new_with_free_func (held_free);
+  for (guint i = 0; i < held->len; i++)
+    {
+      h = g_ptr_array_index (held, i);
+      sluice_job_store_complete_async (self->inner, h->claim, h->result_json, h->now, h->cancellable,
+                                       h->callback, h->user_data);
+    }
 }
 
 static gboolean
@@ -231,6 +286,7 @@ flaky_store_finalize (GObject *object)
   g_clear_object (&self->clock);
   g_array_unref (self->failed);
   g_array_unref (self->answered);
+  g_ptr_array_unref (self->held);
   G_OBJECT_CLASS (flaky_store_parent_class)->finalize (object);
 }
 
@@ -245,6 +301,7 @@ flaky_store_init (FlakyStore *self)
 {
   self->failed = g_array_new (FALSE, FALSE, sizeof (gint64));
   self->answered = g_array_new (FALSE, FALSE, sizeof (gint64));
+  self->held = g_ptr_array_new_with_free_func (held_free);
 }
 
 /* The clock: whose times the calls are recorded at. */
@@ -286,4 +343,17 @@ GArray *
 flaky_store_get_answered (FlakyStore *self)
 {
   return self->answered;
+}
+
+void
+flaky_store_hold_completions (FlakyStore *self,
+                              guint       n)
+{
+  self->hold = n;
+}
+
+guint
+flaky_store_get_most_held (FlakyStore *self)
+{
+  return self->most_held;
 }

@@ -30,4 +30,11 @@ void        flaky_store_set_claim_hook (FlakyStore     *self,
 GArray     *flaky_store_get_failed    (FlakyStore     *self);
 GArray     *flaky_store_get_answered  (FlakyStore     *self);
 
+/* Completions are held back, unanswered, until @n of them are, then all
+ * go to the inner store (a worker that waited for each would never send
+ * the second); the most held at once. */
+void        flaky_store_hold_completions (FlakyStore   *self,
+                                          guint         n);
+guint       flaky_store_get_most_held    (FlakyStore   *self);
+
 G_END_DECLS

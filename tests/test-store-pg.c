@@ -132,6 +132,15 @@ store_on (const char *uri)
   return store;
 }
 
+/* Waits until @count is 0, iterating the main context; a watchdog fails
+ * the case instead of waiting for ever. */
+static void
+wait_for_zero (const guint *count,
+               const char  *what)
+{
+  SLUICE_TEST_SPIN_WITHIN (WATCHDOG_SECONDS, what, *count == 0);
+}
+
 /* Waits until @flag is set, iterating the main context; a watchdog fails
  * the case instead of waiting for ever. */
 static void
@@ -191,6 +200,39 @@ test_notify_enqueue_wakes_another_store (void)
 
   wait_for (&wakeups.woken, "jobs-available after an enqueue");
   g_assert_cmpstr (g_ptr_array_index (wakeups.tenants, 0), ==, "tenant-n");
+  g_ptr_array_unref (wakeups.tenants);
+}
+
+/* NOTIFY is the database's: a store in another schema of the same
+ * database (another application, another suite's tests) must not wake
+ * this one, nor have its tenants reported here. The other schema's
+ * enqueue commits first, so a notification that crossed would arrive
+ * before this schema's own. */
+static void
+test_notify_stays_within_its_schema (void)
+{
+  g_autofree char *uri = schema_uri (NULL, NULL);
+  g_autofree char *other_uri = schema_uri (NULL, NULL);
+  g_autoptr (SluiceJobStore) producer = store_on (uri);
+  g_autoptr (SluiceJobStore) other_producer = store_on (other_uri);
+  g_autoptr (SluiceJobStore) worker = store_on (uri);
+  g_autoptr (SluiceStoredJob) other_job = NULL;
+  g_autoptr (SluiceStoredJob) job = NULL;
+  g_autoptr (GError) error = NULL;
+  Wakeups wakeups = { g_ptr_array_new_with_free_func (g_free), FALSE };
+  gboolean created;
+
+  assert_status_ok (worker);
+  g_signal_connect (worker, "jobs-available", G_CALLBACK (on_jobs_available), &wakeups);
+
+  other_job = store_fixture_enqueue (other_producer, "tenant-elsewhere", "op-1", "{}", 3, 1000, &created, &error);
+  g_assert_no_error (error);
+  job = store_fixture_enqueue (producer, "tenant-here", "op-1", "{}", 3, 1000, &created, &error);
+  g_assert_no_error (error);
+
+  wait_for (&wakeups.woken, "jobs-available after an enqueue");
+  g_assert_cmpuint (wakeups.tenants->len, ==, 1);
+  g_assert_cmpstr (g_ptr_array_index (wakeups.tenants, 0), ==, "tenant-here");
   g_ptr_array_unref (wakeups.tenants);
 }
 
@@ -294,6 +336,145 @@ test_concurrent_claims_never_share_a_job (void)
   g_assert_cmpuint (claims.claimed, ==, N_JOBS);
   g_assert_cmpuint (g_hash_table_size (claims.ids), ==, N_JOBS);
   g_hash_table_unref (claims.ids);
+}
+
+/* ---- the protocol's plans ------------------------------------------------ */
+
+typedef struct
+{
+  GPtrArray *claims;
+  guint      pending;
+} Batch;
+
+static void
+on_batch_claimed (GObject      *source,
+                  GAsyncResult *result,
+                  gpointer      user_data)
+{
+  Batch *batch = user_data;
+  g_autoptr (GError) error = NULL;
+
+  batch->claims = sluice_job_store_claim_finish (SLUICE_JOB_STORE (source), result, &error);
+  g_assert_no_error (error);
+  batch->pending--;
+}
+
+static void
+on_batch_completed (GObject      *source,
+                    GAsyncResult *result,
+                    gpointer      user_data)
+{
+  Batch *batch = user_data;
+  g_autoptr (GError) error = NULL;
+
+  g_assert_true (sluice_job_store_complete_finish (SLUICE_JOB_STORE (source), result, &error));
+  g_assert_no_error (error);
+  batch->pending--;
+}
+
+/* A counter of pg_stat_user_tables for @table of @schema. */
+static gint64
+table_counter (PGconn     *conn,
+               const char *schema,
+               const char *table,
+               const char *counter)
+{
+  g_autofree char *sql = g_strdup_printf ("SELECT coalesce (sum (%s), 0) FROM pg_stat_user_tables"
+                                          " WHERE schemaname = '%s' AND relname = '%s'",
+                                          counter, schema, table);
+  g_autofree char *value = store_fixture_pg_value (conn, sql);
+
+  return g_ascii_strtoll (value, NULL, 10);
+}
+
+/* The server counts a backend's work when the backend flushes its
+ * statistics, at the latest when it exits, after the store let go of its
+ * connections, and nothing tells a client when: so the case polls the
+ * counter until it shows the work (a wall-clock wait, bounded). */
+static void
+wait_for_counter (PGconn     *conn,
+                  const char *schema,
+                  const char *table,
+                  const char *counter,
+                  gint64      at_least)
+{
+  for (guint tries = 0; table_counter (conn, schema, table, counter) < at_least; tries++)
+    {
+      if (tries == WATCHDOG_SECONDS * 20)
+        g_error ("the server's %s of %s never showed the store's work", counter, table);
+      g_usleep (G_USEC_PER_SEC / 20);
+    }
+}
+
+#define N_PLANNED 40
+#define PLANNED_BATCH 4
+
+/* The rule (docs/job-store.md, PostgreSQL): the protocol's statements
+ * reach their rows through indexes, whatever the statistics say. On a
+ * store just made and vacuumed (no attempts yet), claims and batches of completions of
+ * N_PLANNED jobs scan neither sluice_jobs nor sluice_attempts whole: a
+ * generic plan made from those statistics did, for every job, and kept
+ * doing so. (Making the schema scans them, to build its indexes: those
+ * scans are counted before.) */
+static void
+test_protocol_never_scans_a_table_whole (void)
+{
+  const char *schema = NULL;
+  g_autofree char *uri = schema_uri (&schema, NULL);
+  SluiceJobStore *store = store_on (uri);
+  PGconn *conn = connect_to (base_uri);
+  g_autofree char *vacuum = NULL;
+  gint64 jobs_scans, attempts_scans;
+  guint done = 0;
+
+  for (guint i = 0; i < N_PLANNED; i++)
+    {
+      g_autofree char *key = g_strdup_printf ("op-%u", i);
+      g_autoptr (GError) error = NULL;
+      gboolean created;
+      g_autoptr (SluiceStoredJob) G_GNUC_UNUSED job =
+        store_fixture_enqueue (store, "tenant-p", key, "{}", 3, 1000 + i, &created, &error);
+
+      g_assert_no_error (error);
+    }
+  /* The connections go with the store. */
+  g_clear_object (&store);
+  wait_for_counter (conn, schema, "sluice_schema", "n_tup_ins", 1);
+  wait_for_counter (conn, schema, "sluice_jobs", "n_tup_ins", N_PLANNED);
+  /* As autovacuum would (and the benchmark does before each drain): the
+   * statistics say sluice_attempts is empty, which it is until the first
+   * claim. */
+  vacuum = g_strdup_printf ("VACUUM %s.sluice_jobs, %s.sluice_attempts", schema, schema);
+  exec_on (conn, vacuum);
+  jobs_scans = table_counter (conn, schema, "sluice_jobs", "seq_scan");
+  attempts_scans = table_counter (conn, schema, "sluice_attempts", "seq_scan");
+
+  store = store_on (uri);
+  while (done < N_PLANNED)
+    {
+      Batch batch = { NULL, 1 };
+
+      sluice_job_store_claim_async (store, "tenant-p", "planner", 30000000, 5000, PLANNED_BATCH, NULL,
+                                    on_batch_claimed, &batch);
+      wait_for_zero (&batch.pending, "a claim");
+      g_assert_cmpuint (batch.claims->len, ==, PLANNED_BATCH);
+      batch.pending = batch.claims->len;
+      for (guint i = 0; i < batch.claims->len; i++)
+        sluice_job_store_complete_async (store, g_ptr_array_index (batch.claims, i), "{}", 6000, NULL,
+                                         on_batch_completed, &batch);
+      wait_for_zero (&batch.pending, "the completions");
+      done += batch.claims->len;
+      g_ptr_array_unref (batch.claims);
+    }
+  g_clear_object (&store);
+
+  /* Both connections' work: the attempts the claims began and the
+   * completions ended. */
+  wait_for_counter (conn, schema, "sluice_attempts", "n_tup_ins", N_PLANNED);
+  wait_for_counter (conn, schema, "sluice_attempts", "n_tup_upd", N_PLANNED);
+  g_assert_cmpint (table_counter (conn, schema, "sluice_jobs", "seq_scan"), ==, jobs_scans);
+  g_assert_cmpint (table_counter (conn, schema, "sluice_attempts", "seq_scan"), ==, attempts_scans);
+  PQfinish (conn);
 }
 
 typedef struct
@@ -695,6 +876,7 @@ main (int    argc,
   store_fixture_add_tests ("/store/pg", make_store);
   g_test_add_func ("/store/pg/notify/enqueue-wakes-another-store",
                    test_notify_enqueue_wakes_another_store);
+  g_test_add_func ("/store/pg/notify/stays-within-its-schema", test_notify_stays_within_its_schema);
   g_test_add_func ("/store/pg/notify/retry-wakes-another-store",
                    test_notify_retry_wakes_another_store);
   g_test_add_func ("/store/pg/claim/concurrent-claims-never-share-a-job",
@@ -710,6 +892,8 @@ main (int    argc,
   g_test_add_func ("/store/pg/connection/reconnects-after-the-server-ends-the-session",
                    test_reconnects_after_the_server_ends_the_session);
   g_test_add_func ("/store/pg/cancelled-request-does-not-run", test_cancelled_request_does_not_run);
+  g_test_add_func ("/store/pg/plans/protocol-never-scans-a-table-whole",
+                   test_protocol_never_scans_a_table_whole);
 
   status = g_test_run ();
   drop_schemas ();

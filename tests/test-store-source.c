@@ -46,6 +46,7 @@ typedef struct {
   SluiceJitter jitter;
   gboolean     until_empty;
   double       store_error_timeout;
+  gboolean     pipelined;   /* SluiceStoreHandler:pipelined-completions */
 } Options;
 
 #define DEFAULT_OPTIONS { .workers = 2, .queue_size = 2, .lease = 30, .heartbeat = 10, \
@@ -79,6 +80,7 @@ typedef struct {
   GArray             *records;
   guint               most_claims;
   guint               n_store_errors;
+  guint               n_items_ok;   /* the pool's SLUICE_EVENT_ITEM_OK */
   GError             *run_error;
 } Fixture;
 
@@ -189,6 +191,8 @@ on_event (const SluiceEvent *event,
 
   if (event->kind == SLUICE_EVENT_ITEM_DROPPED)
     sluice_store_source_item_dropped (f->source, event->value);
+  else if (event->kind == SLUICE_EVENT_ITEM_OK)
+    f->n_items_ok++;
 }
 
 static void
@@ -241,6 +245,7 @@ fixture_build (Fixture       *f,
                                "backoff-base", o->backoff_base,
                                "backoff-cap", 60.0,
                                "jitter", o->jitter,
+                               "pipelined-completions", o->pipelined,
                                NULL);
   g_assert_no_error (error);
   if (o->no_heartbeat)
@@ -906,6 +911,95 @@ test_without_heartbeats_a_slow_job_loses_its_lease (Fixture       *f,
   g_assert_null (job->result);
 }
 
+/* ---- pipelined completions (docs/job-store.md, "The completion path") -- */
+
+/* The rule: with pipelined completions, a worker takes its next job while
+ * the store commits the last one's completion. One worker, three quick
+ * jobs, and the store holds every completion back until three are there:
+ * a worker that waited for each commit would never send the second. Each
+ * claim stays the source's until its completion is answered, and every
+ * job ends succeeded, told to the caller once the store answered. */
+static void
+test_pipelined_completion_frees_the_worker_before_the_commit (Fixture       *f,
+                                                              gconstpointer  data)
+{
+  Options o = DEFAULT_OPTIONS;
+  g_autoptr(SluiceStoreStatus) status = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *keys[] = { "a", "b", "c" };
+  gint64 last_start = -1;
+
+  o.workers = 1;
+  o.queue_size = 2;
+  o.pipelined = TRUE;
+  use_flaky_store (f);
+  fixture_build (f, &o);
+  sluice_store_source_set_claim_ahead (f->source, 2 + 1 + 1);
+  for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
+    enqueue (f, keys[i], "ok", i, 3);
+  flaky_store_hold_completions (f->flaky, G_N_ELEMENTS (keys));
+
+  run_pool (f);
+  g_assert_no_error (f->run_error);
+
+  g_assert_cmpuint (flaky_store_get_most_held (f->flaky), ==, G_N_ELEMENTS (keys));
+  g_assert_cmpuint (f->n_items_ok, ==, G_N_ELEMENTS (keys));
+  for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
+    last_start = MAX (last_start, find_record (f, keys[i], 1, FALSE)->at);
+  for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
+    {
+      const Record *finished = find_record (f, keys[i], 1, TRUE);
+      g_autoptr(SluiceStoredJob) job = peek (f, keys[i]);
+
+      g_assert_cmpint (finished->outcome, ==, SLUICE_STORE_OUTCOME_SUCCEEDED);
+      /* Told once answered: after the last job started. */
+      g_assert_cmpint (finished->at, >=, last_start);
+      g_assert_cmpint (job->state, ==, SLUICE_STORED_JOB_SUCCEEDED);
+      g_assert_cmpint (job->updated_at, ==, T0);
+    }
+  /* The claims of the completions in flight were still held when the
+   * last job started, and never more than the lead bound. */
+  g_assert_cmpuint (find_record (f, "c", 1, FALSE)->n_claims, ==, G_N_ELEMENTS (keys));
+  g_assert_cmpuint (f->most_claims, <=, 2 + 1 + 1);
+  status = store_fixture_status (f->store, TENANT, 0, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (status->counts[SLUICE_STORED_JOB_SUCCEEDED], ==, G_N_ELEMENTS (keys));
+}
+
+/* The rule: a completion the store refuses is still a LeaseLostError,
+ * never a success, for the store and for the worker's caller, when the
+ * completions are pipelined: it is told late (job-finished), after the
+ * pool counted the attempt's result. */
+static void
+test_pipelined_refused_completion_is_told_late_as_lease_lost (Fixture       *f,
+                                                              gconstpointer  data)
+{
+  Options o = DEFAULT_OPTIONS;
+  g_autoptr(SluiceStoredJob) job = NULL;
+  const Record *first;
+
+  o.workers = 1;
+  o.lease = 1;
+  o.heartbeat = 0.3;
+  o.no_heartbeat = TRUE;
+  o.pipelined = TRUE;
+  fixture_build (f, &o);
+  enqueue (f, "slow", "ok 2", 1, 3);
+  run_pool (f);
+
+  first = find_record (f, "slow", 1, TRUE);
+  g_assert_cmpint (first->outcome, ==, SLUICE_STORE_OUTCOME_LEASE_LOST);
+  g_assert_cmpstr (first->error_type, ==, SLUICE_LEASE_LOST_ERROR);
+  g_assert_nonnull (strstr (first->error_message, "refused its completion"));
+  g_assert_cmpuint (count_outcomes (f, SLUICE_STORE_OUTCOME_SUCCEEDED), ==, 0);
+  /* The pool had each attempt's result before the store refused it. */
+  g_assert_cmpuint (f->n_items_ok, ==, 3);
+
+  job = peek (f, "slow");
+  g_assert_cmpint (job->state, ==, SLUICE_STORED_JOB_DEAD);
+  g_assert_null (job->result);
+}
+
 /* The other worker of the lease-lost cases: a second connection to the
  * file, which puts the job back (as if its lease had expired) and claims
  * it, then completes it later. */
@@ -1469,6 +1563,10 @@ main (int    argc,
   ADD ("until-empty-waits-for-a-scheduled-job", test_until_empty_waits_for_a_scheduled_job);
   ADD ("claims-taken-ahead-stay-within-the-lead-bound", test_claims_taken_ahead_stay_within_the_lead_bound);
   ADD ("success-completes-the-job", test_success_completes_the_job);
+  ADD ("pipelined-completion-frees-the-worker-before-the-commit",
+       test_pipelined_completion_frees_the_worker_before_the_commit);
+  ADD ("pipelined-refused-completion-is-told-late-as-lease-lost",
+       test_pipelined_refused_completion_is_told_late_as_lease_lost);
   ADD ("retryable-failure-waits-for-its-backoff", test_retryable_failure_waits_for_its_backoff);
   ADD ("not-retryable-failure-is-dead", test_not_retryable_failure_is_dead);
   ADD ("out-of-attempts-is-dead", test_out_of_attempts_is_dead);

@@ -383,6 +383,9 @@ build (Worker  *w,
                                "jitter", g_strcmp0 (w->jitter, "none") == 0 ? SLUICE_JITTER_NONE : SLUICE_JITTER_FULL,
                                /* Each worker its own draws: retries of a fleet spread out. */
                                "seed", g_random_int (),
+                               /* The next job runs while the last one's completion commits
+                                * (docs/job-store.md, "The completion path"). */
+                               "pipelined-completions", TRUE,
                                NULL);
   if (w->handler == NULL)
     return FALSE;

@@ -380,7 +380,7 @@ apply_verb (SluicePgConnection           *self,
       sql = g_strdup_printf ("WITH changed AS ("
                              " UPDATE sluice_jobs SET state = 'pending', available_at = %s, cancel_requested = false,"
                              "  attempts = %s, updated_at = %s%s RETURNING tenant)"
-                             " SELECT count(*), (SELECT count(pg_notify('" SLUICE_PG_CHANNEL "', t.tenant))"
+                             " SELECT count(*), (SELECT count(pg_notify(" SLUICE_PG_CHANNEL_SQL (SLUICE_PG_CHANNEL) ", t.tenant))"
                              "   FROM (SELECT DISTINCT tenant FROM changed) AS t) FROM changed",
                              now, q->reset_attempts ? "0" : "attempts", now, where);
       break;
@@ -393,7 +393,7 @@ apply_verb (SluicePgConnection           *self,
                              "  cancel_requested = state = 'running', updated_at = %s%s"
                              " RETURNING id, cancel_requested)"
                              /* The running ones' workers hear it now (docs/store-admin.md). */
-                             " SELECT count(*), (SELECT count(pg_notify('" SLUICE_PG_CANCEL_CHANNEL "', c.id::text))"
+                             " SELECT count(*), (SELECT count(pg_notify(" SLUICE_PG_CHANNEL_SQL (SLUICE_PG_CANCEL_CHANNEL) ", c.id::text))"
                              "   FROM changed AS c WHERE c.cancel_requested) FROM changed", now, where);
       break;
     case SLUICE_STORE_ADMIN_DISCARD:
@@ -528,7 +528,7 @@ tenant_control (SluicePgConnection           *self,
     return TRUE;
   /* Resumed, or more room: the tenant's idle workers claim again. */
   g_ptr_array_set_size (p.values, 1);
-  return exec_done (self, "SELECT pg_notify('" SLUICE_PG_CHANNEL "', $1::text)", &p, error);
+  return exec_done (self, "SELECT pg_notify(" SLUICE_PG_CHANNEL_SQL (SLUICE_PG_CHANNEL) ", $1::text)", &p, error);
 }
 
 static SluiceStoreTenant *
@@ -796,6 +796,7 @@ pg_admin (SluiceStoreBackend *backend,
 
   r->value = reply;
   r->value_free = (GDestroyNotify) sluice_store_admin_reply_free;
+  sluice_pg_connection_plan_per_values (self);
   ok = exec_done (self, "BEGIN", NULL, &r->error) && answer (self, r->admin, reply, &r->error);
   keep = ok && !(reply->matched > 1 && !r->admin->confirmed);
   if (sluice_pg_connection_get_conn (self) == NULL)

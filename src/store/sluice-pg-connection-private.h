@@ -22,12 +22,17 @@ G_BEGIN_DECLS
   "last_failure_type, last_failure_message, last_failure_code, " \
   "last_failure_retryable, result, updated_at, created_at, cancel_requested"
 
-/* The channel of LISTEN/NOTIFY; a notification's payload is the tenant. */
+/* The channels of LISTEN/NOTIFY: jobs available (the payload is the
+ * tenant), and operators' cancels of running jobs (the payload is the
+ * job's id, docs/store-admin.md). Notifications are the database's, not
+ * a schema's: each store's channels are its kind's name and its schema's
+ * md5 (a schema's name may be too long for a channel's), so that a store
+ * hears only its own jobs and cancels, never those of a store in another
+ * schema of the same database. The SQL of a NOTIFY names them by
+ * SLUICE_PG_CHANNEL_SQL (); SluicePgNotifyFunc is given the kind's name. */
 #define SLUICE_PG_CHANNEL "sluice_jobs"
-
-/* The channel of operators' cancels of running jobs; the payload is the
- * job's id (docs/store-admin.md). */
 #define SLUICE_PG_CANCEL_CHANNEL "sluice_cancel"
+#define SLUICE_PG_CHANNEL_SQL(kind) "('" kind "_' || md5 (current_schema ()))"
 
 typedef struct _SluicePgConnection SluicePgConnection;
 
@@ -62,6 +67,7 @@ void                sluice_pg_jobs_class_init   (SluiceStoreBackendClass *klass)
 /* For the admin queries (sluice-pg-connection-admin.c), on the store's
  * thread, after sluice_pg_connection_open(). */
 PGconn             *sluice_pg_connection_get_conn  (SluicePgConnection  *self);
+void                sluice_pg_connection_plan_per_values (SluicePgConnection *self);
 void                sluice_pg_connection_set_error (SluicePgConnection  *self,
                                                     const char          *libpq_message,
                                                     GError             **error);

@@ -25,6 +25,27 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* How the server plans a prepared statement's executions (its
+ * plan_cache_mode). PostgreSQL plans each of the first executions for
+ * its parameters, then keeps the generic plan only when that looks no
+ * dearer, which the protocol's statements (CTEs, a LIMIT from a
+ * parameter, arrays) never do: the claim and the batch of completions
+ * were planned again at every call, more CPU than running them
+ * (issue 27). So the protocol's statements run with generic plans. A
+ * generic plan is made once, at the first call, from the statistics of
+ * that moment: those of a store just made (no rows, never analyzed) made
+ * it scan sluice_attempts whole for every job, and the plan stayed. Every
+ * row these statements touch has an index to it, so they run with
+ * enable_seqscan off: their generic plan takes the indexes whatever the
+ * statistics say. A statement whose plan
+ * depends on a parameter (`$1 IS NULL OR tenant = $1`: every tenant or
+ * one) and the admin queries keep being planned for their values. */
+typedef enum {
+  PLAN_UNKNOWN,  /* a new session (the server's default), or after an error */
+  PLAN_AUTO,
+  PLAN_GENERIC,
+} PlanMode;
+
 struct _SluicePgConnection
 {
   char               *uri;
@@ -35,6 +56,9 @@ struct _SluicePgConnection
 
   PGconn             *conn;
   GSource            *watch;
+  char               *jobs_channel;    /* SLUICE_PG_CHANNEL_SQL's, of this session's schema */
+  char               *cancel_channel;
+  PlanMode            plan_mode;  /* the session's plan_cache_mode, as far as we know */
 };
 
 /* The columns of a job, in the order job_from_row() reads them. */
@@ -137,6 +161,7 @@ typedef struct
 {
   const char *name;
   const char *sql;
+  gboolean    per_values;  /* planned for its parameters' values (see PlanMode) */
 } Statement;
 
 /* Prepared once per connection. */
@@ -149,7 +174,7 @@ static const Statement statements[] = {
     "          $5::integer, $7::bigint, $6::bigint, $6::bigint)"
     "  ON CONFLICT (tenant, operation_key) DO NOTHING"
     "  RETURNING " JOB_COLUMNS ")"
-    " SELECT inserted.*, pg_notify('" SLUICE_PG_CHANNEL "', inserted.tenant) FROM inserted" },
+    " SELECT inserted.*, pg_notify(" SLUICE_PG_CHANNEL_SQL (SLUICE_PG_CHANNEL) ", inserted.tenant) FROM inserted" },
   { "sluice_find",
     "SELECT " JOB_COLUMNS " FROM sluice_jobs WHERE tenant = $1::text AND operation_key = $2::text" },
   /* Up to $5 jobs at once, each with a lease token of its own; the rows
@@ -250,9 +275,9 @@ static const Statement statements[] = {
     " RETURNING id, tenant),"
     " forgotten AS ("
     "  DELETE FROM sluice_attempts WHERE job_id IN (SELECT id FROM released) AND ended_at IS NULL)"
-    " SELECT pg_notify('" SLUICE_PG_CHANNEL "', tenant) FROM released" },
+    " SELECT pg_notify(" SLUICE_PG_CHANNEL_SQL (SLUICE_PG_CHANNEL) ", tenant) FROM released" },
   { "sluice_notify",
-    "SELECT pg_notify('" SLUICE_PG_CHANNEL "', $1::text)" },
+    "SELECT pg_notify(" SLUICE_PG_CHANNEL_SQL (SLUICE_PG_CHANNEL) ", $1::text)" },
   /* A job out of attempts becomes dead with a LeaseExpired failure; one
    * with attempts left is available again at once. Its lease is cleared
    * either way, which fences the old owner out. */
@@ -284,16 +309,16 @@ static const Statement statements[] = {
     "   error_type = 'LeaseExpired', error_message = 'the lease expired', error_code = 'LEASE_EXPIRED',"
     "   error_retryable = true"
     "  FROM released r WHERE a.job_id = r.id AND a.ended_at IS NULL)"
-    " SELECT id FROM released" },
+    " SELECT id FROM released", TRUE },
   /* A pending job whose time is ahead is counted scheduled. */
   { "sluice_counts",
     "SELECT CASE WHEN state = 'pending' AND attempts = 0 AND available_at > $2::bigint THEN 'scheduled' ELSE state END AS shown,"
     "  count(*) FROM sluice_jobs"
-    " WHERE $1::text IS NULL OR tenant = $1::text GROUP BY shown" },
+    " WHERE $1::text IS NULL OR tenant = $1::text GROUP BY shown", TRUE },
   { "sluice_failures",
     "SELECT " JOB_COLUMNS " FROM sluice_jobs"
     " WHERE last_failure_type IS NOT NULL AND ($1::text IS NULL OR tenant = $1::text)"
-    " ORDER BY updated_at DESC, created_seq DESC LIMIT $2::bigint" },
+    " ORDER BY updated_at DESC, created_seq DESC LIMIT $2::bigint", TRUE },
 };
 
 /* ---- the connection ------------------------------------------------------- */
@@ -323,6 +348,7 @@ connection_close (SluicePgConnection *self)
       g_clear_pointer (&self->watch, g_source_unref);
     }
   g_clear_pointer (&self->conn, PQfinish);
+  self->plan_mode = PLAN_UNKNOWN;
 }
 
 void
@@ -331,6 +357,8 @@ sluice_pg_connection_free (SluicePgConnection *self)
   connection_close (self);
   g_free (self->uri);
   g_free (self->description);
+  g_free (self->jobs_channel);
+  g_free (self->cancel_channel);
   g_free (self);
 }
 
@@ -375,10 +403,12 @@ deliver_notifications (SluicePgConnection *self)
 
   while ((notification = PQnotifies (self->conn)) != NULL)
     {
-      if ((g_strcmp0 (notification->relname, SLUICE_PG_CHANNEL) == 0 ||
-           g_strcmp0 (notification->relname, SLUICE_PG_CANCEL_CHANNEL) == 0) &&
-          notification->extra != NULL && notification->extra[0] != '\0')
-        self->notify (notification->relname, notification->extra, self->notify_data);
+      const char *kind = g_strcmp0 (notification->relname, self->jobs_channel) == 0 ? SLUICE_PG_CHANNEL
+                         : g_strcmp0 (notification->relname, self->cancel_channel) == 0 ? SLUICE_PG_CANCEL_CHANNEL
+                         : NULL;
+
+      if (kind != NULL && notification->extra != NULL && notification->extra[0] != '\0')
+        self->notify (kind, notification->extra, self->notify_data);
       PQfreemem (notification);
     }
 }
@@ -576,6 +606,26 @@ check_read_only (SluicePgConnection  *self,
   return FALSE;
 }
 
+/* LISTENs on this schema's channels (SLUICE_PG_CHANNEL_SQL). */
+static gboolean
+listen (SluicePgConnection  *self,
+        GError             **error)
+{
+  g_autofree char *schema_md5 = NULL;
+  g_autofree char *listen_jobs = NULL;
+  g_autofree char *listen_cancel = NULL;
+
+  if (!query_text (self, "SELECT md5 (current_schema ())", &schema_md5, error))
+    return FALSE;
+  g_free (self->jobs_channel);
+  g_free (self->cancel_channel);
+  self->jobs_channel = g_strconcat (SLUICE_PG_CHANNEL "_", schema_md5 != NULL ? schema_md5 : "", NULL);
+  self->cancel_channel = g_strconcat (SLUICE_PG_CANCEL_CHANNEL "_", schema_md5 != NULL ? schema_md5 : "", NULL);
+  listen_jobs = g_strdup_printf ("LISTEN \"%s\"", self->jobs_channel);
+  listen_cancel = g_strdup_printf ("LISTEN \"%s\"", self->cancel_channel);
+  return run (self, listen_jobs, error) && run (self, listen_cancel, error);
+}
+
 /* Reads the schema's version in a transaction that holds an advisory lock,
  * so that two workers starting at once on an empty database do not both
  * make the tables; runs the migrations it lacks, and refuses a version
@@ -615,6 +665,7 @@ migrate (SluicePgConnection  *self,
         goto failed;
     }
   return run (self, "COMMIT", error);
+
 
 failed:
   if (PQstatus (self->conn) == CONNECTION_OK)
@@ -680,8 +731,7 @@ sluice_pg_connection_open (SluicePgConnection  *self,
 
   if (!(self->mode == SLUICE_JOB_STORE_OPEN_READ_ONLY ? check_read_only (self, error) : migrate (self, error)) ||
       !prepare_statements (self, error) ||
-      !run (self, "LISTEN " SLUICE_PG_CHANNEL, error) ||
-      !run (self, "LISTEN " SLUICE_PG_CANCEL_CHANNEL, error))
+      !listen (self, error))
     {
       g_clear_pointer (&self->conn, PQfinish);
       return FALSE;
@@ -692,6 +742,34 @@ sluice_pg_connection_open (SluicePgConnection  *self,
   g_source_set_static_name (self->watch, "[sluice] PostgreSQL notifications");
   g_source_attach (self->watch, g_main_context_get_thread_default ());
   return TRUE;
+}
+
+/* Sets the session's plan_cache_mode to @mode, if it is not that already
+ * and no transaction is open (a SET in a transaction that rolls back
+ * would be undone behind our back). A failure only costs speed: the
+ * mode is then unknown, and set again next time. */
+static void
+use_plans (SluicePgConnection *self,
+           PlanMode            mode)
+{
+  PGresult *result;
+
+  if (self->plan_mode == mode || PQtransactionStatus (self->conn) != PQTRANS_IDLE)
+    return;
+  result = PQexec (self->conn, mode == PLAN_GENERIC
+                                ? "SET plan_cache_mode = force_generic_plan; SET enable_seqscan = off"
+                                : "SET plan_cache_mode = auto; RESET enable_seqscan");
+  self->plan_mode = PQresultStatus (result) == PGRES_COMMAND_OK ? mode : PLAN_UNKNOWN;
+  PQclear (result);
+}
+
+static gboolean
+planned_per_values (const char *name)
+{
+  for (gsize i = 0; i < G_N_ELEMENTS (statements); i++)
+    if (strcmp (statements[i].name, name) == 0)
+      return statements[i].per_values;
+  g_return_val_if_reached (TRUE);
 }
 
 /* Runs a prepared statement; on a result other than @expected sets @error
@@ -705,12 +783,16 @@ exec_prepared (SluicePgConnection  *self,
                ExecStatusType       expected,
                GError             **error)
 {
-  PGresult *result = PQexecPrepared (self->conn, name, n_params, params, NULL, NULL, 0);
+  PGresult *result;
+
+  use_plans (self, planned_per_values (name) ? PLAN_AUTO : PLAN_GENERIC);
+  result = PQexecPrepared (self->conn, name, n_params, params, NULL, NULL, 0);
 
   if (PQresultStatus (result) != expected)
     {
       set_error (self, error, SLUICE_STORE_ERROR_BACKEND, PQresultErrorMessage (result));
       PQclear (result);
+      self->plan_mode = PLAN_UNKNOWN;
       forget_if_broken (self);
       return NULL;
     }
@@ -1070,6 +1152,15 @@ PGconn *
 sluice_pg_connection_get_conn (SluicePgConnection *self)
 {
   return self->conn;
+}
+
+/* Before a query whose plan should fit its values (the admin queries,
+ * written for each call): see PlanMode. */
+void
+sluice_pg_connection_plan_per_values (SluicePgConnection *self)
+{
+  if (self->conn != NULL)
+    use_plans (self, PLAN_AUTO);
 }
 
 void

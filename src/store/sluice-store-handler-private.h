@@ -26,6 +26,7 @@ struct _SluiceStoreHandler
   double             backoff_cap;
   SluiceJitter       jitter;
   guint              seed;
+  gboolean           pipelined_completions;
 
   /* The attempts running, by job id (the tasks, not referenced): an
    * operator's cancel (SluiceJobStore::cancel-requested) renews at once. */

@@ -84,6 +84,7 @@ enum {
   PROP_BACKOFF_CAP,
   PROP_JITTER,
   PROP_SEED,
+  PROP_PIPELINED_COMPLETIONS,
   N_PROPS
 };
 
@@ -127,6 +128,7 @@ typedef struct {
   GError             *error;
   gboolean            settling;
   gint64              available_at;
+  gboolean            returned;  /* the pool has the attempt's result already */
 } Call;
 
 static void
@@ -162,13 +164,12 @@ lease_lost_error (Call       *call,
                                  call->claim->job->id, why);
 }
 
-/* The end of the claim: the source forgets it, the caller hears of it,
- * then the pool gets @result or @error (both taken). */
+/* The end of the claim: the source forgets it and the caller hears of
+ * it. */
 static void
-finish (GTask              *task,
-        SluiceStoreOutcome  outcome,
-        GVariant           *result,
-        GError             *error)
+settle_claim (GTask              *task,
+              SluiceStoreOutcome  outcome,
+              const GError       *error)
 {
   Call *call = g_task_get_task_data (task);
   SluiceStoreHandler *self = call->self;
@@ -184,8 +185,27 @@ finish (GTask              *task,
            outcome == SLUICE_STORE_OUTCOME_CANCELLED)
     _sluice_store_source_count_job (self->source, FALSE);
   g_signal_emit (self, signals[JOB_FINISHED], 0, call->claim, outcome, error, call->available_at);
+}
 
-  if (error != NULL)
+/* The end of the claim (settle_claim()), then the pool gets @result or
+ * @error (both taken), unless it has the result already (a pipelined
+ * completion: then the outcome was only told, late). */
+static void
+finish (GTask              *task,
+        SluiceStoreOutcome  outcome,
+        GVariant           *result,
+        GError             *error)
+{
+  Call *call = g_task_get_task_data (task);
+
+  settle_claim (task, outcome, error);
+
+  if (call->returned)
+    {
+      g_clear_pointer (&result, g_variant_unref);
+      g_clear_error (&error);
+    }
+  else if (error != NULL)
     {
       g_clear_pointer (&result, g_variant_unref);
       g_task_return_error (task, error);
@@ -249,7 +269,10 @@ on_completed (GObject      *object,
   GError *error = NULL;
 
   sluice_job_store_complete_finish (SLUICE_JOB_STORE (object), res, &error);
-  _sluice_store_source_end_call (call->self->source);
+  if (call->returned)
+    _sluice_store_source_end_background_call (call->self->source);
+  else
+    _sluice_store_source_end_call (call->self->source);
 
   if (error == NULL)
     finish (task, SLUICE_STORE_OUTCOME_SUCCEEDED, g_steal_pointer (&call->result), NULL);
@@ -263,15 +286,29 @@ on_completed (GObject      *object,
     finish (task, SLUICE_STORE_OUTCOME_STORE_ERROR, NULL, error);
 }
 
+/* Pipelined (SluiceStoreHandler:pipelined-completions), the pool has the
+ * result as soon as the completion is on its way: the worker takes its
+ * next job while the store commits this one with the next batch. The
+ * claim stays the source's until the store answered, and job-finished
+ * says then what became of it (a refused completion: lease lost). */
 static void
 write_completion (GTask *task)
 {
   Call *call = g_task_get_task_data (task);
   g_autofree char *json = result_json (call);
 
-  _sluice_store_source_begin_call (call->self->source);
+  call->returned = call->self->pipelined_completions;
+  if (call->returned)
+    _sluice_store_source_begin_background_call (call->self->source);
+  else
+    _sluice_store_source_begin_call (call->self->source);
   sluice_job_store_complete_async (sluice_store_source_get_store (call->self->source), call->claim,
                                    json, call_now (call), NULL, on_completed, g_object_ref (task));
+  if (call->returned)
+    {
+      g_clear_signal_handler (&call->cancelled_id, call->attempt_cancellable);
+      g_task_return_pointer (task, g_variant_ref (call->result), (GDestroyNotify) g_variant_unref);
+    }
 }
 
 static void
@@ -727,6 +764,9 @@ sluice_store_handler_get_property (GObject    *object,
     case PROP_SEED:
       g_value_set_uint (value, self->seed);
       break;
+    case PROP_PIPELINED_COMPLETIONS:
+      g_value_set_boolean (value, self->pipelined_completions);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -769,6 +809,9 @@ sluice_store_handler_set_property (GObject      *object,
       break;
     case PROP_SEED:
       self->seed = g_value_get_uint (value);
+      break;
+    case PROP_PIPELINED_COMPLETIONS:
+      self->pipelined_completions = g_value_get_boolean (value);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -868,6 +911,21 @@ sluice_store_handler_class_init (SluiceStoreHandlerClass *klass)
    */
   properties [PROP_SEED] =
     g_param_spec_uint ("seed", NULL, NULL, 0, G_MAXUINT32, 0, construct);
+
+  /**
+   * SluiceStoreHandler:pipelined-completions:
+   *
+   * Whether a succeeded attempt ends, for the pool, once its completion
+   * is sent to the store (the worker takes its next job while the store
+   * commits it) rather than once the store has committed it (the
+   * default). The claim stays the source's until the store answered, and
+   * #SluiceStoreHandler::job-finished comes then, with what the store
+   * did: a refused completion is %SLUICE_STORE_OUTCOME_LEASE_LOST with a
+   * `LeaseLostError` there, after the pool counted the attempt's result
+   * (docs/job-store.md, "The completion path").
+   */
+  properties [PROP_PIPELINED_COMPLETIONS] =
+    g_param_spec_boolean ("pipelined-completions", NULL, NULL, FALSE, construct);
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
 

@@ -63,6 +63,7 @@ struct _SluiceStoreSource
   gulong          jobs_available_id;
   guint           n_calls;          /* store calls in flight */
   gboolean        paused_clock;     /* we paused the virtual clock for them */
+  guint           n_background;     /* calls in flight while the work goes on (pipelined completions) */
 
   SluiceStoreWorkerBeat *beat;      /* the worker's row in the store, from the first read */
 
@@ -75,6 +76,11 @@ struct _SluiceStoreSource
  * clock, time stands still while one is in flight (see the SECTION). */
 void   _sluice_store_source_begin_call (SluiceStoreSource *self);
 void   _sluice_store_source_end_call   (SluiceStoreSource *self);
+/* A call the worker does not wait for (a pipelined completion): a close
+ * waits for it too, but the virtual clock goes on while it is in flight,
+ * since the worker's next jobs run meanwhile. */
+void   _sluice_store_source_begin_background_call (SluiceStoreSource *self);
+void   _sluice_store_source_end_background_call   (SluiceStoreSource *self);
 
 gint64 _sluice_store_source_get_lease_us (SluiceStoreSource *self);
 char  *_sluice_store_source_claim_key  (const char        *job_id,

@@ -139,7 +139,7 @@ _sluice_store_source_maybe_closed (SluiceStoreSource *self)
 {
   g_autoptr(GSource) idle = NULL;
 
-  if (self->close == NULL || self->n_calls > 0)
+  if (self->close == NULL || self->n_calls > 0 || self->n_background > 0)
     return;
   idle = g_idle_source_new ();
   g_source_set_callback (idle, return_close, g_object_ref (self), g_object_unref);

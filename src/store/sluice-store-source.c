@@ -142,6 +142,21 @@ _sluice_store_source_end_call (SluiceStoreSource *self)
   _sluice_store_source_maybe_closed (self);
 }
 
+void
+_sluice_store_source_begin_background_call (SluiceStoreSource *self)
+{
+  self->n_background++;
+}
+
+void
+_sluice_store_source_end_background_call (SluiceStoreSource *self)
+{
+  g_return_if_fail (self->n_background > 0);
+
+  if (--self->n_background == 0)
+    _sluice_store_source_maybe_closed (self);
+}
+
 gint64
 _sluice_store_source_get_lease_us (SluiceStoreSource *self)
 {

@@ -58,8 +58,11 @@ def text_files(top):
     for folder in SCANNED_DIRS:
         for root, dirs, files in os.walk(os.path.join(top, folder)):
             rel_root = os.path.relpath(root, top)
+            # node_modules: what a benchmark installs with npm (git-ignored),
+            # other projects' documents, not this one's.
             dirs[:] = [d for d in dirs
-                       if os.path.join(rel_root, d) not in SKIPPED_DIRS and not d.startswith(".")]
+                       if os.path.join(rel_root, d) not in SKIPPED_DIRS and not d.startswith(".")
+                       and d != "node_modules"]
             for name in files:
                 if os.path.splitext(name)[1] in TEXT_EXTENSIONS:
                     yield os.path.join(rel_root, name)

@@ -6,6 +6,11 @@
 #include "sluice-fault-handler-private.h"
 
 #include <math.h>
+#include <string.h>
+
+/* How many ended calls a handler keeps for its next attempts: as many as
+ * a run of 1,024 workers has in flight. */
+#define MAX_FREE_CALLS 1024
 
 /**
  * SluiceFaultHandler:
@@ -80,9 +85,45 @@ _sluice_fault_call_unref (SluiceFaultCall *call)
 
   g_assert (call->cancellable == NULL && !call->hooked && !call->queued);
   g_clear_object (&call->attempt);
-  g_free (call);
+  if (self->n_free_calls < MAX_FREE_CALLS)
+    {
+      memset (call, 0, sizeof *call);
+      call->next_free = self->free_calls;
+      self->free_calls = call;
+      self->n_free_calls++;
+    }
+  else
+    g_free (call);
   /* Last: the call held the handler, as a task holds its source object. */
   g_object_unref (self);
+}
+
+/* A zeroed call: a kept one, or a new one. */
+static SluiceFaultCall *
+call_new (SluiceFaultHandler *self)
+{
+  SluiceFaultCall *call = self->free_calls;
+
+  if (call == NULL)
+    return g_new0 (SluiceFaultCall, 1);
+
+  self->free_calls = call->next_free;
+  self->n_free_calls--;
+  call->next_free = NULL;
+  return call;
+}
+
+static void
+free_calls_clear (SluiceFaultHandler *self)
+{
+  SluiceFaultCall *call;
+
+  while ((call = self->free_calls) != NULL)
+    {
+      self->free_calls = call->next_free;
+      g_free (call);
+    }
+  self->n_free_calls = 0;
 }
 
 /**
@@ -331,7 +372,7 @@ sluice_fault_handler_handle_async (SluiceHandler       *handler,
   if (self->context == NULL)
     self->context = g_main_context_ref_thread_default ();
 
-  call = g_new0 (SluiceFaultCall, 1);
+  call = call_new (self);
   call->ref_count = 1;
   call->self = g_object_ref (self);
   call->callback = callback;
@@ -384,6 +425,7 @@ sluice_fault_handler_finalize (GObject *object)
     g_thread_pool_free (self->threads, FALSE, TRUE);
 
   _sluice_fault_handler_clear_watches (self);
+  free_calls_clear (self);
 
   g_clear_object (&self->clock);
   g_clear_pointer (&self->default_behaviour, sluice_behaviour_free);

@@ -441,6 +441,219 @@ test_channel_wait_allocates_nothing (void)
   g_assert_cmpuint (channel_allocations (wait_and_serve, 10, 100), ==, 0);
 }
 
+/* A handler in C that completes its attempts through the attempt itself
+ * (sluice_attempt_return_result()), on a timer of the clock: its calls sit
+ * in one slot per worker, so that it allocates nothing of its own. Items
+ * that are odd fail. */
+typedef struct {
+  GObject             *handler;
+  SluiceAttempt       *attempt;
+  GAsyncReadyCallback  callback;
+  gpointer             user_data;
+} ReturningSlot;
+
+#define RETURNING_WORKERS 4
+
+struct _ReturningHandler
+{
+  GObject        parent_instance;
+  SluiceClock   *clock;
+  ReturningSlot  slots[RETURNING_WORKERS];
+  guint          finished_with_attempt;
+};
+
+#define RETURNING_TYPE_HANDLER (returning_handler_get_type ())
+G_DECLARE_FINAL_TYPE (ReturningHandler, returning_handler, RETURNING, HANDLER, GObject)
+
+static void returning_handler_iface_init (SluiceHandlerInterface *iface);
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (ReturningHandler, returning_handler, G_TYPE_OBJECT,
+                               G_IMPLEMENT_INTERFACE (SLUICE_TYPE_HANDLER, returning_handler_iface_init))
+
+static void
+on_returning_timer (gpointer user_data)
+{
+  ReturningSlot *slot = user_data;
+  g_autoptr(SluiceAttempt) attempt = g_steal_pointer (&slot->attempt);
+  gint64 n = g_variant_get_int64 (sluice_attempt_get_item (attempt));
+
+  if (n % 2 == 1)
+    sluice_attempt_return_error (attempt, g_error_new (G_IO_ERROR, G_IO_ERROR_FAILED, "odd %" G_GINT64_FORMAT, n));
+  else
+    sluice_attempt_return_result (attempt, g_variant_new_int64 (n));
+  slot->callback (slot->handler, G_ASYNC_RESULT (attempt), slot->user_data);
+}
+
+static void
+returning_handler_handle_async (SluiceHandler       *handler,
+                                SluiceAttempt       *attempt,
+                                GCancellable        *cancellable,
+                                GAsyncReadyCallback  callback,
+                                gpointer             user_data)
+{
+  ReturningHandler *self = RETURNING_HANDLER (handler);
+  ReturningSlot *slot = &self->slots[sluice_attempt_get_worker (attempt)];
+
+  g_assert_null (slot->attempt);
+  slot->handler = G_OBJECT (self);
+  slot->attempt = g_object_ref (attempt);
+  slot->callback = callback;
+  slot->user_data = user_data;
+  sluice_clock_add_timer (self->clock, sluice_clock_now (self->clock), on_returning_timer, slot, NULL);
+}
+
+static GVariant *
+returning_handler_handle_finish (SluiceHandler  *handler,
+                                 GAsyncResult   *result,
+                                 GError        **error)
+{
+  RETURNING_HANDLER (handler)->finished_with_attempt += SLUICE_IS_ATTEMPT (result);
+  return sluice_attempt_propagate_result (SLUICE_ATTEMPT (result), error);
+}
+
+static void
+returning_handler_iface_init (SluiceHandlerInterface *iface)
+{
+  iface->handle_async = returning_handler_handle_async;
+  iface->handle_finish = returning_handler_handle_finish;
+}
+
+static void
+returning_handler_class_init (ReturningHandlerClass *klass)
+{
+}
+
+static void
+returning_handler_init (ReturningHandler *self)
+{
+}
+
+/* The same completion, on the same timer, through the function handler's
+ * GTask. */
+static void
+on_task_timer (gpointer user_data)
+{
+  GTask *task = user_data;
+  SluiceAttempt *attempt = g_task_get_task_data (task);
+  gint64 n = g_variant_get_int64 (sluice_attempt_get_item (attempt));
+
+  if (n % 2 == 1)
+    g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_FAILED, "odd %" G_GINT64_FORMAT, n);
+  else
+    g_task_return_pointer (task, g_variant_ref_sink (g_variant_new_int64 (n)),
+                           (GDestroyNotify) g_variant_unref);
+  g_object_unref (task);
+}
+
+static void
+return_through_task (SluiceAttempt *attempt,
+                     GTask         *task,
+                     gpointer       user_data)
+{
+  SluiceClock *clock = user_data;
+
+  sluice_clock_add_timer (clock, sluice_clock_now (clock), on_task_timer, task, NULL);
+}
+
+typedef struct {
+  gint64   results;
+  gboolean ended;
+} Drain;
+
+static void
+on_next_counted (GObject      *object,
+                 GAsyncResult *res,
+                 gpointer      user_data)
+{
+  Drain *drain = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) batch = sluice_run_next_batch_finish (SLUICE_RUN (object), res, &error);
+
+  /* The end: keep-going's error group, whose errors the caller counts. */
+  if (batch == NULL)
+    {
+      drain->ended = TRUE;
+      return;
+    }
+  g_assert_no_error (error);
+  for (guint i = 0; i < batch->len; i++)
+    g_assert_cmpint (g_variant_get_int64 (batch->pdata[i]) % 2, ==, 0);
+  drain->results += batch->len;
+  sluice_run_next_batch_async (SLUICE_RUN (object), 0, NULL, on_next_counted, drain);
+}
+
+/* A run of @items items through @handler on 4 workers: its allocations
+ * once it runs, and what it gave. */
+static gsize
+allocations_of_handler_run (SluiceHandler *handler,
+                            SluiceClock   *clock,
+                            gint64         items,
+                            gint64        *results,
+                            guint         *errors)
+{
+  g_autoptr(SluiceRun) run = start_run (handler, clock, items, RETURNING_WORKERS, 8, 10.0);
+  Drain drain = { 0, FALSE };
+  gsize before = n_allocs;
+
+  sluice_run_next_batch_async (run, 0, NULL, on_next_counted, &drain);
+  while (!drain.ended)
+    g_main_context_iteration (NULL, TRUE);
+  *results = drain.results;
+  *errors = sluice_run_get_errors (run)->len;
+  g_assert_cmpuint (sluice_run_get_live_operations (run), ==, 0);
+  return n_allocs - before;
+}
+
+static double
+returning_allocations_per_item (gboolean through_attempt)
+{
+  const gint64 n = 2000;
+  gsize counts[2];
+
+  for (guint i = 0; i < 2; i++)
+    {
+      g_autoptr(SluiceClock) clock = sluice_clock_new (SLUICE_CLOCK_VIRTUAL);
+      g_autoptr(SluiceHandler) handler = NULL;
+      gint64 items = n * (i + 1);
+      gint64 results;
+      guint errors;
+
+      if (through_attempt)
+        {
+          ReturningHandler *own = g_object_new (RETURNING_TYPE_HANDLER, NULL);
+
+          own->clock = clock;
+          handler = SLUICE_HANDLER (own);
+        }
+      else
+        handler = sluice_func_handler_new (return_through_task, clock, NULL);
+      counts[i] = allocations_of_handler_run (handler, clock, items, &results, &errors);
+
+      /* Every value and every error reached the run, once. */
+      g_assert_cmpint (results, ==, items / 2);
+      g_assert_cmpuint (errors, ==, items / 2);
+      if (through_attempt)
+        g_assert_cmpuint (RETURNING_HANDLER (handler)->finished_with_attempt, ==, items);
+    }
+  return ((double) counts[1] - (double) counts[0]) / n;
+}
+
+/* The rule (issue 29): a handler can complete its attempt without a
+ * GTask, the attempt being the GAsyncResult its callback gets
+ * (sluice_attempt_return_result(), _return_error(), _propagate_result());
+ * the task was an object, its lock and its data made and freed for every
+ * attempt. Values and errors come through as with a task. */
+static void
+test_attempt_completes_without_task (void)
+{
+  double through_task = returning_allocations_per_item (FALSE);
+  double through_attempt = returning_allocations_per_item (TRUE);
+
+  g_test_message ("allocations per item: %.2f through a GTask, %.2f through the attempt",
+                  through_task, through_attempt);
+  g_assert_cmpfloat (through_task - through_attempt, >=, 0.9);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -452,6 +665,7 @@ main (int   argc,
   g_test_add_func ("/attempt/reused-with-many-workers", test_attempt_reused_with_many_workers);
   g_test_add_func ("/attempt/cancel-func-hears-first-request", test_attempt_cancel_func_hears_first_request);
   g_test_add_func ("/attempt/keeps-one-timer", test_attempt_keeps_one_timer);
+  g_test_add_func ("/attempt/completes-without-task", test_attempt_completes_without_task);
   g_test_add_func ("/channel/item-allocates-nothing", test_channel_item_allocates_nothing);
   g_test_add_func ("/channel/wait-allocates-nothing", test_channel_wait_allocates_nothing);
 

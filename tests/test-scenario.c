@@ -16,6 +16,7 @@
 
 #include "cli-fixture.h"
 #include "sluice-scenario.h"
+#include "sluice-fault-handler-private.h"
 #define GETTEXT_PACKAGE "sluice"   /* for the private header's gi18n-lib.h */
 #include "sluice-scenario-private.h"
 #include "sluice-scenario-runner.h"
@@ -2905,6 +2906,101 @@ test_fault_handler_hears_cancel_without_connecting (void)
   g_assert_cmpuint (sluice_run_get_live_operations (run), ==, 0);
 }
 
+/* Forwards each attempt to the fault handler and counts the results the
+ * fault handler's callback gets that are the attempt itself. */
+static guint returned_through_attempt;
+
+static void
+on_returned_done (GObject      *object,
+                  GAsyncResult *result,
+                  gpointer      user_data)
+{
+  GTask *task = user_data;
+
+  if (result == G_ASYNC_RESULT (g_task_get_task_data (task)))
+    returned_through_attempt++;
+  on_watched_done (object, result, task);
+}
+
+static void
+forward_counting_returns (SluiceAttempt *attempt,
+                          GTask         *task,
+                          gpointer       user_data)
+{
+  sluice_handler_handle_async (SLUICE_HANDLER (user_data), attempt, NULL, on_returned_done, task);
+}
+
+/* The rule (issue 29): the fault handler completes each attempt through
+ * the attempt (sluice_attempt_return_result()), not a GTask of its own,
+ * a fifth of the runner's instructions per item: the result its callback
+ * gets is the attempt. Values, a handler's errors and a timeout still come
+ * through: items 0, 2 and 4 succeed, 1 fails, 3 cancels itself and 5
+ * hangs into its timeout. */
+static void
+test_fault_handler_returns_through_attempt (void)
+{
+  g_autoptr(SluiceClock) clock = sluice_clock_new (SLUICE_CLOCK_VIRTUAL);
+  g_autoptr(SluiceFaultHandler) faults = sluice_fault_handler_new (clock, NULL);
+  g_autoptr(SluiceBehaviour) fail = sluice_behaviour_parse ("fail-always KeyError", NULL);
+  g_autoptr(SluiceBehaviour) cancel = sluice_behaviour_parse ("cancel-self", NULL);
+  g_autoptr(SluiceBehaviour) hang = sluice_behaviour_parse ("hang", NULL);
+  g_autoptr(SluiceHandler) handler = sluice_func_handler_new (forward_counting_returns, faults, NULL);
+  g_autoptr(SluiceRun) run = NULL;
+  GPtrArray *errors;
+
+  sluice_fault_handler_set_item_behaviour (faults, 1, fail);
+  sluice_fault_handler_set_item_behaviour (faults, 3, cancel);
+  sluice_fault_handler_set_item_behaviour (faults, 5, hang);
+  returned_through_attempt = 0;
+  run = run_six_items_on_three (clock, handler, 1.0);
+
+  g_assert_cmpuint (returned_through_attempt, ==, 6);
+  errors = sluice_run_get_errors (run);
+  g_assert_cmpuint (errors->len, ==, 3);
+  for (guint i = 0; i < errors->len; i++)
+    {
+      const GError *error = errors->pdata[i];
+
+      g_assert_true (strstr (error->message, "attempt 1 failed") != NULL ||
+                     g_error_matches (error, SLUICE_ERROR, SLUICE_ERROR_HANDLER_CANCELLED) ||
+                     g_error_matches (error, SLUICE_ERROR, SLUICE_ERROR_TIMEOUT));
+    }
+  g_assert_cmpuint (sluice_fault_handler_get_n_active (faults), ==, 0);
+  g_assert_true (sluice_fault_handler_get_ctx_ok (faults));
+  g_assert_cmpuint (sluice_run_get_live_operations (run), ==, 0);
+}
+
+/* The rule (issue 29): the fault handler keeps its ended calls for the
+ * next attempts instead of allocating and freeing one per attempt (about
+ * 300 of sluice-run's instructions per item): after six items on three
+ * workers it keeps as many as were alive at once (a worker's next attempt
+ * starts inside the last one's callback: one more than the workers), and
+ * a second run takes every call from them, keeping the same ones. */
+static void
+test_fault_handler_keeps_ended_calls (void)
+{
+  g_autoptr(SluiceClock) clock = sluice_clock_new (SLUICE_CLOCK_VIRTUAL);
+  g_autoptr(SluiceFaultHandler) faults = sluice_fault_handler_new (clock, NULL);
+  g_autoptr(SluiceRun) first = NULL;
+  g_autoptr(SluiceRun) second = NULL;
+  g_autoptr(GHashTable) kept = g_hash_table_new (NULL, NULL);
+  guint n_kept;
+
+  first = run_six_items_on_three (clock, SLUICE_HANDLER (faults), 1.0);
+  n_kept = faults->n_free_calls;
+  g_assert_cmpuint (n_kept, >=, 3);
+  g_assert_cmpuint (n_kept, <, 6);
+  for (SluiceFaultCall *call = faults->free_calls; call != NULL; call = call->next_free)
+    g_hash_table_add (kept, call);
+
+  second = run_six_items_on_three (clock, SLUICE_HANDLER (faults), 1.0);
+  g_assert_cmpuint (sluice_fault_handler_get_n_calls (faults), ==, 12);
+  g_assert_cmpuint (faults->n_free_calls, ==, n_kept);
+  for (SluiceFaultCall *call = faults->free_calls; call != NULL; call = call->next_free)
+    g_assert_true (g_hash_table_contains (kept, call));
+  g_assert_true (sluice_fault_handler_get_ctx_ok (faults));
+}
+
 /* ---- main -------------------------------------------------------------- */
 
 /* The names of the scenario tests, alive until the tests ran. */
@@ -3309,6 +3405,8 @@ main (int   argc,
   g_test_add_func ("/scenario/report/streamed-as-json-glib", test_report_streamed_as_json_glib);
   g_test_add_func ("/scenario/report/counts-and-results", test_report_counts_and_results);
   g_test_add_func ("/scenario/fault-handler/cancelled-from-thread", test_fault_handler_cancelled_from_thread);
+  g_test_add_func ("/scenario/fault-handler/returns-through-attempt", test_fault_handler_returns_through_attempt);
+  g_test_add_func ("/scenario/fault-handler/keeps-ended-calls", test_fault_handler_keeps_ended_calls);
   g_test_add_func ("/scenario/fault-handler/hears-cancel-without-connecting",
                    test_fault_handler_hears_cancel_without_connecting);
   g_test_add_func ("/scenario/parse/overrides", test_parse_overrides);

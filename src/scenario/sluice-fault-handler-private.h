@@ -31,19 +31,33 @@ struct _SluiceFaultHandler
   /* The watch on the attempts' cancellables (sluice-fault-handler-watch.c):
    * one source for them all, and the calls whose cancellable fired, queued
    * from any thread under the lock. */
-  GMainContext    *context;
+  GMainContext    *context;      /* of the first attempt: the calls complete there */
   GSource         *cancel_source;
   GMutex           cancel_lock;
   GQueue           cancelled;    /* SluiceFaultCall*, in the order their cancellables fired */
   gint             n_cancelled;  /* its length, read without the lock */
-  GPtrArray       *due;          /* GTask*: the calls taken for the next dispatch */
+  GPtrArray       *due;          /* SluiceFaultCall* (references): the calls taken for the next dispatch */
+
+  /* Calls that ended, kept for the next attempts (linked by next_free):
+   * a call allocated and freed per attempt was a tenth of its cost. */
+  gpointer         free_calls;
+  guint            n_free_calls;
 };
 
-/* One attempt in progress: the task data of its GTask. */
+/* One attempt in progress. It completes its attempt with
+ * sluice_attempt_return_result() instead of a #GTask (a task made, locked
+ * and freed per attempt was a fifth of the runner's instructions).
+ * Counted references, all in the handler's main context: one from
+ * handle_async until the call completes, and one for each thing that
+ * may still come back to it after that (a queued cancellation, an idle,
+ * a thread's job). */
 typedef struct {
-  SluiceFaultHandler    *self;         /* the task's source object */
-  GTask                 *task;         /* a reference while watched, as the task owns the call */
-  SluiceAttempt         *attempt;
+  SluiceFaultHandler    *self;         /* a reference */
+  SluiceAttempt         *attempt;      /* a reference */
+  GAsyncReadyCallback    callback;
+  gpointer               user_data;
+  gint                   priority;
+  guint                  ref_count;
   const SluiceBehaviour *behaviour;    /* owned by the handler */
   gpointer               token;        /* also the order the attempts started in */
   guint64                timer_id;
@@ -55,6 +69,7 @@ typedef struct {
   GSource               *idle_source;
   gulong                 cancel_requested_id;
   gboolean               done;
+  gpointer               next_free;    /* in self->free_calls once it ended */
 } SluiceFaultCall;
 
 typedef enum {
@@ -62,13 +77,15 @@ typedef enum {
   SLUICE_FAULT_HANDLER_END_CANCELLED,   /* honoured a cancellation request */
 } SluiceFaultHandlerEnd;
 
-void _sluice_fault_handler_call_finish   (GTask                 *task,
-                                          SluiceFaultHandlerEnd  end);
+SluiceFaultCall *_sluice_fault_call_ref          (SluiceFaultCall       *call);
+void             _sluice_fault_call_unref        (SluiceFaultCall       *call);
+void             _sluice_fault_handler_call_finish (SluiceFaultCall     *call,
+                                                    SluiceFaultHandlerEnd  end);
 
 /* sluice-fault-handler-watch.c */
 void _sluice_fault_handler_init_watches  (SluiceFaultHandler    *self);
 void _sluice_fault_handler_clear_watches (SluiceFaultHandler    *self);
-void _sluice_fault_handler_watch         (GTask                 *task,
+void _sluice_fault_handler_watch         (SluiceFaultCall       *call,
                                           GCancellable          *cancellable);
 void _sluice_fault_handler_unwatch       (SluiceFaultCall       *call);
 

@@ -29,13 +29,13 @@ _sluice_fault_handler_init_watches (SluiceFaultHandler *self)
 {
   g_mutex_init (&self->cancel_lock);
   g_queue_init (&self->cancelled);
-  self->due = g_ptr_array_new_with_free_func (g_object_unref);
+  self->due = g_ptr_array_new_with_free_func ((GDestroyNotify) _sluice_fault_call_unref);
 }
 
 void
 _sluice_fault_handler_clear_watches (SluiceFaultHandler *self)
 {
-  /* Every watched call holds the handler through its task: none is left. */
+  /* Every call holds the handler: none is left, nor queued. */
   g_assert (g_queue_is_empty (&self->cancelled));
   if (self->cancel_source != NULL)
     g_source_destroy (self->cancel_source);
@@ -53,7 +53,6 @@ void
 _sluice_fault_handler_unwatch (SluiceFaultCall *call)
 {
   SluiceFaultHandler *self = call->self;
-  g_autoptr(GTask) watching = NULL;
 
   if (call->hooked)
     {
@@ -61,10 +60,7 @@ _sluice_fault_handler_unwatch (SluiceFaultCall *call)
       call->hooked = FALSE;
       /* Only this thread queues a hooked call: no lock to see it is not. */
       if (!call->queued)
-        {
-          watching = call->task;
-          return;
-        }
+        return;
     }
   else if (call->cancellable != NULL)
     {
@@ -85,13 +81,10 @@ _sluice_fault_handler_unwatch (SluiceFaultCall *call)
       call->queued = FALSE;
     }
   g_mutex_unlock (&self->cancel_lock);
-
-  /* Last: the task, and the call with it, may go now. */
-  watching = call->task;
 }
 
 /* Queues @call to end cancelled: in any thread, also inside the pool's
- * own g_cancellable_cancel(), where ending it would complete its task. */
+ * own g_cancellable_cancel(), where ending it would complete its attempt. */
 static void
 queue_cancelled (SluiceFaultCall *call)
 {
@@ -148,7 +141,8 @@ take_cancelled (SluiceFaultHandler *self)
       SluiceFaultCall *call = link->data;
 
       call->queued = FALSE;
-      g_ptr_array_add (self->due, g_object_ref (call->task));
+      /* In the main context, as every reference to a call. */
+      g_ptr_array_add (self->due, _sluice_fault_call_ref (call));
     }
   g_atomic_int_set (&self->n_cancelled, 0);
   g_mutex_unlock (&self->cancel_lock);
@@ -184,8 +178,8 @@ static gint
 compare_start_order (gconstpointer a,
                      gconstpointer b)
 {
-  const SluiceFaultCall *x = g_task_get_task_data (*(GTask **) a);
-  const SluiceFaultCall *y = g_task_get_task_data (*(GTask **) b);
+  const SluiceFaultCall *x = *(SluiceFaultCall **) a;
+  const SluiceFaultCall *y = *(SluiceFaultCall **) b;
 
   return GPOINTER_TO_UINT (x->token) < GPOINTER_TO_UINT (y->token) ? -1
          : GPOINTER_TO_UINT (x->token) > GPOINTER_TO_UINT (y->token);
@@ -199,7 +193,7 @@ cancel_source_dispatch (GSource     *source,
   g_autoptr(SluiceFaultHandler) self = g_object_ref (((CancelSource *) source)->self);
   g_autoptr(GPtrArray) due = g_steal_pointer (&self->due);
 
-  self->due = g_ptr_array_new_with_free_func (g_object_unref);
+  self->due = g_ptr_array_new_with_free_func ((GDestroyNotify) _sluice_fault_call_unref);
   g_ptr_array_sort (due, compare_start_order);
 
   /* A call that ended otherwise meanwhile is done, and stays as it is. */
@@ -217,39 +211,32 @@ static GSourceFuncs cancel_source_funcs = {
  * pool's own long-lived sources, as the first attempt's source was. */
 static void
 ensure_cancel_source (SluiceFaultHandler *self,
-                      GMainContext       *context,
                       gint                priority)
 {
   if (self->cancel_source != NULL)
     return;
 
-  self->context = g_main_context_ref (context);
   self->cancel_source = g_source_new (&cancel_source_funcs, sizeof (CancelSource));
   ((CancelSource *) self->cancel_source)->self = self;
   /* The pool's priority: its work keeps one order whatever it is. */
   g_source_set_priority (self->cancel_source, priority);
   g_source_set_static_name (self->cancel_source, "[sluice] fault handler cancelled");
-  g_source_attach (self->cancel_source, context);
+  g_source_attach (self->cancel_source, self->context);
 }
 
-/* Ends the attempt of @task cancelled, from the main context, once
- * @cancellable fires (at once if it has). */
+/* Ends the attempt of @call cancelled, from the main context, once
+ * @cancellable fires (at once if it has). The watch holds no reference:
+ * a call is not completed without being unwatched first. */
 void
-_sluice_fault_handler_watch (GTask        *task,
-                             GCancellable *cancellable)
+_sluice_fault_handler_watch (SluiceFaultCall *call,
+                             GCancellable    *cancellable)
 {
-  SluiceFaultHandler *self = g_task_get_source_object (task);
-  SluiceFaultCall *call = g_task_get_task_data (task);
+  SluiceFaultHandler *self = call->self;
 
   if (cancellable == NULL)
     return;
 
-  ensure_cancel_source (self, g_task_get_context (task), g_task_get_priority (task));
-  g_return_if_fail (g_task_get_context (task) == self->context);
-
-  /* A hang has nothing else that keeps its task: the watch does, until
-   * call_unwatch(). */
-  g_object_ref (task);
+  ensure_cancel_source (self, call->priority);
 
   if (cancellable == sluice_attempt_get_cancellable (call->attempt) &&
       sluice_attempt_set_cancel_func (call->attempt, on_attempt_cancelled, call))

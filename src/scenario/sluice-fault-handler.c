@@ -6,6 +6,11 @@
 #include "sluice-fault-handler-private.h"
 
 #include <math.h>
+#include <string.h>
+
+/* How many ended calls a handler keeps for its next attempts: as many as
+ * a run of 1,024 workers has in flight. */
+#define MAX_FREE_CALLS 1024
 
 /**
  * SluiceFaultHandler:
@@ -62,12 +67,63 @@ call_detach (SluiceFaultCall *call,
   g_clear_signal_handler (&call->cancel_requested_id, call->attempt);
 }
 
-static void
-call_free (SluiceFaultCall *call)
+SluiceFaultCall *
+_sluice_fault_call_ref (SluiceFaultCall *call)
 {
-  g_assert (call->cancellable == NULL && !call->hooked);
+  call->ref_count++;
+  return call;
+}
+
+void
+_sluice_fault_call_unref (SluiceFaultCall *call)
+{
+  SluiceFaultHandler *self = call->self;
+
+  g_assert (call->ref_count > 0);
+  if (--call->ref_count > 0)
+    return;
+
+  g_assert (call->cancellable == NULL && !call->hooked && !call->queued);
   g_clear_object (&call->attempt);
-  g_free (call);
+  if (self->n_free_calls < MAX_FREE_CALLS)
+    {
+      memset (call, 0, sizeof *call);
+      call->next_free = self->free_calls;
+      self->free_calls = call;
+      self->n_free_calls++;
+    }
+  else
+    g_free (call);
+  /* Last: the call held the handler, as a task holds its source object. */
+  g_object_unref (self);
+}
+
+/* A zeroed call: a kept one, or a new one. */
+static SluiceFaultCall *
+call_new (SluiceFaultHandler *self)
+{
+  SluiceFaultCall *call = self->free_calls;
+
+  if (call == NULL)
+    return g_new0 (SluiceFaultCall, 1);
+
+  self->free_calls = call->next_free;
+  self->n_free_calls--;
+  call->next_free = NULL;
+  return call;
+}
+
+static void
+free_calls_clear (SluiceFaultHandler *self)
+{
+  SluiceFaultCall *call;
+
+  while ((call = self->free_calls) != NULL)
+    {
+      self->free_calls = call->next_free;
+      g_free (call);
+    }
+  self->n_free_calls = 0;
 }
 
 /**
@@ -93,37 +149,43 @@ sluice_fault_handler_compute_result (GVariant *item)
   return g_variant_ref (item);
 }
 
-/* Completes the attempt of @task once: checks its attempt-local value,
- * drops every timer and watch, returns the result or the error. */
+/* Completes the attempt of @call once: checks its attempt-local value,
+ * drops every timer and watch, returns the result or the error into the
+ * attempt and calls the pool back. */
 void
-_sluice_fault_handler_call_finish (GTask                 *task,
+_sluice_fault_handler_call_finish (SluiceFaultCall       *call,
                                    SluiceFaultHandlerEnd  end)
 {
-  SluiceFaultHandler *self = g_task_get_source_object (task);
-  SluiceFaultCall *call = g_task_get_task_data (task);
+  SluiceFaultHandler *self = call->self;
+  SluiceAttempt *attempt = call->attempt;
   const SluiceBehaviour *behaviour = call->behaviour;
-  guint number = sluice_attempt_get_number (call->attempt);
+  guint number = sluice_attempt_get_number (attempt);
 
   if (call->done)
     return;
   call->done = TRUE;
   self->n_active--;
 
-  if (sluice_attempt_get_local (call->attempt) != call->token)
+  if (sluice_attempt_get_local (attempt) != call->token)
     self->ctx_ok = FALSE;
 
   call_detach (call, self->clock);
 
   if (end == SLUICE_FAULT_HANDLER_END_CANCELLED || behaviour->kind == SLUICE_BEHAVIOUR_CANCEL_SELF)
-    g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CANCELLED, "Operation was cancelled");
+    sluice_attempt_return_error (attempt, g_error_new_literal (G_IO_ERROR, G_IO_ERROR_CANCELLED,
+                                                               "Operation was cancelled"));
   else if (behaviour->kind == SLUICE_BEHAVIOUR_FAIL_ALWAYS ||
            (behaviour->kind == SLUICE_BEHAVIOUR_FAIL && number <= behaviour->failures))
-    g_task_return_error (task, sluice_named_error_new (behaviour->error_type,
-                                                       "attempt %u failed", number));
+    sluice_attempt_return_error (attempt, sluice_named_error_new (behaviour->error_type,
+                                                                  "attempt %u failed", number));
   else
-    g_task_return_pointer (task,
-                           sluice_fault_handler_compute_result (sluice_attempt_get_item (call->attempt)),
-                           (GDestroyNotify) g_variant_unref);
+    sluice_attempt_return_result (attempt,
+                                  sluice_fault_handler_compute_result (sluice_attempt_get_item (attempt)));
+
+  /* The call's own reference keeps the handler and the attempt through
+   * the callback, which may drop the pool's. */
+  call->callback (G_OBJECT (self), G_ASYNC_RESULT (attempt), call->user_data);
+  _sluice_fault_call_unref (call);
 }
 
 /* ---- the ways an attempt ends ------------------------------------------ */
@@ -131,31 +193,29 @@ _sluice_fault_handler_call_finish (GTask                 *task,
 static void
 on_timer (gpointer user_data)
 {
-  GTask *task = user_data;
-  SluiceFaultCall *call = g_task_get_task_data (task);
+  SluiceFaultCall *call = user_data;
 
   call->timer_id = 0;
-  _sluice_fault_handler_call_finish (task, SLUICE_FAULT_HANDLER_END_RESULT);
+  _sluice_fault_handler_call_finish (call, SLUICE_FAULT_HANDLER_END_RESULT);
 }
 
 static void
 on_block_timer (gpointer user_data)
 {
-  GTask *task = user_data;
-  SluiceFaultCall *call = g_task_get_task_data (task);
+  SluiceFaultCall *call = user_data;
 
   call->timer_id = 0;
 
   /* The lesson of `block`: nothing else on this main loop runs meanwhile. */
   g_usleep ((gulong) sluice_time_from_seconds (call->behaviour->delay));
 
-  _sluice_fault_handler_call_finish (task, SLUICE_FAULT_HANDLER_END_RESULT);
+  _sluice_fault_handler_call_finish (call, SLUICE_FAULT_HANDLER_END_RESULT);
 }
 
 static gboolean
 on_idle_cancel (gpointer user_data)
 {
-  _sluice_fault_handler_call_finish (G_TASK (user_data), SLUICE_FAULT_HANDLER_END_CANCELLED);
+  _sluice_fault_handler_call_finish (user_data, SLUICE_FAULT_HANDLER_END_CANCELLED);
   return G_SOURCE_REMOVE;
 }
 
@@ -164,8 +224,7 @@ on_cancel_requested (SluiceAttempt *attempt,
                      guint          round,
                      gpointer       user_data)
 {
-  GTask *task = user_data;
-  SluiceFaultCall *call = g_task_get_task_data (task);
+  SluiceFaultCall *call = user_data;
 
   /* `stubborn`: ignore the first request, honour the second. The pool
    * emits this signal in the middle of its own work: finish from an idle. */
@@ -173,52 +232,47 @@ on_cancel_requested (SluiceAttempt *attempt,
     return;
 
   call->idle_source = g_idle_source_new ();
-  g_source_set_priority (call->idle_source, g_task_get_priority (task));
+  g_source_set_priority (call->idle_source, call->priority);
   g_source_set_static_name (call->idle_source, "[sluice] stubborn gives up");
-  g_source_set_callback (call->idle_source, on_idle_cancel, g_object_ref (task), g_object_unref);
-  g_source_attach (call->idle_source, g_task_get_context (task));
+  g_source_set_callback (call->idle_source, on_idle_cancel, _sluice_fault_call_ref (call),
+                         (GDestroyNotify) _sluice_fault_call_unref);
+  g_source_attach (call->idle_source, call->self->context);
 }
 
 /* ---- starting each kind of attempt ------------------------------------- */
 
+/* The timer holds no reference: every way the call ends removes it. */
 static void
-add_timer_at (GTask           *task,
+add_timer_at (SluiceFaultCall *call,
               gint64           deadline,
               SluiceTimerFunc  func)
 {
-  SluiceFaultHandler *self = g_task_get_source_object (task);
-  SluiceFaultCall *call = g_task_get_task_data (task);
-
-  call->timer_id = sluice_clock_add_timer (self->clock, deadline, func,
-                                           g_object_ref (task), g_object_unref);
+  call->timer_id = sluice_clock_add_timer (call->self->clock, deadline, func, call, NULL);
 }
 
 static void
-add_timer_in (GTask  *task,
-              double  seconds)
+add_timer_in (SluiceFaultCall *call,
+              double           seconds)
 {
-  SluiceFaultHandler *self = g_task_get_source_object (task);
-
-  add_timer_at (task, sluice_clock_now (self->clock) + sluice_time_from_seconds (seconds), on_timer);
+  add_timer_at (call, sluice_clock_now (call->self->clock) + sluice_time_from_seconds (seconds), on_timer);
 }
 
 typedef struct {
-  GTask  *task;
-  double  delay;
+  SluiceFaultCall *call;   /* a reference, dropped in the main context */
+  double           delay;
 } ThreadJob;
 
 static gboolean
 on_thread_done (gpointer user_data)
 {
-  GTask *task = user_data;
-  SluiceFaultCall *call = g_task_get_task_data (task);
+  SluiceFaultCall *call = user_data;
   GCancellable *cancellable = sluice_attempt_get_cancellable (call->attempt);
 
   /* The thread could not be stopped; if someone asked, end cancelled now. */
   if (cancellable != NULL && g_cancellable_is_cancelled (cancellable))
-    _sluice_fault_handler_call_finish (task, SLUICE_FAULT_HANDLER_END_CANCELLED);
+    _sluice_fault_handler_call_finish (call, SLUICE_FAULT_HANDLER_END_CANCELLED);
   else
-    _sluice_fault_handler_call_finish (task, SLUICE_FAULT_HANDLER_END_RESULT);
+    _sluice_fault_handler_call_finish (call, SLUICE_FAULT_HANDLER_END_RESULT);
 
   return G_SOURCE_REMOVE;
 }
@@ -228,19 +282,20 @@ run_thread_job (gpointer data,
                 gpointer pool_data)
 {
   ThreadJob *job = data;
-  GMainContext *context = g_task_get_context (job->task);
+  SluiceFaultHandler *self = pool_data;
 
   g_usleep ((gulong) sluice_time_from_seconds (job->delay));
 
-  /* Hand the task back to its main context, which completes it. */
-  g_main_context_invoke_full (context, g_task_get_priority (job->task), on_thread_done,
-                              job->task, g_object_unref);
+  /* Hand the call back to its main context, which completes it and drops
+   * the job's reference there (the count is the main context's alone). */
+  g_main_context_invoke_full (self->context, job->call->priority, on_thread_done,
+                              job->call, (GDestroyNotify) _sluice_fault_call_unref);
   g_free (job);
 }
 
 static void
 start_thread (SluiceFaultHandler *self,
-              GTask              *task,
+              SluiceFaultCall    *call,
               double              delay)
 {
   ThreadJob *job = g_new0 (ThreadJob, 1);
@@ -248,17 +303,16 @@ start_thread (SluiceFaultHandler *self,
   if (self->threads == NULL)
     self->threads = g_thread_pool_new (run_thread_job, self, -1, FALSE, NULL);
 
-  job->task = g_object_ref (task);
+  job->call = _sluice_fault_call_ref (call);
   job->delay = delay;
   g_thread_pool_push (self->threads, job, NULL);
 }
 
 static void
 start_behaviour (SluiceFaultHandler *self,
-                 GTask              *task,
+                 SluiceFaultCall    *call,
                  GCancellable       *cancellable)
 {
-  SluiceFaultCall *call = g_task_get_task_data (task);
   const SluiceBehaviour *behaviour = call->behaviour;
   gint64 started_at = sluice_attempt_get_started_at (call->attempt);
 
@@ -268,33 +322,34 @@ start_behaviour (SluiceFaultHandler *self,
     case SLUICE_BEHAVIOUR_FAIL:
     case SLUICE_BEHAVIOUR_FAIL_ALWAYS:
     case SLUICE_BEHAVIOUR_CANCEL_SELF:
-      add_timer_in (task, behaviour->delay);
-      _sluice_fault_handler_watch (task, cancellable);
+      add_timer_in (call, behaviour->delay);
+      _sluice_fault_handler_watch (call, cancellable);
       break;
 
     case SLUICE_BEHAVIOUR_HANG:
-      _sluice_fault_handler_watch (task, cancellable);
+      _sluice_fault_handler_watch (call, cancellable);
       break;
 
     case SLUICE_BEHAVIOUR_LATE:
-      add_timer_at (task, started_at + sluice_time_from_seconds (behaviour->delay), on_timer);
+      add_timer_at (call, started_at + sluice_time_from_seconds (behaviour->delay), on_timer);
       break;
 
     case SLUICE_BEHAVIOUR_STUBBORN:
-      add_timer_at (task, started_at + sluice_time_from_seconds (behaviour->delay), on_timer);
+      add_timer_at (call, started_at + sluice_time_from_seconds (behaviour->delay), on_timer);
       call->cancel_requested_id =
         g_signal_connect_data (call->attempt, "cancel-requested",
                                G_CALLBACK (on_cancel_requested),
-                               g_object_ref (task), (GClosureNotify) (void (*) (void)) g_object_unref,
+                               _sluice_fault_call_ref (call),
+                               (GClosureNotify) (void (*) (void)) _sluice_fault_call_unref,
                                G_CONNECT_DEFAULT);
       break;
 
     case SLUICE_BEHAVIOUR_BLOCK:
-      add_timer_at (task, sluice_clock_now (self->clock), on_block_timer);
+      add_timer_at (call, sluice_clock_now (self->clock), on_block_timer);
       break;
 
     case SLUICE_BEHAVIOUR_THREAD:
-      start_thread (self, task, behaviour->delay);
+      start_thread (self, call, behaviour->delay);
       break;
 
     default:
@@ -310,40 +365,52 @@ sluice_fault_handler_handle_async (SluiceHandler       *handler,
                                    gpointer             user_data)
 {
   SluiceFaultHandler *self = SLUICE_FAULT_HANDLER (handler);
-  g_autoptr(GTask) task = NULL;
   SluiceFaultCall *call;
 
-  /* No cancellable on the task: `late` and `stubborn` return results even
-   * after a cancellation request, and the pool decides what they mean. */
-  task = g_task_new (self, NULL, callback, user_data);
-  /* The function, not GLib's macro, which also copies the tag's name into
-   * the task: a string allocated for every attempt. */
-  (g_task_set_source_tag) (task, sluice_fault_handler_handle_async);
-  g_task_set_priority (task, sluice_attempt_get_priority (attempt));
+  /* The context of the first attempt is the handler's (as a task's is
+   * that of its creation): its calls complete there. */
+  if (self->context == NULL)
+    self->context = g_main_context_ref_thread_default ();
 
-  call = g_new0 (SluiceFaultCall, 1);
-  call->self = self;
-  call->task = task;
+  call = call_new (self);
+  call->ref_count = 1;
+  call->self = g_object_ref (self);
+  call->callback = callback;
+  call->user_data = user_data;
+  call->priority = sluice_attempt_get_priority (attempt);
   call->cancel_link.data = call;
   call->attempt = g_object_ref (attempt);
   call->behaviour = sluice_fault_handler_get_behaviour (self, sluice_attempt_get_item_index (attempt));
   call->token = GUINT_TO_POINTER (++self->next_token);
-  g_task_set_task_data (task, call, (GDestroyNotify) call_free);
 
   sluice_attempt_set_local (attempt, call->token, NULL);
   self->n_calls++;
   self->n_active++;
 
+  /* `late` and `stubborn` return results even after a cancellation
+   * request, and the pool decides what they mean. */
   if (cancellable == NULL)
     cancellable = sluice_attempt_get_cancellable (attempt);
 
-  start_behaviour (self, task, cancellable);
+  start_behaviour (self, call, cancellable);
+}
+
+/* Every call completed with sluice_attempt_return_result() or _error(). */
+static GVariant *
+sluice_fault_handler_handle_finish (SluiceHandler  *handler,
+                                    GAsyncResult   *result,
+                                    GError        **error)
+{
+  g_return_val_if_fail (SLUICE_IS_ATTEMPT (result), NULL);
+
+  return sluice_attempt_propagate_result (SLUICE_ATTEMPT (result), error);
 }
 
 static void
 handler_iface_init (SluiceHandlerInterface *iface)
 {
   iface->handle_async = sluice_fault_handler_handle_async;
+  iface->handle_finish = sluice_fault_handler_handle_finish;
 }
 
 /* ---- GObject ----------------------------------------------------------- */
@@ -353,11 +420,12 @@ sluice_fault_handler_finalize (GObject *object)
 {
   SluiceFaultHandler *self = SLUICE_FAULT_HANDLER (object);
 
-  /* Every job holds a reference on us through its task: none is left. */
+  /* Every job holds a reference on us through its call: none is left. */
   if (self->threads != NULL)
     g_thread_pool_free (self->threads, FALSE, TRUE);
 
   _sluice_fault_handler_clear_watches (self);
+  free_calls_clear (self);
 
   g_clear_object (&self->clock);
   g_clear_pointer (&self->default_behaviour, sluice_behaviour_free);

@@ -56,6 +56,8 @@ struct _SluiceAttempt
   guint                caller_cancelled : 1;
   guint                item_deadline_first : 1;
   guint                single_round : 1;
+  guint                returned : 1;    /* the handler's value or error waits
+                                         * in result or error for its finish */
 
   GError              *handler_error;  /* what a cancelled attempt's handler
                                         * returned instead, if anything */
@@ -86,7 +88,43 @@ static guint signals[N_SIGNALS];
  *
  * Since: 1.0
  */
-G_DEFINE_FINAL_TYPE (SluiceAttempt, sluice_attempt, G_TYPE_OBJECT)
+static void async_result_iface_init (GAsyncResultIface *iface);
+
+/* An attempt is also the #GAsyncResult its handler may complete it with
+ * (sluice_attempt_return_result()): a #GTask per attempt was the largest
+ * cost of an attempt, an object made, locked and freed for each call. */
+G_DEFINE_FINAL_TYPE_WITH_CODE (SluiceAttempt, sluice_attempt, G_TYPE_OBJECT,
+                               G_IMPLEMENT_INTERFACE (G_TYPE_ASYNC_RESULT, async_result_iface_init))
+
+/* The handler hands itself to its callback as the source object: the
+ * attempt does not keep it, which would cost every attempt in flight a
+ * pointer for a getter nobody in the pool calls. */
+static GObject *
+sluice_attempt_get_source_object (GAsyncResult *res)
+{
+  return NULL;
+}
+
+static gpointer
+sluice_attempt_get_user_data (GAsyncResult *res)
+{
+  return NULL;
+}
+
+static gboolean
+sluice_attempt_is_tagged (GAsyncResult *res,
+                          gpointer      source_tag)
+{
+  return FALSE;
+}
+
+static void
+async_result_iface_init (GAsyncResultIface *iface)
+{
+  iface->get_source_object = sluice_attempt_get_source_object;
+  iface->get_user_data = sluice_attempt_get_user_data;
+  iface->is_tagged = sluice_attempt_is_tagged;
+}
 
 static void
 sluice_attempt_dispose (GObject *object)
@@ -227,6 +265,7 @@ reset (SluiceAttempt *self)
   self->caller_cancelled = FALSE;
   self->item_deadline_first = FALSE;
   self->single_round = FALSE;
+  self->returned = FALSE;
 }
 
 static void
@@ -831,4 +870,90 @@ sluice_attempt_set_cancel_func (SluiceAttempt           *self,
   self->cancel_func = func;
   self->cancel_data = func != NULL ? user_data : NULL;
   return TRUE;
+}
+
+/**
+ * sluice_attempt_return_result:
+ * @self: a #SluiceAttempt its handler is running
+ * @result: (transfer full): the attempt's value (a floating reference is
+ *   sunk)
+ *
+ * Completes the attempt without a #GTask: a handler keeps the callback
+ * and data given to its handle_async, calls this (or
+ * sluice_attempt_return_error()) once, then calls the callback with
+ * itself as the source object and @self as the #GAsyncResult; its
+ * handle_finish returns sluice_attempt_propagate_result(). As with a
+ * #GTask, the callback must not be called from inside handle_async.
+ *
+ * Since: 1.0
+ */
+void
+sluice_attempt_return_result (SluiceAttempt *self,
+                              GVariant      *result)
+{
+  g_return_if_fail (SLUICE_IS_ATTEMPT (self));
+  g_return_if_fail (result != NULL);
+  g_return_if_fail (self->running && !self->returned);
+
+  self->result = g_variant_take_ref (result);
+  self->returned = TRUE;
+}
+
+/**
+ * sluice_attempt_return_error:
+ * @self: a #SluiceAttempt its handler is running
+ * @error: (transfer full): why the attempt failed
+ *
+ * Completes the attempt with an error, as sluice_attempt_return_result()
+ * does with a value.
+ *
+ * Since: 1.0
+ */
+void
+sluice_attempt_return_error (SluiceAttempt *self,
+                             GError        *error)
+{
+  g_return_if_fail (SLUICE_IS_ATTEMPT (self));
+  g_return_if_fail (error != NULL);
+  if (!self->running || self->returned)
+    {
+      g_critical ("%s: the attempt is not running or has its result already", G_STRFUNC);
+      g_error_free (error);
+      return;
+    }
+
+  self->error = error;
+  self->returned = TRUE;
+}
+
+/**
+ * sluice_attempt_propagate_result:
+ * @self: an attempt whose handler called sluice_attempt_return_result()
+ *   or sluice_attempt_return_error(), given to its callback as the
+ *   #GAsyncResult
+ * @error: return location for an error
+ *
+ * What a handler that completes its attempts with
+ * sluice_attempt_return_result() returns from its handle_finish. Call it
+ * once per attempt.
+ *
+ * Returns: (transfer full) (nullable): the value, or %NULL with @error
+ *   set
+ *
+ * Since: 1.0
+ */
+GVariant *
+sluice_attempt_propagate_result (SluiceAttempt  *self,
+                                 GError        **error)
+{
+  g_return_val_if_fail (SLUICE_IS_ATTEMPT (self), NULL);
+  g_return_val_if_fail (self->returned, NULL);
+
+  self->returned = FALSE;
+  if (self->error != NULL)
+    {
+      g_propagate_error (error, g_steal_pointer (&self->error));
+      return NULL;
+    }
+  return g_steal_pointer (&self->result);
 }

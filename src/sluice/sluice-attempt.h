@@ -58,5 +58,14 @@ SLUICE_AVAILABLE_IN_1_0
 gboolean      sluice_attempt_set_cancel_func   (SluiceAttempt           *self,
                                                 SluiceAttemptCancelFunc  func,
                                                 gpointer                 user_data);
+SLUICE_AVAILABLE_IN_1_0
+void          sluice_attempt_return_result     (SluiceAttempt  *self,
+                                                GVariant       *result);
+SLUICE_AVAILABLE_IN_1_0
+void          sluice_attempt_return_error      (SluiceAttempt  *self,
+                                                GError         *error);
+SLUICE_AVAILABLE_IN_1_0
+GVariant     *sluice_attempt_propagate_result  (SluiceAttempt  *self,
+                                                GError        **error);
 
 G_END_DECLS

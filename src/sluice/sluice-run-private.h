@@ -180,6 +180,12 @@ struct _SluiceRun
   guint                in_step : 1;
   guint                step_time_valid : 1;
   gint64               step_time;
+
+  /* Event functions running now while the driver's reference keeps the
+   * run, and whether that reference goes once the last of them returns
+   * (see _sluice_run_emit()). */
+  guint                emitting;
+  guint                release_pending : 1;
 };
 
 #define SLUICE_RUN_EVENT_INIT(k) { .kind = (k), .item = -1, .worker = -1, .delay = -1, .deadline = -1, .item_timeout = -1 }

@@ -21,10 +21,24 @@ typedef struct {
   GArray      *deadlines;   /* gint64 per item index, for precision */
 } Script;
 
+/* The handler, as a handler written in C completes its attempts: through
+ * the attempt (sluice_attempt_return_result()), without a GTask, as the Go
+ * peer has no object per call either (issue 29). */
+struct _BenchHandler
+{
+  GObject  parent_instance;
+  Script  *script;
+};
+
+#define BENCH_TYPE_HANDLER (bench_handler_get_type ())
+G_DECLARE_FINAL_TYPE (BenchHandler, bench_handler, BENCH, HANDLER, GObject)
+
 typedef struct {
-  Script        *script;
-  GTask         *task;      /* owned */
-  SluiceAttempt *attempt;   /* the task's data */
+  Script              *script;
+  GObject             *handler;
+  SluiceAttempt       *attempt;   /* the pool holds it until the callback */
+  GAsyncReadyCallback  callback;
+  gpointer             user_data;
 } Call;
 
 static void
@@ -32,14 +46,16 @@ call_return (Call     *call,
              GVariant *result,
              GError   *error)
 {
+  Call done = *call;
+
   call->script->concurrent--;
   sluice_attempt_set_cancel_func (call->attempt, NULL, NULL);
   if (error != NULL)
-    g_task_return_error (call->task, error);
+    sluice_attempt_return_error (call->attempt, error);
   else
-    g_task_return_pointer (call->task, result, (GDestroyNotify) g_variant_unref);
-  g_object_unref (call->task);
+    sluice_attempt_return_result (call->attempt, result);
   g_free (call);
+  done.callback (done.handler, G_ASYNC_RESULT (done.attempt), done.user_data);
 }
 
 static void
@@ -69,16 +85,20 @@ on_hang_cancelled (SluiceAttempt *attempt,
 }
 
 static void
-script_handle (SluiceAttempt *attempt,
-               GTask         *task,
-               gpointer       user_data)
+bench_handler_handle_async (SluiceHandler       *handler,
+                            SluiceAttempt       *attempt,
+                            GCancellable        *cancellable,
+                            GAsyncReadyCallback  callback,
+                            gpointer             user_data)
 {
-  Script *script = user_data;
+  Script *script = BENCH_HANDLER (handler)->script;
   Call *call = g_new0 (Call, 1);
 
   call->script = script;
-  call->task = task;
+  call->handler = G_OBJECT (handler);
   call->attempt = attempt;
+  call->callback = callback;
+  call->user_data = user_data;
 
   script->concurrent++;
   script->max_concurrent = MAX (script->max_concurrent, script->concurrent);
@@ -96,6 +116,34 @@ script_handle (SluiceAttempt *attempt,
     sluice_clock_add_timeout (script->clock, script->delay, on_ok_timer, call, NULL);
   else
     sluice_attempt_set_cancel_func (attempt, on_hang_cancelled, call);
+}
+
+static GVariant *
+bench_handler_handle_finish (SluiceHandler  *handler,
+                             GAsyncResult   *result,
+                             GError        **error)
+{
+  return sluice_attempt_propagate_result (SLUICE_ATTEMPT (result), error);
+}
+
+static void
+bench_handler_iface_init (SluiceHandlerInterface *iface)
+{
+  iface->handle_async = bench_handler_handle_async;
+  iface->handle_finish = bench_handler_handle_finish;
+}
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (BenchHandler, bench_handler, G_TYPE_OBJECT,
+                               G_IMPLEMENT_INTERFACE (SLUICE_TYPE_HANDLER, bench_handler_iface_init))
+
+static void
+bench_handler_class_init (BenchHandlerClass *klass)
+{
+}
+
+static void
+bench_handler_init (BenchHandler *self)
+{
 }
 
 /* }}} */
@@ -140,9 +188,11 @@ make_pool (const Scenario *sc,
            SluiceClock    *clock,
            Script         *script)
 {
-  g_autoptr(SluiceHandler) handler = sluice_func_handler_new (script_handle, script, NULL);
+  g_autoptr(BenchHandler) handler = g_object_new (BENCH_TYPE_HANDLER, NULL);
   g_autoptr(GError) error = NULL;
   SluicePool *pool;
+
+  handler->script = script;
 
   pool = g_initable_new (SLUICE_TYPE_POOL, NULL, &error,
                          "handler", handler,

@@ -13,6 +13,7 @@
  */
 
 #include <gtk/gtk.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "sluice-run-controller.h"
@@ -416,6 +417,22 @@ test_jobs_lists_newest_first_in_columns_that_fit (void)
   gtk_widget_measure (GTK_WIDGET (window), GTK_ORIENTATION_HORIZONTAL, -1, &minimum, NULL, NULL, NULL);
   g_assert_cmpint (minimum, <=, 1024);
 
+  /* In projector mode (its text 1.6 times larger) too. */
+  sluice_store_window_set_projector (window, TRUE);
+  window_fixture_wait_for_frames (GTK_WIDGET (window), 3);
+  gtk_widget_measure (GTK_WIDGET (window), GTK_ORIENTATION_HORIZONTAL, -1, &minimum, NULL, NULL, NULL);
+  g_assert_cmpint (minimum, <=, 1024);
+  for (guint c = 0; c < SLUICE_STORE_JOBS_N_ALWAYS; c++)
+    g_assert_true (sluice_store_jobs_page_get_column_visible (page, c));
+  sluice_store_window_set_projector (window, FALSE);
+
+  /* Wide: the other columns too. */
+  gtk_widget_set_size_request (GTK_WIDGET (window), 1400, -1);
+  SLUICE_TEST_SPIN_UNTIL (sluice_store_jobs_page_get_column_visible (page, SLUICE_STORE_JOBS_COLUMN_FAILURE));
+  g_assert_true (sluice_store_jobs_page_get_column_visible (page, SLUICE_STORE_JOBS_COLUMN_ID));
+  g_assert_true (sluice_store_jobs_page_get_column_visible (page, SLUICE_STORE_JOBS_COLUMN_LEASE));
+  assert_cell (page, row_of (page, "dead-1"), SLUICE_STORE_JOBS_COLUMN_FAILURE, "ValueError: bad input");
+
   close_window (window);
 }
 
@@ -510,6 +527,10 @@ test_delete_key_discards (void)
   g_assert_cmpint (state_of (p, p->dead_id[0]), ==, -1);
   g_assert_cmpint (state_of (p, p->dead_id[1]), ==, SLUICE_STORED_JOB_DEAD);
   g_assert_cmpuint (n_rows (page), ==, 5);
+
+  /* Ctrl+F goes to the search field. */
+  g_assert_true (press (GTK_WIDGET (page), "<Control>f"));
+  g_assert_true (gtk_widget_is_ancestor (gtk_root_get_focus (GTK_ROOT (window)), find_search_entry (GTK_WIDGET (page))));
 
   /* Ctrl+R retries, as the button does. */
   select_rows (page, "dead-2", NULL);
@@ -615,6 +636,39 @@ test_detail_shows_attempt_bars_with_errors (void)
   close_window (window);
 }
 
+/* A running job's lease: its owner and the time left, counted down live. */
+static void
+test_detail_counts_the_lease_down (void)
+{
+  g_autoptr(Place) p = place_new ();
+  g_autoptr(SluiceStoredJob) job = NULL;
+  g_autoptr(SluiceJobClaim) c = NULL;
+  g_autoptr(GError) error = NULL;
+  SluiceStoreWindow *window;
+  SluiceStoreJobDetail *detail;
+  g_autofree char *first = NULL;
+
+  fill (p);
+  /* The lease is the store's, in wall-clock µs: 10 minutes from now. */
+  job = enqueue (p, "ops", "running", "{\"value\": 9}", 3, g_get_real_time ());
+  c = store_fixture_claim (p->store, "ops", "worker-7", 600 * SECOND, g_get_real_time (), &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (c->job->operation_key, ==, "running");
+  window = open_jobs (p, FALSE);
+  detail = show_detail (jobs_page (window), "running");
+  first = g_strdup (sluice_store_job_detail_get_lease_text (detail));
+  g_assert_nonnull (strstr (first, "worker-7"));
+  g_assert_nonnull (strstr (first, " s left"));
+  /* A wall-clock wait: the countdown follows the lease's real time, once a
+   * second; it is bounded by the spin's guard. */
+  SLUICE_TEST_SPIN_UNTIL (g_strcmp0 (sluice_store_job_detail_get_lease_text (detail), first) != 0);
+  g_assert_nonnull (strstr (sluice_store_job_detail_get_lease_text (detail), "worker-7"));
+  g_assert_cmpint (atoi (strrchr (sluice_store_job_detail_get_lease_text (detail), ',') + 1), <,
+                   atoi (strrchr (first, ',') + 1));
+
+  close_window (window);
+}
+
 /* Open in Playground: the playground runs a scenario whose item fails as
  * the job did, as many times, with its error type. */
 static void
@@ -705,6 +759,7 @@ main (int   argc,
   g_test_add_func ("/window/store-jobs/delete-key-discards", test_delete_key_discards);
   g_test_add_func ("/window/store-jobs/all-matching-retries-jobs-not-in-view", test_all_matching_retries_jobs_not_in_view);
   g_test_add_func ("/window/store-jobs/detail-shows-attempt-bars-with-errors", test_detail_shows_attempt_bars_with_errors);
+  g_test_add_func ("/window/store-jobs/detail-counts-the-lease-down", test_detail_counts_the_lease_down);
   g_test_add_func ("/window/store-jobs/open-in-playground-replays-the-attempts",
                    test_open_in_playground_replays_the_attempts);
   g_test_add_func ("/window/store-jobs/read-only-hides-the-actions", test_read_only_hides_the_actions);

@@ -580,7 +580,22 @@ fit_columns (gpointer user_data)
   return G_SOURCE_REMOVE;
 }
 
-/* The columns are shown or hidden after the allocation, never during it. */
+static void
+sluice_store_jobs_page_measure (GtkWidget      *widget,
+                                GtkOrientation  orientation,
+                                int             for_size,
+                                int            *minimum,
+                                int            *natural,
+                                int            *minimum_baseline,
+                                int            *natural_baseline)
+{
+  gtk_widget_measure (GTK_WIDGET (SLUICE_STORE_JOBS_PAGE (widget)->stack), orientation, for_size,
+                      minimum, natural, minimum_baseline, natural_baseline);
+}
+
+/* The page is allocated here, not by a layout manager (which would bypass
+ * this), to see its width: the columns are shown or hidden after the
+ * allocation, never during it. */
 static void
 sluice_store_jobs_page_size_allocate (GtkWidget *widget,
                                       int        width,
@@ -592,7 +607,7 @@ sluice_store_jobs_page_size_allocate (GtkWidget *widget,
   double scale = root != NULL && gtk_widget_has_css_class (GTK_WIDGET (root), "projector") ? 1.6 : 1.0;
   gboolean narrow = width < NARROW_WIDTH * scale;
 
-  GTK_WIDGET_CLASS (sluice_store_jobs_page_parent_class)->size_allocate (widget, width, height, baseline);
+  gtk_widget_allocate (GTK_WIDGET (self->stack), width, height, baseline, NULL);
   if (narrow != self->narrow)
     {
       self->narrow = narrow;
@@ -782,6 +797,7 @@ sluice_store_jobs_page_class_init (SluiceStoreJobsPageClass *klass)
   object_class->finalize = sluice_store_jobs_page_finalize;
   object_class->get_property = sluice_store_jobs_page_get_property;
   object_class->set_property = sluice_store_jobs_page_set_property;
+  widget_class->measure = sluice_store_jobs_page_measure;
   widget_class->size_allocate = sluice_store_jobs_page_size_allocate;
 
   /** SluiceStoreJobsPage:all-matching: the actions work on every job of the filter, not the selection. */
@@ -811,7 +827,6 @@ sluice_store_jobs_page_class_init (SluiceStoreJobsPageClass *klass)
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Delete, 0, "jobs.discard", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_r, GDK_CONTROL_MASK, "jobs.retry", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_f, GDK_CONTROL_MASK, "jobs.search", NULL);
-  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
 }
 
 static void

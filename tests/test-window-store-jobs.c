@@ -473,6 +473,40 @@ test_filter_by_state_and_search_narrow_the_list (void)
   close_window (window);
 }
 
+/* Jobs enqueued by another process show in the list at the window's next
+ * read of the store; while rows are selected the list stays as it is. */
+static void
+test_list_follows_the_store_unless_rows_are_selected (void)
+{
+  g_autoptr(Place) p = place_new ();
+  SluiceStoreWindow *window;
+  SluiceStoreJobsPage *page;
+  guint updates;
+
+  fill (p);
+  window = open_jobs (p, FALSE);
+  page = jobs_page (window);
+  {
+    g_autoptr(SluiceStoredJob) job = enqueue (p, "web", "new-1", "{}", 3, T0 + 20 * SECOND);
+  }
+  /* The window reads the store once a second of the wall clock (it
+   * watches other processes): the wait is bounded by the spin's guard. */
+  SLUICE_TEST_SPIN_UNTIL (n_rows (page) == 7 && !sluice_store_jobs_page_get_busy (page));
+  assert_cell (page, 0, SLUICE_STORE_JOBS_COLUMN_KEY, "new-1");
+
+  select_rows (page, "dead-1", NULL);
+  {
+    g_autoptr(SluiceStoredJob) job = enqueue (p, "web", "new-2", "{}", 3, T0 + 21 * SECOND);
+  }
+  updates = sluice_store_window_get_n_updates (window);
+  SLUICE_TEST_SPIN_UNTIL (sluice_store_window_get_n_updates (window) > updates + 1);
+  g_assert_cmpstr (sluice_store_window_get_count_text (window, SLUICE_STORED_JOB_PENDING), ==, "4");
+  g_assert_cmpuint (n_rows (page), ==, 7);
+  g_assert_true (gtk_selection_model_is_selected (sluice_store_jobs_page_get_selection (page), row_of (page, "dead-1")));
+
+  close_window (window);
+}
+
 /* Two rows selected, Retry: asked first, nothing changed until the answer,
  * then both are pending. */
 static void
@@ -755,6 +789,8 @@ main (int   argc,
                    test_jobs_lists_newest_first_in_columns_that_fit);
   g_test_add_func ("/window/store-jobs/filter-by-state-and-search-narrow-the-list",
                    test_filter_by_state_and_search_narrow_the_list);
+  g_test_add_func ("/window/store-jobs/list-follows-the-store-unless-rows-are-selected",
+                   test_list_follows_the_store_unless_rows_are_selected);
   g_test_add_func ("/window/store-jobs/retry-of-two-asks-then-retries-both", test_retry_of_two_asks_then_retries_both);
   g_test_add_func ("/window/store-jobs/delete-key-discards", test_delete_key_discards);
   g_test_add_func ("/window/store-jobs/all-matching-retries-jobs-not-in-view", test_all_matching_retries_jobs_not_in_view);

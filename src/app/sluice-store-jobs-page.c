@@ -263,6 +263,30 @@ sluice_store_jobs_page_reload (SluiceStoreJobsPage *self)
     sluice_store_jobs_model_reload (self->model);
 }
 
+/**
+ * sluice_store_jobs_page_refresh:
+ * @self: a page
+ *
+ * The store changed (the window's poll or NOTIFY saw other counts): the
+ * list is read again, unless the person is working on it (rows selected,
+ * a job's detail shown, a change asked or on its way), whose rows must not
+ * move under them.
+ */
+void
+sluice_store_jobs_page_refresh (SluiceStoreJobsPage *self)
+{
+  g_autoptr(GtkBitset) selected = NULL;
+
+  g_return_if_fail (SLUICE_IS_STORE_JOBS_PAGE (self));
+
+  if (self->model == NULL || self->verbs_in_flight > 0 || self->question != NULL ||
+      g_strcmp0 (gtk_stack_get_visible_child_name (self->stack), "list") != 0)
+    return;
+  selected = gtk_selection_model_get_selection (GTK_SELECTION_MODEL (self->selection));
+  if (gtk_bitset_is_empty (selected))
+    sluice_store_jobs_model_reload (self->model);
+}
+
 static void
 on_filter_changed (SluiceStoreJobsPage *self)
 {

@@ -65,5 +65,6 @@ SluiceStoreJobDetail *sluice_store_jobs_page_get_detail     (SluiceStoreJobsPage
 void                  sluice_store_jobs_page_show_job       (SluiceStoreJobsPage  *self,
                                                              guint                 row);
 void                  sluice_store_jobs_page_reload         (SluiceStoreJobsPage  *self);
+void                  sluice_store_jobs_page_refresh        (SluiceStoreJobsPage  *self);
 
 G_END_DECLS

@@ -122,6 +122,9 @@ show_status (SluiceStoreWindow *self,
   g_autoptr(SluiceStoreStatus) before = g_steal_pointer (&self->status);
 
   self->status = status;
+  /* Other counts: jobs came, went or moved; the Jobs list follows. */
+  if (before != NULL && memcmp (before->counts, status->counts, sizeof status->counts) != 0)
+    sluice_store_jobs_page_refresh (self->jobs_page);
   _sluice_store_window_show_counts (self);
   _sluice_store_window_show_failures (self, before != NULL ? before->failures : NULL);
   show_read_time (self, TRUE);

@@ -779,6 +779,59 @@ test_read_only_hides_the_actions (void)
   close_window (window);
 }
 
+static int
+run_app (const char * const  *args,
+         char               **err)
+{
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr(GSubprocess) process = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_ptr_array_add (argv, (gpointer) g_getenv ("SLUICE_APP"));
+  for (guint i = 0; args[i] != NULL; i++)
+    g_ptr_array_add (argv, (gpointer) args[i]);
+  g_ptr_array_add (argv, NULL);
+  process = g_subprocess_newv ((const char * const *) argv->pdata, G_SUBPROCESS_FLAGS_STDERR_PIPE, &error);
+  g_assert_no_error (error);
+  g_subprocess_communicate_utf8 (process, NULL, NULL, NULL, err, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_subprocess_get_if_exited (process));
+  return g_subprocess_get_exit_status (process);
+}
+
+/* `sluice --store URI --read-only` opens the window read-only; without
+ * --store the option is refused, naming what it needs. */
+static void
+test_command_line_read_only (void)
+{
+  g_autoptr(Place) p = NULL;
+  g_autofree char *png = NULL;
+  g_autofree char *err = NULL;
+
+  if (g_getenv ("SLUICE_APP") == NULL)
+    {
+      g_test_skip ("SLUICE_APP is not set");
+      return;
+    }
+  p = place_new ();
+  fill (p);
+  png = g_build_filename (p->dir, "store.png", NULL);
+  {
+    const char * const args[] = { "--store", p->uri, "--read-only", "--screenshot", png, NULL };
+
+    g_assert_cmpint (run_app (args, &err), ==, 0);
+    g_assert_true (g_file_test (png, G_FILE_TEST_EXISTS));
+    g_clear_pointer (&err, g_free);
+  }
+  {
+    const char * const args[] = { "--read-only", NULL };
+
+    g_assert_cmpint (run_app (args, &err), ==, 2);
+    g_assert_nonnull (strstr (err, "--store URI"));
+  }
+  g_assert_cmpint (state_of (p, p->dead_id[0]), ==, SLUICE_STORED_JOB_DEAD);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -799,5 +852,6 @@ main (int   argc,
   g_test_add_func ("/window/store-jobs/open-in-playground-replays-the-attempts",
                    test_open_in_playground_replays_the_attempts);
   g_test_add_func ("/window/store-jobs/read-only-hides-the-actions", test_read_only_hides_the_actions);
+  g_test_add_func ("/window/store-jobs/command-line-read-only", test_command_line_read_only);
   return g_test_run ();
 }

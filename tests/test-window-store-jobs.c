@@ -575,6 +575,39 @@ test_delete_key_discards (void)
   close_window (window);
 }
 
+/* Cancel: a pending job ends cancelled at once; a dead one is not one the
+ * verb applies to, and the page says so. */
+static void
+test_cancel_of_a_pending_job (void)
+{
+  g_autoptr(Place) p = place_new ();
+  SluiceStoreWindow *window;
+  SluiceStoreJobsPage *page;
+  g_autoptr(SluiceStoredJob) pending = NULL;
+  gboolean created = TRUE;
+  g_autoptr(GError) error = NULL;
+
+  fill (p);
+  window = open_jobs (p, FALSE);
+  page = jobs_page (window);
+  select_rows (page, "wait-7", NULL);
+  click (GTK_WIDGET (page), "Cancel Jobs");
+  wait_idle (page);
+  pending = store_fixture_enqueue (p->store, "web", "wait-7", "{}", 3, T0, &created, &error);
+  g_assert_no_error (error);
+  g_assert_false (created);
+  g_assert_cmpint (state_of (p, pending->id), ==, SLUICE_STORED_JOB_CANCELLED);
+  g_assert_cmpstr (sluice_store_jobs_page_get_message (page), ==, "Cancelled 1 job");
+
+  select_rows (page, "dead-1", NULL);
+  click (GTK_WIDGET (page), "Cancel Jobs");
+  wait_idle (page);
+  g_assert_cmpint (state_of (p, p->dead_id[0]), ==, SLUICE_STORED_JOB_DEAD);
+  g_assert_cmpstr (sluice_store_jobs_page_get_message (page), ==, "No job here is in a state this applies to.");
+
+  close_window (window);
+}
+
 /* "All matching this filter" retries every dead job, the ones not read
  * into the list too. */
 static void
@@ -846,6 +879,7 @@ main (int   argc,
                    test_list_follows_the_store_unless_rows_are_selected);
   g_test_add_func ("/window/store-jobs/retry-of-two-asks-then-retries-both", test_retry_of_two_asks_then_retries_both);
   g_test_add_func ("/window/store-jobs/delete-key-discards", test_delete_key_discards);
+  g_test_add_func ("/window/store-jobs/cancel-of-a-pending-job", test_cancel_of_a_pending_job);
   g_test_add_func ("/window/store-jobs/all-matching-retries-jobs-not-in-view", test_all_matching_retries_jobs_not_in_view);
   g_test_add_func ("/window/store-jobs/detail-shows-attempt-bars-with-errors", test_detail_shows_attempt_bars_with_errors);
   g_test_add_func ("/window/store-jobs/detail-counts-the-lease-down", test_detail_counts_the_lease_down);

@@ -373,15 +373,18 @@ verb_question (SluiceStoreAdminOp op,
 }
 
 static void
-on_answer (GtkDialog *dialog,
-           int        response,
-           Verb      *v)
+on_answer (GtkDialog           *dialog,
+           int                  response,
+           SluiceStoreJobsPage *self)
 {
-  SluiceStoreJobsPage *self = v->self;
+  /* The dialog holds the verb until it is answered or destroyed. */
+  Verb *v = g_object_steal_data (G_OBJECT (dialog), "verb");
 
   if (self->question == GTK_WIDGET (dialog))
     self->question = NULL;
   gtk_window_destroy (GTK_WINDOW (dialog));
+  if (v == NULL)
+    return;
   if (response != GTK_RESPONSE_ACCEPT || self->store == NULL)
     {
       verb_free (v);
@@ -414,7 +417,8 @@ ask_first (SluiceStoreJobsPage *self,
   gtk_widget_add_css_class (button, v->query->op == SLUICE_STORE_ADMIN_RETRY ? "suggested-action"
                                                                                : "destructive-action");
   sluice_accessible_name_buttons_by_label (dialog);
-  g_signal_connect (dialog, "response", G_CALLBACK (on_answer), v);
+  g_object_set_data_full (G_OBJECT (dialog), "verb", v, (GDestroyNotify) verb_free);
+  g_signal_connect (dialog, "response", G_CALLBACK (on_answer), self);
   if (self->question != NULL)
     gtk_window_destroy (GTK_WINDOW (self->question));
   self->question = dialog;

@@ -48,6 +48,7 @@ struct _SluiceApplication
   char           *export_events;
   char           *attach;         /* --attach PID or NAME */
   char           *store;          /* --store URI */
+  gboolean        read_only;      /* --read-only: the store window changes nothing */
   double          speed;          /* --speed, or 0 for an instant run */
   gboolean        projector;      /* --projector */
   int             exit_status;
@@ -348,10 +349,32 @@ on_store_screenshot (GObject      *object,
 /* --store URI: a monitor of the store, without the playground; its own
  * instance (handle_local_options), ended when the window closes. It
  * follows the projector setting as the playground would. */
+static void present_window (SluiceApplication *self,
+                            const char        *path);
+
+/* The store window's "Back to Playground" or "Open in Playground", with no
+ * playground open (`sluice --store`): one is opened, and given the
+ * scenario to run. */
+static void
+on_open_in_playground (SluiceStoreWindow *store_window,
+                       const char        *scenario,
+                       SluiceApplication *self)
+{
+  GtkWindow *window;
+
+  present_window (self, NULL);
+  window = gtk_application_get_active_window (GTK_APPLICATION (self));
+  if (SLUICE_IS_WINDOW (window) && scenario != NULL)
+    sluice_window_open_scenario_text (SLUICE_WINDOW (window), scenario);
+}
+
 static void
 present_store_window (SluiceApplication *self)
 {
-  SluiceStoreWindow *window = sluice_store_window_new (NULL, GTK_APPLICATION (self), self->store);
+  SluiceStoreWindow *window = sluice_store_window_new_full (NULL, GTK_APPLICATION (self), self->store,
+                                                            self->read_only);
+
+  g_signal_connect_object (window, "open-in-playground", G_CALLBACK (on_open_in_playground), self, 0);
 
   if (self->settings != NULL)
     g_settings_bind (self->settings, "projector", window, "projector", G_SETTINGS_BIND_DEFAULT);
@@ -560,6 +583,7 @@ sluice_application_handle_local_options (GApplication *app,
   g_variant_dict_lookup (options, "speed", "d", &self->speed);
   g_variant_dict_lookup (options, "attach", "s", &self->attach);
   g_variant_dict_lookup (options, "store", "s", &self->store);
+  self->read_only = g_variant_dict_contains (options, "read-only");
   g_variant_dict_lookup (options, "lesson", "s", &self->lesson);
   g_variant_dict_lookup (options, "choose", "i", &self->choice);
   self->show_lessons = g_variant_dict_contains (options, "lessons");
@@ -578,6 +602,11 @@ sluice_application_handle_local_options (GApplication *app,
 
   if (self->store != NULL && !check_store_option (self))
     return 2;
+  if (self->read_only && self->store == NULL)
+    {
+      g_printerr (_("sluice: --read-only is for a store's window: expected --store URI with it\n"));
+      return 2;
+    }
 
   if (self->screenshot != NULL || self->export_image != NULL || self->export_events != NULL)
     {
@@ -686,6 +715,8 @@ sluice_application_init (SluiceApplication *self)
       N_("Watch the job store URI (sqlite:FILE or postgresql://…) live in a window of its own, as Open Job "
          "Store… does; with --screenshot, save it once the store answered and quit"),
       N_("URI") },
+    { "read-only", 0, 0, G_OPTION_ARG_NONE, NULL,
+      N_("With --store: never change the store; its window hides retry, cancel and discard"), NULL },
     { "speed", 0, 0, G_OPTION_ARG_DOUBLE, NULL,
       N_("With --screenshot or --export-…: play the run at S clock seconds per second, as the window does, instead of at once"),
       N_("S") },

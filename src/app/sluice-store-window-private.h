@@ -5,6 +5,7 @@
  */
 #pragma once
 
+#include "sluice-store-jobs-page.h"
 #include "sluice-store-window.h"
 
 G_BEGIN_DECLS
@@ -12,7 +13,9 @@ G_BEGIN_DECLS
 /* The window is one object in three files: sluice-store-window.c (the
  * object, reading the store, its banner and the API),
  * sluice-store-window-views.c (the counts, the strip and the last
- * failures) and sluice-store-window-screenshot.c (`--screenshot`). */
+ * failures) and sluice-store-window-screenshot.c (`--screenshot`). Its
+ * pages that are objects of their own (the Jobs page) are in their own
+ * files. */
 
 #define N_STATES SLUICE_STORED_JOB_N_STATES
 
@@ -31,6 +34,8 @@ struct _SluiceStoreWindow
   GtkStack           *failures_stack;
   GtkColumnView      *failures_view;
   GtkLabel           *empty_label;
+  GtkStack           *pages_stack;  /* "overview", "jobs", and the pages the lead adds */
+  SluiceStoreJobsPage *jobs_page;
 
   GtkLabel           *count_labels[N_STATES];
   GtkWidget          *swatches[N_STATES];
@@ -54,6 +59,7 @@ struct _SluiceStoreWindow
   guint               n_updates;
   gboolean            projector;
   gboolean            listed;       /* the failures were listed once */
+  gboolean            read_only;    /* asked (--read-only), or the store refused writing */
 };
 
 /* sluice-store-window-views.c */

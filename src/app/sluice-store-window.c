@@ -70,6 +70,7 @@ static GParamSpec *properties[N_PROPS];
 
 enum {
   UPDATED,
+  OPEN_IN_PLAYGROUND,
   N_SIGNALS
 };
 
@@ -121,6 +122,9 @@ show_status (SluiceStoreWindow *self,
   g_autoptr(SluiceStoreStatus) before = g_steal_pointer (&self->status);
 
   self->status = status;
+  /* Other counts: jobs came, went or moved; the Jobs list follows. */
+  if (before != NULL && memcmp (before->counts, status->counts, sizeof status->counts) != 0)
+    sluice_store_jobs_page_refresh (self->jobs_page);
   _sluice_store_window_show_counts (self);
   _sluice_store_window_show_failures (self, before != NULL ? before->failures : NULL);
   show_read_time (self, TRUE);
@@ -283,15 +287,31 @@ sqlite_path (const char *uri)
   return g_strdup (path);
 }
 
+/* What the thread opening the store is given and gives back. */
+typedef struct {
+  char           *uri;
+  gboolean        read_only;  /* asked: never opened for writing */
+  SluiceJobStore *reader;     /* the answers, taken on the main thread */
+  SluiceJobStore *writer;     /* NULL: read-only */
+} Opening;
+
+static void
+opening_free (Opening *o)
+{
+  g_free (o->uri);
+  /* Taken by on_opened() already: a store is let go of on the main thread. */
+  g_warn_if_fail (o->reader == NULL && o->writer == NULL);
+  g_free (o);
+}
+
 static void
 open_in_thread (GTask        *task,
                 gpointer      source_object,
                 gpointer      task_data,
                 GCancellable *cancellable)
 {
-  const char *uri = task_data;
-  g_autofree char *path = sqlite_path (uri);
-  SluiceJobStore *store;
+  Opening *o = task_data;
+  g_autofree char *path = sqlite_path (o->uri);
   GError *error = NULL;
 
   if (path != NULL && *path != '\0' && !g_file_test (path, G_FILE_TEST_EXISTS))
@@ -302,12 +322,28 @@ open_in_thread (GTask        *task,
       return;
     }
 
-  /* The view only reads: it never makes, migrates or converts a store. */
-  store = sluice_job_store_open_for_uri (uri, SLUICE_JOB_STORE_OPEN_READ_ONLY, &error);
-  if (store == NULL)
-    g_task_return_error (task, error);
-  else
-    g_task_return_pointer (task, store, g_object_unref);
+  /* Read-only first: a viewer never makes or converts a database that is
+   * not a job store already. */
+  o->reader = sluice_job_store_open_for_uri (o->uri, SLUICE_JOB_STORE_OPEN_READ_ONLY, &error);
+  if (o->reader == NULL)
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+  /* Then for the actions, unless the person asked for read-only; a store
+   * that refuses (a file or a database user that may not write) stays
+   * read-only, its actions hidden. */
+  if (!o->read_only)
+    o->writer = sluice_job_store_open_for_uri (o->uri, SLUICE_JOB_STORE_OPEN_READ_WRITE, NULL);
+  g_task_return_boolean (task, TRUE);
+}
+
+static void
+set_read_only (SluiceStoreWindow *self,
+               gboolean           read_only)
+{
+  self->read_only = read_only;
+  sluice_store_jobs_page_set_read_only (self->jobs_page, read_only);
 }
 
 static void
@@ -317,10 +353,16 @@ on_opened (GObject      *object,
 {
   g_autoptr(SluiceStoreWindow) self = request_end (user_data);
   g_autoptr(GError) error = NULL;
-  g_autoptr(SluiceJobStore) store = g_task_propagate_pointer (G_TASK (result), &error);
+  Opening *o = g_task_get_task_data (G_TASK (result));
+  g_autoptr(SluiceJobStore) reader = g_steal_pointer (&o->reader);
+  g_autoptr(SluiceJobStore) writer = g_steal_pointer (&o->writer);
+  gboolean writable = writer != NULL;
+  g_autoptr(SluiceJobStore) store = writer != NULL ? g_steal_pointer (&writer) : g_steal_pointer (&reader);
 
-  /* A store opened for a window closed meanwhile goes here, on the main
-   * thread, as a store must. */
+  /* The stores opened, for a window closed meanwhile too, are let go of
+   * here, on the main thread, as a store must. */
+  if (!g_task_propagate_boolean (G_TASK (result), &error))
+    g_clear_object (&store);
   if (self == NULL)
     return;
 
@@ -334,8 +376,11 @@ on_opened (GObject      *object,
     }
 
   self->store = g_steal_pointer (&store);
+  set_read_only (self, self->read_only || !writable);
   g_signal_connect_object (self->store, "jobs-available", G_CALLBACK (on_jobs_available), self,
                            G_CONNECT_SWAPPED);
+  if (sluice_store_admin_supported (self->store))
+    sluice_store_jobs_page_set_store (self->jobs_page, self->store, self->description);
   ask (self);
 }
 
@@ -343,11 +388,14 @@ static void
 open_store (SluiceStoreWindow *self)
 {
   g_autoptr(GTask) task = g_task_new (NULL, self->cancellable, on_opened, request_new (self));
+  Opening *o = g_new0 (Opening, 1);
 
   self->opening = TRUE;
   self->waiting_since = g_get_monotonic_time ();
+  o->uri = g_strdup (self->uri);
+  o->read_only = self->read_only;
   g_task_set_source_tag (task, open_store);
-  g_task_set_task_data (task, g_strdup (self->uri), g_free);
+  g_task_set_task_data (task, o, (GDestroyNotify) opening_free);
   g_task_run_in_thread (task, open_in_thread);
 }
 
@@ -443,6 +491,53 @@ add_keys (SluiceStoreWindow *self)
                                         gtk_shortcut_new (gtk_shortcut_trigger_parse_string ("F5"),
                                                           gtk_callback_action_new (toggle_projector, NULL, NULL)));
   gtk_widget_add_controller (GTK_WIDGET (self), controller);
+}
+
+/* ---- the playground -------------------------------------------------------- */
+
+/* "Back to Playground": the window it was opened from, or (a window of its
+ * own, `sluice --store`) whoever listens to ::open-in-playground makes one. */
+static void
+playground_action (GtkWidget  *widget,
+                   const char *action_name,
+                   GVariant   *parameter)
+{
+  GtkWindow *parent = gtk_window_get_transient_for (GTK_WINDOW (widget));
+
+  if (parent != NULL)
+    gtk_window_present (parent);
+  else
+    g_signal_emit (widget, signals[OPEN_IN_PLAYGROUND], 0, NULL);
+}
+
+static void
+on_open_in_playground (SluiceStoreWindow *self,
+                       const char        *scenario)
+{
+  g_signal_emit (self, signals[OPEN_IN_PLAYGROUND], 0, scenario);
+}
+
+/* The page changed jobs: the counts are read again at once. */
+static void
+on_jobs_changed (SluiceStoreWindow *self)
+{
+  ask (self);
+}
+
+static void
+create_jobs_page (SluiceStoreWindow *self)
+{
+  self->jobs_page = sluice_store_jobs_page_new ();
+  gtk_widget_set_margin_start (GTK_WIDGET (self->jobs_page), 12);
+  gtk_widget_set_margin_end (GTK_WIDGET (self->jobs_page), 12);
+  gtk_widget_set_margin_top (GTK_WIDGET (self->jobs_page), 6);
+  gtk_widget_set_margin_bottom (GTK_WIDGET (self->jobs_page), 12);
+  g_signal_connect_object (self->jobs_page, "changed", G_CALLBACK (on_jobs_changed), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (sluice_store_jobs_page_get_detail (self->jobs_page), "open-in-playground",
+                           G_CALLBACK (on_open_in_playground), self, G_CONNECT_SWAPPED);
+  /* A page is one line here: the lead adds Queues, Workers, Throughput so. */
+  /* Translators: the store window's page of the jobs list */
+  gtk_stack_add_titled (self->pages_stack, GTK_WIDGET (self->jobs_page), "jobs", _("Jobs"));
 }
 
 static void
@@ -567,6 +662,19 @@ sluice_store_window_class_init (SluiceStoreWindowClass *klass)
   signals[UPDATED] = g_signal_new ("updated", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                                    0, NULL, NULL, NULL, G_TYPE_NONE, 0);
 
+  /**
+   * SluiceStoreWindow::open-in-playground:
+   * @self: the window
+   * @scenario: (nullable): a scenario's text to open and run (a job's
+   *   "Open in Playground"), or %NULL to show the playground only
+   *
+   * The person asked for the playground. For a window opened from the
+   * playground, "Back to Playground" presents that window itself.
+   */
+  signals[OPEN_IN_PLAYGROUND] = g_signal_new ("open-in-playground", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                                              0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
+  gtk_widget_class_install_action (widget_class, "store.playground", NULL, playground_action);
+
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/sluicepool/Sluice/sluice-store-window.ui");
   gtk_widget_class_bind_template_child (widget_class, SluiceStoreWindow, title_label);
@@ -579,15 +687,17 @@ sluice_store_window_class_init (SluiceStoreWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, SluiceStoreWindow, failures_stack);
   gtk_widget_class_bind_template_child (widget_class, SluiceStoreWindow, failures_view);
   gtk_widget_class_bind_template_child (widget_class, SluiceStoreWindow, empty_label);
+  gtk_widget_class_bind_template_child (widget_class, SluiceStoreWindow, pages_stack);
 }
 
 static void
 sluice_store_window_init (SluiceStoreWindow *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
-  sluice_accessible_name_buttons_by_label (GTK_WIDGET (self));
   self->cancellable = g_cancellable_new ();
   _sluice_store_window_create_views (self);
+  create_jobs_page (self);
+  sluice_accessible_name_buttons_by_label (GTK_WIDGET (self));
   g_signal_connect (self->tenant_entry, "changed", G_CALLBACK (on_tenant_changed), self);
   add_keys (self);
   show_read_time (self, FALSE);
@@ -604,8 +714,8 @@ sluice_store_window_init (SluiceStoreWindow *self)
  *   @parent's
  * @uri: the store: `sqlite:FILE` or `postgresql://…`
  *
- * Opens a window that watches the store @uri: it opens the store (on a
- * thread), then reads it once a second.
+ * As sluice_store_window_new_full(), with the actions when the store
+ * takes them.
  *
  * Returns: (transfer none): the window, not shown yet
  */
@@ -613,6 +723,31 @@ SluiceStoreWindow *
 sluice_store_window_new (GtkWindow      *parent,
                          GtkApplication *application,
                          const char     *uri)
+{
+  return sluice_store_window_new_full (parent, application, uri, FALSE);
+}
+
+/**
+ * sluice_store_window_new_full:
+ * @parent: (nullable): the playground window it was opened from; %NULL
+ *   for a window of its own (`sluice --store URI`)
+ * @application: (nullable): the application it belongs to; %NULL takes
+ *   @parent's
+ * @uri: the store: `sqlite:FILE` or `postgresql://…`
+ * @read_only: never change the store (`--read-only`): its actions hidden
+ *
+ * Opens a window that watches the store @uri: it opens the store (on a
+ * thread), then reads it once a second. The store is opened read-only,
+ * then, unless @read_only, for writing too; one that refuses writing
+ * makes the window read-only.
+ *
+ * Returns: (transfer none): the window, not shown yet
+ */
+SluiceStoreWindow *
+sluice_store_window_new_full (GtkWindow      *parent,
+                              GtkApplication *application,
+                              const char     *uri,
+                              gboolean        read_only)
 {
   SluiceStoreWindow *self;
 
@@ -627,8 +762,50 @@ sluice_store_window_new (GtkWindow      *parent,
                        "destroy-with-parent", parent != NULL,
                        "application", application,
                        NULL);
+  set_read_only (self, read_only);
   set_uri (self, uri);
   return self;
+}
+
+/**
+ * sluice_store_window_get_read_only:
+ * @self: a #SluiceStoreWindow
+ *
+ * Returns: whether the window never changes its store (asked, or the store
+ *   refused writing): its actions are hidden
+ */
+gboolean
+sluice_store_window_get_read_only (SluiceStoreWindow *self)
+{
+  g_return_val_if_fail (SLUICE_IS_STORE_WINDOW (self), FALSE);
+  return self->read_only;
+}
+
+/**
+ * sluice_store_window_get_pages:
+ * @self: a #SluiceStoreWindow
+ *
+ * Returns: (transfer none): the stack of the window's pages (Overview,
+ *   Jobs, …), which its switcher shows
+ */
+GtkStack *
+sluice_store_window_get_pages (SluiceStoreWindow *self)
+{
+  g_return_val_if_fail (SLUICE_IS_STORE_WINDOW (self), NULL);
+  return self->pages_stack;
+}
+
+/**
+ * sluice_store_window_get_jobs_page:
+ * @self: a #SluiceStoreWindow
+ *
+ * Returns: (transfer none): the Jobs page, a #SluiceStoreJobsPage
+ */
+GtkWidget *
+sluice_store_window_get_jobs_page (SluiceStoreWindow *self)
+{
+  g_return_val_if_fail (SLUICE_IS_STORE_WINDOW (self), NULL);
+  return GTK_WIDGET (self->jobs_page);
 }
 
 /**
@@ -682,6 +859,7 @@ sluice_store_window_set_tenant (SluiceStoreWindow *self,
   if (g_strcmp0 (gtk_editable_get_text (GTK_EDITABLE (self->tenant_entry)), tenant != NULL ? tenant : "") != 0)
     gtk_editable_set_text (GTK_EDITABLE (self->tenant_entry), tenant != NULL ? tenant : "");
   _sluice_store_window_show_columns (self);
+  sluice_store_jobs_page_set_tenant (self->jobs_page, tenant);
   ask (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TENANT]);
 }

@@ -45,6 +45,13 @@ G_DECLARE_FINAL_TYPE (SluiceStoreWindow, sluice_store_window, SLUICE, STORE_WIND
 SluiceStoreWindow *sluice_store_window_new            (GtkWindow           *parent,
                                                        GtkApplication      *application,
                                                        const char          *uri);
+SluiceStoreWindow *sluice_store_window_new_full       (GtkWindow           *parent,
+                                                       GtkApplication      *application,
+                                                       const char          *uri,
+                                                       gboolean             read_only);
+gboolean           sluice_store_window_get_read_only  (SluiceStoreWindow   *self);
+GtkStack          *sluice_store_window_get_pages      (SluiceStoreWindow   *self);
+GtkWidget         *sluice_store_window_get_jobs_page  (SluiceStoreWindow   *self);
 const char        *sluice_store_window_get_description (SluiceStoreWindow  *self);
 const char        *sluice_store_window_get_tenant     (SluiceStoreWindow   *self);
 void               sluice_store_window_set_tenant     (SluiceStoreWindow   *self,

@@ -111,5 +111,7 @@ gboolean      sluice_window_attach_to_finish   (SluiceWindow         *self,
                                                 GError              **error);
 SluiceStoreWindow *sluice_window_open_store    (SluiceWindow         *self,
                                                 const char           *uri);
+void          sluice_window_open_scenario_text (SluiceWindow         *self,
+                                                const char           *text);
 
 G_END_DECLS

@@ -27,8 +27,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sluice-behaviour.h"
 #include "sluice-run-store.h"
 #include "sluice-store-admin.h"
+#include "sluice-store-export.h"
 
 /* The most jobs of one page of `store jobs`. */
 #define MAX_PAGE 1000
@@ -1016,7 +1018,8 @@ export_main (Admin  *a,
       g_printerr (_("sluice-run store %s: %s: no such job\n"), a->verb, a->args[0]);
       return SLUICE_RUN_EXIT_INTERNAL;
     }
-  text = sluice_run_store_export_scenario (g_ptr_array_index (reply->jobs, 0), reply->attempts, a->described);
+  text = sluice_store_export_scenario (g_ptr_array_index (reply->jobs, 0), reply->attempts, a->described,
+                                       sluice_behaviour_is_valid);
   if (!g_file_set_contents (a->scenario, text, -1, &error))
     {
       g_printerr ("sluice-run store %s: %s\n", a->verb, error->message);

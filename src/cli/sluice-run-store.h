@@ -30,9 +30,6 @@ gboolean        sluice_run_store_print_json (JsonNode    *node);
 /* sluice-run-store-admin.c: `sluice-run store VERB` (docs/store-admin.md). */
 int             sluice_run_store_admin_main (int          argc,
                                              char       **argv);
-char           *sluice_run_store_export_scenario (const SluiceStoredJob *job,
-                                             const GPtrArray *attempts,
-                                             const char  *described);
 gboolean        sluice_run_store_admin_add_status (SluiceJobStore *store,
                                              const char  *tenant,
                                              JsonBuilder *builder,

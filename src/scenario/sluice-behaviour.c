@@ -351,6 +351,21 @@ split_words (const char *text)
 }
 
 /**
+ * sluice_behaviour_is_valid:
+ * @text: a behaviour's text
+ *
+ * Returns: whether sluice_behaviour_parse() takes @text (a stored job's
+ *   payload `behaviour`, checked before it is exported as a scenario)
+ */
+gboolean
+sluice_behaviour_is_valid (const char *text)
+{
+  g_autoptr(SluiceBehaviour) behaviour = text != NULL ? sluice_behaviour_parse (text, NULL) : NULL;
+
+  return behaviour != NULL;
+}
+
+/**
  * sluice_behaviour_parse:
  * @text: a behaviour, such as `fail 1 ValueError 0.2`
  * @error: return location for a %SLUICE_SCENARIO_ERROR

@@ -79,6 +79,7 @@ SluiceBehaviour *sluice_behaviour_new             (SluiceBehaviourKind     kind,
                                                    double                  delay);
 SluiceBehaviour *sluice_behaviour_parse           (const char             *text,
                                                    GError                **error);
+gboolean         sluice_behaviour_is_valid        (const char             *text);
 SluiceBehaviour *sluice_behaviour_copy            (const SluiceBehaviour  *self);
 void             sluice_behaviour_free            (SluiceBehaviour        *self);
 char            *sluice_behaviour_to_string       (const SluiceBehaviour  *self);

@@ -1,6 +1,7 @@
-/* sluice-run-store-export.c: `sluice-run store export ID --scenario
- * FILE.pool`, a scenario that replays a stored job's attempts
- * (docs/store-admin.md, "Open in Playground")
+/* sluice-store-export.c: a scenario that replays a stored job's attempts
+ * (docs/store-admin.md, "Open in Playground"): one function for `sluice-run
+ * store export ID --scenario FILE.pool` and the store window's "Open in
+ * Playground"
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
@@ -21,12 +22,10 @@
  * timeout, said in the description.
  */
 
-#include <glib/gi18n.h>
-#include <stdio.h>
+#include <glib/gi18n-lib.h>
+#include <json-glib/json-glib.h>
 
-#include "sluice-behaviour.h"
-#include "sluice-run-store.h"
-#include "sluice-store-admin.h"
+#include "sluice-store-export.h"
 
 /* The shortest item timeout of an export, and how many times the longest
  * attempt it is otherwise. */
@@ -153,10 +152,10 @@ behaviour_from (const History *h)
 
 /* The payload's own behaviour, when it has a valid one. */
 static char *
-payload_behaviour (const char *payload)
+payload_behaviour (const char                 *payload,
+                   SluiceStoreBehaviourCheck   is_valid)
 {
   g_autoptr(JsonNode) node = payload != NULL ? json_from_string (payload, NULL) : NULL;
-  g_autoptr(SluiceBehaviour) behaviour = NULL;
   JsonObject *object;
   const char *text;
 
@@ -167,8 +166,7 @@ payload_behaviour (const char *payload)
       json_node_get_value_type (json_object_get_member (object, "behaviour")) != G_TYPE_STRING)
     return NULL;
   text = json_object_get_string_member (object, "behaviour");
-  behaviour = sluice_behaviour_parse (text, NULL);
-  return behaviour != NULL ? g_strdup (text) : NULL;
+  return is_valid (text) ? g_strdup (text) : NULL;
 }
 
 static void
@@ -183,21 +181,25 @@ set_seconds (GKeyFile   *file,
 }
 
 /**
- * sluice_run_store_export_scenario:
+ * sluice_store_export_scenario:
  * @job: the job
  * @attempts: (element-type SluiceStoreAttempt): its history, oldest first
  * @described: the store, for the description
+ * @is_valid: whether a payload's `behaviour` is one the scenario layer
+ *   reads (sluice_behaviour_is_valid(): the store does not know the
+ *   scenario layer, its callers know both)
  *
  * Returns: (transfer full): the scenario's text
  */
 char *
-sluice_run_store_export_scenario (const SluiceStoredJob *job,
-                                  const GPtrArray       *attempts,
-                                  const char            *described)
+sluice_store_export_scenario (const SluiceStoredJob     *job,
+                              const GPtrArray           *attempts,
+                              const char                *described,
+                              SluiceStoreBehaviourCheck  is_valid)
 {
   g_autoptr(GKeyFile) file = g_key_file_new ();
   g_auto(History) h = { 0 };
-  g_autofree char *behaviour = payload_behaviour (job->payload);
+  g_autofree char *behaviour = payload_behaviour (job->payload, is_valid);
   g_autofree char *title = NULL;
   g_autofree char *description = NULL;
   g_autoptr(GString) outcomes = g_string_new (NULL);

@@ -263,6 +263,37 @@ test_run_model_snapshot_bounds_busy (void)
   g_assert_cmpuint (sluice_live_stats_get (stats, SLUICE_LIVE_STAT_QUEUED), ==, 7);
 }
 
+/* A local run's events are linted once (issue 24, item 7): its report
+ * lints them as they happen, and a model that shows the report's linter
+ * feeds it none of the events it reads, so that linter saw each event of
+ * the run once and the model's lints are the report's. */
+static void
+test_run_model_lints_each_event_once (void)
+{
+  g_autoptr(SluiceScenario) scenario = NULL;
+  g_autoptr(SluiceRecorder) unused = run_fixture_record_preset ("retry-storm", NULL, &scenario);
+  g_autoptr(SluiceScenarioRunner) runner = sluice_scenario_runner_new (scenario);
+  g_autoptr(SluiceRecorder) recorder = sluice_recorder_new (0);
+  g_autoptr(SluiceRunModel) model = sluice_run_model_new (scenario, recorder);
+  g_autoptr(SluiceReport) report = NULL;
+  g_autoptr(GError) error = NULL;
+  SluiceLinter *linter;
+
+  sluice_scenario_runner_set_recorder (runner, recorder);
+  sluice_run_model_set_live (model, TRUE);
+  report = sluice_scenario_runner_run (runner, &error);
+  g_assert_no_error (error);
+  linter = sluice_report_get_linter (report);
+  sluice_run_model_share_linter (model, linter);
+  sluice_run_model_set_live (model, FALSE);
+  sluice_run_model_update (model, 0);
+
+  g_assert_true (sluice_run_model_get_linter (model) == linter);
+  g_assert_cmpuint (sluice_recorder_get_n_events (recorder), >, 0);
+  g_assert_cmpuint (sluice_linter_get_n_events (linter), ==, sluice_recorder_get_n_events (recorder));
+  g_assert_cmpuint (sluice_linter_get_lints (linter)->len, >, 0);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -275,5 +306,6 @@ main (int   argc,
   g_test_add_func ("/run-model/seek-shows-the-moment", test_run_model_seek_shows_the_moment);
   g_test_add_func ("/run-model/live-run-ignores-the-playhead", test_run_model_live_run_ignores_the_playhead);
   g_test_add_func ("/run-model/snapshot-bounds-busy", test_run_model_snapshot_bounds_busy);
+  g_test_add_func ("/run-model/lints-each-event-once", test_run_model_lints_each_event_once);
   return g_test_run ();
 }

@@ -3,6 +3,8 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 
+#include <string.h>
+
 #include "sluice-timeline.h"
 #include "sluice-timeline-items-private.h"
 #include "sluice-timeline-series-private.h"
@@ -37,6 +39,7 @@ struct _SluiceTimeline
   GArray       *marks;         /* SluiceTimelineMark, in time order */
   GHashTable   *backoff_mark;  /* item (gint64 *) → index + 1 of its backoff under way */
   guint         mark_kinds;    /* 1 << SluiceTimelineMarkKind, for each kind seen */
+  guint         n_looking[SLUICE_TIMELINE_N_BAR_LOOKS]; /* the bars that look so now */
   SluiceTimelineSeries *series; /* the chart's counts, budget level, moments */
   SluiceTimelineItems *items; /* the items held now (busy workers), their values */
 
@@ -104,6 +107,43 @@ sluice_timeline_new (guint n_workers)
   self->n_workers = n_workers;
 
   return self;
+}
+
+/* 1 << SluiceTimelineBarLook, for each way @bar looks now. */
+static guint
+bar_looks (const SluiceTimelineBar *bar)
+{
+  guint looks = 0;
+
+  switch (bar->outcome)
+    {
+    case SLUICE_OUTCOME_OK:        looks = 1u << SLUICE_TIMELINE_BAR_OK; break;
+    case SLUICE_OUTCOME_FAILED:    looks = 1u << (bar->retried ? SLUICE_TIMELINE_BAR_RETRIED : SLUICE_TIMELINE_BAR_FAILED); break;
+    case SLUICE_OUTCOME_TIMED_OUT: looks = 1u << SLUICE_TIMELINE_BAR_TIMED_OUT; break;
+    case SLUICE_OUTCOME_CANCELLED: looks = 1u << SLUICE_TIMELINE_BAR_CANCELLED; break;
+    case SLUICE_OUTCOME_NONE:
+    default:                       looks = 1u << SLUICE_TIMELINE_BAR_RUNNING; break;
+    }
+  if (bar->deadline >= 0 && (bar->end < 0 || bar->deadline <= bar->end))
+    looks |= 1u << SLUICE_TIMELINE_BAR_DEADLINE;
+  if (bar->n_rounds > 0)
+    looks |= 1u << SLUICE_TIMELINE_BAR_CANCEL_REQUEST;
+  return looks;
+}
+
+/* Counts @bar's looks in (@delta 1) or out (-1): around every change of a
+ * bar, so that what the lanes show is known without reading every bar
+ * at every frame. */
+static void
+count_looks (SluiceTimeline          *self,
+             const SluiceTimelineBar *bar,
+             int                      delta)
+{
+  guint looks = bar_looks (bar);
+
+  for (guint look = 0; look < SLUICE_TIMELINE_N_BAR_LOOKS; look++)
+    if (looks & (1u << look))
+      self->n_looking[look] += delta;
 }
 
 static SluiceTimelineBar *
@@ -182,6 +222,7 @@ on_attempt_start (SluiceTimeline    *self,
   SluiceTimelineMark *backoff = take_backoff_mark (self, event->item);
 
   g_array_append_val (self->bars, bar);
+  count_looks (self, &bar, 1);
   *key = event->item;
   g_hash_table_replace (self->last_bar, key, GUINT_TO_POINTER (self->bars->len));
   see_worker (self, event);
@@ -198,7 +239,11 @@ on_cancel_request (SluiceTimeline    *self,
   SluiceTimelineBar *bar = find_bar (self, event);
 
   if (bar != NULL && bar->n_rounds < SLUICE_TIMELINE_MAX_ROUNDS)
-    bar->round_times[bar->n_rounds++] = event->time;
+    {
+      count_looks (self, bar, -1);
+      bar->round_times[bar->n_rounds++] = event->time;
+      count_looks (self, bar, 1);
+    }
 }
 
 static void
@@ -210,9 +255,11 @@ on_attempt_end (SluiceTimeline    *self,
   if (bar == NULL)
     return;
 
+  count_looks (self, bar, -1);
   bar->end = event->time;
   bar->outcome = event->outcome;
   bar->retried = event->retried;
+  count_looks (self, bar, 1);
   bar->error_type = intern (self, event->error_type);
   bar->error_message = intern (self, event->error_message);
   bar->late_result = event->outcome == SLUICE_OUTCOME_TIMED_OUT && event->value != NULL;
@@ -379,8 +426,11 @@ sluice_timeline_add_gap (SluiceTimeline *self,
     {
       SluiceTimelineBar *bar = &g_array_index (self->bars, SluiceTimelineBar, i);
 
-      if (bar->end < 0)
-        bar->end = MAX (time, bar->start);
+      if (bar->end >= 0)
+        continue;
+      count_looks (self, bar, -1);
+      bar->end = MAX (time, bar->start);
+      count_looks (self, bar, 1);
     }
   _sluice_timeline_items_forget_held (self->items);
   _sluice_timeline_series_add_moment (self->series, SLUICE_TIMELINE_MOMENT_EVENTS_LOST, time);
@@ -452,6 +502,7 @@ sluice_timeline_clear (SluiceTimeline *self)
   g_return_if_fail (SLUICE_IS_TIMELINE (self));
 
   g_array_set_size (self->bars, 0);
+  memset (self->n_looking, 0, sizeof self->n_looking);
   g_hash_table_remove_all (self->last_bar);
   g_string_chunk_clear (self->strings);
   g_array_set_size (self->marks, 0);
@@ -466,6 +517,28 @@ sluice_timeline_clear (SluiceTimeline *self)
   self->lead_bound = 0;
   self->item_timeout = -1;
   self->empty = TRUE;
+}
+
+/**
+ * sluice_timeline_get_bar_looks:
+ * @self: a #SluiceTimeline
+ *
+ * What its bars look like now, kept as they change: the lanes' key
+ * explains these, at every frame, without reading every bar.
+ *
+ * Returns: 1 << #SluiceTimelineBarLook, for each look some bar has
+ */
+guint
+sluice_timeline_get_bar_looks (SluiceTimeline *self)
+{
+  guint looks = 0;
+
+  g_return_val_if_fail (SLUICE_IS_TIMELINE (self), 0);
+
+  for (guint look = 0; look < SLUICE_TIMELINE_N_BAR_LOOKS; look++)
+    if (self->n_looking[look] > 0)
+      looks |= 1u << look;
+  return looks;
 }
 
 /**

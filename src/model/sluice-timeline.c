@@ -7,6 +7,7 @@
 
 #include "sluice-timeline.h"
 #include "sluice-timeline-items-private.h"
+#include "sluice-item-key-private.h"
 #include "sluice-timeline-series-private.h"
 
 /**
@@ -80,7 +81,7 @@ static void
 sluice_timeline_init (SluiceTimeline *self)
 {
   self->bars = g_array_new (FALSE, TRUE, sizeof (SluiceTimelineBar));
-  self->last_bar = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  self->last_bar = ITEM_TABLE_NEW (NULL);
   self->strings = g_string_chunk_new (1024);
   self->marks = g_array_new (FALSE, TRUE, sizeof (SluiceTimelineMark));
   self->backoff_mark = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
@@ -150,7 +151,7 @@ static SluiceTimelineBar *
 find_last_bar (SluiceTimeline *self,
                gint64          item)
 {
-  guint index = GPOINTER_TO_UINT (g_hash_table_lookup (self->last_bar, &item));
+  guint index = GPOINTER_TO_UINT (g_hash_table_lookup (self->last_bar, ITEM_KEY (item)));
 
   if (index == 0)
     return NULL;
@@ -217,14 +218,12 @@ on_attempt_start (SluiceTimeline    *self,
     .outcome = SLUICE_OUTCOME_NONE,
     .value = _sluice_timeline_items_get_value (self->items, event->item),
   };
-  gint64 *key = g_new (gint64, 1);
-
+  gint64 item = event->item;
   SluiceTimelineMark *backoff = take_backoff_mark (self, event->item);
 
   g_array_append_val (self->bars, bar);
   count_looks (self, &bar, 1);
-  *key = event->item;
-  g_hash_table_replace (self->last_bar, key, GUINT_TO_POINTER (self->bars->len));
+  g_hash_table_replace (self->last_bar, ITEM_KEY_NEW (item), GUINT_TO_POINTER (self->bars->len));
   see_worker (self, event);
 
   /* The backoff ends where the next attempt starts, exactly. */
@@ -626,6 +625,29 @@ sluice_timeline_get_bar (SluiceTimeline *self,
   g_return_val_if_fail (i < self->bars->len, NULL);
 
   return &g_array_index (self->bars, SluiceTimelineBar, i);
+}
+
+/**
+ * sluice_timeline_get_bars:
+ * @self: a #SluiceTimeline
+ * @n_bars: (out): the number of bars
+ *
+ * The bars side by side, for a reader that goes through all of them (the
+ * lanes, at every frame: a call and two checks per bar of a long run
+ * were a quarter of their drawing).
+ *
+ * Returns: (transfer none) (array length=n_bars) (nullable): the bars, in
+ *   start order, valid until the next update or clear
+ */
+const SluiceTimelineBar *
+sluice_timeline_get_bars (SluiceTimeline *self,
+                          guint          *n_bars)
+{
+  g_return_val_if_fail (SLUICE_IS_TIMELINE (self), NULL);
+  g_return_val_if_fail (n_bars != NULL, NULL);
+
+  *n_bars = self->bars->len;
+  return self->bars->len > 0 ? &g_array_index (self->bars, SluiceTimelineBar, 0) : NULL;
 }
 
 /**

@@ -225,6 +225,8 @@ guint                    sluice_timeline_get_n_workers    (SluiceTimeline  *self
 guint                    sluice_timeline_get_n_bars       (SluiceTimeline  *self);
 const SluiceTimelineBar *sluice_timeline_get_bar          (SluiceTimeline  *self,
                                                            guint            i);
+const SluiceTimelineBar *sluice_timeline_get_bars      (SluiceTimeline  *self,
+                                                           guint           *n_bars);
 gint64                   sluice_timeline_get_start_time   (SluiceTimeline  *self);
 gint64                   sluice_timeline_get_end_time     (SluiceTimeline  *self);
 guint                    sluice_timeline_get_n_samples    (SluiceTimeline  *self);

@@ -263,6 +263,127 @@ test_run_model_snapshot_bounds_busy (void)
   g_assert_cmpuint (sluice_live_stats_get (stats, SLUICE_LIVE_STAT_QUEUED), ==, 7);
 }
 
+/* How @timeline's bars look now, read from every bar. */
+static guint
+scan_bar_looks (SluiceTimeline *timeline)
+{
+  guint looks = 0;
+
+  for (guint i = 0; i < sluice_timeline_get_n_bars (timeline); i++)
+    {
+      const SluiceTimelineBar *bar = sluice_timeline_get_bar (timeline, i);
+
+      switch (bar->outcome)
+        {
+        case SLUICE_OUTCOME_OK:        looks |= 1u << SLUICE_TIMELINE_BAR_OK; break;
+        case SLUICE_OUTCOME_FAILED:    looks |= 1u << (bar->retried ? SLUICE_TIMELINE_BAR_RETRIED
+                                                                    : SLUICE_TIMELINE_BAR_FAILED); break;
+        case SLUICE_OUTCOME_TIMED_OUT: looks |= 1u << SLUICE_TIMELINE_BAR_TIMED_OUT; break;
+        case SLUICE_OUTCOME_CANCELLED: looks |= 1u << SLUICE_TIMELINE_BAR_CANCELLED; break;
+        case SLUICE_OUTCOME_NONE:
+        default:                       looks |= 1u << SLUICE_TIMELINE_BAR_RUNNING; break;
+        }
+      if (bar->deadline >= 0 && (bar->end < 0 || bar->deadline <= bar->end))
+        looks |= 1u << SLUICE_TIMELINE_BAR_DEADLINE;
+      if (bar->n_rounds > 0)
+        looks |= 1u << SLUICE_TIMELINE_BAR_CANCEL_REQUEST;
+    }
+  return looks;
+}
+
+/* @all's events handed to a timeline a few at a time, as frames do: after
+ * each handful, the looks it kept are those of its bars. Returns the
+ * looks at the end. */
+static guint
+assert_bar_looks_kept (SluiceRecorder *all,
+                       guint           workers)
+{
+  g_autoptr(SluiceRecorder) recorder = sluice_recorder_new (0);
+  g_autoptr(SluiceTimeline) timeline = sluice_timeline_new (workers);
+  guint n = sluice_recorder_get_n_events (all);
+
+  for (guint i = 0; i < n; i++)
+    {
+      sluice_recorder_add (recorder, sluice_recorder_get_event (all, i));
+      if (i % 3 != 2 && i + 1 < n)
+        continue;
+      sluice_timeline_update (timeline, recorder);
+      g_assert_cmphex (sluice_timeline_get_bar_looks (timeline), ==, scan_bar_looks (timeline));
+    }
+  return sluice_timeline_get_bar_looks (timeline);
+}
+
+/* The lanes' key says how the bars look at every frame: the timeline keeps
+ * it as its bars change (a bar starts, is asked to stop, ends, is cut by
+ * lost events), so that no frame reads every bar for it (issue 24, item
+ * 7). On every preset and on random scenarios, after every few events,
+ * the looks it kept are those read from every bar. */
+static void
+test_run_model_bar_looks_kept_as_bars_change (void)
+{
+  const char *presets[] = { "first-look", "retry-storm", "fail", "mix", "hang", "deadline-shed",
+                            "shutdown-deadline", "cancel-after-seconds", "late", "retries", NULL };
+  g_autoptr(GRand) rand = g_rand_new_with_seed (g_test_rand_int ());
+  guint seen = 0;
+
+  for (guint i = 0; presets[i] != NULL; i++)
+    {
+      g_autoptr(SluiceScenario) scenario = NULL;
+      g_autoptr(SluiceRecorder) all = run_fixture_record_preset (presets[i], NULL, &scenario);
+
+      g_test_message ("%s", presets[i]);
+      seen |= assert_bar_looks_kept (all, (guint) sluice_scenario_get_workers (scenario));
+    }
+  for (guint i = 0; i < 40; i++)
+    {
+      g_autofree char *text = run_fixture_random_scenario (rand);
+      g_autoptr(GError) error = NULL;
+      g_autoptr(SluiceScenario) scenario = sluice_scenario_new_from_data (text, -1, "random.pool", NULL, &error);
+      Run run = { 0 };
+
+      g_assert_no_error (error);
+      run_scenario (&run, scenario);
+      seen |= assert_bar_looks_kept (run.recorder, (guint) sluice_scenario_get_workers (scenario));
+      run_clear (&run);
+    }
+  /* The runs showed more than successes. */
+  g_assert_true (seen & (1u << SLUICE_TIMELINE_BAR_OK));
+  g_assert_true (seen & (1u << SLUICE_TIMELINE_BAR_FAILED));
+  g_assert_true (seen & (1u << SLUICE_TIMELINE_BAR_TIMED_OUT));
+  g_assert_true (seen & (1u << SLUICE_TIMELINE_BAR_DEADLINE));
+}
+
+/* A local run's events are linted once (issue 24, item 7): its report
+ * lints them as they happen, and a model that shows the report's linter
+ * feeds it none of the events it reads, so that linter saw each event of
+ * the run once and the model's lints are the report's. */
+static void
+test_run_model_lints_each_event_once (void)
+{
+  g_autoptr(SluiceScenario) scenario = NULL;
+  g_autoptr(SluiceRecorder) unused = run_fixture_record_preset ("retry-storm", NULL, &scenario);
+  g_autoptr(SluiceScenarioRunner) runner = sluice_scenario_runner_new (scenario);
+  g_autoptr(SluiceRecorder) recorder = sluice_recorder_new (0);
+  g_autoptr(SluiceRunModel) model = sluice_run_model_new (scenario, recorder);
+  g_autoptr(SluiceReport) report = NULL;
+  g_autoptr(GError) error = NULL;
+  SluiceLinter *linter;
+
+  sluice_scenario_runner_set_recorder (runner, recorder);
+  sluice_run_model_set_live (model, TRUE);
+  report = sluice_scenario_runner_run (runner, &error);
+  g_assert_no_error (error);
+  linter = sluice_report_get_linter (report);
+  sluice_run_model_share_linter (model, linter);
+  sluice_run_model_set_live (model, FALSE);
+  sluice_run_model_update (model, 0);
+
+  g_assert_true (sluice_run_model_get_linter (model) == linter);
+  g_assert_cmpuint (sluice_recorder_get_n_events (recorder), >, 0);
+  g_assert_cmpuint (sluice_linter_get_n_events (linter), ==, sluice_recorder_get_n_events (recorder));
+  g_assert_cmpuint (sluice_linter_get_lints (linter)->len, >, 0);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -275,5 +396,7 @@ main (int   argc,
   g_test_add_func ("/run-model/seek-shows-the-moment", test_run_model_seek_shows_the_moment);
   g_test_add_func ("/run-model/live-run-ignores-the-playhead", test_run_model_live_run_ignores_the_playhead);
   g_test_add_func ("/run-model/snapshot-bounds-busy", test_run_model_snapshot_bounds_busy);
+  g_test_add_func ("/run-model/lints-each-event-once", test_run_model_lints_each_event_once);
+  g_test_add_func ("/run-model/bar-looks-kept-as-bars-change", test_run_model_bar_looks_kept_as_bars_change);
   return g_test_run ();
 }

@@ -538,6 +538,11 @@ sluice_run_controller_start (SluiceRunController *self,
 
   add_tick (self);
   sluice_scenario_runner_run_async (self->runner, NULL, on_run_done, g_object_ref (self));
+  /* The report lints every event as it happens: the model shows its
+   * linter rather than lint the run a second time. */
+  if (sluice_scenario_runner_get_report (self->runner) != NULL)
+    sluice_run_model_share_linter (self->model,
+                                   sluice_report_get_linter (sluice_scenario_runner_get_report (self->runner)));
   /* The handler exists once the run started: it tells each item's behaviour. */
   set_handler (self, sluice_scenario_runner_get_handler (self->runner));
   return TRUE;

@@ -149,6 +149,13 @@ on_model_report_changed (SluiceWindow *self)
     sluice_error_group_view_set_outcome (self->error_group_view, json_node_get_string (outcome));
 }
 
+/* A local run's model shows its report's linter once the run started. */
+static void
+on_model_linter_changed (SluiceWindow *self)
+{
+  sluice_lint_view_set_linter (self->lint_view, sluice_run_model_get_linter (self->model));
+}
+
 static void
 on_model_position_changed (SluiceWindow *self)
 {
@@ -241,6 +248,7 @@ show_model (SluiceWindow *self)
 
   g_signal_connect_swapped (model, "notify::report", G_CALLBACK (on_model_report_changed), self);
   g_signal_connect_swapped (model, "notify::position", G_CALLBACK (on_model_position_changed), self);
+  g_signal_connect_swapped (model, "notify::linter", G_CALLBACK (on_model_linter_changed), self);
   g_signal_connect_swapped (model, "updated", G_CALLBACK (on_model_updated), self);
   g_signal_connect_swapped (model, "seeked", G_CALLBACK (on_model_seeked), self);
 }

@@ -5,6 +5,7 @@
  */
 
 #include "sluice-error-list.h"
+#include "sluice-item-key-private.h"
 
 /**
  * SluiceErrorList:
@@ -55,7 +56,7 @@ sluice_error_list_init (SluiceErrorList *self)
 {
   self->errors = g_list_store_new (SLUICE_TYPE_EVENT_ITEM);
   self->pending = g_ptr_array_new_with_free_func (g_object_unref);
-  self->attempts = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  self->attempts = ITEM_TABLE_NEW (NULL);
   self->endings = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_object_unref);
 }
 
@@ -91,8 +92,9 @@ sluice_error_list_add_event (SluiceErrorList  *self,
 
   if (event->kind == SLUICE_EVENT_ATTEMPT_START)
     {
-      g_hash_table_replace (self->attempts, g_memdup2 (&event->item, sizeof event->item),
-                            GUINT_TO_POINTER (event->attempt));
+      gint64 item = event->item;
+
+      g_hash_table_replace (self->attempts, ITEM_KEY_NEW (item), GUINT_TO_POINTER (event->attempt));
       return;
     }
 
@@ -109,7 +111,7 @@ sluice_error_list_add_event (SluiceErrorList  *self,
 
   copy = *event;
   if (copy.attempt == 0 && copy.item >= 0)
-    copy.attempt = GPOINTER_TO_UINT (g_hash_table_lookup (self->attempts, &copy.item));
+    copy.attempt = GPOINTER_TO_UINT (g_hash_table_lookup (self->attempts, ITEM_KEY (copy.item)));
 
   g_ptr_array_add (self->pending, sluice_event_item_new (&copy, position));
 }

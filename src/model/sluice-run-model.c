@@ -44,6 +44,7 @@ struct _SluiceRunModel
   SluiceFold      *fold;         /* the run at the moment shown */
   SluiceNarrator  *narrator;
   SluiceLinter    *linter;
+  gboolean         linter_shared; /* fed by the run's report, not by the model */
   SluiceErrorList *errors;
   SluiceJobTable  *jobs;         /* a service run's, or NULL */
   SluiceLiveStats *stats;
@@ -150,7 +151,9 @@ see_event (SluiceRunModel    *self,
       g_array_append_val (self->results, result);
     }
   see_end_event (self, event);
-  sluice_linter_add_event (self->linter, event);
+  /* A shared linter already read the event, from the run's report. */
+  if (!self->linter_shared)
+    sluice_linter_add_event (self->linter, event);
 }
 
 /* The cursor is past the event read: its position is one less. */
@@ -407,6 +410,30 @@ sluice_run_model_set_snapshot (SluiceRunModel *self,
   self->workers = workers;
   self->queue_depth = queue_depth;
   self->has_snapshot = TRUE;
+}
+
+/**
+ * sluice_run_model_share_linter:
+ * @self: a #SluiceRunModel of a run, before its first update
+ * @linter: the linter the run's report feeds (sluice_report_get_linter())
+ *
+ * Shows @linter's lints and feeds it no event: a local run's report
+ * already lints every event as it happens, and the model reading them
+ * again into a linter of its own linted the run twice (issue 24: a
+ * twentieth of the window's run). Emits notify for
+ * #SluiceRunModel:linter.
+ */
+void
+sluice_run_model_share_linter (SluiceRunModel *self,
+                               SluiceLinter   *linter)
+{
+  g_return_if_fail (SLUICE_IS_RUN_MODEL (self));
+  g_return_if_fail (SLUICE_IS_LINTER (linter));
+  g_return_if_fail (self->n_seen == 0);
+
+  self->linter_shared = TRUE;
+  if (g_set_object (&self->linter, linter))
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LINTER]);
 }
 
 /**

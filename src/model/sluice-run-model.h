@@ -86,6 +86,8 @@ void                sluice_run_model_set_snapshot      (SluiceRunModel   *self,
                                                         guint             busy,
                                                         guint             workers,
                                                         guint             queue_depth);
+void                sluice_run_model_share_linter      (SluiceRunModel   *self,
+                                                        SluiceLinter     *linter);
 void                sluice_run_model_set_report        (SluiceRunModel   *self,
                                                         JsonNode         *report);
 void                sluice_run_model_set_scenario_text (SluiceRunModel *self,

@@ -4,6 +4,7 @@
  */
 
 #include "sluice-timeline-items-private.h"
+#include "sluice-item-key-private.h"
 
 struct _SluiceTimelineItems
 {
@@ -13,19 +14,8 @@ struct _SluiceTimelineItems
   GStringChunk *texts;         /* the values' texts: bars keep pointing at them */
 };
 
-/* An item as a key of the sets. Where a pointer holds a gint64 the item is
- * the key itself: a copy of each item made and freed twice per item
- * (held, values) was a fifth of the timeline's time per event in a long
- * run (issue 24's window benchmark). */
-#if GLIB_SIZEOF_VOID_P >= 8
-#define ITEM_KEY(item)      ((gpointer) (gintptr) (item))
-#define ITEM_KEY_NEW(item)  ITEM_KEY (item)
-#define ITEM_SET_NEW()      g_hash_table_new (g_direct_hash, g_direct_equal)
-#else
-#define ITEM_KEY(item)      (&(item))
-#define ITEM_KEY_NEW(item)  g_memdup2 (&(item), sizeof (gint64))
-#define ITEM_SET_NEW()      g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL)
-#endif
+/* The sets of items (sluice-item-key-private.h). */
+#define ITEM_SET_NEW() ITEM_TABLE_NEW (NULL)
 
 SluiceTimelineItems *
 _sluice_timeline_items_new (void)

@@ -3,8 +3,11 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 
+#include <string.h>
+
 #include "sluice-timeline.h"
 #include "sluice-timeline-items-private.h"
+#include "sluice-item-key-private.h"
 #include "sluice-timeline-series-private.h"
 
 /**
@@ -37,6 +40,7 @@ struct _SluiceTimeline
   GArray       *marks;         /* SluiceTimelineMark, in time order */
   GHashTable   *backoff_mark;  /* item (gint64 *) → index + 1 of its backoff under way */
   guint         mark_kinds;    /* 1 << SluiceTimelineMarkKind, for each kind seen */
+  guint         n_looking[SLUICE_TIMELINE_N_BAR_LOOKS]; /* the bars that look so now */
   SluiceTimelineSeries *series; /* the chart's counts, budget level, moments */
   SluiceTimelineItems *items; /* the items held now (busy workers), their values */
 
@@ -77,7 +81,7 @@ static void
 sluice_timeline_init (SluiceTimeline *self)
 {
   self->bars = g_array_new (FALSE, TRUE, sizeof (SluiceTimelineBar));
-  self->last_bar = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  self->last_bar = ITEM_TABLE_NEW (NULL);
   self->strings = g_string_chunk_new (1024);
   self->marks = g_array_new (FALSE, TRUE, sizeof (SluiceTimelineMark));
   self->backoff_mark = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
@@ -106,11 +110,48 @@ sluice_timeline_new (guint n_workers)
   return self;
 }
 
+/* 1 << SluiceTimelineBarLook, for each way @bar looks now. */
+static guint
+bar_looks (const SluiceTimelineBar *bar)
+{
+  guint looks = 0;
+
+  switch (bar->outcome)
+    {
+    case SLUICE_OUTCOME_OK:        looks = 1u << SLUICE_TIMELINE_BAR_OK; break;
+    case SLUICE_OUTCOME_FAILED:    looks = 1u << (bar->retried ? SLUICE_TIMELINE_BAR_RETRIED : SLUICE_TIMELINE_BAR_FAILED); break;
+    case SLUICE_OUTCOME_TIMED_OUT: looks = 1u << SLUICE_TIMELINE_BAR_TIMED_OUT; break;
+    case SLUICE_OUTCOME_CANCELLED: looks = 1u << SLUICE_TIMELINE_BAR_CANCELLED; break;
+    case SLUICE_OUTCOME_NONE:
+    default:                       looks = 1u << SLUICE_TIMELINE_BAR_RUNNING; break;
+    }
+  if (bar->deadline >= 0 && (bar->end < 0 || bar->deadline <= bar->end))
+    looks |= 1u << SLUICE_TIMELINE_BAR_DEADLINE;
+  if (bar->n_rounds > 0)
+    looks |= 1u << SLUICE_TIMELINE_BAR_CANCEL_REQUEST;
+  return looks;
+}
+
+/* Counts @bar's looks in (@delta 1) or out (-1): around every change of a
+ * bar, so that what the lanes show is known without reading every bar
+ * at every frame. */
+static void
+count_looks (SluiceTimeline          *self,
+             const SluiceTimelineBar *bar,
+             int                      delta)
+{
+  guint looks = bar_looks (bar);
+
+  for (guint look = 0; look < SLUICE_TIMELINE_N_BAR_LOOKS; look++)
+    if (looks & (1u << look))
+      self->n_looking[look] += delta;
+}
+
 static SluiceTimelineBar *
 find_last_bar (SluiceTimeline *self,
                gint64          item)
 {
-  guint index = GPOINTER_TO_UINT (g_hash_table_lookup (self->last_bar, &item));
+  guint index = GPOINTER_TO_UINT (g_hash_table_lookup (self->last_bar, ITEM_KEY (item)));
 
   if (index == 0)
     return NULL;
@@ -177,13 +218,12 @@ on_attempt_start (SluiceTimeline    *self,
     .outcome = SLUICE_OUTCOME_NONE,
     .value = _sluice_timeline_items_get_value (self->items, event->item),
   };
-  gint64 *key = g_new (gint64, 1);
-
+  gint64 item = event->item;
   SluiceTimelineMark *backoff = take_backoff_mark (self, event->item);
 
   g_array_append_val (self->bars, bar);
-  *key = event->item;
-  g_hash_table_replace (self->last_bar, key, GUINT_TO_POINTER (self->bars->len));
+  count_looks (self, &bar, 1);
+  g_hash_table_replace (self->last_bar, ITEM_KEY_NEW (item), GUINT_TO_POINTER (self->bars->len));
   see_worker (self, event);
 
   /* The backoff ends where the next attempt starts, exactly. */
@@ -198,7 +238,11 @@ on_cancel_request (SluiceTimeline    *self,
   SluiceTimelineBar *bar = find_bar (self, event);
 
   if (bar != NULL && bar->n_rounds < SLUICE_TIMELINE_MAX_ROUNDS)
-    bar->round_times[bar->n_rounds++] = event->time;
+    {
+      count_looks (self, bar, -1);
+      bar->round_times[bar->n_rounds++] = event->time;
+      count_looks (self, bar, 1);
+    }
 }
 
 static void
@@ -210,9 +254,11 @@ on_attempt_end (SluiceTimeline    *self,
   if (bar == NULL)
     return;
 
+  count_looks (self, bar, -1);
   bar->end = event->time;
   bar->outcome = event->outcome;
   bar->retried = event->retried;
+  count_looks (self, bar, 1);
   bar->error_type = intern (self, event->error_type);
   bar->error_message = intern (self, event->error_message);
   bar->late_result = event->outcome == SLUICE_OUTCOME_TIMED_OUT && event->value != NULL;
@@ -379,8 +425,11 @@ sluice_timeline_add_gap (SluiceTimeline *self,
     {
       SluiceTimelineBar *bar = &g_array_index (self->bars, SluiceTimelineBar, i);
 
-      if (bar->end < 0)
-        bar->end = MAX (time, bar->start);
+      if (bar->end >= 0)
+        continue;
+      count_looks (self, bar, -1);
+      bar->end = MAX (time, bar->start);
+      count_looks (self, bar, 1);
     }
   _sluice_timeline_items_forget_held (self->items);
   _sluice_timeline_series_add_moment (self->series, SLUICE_TIMELINE_MOMENT_EVENTS_LOST, time);
@@ -452,6 +501,7 @@ sluice_timeline_clear (SluiceTimeline *self)
   g_return_if_fail (SLUICE_IS_TIMELINE (self));
 
   g_array_set_size (self->bars, 0);
+  memset (self->n_looking, 0, sizeof self->n_looking);
   g_hash_table_remove_all (self->last_bar);
   g_string_chunk_clear (self->strings);
   g_array_set_size (self->marks, 0);
@@ -466,6 +516,28 @@ sluice_timeline_clear (SluiceTimeline *self)
   self->lead_bound = 0;
   self->item_timeout = -1;
   self->empty = TRUE;
+}
+
+/**
+ * sluice_timeline_get_bar_looks:
+ * @self: a #SluiceTimeline
+ *
+ * What its bars look like now, kept as they change: the lanes' key
+ * explains these, at every frame, without reading every bar.
+ *
+ * Returns: 1 << #SluiceTimelineBarLook, for each look some bar has
+ */
+guint
+sluice_timeline_get_bar_looks (SluiceTimeline *self)
+{
+  guint looks = 0;
+
+  g_return_val_if_fail (SLUICE_IS_TIMELINE (self), 0);
+
+  for (guint look = 0; look < SLUICE_TIMELINE_N_BAR_LOOKS; look++)
+    if (self->n_looking[look] > 0)
+      looks |= 1u << look;
+  return looks;
 }
 
 /**
@@ -553,6 +625,29 @@ sluice_timeline_get_bar (SluiceTimeline *self,
   g_return_val_if_fail (i < self->bars->len, NULL);
 
   return &g_array_index (self->bars, SluiceTimelineBar, i);
+}
+
+/**
+ * sluice_timeline_get_bars:
+ * @self: a #SluiceTimeline
+ * @n_bars: (out): the number of bars
+ *
+ * The bars side by side, for a reader that goes through all of them (the
+ * lanes, at every frame: a call and two checks per bar of a long run
+ * were a quarter of their drawing).
+ *
+ * Returns: (transfer none) (array length=n_bars) (nullable): the bars, in
+ *   start order, valid until the next update or clear
+ */
+const SluiceTimelineBar *
+sluice_timeline_get_bars (SluiceTimeline *self,
+                          guint          *n_bars)
+{
+  g_return_val_if_fail (SLUICE_IS_TIMELINE (self), NULL);
+  g_return_val_if_fail (n_bars != NULL, NULL);
+
+  *n_bars = self->bars->len;
+  return self->bars->len > 0 ? &g_array_index (self->bars, SluiceTimelineBar, 0) : NULL;
 }
 
 /**

@@ -62,6 +62,34 @@ typedef struct {
 } SluiceTimelineBar;
 
 /**
+ * SluiceTimelineBarLook:
+ * @SLUICE_TIMELINE_BAR_RUNNING: an attempt under way
+ * @SLUICE_TIMELINE_BAR_OK: an attempt that succeeded
+ * @SLUICE_TIMELINE_BAR_FAILED: an attempt that failed, not retried
+ * @SLUICE_TIMELINE_BAR_RETRIED: an attempt that failed and was retried
+ * @SLUICE_TIMELINE_BAR_TIMED_OUT: an attempt that timed out
+ * @SLUICE_TIMELINE_BAR_CANCELLED: an attempt that was cancelled
+ * @SLUICE_TIMELINE_BAR_DEADLINE: an attempt with its deadline drawn: under
+ *   way, or ended at or after it
+ * @SLUICE_TIMELINE_BAR_CANCEL_REQUEST: an attempt the pool asked to stop
+ * @SLUICE_TIMELINE_N_BAR_LOOKS: how many there are
+ *
+ * How a bar looks in a lane: its fill (the first six) and its marks. A
+ * bar has one fill and any of the marks.
+ */
+typedef enum {
+  SLUICE_TIMELINE_BAR_RUNNING,
+  SLUICE_TIMELINE_BAR_OK,
+  SLUICE_TIMELINE_BAR_FAILED,
+  SLUICE_TIMELINE_BAR_RETRIED,
+  SLUICE_TIMELINE_BAR_TIMED_OUT,
+  SLUICE_TIMELINE_BAR_CANCELLED,
+  SLUICE_TIMELINE_BAR_DEADLINE,
+  SLUICE_TIMELINE_BAR_CANCEL_REQUEST,
+  SLUICE_TIMELINE_N_BAR_LOOKS
+} SluiceTimelineBarLook;
+
+/**
  * SluiceTimelineMarkKind:
  * @SLUICE_TIMELINE_MARK_BACKOFF: a retry waited (backed off) before its
  *   attempt, from @start to @end
@@ -197,6 +225,8 @@ guint                    sluice_timeline_get_n_workers    (SluiceTimeline  *self
 guint                    sluice_timeline_get_n_bars       (SluiceTimeline  *self);
 const SluiceTimelineBar *sluice_timeline_get_bar          (SluiceTimeline  *self,
                                                            guint            i);
+const SluiceTimelineBar *sluice_timeline_get_bars      (SluiceTimeline  *self,
+                                                           guint           *n_bars);
 gint64                   sluice_timeline_get_start_time   (SluiceTimeline  *self);
 gint64                   sluice_timeline_get_end_time     (SluiceTimeline  *self);
 guint                    sluice_timeline_get_n_samples    (SluiceTimeline  *self);
@@ -226,6 +256,7 @@ const SluiceTimelineMark *sluice_timeline_get_mark        (SluiceTimeline  *self
                                                            guint            i);
 gboolean                 sluice_timeline_has_mark_kind    (SluiceTimeline  *self,
                                                            SluiceTimelineMarkKind kind);
+guint                    sluice_timeline_get_bar_looks    (SluiceTimeline  *self);
 gint64                   sluice_timeline_get_max_tokens   (SluiceTimeline  *self);
 guint                    sluice_timeline_get_n_token_samples (SluiceTimeline *self);
 void                     sluice_timeline_get_token_sample (SluiceTimeline  *self,

@@ -234,20 +234,17 @@ get_key_labels (const char *labels[N_KEYS],
     }
 }
 
-/* The entry a bar is drawn as, by its outcome (see the lanes' bar_color()). */
-static Key
-bar_key (const SluiceTimelineBar *bar)
-{
-  switch (bar->outcome)
-    {
-    case SLUICE_OUTCOME_OK:        return KEY_OK;
-    case SLUICE_OUTCOME_FAILED:    return bar->retried ? KEY_RETRIED : KEY_FAILED;
-    case SLUICE_OUTCOME_TIMED_OUT: return KEY_TIMED_OUT;
-    case SLUICE_OUTCOME_CANCELLED: return KEY_CANCELLED;
-    case SLUICE_OUTCOME_NONE:
-    default:                       return KEY_RUNNING;
-    }
-}
+/* The entry for each look of a bar (see the lanes' bar_color()). */
+static const Key look_keys[SLUICE_TIMELINE_N_BAR_LOOKS] = {
+  [SLUICE_TIMELINE_BAR_RUNNING] = KEY_RUNNING,
+  [SLUICE_TIMELINE_BAR_OK] = KEY_OK,
+  [SLUICE_TIMELINE_BAR_FAILED] = KEY_FAILED,
+  [SLUICE_TIMELINE_BAR_RETRIED] = KEY_RETRIED,
+  [SLUICE_TIMELINE_BAR_TIMED_OUT] = KEY_TIMED_OUT,
+  [SLUICE_TIMELINE_BAR_CANCELLED] = KEY_CANCELLED,
+  [SLUICE_TIMELINE_BAR_DEADLINE] = KEY_DEADLINE,
+  [SLUICE_TIMELINE_BAR_CANCEL_REQUEST] = KEY_CANCEL_REQUEST,
+};
 
 /**
  * _sluice_lanes_get_key_kinds:
@@ -256,7 +253,9 @@ bar_key (const SluiceTimelineBar *bar)
  * The entries the lanes' key explains: what @model's lanes show (the bars'
  * outcomes, the deadlines drawn, the cancel requests, the retry policy's
  * marks), so that the key keeps to a row or two and the lanes get the
- * room.
+ * room. The model keeps how its bars look as they change: the key is
+ * laid out at every frame (measured, then drawn), and reading every bar
+ * for it grew with the run (issue 24, item 7).
  *
  * Returns: 1 << the key's entry, for each entry shown; 0 for a run without
  *   bars yet (see _sluice_lanes_layout_key())
@@ -264,22 +263,14 @@ bar_key (const SluiceTimelineBar *bar)
 guint
 _sluice_lanes_get_key_kinds (SluiceTimeline *model)
 {
-  guint n_bars = sluice_timeline_get_n_bars (model);
+  guint looks = sluice_timeline_get_bar_looks (model);
   guint kinds = 0;
 
-  if (n_bars == 0)
+  if (sluice_timeline_get_n_bars (model) == 0)
     return 0;
-  for (guint i = 0; i < n_bars; i++)
-    {
-      const SluiceTimelineBar *bar = sluice_timeline_get_bar (model, i);
-
-      kinds |= 1u << bar_key (bar);
-      /* The lanes draw a deadline where the attempt runs or reached it. */
-      if (bar->deadline >= 0 && (bar->end < 0 || bar->deadline <= bar->end))
-        kinds |= 1u << KEY_DEADLINE;
-      if (bar->n_rounds > 0)
-        kinds |= 1u << KEY_CANCEL_REQUEST;
-    }
+  for (guint look = 0; look < SLUICE_TIMELINE_N_BAR_LOOKS; look++)
+    if (looks & (1u << look))
+      kinds |= 1u << look_keys[look];
   for (SluiceTimelineMarkKind kind = SLUICE_TIMELINE_MARK_BACKOFF; kind <= SLUICE_TIMELINE_MARK_SHED; kind++)
     if (sluice_timeline_has_mark_kind (model, kind))
       kinds |= 1u << (KEY_BACKOFF + kind);

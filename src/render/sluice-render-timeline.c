@@ -432,13 +432,14 @@ draw_bars (const Pass     *pass,
            guint           n_workers)
 {
   g_autofree Pending *pending = g_new0 (Pending, n_workers);
-  guint n_bars = sluice_timeline_get_n_bars (model);
+  guint n_bars;
+  const SluiceTimelineBar *bars = sluice_timeline_get_bars (model, &n_bars);
   const SluiceRect *plot = &pass->lanes.plot;
   double alpha = pass->selected_item >= 0 ? 0.35 : 1.;
 
   for (guint i = 0; i < n_bars; i++)
     {
-      const SluiceTimelineBar *bar = sluice_timeline_get_bar (model, i);
+      const SluiceTimelineBar *bar = &bars[i];
       gint64 end = _sluice_lanes_bar_end (bar, pass->now);
       double a = bar->item == pass->selected_item ? 1. : alpha;
       double x0, x1;

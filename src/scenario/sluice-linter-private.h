@@ -77,6 +77,7 @@ struct _SluiceLinter
 
   gboolean    started;
   gboolean    ended;
+  guint64     n_events;    /* handed in: sluice_linter_get_n_events() */
   gint64      start_time;
   gint64      now;         /* evaluated up to here */
   guint       capacity;

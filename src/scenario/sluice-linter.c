@@ -477,6 +477,7 @@ sluice_linter_add_event (SluiceLinter      *self,
   g_return_if_fail (SLUICE_IS_LINTER (self));
   g_return_if_fail (event != NULL);
 
+  self->n_events++;
   if (self->ended)
     return;
   if (!self->started)
@@ -636,6 +637,21 @@ sluice_linter_get_start_time (SluiceLinter *self)
 {
   g_return_val_if_fail (SLUICE_IS_LINTER (self), -1);
   return self->start_time;
+}
+
+/**
+ * sluice_linter_get_n_events:
+ * @self: a #SluiceLinter
+ *
+ * Returns: how many events were handed to it (sluice_linter_add_event()),
+ *   those it ignored included: a run's events are linted once, so this
+ *   is the run's number of events, whoever reads them
+ */
+guint64
+sluice_linter_get_n_events (SluiceLinter *self)
+{
+  g_return_val_if_fail (SLUICE_IS_LINTER (self), 0);
+  return self->n_events;
 }
 
 /**

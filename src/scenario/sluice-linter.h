@@ -91,6 +91,7 @@ void          sluice_linter_reset          (SluiceLinter      *self);
 gboolean      sluice_linter_get_ended      (SluiceLinter      *self);
 gint64        sluice_linter_get_start_time (SluiceLinter      *self);
 gint64        sluice_linter_get_time       (SluiceLinter      *self);
+guint64       sluice_linter_get_n_events   (SluiceLinter      *self);
 GPtrArray    *sluice_linter_get_lints      (SluiceLinter      *self);
 GPtrArray    *sluice_linter_dup_lints_at   (SluiceLinter      *self,
                                             gint64             time);

@@ -217,6 +217,60 @@ store_failed (Admin        *a,
   return sluice_run_store_status_for (error);
 }
 
+/* Opens the store (for writing with @write) into *@store unless it is
+ * open already, and asks it @query: its reply, or NULL with *@status set
+ * and the failure printed. */
+static SluiceStoreAdminReply *
+open_and_ask (Admin                  *a,
+              gboolean                write,
+              SluiceJobStore        **store,
+              SluiceStoreAdminQuery  *query,
+              int                    *status)
+{
+  g_autoptr(GError) error = NULL;
+  SluiceStoreAdminReply *reply;
+
+  if (*store == NULL)
+    *store = open_store (a, write, status);
+  if (*store == NULL)
+    return NULL;
+  reply = ask (*store, query, &error);
+  if (reply == NULL)
+    *status = store_failed (a, error);
+  return reply;
+}
+
+/* The exit status of a verb that printed text: @status, unless the text
+ * could not be written. */
+static int
+finish_text (int status)
+{
+  return fflush (stdout) == 0 ? status : SLUICE_RUN_EXIT_INTERNAL;
+}
+
+/* Whether the verb was given no positional arguments, as it expects;
+ * else its usage status in *@status. */
+static gboolean
+no_arguments (Admin *a,
+              int   *status)
+{
+  if (a->args[0] == NULL)
+    return TRUE;
+  *status = usage (a, _("no positional arguments expected"));
+  return FALSE;
+}
+
+/* Whether the verb was given one job id, as it expects. */
+static gboolean
+one_job_id (Admin *a,
+            int   *status)
+{
+  if (a->args[0] != NULL && a->args[1] == NULL)
+    return TRUE;
+  *status = usage (a, _("expected one job id"));
+  return FALSE;
+}
+
 /* ---- JSON -------------------------------------------------------------- */
 
 static void
@@ -461,31 +515,27 @@ jobs_main (Admin  *a,
   g_autoptr(SluiceJobStore) store = NULL;
   g_autoptr(SluiceStoreAdminQuery) query = sluice_store_admin_query_new (SLUICE_STORE_ADMIN_LIST_JOBS);
   g_autoptr(SluiceStoreAdminReply) reply = NULL;
-  g_autoptr(GError) error = NULL;
   int status = SLUICE_RUN_EXIT_OK;
 
   a->limit = 50;
   if (!parse (a, NULL, _("Lists jobs, newest first, a page at a time (--after the last one's id for the next)."),
               entries, argc, argv))
     return SLUICE_RUN_EXIT_USAGE;
-  if (a->args[0] != NULL)
-    return usage (a, _("no positional arguments expected"));
+  if (!no_arguments (a, &status))
+    return status;
   if (a->limit < 1 || a->limit > MAX_PAGE)
     return usage (a, _("--limit must be between 1 and 1000"));
   if (!parse_states (a, ALL_STATES, &query->states, &status) || !check_tenant (a, a->tenant, &status))
     return status;
 
-  store = open_store (a, FALSE, &status);
-  if (store == NULL)
-    return status;
   query->tenant = g_strdup (a->tenant);
   query->key_prefix = g_strdup (a->key_prefix);
   query->search = a->search != NULL && *a->search != '\0' ? g_strdup (a->search) : NULL;
   query->limit = (guint) a->limit;
   query->after = g_strdup (a->after);
-  reply = ask (store, query, &error);
+  reply = open_and_ask (a, FALSE, &store, query, &status);
   if (reply == NULL)
-    return store_failed (a, error);
+    return status;
 
   if (a->json)
     {
@@ -507,7 +557,7 @@ jobs_main (Admin  *a,
   if (reply->next != NULL)
     /* Translators: %s is the last job's id; the command for the next page. */
     printf (_("more: --after %s\n"), reply->next);
-  return fflush (stdout) == 0 ? SLUICE_RUN_EXIT_OK : SLUICE_RUN_EXIT_INTERNAL;
+  return finish_text (SLUICE_RUN_EXIT_OK);
 }
 
 static void
@@ -576,22 +626,18 @@ show_main (Admin  *a,
   g_autoptr(SluiceJobStore) store = NULL;
   g_autoptr(SluiceStoreAdminQuery) query = sluice_store_admin_query_new (SLUICE_STORE_ADMIN_SHOW);
   g_autoptr(SluiceStoreAdminReply) reply = NULL;
-  g_autoptr(GError) error = NULL;
   int status = SLUICE_RUN_EXIT_OK;
 
   if (!parse (a, "ID", _("Shows one job: payload, state, attempts, lease, result and attempt history."),
               NULL, argc, argv))
     return SLUICE_RUN_EXIT_USAGE;
-  if (a->args[0] == NULL || a->args[1] != NULL)
-    return usage (a, _("expected one job id"));
-
-  store = open_store (a, FALSE, &status);
-  if (store == NULL)
+  if (!one_job_id (a, &status))
     return status;
+
   query->ids = g_strdupv ((char *[]) { a->args[0], NULL });
-  reply = ask (store, query, &error);
+  reply = open_and_ask (a, FALSE, &store, query, &status);
   if (reply == NULL)
-    return store_failed (a, error);
+    return status;
   if (reply->jobs->len == 0)
     {
       /* Translators: %s is a job's id. */
@@ -620,7 +666,7 @@ show_main (Admin  *a,
     }
   if (reply->jobs->len > 0)
     print_show_text (reply, query->now);
-  return fflush (stdout) == 0 ? status : SLUICE_RUN_EXIT_INTERNAL;
+  return finish_text (status);
 }
 
 /* ---- retry, cancel, discard -------------------------------------------------------- */
@@ -695,7 +741,7 @@ report_change (Admin                       *a,
         /* Translators: a job's id: it runs, and its worker is told to cancel it. */
         printf (_("  %s runs: its worker cancels it at its next heartbeat\n"), item->id);
     }
-  return fflush (stdout) == 0 ? status : SLUICE_RUN_EXIT_INTERNAL;
+  return finish_text (status);
 }
 
 static int
@@ -733,7 +779,6 @@ change_main (Admin              *a,
   g_autoptr(SluiceJobStore) store = NULL;
   g_autoptr(SluiceStoreAdminQuery) query = sluice_store_admin_query_new (op);
   g_autoptr(SluiceStoreAdminReply) reply = NULL;
-  g_autoptr(GError) error = NULL;
   int status = SLUICE_RUN_EXIT_OK;
   gint64 older = 0;
 
@@ -771,9 +816,6 @@ change_main (Admin              *a,
   if (a->older_than != NULL && !parse_duration (a->older_than, &older))
     return usage (a, _("--older-than: expected a duration such as 90, 90s, 30m, 12h or 7d"));
 
-  store = open_store (a, TRUE, &status);
-  if (store == NULL)
-    return status;
   if (a->args[0] != NULL)
     query->ids = g_strdupv (a->args);
   query->tenant = g_strdup (a->tenant);
@@ -781,9 +823,9 @@ change_main (Admin              *a,
   query->confirmed = a->yes;
   query->now = g_get_real_time ();
   query->older_than = older > 0 ? query->now - older : 0;
-  reply = ask (store, query, &error);
+  reply = open_and_ask (a, TRUE, &store, query, &status);
   if (reply == NULL)
-    return store_failed (a, error);
+    return status;
   return report_change (a, reply);
 }
 
@@ -799,7 +841,6 @@ tenant_main (Admin              *a,
   g_autoptr(SluiceStoreAdminQuery) query = sluice_store_admin_query_new (op);
   g_autoptr(SluiceStoreAdminReply) reply = NULL;
   g_autoptr(SluiceStoreAdminQuery) read = sluice_store_admin_query_new (SLUICE_STORE_ADMIN_TENANTS);
-  g_autoptr(GError) error = NULL;
   const SluiceStoreTenant *tenant = NULL;
   int status = SLUICE_RUN_EXIT_OK;
   guint n_args = op == SLUICE_STORE_ADMIN_LIMIT ? 2 : 1;
@@ -824,19 +865,16 @@ tenant_main (Admin              *a,
       query->concurrency = n;
     }
 
-  store = open_store (a, TRUE, &status);
-  if (store == NULL)
-    return status;
   query->tenant = g_strdup (a->args[0]);
-  reply = ask (store, query, &error);
+  reply = open_and_ask (a, TRUE, &store, query, &status);
   if (reply == NULL)
-    return store_failed (a, error);
+    return status;
   /* The tenant as it is now, for the report. */
   g_clear_pointer (&reply, sluice_store_admin_reply_free);
   read->tenant = g_strdup (a->args[0]);
-  reply = ask (store, read, &error);
+  reply = open_and_ask (a, TRUE, &store, read, &status);
   if (reply == NULL)
-    return store_failed (a, error);
+    return status;
   if (reply->tenants->len > 0)
     tenant = g_ptr_array_index (reply->tenants, 0);
 
@@ -862,7 +900,7 @@ tenant_main (Admin              *a,
   else
     /* Translators: a tenant, then paused or active. */
     printf (_("tenant %s: %s, no limit\n"), a->args[0], tenant != NULL && tenant->paused ? _("paused") : _("active"));
-  return fflush (stdout) == 0 ? SLUICE_RUN_EXIT_OK : SLUICE_RUN_EXIT_INTERNAL;
+  return finish_text (SLUICE_RUN_EXIT_OK);
 }
 
 /* ---- workers ------------------------------------------------------------------------------ */
@@ -920,21 +958,17 @@ workers_main (Admin  *a,
   g_autoptr(SluiceJobStore) store = NULL;
   g_autoptr(SluiceStoreAdminQuery) query = NULL;
   g_autoptr(SluiceStoreAdminReply) reply = NULL;
-  g_autoptr(GError) error = NULL;
   int status = SLUICE_RUN_EXIT_OK;
 
   if (!parse (a, NULL, _("Lists the workers, their heartbeats and the claims they hold; lost ones are "
                          "those whose heartbeat is older than 3 leases."), entries, argc, argv))
     return SLUICE_RUN_EXIT_USAGE;
-  if (a->args[0] != NULL)
-    return usage (a, _("no positional arguments expected"));
-  store = open_store (a, a->prune, &status);
-  if (store == NULL)
+  if (!no_arguments (a, &status))
     return status;
   query = sluice_store_admin_query_new (a->prune ? SLUICE_STORE_ADMIN_PRUNE_WORKERS : SLUICE_STORE_ADMIN_WORKERS);
-  reply = ask (store, query, &error);
+  reply = open_and_ask (a, a->prune, &store, query, &status);
   if (reply == NULL)
-    return store_failed (a, error);
+    return status;
 
   if (a->json)
     {
@@ -974,7 +1008,7 @@ workers_main (Admin  *a,
     }
   if (!a->prune && reply->workers->len == 0)
     printf ("%s\n", _("no workers"));
-  return fflush (stdout) == 0 ? SLUICE_RUN_EXIT_OK : SLUICE_RUN_EXIT_INTERNAL;
+  return finish_text (SLUICE_RUN_EXIT_OK);
 }
 
 /* ---- export ------------------------------------------------------------------------------- */
@@ -999,18 +1033,15 @@ export_main (Admin  *a,
                          "clock (its behaviour, retries and backoff), to open in the playground."),
               entries, argc, argv))
     return SLUICE_RUN_EXIT_USAGE;
-  if (a->args[0] == NULL || a->args[1] != NULL)
-    return usage (a, _("expected one job id"));
+  if (!one_job_id (a, &status))
+    return status;
   if (a->scenario == NULL)
     return usage (a, _("--scenario FILE.pool is required"));
 
-  store = open_store (a, FALSE, &status);
-  if (store == NULL)
-    return status;
   query->ids = g_strdupv ((char *[]) { a->args[0], NULL });
-  reply = ask (store, query, &error);
+  reply = open_and_ask (a, FALSE, &store, query, &status);
   if (reply == NULL)
-    return store_failed (a, error);
+    return status;
   if (reply->jobs->len == 0)
     {
       g_printerr (_("sluice-run store %s: %s: no such job\n"), a->verb, a->args[0]);
@@ -1035,7 +1066,7 @@ export_main (Admin  *a,
   /* Translators: the scenario file, then how many attempts it replays. */
   printf (_("wrote %s: %u attempts to replay (sluice-run %s, or open it in the playground)\n"), a->scenario,
           reply->attempts->len, a->scenario);
-  return fflush (stdout) == 0 ? SLUICE_RUN_EXIT_OK : SLUICE_RUN_EXIT_INTERNAL;
+  return finish_text (SLUICE_RUN_EXIT_OK);
 }
 
 /* ---- status: the tenants and workers it adds ------------------------------------------- */

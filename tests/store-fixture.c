@@ -155,6 +155,34 @@ store_fixture_status (SluiceJobStore  *store,
 }
 
 SluiceStoredJob *
+store_fixture_enqueue_at (SluiceJobStore  *store,
+                          const char      *tenant,
+                          const char      *operation_key,
+                          const char      *payload,
+                          guint            max_attempts,
+                          gint64           now,
+                          gint64           available_at,
+                          GError         **error)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+
+  sluice_store_enqueue_at_async (store, tenant, operation_key, payload, max_attempts, now, available_at,
+                                 NULL, on_ready, &result);
+  return sluice_job_store_enqueue_finish (store, wait_for (&result), NULL, error);
+}
+
+SluiceStoreAdminReply *
+store_fixture_admin (SluiceJobStore         *store,
+                     SluiceStoreAdminQuery  *query,
+                     GError                **error)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+
+  sluice_store_admin_async (store, query, NULL, on_ready, &result);
+  return sluice_store_admin_finish (store, wait_for (&result), error);
+}
+
+SluiceStoredJob *
 store_fixture_peek (SluiceJobStore *store,
                     const char     *tenant,
                     const char     *operation_key)

@@ -8,6 +8,7 @@
 #include <libpq-fe.h>
 
 #include "sluice-job-store.h"
+#include "sluice-store-admin.h"
 
 G_BEGIN_DECLS
 
@@ -84,6 +85,18 @@ SluiceStoreStatus *store_fixture_status   (SluiceJobStore         *store,
                                            const char             *tenant,
                                            guint                   n_failures,
                                            GError                **error);
+
+SluiceStoredJob   *store_fixture_enqueue_at (SluiceJobStore       *store,
+                                             const char           *tenant,
+                                             const char           *operation_key,
+                                             const char           *payload,
+                                             guint                 max_attempts,
+                                             gint64                now,
+                                             gint64                available_at,
+                                             GError              **error);
+SluiceStoreAdminReply *store_fixture_admin (SluiceJobStore        *store,
+                                            SluiceStoreAdminQuery *query,
+                                            GError               **error);
 
 /* The job as the store keeps it now. The protocol has no read of one job:
  * enqueue of the same (tenant, operation key) is one, by the idempotency

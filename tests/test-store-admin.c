@@ -143,31 +143,13 @@ claim (StorePlace *p,
   return c;
 }
 
-typedef struct {
-  GAsyncResult *result;
-} Wait;
-
-static void
-on_ready (GObject      *object,
-          GAsyncResult *result,
-          gpointer      user_data)
-{
-  ((Wait *) user_data)->result = g_object_ref (result);
-}
-
 static SluiceStoreAdminReply *
 admin (StorePlace            *p,
        SluiceStoreAdminQuery *query)
 {
   g_autoptr(GError) error = NULL;
-  Wait wait = { NULL };
-  SluiceStoreAdminReply *reply;
+  SluiceStoreAdminReply *reply = store_fixture_admin (p->store, query, &error);
 
-  sluice_store_admin_async (p->store, query, NULL, on_ready, &wait);
-  while (wait.result == NULL)
-    g_main_context_iteration (NULL, TRUE);
-  reply = sluice_store_admin_finish (p->store, wait.result, &error);
-  g_object_unref (wait.result);
   g_assert_no_error (error);
   return reply;
 }
@@ -1112,14 +1094,8 @@ enqueue_at (StorePlace *p,
             gint64      available_at)
 {
   g_autoptr(GError) error = NULL;
-  Wait wait = { NULL };
-  SluiceStoredJob *job;
+  SluiceStoredJob *job = store_fixture_enqueue_at (p->store, tenant, key, "{}", 3, now, available_at, &error);
 
-  sluice_store_enqueue_at_async (p->store, tenant, key, "{}", 3, now, available_at, NULL, on_ready, &wait);
-  while (wait.result == NULL)
-    g_main_context_iteration (NULL, TRUE);
-  job = sluice_job_store_enqueue_finish (p->store, wait.result, NULL, &error);
-  g_object_unref (wait.result);
   g_assert_no_error (error);
   g_assert_nonnull (job);
   return job;
@@ -1289,15 +1265,9 @@ static gboolean
 writable_of (SluiceJobStore *store)
 {
   g_autoptr(SluiceStoreAdminQuery) query = sluice_store_admin_query_new (SLUICE_STORE_ADMIN_WRITABLE);
-  g_autoptr(SluiceStoreAdminReply) reply = NULL;
   g_autoptr(GError) error = NULL;
-  Wait wait = { NULL };
+  g_autoptr(SluiceStoreAdminReply) reply = store_fixture_admin (store, query, &error);
 
-  sluice_store_admin_async (store, query, NULL, on_ready, &wait);
-  while (wait.result == NULL)
-    g_main_context_iteration (NULL, TRUE);
-  reply = sluice_store_admin_finish (store, wait.result, &error);
-  g_object_unref (wait.result);
   g_assert_no_error (error);
   return reply->writable;
 }

@@ -123,26 +123,6 @@ parse (Admin         *a,
 
 /* ---- opening and waiting ----------------------------------------------- */
 
-typedef struct {
-  GAsyncResult *result;
-} Wait;
-
-static void
-on_ready (GObject      *object,
-          GAsyncResult *result,
-          gpointer      user_data)
-{
-  ((Wait *) user_data)->result = g_object_ref (result);
-}
-
-static GAsyncResult *
-wait_for (Wait *wait)
-{
-  while (wait->result == NULL)
-    g_main_context_iteration (NULL, TRUE);
-  return wait->result;
-}
-
 /* Whether there is a job store at a->uri (of this schema version, or one
  * a writer migrates): asked read-only, which makes nothing. */
 static gboolean
@@ -152,14 +132,13 @@ probe_store (Admin  *a,
   g_autoptr(GError) error = NULL;
   g_autoptr(SluiceJobStore) probe = sluice_job_store_open_for_uri (a->uri, SLUICE_JOB_STORE_OPEN_READ_ONLY, &error);
   g_autoptr(SluiceStoreStatus) counts = NULL;
-  Wait wait = { NULL };
+  g_autoptr(GAsyncResult) result = NULL;
 
   if (probe != NULL)
     {
       /* PostgreSQL connects (and checks the schema) at the first request. */
-      sluice_job_store_get_status_async (probe, NULL, 0, NULL, on_ready, &wait);
-      counts = sluice_job_store_get_status_finish (probe, wait_for (&wait), &error);
-      g_object_unref (wait.result);
+      sluice_job_store_get_status_async (probe, NULL, 0, NULL, sluice_run_store_on_ready, &result);
+      counts = sluice_job_store_get_status_finish (probe, sluice_run_store_wait (&result), &error);
     }
   /* An older schema: the writer's open migrates it. */
   if (error == NULL || g_error_matches (error, SLUICE_STORE_ERROR, SLUICE_STORE_ERROR_SCHEMA))
@@ -198,15 +177,12 @@ ask (SluiceJobStore         *store,
      SluiceStoreAdminQuery  *query,
      GError                **error)
 {
-  Wait wait = { NULL };
-  SluiceStoreAdminReply *reply;
+  g_autoptr(GAsyncResult) result = NULL;
 
   if (query->now == 0)
     query->now = g_get_real_time ();
-  sluice_store_admin_async (store, query, NULL, on_ready, &wait);
-  reply = sluice_store_admin_finish (store, wait_for (&wait), error);
-  g_object_unref (wait.result);
-  return reply;
+  sluice_store_admin_async (store, query, NULL, sluice_run_store_on_ready, &result);
+  return sluice_store_admin_finish (store, sluice_run_store_wait (&result), error);
 }
 
 static int

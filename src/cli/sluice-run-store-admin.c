@@ -474,9 +474,10 @@ parse_duration (const char *text,
 #define ALL_STATES ((1u << SLUICE_STORED_JOB_N_STATES) - 1)
 
 static int
-jobs_main (Admin  *a,
-           int     argc,
-           char  **argv)
+jobs_main (Admin              *a,
+           SluiceStoreAdminOp  op,
+           int                 argc,
+           char              **argv)
 {
   GOptionEntry entries[] = {
     { "tenant", 0, 0, G_OPTION_ARG_STRING, &a->tenant, N_("Only this tenant's jobs"), N_("T") },
@@ -595,9 +596,10 @@ print_show_text (const SluiceStoreAdminReply *reply,
 }
 
 static int
-show_main (Admin  *a,
-           int     argc,
-           char  **argv)
+show_main (Admin              *a,
+           SluiceStoreAdminOp  op,
+           int                 argc,
+           char              **argv)
 {
   g_autoptr(SluiceJobStore) store = NULL;
   g_autoptr(SluiceStoreAdminQuery) query = sluice_store_admin_query_new (SLUICE_STORE_ADMIN_SHOW);
@@ -923,9 +925,10 @@ add_worker (JsonBuilder             *b,
 }
 
 static int
-workers_main (Admin  *a,
-              int     argc,
-              char  **argv)
+workers_main (Admin              *a,
+              SluiceStoreAdminOp  op,
+              int                 argc,
+              char              **argv)
 {
   GOptionEntry entries[] = {
     { "prune", 0, 0, G_OPTION_ARG_NONE, &a->prune, N_("Delete the rows of lost workers"), NULL },
@@ -990,9 +993,10 @@ workers_main (Admin  *a,
 /* ---- export ------------------------------------------------------------------------------- */
 
 static int
-export_main (Admin  *a,
-             int     argc,
-             char  **argv)
+export_main (Admin              *a,
+             SluiceStoreAdminOp  op,
+             int                 argc,
+             char              **argv)
 {
   GOptionEntry entries[] = {
     { "scenario", 0, 0, G_OPTION_ARG_FILENAME, &a->scenario, N_("The scenario file to write"), N_("FILE.pool") },
@@ -1153,6 +1157,25 @@ sluice_run_store_admin_add_status (SluiceJobStore  *store,
 
 /* ---- the verbs ---------------------------------------------------------------------------- */
 
+/* The verbs of `sluice-run store` (status is sluice-run-store.c's), each
+ * run by its function with its operation. */
+static const struct {
+  const char         *name;
+  int               (*run) (Admin *a, SluiceStoreAdminOp op, int argc, char **argv);
+  SluiceStoreAdminOp  op;
+} verbs[] = {
+  { "jobs", jobs_main, SLUICE_STORE_ADMIN_LIST_JOBS },
+  { "show", show_main, SLUICE_STORE_ADMIN_SHOW },
+  { "retry", change_main, SLUICE_STORE_ADMIN_RETRY },
+  { "cancel", change_main, SLUICE_STORE_ADMIN_CANCEL },
+  { "discard", change_main, SLUICE_STORE_ADMIN_DISCARD },
+  { "pause", tenant_main, SLUICE_STORE_ADMIN_PAUSE },
+  { "resume", tenant_main, SLUICE_STORE_ADMIN_RESUME },
+  { "limit", tenant_main, SLUICE_STORE_ADMIN_LIMIT },
+  { "workers", workers_main, SLUICE_STORE_ADMIN_WORKERS },
+  { "export", export_main, SLUICE_STORE_ADMIN_SHOW },
+};
+
 /**
  * sluice_run_store_admin_main:
  * @argc: the arguments' count
@@ -1167,36 +1190,18 @@ sluice_run_store_admin_main (int    argc,
                              char **argv)
 {
   Admin a = { 0 };
-  int status;
+  int status = SLUICE_RUN_EXIT_USAGE;
+  guint i;
 
   a.verb = argv[0];
-  if (g_str_equal (a.verb, "jobs"))
-    status = jobs_main (&a, argc, argv);
-  else if (g_str_equal (a.verb, "show"))
-    status = show_main (&a, argc, argv);
-  else if (g_str_equal (a.verb, "retry"))
-    status = change_main (&a, SLUICE_STORE_ADMIN_RETRY, argc, argv);
-  else if (g_str_equal (a.verb, "cancel"))
-    status = change_main (&a, SLUICE_STORE_ADMIN_CANCEL, argc, argv);
-  else if (g_str_equal (a.verb, "discard"))
-    status = change_main (&a, SLUICE_STORE_ADMIN_DISCARD, argc, argv);
-  else if (g_str_equal (a.verb, "pause"))
-    status = tenant_main (&a, SLUICE_STORE_ADMIN_PAUSE, argc, argv);
-  else if (g_str_equal (a.verb, "resume"))
-    status = tenant_main (&a, SLUICE_STORE_ADMIN_RESUME, argc, argv);
-  else if (g_str_equal (a.verb, "limit"))
-    status = tenant_main (&a, SLUICE_STORE_ADMIN_LIMIT, argc, argv);
-  else if (g_str_equal (a.verb, "workers"))
-    status = workers_main (&a, argc, argv);
-  else if (g_str_equal (a.verb, "export"))
-    status = export_main (&a, argc, argv);
+  for (i = 0; i < G_N_ELEMENTS (verbs) && !g_str_equal (a.verb, verbs[i].name); i++)
+    ;
+  if (i < G_N_ELEMENTS (verbs))
+    status = verbs[i].run (&a, verbs[i].op, argc, argv);
   else
-    {
-      /* Translators: %s is what was given as the verb. */
-      g_printerr (_("sluice-run store: unknown verb “%s”: expected status, jobs, show, retry, cancel, discard, "
-                    "pause, resume, limit, workers or export\n"), a.verb);
-      status = SLUICE_RUN_EXIT_USAGE;
-    }
+    /* Translators: %s is what was given as the verb. */
+    g_printerr (_("sluice-run store: unknown verb “%s”: expected status, jobs, show, retry, cancel, discard, "
+                  "pause, resume, limit, workers or export\n"), a.verb);
   admin_clear (&a);
   return status;
 }

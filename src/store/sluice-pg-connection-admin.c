@@ -99,14 +99,6 @@ int_of (const PGresult *result,
   return PQgetisnull (result, row, column) ? 0 : g_ascii_strtoll (PQgetvalue (result, row, column), NULL, 10);
 }
 
-static char *
-text_of (const PGresult *result,
-         int             row,
-         int             column)
-{
-  return PQgetisnull (result, row, column) ? NULL : g_strdup (PQgetvalue (result, row, column));
-}
-
 static gboolean
 bool_of (const PGresult *result,
          int             row,
@@ -114,6 +106,38 @@ bool_of (const PGresult *result,
 {
   return g_strcmp0 (PQgetvalue (result, row, column), "t") == 0;
 }
+
+/* A row of a result, for the shared row mapping (sluice-store-admin-sql.c). */
+static gboolean
+row_is_null (const SluiceStoreAdminRow *row,
+             int                        column)
+{
+  return PQgetisnull (row->result, row->index, column);
+}
+
+static gint64
+row_int (const SluiceStoreAdminRow *row,
+         int                        column)
+{
+  return int_of (row->result, row->index, column);
+}
+
+static gboolean
+row_bool (const SluiceStoreAdminRow *row,
+          int                        column)
+{
+  return bool_of (row->result, row->index, column);
+}
+
+static const char *
+row_text (const SluiceStoreAdminRow *row,
+          int                        column)
+{
+  return PQgetisnull (row->result, row->index, column) ? NULL : PQgetvalue (row->result, row->index, column);
+}
+
+/* Row @index of @result (a compound literal: it lives in the enclosing block). */
+#define ROW(result, index) (&(SluiceStoreAdminRow) { row_is_null, row_int, row_bool, row_text, (result), (index) })
 
 /* ---- filters ------------------------------------------------------------------ */
 
@@ -295,20 +319,7 @@ show_job (gpointer                      self,
   if (result == NULL)
     return FALSE;
   for (int row = 0; row < PQntuples (result); row++)
-    {
-      SluiceStoreAttempt *attempt = g_new0 (SluiceStoreAttempt, 1);
-
-      attempt->number = (guint) int_of (result, row, 0);
-      attempt->worker = text_of (result, row, 1);
-      attempt->started_at = int_of (result, row, 2);
-      attempt->ended_at = int_of (result, row, 3);
-      attempt->outcome = sluice_store_attempt_outcome_from_string (PQgetisnull (result, row, 4) ? NULL
-                                                                   : PQgetvalue (result, row, 4));
-      if (!PQgetisnull (result, row, 5))
-        attempt->error = sluice_job_failure_new (PQgetvalue (result, row, 5), PQgetvalue (result, row, 6),
-                                                 PQgetvalue (result, row, 7), bool_of (result, row, 8));
-      g_ptr_array_add (reply->attempts, attempt);
-    }
+    g_ptr_array_add (reply->attempts, sluice_store_admin_attempt_of (ROW (result, row)));
   PQclear (result);
   return TRUE;
 }
@@ -497,13 +508,7 @@ list_tenants (gpointer                      self,
   if (result == NULL)
     return FALSE;
   for (int row = 0; row < PQntuples (result); row++)
-    {
-      SluiceStoreTenant *tenant = sluice_store_admin_tenant_of (by_name, reply->tenants, PQgetvalue (result, row, 0));
-      SluiceStoredJobState state;
-
-      if (sluice_stored_job_state_from_string (PQgetvalue (result, row, 1), &state))
-        tenant->counts[state] = (guint64) int_of (result, row, 2);
-    }
+    sluice_store_admin_add_count (by_name, reply->tenants, ROW (result, row));
   PQclear (result);
   g_ptr_array_set_size (p.values, 1);  /* the tenant only: a parameter unused is an error */
   result = exec (self, "SELECT tenant, paused, concurrency_limit FROM sluice_tenants"
@@ -511,12 +516,7 @@ list_tenants (gpointer                      self,
   if (result == NULL)
     return FALSE;
   for (int row = 0; row < PQntuples (result); row++)
-    {
-      SluiceStoreTenant *tenant = sluice_store_admin_tenant_of (by_name, reply->tenants, PQgetvalue (result, row, 0));
-
-      tenant->paused = bool_of (result, row, 1);
-      tenant->concurrency = PQgetisnull (result, row, 2) ? -1 : int_of (result, row, 2);
-    }
+    sluice_store_admin_add_control (by_name, reply->tenants, ROW (result, row));
   PQclear (result);
   sluice_store_admin_sort_tenants (reply->tenants);
   return TRUE;
@@ -546,22 +546,7 @@ list_workers (gpointer                      self,
   if (result == NULL)
     return FALSE;
   for (int row = 0; row < PQntuples (result); row++)
-    {
-      SluiceStoreWorker *worker = g_new0 (SluiceStoreWorker, 1);
-
-      worker->id = text_of (result, row, 0);
-      worker->host = text_of (result, row, 1);
-      worker->pid = int_of (result, row, 2);
-      worker->started_at = int_of (result, row, 3);
-      worker->heartbeat_at = int_of (result, row, 4);
-      worker->lease = int_of (result, row, 5);
-      worker->tenants = text_of (result, row, 6);
-      worker->done = (guint64) int_of (result, row, 7);
-      worker->failed = (guint64) int_of (result, row, 8);
-      worker->lost = bool_of (result, row, 9);
-      worker->claims = g_ptr_array_new_with_free_func ((GDestroyNotify) sluice_stored_job_free);
-      g_ptr_array_add (reply->workers, worker);
-    }
+    g_ptr_array_add (reply->workers, sluice_store_admin_worker_of (ROW (result, row)));
   PQclear (result);
   for (guint i = 0; !prune && i < reply->workers->len; i++)
     {
@@ -641,11 +626,8 @@ list_completions (gpointer                      self,
     return FALSE;
   for (int row = 0; row < PQntuples (result); row++)
     {
-      SluiceStoreCompletion c;
+      SluiceStoreCompletion c = sluice_store_admin_completion_of (ROW (result, row));
 
-      c.ended_at = int_of (result, row, 0);
-      c.outcome = sluice_store_attempt_outcome_from_string (PQgetvalue (result, row, 1));
-      c.waited = int_of (result, row, 2);
       g_array_append_val (reply->completions, c);
     }
   PQclear (result);

@@ -305,6 +305,39 @@ read_int_row (sqlite3_stmt *stmt,
   *(gint64 *) data = sqlite3_column_int64 (stmt, 0);
 }
 
+/* A row of a statement, for the shared row mapping
+ * (sluice-store-admin-sql.c). */
+static gboolean
+row_is_null (const SluiceStoreAdminRow *row,
+             int                        column)
+{
+  return sqlite3_column_type ((sqlite3_stmt *) row->result, column) == SQLITE_NULL;
+}
+
+static gint64
+row_int (const SluiceStoreAdminRow *row,
+         int                        column)
+{
+  return sqlite3_column_int64 ((sqlite3_stmt *) row->result, column);
+}
+
+static gboolean
+row_bool (const SluiceStoreAdminRow *row,
+          int                        column)
+{
+  return sqlite3_column_int ((sqlite3_stmt *) row->result, column) != 0;
+}
+
+static const char *
+row_text (const SluiceStoreAdminRow *row,
+          int                        column)
+{
+  return (const char *) sqlite3_column_text ((sqlite3_stmt *) row->result, column);
+}
+
+/* The row @stmt stands on (a compound literal: it lives in the enclosing block). */
+#define ROW(stmt) (&(SluiceStoreAdminRow) { row_is_null, row_int, row_bool, row_text, (stmt), 0 })
+
 /* ---- the queries ------------------------------------------------------------ */
 
 static gboolean
@@ -344,19 +377,7 @@ static void
 add_attempt_row (sqlite3_stmt *stmt,
                  gpointer      data)
 {
-  SluiceStoreAttempt *attempt = g_new0 (SluiceStoreAttempt, 1);
-
-  attempt->number = (guint) sqlite3_column_int64 (stmt, 0);
-  attempt->worker = sluice_sqlite_column_text (stmt, 1);
-  attempt->started_at = sqlite3_column_int64 (stmt, 2);
-  attempt->ended_at = sqlite3_column_int64 (stmt, 3);
-  attempt->outcome = sluice_store_attempt_outcome_from_string ((const char *) sqlite3_column_text (stmt, 4));
-  if (sqlite3_column_type (stmt, 5) != SQLITE_NULL)
-    attempt->error = sluice_job_failure_new ((const char *) sqlite3_column_text (stmt, 5),
-                                             (const char *) sqlite3_column_text (stmt, 6),
-                                             (const char *) sqlite3_column_text (stmt, 7),
-                                             sqlite3_column_int (stmt, 8) != 0);
-  g_ptr_array_add (data, attempt);
+  g_ptr_array_add (data, sluice_store_admin_attempt_of (ROW (stmt)));
 }
 
 static gboolean
@@ -572,11 +593,8 @@ add_count_row (sqlite3_stmt *stmt,
                gpointer      data)
 {
   Tenants *t = data;
-  SluiceStoreTenant *tenant = sluice_store_admin_tenant_of (t->by_name, t->list, (const char *) sqlite3_column_text (stmt, 0));
-  SluiceStoredJobState state;
 
-  if (sluice_stored_job_state_from_string ((const char *) sqlite3_column_text (stmt, 1), &state))
-    tenant->counts[state] = (guint64) sqlite3_column_int64 (stmt, 2);
+  sluice_store_admin_add_count (t->by_name, t->list, ROW (stmt));
 }
 
 static void
@@ -584,10 +602,8 @@ add_control_row (sqlite3_stmt *stmt,
                  gpointer      data)
 {
   Tenants *t = data;
-  SluiceStoreTenant *tenant = sluice_store_admin_tenant_of (t->by_name, t->list, (const char *) sqlite3_column_text (stmt, 0));
 
-  tenant->paused = sqlite3_column_int (stmt, 1) != 0;
-  tenant->concurrency = sqlite3_column_type (stmt, 2) == SQLITE_NULL ? -1 : sqlite3_column_int64 (stmt, 2);
+  sluice_store_admin_add_control (t->by_name, t->list, ROW (stmt));
 }
 
 static gboolean
@@ -616,20 +632,7 @@ static void
 add_worker_row (sqlite3_stmt *stmt,
                 gpointer      data)
 {
-  SluiceStoreWorker *worker = g_new0 (SluiceStoreWorker, 1);
-
-  worker->id = sluice_sqlite_column_text (stmt, 0);
-  worker->host = sluice_sqlite_column_text (stmt, 1);
-  worker->pid = sqlite3_column_int64 (stmt, 2);
-  worker->started_at = sqlite3_column_int64 (stmt, 3);
-  worker->heartbeat_at = sqlite3_column_int64 (stmt, 4);
-  worker->lease = sqlite3_column_int64 (stmt, 5);
-  worker->tenants = sluice_sqlite_column_text (stmt, 6);
-  worker->done = (guint64) sqlite3_column_int64 (stmt, 7);
-  worker->failed = (guint64) sqlite3_column_int64 (stmt, 8);
-  worker->lost = sqlite3_column_int (stmt, 9) != 0;
-  worker->claims = g_ptr_array_new_with_free_func ((GDestroyNotify) sluice_stored_job_free);
-  g_ptr_array_add (data, worker);
+  g_ptr_array_add (data, sluice_store_admin_worker_of (ROW (stmt)));
 }
 
 #define WORKER_COLUMNS \
@@ -707,12 +710,8 @@ static void
 add_completion_row (sqlite3_stmt *stmt,
                     gpointer      data)
 {
-  SluiceStoreCompletion c;
-  g_autofree char *outcome = sluice_sqlite_column_text (stmt, 1);
+  SluiceStoreCompletion c = sluice_store_admin_completion_of (ROW (stmt));
 
-  c.ended_at = sqlite3_column_int64 (stmt, 0);
-  c.outcome = sluice_store_attempt_outcome_from_string (outcome);
-  c.waited = sqlite3_column_int64 (stmt, 2);
   g_array_append_val (data, c);
 }
 

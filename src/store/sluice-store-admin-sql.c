@@ -204,3 +204,81 @@ sluice_store_admin_sort_tenants (GPtrArray *tenants)
 {
   g_ptr_array_sort (tenants, compare_tenants);
 }
+
+/* ---- rows ------------------------------------------------------------------ */
+
+/* A worker of `id, host, pid, started_at, heartbeat_at, lease, tenants,
+ * done, failed, lost`, holding no claims yet. */
+SluiceStoreWorker *
+sluice_store_admin_worker_of (const SluiceStoreAdminRow *row)
+{
+  SluiceStoreWorker *worker = g_new0 (SluiceStoreWorker, 1);
+
+  worker->id = g_strdup (row->text_at (row, 0));
+  worker->host = g_strdup (row->text_at (row, 1));
+  worker->pid = row->int_at (row, 2);
+  worker->started_at = row->int_at (row, 3);
+  worker->heartbeat_at = row->int_at (row, 4);
+  worker->lease = row->int_at (row, 5);
+  worker->tenants = g_strdup (row->text_at (row, 6));
+  worker->done = (guint64) row->int_at (row, 7);
+  worker->failed = (guint64) row->int_at (row, 8);
+  worker->lost = row->bool_at (row, 9);
+  worker->claims = g_ptr_array_new_with_free_func ((GDestroyNotify) sluice_stored_job_free);
+  return worker;
+}
+
+/* An attempt of `attempt, worker, started_at, ended_at, outcome,
+ * error_type, error_message, error_code, error_retryable`. */
+SluiceStoreAttempt *
+sluice_store_admin_attempt_of (const SluiceStoreAdminRow *row)
+{
+  SluiceStoreAttempt *attempt = g_new0 (SluiceStoreAttempt, 1);
+
+  attempt->number = (guint) row->int_at (row, 0);
+  attempt->worker = g_strdup (row->text_at (row, 1));
+  attempt->started_at = row->int_at (row, 2);
+  attempt->ended_at = row->int_at (row, 3);
+  attempt->outcome = sluice_store_attempt_outcome_from_string (row->text_at (row, 4));
+  if (!row->is_null (row, 5))
+    attempt->error = sluice_job_failure_new (row->text_at (row, 5), row->text_at (row, 6),
+                                             row->text_at (row, 7), row->bool_at (row, 8));
+  return attempt;
+}
+
+/* A completion of `ended_at, outcome, waited`. */
+SluiceStoreCompletion
+sluice_store_admin_completion_of (const SluiceStoreAdminRow *row)
+{
+  SluiceStoreCompletion c;
+
+  c.ended_at = row->int_at (row, 0);
+  c.outcome = sluice_store_attempt_outcome_from_string (row->text_at (row, 1));
+  c.waited = row->int_at (row, 2);
+  return c;
+}
+
+/* `tenant, state (as shown), count`: the tenant's count of that state. */
+void
+sluice_store_admin_add_count (GHashTable                *by_name,
+                              GPtrArray                 *list,
+                              const SluiceStoreAdminRow *row)
+{
+  SluiceStoreTenant *tenant = sluice_store_admin_tenant_of (by_name, list, row->text_at (row, 0));
+  SluiceStoredJobState state;
+
+  if (sluice_stored_job_state_from_string (row->text_at (row, 1), &state))
+    tenant->counts[state] = (guint64) row->int_at (row, 2);
+}
+
+/* `tenant, paused, concurrency_limit` (NULL: no limit). */
+void
+sluice_store_admin_add_control (GHashTable                *by_name,
+                                GPtrArray                 *list,
+                                const SluiceStoreAdminRow *row)
+{
+  SluiceStoreTenant *tenant = sluice_store_admin_tenant_of (by_name, list, row->text_at (row, 0));
+
+  tenant->paused = row->bool_at (row, 1);
+  tenant->concurrency = row->is_null (row, 2) ? -1 : row->int_at (row, 2);
+}

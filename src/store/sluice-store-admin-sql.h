@@ -67,4 +67,28 @@ SluiceStoreTenant  *sluice_store_admin_tenant_of     (GHashTable                
                                                       const char                   *name);
 void                sluice_store_admin_sort_tenants  (GPtrArray                    *tenants);
 
+/* One row of a store's result, read through the store's own accessors,
+ * so that what a row means (which column is which field) is written once. */
+typedef struct _SluiceStoreAdminRow SluiceStoreAdminRow;
+
+struct _SluiceStoreAdminRow
+{
+  gboolean     (*is_null) (const SluiceStoreAdminRow *row, int column);
+  gint64       (*int_at)  (const SluiceStoreAdminRow *row, int column);  /* NULL: 0 */
+  gboolean     (*bool_at) (const SluiceStoreAdminRow *row, int column);
+  const char  *(*text_at) (const SluiceStoreAdminRow *row, int column);  /* NULL: NULL */
+  gconstpointer  result;  /* a PGresult, a sqlite3_stmt */
+  int            index;   /* the row of a PGresult */
+};
+
+SluiceStoreWorker  *sluice_store_admin_worker_of     (const SluiceStoreAdminRow    *row);
+SluiceStoreAttempt *sluice_store_admin_attempt_of    (const SluiceStoreAdminRow    *row);
+SluiceStoreCompletion sluice_store_admin_completion_of (const SluiceStoreAdminRow  *row);
+void                sluice_store_admin_add_count     (GHashTable                   *by_name,
+                                                      GPtrArray                    *list,
+                                                      const SluiceStoreAdminRow    *row);
+void                sluice_store_admin_add_control   (GHashTable                   *by_name,
+                                                      GPtrArray                    *list,
+                                                      const SluiceStoreAdminRow    *row);
+
 G_END_DECLS

@@ -10,6 +10,7 @@
  */
 
 #include "store-fixture.h"
+#include "test-helpers.h"
 
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
@@ -1694,4 +1695,12 @@ store_process_clear (StoreProcess *proc)
     g_subprocess_force_exit (proc->process);
   g_clear_object (&proc->err);
   g_clear_object (&proc->process);
+}
+
+void
+store_fixture_wait_until (const gboolean *flag,
+                          guint           seconds,
+                          const char     *what)
+{
+  SLUICE_TEST_SPIN_WITHIN (seconds, what, *flag);
 }

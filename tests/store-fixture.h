@@ -183,5 +183,10 @@ void               store_process_start    (StoreProcess           *proc,
                                            StoreProcessLineFunc    on_line,
                                            gpointer                data);
 void               store_process_clear    (StoreProcess           *proc);
+/* Iterates the main context until *@flag is set (a process's state), at
+ * most @seconds: then the watchdog fails the case. */
+void               store_fixture_wait_until (const gboolean       *flag,
+                                             guint                 seconds,
+                                             const char           *what);
 
 G_END_DECLS

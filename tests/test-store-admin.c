@@ -683,13 +683,6 @@ worker_start (StorePlace *p,
   return w;
 }
 
-static void
-wait_until (const gboolean *flag,
-            const char     *what)
-{
-  SLUICE_TEST_SPIN_WITHIN (WATCHDOG_SECONDS, what, *flag);
-}
-
 /* ---- cancel of a running job from another process ----------------------------------------- */
 
 static void
@@ -708,8 +701,8 @@ running_job_cancelled_from_another_process (StoreKind kind)
   JsonObject *attempt;
   gint64 asked;
 
-  wait_until (&w->ready, "the worker ready");
-  wait_until (&w->started, "the job started");
+  store_fixture_wait_until (&w->ready, WATCHDOG_SECONDS, "the worker ready");
+  store_fixture_wait_until (&w->started, WATCHDOG_SECONDS, "the job started");
 
   /* The fleet: the worker, alive, holding the job. */
   g_assert_cmpint (RUN (&workers, "store", "workers", "--store", p->uri, "--json"), ==, 0);
@@ -722,7 +715,7 @@ running_job_cancelled_from_another_process (StoreKind kind)
   g_assert_cmpint (RUN (&out, "store", "cancel", job->id, "--store", p->uri, "--json"), ==, 0);
   asked = g_get_monotonic_time ();
   g_assert_cmpstr (result_of (out, job->id), ==, "requested");
-  wait_until (&w->cancelled, "the worker's cancel of the job");
+  store_fixture_wait_until (&w->cancelled, WATCHDOG_SECONDS, "the worker's cancel of the job");
   /* Within one heartbeat (SQLite: 1 s) of the ask, or at once (a NOTIFY),
    * with a second of slack for a loaded machine: well before the lease
    * would have run out, and on PostgreSQL before the next heartbeat. */
@@ -768,10 +761,10 @@ history_survives_a_killed_worker (StoreKind kind)
   JsonObject *failure;
   gint64 later;
 
-  wait_until (&w->ready, "the worker ready");
-  wait_until (&w->started, "the job started");
+  store_fixture_wait_until (&w->ready, WATCHDOG_SECONDS, "the worker ready");
+  store_fixture_wait_until (&w->started, WATCHDOG_SECONDS, "the job started");
   g_subprocess_send_signal (w->proc.process, SIGKILL);
-  wait_until (&w->proc.exited, "the killed worker's end");
+  store_fixture_wait_until (&w->proc.exited, WATCHDOG_SECONDS, "the killed worker's end");
   g_assert_true (g_subprocess_get_if_signaled (w->proc.process));
 
   /* Its attempt still runs, as far as the store knows. */

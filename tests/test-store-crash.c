@@ -189,14 +189,6 @@ worker_start (const char *uri,
   return w;
 }
 
-/* Iterates the main context until *@flag is set (a worker's state). */
-static void
-wait_until (const gboolean *flag,
-            const char     *what)
-{
-  SLUICE_TEST_SPIN_WITHIN (WATCHDOG_SECONDS, what, *flag);
-}
-
 static void
 wait_for_count (const guint *count,
                 guint        at_least,
@@ -219,7 +211,7 @@ static void
 worker_kill (Worker *w)
 {
   g_subprocess_send_signal (w->proc.process, SIGKILL);
-  wait_until (&w->proc.exited, "the killed worker's end");
+  store_fixture_wait_until (&w->proc.exited, WATCHDOG_SECONDS, "the killed worker's end");
   g_assert_true (g_subprocess_get_if_signaled (w->proc.process));
   g_assert_cmpint (g_subprocess_get_term_sig (w->proc.process), ==, SIGKILL);
 }
@@ -252,8 +244,8 @@ worker_report_with_status (Worker *w,
   g_autofree char *text = NULL;
   JsonObject *report;
 
-  wait_until (&w->proc.exited, "the worker's end");
-  wait_until (&w->proc.err_closed, "the worker's last lines");
+  store_fixture_wait_until (&w->proc.exited, WATCHDOG_SECONDS, "the worker's end");
+  store_fixture_wait_until (&w->proc.err_closed, WATCHDOG_SECONDS, "the worker's last lines");
   g_assert_true (g_subprocess_get_if_exited (w->proc.process));
   g_assert_cmpint (g_subprocess_get_exit_status (w->proc.process), ==, status);
 
@@ -454,8 +446,8 @@ kill_during_the_run (StoreKind kind)
   b = worker_start (p->uri, p->tenant, "B", "--lease", LEASE, "--heartbeat", HEARTBEAT,
                     "--poll-interval", "0.05", "--backoff-base", "0.05", "--backoff-cap", "0.2",
                     "--until-empty", NULL);
-  wait_until (&a->ready, "worker A ready");
-  wait_until (&b->ready, "worker B ready");
+  store_fixture_wait_until (&a->ready, WATCHDOG_SECONDS, "worker A ready");
+  store_fixture_wait_until (&b->ready, WATCHDOG_SECONDS, "worker B ready");
 
   /* In the middle of the run. */
   wait_for_count (&a->succeeded, 100, "100 jobs completed by A");
@@ -514,7 +506,7 @@ kill_during_a_backoff (StoreKind kind)
   a = worker_start (p->uri, p->tenant, "A", "--lease", LEASE, "--heartbeat", HEARTBEAT,
                     "--poll-interval", "0.05", "--backoff-base", "2", "--backoff-cap", "2",
                     "--jitter", "none", NULL);
-  wait_until (&a->ready, "worker A ready");
+  store_fixture_wait_until (&a->ready, WATCHDOG_SECONDS, "worker A ready");
   wait_for_count (&a->retries, 20, "20 retries scheduled by A");
   worker_kill (a);
 
@@ -689,7 +681,7 @@ workers_killed_and_restarted (StoreKind kind)
 
       guint target;
 
-      wait_until (&w->ready, "the worker ready");
+      store_fixture_wait_until (&w->ready, WATCHDOG_SECONDS, "the worker ready");
       /* A random moment: somewhere among its next completions, or once
        * every job has been completed by someone (the others can drain the
        * tenant first, and then the victim has no more to complete). */
@@ -937,8 +929,8 @@ server_killed_mid_run (const char *dir,
                     "--until-empty", NULL);
   b = worker_start (uri, p->tenant, "B", "--lease", "2", "--heartbeat", "0.5", "--poll-interval", "0.05",
                     "--until-empty", NULL);
-  wait_until (&a->ready, "worker A ready");
-  wait_until (&b->ready, "worker B ready");
+  store_fixture_wait_until (&a->ready, WATCHDOG_SECONDS, "worker A ready");
+  store_fixture_wait_until (&b->ready, WATCHDOG_SECONDS, "worker B ready");
 
   enqueuer_store = sluice_job_store_new_for_uri (uri, &error);
   g_assert_no_error (error);
@@ -952,7 +944,7 @@ server_killed_mid_run (const char *dir,
   g_free (pg_server ("crash", dir));
   g_test_message ("PostgreSQL killed after A's %u and B's %u completions, %u enqueues acknowledged",
                   a->succeeded, b->succeeded, acked->len);
-  wait_until (&e.done, "the enqueue that the kill failed");
+  store_fixture_wait_until (&e.done, WATCHDOG_SECONDS, "the enqueue that the kill failed");
   g_assert_cmpuint (acked->len, >=, 1);
   recovered = pg_server ("recover", dir);
   g_assert_cmpstr (recovered, ==, uri);
@@ -1071,7 +1063,7 @@ test_sigterm_drains_the_running_job (void)
 
   enqueue (p, "long", 1, "ok 1", 1);
   w = worker_start (p->uri, p->tenant, "W", "--shutdown-timeout", "30", NULL);
-  wait_until (&w->ready, "the worker ready");
+  store_fixture_wait_until (&w->ready, WATCHDOG_SECONDS, "the worker ready");
 
   /* The job is claimed and running once its attempt-start line came. */
   wait_for_count (&w->started, 1, "the job's start");
@@ -1167,7 +1159,7 @@ test_sigterm_hands_back_the_claims_it_never_ran (void)
   enqueue (p, "job", 20, "ok 0.3", 20);
   w = worker_start (p->uri, p->tenant, "W", "--workers", "2", "--queue-size", "4",
                     "--shutdown-timeout", "30", NULL);
-  wait_until (&w->ready, "the worker ready");
+  store_fixture_wait_until (&w->ready, WATCHDOG_SECONDS, "the worker ready");
   wait_for_count (&w->started, 2, "two jobs' start");
   g_subprocess_send_signal (w->proc.process, SIGTERM);
 
@@ -1204,11 +1196,11 @@ test_two_signals_hand_back_the_queued_claims (void)
 
   enqueue (p, "job", 20, "ok 30", 20);
   w = worker_start (p->uri, p->tenant, "W", "--workers", "2", "--queue-size", "4", NULL);
-  wait_until (&w->ready, "the worker ready");
+  store_fixture_wait_until (&w->ready, WATCHDOG_SECONDS, "the worker ready");
   wait_for_count (&w->started, 2, "two jobs' start");
   g_subprocess_send_signal (w->proc.process, SIGINT);
   /* One signal at a time: two sent at once may arrive as one. */
-  wait_until (&w->stopping, "the worker stopping");
+  store_fixture_wait_until (&w->stopping, WATCHDOG_SECONDS, "the worker stopping");
   g_subprocess_send_signal (w->proc.process, SIGINT);
 
   /* The cancel: the running attempts are left to their leases (finding
@@ -1275,7 +1267,7 @@ test_until_empty_gives_up_on_a_full_store (void)
 
   w = worker_start_limited (p->uri, p->tenant, "F", "--until-empty", "--poll-interval", "0.05",
                             "--store-error-timeout", "0.5", NULL);
-  wait_until (&w->ready, "the worker ready");
+  store_fixture_wait_until (&w->ready, WATCHDOG_SECONDS, "the worker ready");
 
   /* It backs off and, the store failing for 0.5 s, gives up: exit 1,
    * saying why. */
@@ -1329,7 +1321,7 @@ test_worker_is_monitored_like_any_pool (void)
   g_setenv ("SLUICE_MONITOR", "session", TRUE);
   w = worker_start (p->uri, p->tenant, "M", NULL);
   g_setenv ("SLUICE_MONITOR", "", TRUE);
-  wait_until (&w->ready, "the worker ready");
+  store_fixture_wait_until (&w->ready, WATCHDOG_SECONDS, "the worker ready");
 
   connection = g_dbus_connection_new_for_address_sync (g_test_dbus_get_bus_address (bus),
                                                        G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT |
@@ -1340,7 +1332,7 @@ test_worker_is_monitored_like_any_pool (void)
   name_appeared = FALSE;
   watch = g_bus_watch_name_on_connection (connection, name, G_BUS_NAME_WATCHER_FLAGS_NONE,
                                           on_name_appeared, NULL, NULL, NULL);
-  wait_until (&name_appeared, "the worker's bus name");
+  store_fixture_wait_until (&name_appeared, WATCHDOG_SECONDS, "the worker's bus name");
   g_bus_unwatch_name (watch);
 
   reply = g_dbus_connection_call_sync (connection, name, "/io/github/sluicepool/Sluice/Pool/1",

@@ -10,6 +10,7 @@
  */
 
 #include "store-fixture.h"
+#include "test-helpers.h"
 
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
@@ -152,6 +153,34 @@ store_fixture_status (SluiceJobStore  *store,
 
   sluice_job_store_get_status_async (store, tenant, n_failures, NULL, on_ready, &result);
   return sluice_job_store_get_status_finish (store, wait_for (&result), error);
+}
+
+SluiceStoredJob *
+store_fixture_enqueue_at (SluiceJobStore  *store,
+                          const char      *tenant,
+                          const char      *operation_key,
+                          const char      *payload,
+                          guint            max_attempts,
+                          gint64           now,
+                          gint64           available_at,
+                          GError         **error)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+
+  sluice_store_enqueue_at_async (store, tenant, operation_key, payload, max_attempts, now, available_at,
+                                 NULL, on_ready, &result);
+  return sluice_job_store_enqueue_finish (store, wait_for (&result), NULL, error);
+}
+
+SluiceStoreAdminReply *
+store_fixture_admin (SluiceJobStore         *store,
+                     SluiceStoreAdminQuery  *query,
+                     GError                **error)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+
+  sluice_store_admin_async (store, query, NULL, on_ready, &result);
+  return sluice_store_admin_finish (store, wait_for (&result), error);
 }
 
 SluiceStoredJob *
@@ -1503,7 +1532,6 @@ store_fixture_new_place (gboolean     sqlite,
                          char       **path,
                          char       **schema)
 {
-  static guint counter;
   g_autoptr(GError) error = NULL;
 
   if (sqlite)
@@ -1515,17 +1543,23 @@ store_fixture_new_place (gboolean     sqlite,
       *path = g_build_filename (*dir, "jobs.db", NULL);
       return g_strconcat ("sqlite:", *path, NULL);
     }
-  else
-    {
-      const char *base = g_getenv ("SLUICE_TEST_PG_URI");
-      g_autofree char *create = NULL;
+  return store_fixture_new_schema (prefix, NULL, schema);
+}
 
-      *schema = g_strdup_printf ("sluice_%s_%d_%u", prefix, (int) getpid (), ++counter);
-      create = g_strdup_printf ("CREATE SCHEMA %s", *schema);
-      store_fixture_pg_exec (create);
-      return g_strdup_printf ("%s%coptions=-csearch_path%%3D%s", base, strchr (base, '?') != NULL ? '&' : '?',
-                              *schema);
-    }
+char *
+store_fixture_new_schema (const char  *prefix,
+                          const char  *extra,
+                          char       **schema)
+{
+  static guint counter;
+  const char *base = g_getenv ("SLUICE_TEST_PG_URI");
+  g_autofree char *create = NULL;
+
+  *schema = g_strdup_printf ("sluice_%s_%d_%u", prefix, (int) getpid (), ++counter);
+  create = g_strdup_printf ("CREATE SCHEMA %s", *schema);
+  store_fixture_pg_exec (create);
+  return g_strdup_printf ("%s%coptions=-csearch_path%%3D%s%s%s", base, strchr (base, '?') != NULL ? '&' : '?',
+                          *schema, extra != NULL ? "&" : "", extra != NULL ? extra : "");
 }
 
 void
@@ -1551,4 +1585,122 @@ store_fixture_remove_place (const char *dir,
 
       store_fixture_pg_exec (drop);
     }
+}
+
+/* ---- the store tests that run sluice-run -------------------------------- */
+
+/* A fresh place with nothing in it (no store opened yet). */
+StorePlace *
+store_place_new (StoreKind   kind,
+                 const char *prefix)
+{
+  StorePlace *p = g_new0 (StorePlace, 1);
+
+  p->kind = kind;
+  p->uri = store_fixture_new_place (kind == STORE_SQLITE, prefix, &p->dir, &p->path, &p->schema);
+  return p;
+}
+
+void
+store_place_free (StorePlace *p)
+{
+  g_clear_object (&p->store);
+  store_fixture_remove_place (p->dir, p->schema);
+  g_free (p->dir);
+  g_free (p->path);
+  g_free (p->schema);
+  g_free (p->uri);
+  g_free (p);
+}
+
+static void store_process_read_line (StoreProcess *proc);
+
+static void
+store_process_on_line (GObject      *object,
+                       GAsyncResult *result,
+                       gpointer      user_data)
+{
+  StoreProcess *proc = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *line = g_data_input_stream_read_line_finish_utf8 (G_DATA_INPUT_STREAM (object), result,
+                                                                     NULL, &error);
+
+  /* Cancelled: the process is being cleared, @proc may be gone. */
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+  g_assert_no_error (error);
+  if (line == NULL)
+    {
+      proc->err_closed = TRUE;
+      return;
+    }
+  proc->on_line (line, proc->data);
+  store_process_read_line (proc);
+}
+
+static void
+store_process_read_line (StoreProcess *proc)
+{
+  g_data_input_stream_read_line_async (proc->err, G_PRIORITY_DEFAULT, proc->cancellable,
+                                       store_process_on_line, proc);
+}
+
+static void
+store_process_on_exited (GObject      *object,
+                         GAsyncResult *result,
+                         gpointer      user_data)
+{
+  StoreProcess *proc = user_data;
+  g_autoptr(GError) error = NULL;
+
+  g_subprocess_wait_finish (G_SUBPROCESS (object), result, &error);
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+  g_assert_no_error (error);
+  proc->exited = TRUE;
+}
+
+/* Starts @argv by @launcher (or a plain one) with its output piped into
+ * @proc, which must stay where it is until store_process_clear(). */
+void
+store_process_start (StoreProcess         *proc,
+                     GSubprocessLauncher  *launcher,
+                     const char * const   *argv,
+                     StoreProcessLineFunc  on_line,
+                     gpointer              data)
+{
+  g_autoptr(GSubprocessLauncher) plain = NULL;
+  g_autoptr(GError) error = NULL;
+
+  proc->on_line = on_line;
+  proc->data = data;
+  proc->cancellable = g_cancellable_new ();
+  if (launcher == NULL)
+    launcher = plain = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_NONE);
+  g_subprocess_launcher_set_flags (launcher, G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE);
+  proc->process = g_subprocess_launcher_spawnv (launcher, argv, &error);
+  g_assert_no_error (error);
+  proc->err = g_data_input_stream_new (g_subprocess_get_stderr_pipe (proc->process));
+  store_process_read_line (proc);
+  g_subprocess_wait_async (proc->process, proc->cancellable, store_process_on_exited, proc);
+}
+
+/* Stops reading, and kills the process if it still runs. */
+void
+store_process_clear (StoreProcess *proc)
+{
+  g_cancellable_cancel (proc->cancellable);
+  g_clear_object (&proc->cancellable);
+  if (proc->process != NULL && !proc->exited)
+    g_subprocess_force_exit (proc->process);
+  g_clear_object (&proc->err);
+  g_clear_object (&proc->process);
+}
+
+void
+store_fixture_wait_until (const gboolean *flag,
+                          guint           seconds,
+                          const char     *what)
+{
+  SLUICE_TEST_SPIN_WITHIN (seconds, what, *flag);
 }

@@ -8,6 +8,7 @@
 #include <libpq-fe.h>
 
 #include "sluice-job-store.h"
+#include "sluice-store-admin.h"
 
 G_BEGIN_DECLS
 
@@ -85,6 +86,18 @@ SluiceStoreStatus *store_fixture_status   (SluiceJobStore         *store,
                                            guint                   n_failures,
                                            GError                **error);
 
+SluiceStoredJob   *store_fixture_enqueue_at (SluiceJobStore       *store,
+                                             const char           *tenant,
+                                             const char           *operation_key,
+                                             const char           *payload,
+                                             guint                 max_attempts,
+                                             gint64                now,
+                                             gint64                available_at,
+                                             GError              **error);
+SluiceStoreAdminReply *store_fixture_admin (SluiceJobStore        *store,
+                                            SluiceStoreAdminQuery *query,
+                                            GError               **error);
+
 /* The job as the store keeps it now. The protocol has no read of one job:
  * enqueue of the same (tenant, operation key) is one, by the idempotency
  * rule (the existing job, unchanged). Fails the case if it was not there. */
@@ -115,5 +128,65 @@ char              *store_fixture_new_place (gboolean               sqlite,
 /* Removes a SQLite store's folder and its files, or drops a schema. */
 void               store_fixture_remove_place (const char         *dir,
                                                const char         *schema);
+
+/* A fresh, empty schema on the tests' server, made there, in @schema;
+ * returns the URI whose connections use it. @prefix names it
+ * (sluice_PREFIX_PID_N); @extra is more URI parameters, or NULL. */
+char              *store_fixture_new_schema (const char           *prefix,
+                                             const char           *extra,
+                                             char                **schema);
+
+/* ---- the store tests that run sluice-run (store-admin, -cli, -crash) ---- */
+
+typedef enum {
+  STORE_SQLITE,
+  STORE_PG,
+} StoreKind;
+
+/* A place for a store of @kind (store_fixture_new_place()), and the
+ * test's own connection to it when opened. */
+typedef struct {
+  StoreKind       kind;
+  char           *dir;      /* SQLite: the file's folder */
+  char           *path;     /* SQLite: the file */
+  char           *schema;   /* PostgreSQL: the schema of the case */
+  char           *uri;
+  SluiceJobStore *store;    /* the test's own connection, or NULL */
+} StorePlace;
+
+StorePlace        *store_place_new        (StoreKind               kind,
+                                           const char             *prefix);
+void               store_place_free       (StorePlace             *place);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (StorePlace, store_place_free)
+
+/* A process (a `sluice-run worker`) whose standard error is read line by
+ * line as it comes, so that it never blocks on a full pipe; each line goes
+ * to @on_line. A test waits for its lines (readiness, a job's outcome),
+ * never by a sleep. */
+typedef void (*StoreProcessLineFunc) (const char *line,
+                                      gpointer    data);
+
+typedef struct {
+  GSubprocess          *process;
+  GDataInputStream     *err;
+  GCancellable         *cancellable;
+  gboolean              err_closed;  /* its standard error ended */
+  gboolean              exited;
+  StoreProcessLineFunc  on_line;
+  gpointer              data;
+} StoreProcess;
+
+void               store_process_start    (StoreProcess           *proc,
+                                           GSubprocessLauncher    *launcher,
+                                           const char * const     *argv,
+                                           StoreProcessLineFunc    on_line,
+                                           gpointer                data);
+void               store_process_clear    (StoreProcess           *proc);
+/* Iterates the main context until *@flag is set (a process's state), at
+ * most @seconds: then the watchdog fails the case. */
+void               store_fixture_wait_until (const gboolean       *flag,
+                                             guint                 seconds,
+                                             const char           *what);
 
 G_END_DECLS

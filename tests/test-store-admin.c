@@ -45,27 +45,14 @@
 #include "sluice-job-store.h"
 #include "sluice-store-admin.h"
 #include "sluice-store-jobs-model.h"
+#include "cli-fixture.h"
 #include "store-fixture.h"
 #include "test-helpers.h"
 
 #define WATCHDOG_SECONDS 60
 #define SECOND G_USEC_PER_SEC
 
-typedef enum {
-  STORE_SQLITE,
-  STORE_PG,
-} StoreKind;
-
 /* ---- running sluice-run ------------------------------------------------------ */
-
-static const char *
-sluice_run (void)
-{
-  const char *path = g_getenv ("SLUICE_RUN");
-
-  g_assert_nonnull (path);
-  return path;
-}
 
 /* Runs sluice-run with @args (NULL-terminated): its exit status; its
  * standard output parsed as JSON into @json when asked. */
@@ -79,7 +66,7 @@ run_argv (const char * const *args,
   g_autofree char *out = NULL;
   g_autofree char *err = NULL;
 
-  g_ptr_array_add (argv, (gpointer) sluice_run ());
+  g_ptr_array_add (argv, (gpointer) sluice_run_path ());
   for (const char * const *a = args; *a != NULL; a++)
     g_ptr_array_add (argv, (gpointer) *a);
   g_ptr_array_add (argv, NULL);
@@ -108,46 +95,12 @@ run_argv (const char * const *args,
 
 /* ---- the places: a SQLite file, or a schema on the server --------------------- */
 
-typedef struct {
-  StoreKind       kind;
-  char           *dir;
-  char           *path;
-  char           *schema;
-  char           *uri;
-  SluiceJobStore *store;   /* the test's own connection, in this process */
-} Place;
-
-static void
-place_free (Place *p)
-{
-  g_clear_object (&p->store);
-  store_fixture_remove_place (p->dir, p->schema);
-  g_free (p->dir);
-  g_free (p->path);
-  g_free (p->schema);
-  g_free (p->uri);
-  g_free (p);
-}
-
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (Place, place_free)
-
-/* A fresh place with nothing in it (no store opened yet). */
-static Place *
-place_new_empty (StoreKind kind)
-{
-  Place *p = g_new0 (Place, 1);
-
-  p->kind = kind;
-  p->uri = store_fixture_new_place (kind == STORE_SQLITE, "admin", &p->dir, &p->path, &p->schema);
-  return p;
-}
-
 /* A fresh store, opened by the test too. */
-static Place *
+static StorePlace *
 place_new (StoreKind kind)
 {
   g_autoptr(GError) error = NULL;
-  Place *p = place_new_empty (kind);
+  StorePlace *p = store_place_new (kind, "admin");
 
   p->store = sluice_job_store_new_for_uri (p->uri, &error);
   g_assert_no_error (error);
@@ -158,12 +111,12 @@ place_new (StoreKind kind)
 #define PLACE_OR_SKIP(p, kind) \
   if ((kind) == STORE_PG && !store_fixture_pg_available ()) \
     return; \
-  g_autoptr(Place) p = place_new (kind)
+  g_autoptr(StorePlace) p = place_new (kind)
 
 /* ---- the store, in this process ------------------------------------------------ */
 
 static SluiceStoredJob *
-enqueue (Place      *p,
+enqueue (StorePlace *p,
          const char *tenant,
          const char *key,
          const char *payload,
@@ -179,7 +132,7 @@ enqueue (Place      *p,
 }
 
 static SluiceJobClaim *
-claim (Place      *p,
+claim (StorePlace *p,
        const char *tenant,
        gint64      now)
 {
@@ -190,38 +143,20 @@ claim (Place      *p,
   return c;
 }
 
-typedef struct {
-  GAsyncResult *result;
-} Wait;
-
-static void
-on_ready (GObject      *object,
-          GAsyncResult *result,
-          gpointer      user_data)
-{
-  ((Wait *) user_data)->result = g_object_ref (result);
-}
-
 static SluiceStoreAdminReply *
-admin (Place                 *p,
+admin (StorePlace            *p,
        SluiceStoreAdminQuery *query)
 {
   g_autoptr(GError) error = NULL;
-  Wait wait = { NULL };
-  SluiceStoreAdminReply *reply;
+  SluiceStoreAdminReply *reply = store_fixture_admin (p->store, query, &error);
 
-  sluice_store_admin_async (p->store, query, NULL, on_ready, &wait);
-  while (wait.result == NULL)
-    g_main_context_iteration (NULL, TRUE);
-  reply = sluice_store_admin_finish (p->store, wait.result, &error);
-  g_object_unref (wait.result);
   g_assert_no_error (error);
   return reply;
 }
 
 /* The job @id as `store show --json` prints it (NULL: no such job). */
 static JsonObject *
-show (Place      *p,
+show (StorePlace *p,
       const char *id,
       int         expected_status)
 {
@@ -295,7 +230,7 @@ static const char pg_schema_1[] =
   "  NULL, NULL, NULL, NULL, 1001, 1001);";
 
 static void
-make_schema_1 (Place *p)
+make_schema_1 (StorePlace *p)
 {
   if (p->kind == STORE_SQLITE)
     {
@@ -316,7 +251,7 @@ make_schema_1 (Place *p)
 static void
 schema_1_store_is_migrated (StoreKind kind)
 {
-  g_autoptr(Place) p = NULL;
+  g_autoptr(StorePlace) p = NULL;
   g_autoptr(JsonObject) retried = NULL;
   g_autoptr(JsonObject) shown = NULL;
   g_autoptr(JsonObject) listed = NULL;
@@ -325,7 +260,7 @@ schema_1_store_is_migrated (StoreKind kind)
 
   if (kind == STORE_PG && !store_fixture_pg_available ())
     return;
-  p = place_new_empty (kind);
+  p = store_place_new (kind, "admin");
   make_schema_1 (p);
 
   /* A verb that writes opens it for writing: the migration. */
@@ -483,7 +418,7 @@ G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Jobs, jobs_clear)
 
 /* One job of each kind, by claims and outcomes of the test's own. */
 static void
-make_jobs (Place *p,
+make_jobs (StorePlace *p,
            Jobs  *j)
 {
   g_autoptr(SluiceJobFailure) failure = sluice_job_failure_new ("ValueError", "boom", "VALUE_ERROR", FALSE);
@@ -697,47 +632,28 @@ test_pg_paused_tenant_is_not_claimed_and_limit_caps_running (void)
 /* ---- a worker process ---------------------------------------------------------------------- */
 
 typedef struct {
-  GSubprocess      *process;
-  GDataInputStream *err;
-  GCancellable     *cancellable;
+  StoreProcess      proc;
   gboolean          ready;
   gboolean          started;
   gboolean          cancelled;     /* its "… cancelled by an operator" line */
   gint64            cancelled_at;  /* monotonic */
-  gboolean          exited;
 } Worker;
 
 static void
 worker_free (Worker *w)
 {
-  g_cancellable_cancel (w->cancellable);
-  g_clear_object (&w->cancellable);
-  if (w->process != NULL && !w->exited)
-    g_subprocess_force_exit (w->process);
-  g_clear_object (&w->err);
-  g_clear_object (&w->process);
+  store_process_clear (&w->proc);
   g_free (w);
 }
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (Worker, worker_free)
 
-static void read_line (Worker *w);
-
 static void
-on_line (GObject      *object,
-         GAsyncResult *result,
-         gpointer      user_data)
+on_worker_line (const char *line,
+                gpointer    data)
 {
-  Worker *w = user_data;
-  g_autoptr(GError) error = NULL;
-  g_autofree char *line = g_data_input_stream_read_line_finish_utf8 (G_DATA_INPUT_STREAM (object), result,
-                                                                     NULL, &error);
+  Worker *w = data;
 
-  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    return;
-  g_assert_no_error (error);
-  if (line == NULL)
-    return;
   g_test_message ("worker: %s", line);
   if (strstr (line, " ready") != NULL)
     w->ready = TRUE;
@@ -748,57 +664,23 @@ on_line (GObject      *object,
       w->cancelled = TRUE;
       w->cancelled_at = g_get_monotonic_time ();
     }
-  read_line (w);
-}
-
-static void
-read_line (Worker *w)
-{
-  g_data_input_stream_read_line_async (w->err, G_PRIORITY_DEFAULT, w->cancellable, on_line, w);
-}
-
-static void
-on_exited (GObject      *object,
-           GAsyncResult *result,
-           gpointer      user_data)
-{
-  Worker *w = user_data;
-  g_autoptr(GError) error = NULL;
-
-  g_subprocess_wait_finish (G_SUBPROCESS (object), result, &error);
-  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    return;
-  w->exited = TRUE;
 }
 
 /* `sluice-run worker` for tenant t, one job at a time, with @lease and
  * @heartbeat (seconds, as text). */
 static Worker *
-worker_start (Place      *p,
+worker_start (StorePlace *p,
               const char *name,
               const char *lease,
               const char *heartbeat)
 {
-  const char *argv[] = { sluice_run (), "worker", "--store", p->uri, "--tenant", "t", "--worker-id", name,
+  const char *argv[] = { sluice_run_path (), "worker", "--store", p->uri, "--tenant", "t", "--worker-id", name,
                          "--workers", "1", "--queue-size", "1", "--lease", lease, "--heartbeat", heartbeat,
                          "--verbose", "--json", NULL };
-  g_autoptr(GError) error = NULL;
   Worker *w = g_new0 (Worker, 1);
 
-  w->cancellable = g_cancellable_new ();
-  w->process = g_subprocess_newv (argv, G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE, &error);
-  g_assert_no_error (error);
-  w->err = g_data_input_stream_new (g_subprocess_get_stderr_pipe (w->process));
-  read_line (w);
-  g_subprocess_wait_async (w->process, w->cancellable, on_exited, w);
+  store_process_start (&w->proc, NULL, argv, on_worker_line, w);
   return w;
-}
-
-static void
-wait_until (const gboolean *flag,
-            const char     *what)
-{
-  SLUICE_TEST_SPIN_WITHIN (WATCHDOG_SECONDS, what, *flag);
 }
 
 /* ---- cancel of a running job from another process ----------------------------------------- */
@@ -819,8 +701,8 @@ running_job_cancelled_from_another_process (StoreKind kind)
   JsonObject *attempt;
   gint64 asked;
 
-  wait_until (&w->ready, "the worker ready");
-  wait_until (&w->started, "the job started");
+  store_fixture_wait_until (&w->ready, WATCHDOG_SECONDS, "the worker ready");
+  store_fixture_wait_until (&w->started, WATCHDOG_SECONDS, "the job started");
 
   /* The fleet: the worker, alive, holding the job. */
   g_assert_cmpint (RUN (&workers, "store", "workers", "--store", p->uri, "--json"), ==, 0);
@@ -833,7 +715,7 @@ running_job_cancelled_from_another_process (StoreKind kind)
   g_assert_cmpint (RUN (&out, "store", "cancel", job->id, "--store", p->uri, "--json"), ==, 0);
   asked = g_get_monotonic_time ();
   g_assert_cmpstr (result_of (out, job->id), ==, "requested");
-  wait_until (&w->cancelled, "the worker's cancel of the job");
+  store_fixture_wait_until (&w->cancelled, WATCHDOG_SECONDS, "the worker's cancel of the job");
   /* Within one heartbeat (SQLite: 1 s) of the ask, or at once (a NOTIFY),
    * with a second of slack for a loaded machine: well before the lease
    * would have run out, and on PostgreSQL before the next heartbeat. */
@@ -879,11 +761,11 @@ history_survives_a_killed_worker (StoreKind kind)
   JsonObject *failure;
   gint64 later;
 
-  wait_until (&w->ready, "the worker ready");
-  wait_until (&w->started, "the job started");
-  g_subprocess_send_signal (w->process, SIGKILL);
-  wait_until (&w->exited, "the killed worker's end");
-  g_assert_true (g_subprocess_get_if_signaled (w->process));
+  store_fixture_wait_until (&w->ready, WATCHDOG_SECONDS, "the worker ready");
+  store_fixture_wait_until (&w->started, WATCHDOG_SECONDS, "the job started");
+  g_subprocess_send_signal (w->proc.process, SIGKILL);
+  store_fixture_wait_until (&w->proc.exited, WATCHDOG_SECONDS, "the killed worker's end");
+  g_assert_true (g_subprocess_get_if_signaled (w->proc.process));
 
   /* Its attempt still runs, as far as the store knows. */
   shown = show (p, job->id, 0);
@@ -1044,7 +926,7 @@ test_pg_completions_read_ended_attempts_with_their_wait (void)
 /* ---- a cancel meets a claim handed back, or a completion ---------------------------------- */
 
 static SluiceStoreAdminReply *
-cancel_ids (Place      *p,
+cancel_ids (StorePlace *p,
             const char *id)
 {
   g_autoptr(SluiceStoreAdminQuery) query = sluice_store_admin_query_new (SLUICE_STORE_ADMIN_CANCEL);
@@ -1198,21 +1080,15 @@ test_pg_jobs_model_reads_pages_on_demand (void)
 /* ---- scheduled jobs: enqueue --delay, --at ------------------------------------------------ */
 
 static SluiceStoredJob *
-enqueue_at (Place      *p,
+enqueue_at (StorePlace *p,
             const char *tenant,
             const char *key,
             gint64      now,
             gint64      available_at)
 {
   g_autoptr(GError) error = NULL;
-  Wait wait = { NULL };
-  SluiceStoredJob *job;
+  SluiceStoredJob *job = store_fixture_enqueue_at (p->store, tenant, key, "{}", 3, now, available_at, &error);
 
-  sluice_store_enqueue_at_async (p->store, tenant, key, "{}", 3, now, available_at, NULL, on_ready, &wait);
-  while (wait.result == NULL)
-    g_main_context_iteration (NULL, TRUE);
-  job = sluice_job_store_enqueue_finish (p->store, wait.result, NULL, &error);
-  g_object_unref (wait.result);
   g_assert_no_error (error);
   g_assert_nonnull (job);
   return job;
@@ -1220,7 +1096,7 @@ enqueue_at (Place      *p,
 
 /* The jobs of @tenant in @state at @now, by the admin query. */
 static guint
-count_listed (Place                *p,
+count_listed (StorePlace           *p,
               const char           *tenant,
               SluiceStoredJobState  state,
               gint64                now)
@@ -1238,7 +1114,7 @@ count_listed (Place                *p,
 }
 
 static guint64
-tenant_count (Place                *p,
+tenant_count (StorePlace           *p,
               const char           *tenant,
               SluiceStoredJobState  state,
               gint64                now)
@@ -1382,15 +1258,9 @@ static gboolean
 writable_of (SluiceJobStore *store)
 {
   g_autoptr(SluiceStoreAdminQuery) query = sluice_store_admin_query_new (SLUICE_STORE_ADMIN_WRITABLE);
-  g_autoptr(SluiceStoreAdminReply) reply = NULL;
   g_autoptr(GError) error = NULL;
-  Wait wait = { NULL };
+  g_autoptr(SluiceStoreAdminReply) reply = store_fixture_admin (store, query, &error);
 
-  sluice_store_admin_async (store, query, NULL, on_ready, &wait);
-  while (wait.result == NULL)
-    g_main_context_iteration (NULL, TRUE);
-  reply = sluice_store_admin_finish (store, wait.result, &error);
-  g_object_unref (wait.result);
   g_assert_no_error (error);
   return reply->writable;
 }
@@ -1522,7 +1392,7 @@ run_scenario (const char *scenario)
 }
 
 static JsonObject *
-export_and_run (Place      *p,
+export_and_run (StorePlace *p,
                 const char *id,
                 const char *name)
 {

@@ -26,65 +26,15 @@
 #include <unistd.h>
 
 #include "sluice-job-store.h"
+#include "cli-fixture.h"
 #include "store-fixture.h"
 #include "test-helpers.h"
 
-typedef enum {
-  STORE_SQLITE,
-  STORE_PG,
-} StoreKind;
-
 /* ---- running sluice-run ---------------------------------------------------- */
 
-static const char *
-sluice_run (void)
-{
-  const char *path = g_getenv ("SLUICE_RUN");
-
-  g_assert_nonnull (path);
-  return path;
-}
-
-/* Runs sluice-run with @args (NULL-terminated); gives its exit status,
- * standard output and standard error. */
-static int
-run_argv (const char * const *args,
-          char              **out,
-          char              **err)
-{
-  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
-
-  g_ptr_array_add (argv, (gpointer) sluice_run ());
-  for (const char * const *a = args; *a != NULL; a++)
-    g_ptr_array_add (argv, (gpointer) *a);
-  g_ptr_array_add (argv, NULL);
-  return sluice_test_run_to_end ((const char * const *) argv->pdata, out, err);
-}
-
-#define RUN(out, err, ...) run_argv ((const char * const[]) { __VA_ARGS__, NULL }, out, err)
+#define RUN(out, err, ...) cli_run_to_end ((const char * const[]) { __VA_ARGS__, NULL }, out, err)
 
 /* ---- the places: a SQLite file, or a schema on the server ------------------- */
-
-typedef struct {
-  StoreKind  kind;
-  char      *dir;      /* SQLite: the file's folder */
-  char      *path;     /* SQLite: the file */
-  char      *schema;   /* PostgreSQL: the schema of the case */
-  char      *uri;
-} Place;
-
-static void
-place_free (Place *p)
-{
-  store_fixture_remove_place (p->dir, p->schema);
-  g_free (p->dir);
-  g_free (p->path);
-  g_free (p->schema);
-  g_free (p->uri);
-  g_free (p);
-}
-
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (Place, place_free)
 
 /* The first value of @sql, run with @schema as the search path. */
 static char *
@@ -130,20 +80,10 @@ sqlite_value (const char *path,
   return value;
 }
 
-/* A fresh place, with nothing in it yet: no file, an empty schema. */
-static Place *
-place_new (StoreKind kind)
-{
-  Place *p = g_new0 (Place, 1);
-
-  p->kind = kind;
-  p->uri = store_fixture_new_place (kind == STORE_SQLITE, "cli", &p->dir, &p->path, &p->schema);
-  return p;
-}
 
 /* Another program's table, with a row, in the place. */
 static void
-add_foreign_table (Place *p)
+add_foreign_table (StorePlace *p)
 {
   if (p->kind == STORE_SQLITE)
     sqlite_exec (p->path, "CREATE TABLE orders (id INTEGER PRIMARY KEY, item TEXT);"
@@ -160,7 +100,7 @@ add_foreign_table (Place *p)
 
 /* The first value of @sql, in the place. */
 static char *
-place_value (Place      *p,
+place_value (StorePlace *p,
              const char *sql)
 {
   if (p->kind == STORE_SQLITE)
@@ -170,7 +110,7 @@ place_value (Place      *p,
 
 /* Whether the place has our schema table (and so is a store). */
 static gboolean
-has_store (Place *p)
+has_store (StorePlace *p)
 {
   g_autofree char *value = NULL;
 
@@ -185,7 +125,7 @@ has_store (Place *p)
 
 /* The other program's table is as it was; SQLite: so is the journal mode. */
 static void
-assert_foreign_untouched (Place *p)
+assert_foreign_untouched (StorePlace *p)
 {
   g_autofree char *item = place_value (p, "SELECT item FROM orders");
 
@@ -200,7 +140,7 @@ assert_foreign_untouched (Place *p)
 }
 
 static guint
-count_jobs (Place *p)
+count_jobs (StorePlace *p)
 {
   g_autofree char *n = place_value (p, "SELECT count(*) FROM sluice_jobs");
 
@@ -212,8 +152,8 @@ count_jobs (Place *p)
 static void
 status_never_makes_or_converts_a_store (StoreKind kind)
 {
-  g_autoptr(Place) missing = place_new (kind);
-  g_autoptr(Place) foreign = place_new (kind);
+  g_autoptr(StorePlace) missing = store_place_new (kind, "cli");
+  g_autoptr(StorePlace) foreign = store_place_new (kind, "cli");
   g_autofree char *out = NULL, *err = NULL;
 
   /* A typo: nothing there. SQLite: no file is made; PostgreSQL: no table. */
@@ -237,7 +177,7 @@ status_never_makes_or_converts_a_store (StoreKind kind)
 static void
 test_sqlite_status_never_makes_or_converts_a_store (void)
 {
-  g_autoptr(Place) empty = place_new (STORE_SQLITE);
+  g_autoptr(StorePlace) empty = store_place_new (STORE_SQLITE, "cli");
   g_autofree char *out = NULL, *err = NULL;
   GStatBuf st;
 
@@ -263,8 +203,8 @@ test_pg_status_never_makes_a_store (void)
 static void
 writers_need_init_for_a_foreign_database (StoreKind kind)
 {
-  g_autoptr(Place) p = place_new (kind);
-  g_autoptr(Place) fresh = place_new (kind);
+  g_autoptr(StorePlace) p = store_place_new (kind, "cli");
+  g_autoptr(StorePlace) fresh = store_place_new (kind, "cli");
   g_autofree char *out = NULL, *err = NULL;
 
   add_foreign_table (p);
@@ -310,7 +250,7 @@ writers_need_init_for_a_foreign_database (StoreKind kind)
 static void
 test_sqlite_writers_need_init_for_a_foreign_database (void)
 {
-  g_autoptr(Place) fresh = place_new (STORE_SQLITE);
+  g_autoptr(StorePlace) fresh = store_place_new (STORE_SQLITE, "cli");
   g_autofree char *out = NULL, *err = NULL;
 
   writers_need_init_for_a_foreign_database (STORE_SQLITE);
@@ -331,7 +271,7 @@ test_pg_writers_need_init_for_a_foreign_database (void)
 static void
 names_over_the_limit_are_bad_arguments (StoreKind kind)
 {
-  g_autoptr(Place) p = place_new (kind);
+  g_autoptr(StorePlace) p = store_place_new (kind, "cli");
   g_autofree char *huge = g_strnfill (8000, 't');
   g_autofree char *long_prefix = g_strnfill (SLUICE_JOB_STORE_MAX_NAME_BYTES - 2, 'k');
   g_autofree char *longest_tenant = g_strnfill (SLUICE_JOB_STORE_MAX_NAME_BYTES, 't');
@@ -345,7 +285,7 @@ names_over_the_limit_are_bad_arguments (StoreKind kind)
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
-      g_assert_cmpint (run_argv (cases[i], &out, &err), ==, 2);
+      g_assert_cmpint (cli_run_to_end (cases[i], &out, &err), ==, 2);
       g_assert_cmpstr (out, ==, "");
       g_assert_nonnull (strstr (err, "at most 255 bytes"));
       g_clear_pointer (&out, g_free);
@@ -377,7 +317,7 @@ test_pg_names_over_the_limit_are_bad_arguments (void)
 /* Makes the place a store, then lets only its first @room jobs in: every
  * later new job fails as on a full disk (one that exists needs no room). */
 static void
-fill_up_after (Place *p,
+fill_up_after (StorePlace *p,
                guint  room)
 {
   g_autoptr(GError) error = NULL;
@@ -414,7 +354,7 @@ fill_up_after (Place *p,
 static void
 enqueue_failing_part_way_says_what_was_stored (StoreKind kind)
 {
-  g_autoptr(Place) p = place_new (kind);
+  g_autoptr(StorePlace) p = store_place_new (kind, "cli");
   g_autoptr(JsonNode) root = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *out = NULL, *err = NULL;

@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include "sluice-job-store.h"
+#include "cli-fixture.h"
 #include "store-fixture.h"
 #include "test-helpers.h"
 
@@ -36,11 +37,6 @@
 /* A short lease, so that the survivor reclaims the dead one's jobs soon. */
 #define LEASE "1"
 #define HEARTBEAT "0.3"
-
-typedef enum {
-  STORE_SQLITE,
-  STORE_PG,
-} StoreKind;
 
 /* ---- one worker process ------------------------------------------------- */
 
@@ -53,15 +49,11 @@ typedef struct {
 } JobLog;
 
 typedef struct {
+  StoreProcess      proc;
   char             *name;
-  GSubprocess      *process;
-  GDataInputStream *err;
-  GCancellable     *cancellable;
   gboolean          ready;
   gboolean          stopping;    /* it said so after the first signal */
   char             *failure;     /* its "sluice-run worker: …" line */
-  gboolean          err_closed;
-  gboolean          exited;
   guint             started;     /* "… started (ID)" lines */
   guint             succeeded;   /* "… succeeded" lines */
   guint             retries;     /* "… failed, retry in …" lines */
@@ -72,12 +64,7 @@ typedef struct {
 static void
 worker_free (Worker *w)
 {
-  g_cancellable_cancel (w->cancellable);
-  g_clear_object (&w->cancellable);
-  if (w->process != NULL && !w->exited)
-    g_subprocess_force_exit (w->process);
-  g_clear_object (&w->err);
-  g_clear_object (&w->process);
+  store_process_clear (&w->proc);
   g_clear_pointer (&w->jobs, g_hash_table_unref);
   g_free (w->failure);
   g_free (w->name);
@@ -115,37 +102,12 @@ log_job_line (Worker     *w,
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (Worker, worker_free)
 
-static const char *
-sluice_run (void)
-{
-  const char *path = g_getenv ("SLUICE_RUN");
-
-  g_assert_nonnull (path);
-  return path;
-}
-
-static void read_line (Worker *w);
-
-/* Standard error is read as it comes, so that a worker never blocks on a
- * full pipe. */
+/* A worker's line: what it says of its jobs is counted. */
 static void
-on_line (GObject      *object,
-         GAsyncResult *result,
-         gpointer      user_data)
+on_worker_line (const char *line,
+                gpointer    data)
 {
-  Worker *w = user_data;
-  g_autoptr(GError) error = NULL;
-  g_autofree char *line = g_data_input_stream_read_line_finish_utf8 (G_DATA_INPUT_STREAM (object), result,
-                                                                     NULL, &error);
-
-  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    return;
-  g_assert_no_error (error);
-  if (line == NULL)
-    {
-      w->err_closed = TRUE;
-      return;
-    }
+  Worker *w = data;
 
   if (g_str_has_prefix (line, "sluice-run: job "))
     log_job_line (w, line);
@@ -176,29 +138,6 @@ on_line (GObject      *object,
     w->dead++;
   else
     g_test_message ("%s: %s", w->name, line);
-
-  read_line (w);
-}
-
-static void
-read_line (Worker *w)
-{
-  g_data_input_stream_read_line_async (w->err, G_PRIORITY_DEFAULT, w->cancellable, on_line, w);
-}
-
-static void
-on_exited (GObject      *object,
-           GAsyncResult *result,
-           gpointer      user_data)
-{
-  Worker *w = user_data;
-  g_autoptr(GError) error = NULL;
-
-  g_subprocess_wait_finish (G_SUBPROCESS (object), result, &error);
-  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    return;
-  g_assert_no_error (error);
-  w->exited = TRUE;
 }
 
 /* `sluice-run worker` on @uri, with @args (to NULL), started by
@@ -211,15 +150,12 @@ worker_startv (const char          *uri,
                va_list              args)
 {
   g_autoptr(GPtrArray) argv = g_ptr_array_new ();
-  g_autoptr(GSubprocessLauncher) plain = NULL;
-  g_autoptr(GError) error = NULL;
   Worker *w = g_new0 (Worker, 1);
   const char *arg;
 
   w->name = g_strdup (name);
-  w->cancellable = g_cancellable_new ();
   w->jobs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
-  g_ptr_array_add (argv, (gpointer) sluice_run ());
+  g_ptr_array_add (argv, (gpointer) sluice_run_path ());
   g_ptr_array_add (argv, "worker");
   g_ptr_array_add (argv, "--store");
   g_ptr_array_add (argv, (gpointer) uri);
@@ -233,14 +169,7 @@ worker_startv (const char          *uri,
     g_ptr_array_add (argv, (gpointer) arg);
   g_ptr_array_add (argv, NULL);
 
-  if (launcher == NULL)
-    launcher = plain = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_NONE);
-  g_subprocess_launcher_set_flags (launcher, G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE);
-  w->process = g_subprocess_launcher_spawnv (launcher, (const char * const *) argv->pdata, &error);
-  g_assert_no_error (error);
-  w->err = g_data_input_stream_new (g_subprocess_get_stderr_pipe (w->process));
-  read_line (w);
-  g_subprocess_wait_async (w->process, w->cancellable, on_exited, w);
+  store_process_start (&w->proc, launcher, (const char * const *) argv->pdata, on_worker_line, w);
   return w;
 }
 
@@ -258,14 +187,6 @@ worker_start (const char *uri,
   w = worker_startv (uri, tenant, name, NULL, args);
   va_end (args);
   return w;
-}
-
-/* Iterates the main context until *@flag is set (a worker's state). */
-static void
-wait_until (const gboolean *flag,
-            const char     *what)
-{
-  SLUICE_TEST_SPIN_WITHIN (WATCHDOG_SECONDS, what, *flag);
 }
 
 static void
@@ -289,10 +210,10 @@ wait_for_sum (const guint *one,
 static void
 worker_kill (Worker *w)
 {
-  g_subprocess_send_signal (w->process, SIGKILL);
-  wait_until (&w->exited, "the killed worker's end");
-  g_assert_true (g_subprocess_get_if_signaled (w->process));
-  g_assert_cmpint (g_subprocess_get_term_sig (w->process), ==, SIGKILL);
+  g_subprocess_send_signal (w->proc.process, SIGKILL);
+  store_fixture_wait_until (&w->proc.exited, WATCHDOG_SECONDS, "the killed worker's end");
+  g_assert_true (g_subprocess_get_if_signaled (w->proc.process));
+  g_assert_cmpint (g_subprocess_get_term_sig (w->proc.process), ==, SIGKILL);
 }
 
 /* The report's claims add up: each one the store gave the worker was
@@ -323,12 +244,12 @@ worker_report_with_status (Worker *w,
   g_autofree char *text = NULL;
   JsonObject *report;
 
-  wait_until (&w->exited, "the worker's end");
-  wait_until (&w->err_closed, "the worker's last lines");
-  g_assert_true (g_subprocess_get_if_exited (w->process));
-  g_assert_cmpint (g_subprocess_get_exit_status (w->process), ==, status);
+  store_fixture_wait_until (&w->proc.exited, WATCHDOG_SECONDS, "the worker's end");
+  store_fixture_wait_until (&w->proc.err_closed, WATCHDOG_SECONDS, "the worker's last lines");
+  g_assert_true (g_subprocess_get_if_exited (w->proc.process));
+  g_assert_cmpint (g_subprocess_get_exit_status (w->proc.process), ==, status);
 
-  g_output_stream_splice (sink, g_subprocess_get_stdout_pipe (w->process),
+  g_output_stream_splice (sink, g_subprocess_get_stdout_pipe (w->proc.process),
                           G_OUTPUT_STREAM_SPLICE_CLOSE_TARGET, NULL, &error);
   g_assert_no_error (error);
   text = g_strndup (g_memory_output_stream_get_data (G_MEMORY_OUTPUT_STREAM (sink)),
@@ -358,17 +279,7 @@ typedef struct {
 static void
 place_free (Place *p)
 {
-  if (p->dir != NULL)
-    {
-      const char *names[] = { "jobs.db", "jobs.db-wal", "jobs.db-shm" };
-
-      for (guint i = 0; i < G_N_ELEMENTS (names); i++)
-        {
-          g_autofree char *file = g_build_filename (p->dir, names[i], NULL);
-          g_unlink (file);
-        }
-      g_rmdir (p->dir);
-    }
+  store_fixture_remove_place (p->dir, NULL);
   g_free (p->dir);
   g_free (p->uri);
   g_free (p->tenant);
@@ -382,7 +293,6 @@ static Place *
 place_new (StoreKind kind)
 {
   static guint counter;
-  g_autoptr(GError) error = NULL;
   Place *p = g_new0 (Place, 1);
 
   p->kind = kind;
@@ -391,10 +301,7 @@ place_new (StoreKind kind)
     {
       g_autofree char *file = NULL;
 
-      p->dir = g_dir_make_tmp ("sluice-store-crash-XXXXXX", &error);
-      g_assert_no_error (error);
-      file = g_build_filename (p->dir, "jobs.db", NULL);
-      p->uri = g_strconcat ("sqlite:", file, NULL);
+      p->uri = store_fixture_new_place (TRUE, "crash", &p->dir, &file, NULL);
     }
   else
     p->uri = g_strdup (g_getenv ("SLUICE_TEST_PG_URI"));
@@ -418,7 +325,7 @@ enqueue (Place      *p,
   JsonObject *counts;
 
   process = g_subprocess_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE, &error,
-                              sluice_run (), "enqueue", "--store", p->uri, "--tenant", p->tenant,
+                              sluice_run_path (), "enqueue", "--store", p->uri, "--tenant", p->tenant,
                               "--count", count_text, "--behaviour", behaviour, "--key-prefix", prefix,
                               "--max-attempts", "3", "--json", NULL);
   g_assert_no_error (error);
@@ -539,8 +446,8 @@ kill_during_the_run (StoreKind kind)
   b = worker_start (p->uri, p->tenant, "B", "--lease", LEASE, "--heartbeat", HEARTBEAT,
                     "--poll-interval", "0.05", "--backoff-base", "0.05", "--backoff-cap", "0.2",
                     "--until-empty", NULL);
-  wait_until (&a->ready, "worker A ready");
-  wait_until (&b->ready, "worker B ready");
+  store_fixture_wait_until (&a->ready, WATCHDOG_SECONDS, "worker A ready");
+  store_fixture_wait_until (&b->ready, WATCHDOG_SECONDS, "worker B ready");
 
   /* In the middle of the run. */
   wait_for_count (&a->succeeded, 100, "100 jobs completed by A");
@@ -599,7 +506,7 @@ kill_during_a_backoff (StoreKind kind)
   a = worker_start (p->uri, p->tenant, "A", "--lease", LEASE, "--heartbeat", HEARTBEAT,
                     "--poll-interval", "0.05", "--backoff-base", "2", "--backoff-cap", "2",
                     "--jitter", "none", NULL);
-  wait_until (&a->ready, "worker A ready");
+  store_fixture_wait_until (&a->ready, WATCHDOG_SECONDS, "worker A ready");
   wait_for_count (&a->retries, 20, "20 retries scheduled by A");
   worker_kill (a);
 
@@ -774,7 +681,7 @@ workers_killed_and_restarted (StoreKind kind)
 
       guint target;
 
-      wait_until (&w->ready, "the worker ready");
+      store_fixture_wait_until (&w->ready, WATCHDOG_SECONDS, "the worker ready");
       /* A random moment: somewhere among its next completions, or once
        * every job has been completed by someone (the others can drain the
        * tenant first, and then the victim has no more to complete). */
@@ -797,7 +704,7 @@ workers_killed_and_restarted (StoreKind kind)
     {
       Worker *w = g_ptr_array_index (live, i);
 
-      g_subprocess_send_signal (w->process, SIGTERM);
+      g_subprocess_send_signal (w->proc.process, SIGTERM);
       json_object_unref (worker_report (w));
     }
 
@@ -1022,8 +929,8 @@ server_killed_mid_run (const char *dir,
                     "--until-empty", NULL);
   b = worker_start (uri, p->tenant, "B", "--lease", "2", "--heartbeat", "0.5", "--poll-interval", "0.05",
                     "--until-empty", NULL);
-  wait_until (&a->ready, "worker A ready");
-  wait_until (&b->ready, "worker B ready");
+  store_fixture_wait_until (&a->ready, WATCHDOG_SECONDS, "worker A ready");
+  store_fixture_wait_until (&b->ready, WATCHDOG_SECONDS, "worker B ready");
 
   enqueuer_store = sluice_job_store_new_for_uri (uri, &error);
   g_assert_no_error (error);
@@ -1037,7 +944,7 @@ server_killed_mid_run (const char *dir,
   g_free (pg_server ("crash", dir));
   g_test_message ("PostgreSQL killed after A's %u and B's %u completions, %u enqueues acknowledged",
                   a->succeeded, b->succeeded, acked->len);
-  wait_until (&e.done, "the enqueue that the kill failed");
+  store_fixture_wait_until (&e.done, WATCHDOG_SECONDS, "the enqueue that the kill failed");
   g_assert_cmpuint (acked->len, >=, 1);
   recovered = pg_server ("recover", dir);
   g_assert_cmpstr (recovered, ==, uri);
@@ -1156,7 +1063,7 @@ test_sigterm_drains_the_running_job (void)
 
   enqueue (p, "long", 1, "ok 1", 1);
   w = worker_start (p->uri, p->tenant, "W", "--shutdown-timeout", "30", NULL);
-  wait_until (&w->ready, "the worker ready");
+  store_fixture_wait_until (&w->ready, WATCHDOG_SECONDS, "the worker ready");
 
   /* The job is claimed and running once its attempt-start line came. */
   wait_for_count (&w->started, 1, "the job's start");
@@ -1165,7 +1072,7 @@ test_sigterm_drains_the_running_job (void)
   job = store_fixture_peek (store, p->tenant, "long-0");
   g_assert_cmpint (job->state, ==, SLUICE_STORED_JOB_RUNNING);
   g_clear_pointer (&job, sluice_stored_job_free);
-  g_subprocess_send_signal (w->process, SIGTERM);
+  g_subprocess_send_signal (w->proc.process, SIGTERM);
 
   /* It finishes the job within the shutdown deadline and exits 0. */
   report = worker_report (w);
@@ -1191,7 +1098,7 @@ test_shutdown_deadline_leaves_the_job_to_its_lease (void)
   w = worker_start (p->uri, p->tenant, "W", "--shutdown-timeout", "0.2", "--lease", "60",
                     "--heartbeat", "20", NULL);
   wait_for_count (&w->started, 1, "the job's start");
-  g_subprocess_send_signal (w->process, SIGTERM);
+  g_subprocess_send_signal (w->proc.process, SIGTERM);
 
   /* The drain ends at the deadline: the job is cancelled, and nothing is
    * written (finding 03): its lease is left to expire. */
@@ -1252,9 +1159,9 @@ test_sigterm_hands_back_the_claims_it_never_ran (void)
   enqueue (p, "job", 20, "ok 0.3", 20);
   w = worker_start (p->uri, p->tenant, "W", "--workers", "2", "--queue-size", "4",
                     "--shutdown-timeout", "30", NULL);
-  wait_until (&w->ready, "the worker ready");
+  store_fixture_wait_until (&w->ready, WATCHDOG_SECONDS, "the worker ready");
   wait_for_count (&w->started, 2, "two jobs' start");
-  g_subprocess_send_signal (w->process, SIGTERM);
+  g_subprocess_send_signal (w->proc.process, SIGTERM);
 
   /* The drain runs what was queued; the claim the stop kept from running
    * goes back to the store, not to its lease: nothing is left running. */
@@ -1289,12 +1196,12 @@ test_two_signals_hand_back_the_queued_claims (void)
 
   enqueue (p, "job", 20, "ok 30", 20);
   w = worker_start (p->uri, p->tenant, "W", "--workers", "2", "--queue-size", "4", NULL);
-  wait_until (&w->ready, "the worker ready");
+  store_fixture_wait_until (&w->ready, WATCHDOG_SECONDS, "the worker ready");
   wait_for_count (&w->started, 2, "two jobs' start");
-  g_subprocess_send_signal (w->process, SIGINT);
+  g_subprocess_send_signal (w->proc.process, SIGINT);
   /* One signal at a time: two sent at once may arrive as one. */
-  wait_until (&w->stopping, "the worker stopping");
-  g_subprocess_send_signal (w->process, SIGINT);
+  store_fixture_wait_until (&w->stopping, WATCHDOG_SECONDS, "the worker stopping");
+  g_subprocess_send_signal (w->proc.process, SIGINT);
 
   /* The cancel: the running attempts are left to their leases (finding
    * 03), every claim that never ran is handed back. */
@@ -1360,7 +1267,7 @@ test_until_empty_gives_up_on_a_full_store (void)
 
   w = worker_start_limited (p->uri, p->tenant, "F", "--until-empty", "--poll-interval", "0.05",
                             "--store-error-timeout", "0.5", NULL);
-  wait_until (&w->ready, "the worker ready");
+  store_fixture_wait_until (&w->ready, WATCHDOG_SECONDS, "the worker ready");
 
   /* It backs off and, the store failing for 0.5 s, gives up: exit 1,
    * saying why. */
@@ -1414,18 +1321,18 @@ test_worker_is_monitored_like_any_pool (void)
   g_setenv ("SLUICE_MONITOR", "session", TRUE);
   w = worker_start (p->uri, p->tenant, "M", NULL);
   g_setenv ("SLUICE_MONITOR", "", TRUE);
-  wait_until (&w->ready, "the worker ready");
+  store_fixture_wait_until (&w->ready, WATCHDOG_SECONDS, "the worker ready");
 
   connection = g_dbus_connection_new_for_address_sync (g_test_dbus_get_bus_address (bus),
                                                        G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT |
                                                        G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION,
                                                        NULL, NULL, &error);
   g_assert_no_error (error);
-  name = g_strdup_printf ("io.github.sluicepool.Sluice.Pool.p%s", g_subprocess_get_identifier (w->process));
+  name = g_strdup_printf ("io.github.sluicepool.Sluice.Pool.p%s", g_subprocess_get_identifier (w->proc.process));
   name_appeared = FALSE;
   watch = g_bus_watch_name_on_connection (connection, name, G_BUS_NAME_WATCHER_FLAGS_NONE,
                                           on_name_appeared, NULL, NULL, NULL);
-  wait_until (&name_appeared, "the worker's bus name");
+  store_fixture_wait_until (&name_appeared, WATCHDOG_SECONDS, "the worker's bus name");
   g_bus_unwatch_name (watch);
 
   reply = g_dbus_connection_call_sync (connection, name, "/io/github/sluicepool/Sluice/Pool/1",
@@ -1437,7 +1344,7 @@ test_worker_is_monitored_like_any_pool (void)
   expected = g_strdup_printf ("worker M on %s", p->uri);
   g_assert_cmpstr (g_variant_get_string (title, NULL), ==, expected);
 
-  g_subprocess_send_signal (w->process, SIGTERM);
+  g_subprocess_send_signal (w->proc.process, SIGTERM);
   report = worker_report (w);
   g_assert_cmpint (json_object_get_int_member (report, "signals"), ==, 1);
   g_clear_object (&connection);
@@ -1457,7 +1364,7 @@ run_command (char **out,
   const char *arg;
   va_list args;
 
-  g_ptr_array_add (argv, (gpointer) sluice_run ());
+  g_ptr_array_add (argv, (gpointer) sluice_run_path ());
   va_start (args, err);
   while ((arg = va_arg (args, const char *)) != NULL)
     g_ptr_array_add (argv, (gpointer) arg);

@@ -83,17 +83,13 @@ static char *
 schema_uri (const char **schema_out,
             const char  *extra)
 {
-  static guint counter;
-  char *schema = g_strdup_printf ("sluice_test_%d_%u", (int) getpid (), ++counter);
-  g_autofree char *create = g_strdup_printf ("CREATE SCHEMA %s", schema);
+  char *schema = NULL;
+  char *uri = store_fixture_new_schema ("test", extra, &schema);
 
-  exec_sql (base_uri, create);
   g_ptr_array_add (schemas, schema);
   if (schema_out != NULL)
     *schema_out = schema;
-  return g_strdup_printf ("%s%coptions=-csearch_path%%3D%s%s%s", base_uri,
-                          strchr (base_uri, '?') != NULL ? '&' : '?', schema,
-                          extra != NULL ? "&" : "", extra != NULL ? extra : "");
+  return uri;
 }
 
 static void

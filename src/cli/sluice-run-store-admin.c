@@ -125,26 +125,6 @@ parse (Admin         *a,
 
 /* ---- opening and waiting ----------------------------------------------- */
 
-typedef struct {
-  GAsyncResult *result;
-} Wait;
-
-static void
-on_ready (GObject      *object,
-          GAsyncResult *result,
-          gpointer      user_data)
-{
-  ((Wait *) user_data)->result = g_object_ref (result);
-}
-
-static GAsyncResult *
-wait_for (Wait *wait)
-{
-  while (wait->result == NULL)
-    g_main_context_iteration (NULL, TRUE);
-  return wait->result;
-}
-
 /* Whether there is a job store at a->uri (of this schema version, or one
  * a writer migrates): asked read-only, which makes nothing. */
 static gboolean
@@ -154,14 +134,13 @@ probe_store (Admin  *a,
   g_autoptr(GError) error = NULL;
   g_autoptr(SluiceJobStore) probe = sluice_job_store_open_for_uri (a->uri, SLUICE_JOB_STORE_OPEN_READ_ONLY, &error);
   g_autoptr(SluiceStoreStatus) counts = NULL;
-  Wait wait = { NULL };
+  g_autoptr(GAsyncResult) result = NULL;
 
   if (probe != NULL)
     {
       /* PostgreSQL connects (and checks the schema) at the first request. */
-      sluice_job_store_get_status_async (probe, NULL, 0, NULL, on_ready, &wait);
-      counts = sluice_job_store_get_status_finish (probe, wait_for (&wait), &error);
-      g_object_unref (wait.result);
+      sluice_job_store_get_status_async (probe, NULL, 0, NULL, sluice_run_store_on_ready, &result);
+      counts = sluice_job_store_get_status_finish (probe, sluice_run_store_wait (&result), &error);
     }
   /* An older schema: the writer's open migrates it. */
   if (error == NULL || g_error_matches (error, SLUICE_STORE_ERROR, SLUICE_STORE_ERROR_SCHEMA))
@@ -200,15 +179,12 @@ ask (SluiceJobStore         *store,
      SluiceStoreAdminQuery  *query,
      GError                **error)
 {
-  Wait wait = { NULL };
-  SluiceStoreAdminReply *reply;
+  g_autoptr(GAsyncResult) result = NULL;
 
   if (query->now == 0)
     query->now = g_get_real_time ();
-  sluice_store_admin_async (store, query, NULL, on_ready, &wait);
-  reply = sluice_store_admin_finish (store, wait_for (&wait), error);
-  g_object_unref (wait.result);
-  return reply;
+  sluice_store_admin_async (store, query, NULL, sluice_run_store_on_ready, &result);
+  return sluice_store_admin_finish (store, sluice_run_store_wait (&result), error);
 }
 
 static int
@@ -217,6 +193,60 @@ store_failed (Admin        *a,
 {
   g_printerr ("sluice-run store %s: %s\n", a->verb, error->message);
   return sluice_run_store_status_for (error);
+}
+
+/* Opens the store (for writing with @write) into *@store unless it is
+ * open already, and asks it @query: its reply, or NULL with *@status set
+ * and the failure printed. */
+static SluiceStoreAdminReply *
+open_and_ask (Admin                  *a,
+              gboolean                write,
+              SluiceJobStore        **store,
+              SluiceStoreAdminQuery  *query,
+              int                    *status)
+{
+  g_autoptr(GError) error = NULL;
+  SluiceStoreAdminReply *reply;
+
+  if (*store == NULL)
+    *store = open_store (a, write, status);
+  if (*store == NULL)
+    return NULL;
+  reply = ask (*store, query, &error);
+  if (reply == NULL)
+    *status = store_failed (a, error);
+  return reply;
+}
+
+/* The exit status of a verb that printed text: @status, unless the text
+ * could not be written. */
+static int
+finish_text (int status)
+{
+  return fflush (stdout) == 0 ? status : SLUICE_RUN_EXIT_INTERNAL;
+}
+
+/* Whether the verb was given no positional arguments, as it expects;
+ * else its usage status in *@status. */
+static gboolean
+no_arguments (Admin *a,
+              int   *status)
+{
+  if (a->args[0] == NULL)
+    return TRUE;
+  *status = usage (a, _("no positional arguments expected"));
+  return FALSE;
+}
+
+/* Whether the verb was given one job id, as it expects. */
+static gboolean
+one_job_id (Admin *a,
+            int   *status)
+{
+  if (a->args[0] != NULL && a->args[1] == NULL)
+    return TRUE;
+  *status = usage (a, _("expected one job id"));
+  return FALSE;
 }
 
 /* ---- JSON -------------------------------------------------------------- */
@@ -446,9 +476,10 @@ parse_duration (const char *text,
 #define ALL_STATES ((1u << SLUICE_STORED_JOB_N_STATES) - 1)
 
 static int
-jobs_main (Admin  *a,
-           int     argc,
-           char  **argv)
+jobs_main (Admin              *a,
+           SluiceStoreAdminOp  op,
+           int                 argc,
+           char              **argv)
 {
   GOptionEntry entries[] = {
     { "tenant", 0, 0, G_OPTION_ARG_STRING, &a->tenant, N_("Only this tenant's jobs"), N_("T") },
@@ -463,31 +494,27 @@ jobs_main (Admin  *a,
   g_autoptr(SluiceJobStore) store = NULL;
   g_autoptr(SluiceStoreAdminQuery) query = sluice_store_admin_query_new (SLUICE_STORE_ADMIN_LIST_JOBS);
   g_autoptr(SluiceStoreAdminReply) reply = NULL;
-  g_autoptr(GError) error = NULL;
   int status = SLUICE_RUN_EXIT_OK;
 
   a->limit = 50;
   if (!parse (a, NULL, _("Lists jobs, newest first, a page at a time (--after the last one's id for the next)."),
               entries, argc, argv))
     return SLUICE_RUN_EXIT_USAGE;
-  if (a->args[0] != NULL)
-    return usage (a, _("no positional arguments expected"));
+  if (!no_arguments (a, &status))
+    return status;
   if (a->limit < 1 || a->limit > MAX_PAGE)
     return usage (a, _("--limit must be between 1 and 1000"));
   if (!parse_states (a, ALL_STATES, &query->states, &status) || !check_tenant (a, a->tenant, &status))
     return status;
 
-  store = open_store (a, FALSE, &status);
-  if (store == NULL)
-    return status;
   query->tenant = g_strdup (a->tenant);
   query->key_prefix = g_strdup (a->key_prefix);
   query->search = a->search != NULL && *a->search != '\0' ? g_strdup (a->search) : NULL;
   query->limit = (guint) a->limit;
   query->after = g_strdup (a->after);
-  reply = ask (store, query, &error);
+  reply = open_and_ask (a, FALSE, &store, query, &status);
   if (reply == NULL)
-    return store_failed (a, error);
+    return status;
 
   if (a->json)
     {
@@ -509,7 +536,7 @@ jobs_main (Admin  *a,
   if (reply->next != NULL)
     /* Translators: %s is the last job's id; the command for the next page. */
     printf (_("more: --after %s\n"), reply->next);
-  return fflush (stdout) == 0 ? SLUICE_RUN_EXIT_OK : SLUICE_RUN_EXIT_INTERNAL;
+  return finish_text (SLUICE_RUN_EXIT_OK);
 }
 
 static void
@@ -571,29 +598,26 @@ print_show_text (const SluiceStoreAdminReply *reply,
 }
 
 static int
-show_main (Admin  *a,
-           int     argc,
-           char  **argv)
+show_main (Admin              *a,
+           SluiceStoreAdminOp  op,
+           int                 argc,
+           char              **argv)
 {
   g_autoptr(SluiceJobStore) store = NULL;
   g_autoptr(SluiceStoreAdminQuery) query = sluice_store_admin_query_new (SLUICE_STORE_ADMIN_SHOW);
   g_autoptr(SluiceStoreAdminReply) reply = NULL;
-  g_autoptr(GError) error = NULL;
   int status = SLUICE_RUN_EXIT_OK;
 
   if (!parse (a, "ID", _("Shows one job: payload, state, attempts, lease, result and attempt history."),
               NULL, argc, argv))
     return SLUICE_RUN_EXIT_USAGE;
-  if (a->args[0] == NULL || a->args[1] != NULL)
-    return usage (a, _("expected one job id"));
-
-  store = open_store (a, FALSE, &status);
-  if (store == NULL)
+  if (!one_job_id (a, &status))
     return status;
+
   query->ids = g_strdupv ((char *[]) { a->args[0], NULL });
-  reply = ask (store, query, &error);
+  reply = open_and_ask (a, FALSE, &store, query, &status);
   if (reply == NULL)
-    return store_failed (a, error);
+    return status;
   if (reply->jobs->len == 0)
     {
       /* Translators: %s is a job's id. */
@@ -622,7 +646,7 @@ show_main (Admin  *a,
     }
   if (reply->jobs->len > 0)
     print_show_text (reply, query->now);
-  return fflush (stdout) == 0 ? status : SLUICE_RUN_EXIT_INTERNAL;
+  return finish_text (status);
 }
 
 /* ---- retry, cancel, discard -------------------------------------------------------- */
@@ -697,7 +721,7 @@ report_change (Admin                       *a,
         /* Translators: a job's id: it runs, and its worker is told to cancel it. */
         printf (_("  %s runs: its worker cancels it at its next heartbeat\n"), item->id);
     }
-  return fflush (stdout) == 0 ? status : SLUICE_RUN_EXIT_INTERNAL;
+  return finish_text (status);
 }
 
 static int
@@ -735,7 +759,6 @@ change_main (Admin              *a,
   g_autoptr(SluiceJobStore) store = NULL;
   g_autoptr(SluiceStoreAdminQuery) query = sluice_store_admin_query_new (op);
   g_autoptr(SluiceStoreAdminReply) reply = NULL;
-  g_autoptr(GError) error = NULL;
   int status = SLUICE_RUN_EXIT_OK;
   gint64 older = 0;
 
@@ -773,9 +796,6 @@ change_main (Admin              *a,
   if (a->older_than != NULL && !parse_duration (a->older_than, &older))
     return usage (a, _("--older-than: expected a duration such as 90, 90s, 30m, 12h or 7d"));
 
-  store = open_store (a, TRUE, &status);
-  if (store == NULL)
-    return status;
   if (a->args[0] != NULL)
     query->ids = g_strdupv (a->args);
   query->tenant = g_strdup (a->tenant);
@@ -783,9 +803,9 @@ change_main (Admin              *a,
   query->confirmed = a->yes;
   query->now = g_get_real_time ();
   query->older_than = older > 0 ? query->now - older : 0;
-  reply = ask (store, query, &error);
+  reply = open_and_ask (a, TRUE, &store, query, &status);
   if (reply == NULL)
-    return store_failed (a, error);
+    return status;
   return report_change (a, reply);
 }
 
@@ -801,7 +821,6 @@ tenant_main (Admin              *a,
   g_autoptr(SluiceStoreAdminQuery) query = sluice_store_admin_query_new (op);
   g_autoptr(SluiceStoreAdminReply) reply = NULL;
   g_autoptr(SluiceStoreAdminQuery) read = sluice_store_admin_query_new (SLUICE_STORE_ADMIN_TENANTS);
-  g_autoptr(GError) error = NULL;
   const SluiceStoreTenant *tenant = NULL;
   int status = SLUICE_RUN_EXIT_OK;
   guint n_args = op == SLUICE_STORE_ADMIN_LIMIT ? 2 : 1;
@@ -826,19 +845,16 @@ tenant_main (Admin              *a,
       query->concurrency = n;
     }
 
-  store = open_store (a, TRUE, &status);
-  if (store == NULL)
-    return status;
   query->tenant = g_strdup (a->args[0]);
-  reply = ask (store, query, &error);
+  reply = open_and_ask (a, TRUE, &store, query, &status);
   if (reply == NULL)
-    return store_failed (a, error);
+    return status;
   /* The tenant as it is now, for the report. */
   g_clear_pointer (&reply, sluice_store_admin_reply_free);
   read->tenant = g_strdup (a->args[0]);
-  reply = ask (store, read, &error);
+  reply = open_and_ask (a, TRUE, &store, read, &status);
   if (reply == NULL)
-    return store_failed (a, error);
+    return status;
   if (reply->tenants->len > 0)
     tenant = g_ptr_array_index (reply->tenants, 0);
 
@@ -864,7 +880,7 @@ tenant_main (Admin              *a,
   else
     /* Translators: a tenant, then paused or active. */
     printf (_("tenant %s: %s, no limit\n"), a->args[0], tenant != NULL && tenant->paused ? _("paused") : _("active"));
-  return fflush (stdout) == 0 ? SLUICE_RUN_EXIT_OK : SLUICE_RUN_EXIT_INTERNAL;
+  return finish_text (SLUICE_RUN_EXIT_OK);
 }
 
 /* ---- workers ------------------------------------------------------------------------------ */
@@ -911,9 +927,10 @@ add_worker (JsonBuilder             *b,
 }
 
 static int
-workers_main (Admin  *a,
-              int     argc,
-              char  **argv)
+workers_main (Admin              *a,
+              SluiceStoreAdminOp  op,
+              int                 argc,
+              char              **argv)
 {
   GOptionEntry entries[] = {
     { "prune", 0, 0, G_OPTION_ARG_NONE, &a->prune, N_("Delete the rows of lost workers"), NULL },
@@ -922,21 +939,17 @@ workers_main (Admin  *a,
   g_autoptr(SluiceJobStore) store = NULL;
   g_autoptr(SluiceStoreAdminQuery) query = NULL;
   g_autoptr(SluiceStoreAdminReply) reply = NULL;
-  g_autoptr(GError) error = NULL;
   int status = SLUICE_RUN_EXIT_OK;
 
   if (!parse (a, NULL, _("Lists the workers, their heartbeats and the claims they hold; lost ones are "
                          "those whose heartbeat is older than 3 leases."), entries, argc, argv))
     return SLUICE_RUN_EXIT_USAGE;
-  if (a->args[0] != NULL)
-    return usage (a, _("no positional arguments expected"));
-  store = open_store (a, a->prune, &status);
-  if (store == NULL)
+  if (!no_arguments (a, &status))
     return status;
   query = sluice_store_admin_query_new (a->prune ? SLUICE_STORE_ADMIN_PRUNE_WORKERS : SLUICE_STORE_ADMIN_WORKERS);
-  reply = ask (store, query, &error);
+  reply = open_and_ask (a, a->prune, &store, query, &status);
   if (reply == NULL)
-    return store_failed (a, error);
+    return status;
 
   if (a->json)
     {
@@ -976,15 +989,16 @@ workers_main (Admin  *a,
     }
   if (!a->prune && reply->workers->len == 0)
     printf ("%s\n", _("no workers"));
-  return fflush (stdout) == 0 ? SLUICE_RUN_EXIT_OK : SLUICE_RUN_EXIT_INTERNAL;
+  return finish_text (SLUICE_RUN_EXIT_OK);
 }
 
 /* ---- export ------------------------------------------------------------------------------- */
 
 static int
-export_main (Admin  *a,
-             int     argc,
-             char  **argv)
+export_main (Admin              *a,
+             SluiceStoreAdminOp  op,
+             int                 argc,
+             char              **argv)
 {
   GOptionEntry entries[] = {
     { "scenario", 0, 0, G_OPTION_ARG_FILENAME, &a->scenario, N_("The scenario file to write"), N_("FILE.pool") },
@@ -1001,18 +1015,15 @@ export_main (Admin  *a,
                          "clock (its behaviour, retries and backoff), to open in the playground."),
               entries, argc, argv))
     return SLUICE_RUN_EXIT_USAGE;
-  if (a->args[0] == NULL || a->args[1] != NULL)
-    return usage (a, _("expected one job id"));
+  if (!one_job_id (a, &status))
+    return status;
   if (a->scenario == NULL)
     return usage (a, _("--scenario FILE.pool is required"));
 
-  store = open_store (a, FALSE, &status);
-  if (store == NULL)
-    return status;
   query->ids = g_strdupv ((char *[]) { a->args[0], NULL });
-  reply = ask (store, query, &error);
+  reply = open_and_ask (a, FALSE, &store, query, &status);
   if (reply == NULL)
-    return store_failed (a, error);
+    return status;
   if (reply->jobs->len == 0)
     {
       g_printerr (_("sluice-run store %s: %s: no such job\n"), a->verb, a->args[0]);
@@ -1038,7 +1049,7 @@ export_main (Admin  *a,
   /* Translators: the scenario file, then how many attempts it replays. */
   printf (_("wrote %s: %u attempts to replay (sluice-run %s, or open it in the playground)\n"), a->scenario,
           reply->attempts->len, a->scenario);
-  return fflush (stdout) == 0 ? SLUICE_RUN_EXIT_OK : SLUICE_RUN_EXIT_INTERNAL;
+  return finish_text (SLUICE_RUN_EXIT_OK);
 }
 
 /* ---- status: the tenants and workers it adds ------------------------------------------- */
@@ -1149,6 +1160,25 @@ sluice_run_store_admin_add_status (SluiceJobStore  *store,
 
 /* ---- the verbs ---------------------------------------------------------------------------- */
 
+/* The verbs of `sluice-run store` (status is sluice-run-store.c's), each
+ * run by its function with its operation. */
+static const struct {
+  const char         *name;
+  int               (*run) (Admin *a, SluiceStoreAdminOp op, int argc, char **argv);
+  SluiceStoreAdminOp  op;
+} verbs[] = {
+  { "jobs", jobs_main, SLUICE_STORE_ADMIN_LIST_JOBS },
+  { "show", show_main, SLUICE_STORE_ADMIN_SHOW },
+  { "retry", change_main, SLUICE_STORE_ADMIN_RETRY },
+  { "cancel", change_main, SLUICE_STORE_ADMIN_CANCEL },
+  { "discard", change_main, SLUICE_STORE_ADMIN_DISCARD },
+  { "pause", tenant_main, SLUICE_STORE_ADMIN_PAUSE },
+  { "resume", tenant_main, SLUICE_STORE_ADMIN_RESUME },
+  { "limit", tenant_main, SLUICE_STORE_ADMIN_LIMIT },
+  { "workers", workers_main, SLUICE_STORE_ADMIN_WORKERS },
+  { "export", export_main, SLUICE_STORE_ADMIN_SHOW },
+};
+
 /**
  * sluice_run_store_admin_main:
  * @argc: the arguments' count
@@ -1163,36 +1193,18 @@ sluice_run_store_admin_main (int    argc,
                              char **argv)
 {
   Admin a = { 0 };
-  int status;
+  int status = SLUICE_RUN_EXIT_USAGE;
+  guint i;
 
   a.verb = argv[0];
-  if (g_str_equal (a.verb, "jobs"))
-    status = jobs_main (&a, argc, argv);
-  else if (g_str_equal (a.verb, "show"))
-    status = show_main (&a, argc, argv);
-  else if (g_str_equal (a.verb, "retry"))
-    status = change_main (&a, SLUICE_STORE_ADMIN_RETRY, argc, argv);
-  else if (g_str_equal (a.verb, "cancel"))
-    status = change_main (&a, SLUICE_STORE_ADMIN_CANCEL, argc, argv);
-  else if (g_str_equal (a.verb, "discard"))
-    status = change_main (&a, SLUICE_STORE_ADMIN_DISCARD, argc, argv);
-  else if (g_str_equal (a.verb, "pause"))
-    status = tenant_main (&a, SLUICE_STORE_ADMIN_PAUSE, argc, argv);
-  else if (g_str_equal (a.verb, "resume"))
-    status = tenant_main (&a, SLUICE_STORE_ADMIN_RESUME, argc, argv);
-  else if (g_str_equal (a.verb, "limit"))
-    status = tenant_main (&a, SLUICE_STORE_ADMIN_LIMIT, argc, argv);
-  else if (g_str_equal (a.verb, "workers"))
-    status = workers_main (&a, argc, argv);
-  else if (g_str_equal (a.verb, "export"))
-    status = export_main (&a, argc, argv);
+  for (i = 0; i < G_N_ELEMENTS (verbs) && !g_str_equal (a.verb, verbs[i].name); i++)
+    ;
+  if (i < G_N_ELEMENTS (verbs))
+    status = verbs[i].run (&a, verbs[i].op, argc, argv);
   else
-    {
-      /* Translators: %s is what was given as the verb. */
-      g_printerr (_("sluice-run store: unknown verb “%s”: expected status, jobs, show, retry, cancel, discard, "
-                    "pause, resume, limit, workers or export\n"), a.verb);
-      status = SLUICE_RUN_EXIT_USAGE;
-    }
+    /* Translators: %s is what was given as the verb. */
+    g_printerr (_("sluice-run store: unknown verb “%s”: expected status, jobs, show, retry, cancel, discard, "
+                  "pause, resume, limit, workers or export\n"), a.verb);
   admin_clear (&a);
   return status;
 }

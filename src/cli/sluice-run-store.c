@@ -127,26 +127,37 @@ sluice_run_store_print_json (JsonNode *node)
   return fputs (text, stdout) != EOF && fputs ("\n", stdout) != EOF && fflush (stdout) != EOF;
 }
 
-typedef struct {
-  GAsyncResult *result;
-} Wait;
-
-static void
-on_ready (GObject      *object,
-          GAsyncResult *result,
-          gpointer      user_data)
+/**
+ * sluice_run_store_on_ready:
+ * @object: the store
+ * @result: the call's result
+ * @slot: (type GAsyncResult**): where it goes (a reference)
+ *
+ * The callback of a store's call that sluice_run_store_wait() waits for.
+ */
+void
+sluice_run_store_on_ready (GObject      *object,
+                           GAsyncResult *result,
+                           gpointer      slot)
 {
-  Wait *wait = user_data;
-
-  wait->result = g_object_ref (result);
+  *(GAsyncResult **) slot = g_object_ref (result);
 }
 
-static GAsyncResult *
-wait_for (Wait *wait)
+/**
+ * sluice_run_store_wait:
+ * @slot: what sluice_run_store_on_ready() was given
+ *
+ * Iterates the main context (the store answers there) until the call
+ * ended.
+ *
+ * Returns: (transfer none): its result, owned by @slot
+ */
+GAsyncResult *
+sluice_run_store_wait (GAsyncResult **slot)
 {
-  while (wait->result == NULL)
+  while (*slot == NULL)
     g_main_context_iteration (NULL, TRUE);
-  return wait->result;
+  return *slot;
 }
 
 static gboolean
@@ -749,7 +760,7 @@ status_main (int    argc,
   gboolean json = FALSE;
   gint n_failures = 5;
   int exit_status = SLUICE_RUN_EXIT_OK;
-  Wait wait = { NULL };
+  g_autoptr(GAsyncResult) result = NULL;
   GOptionEntry entries[] = {
     { "store", 0, 0, G_OPTION_ARG_STRING, &uri, N_("The job store"), N_("sqlite:FILE|postgresql://…") },
     { "tenant", 0, 0, G_OPTION_ARG_STRING, &tenant, N_("Count only this tenant's jobs (default: every tenant)"), N_("T") },
@@ -777,9 +788,9 @@ status_main (int    argc,
   if (store == NULL)
     return exit_status;
 
-  sluice_job_store_get_status_async (store, tenant, (guint) n_failures, NULL, on_ready, &wait);
-  status = sluice_job_store_get_status_finish (store, wait_for (&wait), &error);
-  g_clear_object (&wait.result);
+  sluice_job_store_get_status_async (store, tenant, (guint) n_failures, NULL, sluice_run_store_on_ready, &result);
+  status = sluice_job_store_get_status_finish (store, sluice_run_store_wait (&result), &error);
+  g_clear_object (&result);
   if (status == NULL)
     {
       g_printerr ("sluice-run store-status: %s\n", error->message);

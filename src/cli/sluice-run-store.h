@@ -26,6 +26,13 @@ SluiceJobStore *sluice_run_store_open       (const char  *uri,
                                              int         *status);
 int             sluice_run_store_status_for (const GError *error);
 gboolean        sluice_run_store_print_json (JsonNode    *node);
+/* A store's async call, waited for: sluice_run_store_on_ready() stores
+ * its result in the GAsyncResult* slot of its user data, and
+ * sluice_run_store_wait() iterates the main context until it is there. */
+void            sluice_run_store_on_ready   (GObject      *object,
+                                             GAsyncResult *result,
+                                             gpointer      slot);
+GAsyncResult   *sluice_run_store_wait       (GAsyncResult **slot);
 
 /* sluice-run-store-admin.c: `sluice-run store VERB` (docs/store-admin.md). */
 int             sluice_run_store_admin_main (int          argc,

@@ -12,9 +12,9 @@
  */
 
 #include "sluice-pg-connection-private.h"
+#include "sluice-store-admin-sql.h"
 
 #include <glib/gi18n-lib.h>
-#include <string.h>
 
 /* The parameters of a statement made for one call. */
 typedef struct
@@ -99,14 +99,6 @@ int_of (const PGresult *result,
   return PQgetisnull (result, row, column) ? 0 : g_ascii_strtoll (PQgetvalue (result, row, column), NULL, 10);
 }
 
-static char *
-text_of (const PGresult *result,
-         int             row,
-         int             column)
-{
-  return PQgetisnull (result, row, column) ? NULL : g_strdup (PQgetvalue (result, row, column));
-}
-
 static gboolean
 bool_of (const PGresult *result,
          int             row,
@@ -115,41 +107,39 @@ bool_of (const PGresult *result,
   return g_strcmp0 (PQgetvalue (result, row, column), "t") == 0;
 }
 
-/* ---- filters ------------------------------------------------------------------ */
-
-/* A LIKE pattern that matches @text literally (escaped with \). */
-static char *
-like_pattern (const char *text,
-              gboolean    prefix_only)
+/* A row of a result, for the shared row mapping (sluice-store-admin-sql.c). */
+static gboolean
+row_is_null (const SluiceStoreAdminRow *row,
+             int                        column)
 {
-  GString *pattern = g_string_new (prefix_only ? "" : "%");
+  return PQgetisnull (row->result, row->index, column);
+}
 
-  for (const char *c = text; *c != '\0'; c++)
-    {
-      if (*c == '%' || *c == '_' || *c == '\\')
-        g_string_append_c (pattern, '\\');
-      g_string_append_c (pattern, *c);
-    }
-  g_string_append_c (pattern, '%');
-  return g_string_free (pattern, FALSE);
+static gint64
+row_int (const SluiceStoreAdminRow *row,
+         int                        column)
+{
+  return int_of (row->result, row->index, column);
 }
 
 static gboolean
-split_field (const char  *search,
-             char       **key,
-             char       **value)
+row_bool (const SluiceStoreAdminRow *row,
+          int                        column)
 {
-  const char *colon = strchr (search, ':');
-
-  if (colon == NULL || colon == search || colon[1] == '\0')
-    return FALSE;
-  for (const char *c = search; c < colon; c++)
-    if (!g_ascii_isalnum (*c) && *c != '_' && *c != '-')
-      return FALSE;
-  *key = g_strndup (search, colon - search);
-  *value = g_strdup (colon + 1);
-  return TRUE;
+  return bool_of (row->result, row->index, column);
 }
+
+static const char *
+row_text (const SluiceStoreAdminRow *row,
+          int                        column)
+{
+  return PQgetisnull (row->result, row->index, column) ? NULL : PQgetvalue (row->result, row->index, column);
+}
+
+/* Row @index of @result (a compound literal: it lives in the enclosing block). */
+#define ROW(result, index) (&(SluiceStoreAdminRow) { row_is_null, row_int, row_bool, row_text, (result), (index) })
+
+/* ---- filters ------------------------------------------------------------------ */
 
 /* The states of @states (bits), as an operator sees them: a pending job
  * whose time is ahead of @now is scheduled (docs/store-admin.md). */
@@ -159,17 +149,10 @@ append_states (GString *sql,
                guint    states,
                gint64   now)
 {
-  gboolean first = TRUE;
-
   g_string_append (sql, " AND (CASE WHEN state = 'pending' AND attempts = 0 AND available_at > ");
   param_int (sql, p, now);
   g_string_append (sql, " THEN 'scheduled' ELSE state END) IN (");
-  for (guint s = 0; s < SLUICE_STORED_JOB_N_STATES; s++)
-    if (states & (1u << s))
-      {
-        g_string_append_printf (sql, "%s'%s'", first ? "" : ", ", sluice_stored_job_state_to_string (s));
-        first = FALSE;
-      }
+  sluice_store_admin_append_states (sql, states);
   g_string_append (sql, ")");
 }
 
@@ -198,14 +181,14 @@ append_filter (GString                     *sql,
     append_states (sql, p, states, q->now);
   if (q->key_prefix != NULL)
     {
-      g_autofree char *prefix = like_pattern (q->key_prefix, TRUE);
+      g_autofree char *prefix = sluice_store_admin_like_pattern (q->key_prefix, TRUE);
 
       g_string_append (sql, " AND operation_key LIKE ");
       param (sql, p, prefix, "text");
     }
   if (q->search != NULL)
     {
-      g_autofree char *pattern = like_pattern (q->search, FALSE);
+      g_autofree char *pattern = sluice_store_admin_like_pattern (q->search, FALSE);
       g_autofree char *key = NULL;
       g_autofree char *value = NULL;
 
@@ -213,7 +196,7 @@ append_filter (GString                     *sql,
       param (sql, p, pattern, "text");
       g_string_append (sql, " OR payload::text ILIKE ");
       param (sql, p, pattern, "text");
-      if (split_field (q->search, &key, &value))
+      if (sluice_store_admin_split_field (q->search, &key, &value))
         {
           g_string_append (sql, " OR (json_typeof (payload) = 'object' AND payload ->> ");
           param (sql, p, key, "text");
@@ -276,9 +259,10 @@ add_jobs (SluicePgConnection  *self,
 }
 
 static gboolean
-list_jobs (SluicePgConnection           *self,
+list_jobs (gpointer                      self,
            const SluiceStoreAdminQuery  *q,
            SluiceStoreAdminReply        *reply,
+           gpointer                      data,
            GError                      **error)
 {
   g_auto(Params) p = { NULL };
@@ -290,9 +274,7 @@ list_jobs (SluicePgConnection           *self,
     return FALSE;
   if (!exists)
     {
-      g_set_error (error, SLUICE_STORE_ERROR, SLUICE_STORE_ERROR_INVALID_ARGUMENT,
-                   /* Translators: %s is a job's id, given as the page to list after */
-                   _("There is no job %s to list the jobs after"), q->after);
+      sluice_store_admin_no_job_after (q, error);
       return FALSE;
     }
   append_filter (sql, &p, q, q->states, NULL);
@@ -301,19 +283,15 @@ list_jobs (SluicePgConnection           *self,
   param_int (sql, &p, (gint64) q->limit + 1);
   if (!add_jobs (self, sql->str, &p, reply->jobs, error))
     return FALSE;
-  if (reply->jobs->len > q->limit)
-    {
-      g_ptr_array_set_size (reply->jobs, q->limit);
-      if (q->limit > 0)
-        reply->next = g_strdup (((SluiceStoredJob *) g_ptr_array_index (reply->jobs, q->limit - 1))->id);
-    }
+  sluice_store_admin_trim_page (q, reply);
   return TRUE;
 }
 
 static gboolean
-show_job (SluicePgConnection           *self,
+show_job (gpointer                      self,
           const SluiceStoreAdminQuery  *q,
           SluiceStoreAdminReply        *reply,
+          gpointer                      data,
           GError                      **error)
 {
   g_auto(Params) p = { NULL };
@@ -341,20 +319,7 @@ show_job (SluicePgConnection           *self,
   if (result == NULL)
     return FALSE;
   for (int row = 0; row < PQntuples (result); row++)
-    {
-      SluiceStoreAttempt *attempt = g_new0 (SluiceStoreAttempt, 1);
-
-      attempt->number = (guint) int_of (result, row, 0);
-      attempt->worker = text_of (result, row, 1);
-      attempt->started_at = int_of (result, row, 2);
-      attempt->ended_at = int_of (result, row, 3);
-      attempt->outcome = sluice_store_attempt_outcome_from_string (PQgetisnull (result, row, 4) ? NULL
-                                                                   : PQgetvalue (result, row, 4));
-      if (!PQgetisnull (result, row, 5))
-        attempt->error = sluice_job_failure_new (PQgetvalue (result, row, 5), PQgetvalue (result, row, 6),
-                                                 PQgetvalue (result, row, 7), bool_of (result, row, 8));
-      g_ptr_array_add (reply->attempts, attempt);
-    }
+    g_ptr_array_add (reply->attempts, sluice_store_admin_attempt_of (ROW (result, row)));
   PQclear (result);
   return TRUE;
 }
@@ -413,24 +378,22 @@ apply_verb (SluicePgConnection           *self,
 }
 
 static gboolean
-verb_by_ids (SluicePgConnection           *self,
+verb_by_ids (gpointer                      self,
              const SluiceStoreAdminQuery  *q,
              SluiceStoreAdminReply        *reply,
+             gpointer                      data,
              GError                      **error)
 {
   guint states = sluice_store_admin_verb_states (q);
 
   for (guint i = 0; q->ids[i] != NULL; i++)
     {
-      SluiceStoreAdminItem *item = g_new0 (SluiceStoreAdminItem, 1);
       g_auto(Params) p = { NULL };
       g_autoptr(GString) sql = g_string_new ("SELECT CASE WHEN state = 'pending' AND attempts = 0 AND available_at > ");
       PGresult *result;
       SluiceStoredJobState state = SLUICE_STORED_JOB_PENDING;
       gboolean found;
 
-      item->id = g_strdup (q->ids[i]);
-      g_ptr_array_add (reply->items, item);
       params_init (&p);
       param_int (sql, &p, q->now);
       g_string_append (sql, " THEN 'scheduled' ELSE state END FROM sluice_jobs WHERE id::text = ");
@@ -441,17 +404,7 @@ verb_by_ids (SluicePgConnection           *self,
         return FALSE;
       found = PQntuples (result) == 1 && sluice_stored_job_state_from_string (PQgetvalue (result, 0, 0), &state);
       PQclear (result);
-      item->state = state;
-      if (!found)
-        item->change = SLUICE_STORE_ADMIN_NOT_FOUND;
-      else if (!(states & (1u << state)))
-        item->change = SLUICE_STORE_ADMIN_NOT_APPLICABLE;
-      else
-        {
-          item->change = q->op == SLUICE_STORE_ADMIN_CANCEL && state == SLUICE_STORED_JOB_RUNNING
-                           ? SLUICE_STORE_ADMIN_REQUESTED : SLUICE_STORE_ADMIN_CHANGED;
-          reply->matched++;
-        }
+      sluice_store_admin_add_item (q, reply, q->ids[i], found, state);
     }
   if (reply->matched > 1 && !q->confirmed)
     return TRUE;
@@ -461,7 +414,7 @@ verb_by_ids (SluicePgConnection           *self,
       g_auto(Params) p = { NULL };
       g_autoptr(GString) where = g_string_new (NULL);
 
-      if (item->change != SLUICE_STORE_ADMIN_CHANGED && item->change != SLUICE_STORE_ADMIN_REQUESTED)
+      if (!sluice_store_admin_item_applies (item))
         continue;
       params_init (&p);
       append_filter (where, &p, &(SluiceStoreAdminQuery) { .op = q->op, .now = q->now }, states, item->id);
@@ -472,9 +425,10 @@ verb_by_ids (SluicePgConnection           *self,
 }
 
 static gboolean
-verb_by_filter (SluicePgConnection           *self,
+verb_by_filter (gpointer                      self,
                 const SluiceStoreAdminQuery  *q,
                 SluiceStoreAdminReply        *reply,
+                gpointer                      data,
                 GError                      **error)
 {
   g_auto(Params) p = { NULL };
@@ -496,8 +450,10 @@ verb_by_filter (SluicePgConnection           *self,
 }
 
 static gboolean
-tenant_control (SluicePgConnection           *self,
+tenant_control (gpointer                      self,
                 const SluiceStoreAdminQuery  *q,
+                SluiceStoreAdminReply        *reply,
+                gpointer                      data,
                 GError                      **error)
 {
   g_auto(Params) p = { NULL };
@@ -531,34 +487,11 @@ tenant_control (SluicePgConnection           *self,
   return exec_done (self, "SELECT pg_notify(" SLUICE_PG_CHANNEL_SQL (SLUICE_PG_CHANNEL) ", $1::text)", &p, error);
 }
 
-static SluiceStoreTenant *
-tenant_of (GHashTable *by_name,
-           GPtrArray  *list,
-           const char *name)
-{
-  SluiceStoreTenant *tenant = g_hash_table_lookup (by_name, name);
-
-  if (tenant != NULL)
-    return tenant;
-  tenant = g_new0 (SluiceStoreTenant, 1);
-  tenant->name = g_strdup (name);
-  tenant->concurrency = -1;
-  g_hash_table_insert (by_name, tenant->name, tenant);
-  g_ptr_array_add (list, tenant);
-  return tenant;
-}
-
-static gint
-compare_tenants (gconstpointer a,
-                 gconstpointer b)
-{
-  return g_strcmp0 ((*(SluiceStoreTenant **) a)->name, (*(SluiceStoreTenant **) b)->name);
-}
-
 static gboolean
-list_tenants (SluicePgConnection           *self,
+list_tenants (gpointer                      self,
               const SluiceStoreAdminQuery  *q,
               SluiceStoreAdminReply        *reply,
+              gpointer                      data,
               GError                      **error)
 {
   g_autoptr(GHashTable) by_name = g_hash_table_new (g_str_hash, g_str_equal);
@@ -575,13 +508,7 @@ list_tenants (SluicePgConnection           *self,
   if (result == NULL)
     return FALSE;
   for (int row = 0; row < PQntuples (result); row++)
-    {
-      SluiceStoreTenant *tenant = tenant_of (by_name, reply->tenants, PQgetvalue (result, row, 0));
-      SluiceStoredJobState state;
-
-      if (sluice_stored_job_state_from_string (PQgetvalue (result, row, 1), &state))
-        tenant->counts[state] = (guint64) int_of (result, row, 2);
-    }
+    sluice_store_admin_add_count (by_name, reply->tenants, ROW (result, row));
   PQclear (result);
   g_ptr_array_set_size (p.values, 1);  /* the tenant only: a parameter unused is an error */
   result = exec (self, "SELECT tenant, paused, concurrency_limit FROM sluice_tenants"
@@ -589,26 +516,22 @@ list_tenants (SluicePgConnection           *self,
   if (result == NULL)
     return FALSE;
   for (int row = 0; row < PQntuples (result); row++)
-    {
-      SluiceStoreTenant *tenant = tenant_of (by_name, reply->tenants, PQgetvalue (result, row, 0));
-
-      tenant->paused = bool_of (result, row, 1);
-      tenant->concurrency = PQgetisnull (result, row, 2) ? -1 : int_of (result, row, 2);
-    }
+    sluice_store_admin_add_control (by_name, reply->tenants, ROW (result, row));
   PQclear (result);
-  g_ptr_array_sort (reply->tenants, compare_tenants);
+  sluice_store_admin_sort_tenants (reply->tenants);
   return TRUE;
 }
 
 G_STATIC_ASSERT (SLUICE_STORE_ADMIN_LOST_LEASES == 3);
 
 static gboolean
-list_workers (SluicePgConnection           *self,
+list_workers (gpointer                      self,
               const SluiceStoreAdminQuery  *q,
               SluiceStoreAdminReply        *reply,
-              gboolean                      prune,
+              gpointer                      data,
               GError                      **error)
 {
+  gboolean prune = q->op == SLUICE_STORE_ADMIN_PRUNE_WORKERS;
   g_auto(Params) p = { NULL };
   g_autofree char *now = g_strdup_printf ("%" G_GINT64_FORMAT, q->now);
   PGresult *result;
@@ -623,22 +546,7 @@ list_workers (SluicePgConnection           *self,
   if (result == NULL)
     return FALSE;
   for (int row = 0; row < PQntuples (result); row++)
-    {
-      SluiceStoreWorker *worker = g_new0 (SluiceStoreWorker, 1);
-
-      worker->id = text_of (result, row, 0);
-      worker->host = text_of (result, row, 1);
-      worker->pid = int_of (result, row, 2);
-      worker->started_at = int_of (result, row, 3);
-      worker->heartbeat_at = int_of (result, row, 4);
-      worker->lease = int_of (result, row, 5);
-      worker->tenants = text_of (result, row, 6);
-      worker->done = (guint64) int_of (result, row, 7);
-      worker->failed = (guint64) int_of (result, row, 8);
-      worker->lost = bool_of (result, row, 9);
-      worker->claims = g_ptr_array_new_with_free_func ((GDestroyNotify) sluice_stored_job_free);
-      g_ptr_array_add (reply->workers, worker);
-    }
+    g_ptr_array_add (reply->workers, sluice_store_admin_worker_of (ROW (result, row)));
   PQclear (result);
   for (guint i = 0; !prune && i < reply->workers->len; i++)
     {
@@ -656,8 +564,10 @@ list_workers (SluicePgConnection           *self,
 }
 
 static gboolean
-beat_worker (SluicePgConnection           *self,
+beat_worker (gpointer                      self,
              const SluiceStoreAdminQuery  *q,
+             SluiceStoreAdminReply        *reply,
+             gpointer                      data,
              GError                      **error)
 {
   const SluiceStoreWorker *w = q->worker;
@@ -691,9 +601,10 @@ beat_worker (SluicePgConnection           *self,
 
 /* The attempts that ended after @since (see the SQLite store's). */
 static gboolean
-list_completions (SluicePgConnection           *self,
+list_completions (gpointer                      self,
                   const SluiceStoreAdminQuery  *q,
                   SluiceStoreAdminReply        *reply,
+                  gpointer                      data,
                   GError                      **error)
 {
   g_auto(Params) p = { NULL };
@@ -715,11 +626,8 @@ list_completions (SluicePgConnection           *self,
     return FALSE;
   for (int row = 0; row < PQntuples (result); row++)
     {
-      SluiceStoreCompletion c;
+      SluiceStoreCompletion c = sluice_store_admin_completion_of (ROW (result, row));
 
-      c.ended_at = int_of (result, row, 0);
-      c.outcome = sluice_store_attempt_outcome_from_string (PQgetvalue (result, row, 1));
-      c.waited = int_of (result, row, 2);
       g_array_append_val (reply->completions, c);
     }
   PQclear (result);
@@ -730,9 +638,11 @@ list_completions (SluicePgConnection           *self,
  * makes it, nor on a standby) and the user holds the privileges that the
  * verbs need on the jobs (has_table_privilege() of a list is "any of"). */
 static gboolean
-writable (SluicePgConnection     *self,
-          SluiceStoreAdminReply  *reply,
-          GError                **error)
+writable (gpointer                      self,
+          const SluiceStoreAdminQuery  *q,
+          SluiceStoreAdminReply        *reply,
+          gpointer                      data,
+          GError                      **error)
 {
   PGresult *result = exec (self, "SELECT current_setting ('transaction_read_only') = 'off'"
                                  " AND NOT pg_is_in_recovery ()"
@@ -747,41 +657,18 @@ writable (SluicePgConnection     *self,
   return TRUE;
 }
 
-static gboolean
-answer (SluicePgConnection           *self,
-        const SluiceStoreAdminQuery  *q,
-        SluiceStoreAdminReply        *reply,
-        GError                      **error)
-{
-  switch (q->op)
-    {
-    case SLUICE_STORE_ADMIN_LIST_JOBS:
-      return list_jobs (self, q, reply, error);
-    case SLUICE_STORE_ADMIN_SHOW:
-      return show_job (self, q, reply, error);
-    case SLUICE_STORE_ADMIN_RETRY:
-    case SLUICE_STORE_ADMIN_CANCEL:
-    case SLUICE_STORE_ADMIN_DISCARD:
-      return q->ids != NULL ? verb_by_ids (self, q, reply, error) : verb_by_filter (self, q, reply, error);
-    case SLUICE_STORE_ADMIN_PAUSE:
-    case SLUICE_STORE_ADMIN_RESUME:
-    case SLUICE_STORE_ADMIN_LIMIT:
-      return tenant_control (self, q, error);
-    case SLUICE_STORE_ADMIN_TENANTS:
-      return list_tenants (self, q, reply, error);
-    case SLUICE_STORE_ADMIN_WORKERS:
-    case SLUICE_STORE_ADMIN_PRUNE_WORKERS:
-      return list_workers (self, q, reply, q->op == SLUICE_STORE_ADMIN_PRUNE_WORKERS, error);
-    case SLUICE_STORE_ADMIN_WORKER_BEAT:
-      return beat_worker (self, q, error);
-    case SLUICE_STORE_ADMIN_COMPLETIONS:
-      return list_completions (self, q, reply, error);
-    case SLUICE_STORE_ADMIN_WRITABLE:
-      return writable (self, reply, error);
-    default:
-      g_assert_not_reached ();
-    }
-}
+static const SluiceStoreAdminSteps steps = {
+  .list_jobs = list_jobs,
+  .show_job = show_job,
+  .verb_by_ids = verb_by_ids,
+  .verb_by_filter = verb_by_filter,
+  .tenant_control = tenant_control,
+  .list_tenants = list_tenants,
+  .list_workers = list_workers,
+  .beat_worker = beat_worker,
+  .list_completions = list_completions,
+  .writable = writable,
+};
 
 /* One query, one transaction; a change that needed confirmation is
  * rolled back (it changed nothing). */
@@ -797,7 +684,7 @@ pg_admin (SluiceStoreBackend *backend,
   r->value = reply;
   r->value_free = (GDestroyNotify) sluice_store_admin_reply_free;
   sluice_pg_connection_plan_per_values (self);
-  ok = exec_done (self, "BEGIN", NULL, &r->error) && answer (self, r->admin, reply, &r->error);
+  ok = exec_done (self, "BEGIN", NULL, &r->error) && sluice_store_admin_answer (&steps, self, r->admin, reply, NULL, &r->error);
   keep = ok && !(reply->matched > 1 && !r->admin->confirmed);
   if (sluice_pg_connection_get_conn (self) == NULL)
     return;

@@ -14,10 +14,10 @@
 
 #include "sluice-sqlite-connection-private.h"
 #include "sluice-sqlite-store.h"
+#include "sluice-store-admin-sql.h"
 
 #include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
-#include <string.h>
 #include <unistd.h>
 
 /* ---- the attempts' history (called inside the protocol's transactions) --- */
@@ -192,42 +192,6 @@ bind_named_int (sqlite3_stmt *stmt,
     sqlite3_bind_int64 (stmt, index, value);
 }
 
-/* A LIKE pattern that matches @text literally (escaped with \), with
- * @prefix_only: at the start, else anywhere. */
-static char *
-like_pattern (const char *text,
-              gboolean    prefix_only)
-{
-  GString *pattern = g_string_new (prefix_only ? "" : "%");
-
-  for (const char *c = text; *c != '\0'; c++)
-    {
-      if (*c == '%' || *c == '_' || *c == '\\')
-        g_string_append_c (pattern, '\\');
-      g_string_append_c (pattern, *c);
-    }
-  g_string_append_c (pattern, '%');
-  return g_string_free (pattern, FALSE);
-}
-
-/* `K:V` of a search: the payload's member K is V, as text. */
-static gboolean
-split_field (const char  *search,
-             char       **key,
-             char       **value)
-{
-  const char *colon = strchr (search, ':');
-
-  if (colon == NULL || colon == search || colon[1] == '\0')
-    return FALSE;
-  for (const char *c = search; c < colon; c++)
-    if (!g_ascii_isalnum (*c) && *c != '_' && *c != '-')
-      return FALSE;
-  *key = g_strndup (search, colon - search);
-  *value = g_strdup (colon + 1);
-  return TRUE;
-}
-
 /* A job's state as an operator sees it: a pending job whose time is
  * ahead of the query's now is scheduled (docs/store-admin.md). */
 #define SHOWN_STATE "(CASE WHEN state = 'pending' AND attempts = 0 AND available_at > :now THEN 'scheduled' ELSE state END)"
@@ -246,15 +210,8 @@ append_filter (GString                     *sql,
     g_string_append (sql, " AND tenant = :tenant");
   if (states != 0)
     {
-      gboolean first = TRUE;
-
       g_string_append (sql, " AND " SHOWN_STATE " IN (");
-      for (guint s = 0; s < SLUICE_STORED_JOB_N_STATES; s++)
-        if (states & (1u << s))
-          {
-            g_string_append_printf (sql, "%s'%s'", first ? "" : ", ", sluice_stored_job_state_to_string (s));
-            first = FALSE;
-          }
+      sluice_store_admin_append_states (sql, states);
       g_string_append (sql, ")");
     }
   if (q->key_prefix != NULL)
@@ -265,7 +222,7 @@ append_filter (GString                     *sql,
       g_autofree char *value = NULL;
 
       g_string_append (sql, " AND (operation_key LIKE :search ESCAPE '\\' OR payload LIKE :search ESCAPE '\\'");
-      if (split_field (q->search, &key, &value))
+      if (sluice_store_admin_split_field (q->search, &key, &value))
         g_string_append (sql, " OR (json_valid (payload) AND"
                               " CAST(json_extract (payload, '$.\"' || :field || '\"') AS TEXT) = :value)");
       g_string_append (sql, ")");
@@ -285,18 +242,18 @@ bind_filter (sqlite3_stmt                *stmt,
   bind_named_text (stmt, ":tenant", q->tenant);
   if (q->key_prefix != NULL)
     {
-      g_autofree char *prefix = like_pattern (q->key_prefix, TRUE);
+      g_autofree char *prefix = sluice_store_admin_like_pattern (q->key_prefix, TRUE);
 
       bind_named_text (stmt, ":prefix", prefix);
     }
   if (q->search != NULL)
     {
-      g_autofree char *search = like_pattern (q->search, FALSE);
+      g_autofree char *search = sluice_store_admin_like_pattern (q->search, FALSE);
       g_autofree char *key = NULL;
       g_autofree char *value = NULL;
 
       bind_named_text (stmt, ":search", search);
-      if (split_field (q->search, &key, &value))
+      if (sluice_store_admin_split_field (q->search, &key, &value))
         {
           bind_named_text (stmt, ":field", key);
           bind_named_text (stmt, ":value", value);
@@ -348,14 +305,49 @@ read_int_row (sqlite3_stmt *stmt,
   *(gint64 *) data = sqlite3_column_int64 (stmt, 0);
 }
 
+/* A row of a statement, for the shared row mapping
+ * (sluice-store-admin-sql.c). */
+static gboolean
+row_is_null (const SluiceStoreAdminRow *row,
+             int                        column)
+{
+  return sqlite3_column_type ((sqlite3_stmt *) row->result, column) == SQLITE_NULL;
+}
+
+static gint64
+row_int (const SluiceStoreAdminRow *row,
+         int                        column)
+{
+  return sqlite3_column_int64 ((sqlite3_stmt *) row->result, column);
+}
+
+static gboolean
+row_bool (const SluiceStoreAdminRow *row,
+          int                        column)
+{
+  return sqlite3_column_int ((sqlite3_stmt *) row->result, column) != 0;
+}
+
+static const char *
+row_text (const SluiceStoreAdminRow *row,
+          int                        column)
+{
+  return (const char *) sqlite3_column_text ((sqlite3_stmt *) row->result, column);
+}
+
+/* The row @stmt stands on (a compound literal: it lives in the enclosing block). */
+#define ROW(stmt) (&(SluiceStoreAdminRow) { row_is_null, row_int, row_bool, row_text, (stmt), 0 })
+
 /* ---- the queries ------------------------------------------------------------ */
 
 static gboolean
-list_jobs (SluiceSqliteConnection       *self,
+list_jobs (gpointer                      conn,
            const SluiceStoreAdminQuery  *q,
            SluiceStoreAdminReply        *reply,
+           gpointer                      data,
            GError                      **error)
 {
+  SluiceSqliteConnection *self = conn;
   g_autoptr(GString) sql = g_string_new ("SELECT " SLUICE_SQLITE_JOB_COLUMNS " FROM sluice_jobs");
   gint64 found = 0;
 
@@ -368,9 +360,7 @@ list_jobs (SluiceSqliteConnection       *self,
         return FALSE;
       if (found == 0)
         {
-          g_set_error (error, SLUICE_STORE_ERROR, SLUICE_STORE_ERROR_INVALID_ARGUMENT,
-                       /* Translators: %s is a job's id, given as the page to list after */
-                       _("There is no job %s to list the jobs after"), q->after);
+          sluice_store_admin_no_job_after (q, error);
           return FALSE;
         }
     }
@@ -379,12 +369,7 @@ list_jobs (SluiceSqliteConnection       *self,
   g_string_append (sql, " ORDER BY created_seq DESC LIMIT :limit + 1");
   if (!run_once (self, sql->str, q, NULL, add_job_row, reply->jobs, error))
     return FALSE;
-  if (reply->jobs->len > q->limit)
-    {
-      g_ptr_array_set_size (reply->jobs, q->limit);
-      if (q->limit > 0)
-        reply->next = g_strdup (((SluiceStoredJob *) g_ptr_array_index (reply->jobs, q->limit - 1))->id);
-    }
+  sluice_store_admin_trim_page (q, reply);
   return TRUE;
 }
 
@@ -392,27 +377,17 @@ static void
 add_attempt_row (sqlite3_stmt *stmt,
                  gpointer      data)
 {
-  SluiceStoreAttempt *attempt = g_new0 (SluiceStoreAttempt, 1);
-
-  attempt->number = (guint) sqlite3_column_int64 (stmt, 0);
-  attempt->worker = sluice_sqlite_column_text (stmt, 1);
-  attempt->started_at = sqlite3_column_int64 (stmt, 2);
-  attempt->ended_at = sqlite3_column_int64 (stmt, 3);
-  attempt->outcome = sluice_store_attempt_outcome_from_string ((const char *) sqlite3_column_text (stmt, 4));
-  if (sqlite3_column_type (stmt, 5) != SQLITE_NULL)
-    attempt->error = sluice_job_failure_new ((const char *) sqlite3_column_text (stmt, 5),
-                                             (const char *) sqlite3_column_text (stmt, 6),
-                                             (const char *) sqlite3_column_text (stmt, 7),
-                                             sqlite3_column_int (stmt, 8) != 0);
-  g_ptr_array_add (data, attempt);
+  g_ptr_array_add (data, sluice_store_admin_attempt_of (ROW (stmt)));
 }
 
 static gboolean
-show_job (SluiceSqliteConnection       *self,
+show_job (gpointer                      conn,
           const SluiceStoreAdminQuery  *q,
           SluiceStoreAdminReply        *reply,
+          gpointer                      data,
           GError                      **error)
 {
+  SluiceSqliteConnection *self = conn;
   const char *id = q->ids != NULL ? q->ids[0] : NULL;
   gint64 dropped = 0;
 
@@ -491,56 +466,40 @@ read_state_row (sqlite3_stmt *stmt,
 /* A verb on jobs by id: each id's report; nothing changes when more than
  * one would and the query is not confirmed. */
 static gboolean
-verb_by_ids (SluiceSqliteConnection       *self,
+verb_by_ids (gpointer                      conn,
              const SluiceStoreAdminQuery  *q,
              SluiceStoreAdminReply        *reply,
-             GHashTable                   *woken,
+             gpointer                      data,
              GError                      **error)
 {
+  SluiceSqliteConnection *self = conn;
   guint states = sluice_store_admin_verb_states (q);
   g_autoptr(GString) where = g_string_new (NULL);
 
   for (guint i = 0; q->ids[i] != NULL; i++)
     {
-      SluiceStoreAdminItem *item = g_new0 (SluiceStoreAdminItem, 1);
       Found found = { FALSE };
+      SluiceStoreAdminItem *item;
 
-      item->id = g_strdup (q->ids[i]);
-      g_ptr_array_add (reply->items, item);
       if (!run_once (self, "SELECT " SHOWN_STATE ", tenant FROM sluice_jobs WHERE id = :id", q, q->ids[i],
                      read_state_row, &found, error))
         return FALSE;
-      item->state = found.state;
-      if (!found.found)
-        item->change = SLUICE_STORE_ADMIN_NOT_FOUND;
-      else if (!(states & (1u << found.state)))
-        item->change = SLUICE_STORE_ADMIN_NOT_APPLICABLE;
-      else
-        {
-          item->change = q->op == SLUICE_STORE_ADMIN_CANCEL && found.state == SLUICE_STORED_JOB_RUNNING
-                           ? SLUICE_STORE_ADMIN_REQUESTED : SLUICE_STORE_ADMIN_CHANGED;
-          reply->matched++;
-          if (q->op == SLUICE_STORE_ADMIN_RETRY)
-            g_hash_table_add (woken, g_strdup (found.tenant));
-        }
+      item = sluice_store_admin_add_item (q, reply, q->ids[i], found.found, found.state);
+      if (sluice_store_admin_item_applies (item) && q->op == SLUICE_STORE_ADMIN_RETRY)
+        g_hash_table_add (data, g_strdup (found.tenant));
       g_free (found.tenant);
     }
   if (reply->matched > 1 && !q->confirmed)
     return TRUE;
 
   g_string_append (where, " WHERE id = :id AND " SHOWN_STATE " IN (");
-  for (guint s = 0, first = 1; s < SLUICE_STORED_JOB_N_STATES; s++)
-    if (states & (1u << s))
-      {
-        g_string_append_printf (where, "%s'%s'", first ? "" : ", ", sluice_stored_job_state_to_string (s));
-        first = 0;
-      }
+  sluice_store_admin_append_states (where, states);
   g_string_append (where, ")");
   for (guint i = 0; i < reply->items->len; i++)
     {
       SluiceStoreAdminItem *item = g_ptr_array_index (reply->items, i);
 
-      if (item->change != SLUICE_STORE_ADMIN_CHANGED && item->change != SLUICE_STORE_ADMIN_REQUESTED)
+      if (!sluice_store_admin_item_applies (item))
         continue;
       if (!apply_verb (self, q, where->str, item->id, error))
         return FALSE;
@@ -558,12 +517,13 @@ add_tenant_name (sqlite3_stmt *stmt,
 
 /* A verb on the jobs of a filter. */
 static gboolean
-verb_by_filter (SluiceSqliteConnection       *self,
+verb_by_filter (gpointer                      conn,
                 const SluiceStoreAdminQuery  *q,
                 SluiceStoreAdminReply        *reply,
-                GHashTable                   *woken,
+                gpointer                      data,
                 GError                      **error)
 {
+  SluiceSqliteConnection *self = conn;
   g_autoptr(GString) where = g_string_new (NULL);
   g_autofree char *count = NULL;
   g_autofree char *tenants = NULL;
@@ -577,7 +537,7 @@ verb_by_filter (SluiceSqliteConnection       *self,
   if (reply->matched == 0 || (reply->matched > 1 && !q->confirmed))
     return TRUE;
   tenants = g_strdup_printf ("SELECT DISTINCT tenant FROM sluice_jobs%s", where->str);
-  if (q->op == SLUICE_STORE_ADMIN_RETRY && !run_once (self, tenants, q, NULL, add_tenant_name, woken, error))
+  if (q->op == SLUICE_STORE_ADMIN_RETRY && !run_once (self, tenants, q, NULL, add_tenant_name, data, error))
     return FALSE;
   if (!apply_verb (self, q, where->str, NULL, error))
     return FALSE;
@@ -586,12 +546,18 @@ verb_by_filter (SluiceSqliteConnection       *self,
 }
 
 static gboolean
-tenant_control (SluiceSqliteConnection       *self,
+tenant_control (gpointer                      conn,
                 const SluiceStoreAdminQuery  *q,
+                SluiceStoreAdminReply        *reply,
+                gpointer                      data,
                 GError                      **error)
 {
+  SluiceSqliteConnection *self = conn;
   const char *sql;
 
+  /* Resumed, or more room: the tenant's idle workers claim again. */
+  if (q->op != SLUICE_STORE_ADMIN_PAUSE)
+    g_hash_table_add (data, g_strdup (q->tenant));
   switch (q->op)
     {
     case SLUICE_STORE_ADMIN_PAUSE:
@@ -616,23 +582,6 @@ tenant_control (SluiceSqliteConnection       *self,
     }
 }
 
-static SluiceStoreTenant *
-tenant_of (GHashTable *tenants,
-           GPtrArray  *list,
-           const char *name)
-{
-  SluiceStoreTenant *tenant = g_hash_table_lookup (tenants, name);
-
-  if (tenant != NULL)
-    return tenant;
-  tenant = g_new0 (SluiceStoreTenant, 1);
-  tenant->name = g_strdup (name);
-  tenant->concurrency = -1;
-  g_hash_table_insert (tenants, tenant->name, tenant);
-  g_ptr_array_add (list, tenant);
-  return tenant;
-}
-
 typedef struct
 {
   GHashTable *by_name;
@@ -644,11 +593,8 @@ add_count_row (sqlite3_stmt *stmt,
                gpointer      data)
 {
   Tenants *t = data;
-  SluiceStoreTenant *tenant = tenant_of (t->by_name, t->list, (const char *) sqlite3_column_text (stmt, 0));
-  SluiceStoredJobState state;
 
-  if (sluice_stored_job_state_from_string ((const char *) sqlite3_column_text (stmt, 1), &state))
-    tenant->counts[state] = (guint64) sqlite3_column_int64 (stmt, 2);
+  sluice_store_admin_add_count (t->by_name, t->list, ROW (stmt));
 }
 
 static void
@@ -656,25 +602,18 @@ add_control_row (sqlite3_stmt *stmt,
                  gpointer      data)
 {
   Tenants *t = data;
-  SluiceStoreTenant *tenant = tenant_of (t->by_name, t->list, (const char *) sqlite3_column_text (stmt, 0));
 
-  tenant->paused = sqlite3_column_int (stmt, 1) != 0;
-  tenant->concurrency = sqlite3_column_type (stmt, 2) == SQLITE_NULL ? -1 : sqlite3_column_int64 (stmt, 2);
-}
-
-static gint
-compare_tenants (gconstpointer a,
-                 gconstpointer b)
-{
-  return g_strcmp0 ((*(SluiceStoreTenant **) a)->name, (*(SluiceStoreTenant **) b)->name);
+  sluice_store_admin_add_control (t->by_name, t->list, ROW (stmt));
 }
 
 static gboolean
-list_tenants (SluiceSqliteConnection       *self,
+list_tenants (gpointer                      conn,
               const SluiceStoreAdminQuery  *q,
               SluiceStoreAdminReply        *reply,
+              gpointer                      data,
               GError                      **error)
 {
+  SluiceSqliteConnection *self = conn;
   g_autoptr(GHashTable) by_name = g_hash_table_new (g_str_hash, g_str_equal);
   Tenants t = { by_name, reply->tenants };
 
@@ -685,7 +624,7 @@ list_tenants (SluiceSqliteConnection       *self,
                        " WHERE (:tenant IS NULL OR tenant = :tenant)",
                  q, NULL, add_control_row, &t, error))
     return FALSE;
-  g_ptr_array_sort (reply->tenants, compare_tenants);
+  sluice_store_admin_sort_tenants (reply->tenants);
   return TRUE;
 }
 
@@ -693,20 +632,7 @@ static void
 add_worker_row (sqlite3_stmt *stmt,
                 gpointer      data)
 {
-  SluiceStoreWorker *worker = g_new0 (SluiceStoreWorker, 1);
-
-  worker->id = sluice_sqlite_column_text (stmt, 0);
-  worker->host = sluice_sqlite_column_text (stmt, 1);
-  worker->pid = sqlite3_column_int64 (stmt, 2);
-  worker->started_at = sqlite3_column_int64 (stmt, 3);
-  worker->heartbeat_at = sqlite3_column_int64 (stmt, 4);
-  worker->lease = sqlite3_column_int64 (stmt, 5);
-  worker->tenants = sluice_sqlite_column_text (stmt, 6);
-  worker->done = (guint64) sqlite3_column_int64 (stmt, 7);
-  worker->failed = (guint64) sqlite3_column_int64 (stmt, 8);
-  worker->lost = sqlite3_column_int (stmt, 9) != 0;
-  worker->claims = g_ptr_array_new_with_free_func ((GDestroyNotify) sluice_stored_job_free);
-  g_ptr_array_add (data, worker);
+  g_ptr_array_add (data, sluice_store_admin_worker_of (ROW (stmt)));
 }
 
 #define WORKER_COLUMNS \
@@ -716,12 +642,15 @@ add_worker_row (sqlite3_stmt *stmt,
 G_STATIC_ASSERT (SLUICE_STORE_ADMIN_LOST_LEASES == 3);
 
 static gboolean
-list_workers (SluiceSqliteConnection       *self,
+list_workers (gpointer                      conn,
               const SluiceStoreAdminQuery  *q,
               SluiceStoreAdminReply        *reply,
-              gboolean                      prune,
+              gpointer                      data,
               GError                      **error)
 {
+  SluiceSqliteConnection *self = conn;
+  gboolean prune = q->op == SLUICE_STORE_ADMIN_PRUNE_WORKERS;
+
   if (!run_once (self, prune ? "SELECT " WORKER_COLUMNS " FROM sluice_workers"
                                " WHERE heartbeat_at < :now - lease * 3 ORDER BY started_at, id"
                              : "SELECT " WORKER_COLUMNS " FROM sluice_workers ORDER BY started_at, id",
@@ -743,10 +672,13 @@ list_workers (SluiceSqliteConnection       *self,
 }
 
 static gboolean
-beat_worker (SluiceSqliteConnection       *self,
+beat_worker (gpointer                      conn,
              const SluiceStoreAdminQuery  *q,
+             SluiceStoreAdminReply        *reply,
+             gpointer                      data,
              GError                      **error)
 {
+  SluiceSqliteConnection *self = conn;
   const SluiceStoreWorker *w = q->worker;
   sqlite3_stmt *stmt = prepare_once (self,
                                      "INSERT INTO sluice_workers (id, host, pid, started_at, heartbeat_at, lease,"
@@ -778,12 +710,8 @@ static void
 add_completion_row (sqlite3_stmt *stmt,
                     gpointer      data)
 {
-  SluiceStoreCompletion c;
-  g_autofree char *outcome = sluice_sqlite_column_text (stmt, 1);
+  SluiceStoreCompletion c = sluice_store_admin_completion_of (ROW (stmt));
 
-  c.ended_at = sqlite3_column_int64 (stmt, 0);
-  c.outcome = sluice_store_attempt_outcome_from_string (outcome);
-  c.waited = sqlite3_column_int64 (stmt, 2);
   g_array_append_val (data, c);
 }
 
@@ -791,11 +719,14 @@ add_completion_row (sqlite3_stmt *stmt,
  * time of its own: its attempt then waited 0 (a first attempt) or from
  * its previous one. */
 static gboolean
-list_completions (SluiceSqliteConnection       *self,
+list_completions (gpointer                      conn,
                   const SluiceStoreAdminQuery  *q,
                   SluiceStoreAdminReply        *reply,
+                  gpointer                      data,
                   GError                      **error)
 {
+  SluiceSqliteConnection *self = conn;
+
   return run_once (self, "SELECT a.ended_at, a.outcome,"
                          "       a.started_at - COALESCE (p.ended_at, j.created_at, a.started_at)"
                          " FROM sluice_attempts a"
@@ -820,9 +751,13 @@ is_write (SluiceStoreAdminOp op)
  * files are made there) writable: access() also says EROFS for a
  * read-only file system. */
 static gboolean
-writable (SluiceSqliteConnection *self,
-          SluiceStoreAdminReply  *reply)
+writable (gpointer                      conn,
+          const SluiceStoreAdminQuery  *q,
+          SluiceStoreAdminReply        *reply,
+          gpointer                      data,
+          GError                      **error)
 {
+  SluiceSqliteConnection *self = conn;
   g_autofree char *folder = g_path_get_dirname (self->path);
 
   reply->writable = sqlite3_db_readonly (self->db, "main") == 0 &&
@@ -830,45 +765,18 @@ writable (SluiceSqliteConnection *self,
   return TRUE;
 }
 
-static gboolean
-answer (SluiceSqliteConnection       *self,
-        const SluiceStoreAdminQuery  *q,
-        SluiceStoreAdminReply        *reply,
-        GHashTable                   *woken,
-        GError                      **error)
-{
-  switch (q->op)
-    {
-    case SLUICE_STORE_ADMIN_LIST_JOBS:
-      return list_jobs (self, q, reply, error);
-    case SLUICE_STORE_ADMIN_SHOW:
-      return show_job (self, q, reply, error);
-    case SLUICE_STORE_ADMIN_RETRY:
-    case SLUICE_STORE_ADMIN_CANCEL:
-    case SLUICE_STORE_ADMIN_DISCARD:
-      return q->ids != NULL ? verb_by_ids (self, q, reply, woken, error)
-                            : verb_by_filter (self, q, reply, woken, error);
-    case SLUICE_STORE_ADMIN_PAUSE:
-    case SLUICE_STORE_ADMIN_RESUME:
-    case SLUICE_STORE_ADMIN_LIMIT:
-      if (q->op != SLUICE_STORE_ADMIN_PAUSE)
-        g_hash_table_add (woken, g_strdup (q->tenant));
-      return tenant_control (self, q, error);
-    case SLUICE_STORE_ADMIN_TENANTS:
-      return list_tenants (self, q, reply, error);
-    case SLUICE_STORE_ADMIN_WORKERS:
-    case SLUICE_STORE_ADMIN_PRUNE_WORKERS:
-      return list_workers (self, q, reply, q->op == SLUICE_STORE_ADMIN_PRUNE_WORKERS, error);
-    case SLUICE_STORE_ADMIN_WORKER_BEAT:
-      return beat_worker (self, q, error);
-    case SLUICE_STORE_ADMIN_COMPLETIONS:
-      return list_completions (self, q, reply, error);
-    case SLUICE_STORE_ADMIN_WRITABLE:
-      return writable (self, reply);
-    default:
-      g_assert_not_reached ();
-    }
-}
+static const SluiceStoreAdminSteps steps = {
+  .list_jobs = list_jobs,
+  .show_job = show_job,
+  .verb_by_ids = verb_by_ids,
+  .verb_by_filter = verb_by_filter,
+  .tenant_control = tenant_control,
+  .list_tenants = list_tenants,
+  .list_workers = list_workers,
+  .beat_worker = beat_worker,
+  .list_completions = list_completions,
+  .writable = writable,
+};
 
 /* One query, one transaction; the tenants whose jobs it made claimable
  * (a retry, a resume, a higher limit) are woken in this process. */
@@ -885,7 +793,7 @@ sqlite_admin (SluiceStoreBackend *backend,
   r->value = reply;
   r->value_free = (GDestroyNotify) sluice_store_admin_reply_free;
   ok = sluice_sqlite_connection_exec (self, is_write (r->admin->op) ? "BEGIN IMMEDIATE" : "BEGIN", &error) &&
-       answer (self, r->admin, reply, woken, &error);
+       sluice_store_admin_answer (&steps, self, r->admin, reply, woken, &error);
   /* A change that needed confirmation changed nothing: rolled back. */
   if (ok && reply->matched > 1 && !r->admin->confirmed && reply->changed == 0)
     sluice_sqlite_connection_end (self, FALSE, NULL);

@@ -305,6 +305,17 @@ collect_texts (GtkWidget *widget,
     collect_texts (child, texts);
 }
 
+/* Whether @text is in a label, field or tooltip in @widget. */
+static gboolean
+shows_text (GtkWidget  *widget,
+            const char *text)
+{
+  g_autoptr(GString) texts = g_string_new (NULL);
+
+  collect_texts (widget, texts);
+  return strstr (texts->str, text) != NULL;
+}
+
 static char *
 window_texts (GtkWindow *window)
 {
@@ -362,6 +373,60 @@ test_counts_and_failures_newest_first (void)
 
   close_window (window);
   g_clear_object (&store);
+  remove_dir (dir);
+}
+
+/* The window's pages are its stack's: Queues, Workers and Throughput read
+ * the store at the window's pace (a tenant enqueued by another store
+ * object shows on the Queues page at a refresh of the window) and follow
+ * its projector mode. */
+static void
+test_fleet_pages_follow_the_window (void)
+{
+  g_autofree char *dir = temp_dir ();
+  g_autofree char *path = g_build_filename (dir, "jobs.db", NULL);
+  g_autofree char *uri = g_strconcat ("sqlite:", path, NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SluiceJobStore) made = sluice_job_store_new_for_uri (uri, &error);
+  g_autoptr(SluiceJobStore) other = NULL;
+  const char * const names[] = { "queues", "workers", "throughput" };
+  GtkStack *pages;
+  GtkWidget *queues;
+  SluiceStoreWindow *window;
+
+  g_assert_no_error (error);
+  window = open_window (uri, NULL);
+  pages = sluice_store_window_get_pages (window);
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      GtkWidget *page = gtk_stack_get_child_by_name (pages, names[i]);
+      gboolean projector = TRUE;
+
+      g_assert_nonnull (page);
+      g_object_get (page, "projector", &projector, NULL);
+      g_assert_false (projector);
+    }
+  queues = gtk_stack_get_child_by_name (pages, "queues");
+  gtk_stack_set_visible_child (pages, queues);
+  SLUICE_TEST_SPIN_UNTIL (sluice_store_window_get_has_status (window));
+
+  other = sluice_job_store_new_for_uri (uri, &error);
+  g_assert_no_error (error);
+  enqueue (other, "billing-elsewhere", "late-1", 3, T0);
+  SLUICE_TEST_SPIN_UNTIL (shows_text (queues, "billing-elsewhere"));
+
+  sluice_store_window_set_projector (window, TRUE);
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      gboolean projector = FALSE;
+
+      g_object_get (gtk_stack_get_child_by_name (pages, names[i]), "projector", &projector, NULL);
+      g_assert_true (projector);
+    }
+
+  close_window (window);
+  g_clear_object (&other);
+  g_clear_object (&made);
   remove_dir (dir);
 }
 
@@ -890,6 +955,7 @@ main (int   argc,
   gtk_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/window/store/counts-and-failures-newest-first", test_counts_and_failures_newest_first);
+  g_test_add_func ("/window/store/fleet-pages-follow-the-window", test_fleet_pages_follow_the_window);
   g_test_add_func ("/window/store/enqueue-elsewhere-shows-at-next-refresh",
                    test_enqueue_elsewhere_shows_at_next_refresh);
   g_test_add_func ("/window/store/not-a-store-names-the-file", test_not_a_store_names_the_file);

@@ -10,6 +10,7 @@
 #include "sluice-accessible.h"
 #include "sluice-store-jobs-model.h"
 #include "sluice-store-jobs-page.h"
+#include "sluice-store-page-read.h"
 
 /**
  * SluiceStoreJobsPage:
@@ -84,16 +85,6 @@ static guint signals[N_SIGNALS];
 
 G_DEFINE_FINAL_TYPE (SluiceStoreJobsPage, sluice_store_jobs_page, GTK_TYPE_WIDGET)
 
-static const char * const state_names[SLUICE_STORED_JOB_N_STATES] = {
-  /* Translators: a stored job's state in the Jobs list */
-  [SLUICE_STORED_JOB_PENDING] = NC_("stored job state", "pending"),
-  [SLUICE_STORED_JOB_RUNNING] = NC_("stored job state", "running"),
-  [SLUICE_STORED_JOB_RETRY_WAIT] = NC_("stored job state", "retry wait"),
-  [SLUICE_STORED_JOB_SUCCEEDED] = NC_("stored job state", "succeeded"),
-  [SLUICE_STORED_JOB_DEAD] = NC_("stored job state", "dead"),
-  [SLUICE_STORED_JOB_CANCELLED] = NC_("stored job state", "cancelled"),
-};
-
 static const char * const column_titles[SLUICE_STORE_JOBS_N_COLUMNS] = {
   [SLUICE_STORE_JOBS_COLUMN_STATE] = N_("State"),
   [SLUICE_STORE_JOBS_COLUMN_TENANT] = N_("Tenant"),
@@ -138,7 +129,7 @@ format_cell (const SluiceStoredJob *job,
   switch (column)
     {
     case SLUICE_STORE_JOBS_COLUMN_STATE:
-      return g_strdup (g_dpgettext2 (GETTEXT_PACKAGE, "stored job state", state_names[job->state]));
+      return g_strdup (sluice_store_page_state_name (job->state));
     case SLUICE_STORE_JOBS_COLUMN_TENANT:
       return g_strdup (job->tenant);
     case SLUICE_STORE_JOBS_COLUMN_KEY:
@@ -245,6 +236,10 @@ make_model (SluiceStoreJobsPage *self)
     }
   filter = current_filter (self);
   self->model = sluice_store_jobs_model_new (self->store, filter, PAGE_SIZE);
+  /* The page says when the list is read again (the window's reads, unless
+   * rows are selected, a detail is shown or a change is on its way): a
+   * list that moved under the person's selection would lose it. */
+  sluice_store_jobs_model_stop_live (self->model);
   gtk_multi_selection_set_model (self->selection, G_LIST_MODEL (self->model));
 }
 
@@ -668,7 +663,7 @@ create_toolbar (SluiceStoreJobsPage *self)
   /* Translators: the state filter's first entry */
   gtk_string_list_append (states, _("All states"));
   for (guint s = 0; s < SLUICE_STORED_JOB_N_STATES; s++)
-    gtk_string_list_append (states, g_dpgettext2 (GETTEXT_PACKAGE, "stored job state", state_names[s]));
+    gtk_string_list_append (states, sluice_store_page_state_name (s));
   self->state_drop_down = GTK_DROP_DOWN (gtk_drop_down_new (G_LIST_MODEL (g_steal_pointer (&states)), NULL));
   sluice_accessible_name_drop_down (self->state_drop_down, _("State"));
   g_signal_connect_swapped (self->state_drop_down, "notify::selected", G_CALLBACK (on_filter_changed), self);

@@ -11,7 +11,8 @@
 #include "sluice-store-page-read.h"
 
 static const char * const state_names[SLUICE_STORED_JOB_N_STATES] = {
-  /* Translators: a stored job's state in the job store window */
+  /* Translators: a stored job's state in the job store window (its
+   * lists, filters and tables) */
   [SLUICE_STORED_JOB_PENDING] = NC_("stored job state", "pending"),
   [SLUICE_STORED_JOB_RUNNING] = NC_("stored job state", "running"),
   [SLUICE_STORED_JOB_RETRY_WAIT] = NC_("stored job state", "retry wait"),

@@ -7,6 +7,9 @@
 
 #include "sluice-store-jobs-page.h"
 #include "sluice-store-window.h"
+#include "sluice-store-queues-page.h"
+#include "sluice-store-throughput-page.h"
+#include "sluice-store-workers-page.h"
 
 G_BEGIN_DECLS
 
@@ -36,6 +39,9 @@ struct _SluiceStoreWindow
   GtkLabel           *empty_label;
   GtkStack           *pages_stack;  /* "overview", "jobs", and the pages the lead adds */
   SluiceStoreJobsPage *jobs_page;
+  GtkWidget          *queues_page;
+  GtkWidget          *workers_page;
+  GtkWidget          *throughput_page;
 
   GtkLabel           *count_labels[N_STATES];
   GtkWidget          *swatches[N_STATES];

@@ -12,6 +12,7 @@
 #include "sluice-palette.h"
 #include "sluice-store-window-private.h"
 #include "sluice-theme.h"
+#include "sluice-store-page-read.h"
 
 #define SHORT_ID_CHARS 8
 #define STRIP_HEIGHT 14
@@ -44,17 +45,6 @@ static const char * const state_tooltips[N_STATES] = {
   [SLUICE_STORED_JOB_DEAD] = N_("Jobs that failed for good: not retryable, out of attempts, or their last lease expired (state dead)."),
   [SLUICE_STORED_JOB_CANCELLED] = N_("Jobs an operator cancelled (state cancelled)."),
   [SLUICE_STORED_JOB_SCHEDULED] = N_("Jobs enqueued to run later, not available to workers before their time (state scheduled)."),
-};
-
-static const char * const state_names[N_STATES] = {
-  /* Translators: a stored job's state in the last failures' table */
-  [SLUICE_STORED_JOB_PENDING] = NC_("stored job state", "pending"),
-  [SLUICE_STORED_JOB_RUNNING] = NC_("stored job state", "running"),
-  [SLUICE_STORED_JOB_RETRY_WAIT] = NC_("stored job state", "retry wait"),
-  [SLUICE_STORED_JOB_SUCCEEDED] = NC_("stored job state", "succeeded"),
-  [SLUICE_STORED_JOB_DEAD] = NC_("stored job state", "dead"),
-  [SLUICE_STORED_JOB_CANCELLED] = NC_("stored job state", "cancelled"),
-  [SLUICE_STORED_JOB_SCHEDULED] = NC_("stored job state", "scheduled"),
 };
 
 static const char * const column_titles[SLUICE_STORE_N_COLUMNS] = {
@@ -311,7 +301,7 @@ _sluice_store_window_format_cell (const SluiceStoredJob *job,
     case SLUICE_STORE_COLUMN_STATE:
       if ((guint) job->state >= N_STATES)
         return g_strdup ("");
-      return g_strdup (g_dpgettext2 (GETTEXT_PACKAGE, "stored job state", state_names[job->state]));
+      return g_strdup (sluice_store_page_state_name (job->state));
     case SLUICE_STORE_COLUMN_ATTEMPTS:
       return g_strdup_printf ("%u/%u", job->attempts, job->max_attempts);
     case SLUICE_STORE_COLUMN_TYPE:

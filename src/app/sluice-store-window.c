@@ -115,6 +115,17 @@ emit_updated (SluiceStoreWindow *self)
   g_signal_emit (self, signals[UPDATED], 0);
 }
 
+/* The Queues, Workers and Throughput pages read the store at the
+ * window's pace: once a second, and at once on NOTIFY (each at most one
+ * read in flight). */
+static void
+refresh_fleet_pages (SluiceStoreWindow *self)
+{
+  sluice_store_queues_page_refresh (SLUICE_STORE_QUEUES_PAGE (self->queues_page));
+  sluice_store_workers_page_refresh (SLUICE_STORE_WORKERS_PAGE (self->workers_page));
+  sluice_store_throughput_page_refresh (SLUICE_STORE_THROUGHPUT_PAGE (self->throughput_page));
+}
+
 static void
 show_status (SluiceStoreWindow *self,
              SluiceStoreStatus *status)
@@ -125,6 +136,7 @@ show_status (SluiceStoreWindow *self,
   /* Other counts: jobs came, went or moved; the Jobs list follows. */
   if (before != NULL && memcmp (before->counts, status->counts, sizeof status->counts) != 0)
     sluice_store_jobs_page_refresh (self->jobs_page);
+  refresh_fleet_pages (self);
   _sluice_store_window_show_counts (self);
   _sluice_store_window_show_failures (self, before != NULL ? before->failures : NULL);
   show_read_time (self, TRUE);
@@ -344,6 +356,9 @@ set_read_only (SluiceStoreWindow *self,
 {
   self->read_only = read_only;
   sluice_store_jobs_page_set_read_only (self->jobs_page, read_only);
+  sluice_store_queues_page_set_read_only (SLUICE_STORE_QUEUES_PAGE (self->queues_page), read_only);
+  sluice_store_workers_page_set_read_only (SLUICE_STORE_WORKERS_PAGE (self->workers_page), read_only);
+  sluice_store_throughput_page_set_read_only (SLUICE_STORE_THROUGHPUT_PAGE (self->throughput_page), read_only);
 }
 
 static void
@@ -380,7 +395,12 @@ on_opened (GObject      *object,
   g_signal_connect_object (self->store, "jobs-available", G_CALLBACK (on_jobs_available), self,
                            G_CONNECT_SWAPPED);
   if (sluice_store_admin_supported (self->store))
-    sluice_store_jobs_page_set_store (self->jobs_page, self->store, self->description);
+    {
+      sluice_store_jobs_page_set_store (self->jobs_page, self->store, self->description);
+      sluice_store_queues_page_set_store (SLUICE_STORE_QUEUES_PAGE (self->queues_page), self->store);
+      sluice_store_workers_page_set_store (SLUICE_STORE_WORKERS_PAGE (self->workers_page), self->store);
+      sluice_store_throughput_page_set_store (SLUICE_STORE_THROUGHPUT_PAGE (self->throughput_page), self->store);
+    }
   ask (self);
 }
 
@@ -535,9 +555,35 @@ create_jobs_page (SluiceStoreWindow *self)
   g_signal_connect_object (self->jobs_page, "changed", G_CALLBACK (on_jobs_changed), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (sluice_store_jobs_page_get_detail (self->jobs_page), "open-in-playground",
                            G_CALLBACK (on_open_in_playground), self, G_CONNECT_SWAPPED);
-  /* A page is one line here: the lead adds Queues, Workers, Throughput so. */
   /* Translators: the store window's page of the jobs list */
   gtk_stack_add_titled (self->pages_stack, GTK_WIDGET (self->jobs_page), "jobs", _("Jobs"));
+}
+
+/* The fleet's pages: each follows the window's projector mode. */
+static GtkWidget *
+add_page (SluiceStoreWindow *self,
+          GtkWidget         *page,
+          const char        *name,
+          const char        *title)
+{
+  gtk_widget_set_margin_start (page, 12);
+  gtk_widget_set_margin_end (page, 12);
+  gtk_widget_set_margin_top (page, 6);
+  gtk_widget_set_margin_bottom (page, 12);
+  g_object_bind_property (self, "projector", page, "projector", G_BINDING_SYNC_CREATE);
+  gtk_stack_add_titled (self->pages_stack, page, name, title);
+  return page;
+}
+
+static void
+create_fleet_pages (SluiceStoreWindow *self)
+{
+  /* Translators: the store window's page of the tenants (queues) */
+  self->queues_page = add_page (self, sluice_store_queues_page_new (), "queues", _("Queues"));
+  /* Translators: the store window's page of the workers */
+  self->workers_page = add_page (self, sluice_store_workers_page_new (), "workers", _("Workers"));
+  /* Translators: the store window's page of jobs done and failed per second */
+  self->throughput_page = add_page (self, sluice_store_throughput_page_new (), "throughput", _("Throughput"));
 }
 
 static void
@@ -697,6 +743,7 @@ sluice_store_window_init (SluiceStoreWindow *self)
   self->cancellable = g_cancellable_new ();
   _sluice_store_window_create_views (self);
   create_jobs_page (self);
+  create_fleet_pages (self);
   sluice_accessible_name_buttons_by_label (GTK_WIDGET (self));
   g_signal_connect (self->tenant_entry, "changed", G_CALLBACK (on_tenant_changed), self);
   add_keys (self);

@@ -16,7 +16,9 @@
 #include <gio/gio.h>
 #include <glib/gstdio.h>
 #include <gtk/gtk.h>
+#include <signal.h>
 #include <string.h>
+#include <sys/prctl.h>
 
 #include "sluice-remote-pool.h"
 #include "sluice-store-source.h"
@@ -38,6 +40,7 @@ typedef struct {
   GCancellable     *cancellable;
   gboolean          ready;
   guint             n_started;
+  char             *started_key;  /* of the last job it started */
 } Worker;
 
 static void read_line (Worker *w);
@@ -61,7 +64,16 @@ on_line (GObject      *object,
   if (strstr (line, " ready") != NULL)
     w->ready = TRUE;
   else if (strstr (line, " started (") != NULL)
-    w->n_started++;
+    {
+      /* "sluice-run: job KEY attempt N started (ID)" */
+      const char *key = strstr (line, "job ");
+      const char *end = key != NULL ? strstr (key, " attempt ") : NULL;
+
+      g_assert_nonnull (end);
+      g_free (w->started_key);
+      w->started_key = g_strndup (key + strlen ("job "), (gsize) (end - key - strlen ("job ")));
+      w->n_started++;
+    }
   read_line (w);
 }
 
@@ -72,10 +84,13 @@ read_line (Worker *w)
 }
 
 static void
-run_enqueue (const char *uri)
+run_enqueue (const char *uri,
+             const char *tenant,
+             const char *count,
+             const char *key_prefix)
 {
-  const char *argv[] = { g_getenv ("SLUICE_RUN"), "enqueue", "--store", uri, "--init", "--tenant", "t",
-                         "--count", "2", "--key-prefix", "lane", "--behaviour", "hang", NULL };
+  const char *argv[] = { g_getenv ("SLUICE_RUN"), "enqueue", "--store", uri, "--init", "--tenant", tenant,
+                         "--count", count, "--key-prefix", key_prefix, "--behaviour", "hang", NULL };
   g_autoptr(GSubprocess) process = NULL;
   g_autoptr(GError) error = NULL;
 
@@ -86,30 +101,78 @@ run_enqueue (const char *uri)
   g_assert_no_error (error);
 }
 
+/* A worker's jobs hang: a case that fails (g_error() ends this process)
+ * must not leave it running. */
+static void
+die_with_the_test (gpointer user_data)
+{
+  prctl (PR_SET_PDEATHSIG, SIGKILL);
+}
+
+/* `sluice-run worker --worker-id @worker_id` with @n_workers on the store
+ * @uri, exporting its pool on the test's bus: it runs until @n_jobs of its
+ * jobs started (they hang: they stay running). */
+static void
+worker_spawn (Worker     *w,
+              const char *uri,
+              const char *tenant,
+              const char *worker_id,
+              const char *n_workers,
+              guint       n_jobs)
+{
+  g_autoptr(GSubprocessLauncher) launcher = NULL;
+  g_autoptr(GError) error = NULL;
+
+  launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_SILENCE | G_SUBPROCESS_FLAGS_STDERR_PIPE);
+  g_subprocess_launcher_setenv (launcher, "SLUICE_MONITOR", "session", TRUE);
+  g_subprocess_launcher_set_child_setup (launcher, die_with_the_test, NULL, NULL);
+  w->process = g_subprocess_launcher_spawn (launcher, &error, g_getenv ("SLUICE_RUN"), "worker", "--store",
+                                            uri, "--tenant", tenant, "--worker-id", worker_id, "--workers", n_workers,
+                                            "--queue-size", "1", "--lease", "30", "--verbose", NULL);
+  g_assert_no_error (error);
+  w->cancellable = g_cancellable_new ();
+  w->err = g_data_input_stream_new (g_subprocess_get_stderr_pipe (w->process));
+  read_line (w);
+  SLUICE_TEST_SPIN_UNTIL (w->ready && w->n_started == n_jobs);
+}
+
 /* Two hanging jobs, lane-0 and lane-1, both running in a worker of two
  * that exports its pool on the test's bus. */
 static void
 worker_start (Worker *w)
 {
-  g_autoptr(GSubprocessLauncher) launcher = NULL;
   g_autoptr(GError) error = NULL;
 
   memset (w, 0, sizeof *w);
   w->dir = g_dir_make_tmp ("sluice-attach-worker-XXXXXX", &error);
   g_assert_no_error (error);
   w->uri = g_strconcat ("sqlite:", w->dir, "/jobs.db", NULL);
-  run_enqueue (w->uri);
+  run_enqueue (w->uri, "t", "2", "lane");
+  worker_spawn (w, w->uri, "t", WORKER_ID, "2", 2);
+}
 
-  launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_SILENCE | G_SUBPROCESS_FLAGS_STDERR_PIPE);
-  g_subprocess_launcher_setenv (launcher, "SLUICE_MONITOR", "session", TRUE);
-  w->process = g_subprocess_launcher_spawn (launcher, &error, g_getenv ("SLUICE_RUN"), "worker", "--store",
-                                            w->uri, "--tenant", "t", "--worker-id", WORKER_ID, "--workers", "2",
-                                            "--queue-size", "1", "--lease", "30", "--verbose", NULL);
-  g_assert_no_error (error);
-  w->cancellable = g_cancellable_new ();
-  w->err = g_data_input_stream_new (g_subprocess_get_stderr_pipe (w->process));
-  read_line (w);
-  SLUICE_TEST_SPIN_UNTIL (w->ready && w->n_started == 2);
+/* A second worker on @first's store, for another tenant (u), so that it
+ * and no other takes its job: other-0, which hangs. */
+static void
+worker_start_beside (Worker       *w,
+                     const Worker *first,
+                     const char   *worker_id)
+{
+  memset (w, 0, sizeof *w);
+  run_enqueue (first->uri, "u", "1", "other");
+  worker_spawn (w, first->uri, "u", worker_id, "1", 1);
+}
+
+static void
+worker_stop (Worker *w)
+{
+  g_cancellable_cancel (w->cancellable);
+  g_subprocess_force_exit (w->process);
+  g_subprocess_wait (w->process, NULL, NULL);
+  g_clear_object (&w->cancellable);
+  g_clear_object (&w->err);
+  g_clear_object (&w->process);
+  g_clear_pointer (&w->started_key, g_free);
 }
 
 static void
@@ -117,12 +180,7 @@ worker_clear (Worker *w)
 {
   g_autofree char *db = g_strconcat (w->dir, "/jobs.db", NULL);
 
-  g_cancellable_cancel (w->cancellable);
-  g_subprocess_force_exit (w->process);
-  g_subprocess_wait (w->process, NULL, NULL);
-  g_clear_object (&w->cancellable);
-  g_clear_object (&w->err);
-  g_clear_object (&w->process);
+  worker_stop (w);
   g_remove (db);
   for (const char *suffix = "-wal"; suffix != NULL; suffix = g_str_equal (suffix, "-wal") ? "-shm" : NULL)
     {
@@ -174,6 +232,17 @@ operation_key_of_item (SluiceWindow *window,
   return NULL;
 }
 
+/* Whether the window watches the pool labelled worker-id=@worker_id. */
+static gboolean
+attached_to_worker (SluiceWindow *window,
+                    const char   *worker_id)
+{
+  SluiceRemotePool *remote = sluice_run_controller_get_remote (sluice_window_get_run_controller (window));
+  g_autofree char *label = remote != NULL ? sluice_remote_pool_dup_label (remote, "worker-id") : NULL;
+
+  return g_strcmp0 (label, worker_id) == 0;
+}
+
 /* The running job lane-1's row (its lease owner, its key) opens the
  * worker's pool in the window's lanes, the job's item selected: of the
  * worker's two running jobs, that one. */
@@ -200,6 +269,38 @@ test_running_job_opens_in_its_workers_lanes (void)
   g_assert_cmpstr (key, ==, "lane-1");
 
   worker_clear (&w);
+  SLUICE_TEST_SPIN_UNTIL (sluice_run_controller_get_remote (run) == NULL);
+  window_fixture_close (window);
+}
+
+/* Watching one worker's lanes, a row of another worker's running job
+ * moves the window to that worker's pool, its job selected. */
+static void
+test_another_workers_job_moves_the_window (void)
+{
+  SluiceWindow *window = window_fixture_open ("first-look");
+  SluiceRunController *run = sluice_window_get_run_controller (window);
+  g_autofree char *key = NULL;
+  Worker first, second;
+
+  worker_start (&first);
+  worker_start_beside (&second, &first, "w-other");
+  g_assert_cmpstr (second.started_key, ==, "other-0");
+
+  activate_attach_worker (window, WORKER_ID, "lane-0");
+  SLUICE_TEST_SPIN_UNTIL (selected_item (window) >= 0);
+  key = operation_key_of_item (window, selected_item (window));
+  g_assert_cmpstr (key, ==, "lane-0");
+  g_clear_pointer (&key, g_free);
+
+  activate_attach_worker (window, "w-other", "other-0");
+  SLUICE_TEST_SPIN_UNTIL (attached_to_worker (window, "w-other") && selected_item (window) >= 0);
+  key = operation_key_of_item (window, selected_item (window));
+  g_assert_cmpstr (key, ==, "other-0");
+  g_assert_true (sluice_window_get_running (window));
+
+  worker_stop (&second);
+  worker_clear (&first);
   SLUICE_TEST_SPIN_UNTIL (sluice_run_controller_get_remote (run) == NULL);
   window_fixture_close (window);
 }
@@ -255,6 +356,8 @@ main (int   argc,
     {
       g_test_add_func ("/window/attach-worker/running-job-opens-in-its-workers-lanes",
                        test_running_job_opens_in_its_workers_lanes);
+      g_test_add_func ("/window/attach-worker/another-workers-job-moves-the-window",
+                       test_another_workers_job_moves_the_window);
       g_test_add_func ("/window/attach-worker/unknown-worker-says-so-in-the-banner",
                        test_unknown_worker_says_so_in_the_banner);
     }

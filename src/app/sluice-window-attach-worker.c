@@ -130,6 +130,10 @@ attach_pool (AttachWorker     *a,
 {
   g_autoptr(GError) error = NULL;
 
+  /* Watching another worker's pool: this one takes its place, as the
+   * store window's rows of several workers lead to each in turn. */
+  if (sluice_run_controller_get_remote (a->window->run) != NULL && !attached_to (a->window, pool))
+    sluice_run_controller_detach (a->window->run);
   if (!attached_to (a->window, pool) && !sluice_window_attach (a->window, pool, &error))
     {
       /* Translators: %s says why */

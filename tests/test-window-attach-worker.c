@@ -330,6 +330,28 @@ test_unknown_worker_says_so_in_the_banner (void)
   window_fixture_close (window);
 }
 
+/* The worker's pool is there, but its events never pulled the job (it
+ * finished, or another worker has it): attached, nothing selected, and the
+ * banner says so. */
+static void
+test_job_the_worker_never_ran_says_so (void)
+{
+  SluiceWindow *window = window_fixture_open ("first-look");
+  Worker w;
+
+  worker_start (&w);
+  activate_attach_worker (window, WORKER_ID, "lane-9");
+  SLUICE_TEST_SPIN_UNTIL (strstr (sluice_window_get_banner (window), "lane-9") != NULL);
+
+  g_assert_true (attached_to_worker (window, WORKER_ID));
+  g_assert_nonnull (strstr (sluice_window_get_banner (window), WORKER_ID));
+  g_assert_cmpint (selected_item (window), ==, -1);
+
+  worker_clear (&w);
+  SLUICE_TEST_SPIN_UNTIL (sluice_run_controller_get_remote (sluice_window_get_run_controller (window)) == NULL);
+  window_fixture_close (window);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -358,6 +380,8 @@ main (int   argc,
                        test_running_job_opens_in_its_workers_lanes);
       g_test_add_func ("/window/attach-worker/another-workers-job-moves-the-window",
                        test_another_workers_job_moves_the_window);
+      g_test_add_func ("/window/attach-worker/job-the-worker-never-ran-says-so",
+                       test_job_the_worker_never_ran_says_so);
       g_test_add_func ("/window/attach-worker/unknown-worker-says-so-in-the-banner",
                        test_unknown_worker_says_so_in_the_banner);
     }

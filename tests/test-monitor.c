@@ -1367,8 +1367,8 @@ test_interface_from_xml (void)
     { "RequestStop", "", "" },
   };
   const struct { const char *name; const char *type; } props[] = {
-    { "Title", "s" }, { "Program", "s" }, { "Control", "b" }, { "Config", "a{sv}" }, { "State", "s" },
-    { "Snapshot", "a{sv}" },
+    { "Title", "s" }, { "Program", "s" }, { "Labels", "a{ss}" }, { "Control", "b" }, { "Config", "a{sv}" },
+    { "State", "s" }, { "Snapshot", "a{sv}" },
   };
   GDBusSignalInfo *signal;
 

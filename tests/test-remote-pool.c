@@ -19,6 +19,7 @@
 #include "echo-handler.h"
 #include "sluice-monitor-private.h"
 #include "sluice-monitor-requests-private.h"
+#include "sluice-pool-browser.h"
 #include "sluice-remote-pool.h"
 #include "test-helpers.h"
 
@@ -222,6 +223,67 @@ test_attach_asks_again_when_refused (void)
   g_dbus_connection_close_sync (exporter, NULL, NULL);
 }
 
+/* A pool exported on @exporter, not run, with @labels. */
+static SluicePool *
+labelled_pool_new (GDBusConnection   *exporter,
+                   const char * const *labels)
+{
+  g_autoptr(SluiceHandler) handler = sluice_func_handler_new (handle, NULL, NULL);
+  g_autoptr(GError) error = NULL;
+  SluicePool *pool;
+
+  pool = g_initable_new (SLUICE_TYPE_POOL, NULL, &error, "handler", handler, "labels", labels, NULL);
+  g_assert_no_error (error);
+  g_assert_true (sluice_pool_export (pool, exporter, SLUICE_EXPORT_READ_ONLY, &error));
+  g_assert_no_error (error);
+  return pool;
+}
+
+/* A pool says which worker it is as data (its Labels, SluicePool:labels),
+ * and the browser finds the pool of a worker id among those on the bus; a
+ * pool without labels has none, and a worker id nobody has finds none. */
+static void
+test_browser_finds_the_pool_by_worker_id (void)
+{
+  g_autoptr(GDBusConnection) exporter = sluice_test_bus_connection_new (test_bus);
+  g_autoptr(GDBusConnection) monitor = sluice_test_bus_connection_new (test_bus);
+  const char * const worker_labels[] = { "worker-id=w-7", "host=h", NULL };
+  g_autoptr(SluicePool) plain = labelled_pool_new (exporter, NULL);
+  g_autoptr(SluicePool) worker = labelled_pool_new (exporter, worker_labels);
+  g_autoptr(SluicePoolBrowser) browser = NULL;
+  g_autoptr(SluiceRemotePool) found = NULL;
+  g_autoptr(SluiceRemotePool) none = NULL;
+  g_autoptr(SluiceRemotePool) remote_plain = NULL;
+  g_autofree char *host = NULL;
+  g_autofree char *plain_label = NULL;
+
+  g_assert_cmpstr (sluice_pool_get_label (worker, "worker-id"), ==, "w-7");
+  g_assert_null (sluice_pool_get_label (worker, "worker"));
+  g_assert_null (sluice_pool_get_label (plain, "worker-id"));
+
+  browser = sluice_pool_browser_new (monitor);
+  SLUICE_TEST_SPIN_UNTIL (!sluice_pool_browser_get_loading (browser) &&
+                          g_list_model_get_n_items (G_LIST_MODEL (browser)) == 2);
+
+  found = sluice_pool_browser_find_label (browser, "worker-id", "w-7");
+  g_assert_nonnull (found);
+  g_assert_cmpstr (sluice_remote_pool_get_object_path (found), ==, sluice_pool_get_object_path (worker));
+  host = sluice_remote_pool_dup_label (found, "host");
+  g_assert_cmpstr (host, ==, "h");
+  none = sluice_pool_browser_find_label (browser, "worker-id", "w-8");
+  g_assert_null (none);
+
+  remote_plain = remote_pool_new (monitor, plain);
+  plain_label = sluice_remote_pool_dup_label (remote_plain, "worker-id");
+  g_assert_null (plain_label);
+
+  g_clear_object (&browser);
+  sluice_pool_unexport (worker);
+  sluice_pool_unexport (plain);
+  g_dbus_connection_close_sync (monitor, NULL, NULL);
+  g_dbus_connection_close_sync (exporter, NULL, NULL);
+}
+
 /* }}} */
 
 int
@@ -243,6 +305,7 @@ main (int   argc,
 
   g_test_add_func ("/remote-pool/attach-pages-through-the-ring", test_attach_pages_through_the_ring);
   g_test_add_func ("/remote-pool/attach-asks-again-when-refused", test_attach_asks_again_when_refused);
+  g_test_add_func ("/remote-pool/browser-finds-the-pool-by-worker-id", test_browser_finds_the_pool_by_worker_id);
 
   test_bus = g_test_dbus_new (G_TEST_DBUS_NONE);
   g_test_dbus_up (test_bus);

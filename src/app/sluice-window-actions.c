@@ -209,6 +209,31 @@ attach_activated (GtkWidget  *widget,
     _sluice_window_ask_first (self, choose_pool_now, NULL);
 }
 
+/* The store window's way from a running job to its live lane: (worker
+ * id, job id or operation key). Asked first, as win.attach is, while the
+ * scenario shown has unsaved changes; the parameter goes through as text. */
+static void
+attach_worker_now (SluiceWindow *self,
+                   const char   *arg)
+{
+  g_autoptr(GVariant) parameter = g_variant_parse (G_VARIANT_TYPE ("(ss)"), arg, NULL, NULL, NULL);
+  const char *worker_id, *job_key;
+
+  g_return_if_fail (parameter != NULL);
+  g_variant_get (parameter, "(&s&s)", &worker_id, &job_key);
+  _sluice_window_attach_worker (self, worker_id, job_key);
+}
+
+static void
+attach_worker_activated (GtkWidget  *widget,
+                         const char *action_name,
+                         GVariant   *parameter)
+{
+  g_autofree char *arg = g_variant_print (parameter, FALSE);
+
+  _sluice_window_ask_first (SLUICE_WINDOW (widget), attach_worker_now, arg);
+}
+
 static void
 detach_activated (GtkWidget  *widget,
                  const char *action_name,
@@ -301,6 +326,7 @@ static const struct {
   { "win.save-run", NULL, save_run_activated },
   { "win.compare", NULL, compare_activated },
   { "win.attach", NULL, attach_activated },
+  { "win.attach-worker", "(ss)", attach_worker_activated },
   { "win.detach", NULL, detach_activated },
   { "win.open-store", NULL, open_store_activated },
   { "win.open-preset", "s", open_preset_activated },

@@ -181,6 +181,9 @@ void     _sluice_window_choose_comparison (SluiceWindow         *self);
 void     _sluice_window_choose_store      (SluiceWindow         *self);
 
 /* sluice-window-unsaved.c */
+void     _sluice_window_attach_worker     (SluiceWindow         *self,
+                                           const char           *worker_id,
+                                           const char           *job_key);
 void     _sluice_window_ask_first         (SluiceWindow         *self,
                                            SluiceWindowGoOn      go_on,
                                            const char           *arg);

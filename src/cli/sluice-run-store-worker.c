@@ -12,7 +12,8 @@
  * hands back the claims the stop kept from running (the source's close)
  * and prints what this worker did: every claim is completed, failed,
  * lost, left to its lease or released. SLUICE_MONITOR=session exports the pool
- * like any other, titled "worker W on STORE".
+ * like any other, titled "worker W on STORE" and labelled worker-id=W (its
+ * Labels, which the store window's win.attach-worker looks for).
  */
 
 #include <glib/gi18n.h>
@@ -353,6 +354,7 @@ build (Worker  *w,
   g_autoptr(SluicePayloadHandler) payload = NULL;
   g_auto(GStrv) retryable = split_types (w->retryable);
   g_autofree char *title = NULL;
+  g_autofree char *worker_label = NULL;
 
   w->clock = sluice_clock_new (SLUICE_CLOCK_REAL);
   w->source = g_initable_new (SLUICE_TYPE_STORE_SOURCE, NULL, error,
@@ -392,6 +394,9 @@ build (Worker  *w,
 
   /* Translators: the pool's title in a monitor: the worker's name, then the store. */
   title = g_strdup_printf (_("worker %s on %s"), w->worker_id, w->described);
+  /* Who it is as data for monitors, not in the translated title: the
+   * store window finds a running job's lanes by its lease owner. */
+  worker_label = g_strconcat ("worker-id=", w->worker_id, NULL);
   /* max-retries 0: the store retries, in any worker; keep-going: a failed
    * job is the store's business, not the end of the worker; keep-errors
    * off: the store keeps the failures, and a worker that runs for weeks
@@ -408,6 +413,7 @@ build (Worker  *w,
                             "retryable", retryable,
                             "shutdown-timeout", w->shutdown_timeout,
                             "title", title,
+                            "labels", (const char * const []) { worker_label, NULL },
                             NULL);
   if (w->pool == NULL)
     return FALSE;

@@ -411,3 +411,35 @@ sluice_pool_browser_get_loading (SluicePoolBrowser *self)
   g_return_val_if_fail (SLUICE_IS_POOL_BROWSER (self), FALSE);
   return self->n_pending > 0;
 }
+
+/**
+ * sluice_pool_browser_find_label:
+ * @self: a #SluicePoolBrowser
+ * @key: a label's key, such as `worker-id`
+ * @value: the value it must have
+ *
+ * Finds among the pools listed the one whose label @key is @value
+ * (sluice_remote_pool_dup_label()): the pool of `sluice-run worker
+ * --worker-id W` for the key `worker-id` and W. The list may still grow
+ * while #SluicePoolBrowser:loading.
+ *
+ * Returns: (transfer full) (nullable): the first such pool, or %NULL
+ */
+SluiceRemotePool *
+sluice_pool_browser_find_label (SluicePoolBrowser *self,
+                                const char        *key,
+                                const char        *value)
+{
+  g_return_val_if_fail (SLUICE_IS_POOL_BROWSER (self), NULL);
+  g_return_val_if_fail (key != NULL && value != NULL, NULL);
+
+  for (guint i = 0; i < self->pools->len; i++)
+    {
+      SluiceRemotePool *pool = g_ptr_array_index (self->pools, i);
+      g_autofree char *label = sluice_remote_pool_dup_label (pool, key);
+
+      if (g_strcmp0 (label, value) == 0)
+        return g_object_ref (pool);
+    }
+  return NULL;
+}

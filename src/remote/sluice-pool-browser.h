@@ -18,5 +18,8 @@ SluicePoolBrowser *sluice_pool_browser_new         (GDBusConnection   *connectio
 GDBusConnection   *sluice_pool_browser_get_connection (SluicePoolBrowser *self);
 void               sluice_pool_browser_refresh     (SluicePoolBrowser *self);
 gboolean           sluice_pool_browser_get_loading (SluicePoolBrowser *self);
+SluiceRemotePool  *sluice_pool_browser_find_label  (SluicePoolBrowser *self,
+                                                    const char        *key,
+                                                    const char        *value);
 
 G_END_DECLS

@@ -472,6 +472,34 @@ sluice_remote_pool_dup_program (SluiceRemotePool *self)
 }
 
 /**
+ * sluice_remote_pool_dup_label:
+ * @self: a #SluiceRemotePool
+ * @key: a label's key, such as `worker-id`
+ *
+ * Reads one of the pool's `Labels` (SluicePool:labels): `sluice-run
+ * worker` exports its worker id under `worker-id`. A pool of an older
+ * exporter has no `Labels`, and so no label.
+ *
+ * Returns: (transfer full) (nullable): its value, or %NULL when the pool
+ *   has no such label (or is gone)
+ */
+char *
+sluice_remote_pool_dup_label (SluiceRemotePool *self,
+                              const char       *key)
+{
+  g_autoptr(GVariant) labels = NULL;
+  char *value = NULL;
+
+  g_return_val_if_fail (SLUICE_IS_REMOTE_POOL (self), NULL);
+  g_return_val_if_fail (key != NULL, NULL);
+
+  labels = dup_property (self, "Labels", G_VARIANT_TYPE ("a{ss}"));
+  if (labels != NULL && g_variant_lookup (labels, key, "s", &value))
+    return value;
+  return NULL;
+}
+
+/**
  * sluice_remote_pool_dup_state:
  * @self: a #SluiceRemotePool
  *

@@ -28,6 +28,8 @@ const char       *sluice_remote_pool_get_object_path (SluiceRemotePool    *self)
 guint             sluice_remote_pool_get_pid         (SluiceRemotePool    *self);
 char             *sluice_remote_pool_dup_title       (SluiceRemotePool    *self);
 char             *sluice_remote_pool_dup_program     (SluiceRemotePool    *self);
+char             *sluice_remote_pool_dup_label       (SluiceRemotePool    *self,
+                                                      const char          *key);
 char             *sluice_remote_pool_dup_state       (SluiceRemotePool    *self);
 GVariant         *sluice_remote_pool_dup_config      (SluiceRemotePool    *self);
 GVariant         *sluice_remote_pool_dup_snapshot    (SluiceRemotePool    *self);

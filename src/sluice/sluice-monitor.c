@@ -5,6 +5,7 @@
 
 #include "config-engine.h"
 
+#include <string.h>
 #include <unistd.h>
 
 #include "sluice-event-ring-private.h"
@@ -345,6 +346,25 @@ program_name (void)
   return name != NULL ? name : "";
 }
 
+/* SluicePool:labels, key=value each, as the a{ss} of Labels; an entry
+ * without '=' is a key with an empty value. */
+static GVariant *
+labels_to_variant (SluicePool *pool)
+{
+  GVariantBuilder builder;
+
+  g_variant_builder_init (&builder, G_VARIANT_TYPE ("a{ss}"));
+  for (guint i = 0; pool->labels != NULL && pool->labels[i] != NULL; i++)
+    {
+      const char *equals = strchr (pool->labels[i], '=');
+      g_autofree char *key = equals != NULL ? g_strndup (pool->labels[i], (gsize) (equals - pool->labels[i]))
+                                            : g_strdup (pool->labels[i]);
+
+      g_variant_builder_add (&builder, "{ss}", key, equals != NULL ? equals + 1 : "");
+    }
+  return g_variant_builder_end (&builder);
+}
+
 static GVariant *
 get_property (GDBusConnection  *connection,
               const char       *sender,
@@ -366,6 +386,8 @@ get_property (GDBusConnection  *connection,
     return g_variant_new_string (sluice_pool_get_title (self->pool));
   if (g_str_equal (property_name, "Program"))
     return g_variant_new_string (program_name ());
+  if (g_str_equal (property_name, "Labels"))
+    return labels_to_variant (self->pool);
   if (g_str_equal (property_name, "Control"))
     return g_variant_new_boolean ((self->flags & SLUICE_EXPORT_ALLOW_CONTROL) != 0);
   if (g_str_equal (property_name, "Config"))

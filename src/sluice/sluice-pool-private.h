@@ -43,6 +43,7 @@ struct _SluicePool
   gboolean           stop_requested;
 
   char              *title;          /* NULL: the program's name */
+  char             **labels;         /* key=value, or NULL */
   guint              event_capacity; /* of an export's ring */
 
   /* The D-Bus export (sluice-monitor.c), or none, and the second listener

@@ -6,6 +6,7 @@
 #include "config-engine.h"
 
 #include <math.h>
+#include <string.h>
 
 #include "sluice-error.h"
 #include "sluice-monitor-private.h"
@@ -38,6 +39,7 @@ enum {
   PROP_STOP_REQUESTED,
   PROP_TITLE,
   PROP_EVENT_CAPACITY,
+  PROP_LABELS,
   N_PROPS
 };
 
@@ -193,6 +195,7 @@ sluice_pool_finalize (GObject *object)
   g_clear_pointer (&self->retryable, g_strfreev);
   g_clear_pointer (&self->fatal, g_strfreev);
   g_clear_pointer (&self->title, g_free);
+  g_clear_pointer (&self->labels, g_strfreev);
   _sluice_retry_policy_clear (&self->retry_policy);
 
   G_OBJECT_CLASS (sluice_pool_parent_class)->finalize (object);
@@ -274,6 +277,9 @@ sluice_pool_get_property (GObject    *object,
     case PROP_EVENT_CAPACITY:
       g_value_set_uint (value, self->event_capacity);
       break;
+    case PROP_LABELS:
+      g_value_set_boxed (value, self->labels);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -353,6 +359,10 @@ sluice_pool_set_property (GObject      *object,
       break;
     case PROP_EVENT_CAPACITY:
       self->event_capacity = g_value_get_uint (value);
+      break;
+    case PROP_LABELS:
+      g_strfreev (self->labels);
+      self->labels = g_value_dup_boxed (value);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -634,6 +644,21 @@ sluice_pool_class_init (SluicePoolClass *klass)
                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
 
   /**
+   * SluicePool:labels:
+   *
+   * What the pool is, for the programs that look for it on the bus, as
+   * `key=value` strings: the `Labels` of its D-Bus export. `sluice-run
+   * worker` sets `worker-id=W`, its claims' lease owner, so that a monitor
+   * finds the worker that runs a job (sluice_pool_get_label()). Set at
+   * construction; they never change.
+   *
+   * Since: 1.0
+   */
+  properties[PROP_LABELS] =
+    g_param_spec_boxed ("labels", NULL, NULL, G_TYPE_STRV,
+                        G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+
+  /**
    * SluicePool:event-capacity:
    *
    * How many of the latest events the pool's D-Bus export keeps for its
@@ -831,6 +856,32 @@ sluice_pool_set_title (SluicePool *self,
   if (self->monitor != NULL)
     _sluice_monitor_title_changed (self->monitor);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TITLE]);
+}
+
+/**
+ * sluice_pool_get_label:
+ * @self: a #SluicePool
+ * @key: a label's key, such as `worker-id`
+ *
+ * Returns: (nullable): the value of the label @key in #SluicePool:labels,
+ *   or %NULL when the pool has none
+ *
+ * Since: 1.0
+ */
+const char *
+sluice_pool_get_label (SluicePool *self,
+                       const char *key)
+{
+  gsize key_len;
+
+  g_return_val_if_fail (SLUICE_IS_POOL (self), NULL);
+  g_return_val_if_fail (key != NULL, NULL);
+
+  key_len = strlen (key);
+  for (guint i = 0; self->labels != NULL && self->labels[i] != NULL; i++)
+    if (strncmp (self->labels[i], key, key_len) == 0 && self->labels[i][key_len] == '=')
+      return self->labels[i] + key_len + 1;
+  return NULL;
 }
 
 /**

@@ -137,6 +137,9 @@ void            sluice_pool_set_title          (SluicePool         *self,
 SLUICE_AVAILABLE_IN_1_0
 const char     *sluice_pool_get_title          (SluicePool         *self);
 SLUICE_AVAILABLE_IN_1_0
+const char     *sluice_pool_get_label          (SluicePool         *self,
+                                                const char         *key);
+SLUICE_AVAILABLE_IN_1_0
 SluiceRun      *sluice_pool_open               (SluicePool         *self,
                                                 GError            **error);
 SLUICE_AVAILABLE_IN_1_0

@@ -21,7 +21,10 @@
 #include <sys/prctl.h>
 
 #include "sluice-remote-pool.h"
+#include "sluice-store-job-detail.h"
+#include "sluice-store-jobs-page.h"
 #include "sluice-store-source.h"
+#include "sluice-store-window.h"
 #include "sluice-timeline-view.h"
 #include "test-helpers.h"
 #include "window-fixture.h"
@@ -352,6 +355,56 @@ test_job_the_worker_never_ran_says_so (void)
   window_fixture_close (window);
 }
 
+/* The row of @key in @page's list, or -1 while it is not read. */
+static int
+row_of_key (SluiceStoreJobsPage *page,
+            const char          *key)
+{
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (sluice_store_jobs_page_get_selection (page)));
+
+  for (guint row = 0; row < n; row++)
+    {
+      g_autofree char *cell = sluice_store_jobs_page_dup_cell (page, row, SLUICE_STORE_JOBS_COLUMN_KEY);
+
+      if (g_strcmp0 (cell, key) == 0)
+        return (int) row;
+    }
+  return -1;
+}
+
+/* As a person does it: the store window opened from the playground, the
+ * running job's detail, "Watch Live": the playground attaches to the
+ * job's worker and selects its attempt. */
+static void
+test_watch_live_from_the_store_window (void)
+{
+  SluiceWindow *window = window_fixture_open ("first-look");
+  SluiceStoreWindow *store;
+  SluiceStoreJobsPage *page;
+  SluiceStoreJobDetail *detail;
+  g_autofree char *key = NULL;
+  Worker w;
+
+  worker_start (&w);
+  store = sluice_window_open_store (window, w.uri);
+  page = SLUICE_STORE_JOBS_PAGE (sluice_store_window_get_jobs_page (store));
+  SLUICE_TEST_SPIN_UNTIL (row_of_key (page, "lane-1") >= 0 && !sluice_store_jobs_page_get_busy (page));
+  sluice_store_jobs_page_show_job (page, (guint) row_of_key (page, "lane-1"));
+  detail = sluice_store_jobs_page_get_detail (page);
+  SLUICE_TEST_SPIN_UNTIL (!sluice_store_job_detail_get_loading (detail));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (detail), "job.watch-live", NULL));
+
+  SLUICE_TEST_SPIN_UNTIL (selected_item (window) >= 0);
+  g_assert_true (attached_to_worker (window, WORKER_ID));
+  key = operation_key_of_item (window, selected_item (window));
+  g_assert_cmpstr (key, ==, "lane-1");
+
+  gtk_window_destroy (GTK_WINDOW (store));
+  worker_clear (&w);
+  SLUICE_TEST_SPIN_UNTIL (sluice_run_controller_get_remote (sluice_window_get_run_controller (window)) == NULL);
+  window_fixture_close (window);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -382,6 +435,7 @@ main (int   argc,
                        test_another_workers_job_moves_the_window);
       g_test_add_func ("/window/attach-worker/job-the-worker-never-ran-says-so",
                        test_job_the_worker_never_ran_says_so);
+      g_test_add_func ("/window/attach-worker/watch-live-from-the-store-window", test_watch_live_from_the_store_window);
       g_test_add_func ("/window/attach-worker/unknown-worker-says-so-in-the-banner",
                        test_unknown_worker_says_so_in_the_banner);
     }

@@ -50,6 +50,7 @@ struct _SluiceStoreJobDetail
   GtkTextBuffer         *payload_buffer;
   GtkBox                *attempts_box;
   GtkWidget             *open_button;
+  GtkWidget             *live_button;   /* a running job's: its worker's live lanes */
   GPtrArray             *bars;         /* GtkWidget, one per attempt */
 
   SluiceJobStore        *store;
@@ -66,6 +67,7 @@ struct _SluiceStoreJobDetail
 
 enum {
   OPEN_IN_PLAYGROUND,
+  WATCH_LIVE,
   N_SIGNALS
 };
 
@@ -102,6 +104,8 @@ show_lease (SluiceStoreJobDetail *self)
                                             job->lease_owner);
     }
   gtk_label_set_text (self->lease_label, self->lease_text);
+  gtk_widget_set_visible (self->live_button,
+                          job != NULL && job->lease_owner != NULL && job->state == SLUICE_STORED_JOB_RUNNING);
 }
 
 static gboolean
@@ -348,6 +352,21 @@ open_in_playground (GtkWidget  *widget,
     g_signal_emit (self, signals[OPEN_IN_PLAYGROUND], 0, scenario);
 }
 
+/* "Watch Live": the running job's attempt in its worker's pool, if that
+ * worker exports it (SLUICE_MONITOR=session): the lease owner is the
+ * worker's id (docs/store-admin.md). */
+static void
+watch_live (GtkWidget  *widget,
+            const char *action_name,
+            GVariant   *parameter)
+{
+  SluiceStoreJobDetail *self = SLUICE_STORE_JOB_DETAIL (widget);
+  const SluiceStoredJob *job = shown_job (self);
+
+  if (job != NULL && job->lease_owner != NULL && job->state == SLUICE_STORED_JOB_RUNNING)
+    g_signal_emit (self, signals[WATCH_LIVE], 0, job->lease_owner, job->id);
+}
+
 /* ---- building ------------------------------------------------------------------ */
 
 static GtkWidget *
@@ -392,6 +411,15 @@ build (SluiceStoreJobDetail *self)
                                _("Replay the job's attempts as a scenario on the virtual clock, in the playground"));
   gtk_widget_set_halign (self->open_button, GTK_ALIGN_START);
   gtk_box_append (GTK_BOX (box), self->open_button);
+
+  self->live_button = gtk_button_new_with_mnemonic (_("_Watch Live"));
+  gtk_actionable_set_action_name (GTK_ACTIONABLE (self->live_button), "job.watch-live");
+  gtk_widget_set_tooltip_text (self->live_button,
+                               _("Show the attempt in its worker's live lanes, in the playground (the worker exports "
+                                 "its pool with SLUICE_MONITOR=session)"));
+  gtk_widget_set_halign (self->live_button, GTK_ALIGN_START);
+  gtk_widget_set_visible (self->live_button, FALSE);
+  gtk_box_append (GTK_BOX (box), self->live_button);
 
   gtk_box_append (GTK_BOX (box), heading (_("Attempts")));
   self->attempts_box = GTK_BOX (gtk_box_new (GTK_ORIENTATION_VERTICAL, 4));
@@ -465,6 +493,18 @@ sluice_store_job_detail_class_init (SluiceStoreJobDetailClass *klass)
                                               0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
 
   gtk_widget_class_install_action (widget_class, "job.open-in-playground", NULL, open_in_playground);
+
+  /**
+   * SluiceStoreJobDetail::watch-live:
+   * @self: the detail
+   * @worker_id: the running job's lease owner
+   * @job_id: the job's id
+   *
+   * "Watch Live": the running attempt in its worker's live lanes.
+   */
+  signals[WATCH_LIVE] = g_signal_new ("watch-live", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                                      0, NULL, NULL, NULL, G_TYPE_NONE, 2, G_TYPE_STRING, G_TYPE_STRING);
+  gtk_widget_class_install_action (widget_class, "job.watch-live", NULL, watch_live);
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
 }
 

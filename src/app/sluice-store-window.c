@@ -71,6 +71,7 @@ static GParamSpec *properties[N_PROPS];
 enum {
   UPDATED,
   OPEN_IN_PLAYGROUND,
+  WATCH_LIVE,
   N_SIGNALS
 };
 
@@ -537,6 +538,14 @@ on_open_in_playground (SluiceStoreWindow *self,
   g_signal_emit (self, signals[OPEN_IN_PLAYGROUND], 0, scenario);
 }
 
+static void
+on_watch_live (SluiceStoreWindow *self,
+               const char        *worker_id,
+               const char        *job_id)
+{
+  g_signal_emit (self, signals[WATCH_LIVE], 0, worker_id, job_id);
+}
+
 /* The page changed jobs: the counts are read again at once. */
 static void
 on_jobs_changed (SluiceStoreWindow *self)
@@ -555,6 +564,8 @@ create_jobs_page (SluiceStoreWindow *self)
   g_signal_connect_object (self->jobs_page, "changed", G_CALLBACK (on_jobs_changed), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (sluice_store_jobs_page_get_detail (self->jobs_page), "open-in-playground",
                            G_CALLBACK (on_open_in_playground), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (sluice_store_jobs_page_get_detail (self->jobs_page), "watch-live",
+                           G_CALLBACK (on_watch_live), self, G_CONNECT_SWAPPED);
   /* Translators: the store window's page of the jobs list */
   gtk_stack_add_titled (self->pages_stack, GTK_WIDGET (self->jobs_page), "jobs", _("Jobs"));
 }
@@ -720,6 +731,18 @@ sluice_store_window_class_init (SluiceStoreWindowClass *klass)
   signals[OPEN_IN_PLAYGROUND] = g_signal_new ("open-in-playground", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                                               0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
   gtk_widget_class_install_action (widget_class, "store.playground", NULL, playground_action);
+
+  /**
+   * SluiceStoreWindow::watch-live:
+   * @self: the window
+   * @worker_id: a running job's lease owner
+   * @job_id: the job's id
+   *
+   * A job's "Watch Live": the playground attaches to the worker's
+   * exported pool and selects the job's attempt (`win.attach-worker`).
+   */
+  signals[WATCH_LIVE] = g_signal_new ("watch-live", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                                      0, NULL, NULL, NULL, G_TYPE_NONE, 2, G_TYPE_STRING, G_TYPE_STRING);
 
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/sluicepool/Sluice/sluice-store-window.ui");

@@ -71,6 +71,15 @@ on_open_in_playground (SluiceWindow *self,
     gtk_window_present (GTK_WINDOW (self));
 }
 
+static void
+on_watch_live (SluiceWindow *self,
+               const char   *worker_id,
+               const char   *job_id)
+{
+  gtk_window_present (GTK_WINDOW (self));
+  gtk_widget_activate_action (GTK_WIDGET (self), "win.attach-worker", "(ss)", worker_id, job_id);
+}
+
 /**
  * sluice_window_open_store:
  * @self: a #SluiceWindow
@@ -94,6 +103,7 @@ sluice_window_open_store (SluiceWindow *self,
   g_object_bind_property (self, "projector", store, "projector", G_BINDING_SYNC_CREATE | G_BINDING_BIDIRECTIONAL);
   g_signal_connect_object (store, "open-in-playground", G_CALLBACK (on_open_in_playground), self,
                            G_CONNECT_SWAPPED);
+  g_signal_connect_object (store, "watch-live", G_CALLBACK (on_watch_live), self, G_CONNECT_SWAPPED);
   gtk_window_present (GTK_WINDOW (store));
   return store;
 }

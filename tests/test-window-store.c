@@ -379,7 +379,7 @@ test_counts_and_failures_newest_first (void)
 /* The window's pages are its stack's: Queues, Workers and Throughput read
  * the store at the window's pace (a tenant enqueued by another store
  * object shows on the Queues page at a refresh of the window) and follow
- * its projector mode. */
+ * its projector mode; their reads feed the window's alerts. */
 static void
 test_fleet_pages_follow_the_window (void)
 {
@@ -414,6 +414,18 @@ test_fleet_pages_follow_the_window (void)
   g_assert_no_error (error);
   enqueue (other, "billing-elsewhere", "late-1", 3, T0);
   SLUICE_TEST_SPIN_UNTIL (shows_text (queues, "billing-elsewhere"));
+
+  /* A dead job more than at the read before is an alert (the first read
+   * is the baseline: the window opened on no dead job). */
+  g_assert_cmpuint (sluice_store_window_get_n_alerts (window), ==, 0);
+  {
+    g_autoptr(SluiceJobClaim) doomed = NULL;
+
+    enqueue (other, "dead-letters", "doomed-1", 1, T0 + SECOND);
+    doomed = claim (other, "dead-letters", "doomed-1", T0 + 2 * SECOND);
+    fail (other, doomed, "ValueError", "bad input", "BAD_INPUT", -1, T0 + 3 * SECOND);
+  }
+  SLUICE_TEST_SPIN_UNTIL (sluice_store_window_get_n_alerts (window) == 1);
 
   sluice_store_window_set_projector (window, TRUE);
   for (guint i = 0; i < G_N_ELEMENTS (names); i++)

@@ -68,6 +68,13 @@ enum {
 
 static GParamSpec *properties[N_PROPS];
 
+enum {
+  READ,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
 static void
 row_free (Row *row)
 {
@@ -355,6 +362,7 @@ apply_tenants (GObject                     *page,
   gtk_label_set_text (GTK_LABEL (self->status), _("No tenant has jobs in this store yet."));
   gtk_widget_set_visible (self->status, reply->tenants->len == 0);
   sluice_store_page_show_controls (self->controls, self->read_only);
+  g_signal_emit (self, signals[READ], 0, reply->tenants);
 }
 
 /**
@@ -533,6 +541,17 @@ sluice_store_queues_page_class_init (SluiceStoreQueuesPageClass *klass)
     g_param_spec_boolean ("projector", NULL, NULL, FALSE,
                           G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  /**
+   * SluiceStoreQueuesPage::read:
+   * @self: the page
+   * @tenants: (element-type SluiceStoreTenant): what a read of the store gave
+   *
+   * The page read the store's tenants and shows them: the store window's
+   * alerts compare each read with the one before.
+   */
+  signals[READ] = g_signal_new ("read", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                                G_TYPE_NONE, 1, G_TYPE_PTR_ARRAY);
 
   gtk_widget_class_install_action (widget_class, "queues.pause", "s", pause_activated);
   gtk_widget_class_install_action (widget_class, "queues.resume", "s", resume_activated);

@@ -7,6 +7,7 @@
 
 #include "sluice-store-jobs-page.h"
 #include "sluice-store-window.h"
+#include "sluice-store-alerts.h"
 #include "sluice-store-queues-page.h"
 #include "sluice-store-throughput-page.h"
 #include "sluice-store-workers-page.h"
@@ -42,6 +43,8 @@ struct _SluiceStoreWindow
   GtkWidget          *queues_page;
   GtkWidget          *workers_page;
   GtkWidget          *throughput_page;
+  SluiceStoreAlerts  *alerts;       /* dead jobs rose, a worker lost: notifications */
+  guint               n_alerts;
 
   GtkLabel           *count_labels[N_STATES];
   GtkWidget          *swatches[N_STATES];

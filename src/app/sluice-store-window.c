@@ -392,6 +392,7 @@ on_opened (GObject      *object,
     }
 
   self->store = g_steal_pointer (&store);
+  sluice_store_alerts_reset (self->alerts);
   set_read_only (self, self->read_only || !writable);
   g_signal_connect_object (self->store, "jobs-available", G_CALLBACK (on_jobs_available), self,
                            G_CONNECT_SWAPPED);
@@ -586,6 +587,37 @@ add_page (SluiceStoreWindow *self,
   return page;
 }
 
+/* Each read of the tenants and of the workers goes to the alerts: they
+ * notify, while the window is in the background, what rose or was lost
+ * since the read before. */
+static void
+count_alerts (SluiceStoreWindow *self,
+              GPtrArray         *alerts)
+{
+  self->n_alerts += alerts->len;
+  g_ptr_array_unref (alerts);
+}
+
+static void
+on_tenants_read (SluiceStoreWindow *self,
+                 GPtrArray         *tenants)
+{
+  count_alerts (self, sluice_store_alerts_observe_tenants (self->alerts, tenants));
+}
+
+static void
+on_workers_read (SluiceStoreWindow *self,
+                 GPtrArray         *workers)
+{
+  count_alerts (self, sluice_store_alerts_observe_workers (self->alerts, workers));
+}
+
+static void
+on_active_changed (SluiceStoreWindow *self)
+{
+  sluice_store_alerts_set_window_active (self->alerts, gtk_window_is_active (GTK_WINDOW (self)));
+}
+
 static void
 create_fleet_pages (SluiceStoreWindow *self)
 {
@@ -595,6 +627,11 @@ create_fleet_pages (SluiceStoreWindow *self)
   self->workers_page = add_page (self, sluice_store_workers_page_new (), "workers", _("Workers"));
   /* Translators: the store window's page of jobs done and failed per second */
   self->throughput_page = add_page (self, sluice_store_throughput_page_new (), "throughput", _("Throughput"));
+
+  self->alerts = sluice_store_alerts_new (g_application_get_default ());
+  g_signal_connect_object (self->queues_page, "read", G_CALLBACK (on_tenants_read), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->workers_page, "read", G_CALLBACK (on_workers_read), self, G_CONNECT_SWAPPED);
+  g_signal_connect (self, "notify::is-active", G_CALLBACK (on_active_changed), NULL);
 }
 
 static void
@@ -626,6 +663,7 @@ sluice_store_window_finalize (GObject *object)
 
   g_clear_object (&self->cancellable);
   g_clear_object (&self->model);
+  g_clear_object (&self->alerts);
   g_clear_pointer (&self->status, sluice_store_status_free);
   g_free (self->uri);
   g_free (self->description);
@@ -1061,4 +1099,19 @@ sluice_store_window_set_projector (SluiceStoreWindow *self,
     return;
   _sluice_store_window_fit_projector (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PROJECTOR]);
+}
+
+/**
+ * sluice_store_window_get_n_alerts:
+ * @self: a #SluiceStoreWindow
+ *
+ * Returns: how many alerts (dead jobs rose, a worker lost) the window's
+ *   reads gave so far, notified or not (a window in front shows them on
+ *   its pages instead)
+ */
+guint
+sluice_store_window_get_n_alerts (SluiceStoreWindow *self)
+{
+  g_return_val_if_fail (SLUICE_IS_STORE_WINDOW (self), 0);
+  return self->n_alerts;
 }

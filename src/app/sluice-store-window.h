@@ -52,6 +52,7 @@ SluiceStoreWindow *sluice_store_window_new_full       (GtkWindow           *pare
 gboolean           sluice_store_window_get_read_only  (SluiceStoreWindow   *self);
 GtkStack          *sluice_store_window_get_pages      (SluiceStoreWindow   *self);
 GtkWidget         *sluice_store_window_get_jobs_page  (SluiceStoreWindow   *self);
+guint              sluice_store_window_get_n_alerts   (SluiceStoreWindow   *self);
 const char        *sluice_store_window_get_description (SluiceStoreWindow  *self);
 const char        *sluice_store_window_get_tenant     (SluiceStoreWindow   *self);
 void               sluice_store_window_set_tenant     (SluiceStoreWindow   *self,

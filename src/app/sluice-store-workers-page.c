@@ -47,6 +47,13 @@ enum {
 
 static GParamSpec *properties[N_PROPS];
 
+enum {
+  READ,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
 /* ---- the lane --------------------------------------------------------------------- */
 
 static gint64
@@ -267,6 +274,7 @@ apply_workers (GObject                     *page,
     gtk_box_append (GTK_BOX (self->rows_box), new_row (self, g_ptr_array_index (reply->workers, i), now));
   show_status (self, reply->workers->len == 0 ? _("No worker has registered with this store.") : NULL);
   update_tick (self);
+  g_signal_emit (self, signals[READ], 0, reply->workers);
 }
 
 /**
@@ -423,6 +431,17 @@ sluice_store_workers_page_class_init (SluiceStoreWorkersPageClass *klass)
     g_param_spec_boolean ("projector", NULL, NULL, FALSE,
                           G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  /**
+   * SluiceStoreWorkersPage::read:
+   * @self: the page
+   * @workers: (element-type SluiceStoreWorker): what a read of the store gave
+   *
+   * The page read the store's workers and shows them: the store window's
+   * alerts compare each read with the one before.
+   */
+  signals[READ] = g_signal_new ("read", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                                G_TYPE_NONE, 1, G_TYPE_PTR_ARRAY);
 
   gtk_widget_class_install_action (widget_class, "workers.prune", NULL, prune_activated);
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);

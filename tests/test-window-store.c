@@ -442,6 +442,51 @@ test_fleet_pages_follow_the_window (void)
   remove_dir (dir);
 }
 
+/* In projector mode, in every language, no page would have more than 1024
+ * pixels: the Jobs page's toolbar in one row asked 1194 in German and
+ * 1207 in Indonesian, and the window grew past a projector's screen. */
+static void
+test_pages_fit_1024_in_projector_mode (gconstpointer data)
+{
+  const SluiceTestLanguage *language = data;
+  g_autofree char *dir = NULL;
+  g_autofree char *path = NULL;
+  g_autofree char *uri = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SluiceJobStore) made = NULL;
+  SluiceStoreWindow *window;
+  GtkStack *pages;
+  GtkCssProvider *css;
+
+  if (!sluice_test_try_language (language->language))
+    return;
+  dir = temp_dir ();
+  path = g_build_filename (dir, "jobs.db", NULL);
+  uri = g_strconcat ("sqlite:", path, NULL);
+  made = sluice_job_store_new_for_uri (uri, &error);
+  g_assert_no_error (error);
+  css = window_fixture_add_app_style ();
+  window = open_window (uri, NULL);
+  sluice_store_window_set_projector (window, TRUE);
+  SLUICE_TEST_SPIN_UNTIL (sluice_store_window_get_has_status (window));
+  pages = sluice_store_window_get_pages (window);
+  for (GtkWidget *page = gtk_widget_get_first_child (GTK_WIDGET (pages)); page != NULL;
+       page = gtk_widget_get_next_sibling (page))
+    {
+      gtk_stack_set_visible_child (pages, page);
+      window_fixture_wait_for_frames (GTK_WIDGET (window), 3);
+      g_test_message ("%s shown: the window %d pixels wide", G_OBJECT_TYPE_NAME (page),
+                      gtk_widget_get_width (GTK_WIDGET (window)));
+      g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (window)), <=, 1024);
+    }
+
+  close_window (window);
+  window_fixture_remove_app_style (css);
+  g_clear_object (&made);
+  remove_dir (dir);
+  sluice_test_set_language ("");
+}
+
 static void
 test_enqueue_elsewhere_shows_at_next_refresh (void)
 {
@@ -968,6 +1013,12 @@ main (int   argc,
 
   g_test_add_func ("/window/store/counts-and-failures-newest-first", test_counts_and_failures_newest_first);
   g_test_add_func ("/window/store/fleet-pages-follow-the-window", test_fleet_pages_follow_the_window);
+  g_test_add_data_func ("/window/store/pages-fit-1024-in-projector-mode/en", &sluice_test_languages[0],
+                        test_pages_fit_1024_in_projector_mode);
+  g_test_add_data_func ("/window/store/pages-fit-1024-in-projector-mode/de", &sluice_test_languages[1],
+                        test_pages_fit_1024_in_projector_mode);
+  g_test_add_data_func ("/window/store/pages-fit-1024-in-projector-mode/id", &sluice_test_languages[2],
+                        test_pages_fit_1024_in_projector_mode);
   g_test_add_func ("/window/store/enqueue-elsewhere-shows-at-next-refresh",
                    test_enqueue_elsewhere_shows_at_next_refresh);
   g_test_add_func ("/window/store/not-a-store-names-the-file", test_not_a_store_names_the_file);

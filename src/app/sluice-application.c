@@ -49,6 +49,7 @@ struct _SluiceApplication
   char           *attach;         /* --attach PID or NAME */
   char           *store;          /* --store URI */
   gboolean        read_only;      /* --read-only: the store window changes nothing */
+  char           *page;           /* --page NAME: the store window's page shown first */
   double          speed;          /* --speed, or 0 for an instant run */
   gboolean        projector;      /* --projector */
   int             exit_status;
@@ -380,6 +381,8 @@ present_store_window (SluiceApplication *self)
     g_settings_bind (self->settings, "projector", window, "projector", G_SETTINGS_BIND_DEFAULT);
   else if (self->projector)
     sluice_store_window_set_projector (window, TRUE);
+  if (self->page != NULL)
+    gtk_stack_set_visible_child_name (sluice_store_window_get_pages (window), self->page);
   if (self->screenshot != NULL)
     sluice_store_window_screenshot_async (window, self->screenshot, on_store_screenshot, self);
   gtk_window_present (GTK_WINDOW (window));
@@ -584,6 +587,7 @@ sluice_application_handle_local_options (GApplication *app,
   g_variant_dict_lookup (options, "attach", "s", &self->attach);
   g_variant_dict_lookup (options, "store", "s", &self->store);
   self->read_only = g_variant_dict_contains (options, "read-only");
+  g_variant_dict_lookup (options, "page", "s", &self->page);
   g_variant_dict_lookup (options, "lesson", "s", &self->lesson);
   g_variant_dict_lookup (options, "choose", "i", &self->choice);
   self->show_lessons = g_variant_dict_contains (options, "lessons");
@@ -605,6 +609,11 @@ sluice_application_handle_local_options (GApplication *app,
   if (self->read_only && self->store == NULL)
     {
       g_printerr (_("sluice: --read-only is for a store's window: expected --store URI with it\n"));
+      return 2;
+    }
+  if (self->page != NULL && (self->store == NULL || !sluice_store_window_is_page_name (self->page)))
+    {
+      g_printerr (_("sluice: --page: expected overview, jobs, queues, workers or throughput, with --store URI\n"));
       return 2;
     }
 
@@ -645,6 +654,7 @@ sluice_application_dispose (GObject *object)
   g_clear_pointer (&self->export_events, g_free);
   g_clear_pointer (&self->attach, g_free);
   g_clear_pointer (&self->store, g_free);
+  g_clear_pointer (&self->page, g_free);
 
   G_OBJECT_CLASS (sluice_application_parent_class)->dispose (object);
 }
@@ -717,6 +727,8 @@ sluice_application_init (SluiceApplication *self)
       N_("URI") },
     { "read-only", 0, 0, G_OPTION_ARG_NONE, NULL,
       N_("With --store: never change the store; its window hides retry, cancel and discard"), NULL },
+    { "page", 0, 0, G_OPTION_ARG_STRING, NULL,
+      N_("With --store: show the page NAME first (overview, jobs, queues, workers or throughput)"), N_("NAME") },
     { "speed", 0, 0, G_OPTION_ARG_DOUBLE, NULL,
       N_("With --screenshot or --export-…: play the run at S clock seconds per second, as the window does, instead of at once"),
       N_("S") },

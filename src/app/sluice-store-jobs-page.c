@@ -653,10 +653,14 @@ action_button (const char *label,
   return button;
 }
 
+/* Two rows: the filter, then what to do with what it shows. One row did
+ * not fit 1024 pixels in projector mode in German or Indonesian, and the
+ * search field was squeezed to nothing first. */
 static GtkWidget *
 create_toolbar (SluiceStoreJobsPage *self)
 {
-  GtkWidget *bar = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  GtkWidget *bar = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
+  GtkWidget *filter_row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
   g_autoptr(GtkStringList) states = gtk_string_list_new (NULL);
   GtkWidget *all;
 
@@ -667,7 +671,7 @@ create_toolbar (SluiceStoreJobsPage *self)
   self->state_drop_down = GTK_DROP_DOWN (gtk_drop_down_new (G_LIST_MODEL (g_steal_pointer (&states)), NULL));
   sluice_accessible_name_drop_down (self->state_drop_down, _("State"));
   g_signal_connect_swapped (self->state_drop_down, "notify::selected", G_CALLBACK (on_filter_changed), self);
-  gtk_box_append (GTK_BOX (bar), GTK_WIDGET (self->state_drop_down));
+  gtk_box_append (GTK_BOX (filter_row), GTK_WIDGET (self->state_drop_down));
 
   self->search_entry = GTK_SEARCH_ENTRY (gtk_search_entry_new ());
   gtk_widget_set_hexpand (GTK_WIDGET (self->search_entry), TRUE);
@@ -675,10 +679,12 @@ create_toolbar (SluiceStoreJobsPage *self)
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->search_entry),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, _("Search"), -1);
   g_signal_connect_swapped (self->search_entry, "search-changed", G_CALLBACK (on_filter_changed), self);
-  gtk_box_append (GTK_BOX (bar), GTK_WIDGET (self->search_entry));
+  gtk_box_append (GTK_BOX (filter_row), GTK_WIDGET (self->search_entry));
+  gtk_box_append (GTK_BOX (bar), filter_row);
 
   self->actions_box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
   all = gtk_check_button_new_with_mnemonic (_("All _matching the filter"));
+  gtk_widget_set_hexpand (all, TRUE);
   gtk_actionable_set_action_name (GTK_ACTIONABLE (all), "jobs.all-matching");
   gtk_widget_set_tooltip_text (all, _("Act on every job the filter matches, not only the selected rows"));
   gtk_box_append (GTK_BOX (self->actions_box), all);

@@ -307,6 +307,13 @@ draw_series (cairo_t      *cr,
         cairo_line_to (cr, x, y);
       else
         cairo_move_to (cr, x, y);
+      /* A minute alone (the first one read, or one between gaps) has no
+       * line to its neighbours: a short mark shows it. */
+      if (!drawing && (i + 1 == N_MINUTES || !s->has[i + 1]))
+        {
+          cairo_move_to (cr, x - 4, y);
+          cairo_line_to (cr, x + 4, y);
+        }
       drawing = TRUE;
     }
   cairo_stroke (cr);

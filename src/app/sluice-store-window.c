@@ -1115,3 +1115,19 @@ sluice_store_window_get_n_alerts (SluiceStoreWindow *self)
   g_return_val_if_fail (SLUICE_IS_STORE_WINDOW (self), 0);
   return self->n_alerts;
 }
+
+/**
+ * sluice_store_window_is_page_name:
+ * @name: a name
+ *
+ * Returns: whether @name names one of the window's pages: `overview`,
+ *   `jobs`, `queues`, `workers` or `throughput` (`sluice --store URI
+ *   --page NAME`)
+ */
+gboolean
+sluice_store_window_is_page_name (const char *name)
+{
+  static const char * const names[] = { "overview", "jobs", "queues", "workers", "throughput", NULL };
+
+  return name != NULL && g_strv_contains (names, name);
+}

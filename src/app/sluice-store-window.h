@@ -53,6 +53,7 @@ gboolean           sluice_store_window_get_read_only  (SluiceStoreWindow   *self
 GtkStack          *sluice_store_window_get_pages      (SluiceStoreWindow   *self);
 GtkWidget         *sluice_store_window_get_jobs_page  (SluiceStoreWindow   *self);
 guint              sluice_store_window_get_n_alerts   (SluiceStoreWindow   *self);
+gboolean           sluice_store_window_is_page_name   (const char          *name);
 const char        *sluice_store_window_get_description (SluiceStoreWindow  *self);
 const char        *sluice_store_window_get_tenant     (SluiceStoreWindow   *self);
 void               sluice_store_window_set_tenant     (SluiceStoreWindow   *self,

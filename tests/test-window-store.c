@@ -20,6 +20,7 @@
 
 #include "sluice-store-dialog.h"
 #include "sluice-store-window.h"
+#include "store-fixture.h"
 #include "test-helpers.h"
 #include "window-fixture.h"
 
@@ -722,6 +723,51 @@ test_pg_counts_and_failures (void)
   close_window (window);
 }
 
+/* A PostgreSQL user who may read the jobs but not write them: the store
+ * opens for writing without error, and the window asks whether it may
+ * write (WRITABLE): it is read-only, its actions hidden, not failing. */
+static void
+test_pg_reader_sees_no_actions (void)
+{
+  g_autofree char *dir = NULL, *path = NULL, *schema = NULL, *uri = NULL;
+  g_autofree char *role = NULL, *grant = NULL, *drop = NULL, *reader_uri = NULL;
+  g_autoptr(GRegex) user = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SluiceJobStore) made = NULL;
+  SluiceStoreWindow *window;
+
+  if (!store_fixture_pg_available ())
+    {
+      g_test_skip ("SLUICE_TEST_PG_URI is not set: no PostgreSQL server to test with (scripts/test starts one)");
+      return;
+    }
+  uri = store_fixture_new_place (FALSE, "window", &dir, &path, &schema);
+  made = sluice_job_store_new_for_uri (uri, &error);
+  g_assert_no_error (error);
+  enqueue (made, "images", "only-1", 3, T0);
+  role = g_strdup_printf ("sluice_window_reader_%d", (int) getpid ());
+  grant = g_strdup_printf ("CREATE ROLE %s LOGIN; GRANT USAGE ON SCHEMA %s TO %s;"
+                           " GRANT SELECT ON ALL TABLES IN SCHEMA %s TO %s", role, schema, role, schema, role);
+  drop = g_strdup_printf ("DROP OWNED BY %s; DROP ROLE %s", role, role);
+  store_fixture_pg_exec (grant);
+  user = g_regex_new ("user=[^&]*", 0, 0, NULL);
+  g_assert_nonnull (strstr (uri, "user="));
+  {
+    g_autofree char *replacement = g_strdup_printf ("user=%s", role);
+
+    reader_uri = g_regex_replace_literal (user, uri, -1, 0, replacement, 0, NULL);
+  }
+
+  window = open_window (reader_uri, NULL);
+  SLUICE_TEST_SPIN_UNTIL (sluice_store_window_get_has_status (window) && sluice_store_window_get_read_only (window));
+  g_assert_null (sluice_store_window_get_error (window));
+
+  close_window (window);
+  g_clear_object (&made);
+  store_fixture_pg_exec (drop);
+  store_fixture_remove_place (dir, schema);
+}
+
 /* ---- Open Job Store… ----------------------------------------------------- */
 
 static void
@@ -1027,6 +1073,7 @@ main (int   argc,
   g_test_add_func ("/window/store/password-never-shown", test_password_never_shown);
   g_test_add_func ("/window/store/silent-server-said-in-banner", test_silent_server_said_in_banner);
   g_test_add_func ("/window/store/postgresql-counts-and-failures", test_pg_counts_and_failures);
+  g_test_add_func ("/window/store/postgresql-reader-sees-no-actions", test_pg_reader_sees_no_actions);
   g_test_add_func ("/window/store/parse-uri", test_parse_uri);
   g_test_add_func ("/window/store/open-store-action", test_open_store_action);
   g_test_add_func ("/window/store/closed-while-reading", test_closed_while_reading);

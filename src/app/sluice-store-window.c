@@ -362,6 +362,29 @@ set_read_only (SluiceStoreWindow *self,
   sluice_store_throughput_page_set_read_only (SLUICE_STORE_THROUGHPUT_PAGE (self->throughput_page), read_only);
 }
 
+/* The answer to WRITABLE: a store opened for writing by a user who may
+ * not write its jobs (a PostgreSQL role with SELECT only) makes the
+ * window read-only, its actions hidden rather than failing. */
+static void
+on_writable (GObject      *object,
+             GAsyncResult *result,
+             gpointer      user_data)
+{
+  g_autoptr(SluiceStoreWindow) self = request_end (user_data);
+  g_autoptr(SluiceStoreAdminReply) reply = sluice_store_admin_finish (SLUICE_JOB_STORE (object), result, NULL);
+
+  if (self != NULL && reply != NULL && !reply->writable)
+    set_read_only (self, TRUE);
+}
+
+static void
+ask_writable (SluiceStoreWindow *self)
+{
+  g_autoptr(SluiceStoreAdminQuery) query = sluice_store_admin_query_new (SLUICE_STORE_ADMIN_WRITABLE);
+
+  sluice_store_admin_async (self->store, query, self->cancellable, on_writable, request_new (self));
+}
+
 static void
 on_opened (GObject      *object,
            GAsyncResult *result,
@@ -402,6 +425,8 @@ on_opened (GObject      *object,
       sluice_store_queues_page_set_store (SLUICE_STORE_QUEUES_PAGE (self->queues_page), self->store);
       sluice_store_workers_page_set_store (SLUICE_STORE_WORKERS_PAGE (self->workers_page), self->store);
       sluice_store_throughput_page_set_store (SLUICE_STORE_THROUGHPUT_PAGE (self->throughput_page), self->store);
+      if (!self->read_only)
+        ask_writable (self);
     }
   ask (self);
 }

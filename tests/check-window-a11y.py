@@ -3,7 +3,8 @@
 # person with one) would: through its accessibility tree on AT-SPI, by the
 # names the controls read as. Run, let it end, Reset, Run again; a lesson's
 # choice, Run to Find Out, the verdict, Next Lesson. Every run must end and
-# every view must show the current run.
+# every view must show the current run. The store window: its pages as
+# tabs, the Jobs list, Pause and Resume of a tenant (the store says so).
 #
 # tests/check-window-a11y.sh starts it on a session bus with the
 # accessibility bus, under Xvfb; GSK_RENDERER says which renderer.
@@ -12,8 +13,10 @@
 
 import os
 import re
+import json
 import subprocess
 import sys
+import tempfile
 import time
 
 import gi
@@ -171,7 +174,7 @@ def choose(radio):
              "the choice %r to be checked" % text_of(radio))
 
 
-def start(args):
+def start(args, ready=("Run", "Run to Find Out")):
     process = subprocess.Popen([APP] + args)
     desktop = Atspi.get_desktop(0)
 
@@ -184,8 +187,8 @@ def start(args):
 
     found = wait_for(app, 30, "the app on the accessibility bus")
     if found is not None:
-        wait_for(lambda: find(found, "push button", "Run") or find(found, "push button", "Run to Find Out"),
-                 30, "the window's Run button")
+        wait_for(lambda: any(find(found, "push button", name) for name in ready),
+                 30, "the window's %s button" % " or ".join(ready))
     return process, found
 
 
@@ -271,7 +274,48 @@ def check_next_lesson():
     process.wait(10)
 
 
+def store_status(uri):
+    out = subprocess.run([os.environ["SLUICE_RUN"], "store", "status", "--store", uri, "--json"],
+                         check=True, capture_output=True, text=True).stdout
+    return json.loads(out)
+
+
+def paused_tenants(uri):
+    status = store_status(uri)
+    return [t.get("tenant") or t.get("name") for t in status.get("tenants", []) if t.get("paused")]
+
+
+def check_store_window():
+    """The store window as a person with a screen reader drives it: its
+    pages are tabs named as they read, a tenant is paused and resumed
+    through its row's buttons (the store says so), a job shows in Jobs."""
+    folder = tempfile.mkdtemp(prefix="sluice-a11y-")
+    uri = "sqlite:" + os.path.join(folder, "jobs.db")
+    subprocess.run([os.environ["SLUICE_RUN"], "enqueue", "--store", uri, "--tenant", "mail", "--count", "3",
+                    "--key-prefix", "send"], check=True, capture_output=True)
+    process, app = start(["--store", uri], ready=("Back to Playground",))
+    if app is None:
+        process.kill()
+        return
+    for page in ("Overview", "Jobs", "Queues", "Workers", "Throughput"):
+        if wait_for(lambda: find(app, "page tab", page), 10, "the store window's %s tab" % page) is None:
+            process.kill()
+            return
+    press(app, "page tab", "Jobs")
+    if wait_for(lambda: "send-2" in labels(app), 15, "the Jobs page to list send-2"):
+        ok("store window: the Jobs page lists the enqueued jobs")
+    press(app, "page tab", "Queues")
+    if press(app, "push button", "Pause") and wait_for(lambda: "mail" in paused_tenants(uri), 15,
+                                                       "the store to say mail is paused"):
+        if press(app, "push button", "Resume") and wait_for(lambda: paused_tenants(uri) == [], 15,
+                                                            "the store to say mail runs again"):
+            ok("store window: Pause and Resume on the Queues page change the store")
+    process.terminate()
+    process.wait(10)
+
+
 check_run_reset_run_again()
 check_next_lesson()
+check_store_window()
 print("%s under %s" % ("FAILED" if failures else "passed", os.environ.get("GSK_RENDERER", "the default renderer")))
 sys.exit(1 if failures else 0)

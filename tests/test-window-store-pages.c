@@ -343,10 +343,10 @@ queues_page_shows_and_pauses_tenants (gboolean sqlite)
   enqueue (p->store, long_tenant, "nightly", T0 + 6);
   running = claim (p->store, "mail", "w-1", 60 * SECOND, T0 + 10);
 
-  sluice_store_queues_page_set_clock (SLUICE_STORE_QUEUES_PAGE (page), clock, T0 + 20 * SECOND);
-  sluice_store_queues_page_set_projector (SLUICE_STORE_QUEUES_PAGE (page), TRUE);
-  sluice_store_queues_page_set_store (SLUICE_STORE_QUEUES_PAGE (page), p->store);
-  sluice_store_queues_page_refresh (SLUICE_STORE_QUEUES_PAGE (page));
+  sluice_store_page_set_clock (SLUICE_STORE_PAGE (page), clock, T0 + 20 * SECOND);
+  sluice_store_page_set_projector (SLUICE_STORE_PAGE (page), TRUE);
+  sluice_store_page_set_store (SLUICE_STORE_PAGE (page), p->store);
+  sluice_store_page_refresh (SLUICE_STORE_PAGE (page));
   SLUICE_TEST_SPIN_UNTIL (find_label (page, "billing") != NULL);
 
   /* One row per tenant with its counts per state. */
@@ -361,7 +361,7 @@ queues_page_shows_and_pauses_tenants (gboolean sqlite)
   /* The rates come from successive reads: one job done in the minute. */
   g_assert_true (store_fixture_complete (p->store, running, NULL, T0 + 30 * SECOND, NULL));
   advance (clock, 60 * SECOND);
-  sluice_store_queues_page_refresh (SLUICE_STORE_QUEUES_PAGE (page));
+  sluice_store_page_refresh (SLUICE_STORE_PAGE (page));
   SLUICE_TEST_SPIN_UNTIL (find_label (page, "1 succeeded") != NULL);
   g_assert_nonnull (find_label (find_row (page, "mail"), "done 0.02/s · failed 0.00/s"));
 
@@ -393,7 +393,7 @@ queues_page_shows_and_pauses_tenants (gboolean sqlite)
   g_assert_false (mail->paused);
 
   /* Read-only: the rows stay, the actions are hidden. */
-  sluice_store_queues_page_set_read_only (SLUICE_STORE_QUEUES_PAGE (page), TRUE);
+  sluice_store_page_set_read_only (SLUICE_STORE_PAGE (page), TRUE);
   g_assert_false (gtk_widget_get_visible (find_button (find_row (page, "mail"))));
   g_assert_false (gtk_widget_get_visible (window_fixture_find_widget (find_row (page, "mail"), GTK_TYPE_SPIN_BUTTON)));
   g_assert_nonnull (find_label (page, "billing"));
@@ -427,9 +427,9 @@ test_queues_page_drops_the_answer_of_a_replaced_store (void)
 
   enqueue (a->store, "from-a", "k", T0);
   enqueue (b->store, "from-b", "k", T0);
-  sluice_store_queues_page_set_store (SLUICE_STORE_QUEUES_PAGE (page), a->store);
-  sluice_store_queues_page_refresh (SLUICE_STORE_QUEUES_PAGE (page));
-  sluice_store_queues_page_set_store (SLUICE_STORE_QUEUES_PAGE (page), b->store);
+  sluice_store_page_set_store (SLUICE_STORE_PAGE (page), a->store);
+  sluice_store_page_refresh (SLUICE_STORE_PAGE (page));
+  sluice_store_page_set_store (SLUICE_STORE_PAGE (page), b->store);
   /* A read of a's after the page's: a store answers its calls in order,
    * so the page's answer from a has come by then, and was dropped. */
   query = sluice_store_admin_query_new (SLUICE_STORE_ADMIN_TENANTS);
@@ -437,7 +437,7 @@ test_queues_page_drops_the_answer_of_a_replaced_store (void)
   g_assert_cmpuint (reply->tenants->len, ==, 1);
   g_assert_null (find_label (page, "from-a"));
   /* b's own read is not refused as one in flight. */
-  sluice_store_queues_page_refresh (SLUICE_STORE_QUEUES_PAGE (page));
+  sluice_store_page_refresh (SLUICE_STORE_PAGE (page));
   SLUICE_TEST_SPIN_UNTIL (find_label (page, "from-b") != NULL);
   g_assert_null (find_label (page, "from-a"));
   gtk_window_destroy (GTK_WINDOW (window));
@@ -507,10 +507,10 @@ workers_page_marks_lost_workers_and_counts_leases_down (gboolean sqlite)
   enqueue (p->store, "mail", "send-1", T0);
   held = claim (p->store, "mail", "w-alive", 30 * SECOND, T0 + 90 * SECOND);
 
-  sluice_store_workers_page_set_clock (SLUICE_STORE_WORKERS_PAGE (page), clock, T0 + 100 * SECOND);
-  sluice_store_workers_page_set_projector (SLUICE_STORE_WORKERS_PAGE (page), TRUE);
-  sluice_store_workers_page_set_store (SLUICE_STORE_WORKERS_PAGE (page), p->store);
-  sluice_store_workers_page_refresh (SLUICE_STORE_WORKERS_PAGE (page));
+  sluice_store_page_set_clock (SLUICE_STORE_PAGE (page), clock, T0 + 100 * SECOND);
+  sluice_store_page_set_projector (SLUICE_STORE_PAGE (page), TRUE);
+  sluice_store_page_set_store (SLUICE_STORE_PAGE (page), p->store);
+  sluice_store_page_refresh (SLUICE_STORE_PAGE (page));
   SLUICE_TEST_SPIN_UNTIL (find_label (page, "w-gone") != NULL);
 
   alive = find_row (page, "w-alive");
@@ -533,7 +533,7 @@ workers_page_marks_lost_workers_and_counts_leases_down (gboolean sqlite)
   advance (clock, 10 * SECOND);
   SLUICE_TEST_SPIN_UNTIL (lease_bar_width (lane) < bar);
   g_assert_cmpint (ABS (lease_bar_width (lane) - (gtk_widget_get_width (lane) - 2) / 3), <=, 2);
-  sluice_store_workers_page_refresh (SLUICE_STORE_WORKERS_PAGE (page));
+  sluice_store_page_refresh (SLUICE_STORE_PAGE (page));
   SLUICE_TEST_SPIN_UNTIL (find_label (page, "last heartbeat 20 s ago") != NULL);
   lane = window_fixture_find_widget (find_row (page, "w-alive"), GTK_TYPE_DRAWING_AREA);
   gtk_test_accessible_assert_property (lane, GTK_ACCESSIBLE_PROPERTY_LABEL, "Holds 1 claim: send-1, lease 10 s left;");
@@ -551,7 +551,7 @@ workers_page_marks_lost_workers_and_counts_leases_down (gboolean sqlite)
   g_assert_cmpstr (((SluiceStoreWorker *) g_ptr_array_index (reply->workers, 0))->id, ==, "w-alive");
 
   /* Read-only hides it. */
-  sluice_store_workers_page_set_read_only (SLUICE_STORE_WORKERS_PAGE (page), TRUE);
+  sluice_store_page_set_read_only (SLUICE_STORE_PAGE (page), TRUE);
   g_assert_false (gtk_widget_get_visible (prune));
 
   gtk_window_destroy (GTK_WINDOW (window));
@@ -622,10 +622,10 @@ throughput_page_series_grow_with_completions (gboolean sqlite)
   failing = claim (p->store, "mail", "test-worker", 60 * SECOND, T0 + 10 * SECOND + 2);
   g_assert_true (store_fixture_fail (p->store, failing, failure, -1, T0 + 12 * SECOND, NULL));
 
-  sluice_store_throughput_page_set_clock (SLUICE_STORE_THROUGHPUT_PAGE (page), clock, T0 + 60 * SECOND);
-  sluice_store_throughput_page_set_projector (SLUICE_STORE_THROUGHPUT_PAGE (page), TRUE);
-  sluice_store_throughput_page_set_store (SLUICE_STORE_THROUGHPUT_PAGE (page), p->store);
-  sluice_store_throughput_page_refresh (SLUICE_STORE_THROUGHPUT_PAGE (page));
+  sluice_store_page_set_clock (SLUICE_STORE_PAGE (page), clock, T0 + 60 * SECOND);
+  sluice_store_page_set_projector (SLUICE_STORE_PAGE (page), TRUE);
+  sluice_store_page_set_store (SLUICE_STORE_PAGE (page), p->store);
+  sluice_store_page_refresh (SLUICE_STORE_PAGE (page));
   SLUICE_TEST_SPIN_UNTIL (totals_are (page, 2));
   assert_totals (page, 2, 1);
   g_assert_cmpint (sluice_store_throughput_page_get_wait_percentile (SLUICE_STORE_THROUGHPUT_PAGE (page), 50), ==,
@@ -638,7 +638,7 @@ throughput_page_series_grow_with_completions (gboolean sqlite)
   enqueue (p->store, "mail", "d", T0 + 70 * SECOND);
   complete (p->store, "mail", T0 + 71 * SECOND, T0 + 72 * SECOND);
   advance (clock, 15 * SECOND);
-  sluice_store_throughput_page_refresh (SLUICE_STORE_THROUGHPUT_PAGE (page));
+  sluice_store_page_refresh (SLUICE_STORE_PAGE (page));
   SLUICE_TEST_SPIN_UNTIL (totals_are (page, 3));
   assert_totals (page, 3, 1);
   g_assert_nonnull (find_label (page, "Last hour: 3 done, 1 failed"));
@@ -665,6 +665,65 @@ test_pg_throughput_page_series_grow_with_completions (void)
   throughput_page_series_grow_with_completions (FALSE);
 }
 
+/* ---- the base of the three pages ---------------------------------------------------- */
+
+/* Counts the notifications of a property. */
+static void
+count_notify (GObject    *object,
+              GParamSpec *pspec,
+              int        *n)
+{
+  (*n)++;
+}
+
+/* Queues, Workers and Throughput are one SluiceStorePage each: the
+ * read-only and projector properties are the base's, and a control given
+ * to the base is hidden while the page is read-only, at once when added
+ * to a read-only page, and no more once removed. */
+static void
+test_fleet_pages_share_one_base_that_hides_controls_when_read_only (void)
+{
+  GType types[] = {
+    SLUICE_TYPE_STORE_QUEUES_PAGE, SLUICE_TYPE_STORE_WORKERS_PAGE, SLUICE_TYPE_STORE_THROUGHPUT_PAGE,
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (types); i++)
+    {
+      GtkWidget *page = g_object_ref_sink (g_object_new (types[i], NULL));
+      SluiceStorePage *base = SLUICE_STORE_PAGE (page);
+      GtkWidget *control = g_object_ref_sink (gtk_button_new_with_label ("act"));
+      gboolean read_only = FALSE;
+      gboolean projector = FALSE;
+      int notified = 0;
+
+      g_assert_true (g_type_is_a (types[i], SLUICE_TYPE_STORE_PAGE));
+      g_assert_cmpuint (g_object_class_find_property (G_OBJECT_GET_CLASS (page), "read-only")->owner_type, ==,
+                        SLUICE_TYPE_STORE_PAGE);
+      g_assert_cmpuint (g_object_class_find_property (G_OBJECT_GET_CLASS (page), "projector")->owner_type, ==,
+                        SLUICE_TYPE_STORE_PAGE);
+      g_signal_connect (page, "notify::read-only", G_CALLBACK (count_notify), &notified);
+      g_object_set (page, "read-only", TRUE, "projector", TRUE, NULL);
+      g_object_set (page, "read-only", TRUE, NULL);
+      g_object_get (page, "read-only", &read_only, "projector", &projector, NULL);
+      g_assert_true (read_only);
+      g_assert_true (projector);
+      g_assert_cmpint (notified, ==, 1);
+
+      sluice_store_page_add_control (base, control);
+      g_assert_false (gtk_widget_get_visible (control));
+      sluice_store_page_set_read_only (base, FALSE);
+      g_assert_true (gtk_widget_get_visible (control));
+      sluice_store_page_remove_control (base, control);
+      sluice_store_page_set_read_only (base, TRUE);
+      g_assert_true (gtk_widget_get_visible (control));
+      g_assert_cmpint (notified, ==, 3);
+      g_assert_null (sluice_store_page_get_store (base));
+
+      g_object_unref (control);
+      g_object_unref (page);
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -687,5 +746,7 @@ main (int   argc,
                    test_sqlite_throughput_page_series_grow_with_completions);
   g_test_add_func ("/window/store-pages/pg/throughput-page-series-grow-with-completions",
                    test_pg_throughput_page_series_grow_with_completions);
+  g_test_add_func ("/window/store-pages/fleet-pages-share-one-base-that-hides-controls-when-read-only",
+                   test_fleet_pages_share_one_base_that_hides_controls_when_read_only);
   return g_test_run ();
 }

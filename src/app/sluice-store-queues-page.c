@@ -43,30 +43,15 @@ typedef struct {
 
 struct _SluiceStoreQueuesPage
 {
-  GtkWidget            parent_instance;
+  SluiceStorePage      parent_instance;
 
   GtkWidget           *box;
   GtkWidget           *status;
   GtkWidget           *rows_box;
   GHashTable          *rows;      /* tenant → Row */
-  GPtrArray           *controls;  /* what read-only hides */
-  SluiceStorePageRead  read;
-  SluiceClock         *clock;
-  gint64               origin;
-  gboolean             read_only;
-  gboolean             projector;
 };
 
-G_DEFINE_FINAL_TYPE (SluiceStoreQueuesPage, sluice_store_queues_page, GTK_TYPE_WIDGET)
-
-enum {
-  PROP_0,
-  PROP_READ_ONLY,
-  PROP_PROJECTOR,
-  N_PROPS
-};
-
-static GParamSpec *properties[N_PROPS];
+G_DEFINE_FINAL_TYPE (SluiceStoreQueuesPage, sluice_store_queues_page, SLUICE_TYPE_STORE_PAGE)
 
 enum {
   READ,
@@ -260,9 +245,9 @@ new_header (SluiceStoreQueuesPage *self,
   gtk_box_append (GTK_BOX (header), row->toggle);
   gtk_box_append (GTK_BOX (header), row->limit_label);
   gtk_box_append (GTK_BOX (header), row->limit);
-  g_ptr_array_add (self->controls, row->toggle);
-  g_ptr_array_add (self->controls, row->limit_label);
-  g_ptr_array_add (self->controls, row->limit);
+  sluice_store_page_add_control (SLUICE_STORE_PAGE (self), row->toggle);
+  sluice_store_page_add_control (SLUICE_STORE_PAGE (self), row->limit_label);
+  sluice_store_page_add_control (SLUICE_STORE_PAGE (self), row->limit);
   return header;
 }
 
@@ -272,11 +257,12 @@ fit_row (SluiceStoreQueuesPage *self,
 {
   /* Wrapped text is as wide as these many characters at most: at the
    * projector's size the page still fits 1024 pixels. */
-  int chars = self->projector ? 48 : 80;
+  gboolean projector = sluice_store_page_get_projector (SLUICE_STORE_PAGE (self));
+  int chars = projector ? 48 : 80;
 
   gtk_label_set_max_width_chars (GTK_LABEL (row->counts), chars);
   gtk_label_set_max_width_chars (GTK_LABEL (row->rates), chars);
-  gtk_label_set_max_width_chars (GTK_LABEL (row->name), self->projector ? 14 : 24);
+  gtk_label_set_max_width_chars (GTK_LABEL (row->name), projector ? 14 : 24);
 }
 
 static Row *
@@ -305,9 +291,9 @@ static void
 remove_row (SluiceStoreQueuesPage *self,
             Row                   *row)
 {
-  g_ptr_array_remove (self->controls, row->toggle);
-  g_ptr_array_remove (self->controls, row->limit_label);
-  g_ptr_array_remove (self->controls, row->limit);
+  sluice_store_page_remove_control (SLUICE_STORE_PAGE (self), row->toggle);
+  sluice_store_page_remove_control (SLUICE_STORE_PAGE (self), row->limit_label);
+  sluice_store_page_remove_control (SLUICE_STORE_PAGE (self), row->limit);
   /* The spin button may outlive the row (a reference elsewhere). */
   g_clear_signal_handler (&row->limit_handler, row->limit);
   gtk_box_remove (GTK_BOX (self->rows_box), row->box);
@@ -327,12 +313,12 @@ show_error (SluiceStoreQueuesPage *self,
 }
 
 static void
-apply_tenants (GObject                     *page,
+apply_tenants (SluiceStorePage             *page,
                const SluiceStoreAdminReply *reply,
                const GError                *error)
 {
   SluiceStoreQueuesPage *self = SLUICE_STORE_QUEUES_PAGE (page);
-  gint64 now = sluice_store_page_now (self->clock, self->origin);
+  gint64 now = sluice_store_page_get_now (page);
   g_autoptr(GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
   g_autoptr(GPtrArray) gone = g_ptr_array_new ();
   GHashTableIter iter;
@@ -361,25 +347,18 @@ apply_tenants (GObject                     *page,
     remove_row (self, g_ptr_array_index (gone, i));
   gtk_label_set_text (GTK_LABEL (self->status), _("No tenant has jobs in this store yet."));
   gtk_widget_set_visible (self->status, reply->tenants->len == 0);
-  sluice_store_page_show_controls (self->controls, self->read_only);
   g_signal_emit (self, signals[READ], 0, reply->tenants);
 }
 
-/**
- * sluice_store_queues_page_refresh:
- * @self: a #SluiceStoreQueuesPage
- *
- * Starts a read of the tenants, unless one is in flight; never blocks.
- */
-void
-sluice_store_queues_page_refresh (SluiceStoreQueuesPage *self)
+/* A refresh reads the tenants. */
+static SluiceStoreAdminQuery *
+make_tenants_query (SluiceStorePage *page,
+                    gint64           now)
 {
-  g_autoptr(SluiceStoreAdminQuery) query = sluice_store_admin_query_new (SLUICE_STORE_ADMIN_TENANTS);
+  SluiceStoreAdminQuery *query = sluice_store_admin_query_new (SLUICE_STORE_ADMIN_TENANTS);
 
-  g_return_if_fail (SLUICE_IS_STORE_QUEUES_PAGE (self));
-
-  query->now = sluice_store_page_now (self->clock, self->origin);
-  sluice_store_page_read_start (&self->read, G_OBJECT (self), query, apply_tenants);
+  query->now = now;
+  return query;
 }
 
 typedef struct {
@@ -397,12 +376,12 @@ on_changed (GObject      *source,
   g_autoptr(GError) error = NULL;
   g_autoptr(SluiceStoreAdminReply) reply = sluice_store_admin_finish (SLUICE_JOB_STORE (source), result, &error);
 
-  if (change->generation == self->read.generation)
+  if (change->generation == sluice_store_page_get_generation (SLUICE_STORE_PAGE (self)))
     {
       if (reply == NULL)
         show_error (self, error);
       else
-        sluice_store_queues_page_refresh (self);
+        sluice_store_page_refresh (SLUICE_STORE_PAGE (self));
     }
   g_object_unref (self);
   g_free (change);
@@ -415,18 +394,20 @@ change_tenant (SluiceStoreQueuesPage *self,
                const char            *tenant,
                gint64                 concurrency)
 {
+  SluiceStorePage *page = SLUICE_STORE_PAGE (self);
+  SluiceJobStore *store = sluice_store_page_get_store (page);
   g_autoptr(SluiceStoreAdminQuery) query = sluice_store_admin_query_new (op);
   Change *change;
 
-  if (self->read.store == NULL || self->read_only)
+  if (store == NULL || sluice_store_page_get_read_only (page))
     return;
   query->tenant = g_strdup (tenant);
   query->concurrency = concurrency;
-  query->now = sluice_store_page_now (self->clock, self->origin);
+  query->now = sluice_store_page_get_now (page);
   change = g_new0 (Change, 1);
   change->page = g_object_ref (self);
-  change->generation = self->read.generation;
-  sluice_store_admin_async (self->read.store, query, NULL, on_changed, change);
+  change->generation = sluice_store_page_get_generation (page);
+  sluice_store_admin_async (store, query, NULL, on_changed, change);
 }
 
 static void
@@ -457,6 +438,34 @@ limit_activated (GtkWidget  *widget,
   change_tenant (SLUICE_STORE_QUEUES_PAGE (widget), SLUICE_STORE_ADMIN_LIMIT, tenant, limit);
 }
 
+/* Another store: its rows and rates start again. */
+static void
+show_store (SluiceStorePage *page,
+            SluiceJobStore  *store)
+{
+  SluiceStoreQueuesPage *self = SLUICE_STORE_QUEUES_PAGE (page);
+  GList *rows = g_hash_table_get_values (self->rows);
+
+  for (GList *l = rows; l != NULL; l = l->next)
+    remove_row (self, l->data);
+  g_list_free (rows);
+  gtk_label_set_text (GTK_LABEL (self->status), store != NULL ? _("Reading the store…") : _("No store is open."));
+  gtk_widget_set_visible (self->status, TRUE);
+}
+
+static void
+show_projector (SluiceStorePage *page,
+                gboolean         projector)
+{
+  SluiceStoreQueuesPage *self = SLUICE_STORE_QUEUES_PAGE (page);
+  GHashTableIter iter;
+  gpointer row;
+
+  g_hash_table_iter_init (&iter, self->rows);
+  while (g_hash_table_iter_next (&iter, NULL, &row))
+    fit_row (self, row);
+}
+
 /* ---- the object --------------------------------------------------------------------- */
 
 static void
@@ -464,54 +473,9 @@ sluice_store_queues_page_dispose (GObject *object)
 {
   SluiceStoreQueuesPage *self = SLUICE_STORE_QUEUES_PAGE (object);
 
-  sluice_store_page_read_clear (&self->read);
-  g_clear_object (&self->clock);
   g_clear_pointer (&self->box, gtk_widget_unparent);
   g_clear_pointer (&self->rows, g_hash_table_unref);
-  g_clear_pointer (&self->controls, g_ptr_array_unref);
   G_OBJECT_CLASS (sluice_store_queues_page_parent_class)->dispose (object);
-}
-
-static void
-sluice_store_queues_page_get_property (GObject    *object,
-                                       guint       prop_id,
-                                       GValue     *value,
-                                       GParamSpec *pspec)
-{
-  SluiceStoreQueuesPage *self = SLUICE_STORE_QUEUES_PAGE (object);
-
-  switch (prop_id)
-    {
-    case PROP_READ_ONLY:
-      g_value_set_boolean (value, self->read_only);
-      break;
-    case PROP_PROJECTOR:
-      g_value_set_boolean (value, self->projector);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
-sluice_store_queues_page_set_property (GObject      *object,
-                                       guint         prop_id,
-                                       const GValue *value,
-                                       GParamSpec   *pspec)
-{
-  SluiceStoreQueuesPage *self = SLUICE_STORE_QUEUES_PAGE (object);
-
-  switch (prop_id)
-    {
-    case PROP_READ_ONLY:
-      sluice_store_queues_page_set_read_only (self, g_value_get_boolean (value));
-      break;
-    case PROP_PROJECTOR:
-      sluice_store_queues_page_set_projector (self, g_value_get_boolean (value));
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
 }
 
 static void
@@ -519,28 +483,13 @@ sluice_store_queues_page_class_init (SluiceStoreQueuesPageClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  SluiceStorePageClass *page_class = SLUICE_STORE_PAGE_CLASS (klass);
 
   object_class->dispose = sluice_store_queues_page_dispose;
-  object_class->get_property = sluice_store_queues_page_get_property;
-  object_class->set_property = sluice_store_queues_page_set_property;
-
-  /**
-   * SluiceStoreQueuesPage:read-only:
-   *
-   * Whether the page only shows: Pause, Resume and the limits are hidden.
-   */
-  properties[PROP_READ_ONLY] =
-    g_param_spec_boolean ("read-only", NULL, NULL, FALSE,
-                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
-  /**
-   * SluiceStoreQueuesPage:projector:
-   *
-   * Whether the page is laid out for a projector (its text wraps sooner).
-   */
-  properties[PROP_PROJECTOR] =
-    g_param_spec_boolean ("projector", NULL, NULL, FALSE,
-                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
-  g_object_class_install_properties (object_class, N_PROPS, properties);
+  page_class->show_store = show_store;
+  page_class->make_query = make_tenants_query;
+  page_class->apply = apply_tenants;
+  page_class->show_projector = show_projector;
 
   /**
    * SluiceStoreQueuesPage::read:
@@ -565,7 +514,6 @@ sluice_store_queues_page_init (SluiceStoreQueuesPage *self)
   GtkWidget *scrolled = gtk_scrolled_window_new ();
 
   self->rows = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, (GDestroyNotify) row_free);
-  self->controls = g_ptr_array_new ();
   self->box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 12);
   gtk_widget_set_parent (self->box, GTK_WIDGET (self));
   self->status = new_label ("dim-label", TRUE);
@@ -587,99 +535,4 @@ GtkWidget *
 sluice_store_queues_page_new (void)
 {
   return g_object_new (SLUICE_TYPE_STORE_QUEUES_PAGE, NULL);
-}
-
-/**
- * sluice_store_queues_page_set_store:
- * @self: a #SluiceStoreQueuesPage
- * @store: (nullable): the store to show
- *
- * Shows @store from its next refresh on: a read in flight for the one
- * before is dropped, and the rows and rates start again.
- */
-void
-sluice_store_queues_page_set_store (SluiceStoreQueuesPage *self,
-                                    SluiceJobStore        *store)
-{
-  GList *rows;
-
-  g_return_if_fail (SLUICE_IS_STORE_QUEUES_PAGE (self));
-  g_return_if_fail (store == NULL || SLUICE_IS_JOB_STORE (store));
-
-  if (self->read.store == store)
-    return;
-  sluice_store_page_read_set_store (&self->read, store);
-  rows = g_hash_table_get_values (self->rows);
-  for (GList *l = rows; l != NULL; l = l->next)
-    remove_row (self, l->data);
-  g_list_free (rows);
-  gtk_label_set_text (GTK_LABEL (self->status), store != NULL ? _("Reading the store…") : _("No store is open."));
-  gtk_widget_set_visible (self->status, TRUE);
-}
-
-/**
- * sluice_store_queues_page_set_clock:
- * @self: a #SluiceStoreQueuesPage
- * @clock: (nullable): the clock the page's now is read from; %NULL: the
- *   wall clock
- * @origin: the time, µs since the epoch, of @clock's 0
- *
- * For tests and replays: the rates are measured on @clock.
- */
-void
-sluice_store_queues_page_set_clock (SluiceStoreQueuesPage *self,
-                                    SluiceClock           *clock,
-                                    gint64                 origin)
-{
-  g_return_if_fail (SLUICE_IS_STORE_QUEUES_PAGE (self));
-
-  g_set_object (&self->clock, clock);
-  self->origin = origin;
-}
-
-gboolean
-sluice_store_queues_page_get_read_only (SluiceStoreQueuesPage *self)
-{
-  g_return_val_if_fail (SLUICE_IS_STORE_QUEUES_PAGE (self), FALSE);
-  return self->read_only;
-}
-
-void
-sluice_store_queues_page_set_read_only (SluiceStoreQueuesPage *self,
-                                        gboolean               read_only)
-{
-  g_return_if_fail (SLUICE_IS_STORE_QUEUES_PAGE (self));
-
-  read_only = !!read_only;
-  if (self->read_only == read_only)
-    return;
-  self->read_only = read_only;
-  sluice_store_page_show_controls (self->controls, read_only);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_READ_ONLY]);
-}
-
-gboolean
-sluice_store_queues_page_get_projector (SluiceStoreQueuesPage *self)
-{
-  g_return_val_if_fail (SLUICE_IS_STORE_QUEUES_PAGE (self), FALSE);
-  return self->projector;
-}
-
-void
-sluice_store_queues_page_set_projector (SluiceStoreQueuesPage *self,
-                                        gboolean               projector)
-{
-  GHashTableIter iter;
-  gpointer row;
-
-  g_return_if_fail (SLUICE_IS_STORE_QUEUES_PAGE (self));
-
-  projector = !!projector;
-  if (self->projector == projector)
-    return;
-  self->projector = projector;
-  g_hash_table_iter_init (&iter, self->rows);
-  while (g_hash_table_iter_next (&iter, NULL, &row))
-    fit_row (self, row);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PROJECTOR]);
 }

@@ -36,7 +36,7 @@ typedef struct {
 
 struct _SluiceStoreThroughputPage
 {
-  GtkWidget            parent_instance;
+  SluiceStorePage      parent_instance;
 
   GtkWidget           *box;
   GtkWidget           *summary;
@@ -48,28 +48,14 @@ struct _SluiceStoreThroughputPage
    * those after it. (An attempt that ended in the same µs but committed
    * after that read is missed: one in a chart of an hour.) */
   gint64               since;
-  SluiceStorePageRead  read;
-  SluiceClock         *clock;
-  gint64               origin;
-  gboolean             read_only;
-  gboolean             projector;
 };
 
-G_DEFINE_FINAL_TYPE (SluiceStoreThroughputPage, sluice_store_throughput_page, GTK_TYPE_WIDGET)
-
-enum {
-  PROP_0,
-  PROP_READ_ONLY,
-  PROP_PROJECTOR,
-  N_PROPS
-};
-
-static GParamSpec *properties[N_PROPS];
+G_DEFINE_FINAL_TYPE (SluiceStoreThroughputPage, sluice_store_throughput_page, SLUICE_TYPE_STORE_PAGE)
 
 static gint64
 page_now (SluiceStoreThroughputPage *self)
 {
-  return sluice_store_page_now (self->clock, self->origin);
+  return sluice_store_page_get_now (SLUICE_STORE_PAGE (self));
 }
 
 /* ---- the rings ---------------------------------------------------------------------- */
@@ -434,7 +420,7 @@ describe (SluiceStoreThroughputPage *self)
 }
 
 static void
-apply_completions (GObject                     *page,
+apply_completions (SluiceStorePage             *page,
                    const SluiceStoreAdminReply *reply,
                    const GError                *error)
 {
@@ -457,27 +443,22 @@ apply_completions (GObject                     *page,
   describe (self);
   /* A full page: more ended than one read takes; the rest at once. */
   if (reply->completions->len == SLUICE_STORE_THROUGHPUT_READ_LIMIT)
-    sluice_store_throughput_page_refresh (self);
+    sluice_store_page_refresh (page);
 }
 
-/**
- * sluice_store_throughput_page_refresh:
- * @self: a #SluiceStoreThroughputPage
- *
- * Starts a read of the attempts that ended since the last one counted
- * (at most an hour back), unless one is in flight; never blocks.
- */
-void
-sluice_store_throughput_page_refresh (SluiceStoreThroughputPage *self)
+/* A refresh reads the attempts that ended since the last one counted
+ * (at most an hour back). */
+static SluiceStoreAdminQuery *
+make_completions_query (SluiceStorePage *page,
+                        gint64           now)
 {
-  g_autoptr(SluiceStoreAdminQuery) query = sluice_store_admin_query_new (SLUICE_STORE_ADMIN_COMPLETIONS);
+  SluiceStoreThroughputPage *self = SLUICE_STORE_THROUGHPUT_PAGE (page);
+  SluiceStoreAdminQuery *query = sluice_store_admin_query_new (SLUICE_STORE_ADMIN_COMPLETIONS);
 
-  g_return_if_fail (SLUICE_IS_STORE_THROUGHPUT_PAGE (self));
-
-  query->now = page_now (self);
+  query->now = now;
   query->since = MAX (self->since, query->now - (gint64) SLUICE_STORE_THROUGHPUT_SPAN_S * G_USEC_PER_SEC);
   query->limit = SLUICE_STORE_THROUGHPUT_READ_LIMIT;
-  sluice_store_page_read_start (&self->read, G_OBJECT (self), query, apply_completions);
+  return query;
 }
 
 /* ---- the object --------------------------------------------------------------------- */
@@ -495,13 +476,34 @@ forget (SluiceStoreThroughputPage *self)
   self->since = 0;
 }
 
+/* Another store: the charts start again. */
+static void
+show_store (SluiceStorePage *page,
+            SluiceJobStore  *store)
+{
+  SluiceStoreThroughputPage *self = SLUICE_STORE_THROUGHPUT_PAGE (page);
+
+  forget (self);
+  describe (self);
+  if (store == NULL)
+    gtk_label_set_text (GTK_LABEL (self->summary), _("No store is open."));
+}
+
+static void
+show_projector (SluiceStorePage *page,
+                gboolean         projector)
+{
+  SluiceStoreThroughputPage *self = SLUICE_STORE_THROUGHPUT_PAGE (page);
+
+  gtk_drawing_area_set_content_height (GTK_DRAWING_AREA (self->rate_chart), projector ? 220 : 160);
+  gtk_drawing_area_set_content_height (GTK_DRAWING_AREA (self->wait_chart), projector ? 220 : 160);
+}
+
 static void
 sluice_store_throughput_page_dispose (GObject *object)
 {
   SluiceStoreThroughputPage *self = SLUICE_STORE_THROUGHPUT_PAGE (object);
 
-  sluice_store_page_read_clear (&self->read);
-  g_clear_object (&self->clock);
   g_clear_pointer (&self->box, gtk_widget_unparent);
   G_OBJECT_CLASS (sluice_store_throughput_page_parent_class)->dispose (object);
 }
@@ -517,76 +519,19 @@ sluice_store_throughput_page_finalize (GObject *object)
 }
 
 static void
-sluice_store_throughput_page_get_property (GObject    *object,
-                                           guint       prop_id,
-                                           GValue     *value,
-                                           GParamSpec *pspec)
-{
-  SluiceStoreThroughputPage *self = SLUICE_STORE_THROUGHPUT_PAGE (object);
-
-  switch (prop_id)
-    {
-    case PROP_READ_ONLY:
-      g_value_set_boolean (value, self->read_only);
-      break;
-    case PROP_PROJECTOR:
-      g_value_set_boolean (value, self->projector);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
-sluice_store_throughput_page_set_property (GObject      *object,
-                                           guint         prop_id,
-                                           const GValue *value,
-                                           GParamSpec   *pspec)
-{
-  SluiceStoreThroughputPage *self = SLUICE_STORE_THROUGHPUT_PAGE (object);
-
-  switch (prop_id)
-    {
-    case PROP_READ_ONLY:
-      sluice_store_throughput_page_set_read_only (self, g_value_get_boolean (value));
-      break;
-    case PROP_PROJECTOR:
-      sluice_store_throughput_page_set_projector (self, g_value_get_boolean (value));
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
 sluice_store_throughput_page_class_init (SluiceStoreThroughputPageClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  SluiceStorePageClass *page_class = SLUICE_STORE_PAGE_CLASS (klass);
 
   object_class->dispose = sluice_store_throughput_page_dispose;
   object_class->finalize = sluice_store_throughput_page_finalize;
-  object_class->get_property = sluice_store_throughput_page_get_property;
-  object_class->set_property = sluice_store_throughput_page_set_property;
+  page_class->show_store = show_store;
+  page_class->make_query = make_completions_query;
+  page_class->apply = apply_completions;
+  page_class->show_projector = show_projector;
 
-  /**
-   * SluiceStoreThroughputPage:read-only:
-   *
-   * Whether the page only shows (it has no action: the same either way;
-   * the property is there as on the other pages).
-   */
-  properties[PROP_READ_ONLY] =
-    g_param_spec_boolean ("read-only", NULL, NULL, FALSE,
-                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
-  /**
-   * SluiceStoreThroughputPage:projector:
-   *
-   * Whether the page is laid out for a projector (taller charts).
-   */
-  properties[PROP_PROJECTOR] =
-    g_param_spec_boolean ("projector", NULL, NULL, FALSE,
-                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
-  g_object_class_install_properties (object_class, N_PROPS, properties);
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
 }
 
@@ -634,90 +579,4 @@ GtkWidget *
 sluice_store_throughput_page_new (void)
 {
   return g_object_new (SLUICE_TYPE_STORE_THROUGHPUT_PAGE, NULL);
-}
-
-/**
- * sluice_store_throughput_page_set_store:
- * @self: a #SluiceStoreThroughputPage
- * @store: (nullable): the store to show
- *
- * Counts @store's completions from its next refresh on: the charts start
- * again, and a read in flight for the store before is dropped.
- */
-void
-sluice_store_throughput_page_set_store (SluiceStoreThroughputPage *self,
-                                        SluiceJobStore            *store)
-{
-  g_return_if_fail (SLUICE_IS_STORE_THROUGHPUT_PAGE (self));
-  g_return_if_fail (store == NULL || SLUICE_IS_JOB_STORE (store));
-
-  if (self->read.store == store)
-    return;
-  sluice_store_page_read_set_store (&self->read, store);
-  forget (self);
-  describe (self);
-  if (store == NULL)
-    gtk_label_set_text (GTK_LABEL (self->summary), _("No store is open."));
-}
-
-/**
- * sluice_store_throughput_page_set_clock:
- * @self: a #SluiceStoreThroughputPage
- * @clock: (nullable): the clock the page's now is read from; %NULL: the
- *   wall clock
- * @origin: the time, µs since the epoch, of @clock's 0
- *
- * For tests and replays: the last hour is @clock's.
- */
-void
-sluice_store_throughput_page_set_clock (SluiceStoreThroughputPage *self,
-                                        SluiceClock               *clock,
-                                        gint64                     origin)
-{
-  g_return_if_fail (SLUICE_IS_STORE_THROUGHPUT_PAGE (self));
-
-  g_set_object (&self->clock, clock);
-  self->origin = origin;
-}
-
-gboolean
-sluice_store_throughput_page_get_read_only (SluiceStoreThroughputPage *self)
-{
-  g_return_val_if_fail (SLUICE_IS_STORE_THROUGHPUT_PAGE (self), FALSE);
-  return self->read_only;
-}
-
-void
-sluice_store_throughput_page_set_read_only (SluiceStoreThroughputPage *self,
-                                            gboolean                   read_only)
-{
-  g_return_if_fail (SLUICE_IS_STORE_THROUGHPUT_PAGE (self));
-
-  read_only = !!read_only;
-  if (self->read_only == read_only)
-    return;
-  self->read_only = read_only;
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_READ_ONLY]);
-}
-
-gboolean
-sluice_store_throughput_page_get_projector (SluiceStoreThroughputPage *self)
-{
-  g_return_val_if_fail (SLUICE_IS_STORE_THROUGHPUT_PAGE (self), FALSE);
-  return self->projector;
-}
-
-void
-sluice_store_throughput_page_set_projector (SluiceStoreThroughputPage *self,
-                                            gboolean                   projector)
-{
-  g_return_if_fail (SLUICE_IS_STORE_THROUGHPUT_PAGE (self));
-
-  projector = !!projector;
-  if (self->projector == projector)
-    return;
-  self->projector = projector;
-  gtk_drawing_area_set_content_height (GTK_DRAWING_AREA (self->rate_chart), projector ? 220 : 160);
-  gtk_drawing_area_set_content_height (GTK_DRAWING_AREA (self->wait_chart), projector ? 220 : 160);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PROJECTOR]);
 }

@@ -10,12 +10,12 @@
 #include <gtk/gtk.h>
 
 #include "sluice.h"
-#include "sluice-job-store.h"
+#include "sluice-store-page.h"
 
 G_BEGIN_DECLS
 
 #define SLUICE_TYPE_STORE_THROUGHPUT_PAGE (sluice_store_throughput_page_get_type ())
-G_DECLARE_FINAL_TYPE (SluiceStoreThroughputPage, sluice_store_throughput_page, SLUICE, STORE_THROUGHPUT_PAGE, GtkWidget)
+G_DECLARE_FINAL_TYPE (SluiceStoreThroughputPage, sluice_store_throughput_page, SLUICE, STORE_THROUGHPUT_PAGE, SluiceStorePage)
 
 /* The span of the charts: the last hour. */
 #define SLUICE_STORE_THROUGHPUT_SPAN_S 3600
@@ -23,18 +23,6 @@ G_DECLARE_FINAL_TYPE (SluiceStoreThroughputPage, sluice_store_throughput_page, S
 #define SLUICE_STORE_THROUGHPUT_READ_LIMIT 5000
 
 GtkWidget *sluice_store_throughput_page_new       (void);
-void       sluice_store_throughput_page_set_store (SluiceStoreThroughputPage *self,
-                                               SluiceJobStore        *store);
-void       sluice_store_throughput_page_refresh   (SluiceStoreThroughputPage *self);
-void       sluice_store_throughput_page_set_clock (SluiceStoreThroughputPage *self,
-                                               SluiceClock           *clock,
-                                               gint64                 origin);
-gboolean   sluice_store_throughput_page_get_read_only (SluiceStoreThroughputPage *self);
-void       sluice_store_throughput_page_set_read_only (SluiceStoreThroughputPage *self,
-                                                   gboolean               read_only);
-gboolean   sluice_store_throughput_page_get_projector (SluiceStoreThroughputPage *self);
-void       sluice_store_throughput_page_set_projector (SluiceStoreThroughputPage *self,
-                                                   gboolean               projector);
 
 void       sluice_store_throughput_page_get_totals (SluiceStoreThroughputPage *self,
                                                     guint64                   *done,

@@ -122,9 +122,9 @@ emit_updated (SluiceStoreWindow *self)
 static void
 refresh_fleet_pages (SluiceStoreWindow *self)
 {
-  sluice_store_queues_page_refresh (SLUICE_STORE_QUEUES_PAGE (self->queues_page));
-  sluice_store_workers_page_refresh (SLUICE_STORE_WORKERS_PAGE (self->workers_page));
-  sluice_store_throughput_page_refresh (SLUICE_STORE_THROUGHPUT_PAGE (self->throughput_page));
+  sluice_store_page_refresh (SLUICE_STORE_PAGE (self->queues_page));
+  sluice_store_page_refresh (SLUICE_STORE_PAGE (self->workers_page));
+  sluice_store_page_refresh (SLUICE_STORE_PAGE (self->throughput_page));
 }
 
 static void
@@ -357,9 +357,9 @@ set_read_only (SluiceStoreWindow *self,
 {
   self->read_only = read_only;
   sluice_store_jobs_page_set_read_only (self->jobs_page, read_only);
-  sluice_store_queues_page_set_read_only (SLUICE_STORE_QUEUES_PAGE (self->queues_page), read_only);
-  sluice_store_workers_page_set_read_only (SLUICE_STORE_WORKERS_PAGE (self->workers_page), read_only);
-  sluice_store_throughput_page_set_read_only (SLUICE_STORE_THROUGHPUT_PAGE (self->throughput_page), read_only);
+  sluice_store_page_set_read_only (SLUICE_STORE_PAGE (self->queues_page), read_only);
+  sluice_store_page_set_read_only (SLUICE_STORE_PAGE (self->workers_page), read_only);
+  sluice_store_page_set_read_only (SLUICE_STORE_PAGE (self->throughput_page), read_only);
 }
 
 /* The answer to WRITABLE: a store opened for writing by a user who may
@@ -422,9 +422,9 @@ on_opened (GObject      *object,
   if (sluice_store_admin_supported (self->store))
     {
       sluice_store_jobs_page_set_store (self->jobs_page, self->store, self->description);
-      sluice_store_queues_page_set_store (SLUICE_STORE_QUEUES_PAGE (self->queues_page), self->store);
-      sluice_store_workers_page_set_store (SLUICE_STORE_WORKERS_PAGE (self->workers_page), self->store);
-      sluice_store_throughput_page_set_store (SLUICE_STORE_THROUGHPUT_PAGE (self->throughput_page), self->store);
+      sluice_store_page_set_store (SLUICE_STORE_PAGE (self->queues_page), self->store);
+      sluice_store_page_set_store (SLUICE_STORE_PAGE (self->workers_page), self->store);
+      sluice_store_page_set_store (SLUICE_STORE_PAGE (self->throughput_page), self->store);
       if (!self->read_only)
         ask_writable (self);
     }

@@ -19,7 +19,7 @@
 
 struct _SluiceStoreWorkersPage
 {
-  GtkWidget            parent_instance;
+  SluiceStorePage      parent_instance;
 
   GtkWidget           *box;
   GtkWidget           *status;
@@ -27,25 +27,10 @@ struct _SluiceStoreWorkersPage
   GtkWidget           *rows_box;
   GPtrArray           *workers;   /* SluiceStoreWorker of the last answer */
   GPtrArray           *lanes;     /* their lanes' drawing areas */
-  GPtrArray           *controls;
   guint                tick_id;
-  SluiceStorePageRead  read;
-  SluiceClock         *clock;
-  gint64               origin;
-  gboolean             read_only;
-  gboolean             projector;
 };
 
-G_DEFINE_FINAL_TYPE (SluiceStoreWorkersPage, sluice_store_workers_page, GTK_TYPE_WIDGET)
-
-enum {
-  PROP_0,
-  PROP_READ_ONLY,
-  PROP_PROJECTOR,
-  N_PROPS
-};
-
-static GParamSpec *properties[N_PROPS];
+G_DEFINE_FINAL_TYPE (SluiceStoreWorkersPage, sluice_store_workers_page, SLUICE_TYPE_STORE_PAGE)
 
 enum {
   READ,
@@ -59,7 +44,7 @@ static guint signals[N_SIGNALS];
 static gint64
 page_now (SluiceStoreWorkersPage *self)
 {
-  return sluice_store_page_now (self->clock, self->origin);
+  return sluice_store_page_get_now (SLUICE_STORE_PAGE (self));
 }
 
 /* One cell per claim; in it the lease left as a bar that shrinks, and
@@ -222,7 +207,7 @@ new_row (SluiceStoreWorkersPage  *self,
   gtk_box_append (GTK_BOX (row), header);
   gtk_box_append (GTK_BOX (row), new_label (details, "dim-label"));
   g_object_set_data (G_OBJECT (lane), "page", self);
-  gtk_drawing_area_set_content_height (GTK_DRAWING_AREA (lane), self->projector ? 40 : 28);
+  gtk_drawing_area_set_content_height (GTK_DRAWING_AREA (lane), sluice_store_page_get_projector (SLUICE_STORE_PAGE (self)) ? 40 : 28);
   gtk_drawing_area_set_draw_func (GTK_DRAWING_AREA (lane), draw_lane, sluice_store_worker_copy (w),
                                   (GDestroyNotify) sluice_store_worker_free);
   gtk_accessible_update_property (GTK_ACCESSIBLE (lane), GTK_ACCESSIBLE_PROPERTY_LABEL, claims, -1);
@@ -254,7 +239,7 @@ show_status (SluiceStoreWorkersPage *self,
 }
 
 static void
-apply_workers (GObject                     *page,
+apply_workers (SluiceStorePage             *page,
                const SluiceStoreAdminReply *reply,
                const GError                *error)
 {
@@ -277,21 +262,15 @@ apply_workers (GObject                     *page,
   g_signal_emit (self, signals[READ], 0, reply->workers);
 }
 
-/**
- * sluice_store_workers_page_refresh:
- * @self: a #SluiceStoreWorkersPage
- *
- * Starts a read of the workers, unless one is in flight; never blocks.
- */
-void
-sluice_store_workers_page_refresh (SluiceStoreWorkersPage *self)
+/* A refresh reads the workers. */
+static SluiceStoreAdminQuery *
+make_workers_query (SluiceStorePage *page,
+                    gint64           now)
 {
-  g_autoptr(SluiceStoreAdminQuery) query = sluice_store_admin_query_new (SLUICE_STORE_ADMIN_WORKERS);
+  SluiceStoreAdminQuery *query = sluice_store_admin_query_new (SLUICE_STORE_ADMIN_WORKERS);
 
-  g_return_if_fail (SLUICE_IS_STORE_WORKERS_PAGE (self));
-
-  query->now = page_now (self);
-  sluice_store_page_read_start (&self->read, G_OBJECT (self), query, apply_workers);
+  query->now = now;
+  return query;
 }
 
 static void
@@ -303,7 +282,7 @@ on_pruned (GObject      *source,
   g_autoptr(GError) error = NULL;
   g_autoptr(SluiceStoreAdminReply) reply = sluice_store_admin_finish (SLUICE_JOB_STORE (source), result, &error);
 
-  if ((SluiceJobStore *) source != self->read.store)
+  if ((SluiceJobStore *) source != sluice_store_page_get_store (SLUICE_STORE_PAGE (self)))
     return;
   if (reply == NULL)
     {
@@ -312,7 +291,7 @@ on_pruned (GObject      *source,
       show_status (self, text);
       return;
     }
-  sluice_store_workers_page_refresh (self);
+  sluice_store_page_refresh (SLUICE_STORE_PAGE (self));
 }
 
 static void
@@ -321,12 +300,35 @@ prune_activated (GtkWidget  *widget,
                  GVariant   *parameter)
 {
   SluiceStoreWorkersPage *self = SLUICE_STORE_WORKERS_PAGE (widget);
+  SluiceJobStore *store = sluice_store_page_get_store (SLUICE_STORE_PAGE (self));
   g_autoptr(SluiceStoreAdminQuery) query = sluice_store_admin_query_new (SLUICE_STORE_ADMIN_PRUNE_WORKERS);
 
-  if (self->read.store == NULL || self->read_only)
+  if (store == NULL || sluice_store_page_get_read_only (SLUICE_STORE_PAGE (self)))
     return;
   query->now = page_now (self);
-  sluice_store_admin_async (self->read.store, query, NULL, on_pruned, g_object_ref (self));
+  sluice_store_admin_async (store, query, NULL, on_pruned, g_object_ref (self));
+}
+
+/* Another store: the rows of the one before go, and their timer. */
+static void
+show_store (SluiceStorePage *page,
+            SluiceJobStore  *store)
+{
+  SluiceStoreWorkersPage *self = SLUICE_STORE_WORKERS_PAGE (page);
+
+  clear_rows (self);
+  update_tick (self);
+  show_status (self, store != NULL ? _("Reading the store…") : _("No store is open."));
+}
+
+static void
+show_projector (SluiceStorePage *page,
+                gboolean         projector)
+{
+  SluiceStoreWorkersPage *self = SLUICE_STORE_WORKERS_PAGE (page);
+
+  for (guint i = 0; i < self->lanes->len; i++)
+    gtk_drawing_area_set_content_height (g_ptr_array_index (self->lanes, i), projector ? 40 : 28);
 }
 
 /* ---- the object --------------------------------------------------------------------- */
@@ -351,55 +353,10 @@ sluice_store_workers_page_dispose (GObject *object)
   SluiceStoreWorkersPage *self = SLUICE_STORE_WORKERS_PAGE (object);
 
   g_clear_handle_id (&self->tick_id, g_source_remove);
-  sluice_store_page_read_clear (&self->read);
-  g_clear_object (&self->clock);
   g_clear_pointer (&self->box, gtk_widget_unparent);
   g_clear_pointer (&self->workers, g_ptr_array_unref);
   g_clear_pointer (&self->lanes, g_ptr_array_unref);
-  g_clear_pointer (&self->controls, g_ptr_array_unref);
   G_OBJECT_CLASS (sluice_store_workers_page_parent_class)->dispose (object);
-}
-
-static void
-sluice_store_workers_page_get_property (GObject    *object,
-                                        guint       prop_id,
-                                        GValue     *value,
-                                        GParamSpec *pspec)
-{
-  SluiceStoreWorkersPage *self = SLUICE_STORE_WORKERS_PAGE (object);
-
-  switch (prop_id)
-    {
-    case PROP_READ_ONLY:
-      g_value_set_boolean (value, self->read_only);
-      break;
-    case PROP_PROJECTOR:
-      g_value_set_boolean (value, self->projector);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
-sluice_store_workers_page_set_property (GObject      *object,
-                                        guint         prop_id,
-                                        const GValue *value,
-                                        GParamSpec   *pspec)
-{
-  SluiceStoreWorkersPage *self = SLUICE_STORE_WORKERS_PAGE (object);
-
-  switch (prop_id)
-    {
-    case PROP_READ_ONLY:
-      sluice_store_workers_page_set_read_only (self, g_value_get_boolean (value));
-      break;
-    case PROP_PROJECTOR:
-      sluice_store_workers_page_set_projector (self, g_value_get_boolean (value));
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
 }
 
 static void
@@ -407,30 +364,15 @@ sluice_store_workers_page_class_init (SluiceStoreWorkersPageClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  SluiceStorePageClass *page_class = SLUICE_STORE_PAGE_CLASS (klass);
 
   object_class->dispose = sluice_store_workers_page_dispose;
-  object_class->get_property = sluice_store_workers_page_get_property;
-  object_class->set_property = sluice_store_workers_page_set_property;
   widget_class->map = sluice_store_workers_page_map;
   widget_class->unmap = sluice_store_workers_page_unmap;
-
-  /**
-   * SluiceStoreWorkersPage:read-only:
-   *
-   * Whether the page only shows: Forget Lost Workers is hidden.
-   */
-  properties[PROP_READ_ONLY] =
-    g_param_spec_boolean ("read-only", NULL, NULL, FALSE,
-                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
-  /**
-   * SluiceStoreWorkersPage:projector:
-   *
-   * Whether the page is laid out for a projector (taller lanes).
-   */
-  properties[PROP_PROJECTOR] =
-    g_param_spec_boolean ("projector", NULL, NULL, FALSE,
-                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
-  g_object_class_install_properties (object_class, N_PROPS, properties);
+  page_class->show_store = show_store;
+  page_class->make_query = make_workers_query;
+  page_class->apply = apply_workers;
+  page_class->show_projector = show_projector;
 
   /**
    * SluiceStoreWorkersPage::read:
@@ -454,7 +396,6 @@ sluice_store_workers_page_init (SluiceStoreWorkersPage *self)
   GtkWidget *inner = gtk_box_new (GTK_ORIENTATION_VERTICAL, 12);
 
   self->lanes = g_ptr_array_new ();
-  self->controls = g_ptr_array_new ();
   self->box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 12);
   gtk_widget_set_parent (self->box, GTK_WIDGET (self));
   gtk_widget_set_margin_start (inner, 12);
@@ -466,7 +407,7 @@ sluice_store_workers_page_init (SluiceStoreWorkersPage *self)
   gtk_widget_set_halign (self->prune, GTK_ALIGN_START);
   gtk_actionable_set_action_name (GTK_ACTIONABLE (self->prune), "workers.prune");
   gtk_widget_set_tooltip_text (self->prune, _("Deletes the rows of the workers whose heartbeat is older than 3 leases."));
-  g_ptr_array_add (self->controls, self->prune);
+  sluice_store_page_add_control (SLUICE_STORE_PAGE (self), self->prune);
   self->rows_box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 18);
   gtk_box_append (GTK_BOX (inner), self->status);
   gtk_box_append (GTK_BOX (inner), self->prune);
@@ -482,91 +423,4 @@ GtkWidget *
 sluice_store_workers_page_new (void)
 {
   return g_object_new (SLUICE_TYPE_STORE_WORKERS_PAGE, NULL);
-}
-
-/**
- * sluice_store_workers_page_set_store:
- * @self: a #SluiceStoreWorkersPage
- * @store: (nullable): the store to show
- *
- * Shows @store from its next refresh on; a read in flight for the one
- * before is dropped.
- */
-void
-sluice_store_workers_page_set_store (SluiceStoreWorkersPage *self,
-                                     SluiceJobStore         *store)
-{
-  g_return_if_fail (SLUICE_IS_STORE_WORKERS_PAGE (self));
-  g_return_if_fail (store == NULL || SLUICE_IS_JOB_STORE (store));
-
-  if (self->read.store == store)
-    return;
-  sluice_store_page_read_set_store (&self->read, store);
-  clear_rows (self);
-  update_tick (self);
-  show_status (self, store != NULL ? _("Reading the store…") : _("No store is open."));
-}
-
-/**
- * sluice_store_workers_page_set_clock:
- * @self: a #SluiceStoreWorkersPage
- * @clock: (nullable): the clock the page's now is read from; %NULL: the
- *   wall clock
- * @origin: the time, µs since the epoch, of @clock's 0
- *
- * For tests and replays: heartbeats, uptimes and leases are measured on
- * @clock.
- */
-void
-sluice_store_workers_page_set_clock (SluiceStoreWorkersPage *self,
-                                     SluiceClock            *clock,
-                                     gint64                  origin)
-{
-  g_return_if_fail (SLUICE_IS_STORE_WORKERS_PAGE (self));
-
-  g_set_object (&self->clock, clock);
-  self->origin = origin;
-}
-
-gboolean
-sluice_store_workers_page_get_read_only (SluiceStoreWorkersPage *self)
-{
-  g_return_val_if_fail (SLUICE_IS_STORE_WORKERS_PAGE (self), FALSE);
-  return self->read_only;
-}
-
-void
-sluice_store_workers_page_set_read_only (SluiceStoreWorkersPage *self,
-                                         gboolean                read_only)
-{
-  g_return_if_fail (SLUICE_IS_STORE_WORKERS_PAGE (self));
-
-  read_only = !!read_only;
-  if (self->read_only == read_only)
-    return;
-  self->read_only = read_only;
-  sluice_store_page_show_controls (self->controls, read_only);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_READ_ONLY]);
-}
-
-gboolean
-sluice_store_workers_page_get_projector (SluiceStoreWorkersPage *self)
-{
-  g_return_val_if_fail (SLUICE_IS_STORE_WORKERS_PAGE (self), FALSE);
-  return self->projector;
-}
-
-void
-sluice_store_workers_page_set_projector (SluiceStoreWorkersPage *self,
-                                         gboolean                projector)
-{
-  g_return_if_fail (SLUICE_IS_STORE_WORKERS_PAGE (self));
-
-  projector = !!projector;
-  if (self->projector == projector)
-    return;
-  self->projector = projector;
-  for (guint i = 0; i < self->lanes->len; i++)
-    gtk_drawing_area_set_content_height (g_ptr_array_index (self->lanes, i), projector ? 40 : 28);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PROJECTOR]);
 }

@@ -10,29 +10,17 @@
 #include <gtk/gtk.h>
 
 #include "sluice.h"
-#include "sluice-job-store.h"
+#include "sluice-store-page.h"
 
 G_BEGIN_DECLS
 
 #define SLUICE_TYPE_STORE_WORKERS_PAGE (sluice_store_workers_page_get_type ())
-G_DECLARE_FINAL_TYPE (SluiceStoreWorkersPage, sluice_store_workers_page, SLUICE, STORE_WORKERS_PAGE, GtkWidget)
+G_DECLARE_FINAL_TYPE (SluiceStoreWorkersPage, sluice_store_workers_page, SLUICE, STORE_WORKERS_PAGE, SluiceStorePage)
 
 /* How often the lanes' leases are redrawn while the page shows claims: a
  * few times a second, never every frame. */
 #define SLUICE_STORE_WORKERS_TICK_MS 250
 
-GtkWidget *sluice_store_workers_page_new       (void);
-void       sluice_store_workers_page_set_store (SluiceStoreWorkersPage *self,
-                                               SluiceJobStore        *store);
-void       sluice_store_workers_page_refresh   (SluiceStoreWorkersPage *self);
-void       sluice_store_workers_page_set_clock (SluiceStoreWorkersPage *self,
-                                               SluiceClock           *clock,
-                                               gint64                 origin);
-gboolean   sluice_store_workers_page_get_read_only (SluiceStoreWorkersPage *self);
-void       sluice_store_workers_page_set_read_only (SluiceStoreWorkersPage *self,
-                                                   gboolean               read_only);
-gboolean   sluice_store_workers_page_get_projector (SluiceStoreWorkersPage *self);
-void       sluice_store_workers_page_set_projector (SluiceStoreWorkersPage *self,
-                                                   gboolean               projector);
+GtkWidget *sluice_store_workers_page_new (void);
 
 G_END_DECLS

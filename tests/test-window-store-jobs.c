@@ -839,26 +839,6 @@ test_read_only_hides_the_actions (void)
   close_window (window);
 }
 
-static int
-run_app (const char * const  *args,
-         char               **err)
-{
-  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
-  g_autoptr(GSubprocess) process = NULL;
-  g_autoptr(GError) error = NULL;
-
-  g_ptr_array_add (argv, (gpointer) g_getenv ("SLUICE_APP"));
-  for (guint i = 0; args[i] != NULL; i++)
-    g_ptr_array_add (argv, (gpointer) args[i]);
-  g_ptr_array_add (argv, NULL);
-  process = g_subprocess_newv ((const char * const *) argv->pdata, G_SUBPROCESS_FLAGS_STDERR_PIPE, &error);
-  g_assert_no_error (error);
-  g_subprocess_communicate_utf8 (process, NULL, NULL, NULL, err, &error);
-  g_assert_no_error (error);
-  g_assert_true (g_subprocess_get_if_exited (process));
-  return g_subprocess_get_exit_status (process);
-}
-
 /* `sluice --store URI --read-only` opens the window read-only; without
  * --store the option is refused, naming what it needs. */
 static void
@@ -879,14 +859,14 @@ test_command_line_read_only (void)
   {
     const char * const args[] = { "--store", p->uri, "--read-only", "--screenshot", png, NULL };
 
-    g_assert_cmpint (run_app (args, &err), ==, 0);
+    g_assert_cmpint (window_fixture_run_app (args, &err), ==, 0);
     g_assert_true (g_file_test (png, G_FILE_TEST_EXISTS));
     g_clear_pointer (&err, g_free);
   }
   {
     const char * const args[] = { "--read-only", NULL };
 
-    g_assert_cmpint (run_app (args, &err), ==, 2);
+    g_assert_cmpint (window_fixture_run_app (args, &err), ==, 2);
     g_assert_nonnull (strstr (err, "--store URI"));
   }
   g_assert_cmpint (state_of (p, p->dead_id[0]), ==, SLUICE_STORED_JOB_DEAD);

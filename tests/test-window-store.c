@@ -928,28 +928,6 @@ test_closed_while_reading (void)
 
 /* ---- sluice --store ------------------------------------------------------ */
 
-/* Runs the app with @args; returns its exit status, its standard error in
- * @err. */
-static int
-run_app (const char * const  *args,
-         char               **err)
-{
-  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
-  g_autoptr(GSubprocess) process = NULL;
-  g_autoptr(GError) error = NULL;
-
-  g_ptr_array_add (argv, (gpointer) g_getenv ("SLUICE_APP"));
-  for (guint i = 0; args[i] != NULL; i++)
-    g_ptr_array_add (argv, (gpointer) args[i]);
-  g_ptr_array_add (argv, NULL);
-  process = g_subprocess_newv ((const char * const *) argv->pdata, G_SUBPROCESS_FLAGS_STDERR_PIPE, &error);
-  g_assert_no_error (error);
-  g_subprocess_communicate_utf8 (process, NULL, NULL, NULL, err, &error);
-  g_assert_no_error (error);
-  g_assert_true (g_subprocess_get_if_exited (process));
-  return g_subprocess_get_exit_status (process);
-}
-
 /* Whether the PNG @path has a pixel of exactly @rgb. */
 static gboolean
 png_has_color (const char *path,
@@ -1008,7 +986,7 @@ test_command_line (void)
   {
     const char * const args[] = { "--store", uri, "--screenshot", png, NULL };
 
-    g_assert_cmpint (run_app (args, &err), ==, 0);
+    g_assert_cmpint (window_fixture_run_app (args, &err), ==, 0);
     texture = gdk_texture_new_from_filename (png, &error);
     g_assert_no_error (error);
     g_assert_cmpint (gdk_texture_get_width (texture), >=, 900);
@@ -1025,7 +1003,7 @@ test_command_line (void)
   {
     const char * const args[] = { "--store", notes_uri, "--screenshot", png, NULL };
 
-    g_assert_cmpint (run_app (args, &err), ==, 1);
+    g_assert_cmpint (window_fixture_run_app (args, &err), ==, 1);
     g_assert_nonnull (strstr (err, notes));
     g_assert_true (g_file_test (png, G_FILE_TEST_EXISTS));
     g_clear_pointer (&err, g_free);
@@ -1034,7 +1012,7 @@ test_command_line (void)
   {
     const char * const args[] = { "--store", "mysql://root:hunter2@localhost/jobs", NULL };
 
-    g_assert_cmpint (run_app (args, &err), ==, 2);
+    g_assert_cmpint (window_fixture_run_app (args, &err), ==, 2);
     g_assert_nonnull (strstr (err, "sqlite:FILE"));
     g_assert_null (strstr (err, "hunter2"));
     g_clear_pointer (&err, g_free);
@@ -1043,7 +1021,7 @@ test_command_line (void)
   {
     const char * const args[] = { "--store", uri, "--preset", "ok", NULL };
 
-    g_assert_cmpint (run_app (args, &err), ==, 2);
+    g_assert_cmpint (window_fixture_run_app (args, &err), ==, 2);
     g_clear_pointer (&err, g_free);
   }
 

@@ -1192,35 +1192,6 @@ test_window_decimal_comma (void)
   window_fixture_close (window);
 }
 
-/* Runs $SLUICE_APP with the arguments up to NULL; its exit status, and
- * its standard error in @err. */
-static int
-run_app (char **err,
-         ...)
-{
-  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
-  g_autoptr(GSubprocess) process = NULL;
-  g_autoptr(GError) error = NULL;
-  const char *arg;
-  va_list args;
-
-  g_ptr_array_add (argv, (gpointer) g_getenv ("SLUICE_APP"));
-  va_start (args, err);
-  while ((arg = va_arg (args, const char *)) != NULL)
-    g_ptr_array_add (argv, (gpointer) arg);
-  va_end (args);
-  g_ptr_array_add (argv, NULL);
-
-  process = g_subprocess_newv ((const char * const *) argv->pdata,
-                               G_SUBPROCESS_FLAGS_STDOUT_SILENCE | G_SUBPROCESS_FLAGS_STDERR_PIPE, &error);
-  g_assert_no_error (error);
-  g_subprocess_communicate_utf8 (process, NULL, NULL, NULL, err, &error);
-  g_assert_no_error (error);
-  g_test_message ("%s", *err);
-  g_assert_true (g_subprocess_get_if_exited (process));
-  return g_subprocess_get_exit_status (process);
-}
-
 /* `sluice FILE.pool` (G_APPLICATION_HANDLES_OPEN) runs that file, not a
  * preset: its events are the file's; with --preset too, or a file that
  * does not load, it exits 2 and saves nothing. */
@@ -1242,7 +1213,7 @@ test_app_opens_file_argument (void)
     }
 
   g_unlink (events);
-  g_assert_cmpint (run_app (&err, good, "--export-events", events, NULL), ==, 0);
+  g_assert_cmpint (window_fixture_run_app ((const char *[]) { good, "--export-events", events, NULL }, &err), ==, 0);
   g_file_get_contents (events, &text, NULL, &error);
   g_assert_no_error (error);
   g_strchomp (text);
@@ -1254,9 +1225,9 @@ test_app_opens_file_argument (void)
   g_assert_nonnull (strstr (last, "\"time_us\":500000,"));
   g_unlink (events);
 
-  g_assert_cmpint (run_app (&err_both, "--preset", "retries", good, "--export-events", events, NULL), ==, 2);
+  g_assert_cmpint (window_fixture_run_app ((const char *[]) { "--preset", "retries", good, "--export-events", events, NULL }, &err_both), ==, 2);
   g_assert_nonnull (strstr (err_both, "--preset"));
-  g_assert_cmpint (run_app (&err_bad, bad, "--export-events", events, NULL), ==, 2);
+  g_assert_cmpint (window_fixture_run_app ((const char *[]) { bad, "--export-events", events, NULL }, &err_bad), ==, 2);
   g_assert_nonnull (strstr (err_bad, "sluice-app-bad.pool"));
   g_assert_false (g_file_test (events, G_FILE_TEST_EXISTS));
 

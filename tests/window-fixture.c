@@ -309,3 +309,28 @@ window_fixture_assert_not_clipped (GtkWidget *widget)
                   box.size.height, minimum);
   g_assert_cmpfloat (box.size.height, >=, minimum);
 }
+
+/* Runs $SLUICE_APP, the app as built, with @args (NULL-terminated), its
+ * standard output dropped: its exit status, and its standard error in
+ * @err. */
+int
+window_fixture_run_app (const char * const  *args,
+                        char               **err)
+{
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr(GSubprocess) process = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_ptr_array_add (argv, (gpointer) g_getenv ("SLUICE_APP"));
+  for (guint i = 0; args[i] != NULL; i++)
+    g_ptr_array_add (argv, (gpointer) args[i]);
+  g_ptr_array_add (argv, NULL);
+  process = g_subprocess_newv ((const char * const *) argv->pdata,
+                               G_SUBPROCESS_FLAGS_STDOUT_SILENCE | G_SUBPROCESS_FLAGS_STDERR_PIPE, &error);
+  g_assert_no_error (error);
+  g_subprocess_communicate_utf8 (process, NULL, NULL, NULL, err, &error);
+  g_assert_no_error (error);
+  g_test_message ("%s", *err);
+  g_assert_true (g_subprocess_get_if_exited (process));
+  return g_subprocess_get_exit_status (process);
+}

@@ -30,5 +30,7 @@ GdkTexture   *window_fixture_draw_widget  (GtkWidget     *widget);
 void          window_fixture_screenshot   (SluiceWindow  *window,
                                            const char    *png);
 void          window_fixture_assert_not_clipped (GtkWidget *widget);
+int           window_fixture_run_app      (const char * const *args,
+                                           char         **err);
 
 G_END_DECLS
